@@ -1,0 +1,141 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"net/http"
+
+	"github.com/chatrest/chat/internal/rest"
+)
+
+// AuthTokensService mints and manages the auth tokens users log in with from
+// the client libraries. Get it from [Client.AuthTokens].
+type AuthTokensService struct{ rc *rest.Client }
+
+// AuthToken is a login token of a user. Treat it as a secret: hand it to
+// that user's client only.
+//
+// Printing an AuthToken shows the token as REDACTED; JSON encoding keeps it.
+type AuthToken struct {
+	// UID is the user the token belongs to.
+	UID string `json:"uid"`
+	// AuthToken is the token itself.
+	AuthToken string `json:"authToken"`
+	// CreatedAt is when the token was minted.
+	CreatedAt Timestamp `json:"createdAt,omitempty"`
+	// Platform is the device platform recorded with Update.
+	Platform string `json:"platform,omitempty"`
+	// UserAgent is the client user agent recorded with Update.
+	UserAgent string `json:"userAgent,omitempty"`
+	// AppInfo is the app information recorded with Update, as JSON (the
+	// reference types it as a string in one place and an object in another).
+	AppInfo json.RawMessage `json:"appInfo,omitempty"`
+}
+
+// Format prints the token with its secret redacted, for every verb.
+func (t AuthToken) Format(f fmt.State, verb rune) {
+	type authToken AuthToken
+	v := authToken(t)
+	if v.AuthToken != "" {
+		v.AuthToken = rest.Redacted
+	}
+	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
+}
+
+// CreateAuthTokenRequest is the body of [AuthTokensService.Create].
+type CreateAuthTokenRequest struct {
+	// Force always mints a new token instead of returning an existing one.
+	Force bool `json:"force,omitempty"`
+}
+
+// Create mints an auth token for the user uid. A nil req uses the defaults.
+//
+// API: POST /v3/users/{uid}/auth_tokens (onBehalfOf not supported)
+func (s *AuthTokensService) Create(ctx context.Context, uid string, req *CreateAuthTokenRequest, opts ...RequestOption) (*AuthToken, error) {
+	if err := s.rc.Required("uid", uid); err != nil {
+		return nil, err
+	}
+	if req == nil {
+		req = &CreateAuthTokenRequest{}
+	}
+	return do[AuthToken](ctx, s.rc, http.MethodPost, path("users", uid, "auth_tokens"), req, "", opts)
+}
+
+// ListAuthTokensOptions selects a page of auth tokens.
+type ListAuthTokensOptions struct {
+	PageOptions
+}
+
+// List returns one page of the auth tokens of the user uid.
+//
+// API: GET /v3/users/{uid}/auth_tokens (onBehalfOf not supported)
+func (s *AuthTokensService) List(ctx context.Context, uid string, opts *ListAuthTokensOptions, reqOpts ...RequestOption) (*Page[AuthToken], error) {
+	if err := s.rc.Required("uid", uid); err != nil {
+		return nil, err
+	}
+	return list[AuthToken](ctx, s.rc, path("users", uid, "auth_tokens"), opts, "", reqOpts)
+}
+
+// All iterates over every auth token of the user uid.
+//
+// API: GET /v3/users/{uid}/auth_tokens (onBehalfOf not supported)
+func (s *AuthTokensService) All(ctx context.Context, uid string, opts *ListAuthTokensOptions, reqOpts ...RequestOption) iter.Seq2[*AuthToken, error] {
+	return pageIter(ctx, opts, func(ctx context.Context, o *ListAuthTokensOptions) (*Page[AuthToken], error) {
+		return s.List(ctx, uid, o, reqOpts...)
+	})
+}
+
+// Get returns the auth token authToken of the user uid.
+//
+// API: GET /v3/users/{uid}/auth_tokens/{authToken} (onBehalfOf not supported)
+func (s *AuthTokensService) Get(ctx context.Context, uid, authToken string, opts ...RequestOption) (*AuthToken, error) {
+	if err := s.rc.Required("uid", uid, "authToken", authToken); err != nil {
+		return nil, err
+	}
+	return do[AuthToken](ctx, s.rc, http.MethodGet, path("users", uid, "auth_tokens").Secret(authToken), nil, "", opts)
+}
+
+// UpdateAuthTokenRequest is the body of [AuthTokensService.Update]: what the
+// token is used from.
+type UpdateAuthTokenRequest struct {
+	Platform  string         `json:"platform,omitempty"`
+	UserAgent string         `json:"userAgent,omitempty"`
+	AppInfo   map[string]any `json:"appInfo,omitempty"`
+}
+
+// Update records the platform, user agent and app information of an auth
+// token.
+//
+// API: PUT /v3/users/{uid}/auth_tokens/{authToken} (onBehalfOf not supported)
+func (s *AuthTokensService) Update(ctx context.Context, uid, authToken string, req *UpdateAuthTokenRequest, opts ...RequestOption) (*AuthToken, error) {
+	if err := s.rc.Required("uid", uid, "authToken", authToken); err != nil {
+		return nil, err
+	}
+	if req == nil {
+		return nil, newArgError("req", "must not be nil")
+	}
+	return do[AuthToken](ctx, s.rc, http.MethodPut, path("users", uid, "auth_tokens").Secret(authToken), req, "", opts)
+}
+
+// Delete deletes one auth token of the user uid.
+//
+// API: DELETE /v3/users/{uid}/auth_tokens/{authToken} (onBehalfOf not supported)
+func (s *AuthTokensService) Delete(ctx context.Context, uid, authToken string, opts ...RequestOption) (*Result, error) {
+	if err := s.rc.Required("uid", uid, "authToken", authToken); err != nil {
+		return nil, err
+	}
+	return do[Result](ctx, s.rc, http.MethodDelete, path("users", uid, "auth_tokens").Secret(authToken), nil, "", opts)
+}
+
+// Flush deletes every auth token of the user uid, logging them out
+// everywhere.
+//
+// API: DELETE /v3/users/{uid}/auth_tokens (onBehalfOf not supported)
+func (s *AuthTokensService) Flush(ctx context.Context, uid string, opts ...RequestOption) (*Result, error) {
+	if err := s.rc.Required("uid", uid); err != nil {
+		return nil, err
+	}
+	return do[Result](ctx, s.rc, http.MethodDelete, path("users", uid, "auth_tokens"), nil, "", opts)
+}

@@ -1,0 +1,42 @@
+// Package chat is a Go client for the chat REST API v3: users, auth tokens,
+// API keys, groups, messages and threads, conversations and more, for
+// server-side programs that manage an app's users and send messages on their
+// behalf.
+//
+// Create one [Client] per app and share it: it is safe for concurrent use and
+// keeps a pool of connections.
+//
+//	client, err := chat.NewClient(appID, apiKey, chat.WithRegion(chat.RegionEU))
+//	if err != nil {
+//		return err
+//	}
+//	reply, err := client.Messages.SendThread(ctx, parentID, "cometchat-uid-2", &chat.SendMessageRequest{
+//		Receiver:     "cometchat-uid-1",
+//		ReceiverType: chat.ReceiverUser,
+//		Data:         chat.MessageData{Text: "On it!"},
+//	})
+//
+// Every call takes a [context.Context] first. Operations that act as a user
+// take that user's UID as a positional onBehalfOf argument when the API
+// requires it, and accept the [OnBehalfOf] request option where it is
+// optional.
+//
+// Failed calls return a [*Error] carrying the HTTP status and the API's error
+// code; compare with [errors.Is] against [ErrNotFound], [ErrUnauthorized],
+// [ErrForbidden], [ErrRateLimited], [ErrBadRequest] and [ErrConflict]. Bad
+// arguments are reported before anything is sent, as an [*ArgumentError].
+//
+// Lists return one [Page] at a time, and an iterator walks every page:
+//
+//	for user, err := range client.Users.All(ctx, nil) {
+//		if err != nil {
+//			return err
+//		}
+//		fmt.Println(user.UID)
+//	}
+//
+// The package chattest serves an in-memory fake of the API for tests.
+package chat
+
+// Version is the SDK's version, sent in the default User-Agent.
+const Version = "0.1.0"

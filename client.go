@@ -1,0 +1,138 @@
+package chat
+
+import (
+	"fmt"
+	"net/http"
+
+	"github.com/chatrest/chat/internal/rest"
+)
+
+// Client talks to the chat API of one app. Create it with [NewClient]; it is
+// safe for concurrent use, and one client per app should be shared.
+//
+// Printing a Client (with any fmt verb) shows its app, region and address,
+// never its API key.
+type Client struct {
+	// Messages sends and lists messages and threaded replies.
+	Messages *MessagesService
+	// Users manages users.
+	Users *UsersService
+	// AuthTokens mints and manages the auth tokens users log in with.
+	AuthTokens *AuthTokensService
+	// APIKeys manages the app's API keys.
+	APIKeys *APIKeysService
+
+	appID   string
+	region  Region
+	rc      *rest.Client
+	callsRC *rest.Client
+}
+
+// NewClient returns a client for the app appID, authenticated with apiKey
+// (a fullAccess "REST API Key"; an authOnly key can only create users and
+// auth tokens).
+//
+// appID must be one DNS label (letters, digits and hyphens), apiKey must not
+// be empty, and the options must be valid; otherwise NewClient returns an
+// [*ArgumentError] naming what is wrong. The API address is
+// https://{appID}.api-{region}.cometchat.io/v3 unless [WithBaseURL] is given.
+func NewClient(appID, apiKey string, opts ...Option) (*Client, error) {
+	o := options{region: RegionUS, retry: DefaultRetryPolicy()}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	if p := validAppID(appID); p != "" {
+		return nil, newArgError("appID", p)
+	}
+	if apiKey == "" {
+		return nil, newArgError("apiKey", "must not be empty")
+	}
+	if !validHeader(apiKey) {
+		return nil, newArgError("apiKey", "contains a control character")
+	}
+	if !o.region.valid() {
+		return nil, newArgError("region", `must be one of "us", "eu", "in"`)
+	}
+	if o.invalidOption != "" {
+		return nil, newArgError("options", o.invalidOption)
+	}
+	if o.maxRespBytes < 0 {
+		return nil, newArgError("options", "max response bytes must not be negative")
+	}
+	if o.timeout < 0 {
+		return nil, newArgError("options", "timeout must not be negative")
+	}
+	apiBase, callBase := hostURL(appID, "api", o.region), hostURL(appID, "call", o.region)
+	if o.baseURL != "" {
+		u, problem := parseBaseURL(o.baseURL, o.loopbackHTTP)
+		if problem != "" {
+			return nil, newArgError("baseURL", problem)
+		}
+		apiBase, callBase = u, u
+	}
+
+	hc := o.httpClient
+	if hc == nil {
+		hc = &http.Client{Transport: NewTransport()}
+	}
+	hcCopy := *hc
+	hcCopy.CheckRedirect = rest.CheckRedirect(hc.CheckRedirect, "apikey", "onBehalfOf")
+
+	rc := rest.New(apiBase, &hcCopy, rest.RetryPolicy(o.retry))
+	rc.Auth = func(h http.Header) { h["Apikey"] = []string{apiKey} }
+	rc.Secrets = []string{apiKey}
+	rc.UserAgent = "chat-go/" + Version
+	if o.userAgent != "" {
+		rc.UserAgent = o.userAgent
+	}
+	rc.Logger = o.logger
+	rc.Timeout = o.timeout
+	if o.maxRespBytes > 0 {
+		rc.MaxResponseBytes = o.maxRespBytes
+	}
+	rc.NewError = newError
+	rc.NewArgError = newArgError
+
+	c := &Client{appID: appID, region: o.region, rc: rc, callsRC: rc.WithBase(callBase)}
+	c.Messages = &MessagesService{rc: rc}
+	c.Users = &UsersService{rc: rc}
+	c.AuthTokens = &AuthTokensService{rc: rc}
+	c.APIKeys = &APIKeysService{rc: rc}
+	return c, nil
+}
+
+func validHeader(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < ' ' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// AppID is the app the client talks to.
+func (c *Client) AppID() string { return c.appID }
+
+// Region is the app's region.
+func (c *Client) Region() Region { return c.region }
+
+// BaseURL is the chat API address the client sends to, version prefix
+// included, e.g. "https://myapp.api-us.cometchat.io/v3".
+func (c *Client) BaseURL() string { return c.rc.Base() }
+
+// CallsBaseURL is the calls API address, e.g.
+// "https://myapp.call-us.cometchat.io/v3".
+func (c *Client) CallsBaseURL() string { return c.callsRC.Base() }
+
+// String describes the client without its API key.
+func (c *Client) String() string {
+	return fmt.Sprintf("chat.Client{AppID: %q, Region: %q, BaseURL: %q}", c.appID, c.region, c.BaseURL())
+}
+
+// GoString is String, so that %#v does not show the API key either.
+func (c *Client) GoString() string { return c.String() }
+
+// Format prints [Client.String] for every verb.
+func (c *Client) Format(f fmt.State, verb rune) { fmt.Fprint(f, c.String()) }

@@ -1,0 +1,331 @@
+// Package rest is the one request path shared by the chat, calls and
+// management clients: URL building, headers, JSON bodies, query strings,
+// retries, response decoding and error mapping. Service methods are a few
+// lines on top of [Client.Do].
+package rest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/go-querystring/query"
+	"github.com/hashicorp/go-retryablehttp"
+)
+
+// Client sends calls to one API base address. It is safe for concurrent use
+// once configured; configure it before the first call.
+type Client struct {
+	// HTTP sends the requests and applies the retry policy.
+	HTTP *retryablehttp.Client
+	// Auth sets the credential headers on every request.
+	Auth func(http.Header)
+	// Secrets are values scrubbed from anything shown: the credentials.
+	Secrets []string
+	// UserAgent is sent as the User-Agent header.
+	UserAgent string
+	// Logger receives debug lines; nil logs nothing.
+	Logger *slog.Logger
+	// Timeout bounds each call, retries included; 0 means no bound beyond
+	// the context's.
+	Timeout time.Duration
+	// MaxResponseBytes caps the body read from a response.
+	MaxResponseBytes int64
+	// Retry is the retry policy; HTTP's wait and count fields follow it.
+	Retry RetryPolicy
+	// NewError builds the error returned for a failed call.
+	NewError func(*Failure) error
+	// NewArgError builds the error returned for a bad argument.
+	NewArgError func(name, problem string) error
+
+	base string // scheme, host and path prefix, without a trailing slash
+}
+
+// Settings are the per-call settings that RequestOptions change.
+type Settings struct {
+	// OnBehalfOf is sent as the onBehalfOf header when not empty.
+	OnBehalfOf string
+	// Header holds further headers to send.
+	Header http.Header
+}
+
+// RequestOption changes one call.
+type RequestOption func(*Settings)
+
+// Call describes one request.
+type Call struct {
+	Method string
+	Path   Path
+	// Query is a struct encoded with go-querystring (url tags), or url.Values.
+	Query any
+	// Body is encoded as JSON; nil sends no body.
+	Body any
+	// OnBehalfOf, when set, overrides any onBehalfOf request option: it is
+	// the positional argument of operations that require it.
+	OnBehalfOf string
+	Options    []RequestOption
+}
+
+// New returns a Client for base (scheme, host and optional path prefix) that
+// sends through hc with the given retry policy.
+func New(base *url.URL, hc *http.Client, policy RetryPolicy) *Client {
+	c := &Client{Retry: policy, MaxResponseBytes: 32 << 20}
+	c.base = strings.TrimSuffix(base.String(), "/")
+	c.HTTP = &retryablehttp.Client{
+		HTTPClient:   hc,
+		RetryWaitMin: policy.MinWait,
+		RetryWaitMax: policy.MaxWait,
+		RetryMax:     policy.MaxRetries,
+		CheckRetry:   c.checkRetry,
+		Backoff:      c.backoff,
+		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+	}
+	return c
+}
+
+// WithBase returns a copy of c that sends to another base address with the
+// same transport, credentials and settings.
+func (c *Client) WithBase(base *url.URL) *Client {
+	cp := *c
+	cp.base = strings.TrimSuffix(base.String(), "/")
+	return &cp
+}
+
+// Base is the base address, without a trailing slash.
+func (c *Client) Base() string { return c.base }
+
+// Required checks name/value pairs and returns an error naming the first
+// argument that is empty or a dot segment (which would change a path's
+// shape).
+func (c *Client) Required(nameValues ...string) error {
+	for i := 0; i+1 < len(nameValues); i += 2 {
+		switch nameValues[i+1] {
+		case "":
+			return c.NewArgError(nameValues[i], "must not be empty")
+		case ".", "..":
+			return c.NewArgError(nameValues[i], `must not be "." or ".."`)
+		}
+	}
+	return nil
+}
+
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// Do sends call and decodes a successful response's JSON body into out (a
+// pointer; nil discards the body). Any other outcome is an error: a bad
+// argument, a transport failure (with secrets removed from its text), the
+// context's error, or the API error built by NewError.
+func (c *Client) Do(ctx context.Context, call *Call, out any) error {
+	req, st, cancel, err := c.newRequest(ctx, call)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	start := time.Now()
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		if resp != nil {
+			resp.Body.Close()
+		}
+		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+			return ctxErr
+		}
+		return redactErr(err, c.base+call.Path.Redacted())
+	}
+	defer resp.Body.Close()
+
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		if buf.Cap() <= 1<<20 {
+			bufPool.Put(buf)
+		}
+	}()
+	n, readErr := buf.ReadFrom(io.LimitReader(resp.Body, c.MaxResponseBytes+1))
+	c.logDone(ctx, st, resp.StatusCode, time.Since(start))
+	if readErr == nil && n > c.MaxResponseBytes {
+		readErr = fmt.Errorf("response body exceeds %d bytes", c.MaxResponseBytes)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return c.NewError(c.failure(call, st, resp, buf.Bytes(), readErr))
+	}
+	if readErr != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		f := c.failure(call, st, resp, nil, readErr)
+		f.Message = "reading response: " + f.Err.Error()
+		return c.NewError(f)
+	}
+	if out == nil || n == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(buf.Bytes(), out); err != nil {
+		f := c.failure(call, st, resp, nil, err)
+		f.Message = "decoding response: " + err.Error()
+		return c.NewError(f)
+	}
+	return nil
+}
+
+func (c *Client) newRequest(ctx context.Context, call *Call) (*retryablehttp.Request, *callState, context.CancelFunc, error) {
+	if !call.Path.Valid() {
+		return nil, nil, nil, c.NewArgError("path", "a path parameter is empty or a dot segment")
+	}
+	var s Settings
+	for _, o := range call.Options {
+		if o != nil {
+			o(&s)
+		}
+	}
+	if call.OnBehalfOf != "" {
+		s.OnBehalfOf = call.OnBehalfOf
+	}
+	if !validHeaderValue(s.OnBehalfOf) {
+		return nil, nil, nil, c.NewArgError("onBehalfOf", "contains a control character")
+	}
+
+	u := c.base + call.Path.Escaped()
+	if call.Query != nil {
+		var v url.Values
+		switch q := call.Query.(type) {
+		case url.Values:
+			v = q
+		default:
+			var err error
+			if v, err = query.Values(q); err != nil {
+				return nil, nil, nil, c.NewArgError("query", err.Error())
+			}
+		}
+		if enc := v.Encode(); enc != "" {
+			u += "?" + enc
+		}
+	}
+
+	var body any
+	if !isNil(call.Body) {
+		b, err := json.Marshal(call.Body)
+		if err != nil {
+			return nil, nil, nil, c.NewArgError("body", err.Error())
+		}
+		body = b
+	}
+
+	cancel := context.CancelFunc(func() {})
+	if c.Timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
+	}
+	st := &callState{idempotent: idempotent(call.Method), path: call.Path.Redacted(), method: call.Method}
+	req, err := retryablehttp.NewRequestWithContext(withState(ctx, st), call.Method, u, body)
+	if err != nil {
+		cancel()
+		return nil, nil, nil, c.NewArgError("path", "does not form a valid URL")
+	}
+	h := req.Header
+	h["Accept"] = []string{"application/json"}
+	if body != nil {
+		h["Content-Type"] = []string{"application/json"}
+	}
+	if c.UserAgent != "" {
+		h["User-Agent"] = []string{c.UserAgent}
+	}
+	if c.Auth != nil {
+		c.Auth(h)
+	}
+	if s.OnBehalfOf != "" {
+		h.Set("onBehalfOf", s.OnBehalfOf)
+	}
+	for k, vs := range s.Header {
+		for _, v := range vs {
+			if !validHeaderValue(v) {
+				cancel()
+				return nil, nil, nil, c.NewArgError("header "+k, "contains a control character")
+			}
+			h.Add(k, v)
+		}
+	}
+	if c.Logger != nil && c.Logger.Enabled(ctx, slog.LevelDebug) {
+		c.Logger.LogAttrs(ctx, slog.LevelDebug, "chat: request",
+			slog.String("method", call.Method), slog.String("path", st.path),
+			slog.Bool("onBehalfOf", s.OnBehalfOf != ""))
+	}
+	return req, st, cancel, nil
+}
+
+// isNil reports whether v is nil or a nil pointer, map or slice: no body.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	switch rv := reflect.ValueOf(v); rv.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface:
+		return rv.IsNil()
+	}
+	return false
+}
+
+func validHeaderValue(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < ' ' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *Client) logDone(ctx context.Context, st *callState, status int, took time.Duration) {
+	if c.Logger == nil || !c.Logger.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	c.Logger.LogAttrs(ctx, slog.LevelDebug, "chat: response",
+		slog.String("method", st.method), slog.String("path", st.path),
+		slog.Int("status", status), slog.Int("attempts", st.attempts),
+		slog.Duration("took", took))
+}
+
+// redactErr rewrites the URL in a transport error so that secret path
+// segments do not show, keeping the underlying error for errors.Is/As.
+func redactErr(err error, shown string) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return &url.Error{Op: ue.Op, URL: shown, Err: ue.Err}
+	}
+	return err
+}
+
+// errRedirectRefused is returned by the redirect policy; it is not retried.
+var errRedirectRefused = errors.New("redirect refused")
+
+// CheckRedirect wraps next (which may be nil, for net/http's default) with
+// the SDK's rules: a POST or PATCH is never redirected, and a redirect to
+// another host drops every credential header.
+func CheckRedirect(next func(*http.Request, []*http.Request) error, credentialHeaders ...string) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		first := via[0]
+		if !idempotent(first.Method) {
+			return http.ErrUseLastResponse
+		}
+		if req.URL.Host != first.URL.Host || req.URL.Scheme != first.URL.Scheme {
+			for _, h := range credentialHeaders {
+				req.Header.Del(h)
+			}
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return fmt.Errorf("%w: stopped after 10 redirects", errRedirectRefused)
+		}
+		return nil
+	}
+}

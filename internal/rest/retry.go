@@ -1,0 +1,196 @@
+package rest
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptrace"
+	"strconv"
+	"sync/atomic"
+	"time"
+)
+
+// RetryPolicy says how often and how long the client retries a failed request.
+type RetryPolicy struct {
+	// MaxRetries is the number of retries after the first attempt; 0 turns
+	// retries off.
+	MaxRetries int
+	// MinWait is the first backoff; each later one doubles, up to MaxWait,
+	// with jitter.
+	MinWait time.Duration
+	// MaxWait caps the exponential backoff.
+	MaxWait time.Duration
+	// MaxServerWait is the longest Retry-After or X-Rate-Limit-Reset delay
+	// the client waits for; a server asking for a longer wait gets its error
+	// returned at once instead.
+	MaxServerWait time.Duration
+}
+
+// callState follows one call across its attempts. It travels in the
+// request's context, which go-retryablehttp hands to CheckRetry.
+type callState struct {
+	idempotent bool
+	gotConn    atomic.Bool // the current attempt obtained a connection
+	attempts   int
+	path       string // redacted, for logs
+	method     string
+}
+
+type stateKey struct{}
+
+func stateFrom(ctx context.Context) *callState {
+	st, _ := ctx.Value(stateKey{}).(*callState)
+	return st
+}
+
+// withState attaches st to ctx. For a non-idempotent method it also traces
+// whether an attempt obtained a connection: a request that never had one was
+// certainly not received, so it may be sent again.
+func withState(ctx context.Context, st *callState) context.Context {
+	ctx = context.WithValue(ctx, stateKey{}, st)
+	if !st.idempotent {
+		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+			GotConn: func(httptrace.GotConnInfo) { st.gotConn.Store(true) },
+		})
+	}
+	return ctx
+}
+
+// idempotent reports whether a request with this method may be repeated
+// without changing the outcome.
+func idempotent(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete, http.MethodOptions:
+		return true
+	}
+	return false
+}
+
+// checkRetry decides, after each attempt, whether to try again.
+//
+// GET, PUT and DELETE are retried on connection errors, 429, 500, 502, 503
+// and 504. POST and PATCH are retried only on 429 (the service did not
+// process the request) and when no connection was obtained; never after a
+// 5xx or a timeout, where the server may have acted.
+func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	st := stateFrom(ctx)
+	if st == nil {
+		return false, nil
+	}
+	st.attempts++
+	gotConn := st.gotConn.Swap(false)
+	c.logAttempt(ctx, st, resp, err)
+	if ctx.Err() != nil {
+		return false, ctx.Err()
+	}
+	if err != nil {
+		if !transient(err) {
+			return false, nil
+		}
+		return st.idempotent || !gotConn, nil
+	}
+	switch resp.StatusCode {
+	case http.StatusTooManyRequests:
+		return c.serverWaitAcceptable(ctx, resp), nil
+	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return st.idempotent && c.serverWaitAcceptable(ctx, resp), nil
+	}
+	return false, nil
+}
+
+// serverWaitAcceptable reports whether the delay the server asks for (if
+// any) is within the policy's cap and ends before the context's deadline.
+func (c *Client) serverWaitAcceptable(ctx context.Context, resp *http.Response) bool {
+	d, ok := serverDelay(resp.Header, time.Now())
+	if !ok {
+		return true
+	}
+	if d > c.Retry.MaxServerWait {
+		return false
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Now().Add(d).After(dl) {
+		return false
+	}
+	return true
+}
+
+// backoff is the wait before retry number attempt+1: the server's
+// Retry-After or X-Rate-Limit-Reset when it sent one, otherwise exponential
+// from min to max with jitter (a random point in the upper half).
+func (c *Client) backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
+	if resp != nil {
+		if d, ok := serverDelay(resp.Header, time.Now()); ok {
+			return d
+		}
+	}
+	d := maxWait
+	if attempt < 30 {
+		if e := minWait << attempt; e > 0 && e < maxWait {
+			d = e
+		}
+	}
+	if d <= 1 {
+		return d
+	}
+	half := d / 2
+	return half + rand.N(d-half+1)
+}
+
+// serverDelay reads the wait the server asked for: Retry-After in seconds or
+// as an HTTP date, else X-Rate-Limit-Reset as Unix seconds.
+func serverDelay(h http.Header, now time.Time) (time.Duration, bool) {
+	if v := h.Get("Retry-After"); v != "" {
+		if s, err := strconv.ParseInt(v, 10, 64); err == nil && s >= 0 {
+			return time.Duration(min(s, 1<<30)) * time.Second, true
+		}
+		if t, err := http.ParseTime(v); err == nil {
+			return max(t.Sub(now), 0), true
+		}
+	}
+	if v := h.Get("X-Rate-Limit-Reset"); v != "" {
+		if s, err := strconv.ParseInt(v, 10, 64); err == nil && s > 0 {
+			return max(time.Unix(s, 0).Sub(now), 0), true
+		}
+	}
+	return 0, false
+}
+
+// transient reports whether a transport error may go away on its own.
+// Certificate problems and redirect refusals do not.
+func transient(err error) bool {
+	var (
+		certErr    *tls.CertificateVerificationError
+		unknownCA  x509.UnknownAuthorityError
+		hostErr    x509.HostnameError
+		invalidErr x509.CertificateInvalidError
+	)
+	switch {
+	case errors.Is(err, context.Canceled),
+		errors.Is(err, errRedirectRefused),
+		errors.As(err, &certErr), errors.As(err, &unknownCA),
+		errors.As(err, &hostErr), errors.As(err, &invalidErr):
+		return false
+	}
+	return true
+}
+
+func (c *Client) logAttempt(ctx context.Context, st *callState, resp *http.Response, err error) {
+	if c.Logger == nil || !c.Logger.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	attrs := []slog.Attr{
+		slog.String("method", st.method),
+		slog.String("path", st.path),
+		slog.Int("attempt", st.attempts),
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String("error", redactErr(err, c.base+st.path).Error()))
+	} else {
+		attrs = append(attrs, slog.Int("status", resp.StatusCode))
+	}
+	c.Logger.LogAttrs(ctx, slog.LevelDebug, "chat: attempt", attrs...)
+}

@@ -1,0 +1,230 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+)
+
+// Page is one page of a list: its items and the list's meta. Page-based
+// lists fill Meta.Pagination; cursor-based lists fill Meta.Current and
+// Meta.Next.
+type Page[T any] struct {
+	// Data holds the page's items.
+	Data []T `json:"data"`
+	// Meta describes where the page sits in the list.
+	Meta Meta `json:"meta"`
+	// Cursor is the cursor some page-based lists (users, group members)
+	// return beside meta rather than inside it.
+	Cursor *Cursor `json:"cursor,omitempty"`
+}
+
+// Meta is the "meta" object of a list response.
+type Meta struct {
+	// Pagination is set by page-based lists (perPage/page).
+	Pagination *Pagination `json:"pagination,omitempty"`
+	// Current is set by cursor-based lists: the limit applied and the count
+	// returned.
+	Current *Current `json:"current,omitempty"`
+	// Next is the cursor for the following page of a cursor-based list.
+	Next *Cursor `json:"next,omitempty"`
+	// Previous is the cursor for the preceding page, when the API sends one.
+	Previous *Cursor `json:"previous,omitempty"`
+	// Cursor is the cursor some page-based lists add (groups, friends,
+	// blocked users; user message lists).
+	Cursor *Cursor `json:"cursor,omitempty"`
+}
+
+// Pagination is the meta of a page-based list. The API does not always fill
+// Total reliably; the iterators rely on Count, PerPage and TotalPages.
+type Pagination struct {
+	Total       int `json:"total"`
+	Count       int `json:"count"`
+	PerPage     int `json:"per_page"`
+	CurrentPage int `json:"current_page"`
+	TotalPages  int `json:"total_pages"`
+}
+
+// UnmarshalJSON accepts numbers and numeric strings.
+func (p *Pagination) UnmarshalJSON(b []byte) error {
+	var aux struct {
+		Total       flexInt `json:"total"`
+		Count       flexInt `json:"count"`
+		PerPage     flexInt `json:"per_page"`
+		CurrentPage flexInt `json:"current_page"`
+		TotalPages  flexInt `json:"total_pages"`
+	}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	*p = Pagination{int(aux.Total), int(aux.Count), int(aux.PerPage), int(aux.CurrentPage), int(aux.TotalPages)}
+	return nil
+}
+
+// Current is the meta.current object of a cursor-based list.
+type Current struct {
+	Limit int `json:"limit"`
+	Count int `json:"count"`
+}
+
+// UnmarshalJSON accepts numbers and numeric strings.
+func (c *Current) UnmarshalJSON(b []byte) error {
+	var aux struct {
+		Limit flexInt `json:"limit"`
+		Count flexInt `json:"count"`
+	}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	*c = Current{int(aux.Limit), int(aux.Count)}
+	return nil
+}
+
+// Affix is the direction of a cursor: after it or before it.
+type Affix string
+
+// Cursor directions.
+const (
+	AffixAppend  Affix = "append"  // items after the cursor
+	AffixPrepend Affix = "prepend" // items before the cursor
+)
+
+// Cursor is a position in a cursor-based list. Which fields are set depends
+// on the list: messages use ID and SentAt, threads use UpdatedAt.
+type Cursor struct {
+	Affix     Affix     `json:"affix,omitempty"`
+	ID        string    `json:"id,omitempty"`
+	SentAt    Timestamp `json:"sentAt,omitempty"`
+	UpdatedAt Timestamp `json:"updatedAt,omitempty"`
+}
+
+// UnmarshalJSON accepts the id as a string or a number (the API sends both).
+func (c *Cursor) UnmarshalJSON(b []byte) error {
+	type plain Cursor
+	aux := struct {
+		*plain
+		ID flexString `json:"id"`
+	}{plain: (*plain)(c)}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	c.ID = string(aux.ID)
+	return nil
+}
+
+// PageOptions selects a page of a page-based list.
+type PageOptions struct {
+	// PerPage is the page size: default 100, at most 1000.
+	PerPage int `url:"perPage,omitempty"`
+	// Page is the page number, from 1 (the default).
+	Page int `url:"page,omitempty"`
+}
+
+// CursorOptions positions a cursor-based list of messages.
+type CursorOptions struct {
+	// Affix is the direction from the cursor.
+	Affix Affix `url:"affix,omitempty"`
+	// ID is a message id cursor.
+	ID string `url:"id,omitempty"`
+	// SentAt is a timestamp cursor (Unix seconds).
+	SentAt Timestamp `url:"sentAt,omitempty"`
+	// Limit is the page size: default 10, at most 1000.
+	Limit int `url:"limit,omitempty"`
+}
+
+func (o *PageOptions) pageOptions() *PageOptions       { return o }
+func (o *CursorOptions) cursorOptions() *CursorOptions { return o }
+
+// pageIter walks a page-based list from the page opts names (default 1):
+// it fetches page after page and stops after an empty or short page, or the
+// last page the meta names. A server that answers with another page than
+// the one asked for stops it with ErrPaginationStalled. Each range over the
+// iterator starts afresh from opts, which it does not modify.
+func pageIter[T, O any, PO interface {
+	*O
+	pageOptions() *PageOptions
+}](ctx context.Context, opts PO, fetch func(context.Context, PO) (*Page[T], error)) iter.Seq2[*T, error] {
+	return func(yield func(*T, error) bool) {
+		o := PO(nonNil((*O)(opts)))
+		po := o.pageOptions()
+		if po.Page <= 0 {
+			po.Page = 1
+		}
+		for {
+			if err := ctx.Err(); err != nil {
+				yield(nil, err)
+				return
+			}
+			page, err := fetch(ctx, o)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			for i := range page.Data {
+				if !yield(&page.Data[i], nil) {
+					return
+				}
+			}
+			pg := page.Meta.Pagination
+			if len(page.Data) == 0 || pg == nil {
+				return
+			}
+			if pg.CurrentPage != 0 && pg.CurrentPage != po.Page {
+				yield(nil, ErrPaginationStalled)
+				return
+			}
+			perPage := pg.PerPage
+			if perPage == 0 {
+				perPage = po.PerPage
+			}
+			if pg.TotalPages > 0 && po.Page >= pg.TotalPages || perPage > 0 && len(page.Data) < perPage {
+				return
+			}
+			po.Page++
+		}
+	}
+}
+
+// cursorIter walks a cursor-based list from the position opts gives: after
+// each page it moves to meta.next. It stops on an empty page or a missing
+// next cursor, and yields ErrPaginationStalled if a cursor repeats. Each
+// range over the iterator starts afresh from opts, which it does not modify.
+func cursorIter[T, O any, PO interface {
+	*O
+	cursorOptions() *CursorOptions
+}](ctx context.Context, opts PO, fetch func(context.Context, PO) (*Page[T], error)) iter.Seq2[*T, error] {
+	return func(yield func(*T, error) bool) {
+		o := PO(nonNil((*O)(opts)))
+		co := o.cursorOptions()
+		seen := map[CursorOptions]bool{}
+		for {
+			if err := ctx.Err(); err != nil {
+				yield(nil, err)
+				return
+			}
+			seen[*co] = true
+			page, err := fetch(ctx, o)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			for i := range page.Data {
+				if !yield(&page.Data[i], nil) {
+					return
+				}
+			}
+			next := page.Meta.Next
+			if len(page.Data) == 0 || next == nil || next.ID == "" && next.SentAt == 0 {
+				return
+			}
+			if next.Affix != "" {
+				co.Affix = next.Affix
+			}
+			co.ID, co.SentAt = next.ID, next.SentAt
+			if seen[*co] {
+				yield(nil, ErrPaginationStalled)
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,46 @@
+package chat
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/chatrest/chat/internal/rest"
+)
+
+// envelope is the success body: {"data": ...}.
+type envelope[T any] struct {
+	Data *T `json:"data"`
+}
+
+// path builds a request path from segments, each escaped on its own.
+func path(segments ...string) rest.Path { return rest.NewPath(segments...) }
+
+// do sends one call and returns the decoded "data" of its response.
+// body is sent as JSON (nil sends none); for GET the request has no body.
+func do[T any](ctx context.Context, rc *rest.Client, method string, p rest.Path, body any, onBehalfOf string, opts []RequestOption) (*T, error) {
+	var out T
+	env := envelope[T]{Data: &out}
+	if err := rc.Do(ctx, &rest.Call{Method: method, Path: p, Body: body, OnBehalfOf: onBehalfOf, Options: opts}, &env); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// list fetches one page of a list; query is a struct with url tags.
+func list[T any](ctx context.Context, rc *rest.Client, p rest.Path, query any, onBehalfOf string, opts []RequestOption) (*Page[T], error) {
+	var page Page[T]
+	if err := rc.Do(ctx, &rest.Call{Method: http.MethodGet, Path: p, Query: query, OnBehalfOf: onBehalfOf, Options: opts}, &page); err != nil {
+		return nil, err
+	}
+	return &page, nil
+}
+
+// nonNil returns *p, or the zero value when p is nil, as a fresh copy the
+// iterators may change.
+func nonNil[T any](p *T) *T {
+	var v T
+	if p != nil {
+		v = *p
+	}
+	return &v
+}

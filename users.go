@@ -1,0 +1,253 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"net/http"
+
+	"github.com/chatrest/chat/internal/rest"
+)
+
+// UsersService manages the app's users. Get it from [Client.Users].
+type UsersService struct{ rc *rest.Client }
+
+// UserStatus is a user's presence.
+type UserStatus string
+
+// User presence values.
+const (
+	UserAvailable UserStatus = "available"
+	UserOffline   UserStatus = "offline"
+)
+
+// User is a user of the app.
+//
+// Printing a User shows AuthToken as REDACTED; JSON encoding keeps it.
+type User struct {
+	// UID is the user's id: up to 100 characters of a-z, 0-9, - and _,
+	// lower-cased by the service.
+	UID string `json:"uid"`
+	// Name is the display name.
+	Name string `json:"name,omitempty"`
+	// Avatar is a URL of the user's picture.
+	Avatar string `json:"avatar,omitempty"`
+	// Link is a URL of the user's profile.
+	Link string `json:"link,omitempty"`
+	// Metadata is free-form JSON about the user.
+	Metadata map[string]any `json:"metadata,omitempty"`
+	// Status is the user's presence.
+	Status UserStatus `json:"status,omitempty"`
+	// StatusMessage is the user's status text.
+	StatusMessage string `json:"statusMessage,omitempty"`
+	// Role is the user's role; "default" unless set.
+	Role string `json:"role,omitempty"`
+	// Tags are the user's tags (returned on create and update, and in lists
+	// with WithTags).
+	Tags []string `json:"tags,omitempty"`
+	// CreatedAt is when the user was created.
+	CreatedAt Timestamp `json:"createdAt,omitempty"`
+	// UpdatedAt is when the user last changed.
+	UpdatedAt Timestamp `json:"updatedAt,omitempty"`
+	// LastActiveAt is when the user was last active.
+	LastActiveAt Timestamp `json:"lastActiveAt,omitempty"`
+	// ConversationID is the one-on-one conversation with this user, in
+	// lists.
+	ConversationID string `json:"conversationId,omitempty"`
+	// BlockedByMe reports whether the acting user blocked this user.
+	BlockedByMe bool `json:"blockedByMe,omitempty"`
+	// BlockedByMeAt is when the acting user blocked this user.
+	BlockedByMeAt Timestamp `json:"blockedByMeAt,omitempty"`
+	// BlockedAt is when this user was blocked.
+	BlockedAt Timestamp `json:"blockedAt,omitempty"`
+	// AuthToken is set only in the answer to a create with WithAuthToken.
+	AuthToken string `json:"authToken,omitempty"`
+}
+
+// Format prints the user with AuthToken redacted, for every verb.
+func (u User) Format(f fmt.State, verb rune) {
+	type user User
+	v := user(u)
+	if v.AuthToken != "" {
+		v.AuthToken = rest.Redacted
+	}
+	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
+}
+
+// CreateUserRequest is the body of [UsersService.Create].
+type CreateUserRequest struct {
+	// UID is required: up to 100 characters of a-z, 0-9, - and _; the
+	// service lower-cases it.
+	UID string `json:"uid"`
+	// Name is required: up to 100 characters.
+	Name          string         `json:"name"`
+	Avatar        string         `json:"avatar,omitempty"`
+	Link          string         `json:"link,omitempty"`
+	Role          string         `json:"role,omitempty"`
+	StatusMessage string         `json:"statusMessage,omitempty"`
+	Metadata      map[string]any `json:"metadata,omitempty"`
+	Tags          []string       `json:"tags,omitempty"`
+	// WithAuthToken asks for an auth token in the answer (User.AuthToken).
+	WithAuthToken bool `json:"withAuthToken,omitempty"`
+}
+
+// Create creates a user and returns it.
+//
+// API: POST /v3/users (onBehalfOf not supported)
+func (s *UsersService) Create(ctx context.Context, req *CreateUserRequest, opts ...RequestOption) (*User, error) {
+	if req == nil {
+		return nil, newArgError("req", "must not be nil")
+	}
+	if err := s.rc.Required("req.UID", req.UID, "req.Name", req.Name); err != nil {
+		return nil, err
+	}
+	return do[User](ctx, s.rc, http.MethodPost, path("users"), req, "", opts)
+}
+
+// Get returns the user uid. With the [OnBehalfOf] option, fields such as
+// ConversationID and BlockedByMe are relative to that user.
+//
+// API: GET /v3/users/{uid} (onBehalfOf optional)
+func (s *UsersService) Get(ctx context.Context, uid string, opts ...RequestOption) (*User, error) {
+	if err := s.rc.Required("uid", uid); err != nil {
+		return nil, err
+	}
+	return do[User](ctx, s.rc, http.MethodGet, path("users", uid), nil, "", opts)
+}
+
+// ListUsersOptions filters a list of users. Zero fields are not sent.
+type ListUsersOptions struct {
+	PageOptions
+	// SearchKey matches the start of UIDs and names.
+	SearchKey string `url:"searchKey,omitempty"`
+	// SearchIn limits SearchKey to "name" and/or "uid".
+	SearchIn []string `url:"searchIn,comma,omitempty"`
+	// Status filters by presence ("available", "offline"; comma-separated
+	// for several).
+	Status string `url:"status,omitempty"`
+	// Count asks the service to count the users.
+	Count bool `url:"count,omitempty"`
+	// Role filters by one role.
+	Role string `url:"role,omitempty"`
+	// Roles filters by several roles.
+	Roles []string `url:"roles,comma,omitempty"`
+	// WithTags includes each user's tags.
+	WithTags bool `url:"withTags,omitempty"`
+	// Tags keeps users having these tags.
+	Tags []string `url:"tags,comma,omitempty"`
+	// OnlyDeactivated lists deactivated users only.
+	OnlyDeactivated bool `url:"onlyDeactivated,omitempty"`
+	// WithDeactivated includes deactivated users.
+	WithDeactivated bool `url:"withDeactivated,omitempty"`
+	// CreatedFrom and CreatedTo bound createdAt (inclusive, Unix seconds).
+	CreatedFrom Timestamp `url:"createdAt[from],omitempty"`
+	CreatedTo   Timestamp `url:"createdAt[to],omitempty"`
+	// UpdatedFrom and UpdatedTo bound updatedAt (inclusive, Unix seconds).
+	UpdatedFrom Timestamp `url:"updatedAt[from],omitempty"`
+	UpdatedTo   Timestamp `url:"updatedAt[to],omitempty"`
+}
+
+// List returns one page of users. Use [UsersService.All] to walk every page.
+//
+// API: GET /v3/users (onBehalfOf not supported)
+func (s *UsersService) List(ctx context.Context, opts *ListUsersOptions, reqOpts ...RequestOption) (*Page[User], error) {
+	return list[User](ctx, s.rc, path("users"), opts, "", reqOpts)
+}
+
+// All iterates over every user matching opts, page after page, starting at
+// opts.Page (default 1). It stops at the first error, which it yields, and
+// when ctx is done.
+//
+// API: GET /v3/users (onBehalfOf not supported)
+func (s *UsersService) All(ctx context.Context, opts *ListUsersOptions, reqOpts ...RequestOption) iter.Seq2[*User, error] {
+	return pageIter(ctx, opts, func(ctx context.Context, o *ListUsersOptions) (*Page[User], error) {
+		return s.List(ctx, o, reqOpts...)
+	})
+}
+
+// UpdateUserRequest is the body of [UsersService.Update]. Empty fields are
+// left unchanged; list fields in Unset to clear them.
+type UpdateUserRequest struct {
+	Name          string         `json:"name,omitempty"`
+	Avatar        string         `json:"avatar,omitempty"`
+	Link          string         `json:"link,omitempty"`
+	Role          string         `json:"role,omitempty"`
+	StatusMessage string         `json:"statusMessage,omitempty"`
+	Metadata      map[string]any `json:"metadata,omitempty"`
+	Tags          []string       `json:"tags,omitempty"`
+	// Unset clears fields: "avatar", "link" and/or "metadata".
+	Unset []string `json:"unset,omitempty"`
+}
+
+// Update changes the user uid and returns it.
+//
+// API: PUT /v3/users/{uid} (onBehalfOf not supported)
+func (s *UsersService) Update(ctx context.Context, uid string, req *UpdateUserRequest, opts ...RequestOption) (*User, error) {
+	if err := s.rc.Required("uid", uid); err != nil {
+		return nil, err
+	}
+	if req == nil {
+		return nil, newArgError("req", "must not be nil")
+	}
+	return do[User](ctx, s.rc, http.MethodPut, path("users", uid), req, "", opts)
+}
+
+// DeleteUserRequest is the body of [UsersService.Delete].
+type DeleteUserRequest struct {
+	// Permanent also deletes the user's messages and conversations; the
+	// uid can then be reused.
+	Permanent bool `json:"permanent"`
+}
+
+// Delete deletes the user uid. A nil req is a soft delete.
+//
+// API: DELETE /v3/users/{uid} (onBehalfOf not supported)
+func (s *UsersService) Delete(ctx context.Context, uid string, req *DeleteUserRequest, opts ...RequestOption) (*Result, error) {
+	if err := s.rc.Required("uid", uid); err != nil {
+		return nil, err
+	}
+	return do[Result](ctx, s.rc, http.MethodDelete, path("users", uid), req, "", opts)
+}
+
+// DeactivateUsersRequest is the body of [UsersService.Deactivate].
+type DeactivateUsersRequest struct {
+	UIDs []string `json:"uidsToDeactivate"`
+}
+
+// DeactivateUsersResponse lists the users that were deactivated.
+type DeactivateUsersResponse struct {
+	DeactivatedUIDs []string `json:"deactivatedUids"`
+}
+
+// Deactivate deactivates users: they can no longer log in or be listed
+// (unless with WithDeactivated), and can be reactivated.
+//
+// API: DELETE /v3/users (onBehalfOf not supported)
+func (s *UsersService) Deactivate(ctx context.Context, req *DeactivateUsersRequest, opts ...RequestOption) (*DeactivateUsersResponse, error) {
+	if req == nil || len(req.UIDs) == 0 {
+		return nil, newArgError("req.UIDs", "must not be empty")
+	}
+	return do[DeactivateUsersResponse](ctx, s.rc, http.MethodDelete, path("users"), req, "", opts)
+}
+
+// ReactivateUsersRequest is the body of [UsersService.Reactivate].
+type ReactivateUsersRequest struct {
+	UIDs []string `json:"uidsToActivate"`
+}
+
+// ReactivateUsersResponse is the answer of [UsersService.Reactivate]. The
+// API names its list "nonDeactivatedUids"; the reference does not say
+// whether it holds the reactivated users or those that failed.
+type ReactivateUsersResponse struct {
+	NonDeactivatedUIDs []string `json:"nonDeactivatedUids"`
+}
+
+// Reactivate reactivates deactivated users.
+//
+// API: PUT /v3/users (onBehalfOf not supported)
+func (s *UsersService) Reactivate(ctx context.Context, req *ReactivateUsersRequest, opts ...RequestOption) (*ReactivateUsersResponse, error) {
+	if req == nil || len(req.UIDs) == 0 {
+		return nil, newArgError("req.UIDs", "must not be empty")
+	}
+	return do[ReactivateUsersResponse](ctx, s.rc, http.MethodPut, path("users"), req, "", opts)
+}
