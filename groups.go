@@ -1,7 +1,5 @@
 package chat
 
-import "encoding/json"
-
 // GroupType is a group's access type.
 type GroupType string
 
@@ -50,23 +48,4 @@ type Group struct {
 	UpdatedAt Timestamp      `json:"updatedAt,omitempty"`
 	// UpdatedBy is the UID of who last changed the group.
 	UpdatedBy string `json:"updatedBy,omitempty"`
-}
-
-// UnmarshalJSON accepts numbers where the API documents strings and back.
-func (g *Group) UnmarshalJSON(b []byte) error {
-	type plain Group
-	aux := struct {
-		*plain
-		Description    flexString `json:"description"`
-		ConversationID flexString `json:"conversationId"`
-		UpdatedBy      flexString `json:"updatedBy"`
-		Owner          flexString `json:"owner"`
-		MembersCount   flexInt    `json:"membersCount"`
-	}{plain: (*plain)(g)}
-	if err := json.Unmarshal(b, &aux); err != nil {
-		return err
-	}
-	g.Description, g.ConversationID, g.UpdatedBy, g.Owner = string(aux.Description), string(aux.ConversationID), string(aux.UpdatedBy), string(aux.Owner)
-	g.MembersCount = int(aux.MembersCount)
-	return nil
 }

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"iter"
 	"net/http"
 
@@ -199,24 +200,6 @@ type Message struct {
 	Receipts json.RawMessage `json:"receipts,omitempty"`
 }
 
-// UnmarshalJSON decodes a message, accepting numbers where the API documents
-// strings (ids, editedBy) and strings where it documents numbers (counts).
-func (m *Message) UnmarshalJSON(b []byte) error {
-	type plain Message
-	aux := struct {
-		*plain
-		ID         flexString `json:"id"`
-		ParentID   flexString `json:"parentId"`
-		EditedBy   flexString `json:"editedBy"`
-		ReplyCount flexInt    `json:"replyCount"`
-	}{plain: (*plain)(m)}
-	if err := json.Unmarshal(b, &aux); err != nil {
-		return err
-	}
-	m.ID, m.ParentID, m.EditedBy, m.ReplyCount = string(aux.ID), string(aux.ParentID), string(aux.EditedBy), int(aux.ReplyCount)
-	return nil
-}
-
 // MessageData is a message's "data" object.
 type MessageData struct {
 	// Text is the text of a text message, or the caption of a media message.
@@ -260,20 +243,6 @@ type Attachment struct {
 	Extension string `json:"extension,omitempty"`
 	// Size is the file size in bytes.
 	Size int64 `json:"size,omitempty"`
-}
-
-// UnmarshalJSON accepts the size as a number or a numeric string.
-func (a *Attachment) UnmarshalJSON(b []byte) error {
-	type plain Attachment
-	aux := struct {
-		*plain
-		Size flexInt `json:"size"`
-	}{plain: (*plain)(a)}
-	if err := json.Unmarshal(b, &aux); err != nil {
-		return err
-	}
-	a.Size = int64(aux.Size)
-	return nil
 }
 
 // ReactionCount is one reaction's tally on a message.
@@ -328,68 +297,39 @@ const (
 	EntityCall    EntityType = "call"
 )
 
-// Entity is a user, group, message or call inside a message's entities.
-// Exactly one of User, Group and Message is set for those types; a call, or
-// a type this SDK does not know, is kept in Raw.
+// Entity is a user, group, message or call inside a message's entities:
+// {"entity": ..., "entityType": ...}. The entity is kept as JSON and decoded
+// on demand by [Entity.User], [Entity.Group] and [Entity.Message], so that
+// decoding a message costs no more than its bytes.
 type Entity struct {
-	// Type is the entity's type ("entityType" on the wire).
-	Type EntityType
-	// User is set when Type is EntityUser.
-	User *User
-	// Group is set when Type is EntityGroup.
-	Group *Group
-	// Message is set when Type is EntityMessage.
-	Message *Message
-	// Raw is the entity's JSON when Type is EntityCall or unknown.
-	Raw json.RawMessage
+	// Entity is the entity's JSON.
+	Entity json.RawMessage `json:"entity,omitempty"`
+	// EntityType says what Entity holds.
+	EntityType EntityType `json:"entityType,omitempty"`
 }
 
-type wireEntity struct {
-	Entity     json.RawMessage `json:"entity,omitempty"`
-	EntityType EntityType      `json:"entityType"`
-}
+// User decodes the entity as a user. It fails if EntityType is not
+// EntityUser.
+func (e *Entity) User() (*User, error) { return decodeEntity[User](e, EntityUser) }
 
-// UnmarshalJSON decodes {"entity": ..., "entityType": ...}.
-func (e *Entity) UnmarshalJSON(b []byte) error {
-	var w wireEntity
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
-	}
-	*e = Entity{Type: w.EntityType}
-	if len(w.Entity) == 0 || string(w.Entity) == "null" {
-		return nil
-	}
-	switch w.EntityType {
-	case EntityUser:
-		e.User = new(User)
-		return json.Unmarshal(w.Entity, e.User)
-	case EntityGroup:
-		e.Group = new(Group)
-		return json.Unmarshal(w.Entity, e.Group)
-	case EntityMessage:
-		e.Message = new(Message)
-		return json.Unmarshal(w.Entity, e.Message)
-	}
-	e.Raw = w.Entity
-	return nil
-}
+// Group decodes the entity as a group. It fails if EntityType is not
+// EntityGroup.
+func (e *Entity) Group() (*Group, error) { return decodeEntity[Group](e, EntityGroup) }
 
-// MarshalJSON encodes the wire form {"entity": ..., "entityType": ...}.
-func (e Entity) MarshalJSON() ([]byte, error) {
-	var v any
-	switch {
-	case e.User != nil:
-		v = e.User
-	case e.Group != nil:
-		v = e.Group
-	case e.Message != nil:
-		v = e.Message
-	case len(e.Raw) > 0:
-		v = e.Raw
+// Message decodes the entity as a message (the message an action is about).
+// It fails if EntityType is not EntityMessage.
+func (e *Entity) Message() (*Message, error) { return decodeEntity[Message](e, EntityMessage) }
+
+func decodeEntity[T any](e *Entity, want EntityType) (*T, error) {
+	if e == nil {
+		return nil, fmt.Errorf("chat: no %s entity", want)
 	}
-	w := struct {
-		Entity     any        `json:"entity,omitempty"`
-		EntityType EntityType `json:"entityType"`
-	}{v, e.Type}
-	return json.Marshal(w)
+	if e.EntityType != want {
+		return nil, fmt.Errorf("chat: entity is a %q, not a %q", e.EntityType, want)
+	}
+	v := new(T)
+	if err := rest.Unmarshal(e.Entity, v); err != nil {
+		return nil, err
+	}
+	return v, nil
 }

@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 	"iter"
 )
 
@@ -45,39 +44,10 @@ type Pagination struct {
 	TotalPages  int `json:"total_pages"`
 }
 
-// UnmarshalJSON accepts numbers and numeric strings.
-func (p *Pagination) UnmarshalJSON(b []byte) error {
-	var aux struct {
-		Total       flexInt `json:"total"`
-		Count       flexInt `json:"count"`
-		PerPage     flexInt `json:"per_page"`
-		CurrentPage flexInt `json:"current_page"`
-		TotalPages  flexInt `json:"total_pages"`
-	}
-	if err := json.Unmarshal(b, &aux); err != nil {
-		return err
-	}
-	*p = Pagination{int(aux.Total), int(aux.Count), int(aux.PerPage), int(aux.CurrentPage), int(aux.TotalPages)}
-	return nil
-}
-
 // Current is the meta.current object of a cursor-based list.
 type Current struct {
 	Limit int `json:"limit"`
 	Count int `json:"count"`
-}
-
-// UnmarshalJSON accepts numbers and numeric strings.
-func (c *Current) UnmarshalJSON(b []byte) error {
-	var aux struct {
-		Limit flexInt `json:"limit"`
-		Count flexInt `json:"count"`
-	}
-	if err := json.Unmarshal(b, &aux); err != nil {
-		return err
-	}
-	*c = Current{int(aux.Limit), int(aux.Count)}
-	return nil
 }
 
 // Affix is the direction of a cursor: after it or before it.
@@ -96,20 +66,6 @@ type Cursor struct {
 	ID        string    `json:"id,omitempty"`
 	SentAt    Timestamp `json:"sentAt,omitempty"`
 	UpdatedAt Timestamp `json:"updatedAt,omitempty"`
-}
-
-// UnmarshalJSON accepts the id as a string or a number (the API sends both).
-func (c *Cursor) UnmarshalJSON(b []byte) error {
-	type plain Cursor
-	aux := struct {
-		*plain
-		ID flexString `json:"id"`
-	}{plain: (*plain)(c)}
-	if err := json.Unmarshal(b, &aux); err != nil {
-		return err
-	}
-	c.ID = string(aux.ID)
-	return nil
 }
 
 // PageOptions selects a page of a page-based list.

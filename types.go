@@ -1,7 +1,6 @@
 package chat
 
 import (
-	"bytes"
 	"encoding/json"
 	"reflect"
 	"strconv"
@@ -35,115 +34,32 @@ func TimestampOf(t time.Time) Timestamp {
 
 // UnmarshalJSON accepts a number, a numeric string, "" or null.
 func (t *Timestamp) UnmarshalJSON(b []byte) error {
-	n, err := lenientInt(b)
-	if err != nil {
-		return &json.UnmarshalTypeError{Value: string(b), Type: timestampType}
+	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
+		b = b[1 : len(b)-1]
 	}
-	*t = Timestamp(n)
-	return nil
-}
-
-var timestampType = reflect.TypeFor[Timestamp]()
-
-// lenientInt decodes a JSON number, a numeric string, "", null, or a
-// fractional number (truncated).
-func lenientInt(b []byte) (int64, error) {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 || string(b) == "null" {
-		return 0, nil
-	}
-	if b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return 0, err
-		}
-		if s == "" {
-			return 0, nil
-		}
-		b = []byte(s)
-	}
-	if n, err := strconv.ParseInt(string(b), 10, 64); err == nil {
-		return n, nil
-	}
-	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		return 0, err
-	}
-	return int64(f), nil
-}
-
-// flexInt decodes like lenientInt; used in shadow structs for int fields.
-type flexInt int64
-
-func (n *flexInt) UnmarshalJSON(b []byte) error {
-	v, err := lenientInt(b)
-	if err != nil {
-		return &json.UnmarshalTypeError{Value: string(b), Type: reflect.TypeFor[int]()}
-	}
-	*n = flexInt(v)
-	return nil
-}
-
-// flexString decodes a JSON string, or a number as its text, or null as "".
-type flexString string
-
-func (s *flexString) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	switch {
-	case len(b) == 0 || string(b) == "null":
-		return nil
-	case b[0] == '"':
-		var v string
-		if err := json.Unmarshal(b, &v); err != nil {
-			return err
-		}
-		*s = flexString(v)
-		return nil
-	case b[0] == '-' || '0' <= b[0] && b[0] <= '9':
-		var n json.Number
-		if err := json.Unmarshal(b, &n); err != nil {
-			return err
-		}
-		*s = flexString(n)
+	s := string(b)
+	switch s {
+	case "", "null":
 		return nil
 	}
-	return &json.UnmarshalTypeError{Value: string(b), Type: reflect.TypeFor[string]()}
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		*t = Timestamp(n)
+		return nil
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		*t = Timestamp(f)
+		return nil
+	}
+	return &json.UnmarshalTypeError{Value: "timestamp " + strconv.Quote(s), Type: reflect.TypeFor[Timestamp]()}
 }
 
 // Result is the answer of operations that change something without
 // returning a resource: {"success": true, "message": "..."}. The API
-// sometimes capitalises the key as "Message"; both decode.
+// sometimes capitalises the key as "Message"; both decode (encoding/json
+// matches keys case-insensitively).
 type Result struct {
 	// Success reports whether the operation succeeded.
 	Success bool `json:"success"`
 	// Message is the service's description of what happened.
 	Message string `json:"message,omitempty"`
-}
-
-// UnmarshalJSON accepts "message" and "Message".
-func (r *Result) UnmarshalJSON(b []byte) error {
-	var aux struct {
-		Success json.RawMessage `json:"success"`
-		Lower   *string         `json:"message"`
-		Upper   *string         `json:"Message"`
-	}
-	if err := json.Unmarshal(b, &aux); err != nil {
-		return err
-	}
-	r.Success = lenientBool(aux.Success)
-	switch {
-	case aux.Lower != nil:
-		r.Message = *aux.Lower
-	case aux.Upper != nil:
-		r.Message = *aux.Upper
-	}
-	return nil
-}
-
-func lenientBool(b json.RawMessage) bool {
-	switch string(bytes.TrimSpace(b)) {
-	case "true", `"true"`, "1", `"1"`:
-		return true
-	}
-	return false
 }

@@ -170,7 +170,7 @@ func (c *Client) Do(ctx context.Context, call *Call, out any) error {
 	if out == nil || n == 0 {
 		return nil
 	}
-	if err := json.Unmarshal(buf.Bytes(), out); err != nil {
+	if err := Unmarshal(buf.Bytes(), out); err != nil {
 		f := c.failure(call, st, resp, nil, err)
 		f.Message = "decoding response: " + err.Error()
 		return c.NewError(f)
