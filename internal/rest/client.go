@@ -208,7 +208,10 @@ func (c *Client) newRequest(ctx context.Context, call *Call) (*retryablehttp.Req
 			}
 		}
 		if enc := v.Encode(); enc != "" {
-			u += "?" + enc
+			// Commas separate array values (tags=a,b). A decoded query is the
+			// same with or without escaping them; sent literally, it reads as
+			// the reference writes it.
+			u += "?" + strings.ReplaceAll(enc, "%2C", ",")
 		}
 	}
 
