@@ -24,6 +24,7 @@ type Client struct {
 
 	appID   string
 	region  Region
+	hc      *http.Client
 	rc      *rest.Client
 	callsRC *rest.Client
 }
@@ -78,6 +79,7 @@ func NewClient(appID, apiKey string, opts ...Option) (*Client, error) {
 		hc = &http.Client{Transport: NewTransport()}
 	}
 	hcCopy := *hc
+	hcCopy.Transport = rest.KeepIdle(hc.Transport)
 	hcCopy.CheckRedirect = rest.CheckRedirect(hc.CheckRedirect, "apikey", "onBehalfOf")
 
 	rc := rest.New(apiBase, &hcCopy, rest.RetryPolicy(o.retry))
@@ -95,7 +97,7 @@ func NewClient(appID, apiKey string, opts ...Option) (*Client, error) {
 	rc.NewError = newError
 	rc.NewArgError = newArgError
 
-	c := &Client{appID: appID, region: o.region, rc: rc, callsRC: rc.WithBase(callBase)}
+	c := &Client{appID: appID, region: o.region, hc: hc, rc: rc, callsRC: rc.WithBase(callBase)}
 	c.Messages = &MessagesService{rc: rc}
 	c.Users = &UsersService{rc: rc}
 	c.AuthTokens = &AuthTokensService{rc: rc}
@@ -125,6 +127,10 @@ func (c *Client) BaseURL() string { return c.rc.Base() }
 // CallsBaseURL is the calls API address, e.g.
 // "https://myapp.call-us.cometchat.io/v3".
 func (c *Client) CallsBaseURL() string { return c.callsRC.Base() }
+
+// CloseIdleConnections closes the idle connections of the client's
+// transport, e.g. at the end of a test. The client stays usable.
+func (c *Client) CloseIdleConnections() { c.hc.CloseIdleConnections() }
 
 // String describes the client without its API key.
 func (c *Client) String() string {

@@ -332,3 +332,21 @@ func CheckRedirect(next func(*http.Request, []*http.Request) error, credentialHe
 		return nil
 	}
 }
+
+// keepIdle hides its transport's CloseIdleConnections from
+// go-retryablehttp, which calls it after every failed call (a cancelled
+// context, a 404 is fine): on a client shared by many goroutines that would
+// throw away every pooled connection whenever one call fails. Broken
+// connections are still discarded by the transport itself.
+type keepIdle struct{ rt http.RoundTripper }
+
+func (k keepIdle) RoundTrip(r *http.Request) (*http.Response, error) { return k.rt.RoundTrip(r) }
+
+// KeepIdle wraps rt (nil: http.DefaultTransport) so that the retry layer
+// cannot close its idle connections.
+func KeepIdle(rt http.RoundTripper) http.RoundTripper {
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	return keepIdle{rt}
+}
