@@ -91,11 +91,42 @@ type CursorOptions struct {
 func (o *PageOptions) pageOptions() *PageOptions       { return o }
 func (o *CursorOptions) cursorOptions() *CursorOptions { return o }
 
-// pageIter walks a page-based list from the page opts names (default 1):
-// it fetches page after page and stops after an empty or short page, or the
-// last page the meta names. A server that answers with another page than
-// the one asked for stops it with ErrPaginationStalled. Each range over the
-// iterator starts afresh from opts, which it does not modify.
+// walk yields the items of page after page: fetch gets a page, and advance
+// moves the options to the next one, saying whether there is one. It stops
+// at the first error, which it yields, and when ctx is done.
+func walk[T any](ctx context.Context, fetch func(context.Context) (*Page[T], error), advance func(*Page[T]) (bool, error)) iter.Seq2[*T, error] {
+	return func(yield func(*T, error) bool) {
+		for {
+			if err := ctx.Err(); err != nil {
+				yield(nil, err)
+				return
+			}
+			page, err := fetch(ctx)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			for i := range page.Data {
+				if !yield(&page.Data[i], nil) {
+					return
+				}
+			}
+			more, err := advance(page)
+			if err != nil {
+				yield(nil, err)
+			}
+			if !more || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// pageIter walks a page-based list from the page opts names (default 1). It
+// stops after an empty or short page, or the last page the meta names; a
+// server that answers with another page than the one asked for stops it
+// with ErrPaginationStalled. Each range over the iterator starts afresh from
+// opts, which it does not modify.
 func pageIter[T, O any, PO interface {
 	*O
 	pageOptions() *PageOptions
@@ -103,48 +134,33 @@ func pageIter[T, O any, PO interface {
 	return func(yield func(*T, error) bool) {
 		o := PO(nonNil((*O)(opts)))
 		po := o.pageOptions()
-		if po.Page <= 0 {
-			po.Page = 1
-		}
-		for {
-			if err := ctx.Err(); err != nil {
-				yield(nil, err)
-				return
-			}
-			page, err := fetch(ctx, o)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			for i := range page.Data {
-				if !yield(&page.Data[i], nil) {
-					return
-				}
-			}
+		po.Page = max(po.Page, 1)
+		advance := func(page *Page[T]) (bool, error) {
 			pg := page.Meta.Pagination
 			if len(page.Data) == 0 || pg == nil {
-				return
+				return false, nil
 			}
 			if pg.CurrentPage != 0 && pg.CurrentPage != po.Page {
-				yield(nil, ErrPaginationStalled)
-				return
+				return false, ErrPaginationStalled
 			}
 			perPage := pg.PerPage
 			if perPage == 0 {
 				perPage = po.PerPage
 			}
 			if pg.TotalPages > 0 && po.Page >= pg.TotalPages || perPage > 0 && len(page.Data) < perPage {
-				return
+				return false, nil
 			}
 			po.Page++
+			return true, nil
 		}
+		walk(ctx, func(ctx context.Context) (*Page[T], error) { return fetch(ctx, o) }, advance)(yield)
 	}
 }
 
-// cursorIter walks a cursor-based list from the position opts gives: after
-// each page it moves to meta.next. It stops on an empty page or a missing
-// next cursor, and yields ErrPaginationStalled if a cursor repeats. Each
-// range over the iterator starts afresh from opts, which it does not modify.
+// cursorIter walks a cursor-based list from the position opts gives,
+// following meta.next. It stops on an empty page or a missing next cursor,
+// and yields ErrPaginationStalled if a cursor repeats. Each range over the
+// iterator starts afresh from opts, which it does not modify.
 func cursorIter[T, O any, PO interface {
 	*O
 	cursorOptions() *CursorOptions
@@ -152,35 +168,22 @@ func cursorIter[T, O any, PO interface {
 	return func(yield func(*T, error) bool) {
 		o := PO(nonNil((*O)(opts)))
 		co := o.cursorOptions()
-		seen := map[CursorOptions]bool{}
-		for {
-			if err := ctx.Err(); err != nil {
-				yield(nil, err)
-				return
-			}
-			seen[*co] = true
-			page, err := fetch(ctx, o)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			for i := range page.Data {
-				if !yield(&page.Data[i], nil) {
-					return
-				}
-			}
+		seen := map[CursorOptions]bool{*co: true}
+		advance := func(page *Page[T]) (bool, error) {
 			next := page.Meta.Next
 			if len(page.Data) == 0 || next == nil || next.ID == "" && next.SentAt == 0 {
-				return
+				return false, nil
 			}
 			if next.Affix != "" {
 				co.Affix = next.Affix
 			}
 			co.ID, co.SentAt = next.ID, next.SentAt
 			if seen[*co] {
-				yield(nil, ErrPaginationStalled)
-				return
+				return false, ErrPaginationStalled
 			}
+			seen[*co] = true
+			return true, nil
 		}
+		walk(ctx, func(ctx context.Context) (*Page[T], error) { return fetch(ctx, o) }, advance)(yield)
 	}
 }
