@@ -23,7 +23,12 @@ func do[T any](ctx context.Context, rc *rest.Client, method string, p rest.Path,
 	if err := rc.Do(ctx, &rest.Call{Method: method, Path: p, Body: body, OnBehalfOf: onBehalfOf, Options: opts}, &env); err != nil {
 		return nil, err
 	}
-	return &out, nil
+	// The lenient second pass of rest.Unmarshal decodes into a zeroed
+	// envelope, so env.Data, not out, holds the result.
+	if env.Data == nil {
+		return new(T), nil
+	}
+	return env.Data, nil
 }
 
 // list fetches one page of a list; query is a struct with url tags.

@@ -1,0 +1,735 @@
+package chat_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+)
+
+// Reference examples (chat-core §2.7), as the service sends them.
+const (
+	textMessageJSON = `{"id":"1","conversationId":"cometchat-uid-3_user_cometchat-uid-5","sender":"cometchat-uid-3",
+ "receiverType":"user","receiver":"cometchat-uid-5","category":"message","type":"text",
+ "data":{"text":"hello","metadata":{"key1":"val1"},
+   "entities":{"sender":{"entity":{"uid":"cometchat-uid-3","name":"Nancy Grace","status":"offline","role":"default","createdAt":1638361550},"entityType":"user"},
+               "receiver":{"entity":{"uid":"cometchat-uid-5","name":"John Paul","status":"offline","role":"default","createdAt":1638361550,"conversationId":"cometchat-uid-3_user_cometchat-uid-5"},"entityType":"user"}}},
+ "sentAt":1638423490,"updatedAt":1638423490}`
+
+	mediaMessageJSON = `{"id":"65","muid":"_5zytzmceo","conversationId":"cometchat-uid-1_user_cometchat-uid-2","sender":"cometchat-uid-1",
+ "receiverType":"user","receiver":"cometchat-uid-2","category":"message","type":"image",
+ "data":{"metadata":{"file":[]},"resource":"web","url":"https://files.example/download.jpeg",
+   "attachments":[{"name":"download.jpeg","extension":"jpeg","size":4761,"mimeType":"image/jpeg","url":"https://files.example/download.jpeg"}],
+   "entities":{"sender":{"entity":{"uid":"cometchat-uid-1","name":"Andrew Joseph","status":"offline","role":"default","createdAt":1596537299},"entityType":"user"},
+               "receiver":{"entity":{"uid":"cometchat-uid-2","name":"George Alan","status":"offline","role":"default","createdAt":1596537299},"entityType":"user"}},
+   "moderation":{"status":"pending"}},
+ "sentAt":1719993037,"updatedAt":1719993037}`
+
+	memberAddedJSON = `{"id":"32","conversationId":"group_project-group","sender":"app_system","receiverType":"group","receiver":"project-group",
+ "category":"action","type":"groupMember",
+ "data":{"action":"added","entities":{
+   "by":{"entity":{"uid":"app_system","name":"System","role":"default","status":"offline","createdAt":1596537299},"entityType":"user"},
+   "on":{"entity":{"uid":"cometchat-uid-1","name":"Andrew Joseph","status":"offline","role":"default","createdAt":1596537299},"entityType":"user"},
+   "for":{"entity":{"guid":"project-group","name":"Project Group","type":"public","owner":"cometchat-uid-2","membersCount":2,"conversationId":"group_project-group","createdAt":1625460947},"entityType":"group"}}},
+ "sentAt":1625460972,"updatedAt":1625460972}`
+
+	messageEditedJSON = `{"id":"34","conversationId":"cometchat-uid-1_user_cometchat-uid-2","sender":"cometchat-uid-1","receiverType":"user","receiver":"cometchat-uid-2",
+ "category":"action","type":"message",
+ "data":{"action":"edited","entities":{
+   "by":{"entity":{"uid":"cometchat-uid-1","name":"Andrew Joseph","status":"offline","role":"default","createdAt":1596537299},"entityType":"user"},
+   "for":{"entity":{"uid":"cometchat-uid-2","name":"George Alan","status":"offline","role":"default","createdAt":1596537299},"entityType":"user"},
+   "on":{"entity":{"id":"33","conversationId":"cometchat-uid-1_user_cometchat-uid-2","sender":"cometchat-uid-1","receiverType":"user","receiver":"cometchat-uid-2",
+     "category":"message","type":"text","data":{"text":"hello, edited"},"sentAt":1625460900,"updatedAt":1625460972,
+     "editedAt":1625460972,"editedBy":"cometchat-uid-1","tags":["edited"]},"entityType":"message"}}},
+ "sentAt":1625460972,"updatedAt":1625460972}`
+)
+
+func TestMessagesSend(t *testing.T) {
+	req := &chat.SendMessageRequest{
+		Receiver:     "cometchat-uid-5",
+		ReceiverType: chat.ReceiverUser,
+		Category:     chat.CategoryMessage,
+		Type:         chat.MessageTypeText,
+		Data:         chat.MessageData{Text: "hello", Metadata: map[string]any{"key1": "val1"}},
+		MUID:         "muid-1",
+		Tags:         []string{"tag1"},
+	}
+	const wantBody = `{"receiver":"cometchat-uid-5","receiverType":"user","category":"message","type":"text",
+		"data":{"text":"hello","metadata":{"key1":"val1"}},"muid":"muid-1","tags":["tag1"]}`
+
+	tests := []struct {
+		name       string
+		opts       []chat.RequestOption
+		onBehalfOf string // "" means the header must be absent
+	}{
+		{name: "without onBehalfOf"},
+		{name: "with OnBehalfOf option", opts: []chat.RequestOption{chat.OnBehalfOf("cometchat-uid-3")}, onBehalfOf: "cometchat-uid-3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			m.reply(http.StatusOK, `{"data":`+textMessageJSON+`}`)
+
+			msg, err := m.client.Messages.Send(context.Background(), req, tt.opts...)
+			require.NoError(t, err)
+
+			r := m.only()
+			assertWire(t, r, http.MethodPost, "/v3/messages")
+			assert.Empty(t, r.RawQuery)
+			assertJSONBody(t, r, wantBody)
+			if tt.onBehalfOf == "" {
+				assertNoOnBehalfOf(t, r)
+			} else {
+				assert.Equal(t, tt.onBehalfOf, r.Header.Get("onBehalfOf"))
+			}
+			assert.Equal(t, "1", msg.ID)
+			assert.Equal(t, "cometchat-uid-3", msg.Sender)
+			assert.Equal(t, "hello", msg.Data.Text)
+			assert.Equal(t, chat.Timestamp(1638423490), msg.SentAt)
+		})
+	}
+
+	t.Run("nil request", func(t *testing.T) {
+		m := newMockAPI(t)
+		_, err := m.client.Messages.Send(context.Background(), nil)
+		requireArgError(t, err, "req")
+		assert.Zero(t, m.calls(), "requests sent")
+	})
+}
+
+func TestMessagesSendThread(t *testing.T) {
+	const reply = `{"data":{"id":"43","conversationId":"cometchat-uid-1_user_cometchat-uid-2","sender":"cometchat-uid-2",
+		"receiverType":"user","receiver":"cometchat-uid-1","category":"message","type":"text",
+		"data":{"text":"On it!"},"sentAt":1638423490,"updatedAt":1638423490,"parentId":"42",
+		"editedAt":null,"editedBy":"","deliveredAt":null,"readAt":null,"deletedAt":null}}`
+	req := &chat.SendMessageRequest{
+		Receiver:          "cometchat-uid-1",
+		ReceiverType:      chat.ReceiverUser,
+		Category:          chat.CategoryMessage,
+		Type:              chat.MessageTypeText,
+		Data:              chat.MessageData{Text: "On it!", Metadata: map[string]any{"priority": "high"}},
+		MultipleReceivers: &chat.MultipleReceivers{UIDs: []string{"cometchat-uid-3"}, GUIDs: []string{"project-group"}},
+		Tags:              []string{"urgent"},
+	}
+
+	tests := []struct {
+		name     string
+		parentID string
+		wantPath string
+		opts     []chat.RequestOption
+	}{
+		{name: "plain id", parentID: "42", wantPath: "/v3/messages/42/thread"},
+		{name: "positional onBehalfOf wins over the option", parentID: "42", wantPath: "/v3/messages/42/thread",
+			opts: []chat.RequestOption{chat.OnBehalfOf("someone-else")}},
+		{name: "slash in id stays in its segment", parentID: "4/2", wantPath: "/v3/messages/4%2F2/thread"},
+		{name: "query and fragment characters are escaped", parentID: "42?x=1#f", wantPath: "/v3/messages/42%3Fx=1%23f/thread"},
+		{name: "dot-dot inside an id", parentID: "../admin", wantPath: "/v3/messages/..%2Fadmin/thread"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			m.reply(http.StatusOK, reply)
+
+			msg, err := m.client.Messages.SendThread(context.Background(), tt.parentID, "cometchat-uid-2", req, tt.opts...)
+			require.NoError(t, err)
+
+			r := m.only()
+			assertWire(t, r, http.MethodPost, tt.wantPath)
+			assert.Empty(t, r.RawQuery)
+			assert.Empty(t, r.Fragment)
+			assert.Equal(t, []string{"cometchat-uid-2"}, r.Header.Values("onBehalfOf"))
+
+			// The body is the request, field for field.
+			assert.Equal(t, "application/json", r.Header.Get("Content-Type"))
+			var sent chat.SendMessageRequest
+			require.NoError(t, json.Unmarshal(r.Body, &sent))
+			assert.Equal(t, *req, sent)
+			body := decodeBody(t, r)
+			assert.Equal(t, map[string]any{"uids": []any{"cometchat-uid-3"}, "guids": []any{"project-group"}}, body["multipleReceivers"])
+
+			assert.Equal(t, "43", msg.ID)
+			assert.Equal(t, "42", msg.ParentID)
+			assert.Equal(t, "On it!", msg.Data.Text)
+			assert.Zero(t, msg.EditedAt, "editedAt null")
+			assert.Empty(t, msg.EditedBy)
+			assert.Zero(t, msg.DeliveredAt)
+		})
+	}
+}
+
+func TestMessagesSendThreadArguments(t *testing.T) {
+	req := &chat.SendMessageRequest{Receiver: "cometchat-uid-1", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}}
+	tests := []struct {
+		name       string
+		parentID   string
+		onBehalfOf string
+		req        *chat.SendMessageRequest
+		wantName   string
+	}{
+		{"empty parentID", "", "cometchat-uid-2", req, "parentID"},
+		{"dot parentID", ".", "cometchat-uid-2", req, "parentID"},
+		{"dot-dot parentID", "..", "cometchat-uid-2", req, "parentID"},
+		{"empty onBehalfOf", "42", "", req, "onBehalfOf"},
+		{"both empty names parentID first", "", "", req, "parentID"},
+		{"nil request", "42", "cometchat-uid-2", nil, "req"},
+		{"header injection in onBehalfOf", "42", "uid\r\nHost: evil", req, "onBehalfOf"},
+		{"NUL in onBehalfOf", "42", "uid\x00", req, "onBehalfOf"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			msg, err := m.client.Messages.SendThread(context.Background(), tt.parentID, tt.onBehalfOf, tt.req)
+			assert.Nil(t, msg)
+			requireArgError(t, err, tt.wantName)
+			assert.Zero(t, m.mt.GetTotalCallCount(), "requests sent")
+			if tt.onBehalfOf != "" && tt.wantName == "onBehalfOf" {
+				assert.NotContains(t, err.Error(), tt.onBehalfOf, "the error shows the value")
+			}
+		})
+	}
+}
+
+func TestMessagesListThread(t *testing.T) {
+	tests := []struct {
+		name      string
+		opts      *chat.ListThreadOptions
+		reqOpts   []chat.RequestOption
+		wantQuery string // raw, as sent
+		body      string
+		check     func(t *testing.T, p *chat.Page[chat.Message])
+	}{
+		{
+			name:      "no options",
+			wantQuery: "",
+			body: `{"data":[{"id":"43","parentId":"42","data":{"text":"a"},"sentAt":1638423490}],
+				"meta":{"current":{"limit":10,"count":1},"next":{"affix":"append","sentAt":1638423490,"id":"43"}}}`,
+			check: func(t *testing.T, p *chat.Page[chat.Message]) {
+				require.Len(t, p.Data, 1)
+				assert.Equal(t, "43", p.Data[0].ID)
+				assert.Equal(t, "42", p.Data[0].ParentID)
+				assert.Equal(t, &chat.Current{Limit: 10, Count: 1}, p.Meta.Current)
+				assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, SentAt: 1638423490, ID: "43"}, p.Meta.Next)
+				assert.Nil(t, p.Meta.Pagination)
+			},
+		},
+		{
+			name: "every cursor option",
+			opts: &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{
+				Affix: chat.AffixPrepend, ID: "40", SentAt: 1638423400, Limit: 25,
+			}},
+			wantQuery: "affix=prepend&id=40&limit=25&sentAt=1638423400",
+			body:      `{"data":[],"meta":{"current":{"limit":25,"count":0}}}`,
+			check: func(t *testing.T, p *chat.Page[chat.Message]) {
+				assert.Empty(t, p.Data)
+				assert.Equal(t, &chat.Current{Limit: 25, Count: 0}, p.Meta.Current)
+				assert.Nil(t, p.Meta.Next)
+			},
+		},
+		{
+			name:      "lenient meta: numeric strings and a numeric cursor id",
+			opts:      &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 2}},
+			wantQuery: "limit=2",
+			body: `{"data":[{"id":43,"parentId":42},{"id":"44","parentId":"42"}],
+				"meta":{"current":{"limit":"2","count":"2"},"next":{"affix":"append","sentAt":"1638423499","id":44}}}`,
+			check: func(t *testing.T, p *chat.Page[chat.Message]) {
+				require.Len(t, p.Data, 2)
+				assert.Equal(t, "43", p.Data[0].ID)
+				assert.Equal(t, "42", p.Data[0].ParentID)
+				assert.Equal(t, &chat.Current{Limit: 2, Count: 2}, p.Meta.Current)
+				assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, SentAt: 1638423499, ID: "44"}, p.Meta.Next)
+			},
+		},
+		{
+			name:      "onBehalfOf option",
+			reqOpts:   []chat.RequestOption{chat.OnBehalfOf("cometchat-uid-1")},
+			wantQuery: "",
+			body:      `{"data":[],"meta":{"current":{"limit":10,"count":0}}}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			m.reply(http.StatusOK, tt.body)
+
+			page, err := m.client.Messages.ListThread(context.Background(), "42", tt.opts, tt.reqOpts...)
+			require.NoError(t, err)
+
+			r := m.only()
+			assertWire(t, r, http.MethodGet, "/v3/messages/42/thread")
+			assert.Equal(t, tt.wantQuery, r.RawQuery)
+			assertNoBody(t, r)
+			if len(tt.reqOpts) > 0 {
+				assert.Equal(t, "cometchat-uid-1", r.Header.Get("onBehalfOf"))
+			} else {
+				assertNoOnBehalfOf(t, r)
+			}
+			if tt.check != nil {
+				tt.check(t, page)
+			}
+		})
+	}
+
+	t.Run("empty parentID", func(t *testing.T) {
+		m := newMockAPI(t)
+		_, err := m.client.Messages.ListThread(context.Background(), "", nil)
+		requireArgError(t, err, "parentID")
+		assert.Zero(t, m.calls())
+	})
+}
+
+// threadServer answers GET /v3/messages/42/thread from pages keyed by the
+// id cursor of the request ("" for the first page).
+func threadServer(m *mockAPI, pages map[string]string) {
+	m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+		body, ok := pages[req.URL.Query().Get("id")]
+		if !ok {
+			return jsonResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected cursor"}}`), nil
+		}
+		return jsonResponse(http.StatusOK, body), nil
+	})
+}
+
+func threadPage(next string, ids ...string) string {
+	var data []string
+	for _, id := range ids {
+		data = append(data, fmt.Sprintf(`{"id":%q,"parentId":"42","sentAt":1638423%s}`, id, fmt.Sprintf("%03s", id)))
+	}
+	meta := fmt.Sprintf(`{"current":{"limit":2,"count":%d}}`, len(ids))
+	if next != "" {
+		meta = fmt.Sprintf(`{"current":{"limit":2,"count":%d},"next":{"affix":"append","id":%q}}`, len(ids), next)
+	}
+	return `{"data":[` + strings.Join(data, ",") + `],"meta":` + meta + `}`
+}
+
+func collectThread(t *testing.T, seq func(func(*chat.Message, error) bool)) (ids []string, errs []error) {
+	t.Helper()
+	for msg, err := range seq {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		ids = append(ids, msg.ID)
+	}
+	return ids, errs
+}
+
+func TestMessagesAllThread(t *testing.T) {
+	tests := []struct {
+		name      string
+		pages     map[string]string
+		wantIDs   []string
+		wantErr   error
+		wantIDQry []string // the id cursor of each request, in order
+	}{
+		{
+			name: "three pages then an empty one",
+			pages: map[string]string{
+				"":  threadPage("2", "1", "2"),
+				"2": threadPage("4", "3", "4"),
+				"4": threadPage("5", "5"),
+				"5": threadPage("5"),
+			},
+			wantIDs:   []string{"1", "2", "3", "4", "5"},
+			wantIDQry: []string{"", "2", "4", "5"},
+		},
+		{
+			name: "three pages, the last without a next cursor",
+			pages: map[string]string{
+				"":  threadPage("2", "1", "2"),
+				"2": threadPage("4", "3", "4"),
+				"4": threadPage("", "5"),
+			},
+			wantIDs:   []string{"1", "2", "3", "4", "5"},
+			wantIDQry: []string{"", "2", "4"},
+		},
+		{
+			name: "a repeating cursor stalls",
+			pages: map[string]string{
+				"":  threadPage("2", "1", "2"),
+				"2": threadPage("2", "3", "4"),
+			},
+			wantIDs:   []string{"1", "2", "3", "4"},
+			wantErr:   chat.ErrPaginationStalled,
+			wantIDQry: []string{"", "2"},
+		},
+		{
+			name:      "an empty first page",
+			pages:     map[string]string{"": threadPage("9")},
+			wantIDQry: []string{""},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			threadServer(m, tt.pages)
+			opts := &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 2}}
+
+			ids, errs := collectThread(t, m.client.Messages.AllThread(context.Background(), "42", opts))
+			assert.Equal(t, tt.wantIDs, ids)
+			if tt.wantErr != nil {
+				require.Len(t, errs, 1)
+				assert.ErrorIs(t, errs[0], tt.wantErr)
+			} else {
+				assert.Empty(t, errs)
+			}
+
+			var got []string
+			for _, r := range m.requests() {
+				assert.Equal(t, "/v3/messages/42/thread", r.Path)
+				assert.Equal(t, "2", r.Query.Get("limit"), "limit kept on every page")
+				got = append(got, r.Query.Get("id"))
+				if r.Query.Get("id") != "" {
+					assert.Equal(t, "append", r.Query.Get("affix"), "affix from meta.next")
+				}
+			}
+			assert.Equal(t, tt.wantIDQry, got)
+			assert.Equal(t, chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 2}}, *opts, "opts modified")
+		})
+	}
+
+	t.Run("ranging twice starts afresh", func(t *testing.T) {
+		m := newMockAPI(t)
+		threadServer(m, map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
+		seq := m.client.Messages.AllThread(context.Background(), "42", nil)
+		first, _ := collectThread(t, seq)
+		second, _ := collectThread(t, seq)
+		assert.Equal(t, []string{"1", "2", "3"}, first)
+		assert.Equal(t, first, second)
+		assert.Equal(t, 4, m.calls())
+	})
+
+	t.Run("breaking out stops fetching", func(t *testing.T) {
+		m := newMockAPI(t)
+		threadServer(m, map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
+		for range m.client.Messages.AllThread(context.Background(), "42", nil) {
+			break
+		}
+		assert.Equal(t, 1, m.calls())
+	})
+
+	t.Run("cancelled context stops it", func(t *testing.T) {
+		m := newMockAPI(t)
+		threadServer(m, map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var last error
+		n := 0
+		for msg, err := range m.client.Messages.AllThread(ctx, "42", nil) {
+			n++
+			require.Less(t, n, 10, "iterator did not stop")
+			if err != nil {
+				last = err
+				continue
+			}
+			if msg.ID == "1" {
+				cancel()
+			}
+		}
+		assert.ErrorIs(t, last, context.Canceled)
+		assert.Equal(t, 1, m.calls(), "fetched a page after the context was cancelled")
+	})
+
+	t.Run("an API error is yielded and ends it", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.reply(http.StatusNotFound, `{"error":{"code":"ERR_MSG_NOT_FOUND","message":"no such message"}}`)
+		ids, errs := collectThread(t, m.client.Messages.AllThread(context.Background(), "42", nil))
+		assert.Empty(t, ids)
+		require.Len(t, errs, 1)
+		assert.ErrorIs(t, errs[0], chat.ErrNotFound)
+	})
+
+	t.Run("empty parentID", func(t *testing.T) {
+		m := newMockAPI(t)
+		_, errs := collectThread(t, m.client.Messages.AllThread(context.Background(), "", nil))
+		require.Len(t, errs, 1)
+		requireArgError(t, errs[0], "parentID")
+		assert.Zero(t, m.calls())
+	})
+}
+
+// TestMessageDecoding decodes messages as the SDK receives them: through a
+// call, with the service's type inconsistencies (chat-core §15.1).
+func TestMessageDecoding(t *testing.T) {
+	tests := []struct {
+		name  string
+		wire  string
+		check func(t *testing.T, m *chat.Message)
+	}{
+		{
+			name: "text message (§2.7)",
+			wire: textMessageJSON,
+			check: func(t *testing.T, m *chat.Message) {
+				assert.Equal(t, "1", m.ID)
+				assert.Equal(t, "cometchat-uid-3_user_cometchat-uid-5", m.ConversationID)
+				assert.Equal(t, chat.ReceiverUser, m.ReceiverType)
+				assert.Equal(t, chat.CategoryMessage, m.Category)
+				assert.Equal(t, chat.MessageTypeText, m.Type)
+				assert.Equal(t, "hello", m.Data.Text)
+				assert.Equal(t, map[string]any{"key1": "val1"}, m.Data.Metadata)
+				assert.Equal(t, int64(1638423490), m.SentAt.Time().Unix())
+				require.NotNil(t, m.Data.Entities)
+				sender, err := m.Data.Entities.Sender.User()
+				require.NoError(t, err)
+				assert.Equal(t, "Nancy Grace", sender.Name)
+				receiver, err := m.Data.Entities.Receiver.User()
+				require.NoError(t, err)
+				assert.Equal(t, "cometchat-uid-3_user_cometchat-uid-5", receiver.ConversationID)
+				_, err = m.Data.Entities.Sender.Group()
+				assert.Error(t, err, "a user entity decoded as a group")
+			},
+		},
+		{
+			name: "media message with size as a number (§2.7)",
+			wire: mediaMessageJSON,
+			check: func(t *testing.T, m *chat.Message) {
+				assert.Equal(t, "_5zytzmceo", m.MUID)
+				assert.Equal(t, chat.MessageTypeImage, m.Type)
+				assert.Equal(t, "https://files.example/download.jpeg", m.Data.URL)
+				assert.Equal(t, "web", m.Data.Resource)
+				require.Len(t, m.Data.Attachments, 1)
+				assert.Equal(t, chat.Attachment{Name: "download.jpeg", Extension: "jpeg", Size: 4761, MimeType: "image/jpeg",
+					URL: "https://files.example/download.jpeg"}, m.Data.Attachments[0])
+				require.NotNil(t, m.Data.Moderation)
+				assert.Equal(t, "pending", m.Data.Moderation.Status)
+				assert.Equal(t, map[string]any{"file": []any{}}, m.Data.Metadata)
+			},
+		},
+		{
+			name: "action: group member added (§2.7)",
+			wire: memberAddedJSON,
+			check: func(t *testing.T, m *chat.Message) {
+				assert.Equal(t, chat.CategoryAction, m.Category)
+				assert.Equal(t, chat.MessageTypeGroupMember, m.Type)
+				assert.Equal(t, "added", m.Data.Action)
+				assert.Equal(t, chat.ReceiverGroup, m.ReceiverType)
+				e := m.Data.Entities
+				require.NotNil(t, e)
+				assert.Nil(t, e.Sender)
+				by, err := e.By.User()
+				require.NoError(t, err)
+				assert.Equal(t, "app_system", by.UID)
+				on, err := e.On.User()
+				require.NoError(t, err)
+				assert.Equal(t, "cometchat-uid-1", on.UID)
+				assert.Equal(t, chat.EntityGroup, e.For.EntityType)
+				group, err := e.For.Group()
+				require.NoError(t, err)
+				assert.Equal(t, "project-group", group.GUID)
+				assert.Equal(t, chat.GroupPublic, group.Type)
+				assert.Equal(t, "cometchat-uid-2", group.Owner)
+				assert.Equal(t, 2, group.MembersCount)
+				assert.Equal(t, chat.Timestamp(1625460947), group.CreatedAt)
+			},
+		},
+		{
+			name: "action: message edited, entity is the message (§2.7)",
+			wire: messageEditedJSON,
+			check: func(t *testing.T, m *chat.Message) {
+				assert.Equal(t, chat.CategoryAction, m.Category)
+				assert.Equal(t, chat.MessageTypeMessage, m.Type)
+				assert.Equal(t, "edited", m.Data.Action)
+				assert.Equal(t, chat.EntityMessage, m.Data.Entities.On.EntityType)
+				edited, err := m.Data.Entities.On.Message()
+				require.NoError(t, err)
+				assert.Equal(t, "33", edited.ID)
+				assert.Equal(t, "hello, edited", edited.Data.Text)
+				assert.Equal(t, chat.Timestamp(1625460972), edited.EditedAt)
+				assert.Equal(t, "cometchat-uid-1", edited.EditedBy)
+				assert.Equal(t, []string{"edited"}, edited.Tags)
+				forUser, err := m.Data.Entities.For.User()
+				require.NoError(t, err)
+				assert.Equal(t, "cometchat-uid-2", forUser.UID)
+				_, err = m.Data.Entities.On.User()
+				assert.Error(t, err, "a message entity decoded as a user")
+			},
+		},
+		{
+			name: "id and parentId as numbers",
+			wire: `{"id":65,"parentId":64,"sentAt":1719993037}`,
+			check: func(t *testing.T, m *chat.Message) {
+				assert.Equal(t, "65", m.ID)
+				assert.Equal(t, "64", m.ParentID)
+				assert.Equal(t, chat.Timestamp(1719993037), m.SentAt)
+			},
+		},
+		{
+			name: "editedBy as a number",
+			wire: `{"id":"1","editedBy":7,"editedAt":1719993037}`,
+			check: func(t *testing.T, m *chat.Message) {
+				assert.Equal(t, "7", m.EditedBy)
+				assert.Equal(t, chat.Timestamp(1719993037), m.EditedAt)
+			},
+		},
+		{
+			name: "editedBy empty and timestamps null (thread examples)",
+			wire: `{"id":"1","editedBy":"","editedAt":null,"deliveredAt":null,"readAt":null,"deletedAt":null}`,
+			check: func(t *testing.T, m *chat.Message) {
+				assert.Empty(t, m.EditedBy)
+				assert.True(t, m.EditedAt.IsZero())
+				assert.True(t, m.EditedAt.Time().IsZero())
+				assert.Zero(t, m.DeliveredAt)
+				assert.Zero(t, m.ReadAt)
+				assert.Zero(t, m.DeletedAt)
+			},
+		},
+		{
+			name: `counts as strings ("0", "3")`,
+			wire: `{"id":"1","replyCount":"3","data":{"reactions":[{"reaction":"👍","count":"0"}]},
+				"lastReply":{"id":2,"replyCount":"0","parentId":1}}`,
+			check: func(t *testing.T, m *chat.Message) {
+				assert.Equal(t, 3, m.ReplyCount)
+				require.Len(t, m.Data.Reactions, 1)
+				assert.Equal(t, chat.ReactionCount{Reaction: "👍", Count: 0}, m.Data.Reactions[0])
+				require.NotNil(t, m.LastReply)
+				assert.Equal(t, "2", m.LastReply.ID)
+				assert.Equal(t, "1", m.LastReply.ParentID)
+			},
+		},
+		{
+			name: "attachment size as a string",
+			wire: `{"id":"1","type":"file","data":{"attachments":[{"name":"a.pdf","size":"4761"}]}}`,
+			check: func(t *testing.T, m *chat.Message) {
+				require.Len(t, m.Data.Attachments, 1)
+				assert.Equal(t, int64(4761), m.Data.Attachments[0].Size)
+			},
+		},
+		{
+			name: "timestamps as numeric strings",
+			wire: `{"id":"1","sentAt":"1638423490","updatedAt":"1638423491"}`,
+			check: func(t *testing.T, m *chat.Message) {
+				assert.Equal(t, chat.Timestamp(1638423490), m.SentAt)
+				assert.Equal(t, chat.Timestamp(1638423491), m.UpdatedAt)
+			},
+		},
+		{
+			name: "group entity with numeric updatedBy, description and conversationId",
+			wire: `{"id":"1","data":{"entities":{"for":{"entityType":"group","entity":
+				{"guid":"g","updatedBy":5,"description":12,"conversationId":3,"membersCount":"4","createdAt":"1625460947"}}}}}`,
+			check: func(t *testing.T, m *chat.Message) {
+				g, err := m.Data.Entities.For.Group()
+				require.NoError(t, err)
+				assert.Equal(t, "5", g.UpdatedBy)
+				assert.Equal(t, "12", g.Description)
+				assert.Equal(t, "3", g.ConversationID)
+				assert.Equal(t, 4, g.MembersCount)
+				assert.Equal(t, chat.Timestamp(1625460947), g.CreatedAt)
+			},
+		},
+		{
+			name: "call entity is kept as JSON",
+			wire: `{"id":"1","category":"call","type":"audio","data":{"action":"initiated","entities":{"on":{"entityType":"call",
+				"entity":{"sessionid":"v1.us.1","status":"initiated","initiatedAt":1625460900}}}}}`,
+			check: func(t *testing.T, m *chat.Message) {
+				assert.Equal(t, chat.CategoryCall, m.Category)
+				on := m.Data.Entities.On
+				assert.Equal(t, chat.EntityCall, on.EntityType)
+				assert.JSONEq(t, `{"sessionid":"v1.us.1","status":"initiated","initiatedAt":1625460900}`, string(on.Entity))
+			},
+		},
+		{
+			name: "unknown category and type decode as they are",
+			wire: `{"id":"1","category":"poll","type":"multiple-choice"}`,
+			check: func(t *testing.T, m *chat.Message) {
+				assert.Equal(t, chat.Category("poll"), m.Category)
+				assert.Equal(t, chat.MessageType("multiple-choice"), m.Type)
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			m.reply(http.StatusOK, `{"data":`+tt.wire+`}`)
+			msg, err := m.client.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r"})
+			require.NoError(t, err)
+			tt.check(t, msg)
+		})
+	}
+}
+
+func TestMessageDecodingFailure(t *testing.T) {
+	tests := []struct {
+		name string
+		wire string
+	}{
+		{"timestamp that is not a number", `{"id":"1","sentAt":"yesterday"}`},
+		{"id as an object", `{"id":{"n":1}}`},
+		{"truncated JSON", `{"id":"1",`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			m.reply(http.StatusOK, `{"data":`+tt.wire+`}`)
+			msg, err := m.client.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r"})
+			assert.Nil(t, msg)
+			ce := requireAPIError(t, err)
+			assert.Equal(t, http.StatusOK, ce.StatusCode)
+			assert.Contains(t, ce.Message, "decoding response")
+			assert.Error(t, ce.Unwrap(), "the decoding error is kept")
+		})
+	}
+}
+
+// TestMessageJSONRoundTrip decodes wire JSON with encoding/json and encodes
+// it again: nothing is lost or added.
+func TestMessageJSONRoundTrip(t *testing.T) {
+	requests := []struct {
+		name string
+		wire string
+	}{
+		{"custom message (§2.7 request example)", `{"receiver":"cometchat-uid-2","receiverType":"user","category":"custom","type":"text",
+			"data":{"customData":{"text":"Hello there!"}},"tags":["tag1"]}`},
+		{"text with metadata, muid, quote and several receivers", `{"receiver":"project-group","receiverType":"group","category":"message",
+			"type":"text","data":{"text":"hi","metadata":{"key1":"val1","n":2}},"muid":"m-1","quotedMessageId":"40",
+			"multipleReceivers":{"uids":["cometchat-uid-1"],"guids":["g1","g2"]},"tags":["a","b"]}`},
+		{"media with attachments", `{"receiver":"cometchat-uid-2","receiverType":"user","category":"message","type":"image",
+			"data":{"text":"caption","attachments":[{"url":"https://files.example/a.png","name":"a.png","mimeType":"image/png","extension":"png","size":1024}]}}`},
+		{"interactive form", `{"receiver":"cometchat-uid-2","receiverType":"user","category":"interactive","type":"form",
+			"data":{"interactionGoal":{"type":"anyOf","elementIds":["submit"]},"allowSenderInteraction":false,
+			"interactiveData":{"title":"Survey","formFields":[{"elementType":"textInput","elementId":"name","label":"Name"}],
+			"submitElement":{"elementType":"button","elementId":"submit","buttonText":"Send","action":{"actionType":"urlNavigation","url":"https://example.com"}}}}}`},
+	}
+	for _, tt := range requests {
+		t.Run("SendMessageRequest/"+tt.name, func(t *testing.T) {
+			var req chat.SendMessageRequest
+			require.NoError(t, json.Unmarshal([]byte(tt.wire), &req))
+			out, err := json.Marshal(&req)
+			require.NoError(t, err)
+			assert.JSONEq(t, tt.wire, string(out))
+		})
+	}
+
+	messages := []struct {
+		name string
+		wire string
+	}{
+		{"text (§2.7)", textMessageJSON},
+		{"media (§2.7)", mediaMessageJSON},
+		{"group member added (§2.7)", memberAddedJSON},
+		{"message edited (§2.7)", messageEditedJSON},
+		{"thread parent with reply count, last reply and receipts", `{"id":"42","sender":"cometchat-uid-1","category":"message","type":"text",
+			"data":{"text":"parent","reactions":[{"reaction":"👍","count":2,"reactedByMe":true}]},"replyCount":3,
+			"lastReply":{"id":"45","parentId":"42","data":{"text":"latest"},"sentAt":1638423499},
+			"receipts":{"data":[[]]},"sentAt":1638423490,"updatedAt":1638423499}`},
+		{"quoted, pinned and saved", `{"id":"50","quotedMessage":{"id":"40","data":{"text":"quoted"}},"pinnedBy":"app_system",
+			"pinnedAt":1719993037,"savedAt":1719993038,"deliveredAt":1719993039,"readAt":1719993040,"tags":["t"],
+			"data":{"text":"x","moderation":{"status":"disapproved","rule":{"id":"r1","name":"profanity"}}}}`},
+		{"call entity", `{"id":"51","category":"call","type":"video","data":{"action":"ongoing","entities":{"on":{"entityType":"call",
+			"entity":{"sessionid":"v1.us.1","status":"ongoing","wsChannel":{"identity":"i","service":"s"}}}}}}`},
+	}
+	for _, tt := range messages {
+		t.Run("Message/"+tt.name, func(t *testing.T) {
+			var m chat.Message
+			require.NoError(t, json.Unmarshal([]byte(tt.wire), &m))
+			out, err := json.Marshal(&m)
+			require.NoError(t, err)
+			assert.JSONEq(t, tt.wire, string(out))
+		})
+	}
+}
