@@ -140,9 +140,6 @@ func pageIter[T, O any, PO interface {
 			if len(page.Data) == 0 || pg == nil {
 				return false, nil
 			}
-			if pg.CurrentPage != 0 && pg.CurrentPage != po.Page {
-				return false, ErrPaginationStalled
-			}
 			perPage := pg.PerPage
 			if perPage == 0 {
 				perPage = po.PerPage
@@ -153,7 +150,18 @@ func pageIter[T, O any, PO interface {
 			po.Page++
 			return true, nil
 		}
-		walk(ctx, func(ctx context.Context) (*Page[T], error) { return fetch(ctx, o) }, advance)(yield)
+		// A page other than the one asked for is refused before its items
+		// are yielded: they would repeat (or skip) items already seen.
+		fetchPage := func(ctx context.Context) (*Page[T], error) {
+			page, err := fetch(ctx, o)
+			if err == nil && len(page.Data) > 0 {
+				if pg := page.Meta.Pagination; pg != nil && pg.CurrentPage != 0 && pg.CurrentPage != po.Page {
+					return nil, ErrPaginationStalled
+				}
+			}
+			return page, err
+		}
+		walk(ctx, fetchPage, advance)(yield)
 	}
 }
 
