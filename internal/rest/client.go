@@ -140,7 +140,7 @@ func (c *Client) Do(ctx context.Context, call *Call, out any) error {
 		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 			return ctxErr
 		}
-		return redactErr(err, c.base+call.Path.Redacted())
+		return redactErr(err, c.base+st.path, st.secrets)
 	}
 	defer resp.Body.Close()
 
@@ -228,7 +228,8 @@ func (c *Client) newRequest(ctx context.Context, call *Call) (*retryablehttp.Req
 	if c.Timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
 	}
-	st := &callState{idempotent: idempotent(call.Method), path: call.Path.Redacted(), method: call.Method}
+	st := &callState{idempotent: idempotent(call.Method), path: call.Path.Redacted(), method: call.Method,
+		secrets: append(call.Path.secrets[:len(call.Path.secrets):len(call.Path.secrets)], c.Secrets...)}
 	req, err := retryablehttp.NewRequestWithContext(withState(ctx, st), call.Method, u, body)
 	if err != nil {
 		cancel()
@@ -297,13 +298,48 @@ func (c *Client) logDone(ctx context.Context, st *callState, status int, took ti
 }
 
 // redactErr rewrites the URL in a transport error so that secret path
-// segments do not show, keeping the underlying error for errors.Is/As.
-func redactErr(err error, shown string) error {
+// segments do not show, and removes secrets from the text of the error it
+// wraps (a proxy or a custom transport may quote the URL), keeping that
+// error for errors.Is/As.
+func redactErr(err error, shown string, secrets []string) error {
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		return &url.Error{Op: ue.Op, URL: shown, Err: ue.Err}
+		return &url.Error{Op: ue.Op, URL: shown, Err: scrubErr(ue.Err, secrets)}
 	}
-	return err
+	return scrubErr(err, secrets)
+}
+
+// scrubErr returns err, or when its text shows a secret, an error with that
+// text scrubbed which unwraps to err.
+func scrubErr(err error, secrets []string) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	shown := msg
+	for _, s := range secrets {
+		if len(s) >= 4 {
+			shown = strings.ReplaceAll(shown, s, Redacted)
+		}
+	}
+	if shown == msg {
+		return err
+	}
+	return &scrubbedError{msg: shown, err: err}
+}
+
+type scrubbedError struct {
+	msg string
+	err error
+}
+
+func (e *scrubbedError) Error() string { return e.msg }
+func (e *scrubbedError) Unwrap() error { return e.err }
+
+// Timeout keeps url.Error.Timeout working through the wrapper.
+func (e *scrubbedError) Timeout() bool {
+	var t interface{ Timeout() bool }
+	return errors.As(e.err, &t) && t.Timeout()
 }
 
 // errRedirectRefused is returned by the redirect policy; it is not retried.

@@ -38,6 +38,7 @@ type callState struct {
 	attempts   int
 	path       string // redacted, for logs
 	method     string
+	secrets    []string // secret path segments and credentials, scrubbed from errors
 }
 
 type stateKey struct{}
@@ -188,7 +189,7 @@ func (c *Client) logAttempt(ctx context.Context, st *callState, resp *http.Respo
 		slog.Int("attempt", st.attempts),
 	}
 	if err != nil {
-		attrs = append(attrs, slog.String("error", redactErr(err, c.base+st.path).Error()))
+		attrs = append(attrs, slog.String("error", redactErr(err, c.base+st.path, st.secrets).Error()))
 	} else {
 		attrs = append(attrs, slog.Int("status", resp.StatusCode))
 	}

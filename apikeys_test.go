@@ -1,0 +1,247 @@
+package chat_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+)
+
+// otherKey is a key the client manages (not the one it authenticates with).
+const (
+	otherKey   = "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567"
+	apiKeyJSON = `{"apiKey":"` + otherKey + `","name":"John's apiKey","scope":"authOnly","createdAt":1625206799}`
+)
+
+func TestAPIKeysWire(t *testing.T) {
+	ctx := context.Background()
+	want := &chat.APIKey{APIKey: otherKey, Name: "John's apiKey", Scope: chat.ScopeAuthOnly, CreatedAt: 1625206799}
+	tests := []struct {
+		name     string
+		call     func(c *chat.Client) (any, error)
+		response string
+		method   string
+		path     string
+		query    string
+		body     string // "" means no body
+		want     any
+	}{
+		{
+			name: "Create",
+			call: func(c *chat.Client) (any, error) {
+				return c.APIKeys.Create(ctx, &chat.CreateAPIKeyRequest{Name: "John's apiKey", Scope: chat.ScopeAuthOnly})
+			},
+			response: `{"data":` + apiKeyJSON + `}`,
+			method:   http.MethodPost, path: "/v3/apikeys", body: `{"name":"John's apiKey","scope":"authOnly"}`,
+			want: want,
+		},
+		{
+			name:     "Create without scope leaves it to the service",
+			call:     func(c *chat.Client) (any, error) { return c.APIKeys.Create(ctx, &chat.CreateAPIKeyRequest{Name: "k"}) },
+			response: `{"data":` + apiKeyJSON + `}`,
+			method:   http.MethodPost, path: "/v3/apikeys", body: `{"name":"k"}`,
+			want: want,
+		},
+		{
+			name: "List with filters",
+			call: func(c *chat.Client) (any, error) {
+				return c.APIKeys.List(ctx, &chat.ListAPIKeysOptions{Scope: chat.ScopeFullAccess, SearchKey: "John's key"})
+			},
+			response: `{"data":[` + apiKeyJSON + `],"meta":{"pagination":{"total":1,"count":1,"per_page":100,"current_page":1,"total_pages":1}}}`,
+			method:   http.MethodGet, path: "/v3/apikeys", query: "scope=fullAccess&searchKey=John%27s+key",
+			want: &chat.Page[chat.APIKey]{Data: []chat.APIKey{*want},
+				Meta: chat.Meta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}},
+		},
+		{
+			name:     "List without options",
+			call:     func(c *chat.Client) (any, error) { return c.APIKeys.List(ctx, nil) },
+			response: `{"data":[],"meta":{"pagination":{"total":0,"count":0,"per_page":100,"current_page":1,"total_pages":0}}}`,
+			method:   http.MethodGet, path: "/v3/apikeys",
+			want: &chat.Page[chat.APIKey]{Data: []chat.APIKey{},
+				Meta: chat.Meta{Pagination: &chat.Pagination{PerPage: 100, CurrentPage: 1}}},
+		},
+		{
+			name:     "Get",
+			call:     func(c *chat.Client) (any, error) { return c.APIKeys.Get(ctx, otherKey) },
+			response: `{"data":` + apiKeyJSON + `}`,
+			method:   http.MethodGet, path: "/v3/apikeys/" + otherKey,
+			want: want,
+		},
+		{
+			name: "Update",
+			call: func(c *chat.Client) (any, error) {
+				return c.APIKeys.Update(ctx, otherKey, &chat.UpdateAPIKeyRequest{Scope: chat.ScopeFullAccess})
+			},
+			response: `{"data":{"apiKey":"` + otherKey + `","name":"John's apiKey","scope":"fullAccess","createdAt":1625206799}}`,
+			method:   http.MethodPut, path: "/v3/apikeys/" + otherKey, body: `{"scope":"fullAccess"}`,
+			want: &chat.APIKey{APIKey: otherKey, Name: "John's apiKey", Scope: chat.ScopeFullAccess, CreatedAt: 1625206799},
+		},
+		{
+			name:     "Delete",
+			call:     func(c *chat.Client) (any, error) { return c.APIKeys.Delete(ctx, otherKey) },
+			response: `{"data":{"success":true,"message":"API key deleted."}}`,
+			method:   http.MethodDelete, path: "/v3/apikeys/" + otherKey,
+			want: &chat.Result{Success: true, Message: "API key deleted."},
+		},
+		{
+			name:     "Get escapes the key",
+			call:     func(c *chat.Client) (any, error) { return c.APIKeys.Get(ctx, "k/../../users") },
+			response: `{"data":` + apiKeyJSON + `}`,
+			method:   http.MethodGet, path: "/v3/apikeys/k%2F..%2F..%2Fusers",
+			want: want,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			m.reply(http.StatusOK, tt.response)
+
+			got, err := tt.call(m.client)
+			require.NoError(t, err)
+
+			r := m.only()
+			assertWire(t, r, tt.method, tt.path)
+			assert.Equal(t, tt.query, r.RawQuery)
+			assertNoOnBehalfOf(t, r)
+			if tt.body == "" {
+				assertNoBody(t, r)
+			} else {
+				assertJSONBody(t, r, tt.body)
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestAPIKeysAll(t *testing.T) {
+	m := newMockAPI(t)
+	m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+		if req.URL.Query().Get("page") == "1" {
+			return jsonResponse(http.StatusOK, `{"data":[{"apiKey":"k1"},{"apiKey":"k2"}],"meta":{"pagination":{"per_page":2,"current_page":1}}}`), nil
+		}
+		return jsonResponse(http.StatusOK, `{"data":[],"meta":{"pagination":{"per_page":2,"current_page":2}}}`), nil
+	})
+	var keys []string
+	for k, err := range m.client.APIKeys.All(context.Background(), &chat.ListAPIKeysOptions{Scope: chat.ScopeAuthOnly}) {
+		require.NoError(t, err)
+		keys = append(keys, k.APIKey)
+	}
+	assert.Equal(t, []string{"k1", "k2"}, keys)
+	reqs := m.requests()
+	require.Len(t, reqs, 2)
+	assert.Equal(t, "page=1&scope=authOnly", reqs[0].RawQuery)
+	assert.Equal(t, "page=2&scope=authOnly", reqs[1].RawQuery)
+}
+
+func TestAPIKeysArguments(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name     string
+		call     func(c *chat.Client) error
+		wantName string
+	}{
+		{"Create nil request", func(c *chat.Client) error { _, err := c.APIKeys.Create(ctx, nil); return err }, "req"},
+		{"Create empty name", func(c *chat.Client) error { _, err := c.APIKeys.Create(ctx, &chat.CreateAPIKeyRequest{}); return err }, "req.Name"},
+		{"Get empty key", func(c *chat.Client) error { _, err := c.APIKeys.Get(ctx, ""); return err }, "apiKey"},
+		{"Get dot key", func(c *chat.Client) error { _, err := c.APIKeys.Get(ctx, "."); return err }, "apiKey"},
+		{"Update empty key", func(c *chat.Client) error {
+			_, err := c.APIKeys.Update(ctx, "", &chat.UpdateAPIKeyRequest{Name: "x"})
+			return err
+		}, "apiKey"},
+		{"Update nil request", func(c *chat.Client) error { _, err := c.APIKeys.Update(ctx, otherKey, nil); return err }, "req"},
+		{"Delete empty key", func(c *chat.Client) error { _, err := c.APIKeys.Delete(ctx, ""); return err }, "apiKey"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			requireArgError(t, tt.call(m.client), tt.wantName)
+			assert.Zero(t, m.calls())
+		})
+	}
+}
+
+func TestAPIKeyFormat(t *testing.T) {
+	k := chat.APIKey{APIKey: otherKey, Name: "ci", Scope: chat.ScopeFullAccess, CreatedAt: 1625206799}
+	values := map[string]any{
+		"value":   k,
+		"pointer": &k,
+		"slice":   []chat.APIKey{k},
+		"page":    &chat.Page[chat.APIKey]{Data: []chat.APIKey{k}},
+	}
+	for name, v := range values {
+		for verb, out := range formatted(v) {
+			t.Run(name+" "+verb, func(t *testing.T) {
+				assert.NotContains(t, out, otherKey)
+				assert.NotContains(t, strings.ToLower(out), fmt.Sprintf("%x", otherKey))
+				switch verb {
+				case "%v", "%+v", "%#v", "%s":
+					assert.Contains(t, out, "REDACTED")
+					assert.Contains(t, out, "fullAccess")
+				}
+			})
+		}
+	}
+	b, err := json.Marshal(k)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"apiKey":"`+otherKey+`","name":"ci","scope":"fullAccess","createdAt":1625206799}`, string(b))
+}
+
+func TestAPIKeyErrorsHideTheKeys(t *testing.T) {
+	ctx := context.Background()
+	outcomes := []struct {
+		name    string
+		respond httpmock.Responder
+		check   func(t *testing.T, err error)
+	}{
+		{
+			name: "API error echoing both keys",
+			respond: httpmock.ResponderFromResponse(jsonResponse(http.StatusForbidden, `{"error":{"code":"ERR_APIKEY_NO_SELF_ACTION",
+				"message":"Key `+testAPIKey+` cannot act on `+otherKey+`.","devMessage":"apikey header `+testAPIKey+`"}}`)),
+			check: func(t *testing.T, err error) {
+				ce := requireAPIError(t, err)
+				assert.Equal(t, "/v3/apikeys/REDACTED", ce.Path)
+				assert.Equal(t, "Key REDACTED cannot act on REDACTED.", ce.Message)
+				assert.Equal(t, "apikey header REDACTED", ce.DevMessage)
+				assert.ErrorIs(t, err, chat.ErrForbidden)
+			},
+		},
+		{
+			name:    "connection failure",
+			respond: httpmock.ConnectionFailure,
+			check: func(t *testing.T, err error) {
+				var ue *url.Error
+				require.ErrorAs(t, err, &ue)
+				assert.Equal(t, "https://"+testHost+"/v3/apikeys/REDACTED", ue.URL)
+			},
+		},
+		{
+			name: "transport error quoting the URL and the header",
+			respond: func(req *http.Request) (*http.Response, error) {
+				return nil, fmt.Errorf("proxy refused %s (apikey %s): %w", req.URL, req.Header.Get("apikey"), syscall.ECONNRESET)
+			},
+			check: func(t *testing.T, err error) {
+				assert.ErrorIs(t, err, syscall.ECONNRESET)
+				assert.Contains(t, err.Error(), "proxy refused")
+			},
+		},
+	}
+	for _, o := range outcomes {
+		t.Run(o.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			m.serve(func(_ int, req *http.Request) (*http.Response, error) { return o.respond(req) })
+			_, err := m.client.APIKeys.Delete(ctx, otherKey)
+			assertNoToken(t, err, otherKey, testAPIKey)
+			o.check(t, err)
+		})
+	}
+}

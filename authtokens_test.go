@@ -1,0 +1,349 @@
+package chat_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+)
+
+// A token as the reference shows them: "{uid}_{digits+hex}".
+const (
+	testToken     = "cometchat-uid-1_1630306819c3027ce530b2367f3c97b4106f0cb8"
+	testTokenTail = "1630306819c3027ce530b2367f3c97b4106f0cb8"
+	authTokenJSON = `{"uid":"cometchat-uid-1","authToken":"` + testToken + `","createdAt":1630306819}`
+)
+
+func TestAuthTokensWire(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name     string
+		call     func(c *chat.Client) (any, error)
+		response string
+		method   string
+		path     string
+		query    string
+		body     string // "" means no body
+		check    func(t *testing.T, got any)
+	}{
+		{
+			name: "Create with force",
+			call: func(c *chat.Client) (any, error) {
+				return c.AuthTokens.Create(ctx, "cometchat-uid-1", &chat.CreateAuthTokenRequest{Force: true})
+			},
+			response: `{"data":` + authTokenJSON + `}`,
+			method:   http.MethodPost, path: "/v3/users/cometchat-uid-1/auth_tokens", body: `{"force":true}`,
+			check: func(t *testing.T, got any) {
+				assert.Equal(t, &chat.AuthToken{UID: "cometchat-uid-1", AuthToken: testToken, CreatedAt: 1630306819}, got)
+			},
+		},
+		{
+			name:     "Create with defaults sends an empty object",
+			call:     func(c *chat.Client) (any, error) { return c.AuthTokens.Create(ctx, "a b", nil) },
+			response: `{"data":` + authTokenJSON + `}`,
+			method:   http.MethodPost, path: "/v3/users/a%20b/auth_tokens", body: `{}`,
+		},
+		{
+			name: "List",
+			call: func(c *chat.Client) (any, error) {
+				return c.AuthTokens.List(ctx, "cometchat-uid-1", &chat.ListAuthTokensOptions{PageOptions: chat.PageOptions{PerPage: 10, Page: 2}})
+			},
+			response: `{"data":[` + authTokenJSON + `,{"uid":"cometchat-uid-1","authToken":"t2","platform":"android","userAgent":"ua","appInfo":"v1"}],
+				"meta":{"pagination":{"total":2,"count":2,"per_page":10,"current_page":2,"total_pages":2}}}`,
+			method: http.MethodGet, path: "/v3/users/cometchat-uid-1/auth_tokens", query: "page=2&perPage=10",
+			check: func(t *testing.T, got any) {
+				page := got.(*chat.Page[chat.AuthToken])
+				require.Len(t, page.Data, 2)
+				assert.Equal(t, testToken, page.Data[0].AuthToken)
+				assert.Equal(t, "android", page.Data[1].Platform)
+				assert.Equal(t, "ua", page.Data[1].UserAgent)
+				assert.JSONEq(t, `"v1"`, string(page.Data[1].AppInfo), "appInfo as a string")
+				assert.Equal(t, 2, page.Meta.Pagination.CurrentPage)
+			},
+		},
+		{
+			name:     "Get",
+			call:     func(c *chat.Client) (any, error) { return c.AuthTokens.Get(ctx, "cometchat-uid-1", testToken) },
+			response: `{"data":` + authTokenJSON + `}`,
+			method:   http.MethodGet, path: "/v3/users/cometchat-uid-1/auth_tokens/" + testToken,
+			check: func(t *testing.T, got any) {
+				assert.Equal(t, testToken, got.(*chat.AuthToken).AuthToken)
+			},
+		},
+		{
+			name:     "Get escapes a token with reserved characters",
+			call:     func(c *chat.Client) (any, error) { return c.AuthTokens.Get(ctx, "u/1", "t/k?n#1") },
+			response: `{"data":` + authTokenJSON + `}`,
+			method:   http.MethodGet, path: "/v3/users/u%2F1/auth_tokens/t%2Fk%3Fn%231",
+		},
+		{
+			name: "Update",
+			call: func(c *chat.Client) (any, error) {
+				return c.AuthTokens.Update(ctx, "cometchat-uid-1", testToken, &chat.UpdateAuthTokenRequest{
+					Platform: "ios", UserAgent: "MyApp/1.0", AppInfo: map[string]any{"version": "1.0", "build": 7},
+				})
+			},
+			response: `{"data":{"uid":"cometchat-uid-1","authToken":"` + testToken + `","createdAt":1630306819,"platform":"ios","appInfo":{"version":"1.0"}}}`,
+			method:   http.MethodPut, path: "/v3/users/cometchat-uid-1/auth_tokens/" + testToken,
+			body: `{"platform":"ios","userAgent":"MyApp/1.0","appInfo":{"version":"1.0","build":7}}`,
+			check: func(t *testing.T, got any) {
+				tok := got.(*chat.AuthToken)
+				assert.Equal(t, "ios", tok.Platform)
+				assert.JSONEq(t, `{"version":"1.0"}`, string(tok.AppInfo), "appInfo as an object")
+			},
+		},
+		{
+			name:     "Delete",
+			call:     func(c *chat.Client) (any, error) { return c.AuthTokens.Delete(ctx, "cometchat-uid-1", testToken) },
+			response: `{"data":{"success":true,"message":"Auth token deleted."}}`,
+			method:   http.MethodDelete, path: "/v3/users/cometchat-uid-1/auth_tokens/" + testToken,
+			check: func(t *testing.T, got any) {
+				assert.Equal(t, &chat.Result{Success: true, Message: "Auth token deleted."}, got)
+			},
+		},
+		{
+			name:     "Flush",
+			call:     func(c *chat.Client) (any, error) { return c.AuthTokens.Flush(ctx, "cometchat-uid-1") },
+			response: `{"data":{"success":true,"message":"All auth tokens deleted."}}`,
+			method:   http.MethodDelete, path: "/v3/users/cometchat-uid-1/auth_tokens",
+			check: func(t *testing.T, got any) {
+				assert.True(t, got.(*chat.Result).Success)
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			m.reply(http.StatusOK, tt.response)
+
+			got, err := tt.call(m.client)
+			require.NoError(t, err)
+
+			r := m.only()
+			assertWire(t, r, tt.method, tt.path)
+			assert.Equal(t, tt.query, r.RawQuery)
+			assertNoOnBehalfOf(t, r)
+			if tt.body == "" {
+				assertNoBody(t, r)
+			} else {
+				assertJSONBody(t, r, tt.body)
+			}
+			if tt.check != nil {
+				tt.check(t, got)
+			}
+		})
+	}
+}
+
+func TestAuthTokensAll(t *testing.T) {
+	m := newMockAPI(t)
+	m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+		switch req.URL.Query().Get("page") {
+		case "1":
+			return jsonResponse(http.StatusOK, `{"data":[{"uid":"u1","authToken":"t1"},{"uid":"u1","authToken":"t2"}],
+				"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`), nil
+		case "2":
+			return jsonResponse(http.StatusOK, `{"data":[{"uid":"u1","authToken":"t3"}],
+				"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`), nil
+		}
+		return jsonResponse(http.StatusBadRequest, `{}`), nil
+	})
+	var tokens []string
+	for tok, err := range m.client.AuthTokens.All(context.Background(), "u1", &chat.ListAuthTokensOptions{PageOptions: chat.PageOptions{PerPage: 2}}) {
+		require.NoError(t, err)
+		tokens = append(tokens, tok.AuthToken)
+	}
+	assert.Equal(t, []string{"t1", "t2", "t3"}, tokens)
+	for _, r := range m.requests() {
+		assert.Equal(t, "/v3/users/u1/auth_tokens", r.Path)
+	}
+	assert.Equal(t, 2, m.calls())
+}
+
+func TestAuthTokensArguments(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name     string
+		call     func(c *chat.Client) error
+		wantName string
+	}{
+		{"Create empty uid", func(c *chat.Client) error { _, err := c.AuthTokens.Create(ctx, "", nil); return err }, "uid"},
+		{"List empty uid", func(c *chat.Client) error { _, err := c.AuthTokens.List(ctx, "", nil); return err }, "uid"},
+		{"Get empty uid", func(c *chat.Client) error { _, err := c.AuthTokens.Get(ctx, "", testToken); return err }, "uid"},
+		{"Get empty token", func(c *chat.Client) error { _, err := c.AuthTokens.Get(ctx, "u1", ""); return err }, "authToken"},
+		{"Get dot-dot token", func(c *chat.Client) error { _, err := c.AuthTokens.Get(ctx, "u1", ".."); return err }, "authToken"},
+		{"Update empty token", func(c *chat.Client) error {
+			_, err := c.AuthTokens.Update(ctx, "u1", "", &chat.UpdateAuthTokenRequest{})
+			return err
+		}, "authToken"},
+		{"Update nil request", func(c *chat.Client) error { _, err := c.AuthTokens.Update(ctx, "u1", testToken, nil); return err }, "req"},
+		{"Delete empty token", func(c *chat.Client) error { _, err := c.AuthTokens.Delete(ctx, "u1", ""); return err }, "authToken"},
+		{"Flush empty uid", func(c *chat.Client) error { _, err := c.AuthTokens.Flush(ctx, ""); return err }, "uid"},
+		{"All empty uid", func(c *chat.Client) error {
+			for _, err := range c.AuthTokens.All(ctx, "", nil) {
+				return err
+			}
+			return nil
+		}, "uid"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			err := tt.call(m.client)
+			ae := requireArgError(t, err, tt.wantName)
+			assert.NotContains(t, ae.Error(), testToken)
+			assert.Zero(t, m.calls())
+		})
+	}
+}
+
+// formatted prints v with every verb a user might log it with.
+func formatted(v any) map[string]string {
+	out := map[string]string{}
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X"} {
+		out[verb] = fmt.Sprintf(verb, v)
+	}
+	return out
+}
+
+func TestAuthTokenFormat(t *testing.T) {
+	tok := chat.AuthToken{UID: "cometchat-uid-1", AuthToken: testToken, CreatedAt: 1630306819, Platform: "ios"}
+	hexTail := fmt.Sprintf("%x", testTokenTail)
+	values := map[string]any{
+		"value":     tok,
+		"pointer":   &tok,
+		"slice":     []chat.AuthToken{tok},
+		"page":      chat.Page[chat.AuthToken]{Data: []chat.AuthToken{tok}},
+		"page ptr":  &chat.Page[chat.AuthToken]{Data: []chat.AuthToken{tok}},
+		"map value": map[string]chat.AuthToken{"k": tok},
+	}
+	for name, v := range values {
+		for verb, out := range formatted(v) {
+			t.Run(name+" "+verb, func(t *testing.T) {
+				assert.NotContains(t, out, testTokenTail)
+				assert.NotContains(t, strings.ToLower(out), hexTail)
+				switch verb {
+				case "%v", "%+v", "%#v", "%s":
+					assert.Contains(t, out, "REDACTED")
+					assert.Contains(t, out, "cometchat-uid-1")
+				}
+			})
+		}
+	}
+	assert.Equal(t, testToken, tok.AuthToken, "printing changed the token")
+
+	b, err := json.Marshal(tok)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"uid":"cometchat-uid-1","authToken":"`+testToken+`","createdAt":1630306819,"platform":"ios"}`, string(b))
+}
+
+// assertNoToken checks that nothing a user would print of err shows the
+// token, and that the request path shows REDACTED in its place.
+func assertNoToken(t *testing.T, err error, secrets ...string) {
+	t.Helper()
+	require.Error(t, err)
+	for verb, out := range formatted(err) {
+		for _, s := range secrets {
+			assert.NotContains(t, out, s, "%s of the error", verb)
+		}
+	}
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		var ue *url.Error
+		if errors.As(e, &ue) {
+			for _, s := range secrets {
+				assert.NotContains(t, ue.URL, s, "url.Error URL")
+			}
+		}
+	}
+}
+
+func TestAuthTokenErrorsHideTheToken(t *testing.T) {
+	ctx := context.Background()
+	calls := []struct {
+		name string
+		call func(c *chat.Client) error
+	}{
+		{"Get", func(c *chat.Client) error { _, err := c.AuthTokens.Get(ctx, "cometchat-uid-1", testToken); return err }},
+		{"Update", func(c *chat.Client) error {
+			_, err := c.AuthTokens.Update(ctx, "cometchat-uid-1", testToken, &chat.UpdateAuthTokenRequest{Platform: "ios"})
+			return err
+		}},
+		{"Delete", func(c *chat.Client) error {
+			_, err := c.AuthTokens.Delete(ctx, "cometchat-uid-1", testToken)
+			return err
+		}},
+	}
+	outcomes := []struct {
+		name    string
+		respond httpmock.Responder
+		check   func(t *testing.T, err error)
+	}{
+		{
+			name: "API error echoing the token",
+			respond: httpmock.ResponderFromResponse(jsonResponse(http.StatusNotFound, `{"error":{"code":"ERR_AUTH_TOKEN_NOT_FOUND",
+				"message":"The auth token `+testToken+` does not exist.","devMessage":"token=`+testToken+`","source":"chat-api",
+				"details":{"authToken":["`+testToken+` is unknown"],"`+testToken+`":"bad"}}}`)),
+			check: func(t *testing.T, err error) {
+				ce := requireAPIError(t, err)
+				assert.Equal(t, "/v3/users/cometchat-uid-1/auth_tokens/REDACTED", ce.Path)
+				assert.Equal(t, "ERR_AUTH_TOKEN_NOT_FOUND", ce.Code)
+				assert.Equal(t, "The auth token REDACTED does not exist.", ce.Message)
+				assert.Equal(t, "token=REDACTED", ce.DevMessage)
+				assert.Equal(t, map[string][]string{"authToken": {"REDACTED is unknown"}, "REDACTED": {"bad"}}, ce.Details)
+				assert.ErrorIs(t, err, chat.ErrNotFound)
+			},
+		},
+		{
+			name:    "connection failure",
+			respond: httpmock.ConnectionFailure,
+			check: func(t *testing.T, err error) {
+				var ue *url.Error
+				require.ErrorAs(t, err, &ue)
+				assert.Equal(t, "https://"+testHost+"/v3/users/cometchat-uid-1/auth_tokens/REDACTED", ue.URL)
+				assert.ErrorIs(t, err, httpmock.NoResponderFound, "the cause is kept")
+			},
+		},
+		{
+			name: "connection refused",
+			respond: func(*http.Request) (*http.Response, error) {
+				return nil, fmt.Errorf("dial tcp 10.0.0.1:443: %w", syscall.ECONNREFUSED)
+			},
+			check: func(t *testing.T, err error) {
+				assert.ErrorIs(t, err, syscall.ECONNREFUSED)
+				assert.Contains(t, err.Error(), "/auth_tokens/REDACTED")
+			},
+		},
+		{
+			name: "transport error quoting the URL",
+			respond: func(req *http.Request) (*http.Response, error) {
+				return nil, fmt.Errorf("proxy refused %s %s: %w", req.Method, req.URL, syscall.ECONNRESET)
+			},
+			check: func(t *testing.T, err error) {
+				assert.ErrorIs(t, err, syscall.ECONNRESET, "the cause is kept")
+			},
+		},
+	}
+	for _, c := range calls {
+		for _, o := range outcomes {
+			t.Run(c.name+"/"+o.name, func(t *testing.T) {
+				m := newMockAPI(t)
+				m.serve(func(_ int, req *http.Request) (*http.Response, error) { return o.respond(req) })
+				err := c.call(m.client)
+				assertNoToken(t, err, testToken, testTokenTail)
+				o.check(t, err)
+				assert.Equal(t, 1, m.calls())
+			})
+		}
+	}
+}
