@@ -84,7 +84,7 @@ func NewClient(appID, apiKey string, opts ...Option) (*Client, error) {
 
 	rc := rest.New(apiBase, &hcCopy, rest.RetryPolicy(o.retry))
 	rc.Auth = func(h http.Header) { h["Apikey"] = []string{apiKey} }
-	rc.Secrets = []string{apiKey}
+	rc.Secrets = func() []string { return []string{apiKey} }
 	rc.UserAgent = "chat-go/" + Version
 	if o.userAgent != "" {
 		rc.UserAgent = o.userAgent

@@ -30,8 +30,10 @@ type Client struct {
 	HTTP *retryablehttp.Client
 	// Auth sets the credential headers on every request.
 	Auth func(http.Header)
-	// Secrets are values scrubbed from anything shown: the credentials.
-	Secrets []string
+	// Secrets returns the values scrubbed from anything shown: the
+	// credentials. It is a function so that printing the client (fmt
+	// dereferences pointers for verbs such as %s) cannot reach them.
+	Secrets func() []string
 	// UserAgent is sent as the User-Agent header.
 	UserAgent string
 	// Logger receives debug lines; nil logs nothing.
@@ -99,6 +101,13 @@ func (c *Client) WithBase(base *url.URL) *Client {
 	cp := *c
 	cp.base = strings.TrimSuffix(base.String(), "/")
 	return &cp
+}
+
+func (c *Client) secrets() []string {
+	if c.Secrets == nil {
+		return nil
+	}
+	return c.Secrets()
 }
 
 // Base is the base address, without a trailing slash.
@@ -229,7 +238,7 @@ func (c *Client) newRequest(ctx context.Context, call *Call) (*retryablehttp.Req
 		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
 	}
 	st := &callState{idempotent: idempotent(call.Method), path: call.Path.Redacted(), method: call.Method,
-		secrets: append(call.Path.secrets[:len(call.Path.secrets):len(call.Path.secrets)], c.Secrets...)}
+		secrets: append(call.Path.secrets[:len(call.Path.secrets):len(call.Path.secrets)], c.secrets()...)}
 	req, err := retryablehttp.NewRequestWithContext(withState(ctx, st), call.Method, u, body)
 	if err != nil {
 		cancel()

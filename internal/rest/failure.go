@@ -80,7 +80,7 @@ func (c *Client) failure(call *Call, st *callState, resp *http.Response, body []
 // scrub removes credentials and secret path segments from text the server
 // may have echoed.
 func (c *Client) scrub(f *Failure, call *Call) {
-	secrets := append(call.Path.secrets[:len(call.Path.secrets):len(call.Path.secrets)], c.Secrets...)
+	secrets := append(call.Path.secrets[:len(call.Path.secrets):len(call.Path.secrets)], c.secrets()...)
 	for _, s := range secrets {
 		if len(s) < 4 {
 			continue
