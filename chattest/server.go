@@ -1,0 +1,455 @@
+package chattest
+
+import (
+	"bytes"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chatrest/chat"
+)
+
+const (
+	defaultAppID  = "test-app"
+	defaultAPIKey = "7e57c4a7000000000000000000000000c4a77e57"
+	// maxBodyBytes bounds a request body; a larger one is a 400.
+	maxBodyBytes = 1 << 20
+)
+
+// Option configures a [Server] in [NewServer].
+type Option func(*config)
+
+type config struct {
+	appID  string
+	apiKey string
+	clock  func() time.Time
+}
+
+// WithAppID sets the app id (default "test-app"). It must be one DNS label
+// (letters, digits and hyphens, at most 63, no hyphen at either end), as
+// [chat.NewClient] requires; NewServer keeps the default otherwise, and
+// [Server.AppID] reports the id in use.
+func WithAppID(id string) Option { return func(c *config) { c.appID = id } }
+
+// WithAPIKey sets the fullAccess API key the server is seeded with (default:
+// a fixed 40-hex-character key). It must be printable ASCII without spaces;
+// NewServer keeps the default otherwise, and [Server.APIKey] reports the key
+// in use.
+func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
+
+// WithClock makes the server read the time from now instead of [time.Now],
+// for createdAt, sentAt and the other timestamps. The server calls now with
+// its lock held, so never concurrently; now must not call the server back.
+// A nil now keeps time.Now.
+func WithClock(now func() time.Time) Option { return func(c *config) { c.clock = now } }
+
+// Server is an in-memory fake of the chat REST API v3 for one app, served
+// over HTTPS (HTTP/2) on a loopback address. Create it with [NewServer] and
+// stop it with [Server.Close]. It is safe for concurrent use: requests and
+// the seeding and inspection methods are serialized by one lock.
+//
+// Printing a Server (with any fmt verb) shows its app id and address, never
+// its API key.
+type Server struct {
+	ts     *httptest.Server
+	st     *state
+	h      http.Handler
+	appID  string
+	apiKey string
+
+	mu         sync.Mutex // guards transports
+	transports []*http.Transport
+}
+
+// NewServer starts a fake serving one app, seeded with a fullAccess API key
+// and nothing else: no users, no messages. Options it cannot use are
+// ignored (see [WithAppID] and [WithAPIKey]).
+func NewServer(opts ...Option) *Server {
+	cfg := config{appID: defaultAppID, apiKey: defaultAPIKey, clock: time.Now}
+	for _, o := range opts {
+		if o != nil {
+			o(&cfg)
+		}
+	}
+	if !validAppID(cfg.appID) {
+		cfg.appID = defaultAppID
+	}
+	if !validAPIKey(cfg.apiKey) {
+		cfg.apiKey = defaultAPIKey
+	}
+	if cfg.clock == nil {
+		cfg.clock = time.Now
+	}
+	st := newState(cfg)
+	s := &Server{st: st, h: newHandler(st), appID: cfg.appID, apiKey: cfg.apiKey}
+	s.ts = httptest.NewUnstartedServer(s.h)
+	s.ts.EnableHTTP2 = true
+	s.ts.StartTLS()
+	return s
+}
+
+// validAppID reports whether id is one DNS label, the rule chat.NewClient
+// applies.
+func validAppID(id string) bool {
+	if id == "" || len(id) > 63 || id[0] == '-' || id[len(id)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// validAPIKey reports whether key is printable ASCII without spaces, so that
+// it travels unchanged in a header.
+func validAPIKey(key string) bool {
+	if key == "" {
+		return false
+	}
+	for i := 0; i < len(key); i++ {
+		if c := key[i]; c <= ' ' || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// URL is the server's base address, e.g. "https://127.0.0.1:41234", without
+// the /v3 prefix: pass it to [chat.WithBaseURL].
+func (s *Server) URL() string { return s.ts.URL }
+
+// AppID is the app the server fakes.
+func (s *Server) AppID() string { return s.appID }
+
+// APIKey is the fullAccess API key the server was seeded with.
+func (s *Server) APIKey() string { return s.apiKey }
+
+// Certificate is the server's self-signed TLS certificate; trust it to
+// connect with your own HTTP client, or use [Server.HTTPClient].
+func (s *Server) Certificate() *x509.Certificate { return s.ts.Certificate() }
+
+// Handler serves the fake API (paths under /v3) without the TLS server
+// around it, e.g. to mount it in another server. It shares the state of s.
+func (s *Server) Handler() http.Handler { return s.h }
+
+// Close shuts the server down, waiting for requests in flight, and closes the
+// idle connections of the clients it made. Calling it again does nothing.
+func (s *Server) Close() {
+	s.closeIdle()
+	s.ts.Close()
+	s.closeIdle()
+}
+
+func (s *Server) closeIdle() {
+	s.mu.Lock()
+	ts := s.transports
+	s.mu.Unlock()
+	for _, t := range ts {
+		t.CloseIdleConnections()
+	}
+}
+
+// transport returns a fresh [chat.NewTransport] that trusts the server's
+// certificate and uses no proxy; Close closes its idle connections.
+func (s *Server) transport() *http.Transport {
+	pool := x509.NewCertPool()
+	pool.AddCert(s.ts.Certificate())
+	t := chat.NewTransport()
+	t.Proxy = nil
+	t.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	s.mu.Lock()
+	s.transports = append(s.transports, t)
+	s.mu.Unlock()
+	return t
+}
+
+// HTTPClient returns an [http.Client] that trusts the server's certificate,
+// for raw requests the SDK cannot make. Each call returns a new client over
+// its own [chat.NewTransport].
+func (s *Server) HTTPClient() *http.Client { return &http.Client{Transport: s.transport()} }
+
+// Client returns a [chat.Client] for the server's app and API key, sending to
+// [Server.URL] over a [chat.NewTransport] that trusts the server's
+// certificate. opts are applied after those settings, so they can override
+// them (a [chat.WithHTTPClient] of your own must then trust
+// [Server.Certificate]).
+//
+// Client never returns nil. If opts are invalid, so that [chat.NewClient]
+// rejects them, every call of the returned client fails with an error that
+// wraps NewClient's [*chat.ArgumentError].
+func (s *Server) Client(opts ...chat.Option) *chat.Client {
+	return s.ClientWithAPIKey(s.apiKey, opts...)
+}
+
+// ClientWithAPIKey is [Server.Client] authenticated with another API key,
+// e.g. an authOnly key made with [Server.AddAPIKey], or an unknown one. An
+// empty or otherwise invalid key makes every call fail, like invalid opts.
+func (s *Server) ClientWithAPIKey(apiKey string, opts ...chat.Option) *chat.Client {
+	base := []chat.Option{chat.WithBaseURL(s.URL()), chat.WithHTTPClient(&http.Client{Transport: s.transport()})}
+	c, err := chat.NewClient(s.appID, apiKey, append(base, opts...)...)
+	if err == nil {
+		return c
+	}
+	// The options or the key are the caller's; report the problem on use.
+	broken := &http.Client{Transport: failingTransport{fmt.Errorf("chattest: chat.NewClient rejected the client's settings: %w", err)}}
+	c, err = chat.NewClient(s.appID, s.apiKey, chat.WithBaseURL(s.URL()), chat.WithHTTPClient(broken), chat.WithoutRetries())
+	if err != nil {
+		// Unreachable: NewServer validated the app id and the key, the URL
+		// is httptest's https address, and no other option is set.
+		panic("chattest: unreachable: " + err.Error())
+	}
+	return c
+}
+
+// failingTransport fails every request with err.
+type failingTransport struct{ err error }
+
+func (t failingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Body != nil {
+		r.Body.Close()
+	}
+	return nil, t.err
+}
+
+// String describes the server without its API key.
+func (s *Server) String() string {
+	if s == nil {
+		return "chattest.Server(nil)"
+	}
+	return fmt.Sprintf("chattest.Server{AppID: %q, URL: %q}", s.appID, s.URL())
+}
+
+// GoString is String, so that %#v does not show the API key either.
+func (s *Server) GoString() string { return s.String() }
+
+// Format prints [Server.String] for every verb.
+func (s *Server) Format(f fmt.State, verb rune) { io.WriteString(f, s.String()) }
+
+// oboRule says what an operation does with the onBehalfOf header.
+type oboRule int
+
+const (
+	oboIgnored  oboRule = iota // not declared by the reference: the header is ignored
+	oboOptional                // when present, it must name an active user
+	oboRequired                // it must be present and name an active user
+)
+
+// route is one operation: its ServeMux pattern, who may call it and its
+// handler. Each collection's file lists its routes.
+type route struct {
+	pattern  string
+	authOnly bool // an authOnly key may call it too
+	obo      oboRule
+	handle   func(*state, *call) (any, error)
+}
+
+// newHandler builds the router over every collection's routes.
+func newHandler(st *state) http.Handler {
+	mux := http.NewServeMux()
+	var routes []route
+	routes = append(routes, userRoutes()...)
+	routes = append(routes, authTokenRoutes()...)
+	routes = append(routes, apiKeyRoutes()...)
+	routes = append(routes, messageRoutes()...)
+	for _, rt := range routes {
+		mux.Handle(rt.pattern, st.endpoint(rt))
+	}
+	notFound := st.endpoint(route{authOnly: true, handle: (*state).notFound})
+	mux.Handle("/", notFound)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// ServeMux would redirect a path that is not clean with an HTML
+		// body; the API has no such paths.
+		if p := r.URL.Path; !strings.HasPrefix(p, "/") || cleanPath(p) != p {
+			notFound.ServeHTTP(w, r)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
+}
+
+// cleanPath is path.Clean keeping a trailing slash, as ServeMux cleans.
+func cleanPath(p string) string {
+	c := path.Clean(p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c
+}
+
+func (st *state) notFound(c *call) (any, error) {
+	return nil, errAPINotFound(c.r.Method, c.r.URL.Path)
+}
+
+// endpoint serves one route: it reads the body, then under the state lock
+// counts the request, authenticates the key, checks its scope and the
+// onBehalfOf header, runs the handler and encodes the answer, which it
+// writes after unlocking.
+func (st *state) endpoint(rt route) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, bodyErr := readBody(w, r)
+		st.mu.Lock()
+		status, out, remaining := st.serve(rt, r, body, bodyErr)
+		st.mu.Unlock()
+		h := w.Header()
+		h.Set("Content-Type", "application/json")
+		h.Set("X-Rate-Limit", strconv.Itoa(rateLimit))
+		h.Set("X-Rate-Limit-Remaining", strconv.Itoa(remaining))
+		w.WriteHeader(status)
+		w.Write(out)
+	})
+}
+
+func (st *state) serve(rt route, r *http.Request, body []byte, bodyErr error) (status int, out []byte, remaining int) {
+	now := st.clock()
+	remaining = st.countRequest(now)
+	c := &call{r: r, body: body, now: now}
+	err := st.authorize(rt, c)
+	if err == nil {
+		err = bodyErr
+	}
+	var res any
+	if err == nil {
+		res, err = rt.handle(st, c)
+	}
+	if err == nil {
+		if out, err = json.Marshal(res); err == nil {
+			return http.StatusOK, out, remaining
+		}
+		err = errInternal(err)
+	}
+	var ae *apiError
+	if !errors.As(err, &ae) {
+		ae = errInternal(err)
+	}
+	out, _ = json.Marshal(errorEnvelope{ae}) // an apiError always encodes
+	return ae.Status, out, remaining
+}
+
+// authorize checks the apikey header, the key's scope, and the onBehalfOf
+// header as rt requires, and records the caller in c.
+func (st *state) authorize(rt route, c *call) error {
+	key := c.r.Header.Get("apikey")
+	if key == "" {
+		return errEmptyAPIKey()
+	}
+	k := st.apiKeys[key]
+	if k == nil {
+		return errAPIKeyUnknown(st.appID)
+	}
+	if k.k.Scope != scopeFullAccess && !rt.authOnly {
+		return errNoAccess()
+	}
+	c.apiKey = key
+	if rt.obo == oboIgnored {
+		return nil
+	}
+	uid := c.r.Header.Get("onBehalfOf")
+	if uid == "" {
+		if rt.obo == oboRequired {
+			return errOnBehalfOfRequired()
+		}
+		return nil
+	}
+	u := st.activeUser(uid)
+	if u == nil {
+		return errUIDNotFound(uid)
+	}
+	c.onBehalfOf = u.u.UID
+	return nil
+}
+
+// readBody reads at most maxBodyBytes of the request body.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if r.Body == nil {
+		return nil, nil
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, validationError(map[string][]string{"body": {fmt.Sprintf("The request body may not be greater than %d bytes.", maxBodyBytes)}})
+		}
+		return nil, validationError(map[string][]string{"body": {"The request body could not be read."}})
+	}
+	return b, nil
+}
+
+// call is one authorized request as a handler sees it.
+type call struct {
+	r          *http.Request
+	body       []byte
+	now        time.Time // the server clock at the request
+	apiKey     string    // the calling key
+	onBehalfOf string    // the acting user's uid, when the route reads the header and it was sent
+}
+
+// timestamp is the request time as the API sends it.
+func (c *call) timestamp() chat.Timestamp { return chat.TimestampOf(c.now) }
+
+// uid returns the path value name as a uid: UIDs are lower-cased.
+func (c *call) uid(name string) string { return strings.ToLower(c.r.PathValue(name)) }
+
+// params returns the query string reader.
+func (c *call) params() *params { return &params{q: c.r.URL.Query()} }
+
+// decode reads the JSON body into v; an empty body leaves v as it is. A body
+// that is not JSON, or a field of the wrong type, is a 400 ERR_BAD_REQUEST
+// naming the field.
+func (c *call) decode(v any) error {
+	b := bytes.TrimSpace(c.body)
+	if len(b) == 0 {
+		return nil
+	}
+	err := json.Unmarshal(b, v)
+	if err == nil {
+		return nil
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return validationError(map[string][]string{te.Field: {fmt.Sprintf("The %s field must be %s.", te.Field, jsonKind(te.Type))}})
+	}
+	return validationError(map[string][]string{"body": {"The request body must be a JSON object."}})
+}
+
+// jsonKind names the JSON type a Go type decodes from.
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "of another type"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return "of another type"
+}
+
+// envelope is the success body of a single resource: {"data": ...}.
+type envelope struct {
+	Data any `json:"data"`
+}
+
+func data(v any) envelope { return envelope{v} }

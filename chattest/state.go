@@ -1,0 +1,81 @@
+package chattest
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"encoding/json"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// state is everything the fake stores for its one app. Every field is
+// guarded by mu; handlers run with mu held, from authentication to the
+// encoding of the answer, so each request sees and leaves a consistent state.
+type state struct {
+	mu    sync.Mutex
+	clock func() time.Time // called with mu held only
+	appID string
+
+	users map[string]*userRec // by (lower-case) uid; soft-deleted users stay, flagged
+
+	apiKeys   map[string]*apiKeyRec // by key
+	apiKeySeq int64                 // creation order of keys
+
+	messages  []*msgRec // every stored message, in id order
+	msgByID   map[int64]*msgRec
+	lastMsgID int64
+
+	tokenSeq int64 // auth tokens minted so far
+
+	rateWindow int64 // the minute (Unix seconds / 60) rateCount counts
+	rateCount  int
+}
+
+func newState(cfg config) *state {
+	st := &state{
+		clock:   cfg.clock,
+		appID:   cfg.appID,
+		users:   map[string]*userRec{},
+		apiKeys: map[string]*apiKeyRec{},
+		msgByID: map[int64]*msgRec{},
+	}
+	st.addAPIKey(cfg.apiKey, "Default key", scopeFullAccess, st.clock())
+	return st
+}
+
+// rateLimit is the per-minute budget reported in X-Rate-Limit. It is not
+// enforced yet.
+const rateLimit = 20000
+
+// countRequest counts one request in the current minute and returns the
+// budget left, for X-Rate-Limit-Remaining.
+func (st *state) countRequest(now time.Time) int {
+	if w := now.Unix() / 60; w != st.rateWindow {
+		st.rateWindow, st.rateCount = w, 0
+	}
+	st.rateCount++
+	return max(rateLimit-st.rateCount, 0)
+}
+
+// hexID returns a deterministic 40-hex-character id, the n-th of its kind in
+// this app, so that runs of a test see the same keys and tokens.
+func (st *state) hexID(kind string, n int64) string {
+	sum := sha1.Sum([]byte(st.appID + "\x00" + kind + "\x00" + strconv.FormatInt(n, 10)))
+	return hex.EncodeToString(sum[:])
+}
+
+// clone returns a deep copy of v made through its JSON encoding, so that
+// values handed to callers share no maps or slices with the state. A value
+// that cannot be encoded is returned as it is.
+func clone[T any](v T) T {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var out T
+	if err := json.Unmarshal(b, &out); err != nil {
+		return v
+	}
+	return out
+}

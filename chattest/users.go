@@ -1,0 +1,372 @@
+package chattest
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/chatrest/chat"
+)
+
+// userRec is a stored user. u holds every field, tags included; the answers
+// show tags only where the reference says so.
+type userRec struct {
+	u           chat.User // AuthToken is always empty
+	deactivated bool
+	deleted     bool // soft-deleted: gone, but the uid stays taken
+	tokens      []chat.AuthToken
+}
+
+// view is the user as answers show it, with or without tags.
+func (u *userRec) view(withTags bool) chat.User {
+	v := u.u
+	if !withTags {
+		v.Tags = nil
+	}
+	return v
+}
+
+func userRoutes() []route {
+	return []route{
+		{pattern: "POST /v3/users", authOnly: true, handle: (*state).createUser},
+		{pattern: "GET /v3/users", handle: (*state).listUsers},
+		{pattern: "PUT /v3/users", handle: (*state).reactivateUsers},
+		{pattern: "DELETE /v3/users", handle: (*state).deactivateUsers},
+		{pattern: "GET /v3/users/{uid}", obo: oboOptional, handle: (*state).getUser},
+		{pattern: "PUT /v3/users/{uid}", handle: (*state).updateUser},
+		{pattern: "DELETE /v3/users/{uid}", handle: (*state).deleteUser},
+	}
+}
+
+// activeUser returns the user uid unless it is unknown, deleted or
+// deactivated.
+func (st *state) activeUser(uid string) *userRec {
+	u := st.users[strings.ToLower(uid)]
+	if u == nil || u.deleted || u.deactivated {
+		return nil
+	}
+	return u
+}
+
+// POST /v3/users
+func (st *state) createUser(c *call) (any, error) {
+	var b struct {
+		UID           string         `json:"uid"`
+		Name          string         `json:"name"`
+		Avatar        string         `json:"avatar"`
+		Link          string         `json:"link"`
+		Role          string         `json:"role"`
+		StatusMessage string         `json:"statusMessage"`
+		Metadata      map[string]any `json:"metadata"`
+		Tags          []string       `json:"tags"`
+		WithAuthToken bool           `json:"withAuthToken"`
+	}
+	if err := c.decode(&b); err != nil {
+		return nil, err
+	}
+	uid, role := strings.ToLower(b.UID), strings.ToLower(b.Role)
+	var v validator
+	checkID(&v, "uid", uid)
+	checkText(&v, "name", b.Name, true, 100)
+	checkText(&v, "avatar", b.Avatar, false, 3000)
+	checkText(&v, "link", b.Link, false, 3000)
+	if role == "" {
+		role = "default"
+	}
+	checkID(&v, "role", role)
+	checkTags(&v, "tags", b.Tags)
+	if err := v.err(); err != nil {
+		return nil, err
+	}
+	if st.users[uid] != nil {
+		return nil, errUIDExists(uid)
+	}
+	now := c.timestamp()
+	u := &userRec{u: chat.User{
+		UID: uid, Name: b.Name, Avatar: b.Avatar, Link: b.Link, Metadata: b.Metadata,
+		Status: chat.UserOffline, StatusMessage: b.StatusMessage, Role: role, Tags: b.Tags,
+		CreatedAt: now, UpdatedAt: now,
+	}}
+	st.users[uid] = u
+	out := u.view(true)
+	if b.WithAuthToken {
+		out.AuthToken = st.mintToken(u, c).AuthToken
+	}
+	return data(out), nil
+}
+
+// GET /v3/users/{uid}
+func (st *state) getUser(c *call) (any, error) {
+	uid := c.uid("uid")
+	u := st.activeUser(uid)
+	if u == nil {
+		return nil, errUIDNotFound(uid)
+	}
+	return data(u.view(false)), nil
+}
+
+// GET /v3/users
+func (st *state) listUsers(c *call) (any, error) {
+	p := c.params()
+	pq := pageParams(p)
+	search := strings.ToLower(p.str("searchKey"))
+	inName, inUID := true, true
+	if in := p.list("searchIn"); len(in) > 0 {
+		inName, inUID = slices.Contains(in, "name"), slices.Contains(in, "uid")
+		for _, f := range in {
+			if f != "name" && f != "uid" {
+				p.v.add("searchIn", `The searchIn items must be "name" or "uid".`)
+			}
+		}
+	}
+	statuses := p.list("status")
+	roles := p.list("roles")
+	if r := p.str("role"); r != "" {
+		roles = append(roles, r)
+	}
+	tags := p.list("tags")
+	withTags := p.boolean("withTags")
+	onlyDeactivated := p.boolean("onlyDeactivated")
+	withDeactivated := p.boolean("withDeactivated")
+	p.boolean("count") // accepted; the reference does not say what it adds
+	createdFrom, hasCreatedFrom := p.timestamp("createdAt[from]")
+	createdTo, hasCreatedTo := p.timestamp("createdAt[to]")
+	updatedFrom, hasUpdatedFrom := p.timestamp("updatedAt[from]")
+	updatedTo, hasUpdatedTo := p.timestamp("updatedAt[to]")
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+
+	var match []*userRec
+	for _, u := range st.users {
+		switch {
+		case u.deleted,
+			onlyDeactivated && !u.deactivated,
+			!onlyDeactivated && !withDeactivated && u.deactivated,
+			search != "" && !(inUID && strings.HasPrefix(u.u.UID, search) ||
+				inName && strings.HasPrefix(strings.ToLower(u.u.Name), search)),
+			len(statuses) > 0 && !slices.Contains(statuses, string(u.u.Status)),
+			len(roles) > 0 && !slices.Contains(roles, u.u.Role),
+			len(tags) > 0 && !slices.ContainsFunc(u.u.Tags, func(t string) bool { return slices.Contains(tags, t) }),
+			hasCreatedFrom && int64(u.u.CreatedAt) < createdFrom,
+			hasCreatedTo && int64(u.u.CreatedAt) > createdTo,
+			hasUpdatedFrom && int64(u.u.UpdatedAt) < updatedFrom,
+			hasUpdatedTo && int64(u.u.UpdatedAt) > updatedTo:
+			continue
+		}
+		match = append(match, u)
+	}
+	sort.Slice(match, func(i, j int) bool {
+		a, b := match[i].u, match[j].u
+		if a.CreatedAt != b.CreatedAt {
+			return a.CreatedAt < b.CreatedAt
+		}
+		return a.UID < b.UID
+	})
+	page, meta := paginate(match, pq)
+	out := make([]chat.User, len(page))
+	for i, u := range page {
+		out[i] = u.view(withTags)
+	}
+	return chat.Page[chat.User]{Data: out, Meta: meta}, nil
+}
+
+// PUT /v3/users/{uid}
+func (st *state) updateUser(c *call) (any, error) {
+	uid := c.uid("uid")
+	u := st.activeUser(uid)
+	if u == nil {
+		return nil, errUIDNotFound(uid)
+	}
+	var b struct {
+		Name          *string        `json:"name"`
+		Avatar        *string        `json:"avatar"`
+		Link          *string        `json:"link"`
+		Role          *string        `json:"role"`
+		StatusMessage *string        `json:"statusMessage"`
+		Metadata      map[string]any `json:"metadata"`
+		Tags          []string       `json:"tags"` // nil: unchanged; []: cleared
+		Unset         []string       `json:"unset"`
+	}
+	if err := c.decode(&b); err != nil {
+		return nil, err
+	}
+	var v validator
+	if b.Name != nil {
+		checkText(&v, "name", *b.Name, true, 100)
+	}
+	if b.Avatar != nil {
+		checkText(&v, "avatar", *b.Avatar, false, 3000)
+	}
+	if b.Link != nil {
+		checkText(&v, "link", *b.Link, false, 3000)
+	}
+	if b.Role != nil {
+		*b.Role = strings.ToLower(*b.Role)
+		checkID(&v, "role", *b.Role)
+	}
+	checkTags(&v, "tags", b.Tags)
+	for _, f := range b.Unset {
+		if f != "avatar" && f != "link" && f != "metadata" {
+			v.add("unset", `The unset items must be "avatar", "link" or "metadata".`)
+		}
+	}
+	if err := v.err(); err != nil {
+		return nil, err
+	}
+	set := func(dst *string, src *string) {
+		if src != nil {
+			*dst = *src
+		}
+	}
+	set(&u.u.Name, b.Name)
+	set(&u.u.Avatar, b.Avatar)
+	set(&u.u.Link, b.Link)
+	set(&u.u.Role, b.Role)
+	set(&u.u.StatusMessage, b.StatusMessage)
+	if b.Metadata != nil {
+		u.u.Metadata = b.Metadata
+	}
+	if b.Tags != nil {
+		u.u.Tags = b.Tags
+	}
+	for _, f := range b.Unset {
+		switch f {
+		case "avatar":
+			u.u.Avatar = ""
+		case "link":
+			u.u.Link = ""
+		case "metadata":
+			u.u.Metadata = nil
+		}
+	}
+	u.u.UpdatedAt = c.timestamp()
+	return data(u.view(true)), nil
+}
+
+// DELETE /v3/users/{uid}
+//
+// A soft delete hides the user and drops its auth tokens, but keeps its
+// messages and its uid taken; a permanent delete also removes its messages
+// and frees the uid. A deactivated user can be deleted.
+func (st *state) deleteUser(c *call) (any, error) {
+	uid := c.uid("uid")
+	var b struct {
+		Permanent bool `json:"permanent"`
+	}
+	if err := c.decode(&b); err != nil {
+		return nil, err
+	}
+	u := st.users[uid]
+	if u == nil || u.deleted && !b.Permanent {
+		return nil, errUIDNotFound(uid)
+	}
+	if b.Permanent {
+		delete(st.users, uid)
+		st.removeMessagesOf(uid)
+	} else {
+		u.deleted, u.tokens = true, nil
+	}
+	return data(chat.Result{Success: true, Message: fmt.Sprintf("User %s has been deleted successfully.", uid)}), nil
+}
+
+// uidList reads a body {field: [uids]} that must name at least one uid, and
+// returns the named users that exist (deactivated or not), lower-cased and
+// without repeats, in the order given.
+func (st *state) uidList(c *call, field string) ([]string, error) {
+	var b map[string]json.RawMessage
+	if err := c.decode(&b); err != nil {
+		return nil, err
+	}
+	var named []string
+	if raw, ok := b[field]; ok && json.Unmarshal(raw, &named) != nil {
+		return nil, validationError(map[string][]string{field: {"The " + field + " field must be an array of strings."}})
+	}
+	if len(named) == 0 {
+		return nil, validationError(map[string][]string{field: {"The " + field + " field is required."}})
+	}
+	out := []string{}
+	for _, uid := range named {
+		uid = strings.ToLower(uid)
+		if u := st.users[uid]; u != nil && !u.deleted && !slices.Contains(out, uid) {
+			out = append(out, uid)
+		}
+	}
+	return out, nil
+}
+
+// DELETE /v3/users
+//
+// deactivatedUids lists every named user that is now deactivated, including
+// those that already were (so that a retried call answers the same);
+// unknown uids are left out.
+func (st *state) deactivateUsers(c *call) (any, error) {
+	uids, err := st.uidList(c, "uidsToDeactivate")
+	if err != nil {
+		return nil, err
+	}
+	for _, uid := range uids {
+		st.users[uid].deactivated = true
+	}
+	return data(chat.DeactivateUsersResponse{DeactivatedUIDs: uids}), nil
+}
+
+// PUT /v3/users
+//
+// nonDeactivatedUids lists every named user that is now active (the
+// reference leaves the meaning of the name open); unknown uids are left out.
+func (st *state) reactivateUsers(c *call) (any, error) {
+	uids, err := st.uidList(c, "uidsToActivate")
+	if err != nil {
+		return nil, err
+	}
+	for _, uid := range uids {
+		st.users[uid].deactivated = false
+	}
+	return data(chat.ReactivateUsersResponse{NonDeactivatedUIDs: uids}), nil
+}
+
+// AddUser stores u as an active user without going through the API, and
+// returns it as stored: UID lower-cased, Role "default" and Status "offline"
+// when empty, CreatedAt the server's time when zero, UpdatedAt CreatedAt
+// when zero, AuthToken dropped. A user with the same uid, deleted,
+// deactivated or not, is replaced, auth tokens included. AddUser does not
+// validate u; its Metadata must be JSON-encodable.
+func (s *Server) AddUser(u chat.User) chat.User {
+	u = clone(u)
+	u.UID = strings.ToLower(u.UID)
+	u.AuthToken = ""
+	if u.Role == "" {
+		u.Role = "default"
+	}
+	if u.Status == "" {
+		u.Status = chat.UserOffline
+	}
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if u.CreatedAt == 0 {
+		u.CreatedAt = chat.TimestampOf(st.clock())
+	}
+	if u.UpdatedAt == 0 {
+		u.UpdatedAt = u.CreatedAt
+	}
+	st.users[u.UID] = &userRec{u: u}
+	return clone(u)
+}
+
+// User returns the stored user uid (matched case-insensitively) with all its
+// fields, tags included, whether deactivated or not. ok is false for an
+// unknown or deleted user.
+func (s *Server) User(uid string) (u chat.User, ok bool) {
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	rec := st.users[strings.ToLower(uid)]
+	if rec == nil || rec.deleted {
+		return chat.User{}, false
+	}
+	return clone(rec.u), true
+}
