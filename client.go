@@ -21,6 +21,25 @@ type Client struct {
 	AuthTokens *AuthTokensService
 	// APIKeys manages the app's API keys.
 	APIKeys *APIKeysService
+	// Groups manages groups.
+	Groups *GroupsService
+	// Members adds, lists, re-scopes and kicks group members.
+	Members *MembersService
+	// Bans bans and unbans group members.
+	Bans *BansService
+	// Conversations lists conversations and marks them read, delivered,
+	// pinned or tagged for a user.
+	Conversations *ConversationsService
+	// Friends manages users' friend lists.
+	Friends *FriendsService
+	// Blocked manages the users a user has blocked.
+	Blocked *BlockedService
+	// Roles manages roles and (deprecated) restricted features.
+	Roles *RolesService
+	// Permissions manages role and group-scope permissions (RBAC).
+	Permissions *PermissionsService
+	// Moderation manages moderation reasons.
+	Moderation *ModerationService
 
 	appID   string
 	region  Region
@@ -102,6 +121,15 @@ func NewClient(appID, apiKey string, opts ...Option) (*Client, error) {
 	c.Users = &UsersService{rc: rc}
 	c.AuthTokens = &AuthTokensService{rc: rc}
 	c.APIKeys = &APIKeysService{rc: rc}
+	c.Groups = &GroupsService{rc: rc}
+	c.Members = &MembersService{rc: rc}
+	c.Bans = &BansService{rc: rc}
+	c.Conversations = &ConversationsService{rc: rc}
+	c.Friends = &FriendsService{rc: rc}
+	c.Blocked = &BlockedService{rc: rc}
+	c.Roles = &RolesService{rc: rc}
+	c.Permissions = &PermissionsService{rc: rc}
+	c.Moderation = &ModerationService{rc: rc}
 	return c, nil
 }
 

@@ -1,5 +1,10 @@
 package chat
 
+import "github.com/chatrest/chat/internal/rest"
+
+// GroupsService manages groups. Get it from [Client.Groups].
+type GroupsService struct{ rc *rest.Client }
+
 // GroupType is a group's access type.
 type GroupType string
 

@@ -264,6 +264,9 @@ func newHandler(st *state) http.Handler {
 	routes = append(routes, authTokenRoutes()...)
 	routes = append(routes, apiKeyRoutes()...)
 	routes = append(routes, messageRoutes()...)
+	routes = append(routes, groupRoutes()...)
+	routes = append(routes, extraMessageRoutes()...)
+	routes = append(routes, socialRoutes()...)
 	for _, rt := range routes {
 		mux.Handle(rt.pattern, st.endpoint(rt))
 	}

@@ -30,6 +30,10 @@ type state struct {
 
 	rateWindow int64 // the minute (Unix seconds / 60) rateCount counts
 	rateCount  int
+
+	groupsState // groups, members, bans: groups.go
+	extrasState // reactions, pins, saves, thread subscriptions, flags: message_extras.go
+	socialState // conversations, friends, blocked users, roles, permissions, moderation reasons: social.go
 }
 
 func newState(cfg config) *state {
@@ -40,6 +44,9 @@ func newState(cfg config) *state {
 		apiKeys: map[string]*apiKeyRec{},
 		msgByID: map[int64]*msgRec{},
 	}
+	st.groupsState.init()
+	st.extrasState.init()
+	st.socialState.init()
 	st.addAPIKey(cfg.apiKey, "Default key", scopeFullAccess, st.clock())
 	return st
 }
