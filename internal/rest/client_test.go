@@ -1,0 +1,155 @@
+package rest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+type timeoutErr struct{}
+
+func (timeoutErr) Error() string   { return "i/o timeout at /auth_tokens/secret-token" }
+func (timeoutErr) Timeout() bool   { return true }
+func (timeoutErr) Temporary() bool { return true }
+
+func TestRedactErr(t *testing.T) {
+	const shown = "https://app.example.com/v3/users/u1/auth_tokens/REDACTED"
+	secrets := []string{"secret-token", "the-api-key-1234"}
+
+	t.Run("url.Error gets the shown URL and a scrubbed cause", func(t *testing.T) {
+		in := &url.Error{Op: "Get", URL: "https://app.example.com/v3/users/u1/auth_tokens/secret-token",
+			Err: fmt.Errorf("proxy said GET /auth_tokens/secret-token with the-api-key-1234: %w", syscall.ECONNRESET)}
+		out := redactErr(in, shown, secrets)
+		assert.NotContains(t, out.Error(), "secret-token")
+		assert.NotContains(t, out.Error(), "the-api-key-1234")
+		assert.Contains(t, out.Error(), "proxy said GET /auth_tokens/REDACTED with REDACTED")
+		var ue *url.Error
+		require.ErrorAs(t, out, &ue)
+		assert.Equal(t, shown, ue.URL)
+		assert.Equal(t, "Get", ue.Op)
+		assert.ErrorIs(t, out, syscall.ECONNRESET)
+	})
+
+	t.Run("a clean cause is kept as it is", func(t *testing.T) {
+		in := &url.Error{Op: "Get", URL: "https://app.example.com/v3/users/u1/auth_tokens/secret-token", Err: syscall.ECONNREFUSED}
+		out := redactErr(in, shown, secrets)
+		var ue *url.Error
+		require.ErrorAs(t, out, &ue)
+		assert.Equal(t, syscall.ECONNREFUSED, ue.Err)
+	})
+
+	t.Run("a scrubbed timeout is still a timeout", func(t *testing.T) {
+		in := &url.Error{Op: "Get", URL: "x", Err: timeoutErr{}}
+		out := redactErr(in, shown, secrets)
+		var ue *url.Error
+		require.ErrorAs(t, out, &ue)
+		assert.True(t, ue.Timeout())
+		assert.NotContains(t, out.Error(), "secret-token")
+		assert.ErrorAs(t, out, new(timeoutErr))
+	})
+
+	t.Run("not a url.Error", func(t *testing.T) {
+		assert.Same(t, context.Canceled, redactErr(context.Canceled, shown, secrets))
+		out := redactErr(errors.New("boom secret-token"), shown, secrets)
+		assert.Equal(t, "boom REDACTED", out.Error())
+	})
+
+	t.Run("short secrets are not scrubbed", func(t *testing.T) {
+		err := errors.New("abc")
+		assert.Same(t, err, redactErr(err, shown, []string{"abc"}))
+	})
+}
+
+func TestCheckRedirect(t *testing.T) {
+	req := func(method, rawURL string, kv ...string) *http.Request {
+		r, err := http.NewRequest(method, rawURL, nil)
+		require.NoError(t, err)
+		for i := 0; i+1 < len(kv); i += 2 {
+			r.Header.Set(kv[i], kv[i+1])
+		}
+		return r
+	}
+	policy := CheckRedirect(nil, "apikey", "onBehalfOf")
+
+	t.Run("POST and PATCH are not followed", func(t *testing.T) {
+		for _, m := range []string{http.MethodPost, http.MethodPatch} {
+			first := req(m, "https://a.example.com/v3/messages")
+			next := req(http.MethodGet, "https://a.example.com/v3/messages/1")
+			assert.ErrorIs(t, policy(next, []*http.Request{first}), http.ErrUseLastResponse, m)
+		}
+	})
+
+	tests := []struct {
+		name    string
+		next    string
+		keepKey bool
+	}{
+		{"same host", "https://a.example.com/v3/users/2", true},
+		{"another host", "https://b.example.com/v3/users/2", false},
+		{"another port", "https://a.example.com:8443/v3/users/2", false},
+		{"down to http", "http://a.example.com/v3/users/2", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			first := req(http.MethodGet, "https://a.example.com/v3/users/1", "apikey", "k", "onBehalfOf", "u")
+			next := req(http.MethodGet, tt.next, "apikey", "k", "onBehalfOf", "u", "Accept", "application/json")
+			require.NoError(t, policy(next, []*http.Request{first}))
+			assert.Equal(t, tt.keepKey, next.Header.Get("apikey") != "")
+			assert.Equal(t, tt.keepKey, next.Header.Get("onBehalfOf") != "")
+			assert.Equal(t, "application/json", next.Header.Get("Accept"), "other headers kept")
+		})
+	}
+
+	t.Run("stops after 10 redirects", func(t *testing.T) {
+		var via []*http.Request
+		for range 10 {
+			via = append(via, req(http.MethodGet, "https://a.example.com/x"))
+		}
+		err := policy(req(http.MethodGet, "https://a.example.com/y"), via)
+		assert.ErrorIs(t, err, errRedirectRefused)
+		assert.False(t, transient(err))
+	})
+
+	t.Run("the caller's policy runs after the SDK's", func(t *testing.T) {
+		sentinel := errors.New("mine")
+		var sawKey string
+		p := CheckRedirect(func(r *http.Request, _ []*http.Request) error { sawKey = r.Header.Get("apikey"); return sentinel }, "apikey")
+		first := req(http.MethodGet, "https://a.example.com/1", "apikey", "k")
+		err := p(req(http.MethodGet, "https://b.example.com/2", "apikey", "k"), []*http.Request{first})
+		assert.ErrorIs(t, err, sentinel)
+		assert.Empty(t, sawKey, "the caller's policy saw the key")
+	})
+}
+
+func TestIsNil(t *testing.T) {
+	var p *struct{}
+	var m map[string]int
+	var s []int
+	var i any = p
+	for name, tt := range map[string]struct {
+		v    any
+		want bool
+	}{
+		"nil": {nil, true}, "nil pointer": {p, true}, "nil map": {m, true}, "nil slice": {s, true},
+		"interface holding nil": {i, true}, "struct": {struct{}{}, false}, "empty map": {map[string]int{}, false},
+		"pointer": {&struct{}{}, false}, "zero int": {0, false}, "empty string": {"", false},
+	} {
+		assert.Equal(t, tt.want, isNil(tt.v), name)
+	}
+}
+
+func TestValidHeaderValue(t *testing.T) {
+	for v, want := range map[string]bool{
+		"cometchat-uid-1": true, "with space": true, "tab\there": true, "ünïcode": true, "": true,
+		"cr\r": false, "lf\n": false, "nul\x00": false, "del\x7f": false, "\x1b[31m": false,
+	} {
+		assert.Equal(t, want, validHeaderValue(v), "%q", v)
+	}
+}
