@@ -454,6 +454,20 @@ func TestLogger(t *testing.T) {
 	assert.NotContains(t, out, actingUser, "the log shows the acting user")
 }
 
+func TestLoggerAboveDebugLogsNothing(t *testing.T) {
+	var buf strings.Builder
+	var mu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(&lockedWriter{w: &buf, mu: &mu}, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	m := newMockAPI(t, chat.WithLogger(logger), fastRetries)
+	m.reply(http.StatusServiceUnavailable, `{}`)
+	_, err := m.client.Users.Get(context.Background(), "u1")
+	require.Error(t, err)
+	assert.Equal(t, 4, m.calls())
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Empty(t, buf.String())
+}
+
 type lockedWriter struct {
 	w  io.Writer
 	mu *sync.Mutex
