@@ -1,6 +1,132 @@
 package chat
 
-import "github.com/chatrest/chat/internal/rest"
+import (
+	"context"
+	"iter"
+	"net/http"
 
-// ModerationService manages moderation reasons, used when flagging messages. Get it from [Client.Moderation].
+	"github.com/chatrest/chat/internal/rest"
+)
+
+// ModerationService manages moderation reasons, the reasons users give
+// when flagging messages. Get it from [Client.Moderation].
 type ModerationService struct{ rc *rest.Client }
+
+// ModerationReason is a reason for flagging a message.
+type ModerationReason struct {
+	// ID is the reason's id, chosen at creation.
+	ID          string `json:"id"`
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Default reports whether the reason is built in (set in lists).
+	Default bool `json:"default,omitempty"`
+	// CreatedAt and UpdatedAt are integers on create and strings in lists
+	// on the wire; both decode.
+	CreatedAt Timestamp `json:"createdAt,omitempty"`
+	UpdatedAt Timestamp `json:"updatedAt,omitempty"`
+}
+
+// CreateReasonRequest is the body of [ModerationService.CreateReason].
+type CreateReasonRequest struct {
+	// ID is required.
+	ID string `json:"id"`
+	// Name is required.
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// CreateReason creates a moderation reason and returns it.
+//
+// API: POST /v3/moderation/reasons (onBehalfOf not supported)
+func (s *ModerationService) CreateReason(ctx context.Context, req *CreateReasonRequest, opts ...RequestOption) (*ModerationReason, error) {
+	if req == nil {
+		return nil, newArgError("req", "must not be nil")
+	}
+	if err := s.rc.Required("req.ID", req.ID, "req.Name", req.Name); err != nil {
+		return nil, err
+	}
+	return do[ModerationReason](ctx, s.rc, http.MethodPost, path("moderation", "reasons"), req, "", opts)
+}
+
+// ListReasonsOptions positions a list of moderation reasons. The reference
+// declares no query parameters for it but describes moderation lists as
+// cursor-based (meta.current, meta.next); the fields are sent when set.
+type ListReasonsOptions struct {
+	CursorOptions
+}
+
+// ListReasons returns one page of moderation reasons, built-in ones
+// included (Default set).
+//
+// API: GET /v3/moderation/reasons (onBehalfOf not supported)
+func (s *ModerationService) ListReasons(ctx context.Context, opts *ListReasonsOptions, reqOpts ...RequestOption) (*Page[ModerationReason], error) {
+	return list[ModerationReason](ctx, s.rc, path("moderation", "reasons"), opts, "", reqOpts)
+}
+
+// AllReasons iterates over every moderation reason, following meta.next
+// while the service sends one (the reference shows none: then one page is
+// all there is). It stops at the first error, which it yields, and when
+// ctx is done.
+//
+// API: GET /v3/moderation/reasons (onBehalfOf not supported)
+func (s *ModerationService) AllReasons(ctx context.Context, opts *ListReasonsOptions, reqOpts ...RequestOption) iter.Seq2[*ModerationReason, error] {
+	return cursorIter(ctx, opts, func(ctx context.Context, o *ListReasonsOptions) (*Page[ModerationReason], error) {
+		return s.ListReasons(ctx, o, reqOpts...)
+	})
+}
+
+// GetReason returns the moderation reason id.
+//
+// API: GET /v3/moderation/reasons/{id} (onBehalfOf not supported)
+func (s *ModerationService) GetReason(ctx context.Context, id string, opts ...RequestOption) (*ModerationReason, error) {
+	if err := s.rc.Required("id", id); err != nil {
+		return nil, err
+	}
+	return do[ModerationReason](ctx, s.rc, http.MethodGet, path("moderation", "reasons", id), nil, "", opts)
+}
+
+// UpdateReasonRequest is the body of [ModerationService.UpdateReason].
+type UpdateReasonRequest struct {
+	// Name is the new name.
+	Name string `json:"name"`
+}
+
+// UpdateReason renames the moderation reason id and returns it.
+//
+// API: PUT /v3/moderation/reasons/{id} (onBehalfOf not supported)
+func (s *ModerationService) UpdateReason(ctx context.Context, id string, req *UpdateReasonRequest, opts ...RequestOption) (*ModerationReason, error) {
+	if err := s.rc.Required("id", id); err != nil {
+		return nil, err
+	}
+	if req == nil {
+		return nil, newArgError("req", "must not be nil")
+	}
+	if err := s.rc.Required("req.Name", req.Name); err != nil {
+		return nil, err
+	}
+	return do[ModerationReason](ctx, s.rc, http.MethodPut, path("moderation", "reasons", id), req, "", opts)
+}
+
+// DeleteReason deletes the moderation reason id. The reference's schema
+// puts success and message at the top level rather than under "data"
+// (unconfirmed); both forms decode.
+//
+// API: DELETE /v3/moderation/reasons/{id} (onBehalfOf not supported)
+func (s *ModerationService) DeleteReason(ctx context.Context, id string, opts ...RequestOption) (*Result, error) {
+	if err := s.rc.Required("id", id); err != nil {
+		return nil, err
+	}
+	// Either {"data": {success, message}} or {success, message}.
+	var out struct {
+		Data *Result `json:"data"`
+		Result
+	}
+	call := &rest.Call{Method: http.MethodDelete, Path: path("moderation", "reasons", id), Options: opts}
+	if err := s.rc.Do(ctx, call, &out); err != nil {
+		return nil, err
+	}
+	if out.Data != nil {
+		return out.Data, nil
+	}
+	return &out.Result, nil
+}

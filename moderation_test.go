@@ -1,0 +1,188 @@
+package chat_test
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+)
+
+func TestModerationWire(t *testing.T) {
+	ctx := context.Background()
+	spam := &chat.ModerationReason{ID: "spam", Name: "Spam", Description: "Unwanted ads", CreatedAt: 1720003247, UpdatedAt: 1720003247}
+	const spamJSON = `{"id":"spam","name":"Spam","description":"Unwanted ads","createdAt":1720003247,"updatedAt":1720003247}`
+	tests := []struct {
+		name     string
+		call     func(c *chat.Client) (any, error)
+		response string
+		method   string
+		path     string
+		query    string
+		body     string
+		want     any
+	}{
+		{
+			name: "CreateReason",
+			call: func(c *chat.Client) (any, error) {
+				return c.Moderation.CreateReason(ctx, &chat.CreateReasonRequest{ID: "spam", Name: "Spam", Description: "Unwanted ads"})
+			},
+			response: `{"data":` + spamJSON + `}`,
+			method:   http.MethodPost, path: "/v3/moderation/reasons", body: `{"id":"spam","name":"Spam","description":"Unwanted ads"}`,
+			want: spam,
+		},
+		{
+			name: "ListReasons with string timestamps",
+			call: func(c *chat.Client) (any, error) { return c.Moderation.ListReasons(ctx, nil) },
+			response: `{"data":[{"id":"harassment","name":"Harassment","description":"","createdAt":"1720000000","updatedAt":"1720000000","default":true},
+				{"id":"spam","name":"Spam","description":"Unwanted ads","createdAt":"1720003247","updatedAt":"1720003247","default":false}],
+				"meta":{"current":{"limit":100,"count":2}}}`,
+			method: http.MethodGet, path: "/v3/moderation/reasons",
+			want: &chat.Page[chat.ModerationReason]{Data: []chat.ModerationReason{
+				{ID: "harassment", Name: "Harassment", Default: true, CreatedAt: 1720000000, UpdatedAt: 1720000000}, *spam,
+			}, Meta: chat.Meta{Current: &chat.Current{Limit: 100, Count: 2}}},
+		},
+		{
+			name: "ListReasons with a limit",
+			call: func(c *chat.Client) (any, error) {
+				return c.Moderation.ListReasons(ctx, &chat.ListReasonsOptions{CursorOptions: chat.CursorOptions{Limit: 5}})
+			},
+			response: `{"data":[],"meta":{"current":{"limit":5,"count":0}}}`,
+			method:   http.MethodGet, path: "/v3/moderation/reasons", query: "limit=5",
+			want: &chat.Page[chat.ModerationReason]{Data: []chat.ModerationReason{}, Meta: chat.Meta{Current: &chat.Current{Limit: 5}}},
+		},
+		{
+			name:     "GetReason",
+			call:     func(c *chat.Client) (any, error) { return c.Moderation.GetReason(ctx, "spam") },
+			response: `{"data":` + spamJSON + `}`,
+			method:   http.MethodGet, path: "/v3/moderation/reasons/spam", want: spam,
+		},
+		{
+			name: "UpdateReason",
+			call: func(c *chat.Client) (any, error) {
+				return c.Moderation.UpdateReason(ctx, "spam", &chat.UpdateReasonRequest{Name: "Spam"})
+			},
+			response: `{"data":` + spamJSON + `}`,
+			method:   http.MethodPut, path: "/v3/moderation/reasons/spam", body: `{"name":"Spam"}`, want: spam,
+		},
+		{
+			name:     "DeleteReason answered under data",
+			call:     func(c *chat.Client) (any, error) { return c.Moderation.DeleteReason(ctx, "spam") },
+			response: `{"data":{"success":true,"message":"Reason deleted."}}`,
+			method:   http.MethodDelete, path: "/v3/moderation/reasons/spam",
+			want: &chat.Result{Success: true, Message: "Reason deleted."},
+		},
+		{
+			name:     "DeleteReason answered at the top level",
+			call:     func(c *chat.Client) (any, error) { return c.Moderation.DeleteReason(ctx, "a/b") },
+			response: `{"success":true,"message":"Reason deleted."}`,
+			method:   http.MethodDelete, path: "/v3/moderation/reasons/a%2Fb",
+			want: &chat.Result{Success: true, Message: "Reason deleted."},
+		},
+		{
+			name:     "DeleteReason with an empty body",
+			call:     func(c *chat.Client) (any, error) { return c.Moderation.DeleteReason(ctx, "spam") },
+			response: ``,
+			method:   http.MethodDelete, path: "/v3/moderation/reasons/spam",
+			want: &chat.Result{},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			m.reply(http.StatusOK, tt.response)
+			got, err := tt.call(m.client)
+			require.NoError(t, err)
+			r := m.only()
+			assertWire(t, r, tt.method, tt.path)
+			assert.Equal(t, tt.query, r.RawQuery)
+			assertNoOnBehalfOf(t, r)
+			if tt.body == "" {
+				assertNoBody(t, r)
+			} else {
+				assertJSONBody(t, r, tt.body)
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+
+	t.Run("DeleteReason error", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.reply(http.StatusNotFound, `{"error":{"code":"ERR_REASON_NOT_FOUND","message":"no such reason"}}`)
+		_, err := m.client.Moderation.DeleteReason(ctx, "spam")
+		assert.Equal(t, "ERR_REASON_NOT_FOUND", requireAPIError(t, err).Code)
+		assert.ErrorIs(t, err, chat.ErrNotFound)
+	})
+}
+
+func TestModerationAllReasons(t *testing.T) {
+	t.Run("one page without a next cursor", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.reply(http.StatusOK, `{"data":[{"id":"a"},{"id":"b"}],"meta":{"current":{"limit":100,"count":2}}}`)
+		var ids []string
+		for r, err := range m.client.Moderation.AllReasons(context.Background(), nil) {
+			require.NoError(t, err)
+			ids = append(ids, r.ID)
+		}
+		assert.Equal(t, []string{"a", "b"}, ids)
+		assert.Equal(t, 1, m.calls())
+	})
+	t.Run("follows meta.next", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+			if req.URL.Query().Get("id") == "" {
+				return jsonResponse(http.StatusOK, `{"data":[{"id":"a"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"a"}}}`), nil
+			}
+			return jsonResponse(http.StatusOK, `{"data":[{"id":"b"}],"meta":{"current":{"limit":1,"count":1}}}`), nil
+		})
+		var ids []string
+		for r, err := range m.client.Moderation.AllReasons(context.Background(), &chat.ListReasonsOptions{CursorOptions: chat.CursorOptions{Limit: 1}}) {
+			require.NoError(t, err)
+			ids = append(ids, r.ID)
+		}
+		assert.Equal(t, []string{"a", "b"}, ids)
+		reqs := m.requests()
+		require.Len(t, reqs, 2)
+		assert.Equal(t, "affix=append&id=a&limit=1", reqs[1].RawQuery)
+	})
+}
+
+func TestModerationArguments(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name     string
+		call     func(s *chat.ModerationService) error
+		wantName string
+	}{
+		{"CreateReason nil", func(s *chat.ModerationService) error { _, err := s.CreateReason(ctx, nil); return err }, "req"},
+		{"CreateReason without id", func(s *chat.ModerationService) error {
+			_, err := s.CreateReason(ctx, &chat.CreateReasonRequest{Name: "n"})
+			return err
+		}, "req.ID"},
+		{"CreateReason without name", func(s *chat.ModerationService) error {
+			_, err := s.CreateReason(ctx, &chat.CreateReasonRequest{ID: "i"})
+			return err
+		}, "req.Name"},
+		{"GetReason empty", func(s *chat.ModerationService) error { _, err := s.GetReason(ctx, ""); return err }, "id"},
+		{"UpdateReason empty id", func(s *chat.ModerationService) error {
+			_, err := s.UpdateReason(ctx, "", &chat.UpdateReasonRequest{Name: "n"})
+			return err
+		}, "id"},
+		{"UpdateReason nil", func(s *chat.ModerationService) error { _, err := s.UpdateReason(ctx, "i", nil); return err }, "req"},
+		{"UpdateReason without name", func(s *chat.ModerationService) error {
+			_, err := s.UpdateReason(ctx, "i", &chat.UpdateReasonRequest{})
+			return err
+		}, "req.Name"},
+		{"DeleteReason dot", func(s *chat.ModerationService) error { _, err := s.DeleteReason(ctx, "."); return err }, "id"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			requireArgError(t, tt.call(m.client.Moderation), tt.wantName)
+			assert.Zero(t, m.calls())
+		})
+	}
+}
