@@ -103,6 +103,12 @@ func (c *Client) WithBase(base *url.URL) *Client {
 	return &cp
 }
 
+// allSecrets is the secret path segments of a call plus the credentials; it
+// is only built on the error and log paths.
+func (c *Client) allSecrets(pathSecrets []string) []string {
+	return append(pathSecrets[:len(pathSecrets):len(pathSecrets)], c.secrets()...)
+}
+
 func (c *Client) secrets() []string {
 	if c.Secrets == nil {
 		return nil
@@ -149,7 +155,7 @@ func (c *Client) Do(ctx context.Context, call *Call, out any) error {
 		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 			return ctxErr
 		}
-		return redactErr(err, c.base+st.path, st.secrets)
+		return redactErr(err, c.base+call.Path.Redacted(), c.allSecrets(st.pathSecrets))
 	}
 	defer resp.Body.Close()
 
@@ -237,8 +243,8 @@ func (c *Client) newRequest(ctx context.Context, call *Call) (*retryablehttp.Req
 	if c.Timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
 	}
-	st := &callState{idempotent: idempotent(call.Method), path: call.Path.Redacted(), method: call.Method,
-		secrets: append(call.Path.secrets[:len(call.Path.secrets):len(call.Path.secrets)], c.secrets()...)}
+	st := &callState{idempotent: idempotent(call.Method), path: pathOf(c.base) + call.Path.Redacted(), method: call.Method,
+		pathSecrets: call.Path.secrets}
 	req, err := retryablehttp.NewRequestWithContext(withState(ctx, st), call.Method, u, body)
 	if err != nil {
 		cancel()

@@ -67,7 +67,7 @@ func (c *Client) failure(call *Call, st *callState, resp *http.Response, body []
 			f.Source = w.Error.Source
 			f.Details = details(w.Error.Details)
 		} else if f.Err == nil {
-			f.Message = nonJSONMessage(resp)
+			f.Message = unrecognisedMessage(resp, body)
 		}
 	}
 	if f.Message == "" && f.Code == "" && f.StatusCode >= 300 {
@@ -80,8 +80,7 @@ func (c *Client) failure(call *Call, st *callState, resp *http.Response, body []
 // scrub removes credentials and secret path segments from text the server
 // may have echoed.
 func (c *Client) scrub(f *Failure, call *Call) {
-	secrets := append(call.Path.secrets[:len(call.Path.secrets):len(call.Path.secrets)], c.secrets()...)
-	for _, s := range secrets {
+	for _, s := range c.allSecrets(call.Path.secrets) {
 		if len(s) < 4 {
 			continue
 		}
@@ -144,11 +143,16 @@ func details(in map[string]json.RawMessage) map[string][]string {
 	return out
 }
 
-func nonJSONMessage(resp *http.Response) string {
+// unrecognisedMessage describes an error body that is not the API's
+// {"error": {...}} object: a proxy's HTML page, or other JSON.
+func unrecognisedMessage(resp *http.Response, body []byte) string {
 	ct := resp.Header.Get("Content-Type")
 	mt, _, _ := mime.ParseMediaType(ct)
 	if mt == "" {
 		mt = "unknown content type"
+	}
+	if json.Valid(body) {
+		return "error response is JSON but not the API's error object (" + mt + ")"
 	}
 	return "non-JSON error response (" + mt + ")"
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -33,12 +34,12 @@ type RetryPolicy struct {
 // callState follows one call across its attempts. It travels in the
 // request's context, which go-retryablehttp hands to CheckRetry.
 type callState struct {
-	idempotent bool
-	gotConn    atomic.Bool // the current attempt obtained a connection
-	attempts   int
-	path       string // redacted, for logs
-	method     string
-	secrets    []string // secret path segments and credentials, scrubbed from errors
+	idempotent  bool
+	gotConn     atomic.Bool // the current attempt obtained a connection
+	attempts    int
+	path        string // redacted, for logs
+	method      string
+	pathSecrets []string // secret path segments, scrubbed from errors and logs
 }
 
 type stateKey struct{}
@@ -189,7 +190,7 @@ func (c *Client) logAttempt(ctx context.Context, st *callState, resp *http.Respo
 		slog.Int("attempt", st.attempts),
 	}
 	if err != nil {
-		attrs = append(attrs, slog.String("error", redactErr(err, c.base+st.path, st.secrets).Error()))
+		attrs = append(attrs, slog.String("error", redactErr(err, c.base+strings.TrimPrefix(st.path, pathOf(c.base)), c.allSecrets(st.pathSecrets)).Error()))
 	} else {
 		attrs = append(attrs, slog.Int("status", resp.StatusCode))
 	}
