@@ -99,6 +99,425 @@ func (s *MessagesService) AllThread(ctx context.Context, parentID string, opts *
 	})
 }
 
+// Get returns the message id. With the [OnBehalfOf] option, fields such as
+// SavedAt and reactedByMe are relative to that user.
+//
+// API: GET /v3/messages/{id} (onBehalfOf optional)
+func (s *MessagesService) Get(ctx context.Context, id string, opts ...RequestOption) (*Message, error) {
+	if err := s.rc.Required("id", id); err != nil {
+		return nil, err
+	}
+	return do[Message](ctx, s.rc, http.MethodGet, path("messages", id), nil, "", opts)
+}
+
+// UpdateMessageRequest is the body of [MessagesService.Update]: the new
+// text and metadata, and the tags.
+type UpdateMessageRequest struct {
+	// Data carries the new Text and Metadata.
+	Data MessageData `json:"data,omitzero"`
+	// Tags replace the message's tags.
+	Tags []string `json:"tags,omitempty"`
+}
+
+// Update edits the message id and returns the answer of the service. The
+// reference shows that answer as an action message (category "action",
+// type "message", Data.Action "edited") whose Data.Entities.On holds the
+// edited message, with EditedAt and EditedBy set; [Message.Target] returns
+// the edited message whichever shape the service answers with (the
+// reference leaves it unconfirmed). With the [OnBehalfOf] option the user
+// edits, as far as their permissions allow; without it the app does.
+//
+// API: PUT /v3/messages/{id} (onBehalfOf optional)
+func (s *MessagesService) Update(ctx context.Context, id string, req *UpdateMessageRequest, opts ...RequestOption) (*Message, error) {
+	if err := s.rc.Required("id", id); err != nil {
+		return nil, err
+	}
+	if req == nil {
+		return nil, newArgError("req", "must not be nil")
+	}
+	return do[Message](ctx, s.rc, http.MethodPut, path("messages", id), req, "", opts)
+}
+
+// DeleteMessageRequest is the body of [MessagesService.Delete].
+type DeleteMessageRequest struct {
+	// Permanent deletes the message for good; otherwise it is soft-deleted
+	// (it stays, with DeletedAt set).
+	Permanent bool `json:"permanent"`
+}
+
+// Delete deletes the message id; a nil req is a soft delete. The answer is
+// the action message the service emits (Data.Action "deleted", the message
+// in Data.Entities.On; see [Message.Target]); the reference's example only
+// repeats the edit example, so the shape is unconfirmed. With the
+// [OnBehalfOf] option the user deletes; without it the app does.
+//
+// API: DELETE /v3/messages/{id} (onBehalfOf optional)
+func (s *MessagesService) Delete(ctx context.Context, id string, req *DeleteMessageRequest, opts ...RequestOption) (*Message, error) {
+	if err := s.rc.Required("id", id); err != nil {
+		return nil, err
+	}
+	if req == nil {
+		req = &DeleteMessageRequest{}
+	}
+	return do[Message](ctx, s.rc, http.MethodDelete, path("messages", id), req, "", opts)
+}
+
+// AttachmentType is a kind of attachment, for the AttachmentTypes filters.
+type AttachmentType string
+
+// Attachment types.
+const (
+	AttachmentImage AttachmentType = "image"
+	AttachmentVideo AttachmentType = "video"
+	AttachmentAudio AttachmentType = "audio"
+	AttachmentFile  AttachmentType = "file"
+)
+
+// ListMessagesOptions filters and positions the list of all messages. Zero
+// fields are not sent.
+type ListMessagesOptions struct {
+	CursorOptions
+	// SearchKey searches the messages' text.
+	SearchKey string `url:"searchKey,omitempty"`
+	// HideMessagesFromBlockedUsers leaves out messages of users the acting
+	// user blocked.
+	HideMessagesFromBlockedUsers bool `url:"hideMessagesFromBlockedUsers,omitempty"`
+	// HasAttachments keeps media messages only.
+	HasAttachments bool `url:"hasAttachments,omitempty"`
+	// AttachmentTypes keeps messages with this kind of attachment.
+	AttachmentTypes AttachmentType `url:"attachmentTypes,omitempty"`
+	// HasMentions keeps messages that mention someone.
+	HasMentions bool `url:"hasMentions,omitempty"`
+	// HasLinks keeps messages with links.
+	HasLinks bool `url:"hasLinks,omitempty"`
+	// MentionedUIDs keeps messages mentioning these users (sent
+	// comma-separated; the reference types it boolean by mistake).
+	MentionedUIDs []string `url:"mentionedUids,comma,omitempty"`
+	// HasReactions keeps messages with reactions.
+	HasReactions bool `url:"hasReactions,omitempty"`
+	// ReceiverType keeps messages to users or to groups.
+	ReceiverType ReceiverType `url:"receiverType,omitempty"`
+	// Category keeps one category ("message", "action", "custom").
+	Category Category `url:"category,omitempty"`
+	// Categories keeps several categories.
+	Categories []Category `url:"categories,comma,omitempty"`
+	// Type keeps one type.
+	Type MessageType `url:"type,omitempty"`
+	// Types keeps several types (sent comma-separated; the reference
+	// leaves the encoding unconfirmed).
+	Types []MessageType `url:"types,comma,omitempty"`
+	// Sender keeps one sender's messages; with onBehalfOf, only from the
+	// conversations the two users share.
+	Sender string `url:"sender,omitempty"`
+	// Senders keeps several senders' messages.
+	Senders []string `url:"senders,comma,omitempty"`
+	// ConversationID keeps one conversation.
+	ConversationID string `url:"conversationId,omitempty"`
+	// MentionsWithBlockedInfo adds the blocked state of mentioned users,
+	// relative to the acting user.
+	MentionsWithBlockedInfo bool `url:"mentionsWithBlockedInfo,omitempty"`
+	// MentionsWithTagInfo adds the tags of mentioned users.
+	MentionsWithTagInfo bool `url:"mentionsWithTagInfo,omitempty"`
+	// HideDeleted leaves out deleted messages.
+	HideDeleted bool `url:"hideDeleted,omitempty"`
+	// OnlyDeleted keeps deleted messages only.
+	OnlyDeleted bool `url:"onlyDeleted,omitempty"`
+	// HideReplies leaves out thread replies.
+	HideReplies bool `url:"hideReplies,omitempty"`
+	// Count asks for the unread count (the response field is
+	// unconfirmed).
+	Count bool `url:"count,omitempty"`
+	// Unread keeps unread messages only; it needs Count.
+	Unread bool `url:"unread,omitempty"`
+	// WithTags includes each message's tags.
+	WithTags bool `url:"withTags,omitempty"`
+	// Tags keeps messages having these tags.
+	Tags []string `url:"tags,comma,omitempty"`
+	// FromTimestamp and ToTimestamp bound sentAt (Unix seconds);
+	// ToTimestamp is ignored without FromTimestamp.
+	FromTimestamp Timestamp `url:"fromTimestamp,omitempty"`
+	ToTimestamp   Timestamp `url:"toTimestamp,omitempty"`
+	// SentFrom and SentTo bound sentAt (inclusive, Unix seconds).
+	SentFrom Timestamp `url:"sentAt[from],omitempty"`
+	SentTo   Timestamp `url:"sentAt[to],omitempty"`
+	// UpdatedFrom and UpdatedTo bound updatedAt, keeping only messages
+	// that were updated.
+	UpdatedFrom Timestamp `url:"updatedAt[from],omitempty"`
+	UpdatedTo   Timestamp `url:"updatedAt[to],omitempty"`
+	// EditedFrom and EditedTo bound editedAt.
+	EditedFrom Timestamp `url:"editedAt[from],omitempty"`
+	EditedTo   Timestamp `url:"editedAt[to],omitempty"`
+	// HideQuotedMessages strips the QuotedMessage of each message.
+	HideQuotedMessages bool `url:"hideQuotedMessages,omitempty"`
+}
+
+// List returns one page of the app's messages (all conversations). With
+// the [OnBehalfOf] option the list is limited to what that user can see.
+// Page through with Meta.Next, or use [MessagesService.All].
+//
+// API: GET /v3/messages (onBehalfOf optional)
+func (s *MessagesService) List(ctx context.Context, opts *ListMessagesOptions, reqOpts ...RequestOption) (*Page[Message], error) {
+	return list[Message](ctx, s.rc, path("messages"), opts, "", reqOpts)
+}
+
+// All iterates over every message matching opts, from the position opts
+// gives (nil: the start), following Meta.Next. It stops at the first
+// error, which it yields, and when ctx is done.
+//
+// API: GET /v3/messages (onBehalfOf optional)
+func (s *MessagesService) All(ctx context.Context, opts *ListMessagesOptions, reqOpts ...RequestOption) iter.Seq2[*Message, error] {
+	return cursorIter(ctx, opts, func(ctx context.Context, o *ListMessagesOptions) (*Page[Message], error) {
+		return s.List(ctx, o, reqOpts...)
+	})
+}
+
+// ListUserMessagesOptions filters and positions the messages between the
+// acting user and another user. Zero fields are not sent.
+//
+// The reference declares both page-based (PerPage) and cursor-based
+// (Limit, Affix, ID) parameters for this list; its example answers with
+// meta.pagination and a meta.cursor whose id is a number. SentAt is not
+// declared for this list.
+type ListUserMessagesOptions struct {
+	CursorOptions
+	// PerPage is the page size of the page-based form: default 100, at
+	// most 1000.
+	PerPage int `url:"perPage,omitempty"`
+	// SearchKey searches the messages' text.
+	SearchKey string `url:"searchKey,omitempty"`
+	// HasAttachments keeps media messages only.
+	HasAttachments bool `url:"hasAttachments,omitempty"`
+	// AttachmentTypes keeps messages with this kind of attachment.
+	AttachmentTypes AttachmentType `url:"attachmentTypes,omitempty"`
+	// HasMentions keeps messages that mention someone.
+	HasMentions bool `url:"hasMentions,omitempty"`
+	// HasLinks keeps messages with links.
+	HasLinks bool `url:"hasLinks,omitempty"`
+	// MentionedUIDs keeps messages mentioning these users.
+	MentionedUIDs []string `url:"mentionedUids,comma,omitempty"`
+	// MyMentionsOnly keeps messages mentioning the acting user.
+	MyMentionsOnly bool `url:"myMentionsOnly,omitempty"`
+	// HasReactions keeps messages with reactions.
+	HasReactions bool `url:"hasReactions,omitempty"`
+	// Unread keeps unread messages only.
+	Unread bool `url:"unread,omitempty"`
+	// Undelivered keeps undelivered messages only.
+	Undelivered bool `url:"undelivered,omitempty"`
+	// Count asks for the unread count (the response field is
+	// unconfirmed).
+	Count bool `url:"count,omitempty"`
+	// HideReplies leaves out thread replies.
+	HideReplies bool `url:"hideReplies,omitempty"`
+	// Category keeps one category.
+	Category Category `url:"category,omitempty"`
+	// Categories keeps several categories (sent comma-separated; the
+	// reference leaves the encoding unconfirmed).
+	Categories []Category `url:"categories,comma,omitempty"`
+	// Type keeps one type.
+	Type MessageType `url:"type,omitempty"`
+	// Types keeps several types (sent comma-separated, unconfirmed).
+	Types []MessageType `url:"types,comma,omitempty"`
+	// Sender keeps one sender's messages.
+	Sender string `url:"sender,omitempty"`
+	// MentionsWithBlockedInfo adds the blocked state of mentioned users.
+	MentionsWithBlockedInfo bool `url:"mentionsWithBlockedInfo,omitempty"`
+	// MentionsWithTagInfo adds the tags of mentioned users.
+	MentionsWithTagInfo bool `url:"mentionsWithTagInfo,omitempty"`
+	// FromTimestamp and ToTimestamp bound sentAt (Unix seconds).
+	FromTimestamp Timestamp `url:"fromTimestamp,omitempty"`
+	ToTimestamp   Timestamp `url:"toTimestamp,omitempty"`
+	// WithTags includes each message's tags.
+	WithTags bool `url:"withTags,omitempty"`
+	// Tags keeps messages having these tags (sent comma-separated,
+	// unconfirmed).
+	Tags []string `url:"tags,comma,omitempty"`
+	// HideQuotedMessages strips the QuotedMessage of each message.
+	HideQuotedMessages bool `url:"hideQuotedMessages,omitempty"`
+}
+
+// ListUserMessages returns one page of the messages between the acting
+// user (the [OnBehalfOf] option) and the user uid. Use
+// [MessagesService.AllUserMessages] to walk every page.
+//
+// API: GET /v3/users/{uid}/messages (onBehalfOf optional)
+func (s *MessagesService) ListUserMessages(ctx context.Context, uid string, opts *ListUserMessagesOptions, reqOpts ...RequestOption) (*Page[Message], error) {
+	if err := s.rc.Required("uid", uid); err != nil {
+		return nil, err
+	}
+	return list[Message](ctx, s.rc, path("users", uid, "messages"), opts, "", reqOpts)
+}
+
+// AllUserMessages iterates over the messages between the acting user and
+// uid. It follows the cursor each page gives: Meta.Next when present,
+// otherwise Meta.Cursor (or a cursor beside meta), as the reference's
+// example shows for this list. It stops at the first error, which it
+// yields, and when ctx is done.
+//
+// API: GET /v3/users/{uid}/messages (onBehalfOf optional)
+func (s *MessagesService) AllUserMessages(ctx context.Context, uid string, opts *ListUserMessagesOptions, reqOpts ...RequestOption) iter.Seq2[*Message, error] {
+	return cursorIterVia(ctx, opts, func(ctx context.Context, o *ListUserMessagesOptions) (*Page[Message], error) {
+		return s.ListUserMessages(ctx, uid, o, reqOpts...)
+	}, anyCursor[Message])
+}
+
+// anyCursor is the cursor a page gives: meta.next, else meta.cursor, else
+// a cursor beside meta.
+func anyCursor[T any](page *Page[T]) *Cursor {
+	switch {
+	case page.Meta.Next != nil:
+		return page.Meta.Next
+	case page.Meta.Cursor != nil:
+		return page.Meta.Cursor
+	}
+	return page.Cursor
+}
+
+// ListGroupMessagesOptions filters and positions the messages of a group.
+// Zero fields are not sent.
+type ListGroupMessagesOptions struct {
+	CursorOptions
+	// SearchKey searches the messages' text.
+	SearchKey string `url:"searchKey,omitempty"`
+	// HideMessagesFromBlockedUsers leaves out messages of users the acting
+	// user blocked.
+	HideMessagesFromBlockedUsers bool `url:"hideMessagesFromBlockedUsers,omitempty"`
+	// HasAttachments keeps media messages only.
+	HasAttachments bool `url:"hasAttachments,omitempty"`
+	// AttachmentTypes keeps messages with this kind of attachment.
+	AttachmentTypes AttachmentType `url:"attachmentTypes,omitempty"`
+	// HasMentions keeps messages that mention someone.
+	HasMentions bool `url:"hasMentions,omitempty"`
+	// HasLinks keeps messages with links.
+	HasLinks bool `url:"hasLinks,omitempty"`
+	// MentionedUIDs keeps messages mentioning these users.
+	MentionedUIDs []string `url:"mentionedUids,comma,omitempty"`
+	// MyMentionsOnly keeps messages mentioning the acting user.
+	MyMentionsOnly bool `url:"myMentionsOnly,omitempty"`
+	// HasReactions keeps messages with reactions.
+	HasReactions bool `url:"hasReactions,omitempty"`
+	// Unread keeps unread messages only.
+	Unread bool `url:"unread,omitempty"`
+	// Undelivered keeps undelivered messages only.
+	Undelivered bool `url:"undelivered,omitempty"`
+	// Count asks for the unread count (the response field is
+	// unconfirmed).
+	Count bool `url:"count,omitempty"`
+	// HideReplies leaves out thread replies.
+	HideReplies bool `url:"hideReplies,omitempty"`
+	// Category keeps one category.
+	Category Category `url:"category,omitempty"`
+	// Categories keeps several categories (sent comma-separated,
+	// unconfirmed).
+	Categories []Category `url:"categories,comma,omitempty"`
+	// Type keeps one type.
+	Type MessageType `url:"type,omitempty"`
+	// Types keeps several types (sent comma-separated, unconfirmed).
+	Types []MessageType `url:"types,comma,omitempty"`
+	// Sender keeps one sender's messages.
+	Sender string `url:"sender,omitempty"`
+	// MentionsWithBlockedInfo adds the blocked state of mentioned users.
+	MentionsWithBlockedInfo bool `url:"mentionsWithBlockedInfo,omitempty"`
+	// MentionsWithTagInfo adds the tags of mentioned users.
+	MentionsWithTagInfo bool `url:"mentionsWithTagInfo,omitempty"`
+	// FromTimestamp and ToTimestamp bound sentAt (Unix seconds).
+	FromTimestamp Timestamp `url:"fromTimestamp,omitempty"`
+	ToTimestamp   Timestamp `url:"toTimestamp,omitempty"`
+	// WithTags includes each message's tags.
+	WithTags bool `url:"withTags,omitempty"`
+	// Tags keeps messages having these tags (sent comma-separated,
+	// unconfirmed).
+	Tags []string `url:"tags,comma,omitempty"`
+	// HideQuotedMessages strips the QuotedMessage of each message.
+	HideQuotedMessages bool `url:"hideQuotedMessages,omitempty"`
+}
+
+// ListGroupMessages returns one page of the messages of the group guid.
+// With the [OnBehalfOf] option the acting user must be a member. Use
+// [MessagesService.AllGroupMessages] to walk every page.
+//
+// API: GET /v3/groups/{guid}/messages (onBehalfOf optional)
+func (s *MessagesService) ListGroupMessages(ctx context.Context, guid string, opts *ListGroupMessagesOptions, reqOpts ...RequestOption) (*Page[Message], error) {
+	if err := s.rc.Required("guid", guid); err != nil {
+		return nil, err
+	}
+	return list[Message](ctx, s.rc, path("groups", guid, "messages"), opts, "", reqOpts)
+}
+
+// AllGroupMessages iterates over the messages of the group guid matching
+// opts, following Meta.Next. It stops at the first error, which it yields,
+// and when ctx is done.
+//
+// API: GET /v3/groups/{guid}/messages (onBehalfOf optional)
+func (s *MessagesService) AllGroupMessages(ctx context.Context, guid string, opts *ListGroupMessagesOptions, reqOpts ...RequestOption) iter.Seq2[*Message, error] {
+	return cursorIter(ctx, opts, func(ctx context.Context, o *ListGroupMessagesOptions) (*Page[Message], error) {
+		return s.ListGroupMessages(ctx, guid, o, reqOpts...)
+	})
+}
+
+// SendAsBot sends a message from the bot botUID (a user of the app) and
+// returns it. The body is that of [MessagesService.Send]; the reference's
+// examples send interactive forms and cards.
+//
+// API: POST /v3/bots/{uid}/messages (onBehalfOf not supported)
+func (s *MessagesService) SendAsBot(ctx context.Context, botUID string, req *SendMessageRequest, opts ...RequestOption) (*Message, error) {
+	if err := s.rc.Required("botUID", botUID); err != nil {
+		return nil, err
+	}
+	if req == nil {
+		return nil, newArgError("req", "must not be nil")
+	}
+	return do[Message](ctx, s.rc, http.MethodPost, path("bots", botUID, "messages"), req, "", opts)
+}
+
+// FlagMessageRequest is the body of [MessagesService.Flag].
+type FlagMessageRequest struct {
+	// ReasonID is the id of a moderation reason (required); see
+	// [ModerationService].
+	ReasonID string `json:"reasonId"`
+	// Remark is the flagging user's comment.
+	Remark string `json:"remark,omitempty"`
+}
+
+// FlagResult is the answer of [MessagesService.Flag]. The reference
+// documents it as an empty object; the fields are those the service may
+// add, and Raw keeps the answer as sent.
+type FlagResult struct {
+	// Success reports success, when the service says so.
+	Success bool `json:"success,omitempty"`
+	// Message is the service's description, when it sends one.
+	Message string `json:"message,omitempty"`
+	// Raw is the "data" object as the service sent it.
+	Raw json.RawMessage `json:"-"`
+}
+
+// Flag reports the message id on behalf of onBehalfOf for moderation, with
+// one of the app's moderation reasons. The message then shows in the
+// flagged-messages review list.
+//
+// API: POST /v3/messages/{id}/flagged (onBehalfOf required)
+func (s *MessagesService) Flag(ctx context.Context, id, onBehalfOf string, req *FlagMessageRequest, opts ...RequestOption) (*FlagResult, error) {
+	if err := s.rc.Required("id", id, "onBehalfOf", onBehalfOf); err != nil {
+		return nil, err
+	}
+	if req == nil {
+		return nil, newArgError("req", "must not be nil")
+	}
+	if err := s.rc.Required("req.ReasonID", req.ReasonID); err != nil {
+		return nil, err
+	}
+	raw, err := do[json.RawMessage](ctx, s.rc, http.MethodPost, path("messages", id, "flagged"), req, onBehalfOf, opts)
+	if err != nil {
+		return nil, err
+	}
+	out := &FlagResult{}
+	if len(*raw) > 0 && (*raw)[0] == '{' && rest.Unmarshal(*raw, out) != nil {
+		// A shape other than documented is still returned, in Raw.
+		out = &FlagResult{}
+	}
+	out.Raw = *raw
+	return out, nil
+}
+
 // ReceiverType says whether a message goes to a user or a group.
 type ReceiverType string
 
@@ -230,9 +649,13 @@ type MessageData struct {
 	// AllowSenderInteraction lets the sender interact with their own
 	// interactive message.
 	AllowSenderInteraction *bool `json:"allowSenderInteraction,omitempty"`
-	// InteractiveData is the form, card or other interactive content, kept
-	// as JSON.
-	InteractiveData json.RawMessage `json:"interactiveData,omitempty"`
+	// InteractiveData is the form, card or other interactive content.
+	InteractiveData *InteractiveData `json:"interactiveData,omitempty"`
+	// Interactions are the elements of an interactive message the acting
+	// user interacted with. The reference does not show where the service
+	// reports them; the SDKs' Interaction has elementId and interactedAt —
+	// unconfirmed.
+	Interactions []Interaction `json:"interactions,omitempty"`
 }
 
 // Attachment is a file of a media message.
@@ -265,14 +688,6 @@ type Moderation struct {
 type ModerationRuleRef struct {
 	ID   string `json:"id,omitempty"`
 	Name string `json:"name,omitempty"`
-}
-
-// InteractionGoal says when an interactive message counts as completed.
-type InteractionGoal struct {
-	// Type is "anyOf", "allOf", "oneOf" or "none".
-	Type string `json:"type,omitempty"`
-	// ElementIDs are the elements the goal is about.
-	ElementIDs []string `json:"elementIds,omitempty"`
 }
 
 // Entities are the parties of a message: Sender and Receiver on ordinary
@@ -332,4 +747,46 @@ func decodeEntity[T any](e *Entity, want EntityType) (*T, error) {
 		return nil, err
 	}
 	return v, nil
+}
+
+// Actions reported in Data.Action of the action messages the service emits
+// when a message changes (category "action", type "message").
+const (
+	ActionEdited  = "edited"
+	ActionDeleted = "deleted"
+)
+
+// IsAction reports whether m is an action message: one the service emitted
+// to report a change (a member added, a message edited, ...).
+func (m *Message) IsAction() bool { return m.Category == CategoryAction }
+
+// Target returns the message m is about. For an action message of type
+// "message" (Data.Action "edited" or "deleted"), that is the message in
+// Data.Entities.On, decoded. A message that is not an action is its own
+// target, so that the answer of [MessagesService.Update] and
+// [MessagesService.Delete] gives the changed message whichever shape the
+// service uses. Other actions (a group member added, ...) are not about a
+// message, and Target fails for them.
+func (m *Message) Target() (*Message, error) {
+	if !m.IsAction() {
+		return m, nil
+	}
+	if m.Type != MessageTypeMessage || m.Data.Entities == nil {
+		return nil, fmt.Errorf("chat: a %q action is not about a message", m.Type)
+	}
+	return m.Data.Entities.On.Message()
+}
+
+// Actor returns who performed the action m reports (Data.Entities.By), or
+// for an ordinary message its sender (Data.Entities.Sender). The app shows
+// as the user "app_system".
+func (m *Message) Actor() (*User, error) {
+	e := m.Data.Entities
+	if e == nil {
+		return nil, fmt.Errorf("chat: message has no entities")
+	}
+	if m.IsAction() {
+		return e.By.User()
+	}
+	return e.Sender.User()
 }

@@ -733,3 +733,639 @@ func TestMessageJSONRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// msgWireCase is one call of a Messages operation and what it must send:
+// the request line, the query (decoded and raw), the body and the
+// onBehalfOf header.
+type msgWireCase struct {
+	name    string
+	call    func(ctx context.Context, c *chat.Client) (any, error)
+	method  string
+	path    string            // escaped, exactly as sent
+	query   map[string]string // decoded; nil means none
+	rawQ    string            // as sent, checked when not empty
+	body    string            // JSON; "" means no body at all
+	obo     string            // "" means the header must be absent
+	reply   string            // the response body
+	checkFn func(t *testing.T, got any)
+}
+
+// runMsgWire runs each case against a mock API answering with its reply.
+func runMsgWire(t *testing.T, cases []msgWireCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			m.reply(http.StatusOK, tc.reply)
+			got, err := tc.call(context.Background(), m.client)
+			require.NoError(t, err)
+
+			r := m.only()
+			assertWire(t, r, tc.method, tc.path)
+			q := map[string]string{}
+			for k, vs := range r.Query {
+				require.Len(t, vs, 1, "query %s repeated", k)
+				q[k] = vs[0]
+			}
+			want := tc.query
+			if want == nil {
+				want = map[string]string{}
+			}
+			assert.Equal(t, want, q, "query")
+			if tc.rawQ != "" {
+				assert.Equal(t, tc.rawQ, r.RawQuery, "raw query")
+			}
+			if tc.body == "" {
+				assertNoBody(t, r)
+			} else {
+				assertJSONBody(t, r, tc.body)
+			}
+			if tc.obo == "" {
+				assertNoOnBehalfOf(t, r)
+			} else {
+				assert.Equal(t, []string{tc.obo}, r.Header.Values("onBehalfOf"), "onBehalfOf header")
+			}
+			if tc.checkFn != nil {
+				tc.checkFn(t, got)
+			}
+		})
+	}
+}
+
+// msgArgCase is a call that must fail on its arguments without a request.
+type msgArgCase struct {
+	name string
+	call func(ctx context.Context, c *chat.Client) error
+	arg  string // the argument the error names
+}
+
+func runMsgArgs(t *testing.T, cases []msgArgCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			requireArgError(t, tc.call(context.Background(), m.client), tc.arg)
+			assert.Zero(t, m.calls(), "requests sent")
+		})
+	}
+}
+
+func asMessage(t *testing.T, got any) *chat.Message {
+	t.Helper()
+	msg, ok := got.(*chat.Message)
+	require.True(t, ok, "got %T", got)
+	require.NotNil(t, msg)
+	return msg
+}
+
+func asMessagePage(t *testing.T, got any) *chat.Page[chat.Message] {
+	t.Helper()
+	p, ok := got.(*chat.Page[chat.Message])
+	require.True(t, ok, "got %T", got)
+	require.NotNil(t, p)
+	return p
+}
+
+const messageDeletedJSON = `{"id":"35","conversationId":"cometchat-uid-1_user_cometchat-uid-2","sender":"app_system","receiverType":"user","receiver":"cometchat-uid-2",
+ "category":"action","type":"message",
+ "data":{"action":"deleted","entities":{
+   "by":{"entity":{"uid":"app_system","name":"System","role":"default","status":"offline"},"entityType":"user"},
+   "for":{"entity":{"uid":"cometchat-uid-2","name":"George Alan"},"entityType":"user"},
+   "on":{"entity":{"id":"33","sender":"cometchat-uid-1","category":"message","type":"text","data":{"text":"hello"},
+     "sentAt":1625460900,"deletedAt":1625461000},"entityType":"message"}}},
+ "sentAt":1625461000,"updatedAt":1625461000}`
+
+func TestMessagesGetUpdateDelete(t *testing.T) {
+	runMsgWire(t, []msgWireCase{
+		{
+			name:   "Get",
+			call:   func(ctx context.Context, c *chat.Client) (any, error) { return c.Messages.Get(ctx, "1") },
+			method: http.MethodGet, path: "/v3/messages/1",
+			reply: `{"data":` + textMessageJSON + `}`,
+			checkFn: func(t *testing.T, got any) {
+				msg := asMessage(t, got)
+				assert.Equal(t, "1", msg.ID)
+				assert.Equal(t, "hello", msg.Data.Text)
+			},
+		},
+		{
+			name: "Get on behalf of a user, id escaped",
+			call: func(ctx context.Context, c *chat.Client) (any, error) {
+				return c.Messages.Get(ctx, "1/2?#", chat.OnBehalfOf("cometchat-uid-5"))
+			},
+			method: http.MethodGet, path: "/v3/messages/1%2F2%3F%23", obo: "cometchat-uid-5",
+			reply: `{"data":{"id":"1","savedAt":1719993038}}`,
+			checkFn: func(t *testing.T, got any) {
+				assert.Equal(t, chat.Timestamp(1719993038), asMessage(t, got).SavedAt)
+			},
+		},
+		{
+			name: "Update answers with the edited action",
+			call: func(ctx context.Context, c *chat.Client) (any, error) {
+				return c.Messages.Update(ctx, "33", &chat.UpdateMessageRequest{
+					Data: chat.MessageData{Text: "hello, edited", Metadata: map[string]any{"k": "v"}},
+					Tags: []string{"edited"},
+				}, chat.OnBehalfOf("cometchat-uid-1"))
+			},
+			method: http.MethodPut, path: "/v3/messages/33", obo: "cometchat-uid-1",
+			body:  `{"data":{"text":"hello, edited","metadata":{"k":"v"}},"tags":["edited"]}`,
+			reply: `{"data":` + messageEditedJSON + `}`,
+			checkFn: func(t *testing.T, got any) {
+				msg := asMessage(t, got)
+				assert.True(t, msg.IsAction())
+				assert.Equal(t, chat.ActionEdited, msg.Data.Action)
+				edited, err := msg.Target()
+				require.NoError(t, err)
+				assert.Equal(t, "33", edited.ID)
+				assert.Equal(t, "hello, edited", edited.Data.Text)
+				assert.Equal(t, "cometchat-uid-1", edited.EditedBy)
+				assert.Equal(t, chat.Timestamp(1625460972), edited.EditedAt)
+				by, err := msg.Actor()
+				require.NoError(t, err)
+				assert.Equal(t, "cometchat-uid-1", by.UID)
+			},
+		},
+		{
+			name: "Update with tags only",
+			call: func(ctx context.Context, c *chat.Client) (any, error) {
+				return c.Messages.Update(ctx, "33", &chat.UpdateMessageRequest{Tags: []string{"a"}})
+			},
+			method: http.MethodPut, path: "/v3/messages/33",
+			body:  `{"tags":["a"]}`,
+			reply: `{"data":{"id":"33","editedAt":1625460972,"editedBy":"app_system","tags":["a"]}}`,
+			checkFn: func(t *testing.T, got any) {
+				msg := asMessage(t, got)
+				self, err := msg.Target()
+				require.NoError(t, err)
+				assert.Same(t, msg, self, "a plain message is its own target")
+				assert.Equal(t, "app_system", msg.EditedBy)
+			},
+		},
+		{
+			name:   "Delete with a nil request is a soft delete",
+			call:   func(ctx context.Context, c *chat.Client) (any, error) { return c.Messages.Delete(ctx, "33", nil) },
+			method: http.MethodDelete, path: "/v3/messages/33",
+			body:  `{"permanent":false}`,
+			reply: `{"data":` + messageDeletedJSON + `}`,
+			checkFn: func(t *testing.T, got any) {
+				msg := asMessage(t, got)
+				assert.Equal(t, chat.ActionDeleted, msg.Data.Action)
+				deleted, err := msg.Target()
+				require.NoError(t, err)
+				assert.Equal(t, chat.Timestamp(1625461000), deleted.DeletedAt)
+				by, err := msg.Actor()
+				require.NoError(t, err)
+				assert.Equal(t, "app_system", by.UID)
+			},
+		},
+		{
+			name: "Delete permanently on behalf of a user",
+			call: func(ctx context.Context, c *chat.Client) (any, error) {
+				return c.Messages.Delete(ctx, "33", &chat.DeleteMessageRequest{Permanent: true}, chat.OnBehalfOf("cometchat-uid-1"))
+			},
+			method: http.MethodDelete, path: "/v3/messages/33", obo: "cometchat-uid-1",
+			body:  `{"permanent":true}`,
+			reply: `{"data":` + messageDeletedJSON + `}`,
+		},
+	})
+
+	runMsgArgs(t, []msgArgCase{
+		{"Get empty id", func(ctx context.Context, c *chat.Client) error { _, err := c.Messages.Get(ctx, ""); return err }, "id"},
+		{"Get dot-dot id", func(ctx context.Context, c *chat.Client) error { _, err := c.Messages.Get(ctx, ".."); return err }, "id"},
+		{"Update empty id", func(ctx context.Context, c *chat.Client) error {
+			_, err := c.Messages.Update(ctx, "", &chat.UpdateMessageRequest{})
+			return err
+		}, "id"},
+		{"Update nil request", func(ctx context.Context, c *chat.Client) error {
+			_, err := c.Messages.Update(ctx, "1", nil)
+			return err
+		}, "req"},
+		{"Delete empty id", func(ctx context.Context, c *chat.Client) error { _, err := c.Messages.Delete(ctx, "", nil); return err }, "id"},
+	})
+}
+
+func TestMessageTargetAndActor(t *testing.T) {
+	var added chat.Message
+	require.NoError(t, json.Unmarshal([]byte(memberAddedJSON), &added))
+	_, err := added.Target()
+	assert.ErrorContains(t, err, "groupMember", "a member action is not about a message")
+	by, err := added.Actor()
+	require.NoError(t, err)
+	assert.Equal(t, "app_system", by.UID)
+
+	var text chat.Message
+	require.NoError(t, json.Unmarshal([]byte(textMessageJSON), &text))
+	assert.False(t, text.IsAction())
+	sender, err := text.Actor()
+	require.NoError(t, err)
+	assert.Equal(t, "cometchat-uid-3", sender.UID)
+
+	bare := chat.Message{Category: chat.CategoryAction, Type: chat.MessageTypeMessage}
+	_, err = bare.Target()
+	assert.Error(t, err, "no entities")
+	_, err = bare.Actor()
+	assert.Error(t, err, "no entities")
+}
+
+func TestMessagesList(t *testing.T) {
+	const page = `{"data":[` + textMessageJSON + `],"meta":{"current":{"limit":25,"count":1},"next":{"affix":"append","sentAt":1638423490,"id":"1"}}}`
+	check := func(t *testing.T, got any) {
+		p := asMessagePage(t, got)
+		require.Len(t, p.Data, 1)
+		assert.Equal(t, "1", p.Data[0].ID)
+		assert.Equal(t, &chat.Current{Limit: 25, Count: 1}, p.Meta.Current)
+		assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, SentAt: 1638423490, ID: "1"}, p.Meta.Next)
+	}
+	runMsgWire(t, []msgWireCase{
+		{
+			name:   "nil options",
+			call:   func(ctx context.Context, c *chat.Client) (any, error) { return c.Messages.List(ctx, nil) },
+			method: http.MethodGet, path: "/v3/messages", reply: page, checkFn: check,
+		},
+		{
+			name: "every filter",
+			call: func(ctx context.Context, c *chat.Client) (any, error) {
+				return c.Messages.List(ctx, &chat.ListMessagesOptions{
+					CursorOptions:                chat.CursorOptions{Affix: chat.AffixPrepend, ID: "40", SentAt: 1738368000, Limit: 25},
+					SearchKey:                    "hello world",
+					HideMessagesFromBlockedUsers: true,
+					HasAttachments:               true,
+					AttachmentTypes:              chat.AttachmentImage,
+					HasMentions:                  true,
+					HasLinks:                     true,
+					MentionedUIDs:                []string{"u1", "u2"},
+					HasReactions:                 true,
+					ReceiverType:                 chat.ReceiverGroup,
+					Category:                     chat.CategoryMessage,
+					Categories:                   []chat.Category{chat.CategoryMessage, chat.CategoryCustom},
+					Type:                         chat.MessageTypeText,
+					Types:                        []chat.MessageType{chat.MessageTypeImage, "poll"},
+					Sender:                       "u1",
+					Senders:                      []string{"u1", "u3"},
+					ConversationID:               "group_g1",
+					MentionsWithBlockedInfo:      true,
+					MentionsWithTagInfo:          true,
+					HideDeleted:                  true,
+					OnlyDeleted:                  true,
+					HideReplies:                  true,
+					Count:                        true,
+					Unread:                       true,
+					WithTags:                     true,
+					Tags:                         []string{"t1", "t2"},
+					FromTimestamp:                1738368001,
+					ToTimestamp:                  1738368002,
+					SentFrom:                     1738368003,
+					SentTo:                       1738368004,
+					UpdatedFrom:                  1738368005,
+					UpdatedTo:                    1738368006,
+					EditedFrom:                   1738368007,
+					EditedTo:                     1738368008,
+					HideQuotedMessages:           true,
+				}, chat.OnBehalfOf("u1"))
+			},
+			method: http.MethodGet, path: "/v3/messages", obo: "u1",
+			query: map[string]string{
+				"affix": "prepend", "id": "40", "sentAt": "1738368000", "limit": "25",
+				"searchKey": "hello world", "hideMessagesFromBlockedUsers": "true", "hasAttachments": "true",
+				"attachmentTypes": "image", "hasMentions": "true", "hasLinks": "true", "mentionedUids": "u1,u2",
+				"hasReactions": "true", "receiverType": "group", "category": "message", "categories": "message,custom",
+				"type": "text", "types": "image,poll", "sender": "u1", "senders": "u1,u3", "conversationId": "group_g1",
+				"mentionsWithBlockedInfo": "true", "mentionsWithTagInfo": "true", "hideDeleted": "true",
+				"onlyDeleted": "true", "hideReplies": "true", "count": "true", "unread": "true", "withTags": "true",
+				"tags": "t1,t2", "fromTimestamp": "1738368001", "toTimestamp": "1738368002",
+				"sentAt[from]": "1738368003", "sentAt[to]": "1738368004", "updatedAt[from]": "1738368005",
+				"updatedAt[to]": "1738368006", "editedAt[from]": "1738368007", "editedAt[to]": "1738368008",
+				"hideQuotedMessages": "true",
+			},
+			reply: page, checkFn: check,
+		},
+		{
+			name: "bracketed names are literal, escaped brackets",
+			call: func(ctx context.Context, c *chat.Client) (any, error) {
+				return c.Messages.List(ctx, &chat.ListMessagesOptions{SentFrom: 1, EditedTo: 2})
+			},
+			method: http.MethodGet, path: "/v3/messages",
+			query: map[string]string{"sentAt[from]": "1", "editedAt[to]": "2"},
+			rawQ:  "editedAt%5Bto%5D=2&sentAt%5Bfrom%5D=1",
+			reply: page,
+		},
+	})
+}
+
+// messagesServer answers a cursor-based message list from pages keyed by
+// the request's id cursor ("" for the first page), and records the
+// queries.
+func messagesServer(m *mockAPI, pages map[string]string) {
+	m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+		body, ok := pages[req.URL.Query().Get("id")]
+		if !ok {
+			return jsonResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected cursor"}}`), nil
+		}
+		return jsonResponse(http.StatusOK, body), nil
+	})
+}
+
+func msgPage(meta string, ids ...string) string {
+	var data []string
+	for _, id := range ids {
+		data = append(data, fmt.Sprintf(`{"id":%q}`, id))
+	}
+	return `{"data":[` + strings.Join(data, ",") + `],"meta":` + meta + `}`
+}
+
+func TestMessagesAllLists(t *testing.T) {
+	nextMeta := func(id string) string {
+		return fmt.Sprintf(`{"current":{"limit":2,"count":2},"next":{"affix":"append","id":%q,"sentAt":1638423490}}`, id)
+	}
+	t.Run("All follows meta.next", func(t *testing.T) {
+		m := newMockAPI(t)
+		messagesServer(m, map[string]string{"": msgPage(nextMeta("2"), "1", "2"), "2": msgPage(nextMeta("3"), "3"), "3": msgPage(`{}`)})
+		opts := &chat.ListMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 2}, Category: chat.CategoryMessage}
+		ids, errs := collectThread(t, m.client.Messages.All(context.Background(), opts, chat.OnBehalfOf("u1")))
+		assert.Empty(t, errs)
+		assert.Equal(t, []string{"1", "2", "3"}, ids)
+		reqs := m.requests()
+		require.Len(t, reqs, 3)
+		for _, r := range reqs {
+			assert.Equal(t, "/v3/messages", r.Path)
+			assert.Equal(t, "message", r.Query.Get("category"), "filters kept on every page")
+			assert.Equal(t, "u1", r.Header.Get("onBehalfOf"))
+		}
+		assert.Equal(t, "1638423490", reqs[1].Query.Get("sentAt"))
+		assert.Equal(t, chat.ListMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 2}, Category: chat.CategoryMessage}, *opts, "opts modified")
+	})
+
+	t.Run("AllGroupMessages follows meta.next and stalls on a repeat", func(t *testing.T) {
+		m := newMockAPI(t)
+		messagesServer(m, map[string]string{"": msgPage(nextMeta("2"), "1", "2"), "2": msgPage(nextMeta("2"), "3")})
+		ids, errs := collectThread(t, m.client.Messages.AllGroupMessages(context.Background(), "g/1", nil))
+		assert.Equal(t, []string{"1", "2", "3"}, ids)
+		require.Len(t, errs, 1)
+		assert.ErrorIs(t, errs[0], chat.ErrPaginationStalled)
+		for _, r := range m.requests() {
+			assert.Equal(t, "/v3/groups/g%2F1/messages", r.Path)
+		}
+	})
+
+	t.Run("AllUserMessages follows meta.cursor with a numeric id", func(t *testing.T) {
+		m := newMockAPI(t)
+		pagination := `"pagination":{"total":0,"count":2,"per_page":100,"current_page":1,"total_pages":1}`
+		messagesServer(m, map[string]string{
+			"":     msgPage(`{`+pagination+`,"cursor":{"id":1786,"affix":"prepend"}}`, "1788", "1787"),
+			"1786": msgPage(`{"current":{"limit":2,"count":2},"next":{"affix":"prepend","id":"1784"}}`, "1786", "1785"),
+			"1784": msgPage(`{"cursor":{"id":1783,"affix":"prepend"}}`),
+		})
+		ids, errs := collectThread(t, m.client.Messages.AllUserMessages(context.Background(), "u2", &chat.ListUserMessagesOptions{PerPage: 2}, chat.OnBehalfOf("u1")))
+		assert.Empty(t, errs)
+		assert.Equal(t, []string{"1788", "1787", "1786", "1785"}, ids)
+		var cursors []string
+		for _, r := range m.requests() {
+			assert.Equal(t, "/v3/users/u2/messages", r.Path)
+			assert.Equal(t, "2", r.Query.Get("perPage"))
+			cursors = append(cursors, r.Query.Get("affix")+":"+r.Query.Get("id"))
+		}
+		assert.Equal(t, []string{":", "prepend:1786", "prepend:1784"}, cursors)
+	})
+
+	t.Run("AllUserMessages follows a cursor beside meta", func(t *testing.T) {
+		m := newMockAPI(t)
+		messagesServer(m, map[string]string{
+			"":  `{"data":[{"id":"5"}],"meta":{},"cursor":{"id":4,"affix":"prepend"}}`,
+			"4": `{"data":[{"id":"4"}],"meta":{}}`,
+		})
+		ids, errs := collectThread(t, m.client.Messages.AllUserMessages(context.Background(), "u2", nil))
+		assert.Empty(t, errs)
+		assert.Equal(t, []string{"5", "4"}, ids)
+	})
+
+	t.Run("empty ids", func(t *testing.T) {
+		m := newMockAPI(t)
+		_, errs := collectThread(t, m.client.Messages.AllUserMessages(context.Background(), "", nil))
+		require.Len(t, errs, 1)
+		requireArgError(t, errs[0], "uid")
+		_, errs = collectThread(t, m.client.Messages.AllGroupMessages(context.Background(), "", nil))
+		require.Len(t, errs, 1)
+		requireArgError(t, errs[0], "guid")
+		assert.Zero(t, m.calls())
+	})
+}
+
+func TestMessagesConversationLists(t *testing.T) {
+	userPage := `{"data":[{"id":"1786"}],"meta":{"pagination":{"total":0,"count":1,"per_page":100,"current_page":1,"total_pages":1},"cursor":{"id":1786,"affix":"prepend"}}}`
+	runMsgWire(t, []msgWireCase{
+		{
+			name: "ListUserMessages with every filter",
+			call: func(ctx context.Context, c *chat.Client) (any, error) {
+				return c.Messages.ListUserMessages(ctx, "cometchat-uid-2", &chat.ListUserMessagesOptions{
+					CursorOptions:           chat.CursorOptions{Affix: chat.AffixAppend, ID: "10", Limit: 5},
+					PerPage:                 50,
+					SearchKey:               "k",
+					HasAttachments:          true,
+					AttachmentTypes:         chat.AttachmentFile,
+					HasMentions:             true,
+					HasLinks:                true,
+					MentionedUIDs:           []string{"a", "b"},
+					MyMentionsOnly:          true,
+					HasReactions:            true,
+					Unread:                  true,
+					Undelivered:             true,
+					Count:                   true,
+					HideReplies:             true,
+					Category:                chat.CategoryCustom,
+					Categories:              []chat.Category{chat.CategoryCall, chat.CategoryAction},
+					Type:                    "poll",
+					Types:                   []chat.MessageType{chat.MessageTypeAudio, chat.MessageTypeVideo},
+					Sender:                  "a",
+					MentionsWithBlockedInfo: true,
+					MentionsWithTagInfo:     true,
+					FromTimestamp:           100,
+					ToTimestamp:             200,
+					WithTags:                true,
+					Tags:                    []string{"x", "y"},
+					HideQuotedMessages:      true,
+				}, chat.OnBehalfOf("cometchat-uid-1"))
+			},
+			method: http.MethodGet, path: "/v3/users/cometchat-uid-2/messages", obo: "cometchat-uid-1",
+			query: map[string]string{
+				"affix": "append", "id": "10", "limit": "5", "perPage": "50", "searchKey": "k", "hasAttachments": "true",
+				"attachmentTypes": "file", "hasMentions": "true", "hasLinks": "true", "mentionedUids": "a,b",
+				"myMentionsOnly": "true", "hasReactions": "true", "unread": "true", "undelivered": "true", "count": "true",
+				"hideReplies": "true", "category": "custom", "categories": "call,action", "type": "poll", "types": "audio,video",
+				"sender": "a", "mentionsWithBlockedInfo": "true", "mentionsWithTagInfo": "true", "fromTimestamp": "100",
+				"toTimestamp": "200", "withTags": "true", "tags": "x,y", "hideQuotedMessages": "true",
+			},
+			reply: userPage,
+			checkFn: func(t *testing.T, got any) {
+				p := asMessagePage(t, got)
+				assert.Equal(t, &chat.Cursor{ID: "1786", Affix: chat.AffixPrepend}, p.Meta.Cursor, "a numeric cursor id decodes")
+				assert.Equal(t, 1, p.Meta.Pagination.Count)
+			},
+		},
+		{
+			name: "ListUserMessages uid escaped",
+			call: func(ctx context.Context, c *chat.Client) (any, error) {
+				return c.Messages.ListUserMessages(ctx, "a b/c", nil)
+			},
+			method: http.MethodGet, path: "/v3/users/a%20b%2Fc/messages", reply: userPage,
+		},
+		{
+			name: "ListGroupMessages with every filter",
+			call: func(ctx context.Context, c *chat.Client) (any, error) {
+				return c.Messages.ListGroupMessages(ctx, "project-group", &chat.ListGroupMessagesOptions{
+					CursorOptions:                chat.CursorOptions{Affix: chat.AffixPrepend, SentAt: 1638423490, Limit: 3},
+					SearchKey:                    "k",
+					HideMessagesFromBlockedUsers: true,
+					HasAttachments:               true,
+					AttachmentTypes:              chat.AttachmentVideo,
+					HasMentions:                  true,
+					HasLinks:                     true,
+					MentionedUIDs:                []string{"a"},
+					MyMentionsOnly:               true,
+					HasReactions:                 true,
+					Unread:                       true,
+					Undelivered:                  true,
+					Count:                        true,
+					HideReplies:                  true,
+					Category:                     chat.CategoryMessage,
+					Categories:                   []chat.Category{chat.CategoryMessage},
+					Type:                         chat.MessageTypeText,
+					Types:                        []chat.MessageType{chat.MessageTypeText},
+					Sender:                       "a",
+					MentionsWithBlockedInfo:      true,
+					MentionsWithTagInfo:          true,
+					FromTimestamp:                100,
+					ToTimestamp:                  200,
+					WithTags:                     true,
+					Tags:                         []string{"x"},
+					HideQuotedMessages:           true,
+				})
+			},
+			method: http.MethodGet, path: "/v3/groups/project-group/messages",
+			query: map[string]string{
+				"affix": "prepend", "sentAt": "1638423490", "limit": "3", "searchKey": "k", "hideMessagesFromBlockedUsers": "true",
+				"hasAttachments": "true", "attachmentTypes": "video", "hasMentions": "true", "hasLinks": "true", "mentionedUids": "a",
+				"myMentionsOnly": "true", "hasReactions": "true", "unread": "true", "undelivered": "true", "count": "true",
+				"hideReplies": "true", "category": "message", "categories": "message", "type": "text", "types": "text",
+				"sender": "a", "mentionsWithBlockedInfo": "true", "mentionsWithTagInfo": "true", "fromTimestamp": "100",
+				"toTimestamp": "200", "withTags": "true", "tags": "x", "hideQuotedMessages": "true",
+			},
+			reply: `{"data":[],"meta":{"current":{"limit":3,"count":0}}}`,
+			checkFn: func(t *testing.T, got any) {
+				p := asMessagePage(t, got)
+				assert.Empty(t, p.Data)
+				assert.Nil(t, p.Meta.Next)
+			},
+		},
+	})
+	runMsgArgs(t, []msgArgCase{
+		{"ListUserMessages empty uid", func(ctx context.Context, c *chat.Client) error {
+			_, err := c.Messages.ListUserMessages(ctx, "", nil)
+			return err
+		}, "uid"},
+		{"ListGroupMessages dot guid", func(ctx context.Context, c *chat.Client) error {
+			_, err := c.Messages.ListGroupMessages(ctx, ".", nil)
+			return err
+		}, "guid"},
+	})
+}
+
+func TestMessagesSendAsBotAndFlag(t *testing.T) {
+	const botForm = `{"receiver":"cometchat-uid-1","receiverType":"user","category":"interactive","type":"form",
+		"data":{"interactionGoal":{"type":"allOf","elementIds":["name","submit"]},
+		"interactiveData":{"title":"Sign up","formFields":[{"elementType":"textInput","elementId":"name","label":"Name"}],
+		"submitElement":{"elementType":"button","elementId":"submit","buttonText":"Go","action":{"actionType":"apiAction","url":"https://example.com/hook","method":"POST"}}}}}`
+	runMsgWire(t, []msgWireCase{
+		{
+			name: "SendAsBot",
+			call: func(ctx context.Context, c *chat.Client) (any, error) {
+				return c.Messages.SendAsBot(ctx, "bot-1", &chat.SendMessageRequest{
+					Receiver: "cometchat-uid-1", ReceiverType: chat.ReceiverUser,
+					Category: chat.CategoryInteractive, Type: chat.MessageTypeForm,
+					Data: chat.MessageData{
+						InteractionGoal: &chat.InteractionGoal{Type: chat.GoalAllOf, ElementIDs: []string{"name", "submit"}},
+						InteractiveData: &chat.InteractiveData{
+							Title:      "Sign up",
+							FormFields: []chat.InteractiveElement{{ElementType: chat.ElementTextInput, ElementID: "name", Label: "Name"}},
+							SubmitElement: &chat.InteractiveElement{ElementType: chat.ElementButton, ElementID: "submit", ButtonText: "Go",
+								Action: &chat.ButtonAction{ActionType: chat.ActionTypeAPI, URL: "https://example.com/hook", Method: "POST"}},
+						},
+					},
+				}, chat.OnBehalfOf("ignored-here"))
+			},
+			// The option is the caller's: the SDK passes it on, though
+			// the reference declares no onBehalfOf for bot messages.
+			method: http.MethodPost, path: "/v3/bots/bot-1/messages", obo: "ignored-here",
+			body:  botForm,
+			reply: `{"data":{"id":"7","sender":"bot-1","category":"interactive","type":"form"}}`,
+			checkFn: func(t *testing.T, got any) {
+				msg := asMessage(t, got)
+				assert.Equal(t, "bot-1", msg.Sender)
+				assert.Equal(t, chat.MessageTypeForm, msg.Type)
+			},
+		},
+		{
+			name: "SendAsBot without options sends no onBehalfOf",
+			call: func(ctx context.Context, c *chat.Client) (any, error) {
+				return c.Messages.SendAsBot(ctx, "bot/1", &chat.SendMessageRequest{Receiver: "g", ReceiverType: chat.ReceiverGroup, Data: chat.MessageData{Text: "hi"}})
+			},
+			method: http.MethodPost, path: "/v3/bots/bot%2F1/messages",
+			body:  `{"receiver":"g","receiverType":"group","data":{"text":"hi"}}`,
+			reply: `{"data":{"id":"8"}}`,
+		},
+		{
+			name: "Flag with the documented empty answer",
+			call: func(ctx context.Context, c *chat.Client) (any, error) {
+				return c.Messages.Flag(ctx, "42", "cometchat-uid-1", &chat.FlagMessageRequest{ReasonID: "spam", Remark: "ads"})
+			},
+			method: http.MethodPost, path: "/v3/messages/42/flagged", obo: "cometchat-uid-1",
+			body:  `{"reasonId":"spam","remark":"ads"}`,
+			reply: `{"data":{}}`,
+			checkFn: func(t *testing.T, got any) {
+				res := got.(*chat.FlagResult)
+				assert.False(t, res.Success)
+				assert.JSONEq(t, `{}`, string(res.Raw))
+			},
+		},
+		{
+			name: "Flag with a fuller answer",
+			call: func(ctx context.Context, c *chat.Client) (any, error) {
+				return c.Messages.Flag(ctx, "42", "cometchat-uid-1", &chat.FlagMessageRequest{ReasonID: "spam"}, chat.OnBehalfOf("other"))
+			},
+			method: http.MethodPost, path: "/v3/messages/42/flagged", obo: "cometchat-uid-1",
+			body:  `{"reasonId":"spam"}`,
+			reply: `{"data":{"success":"true","message":"Flagged.","reasonId":"spam"}}`,
+			checkFn: func(t *testing.T, got any) {
+				res := got.(*chat.FlagResult)
+				assert.True(t, res.Success, "a string boolean decodes")
+				assert.Equal(t, "Flagged.", res.Message)
+				assert.JSONEq(t, `{"success":"true","message":"Flagged.","reasonId":"spam"}`, string(res.Raw))
+			},
+		},
+	})
+	runMsgArgs(t, []msgArgCase{
+		{"SendAsBot empty bot", func(ctx context.Context, c *chat.Client) error {
+			_, err := c.Messages.SendAsBot(ctx, "", &chat.SendMessageRequest{})
+			return err
+		}, "botUID"},
+		{"SendAsBot nil request", func(ctx context.Context, c *chat.Client) error {
+			_, err := c.Messages.SendAsBot(ctx, "bot", nil)
+			return err
+		}, "req"},
+		{"Flag empty id", func(ctx context.Context, c *chat.Client) error {
+			_, err := c.Messages.Flag(ctx, "", "u", &chat.FlagMessageRequest{ReasonID: "r"})
+			return err
+		}, "id"},
+		{"Flag empty onBehalfOf", func(ctx context.Context, c *chat.Client) error {
+			_, err := c.Messages.Flag(ctx, "1", "", &chat.FlagMessageRequest{ReasonID: "r"})
+			return err
+		}, "onBehalfOf"},
+		{"Flag nil request", func(ctx context.Context, c *chat.Client) error {
+			_, err := c.Messages.Flag(ctx, "1", "u", nil)
+			return err
+		}, "req"},
+		{"Flag without a reason", func(ctx context.Context, c *chat.Client) error {
+			_, err := c.Messages.Flag(ctx, "1", "u", &chat.FlagMessageRequest{Remark: "x"})
+			return err
+		}, "req.ReasonID"},
+	})
+}

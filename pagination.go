@@ -76,7 +76,7 @@ type PageOptions struct {
 	Page int `url:"page,omitempty"`
 }
 
-// CursorOptions positions a cursor-based list of messages.
+// CursorOptions positions a cursor-based list of messages or reactions.
 type CursorOptions struct {
 	// Affix is the direction from the cursor.
 	Affix Affix `url:"affix,omitempty"`
@@ -88,8 +88,48 @@ type CursorOptions struct {
 	Limit int `url:"limit,omitempty"`
 }
 
+// UpdateCursorOptions positions a cursor-based list ordered by update time,
+// such as the list of threads.
+type UpdateCursorOptions struct {
+	// Affix is the direction from the cursor.
+	Affix Affix `url:"affix,omitempty"`
+	// UpdatedAt is the update-time cursor (Unix seconds).
+	UpdatedAt Timestamp `url:"updatedAt,omitempty"`
+	// Limit is the page size: default 100, at most 1000.
+	Limit int `url:"limit,omitempty"`
+}
+
 func (o *PageOptions) pageOptions() *PageOptions       { return o }
 func (o *CursorOptions) cursorOptions() *CursorOptions { return o }
+func (o *UpdateCursorOptions) updateCursorOptions() *UpdateCursorOptions {
+	return o
+}
+
+// follow moves the options to next, an id or sentAt cursor, and says
+// whether next names a position at all.
+func (o *CursorOptions) follow(next *Cursor) bool {
+	if next.ID == "" && next.SentAt == 0 {
+		return false
+	}
+	if next.Affix != "" {
+		o.Affix = next.Affix
+	}
+	o.ID, o.SentAt = next.ID, next.SentAt
+	return true
+}
+
+// follow moves the options to next, an updatedAt cursor, and says whether
+// next names a position at all.
+func (o *UpdateCursorOptions) follow(next *Cursor) bool {
+	if next.UpdatedAt == 0 {
+		return false
+	}
+	if next.Affix != "" {
+		o.Affix = next.Affix
+	}
+	o.UpdatedAt = next.UpdatedAt
+	return true
+}
 
 // walk yields the items of page after page: fetch gets a page, and advance
 // moves the options to the next one, saying whether there is one. It stops
@@ -173,25 +213,51 @@ func cursorIter[T, O any, PO interface {
 	*O
 	cursorOptions() *CursorOptions
 }](ctx context.Context, opts PO, fetch func(context.Context, PO) (*Page[T], error)) iter.Seq2[*T, error] {
+	return cursorIterVia(ctx, opts, fetch, metaNext[T])
+}
+
+// cursorIterVia is cursorIter taking the next cursor of a page from next,
+// for lists that do not (always) send it as meta.next.
+func cursorIterVia[T, O any, PO interface {
+	*O
+	cursorOptions() *CursorOptions
+}](ctx context.Context, opts PO, fetch func(context.Context, PO) (*Page[T], error), next func(*Page[T]) *Cursor) iter.Seq2[*T, error] {
 	return func(yield func(*T, error) bool) {
 		o := PO(nonNil((*O)(opts)))
-		co := o.cursorOptions()
-		seen := map[CursorOptions]bool{*co: true}
-		advance := func(page *Page[T]) (bool, error) {
-			next := page.Meta.Next
-			if len(page.Data) == 0 || next == nil || next.ID == "" && next.SentAt == 0 {
-				return false, nil
-			}
-			if next.Affix != "" {
-				co.Affix = next.Affix
-			}
-			co.ID, co.SentAt = next.ID, next.SentAt
-			if seen[*co] {
-				return false, ErrPaginationStalled
-			}
-			seen[*co] = true
-			return true, nil
-		}
-		walk(ctx, func(ctx context.Context) (*Page[T], error) { return fetch(ctx, o) }, advance)(yield)
+		walkCursor(ctx, o.cursorOptions(), func(ctx context.Context) (*Page[T], error) { return fetch(ctx, o) }, next, (*CursorOptions).follow)(yield)
 	}
+}
+
+// updateCursorIter walks a list ordered by update time from the position
+// opts gives, following meta.next's updatedAt, as cursorIter does.
+func updateCursorIter[T, O any, PO interface {
+	*O
+	updateCursorOptions() *UpdateCursorOptions
+}](ctx context.Context, opts PO, fetch func(context.Context, PO) (*Page[T], error)) iter.Seq2[*T, error] {
+	return func(yield func(*T, error) bool) {
+		o := PO(nonNil((*O)(opts)))
+		walkCursor(ctx, o.updateCursorOptions(), func(ctx context.Context) (*Page[T], error) { return fetch(ctx, o) }, metaNext[T], (*UpdateCursorOptions).follow)(yield)
+	}
+}
+
+func metaNext[T any](page *Page[T]) *Cursor { return page.Meta.Next }
+
+// walkCursor walks pages, moving the cursor options co with follow to the
+// cursor next finds in each page. It stops on an empty page or a page
+// without a cursor, and yields ErrPaginationStalled when a position
+// repeats.
+func walkCursor[T any, C comparable](ctx context.Context, co *C, fetch func(context.Context) (*Page[T], error), next func(*Page[T]) *Cursor, follow func(*C, *Cursor) bool) iter.Seq2[*T, error] {
+	seen := map[C]bool{*co: true}
+	advance := func(page *Page[T]) (bool, error) {
+		n := next(page)
+		if len(page.Data) == 0 || n == nil || !follow(co, n) {
+			return false, nil
+		}
+		if seen[*co] {
+			return false, ErrPaginationStalled
+		}
+		seen[*co] = true
+		return true, nil
+	}
+	return walk(ctx, fetch, advance)
 }

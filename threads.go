@@ -1,0 +1,64 @@
+package chat
+
+import (
+	"context"
+	"iter"
+	"net/http"
+)
+
+// ListThreadsOptions filters and positions the list of threads. Zero
+// fields are not sent.
+type ListThreadsOptions struct {
+	UpdateCursorOptions
+	// ParticipatedByMe keeps the threads the acting user took part in.
+	ParticipatedByMe bool `url:"participatedByMe,omitempty"`
+	// WithUnreadReplyCount adds the acting user's unread reply count to
+	// each thread (the response field is unconfirmed).
+	WithUnreadReplyCount bool `url:"withUnreadReplyCount,omitempty"`
+	// WithMentionCount adds the acting user's mention count to each thread
+	// (the response field is unconfirmed).
+	WithMentionCount bool `url:"withMentionCount,omitempty"`
+}
+
+// ListThreads returns one page of threads: the parent messages, each with
+// ReplyCount and LastReply, ordered by when the thread last changed. With
+// the [OnBehalfOf] option the list is that user's. Page through with
+// Meta.Next (an UpdatedAt cursor), or use [MessagesService.AllThreads].
+//
+// API: GET /v3/threads (onBehalfOf optional)
+func (s *MessagesService) ListThreads(ctx context.Context, opts *ListThreadsOptions, reqOpts ...RequestOption) (*Page[Message], error) {
+	return list[Message](ctx, s.rc, path("threads"), opts, "", reqOpts)
+}
+
+// AllThreads iterates over every thread matching opts, following
+// Meta.Next's UpdatedAt cursor. It stops at the first error, which it
+// yields, and when ctx is done.
+//
+// API: GET /v3/threads (onBehalfOf optional)
+func (s *MessagesService) AllThreads(ctx context.Context, opts *ListThreadsOptions, reqOpts ...RequestOption) iter.Seq2[*Message, error] {
+	return updateCursorIter(ctx, opts, func(ctx context.Context, o *ListThreadsOptions) (*Page[Message], error) {
+		return s.ListThreads(ctx, o, reqOpts...)
+	})
+}
+
+// SubscribeThread subscribes onBehalfOf to the thread of the message id,
+// so that they are notified of its replies.
+//
+// API: POST /v3/messages/{id}/thread/subscription (onBehalfOf required)
+func (s *MessagesService) SubscribeThread(ctx context.Context, id, onBehalfOf string, opts ...RequestOption) (*Result, error) {
+	if err := s.rc.Required("id", id, "onBehalfOf", onBehalfOf); err != nil {
+		return nil, err
+	}
+	return do[Result](ctx, s.rc, http.MethodPost, path("messages", id, "thread", "subscription"), nil, onBehalfOf, opts)
+}
+
+// UnsubscribeThread unsubscribes onBehalfOf from the thread of the message
+// id.
+//
+// API: DELETE /v3/messages/{id}/thread/subscription (onBehalfOf required)
+func (s *MessagesService) UnsubscribeThread(ctx context.Context, id, onBehalfOf string, opts ...RequestOption) (*Result, error) {
+	if err := s.rc.Required("id", id, "onBehalfOf", onBehalfOf); err != nil {
+		return nil, err
+	}
+	return do[Result](ctx, s.rc, http.MethodDelete, path("messages", id, "thread", "subscription"), nil, onBehalfOf, opts)
+}
