@@ -1,19 +1,546 @@
 package chattest
 
-import "github.com/chatrest/chat"
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/chatrest/chat"
+)
+
+const (
+	// maxMembersPerCall is how many users one add-members call (or the
+	// members of a create-group call) may name.
+	maxMembersPerCall = chat.MaxMembersPerCall
+	// maxGroupMembers is how many members a group may have.
+	maxGroupMembers = 100000
+	// maxMetadataBytes bounds a group's metadata, JSON-encoded (the
+	// constraints page says 5 KB; an overview page says ~1.6K characters).
+	maxMetadataBytes = 5 * 1024
+)
 
 // groupsState holds groups, their members and bans.
-type groupsState struct{}
+type groupsState struct {
+	groups   map[string]*groupRec // by (lower-case) guid; deleted groups are removed
+	groupSeq int64                // orders members and bans by when they were added
+}
 
-func (g *groupsState) init() {}
+func (g *groupsState) init() { g.groups = map[string]*groupRec{} }
+
+// groupRec is a stored group. g holds the group's own fields; the counts
+// and the fields relative to the acting user are computed by view.
+type groupRec struct {
+	g        chat.Group
+	password string
+	members  map[string]*memberRec // by uid
+	banned   map[string]*banRec    // by uid
+}
+
+// memberRec is a membership.
+type memberRec struct {
+	scope    chat.MemberScope
+	joinedAt chat.Timestamp
+	seq      int64
+}
+
+// banRec is a ban.
+type banRec struct {
+	bannedAt chat.Timestamp
+	seq      int64
+}
 
 // groupRoutes are the routes of groups, group members and banned users.
-func groupRoutes() []route { return nil }
+func groupRoutes() []route {
+	return []route{
+		{pattern: "POST /v3/groups", obo: oboOptional, handle: (*state).createGroup},
+		{pattern: "GET /v3/groups", obo: oboOptional, handle: (*state).listGroups},
+		{pattern: "GET /v3/groups/{guid}", obo: oboOptional, handle: (*state).getGroup},
+		{pattern: "PUT /v3/groups/{guid}", obo: oboOptional, handle: (*state).updateGroup},
+		{pattern: "DELETE /v3/groups/{guid}", obo: oboOptional, handle: (*state).deleteGroup},
+		{pattern: "POST /v3/groups/{guid}/members", obo: oboOptional, handle: (*state).addMembers},
+		{pattern: "GET /v3/groups/{guid}/members", handle: (*state).listMembers},
+		{pattern: "PUT /v3/groups/{guid}/members/{uid}", obo: oboOptional, handle: (*state).changeScope},
+		{pattern: "DELETE /v3/groups/{guid}/members/{uid}", obo: oboOptional, handle: (*state).kickMember},
+		{pattern: "POST /v3/groups/{guid}/bannedusers/{uid}", obo: oboOptional, handle: (*state).banUser},
+		{pattern: "DELETE /v3/groups/{guid}/bannedusers/{uid}", obo: oboOptional, handle: (*state).unbanUser},
+		{pattern: "GET /v3/groups/{guid}/bannedusers", handle: (*state).listBanned},
+	}
+}
 
 // groupExists reports whether the group guid exists (and is not deleted).
 // Other collections call it; it is called with st.mu held.
-func (st *state) groupExists(guid string) bool { return false }
+func (st *state) groupExists(guid string) bool { return st.groups[strings.ToLower(guid)] != nil }
 
 // memberScope returns the scope of uid in the group guid, and whether uid
 // is a member. Other collections call it; it is called with st.mu held.
-func (st *state) memberScope(guid, uid string) (chat.MemberScope, bool) { return "", false }
+func (st *state) memberScope(guid, uid string) (chat.MemberScope, bool) {
+	g := st.groups[strings.ToLower(guid)]
+	if g == nil {
+		return "", false
+	}
+	m := st.member(g, strings.ToLower(uid))
+	if m == nil {
+		return "", false
+	}
+	return m.scope, true
+}
+
+// group returns the group named by the path's guid, or ERR_GUID_NOT_FOUND.
+func (st *state) group(c *call) (*groupRec, error) {
+	guid := strings.ToLower(c.r.PathValue("guid"))
+	if g := st.groups[guid]; g != nil {
+		return g, nil
+	}
+	return nil, errGUIDNotFound(guid)
+}
+
+// member returns the membership of uid in g, unless uid is not a member or
+// is no longer an active user (members who were deleted or deactivated are
+// neither listed nor counted).
+func (st *state) member(g *groupRec, uid string) *memberRec {
+	m := g.members[uid]
+	if m == nil || st.activeUser(uid) == nil {
+		return nil
+	}
+	return m
+}
+
+// memberUIDs returns the active members of g in the order they joined.
+func (st *state) memberUIDs(g *groupRec) []string {
+	uids := make([]string, 0, len(g.members))
+	for uid := range g.members {
+		if st.activeUser(uid) != nil {
+			uids = append(uids, uid)
+		}
+	}
+	sort.Slice(uids, func(i, j int) bool { return g.members[uids[i]].seq < g.members[uids[j]].seq })
+	return uids
+}
+
+// view is the group as answers show it to the user viewer ("" for the
+// app): its members count, and viewer's scope, hasJoined and joinedAt when
+// viewer is a member.
+func (st *state) view(g *groupRec, viewer string, withTags bool) chat.Group {
+	v := g.g
+	v.MembersCount = len(st.memberUIDs(g))
+	if !withTags {
+		v.Tags = nil
+	}
+	if scope, ok := st.memberScope(g.g.GUID, viewer); viewer != "" && ok {
+		v.Scope, v.JoinedAt, v.HasJoined = scope, g.members[viewer].joinedAt, true
+	}
+	return v
+}
+
+// join makes uid a member of g with scope, as the latest to join.
+func (st *state) join(g *groupRec, uid string, scope chat.MemberScope, now chat.Timestamp) *memberRec {
+	st.groupSeq++
+	m := &memberRec{scope: scope, joinedAt: now, seq: st.groupSeq}
+	g.members[uid] = m
+	return m
+}
+
+// actor returns the acting user's UID for action messages: the onBehalfOf
+// user, or app_system.
+func actor(c *call) string {
+	if c.onBehalfOf != "" {
+		return c.onBehalfOf
+	}
+	return appSystem
+}
+
+// checkGroupFields validates what create and update share.
+func checkGroupFields(v *validator, password, icon, description string, metadata map[string]any, tags []string) {
+	checkText(v, "password", password, false, 100)
+	checkText(v, "icon", icon, false, 3000)
+	checkText(v, "description", description, false, 255)
+	checkTags(v, "tags", tags)
+	if metadata != nil {
+		if b, err := json.Marshal(metadata); err == nil && len(b) > maxMetadataBytes {
+			v.add("metadata", "The metadata may not be greater than %d bytes.", maxMetadataBytes)
+		}
+	}
+}
+
+// checkGroupType validates a group type; empty is allowed (the caller
+// defaults it or leaves it unchanged).
+func checkGroupType(v *validator, t chat.GroupType) {
+	switch t {
+	case "", chat.GroupPublic, chat.GroupPassword, chat.GroupPrivate:
+	default:
+		v.add("type", `The type must be "public", "password" or "private".`)
+	}
+}
+
+// POST /v3/groups
+//
+// The owner is the body's owner, else the onBehalfOf user, else
+// app_system (the reference's "system user", who is not a member). A user
+// owner joins as an admin. The type defaults to public, as the groups
+// overview says. Users in members join as for add-members, acting as the
+// app; those that cannot join are left out silently (the reference does
+// not say how the answer reports them). The answer is relative to the
+// onBehalfOf user, or to the owner without the header, as the reference's
+// example shows the owner's scope.
+func (st *state) createGroup(c *call) (any, error) {
+	var b struct {
+		GUID        string          `json:"guid"`
+		Name        string          `json:"name"`
+		Type        chat.GroupType  `json:"type"`
+		Password    string          `json:"password"`
+		Icon        string          `json:"icon"`
+		Description string          `json:"description"`
+		Metadata    map[string]any  `json:"metadata"`
+		Owner       string          `json:"owner"`
+		Tags        []string        `json:"tags"`
+		Members     json.RawMessage `json:"members"`
+	}
+	if err := c.decode(&b); err != nil {
+		return nil, err
+	}
+	guid, owner := strings.ToLower(b.GUID), strings.ToLower(b.Owner)
+	if b.Type == "" {
+		b.Type = chat.GroupPublic
+	}
+	var v validator
+	checkID(&v, "guid", guid)
+	checkText(&v, "name", b.Name, true, 100)
+	checkGroupType(&v, b.Type)
+	checkGroupFields(&v, b.Password, b.Icon, b.Description, b.Metadata, b.Tags)
+	if owner != "" {
+		checkID(&v, "owner", owner)
+	}
+	lists := parseMemberLists(&v, b.Members, "members.")
+	if err := v.err(); err != nil {
+		return nil, err
+	}
+	if b.Type == chat.GroupPassword && b.Password == "" {
+		return nil, errEmptyGroupPass()
+	}
+	if st.groupExists(guid) {
+		return nil, errGUIDExists(guid)
+	}
+	if owner == "" {
+		owner = c.onBehalfOf
+	}
+	if owner != "" && st.activeUser(owner) == nil {
+		return nil, errUIDNotFound(owner)
+	}
+	now := c.timestamp()
+	g := &groupRec{
+		g: chat.Group{
+			GUID: guid, Name: b.Name, Description: b.Description, Icon: b.Icon, Type: b.Type,
+			ConversationID: "group_" + guid, Owner: owner, Tags: b.Tags, Metadata: b.Metadata,
+			CreatedAt: now, UpdatedAt: now,
+		},
+		members: map[string]*memberRec{},
+		banned:  map[string]*banRec{},
+	}
+	if b.Type == chat.GroupPassword {
+		g.password = b.Password
+	}
+	if owner == "" {
+		g.g.Owner = appSystem
+	} else {
+		st.join(g, owner, chat.MemberAdmin, now)
+	}
+	st.groups[guid] = g
+	st.applyMembers(c, g, lists, rankApp)
+	viewer := c.onBehalfOf
+	if viewer == "" {
+		viewer = owner
+	}
+	return data(st.view(g, viewer, true)), nil
+}
+
+// GET /v3/groups/{guid}
+func (st *state) getGroup(c *call) (any, error) {
+	g, err := st.group(c)
+	if err != nil {
+		return nil, err
+	}
+	return data(st.view(g, c.onBehalfOf, true)), nil
+}
+
+// GET /v3/groups
+//
+// Without sortBy, groups come most recently updated first (then by guid),
+// the order the affix/updatedAt cursor follows: meta.cursor names the
+// updatedAt of the page's last group, and a request with affix=prepend and
+// that updatedAt continues after it (groups updated in that same second
+// are skipped, the cursor being a bare timestamp). With affix=append the
+// order is least recently updated first. With onBehalfOf, private groups
+// the user has not joined are not listed, and hasJoined=true keeps the
+// groups the user has joined; without it, hasJoined is ignored, as the
+// reference says it only works with the header. The type filter takes
+// "protected" (R-new's name) as "password". Tags show only with withTags.
+func (st *state) listGroups(c *call) (any, error) {
+	p := c.params()
+	pq := pageParams(p)
+	search := strings.ToLower(p.str("searchKey"))
+	inName, inGUID := true, true
+	if in := p.list("searchIn"); len(in) > 0 {
+		inName, inGUID = slices.Contains(in, "name"), slices.Contains(in, "guid")
+		for _, f := range in {
+			if f != "name" && f != "guid" {
+				p.v.add("searchIn", `The searchIn items must be "name" or "guid".`)
+			}
+		}
+	}
+	sortBy := p.str("sortBy")
+	if sortBy != "" && sortBy != "name" && sortBy != "guid" && sortBy != "createdAt" {
+		p.v.add("sortBy", `The sortBy field must be "name", "guid" or "createdAt".`)
+	}
+	desc := false
+	switch p.str("sortOrder") {
+	case "", "asc":
+	case "desc":
+		desc = true
+	default:
+		p.v.add("sortOrder", `The sortOrder field must be "asc" or "desc".`)
+	}
+	affix := chat.Affix(p.str("affix"))
+	if affix != "" && affix != chat.AffixAppend && affix != chat.AffixPrepend {
+		p.v.add("affix", `The affix field must be "append" or "prepend".`)
+	}
+	cursor, hasCursor := p.timestamp("updatedAt")
+	withTags := p.boolean("withTags")
+	tags := p.list("tags")
+	var types []chat.GroupType
+	for _, name := range []string{"type", "types"} {
+		for _, t := range p.list(name) {
+			gt := chat.GroupType(t)
+			if t == "protected" {
+				gt = chat.GroupPassword
+			}
+			if gt != chat.GroupPublic && gt != chat.GroupPassword && gt != chat.GroupPrivate {
+				p.v.add(name, `The %s must be "public", "password" ("protected") or "private".`, name)
+				continue
+			}
+			types = append(types, gt)
+		}
+	}
+	hasJoined := p.boolean("hasJoined") && c.onBehalfOf != ""
+	guids := p.list("guids")
+	if guid := p.str("guid"); guid != "" {
+		guids = append(guids, guid)
+	}
+	for i := range guids {
+		guids[i] = strings.ToLower(guids[i])
+	}
+	createdFrom, hasCreatedFrom := p.timestamp("createdAt[from]")
+	createdTo, hasCreatedTo := p.timestamp("createdAt[to]")
+	updatedFrom, hasUpdatedFrom := p.timestamp("updatedAt[from]")
+	updatedTo, hasUpdatedTo := p.timestamp("updatedAt[to]")
+	countGTE, hasGTE := p.timestamp("membersCount[gte]")
+	countLTE, hasLTE := p.timestamp("membersCount[lte]")
+	countEQ, hasEQ := p.timestamp("membersCount[eq]")
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+	if hasCursor && affix == "" {
+		affix = chat.AffixPrepend
+	}
+
+	type entry struct {
+		g     *groupRec
+		count int64
+	}
+	var match []entry
+	for _, g := range st.groups {
+		joined := c.onBehalfOf != "" && st.member(g, c.onBehalfOf) != nil
+		count := int64(len(st.memberUIDs(g)))
+		gg := g.g
+		switch {
+		case c.onBehalfOf != "" && gg.Type == chat.GroupPrivate && !joined,
+			hasJoined && !joined,
+			search != "" && !(inGUID && strings.Contains(gg.GUID, search) ||
+				inName && strings.Contains(strings.ToLower(gg.Name), search)),
+			len(tags) > 0 && !slices.ContainsFunc(gg.Tags, func(t string) bool { return slices.Contains(tags, t) }),
+			len(types) > 0 && !slices.Contains(types, gg.Type),
+			len(guids) > 0 && !slices.Contains(guids, gg.GUID),
+			hasCreatedFrom && int64(gg.CreatedAt) < createdFrom,
+			hasCreatedTo && int64(gg.CreatedAt) > createdTo,
+			(hasUpdatedFrom || hasUpdatedTo) && gg.UpdatedAt == gg.CreatedAt,
+			hasUpdatedFrom && int64(gg.UpdatedAt) < updatedFrom,
+			hasUpdatedTo && int64(gg.UpdatedAt) > updatedTo,
+			hasGTE && count < countGTE,
+			hasLTE && count > countLTE,
+			hasEQ && count != countEQ,
+			hasCursor && affix == chat.AffixPrepend && int64(gg.UpdatedAt) >= cursor,
+			hasCursor && affix == chat.AffixAppend && int64(gg.UpdatedAt) <= cursor:
+			continue
+		}
+		match = append(match, entry{g, count})
+	}
+	sort.Slice(match, func(i, j int) bool {
+		a, b := match[i].g.g, match[j].g.g
+		if sortBy == "" {
+			if a.UpdatedAt != b.UpdatedAt {
+				return (a.UpdatedAt < b.UpdatedAt) == (affix == chat.AffixAppend)
+			}
+			return a.GUID < b.GUID
+		}
+		var less, greater bool
+		switch sortBy {
+		case "name":
+			less, greater = a.Name < b.Name, a.Name > b.Name
+		case "createdAt":
+			less, greater = a.CreatedAt < b.CreatedAt, a.CreatedAt > b.CreatedAt
+		}
+		if less || greater {
+			return less != desc
+		}
+		return (a.GUID < b.GUID) != (desc && sortBy == "guid")
+	})
+	page, meta := paginate(match, pq)
+	out := make([]chat.Group, len(page))
+	for i, e := range page {
+		out[i] = st.view(e.g, c.onBehalfOf, withTags)
+	}
+	next := &chat.Cursor{Affix: chat.AffixPrepend, UpdatedAt: chat.Timestamp(cursor)}
+	if affix != "" {
+		next.Affix = affix
+	}
+	if n := len(out); n > 0 {
+		next.UpdatedAt = out[n-1].UpdatedAt
+	}
+	meta.Cursor = next
+	return chat.Page[chat.Group]{Data: out, Meta: meta}, nil
+}
+
+// PUT /v3/groups/{guid}
+//
+// With onBehalfOf the user must be an admin of the group, and the body's
+// owner is ignored, as the reference says. Without it, a new owner must be
+// a member; they become an admin if they were not (a scopeChanged action).
+// Changing the type to password needs a password unless the group has one;
+// changing it away from password drops the password. updatedBy is the
+// onBehalfOf user, or app_system.
+func (st *state) updateGroup(c *call) (any, error) {
+	g, err := st.group(c)
+	if err != nil {
+		return nil, err
+	}
+	var b struct {
+		Name        *string        `json:"name"`
+		Type        chat.GroupType `json:"type"`
+		Password    string         `json:"password"`
+		Icon        *string        `json:"icon"`
+		Description *string        `json:"description"`
+		Metadata    map[string]any `json:"metadata"`
+		Owner       string         `json:"owner"`
+		Tags        []string       `json:"tags"` // nil: unchanged; []: cleared
+		Unset       []string       `json:"unset"`
+	}
+	if err := c.decode(&b); err != nil {
+		return nil, err
+	}
+	var v validator
+	if b.Name != nil {
+		checkText(&v, "name", *b.Name, true, 100)
+	}
+	checkGroupType(&v, b.Type)
+	deref := func(s *string) string {
+		if s == nil {
+			return ""
+		}
+		return *s
+	}
+	checkGroupFields(&v, b.Password, deref(b.Icon), deref(b.Description), b.Metadata, b.Tags)
+	for _, f := range b.Unset {
+		if f != "icon" && f != "description" && f != "metadata" {
+			v.add("unset", `The unset items must be "icon", "description" or "metadata".`)
+		}
+	}
+	owner := strings.ToLower(b.Owner)
+	if c.onBehalfOf != "" {
+		owner = ""
+	}
+	if owner != "" {
+		checkID(&v, "owner", owner)
+	}
+	if err := v.err(); err != nil {
+		return nil, err
+	}
+	if err := st.requireScope(c, g, chat.MemberAdmin); err != nil {
+		return nil, err
+	}
+	newType := g.g.Type
+	if b.Type != "" {
+		newType = b.Type
+	}
+	if newType == chat.GroupPassword && b.Password == "" && g.password == "" {
+		return nil, errEmptyGroupPass()
+	}
+	var newOwner *memberRec
+	if owner != "" && owner != g.g.Owner {
+		if st.activeUser(owner) == nil {
+			return nil, errUIDNotFound(owner)
+		}
+		if newOwner = st.member(g, owner); newOwner == nil {
+			return nil, errNotAMember(g.g.GUID, owner)
+		}
+	}
+
+	now := c.timestamp()
+	if b.Name != nil {
+		g.g.Name = *b.Name
+	}
+	if b.Icon != nil {
+		g.g.Icon = *b.Icon
+	}
+	if b.Description != nil {
+		g.g.Description = *b.Description
+	}
+	if b.Metadata != nil {
+		g.g.Metadata = b.Metadata
+	}
+	if b.Tags != nil {
+		g.g.Tags = b.Tags
+	}
+	for _, f := range b.Unset {
+		switch f {
+		case "icon":
+			g.g.Icon = ""
+		case "description":
+			g.g.Description = ""
+		case "metadata":
+			g.g.Metadata = nil
+		}
+	}
+	g.g.Type = newType
+	switch {
+	case newType != chat.GroupPassword:
+		g.password = ""
+	case b.Password != "":
+		g.password = b.Password
+	}
+	if newOwner != nil {
+		g.g.Owner = owner
+		if newOwner.scope != chat.MemberAdmin {
+			newOwner.scope = chat.MemberAdmin
+			st.emitGroupAction(c.now, "scopeChanged", actor(c), owner, g.g.GUID)
+		}
+	}
+	g.g.UpdatedAt, g.g.UpdatedBy = now, actor(c)
+	return data(st.view(g, c.onBehalfOf, true)), nil
+}
+
+// DELETE /v3/groups/{guid}
+//
+// With onBehalfOf the user must be an admin of the group. The group, its
+// members and bans are removed; its guid may be used again.
+func (st *state) deleteGroup(c *call) (any, error) {
+	g, err := st.group(c)
+	if err != nil {
+		return nil, err
+	}
+	if err := st.requireScope(c, g, chat.MemberAdmin); err != nil {
+		return nil, err
+	}
+	delete(st.groups, g.g.GUID)
+	return data(chat.Result{Success: true, Message: fmt.Sprintf("Group %s has been deleted successfully.", g.g.GUID)}), nil
+}

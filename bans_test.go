@@ -1,0 +1,129 @@
+package chat_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+)
+
+func TestBansWire(t *testing.T) {
+	ctx := context.Background()
+	bannedPage := `{"data":[` + userJSON + `],"meta":{"pagination":{"total":1,"count":1,"per_page":100,"current_page":1,"total_pages":1}}}`
+	var user chat.User
+	require.NoError(t, json.Unmarshal([]byte(userJSON), &user))
+	wantPage := &chat.Page[chat.User]{Data: []chat.User{user},
+		Meta: chat.Meta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}}
+	runGroupWire(t, []groupWireCase{
+		{
+			name:     "Ban",
+			call:     func(c *chat.Client) (any, error) { return c.Bans.Ban(ctx, "g", "cometchat-uid-5") },
+			response: `{"data":{"success":true,"message":"User cometchat-uid-5 has been banned."}}`,
+			method:   http.MethodPost, path: "/v3/groups/g/bannedusers/cometchat-uid-5",
+			want: &chat.Result{Success: true, Message: "User cometchat-uid-5 has been banned."},
+		},
+		{
+			name:     "Ban on behalf of a user escapes the ids",
+			call:     func(c *chat.Client) (any, error) { return c.Bans.Ban(ctx, "g/x", "u?1", chat.OnBehalfOf("u1")) },
+			response: `{"data":{"success":true,"message":"banned"}}`,
+			method:   http.MethodPost, path: "/v3/groups/g%2Fx/bannedusers/u%3F1", obo: "u1",
+			want: &chat.Result{Success: true, Message: "banned"},
+		},
+		{
+			name:     "Unban",
+			call:     func(c *chat.Client) (any, error) { return c.Bans.Unban(ctx, "g", "cometchat-uid-5") },
+			response: `{"data":{"success":true,"Message":"User cometchat-uid-5 has been unbanned."}}`,
+			method:   http.MethodDelete, path: "/v3/groups/g/bannedusers/cometchat-uid-5",
+			want: &chat.Result{Success: true, Message: "User cometchat-uid-5 has been unbanned."},
+		},
+		{
+			name:     "Unban on behalf of a user",
+			call:     func(c *chat.Client) (any, error) { return c.Bans.Unban(ctx, "g", "u2", chat.OnBehalfOf("u1")) },
+			response: `{"data":{"success":true,"message":"unbanned"}}`,
+			method:   http.MethodDelete, path: "/v3/groups/g/bannedusers/u2", obo: "u1",
+			want: &chat.Result{Success: true, Message: "unbanned"},
+		},
+		{
+			name:     "List without options",
+			call:     func(c *chat.Client) (any, error) { return c.Bans.List(ctx, "g", nil) },
+			response: bannedPage,
+			method:   http.MethodGet, path: "/v3/groups/g/bannedusers",
+			want: wantPage,
+		},
+		{
+			name: "List a page",
+			call: func(c *chat.Client) (any, error) {
+				return c.Bans.List(ctx, "g", &chat.ListBannedOptions{PageOptions: chat.PageOptions{PerPage: 5, Page: 2}})
+			},
+			response: bannedPage,
+			method:   http.MethodGet, path: "/v3/groups/g/bannedusers", query: "page=2&perPage=5",
+			want: wantPage,
+		},
+	})
+}
+
+func TestBansAll(t *testing.T) {
+	m := newMockAPI(t)
+	m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+		switch req.URL.Query().Get("page") {
+		case "1":
+			return jsonResponse(http.StatusOK, usersPage(1, 2, `"per_page":2,"current_page":1,"total_pages":2`)), nil
+		case "2":
+			return jsonResponse(http.StatusOK, usersPage(3, 2, `"per_page":2,"current_page":2,"total_pages":2`)), nil
+		}
+		return jsonResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected page"}}`), nil
+	})
+	var uids []string
+	for u, err := range m.client.Bans.All(context.Background(), "g", &chat.ListBannedOptions{PageOptions: chat.PageOptions{PerPage: 2}}) {
+		require.NoError(t, err)
+		uids = append(uids, u.UID)
+	}
+	assert.Equal(t, []string{"u1", "u2", "u3", "u4"}, uids)
+	reqs := m.requests()
+	require.Len(t, reqs, 2)
+	for i, r := range reqs {
+		assertWire(t, r, http.MethodGet, "/v3/groups/g/bannedusers")
+		assertNoOnBehalfOf(t, r)
+		assert.Equal(t, fmt.Sprintf("page=%d&perPage=2", i+1), r.RawQuery)
+	}
+
+	t.Run("stops at the first error", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.reply(http.StatusNotFound, `{"error":{"code":"ERR_GUID_NOT_FOUND","message":"no such group"}}`)
+		var errs []error
+		for _, err := range m.client.Bans.All(context.Background(), "nope", nil) {
+			errs = append(errs, err)
+		}
+		require.Len(t, errs, 1)
+		assert.ErrorIs(t, errs[0], chat.ErrNotFound)
+		assert.Equal(t, "ERR_GUID_NOT_FOUND", requireAPIError(t, errs[0]).Code)
+	})
+}
+
+func TestBansArguments(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name     string
+		call     func(c *chat.Client) error
+		wantName string
+	}{
+		{"Ban empty guid", func(c *chat.Client) error { _, err := c.Bans.Ban(ctx, "", "u"); return err }, "guid"},
+		{"Ban empty uid", func(c *chat.Client) error { _, err := c.Bans.Ban(ctx, "g", ""); return err }, "uid"},
+		{"Unban dot guid", func(c *chat.Client) error { _, err := c.Bans.Unban(ctx, ".", "u"); return err }, "guid"},
+		{"Unban dot uid", func(c *chat.Client) error { _, err := c.Bans.Unban(ctx, "g", ".."); return err }, "uid"},
+		{"List empty guid", func(c *chat.Client) error { _, err := c.Bans.List(ctx, "", nil); return err }, "guid"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			requireArgError(t, tt.call(m.client), tt.wantName)
+			assert.Zero(t, m.calls())
+		})
+	}
+}

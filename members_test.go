@@ -1,0 +1,259 @@
+package chat_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+)
+
+// memberJSON is the reference's list-members item (chat-core §2.3).
+const memberJSON = `{"uid":"cometchat-uid-5","name":"John Paul","avatar":"https://example.com/jp.png","status":"offline","role":"default",
+ "scope":"moderator","joinedAt":1638360106,"createdAt":1629869270,
+ "conversationId":"cometchat-uid-4_user_cometchat-uid-5"}`
+
+var memberValue = chat.GroupMember{
+	UID: "cometchat-uid-5", Name: "John Paul", Avatar: "https://example.com/jp.png", Status: chat.UserOffline, Role: "default",
+	Scope: chat.MemberModerator, JoinedAt: 1638360106, CreatedAt: 1629869270,
+	ConversationID: "cometchat-uid-4_user_cometchat-uid-5",
+}
+
+// addedJSON is an "added" action message as add-members returns it.
+const addedJSON = `{"id":"7","conversationId":"group_g","sender":"app_system","receiverType":"group","receiver":"g",
+ "category":"action","type":"groupMember","data":{"action":"added"},"sentAt":1638360106}`
+
+var addedValue = &chat.Message{ID: "7", ConversationID: "group_g", Sender: "app_system", ReceiverType: chat.ReceiverGroup,
+	Receiver: "g", Category: chat.CategoryAction, Type: chat.MessageTypeGroupMember,
+	Data: chat.MessageData{Action: "added"}, SentAt: 1638360106}
+
+func TestMembersWire(t *testing.T) {
+	ctx := context.Background()
+	membersPage := `{"data":[` + memberJSON + `],"meta":{"pagination":{"total":1,"count":1,"per_page":100,"current_page":1,"total_pages":1}},
+		"cursor":{"updatedAt":1638360106,"affix":"prepend"}}`
+	wantPage := &chat.Page[chat.GroupMember]{
+		Data:   []chat.GroupMember{memberValue},
+		Meta:   chat.Meta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}},
+		Cursor: &chat.Cursor{UpdatedAt: 1638360106, Affix: chat.AffixPrepend},
+	}
+	runGroupWire(t, []groupWireCase{
+		{
+			name: "Add",
+			call: func(c *chat.Client) (any, error) {
+				return c.Members.Add(ctx, "g", &chat.AddMembersRequest{
+					Admins: []string{"a1"}, Moderators: []string{"m1"}, Participants: []string{"p1", "p2"}, UsersToBan: []string{"b1"},
+				})
+			},
+			response: `{"data":{"admins":{"a1":{"success":true,"data":` + addedJSON + `}},
+				"moderators":{"m1":{"success":false,"error":{"code":"ERR_ALREADY_JOINED","message":"already a member"}}},
+				"participants":{"p1":{"success":true,"data":` + addedJSON + `},"p2":{"success":false,"message":"failed"}},
+				"usersToBan":{"b1":{"success":true}}}}`,
+			method: http.MethodPost, path: "/v3/groups/g/members",
+			body: `{"admins":["a1"],"moderators":["m1"],"participants":["p1","p2"],"usersToBan":["b1"]}`,
+			want: &chat.AddMembersResponse{
+				Admins:       map[string]chat.MemberResult{"a1": {Success: true, Data: addedValue}},
+				Moderators:   map[string]chat.MemberResult{"m1": {Error: &chat.MemberError{Code: "ERR_ALREADY_JOINED", Message: "already a member"}}},
+				Participants: map[string]chat.MemberResult{"p1": {Success: true, Data: addedValue}, "p2": {Message: "failed"}},
+				UsersToBan:   map[string]chat.MemberResult{"b1": {Success: true}},
+			},
+		},
+		{
+			name: "Add on behalf of a user leaves out empty lists",
+			call: func(c *chat.Client) (any, error) {
+				return c.Members.Add(ctx, "my group", &chat.AddMembersRequest{Participants: []string{"p1"}, Admins: []string{}},
+					chat.OnBehalfOf("cometchat-uid-4"))
+			},
+			response: `{"data":{"participants":{"p1":{"success":true}}}}`,
+			method:   http.MethodPost, path: "/v3/groups/my%20group/members", obo: "cometchat-uid-4",
+			body: `{"participants":["p1"]}`,
+			want: &chat.AddMembersResponse{Participants: map[string]chat.MemberResult{"p1": {Success: true}}},
+		},
+		{
+			name:     "List without options",
+			call:     func(c *chat.Client) (any, error) { return c.Members.List(ctx, "g", nil) },
+			response: membersPage,
+			method:   http.MethodGet, path: "/v3/groups/g/members",
+			want: wantPage,
+		},
+		{
+			name: "List with filters",
+			call: func(c *chat.Client) (any, error) {
+				return c.Members.List(ctx, "g/1", &chat.ListMembersOptions{
+					PageOptions: chat.PageOptions{PerPage: 10, Page: 3}, Status: chat.UserAvailable,
+					Scopes: []chat.MemberScope{chat.MemberAdmin, chat.MemberModerator},
+				})
+			},
+			response: membersPage,
+			method:   http.MethodGet, path: "/v3/groups/g%2F1/members", query: "page=3&perPage=10&scopes=admin,moderator&status=available",
+			want: wantPage,
+		},
+		{
+			name: "ChangeScope",
+			call: func(c *chat.Client) (any, error) {
+				return c.Members.ChangeScope(ctx, "g", "cometchat-uid-5", &chat.ChangeScopeRequest{Scope: chat.MemberAdmin})
+			},
+			response: `{"data":{"guid":"g","uid":"cometchat-uid-5","scope":"admin","joinedAt":1638360106}}`,
+			method:   http.MethodPut, path: "/v3/groups/g/members/cometchat-uid-5", body: `{"scope":"admin"}`,
+			want: &chat.ScopeChange{GUID: "g", UID: "cometchat-uid-5", Scope: chat.MemberAdmin, JoinedAt: 1638360106},
+		},
+		{
+			name: "ChangeScope on behalf of a user escapes the uid",
+			call: func(c *chat.Client) (any, error) {
+				return c.Members.ChangeScope(ctx, "g", "a#b", &chat.ChangeScopeRequest{Scope: chat.MemberParticipant}, chat.OnBehalfOf("u1"))
+			},
+			response: `{"data":{"guid":"g","uid":"a#b","scope":"participant","joinedAt":"1638360106"}}`,
+			method:   http.MethodPut, path: "/v3/groups/g/members/a%23b", obo: "u1", body: `{"scope":"participant"}`,
+			want: &chat.ScopeChange{GUID: "g", UID: "a#b", Scope: chat.MemberParticipant, JoinedAt: 1638360106},
+		},
+		{
+			name:     "Kick",
+			call:     func(c *chat.Client) (any, error) { return c.Members.Kick(ctx, "g", "cometchat-uid-5") },
+			response: `{"data":{"success":true,"message":"kicked"}}`,
+			method:   http.MethodDelete, path: "/v3/groups/g/members/cometchat-uid-5",
+			want: &chat.Result{Success: true, Message: "kicked"},
+		},
+		{
+			name:     "Kick on behalf of a user",
+			call:     func(c *chat.Client) (any, error) { return c.Members.Kick(ctx, "g", "u2", chat.OnBehalfOf("u1")) },
+			response: `{"data":{"success":true,"message":"kicked"}}`,
+			method:   http.MethodDelete, path: "/v3/groups/g/members/u2", obo: "u1",
+			want: &chat.Result{Success: true, Message: "kicked"},
+		},
+	})
+}
+
+func TestMembersAll(t *testing.T) {
+	m := newMockAPI(t)
+	m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+		switch req.URL.Query().Get("page") {
+		case "1":
+			return jsonResponse(http.StatusOK, `{"data":[{"uid":"u1","scope":"admin"},{"uid":"u2","scope":"participant"}],"meta":{"pagination":{"per_page":2,"current_page":1}}}`), nil
+		case "2":
+			return jsonResponse(http.StatusOK, `{"data":[{"uid":"u3","scope":"participant"}],"meta":{"pagination":{"per_page":2,"current_page":2}}}`), nil
+		}
+		return jsonResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected page"}}`), nil
+	})
+	var got []string
+	for mem, err := range m.client.Members.All(context.Background(), "g", &chat.ListMembersOptions{PageOptions: chat.PageOptions{PerPage: 2}}) {
+		require.NoError(t, err)
+		got = append(got, mem.UID+":"+string(mem.Scope))
+	}
+	assert.Equal(t, []string{"u1:admin", "u2:participant", "u3:participant"}, got)
+	reqs := m.requests()
+	require.Len(t, reqs, 2)
+	for i, r := range reqs {
+		assertWire(t, r, http.MethodGet, "/v3/groups/g/members")
+		assertNoOnBehalfOf(t, r)
+		assert.Equal(t, fmt.Sprintf("page=%d&perPage=2", i+1), r.RawQuery)
+	}
+}
+
+func TestMembersArguments(t *testing.T) {
+	ctx := context.Background()
+	uids := func(prefix string, n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = fmt.Sprintf("%s%d", prefix, i)
+		}
+		return out
+	}
+	tests := []struct {
+		name     string
+		call     func(c *chat.Client) error
+		wantName string
+	}{
+		{"Add empty guid", func(c *chat.Client) error {
+			_, err := c.Members.Add(ctx, "", &chat.AddMembersRequest{Participants: []string{"u"}})
+			return err
+		}, "guid"},
+		{"Add nil request", func(c *chat.Client) error { _, err := c.Members.Add(ctx, "g", nil); return err }, "req"},
+		{"Add naming nobody", func(c *chat.Client) error {
+			_, err := c.Members.Add(ctx, "g", &chat.AddMembersRequest{Admins: []string{}})
+			return err
+		}, "req"},
+		{"Add an empty uid", func(c *chat.Client) error {
+			_, err := c.Members.Add(ctx, "g", &chat.AddMembersRequest{Moderators: []string{"m", ""}})
+			return err
+		}, "req.Moderators[1]"},
+		{"Add 26 participants", func(c *chat.Client) error {
+			_, err := c.Members.Add(ctx, "g", &chat.AddMembersRequest{Participants: uids("p", 26)})
+			return err
+		}, "req.Participants"},
+		{"Add 26 across the lists names the list that overflows", func(c *chat.Client) error {
+			_, err := c.Members.Add(ctx, "g", &chat.AddMembersRequest{Admins: uids("a", 10), Moderators: uids("m", 10),
+				Participants: uids("p", 5), UsersToBan: uids("b", 1)})
+			return err
+		}, "req.UsersToBan"},
+		{"ChangeScope empty guid", func(c *chat.Client) error {
+			_, err := c.Members.ChangeScope(ctx, "", "u", &chat.ChangeScopeRequest{Scope: chat.MemberAdmin})
+			return err
+		}, "guid"},
+		{"ChangeScope empty uid", func(c *chat.Client) error {
+			_, err := c.Members.ChangeScope(ctx, "g", "", &chat.ChangeScopeRequest{Scope: chat.MemberAdmin})
+			return err
+		}, "uid"},
+		{"ChangeScope nil request", func(c *chat.Client) error {
+			_, err := c.Members.ChangeScope(ctx, "g", "u", nil)
+			return err
+		}, "req"},
+		{"ChangeScope empty scope", func(c *chat.Client) error {
+			_, err := c.Members.ChangeScope(ctx, "g", "u", &chat.ChangeScopeRequest{})
+			return err
+		}, "req.Scope"},
+		{"List empty guid", func(c *chat.Client) error { _, err := c.Members.List(ctx, "", nil); return err }, "guid"},
+		{"Kick dot uid", func(c *chat.Client) error { _, err := c.Members.Kick(ctx, "g", ".."); return err }, "uid"},
+		{"Kick empty guid", func(c *chat.Client) error { _, err := c.Members.Kick(ctx, "", "u"); return err }, "guid"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			requireArgError(t, tt.call(m.client), tt.wantName)
+			assert.Zero(t, m.calls())
+		})
+	}
+
+	t.Run("25 distinct users, repeats and case folded, are sent", func(t *testing.T) {
+		m := newMockAPI(t)
+		admins := uids("u", 25)
+		_, err := m.client.Members.Add(ctx, "g", &chat.AddMembersRequest{Admins: admins, Participants: []string{"U0", "u1"}})
+		require.NoError(t, err)
+		body := decodeBody(t, m.only())
+		assert.Len(t, body["admins"], 25)
+		assert.Equal(t, []any{"U0", "u1"}, body["participants"])
+	})
+}
+
+// TestGroupMemberDecoding feeds the member model the inconsistencies of
+// reference §15.1 through the client.
+func TestGroupMemberDecoding(t *testing.T) {
+	m := newMockAPI(t)
+	m.reply(http.StatusOK, `{"data":[{"uid":5,"name":"Five","scope":"participant","joinedAt":"1638360106","createdAt":null}],
+		"meta":{"pagination":{"total":"1","count":"1","per_page":"100","current_page":"1","total_pages":"1"}}}`)
+	page, err := m.client.Members.List(context.Background(), "g", nil)
+	require.NoError(t, err)
+	assert.Equal(t, []chat.GroupMember{{UID: "5", Name: "Five", Scope: chat.MemberParticipant, JoinedAt: 1638360106}}, page.Data)
+	assert.Equal(t, 1, page.Meta.Pagination.Total)
+}
+
+func TestGroupMemberJSONRoundTrip(t *testing.T) {
+	full := `{"uid":"u","name":"U","avatar":"a","link":"l","metadata":{"k":"v"},"status":"available","role":"r",
+		"scope":"admin","joinedAt":2,"createdAt":1,"updatedAt":3,"lastActiveAt":4,"conversationId":"a_user_u"}`
+	var mem chat.GroupMember
+	require.NoError(t, json.Unmarshal([]byte(full), &mem))
+	out, err := json.Marshal(mem)
+	require.NoError(t, err)
+	assert.JSONEq(t, full, string(out))
+
+	resp := `{"admins":{"a":{"success":true,"data":{"id":"1","category":"action","type":"groupMember","data":{"action":"added"}}}},
+		"usersToBan":{"b":{"success":false,"error":{"code":"ERR_ALREADY_BANNED","message":"m"}}}}`
+	var r chat.AddMembersResponse
+	require.NoError(t, json.Unmarshal([]byte(resp), &r))
+	out, err = json.Marshal(r)
+	require.NoError(t, err)
+	assert.JSONEq(t, resp, string(out))
+}
