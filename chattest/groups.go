@@ -87,6 +87,19 @@ func (st *state) memberScope(guid, uid string) (chat.MemberScope, bool) {
 	return m.scope, true
 }
 
+// groupInfo returns the group guid as answers show it to the user viewer
+// ("" for the app): membersCount counted, and viewer's scope, hasJoined and
+// joinedAt when viewer is a member; tags included. Other collections call
+// it, e.g. for the "for" entity of action messages and the receiver entity
+// of group messages; it is called with st.mu held.
+func (st *state) groupInfo(guid, viewer string) (chat.Group, bool) {
+	g := st.groups[strings.ToLower(guid)]
+	if g == nil {
+		return chat.Group{}, false
+	}
+	return st.view(g, strings.ToLower(viewer), true), true
+}
+
 // group returns the group named by the path's guid, or ERR_GUID_NOT_FOUND.
 func (st *state) group(c *call) (*groupRec, error) {
 	guid := strings.ToLower(c.r.PathValue("guid"))

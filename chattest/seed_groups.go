@@ -67,9 +67,6 @@ func (s *Server) Group(guid string) (g chat.Group, ok bool) {
 	st := s.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	rec := st.groups[strings.ToLower(guid)]
-	if rec == nil {
-		return chat.Group{}, false
-	}
-	return clone(st.view(rec, "", true)), true
+	g, ok = st.groupInfo(guid, "")
+	return clone(g), ok
 }
