@@ -186,7 +186,7 @@ func TestGroupsWire(t *testing.T) {
 	})
 }
 
-func intp(n int) *int { return &n }
+func membersCountp(n int) *int { return &n }
 
 func TestGroupsListQuery(t *testing.T) {
 	tests := []struct {
@@ -207,7 +207,7 @@ func TestGroupsListQuery(t *testing.T) {
 				Type: chat.GroupPassword, Types: []chat.GroupType{chat.GroupPublic, chat.GroupPrivate},
 				HasJoined: true, GUID: "g1", GUIDs: []string{"g2", "g3"},
 				CreatedFrom: 1738368000, CreatedTo: 1738454400, UpdatedFrom: 1738368001, UpdatedTo: 1738454401,
-				MembersCountGTE: intp(2), MembersCountLTE: intp(10), MembersCountEQ: intp(5),
+				MembersCountGTE: membersCountp(2), MembersCountLTE: membersCountp(10), MembersCountEQ: membersCountp(5),
 			},
 			obo: "u1",
 			wantRaw: "affix=append&createdAt%5Bfrom%5D=1738368000&createdAt%5Bto%5D=1738454400&guid=g1&guids=g2,g3" +
@@ -218,7 +218,7 @@ func TestGroupsListQuery(t *testing.T) {
 		},
 		{
 			name:    "a zero members count is sent",
-			opts:    &chat.ListGroupsOptions{MembersCountEQ: intp(0)},
+			opts:    &chat.ListGroupsOptions{MembersCountEQ: membersCountp(0)},
 			wantRaw: "membersCount%5Beq%5D=0",
 		},
 	}

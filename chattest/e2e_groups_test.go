@@ -48,7 +48,7 @@ func groupGUIDs(p *chat.Page[chat.Group]) []string {
 	return out
 }
 
-func intp(n int) *int { return &n }
+func membersCountp(n int) *int { return &n }
 
 func TestGroupLifecycle(t *testing.T) {
 	clk := &clock{now: t0}
@@ -202,7 +202,7 @@ func TestGroupCreateRawMembers(t *testing.T) {
 		{"empty list", `{"guid":"g","name":"G","members":{"admins":[]}}`, "members.admins"},
 		{"not a list", `{"guid":"g","name":"G","members":{"admins":"alice"}}`, "members.admins"},
 		{"not an object", `{"guid":"g","name":"G","members":["alice"]}`, "members"},
-		{"26 users", `{"guid":"g","name":"G","members":{"participants":["` + strings.Join(numbered("u", 26), `","`) + `"]}}`, "members.participants"},
+		{"26 users", `{"guid":"g","name":"G","members":{"participants":["` + strings.Join(numberedUIDs("u", 26), `","`) + `"]}}`, "members.participants"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r := do(t, srv, http.MethodPost, "/v3/groups", tt.body, key(srv))
@@ -214,8 +214,8 @@ func TestGroupCreateRawMembers(t *testing.T) {
 	}
 }
 
-// numbered returns n uids prefix0, prefix1, ...
-func numbered(prefix string, n int) []string {
+// numberedUIDs returns n uids prefix0, prefix1, ...
+func numberedUIDs(prefix string, n int) []string {
 	out := make([]string, n)
 	for i := range out {
 		out[i] = fmt.Sprintf("%s%d", prefix, i)
@@ -301,9 +301,9 @@ func TestGroupsList(t *testing.T) {
 	assert.Equal(t, []string{"delta", "gamma"}, list(&chat.ListGroupsOptions{CreatedFrom: at(3), CreatedTo: at(4)}))
 	assert.Equal(t, []string{"beta", "delta"}, list(&chat.ListGroupsOptions{UpdatedFrom: at(0)}), "only groups updated since creation")
 	assert.Equal(t, []string{"delta"}, list(&chat.ListGroupsOptions{UpdatedTo: at(15)}))
-	assert.Equal(t, []string{"gamma"}, list(&chat.ListGroupsOptions{MembersCountGTE: intp(3)}))
-	assert.Equal(t, []string{"delta", "alpha"}, list(&chat.ListGroupsOptions{MembersCountLTE: intp(2), MembersCountGTE: intp(1)}))
-	assert.Equal(t, []string{"beta"}, list(&chat.ListGroupsOptions{MembersCountEQ: intp(0)}), "an explicit 0 filters")
+	assert.Equal(t, []string{"gamma"}, list(&chat.ListGroupsOptions{MembersCountGTE: membersCountp(3)}))
+	assert.Equal(t, []string{"delta", "alpha"}, list(&chat.ListGroupsOptions{MembersCountLTE: membersCountp(2), MembersCountGTE: membersCountp(1)}))
+	assert.Equal(t, []string{"beta"}, list(&chat.ListGroupsOptions{MembersCountEQ: membersCountp(0)}), "an explicit 0 filters")
 
 	// With onBehalfOf, private groups the user has not joined are hidden,
 	// and hasJoined keeps the joined ones.
@@ -448,7 +448,7 @@ func TestMembersLimits(t *testing.T) {
 	srv, client := start(t)
 	ctx := t.Context()
 	srv.AddGroup(chat.Group{GUID: "g", Name: "G"})
-	uids := numbered("u", 26)
+	uids := numberedUIDs("u", 26)
 	seed(srv, uids...)
 
 	resp, err := client.Members.Add(ctx, "g", &chat.AddMembersRequest{Participants: uids[:25]})
@@ -557,7 +557,7 @@ func TestBans(t *testing.T) {
 	assert.Equal(t, []string{"alice:admin", "carol:participant"}, memberScopes(t, client, "g"), "a banned member is removed")
 	g, _ := srv.Group("g")
 	assert.Equal(t, 2, g.MembersCount)
-	_, ok := chatScope(t, client, "g", "bob")
+	_, ok := seenScope(t, client, "g", "bob")
 	assert.False(t, ok)
 
 	_, err = client.Bans.Ban(ctx, "g", "bob")
@@ -597,8 +597,8 @@ func TestBans(t *testing.T) {
 	assert.Equal(t, []string{"dave", "carol"}, bannedUIDs(t, client, "g"))
 }
 
-// chatScope returns uid's scope in guid as a group seen on their behalf.
-func chatScope(t *testing.T, client *chat.Client, guid, uid string) (chat.MemberScope, bool) {
+// seenScope returns uid's scope in guid as a group seen on their behalf.
+func seenScope(t *testing.T, client *chat.Client, guid, uid string) (chat.MemberScope, bool) {
 	t.Helper()
 	g, err := client.Groups.Get(t.Context(), guid, chat.OnBehalfOf(uid))
 	require.NoError(t, err)
