@@ -20,8 +20,7 @@
 // This version serves users (create, get, list, update, delete, deactivate,
 // reactivate), auth tokens, API keys, and messages with threads (send, get,
 // send a thread reply, list a thread). Any other path answers 404
-// ERR_API_NOT_FOUND. Groups are not stored: a message to a group is accepted
-// for any guid.
+// ERR_API_NOT_FOUND.
 //
 // Every request needs the apikey header (401 AUTH_ERR_EMPTY_APIKEY or
 // AUTH_ERR_APIKEY_NOT_FOUND otherwise); an authOnly key may only create users
@@ -32,9 +31,41 @@
 //
 // Ids are deterministic: message ids count up from "1", and API keys and
 // auth tokens derive from the app id and a counter. Timestamps come from
-// [WithClock]. Every response carries X-Rate-Limit and
-// X-Rate-Limit-Remaining; the limit is not enforced yet.
+// [WithClock].
 //
 // Seed and inspect the state directly with [Server.AddUser], [Server.User],
 // [Server.AddAPIKey], [Server.Messages] and [Server.Message].
+//
+// # Rate limits
+//
+// Every answer carries X-Rate-Limit and X-Rate-Limit-Remaining for the
+// request's class, core (create and delete a user, create a group, add
+// group members) or standard (the rest), counted per minute of the server's
+// clock. Nothing is refused unless [WithRateLimit] sets budgets; then a
+// request over budget is answered 429 ERR_TOO_MANY_REQUESTS with
+// Retry-After and X-Rate-Limit-Reset, as the service does, and a test
+// refills the budgets by moving its clock to the next minute.
+//
+// # Faults
+//
+// [Server.Fail] injects a [Fault] into the next requests of a route, or of
+// all routes: an error status with the API's error body or a proxy's HTML
+// page, a 200 that is not JSON, a delay, a connection dropped before the
+// service acts or after it has acted, or a body cut short. They are
+// deterministic and need no sleeping: test retries, timeouts and
+// duplicate writes with them.
+//
+//	srv.Fail(chattest.Fault{Route: "GET /v3/users/{uid}", Kind: chattest.FaultStatus, Status: 503, Times: 1})
+//	u, err := client.Users.Get(ctx, "alice") // retried: succeeds
+//	n := srv.RequestCount("GET /v3/users/{uid}") // 2 attempts
+//
+// # Request log
+//
+// [Server.Requests] returns every request received (method, path, route,
+// query, headers, body, status, fault), with the API key and auth tokens
+// replaced by [Redacted]; [Server.RequestCount] counts them by route and
+// [Server.AwaitRequests] waits for them.
+//
+// To serve the fake outside a test, on a fixed address, use [NewHandler], or
+// the command cmd/chattest.
 package chattest

@@ -8,11 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path"
 	"reflect"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -31,9 +32,11 @@ const (
 type Option func(*config)
 
 type config struct {
-	appID  string
-	apiKey string
-	clock  func() time.Time
+	appID        string
+	apiKey       string
+	clock        func() time.Time
+	rateCore     int // budgets per minute; below 1: not enforced (ratelimit.go)
+	rateStandard int
 }
 
 // WithAppID sets the app id (default "test-app"). It must be one DNS label
@@ -62,11 +65,9 @@ func WithClock(now func() time.Time) Option { return func(c *config) { c.clock =
 // Printing a Server (with any fmt verb) shows its app id and address, never
 // its API key.
 type Server struct {
-	ts     *httptest.Server
-	st     *state
-	h      http.Handler
-	appID  string
-	apiKey string
+	ts *httptest.Server
+	st *state
+	h  *Handler
 
 	mu         sync.Mutex // guards transports
 	transports []*http.Transport
@@ -76,6 +77,55 @@ type Server struct {
 // and nothing else: no users, no messages. Options it cannot use are
 // ignored (see [WithAppID] and [WithAPIKey]).
 func NewServer(opts ...Option) *Server {
+	h := NewHandler(opts...)
+	s := &Server{st: h.st, h: h}
+	s.ts = httptest.NewUnstartedServer(h)
+	s.ts.EnableHTTP2 = true
+	s.ts.Config.ErrorLog = log.New(quietHandshakes{os.Stderr}, "", log.LstdFlags)
+	s.ts.StartTLS()
+	return s
+}
+
+// quietHandshakes drops the server's "TLS handshake error" lines: a client
+// that dials several connections for concurrent requests closes the ones it
+// does not need, which is no error of the fake's.
+type quietHandshakes struct{ w io.Writer }
+
+func (q quietHandshakes) Write(p []byte) (int, error) {
+	if bytes.Contains(p, []byte("http: TLS handshake error")) {
+		return len(p), nil
+	}
+	return q.w.Write(p)
+}
+
+// Handler is the fake API as an [http.Handler], without a server around it:
+// serve it yourself, e.g. on a fixed address over your own TLS
+// configuration, as cmd/chattest does. Create it with [NewHandler]. It
+// enforces [WithRateLimit] as a [Server] does; seeding, inspection, fault
+// injection and the request log's accessors are methods of [Server], which
+// serves a Handler over HTTPS.
+//
+// Printing a Handler (with any fmt verb) shows its app id, never its API
+// key.
+type Handler struct {
+	st       *state
+	mux      http.Handler
+	notFound http.Handler
+	appID    string
+	apiKey   string
+	routes   map[string]bool // the registered patterns, for Fault.Route
+	closing  chan struct{}   // closed by stop: delays end
+	stopped  sync.Once
+
+	// Guarded by st.mu:
+	faults []*activeFault // faults.go
+	log    requestLog     // requestlog.go
+}
+
+// NewHandler returns the fake API for one app, seeded with a fullAccess API
+// key and nothing else, configured as [NewServer] is. It serves paths under
+// /v3; any other path answers 404 ERR_API_NOT_FOUND.
+func NewHandler(opts ...Option) *Handler {
 	cfg := config{appID: defaultAppID, apiKey: defaultAPIKey, clock: time.Now}
 	for _, o := range opts {
 		if o != nil {
@@ -92,12 +142,67 @@ func NewServer(opts ...Option) *Server {
 		cfg.clock = time.Now
 	}
 	st := newState(cfg)
-	s := &Server{st: st, h: newHandler(st), appID: cfg.appID, apiKey: cfg.apiKey}
-	s.ts = httptest.NewUnstartedServer(s.h)
-	s.ts.EnableHTTP2 = true
-	s.ts.StartTLS()
-	return s
+	h := &Handler{st: st, appID: cfg.appID, apiKey: cfg.apiKey, routes: map[string]bool{}, closing: make(chan struct{})}
+	h.log.init()
+	h.log.learn(cfg.apiKey)
+	mux := http.NewServeMux()
+	for _, rt := range allRoutes() {
+		mux.Handle(rt.pattern, h.endpoint(rt))
+		h.routes[rt.pattern] = true
+	}
+	h.notFound = h.endpoint(route{authOnly: true, handle: (*state).notFound})
+	mux.Handle("/", h.notFound)
+	h.mux = mux
+	return h
 }
+
+// allRoutes lists every collection's routes.
+func allRoutes() []route {
+	var routes []route
+	routes = append(routes, userRoutes()...)
+	routes = append(routes, authTokenRoutes()...)
+	routes = append(routes, apiKeyRoutes()...)
+	routes = append(routes, messageRoutes()...)
+	routes = append(routes, groupRoutes()...)
+	routes = append(routes, extraMessageRoutes()...)
+	routes = append(routes, socialRoutes()...)
+	return routes
+}
+
+// ServeHTTP serves one request of the API.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// ServeMux would redirect a path that is not clean with an HTML body;
+	// the API has no such paths.
+	if p := r.URL.Path; !strings.HasPrefix(p, "/") || cleanPath(p) != p {
+		h.notFound.ServeHTTP(w, r)
+		return
+	}
+	h.mux.ServeHTTP(w, r)
+}
+
+// AppID is the app the handler fakes.
+func (h *Handler) AppID() string { return h.appID }
+
+// APIKey is the fullAccess API key the handler was seeded with.
+func (h *Handler) APIKey() string { return h.apiKey }
+
+// String describes the handler without its API key.
+func (h *Handler) String() string {
+	if h == nil {
+		return "chattest.Handler(nil)"
+	}
+	return fmt.Sprintf("chattest.Handler{AppID: %q}", h.appID)
+}
+
+// GoString is String, so that %#v does not show the API key either.
+func (h *Handler) GoString() string { return h.String() }
+
+// Format prints [Handler.String] for every verb.
+func (h *Handler) Format(f fmt.State, verb rune) { io.WriteString(f, h.String()) }
+
+// stop ends the waits of delayed requests (see [Fault.Delay]), so that
+// closing a server does not wait for them. Calling it again does nothing.
+func (h *Handler) stop() { h.stopped.Do(func() { close(h.closing) }) }
 
 // validAppID reports whether id is one DNS label, the rule chat.NewClient
 // applies.
@@ -132,22 +237,25 @@ func validAPIKey(key string) bool {
 func (s *Server) URL() string { return s.ts.URL }
 
 // AppID is the app the server fakes.
-func (s *Server) AppID() string { return s.appID }
+func (s *Server) AppID() string { return s.h.appID }
 
 // APIKey is the fullAccess API key the server was seeded with.
-func (s *Server) APIKey() string { return s.apiKey }
+func (s *Server) APIKey() string { return s.h.apiKey }
 
 // Certificate is the server's self-signed TLS certificate; trust it to
 // connect with your own HTTP client, or use [Server.HTTPClient].
 func (s *Server) Certificate() *x509.Certificate { return s.ts.Certificate() }
 
 // Handler serves the fake API (paths under /v3) without the TLS server
-// around it, e.g. to mount it in another server. It shares the state of s.
+// around it, e.g. to mount it in another server. It shares the state, the
+// faults and the request log of s.
 func (s *Server) Handler() http.Handler { return s.h }
 
-// Close shuts the server down, waiting for requests in flight, and closes the
-// idle connections of the clients it made. Calling it again does nothing.
+// Close shuts the server down, waiting for requests in flight (a request
+// held by a [Fault.Delay] is dropped at once), and closes the idle
+// connections of the clients it made. Calling it again does nothing.
 func (s *Server) Close() {
+	s.h.stop()
 	s.closeIdle()
 	s.ts.Close()
 	s.closeIdle()
@@ -191,7 +299,7 @@ func (s *Server) HTTPClient() *http.Client { return &http.Client{Transport: s.tr
 // rejects them, every call of the returned client fails with an error that
 // wraps NewClient's [*chat.ArgumentError].
 func (s *Server) Client(opts ...chat.Option) *chat.Client {
-	return s.ClientWithAPIKey(s.apiKey, opts...)
+	return s.ClientWithAPIKey(s.h.apiKey, opts...)
 }
 
 // ClientWithAPIKey is [Server.Client] authenticated with another API key,
@@ -199,13 +307,13 @@ func (s *Server) Client(opts ...chat.Option) *chat.Client {
 // empty or otherwise invalid key makes every call fail, like invalid opts.
 func (s *Server) ClientWithAPIKey(apiKey string, opts ...chat.Option) *chat.Client {
 	base := []chat.Option{chat.WithBaseURL(s.URL()), chat.WithHTTPClient(&http.Client{Transport: s.transport()})}
-	c, err := chat.NewClient(s.appID, apiKey, append(base, opts...)...)
+	c, err := chat.NewClient(s.h.appID, apiKey, append(base, opts...)...)
 	if err == nil {
 		return c
 	}
 	// The options or the key are the caller's; report the problem on use.
 	broken := &http.Client{Transport: failingTransport{fmt.Errorf("chattest: chat.NewClient rejected the client's settings: %w", err)}}
-	c, err = chat.NewClient(s.appID, s.apiKey, chat.WithBaseURL(s.URL()), chat.WithHTTPClient(broken), chat.WithoutRetries())
+	c, err = chat.NewClient(s.h.appID, s.h.apiKey, chat.WithBaseURL(s.URL()), chat.WithHTTPClient(broken), chat.WithoutRetries())
 	if err != nil {
 		// Unreachable: NewServer validated the app id and the key, the URL
 		// is httptest's https address, and no other option is set.
@@ -229,7 +337,7 @@ func (s *Server) String() string {
 	if s == nil {
 		return "chattest.Server(nil)"
 	}
-	return fmt.Sprintf("chattest.Server{AppID: %q, URL: %q}", s.appID, s.URL())
+	return fmt.Sprintf("chattest.Server{AppID: %q, URL: %q}", s.h.appID, s.URL())
 }
 
 // GoString is String, so that %#v does not show the API key either.
@@ -256,33 +364,6 @@ type route struct {
 	handle   func(*state, *call) (any, error)
 }
 
-// newHandler builds the router over every collection's routes.
-func newHandler(st *state) http.Handler {
-	mux := http.NewServeMux()
-	var routes []route
-	routes = append(routes, userRoutes()...)
-	routes = append(routes, authTokenRoutes()...)
-	routes = append(routes, apiKeyRoutes()...)
-	routes = append(routes, messageRoutes()...)
-	routes = append(routes, groupRoutes()...)
-	routes = append(routes, extraMessageRoutes()...)
-	routes = append(routes, socialRoutes()...)
-	for _, rt := range routes {
-		mux.Handle(rt.pattern, st.endpoint(rt))
-	}
-	notFound := st.endpoint(route{authOnly: true, handle: (*state).notFound})
-	mux.Handle("/", notFound)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// ServeMux would redirect a path that is not clean with an HTML
-		// body; the API has no such paths.
-		if p := r.URL.Path; !strings.HasPrefix(p, "/") || cleanPath(p) != p {
-			notFound.ServeHTTP(w, r)
-			return
-		}
-		mux.ServeHTTP(w, r)
-	})
-}
-
 // cleanPath is path.Clean keeping a trailing slash, as ServeMux cleans.
 func cleanPath(p string) string {
 	c := path.Clean(p)
@@ -296,30 +377,65 @@ func (st *state) notFound(c *call) (any, error) {
 	return nil, errAPINotFound(c.r.Method, c.r.URL.Path)
 }
 
-// endpoint serves one route: it reads the body, then under the state lock
-// counts the request, authenticates the key, checks its scope and the
-// onBehalfOf header, runs the handler and encodes the answer, which it
-// writes after unlocking.
-func (st *state) endpoint(rt route) http.Handler {
+// endpoint serves one route. It reads the body and records the request in
+// the log, picking the fault that applies to it, if any (faults.go). Unless
+// the fault answers in place of the service, it then, under the state lock,
+// counts the request against its rate-limit class, authenticates the key,
+// checks its scope and the onBehalfOf header, runs the handler and encodes
+// the answer, which it writes after unlocking, or breaks as the fault says.
+func (h *Handler) endpoint(rt route) http.Handler {
+	class := classify(rt.pattern)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, bodyErr := readBody(w, r)
+		x := h.arrive(rt.pattern, r, body)
+		if x.fault.Delay > 0 && !h.wait(r.Context(), x.fault.Delay) {
+			drop() // the client left, or the server is closing
+		}
+		switch x.fault.Kind {
+		case FaultDropBefore:
+			drop()
+		case FaultStatus, FaultHTML, FaultInvalidJSON:
+			h.answerFault(w, x, class)
+			return
+		}
+
+		st := h.st
 		st.mu.Lock()
-		status, out, remaining := st.serve(rt, r, body, bodyErr)
+		status, out, rate := st.serve(rt, class, r, body, bodyErr)
+		h.log.learnFrom(out)
+		if x.fault.Kind != FaultDropAfter {
+			x.entry.Status = status
+		}
 		st.mu.Unlock()
-		h := w.Header()
-		h.Set("Content-Type", "application/json")
-		h.Set("X-Rate-Limit", strconv.Itoa(rateLimit))
-		h.Set("X-Rate-Limit-Remaining", strconv.Itoa(remaining))
+
+		hdr := w.Header()
+		hdr.Set("Content-Type", "application/json")
+		rate.setHeaders(hdr)
+		switch x.fault.Kind {
+		case FaultDropAfter:
+			drop() // acted and recorded: now leave without answering
+		case FaultTruncate:
+			truncate(w, status, out)
+		}
 		w.WriteHeader(status)
 		w.Write(out)
 	})
 }
 
-func (st *state) serve(rt route, r *http.Request, body []byte, bodyErr error) (status int, out []byte, remaining int) {
+// serve answers one request that the faults let through: it counts it
+// against the budget of its class, and unless that refuses it, authorizes
+// and handles it. It runs with st.mu held.
+func (st *state) serve(rt route, class rateClass, r *http.Request, body []byte, bodyErr error) (status int, out []byte, rate rateInfo) {
 	now := st.clock()
-	remaining = st.countRequest(now)
+	rate = st.rate.admit(class, now)
+	var err error
+	if rate.refused {
+		err = errTooManyRequests(rate)
+	}
 	c := &call{r: r, body: body, now: now}
-	err := st.authorize(rt, c)
+	if err == nil {
+		err = st.authorize(rt, c)
+	}
 	if err == nil {
 		err = bodyErr
 	}
@@ -329,7 +445,7 @@ func (st *state) serve(rt route, r *http.Request, body []byte, bodyErr error) (s
 	}
 	if err == nil {
 		if out, err = json.Marshal(res); err == nil {
-			return http.StatusOK, out, remaining
+			return http.StatusOK, out, rate
 		}
 		err = errInternal(err)
 	}
@@ -338,7 +454,7 @@ func (st *state) serve(rt route, r *http.Request, body []byte, bodyErr error) (s
 		ae = errInternal(err)
 	}
 	out, _ = json.Marshal(errorEnvelope{ae}) // an apiError always encodes
-	return ae.Status, out, remaining
+	return ae.Status, out, rate
 }
 
 // authorize checks the apikey header, the key's scope, and the onBehalfOf

@@ -28,8 +28,7 @@ type state struct {
 
 	tokenSeq int64 // auth tokens minted so far
 
-	rateWindow int64 // the minute (Unix seconds / 60) rateCount counts
-	rateCount  int
+	rate rateLimiter // requests per minute and class: ratelimit.go
 
 	groupsState // groups, members, bans: groups.go
 	extrasState // reactions, pins, saves, thread subscriptions, flags: message_extras.go
@@ -43,26 +42,13 @@ func newState(cfg config) *state {
 		users:   map[string]*userRec{},
 		apiKeys: map[string]*apiKeyRec{},
 		msgByID: map[int64]*msgRec{},
+		rate:    newRateLimiter(cfg.rateCore, cfg.rateStandard),
 	}
 	st.groupsState.init()
 	st.extrasState.init()
 	st.socialState.init()
 	st.addAPIKey(cfg.apiKey, "Default key", scopeFullAccess, st.clock())
 	return st
-}
-
-// rateLimit is the per-minute budget reported in X-Rate-Limit. It is not
-// enforced yet.
-const rateLimit = 20000
-
-// countRequest counts one request in the current minute and returns the
-// budget left, for X-Rate-Limit-Remaining.
-func (st *state) countRequest(now time.Time) int {
-	if w := now.Unix() / 60; w != st.rateWindow {
-		st.rateWindow, st.rateCount = w, 0
-	}
-	st.rateCount++
-	return max(rateLimit-st.rateCount, 0)
 }
 
 // hexID returns a deterministic 40-hex-character id, the n-th of its kind in

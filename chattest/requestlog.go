@@ -1,0 +1,383 @@
+package chattest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Redacted replaces every credential in the request log: API keys, auth
+// tokens, and the values of the apikey, key, secret, Authorization and
+// Proxy-Authorization headers.
+const Redacted = "REDACTED"
+
+// maxLoggedRequests is how many requests the log keeps, the most recent.
+const maxLoggedRequests = 10000
+
+// Request is one request as the server received it, for tests to assert
+// what was sent: see [Server.Requests]. It never holds a credential: the
+// values of the credential headers, and every API key and auth token the
+// server knows or the request carries (in its path, query, headers or a
+// JSON body's apiKey and authToken fields), read [Redacted]. So printing a
+// Request, or the log as JSON, shows no secret.
+type Request struct {
+	// Time is the server's clock ([WithClock]) when the request arrived.
+	Time time.Time
+	// Method is the request method, e.g. "POST".
+	Method string
+	// Path is the path as received, escaped, e.g. "/v3/users/a%2Fb".
+	Path string
+	// Route is the pattern of the route that served the request, e.g.
+	// "POST /v3/messages/{id}/thread"; empty when no route matched (the
+	// answer was 404 ERR_API_NOT_FOUND).
+	Route string
+	// Query is the decoded query string.
+	Query url.Values
+	// Header holds the request's headers.
+	Header http.Header
+	// Body is the request body.
+	Body string
+	// Status is the status answered; 0 when nothing was answered: the
+	// connection was dropped ([FaultDropBefore], [FaultDropAfter]), or the
+	// client left or the server closed during a [Fault.Delay] (or, for a
+	// moment, while the request is in progress).
+	Status int
+	// Fault is the fault applied to the request; the zero Fault when none
+	// was.
+	Fault Fault
+}
+
+// credentialHeaders are the headers whose values are redacted whole.
+var credentialHeaders = []string{"Apikey", "Key", "Secret", "Authorization", "Proxy-Authorization"}
+
+// secretWildcards are the path wildcards whose values are credentials.
+var secretWildcards = []string{"apiKey", "authToken"}
+
+// requestLog records the requests. It is guarded by the state's lock.
+type requestLog struct {
+	entries []*Request     // the most recent, at most 2*maxLoggedRequests
+	counts  map[string]int // requests by route pattern; "" for none
+	total   int
+	arrived chan struct{} // closed, and replaced, when a request arrives
+
+	known   map[string]bool // every credential the server has held or issued
+	secrets []string        // known, with its escaped forms, in learning order
+}
+
+func (l *requestLog) init() {
+	l.counts = map[string]int{}
+	l.arrived = make(chan struct{})
+	l.known = map[string]bool{}
+}
+
+// learn adds a credential to those never logged, for good: a key or token
+// stays secret after it is deleted.
+func (l *requestLog) learn(secret string) {
+	if secret == "" || l.known[secret] {
+		return
+	}
+	l.known[secret] = true
+	l.secrets = append(l.secrets, forms(secret)...)
+}
+
+// learnFrom learns the credentials an answer body issues or shows.
+func (l *requestLog) learnFrom(out []byte) {
+	if bytes.Contains(out, []byte(`"authToken"`)) || bytes.Contains(out, []byte(`"apiKey"`)) {
+		jsonSecrets(out, l.learn)
+	}
+}
+
+// jsonSecrets calls add with the string value of every apiKey and authToken
+// field (in any letter case, at any depth) of the JSON document b.
+func jsonSecrets(b []byte, add func(string)) {
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return
+	}
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, e := range v {
+				if s, ok := e.(string); ok && (strings.EqualFold(k, "apiKey") || strings.EqualFold(k, "authToken")) {
+					add(s)
+					continue
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+}
+
+// forms returns secret as it may appear in a request: as it is, escaped in
+// a path or a query, and escaped in a JSON string.
+func forms(secret string) []string {
+	j, _ := json.Marshal(secret) // a string always encodes
+	out := []string{secret, url.PathEscape(secret), url.QueryEscape(secret), string(j[1 : len(j)-1])}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// scrubber replaces secrets in text.
+type scrubber []string
+
+// scrub replaces every secret found in v by Redacted, longest first, so that
+// a secret inside another cannot leave a part of the longer one.
+func (s scrubber) scrub(v string) string {
+	var found []string
+	for _, secret := range s {
+		if strings.Contains(v, secret) {
+			found = append(found, secret)
+		}
+	}
+	slices.SortFunc(found, func(a, b string) int { return len(b) - len(a) })
+	for _, secret := range found {
+		v = strings.ReplaceAll(v, secret, Redacted)
+	}
+	return v
+}
+
+// scrubPath scrubs an escaped path. When its decoded form still shows a
+// secret (escaped in a way of its own, e.g. "%6B" for "k"), the path is
+// shown decoded, scrubbed and escaped again.
+func (s scrubber) scrubPath(escaped string) string {
+	out := s.scrub(escaped)
+	if dec, err := url.PathUnescape(out); err == nil && s.scrub(dec) != dec {
+		return (&url.URL{Path: s.scrub(dec)}).EscapedPath()
+	}
+	return out
+}
+
+// scrubBody scrubs a body. When the body is JSON whose strings, decoded,
+// still show a secret (escaped in a way of its own, e.g. "\/" for "/"),
+// the body is shown decoded, scrubbed and encoded again.
+func (s scrubber) scrubBody(body string) string {
+	out := s.scrub(body)
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil || dec.More() {
+		return out
+	}
+	leaked := false
+	var walk func(any) any
+	walk = func(v any) any {
+		switch v := v.(type) {
+		case string:
+			if c := s.scrub(v); c != v {
+				leaked = true
+				return c
+			}
+		case []any:
+			for i, e := range v {
+				v[i] = walk(e)
+			}
+		case map[string]any:
+			m := make(map[string]any, len(v))
+			for k, e := range v {
+				m[walk(k).(string)] = walk(e)
+			}
+			return m
+		}
+		return v
+	}
+	v = walk(v)
+	if !leaked {
+		return out
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return Redacted // unreachable: decoded JSON encodes
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// exchange is a request in progress: its log entry, which the handler
+// completes under the state's lock, and the fault that applies to it.
+type exchange struct {
+	entry *Request
+	fault Fault
+}
+
+// arrive records a request of the route pattern in the log, with every
+// credential redacted, and takes the fault that applies to it.
+func (h *Handler) arrive(pattern string, r *http.Request, body []byte) *exchange {
+	// The credentials this request carries, known to the server or not.
+	var mine []string
+	add := func(s string) {
+		if s != "" {
+			mine = append(mine, forms(s)...)
+		}
+	}
+	for _, name := range credentialHeaders {
+		for _, v := range r.Header[name] {
+			add(v)
+			if _, cred, ok := strings.Cut(v, " "); ok { // "Bearer <token>"
+				add(strings.TrimSpace(cred))
+			}
+		}
+	}
+	for _, name := range secretWildcards {
+		add(r.PathValue(name))
+	}
+	jsonSecrets(body, add)
+
+	st := h.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for key := range st.apiKeys {
+		h.log.learn(key)
+	}
+	sc := scrubber(append(mine, h.log.secrets...))
+	e := &Request{
+		Time:   st.clock(),
+		Method: r.Method,
+		Path:   sc.scrubPath(redactPath(r.URL.EscapedPath(), pattern)),
+		Route:  pattern,
+		Query:  url.Values{},
+		Header: r.Header.Clone(),
+		Body:   sc.scrubBody(string(body)),
+		Fault:  h.takeFault(pattern),
+	}
+	for k, vs := range r.URL.Query() {
+		for _, v := range vs {
+			e.Query.Add(sc.scrub(k), sc.scrub(v))
+		}
+	}
+	for k, vs := range e.Header {
+		for i, v := range vs {
+			vs[i] = sc.scrub(v)
+			if slices.Contains(credentialHeaders, k) {
+				vs[i] = Redacted
+			}
+		}
+	}
+	h.log.add(e)
+	return &exchange{entry: e, fault: e.Fault}
+}
+
+// redactPath replaces the segments of path that the route pattern names
+// {apiKey} or {authToken}, however they are escaped.
+func redactPath(path, pattern string) string {
+	_, pat, _ := strings.Cut(pattern, " ")
+	if !strings.Contains(pat, "{apiKey}") && !strings.Contains(pat, "{authToken}") {
+		return path
+	}
+	pats, segs := strings.Split(pat, "/"), strings.Split(path, "/")
+	if len(pats) != len(segs) {
+		return path // unreachable: the route matched the path
+	}
+	for i, p := range pats {
+		if p == "{apiKey}" || p == "{authToken}" {
+			segs[i] = Redacted
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
+// add appends e, keeping the most recent maxLoggedRequests, counts it and
+// wakes AwaitRequests.
+func (l *requestLog) add(e *Request) {
+	if len(l.entries) >= 2*maxLoggedRequests {
+		l.entries = slices.Clone(l.entries[len(l.entries)-maxLoggedRequests+1:])
+	}
+	l.entries = append(l.entries, e)
+	l.counts[e.Route]++
+	l.total++
+	close(l.arrived)
+	l.arrived = make(chan struct{})
+}
+
+// count returns how many requests of route ("*": all) arrived.
+func (l *requestLog) count(route string) int {
+	if route == "*" {
+		return l.total
+	}
+	return l.counts[route]
+}
+
+// Requests returns the requests the server received since it started or
+// since [Server.ResetRequests], oldest first: the most recent 10000 of them.
+// The copies share nothing with the server. Credentials are redacted (see
+// [Request]).
+func (s *Server) Requests() []Request {
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	entries := s.h.log.entries
+	entries = entries[max(len(entries)-maxLoggedRequests, 0):]
+	out := make([]Request, len(entries))
+	for i, e := range entries {
+		out[i] = *e
+		out[i].Header = e.Header.Clone()
+		out[i].Query = url.Values(http.Header(e.Query).Clone())
+	}
+	return out
+}
+
+// ResetRequests empties the request log and sets the counts of
+// [Server.RequestCount] to zero.
+func (s *Server) ResetRequests() {
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	l := &s.h.log
+	l.entries, l.counts, l.total = nil, map[string]int{}, 0
+}
+
+// RequestCount returns how many requests of route arrived since the server
+// started or since [Server.ResetRequests], each attempt of a retried call
+// counted. route is a pattern the server registers, method included
+// ("POST /v3/messages"), or "*" for every request; RequestCount panics on
+// any other. Unlike [Server.Requests], the count has no limit.
+func (s *Server) RequestCount(route string) int {
+	route, err := s.h.route(route)
+	if err != nil {
+		panic("chattest: RequestCount: " + err.Error())
+	}
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return s.h.log.count(route)
+}
+
+// AwaitRequests waits until [Server.RequestCount] of route reaches n, e.g.
+// for the request that a goroutine under test sends, and returns nil; or
+// until ctx ends or the server closes, and returns an error. A request
+// counts as soon as it arrives, before it is served. It panics on a route
+// as RequestCount does.
+func (s *Server) AwaitRequests(ctx context.Context, route string, n int) error {
+	route, err := s.h.route(route)
+	if err != nil {
+		panic("chattest: AwaitRequests: " + err.Error())
+	}
+	st := s.st
+	for {
+		st.mu.Lock()
+		count, arrived := s.h.log.count(route), s.h.log.arrived
+		st.mu.Unlock()
+		if count >= n {
+			return nil
+		}
+		select {
+		case <-arrived:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.h.closing:
+			return errors.New("chattest: AwaitRequests: the server closed")
+		}
+	}
+}
