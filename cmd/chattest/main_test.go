@@ -1,0 +1,277 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/chatrest/chat"
+)
+
+// output collects what the command prints, and signals each line.
+type output struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	lines chan string
+}
+
+func newOutput() *output { return &output{lines: make(chan string, 100)} }
+
+func (o *output) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	o.buf.Write(p)
+	o.mu.Unlock()
+	for line := range strings.Lines(string(p)) {
+		select {
+		case o.lines <- strings.TrimSuffix(line, "\n"):
+		default: // nobody reads this far
+		}
+	}
+	return len(p), nil
+}
+
+func (o *output) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.buf.String()
+}
+
+// banner reads the lines printed at start, up to the last one.
+func (o *output) banner(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	for line := range o.lines {
+		b.WriteString(line + "\n")
+		if line == "chattest: stop with Ctrl+C" {
+			return b.String()
+		}
+	}
+	t.Fatal("the command ended before it was ready")
+	return ""
+}
+
+// instance is a running command.
+type instance struct {
+	base, certFile, banner string
+	out                    *output
+	stop                   func() error // stops it and returns what run returned
+}
+
+// serve runs the command with args until the test stops it.
+func serve(t *testing.T, args ...string) *instance {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	out, errOut := newOutput(), newOutput()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, args, out, errOut)
+		close(out.lines)
+	}()
+	in := &instance{out: out}
+	var once sync.Once
+	var err error
+	in.stop = func() error {
+		once.Do(func() { cancel(); err = <-done })
+		return err
+	}
+	t.Cleanup(func() { in.stop() })
+	in.banner = out.banner(t)
+	m := regexp.MustCompile(`at (https?://\S+)\n`).FindStringSubmatch(in.banner)
+	require.NotNil(t, m, in.banner)
+	in.base = m[1]
+	if m := regexp.MustCompile(`trust: (\S+) `).FindStringSubmatch(in.banner); m != nil {
+		in.certFile = m[1]
+	}
+	return in
+}
+
+// trusting returns an HTTP client that trusts the PEM certificate in file.
+func trusting(t *testing.T, file string) *http.Client {
+	t.Helper()
+	pem, err := os.ReadFile(file)
+	require.NoError(t, err)
+	pool := x509.NewCertPool()
+	require.True(t, pool.AppendCertsFromPEM(pem))
+	tr := chat.NewTransport()
+	tr.TLSClientConfig = &tls.Config{RootCAs: pool}
+	hc := &http.Client{Transport: tr}
+	t.Cleanup(hc.CloseIdleConnections)
+	return hc
+}
+
+func noLeaks(t *testing.T) {
+	opt := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, opt) })
+}
+
+func TestServeHTTPS(t *testing.T) {
+	noLeaks(t)
+	const key = "a-key-of-the-test-0123"
+	certFile := filepath.Join(t.TempDir(), "cert.pem")
+	in := serve(t, "-addr", "127.0.0.1:0", "-app-id", "demo", "-api-key", key, "-cert", certFile)
+
+	assert.True(t, strings.HasPrefix(in.base, "https://127.0.0.1:"), in.base)
+	assert.Equal(t, certFile, in.certFile)
+	assert.Contains(t, in.banner, `app "demo"`)
+	assert.Contains(t, in.banner, `chat.NewClient("demo", apiKey, chat.WithBaseURL("`+in.base+`"))`)
+	assert.NotContains(t, in.banner, key, "the key is not printed")
+
+	hc := trusting(t, certFile)
+	client, err := chat.NewClient("demo", key, chat.WithBaseURL(in.base), chat.WithHTTPClient(hc), chat.WithoutRetries())
+	require.NoError(t, err)
+	ctx := t.Context()
+	_, err = client.Users.Create(ctx, &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
+	require.NoError(t, err)
+	u, err := client.Users.Get(ctx, "alice")
+	require.NoError(t, err)
+	assert.Equal(t, "Alice", u.Name)
+
+	t.Run("HTTP/2, and localhost is in the certificate", func(t *testing.T) {
+		_, port, _ := net.SplitHostPort(strings.TrimPrefix(in.base, "https://"))
+		req, err := http.NewRequestWithContext(ctx, "GET", "https://localhost:"+port+"/v3/users/alice", nil)
+		require.NoError(t, err)
+		req.Header.Set("apikey", key)
+		resp, err := hc.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		assert.Equal(t, 200, resp.StatusCode)
+		assert.Equal(t, 2, resp.ProtoMajor)
+		assert.Equal(t, "20000", resp.Header.Get("X-Rate-Limit"))
+	})
+
+	t.Run("another key is refused", func(t *testing.T) {
+		other, err := chat.NewClient("demo", "nope", chat.WithBaseURL(in.base), chat.WithHTTPClient(hc))
+		require.NoError(t, err)
+		_, err = other.Users.Get(ctx, "alice")
+		require.ErrorIs(t, err, chat.ErrUnauthorized)
+	})
+
+	// An idle HTTP/2 client would hold the shutdown for a second (the
+	// server's wait after GOAWAY); a stop with requests in flight is the
+	// same, graceful, stop.
+	hc.CloseIdleConnections()
+	require.NoError(t, in.stop())
+	assert.Contains(t, in.out.String(), "chattest: shutting down")
+	assert.NotContains(t, in.out.String(), key)
+	_, err = client.Users.Get(ctx, "alice")
+	require.Error(t, err, "stopped")
+}
+
+func TestServeHTTPWithRateLimit(t *testing.T) {
+	noLeaks(t)
+	t.Setenv("CHATTEST_API_KEY", "from-the-environment")
+	in := serve(t, "-addr", "127.0.0.1:0", "-http", "-rate-limit", "1,0", "-print-key")
+
+	assert.True(t, strings.HasPrefix(in.base, "http://127.0.0.1:"), in.base)
+	assert.Empty(t, in.certFile)
+	assert.Contains(t, in.banner, "chattest: API key: from-the-environment\n")
+	assert.Contains(t, in.banner, `chat.NewClient("test-app", "from-the-environment", chat.WithBaseURL("`+in.base+`"), chat.WithInsecureLoopback())`)
+
+	hc := &http.Client{Transport: chat.NewTransport()}
+	t.Cleanup(hc.CloseIdleConnections)
+	client, err := chat.NewClient("test-app", "from-the-environment", chat.WithBaseURL(in.base),
+		chat.WithInsecureLoopback(), chat.WithHTTPClient(hc),
+		chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 2, MaxServerWait: 1}))
+	require.NoError(t, err)
+	ctx := t.Context()
+	_, err = client.Users.Create(ctx, &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
+	require.NoError(t, err)
+	_, err = client.Users.Create(ctx, &chat.CreateUserRequest{UID: "bob", Name: "Bob"})
+	var ce *chat.Error
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, 429, ce.StatusCode)
+	assert.Equal(t, 1, ce.RateLimit)
+	_, err = client.Users.Get(ctx, "alice")
+	require.NoError(t, err, "standard requests are not limited")
+	require.NoError(t, in.stop())
+}
+
+func TestDefaultCertificateFile(t *testing.T) {
+	noLeaks(t)
+	t.Setenv("CHATTEST_API_KEY", "")
+	in := serve(t, "-addr", "127.0.0.1:0")
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(in.base, "https://"))
+	want := filepath.Join(os.TempDir(), "chattest-"+port+".pem")
+	t.Cleanup(func() { os.Remove(want) })
+	assert.Equal(t, want, in.certFile)
+	assert.Contains(t, in.banner, "SSL_CERT_FILE="+want)
+	hc := trusting(t, want)
+	client, err := chat.NewClient("test-app", "7e57c4a7000000000000000000000000c4a77e57", chat.WithBaseURL(in.base), chat.WithHTTPClient(hc))
+	require.NoError(t, err)
+	_, err = client.APIKeys.List(t.Context(), nil)
+	require.NoError(t, err, "the default key")
+	hc.CloseIdleConnections()
+	require.NoError(t, in.stop())
+}
+
+func TestBadFlags(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer busy.Close()
+
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"all interfaces", []string{"-addr", ":0"}, 2, "must be loopback"},
+		{"a public address", []string{"-addr", "0.0.0.0:0"}, 2, "must be loopback"},
+		{"a name", []string{"-addr", "example.com:0"}, 2, "must be loopback"},
+		{"no port", []string{"-addr", "127.0.0.1"}, 2, "-addr"},
+		{"bad app id", []string{"-addr", "127.0.0.1:0", "-app-id", "not an id"}, 2, "-app-id"},
+		{"bad key", []string{"-addr", "127.0.0.1:0", "-api-key", "has space"}, 2, "API key must be printable"},
+		{"one budget", []string{"-addr", "127.0.0.1:0", "-rate-limit", "5"}, 2, "-rate-limit"},
+		{"not a number", []string{"-addr", "127.0.0.1:0", "-rate-limit", "a,b"}, 2, "-rate-limit"},
+		{"negative", []string{"-addr", "127.0.0.1:0", "-rate-limit", "-1,5"}, 2, "-rate-limit"},
+		{"arguments", []string{"serve"}, 2, "unexpected arguments"},
+		{"unknown flag", []string{"-port", "1"}, 2, "flag provided but not defined: -port"},
+		{"address in use", []string{"-addr", busy.Addr().String()}, 1, "address already in use"},
+		{"unwritable certificate", []string{"-addr", "127.0.0.1:0", "-cert", filepath.Join(t.TempDir(), "no", "such", "dir")}, 1, "writing the certificate"},
+		{"help", []string{"-h"}, 0, "-rate-limit core,standard"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := runMain(tc.args, &stdout, &stderr)
+			assert.Equal(t, tc.code, code)
+			assert.Contains(t, stderr.String(), tc.want)
+			assert.Empty(t, stdout.String(), "nothing served")
+		})
+	}
+}
+
+func TestStopsOnSignal(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGTERM to deliver on Windows")
+	}
+	noLeaks(t)
+	out, errOut := newOutput(), newOutput()
+	done := make(chan int, 1)
+	go func() {
+		done <- runMain([]string{"-addr", "127.0.0.1:0", "-http"}, out, errOut)
+		close(out.lines)
+	}()
+	out.banner(t) // the handler of the signals is in place
+	p, err := os.FindProcess(os.Getpid())
+	require.NoError(t, err)
+	require.NoError(t, p.Signal(syscall.SIGTERM))
+	assert.Equal(t, 0, <-done)
+	assert.Contains(t, out.String(), "chattest: shutting down")
+	assert.Empty(t, errOut.String())
+}
