@@ -1,0 +1,103 @@
+package chattest
+
+import (
+	"strings"
+
+	"github.com/chatrest/chat"
+)
+
+func blockedRoutes() []route {
+	return []route{
+		{pattern: "POST /v3/users/{uid}/blockedusers", handle: (*state).blockUsers},
+		{pattern: "DELETE /v3/users/{uid}/blockedusers", handle: (*state).unblockUsers},
+		{pattern: "GET /v3/users/{uid}/blockedusers", handle: (*state).listBlocked},
+	}
+}
+
+// addBlock makes blocker block blocked at now; blocking again keeps the first
+// time.
+func (st *state) addBlock(blocker, blocked string, now chat.Timestamp) {
+	if st.blocks[blocker] == nil {
+		st.blocks[blocker] = map[string]*socialRel{}
+	}
+	if st.blocks[blocker][blocked] == nil {
+		st.socialSeq++
+		st.blocks[blocker][blocked] = &socialRel{since: now, seq: st.socialSeq}
+	}
+}
+
+// POST /v3/users/{uid}/blockedusers
+//
+// The answer maps each named uid to its outcome (the reference's example
+// keys it by an unrelated uid; the fake uses the blocked uids). Naming the
+// user itself fails the call (ERR_CANNOT_BLOCK_SELF); an unknown user fails
+// its entry only. Blocking a blocked user again succeeds.
+func (st *state) blockUsers(c *call) (any, error) {
+	uid, err := st.socialUID(c)
+	if err != nil {
+		return nil, err
+	}
+	uids, err := uidsField(c, "blockedUids", 0)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range uids {
+		if b == uid {
+			return nil, errCannotBlockSelf(uid)
+		}
+	}
+	out := map[string]chat.Result{}
+	for _, b := range uids {
+		if st.activeUser(b) == nil {
+			out[b] = chat.Result{Message: "The user with uid " + b + " does not exist or has been deactivated."}
+			continue
+		}
+		st.addBlock(uid, b, c.timestamp())
+		out[b] = chat.Result{Success: true, Message: "The user " + b + " has been blocked by " + uid + "."}
+	}
+	return data(out), nil
+}
+
+// DELETE /v3/users/{uid}/blockedusers
+//
+// Unblocking a user who is not blocked succeeds, so that a retried call
+// does too.
+func (st *state) unblockUsers(c *call) (any, error) {
+	uid, err := st.socialUID(c)
+	if err != nil {
+		return nil, err
+	}
+	uids, err := uidsField(c, "blockedUids", 0)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]chat.Result{}
+	for _, b := range uids {
+		delete(st.blocks[uid], b)
+		out[b] = chat.Result{Success: true, Message: "The user " + b + " has been unblocked by " + uid + "."}
+	}
+	return data(out), nil
+}
+
+// GET /v3/users/{uid}/blockedusers
+//
+// The users uid blocked, in the order blocked, with blockedByMe true and
+// blockedByMeAt and blockedAt the time of the block.
+func (st *state) listBlocked(c *call) (any, error) {
+	uid, err := st.socialUID(c)
+	if err != nil {
+		return nil, err
+	}
+	p := c.params()
+	pq := pageParams(p)
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+	users := st.relatedUsers(uid, st.blocks[uid], "")
+	for i := range users {
+		at := st.blocks[uid][strings.ToLower(users[i].UID)].since
+		users[i].BlockedByMe, users[i].BlockedByMeAt, users[i].BlockedAt = true, at, at
+	}
+	page, meta := paginate(users, pq)
+	return chat.Page[chat.User]{Data: page, Meta: meta}, nil
+}

@@ -1,0 +1,902 @@
+//lint:file-ignore SA1019 the deprecated conversation and restricted-feature operations are tested on purpose
+
+package chattest_test
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/chattest"
+)
+
+// startClocked is start with a clock the test moves.
+func startClocked(t *testing.T) (*chattest.Server, *chat.Client, *clock) {
+	t.Helper()
+	clk := &clock{now: t0}
+	srv, client := start(t, chattest.WithClock(clk.Now))
+	return srv, client, clk
+}
+
+// dm sends text from one user to another and returns the message id as a
+// number.
+func dm(t *testing.T, client *chat.Client, from, to, s string) int64 {
+	t.Helper()
+	m, err := client.Messages.Send(t.Context(), toUser(to, s), chat.OnBehalfOf(from))
+	require.NoError(t, err)
+	id, err := strconv.ParseInt(m.ID, 10, 64)
+	require.NoError(t, err)
+	return id
+}
+
+// groupPost sends text from a user to a group and returns the message id.
+func groupPost(t *testing.T, client *chat.Client, from, guid, s string) int64 {
+	t.Helper()
+	m, err := client.Messages.Send(t.Context(), &chat.SendMessageRequest{Receiver: guid, ReceiverType: chat.ReceiverGroup, Data: text(s)},
+		chat.OnBehalfOf(from))
+	require.NoError(t, err)
+	id, err := strconv.ParseInt(m.ID, 10, 64)
+	require.NoError(t, err)
+	return id
+}
+
+// convSummary is "conversationId:unread" for each conversation.
+func convSummary(p *chat.Page[chat.Conversation]) []string {
+	out := make([]string, len(p.Data))
+	for i, c := range p.Data {
+		out[i] = c.ConversationID + ":" + strconv.Itoa(c.UnreadMessageCount)
+	}
+	return out
+}
+
+func listFor(t *testing.T, client *chat.Client, uid string, opts *chat.ListConversationsOptions) []string {
+	t.Helper()
+	reqOpts := []chat.RequestOption{}
+	if uid != "" {
+		reqOpts = append(reqOpts, chat.OnBehalfOf(uid))
+	}
+	p, err := client.Conversations.List(t.Context(), opts, reqOpts...)
+	require.NoError(t, err)
+	return convSummary(p)
+}
+
+func TestConversationUserLifecycle(t *testing.T) {
+	srv, client, clk := startClocked(t)
+	ctx := t.Context()
+	seed(srv, "alice", "bob", "carol")
+	conv := client.Conversations
+
+	_, err := conv.GetUser(ctx, "alice", "bob")
+	requireAPIError(t, err, http.StatusForbidden, "ERR_CONVERSATION_NOT_ACCESSIBLE", chat.ErrForbidden)
+	assert.Empty(t, listFor(t, client, "bob", nil), "no messages, no conversation")
+
+	m1 := dm(t, client, "alice", "bob", "one")
+	clk.Set(t0.Add(time.Minute))
+	m2 := dm(t, client, "alice", "bob", "two")
+	dm(t, client, "alice", "bob", "three")
+	clk.Set(t0.Add(2 * time.Minute))
+	reply := dm(t, client, "bob", "alice", "hi")
+	_, err = client.Messages.SendThread(ctx, strconv.FormatInt(m1, 10), "alice", toUser("bob", "in a thread"))
+	require.NoError(t, err)
+
+	// Each user has the conversation, with the other as conversationWith
+	// and their own unread count; thread replies do not count.
+	got, err := conv.GetUser(ctx, "alice", "bob")
+	require.NoError(t, err, "data comes as a one-element array and decodes")
+	assert.Equal(t, "alice_user_bob", got.ConversationID)
+	assert.Equal(t, chat.ConversationUser, got.ConversationType)
+	assert.Equal(t, 3, got.UnreadMessageCount, `"3" on the wire`)
+	assert.Equal(t, chat.TimestampOf(t0), got.CreatedAt)
+	assert.Equal(t, chat.TimestampOf(t0.Add(2*time.Minute)), got.UpdatedAt)
+	require.NotNil(t, got.LastMessage)
+	assert.Equal(t, strconv.FormatInt(reply, 10), got.LastMessage.ID)
+	with, err := got.User()
+	require.NoError(t, err)
+	assert.Equal(t, "alice", with.UID)
+	assert.Equal(t, "Alice", with.Name)
+	assert.Equal(t, "alice_user_bob", with.ConversationID)
+	_, err = got.Group()
+	assert.Error(t, err)
+
+	forAlice, err := conv.GetUser(ctx, "bob", "alice")
+	require.NoError(t, err)
+	assert.Equal(t, 1, forAlice.UnreadMessageCount)
+	with, err = forAlice.User()
+	require.NoError(t, err)
+	assert.Equal(t, "bob", with.UID)
+
+	// Read up to m2: one left. Unread after m1: two. Read all: none.
+	res, err := conv.MarkUserRead(ctx, "alice", "bob", &chat.MarkReadRequest{MessageID: m2})
+	require.NoError(t, err)
+	assert.True(t, res.Success)
+	assert.NotEmpty(t, res.Message, `the "Message" key decodes`)
+	assert.Equal(t, []string{"alice_user_bob:1"}, listFor(t, client, "bob", nil))
+	_, err = conv.MarkUserUnread(ctx, "alice", "bob", &chat.MarkUnreadRequest{MessageID: m1})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"alice_user_bob:2"}, listFor(t, client, "bob", nil))
+	_, err = conv.MarkUserRead(ctx, "alice", "bob", nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"alice_user_bob:0"}, listFor(t, client, "bob", nil))
+	res, err = conv.MarkUserDelivered(ctx, "alice", "bob", &chat.MarkDeliveredRequest{MessageID: m2})
+	require.NoError(t, err)
+	assert.True(t, res.Success)
+	assert.Equal(t, []string{"alice_user_bob:1"}, listFor(t, client, "alice", nil), "bob's marks are bob's")
+
+	_, err = conv.MarkUserRead(ctx, "alice", "bob", &chat.MarkReadRequest{MessageID: 999})
+	requireAPIError(t, err, http.StatusNotFound, "ERR_MSG_NOT_FOUND", chat.ErrNotFound)
+	_, err = conv.MarkUserUnread(ctx, "alice", "bob", nil)
+	ce := requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
+	assert.Contains(t, ce.Details, "messageId")
+
+	// Tags are bob's own.
+	tagged, err := conv.UpdateUser(ctx, "alice", "bob", &chat.UpdateConversationRequest{Tags: []string{"work", "urgent"}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"work", "urgent"}, tagged.Tags)
+	page, err := conv.List(ctx, &chat.ListConversationsOptions{WithTags: true, Tags: []string{"urgent"}}, chat.OnBehalfOf("bob"))
+	require.NoError(t, err)
+	require.Len(t, page.Data, 1)
+	assert.Equal(t, []string{"work", "urgent"}, page.Data[0].Tags)
+	page, err = conv.List(ctx, nil, chat.OnBehalfOf("bob"))
+	require.NoError(t, err)
+	assert.Empty(t, page.Data[0].Tags, "tags only with withTags")
+	assert.Empty(t, listFor(t, client, "alice", &chat.ListConversationsOptions{Tags: []string{"urgent"}}))
+	_, err = conv.UpdateUser(ctx, "alice", "bob", &chat.UpdateConversationRequest{Tags: make([]string, 26)})
+	requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
+	cleared, err := conv.UpdateUser(ctx, "alice", "bob", &chat.UpdateConversationRequest{})
+	require.NoError(t, err)
+	assert.Empty(t, cleared.Tags)
+
+	// Pins: idempotent, first pinnedAt kept.
+	pin, err := conv.PinUser(ctx, "alice", "bob")
+	require.NoError(t, err)
+	assert.Equal(t, &chat.Conversation{ConversationID: "alice_user_bob", ConversationType: chat.ConversationUser,
+		PinnedBy: "bob", PinnedAt: chat.TimestampOf(t0.Add(2 * time.Minute))}, pin)
+	clk.Set(t0.Add(3 * time.Minute))
+	again, err := conv.PinUser(ctx, "alice", "bob")
+	require.NoError(t, err)
+	assert.Equal(t, pin, again)
+	got, err = conv.GetUser(ctx, "alice", "bob")
+	require.NoError(t, err)
+	assert.Equal(t, "bob", got.PinnedBy)
+	unpin, err := conv.UnpinUser(ctx, "alice", "bob")
+	require.NoError(t, err)
+	assert.Equal(t, &chat.Conversation{ConversationID: "alice_user_bob", ConversationType: chat.ConversationUser}, unpin)
+	_, err = conv.UnpinUser(ctx, "alice", "bob")
+	require.NoError(t, err, "unpin is idempotent")
+	got, err = conv.GetUser(ctx, "alice", "bob")
+	require.NoError(t, err)
+	assert.Empty(t, got.PinnedBy)
+	assert.Zero(t, got.PinnedAt)
+
+	// Reset hides the conversation from bob only, until a new message.
+	res, err = conv.ResetUser(ctx, "alice", "bob", &chat.ResetConversationRequest{PreserveOrder: true})
+	require.NoError(t, err)
+	assert.True(t, res.Success)
+	assert.Empty(t, listFor(t, client, "bob", nil))
+	_, err = conv.GetUser(ctx, "alice", "bob")
+	requireAPIError(t, err, http.StatusForbidden, "ERR_CONVERSATION_NOT_ACCESSIBLE", chat.ErrForbidden)
+	_, err = conv.PinUser(ctx, "alice", "bob")
+	requireAPIError(t, err, http.StatusForbidden, "ERR_CONVERSATION_NOT_ACCESSIBLE", chat.ErrForbidden)
+	assert.Equal(t, []string{"alice_user_bob:1"}, listFor(t, client, "alice", nil))
+	_, err = conv.ResetUser(ctx, "alice", "bob", nil)
+	require.NoError(t, err, "resetting again succeeds")
+	clk.Set(t0.Add(4 * time.Minute))
+	m5 := dm(t, client, "alice", "bob", "are you there?")
+	got, err = conv.GetUser(ctx, "alice", "bob")
+	require.NoError(t, err)
+	assert.Equal(t, 1, got.UnreadMessageCount, "only the message after the reset")
+	assert.Equal(t, strconv.FormatInt(m5, 10), got.LastMessage.ID)
+	assert.Equal(t, chat.TimestampOf(t0), got.CreatedAt)
+
+	// Inspection from the server matches.
+	seen, ok := srv.Conversation("bob", "alice_user_bob")
+	require.True(t, ok)
+	assert.Equal(t, 1, seen.UnreadMessageCount)
+	_, ok = srv.Conversation("carol", "alice_user_bob")
+	assert.False(t, ok)
+
+	// Errors of the path and the header.
+	_, err = conv.GetUser(ctx, "nobody", "bob")
+	requireAPIError(t, err, http.StatusNotFound, "ERR_UID_NOT_FOUND", chat.ErrNotFound)
+	_, err = conv.GetUser(ctx, "alice", "nobody")
+	requireAPIError(t, err, http.StatusNotFound, "ERR_UID_NOT_FOUND", chat.ErrNotFound)
+	_, err = conv.GetUser(ctx, "bob", "bob")
+	requireAPIError(t, err, http.StatusForbidden, "ERR_CONVERSATION_NOT_ACCESSIBLE", chat.ErrForbidden)
+	_, err = conv.GetUser(ctx, "carol", "bob")
+	requireAPIError(t, err, http.StatusForbidden, "ERR_CONVERSATION_NOT_ACCESSIBLE", chat.ErrForbidden)
+	_, err = conv.MarkUserRead(ctx, "carol", "bob", nil)
+	requireAPIError(t, err, http.StatusForbidden, "ERR_CONVERSATION_NOT_ACCESSIBLE", chat.ErrForbidden)
+	r := do(t, srv, http.MethodGet, "/v3/users/alice/conversation", "", key(srv))
+	assert.Equal(t, http.StatusBadRequest, r.resp.StatusCode, "onBehalfOf is required")
+}
+
+func TestConversationListOrderAndFilters(t *testing.T) {
+	srv, client, clk := startClocked(t)
+	ctx := t.Context()
+	seed(srv, "alice", "bob", "carol", "dave")
+	srv.AddUser(chat.User{UID: "erin", Name: "Erin Support", Tags: []string{"staff"}})
+
+	dm(t, client, "alice", "bob", "a->b")
+	clk.Set(t0.Add(time.Minute))
+	dm(t, client, "carol", "bob", "c->b")
+	dm(t, client, "dave", "bob", "d->b")
+	clk.Set(t0.Add(2 * time.Minute))
+	dm(t, client, "erin", "alice", "e->a")
+	dm(t, client, "bob", "erin", "b->e")
+
+	// With onBehalfOf: most recent first, then by conversationWith.
+	assert.Equal(t, []string{"bob_user_erin:0", "bob_user_carol:1", "bob_user_dave:1", "alice_user_bob:1"},
+		listFor(t, client, "bob", nil))
+	// Without: by owner, then the same order; one-on-one conversations
+	// show once per user.
+	assert.Equal(t, []string{
+		"alice_user_erin:1", "alice_user_bob:0",
+		"bob_user_erin:0", "bob_user_carol:1", "bob_user_dave:1", "alice_user_bob:1",
+		"bob_user_carol:0", "bob_user_dave:0",
+		"alice_user_erin:0", "bob_user_erin:1",
+	}, listFor(t, client, "", nil))
+	assert.Equal(t, []string{"alice_user_erin:1", "alice_user_bob:0", "bob_user_erin:0", "bob_user_carol:1", "bob_user_dave:1"},
+		listFor(t, client, "", &chat.ListConversationsOptions{Unique: true}), "unique: each conversation once")
+
+	// Filters.
+	assert.Equal(t, []string{"bob_user_carol:1"}, listFor(t, client, "bob", &chat.ListConversationsOptions{SearchKey: "CAR"}))
+	assert.Equal(t, []string{"bob_user_erin:0"}, listFor(t, client, "bob", &chat.ListConversationsOptions{SearchKey: "support"}))
+	assert.Equal(t, []string{"bob_user_carol:1", "bob_user_dave:1", "alice_user_bob:1"},
+		listFor(t, client, "bob", &chat.ListConversationsOptions{Unread: true}))
+	assert.Equal(t, []string{"bob_user_erin:0"}, listFor(t, client, "bob", &chat.ListConversationsOptions{UserTags: []string{"staff"}}))
+	assert.Empty(t, listFor(t, client, "bob", &chat.ListConversationsOptions{GroupTags: []string{"staff"}}))
+	assert.Empty(t, listFor(t, client, "bob", &chat.ListConversationsOptions{ConversationType: chat.ConversationGroup}))
+	assert.Len(t, listFor(t, client, "bob", &chat.ListConversationsOptions{ConversationType: chat.ConversationUser, HideAgentic: true}), 4)
+	assert.Empty(t, listFor(t, client, "bob", &chat.ListConversationsOptions{OnlyAgentic: true}))
+	page, err := client.Conversations.List(ctx, &chat.ListConversationsOptions{UserTags: []string{"staff"}, WithUserAndGroupTags: true},
+		chat.OnBehalfOf("bob"))
+	require.NoError(t, err)
+	erin, err := page.Data[0].User()
+	require.NoError(t, err)
+	assert.Equal(t, []string{"staff"}, erin.Tags)
+	page, err = client.Conversations.List(ctx, &chat.ListConversationsOptions{UserTags: []string{"staff"}}, chat.OnBehalfOf("bob"))
+	require.NoError(t, err)
+	erin, err = page.Data[0].User()
+	require.NoError(t, err)
+	assert.Empty(t, erin.Tags, "user tags only with withUserAndGroupTags")
+
+	// Pages and the iterator.
+	page, err = client.Conversations.List(ctx, &chat.ListConversationsOptions{PageOptions: chat.PageOptions{PerPage: 3, Page: 2}},
+		chat.OnBehalfOf("bob"))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"alice_user_bob:1"}, convSummary(page))
+	assert.Equal(t, &chat.Pagination{Total: 4, Count: 1, PerPage: 3, CurrentPage: 2, TotalPages: 2}, page.Meta.Pagination)
+	var all []string
+	for c, err := range client.Conversations.All(ctx, &chat.ListConversationsOptions{PageOptions: chat.PageOptions{PerPage: 1}}, chat.OnBehalfOf("bob")) {
+		require.NoError(t, err)
+		all = append(all, c.ConversationID)
+	}
+	assert.Equal(t, []string{"bob_user_erin", "bob_user_carol", "bob_user_dave", "alice_user_bob"}, all)
+
+	// Blocked users: left out unless asked, with their block status on request.
+	srv.Block("bob", "dave")
+	assert.Equal(t, []string{"bob_user_erin:0", "bob_user_carol:1", "alice_user_bob:1"}, listFor(t, client, "bob", nil))
+	page, err = client.Conversations.List(ctx, &chat.ListConversationsOptions{IncludeBlockedUsers: true, WithBlockedInfo: true,
+		SearchKey: "dave"}, chat.OnBehalfOf("bob"))
+	require.NoError(t, err)
+	require.Len(t, page.Data, 1)
+	dave, err := page.Data[0].User()
+	require.NoError(t, err)
+	assert.True(t, dave.BlockedByMe)
+	assert.Equal(t, chat.TimestampOf(t0.Add(2*time.Minute)), dave.BlockedByMeAt)
+
+	// Query validation on the server (the SDK refuses unique with
+	// onBehalfOf before sending).
+	r := do(t, srv, http.MethodGet, "/v3/conversations?unique=1", "", key(srv, "onBehalfOf", "bob"))
+	assert.Equal(t, http.StatusBadRequest, r.resp.StatusCode)
+	assert.Contains(t, r.errorBody(t)["details"], "unique")
+	r = do(t, srv, http.MethodGet, "/v3/conversations?conversationType=channel&useCursoredIndex=2", "", key(srv))
+	assert.Equal(t, http.StatusBadRequest, r.resp.StatusCode)
+	assert.Contains(t, r.errorBody(t)["details"], "conversationType")
+	assert.Contains(t, r.errorBody(t)["details"], "useCursoredIndex")
+	r = do(t, srv, http.MethodGet, "/v3/conversations?useCursoredIndex=0", "", key(srv, "onBehalfOf", "alice"))
+	require.Equal(t, http.StatusOK, r.resp.StatusCode)
+	first := r.body["data"].([]any)[0].(map[string]any)
+	assert.Equal(t, "1", first["unreadMessageCount"], "the count is a string on the wire")
+}
+
+func TestConversationPinLimits(t *testing.T) {
+	srv, client := start(t)
+	ctx := t.Context()
+	seed(srv, "bob", "u1", "u2", "u3", "u4", "u5", "u6")
+	for i := 1; i <= 6; i++ {
+		dm(t, client, fmt.Sprintf("u%d", i), "bob", "hi")
+	}
+	conv := client.Conversations
+	for i := 1; i <= 5; i++ {
+		_, err := conv.PinUser(ctx, fmt.Sprintf("u%d", i), "bob")
+		require.NoError(t, err)
+	}
+	_, err := conv.PinUser(ctx, "u6", "bob")
+	requireAPIError(t, err, http.StatusBadRequest, "ERR_PINNED_CONVERSATIONS_LIMIT_EXCEEDED", chat.ErrBadRequest)
+	_, err = conv.PinUser(ctx, "u1", "bob")
+	require.NoError(t, err, "pinning a pinned conversation again is not a sixth pin")
+	_, err = conv.UnpinUser(ctx, "u1", "bob")
+	require.NoError(t, err)
+	_, err = conv.PinUser(ctx, "u6", "bob")
+	require.NoError(t, err)
+
+	// App pins: per conversation partner or group, for every user.
+	pins, err := conv.ReplaceAppPinned(ctx, &chat.ReplaceAppPinnedRequest{PinnedConversations: []chat.ConversationRef{
+		{UID: "U1"}, {UID: "u1"},
+	}})
+	require.NoError(t, err)
+	assert.Equal(t, []chat.Conversation{{ConversationID: "user_u1", ConversationType: chat.ConversationUser,
+		PinnedBy: "app_system", PinnedAt: chat.TimestampOf(t0)}}, pins, "duplicates are kept once")
+	listed, err := conv.ListAppPinned(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, pins, listed)
+	got, err := conv.GetUser(ctx, "u1", "bob")
+	require.NoError(t, err)
+	assert.Equal(t, "app_system", got.PinnedBy)
+	_, err = conv.PinUser(ctx, "u1", "bob")
+	requireAPIError(t, err, http.StatusForbidden, "ERR_SYSTEM_PINNED_CONVERSATION", chat.ErrForbidden)
+	_, err = conv.UnpinUser(ctx, "u1", "bob")
+	requireAPIError(t, err, http.StatusForbidden, "ERR_SYSTEM_PINNED_CONVERSATION", chat.ErrForbidden)
+
+	six := make([]chat.ConversationRef, 6)
+	for i := range six {
+		six[i] = chat.ConversationRef{UID: fmt.Sprintf("u%d", i+1)}
+	}
+	_, err = conv.ReplaceAppPinned(ctx, &chat.ReplaceAppPinnedRequest{PinnedConversations: six})
+	requireAPIError(t, err, http.StatusBadRequest, "ERR_SYSTEM_PINNED_CONVERSATIONS_LIMIT_EXCEEDED", chat.ErrBadRequest)
+	_, err = conv.ReplaceAppPinned(ctx, &chat.ReplaceAppPinnedRequest{PinnedConversations: []chat.ConversationRef{{}}})
+	ce := requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
+	assert.Contains(t, ce.Details, "pinnedConversations.0")
+	_, err = conv.ReplaceAppPinned(ctx, &chat.ReplaceAppPinnedRequest{PinnedConversations: []chat.ConversationRef{{GUID: "nope"}}})
+	requireAPIError(t, err, http.StatusNotFound, "ERR_GUID_NOT_FOUND", chat.ErrNotFound)
+	_, err = conv.ReplaceAppPinned(ctx, &chat.ReplaceAppPinnedRequest{PinnedConversations: []chat.ConversationRef{{UID: "nobody"}}})
+	requireAPIError(t, err, http.StatusNotFound, "ERR_UID_NOT_FOUND", chat.ErrNotFound)
+
+	cleared, err := conv.ReplaceAppPinned(ctx, &chat.ReplaceAppPinnedRequest{})
+	require.NoError(t, err)
+	assert.Empty(t, cleared)
+	_, err = conv.UnpinUser(ctx, "u1", "bob")
+	require.NoError(t, err, "no longer app-pinned")
+}
+
+func TestConversationGroups(t *testing.T) {
+	srv, client, clk := startClocked(t)
+	ctx := t.Context()
+	seed(srv, "alice", "bob", "carol")
+	srv.AddGroup(chat.Group{GUID: "Team", Name: "The Team", Tags: []string{"internal"}}, "alice", "bob:moderator")
+	conv := client.Conversations
+
+	_, err := conv.GetGroup(ctx, "team", "bob")
+	requireAPIError(t, err, http.StatusForbidden, "ERR_CONVERSATION_NOT_ACCESSIBLE", chat.ErrForbidden)
+	clk.Set(t0.Add(time.Minute))
+	g1 := groupPost(t, client, "alice", "team", "hello team")
+	g2 := groupPost(t, client, "alice", "team", "agenda")
+	dm(t, client, "carol", "bob", "psst")
+
+	got, err := conv.GetGroup(ctx, "team", "bob")
+	require.NoError(t, err)
+	assert.Equal(t, "group_team", got.ConversationID)
+	assert.Equal(t, chat.ConversationGroup, got.ConversationType)
+	assert.Equal(t, 2, got.UnreadMessageCount)
+	assert.Equal(t, strconv.FormatInt(g2, 10), got.LastMessage.ID)
+	g, err := got.Group()
+	require.NoError(t, err)
+	assert.Equal(t, "team", g.GUID)
+	assert.Equal(t, "The Team", g.Name)
+	assert.Equal(t, chat.MemberModerator, g.Scope, "relative to bob")
+	assert.True(t, g.HasJoined)
+	assert.Equal(t, 2, g.MembersCount)
+	alices, err := conv.GetGroup(ctx, "team", "alice")
+	require.NoError(t, err)
+	assert.Zero(t, alices.UnreadMessageCount, "her own messages")
+
+	assert.Equal(t, []string{"bob_user_carol:1", "group_team:2"}, listFor(t, client, "bob", nil))
+	assert.Equal(t, []string{"group_team:2"}, listFor(t, client, "bob", &chat.ListConversationsOptions{ConversationType: chat.ConversationGroup}))
+	assert.Equal(t, []string{"group_team:2"}, listFor(t, client, "bob", &chat.ListConversationsOptions{GroupTags: []string{"internal"}}))
+	assert.Equal(t, []string{"group_team:2"}, listFor(t, client, "bob", &chat.ListConversationsOptions{SearchKey: "team"}))
+
+	_, err = conv.GetGroup(ctx, "team", "carol")
+	requireAPIError(t, err, http.StatusForbidden, "ERR_CONVERSATION_NOT_ACCESSIBLE", chat.ErrForbidden)
+	_, err = conv.GetGroup(ctx, "nope", "bob")
+	requireAPIError(t, err, http.StatusNotFound, "ERR_GUID_NOT_FOUND", chat.ErrNotFound)
+
+	res, err := conv.MarkGroupRead(ctx, "team", "bob", &chat.MarkReadRequest{MessageID: g1})
+	require.NoError(t, err)
+	assert.True(t, res.Success)
+	assert.Equal(t, []string{"group_team:1"}, listFor(t, client, "bob", &chat.ListConversationsOptions{ConversationType: chat.ConversationGroup}))
+	_, err = conv.MarkGroupUnread(ctx, "team", "bob", &chat.MarkUnreadRequest{MessageID: 9999})
+	requireAPIError(t, err, http.StatusNotFound, "ERR_MSG_NOT_FOUND", chat.ErrNotFound)
+	_, err = conv.MarkGroupUnread(ctx, "team", "bob", &chat.MarkUnreadRequest{MessageID: g1})
+	require.NoError(t, err)
+	_, err = conv.MarkGroupDelivered(ctx, "team", "bob", nil)
+	require.NoError(t, err)
+	_, err = conv.MarkGroupRead(ctx, "team", "bob", nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"group_team:0"}, listFor(t, client, "bob", &chat.ListConversationsOptions{ConversationType: chat.ConversationGroup}))
+
+	tagged, err := conv.UpdateGroup(ctx, "team", "bob", &chat.UpdateConversationRequest{Tags: []string{"starred"}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"starred"}, tagged.Tags)
+	pin, err := conv.PinGroup(ctx, "team", "bob")
+	require.NoError(t, err)
+	assert.Equal(t, &chat.Conversation{ConversationID: "group_team", ConversationType: chat.ConversationGroup,
+		PinnedBy: "bob", PinnedAt: chat.TimestampOf(t0.Add(time.Minute))}, pin)
+	unpin, err := conv.UnpinGroup(ctx, "team", "bob")
+	require.NoError(t, err)
+	assert.Equal(t, &chat.Conversation{ConversationID: "group_team", ConversationType: chat.ConversationGroup}, unpin)
+
+	// An app pin of the group shows for every member.
+	_, err = conv.ReplaceAppPinned(ctx, &chat.ReplaceAppPinnedRequest{PinnedConversations: []chat.ConversationRef{{GUID: "team"}}})
+	require.NoError(t, err)
+	got, err = conv.GetGroup(ctx, "team", "alice")
+	require.NoError(t, err)
+	assert.Equal(t, "app_system", got.PinnedBy)
+	_, err = conv.PinGroup(ctx, "team", "bob")
+	requireAPIError(t, err, http.StatusForbidden, "ERR_SYSTEM_PINNED_CONVERSATION", chat.ErrForbidden)
+
+	_, err = conv.ResetGroup(ctx, "team", "bob", &chat.ResetConversationRequest{PreserveOrder: true})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"bob_user_carol:1"}, listFor(t, client, "bob", nil))
+	_, err = conv.GetGroup(ctx, "team", "alice")
+	require.NoError(t, err, "alice keeps hers")
+
+	// A member who leaves loses the conversation.
+	_, err = client.Members.Kick(ctx, "team", "alice")
+	require.NoError(t, err)
+	_, err = conv.GetGroup(ctx, "team", "alice")
+	requireAPIError(t, err, http.StatusForbidden, "ERR_CONVERSATION_NOT_ACCESSIBLE", chat.ErrForbidden)
+}
+
+func TestConversationDeprecated(t *testing.T) {
+	srv, client := start(t)
+	ctx := t.Context()
+	seed(srv, "alice", "bob", "carol")
+	dm(t, client, "alice", "bob", "hi")
+	conv := client.Conversations
+
+	got, err := conv.Get(ctx, "alice_user_bob", "bob")
+	require.NoError(t, err)
+	assert.Equal(t, "alice_user_bob", got.ConversationID)
+	assert.Equal(t, 1, got.UnreadMessageCount)
+	_, err = conv.Get(ctx, "alice_user_zed", "bob")
+	requireAPIError(t, err, http.StatusNotFound, "ERR_CONVERSATION_NOT_FOUND", chat.ErrNotFound)
+	_, err = conv.Get(ctx, "alice_user_bob", "carol")
+	requireAPIError(t, err, http.StatusForbidden, "ERR_CONVERSATION_NOT_ACCESSIBLE", chat.ErrForbidden)
+	_, err = conv.Delete(ctx, "alice_user_bob", "carol")
+	requireAPIError(t, err, http.StatusForbidden, "ERR_CONVERSATION_NOT_ACCESSIBLE", chat.ErrForbidden)
+
+	res, err := conv.Delete(ctx, "alice_user_bob", "bob")
+	require.NoError(t, err)
+	assert.True(t, res.Success)
+	assert.Empty(t, listFor(t, client, "bob", nil))
+	assert.Empty(t, listFor(t, client, "alice", nil), "deleted for all the users")
+	_, err = conv.Get(ctx, "alice_user_bob", "bob")
+	requireAPIError(t, err, http.StatusForbidden, "ERR_CONVERSATION_NOT_ACCESSIBLE", chat.ErrForbidden)
+}
+
+func TestFriends(t *testing.T) {
+	srv, client := start(t)
+	ctx := t.Context()
+	seed(srv, "alice", "bob", "carol", "dave")
+	srv.AddUser(chat.User{UID: "zed", Name: "Zed"})
+	_, err := client.Users.Deactivate(ctx, &chat.DeactivateUsersRequest{UIDs: []string{"zed"}})
+	require.NoError(t, err)
+
+	res, err := client.Friends.Add(ctx, "Alice", &chat.AddFriendsRequest{Accepted: []string{"BOB", "carol", "nobody", "zed"}})
+	require.NoError(t, err)
+	assert.True(t, res.Accepted["bob"].Success)
+	assert.True(t, res.Accepted["carol"].Success)
+	assert.False(t, res.Accepted["nobody"].Success)
+	assert.NotEmpty(t, res.Accepted["nobody"].Message)
+	assert.False(t, res.Accepted["zed"].Success)
+	res, err = client.Friends.Add(ctx, "alice", &chat.AddFriendsRequest{Accepted: []string{"bob"}})
+	require.NoError(t, err)
+	assert.False(t, res.Accepted["bob"].Success, "already a friend")
+
+	page, err := client.Friends.List(ctx, "alice", nil)
+	require.NoError(t, err)
+	require.Len(t, page.Data, 2)
+	assert.Equal(t, "bob", page.Data[0].UID)
+	assert.Equal(t, "alice_user_bob", page.Data[0].ConversationID)
+	assert.Equal(t, "carol", page.Data[1].UID)
+	page, err = client.Friends.List(ctx, "bob", nil)
+	require.NoError(t, err)
+	require.Len(t, page.Data, 1, "friendship goes both ways")
+	assert.Equal(t, "alice", page.Data[0].UID)
+	page, err = client.Friends.List(ctx, "alice", &chat.ListFriendsOptions{SearchKey: "CAR"})
+	require.NoError(t, err)
+	require.Len(t, page.Data, 1)
+	assert.Equal(t, "carol", page.Data[0].UID)
+
+	_, err = client.Friends.Add(ctx, "alice", &chat.AddFriendsRequest{Accepted: []string{"dave", "alice"}})
+	requireAPIError(t, err, http.StatusBadRequest, "ERR_CANNOT_FORM_SELF_RELATION", chat.ErrBadRequest)
+	assert.Equal(t, []string{"bob", "carol"}, srv.Friends("alice"), "nothing was added")
+	_, err = client.Friends.Add(ctx, "nobody", &chat.AddFriendsRequest{Accepted: []string{"bob"}})
+	requireAPIError(t, err, http.StatusNotFound, "ERR_UID_NOT_FOUND", chat.ErrNotFound)
+	r := do(t, srv, http.MethodPost, "/v3/users/alice/friends", `{"accepted":[`+quotedUIDs(26)+`]}`, key(srv))
+	assert.Equal(t, http.StatusBadRequest, r.resp.StatusCode, "at most 25 per call on the server too")
+
+	// addToConversations opens conversations without messages.
+	_, err = client.Friends.Add(ctx, "dave", &chat.AddFriendsRequest{Accepted: []string{"carol"}, AddToConversations: true})
+	require.NoError(t, err)
+	c, err := client.Conversations.GetUser(ctx, "carol", "dave")
+	require.NoError(t, err)
+	assert.Equal(t, "carol_user_dave", c.ConversationID)
+	assert.Nil(t, c.LastMessage)
+	assert.Zero(t, c.UnreadMessageCount)
+
+	removed, err := client.Friends.Remove(ctx, "alice", &chat.RemoveFriendsRequest{Friends: []string{"bob", "nobody"}})
+	require.NoError(t, err)
+	assert.True(t, removed.Success)
+	assert.Equal(t, []string{"carol"}, srv.Friends("alice"))
+	assert.Empty(t, srv.Friends("bob"))
+	_, err = client.Friends.Remove(ctx, "alice", &chat.RemoveFriendsRequest{Friends: []string{"bob"}})
+	require.NoError(t, err, "removing again succeeds")
+	r = do(t, srv, http.MethodDelete, "/v3/users/alice/friends", `{"friends":[]}`, key(srv))
+	assert.Equal(t, http.StatusBadRequest, r.resp.StatusCode)
+}
+
+func quotedUIDs(n int) string {
+	s := ""
+	for i := range n {
+		if i > 0 {
+			s += ","
+		}
+		s += fmt.Sprintf(`"u%d"`, i)
+	}
+	return s
+}
+
+func TestFriendsPagesAndLimit(t *testing.T) {
+	srv, client := start(t)
+	ctx := t.Context()
+	seed(srv, "alice")
+	uids := make([]string, 0, 1000)
+	for i := range 1000 {
+		uids = append(uids, fmt.Sprintf("f%04d", i))
+	}
+	for _, uid := range uids {
+		srv.AddUser(chat.User{UID: uid, Name: uid})
+	}
+	srv.AddFriends("alice", uids[:999]...)
+	seed(srv, "bob")
+
+	res, err := client.Friends.Add(ctx, "alice", &chat.AddFriendsRequest{Accepted: []string{uids[999], "bob"}})
+	require.NoError(t, err)
+	assert.True(t, res.Accepted[uids[999]].Success, "the 1000th friend")
+	assert.False(t, res.Accepted["bob"].Success, "the 1001st")
+	assert.Contains(t, res.Accepted["bob"].Message, "1000")
+
+	var n int
+	for f, err := range client.Friends.All(ctx, "alice", &chat.ListFriendsOptions{PageOptions: chat.PageOptions{PerPage: 300}}) {
+		require.NoError(t, err)
+		assert.Equal(t, uids[n], f.UID)
+		n++
+	}
+	assert.Equal(t, 1000, n)
+}
+
+func TestBlockedUsers(t *testing.T) {
+	srv, client, clk := startClocked(t)
+	ctx := t.Context()
+	seed(srv, "alice", "bob", "carol")
+
+	res, err := client.Blocked.Block(ctx, "alice", &chat.BlockUsersRequest{BlockedUIDs: []string{"Bob", "nobody"}})
+	require.NoError(t, err)
+	assert.True(t, res["bob"].Success)
+	assert.False(t, res["nobody"].Success)
+	clk.Set(t0.Add(time.Minute))
+	_, err = client.Blocked.Block(ctx, "alice", &chat.BlockUsersRequest{BlockedUIDs: []string{"carol", "bob"}})
+	require.NoError(t, err)
+
+	page, err := client.Blocked.List(ctx, "alice", nil)
+	require.NoError(t, err)
+	require.Len(t, page.Data, 2)
+	bob := page.Data[0]
+	assert.Equal(t, "bob", bob.UID)
+	assert.True(t, bob.BlockedByMe)
+	assert.Equal(t, chat.TimestampOf(t0), bob.BlockedByMeAt, "blocking again keeps the first time")
+	assert.Equal(t, chat.TimestampOf(t0), bob.BlockedAt)
+	assert.Equal(t, "alice_user_bob", bob.ConversationID)
+	assert.Equal(t, "carol", page.Data[1].UID)
+	assert.Equal(t, chat.TimestampOf(t0.Add(time.Minute)), page.Data[1].BlockedAt)
+	assert.Equal(t, []string{"bob", "carol"}, srv.Blocked("alice"))
+
+	var all []string
+	for u, err := range client.Blocked.All(ctx, "alice", &chat.ListBlockedOptions{PageOptions: chat.PageOptions{PerPage: 1}}) {
+		require.NoError(t, err)
+		all = append(all, u.UID)
+	}
+	assert.Equal(t, []string{"bob", "carol"}, all)
+
+	_, err = client.Blocked.Block(ctx, "alice", &chat.BlockUsersRequest{BlockedUIDs: []string{"ALICE"}})
+	requireAPIError(t, err, http.StatusBadRequest, "ERR_CANNOT_BLOCK_SELF", chat.ErrBadRequest)
+	_, err = client.Blocked.Block(ctx, "nobody", &chat.BlockUsersRequest{BlockedUIDs: []string{"bob"}})
+	requireAPIError(t, err, http.StatusNotFound, "ERR_UID_NOT_FOUND", chat.ErrNotFound)
+
+	un, err := client.Blocked.Unblock(ctx, "alice", &chat.UnblockUsersRequest{BlockedUIDs: []string{"bob", "nobody"}})
+	require.NoError(t, err)
+	assert.True(t, un["bob"].Success)
+	assert.Equal(t, []string{"carol"}, srv.Blocked("alice"))
+	r := do(t, srv, http.MethodDelete, "/v3/users/alice/blockedusers", `{}`, key(srv))
+	assert.Equal(t, http.StatusBadRequest, r.resp.StatusCode, "blockedUids is required")
+}
+
+func TestRoles(t *testing.T) {
+	srv, client, clk := startClocked(t)
+	ctx := t.Context()
+	roles := client.Roles
+
+	def, err := roles.Get(ctx, "default")
+	require.NoError(t, err, "the default role exists")
+	assert.Equal(t, "default", def.Name)
+	assert.Equal(t, chat.TimestampOf(t0), def.CreatedAt)
+
+	clk.Set(t0.Add(time.Minute))
+	created, err := roles.Create(ctx, &chat.CreateRoleRequest{Role: "Manager", Name: "Manager", Description: "Runs things",
+		Metadata: map[string]any{"level": 2.0}, Settings: &chat.RoleSettings{ListUsers: chat.AudienceAll, SendMessagesTo: chat.AudienceFriendsOnly}})
+	require.NoError(t, err)
+	assert.Equal(t, &chat.Role{Role: "manager", Name: "Manager", Description: "Runs things", Metadata: map[string]any{"level": 2.0},
+		Settings: &chat.RoleSettings{ListUsers: chat.AudienceAll, SendMessagesTo: chat.AudienceFriendsOnly},
+		CreatedAt: chat.TimestampOf(t0.Add(time.Minute))}, created)
+	_, err = roles.Create(ctx, &chat.CreateRoleRequest{Role: "manager", Name: "Again"})
+	ce := requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
+	assert.Contains(t, ce.Details, "role")
+	_, err = roles.Create(ctx, &chat.CreateRoleRequest{Role: "bad role!", Name: "x", Settings: &chat.RoleSettings{ListUsers: "some"}})
+	ce = requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
+	assert.Contains(t, ce.Details, "role")
+	assert.Contains(t, ce.Details, "settings.listUsers")
+
+	got, err := roles.Get(ctx, "MANAGER")
+	require.NoError(t, err)
+	assert.Equal(t, created, got)
+	_, err = roles.Get(ctx, "nope")
+	requireAPIError(t, err, http.StatusNotFound, "ERR_ROLE_NOT_FOUND", chat.ErrNotFound)
+
+	clk.Set(t0.Add(2 * time.Minute))
+	updated, err := roles.Update(ctx, "manager", &chat.UpdateRoleRequest{Name: "Managers", Unset: []string{"metadata", "settings"}})
+	require.NoError(t, err)
+	assert.Equal(t, "Managers", updated.Name)
+	assert.Equal(t, "Runs things", updated.Description)
+	assert.Nil(t, updated.Metadata)
+	assert.Nil(t, updated.Settings)
+	assert.Equal(t, chat.TimestampOf(t0.Add(2*time.Minute)), updated.UpdatedAt)
+	_, err = roles.Update(ctx, "manager", &chat.UpdateRoleRequest{Unset: []string{"name"}})
+	requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
+
+	// 25 roles per app, default included.
+	for i := 2; i < 25; i++ {
+		_, err := roles.Create(ctx, &chat.CreateRoleRequest{Role: fmt.Sprintf("r%02d", i), Name: "R"})
+		require.NoError(t, err)
+	}
+	_, err = roles.Create(ctx, &chat.CreateRoleRequest{Role: "one-too-many", Name: "R"})
+	requireAPIError(t, err, http.StatusBadRequest, "ERR_PLAN_QUOTA_RESTRICTION", chat.ErrBadRequest)
+	page, err := roles.List(ctx, &chat.ListRolesOptions{PageOptions: chat.PageOptions{PerPage: 10}})
+	require.NoError(t, err)
+	assert.Equal(t, &chat.Pagination{Total: 25, Count: 10, PerPage: 10, CurrentPage: 1, TotalPages: 3}, page.Meta.Pagination)
+	assert.Equal(t, "default", page.Data[0].Role)
+	assert.Equal(t, "manager", page.Data[1].Role)
+	var n int
+	for _, err := range roles.All(ctx, &chat.ListRolesOptions{PageOptions: chat.PageOptions{PerPage: 7}}) {
+		require.NoError(t, err)
+		n++
+	}
+	assert.Equal(t, 25, n)
+
+	_, err = roles.Delete(ctx, "default")
+	requireAPIError(t, err, http.StatusForbidden, "ERR_ROLE_DELETE_DENIED", chat.ErrForbidden)
+	res, err := roles.Delete(ctx, "r02")
+	require.NoError(t, err)
+	assert.True(t, res.Success)
+	_, err = roles.Delete(ctx, "r02")
+	requireAPIError(t, err, http.StatusNotFound, "ERR_ROLE_NOT_FOUND", chat.ErrNotFound)
+	_, err = roles.Create(ctx, &chat.CreateRoleRequest{Role: "r02", Name: "Back"})
+	require.NoError(t, err, "room again")
+
+	seeded := srv.AddRole(chat.Role{Role: "Support"})
+	assert.Equal(t, chat.Role{Role: "support", Name: "support", CreatedAt: chat.TimestampOf(t0.Add(2 * time.Minute)),
+		UpdatedAt: chat.TimestampOf(t0.Add(2 * time.Minute))}, seeded)
+	stored, ok := srv.Role("SUPPORT")
+	require.True(t, ok)
+	assert.Equal(t, seeded, stored)
+}
+
+func TestRestrictedFeatures(t *testing.T) {
+	srv, client := start(t)
+	ctx := t.Context()
+	srv.AddRole(chat.Role{Role: "guest"})
+	roles := client.Roles
+
+	res, err := roles.RestrictFeatures(ctx, "guest", &chat.RestrictFeaturesRequest{FeaturesToRestrict: []string{"listUsers", "u.deleteGroup", "flyToMoon"}})
+	require.NoError(t, err)
+	assert.True(t, res["listUsers"].Success)
+	assert.True(t, res["u.deleteGroup"].Success)
+	assert.False(t, res["flyToMoon"].Success)
+
+	page, err := roles.ListRestrictedFeatures(ctx, "guest")
+	require.NoError(t, err)
+	assert.Equal(t, []chat.RestrictedFeature{
+		{Title: "Delete group", Description: "Restricts /v3/groups/{{guid}}.", Key: "u.deleteGroup", Path: "/v3/groups/{{guid}}", CreatedAt: chat.TimestampOf(t0)},
+		{Title: "List users", Description: "Restricts /v3/users.", Key: "u.listUsers", Path: "/v3/users", CreatedAt: chat.TimestampOf(t0)},
+	}, page.Data)
+	assert.Equal(t, 2, page.Meta.Pagination.Total)
+
+	_, err = roles.AllowFeatures(ctx, "guest", &chat.AllowFeaturesRequest{FeaturesToAllow: []string{"u.listUsers"}})
+	require.NoError(t, err)
+	page, err = roles.ListRestrictedFeatures(ctx, "guest")
+	require.NoError(t, err)
+	require.Len(t, page.Data, 1)
+	assert.Equal(t, "u.deleteGroup", page.Data[0].Key)
+	_, err = roles.AllowFeatures(ctx, "guest", &chat.AllowFeaturesRequest{AllowAll: true})
+	require.NoError(t, err)
+	page, err = roles.ListRestrictedFeatures(ctx, "guest")
+	require.NoError(t, err)
+	assert.Empty(t, page.Data)
+
+	_, err = roles.RestrictFeatures(ctx, "nope", &chat.RestrictFeaturesRequest{FeaturesToRestrict: []string{"listUsers"}})
+	requireAPIError(t, err, http.StatusNotFound, "ERR_ROLE_NOT_FOUND", chat.ErrNotFound)
+	r := do(t, srv, http.MethodDelete, "/v3/roles/guest/restrictedfeatures", `{}`, key(srv))
+	assert.Equal(t, http.StatusBadRequest, r.resp.StatusCode)
+}
+
+func TestPermissions(t *testing.T) {
+	srv, client := start(t)
+	ctx := t.Context()
+	seed(srv, "alice")
+	srv.AddRole(chat.Role{Role: "guest"})
+	srv.AddGroup(chat.Group{GUID: "team", Name: "Team"}, "alice")
+	perms := client.Permissions
+
+	page, err := perms.ListRole(ctx, "guest")
+	require.NoError(t, err)
+	assert.Equal(t, 28, page.Meta.Pagination.Total)
+	var types *chat.Permission
+	for i := range page.Data {
+		assert.Equal(t, chat.PermissionRole, page.Data[i].Type)
+		if page.Data[i].ID == "sendMessage.allowedMessageTypes" {
+			types = &page.Data[i]
+		}
+	}
+	require.NotNil(t, types)
+	assert.Equal(t, chat.PermissionStringArray, types.DataType)
+	assert.Equal(t, []string{"text", "image", "audio", "video", "file"}, types.AvailableValues)
+	assert.Equal(t, []any{}, types.DefaultValue)
+
+	set, err := perms.SetRole(ctx, "guest", &chat.SetPermissionsRequest{Permissions: map[string]any{
+		"createGroup": "deny", "listUsers.mode": "friends", "createGroup.allowedGroupTypes": []string{"public"},
+		"sendMessage": "maybe", "flyToMoon": "allow",
+	}})
+	require.NoError(t, err)
+	assert.True(t, set.Results["createGroup"].Success)
+	assert.True(t, set.Results["createGroup.allowedGroupTypes"].Success)
+	assert.False(t, set.Results["sendMessage"].Success, "not an available value")
+	assert.False(t, set.Results["flyToMoon"].Success, "no such permission")
+	assert.Equal(t, "deny", set.Permissions["createGroup"])
+	assert.Equal(t, []any{"public"}, set.Permissions["createGroup.allowedGroupTypes"])
+	assert.Equal(t, "allow", set.Permissions["sendMessage"], "defaults are in force")
+	assert.Len(t, set.Permissions, 28)
+	assert.Equal(t, "friends", srv.RolePermissions("guest")["listUsers.mode"])
+
+	unset, err := perms.UnsetRole(ctx, "guest", "createGroup")
+	require.NoError(t, err)
+	assert.Equal(t, "allow", unset.Permissions["createGroup"])
+	assert.Equal(t, "friends", unset.Permissions["listUsers.mode"])
+	_, err = perms.UnsetRole(ctx, "guest", "flyToMoon")
+	requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
+	_, err = perms.SetRole(ctx, "nope", &chat.SetPermissionsRequest{Permissions: map[string]any{"createGroup": "deny"}})
+	requireAPIError(t, err, http.StatusNotFound, "ERR_ROLE_NOT_FOUND", chat.ErrNotFound)
+	assert.Equal(t, "allow", srv.RolePermissions("default")["createGroup"], "other roles are untouched")
+
+	scopePage, err := perms.ListScope(ctx, "team", chat.MemberParticipant)
+	require.NoError(t, err)
+	assert.Equal(t, 11, scopePage.Meta.Pagination.Total)
+	assert.Equal(t, chat.PermissionScope, scopePage.Data[0].Type)
+	sset, err := perms.SetScope(ctx, "team", chat.MemberParticipant, &chat.SetPermissionsRequest{Permissions: map[string]any{
+		"sendMessage": "deny", "initiateCall": "friends",
+	}})
+	require.NoError(t, err)
+	assert.True(t, sset.Results["sendMessage"].Success)
+	assert.True(t, sset.Results["initiateCall"].Success)
+	assert.Equal(t, "deny", srv.ScopePermissions("team", chat.MemberParticipant)["sendMessage"])
+	assert.Equal(t, "allow", srv.ScopePermissions("team", chat.MemberAdmin)["sendMessage"], "per scope")
+	sunset, err := perms.UnsetScope(ctx, "team", chat.MemberParticipant, "sendMessage")
+	require.NoError(t, err)
+	assert.Equal(t, "allow", sunset.Permissions["sendMessage"])
+	assert.Equal(t, "friends", sunset.Permissions["initiateCall"])
+	_, err = perms.ListScope(ctx, "nope", chat.MemberAdmin)
+	requireAPIError(t, err, http.StatusNotFound, "ERR_GUID_NOT_FOUND", chat.ErrNotFound)
+	_, err = perms.ListScope(ctx, "team", "owner")
+	requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
+
+	srv.SetScopePermissions("team", chat.MemberModerator, map[string]any{"addReaction": "deny"})
+	assert.Equal(t, "deny", srv.ScopePermissions("TEAM", chat.MemberModerator)["addReaction"])
+	srv.SetRolePermissions("guest", map[string]any{"listUsers.mode": nil})
+	assert.Equal(t, "all", srv.RolePermissions("guest")["listUsers.mode"])
+}
+
+func TestModerationReasons(t *testing.T) {
+	srv, client, clk := startClocked(t)
+	ctx := t.Context()
+	mod := client.Moderation
+	srv.AddModerationReason(chat.ModerationReason{ID: "spam", Name: "Spam", Default: true})
+
+	clk.Set(t0.Add(time.Minute))
+	created, err := mod.CreateReason(ctx, &chat.CreateReasonRequest{ID: "rude", Name: "Rude", Description: "Impolite language"})
+	require.NoError(t, err)
+	assert.Equal(t, &chat.ModerationReason{ID: "rude", Name: "Rude", Description: "Impolite language",
+		CreatedAt: chat.TimestampOf(t0.Add(time.Minute)), UpdatedAt: chat.TimestampOf(t0.Add(time.Minute))}, created)
+	_, err = mod.CreateReason(ctx, &chat.CreateReasonRequest{ID: "rude", Name: "Again"})
+	ce := requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
+	assert.Contains(t, ce.Details, "id")
+
+	page, err := mod.ListReasons(ctx, nil)
+	require.NoError(t, err, "string timestamps decode")
+	assert.Equal(t, []chat.ModerationReason{
+		{ID: "spam", Name: "Spam", Default: true, CreatedAt: chat.TimestampOf(t0), UpdatedAt: chat.TimestampOf(t0)},
+		*created,
+	}, page.Data)
+	assert.Equal(t, &chat.Current{Limit: 100, Count: 2}, page.Meta.Current)
+	assert.Nil(t, page.Meta.Next)
+	r := do(t, srv, http.MethodGet, "/v3/moderation/reasons", "", key(srv))
+	assert.Equal(t, "1700000000", r.body["data"].([]any)[0].(map[string]any)["createdAt"], "strings on the wire")
+
+	for i := range 3 {
+		_, err := mod.CreateReason(ctx, &chat.CreateReasonRequest{ID: fmt.Sprintf("r%d", i), Name: "R"})
+		require.NoError(t, err)
+	}
+	var ids []string
+	for rsn, err := range mod.AllReasons(ctx, &chat.ListReasonsOptions{CursorOptions: chat.CursorOptions{Limit: 2}}) {
+		require.NoError(t, err)
+		ids = append(ids, rsn.ID)
+	}
+	assert.Equal(t, []string{"spam", "rude", "r0", "r1", "r2"}, ids, "follows meta.next")
+
+	clk.Set(t0.Add(2 * time.Minute))
+	updated, err := mod.UpdateReason(ctx, "rude", &chat.UpdateReasonRequest{Name: "Very rude"})
+	require.NoError(t, err)
+	assert.Equal(t, "Very rude", updated.Name)
+	assert.Equal(t, "Impolite language", updated.Description)
+	assert.Equal(t, chat.TimestampOf(t0.Add(2*time.Minute)), updated.UpdatedAt)
+	got, err := mod.GetReason(ctx, "rude")
+	require.NoError(t, err)
+	assert.Equal(t, updated, got)
+
+	res, err := mod.DeleteReason(ctx, "rude")
+	require.NoError(t, err, "the answer has no data wrapper")
+	assert.True(t, res.Success)
+	assert.NotEmpty(t, res.Message)
+	for _, call := range []func() error{
+		func() error { _, err := mod.GetReason(ctx, "rude"); return err },
+		func() error { _, err := mod.UpdateReason(ctx, "rude", &chat.UpdateReasonRequest{Name: "x"}); return err },
+		func() error { _, err := mod.DeleteReason(ctx, "rude"); return err },
+	} {
+		requireAPIError(t, call(), http.StatusNotFound, "ERR_REASON_NOT_FOUND", chat.ErrNotFound)
+	}
+}
+
+func TestSocialRoutesNeedAFullAccessKey(t *testing.T) {
+	srv, _ := start(t)
+	seed(srv, "alice")
+	k := srv.AddAPIKey("login", chat.ScopeAuthOnly)
+	client := srv.ClientWithAPIKey(k.APIKey, chat.WithoutRetries())
+	ctx := t.Context()
+	for name, call := range map[string]func() error{
+		"conversations": func() error { _, err := client.Conversations.List(ctx, nil); return err },
+		"friends":       func() error { _, err := client.Friends.List(ctx, "alice", nil); return err },
+		"blocked":       func() error { _, err := client.Blocked.List(ctx, "alice", nil); return err },
+		"roles":         func() error { _, err := client.Roles.List(ctx, nil); return err },
+		"permissions":   func() error { _, err := client.Permissions.ListRole(ctx, "default"); return err },
+		"moderation":    func() error { _, err := client.Moderation.ListReasons(ctx, nil); return err },
+	} {
+		t.Run(name, func(t *testing.T) {
+			requireAPIError(t, call(), http.StatusForbidden, "AUTH_ERR_NO_ACCESS", chat.ErrForbidden)
+		})
+	}
+}

@@ -1,0 +1,201 @@
+package chattest
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/chatrest/chat"
+)
+
+// AddFriends makes uid and each of friends friends (both ways), without
+// going through the API; existing friendships are kept. UIDs are
+// lower-cased and need not be users yet, but only active users are listed.
+// The limit of 1000 friends is not enforced.
+func (s *Server) AddFriends(uid string, friends ...string) {
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	uid = strings.ToLower(uid)
+	now := chat.TimestampOf(st.clock())
+	for _, f := range friends {
+		if f = strings.ToLower(f); f != uid && st.friends[uid][f] == nil {
+			st.socialSeq++
+			for _, p := range [][2]string{{uid, f}, {f, uid}} {
+				if st.friends[p[0]] == nil {
+					st.friends[p[0]] = map[string]*socialRel{}
+				}
+				st.friends[p[0]][p[1]] = &socialRel{since: now, seq: st.socialSeq}
+			}
+		}
+	}
+}
+
+// Friends returns the uids of uid's friends, in the order they became
+// friends, deleted and deactivated users included.
+func (s *Server) Friends(uid string) []string {
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return related(st.friends[strings.ToLower(uid)])
+}
+
+// Block makes blocker block blocked, without going through the API, as of
+// the server's time; blocking again keeps the first time. Messages call
+// isBlocked, so a blocked user's messages to blocker are refused.
+func (s *Server) Block(blocker, blocked string) {
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.addBlock(strings.ToLower(blocker), strings.ToLower(blocked), chat.TimestampOf(st.clock()))
+}
+
+// Blocked returns the uids blocker has blocked, in the order blocked.
+func (s *Server) Blocked(blocker string) []string {
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return related(st.blocks[strings.ToLower(blocker)])
+}
+
+func related(rel map[string]*socialRel) []string {
+	out := make([]string, 0, len(rel))
+	for uid := range rel {
+		out = append(out, uid)
+	}
+	sort.Slice(out, func(i, j int) bool { return rel[out[i]].seq < rel[out[j]].seq })
+	return out
+}
+
+// AddRole stores r without going through the API and returns it as stored:
+// Role lower-cased, Name the role id when empty, CreatedAt the server's
+// time when zero, UpdatedAt CreatedAt when zero. A role with the same id
+// ("default" included) is replaced, keeping its place in the list. AddRole
+// does not validate r nor enforce the limit of 25 roles; its Metadata must
+// be JSON-encodable.
+func (s *Server) AddRole(r chat.Role) chat.Role {
+	r = clone(r)
+	r.Role = strings.ToLower(r.Role)
+	if r.Name == "" {
+		r.Name = r.Role
+	}
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	now := chat.TimestampOf(st.clock())
+	st.stampDefaults(now)
+	if r.CreatedAt == 0 {
+		r.CreatedAt = now
+	}
+	if r.UpdatedAt == 0 {
+		r.UpdatedAt = r.CreatedAt
+	}
+	return clone(st.putRole(r).r)
+}
+
+// Role returns the stored role (matched case-insensitively); the "default"
+// role always exists.
+func (s *Server) Role(role string) (chat.Role, bool) {
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.stampDefaults(chat.TimestampOf(st.clock()))
+	r := st.roles[strings.ToLower(role)]
+	if r == nil {
+		return chat.Role{}, false
+	}
+	return clone(r.r), true
+}
+
+// SetRolePermissions sets permissions of role without going through the
+// API (or checking that the role exists), keyed by permission id with a
+// string or []string value each; values are not checked against the
+// definitions. A nil value returns the permission to its default.
+func (s *Server) SetRolePermissions(role string, perms map[string]any) {
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	role = strings.ToLower(role)
+	st.rolePerms[role] = mergePermissions(st.rolePerms[role], perms)
+}
+
+// RolePermissions returns the role permissions in force for role: every
+// role permission, at its default or as set.
+func (s *Server) RolePermissions(role string) map[string]any {
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return effectivePermissions(rolePermDefs, st.rolePerms[strings.ToLower(role)])
+}
+
+// SetScopePermissions sets permissions of the members of the group guid
+// with scope, as [Server.SetRolePermissions] does for roles.
+func (s *Server) SetScopePermissions(guid string, scope chat.MemberScope, perms map[string]any) {
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	k := scopeKey{strings.ToLower(guid), scope}
+	st.scopePerms[k] = mergePermissions(st.scopePerms[k], perms)
+}
+
+// ScopePermissions returns the scope permissions in force for the members
+// of the group guid with scope.
+func (s *Server) ScopePermissions(guid string, scope chat.MemberScope) map[string]any {
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return effectivePermissions(scopePermDefs, st.scopePerms[scopeKey{strings.ToLower(guid), scope}])
+}
+
+func mergePermissions(set, perms map[string]any) map[string]any {
+	if set == nil {
+		set = map[string]any{}
+	}
+	for k, v := range clone(perms) {
+		if v == nil {
+			delete(set, k)
+		} else {
+			set[k] = v
+		}
+	}
+	return set
+}
+
+// AddModerationReason stores r without going through the API and returns
+// it as stored: CreatedAt the server's time when zero, UpdatedAt CreatedAt
+// when zero. Set Default for a built-in reason. A reason with the same id
+// is replaced, keeping its place in the list.
+func (s *Server) AddModerationReason(r chat.ModerationReason) chat.ModerationReason {
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if r.CreatedAt == 0 {
+		r.CreatedAt = chat.TimestampOf(st.clock())
+	}
+	if r.UpdatedAt == 0 {
+		r.UpdatedAt = r.CreatedAt
+	}
+	return st.putReason(r).r
+}
+
+// Conversation returns the conversation conversationID (e.g.
+// "alice_user_bob" or "group_team") as the API shows it to the user uid,
+// tags included. ok is false when uid does not own it or cannot see it
+// (no message yet, or reset since the last one).
+func (s *Server) Conversation(uid, conversationID string) (c chat.Conversation, ok bool) {
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	uid = strings.ToLower(uid)
+	cv := st.convIndex()[strings.ToLower(conversationID)]
+	if cv == nil || !st.hasOwner(cv, uid) || !st.accessible(uid, cv) {
+		return chat.Conversation{}, false
+	}
+	w := st.convView(uid, cv, convOptions{withTags: true})
+	with, _ := json.Marshal(w.ConversationWith) // a user or group built by the fake
+	return clone(chat.Conversation{
+		ConversationID: w.ConversationID, ConversationType: w.ConversationType, UnreadMessageCount: w.unread,
+		CreatedAt: w.CreatedAt, UpdatedAt: w.UpdatedAt, LastMessage: w.LastMessage, ConversationWith: with,
+		Tags: w.Tags, PinnedBy: w.PinnedBy, PinnedAt: w.PinnedAt,
+	}), true
+}
