@@ -644,7 +644,7 @@ func TestRoles(t *testing.T) {
 		Metadata: map[string]any{"level": 2.0}, Settings: &chat.RoleSettings{ListUsers: chat.AudienceAll, SendMessagesTo: chat.AudienceFriendsOnly}})
 	require.NoError(t, err)
 	assert.Equal(t, &chat.Role{Role: "manager", Name: "Manager", Description: "Runs things", Metadata: map[string]any{"level": 2.0},
-		Settings: &chat.RoleSettings{ListUsers: chat.AudienceAll, SendMessagesTo: chat.AudienceFriendsOnly},
+		Settings:  &chat.RoleSettings{ListUsers: chat.AudienceAll, SendMessagesTo: chat.AudienceFriendsOnly},
 		CreatedAt: chat.TimestampOf(t0.Add(time.Minute))}, created)
 	_, err = roles.Create(ctx, &chat.CreateRoleRequest{Role: "manager", Name: "Again"})
 	ce := requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
@@ -874,7 +874,10 @@ func TestModerationReasons(t *testing.T) {
 	assert.NotEmpty(t, res.Message)
 	for _, call := range []func() error{
 		func() error { _, err := mod.GetReason(ctx, "rude"); return err },
-		func() error { _, err := mod.UpdateReason(ctx, "rude", &chat.UpdateReasonRequest{Name: "x"}); return err },
+		func() error {
+			_, err := mod.UpdateReason(ctx, "rude", &chat.UpdateReasonRequest{Name: "x"})
+			return err
+		},
 		func() error { _, err := mod.DeleteReason(ctx, "rude"); return err },
 	} {
 		requireAPIError(t, call(), http.StatusNotFound, "ERR_REASON_NOT_FOUND", chat.ErrNotFound)
