@@ -17,18 +17,35 @@ const maxMessageChars = 65536
 const appSystem = "app_system"
 
 // msgRec is a stored message. A thread parent keeps its replies, oldest
-// first, and m.ReplyCount and m.LastReply follow them.
+// first, and m.ReplyCount and m.LastReply follow them. What hangs off the
+// message (message_extras.go) is kept beside m, and shown by view relative
+// to the user who asks.
 type msgRec struct {
 	id      int64
 	m       chat.Message
 	parent  *msgRec
 	replies []*msgRec
+	// between are the two users of a one-on-one conversation: the sender
+	// and receiver of the message, or of the message an action is about.
+	between [2]string
+
+	reactions    []*reactionRec                // in the order they were added
+	saves        map[string]chat.Timestamp     // savedAt by uid
+	interactions map[string][]chat.Interaction // by uid, in the order marked
+	subscribers  map[string]bool               // thread subscriptions, by uid
+	flags        []MessageFlag                 // in the order flagged
 }
 
 func messageRoutes() []route {
 	return []route{
 		{pattern: "POST /v3/messages", obo: oboOptional, handle: (*state).sendMessage},
+		{pattern: "GET /v3/messages", obo: oboOptional, handle: (*state).listMessages},
 		{pattern: "GET /v3/messages/{id}", obo: oboOptional, handle: (*state).getMessage},
+		{pattern: "PUT /v3/messages/{id}", obo: oboOptional, handle: (*state).updateMessage},
+		{pattern: "DELETE /v3/messages/{id}", obo: oboOptional, handle: (*state).deleteMessage},
+		{pattern: "GET /v3/users/{uid}/messages", obo: oboOptional, handle: (*state).listUserMessages},
+		{pattern: "GET /v3/groups/{guid}/messages", obo: oboOptional, handle: (*state).listGroupMessages},
+		{pattern: "POST /v3/bots/{uid}/messages", handle: (*state).sendBotMessage},
 		{pattern: "POST /v3/messages/{id}/thread", obo: oboRequired, handle: (*state).sendThreadMessage},
 		{pattern: "GET /v3/messages/{id}/thread", obo: oboOptional, handle: (*state).listThread},
 	}
@@ -36,15 +53,23 @@ func messageRoutes() []route {
 
 // message returns the stored message id, or ERR_MSG_NOT_FOUND.
 func (st *state) message(id string) (*msgRec, error) {
-	n, err := strconv.ParseInt(id, 10, 64)
-	if m := st.msgByID[n]; err == nil && m != nil {
+	if m := st.lookupMessage(id); m != nil {
 		return m, nil
 	}
 	return nil, errMsgNotFound(id)
 }
 
-// sendBody is the body of send-message and send-thread-message.
-// multipleReceivers is accepted but not acted on in this version.
+// lookupMessage returns the stored message id, or nil.
+func (st *state) lookupMessage(id string) *msgRec {
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil {
+		return nil
+	}
+	return st.msgByID[n]
+}
+
+// sendBody is the body of send-message, send-thread-message and
+// send-bot-message. multipleReceivers is accepted but not acted on.
 type sendBody struct {
 	Receiver          string                  `json:"receiver"`
 	ReceiverType      chat.ReceiverType       `json:"receiverType"`
@@ -64,9 +89,83 @@ var messageTypes = map[chat.Category][]chat.MessageType{
 	chat.CategoryInteractive: {chat.MessageTypeCard, chat.MessageTypeForm, chat.MessageTypeCustomInteractive, chat.MessageTypeScheduler},
 }
 
-// storeMessage validates the body and stores a message from c.onBehalfOf
-// (or the app) as a reply to parent, or on its own when parent is nil.
-func (st *state) storeMessage(c *call, parent *msgRec) (*msgRec, error) {
+// userEntity returns the user uid as entities show it: without tags, and
+// with only its uid when it is not stored (app_system, a deleted user).
+func (st *state) userEntity(uid string) chat.User {
+	if uid == appSystem {
+		return chat.User{UID: appSystem, Name: "System", Role: "default", Status: chat.UserOffline}
+	}
+	if u := st.users[uid]; u != nil {
+		return u.view(false)
+	}
+	return chat.User{UID: uid}
+}
+
+// groupEntity returns the group guid as entities show it.
+func (st *state) groupEntity(guid string) chat.Group {
+	if g, ok := st.groupInfo(guid, ""); ok {
+		g.Tags = nil
+		return g
+	}
+	return chat.Group{GUID: guid, ConversationID: "group_" + guid}
+}
+
+// conversationID is the id of the conversation of a message from sender to
+// receiver: "{a}_user_{b}" with the uids sorted, or "group_{guid}".
+func conversationID(sender string, rt chat.ReceiverType, receiver string) string {
+	if rt == chat.ReceiverGroup {
+		return "group_" + receiver
+	}
+	a, z := sender, receiver
+	if a > z {
+		a, z = z, a
+	}
+	return a + "_user_" + z
+}
+
+// receiverEntity returns the receiver of a message from sender as entities
+// show it.
+func (st *state) receiverEntity(sender string, rt chat.ReceiverType, receiver string) *chat.Entity {
+	if rt == chat.ReceiverGroup {
+		return entity(chat.EntityGroup, st.groupEntity(receiver))
+	}
+	u := st.userEntity(receiver)
+	u.ConversationID = conversationID(sender, rt, receiver)
+	return entity(chat.EntityUser, u)
+}
+
+// checkReceiver checks that sender may message receiver: a user receiver
+// must be active and neither block nor be blocked by sender; a group must
+// exist and a user sender must be a member (the app may send to any
+// group).
+func (st *state) checkReceiver(sender string, rt chat.ReceiverType, receiver string) error {
+	if rt == chat.ReceiverGroup {
+		if !st.groupExists(receiver) {
+			return errGUIDNotFound(receiver)
+		}
+		if _, ok := st.memberScope(receiver, sender); sender != appSystem && !ok {
+			return errGroupNotJoined(receiver, sender)
+		}
+		return nil
+	}
+	if st.activeUser(receiver) == nil {
+		return errUIDNotFound(receiver)
+	}
+	if sender == appSystem {
+		return nil
+	}
+	if st.isBlocked(receiver, sender) {
+		return errBlockedSender(sender, receiver)
+	}
+	if st.isBlocked(sender, receiver) {
+		return errBlockedReceiver(sender, receiver)
+	}
+	return nil
+}
+
+// storeMessage validates the body and stores a message from sender (a uid
+// or app_system) as a reply to parent, or on its own when parent is nil.
+func (st *state) storeMessage(c *call, sender string, parent *msgRec) (*msgRec, error) {
 	if utf8.RuneCount(c.body) > maxMessageChars {
 		return nil, validationError(map[string][]string{"message": {"The message may not be greater than 65536 characters."}})
 	}
@@ -101,30 +200,13 @@ func (st *state) storeMessage(c *call, parent *msgRec) (*msgRec, error) {
 		return nil, err
 	}
 
-	sender := chat.User{UID: appSystem, Name: "System", Role: "default", Status: chat.UserOffline}
-	if c.onBehalfOf != "" {
-		sender = st.users[c.onBehalfOf].view(false)
-	}
 	receiver := strings.ToLower(b.Receiver)
-	var conversationID string
-	var receiverEntity *chat.Entity
-	if b.ReceiverType == chat.ReceiverUser {
-		u := st.activeUser(receiver)
-		if u == nil {
-			return nil, errUIDNotFound(receiver)
-		}
-		a, z := sender.UID, receiver
-		if a > z {
-			a, z = z, a
-		}
-		conversationID = a + "_user_" + z
-		ru := u.view(false)
-		ru.ConversationID = conversationID
-		receiverEntity = entity(chat.EntityUser, ru)
-	} else {
-		// Groups are not stored in this version: any guid is accepted.
-		conversationID = "group_" + receiver
-		receiverEntity = entity(chat.EntityGroup, chat.Group{GUID: receiver, ConversationID: conversationID})
+	if err := st.checkReceiver(sender, b.ReceiverType, receiver); err != nil {
+		return nil, err
+	}
+	convID := conversationID(sender, b.ReceiverType, receiver)
+	if parent != nil && parent.m.ConversationID != convID {
+		return nil, errWrongMessageThread(parent.m.ID)
 	}
 	var quoted *chat.Message
 	if b.QuotedMessageID != "" {
@@ -136,14 +218,13 @@ func (st *state) storeMessage(c *call, parent *msgRec) (*msgRec, error) {
 		quoted = &qm
 	}
 
-	st.lastMsgID++
 	now := c.timestamp()
-	b.Data.Entities = &chat.Entities{Sender: entity(chat.EntityUser, sender), Receiver: receiverEntity}
-	rec := &msgRec{id: st.lastMsgID, parent: parent, m: chat.Message{
-		ID:             strconv.FormatInt(st.lastMsgID, 10),
+	b.Data.Entities = &chat.Entities{Sender: entity(chat.EntityUser, st.userEntity(sender)), Receiver: st.receiverEntity(sender, b.ReceiverType, receiver)}
+	b.Data.Reactions, b.Data.Interactions = nil, nil
+	return st.addRec(chat.Message{
 		MUID:           b.MUID,
-		ConversationID: conversationID,
-		Sender:         sender.UID,
+		ConversationID: convID,
+		Sender:         sender,
 		ReceiverType:   b.ReceiverType,
 		Receiver:       receiver,
 		Category:       b.Category,
@@ -153,19 +234,28 @@ func (st *state) storeMessage(c *call, parent *msgRec) (*msgRec, error) {
 		UpdatedAt:      now,
 		Tags:           b.Tags,
 		QuotedMessage:  quoted,
-	}}
+	}, parent), nil
+}
+
+// addRec stores m with the next id, as a reply to parent when it is not
+// nil, and returns it.
+func (st *state) addRec(m chat.Message, parent *msgRec) *msgRec {
+	st.lastMsgID++
+	m.ID = strconv.FormatInt(st.lastMsgID, 10)
+	rec := &msgRec{id: st.lastMsgID, m: m, parent: parent, between: [2]string{m.Sender, m.Receiver}}
 	if parent != nil {
 		rec.m.ParentID = parent.m.ID
 		parent.replies = append(parent.replies, rec)
 		parent.refreshThread()
+		parent.m.UpdatedAt = max(parent.m.UpdatedAt, m.SentAt)
 	}
 	st.messages = append(st.messages, rec)
 	st.msgByID[rec.id] = rec
-	return rec, nil
+	return rec
 }
 
-// entity is {"entity": v, "entityType": t}. v is a user or group built by the
-// fake, which always encodes.
+// entity is {"entity": v, "entityType": t}. v is a user, group or message
+// built by the fake, which always encodes.
 func entity(t chat.EntityType, v any) *chat.Entity {
 	b, _ := json.Marshal(v)
 	return &chat.Entity{Entity: b, EntityType: t}
@@ -181,16 +271,55 @@ func (m *msgRec) refreshThread() {
 	}
 }
 
-// removeMessagesOf removes the messages uid sent or received, and the
-// replies in their threads (a user's permanent deletion).
-func (st *state) removeMessagesOf(uid string) {
-	gone := func(m *msgRec) bool {
-		return m.m.Sender == uid || m.m.ReceiverType == chat.ReceiverUser && m.m.Receiver == uid ||
-			m.parent != nil && st.msgByID[m.parent.id] == nil
+// canSee reports whether uid takes part in the conversation of m: as its
+// sender or receiver, or as a member of its group.
+func (st *state) canSee(uid string, m *msgRec) bool {
+	if m.m.ReceiverType == chat.ReceiverGroup {
+		_, ok := st.memberScope(m.m.Receiver, uid)
+		return ok
 	}
+	return m.between[0] == uid || m.between[1] == uid
+}
+
+// visibleMessage returns the message id, or ERR_MSG_NOT_FOUND, checking
+// that the acting user, if any, takes part in its conversation.
+func (st *state) visibleMessage(c *call, id string) (*msgRec, error) {
+	m, err := st.message(id)
+	if err != nil {
+		return nil, err
+	}
+	if c.onBehalfOf != "" && !st.canSee(c.onBehalfOf, m) {
+		return nil, errMessageNoAccess(id, c.onBehalfOf)
+	}
+	return m, nil
+}
+
+// view is the message as viewer ("" for the app) sees it: the reaction
+// counts (with reactedByMe when viewer is a user), and viewer's savedAt and
+// interactions. withTags false leaves the tags out, as lists do without
+// withTags.
+func (m *msgRec) view(viewer string, withTags bool) chat.Message {
+	v := m.m
+	if !withTags {
+		v.Tags = nil
+	}
+	v.Data.Reactions = m.reactionCounts(viewer)
+	v.Data.Interactions = nil
+	v.SavedAt = 0
+	if viewer != "" {
+		v.SavedAt = m.saves[viewer]
+		v.Data.Interactions = slices.Clone(m.interactions[viewer])
+	}
+	return v
+}
+
+// removeRecs removes the messages gone reports, and the replies in the
+// threads of removed messages, then settles the counters that hang off
+// messages.
+func (st *state) removeRecs(gone func(*msgRec) bool) {
 	kept := st.messages[:0]
 	for _, m := range st.messages { // parents come before their replies
-		if gone(m) {
+		if gone(m) || m.parent != nil && st.msgByID[m.parent.id] == nil {
 			delete(st.msgByID, m.id)
 			continue
 		}
@@ -206,26 +335,55 @@ func (st *state) removeMessagesOf(uid string) {
 			}
 		}
 	}
+	st.recountExtras()
+}
+
+// removeMessagesOf removes the messages uid sent or received, and the
+// replies in their threads, and what uid left on other messages:
+// reactions, saves, interactions, subscriptions and flags (a user's
+// permanent deletion).
+func (st *state) removeMessagesOf(uid string) {
+	for _, m := range st.messages {
+		m.forgetUser(uid)
+	}
+	st.removeRecs(func(m *msgRec) bool {
+		return m.m.Sender == uid || m.m.ReceiverType == chat.ReceiverUser && (m.between[0] == uid || m.between[1] == uid)
+	})
 }
 
 // POST /v3/messages
 //
 // The sender is the onBehalfOf user, or "app_system" without the header.
 func (st *state) sendMessage(c *call) (any, error) {
-	m, err := st.storeMessage(c, nil)
+	m, err := st.storeMessage(c, actingUID(c), nil)
 	if err != nil {
 		return nil, err
 	}
-	return data(m.m), nil
+	return data(m.view(c.onBehalfOf, true)), nil
+}
+
+// POST /v3/bots/{uid}/messages
+//
+// The bot is a user of the app; it sends the message.
+func (st *state) sendBotMessage(c *call) (any, error) {
+	uid := c.uid("uid")
+	if st.activeUser(uid) == nil {
+		return nil, errUIDNotFound(uid)
+	}
+	m, err := st.storeMessage(c, uid, nil)
+	if err != nil {
+		return nil, err
+	}
+	return data(m.view(uid, true)), nil
 }
 
 // GET /v3/messages/{id}
 func (st *state) getMessage(c *call) (any, error) {
-	m, err := st.message(c.r.PathValue("id"))
+	m, err := st.visibleMessage(c, c.r.PathValue("id"))
 	if err != nil {
 		return nil, err
 	}
-	return data(m.m), nil
+	return data(m.view(c.onBehalfOf, true)), nil
 }
 
 // POST /v3/messages/{id}/thread (onBehalfOf required)
@@ -238,18 +396,21 @@ func (st *state) sendThreadMessage(c *call) (any, error) {
 	if parent.parent != nil {
 		return nil, errThreadNesting(id)
 	}
-	m, err := st.storeMessage(c, parent)
+	if parent.m.Category == chat.CategoryAction || parent.m.Category == chat.CategoryCall {
+		return nil, errWrongThreadCategory(id)
+	}
+	m, err := st.storeMessage(c, c.onBehalfOf, parent)
 	if err != nil {
 		return nil, err
 	}
-	return data(m.m), nil
+	return data(m.view(c.onBehalfOf, true)), nil
 }
 
 // GET /v3/messages/{id}/thread
 //
 // Cursor-paginated as reference §1.8 describes; see cursorPage.
 func (st *state) listThread(c *call) (any, error) {
-	parent, err := st.message(c.r.PathValue("id"))
+	parent, err := st.visibleMessage(c, c.r.PathValue("id"))
 	if err != nil {
 		return nil, err
 	}
@@ -258,10 +419,10 @@ func (st *state) listThread(c *call) (any, error) {
 	if err := p.err(); err != nil {
 		return nil, err
 	}
-	page, next := cursorPage(parent.replies, func(m *msgRec) (int64, int64) { return m.id, int64(m.m.SentAt) }, q)
+	page, next := cursorPage(parent.replies, msgKey, q)
 	out := make([]chat.Message, len(page))
 	for i, m := range page {
-		out[i] = m.m
+		out[i] = m.view(c.onBehalfOf, true)
 	}
 	return chat.Page[chat.Message]{Data: out, Meta: chat.Meta{
 		Current: &chat.Current{Limit: q.limit, Count: len(out)},
@@ -269,27 +430,164 @@ func (st *state) listThread(c *call) (any, error) {
 	}}, nil
 }
 
-// Messages returns every stored message, thread replies included, in id
-// order. The copies share nothing with the server.
+// msgKey is the cursor key of a message: its id and sentAt.
+func msgKey(m *msgRec) (int64, int64) { return m.id, int64(m.m.SentAt) }
+
+// PUT /v3/messages/{id}
+//
+// The sender edits their message (the app, without onBehalfOf, any
+// message): data.text and data.metadata replace the message's when sent,
+// and tags when sent. The answer is the "edited" action message the
+// service emits, as the reference's example shows; the edited message is
+// its data.entities.on.
+func (st *state) updateMessage(c *call) (any, error) {
+	id := c.r.PathValue("id")
+	m, err := st.visibleMessage(c, id)
+	if err != nil {
+		return nil, err
+	}
+	var b struct {
+		Data *struct {
+			Text     *string        `json:"text"`
+			Metadata map[string]any `json:"metadata"`
+		} `json:"data"`
+		Tags []string `json:"tags"`
+	}
+	if err := c.decode(&b); err != nil {
+		return nil, err
+	}
+	var v validator
+	checkTags(&v, "tags", b.Tags)
+	if err := v.err(); err != nil {
+		return nil, err
+	}
+	switch {
+	case m.m.Category == chat.CategoryAction || m.m.Category == chat.CategoryCall:
+		return nil, errMessageActionNotAllowed(id, "action and call messages cannot be edited.")
+	case m.m.DeletedAt != 0:
+		return nil, errMessageActionNotAllowed(id, "the message is deleted.")
+	case c.onBehalfOf != "" && c.onBehalfOf != m.m.Sender:
+		return nil, errMessageNotASender(id, c.onBehalfOf)
+	}
+	now := c.timestamp()
+	if b.Data != nil {
+		if b.Data.Text != nil {
+			m.m.Data.Text = *b.Data.Text
+		}
+		if b.Data.Metadata != nil {
+			m.m.Data.Metadata = b.Data.Metadata
+		}
+	}
+	if b.Tags != nil {
+		m.m.Tags = b.Tags
+	}
+	editor := actingUID(c)
+	m.m.EditedAt, m.m.EditedBy, m.m.UpdatedAt = now, editor, now
+	st.messageChanged(m)
+	return data(st.emitMessageAction(m, chat.ActionEdited, editor, now).view(c.onBehalfOf, true)), nil
+}
+
+// DELETE /v3/messages/{id}
+//
+// The sender deletes their message, as may a group's admins and
+// moderators (and the app, without onBehalfOf, any message). A soft delete
+// keeps the message with deletedAt set; a permanent one removes it, its
+// thread and what hangs off it. The answer is the "deleted" action message,
+// whose data.entities.on is the message as deleted.
+func (st *state) deleteMessage(c *call) (any, error) {
+	id := c.r.PathValue("id")
+	m, err := st.visibleMessage(c, id)
+	if err != nil {
+		return nil, err
+	}
+	var b struct {
+		Permanent bool `json:"permanent"`
+	}
+	if err := c.decode(&b); err != nil {
+		return nil, err
+	}
+	if obo := c.onBehalfOf; obo != "" && obo != m.m.Sender {
+		scope, _ := st.memberScope(m.m.Receiver, obo)
+		if m.m.ReceiverType != chat.ReceiverGroup || scope != chat.MemberAdmin && scope != chat.MemberModerator {
+			return nil, errMessageNotASender(id, obo)
+		}
+	}
+	if m.m.DeletedAt != 0 && !b.Permanent {
+		return nil, errMessageActionNotAllowed(id, "the message is already deleted.")
+	}
+	now := c.timestamp()
+	m.m.DeletedAt, m.m.UpdatedAt = now, now
+	st.messageChanged(m)
+	action := st.emitMessageAction(m, chat.ActionDeleted, actingUID(c), now)
+	if b.Permanent {
+		st.removeRecs(func(r *msgRec) bool { return r == m })
+	}
+	return data(action.view(c.onBehalfOf, true)), nil
+}
+
+// messageChanged refreshes the copies of m that its thread's parent keeps.
+func (st *state) messageChanged(m *msgRec) {
+	if p := m.parent; p != nil && len(p.replies) > 0 && p.replies[len(p.replies)-1] == m {
+		p.refreshThread()
+	}
+}
+
+// emitMessageAction stores the action message the service emits when m is
+// edited or deleted: category "action", type "message", sent by who acted,
+// with entities by (who acted), on (m as it now is) and for (m's receiver).
+func (st *state) emitMessageAction(m *msgRec, action, by string, now chat.Timestamp) *msgRec {
+	on := m.m
+	on.Data.Reactions = m.reactionCounts("")
+	rec := st.addRec(chat.Message{
+		ConversationID: m.m.ConversationID,
+		Sender:         by,
+		ReceiverType:   m.m.ReceiverType,
+		Receiver:       m.m.Receiver,
+		Category:       chat.CategoryAction,
+		Type:           chat.MessageTypeMessage,
+		Data: chat.MessageData{Action: action, Entities: &chat.Entities{
+			By:  entity(chat.EntityUser, st.userEntity(by)),
+			On:  entity(chat.EntityMessage, on),
+			For: st.receiverEntity(m.m.Sender, m.m.ReceiverType, m.m.Receiver),
+		}},
+		SentAt:    now,
+		UpdatedAt: now,
+	}, nil)
+	rec.between = m.between
+	return rec
+}
+
+// Messages returns every stored message, thread replies and action
+// messages included, in id order, as the app sees them (reaction counts
+// included, no per-user fields). The copies share nothing with the server.
 func (s *Server) Messages() []chat.Message {
 	st := s.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	out := make([]chat.Message, len(st.messages))
 	for i, m := range st.messages {
-		out[i] = m.m
+		out[i] = m.view("", true)
 	}
 	return clone(out)
 }
 
-// Message returns the stored message id (a decimal string such as "1").
+// Message returns the stored message id (a decimal string such as "1"), as
+// the app sees it.
 func (s *Server) Message(id string) (chat.Message, bool) {
 	st := s.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	m, err := st.message(id)
-	if err != nil {
+	m := st.lookupMessage(id)
+	if m == nil {
 		return chat.Message{}, false
 	}
-	return clone(m.m), true
+	return clone(m.view("", true)), true
+}
+
+// actingUID is who acts in c: the onBehalfOf user, or app_system.
+func actingUID(c *call) string {
+	if c.onBehalfOf != "" {
+		return c.onBehalfOf
+	}
+	return appSystem
 }

@@ -1,0 +1,326 @@
+package chattest
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/chatrest/chat"
+)
+
+// msgFilter is the filters of the message lists (reference §9.2 to §9.4).
+// Every filter set must hold for a message to be listed.
+type msgFilter struct {
+	viewer         string // the acting user; "" for the app
+	searchKey      string // lower-cased
+	hideBlocked    bool
+	hasAttachments bool
+	attachmentType string
+	hasMentions    bool
+	hasLinks       bool
+	mentioned      []string
+	myMentionsOnly bool
+	hasReactions   bool
+	receiverType   chat.ReceiverType
+	categories     []string
+	types          []string
+	senders        []string
+	conversationID string
+	hideDeleted    bool
+	onlyDeleted    bool
+	hideReplies    bool
+	tags           []string
+	withTags       bool
+	hideQuoted     bool
+	fromTS, toTS   int64
+	hasFrom, hasTo bool
+	ranges         []tsRange
+}
+
+// tsRange bounds a timestamp field, inclusively; a zero field never
+// matches a range.
+type tsRange struct {
+	field          func(*chat.Message) chat.Timestamp
+	from, to       int64
+	hasFrom, hasTo bool
+}
+
+// oneOrMany reads a single-value parameter and its plural, comma-separated
+// form, as one list.
+func oneOrMany(p *params, one, many string) []string {
+	out := p.list(many)
+	if v := p.str(one); v != "" {
+		out = append(out, v)
+	}
+	return out
+}
+
+// filterParams reads the filters every message list shares, and the
+// extra ones of GET /messages when all is true.
+func filterParams(p *params, viewer string, all bool) msgFilter {
+	f := msgFilter{
+		viewer:         viewer,
+		searchKey:      strings.ToLower(p.str("searchKey")),
+		hideBlocked:    p.boolean("hideMessagesFromBlockedUsers"),
+		hasAttachments: p.boolean("hasAttachments"),
+		attachmentType: p.str("attachmentTypes"),
+		hasMentions:    p.boolean("hasMentions"),
+		hasLinks:       p.boolean("hasLinks"),
+		mentioned:      p.list("mentionedUids"),
+		myMentionsOnly: p.boolean("myMentionsOnly"),
+		hasReactions:   p.boolean("hasReactions"),
+		categories:     oneOrMany(p, "category", "categories"),
+		types:          oneOrMany(p, "type", "types"),
+		senders:        oneOrMany(p, "sender", "senders"),
+		hideReplies:    p.boolean("hideReplies"),
+		tags:           p.list("tags"),
+		withTags:       p.boolean("withTags"),
+		hideQuoted:     p.boolean("hideQuotedMessages"),
+	}
+	for i, s := range f.senders {
+		f.senders[i] = strings.ToLower(s)
+	}
+	for i, u := range f.mentioned {
+		f.mentioned[i] = strings.ToLower(u)
+	}
+	switch t := f.attachmentType; t {
+	case "", "image", "video", "audio", "file":
+	default:
+		p.v.add("attachmentTypes", `The attachmentTypes must be "image", "video", "audio" or "file".`)
+	}
+	// Accepted, not applied: the read and delivery state of messages lives
+	// with conversations, and the answer fields of count and of the
+	// mention options are unconfirmed.
+	for _, name := range []string{"unread", "undelivered", "count", "mentionsWithBlockedInfo", "mentionsWithTagInfo"} {
+		p.boolean(name)
+	}
+	f.fromTS, f.hasFrom = p.timestamp("fromTimestamp")
+	f.toTS, f.hasTo = p.timestamp("toTimestamp")
+	if !all {
+		return f
+	}
+	switch rt := chat.ReceiverType(p.str("receiverType")); rt {
+	case "", chat.ReceiverUser, chat.ReceiverGroup:
+		f.receiverType = rt
+	default:
+		p.v.add("receiverType", `The receiverType must be "user" or "group".`)
+	}
+	f.conversationID = p.str("conversationId")
+	f.hideDeleted = p.boolean("hideDeleted")
+	f.onlyDeleted = p.boolean("onlyDeleted")
+	for _, r := range []struct {
+		name  string
+		field func(*chat.Message) chat.Timestamp
+	}{
+		{"sentAt", func(m *chat.Message) chat.Timestamp { return m.SentAt }},
+		{"updatedAt", func(m *chat.Message) chat.Timestamp {
+			// Only messages actually updated (edited or deleted) count.
+			if m.EditedAt == 0 && m.DeletedAt == 0 {
+				return 0
+			}
+			return m.UpdatedAt
+		}},
+		{"editedAt", func(m *chat.Message) chat.Timestamp { return m.EditedAt }},
+	} {
+		rg := tsRange{field: r.field}
+		rg.from, rg.hasFrom = p.timestamp(r.name + "[from]")
+		rg.to, rg.hasTo = p.timestamp(r.name + "[to]")
+		if rg.hasFrom || rg.hasTo {
+			f.ranges = append(f.ranges, rg)
+		}
+	}
+	return f
+}
+
+// mentions reports whether text mentions uid (<@uid:UID>).
+func mentions(text, uid string) bool {
+	return strings.Contains(strings.ToLower(text), "<@uid:"+uid+">")
+}
+
+// match reports whether m passes every filter f sets.
+func (st *state) match(f *msgFilter, m *msgRec) bool {
+	v := &m.m
+	text := v.Data.Text
+	switch {
+	case f.searchKey != "" && !strings.Contains(strings.ToLower(text), f.searchKey):
+		return false
+	case f.hideBlocked && f.viewer != "" && st.isBlocked(f.viewer, v.Sender):
+		return false
+	case f.hasAttachments && len(v.Data.Attachments) == 0:
+		return false
+	case f.attachmentType != "" && (v.Category != chat.CategoryMessage || string(v.Type) != f.attachmentType):
+		return false
+	case f.hasMentions && !strings.Contains(text, "<@uid:"):
+		return false
+	case len(f.mentioned) > 0 && !slices.ContainsFunc(f.mentioned, func(uid string) bool { return mentions(text, uid) }):
+		return false
+	case f.myMentionsOnly && f.viewer != "" && !mentions(text, f.viewer):
+		return false
+	case f.hasLinks && !strings.Contains(text, "http://") && !strings.Contains(text, "https://"):
+		return false
+	case f.hasReactions && len(m.reactions) == 0:
+		return false
+	case f.receiverType != "" && v.ReceiverType != f.receiverType:
+		return false
+	case len(f.categories) > 0 && !slices.Contains(f.categories, string(v.Category)):
+		return false
+	case len(f.types) > 0 && !slices.Contains(f.types, string(v.Type)):
+		return false
+	case len(f.senders) > 0 && !slices.Contains(f.senders, v.Sender):
+		return false
+	case f.conversationID != "" && v.ConversationID != f.conversationID:
+		return false
+	case f.hideDeleted && v.DeletedAt != 0, f.onlyDeleted && v.DeletedAt == 0:
+		return false
+	case f.hideReplies && m.parent != nil:
+		return false
+	case len(f.tags) > 0 && !slices.ContainsFunc(f.tags, func(t string) bool { return slices.Contains(v.Tags, t) }):
+		return false
+	case f.hasFrom && int64(v.SentAt) < f.fromTS, f.hasFrom && f.hasTo && int64(v.SentAt) > f.toTS:
+		return false
+	}
+	for _, r := range f.ranges {
+		ts := int64(r.field(v))
+		if ts == 0 || r.hasFrom && ts < r.from || r.hasTo && ts > r.to {
+			return false
+		}
+	}
+	return true
+}
+
+// render returns the page's messages as f's viewer sees them.
+func (f *msgFilter) render(page []*msgRec) []chat.Message {
+	out := make([]chat.Message, len(page))
+	for i, m := range page {
+		out[i] = m.view(f.viewer, f.withTags)
+		if f.hideQuoted {
+			out[i].QuotedMessage = nil
+		}
+	}
+	return out
+}
+
+// selectMessages returns the stored messages, in id order, for which keep
+// and every filter of f hold.
+func (st *state) selectMessages(f *msgFilter, keep func(*msgRec) bool) []*msgRec {
+	var out []*msgRec
+	for _, m := range st.messages {
+		if keep(m) && st.match(f, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// cursorList answers a cursor-based message list over items.
+func cursorList(f *msgFilter, items []*msgRec, q cursorQuery) chat.Page[chat.Message] {
+	page, next := cursorPage(items, msgKey, q)
+	return chat.Page[chat.Message]{Data: f.render(page), Meta: chat.Meta{
+		Current: &chat.Current{Limit: q.limit, Count: len(page)},
+		Next:    next,
+	}}
+}
+
+// GET /v3/messages
+//
+// Every message of the app, thread replies and action messages included;
+// with onBehalfOf, those of the conversations the user takes part in.
+// Cursor-paginated (see cursorPage): filters apply before the page is cut,
+// so that following meta.next neither skips nor repeats a message. unread,
+// count and the mention enrichments are accepted but not applied.
+func (st *state) listMessages(c *call) (any, error) {
+	p := c.params()
+	q := cursorParams(p)
+	f := filterParams(p, c.onBehalfOf, true)
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+	items := st.selectMessages(&f, func(m *msgRec) bool { return f.viewer == "" || st.canSee(f.viewer, m) })
+	return cursorList(&f, items, q), nil
+}
+
+// GET /v3/groups/{guid}/messages
+//
+// The group must exist; with onBehalfOf the user must be a member
+// (ERR_GROUP_NOT_JOINED).
+func (st *state) listGroupMessages(c *call) (any, error) {
+	guid := strings.ToLower(c.r.PathValue("guid"))
+	if !st.groupExists(guid) {
+		return nil, errGUIDNotFound(guid)
+	}
+	if _, ok := st.memberScope(guid, c.onBehalfOf); c.onBehalfOf != "" && !ok {
+		return nil, errGroupNotJoined(guid, c.onBehalfOf)
+	}
+	p := c.params()
+	q := cursorParams(p)
+	f := filterParams(p, c.onBehalfOf, false)
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+	items := st.selectMessages(&f, func(m *msgRec) bool {
+		return m.m.ReceiverType == chat.ReceiverGroup && m.m.Receiver == guid
+	})
+	return cursorList(&f, items, q), nil
+}
+
+// userMessagesMeta is the meta of GET /users/{uid}/messages as the
+// reference's example shows it: meta.pagination and a meta.cursor whose id
+// is a number.
+type userMessagesMeta struct {
+	Pagination chat.Pagination  `json:"pagination"`
+	Cursor     *numericIDCursor `json:"cursor,omitempty"`
+}
+
+type numericIDCursor struct {
+	ID    int64      `json:"id"`
+	Affix chat.Affix `json:"affix"`
+}
+
+// GET /v3/users/{uid}/messages
+//
+// The one-on-one messages between the onBehalfOf user and uid; without
+// onBehalfOf, every one-on-one message uid sent or received (the reference
+// leaves that case open). The page size is limit, else perPage, else 100.
+// The answer carries meta.pagination and meta.cursor {id (a number),
+// affix}, as the reference's example does, and no meta.next: following
+// the cursor (an exclusive id cursor, as for the other lists) walks the
+// list without skipping or repeating. meta.pagination counts every
+// matching message; its current_page is always 1.
+func (st *state) listUserMessages(c *call) (any, error) {
+	uid := c.uid("uid")
+	if st.activeUser(uid) == nil {
+		return nil, errUIDNotFound(uid)
+	}
+	p := c.params()
+	q := cursorParams(p)
+	if p.str("limit") == "" {
+		q.limit = p.intRange("perPage", 100, 1, 1000)
+	}
+	f := filterParams(p, c.onBehalfOf, false)
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+	items := st.selectMessages(&f, func(m *msgRec) bool {
+		if m.m.ReceiverType != chat.ReceiverUser {
+			return false
+		}
+		a, b := m.between[0], m.between[1]
+		if f.viewer == "" {
+			return a == uid || b == uid
+		}
+		return a == uid && b == f.viewer || a == f.viewer && b == uid
+	})
+	page, next := cursorPage(items, msgKey, q)
+	meta := userMessagesMeta{Pagination: chat.Pagination{
+		Total: len(items), Count: len(page), PerPage: q.limit, CurrentPage: 1,
+		TotalPages: (len(items) + q.limit - 1) / q.limit,
+	}}
+	if next != nil && next.ID != "" {
+		id, _ := strconv.ParseInt(next.ID, 10, 64)
+		meta.Cursor = &numericIDCursor{ID: id, Affix: next.Affix}
+	}
+	return struct {
+		Data []chat.Message   `json:"data"`
+		Meta userMessagesMeta `json:"meta"`
+	}{f.render(page), meta}, nil
+}
