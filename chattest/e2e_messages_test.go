@@ -1,6 +1,7 @@
 package chattest_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -1031,4 +1032,26 @@ func TestUserDeletionForgetsTheirMarks(t *testing.T) {
 	assert.Empty(t, srv.ThreadSubscribers(msg.ID))
 	assert.Empty(t, srv.MessageFlags(msg.ID))
 	assert.Equal(t, "bob", got.PinnedBy, "a pin belongs to the conversation")
+}
+
+func ExampleServer_AddMessage() {
+	srv := chattest.NewServer()
+	defer srv.Close()
+	srv.AddUser(chat.User{UID: "alice", Name: "Alice"})
+	srv.AddUser(chat.User{UID: "bob", Name: "Bob"})
+
+	// Seed a conversation with a thread, then read it through the API.
+	parent := srv.AddMessage(chat.Message{Sender: "alice", Receiver: "bob", ReceiverType: chat.ReceiverUser,
+		Data: chat.MessageData{Text: "Ready for the demo?"}})
+	srv.AddMessage(chat.Message{Sender: "bob", Receiver: "alice", ReceiverType: chat.ReceiverUser, ParentID: parent.ID,
+		Data: chat.MessageData{Text: "Almost."}})
+
+	got, err := srv.Client().Messages.Get(context.Background(), parent.ID, chat.OnBehalfOf("bob"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(got.ConversationID, got.ReplyCount, got.LastReply.Data.Text)
+	// Output:
+	// alice_user_bob 1 Almost.
 }
