@@ -256,6 +256,10 @@ func ExampleMessagesService_Flag() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	// The reason must exist: create it once for the app.
+	if _, err := client.Moderation.CreateReason(ctx, &chat.CreateReasonRequest{ID: "spam", Name: "Spam"}); err != nil {
+		log.Fatal(err)
+	}
 	if _, err := client.Messages.Flag(ctx, msg.ID, "bob", &chat.FlagMessageRequest{ReasonID: "spam", Remark: "an ad"}); err != nil {
 		log.Fatal(err)
 	}

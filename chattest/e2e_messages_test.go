@@ -941,6 +941,9 @@ func TestFlagMessage(t *testing.T) {
 	srv, client := start(t)
 	ctx := t.Context()
 	seed(srv, "alice", "bob", "carl")
+	srv.AddModerationReason(chat.ModerationReason{ID: "spam", Name: "Spam"})
+	_, err := client.Moderation.CreateReason(ctx, &chat.CreateReasonRequest{ID: "harassment", Name: "Harassment"})
+	require.NoError(t, err)
 	msg := send(t, client, "alice", toUser("bob", "buy now"))
 
 	res, err := client.Messages.Flag(ctx, msg.ID, "bob", &chat.FlagMessageRequest{ReasonID: "spam", Remark: "ads"})
@@ -955,6 +958,12 @@ func TestFlagMessage(t *testing.T) {
 	requireAPIError(t, err, 403, "ERR_MESSAGE_NO_ACCESS", chat.ErrForbidden)
 	_, err = client.Messages.Flag(ctx, "999", "bob", &chat.FlagMessageRequest{ReasonID: "spam"})
 	requireAPIError(t, err, 404, "ERR_MESSAGE_ID_NOT_FOUND", chat.ErrNotFound)
+	_, err = client.Messages.Flag(ctx, msg.ID, "bob", &chat.FlagMessageRequest{ReasonID: "boring"})
+	requireAPIError(t, err, 404, "ERR_REASON_NOT_FOUND", chat.ErrNotFound)
+	_, err = client.Moderation.DeleteReason(ctx, "spam")
+	require.NoError(t, err)
+	_, err = client.Messages.Flag(ctx, msg.ID, "bob", &chat.FlagMessageRequest{ReasonID: "spam"})
+	requireAPIError(t, err, 404, "ERR_REASON_NOT_FOUND", chat.ErrNotFound)
 
 	// The SDK refuses an empty reason; the fake does too.
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL()+"/v3/messages/"+msg.ID+"/flagged", strings.NewReader(`{"remark":"x"}`))
@@ -1012,6 +1021,7 @@ func TestUserDeletionForgetsTheirMarks(t *testing.T) {
 	ctx := t.Context()
 	seed(srv, "alice", "bob", "carl")
 	srv.AddGroup(chat.Group{GUID: "team"}, "alice", "bob", "carl")
+	srv.AddModerationReason(chat.ModerationReason{ID: "spam", Name: "Spam"})
 	msg := send(t, client, "alice", toGroup("team", "hello"))
 	_, err := client.Messages.AddReaction(ctx, msg.ID, "👍", "bob")
 	require.NoError(t, err)

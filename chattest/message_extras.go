@@ -410,9 +410,9 @@ func (st *state) markInteracted(c *call) (any, error) {
 
 // POST /v3/messages/{id}/flagged (onBehalfOf required)
 //
-// Any non-empty reasonId is accepted: the fake does not check it against
-// the moderation reasons. The answer is {} as the reference documents; a
-// user flagging a message again replaces their flag.
+// reasonId must name a moderation reason (ERR_REASON_NOT_FOUND). The
+// answer is {} as the reference documents; a user flagging a message again
+// replaces their flag.
 func (st *state) flagMessage(c *call) (any, error) {
 	m, err := st.savableMessage(c)
 	if err != nil {
@@ -427,6 +427,9 @@ func (st *state) flagMessage(c *call) (any, error) {
 	}
 	if b.ReasonID == "" {
 		return nil, validationError(map[string][]string{"reasonId": {"The reasonId field is required."}})
+	}
+	if st.reasons[b.ReasonID] == nil {
+		return nil, errReasonNotFound(b.ReasonID)
 	}
 	f := MessageFlag{UID: c.onBehalfOf, ReasonID: b.ReasonID, Remark: b.Remark, FlaggedAt: c.timestamp()}
 	if i := slices.IndexFunc(m.flags, func(x MessageFlag) bool { return x.UID == f.UID }); i >= 0 {
