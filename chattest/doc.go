@@ -17,9 +17,8 @@
 //		}
 //	}
 //
-// This version serves users (create, get, list, update, delete, deactivate,
-// reactivate), auth tokens, API keys, and messages with threads (send, get,
-// send a thread reply, list a thread). Any other path answers 404
+// It serves users, auth tokens, API keys, groups with their members and
+// bans, and messages with threads; a path it does not serve answers 404
 // ERR_API_NOT_FOUND.
 //
 // Every request needs the apikey header (401 AUTH_ERR_EMPTY_APIKEY or
@@ -33,8 +32,9 @@
 // auth tokens derive from the app id and a counter. Timestamps come from
 // [WithClock].
 //
-// Seed and inspect the state directly with [Server.AddUser], [Server.User],
-// [Server.AddAPIKey], [Server.Messages] and [Server.Message].
+// Seed and inspect the state directly, without requests, with
+// [Server.AddUser], [Server.User], [Server.AddAPIKey], [Server.AddGroup],
+// [Server.Group], [Server.Messages] and [Server.Message].
 //
 // # Rate limits
 //

@@ -191,3 +191,26 @@ func TestRateLimitOverBudgetIsNotRetriedForever(t *testing.T) {
 	assert.Equal(t, 2, srv.RequestCount("GET /v3/apikeys"))
 	assert.Equal(t, http.StatusTooManyRequests, srv.Requests()[1].Status)
 }
+
+func TestRateLimitGroups(t *testing.T) {
+	srv, _ := start(t, chattest.WithRateLimit(2, 0))
+	seed(srv, "alice", "bob")
+	client := srv.Client(fastRetries(3))
+	ctx := t.Context()
+
+	_, err := client.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "g1", Name: "G1", Type: chat.GroupPublic})
+	require.NoError(t, err)
+	_, err = client.Members.Add(ctx, "g1", &chat.AddMembersRequest{Participants: []string{"bob"}})
+	require.NoError(t, err)
+	_, err = client.Members.Add(ctx, "g1", &chat.AddMembersRequest{Participants: []string{"alice"}})
+	requireAPIError(t, err, 429, "ERR_TOO_MANY_REQUESTS", chat.ErrRateLimited) // adding members is core
+	_, err = client.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "g2", Name: "G2", Type: chat.GroupPublic})
+	requireAPIError(t, err, 429, "ERR_TOO_MANY_REQUESTS", chat.ErrRateLimited)
+	_, ok := srv.Group("g2")
+	assert.False(t, ok)
+
+	_, err = client.Groups.Get(ctx, "g1")
+	require.NoError(t, err, "standard")
+	_, err = client.Groups.Delete(ctx, "g1")
+	require.NoError(t, err, "deleting a group is standard")
+}
