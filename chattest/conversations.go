@@ -22,8 +22,10 @@ const (
 // convUser: read and delivered marks, tags, pin, and reset.
 //
 // Thread replies and deleted messages do not make or change conversations;
-// action messages (member added, ...) are a group conversation's messages
-// but are never counted as unread.
+// action messages (member added, message edited, ...) are messages of the
+// conversation, and may be its lastMessage, but are never counted as
+// unread. lastMessage is the message as its owner sees it (reactedByMe,
+// savedAt).
 
 // convKey names one owner's view of a conversation.
 type convKey struct{ owner, id string }
@@ -108,7 +110,7 @@ func (st *state) convIndex() map[string]*derivedConv {
 			if m.m.ReceiverType == chat.ReceiverGroup {
 				cv.typ, cv.guid = chat.ConversationGroup, m.m.Receiver
 			} else {
-				cv.typ, cv.a, cv.b = chat.ConversationUser, m.m.Sender, m.m.Receiver
+				cv.typ, cv.a, cv.b = chat.ConversationUser, m.between[0], m.between[1]
 			}
 			idx[cv.id] = cv
 		}
@@ -242,7 +244,7 @@ func (st *state) convView(owner string, cv *derivedConv, o convOptions) convWire
 	}
 	msgs := st.visibleMsgs(owner, cv)
 	if n := len(msgs); n > 0 {
-		last := msgs[n-1].m
+		last := msgs[n-1].view(owner, true)
 		w.LastMessage, w.UpdatedAt = &last, last.SentAt
 	}
 	for _, m := range msgs {

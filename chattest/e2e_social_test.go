@@ -903,3 +903,37 @@ func TestSocialRoutesNeedAFullAccessKey(t *testing.T) {
 		})
 	}
 }
+
+func TestConversationFollowsEditsAndDeletes(t *testing.T) {
+	srv, client := start(t)
+	ctx := t.Context()
+	seed(srv, "alice", "bob")
+	first := dm(t, client, "alice", "bob", "hello")
+	second := dm(t, client, "alice", "bob", "typo")
+
+	// The app edits alice's message: the action message, sent by
+	// app_system, is the conversation's last message but is not unread,
+	// and the conversation stays alice's and bob's.
+	_, err := client.Messages.Update(ctx, strconv.FormatInt(second, 10), &chat.UpdateMessageRequest{Data: text("fixed")})
+	require.NoError(t, err)
+	got, err := client.Conversations.GetUser(ctx, "alice", "bob")
+	require.NoError(t, err)
+	assert.Equal(t, 2, got.UnreadMessageCount)
+	require.NotNil(t, got.LastMessage)
+	assert.Equal(t, chat.CategoryAction, got.LastMessage.Category)
+	assert.Equal(t, "edited", got.LastMessage.Data.Action)
+	with, err := got.User()
+	require.NoError(t, err)
+	assert.Equal(t, "alice", with.UID)
+	assert.Equal(t, []string{"alice_user_bob:0"}, listFor(t, client, "alice", nil))
+
+	// A deleted message is neither unread nor the last message.
+	_, err = client.Messages.Delete(ctx, strconv.FormatInt(first, 10), nil)
+	require.NoError(t, err)
+	got, err = client.Conversations.GetUser(ctx, "alice", "bob")
+	require.NoError(t, err)
+	assert.Equal(t, 1, got.UnreadMessageCount)
+	assert.Equal(t, "deleted", got.LastMessage.Data.Action)
+	_, err = client.Conversations.MarkUserRead(ctx, "alice", "bob", &chat.MarkReadRequest{MessageID: first})
+	requireAPIError(t, err, http.StatusNotFound, "ERR_MSG_NOT_FOUND", chat.ErrNotFound)
+}
