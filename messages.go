@@ -10,8 +10,10 @@ import (
 	"github.com/chatrest/chat/internal/rest"
 )
 
-// MessagesService sends and lists messages and threaded replies. Get it
-// from [Client.Messages].
+// MessagesService sends, lists, edits and deletes messages, and manages
+// what hangs off them: threads and thread subscriptions, reactions, pins,
+// saves, interactions with interactive messages, and flags. Get it from
+// [Client.Messages].
 type MessagesService struct{ rc *rest.Client }
 
 // SendMessageRequest is the body of a message to send: a text or media
