@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -547,4 +548,27 @@ func TestFaultsOverHTTP1(t *testing.T) {
 	srv.Fail(chattest.Fault{Route: getUser, Delay: time.Hour, Times: 1})
 	_, err = http1Client(t, srv, chat.WithTimeout(20*time.Millisecond)).Users.Get(ctx, "alice")
 	require.ErrorIs(t, err, context.DeadlineExceeded)
+}
+
+func ExampleServer_Fail() {
+	srv := chattest.NewServer()
+	defer srv.Close()
+	srv.AddUser(chat.User{UID: "alice", Name: "Alice"})
+	client := srv.Client(chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: time.Millisecond}))
+	ctx := context.Background()
+
+	// The next lookup of a user fails with 503: the SDK retries it.
+	srv.Fail(chattest.Fault{Route: "GET /v3/users/{uid}", Kind: chattest.FaultStatus, Status: 503, Times: 1})
+	u, err := client.Users.Get(ctx, "alice")
+	fmt.Println(u.Name, err, srv.RequestCount("GET /v3/users/{uid}"))
+
+	// The next message is stored, but its answer is lost: the SDK does not
+	// send the POST again, so the message is not duplicated.
+	srv.Fail(chattest.Fault{Route: "POST /v3/messages", Kind: chattest.FaultDropAfter, Times: 1})
+	_, err = client.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "alice", ReceiverType: chat.ReceiverUser,
+		Data: chat.MessageData{Text: "Hello"}})
+	fmt.Println(err != nil, len(srv.Messages()))
+	// Output:
+	// Alice <nil> 2
+	// true 1
 }

@@ -1,7 +1,10 @@
 package chattest_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -213,4 +216,27 @@ func TestRateLimitGroups(t *testing.T) {
 	require.NoError(t, err, "standard")
 	_, err = client.Groups.Delete(ctx, "g1")
 	require.NoError(t, err, "deleting a group is standard")
+}
+
+func ExampleWithRateLimit() {
+	noon := time.Date(2025, 1, 1, 12, 0, 30, 0, time.UTC)
+	srv := chattest.NewServer(chattest.WithRateLimit(1, 100), chattest.WithClock(func() time.Time { return noon }))
+	defer srv.Close()
+	// Retry, but do not wait for the window to end.
+	client := srv.Client(chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 3, MaxServerWait: time.Millisecond}))
+	ctx := context.Background()
+
+	_, err := client.Users.Create(ctx, &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
+	fmt.Println(err)
+	_, err = client.Users.Create(ctx, &chat.CreateUserRequest{UID: "bob", Name: "Bob"})
+	var ce *chat.Error
+	if errors.As(err, &ce) {
+		fmt.Println(ce.StatusCode, ce.Code, ce.RetryAfter, ce.RateLimitReset.UTC().Format(time.TimeOnly))
+	}
+	_, err = client.Users.Get(ctx, "alice")
+	fmt.Println(err)
+	// Output:
+	// <nil>
+	// 429 ERR_TOO_MANY_REQUESTS 30s 12:01:00
+	// <nil>
 }

@@ -253,3 +253,26 @@ func TestRequestLogKeepsTheMostRecent(t *testing.T) {
 	assert.Equal(t, n, srv.RequestCount(getUser), "the count has no limit")
 	assert.Equal(t, http.StatusUnauthorized, log[0].Status)
 }
+
+func ExampleServer_Requests() {
+	srv := chattest.NewServer()
+	defer srv.Close()
+	client := srv.Client()
+
+	_, err := client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "alice", Name: "Alice", WithAuthToken: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, err = client.AuthTokens.Create(context.Background(), "alice", &chat.CreateAuthTokenRequest{Force: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range srv.Requests() {
+		fmt.Println(r.Method, r.Path, r.Route, r.Status, r.Header.Get("apikey"), r.Body)
+	}
+	// Output:
+	// POST /v3/users POST /v3/users 200 REDACTED {"uid":"alice","name":"Alice","withAuthToken":true}
+	// POST /v3/users/alice/auth_tokens POST /v3/users/{uid}/auth_tokens 200 REDACTED {"force":true}
+}
