@@ -13,7 +13,8 @@ import (
 // Printing a Client (with any fmt verb) shows its app, region and address,
 // never its API key.
 type Client struct {
-	// Messages sends and lists messages and threaded replies.
+	// Messages sends, lists, edits and deletes messages, threaded replies,
+	// reactions, pins and saves.
 	Messages *MessagesService
 	// Users manages users.
 	Users *UsersService

@@ -154,6 +154,7 @@ func TestConversation(t *testing.T) {
 	assert.Equal(t, "app_system", fromApp.Sender, "without onBehalfOf the app sends")
 	assert.Equal(t, "alice_user_app_system", fromApp.ConversationID)
 
+	srv.AddGroup(chat.Group{GUID: "team", Name: "Team"}, "alice")
 	toGroup, err := client.Messages.Send(ctx, &chat.SendMessageRequest{
 		Receiver: "Team", ReceiverType: chat.ReceiverGroup, Category: chat.CategoryCustom, Type: "poll",
 		Data: chat.MessageData{CustomData: map[string]any{"q": "lunch?"}},
@@ -459,8 +460,7 @@ func TestPermanentDeleteRemovesMessages(t *testing.T) {
 	require.NoError(t, err)
 	_, err = client.Messages.SendThread(ctx, m2.ID, "carl", toUser("alice", "carl replies"))
 	require.NoError(t, err)
-	_, err = client.Messages.SendThread(ctx, m2.ID, "bob", toUser("carl", "bob chimes in"))
-	require.NoError(t, err)
+	srv.AddMessage(chat.Message{Sender: "bob", Receiver: "carl", ReceiverType: chat.ReceiverUser, ParentID: m2.ID, Data: chat.MessageData{Text: "bob chimes in"}})
 
 	_, err = client.Users.Delete(ctx, "bob", &chat.DeleteUserRequest{Permanent: true})
 	require.NoError(t, err)
