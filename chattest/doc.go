@@ -17,8 +17,14 @@
 //		}
 //	}
 //
-// It serves users, auth tokens, API keys, groups with their members and
-// bans, and messages with threads; a path it does not serve answers 404
+// It serves every operation of the chat API reference: users, auth tokens,
+// API keys, groups with their members and bans, messages of every category
+// (and the action messages the service emits when members change or a
+// message is edited or deleted), threads and thread subscriptions,
+// reactions, pins, saves, interactions, flags, conversations with unread
+// counts, read/delivered marks, tags and pins, friends, blocked users
+// (whose messages are refused), roles, restricted features, RBAC
+// permissions and moderation reasons. A path it does not serve answers 404
 // ERR_API_NOT_FOUND.
 //
 // Every request needs the apikey header (401 AUTH_ERR_EMPTY_APIKEY or
@@ -34,7 +40,10 @@
 //
 // Seed and inspect the state directly, without requests, with
 // [Server.AddUser], [Server.User], [Server.AddAPIKey], [Server.AddGroup],
-// [Server.Group], [Server.Messages] and [Server.Message].
+// [Server.Group], [Server.AddMessage], [Server.Messages], [Server.Message],
+// [Server.AddFriends], [Server.Block], [Server.AddRole],
+// [Server.SetRolePermissions], [Server.AddModerationReason] and
+// [Server.Conversation].
 //
 // # Rate limits
 //
