@@ -134,22 +134,24 @@ func (f Fault) String() string {
 // Fail adds f to the server's faults. A request gets the first fault added
 // that matches its route and has uses left; the faults do not combine.
 //
-// Fail panics when f is not valid: a Route the server does not register, a
-// negative Times, Delay or RetryAfter, a Status out of its Kind's range, a
-// Code or RetryAfter the Kind does not send, or a fault that does nothing.
+// Fail returns an error, and adds nothing, when f is not valid: a Route the
+// server does not register, a negative Times, Delay or RetryAfter, a Status
+// out of its Kind's range, a Code or RetryAfter the Kind does not send, or a
+// fault that does nothing.
 //
 // A dropped connection is an aborted handler ([http.ErrAbortHandler]): over
 // HTTP/2 the client sees its stream reset, over HTTP/1.1 the connection
 // closed. Neither is logged by the server as a crash.
-func (s *Server) Fail(f Fault) {
+func (s *Server) Fail(f Fault) error {
 	f, err := s.h.checkFault(f)
 	if err != nil {
-		panic("chattest: Fail: " + err.Error())
+		return fmt.Errorf("chattest: Fail: %w", err)
 	}
 	st := s.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	s.h.faults = append(s.h.faults, &activeFault{f: f, left: f.Times})
+	return nil
 }
 
 // ClearFaults removes every fault, used up or not.

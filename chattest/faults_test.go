@@ -473,13 +473,10 @@ func TestFailRejectsInvalidFaults(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			defer func() {
-				p := recover()
-				require.NotNil(t, p, "Fail accepted %v", tc.fault)
-				assert.Contains(t, p, "chattest: Fail: ")
-				assert.Contains(t, p, tc.want)
-			}()
-			srv.Fail(tc.fault)
+			err := srv.Fail(tc.fault)
+			require.Error(t, err, "Fail accepted %v", tc.fault)
+			assert.ErrorContains(t, err, "chattest: Fail: ")
+			assert.ErrorContains(t, err, tc.want)
 		})
 	}
 	_, err := srv.Client().Users.List(t.Context(), nil)

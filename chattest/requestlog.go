@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -341,12 +342,13 @@ func (s *Server) ResetRequests() {
 // RequestCount returns how many requests of route arrived since the server
 // started or since [Server.ResetRequests], each attempt of a retried call
 // counted. route is a pattern the server registers, method included
-// ("POST /v3/messages"), or "*" for every request; RequestCount panics on
-// any other. Unlike [Server.Requests], the count has no limit.
+// ("POST /v3/messages"), or "*" for every request; any other route has
+// no requests and counts 0. Unlike [Server.Requests], the count has no
+// limit.
 func (s *Server) RequestCount(route string) int {
 	route, err := s.h.route(route)
 	if err != nil {
-		panic("chattest: RequestCount: " + err.Error())
+		return 0
 	}
 	st := s.st
 	st.mu.Lock()
@@ -357,12 +359,12 @@ func (s *Server) RequestCount(route string) int {
 // AwaitRequests waits until [Server.RequestCount] of route reaches n, e.g.
 // for the request that a goroutine under test sends, and returns nil; or
 // until ctx ends or the server closes, and returns an error. A request
-// counts as soon as it arrives, before it is served. It panics on a route
-// as RequestCount does.
+// counts as soon as it arrives, before it is served. A route the server
+// does not register is an error.
 func (s *Server) AwaitRequests(ctx context.Context, route string, n int) error {
 	route, err := s.h.route(route)
 	if err != nil {
-		panic("chattest: AwaitRequests: " + err.Error())
+		return fmt.Errorf("chattest: AwaitRequests: %w", err)
 	}
 	st := s.st
 	for {
