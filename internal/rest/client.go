@@ -50,7 +50,8 @@ type Client struct {
 	// NewArgError builds the error returned for a bad argument.
 	NewArgError func(name, problem string) error
 
-	base string // scheme, host and path prefix, without a trailing slash
+	base     string // scheme, host and path prefix, without a trailing slash
+	basePath string // the path prefix of base, e.g. "/v3"
 }
 
 // Settings are the per-call settings that RequestOptions change.
@@ -83,6 +84,7 @@ type Call struct {
 func New(base *url.URL, hc *http.Client, policy RetryPolicy) *Client {
 	c := &Client{Retry: policy, MaxResponseBytes: 32 << 20}
 	c.base = strings.TrimSuffix(base.String(), "/")
+	c.basePath = pathOf(c.base)
 	c.HTTP = &retryablehttp.Client{
 		HTTPClient:   hc,
 		RetryWaitMin: policy.MinWait,
@@ -100,6 +102,7 @@ func New(base *url.URL, hc *http.Client, policy RetryPolicy) *Client {
 func (c *Client) WithBase(base *url.URL) *Client {
 	cp := *c
 	cp.base = strings.TrimSuffix(base.String(), "/")
+	cp.basePath = pathOf(cp.base)
 	return &cp
 }
 
@@ -197,15 +200,7 @@ func (c *Client) newRequest(ctx context.Context, call *Call) (*retryablehttp.Req
 	if !call.Path.Valid() {
 		return nil, nil, nil, c.NewArgError("path", "a path parameter is empty or a dot segment")
 	}
-	var s Settings
-	for _, o := range call.Options {
-		if o != nil {
-			o(&s)
-		}
-	}
-	if call.OnBehalfOf != "" {
-		s.OnBehalfOf = call.OnBehalfOf
-	}
+	s := c.settings(call)
 	if !validHeaderValue(s.OnBehalfOf) {
 		return nil, nil, nil, c.NewArgError("onBehalfOf", "contains a control character")
 	}
@@ -243,7 +238,7 @@ func (c *Client) newRequest(ctx context.Context, call *Call) (*retryablehttp.Req
 	if c.Timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
 	}
-	st := &callState{idempotent: idempotent(call.Method), path: pathOf(c.base) + call.Path.Redacted(), method: call.Method,
+	st := &callState{idempotent: idempotent(call.Method), shownPath: call.Path.Redacted(), method: call.Method,
 		pathSecrets: call.Path.secrets}
 	req, err := retryablehttp.NewRequestWithContext(withState(ctx, st), call.Method, u, body)
 	if err != nil {
@@ -251,12 +246,12 @@ func (c *Client) newRequest(ctx context.Context, call *Call) (*retryablehttp.Req
 		return nil, nil, nil, c.NewArgError("path", "does not form a valid URL")
 	}
 	h := req.Header
-	h["Accept"] = []string{"application/json"}
+	h["Accept"] = jsonHeaderValue
 	if body != nil {
-		h["Content-Type"] = []string{"application/json"}
+		h["Content-Type"] = jsonHeaderValue
 	}
 	if c.UserAgent != "" {
-		h["User-Agent"] = []string{c.UserAgent}
+		h.Set("User-Agent", c.UserAgent)
 	}
 	if c.Auth != nil {
 		c.Auth(h)
@@ -275,7 +270,7 @@ func (c *Client) newRequest(ctx context.Context, call *Call) (*retryablehttp.Req
 	}
 	if c.Logger != nil && c.Logger.Enabled(ctx, slog.LevelDebug) {
 		c.Logger.LogAttrs(ctx, slog.LevelDebug, "chat: request",
-			slog.String("method", call.Method), slog.String("path", st.path),
+			slog.String("method", call.Method), slog.String("path", c.basePath+st.shownPath),
 			slog.Bool("onBehalfOf", s.OnBehalfOf != ""))
 	}
 	return req, st, cancel, nil
@@ -293,6 +288,29 @@ func isNil(v any) bool {
 	return false
 }
 
+// jsonHeaderValue is shared by every request's Accept and Content-Type
+// headers; its capacity is its length, so an append copies it.
+var jsonHeaderValue = []string{"application/json"}[:1:1]
+
+// settings applies the call's request options; the positional onBehalfOf
+// wins over an option's. A call without options allocates nothing.
+func (c *Client) settings(call *Call) Settings {
+	var s Settings
+	if len(call.Options) > 0 {
+		p := new(Settings)
+		for _, o := range call.Options {
+			if o != nil {
+				o(p)
+			}
+		}
+		s = *p
+	}
+	if call.OnBehalfOf != "" {
+		s.OnBehalfOf = call.OnBehalfOf
+	}
+	return s
+}
+
 func validHeaderValue(v string) bool {
 	for i := 0; i < len(v); i++ {
 		if c := v[i]; c < ' ' && c != '\t' || c == 0x7f {
@@ -307,7 +325,7 @@ func (c *Client) logDone(ctx context.Context, st *callState, status int, took ti
 		return
 	}
 	c.Logger.LogAttrs(ctx, slog.LevelDebug, "chat: response",
-		slog.String("method", st.method), slog.String("path", st.path),
+		slog.String("method", st.method), slog.String("path", c.basePath+st.shownPath),
 		slog.Int("status", status), slog.Int("attempts", st.attempts),
 		slog.Duration("took", took))
 }

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -37,7 +36,7 @@ type callState struct {
 	idempotent  bool
 	gotConn     atomic.Bool // the current attempt obtained a connection
 	attempts    int
-	path        string // redacted, for logs
+	shownPath   string // the path with secrets redacted, without the base's prefix
 	method      string
 	pathSecrets []string // secret path segments, scrubbed from errors and logs
 }
@@ -186,11 +185,11 @@ func (c *Client) logAttempt(ctx context.Context, st *callState, resp *http.Respo
 	}
 	attrs := []slog.Attr{
 		slog.String("method", st.method),
-		slog.String("path", st.path),
+		slog.String("path", c.basePath+st.shownPath),
 		slog.Int("attempt", st.attempts),
 	}
 	if err != nil {
-		attrs = append(attrs, slog.String("error", redactErr(err, c.base+strings.TrimPrefix(st.path, pathOf(c.base)), c.allSecrets(st.pathSecrets)).Error()))
+		attrs = append(attrs, slog.String("error", redactErr(err, c.base+st.shownPath, c.allSecrets(st.pathSecrets)).Error()))
 	} else {
 		attrs = append(attrs, slog.Int("status", resp.StatusCode))
 	}
