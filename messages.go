@@ -273,116 +273,12 @@ func (s *MessagesService) All(ctx context.Context, opts *ListMessagesOptions, re
 	})
 }
 
-// ListUserMessagesOptions filters and positions the messages between the
-// acting user and another user. Zero fields are not sent.
-//
-// The reference declares both page-based (PerPage) and cursor-based
-// (Limit, Affix, ID) parameters for this list; its example answers with
-// meta.pagination and a meta.cursor whose id is a number. SentAt is not
-// declared for this list.
-type ListUserMessagesOptions struct {
-	CursorOptions
-	// PerPage is the page size of the page-based form: default 100, at
-	// most 1000.
-	PerPage int `url:"perPage,omitempty"`
+// ConversationFilters are the filters shared by the message lists of one
+// conversation: [MessagesService.ListUserMessages] and
+// [MessagesService.ListGroupMessages]. Zero fields are not sent.
+type ConversationFilters struct {
 	// SearchKey searches the messages' text.
 	SearchKey string `url:"searchKey,omitempty"`
-	// HasAttachments keeps media messages only.
-	HasAttachments bool `url:"hasAttachments,omitempty"`
-	// AttachmentTypes keeps messages with this kind of attachment.
-	AttachmentTypes AttachmentType `url:"attachmentTypes,omitempty"`
-	// HasMentions keeps messages that mention someone.
-	HasMentions bool `url:"hasMentions,omitempty"`
-	// HasLinks keeps messages with links.
-	HasLinks bool `url:"hasLinks,omitempty"`
-	// MentionedUIDs keeps messages mentioning these users.
-	MentionedUIDs []string `url:"mentionedUids,comma,omitempty"`
-	// MyMentionsOnly keeps messages mentioning the acting user.
-	MyMentionsOnly bool `url:"myMentionsOnly,omitempty"`
-	// HasReactions keeps messages with reactions.
-	HasReactions bool `url:"hasReactions,omitempty"`
-	// Unread keeps unread messages only.
-	Unread bool `url:"unread,omitempty"`
-	// Undelivered keeps undelivered messages only.
-	Undelivered bool `url:"undelivered,omitempty"`
-	// Count asks for the unread count (the response field is
-	// unconfirmed).
-	Count bool `url:"count,omitempty"`
-	// HideReplies leaves out thread replies.
-	HideReplies bool `url:"hideReplies,omitempty"`
-	// Category keeps one category.
-	Category Category `url:"category,omitempty"`
-	// Categories keeps several categories (sent comma-separated; the
-	// reference leaves the encoding unconfirmed).
-	Categories []Category `url:"categories,comma,omitempty"`
-	// Type keeps one type.
-	Type MessageType `url:"type,omitempty"`
-	// Types keeps several types (sent comma-separated, unconfirmed).
-	Types []MessageType `url:"types,comma,omitempty"`
-	// Sender keeps one sender's messages.
-	Sender string `url:"sender,omitempty"`
-	// MentionsWithBlockedInfo adds the blocked state of mentioned users.
-	MentionsWithBlockedInfo bool `url:"mentionsWithBlockedInfo,omitempty"`
-	// MentionsWithTagInfo adds the tags of mentioned users.
-	MentionsWithTagInfo bool `url:"mentionsWithTagInfo,omitempty"`
-	// FromTimestamp and ToTimestamp bound sentAt (Unix seconds).
-	FromTimestamp Timestamp `url:"fromTimestamp,omitempty"`
-	ToTimestamp   Timestamp `url:"toTimestamp,omitempty"`
-	// WithTags includes each message's tags.
-	WithTags bool `url:"withTags,omitempty"`
-	// Tags keeps messages having these tags (sent comma-separated,
-	// unconfirmed).
-	Tags []string `url:"tags,comma,omitempty"`
-	// HideQuotedMessages strips the QuotedMessage of each message.
-	HideQuotedMessages bool `url:"hideQuotedMessages,omitempty"`
-}
-
-// ListUserMessages returns one page of the messages between the acting
-// user (the [OnBehalfOf] option) and the user uid. Use
-// [MessagesService.AllUserMessages] to walk every page.
-//
-// API: GET /v3/users/{uid}/messages (onBehalfOf optional)
-func (s *MessagesService) ListUserMessages(ctx context.Context, uid string, opts *ListUserMessagesOptions, reqOpts ...RequestOption) (*Page[Message], error) {
-	if err := s.rc.Required("uid", uid); err != nil {
-		return nil, err
-	}
-	return list[Message](ctx, s.rc, path("users", uid, "messages"), opts, "", reqOpts)
-}
-
-// AllUserMessages iterates over the messages between the acting user and
-// uid. It follows the cursor each page gives: Meta.Next when present,
-// otherwise Meta.Cursor (or a cursor beside meta), as the reference's
-// example shows for this list. It stops at the first error, which it
-// yields, and when ctx is done.
-//
-// API: GET /v3/users/{uid}/messages (onBehalfOf optional)
-func (s *MessagesService) AllUserMessages(ctx context.Context, uid string, opts *ListUserMessagesOptions, reqOpts ...RequestOption) iter.Seq2[*Message, error] {
-	return cursorIterVia(ctx, opts, func(ctx context.Context, o *ListUserMessagesOptions) (*Page[Message], error) {
-		return s.ListUserMessages(ctx, uid, o, reqOpts...)
-	}, anyCursor[Message])
-}
-
-// anyCursor is the cursor a page gives: meta.next, else meta.cursor, else
-// a cursor beside meta.
-func anyCursor[T any](page *Page[T]) *Cursor {
-	switch {
-	case page.Meta.Next != nil:
-		return page.Meta.Next
-	case page.Meta.Cursor != nil:
-		return page.Meta.Cursor
-	}
-	return page.Cursor
-}
-
-// ListGroupMessagesOptions filters and positions the messages of a group.
-// Zero fields are not sent.
-type ListGroupMessagesOptions struct {
-	CursorOptions
-	// SearchKey searches the messages' text.
-	SearchKey string `url:"searchKey,omitempty"`
-	// HideMessagesFromBlockedUsers leaves out messages of users the acting
-	// user blocked.
-	HideMessagesFromBlockedUsers bool `url:"hideMessagesFromBlockedUsers,omitempty"`
 	// HasAttachments keeps media messages only.
 	HasAttachments bool `url:"hasAttachments,omitempty"`
 	// AttachmentTypes keeps messages with this kind of attachment.
@@ -431,6 +327,68 @@ type ListGroupMessagesOptions struct {
 	Tags []string `url:"tags,comma,omitempty"`
 	// HideQuotedMessages strips the QuotedMessage of each message.
 	HideQuotedMessages bool `url:"hideQuotedMessages,omitempty"`
+}
+
+// ListUserMessagesOptions filters and positions the messages between the
+// acting user and another user. Zero fields are not sent.
+//
+// The reference declares both page-based (PerPage) and cursor-based
+// (Limit, Affix, ID) parameters for this list; its example answers with
+// meta.pagination and a meta.cursor whose id is a number. SentAt is not
+// declared for this list.
+type ListUserMessagesOptions struct {
+	CursorOptions
+	ConversationFilters
+	// PerPage is the page size of the page-based form: default 100, at
+	// most 1000.
+	PerPage int `url:"perPage,omitempty"`
+}
+
+// ListUserMessages returns one page of the messages between the acting
+// user (the [OnBehalfOf] option) and the user uid. Use
+// [MessagesService.AllUserMessages] to walk every page.
+//
+// API: GET /v3/users/{uid}/messages (onBehalfOf optional)
+func (s *MessagesService) ListUserMessages(ctx context.Context, uid string, opts *ListUserMessagesOptions, reqOpts ...RequestOption) (*Page[Message], error) {
+	if err := s.rc.Required("uid", uid); err != nil {
+		return nil, err
+	}
+	return list[Message](ctx, s.rc, path("users", uid, "messages"), opts, "", reqOpts)
+}
+
+// AllUserMessages iterates over the messages between the acting user and
+// uid. It follows the cursor each page gives: Meta.Next when present,
+// otherwise Meta.Cursor (or a cursor beside meta), as the reference's
+// example shows for this list. It stops at the first error, which it
+// yields, and when ctx is done.
+//
+// API: GET /v3/users/{uid}/messages (onBehalfOf optional)
+func (s *MessagesService) AllUserMessages(ctx context.Context, uid string, opts *ListUserMessagesOptions, reqOpts ...RequestOption) iter.Seq2[*Message, error] {
+	return cursorIterVia(ctx, opts, func(ctx context.Context, o *ListUserMessagesOptions) (*Page[Message], error) {
+		return s.ListUserMessages(ctx, uid, o, reqOpts...)
+	}, anyCursor[Message])
+}
+
+// anyCursor is the cursor a page gives: meta.next, else meta.cursor, else
+// a cursor beside meta.
+func anyCursor[T any](page *Page[T]) *Cursor {
+	switch {
+	case page.Meta.Next != nil:
+		return page.Meta.Next
+	case page.Meta.Cursor != nil:
+		return page.Meta.Cursor
+	}
+	return page.Cursor
+}
+
+// ListGroupMessagesOptions filters and positions the messages of a group.
+// Zero fields are not sent.
+type ListGroupMessagesOptions struct {
+	CursorOptions
+	ConversationFilters
+	// HideMessagesFromBlockedUsers leaves out messages of users the acting
+	// user blocked.
+	HideMessagesFromBlockedUsers bool `url:"hideMessagesFromBlockedUsers,omitempty"`
 }
 
 // ListGroupMessages returns one page of the messages of the group guid.

@@ -230,7 +230,7 @@ func TestGroupMessages(t *testing.T) {
 	// Member changes emit action messages into the group's conversation.
 	_, err = client.Members.Add(ctx, "team", &chat.AddMembersRequest{Participants: []string{"dave"}}, chat.OnBehalfOf("alice"))
 	require.NoError(t, err)
-	page, err := client.Messages.ListGroupMessages(ctx, "team", &chat.ListGroupMessagesOptions{Category: chat.CategoryAction}, chat.OnBehalfOf("dave"))
+	page, err := client.Messages.ListGroupMessages(ctx, "team", &chat.ListGroupMessagesOptions{ConversationFilters: chat.ConversationFilters{Category: chat.CategoryAction}}, chat.OnBehalfOf("dave"))
 	require.NoError(t, err)
 	require.Len(t, page.Data, 1)
 	added := page.Data[0]
@@ -532,7 +532,7 @@ func TestUserMessages(t *testing.T) {
 	assert.Equal(t, withBob, got, "AllUserMessages follows meta.cursor")
 
 	got = nil
-	for m, err := range client.Messages.AllUserMessages(ctx, "alice", &chat.ListUserMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 3, Affix: chat.AffixPrepend}, Sender: "bob"}, chat.OnBehalfOf("bob")) {
+	for m, err := range client.Messages.AllUserMessages(ctx, "alice", &chat.ListUserMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 3, Affix: chat.AffixPrepend}, ConversationFilters: chat.ConversationFilters{Sender: "bob"}}, chat.OnBehalfOf("bob")) {
 		require.NoError(t, err)
 		assert.Equal(t, "bob", m.Sender)
 		got = append(got, m.ID)
