@@ -26,16 +26,7 @@ const (
 func TestAPIKeysWire(t *testing.T) {
 	ctx := context.Background()
 	want := &chat.APIKey{APIKey: otherKey, Name: "John's apiKey", Scope: chat.ScopeAuthOnly, CreatedAt: 1625206799}
-	tests := []struct {
-		name     string
-		call     func(c *chat.Client) (any, error)
-		response string
-		method   string
-		path     string
-		query    string
-		body     string // "" means no body
-		want     any
-	}{
+	runWire(t, []wireCase{
 		{
 			name: "Create",
 			call: func(c *chat.Client) (any, error) {
@@ -100,27 +91,7 @@ func TestAPIKeysWire(t *testing.T) {
 			method:   http.MethodGet, path: "/v3/apikeys/k%2F..%2F..%2Fusers",
 			want: want,
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			m.reply(http.StatusOK, tt.response)
-
-			got, err := tt.call(m.client)
-			require.NoError(t, err)
-
-			r := m.only()
-			assertWire(t, r, tt.method, tt.path)
-			assert.Equal(t, tt.query, r.RawQuery)
-			assertNoOnBehalfOf(t, r)
-			if tt.body == "" {
-				assertNoBody(t, r)
-			} else {
-				assertJSONBody(t, r, tt.body)
-			}
-			assert.Equal(t, tt.want, got)
-		})
-	}
+	})
 }
 
 func TestAPIKeysAll(t *testing.T) {

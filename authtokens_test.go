@@ -27,16 +27,7 @@ const (
 
 func TestAuthTokensWire(t *testing.T) {
 	ctx := context.Background()
-	tests := []struct {
-		name     string
-		call     func(c *chat.Client) (any, error)
-		response string
-		method   string
-		path     string
-		query    string
-		body     string // "" means no body
-		check    func(t *testing.T, got any)
-	}{
+	runWire(t, []wireCase{
 		{
 			name: "Create with force",
 			call: func(c *chat.Client) (any, error) {
@@ -53,6 +44,7 @@ func TestAuthTokensWire(t *testing.T) {
 			call:     func(c *chat.Client) (any, error) { return c.AuthTokens.Create(ctx, "a b", nil) },
 			response: `{"data":` + authTokenJSON + `}`,
 			method:   http.MethodPost, path: "/v3/users/a%20b/auth_tokens", body: `{}`,
+			want: &chat.AuthToken{UID: "cometchat-uid-1", AuthToken: testToken, CreatedAt: 1630306819},
 		},
 		{
 			name: "List",
@@ -86,6 +78,7 @@ func TestAuthTokensWire(t *testing.T) {
 			call:     func(c *chat.Client) (any, error) { return c.AuthTokens.Get(ctx, "u/1", "t/k?n#1") },
 			response: `{"data":` + authTokenJSON + `}`,
 			method:   http.MethodGet, path: "/v3/users/u%2F1/auth_tokens/t%2Fk%3Fn%231",
+			want: &chat.AuthToken{UID: "cometchat-uid-1", AuthToken: testToken, CreatedAt: 1630306819},
 		},
 		{
 			name: "Update",
@@ -121,29 +114,7 @@ func TestAuthTokensWire(t *testing.T) {
 				assert.True(t, got.(*chat.Result).Success)
 			},
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			m.reply(http.StatusOK, tt.response)
-
-			got, err := tt.call(m.client)
-			require.NoError(t, err)
-
-			r := m.only()
-			assertWire(t, r, tt.method, tt.path)
-			assert.Equal(t, tt.query, r.RawQuery)
-			assertNoOnBehalfOf(t, r)
-			if tt.body == "" {
-				assertNoBody(t, r)
-			} else {
-				assertJSONBody(t, r, tt.body)
-			}
-			if tt.check != nil {
-				tt.check(t, got)
-			}
-		})
-	}
+	})
 }
 
 func TestAuthTokensAll(t *testing.T) {

@@ -13,21 +13,14 @@ import (
 
 func TestBlockedWire(t *testing.T) {
 	ctx := context.Background()
-	tests := []struct {
-		name     string
-		call     func(c *chat.Client) (any, error)
-		response string
-		method   string
-		query    string
-		body     string
-		want     any
-	}{
+	runWire(t, []wireCase{
 		{
 			name: "Block",
 			call: func(c *chat.Client) (any, error) {
 				return c.Blocked.Block(ctx, "cometchat-uid-1", &chat.BlockUsersRequest{BlockedUIDs: []string{"cometchat-uid-2", "cometchat-uid-3"}})
 			},
 			response: `{"data":{"cometchat-uid-2":{"success":true,"message":"Blocked."},"cometchat-uid-3":{"success":true,"message":"Blocked."}}}`,
+			path:     "/v3/users/cometchat-uid-1/blockedusers",
 			method:   http.MethodPost, body: `{"blockedUids":["cometchat-uid-2","cometchat-uid-3"]}`,
 			want: map[string]chat.Result{"cometchat-uid-2": {Success: true, Message: "Blocked."}, "cometchat-uid-3": {Success: true, Message: "Blocked."}},
 		},
@@ -37,6 +30,7 @@ func TestBlockedWire(t *testing.T) {
 				return c.Blocked.Block(ctx, "cometchat-uid-1", &chat.BlockUsersRequest{BlockedUIDs: []string{"cometchat-uid-2"}})
 			},
 			response: `{"data":{}}`,
+			path:     "/v3/users/cometchat-uid-1/blockedusers",
 			method:   http.MethodPost, body: `{"blockedUids":["cometchat-uid-2"]}`,
 			want: map[string]chat.Result{},
 		},
@@ -46,6 +40,7 @@ func TestBlockedWire(t *testing.T) {
 				return c.Blocked.Unblock(ctx, "cometchat-uid-1", &chat.UnblockUsersRequest{BlockedUIDs: []string{"cometchat-uid-2"}})
 			},
 			response: `{"data":{"cometchat-uid-2":{"success":true,"message":"Unblocked."}}}`,
+			path:     "/v3/users/cometchat-uid-1/blockedusers",
 			method:   http.MethodDelete, body: `{"blockedUids":["cometchat-uid-2"]}`,
 			want: map[string]chat.Result{"cometchat-uid-2": {Success: true, Message: "Unblocked."}},
 		},
@@ -58,6 +53,7 @@ func TestBlockedWire(t *testing.T) {
 				"updatedAt":1596537300,"conversationId":"cometchat-uid-1_user_cometchat-uid-2","blockedByMe":true,
 				"blockedByMeAt":1638354015,"blockedAt":1638354015}],
 				"meta":{"pagination":{"total":6,"count":1,"per_page":5,"current_page":2,"total_pages":2},"cursor":{"updatedAt":1638354015,"affix":"prepend"}}}`,
+			path:   "/v3/users/cometchat-uid-1/blockedusers",
 			method: http.MethodGet, query: "page=2&perPage=5",
 			want: &chat.Page[chat.User]{
 				Data: []chat.User{{UID: "cometchat-uid-2", Name: "George Alan", Status: chat.UserOffline, Role: "default", CreatedAt: 1596537299,
@@ -71,28 +67,11 @@ func TestBlockedWire(t *testing.T) {
 			name:     "List with lenient flags",
 			call:     func(c *chat.Client) (any, error) { return c.Blocked.List(ctx, "cometchat-uid-1", nil) },
 			response: `{"data":[{"uid":"b","blockedByMe":"1","blockedAt":"1638354015"}],"meta":{}}`,
+			path:     "/v3/users/cometchat-uid-1/blockedusers",
 			method:   http.MethodGet,
 			want:     &chat.Page[chat.User]{Data: []chat.User{{UID: "b", BlockedByMe: true, BlockedAt: 1638354015}}},
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			m.reply(http.StatusOK, tt.response)
-			got, err := tt.call(m.client)
-			require.NoError(t, err)
-			r := m.only()
-			assertWire(t, r, tt.method, "/v3/users/cometchat-uid-1/blockedusers")
-			assert.Equal(t, tt.query, r.RawQuery)
-			assertNoOnBehalfOf(t, r)
-			if tt.body == "" {
-				assertNoBody(t, r)
-			} else {
-				assertJSONBody(t, r, tt.body)
-			}
-			assert.Equal(t, tt.want, got)
-		})
-	}
+	})
 }
 
 func TestBlockedAll(t *testing.T) {

@@ -179,6 +179,58 @@ func assertNoOnBehalfOf(t *testing.T, r wireRequest) {
 	assert.False(t, sent, "onBehalfOf header sent: %q", r.Header.Get("onBehalfOf"))
 }
 
+// wireCase is one call of a wire test: what the SDK must send and what it
+// must make of the answer. obo is the onBehalfOf header expected ("" means
+// absent); query is the raw query ("" means none); body "" means no body.
+// want is compared with the result; check, when set, replaces that
+// comparison.
+type wireCase struct {
+	name     string
+	call     func(c *chat.Client) (any, error)
+	response string
+	method   string
+	path     string
+	query    string
+	obo      string
+	body     string
+	want     any
+	check    func(t *testing.T, got any)
+}
+
+// runWire runs each case against a mock API answering 200 with its
+// response, and checks the one request the call sent.
+func runWire(t *testing.T, tests []wireCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			m.reply(http.StatusOK, tt.response)
+
+			got, err := tt.call(m.client)
+			require.NoError(t, err)
+
+			r := m.only()
+			assertWire(t, r, tt.method, tt.path)
+			assert.Equal(t, tt.query, r.RawQuery, "query")
+			if tt.obo == "" {
+				assertNoOnBehalfOf(t, r)
+			} else {
+				assert.Equal(t, []string{tt.obo}, r.Header.Values("onBehalfOf"), "onBehalfOf header")
+			}
+			if tt.body == "" {
+				assertNoBody(t, r)
+			} else {
+				assertJSONBody(t, r, tt.body)
+			}
+			if tt.check != nil {
+				tt.check(t, got)
+			} else {
+				assert.Equal(t, tt.want, got)
+			}
+		})
+	}
+}
+
 // requireArgError checks that err is an *ArgumentError naming name.
 func requireArgError(t *testing.T, err error, name string) *chat.ArgumentError {
 	t.Helper()

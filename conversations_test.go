@@ -60,17 +60,7 @@ func TestConversationsWire(t *testing.T) {
 	}
 	const uid, guid, obo = "cometchat-uid-2", "project-group", "cometchat-uid-1"
 
-	tests := []struct {
-		name       string
-		call       func(c *chat.Client) (any, error)
-		response   string
-		method     string
-		path       string
-		query      string
-		body       string // "" means no body
-		onBehalfOf string // "" means no header
-		want       any
-	}{
+	runWire(t, []wireCase{
 		{
 			name:     "List without options",
 			call:     func(c *chat.Client) (any, error) { return c.Conversations.List(ctx, nil) },
@@ -91,7 +81,7 @@ func TestConversationsWire(t *testing.T) {
 				}, chat.OnBehalfOf(obo))
 			},
 			response: `{"data":[],"meta":{"pagination":{"total":0,"count":0,"per_page":50,"current_page":2,"total_pages":0}}}`,
-			method:   http.MethodGet, path: "/v3/conversations", onBehalfOf: obo,
+			method:   http.MethodGet, path: "/v3/conversations", obo: obo,
 			query: "conversationType=user&groupTags=g1,g2&hideAgentic=true&includeBlockedUsers=true&onlyAgentic=true&page=2&perPage=50" +
 				"&searchKey=Geo+rge&tags=a,b&unread=true&useCursoredIndex=0&userTags=vip&withBlockedInfo=true&withTags=true&withUserAndGroupTags=true",
 			want: &chat.Page[chat.Conversation]{Data: []chat.Conversation{},
@@ -138,14 +128,14 @@ func TestConversationsWire(t *testing.T) {
 			name:     "GetUser with data as a one-element array (§15.1)",
 			call:     func(c *chat.Client) (any, error) { return c.Conversations.GetUser(ctx, uid, obo) },
 			response: `{"data":[` + userConversationJSON + `]}`,
-			method:   http.MethodGet, path: "/v3/users/cometchat-uid-2/conversation", onBehalfOf: obo,
+			method:   http.MethodGet, path: "/v3/users/cometchat-uid-2/conversation", obo: obo,
 			want: &userConv,
 		},
 		{
 			name:     "GetGroup with data as an object",
 			call:     func(c *chat.Client) (any, error) { return c.Conversations.GetGroup(ctx, guid, obo) },
 			response: `{"data":` + groupConversationJSON + `}`,
-			method:   http.MethodGet, path: "/v3/groups/project-group/conversation", onBehalfOf: obo,
+			method:   http.MethodGet, path: "/v3/groups/project-group/conversation", obo: obo,
 			want: &groupConv,
 		},
 		{
@@ -154,7 +144,7 @@ func TestConversationsWire(t *testing.T) {
 				return c.Conversations.UpdateUser(ctx, uid, obo, &chat.UpdateConversationRequest{Tags: []string{"archived"}})
 			},
 			response: `{"data":[` + userConversationJSON + `]}`,
-			method:   http.MethodPut, path: "/v3/users/cometchat-uid-2/conversation", onBehalfOf: obo,
+			method:   http.MethodPut, path: "/v3/users/cometchat-uid-2/conversation", obo: obo,
 			body: `{"tags":["archived"]}`, want: &userConv,
 		},
 		{
@@ -163,7 +153,7 @@ func TestConversationsWire(t *testing.T) {
 				return c.Conversations.UpdateGroup(ctx, guid, obo, &chat.UpdateConversationRequest{})
 			},
 			response: `{"data":[` + groupConversationJSON + `]}`,
-			method:   http.MethodPut, path: "/v3/groups/project-group/conversation", onBehalfOf: obo,
+			method:   http.MethodPut, path: "/v3/groups/project-group/conversation", obo: obo,
 			body: `{"tags":[]}`, want: &groupConv,
 		},
 		{
@@ -171,13 +161,13 @@ func TestConversationsWire(t *testing.T) {
 			call: func(c *chat.Client) (any, error) {
 				return c.Conversations.ResetUser(ctx, uid, obo, &chat.ResetConversationRequest{DeleteMessagesPermanently: true, PreserveOrder: true})
 			},
-			response: ok, method: http.MethodDelete, path: "/v3/users/cometchat-uid-2/conversation", onBehalfOf: obo,
+			response: ok, method: http.MethodDelete, path: "/v3/users/cometchat-uid-2/conversation", obo: obo,
 			body: `{"deleteMessagesPermanently":true,"preserveOrder":true}`, want: okResult,
 		},
 		{
 			name:     "ResetUser without a body",
 			call:     func(c *chat.Client) (any, error) { return c.Conversations.ResetUser(ctx, uid, obo, nil) },
-			response: ok, method: http.MethodDelete, path: "/v3/users/cometchat-uid-2/conversation", onBehalfOf: obo,
+			response: ok, method: http.MethodDelete, path: "/v3/users/cometchat-uid-2/conversation", obo: obo,
 			want: okResult,
 		},
 		{
@@ -185,27 +175,27 @@ func TestConversationsWire(t *testing.T) {
 			call: func(c *chat.Client) (any, error) {
 				return c.Conversations.ResetGroup(ctx, guid, obo, &chat.ResetConversationRequest{PreserveOrder: true})
 			},
-			response: ok, method: http.MethodDelete, path: "/v3/groups/project-group/conversation", onBehalfOf: obo,
+			response: ok, method: http.MethodDelete, path: "/v3/groups/project-group/conversation", obo: obo,
 			body: `{"preserveOrder":true}`, want: okResult,
 		},
 		{
 			name:     "PinUser",
 			call:     func(c *chat.Client) (any, error) { return c.Conversations.PinUser(ctx, uid, obo) },
 			response: `{"data":` + userPinJSON + `}`,
-			method:   http.MethodPost, path: "/v3/users/cometchat-uid-2/conversation/pin", onBehalfOf: obo, want: pin,
+			method:   http.MethodPost, path: "/v3/users/cometchat-uid-2/conversation/pin", obo: obo, want: pin,
 		},
 		{
 			name:     "UnpinUser",
 			call:     func(c *chat.Client) (any, error) { return c.Conversations.UnpinUser(ctx, uid, obo) },
 			response: `{"data":` + userUnpinJSON + `}`,
-			method:   http.MethodDelete, path: "/v3/users/cometchat-uid-2/conversation/pin", onBehalfOf: obo, want: unpin,
+			method:   http.MethodDelete, path: "/v3/users/cometchat-uid-2/conversation/pin", obo: obo, want: unpin,
 		},
 		{
 			name: "PinGroup",
 			call: func(c *chat.Client) (any, error) { return c.Conversations.PinGroup(ctx, guid, obo) },
 			response: `{"data":{"conversationId":"group_project-group","conversationType":"group","pinnedBy":"cometchat-uid-1",
 				"pinnedAt":1719993037}}`,
-			method: http.MethodPost, path: "/v3/groups/project-group/conversation/pin", onBehalfOf: obo,
+			method: http.MethodPost, path: "/v3/groups/project-group/conversation/pin", obo: obo,
 			want: &chat.Conversation{ConversationID: "group_project-group", ConversationType: chat.ConversationGroup,
 				PinnedBy: obo, PinnedAt: 1719993037},
 		},
@@ -213,7 +203,7 @@ func TestConversationsWire(t *testing.T) {
 			name:     "UnpinGroup",
 			call:     func(c *chat.Client) (any, error) { return c.Conversations.UnpinGroup(ctx, guid, obo) },
 			response: `{"data":{"conversationId":"group_project-group","conversationType":"group"}}`,
-			method:   http.MethodDelete, path: "/v3/groups/project-group/conversation/pin", onBehalfOf: obo,
+			method:   http.MethodDelete, path: "/v3/groups/project-group/conversation/pin", obo: obo,
 			want: &chat.Conversation{ConversationID: "group_project-group", ConversationType: chat.ConversationGroup},
 		},
 		{
@@ -222,13 +212,13 @@ func TestConversationsWire(t *testing.T) {
 				return c.Conversations.MarkUserRead(ctx, uid, obo, &chat.MarkReadRequest{MessageID: 42})
 			},
 			response: `{"data":{"success":true,"Message":"Conversation marked as read."}}`,
-			method:   http.MethodPost, path: "/v3/users/cometchat-uid-2/conversation/read", onBehalfOf: obo,
+			method:   http.MethodPost, path: "/v3/users/cometchat-uid-2/conversation/read", obo: obo,
 			body: `{"messageId":42}`, want: &chat.Result{Success: true, Message: "Conversation marked as read."},
 		},
 		{
 			name:     "MarkUserRead without a message id",
 			call:     func(c *chat.Client) (any, error) { return c.Conversations.MarkUserRead(ctx, uid, obo, nil) },
-			response: ok, method: http.MethodPost, path: "/v3/users/cometchat-uid-2/conversation/read", onBehalfOf: obo,
+			response: ok, method: http.MethodPost, path: "/v3/users/cometchat-uid-2/conversation/read", obo: obo,
 			want: okResult,
 		},
 		{
@@ -236,7 +226,7 @@ func TestConversationsWire(t *testing.T) {
 			call: func(c *chat.Client) (any, error) {
 				return c.Conversations.MarkGroupRead(ctx, guid, obo, &chat.MarkReadRequest{MessageID: 50})
 			},
-			response: ok, method: http.MethodPost, path: "/v3/groups/project-group/conversation/read", onBehalfOf: obo,
+			response: ok, method: http.MethodPost, path: "/v3/groups/project-group/conversation/read", obo: obo,
 			body: `{"messageId":50}`, want: okResult,
 		},
 		{
@@ -245,7 +235,7 @@ func TestConversationsWire(t *testing.T) {
 				return c.Conversations.MarkUserDelivered(ctx, uid, obo, &chat.MarkDeliveredRequest{MessageID: 7})
 			},
 			response: `{"data":{"success":true,"Message":"delivered"}}`,
-			method:   http.MethodPost, path: "/v3/users/cometchat-uid-2/conversation/delivered", onBehalfOf: obo,
+			method:   http.MethodPost, path: "/v3/users/cometchat-uid-2/conversation/delivered", obo: obo,
 			body: `{"messageId":7}`, want: &chat.Result{Success: true, Message: "delivered"},
 		},
 		{
@@ -253,7 +243,7 @@ func TestConversationsWire(t *testing.T) {
 			call: func(c *chat.Client) (any, error) {
 				return c.Conversations.MarkGroupDelivered(ctx, guid, obo, &chat.MarkDeliveredRequest{MessageID: 8})
 			},
-			response: ok, method: http.MethodPost, path: "/v3/groups/project-group/conversation/delivered", onBehalfOf: obo,
+			response: ok, method: http.MethodPost, path: "/v3/groups/project-group/conversation/delivered", obo: obo,
 			body: `{"messageId":8}`, want: okResult,
 		},
 		{
@@ -261,7 +251,7 @@ func TestConversationsWire(t *testing.T) {
 			call: func(c *chat.Client) (any, error) {
 				return c.Conversations.MarkUserUnread(ctx, uid, obo, &chat.MarkUnreadRequest{MessageID: 5})
 			},
-			response: ok, method: http.MethodDelete, path: "/v3/users/cometchat-uid-2/conversation/read", onBehalfOf: obo,
+			response: ok, method: http.MethodDelete, path: "/v3/users/cometchat-uid-2/conversation/read", obo: obo,
 			body: `{"messageId":5}`, want: okResult,
 		},
 		{
@@ -269,7 +259,7 @@ func TestConversationsWire(t *testing.T) {
 			call: func(c *chat.Client) (any, error) {
 				return c.Conversations.MarkGroupUnread(ctx, guid, obo, &chat.MarkUnreadRequest{MessageID: 9})
 			},
-			response: ok, method: http.MethodDelete, path: "/v3/groups/project-group/conversation/read", onBehalfOf: obo,
+			response: ok, method: http.MethodDelete, path: "/v3/groups/project-group/conversation/read", obo: obo,
 			body: `{"messageId":9}`, want: okResult,
 		},
 		{
@@ -278,7 +268,7 @@ func TestConversationsWire(t *testing.T) {
 				return c.Conversations.Get(ctx, "cometchat-uid-1_user_cometchat-uid-2", obo)
 			},
 			response: `{"data":[` + userConversationJSON + `]}`,
-			method:   http.MethodGet, path: "/v3/conversations/cometchat-uid-1_user_cometchat-uid-2", onBehalfOf: obo,
+			method:   http.MethodGet, path: "/v3/conversations/cometchat-uid-1_user_cometchat-uid-2", obo: obo,
 			want: &userConv,
 		},
 		{
@@ -286,48 +276,24 @@ func TestConversationsWire(t *testing.T) {
 			call: func(c *chat.Client) (any, error) {
 				return c.Conversations.Delete(ctx, "group_project-group", obo)
 			},
-			response: ok, method: http.MethodDelete, path: "/v3/conversations/group_project-group", onBehalfOf: obo,
+			response: ok, method: http.MethodDelete, path: "/v3/conversations/group_project-group", obo: obo,
 			want: okResult,
 		},
 		{
 			name:     "ids are escaped into one segment",
 			call:     func(c *chat.Client) (any, error) { return c.Conversations.PinUser(ctx, "a/../b?c", obo) },
 			response: `{"data":` + userPinJSON + `}`,
-			method:   http.MethodPost, path: "/v3/users/a%2F..%2Fb%3Fc/conversation/pin", onBehalfOf: obo, want: pin,
+			method:   http.MethodPost, path: "/v3/users/a%2F..%2Fb%3Fc/conversation/pin", obo: obo, want: pin,
 		},
 		{
 			name: "positional onBehalfOf wins over the option",
 			call: func(c *chat.Client) (any, error) {
 				return c.Conversations.MarkGroupRead(ctx, guid, obo, nil, chat.OnBehalfOf("someone-else"))
 			},
-			response: ok, method: http.MethodPost, path: "/v3/groups/project-group/conversation/read", onBehalfOf: obo,
+			response: ok, method: http.MethodPost, path: "/v3/groups/project-group/conversation/read", obo: obo,
 			want: okResult,
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			m.reply(http.StatusOK, tt.response)
-
-			got, err := tt.call(m.client)
-			require.NoError(t, err)
-
-			r := m.only()
-			assertWire(t, r, tt.method, tt.path)
-			assert.Equal(t, tt.query, r.RawQuery)
-			if tt.onBehalfOf == "" {
-				assertNoOnBehalfOf(t, r)
-			} else {
-				assert.Equal(t, []string{tt.onBehalfOf}, r.Header.Values("onBehalfOf"))
-			}
-			if tt.body == "" {
-				assertNoBody(t, r)
-			} else {
-				assertJSONBody(t, r, tt.body)
-			}
-			assert.Equal(t, tt.want, got)
-		})
-	}
+	})
 }
 
 func TestConversationsArguments(t *testing.T) {

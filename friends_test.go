@@ -18,16 +18,7 @@ func TestFriendsWire(t *testing.T) {
 		ConversationID: "cometchat-uid-1_user_cometchat-uid-2"}
 	const friendJSON = `{"uid":"cometchat-uid-2","name":"George Alan","status":"offline","role":"default","createdAt":1596537299,
 		"conversationId":"cometchat-uid-1_user_cometchat-uid-2"}`
-	tests := []struct {
-		name     string
-		call     func(c *chat.Client) (any, error)
-		response string
-		method   string
-		path     string
-		query    string
-		body     string
-		want     any
-	}{
+	runWire(t, []wireCase{
 		{
 			name: "Add",
 			call: func(c *chat.Client) (any, error) {
@@ -80,25 +71,7 @@ func TestFriendsWire(t *testing.T) {
 			method:   http.MethodDelete, path: "/v3/users/cometchat-uid-1/friends", body: `{"friends":["cometchat-uid-2"]}`,
 			want: &chat.Result{Success: true, Message: "Removed."},
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			m.reply(http.StatusOK, tt.response)
-			got, err := tt.call(m.client)
-			require.NoError(t, err)
-			r := m.only()
-			assertWire(t, r, tt.method, tt.path)
-			assert.Equal(t, tt.query, r.RawQuery)
-			assertNoOnBehalfOf(t, r)
-			if tt.body == "" {
-				assertNoBody(t, r)
-			} else {
-				assertJSONBody(t, r, tt.body)
-			}
-			assert.Equal(t, tt.want, got)
-		})
-	}
+	})
 }
 
 func TestFriendsAll(t *testing.T) {

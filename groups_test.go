@@ -29,53 +29,9 @@ var groupValue = &chat.Group{
 const groupsPageMeta = `"meta":{"pagination":{"total":1,"count":1,"per_page":100,"current_page":1,"total_pages":1},
  "cursor":{"updatedAt":1638440784,"affix":"prepend"}}`
 
-// groupWireCase is one call of a wire test: what is sent and what comes
-// back. obo is the onBehalfOf header expected ("" for none); body "" means
-// no body.
-type groupWireCase struct {
-	name     string
-	call     func(c *chat.Client) (any, error)
-	response string
-	method   string
-	path     string
-	query    string
-	obo      string
-	body     string
-	want     any
-}
-
-// runGroupWire runs wire cases against a mock API.
-func runGroupWire(t *testing.T, tests []groupWireCase) {
-	t.Helper()
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			m.reply(http.StatusOK, tt.response)
-
-			got, err := tt.call(m.client)
-			require.NoError(t, err)
-
-			r := m.only()
-			assertWire(t, r, tt.method, tt.path)
-			assert.Equal(t, tt.query, r.RawQuery, "query")
-			if tt.obo == "" {
-				assertNoOnBehalfOf(t, r)
-			} else {
-				assert.Equal(t, tt.obo, r.Header.Get("onBehalfOf"), "onBehalfOf header")
-			}
-			if tt.body == "" {
-				assertNoBody(t, r)
-			} else {
-				assertJSONBody(t, r, tt.body)
-			}
-			assert.Equal(t, tt.want, got)
-		})
-	}
-}
-
 func TestGroupsWire(t *testing.T) {
 	ctx := context.Background()
-	runGroupWire(t, []groupWireCase{
+	runWire(t, []wireCase{
 		{
 			name: "Create with every field",
 			call: func(c *chat.Client) (any, error) {

@@ -41,7 +41,7 @@ func TestMembersWire(t *testing.T) {
 		Meta:   chat.Meta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}},
 		Cursor: &chat.Cursor{UpdatedAt: 1638360106, Affix: chat.AffixPrepend},
 	}
-	runGroupWire(t, []groupWireCase{
+	runWire(t, []wireCase{
 		{
 			name: "Add",
 			call: func(c *chat.Client) (any, error) {

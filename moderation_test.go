@@ -15,16 +15,7 @@ func TestModerationWire(t *testing.T) {
 	ctx := context.Background()
 	spam := &chat.ModerationReason{ID: "spam", Name: "Spam", Description: "Unwanted ads", CreatedAt: 1720003247, UpdatedAt: 1720003247}
 	const spamJSON = `{"id":"spam","name":"Spam","description":"Unwanted ads","createdAt":1720003247,"updatedAt":1720003247}`
-	tests := []struct {
-		name     string
-		call     func(c *chat.Client) (any, error)
-		response string
-		method   string
-		path     string
-		query    string
-		body     string
-		want     any
-	}{
+	runWire(t, []wireCase{
 		{
 			name: "CreateReason",
 			call: func(c *chat.Client) (any, error) {
@@ -89,25 +80,7 @@ func TestModerationWire(t *testing.T) {
 			method:   http.MethodDelete, path: "/v3/moderation/reasons/spam",
 			want: &chat.Result{},
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			m.reply(http.StatusOK, tt.response)
-			got, err := tt.call(m.client)
-			require.NoError(t, err)
-			r := m.only()
-			assertWire(t, r, tt.method, tt.path)
-			assert.Equal(t, tt.query, r.RawQuery)
-			assertNoOnBehalfOf(t, r)
-			if tt.body == "" {
-				assertNoBody(t, r)
-			} else {
-				assertJSONBody(t, r, tt.body)
-			}
-			assert.Equal(t, tt.want, got)
-		})
-	}
+	})
 
 	t.Run("DeleteReason error", func(t *testing.T) {
 		m := newMockAPI(t)

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
 )
@@ -68,24 +67,11 @@ func TestPermissionsWire(t *testing.T) {
 			`{"data":{"permissions":{}}}`, http.MethodPut, "/v3/roles/r/permissions", setBody,
 			&chat.SetPermissionsResponse{Results: map[string]chat.Result{}, Permissions: map[string]any{}}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			m.reply(http.StatusOK, tt.response)
-			got, err := tt.call(m.client)
-			require.NoError(t, err)
-			r := m.only()
-			assertWire(t, r, tt.method, tt.path)
-			assert.Empty(t, r.RawQuery)
-			assertNoOnBehalfOf(t, r)
-			if tt.body == "" {
-				assertNoBody(t, r)
-			} else {
-				assertJSONBody(t, r, tt.body)
-			}
-			assert.Equal(t, tt.want, got)
-		})
+	cases := make([]wireCase, len(tests))
+	for i, tt := range tests {
+		cases[i] = wireCase{name: tt.name, call: tt.call, response: tt.response, method: tt.method, path: tt.path, body: tt.body, want: tt.want}
 	}
+	runWire(t, cases)
 
 	t.Run("a result that is not an object fails", func(t *testing.T) {
 		m := newMockAPI(t)

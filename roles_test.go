@@ -21,16 +21,7 @@ func TestRolesWire(t *testing.T) {
 		Metadata: map[string]any{"email": "boss@example.com"},
 		Settings: &chat.RoleSettings{ListUsers: chat.AudienceAll, SendMessagesTo: chat.AudienceFriendsOnly}, CreatedAt: 1638343994}
 	ok := `{"data":{"success":true,"message":"done"}}`
-	tests := []struct {
-		name     string
-		call     func(c *chat.Client) (any, error)
-		response string
-		method   string
-		path     string
-		query    string
-		body     string
-		want     any
-	}{
+	runWire(t, []wireCase{
 		{
 			name: "Create",
 			call: func(c *chat.Client) (any, error) {
@@ -115,25 +106,7 @@ func TestRolesWire(t *testing.T) {
 			response: ok, method: http.MethodDelete, path: "/v3/roles/team%2Flead/restrictedfeatures",
 			body: `{"allowAll":true}`, want: &chat.Result{Success: true, Message: "done"},
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			m.reply(http.StatusOK, tt.response)
-			got, err := tt.call(m.client)
-			require.NoError(t, err)
-			r := m.only()
-			assertWire(t, r, tt.method, tt.path)
-			assert.Equal(t, tt.query, r.RawQuery)
-			assertNoOnBehalfOf(t, r)
-			if tt.body == "" {
-				assertNoBody(t, r)
-			} else {
-				assertJSONBody(t, r, tt.body)
-			}
-			assert.Equal(t, tt.want, got)
-		})
-	}
+	})
 }
 
 func TestRolesAll(t *testing.T) {
