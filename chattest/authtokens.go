@@ -44,14 +44,19 @@ func (st *state) tokenUser(c *call) (*userRec, error) {
 	return u, nil
 }
 
-// token returns the index of the path's {authToken} among u's tokens.
-func (st *state) token(c *call, u *userRec) (int, error) {
+// token returns the path's user and the index of the path's {authToken}
+// among that user's tokens.
+func (st *state) token(c *call) (*userRec, int, error) {
+	u, err := st.tokenUser(c)
+	if err != nil {
+		return nil, 0, err
+	}
 	tok := c.r.PathValue("authToken")
 	i := slices.IndexFunc(u.tokens, func(t chat.AuthToken) bool { return t.AuthToken == tok })
 	if i < 0 {
-		return 0, errAuthTokenNotFound(u.u.UID)
+		return nil, 0, errAuthTokenNotFound(u.u.UID)
 	}
-	return i, nil
+	return u, i, nil
 }
 
 // POST /v3/users/{uid}/auth_tokens
@@ -91,11 +96,7 @@ func (st *state) listAuthTokens(c *call) (any, error) {
 
 // GET /v3/users/{uid}/auth_tokens/{authToken}
 func (st *state) getAuthToken(c *call) (any, error) {
-	u, err := st.tokenUser(c)
-	if err != nil {
-		return nil, err
-	}
-	i, err := st.token(c, u)
+	u, i, err := st.token(c)
 	if err != nil {
 		return nil, err
 	}
@@ -106,11 +107,7 @@ func (st *state) getAuthToken(c *call) (any, error) {
 //
 // Fields absent from the body are left unchanged.
 func (st *state) updateAuthToken(c *call) (any, error) {
-	u, err := st.tokenUser(c)
-	if err != nil {
-		return nil, err
-	}
-	i, err := st.token(c, u)
+	u, i, err := st.token(c)
 	if err != nil {
 		return nil, err
 	}
@@ -137,11 +134,7 @@ func (st *state) updateAuthToken(c *call) (any, error) {
 
 // DELETE /v3/users/{uid}/auth_tokens/{authToken}
 func (st *state) deleteAuthToken(c *call) (any, error) {
-	u, err := st.tokenUser(c)
-	if err != nil {
-		return nil, err
-	}
-	i, err := st.token(c, u)
+	u, i, err := st.token(c)
 	if err != nil {
 		return nil, err
 	}

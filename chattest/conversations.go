@@ -532,55 +532,47 @@ func markAnswer(t convTarget, capital bool, text string) any {
 	return data(chat.Result{Success: true, Message: text})
 }
 
+// mark moves the acting user's marks in the conversation t up to the
+// request's messageId (required, or else the last message), with move, and
+// answers with the text of what was marked.
+func (st *state) mark(c *call, t convTarget, required, capital bool, what string, move func(cu *convUser, id int64)) (any, error) {
+	cv, err := st.accessibleConv(t)
+	if err != nil {
+		return nil, err
+	}
+	id, err := st.markedID(c, cv, required)
+	if err != nil {
+		return nil, err
+	}
+	move(st.convMarksOf(t.owner, t.id), id)
+	return markAnswer(t, capital, "The conversation "+t.id+" has been marked as "+what+" for the user "+t.owner+"."), nil
+}
+
 // POST /v3/users/{uid}/conversation/read, POST /v3/groups/{guid}/conversation/read
 //
 // The onBehalfOf user is the reader. Messages up to messageId (all without
 // it) are read, and so delivered; marks only move forward.
 func (st *state) markRead(c *call, t convTarget) (any, error) {
-	cv, err := st.accessibleConv(t)
-	if err != nil {
-		return nil, err
-	}
-	id, err := st.markedID(c, cv, false)
-	if err != nil {
-		return nil, err
-	}
-	cu := st.convMarksOf(t.owner, t.id)
-	cu.readUpTo = max(cu.readUpTo, id)
-	cu.deliveredUpTo = max(cu.deliveredUpTo, cu.readUpTo)
-	return markAnswer(t, true, "The conversation "+t.id+" has been marked as read for the user "+t.owner+"."), nil
+	return st.mark(c, t, false, true, "read", func(cu *convUser, id int64) {
+		cu.readUpTo = max(cu.readUpTo, id)
+		cu.deliveredUpTo = max(cu.deliveredUpTo, cu.readUpTo)
+	})
 }
 
 // POST /v3/users/{uid}/conversation/delivered, POST /v3/groups/{guid}/conversation/delivered
 func (st *state) markDelivered(c *call, t convTarget) (any, error) {
-	cv, err := st.accessibleConv(t)
-	if err != nil {
-		return nil, err
-	}
-	id, err := st.markedID(c, cv, false)
-	if err != nil {
-		return nil, err
-	}
-	cu := st.convMarksOf(t.owner, t.id)
-	cu.deliveredUpTo = max(cu.deliveredUpTo, id)
-	return markAnswer(t, true, "The conversation "+t.id+" has been marked as delivered for the user "+t.owner+"."), nil
+	return st.mark(c, t, false, true, "delivered", func(cu *convUser, id int64) {
+		cu.deliveredUpTo = max(cu.deliveredUpTo, id)
+	})
 }
 
 // DELETE /v3/users/{uid}/conversation/read, DELETE /v3/groups/{guid}/conversation/read
 //
 // The messages after messageId (required) become unread again.
 func (st *state) markUnread(c *call, t convTarget) (any, error) {
-	cv, err := st.accessibleConv(t)
-	if err != nil {
-		return nil, err
-	}
-	id, err := st.markedID(c, cv, true)
-	if err != nil {
-		return nil, err
-	}
-	cu := st.convMarksOf(t.owner, t.id)
-	cu.readUpTo = min(cu.readUpTo, id)
-	return markAnswer(t, false, "The conversation "+t.id+" has been marked as unread for the user "+t.owner+"."), nil
+	return st.mark(c, t, true, false, "unread", func(cu *convUser, id int64) {
+		cu.readUpTo = min(cu.readUpTo, id)
+	})
 }
 
 // GET /v3/conversations

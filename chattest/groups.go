@@ -293,15 +293,7 @@ func (st *state) listGroups(c *call) (any, error) {
 	p := c.params()
 	pq := pageParams(p)
 	search := strings.ToLower(p.str("searchKey"))
-	inName, inGUID := true, true
-	if in := p.list("searchIn"); len(in) > 0 {
-		inName, inGUID = slices.Contains(in, "name"), slices.Contains(in, "guid")
-		for _, f := range in {
-			if f != "name" && f != "guid" {
-				p.v.add("searchIn", `The searchIn items must be "name" or "guid".`)
-			}
-		}
-	}
+	inName, inGUID := p.searchIn("guid")
 	sortBy := p.str("sortBy")
 	if sortBy != "" && sortBy != "name" && sortBy != "guid" && sortBy != "createdAt" {
 		p.v.add("sortBy", `The sortBy field must be "name", "guid" or "createdAt".`)

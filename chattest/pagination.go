@@ -3,6 +3,7 @@ package chattest
 import (
 	"math"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +19,21 @@ type params struct {
 }
 
 func (p *params) str(name string) string { return p.q.Get(name) }
+
+// searchIn reads the searchIn parameter, whose items must be "name" or
+// idName, and reports which of the two to search (both when absent).
+func (p *params) searchIn(idName string) (inName, inID bool) {
+	in := p.list("searchIn")
+	if len(in) == 0 {
+		return true, true
+	}
+	for _, f := range in {
+		if f != "name" && f != idName {
+			p.v.add("searchIn", `The searchIn items must be "name" or %q.`, idName)
+		}
+	}
+	return slices.Contains(in, "name"), slices.Contains(in, idName)
+}
 
 // list reads a comma-separated parameter (repeated keys are joined too),
 // trimming the items and dropping empty ones.

@@ -112,15 +112,7 @@ func (st *state) listUsers(c *call) (any, error) {
 	p := c.params()
 	pq := pageParams(p)
 	search := strings.ToLower(p.str("searchKey"))
-	inName, inUID := true, true
-	if in := p.list("searchIn"); len(in) > 0 {
-		inName, inUID = slices.Contains(in, "name"), slices.Contains(in, "uid")
-		for _, f := range in {
-			if f != "name" && f != "uid" {
-				p.v.add("searchIn", `The searchIn items must be "name" or "uid".`)
-			}
-		}
-	}
+	inName, inUID := p.searchIn("uid")
 	statuses := p.list("status")
 	roles := p.list("roles")
 	if r := p.str("role"); r != "" {
