@@ -107,8 +107,10 @@ func (s *APIKeysService) Get(ctx context.Context, apiKey string, opts ...Request
 // UpdateAPIKeyRequest is the body of [APIKeysService.Update]; empty fields
 // are left unchanged.
 type UpdateAPIKeyRequest struct {
-	Name  string `json:"name,omitempty"`
-	Scope Scope  `json:"scope,omitempty"`
+	// Name renames the key.
+	Name string `json:"name,omitempty"`
+	// Scope changes what the key may do.
+	Scope Scope `json:"scope,omitempty"`
 }
 
 // Update renames an API key or changes its scope. A key cannot update

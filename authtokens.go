@@ -100,9 +100,12 @@ func (s *AuthTokensService) Get(ctx context.Context, uid, authToken string, opts
 // UpdateAuthTokenRequest is the body of [AuthTokensService.Update]: what the
 // token is used from.
 type UpdateAuthTokenRequest struct {
-	Platform  string         `json:"platform,omitempty"`
-	UserAgent string         `json:"userAgent,omitempty"`
-	AppInfo   map[string]any `json:"appInfo,omitempty"`
+	// Platform is the device platform, e.g. "ios".
+	Platform string `json:"platform,omitempty"`
+	// UserAgent is the client's user agent.
+	UserAgent string `json:"userAgent,omitempty"`
+	// AppInfo is free-form information about the app.
+	AppInfo map[string]any `json:"appInfo,omitempty"`
 }
 
 // Update records the platform, user agent and app information of an auth

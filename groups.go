@@ -37,11 +37,15 @@ const (
 type Group struct {
 	// GUID is the group's id: up to 100 characters of a-z, 0-9, - and _,
 	// lower-cased by the service.
-	GUID        string    `json:"guid"`
-	Name        string    `json:"name,omitempty"`
-	Description string    `json:"description,omitempty"`
-	Icon        string    `json:"icon,omitempty"`
-	Type        GroupType `json:"type,omitempty"`
+	GUID string `json:"guid"`
+	// Name is the display name.
+	Name string `json:"name,omitempty"`
+	// Description is the group's description (at most 255 characters).
+	Description string `json:"description,omitempty"`
+	// Icon is a URL of the group's picture.
+	Icon string `json:"icon,omitempty"`
+	// Type is public, password or private.
+	Type GroupType `json:"type,omitempty"`
 	// Scope is the acting user's scope, when they are a member.
 	Scope MemberScope `json:"scope,omitempty"`
 	// MembersCount is the number of members.
@@ -58,9 +62,11 @@ type Group struct {
 	Tags []string `json:"tags,omitempty"`
 	// Metadata is free-form JSON about the group. The reference does not
 	// confirm that answers carry it.
-	Metadata  map[string]any `json:"metadata,omitempty"`
-	CreatedAt Timestamp      `json:"createdAt,omitempty"`
-	UpdatedAt Timestamp      `json:"updatedAt,omitempty"`
+	Metadata map[string]any `json:"metadata,omitempty"`
+	// CreatedAt is when the group was created.
+	CreatedAt Timestamp `json:"createdAt,omitempty"`
+	// UpdatedAt is when the group last changed.
+	UpdatedAt Timestamp `json:"updatedAt,omitempty"`
 	// UpdatedBy is the UID of who last changed the group.
 	UpdatedBy string `json:"updatedBy,omitempty"`
 }

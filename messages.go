@@ -43,7 +43,9 @@ type SendMessageRequest struct {
 
 // MultipleReceivers lists further receivers of one message.
 type MultipleReceivers struct {
-	UIDs  []string `json:"uids,omitempty"`
+	// UIDs are further receiving users.
+	UIDs []string `json:"uids,omitempty"`
+	// GUIDs are further receiving groups.
 	GUIDs []string `json:"guids,omitempty"`
 }
 
@@ -620,9 +622,13 @@ type MessageData struct {
 
 // Attachment is a file of a media message.
 type Attachment struct {
-	URL       string `json:"url,omitempty"`
-	Name      string `json:"name,omitempty"`
-	MimeType  string `json:"mimeType,omitempty"`
+	// URL is where the file can be downloaded.
+	URL string `json:"url,omitempty"`
+	// Name is the file name.
+	Name string `json:"name,omitempty"`
+	// MimeType is the file's media type, e.g. "image/jpeg".
+	MimeType string `json:"mimeType,omitempty"`
+	// Extension is the file name's extension, e.g. "jpeg".
 	Extension string `json:"extension,omitempty"`
 	// Size is the file size in bytes.
 	Size int64 `json:"size,omitempty"`
@@ -630,8 +636,10 @@ type Attachment struct {
 
 // ReactionCount is one reaction's tally on a message.
 type ReactionCount struct {
+	// Reaction is the emoji or reaction code.
 	Reaction string `json:"reaction"`
-	Count    int    `json:"count"`
+	// Count is how many users reacted so.
+	Count int `json:"count"`
 	// ReactedByMe reports whether the acting user reacted so, when known.
 	ReactedByMe *bool `json:"reactedByMe,omitempty"`
 }
@@ -646,7 +654,9 @@ type Moderation struct {
 
 // ModerationRuleRef names a moderation rule.
 type ModerationRuleRef struct {
-	ID   string `json:"id,omitempty"`
+	// ID is the rule's id.
+	ID string `json:"id,omitempty"`
+	// Name is the rule's name.
 	Name string `json:"name,omitempty"`
 }
 
@@ -654,11 +664,16 @@ type ModerationRuleRef struct {
 // messages; By (who acted), On (what was acted on) and For (where) on action
 // and call messages.
 type Entities struct {
-	Sender   *Entity `json:"sender,omitempty"`
+	// Sender is the sending user, on ordinary messages.
+	Sender *Entity `json:"sender,omitempty"`
+	// Receiver is the receiving user or group, on ordinary messages.
 	Receiver *Entity `json:"receiver,omitempty"`
-	By       *Entity `json:"by,omitempty"`
-	On       *Entity `json:"on,omitempty"`
-	For      *Entity `json:"for,omitempty"`
+	// By is who acted, on action and call messages.
+	By *Entity `json:"by,omitempty"`
+	// On is what was acted on (a user, message or call).
+	On *Entity `json:"on,omitempty"`
+	// For is where the action happened (a group or user).
+	For *Entity `json:"for,omitempty"`
 }
 
 // EntityType says what an [Entity] holds.

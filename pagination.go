@@ -37,16 +37,23 @@ type Meta struct {
 // Pagination is the meta of a page-based list. The API does not always fill
 // Total reliably; the iterators rely on Count, PerPage and TotalPages.
 type Pagination struct {
-	Total       int `json:"total"`
-	Count       int `json:"count"`
-	PerPage     int `json:"per_page"`
+	// Total is the number of items in the list (not always reliable).
+	Total int `json:"total"`
+	// Count is the number of items on this page.
+	Count int `json:"count"`
+	// PerPage is the page size applied.
+	PerPage int `json:"per_page"`
+	// CurrentPage is this page's number, from 1.
 	CurrentPage int `json:"current_page"`
-	TotalPages  int `json:"total_pages"`
+	// TotalPages is the number of pages.
+	TotalPages int `json:"total_pages"`
 }
 
 // Current is the meta.current object of a cursor-based list.
 type Current struct {
+	// Limit is the page size applied.
 	Limit int `json:"limit"`
+	// Count is the number of items on this page.
 	Count int `json:"count"`
 }
 
@@ -62,9 +69,13 @@ const (
 // Cursor is a position in a cursor-based list. Which fields are set depends
 // on the list: messages use ID and SentAt, threads use UpdatedAt.
 type Cursor struct {
-	Affix     Affix     `json:"affix,omitempty"`
-	ID        string    `json:"id,omitempty"`
-	SentAt    Timestamp `json:"sentAt,omitempty"`
+	// Affix is the direction from the cursor.
+	Affix Affix `json:"affix,omitempty"`
+	// ID is a message (or item) id cursor.
+	ID string `json:"id,omitempty"`
+	// SentAt is a sent-time cursor (Unix seconds).
+	SentAt Timestamp `json:"sentAt,omitempty"`
+	// UpdatedAt is an update-time cursor (Unix seconds).
 	UpdatedAt Timestamp `json:"updatedAt,omitempty"`
 }
 

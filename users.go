@@ -80,13 +80,19 @@ type CreateUserRequest struct {
 	// service lower-cases it.
 	UID string `json:"uid"`
 	// Name is required: up to 100 characters.
-	Name          string         `json:"name"`
-	Avatar        string         `json:"avatar,omitempty"`
-	Link          string         `json:"link,omitempty"`
-	Role          string         `json:"role,omitempty"`
-	StatusMessage string         `json:"statusMessage,omitempty"`
-	Metadata      map[string]any `json:"metadata,omitempty"`
-	Tags          []string       `json:"tags,omitempty"`
+	Name string `json:"name"`
+	// Avatar is a URL of the user's picture (at most 3,000 characters).
+	Avatar string `json:"avatar,omitempty"`
+	// Link is a URL of the user's profile (at most 3,000 characters).
+	Link string `json:"link,omitempty"`
+	// Role is an existing role; "default" when empty.
+	Role string `json:"role,omitempty"`
+	// StatusMessage is the user's status text.
+	StatusMessage string `json:"statusMessage,omitempty"`
+	// Metadata is free-form JSON; "@private" may hold email and contactNumber for notifications.
+	Metadata map[string]any `json:"metadata,omitempty"`
+	// Tags are up to 25 tags of up to 100 characters.
+	Tags []string `json:"tags,omitempty"`
 	// WithAuthToken asks for an auth token in the answer (User.AuthToken).
 	WithAuthToken bool `json:"withAuthToken,omitempty"`
 }
@@ -168,13 +174,20 @@ func (s *UsersService) All(ctx context.Context, opts *ListUsersOptions, reqOpts 
 // UpdateUserRequest is the body of [UsersService.Update]. Empty fields are
 // left unchanged; list fields in Unset to clear them.
 type UpdateUserRequest struct {
-	Name          string         `json:"name,omitempty"`
-	Avatar        string         `json:"avatar,omitempty"`
-	Link          string         `json:"link,omitempty"`
-	Role          string         `json:"role,omitempty"`
-	StatusMessage string         `json:"statusMessage,omitempty"`
-	Metadata      map[string]any `json:"metadata,omitempty"`
-	Tags          []string       `json:"tags,omitempty"`
+	// Name replaces the display name.
+	Name string `json:"name,omitempty"`
+	// Avatar replaces the picture URL.
+	Avatar string `json:"avatar,omitempty"`
+	// Link replaces the profile URL.
+	Link string `json:"link,omitempty"`
+	// Role moves the user to another existing role.
+	Role string `json:"role,omitempty"`
+	// StatusMessage replaces the status text.
+	StatusMessage string `json:"statusMessage,omitempty"`
+	// Metadata replaces the user's metadata.
+	Metadata map[string]any `json:"metadata,omitempty"`
+	// Tags replaces the user's tags (whether it merges is unconfirmed).
+	Tags []string `json:"tags,omitempty"`
 	// Unset clears fields: "avatar", "link" and/or "metadata".
 	Unset []string `json:"unset,omitempty"`
 }
@@ -211,11 +224,13 @@ func (s *UsersService) Delete(ctx context.Context, uid string, req *DeleteUserRe
 
 // DeactivateUsersRequest is the body of [UsersService.Deactivate].
 type DeactivateUsersRequest struct {
+	// UIDs are the users to deactivate.
 	UIDs []string `json:"uidsToDeactivate"`
 }
 
 // DeactivateUsersResponse lists the users that were deactivated.
 type DeactivateUsersResponse struct {
+	// DeactivatedUIDs are the users the service deactivated.
 	DeactivatedUIDs []string `json:"deactivatedUids"`
 }
 
@@ -232,6 +247,7 @@ func (s *UsersService) Deactivate(ctx context.Context, req *DeactivateUsersReque
 
 // ReactivateUsersRequest is the body of [UsersService.Reactivate].
 type ReactivateUsersRequest struct {
+	// UIDs are the users to reactivate.
 	UIDs []string `json:"uidsToActivate"`
 }
 
@@ -239,6 +255,7 @@ type ReactivateUsersRequest struct {
 // API names its list "nonDeactivatedUids"; the reference does not say
 // whether it holds the reactivated users or those that failed.
 type ReactivateUsersResponse struct {
+	// NonDeactivatedUIDs is the list the service returns (key "nonDeactivatedUids").
 	NonDeactivatedUIDs []string `json:"nonDeactivatedUids"`
 }
 
