@@ -284,18 +284,6 @@ func TestMessagesListThread(t *testing.T) {
 	})
 }
 
-// threadServer answers GET /v3/messages/42/thread from pages keyed by the
-// id cursor of the request ("" for the first page).
-func threadServer(m *mockAPI, pages map[string]string) {
-	m.serve(func(_ int, req *http.Request) (*http.Response, error) {
-		body, ok := pages[req.URL.Query().Get("id")]
-		if !ok {
-			return jsonResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected cursor"}}`), nil
-		}
-		return jsonResponse(http.StatusOK, body), nil
-	})
-}
-
 func threadPage(next string, ids ...string) string {
 	var data []string
 	for _, id := range ids {
@@ -368,7 +356,7 @@ func TestMessagesAllThread(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			threadServer(m, tt.pages)
+			messagesServer(m, tt.pages)
 			opts := &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 2}}
 
 			ids, errs := collectThread(t, m.client.Messages.AllThread(context.Background(), "42", opts))
@@ -396,7 +384,7 @@ func TestMessagesAllThread(t *testing.T) {
 
 	t.Run("ranging twice starts afresh", func(t *testing.T) {
 		m := newMockAPI(t)
-		threadServer(m, map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
+		messagesServer(m, map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
 		seq := m.client.Messages.AllThread(context.Background(), "42", nil)
 		first, _ := collectThread(t, seq)
 		second, _ := collectThread(t, seq)
@@ -407,7 +395,7 @@ func TestMessagesAllThread(t *testing.T) {
 
 	t.Run("breaking out stops fetching", func(t *testing.T) {
 		m := newMockAPI(t)
-		threadServer(m, map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
+		messagesServer(m, map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
 		for range m.client.Messages.AllThread(context.Background(), "42", nil) {
 			break
 		}
@@ -416,7 +404,7 @@ func TestMessagesAllThread(t *testing.T) {
 
 	t.Run("cancelled context stops it", func(t *testing.T) {
 		m := newMockAPI(t)
-		threadServer(m, map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
+		messagesServer(m, map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		var last error
