@@ -1,9 +1,11 @@
 package chat
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 
+	"github.com/chatrest/chat/calls"
 	"github.com/chatrest/chat/internal/rest"
 )
 
@@ -39,8 +41,23 @@ type Client struct {
 	Roles *RolesService
 	// Permissions manages role and group-scope permissions (RBAC).
 	Permissions *PermissionsService
-	// Moderation manages moderation reasons.
+	// Moderation manages moderation rules, keyword lists, blocked, flagged
+	// and reviewed messages, and the reasons for flagging.
 	Moderation *ModerationService
+	// Notifications manages push, email and SMS notifications: app
+	// settings, providers, users' preferences, mutes, timezones, contact
+	// details and push tokens, and delivery logs.
+	Notifications *NotificationsService
+	// DataImport imports users, groups, members and messages from another
+	// system, in requests of at most 50 entities.
+	DataImport *DataImportService
+	// Metrics reports the app's usage and message metrics.
+	Metrics *MetricsService
+	// AIAgents manages AI agents (Agent Builder and bring-your-own agents).
+	AIAgents *AIAgentsService
+	// Calls lists calls and their transcriptions, on the calls API address
+	// ([Client.CallsBaseURL]) with the same API key.
+	Calls *calls.Service
 
 	appID   string
 	region  Region
@@ -70,7 +87,7 @@ func NewClient(appID, apiKey string, opts ...Option) (*Client, error) {
 	if apiKey == "" {
 		return nil, newArgError("apiKey", "must not be empty")
 	}
-	if !validHeader(apiKey) {
+	if !rest.ValidHeader(apiKey) {
 		return nil, newArgError("apiKey", "contains a control character")
 	}
 	if !o.region.valid() {
@@ -94,28 +111,20 @@ func NewClient(appID, apiKey string, opts ...Option) (*Client, error) {
 		apiBase, callBase = u, u
 	}
 
-	hc := o.httpClient
-	if hc == nil {
-		hc = &http.Client{Transport: NewTransport()}
-	}
-	hcCopy := *hc
-	hcCopy.Transport = rest.KeepIdle(hc.Transport)
-	hcCopy.CheckRedirect = rest.CheckRedirect(hc.CheckRedirect, "apikey", "onBehalfOf")
-
-	rc := rest.New(apiBase, &hcCopy, rest.RetryPolicy(o.retry))
-	rc.Auth = func(h http.Header) { h["Apikey"] = []string{apiKey} }
-	rc.Secrets = func() []string { return []string{apiKey} }
-	rc.UserAgent = "chat-go/" + Version
-	if o.userAgent != "" {
-		rc.UserAgent = o.userAgent
-	}
-	rc.Logger = o.logger
-	rc.Timeout = o.timeout
-	if o.maxRespBytes > 0 {
-		rc.MaxResponseBytes = o.maxRespBytes
-	}
-	rc.NewError = newError
-	rc.NewArgError = newArgError
+	rc, hc := rest.NewFromConfig(apiBase, rest.Config{
+		HTTPClient:        o.httpClient,
+		NewTransport:      func() http.RoundTripper { return NewTransport() },
+		CredentialHeaders: []string{"apikey", "onBehalfOf"},
+		Auth:              func(h http.Header) { h["Apikey"] = []string{apiKey} },
+		Secrets:           func() []string { return []string{apiKey} },
+		UserAgent:         cmp.Or(o.userAgent, "chat-go/"+Version),
+		Logger:            o.logger,
+		Timeout:           o.timeout,
+		MaxResponseBytes:  o.maxRespBytes,
+		Retry:             rest.RetryPolicy(o.retry),
+		NewError:          newError,
+		NewArgError:       newArgError,
+	})
 
 	c := &Client{appID: appID, region: o.region, hc: hc, rc: rc, callsRC: rc.WithBase(callBase)}
 	c.Messages = &MessagesService{rc: rc}
@@ -131,16 +140,12 @@ func NewClient(appID, apiKey string, opts ...Option) (*Client, error) {
 	c.Roles = &RolesService{rc: rc}
 	c.Permissions = &PermissionsService{rc: rc}
 	c.Moderation = &ModerationService{rc: rc}
+	c.Notifications = &NotificationsService{rc: rc}
+	c.DataImport = &DataImportService{rc: rc}
+	c.Metrics = &MetricsService{rc: rc}
+	c.AIAgents = &AIAgentsService{rc: rc}
+	c.Calls = calls.NewService(c.callsRC)
 	return c, nil
-}
-
-func validHeader(v string) bool {
-	for i := 0; i < len(v); i++ {
-		if c := v[i]; c < ' ' || c == 0x7f {
-			return false
-		}
-	}
-	return true
 }
 
 // AppID is the app the client talks to.

@@ -1,9 +1,9 @@
 package chat
 
 import (
-	"net"
 	"net/url"
-	"strings"
+
+	"github.com/chatrest/chat/internal/rest"
 )
 
 // Region is the data region an app lives in. It selects the API host.
@@ -52,38 +52,5 @@ func validAppID(appID string) string {
 // parseBaseURL checks a WithBaseURL address and returns it with the version
 // prefix added.
 func parseBaseURL(raw string, allowLoopbackHTTP bool) (*url.URL, string) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return nil, "is not a valid URL"
-	}
-	switch {
-	case u.Host == "":
-		return nil, "must be an absolute URL with a host"
-	case u.User != nil:
-		return nil, "must not contain credentials"
-	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
-		return nil, "must not contain a query or fragment"
-	}
-	switch u.Scheme {
-	case "https":
-	case "http":
-		if !allowLoopbackHTTP {
-			return nil, "must use https (plain http is allowed only for loopback tests, with WithInsecureLoopback)"
-		}
-		if !isLoopback(u.Hostname()) {
-			return nil, "may use plain http only for a loopback host"
-		}
-	default:
-		return nil, "must use https"
-	}
-	out := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: strings.TrimSuffix(u.Path, "/") + apiVersion}
-	return out, ""
-}
-
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return rest.ParseBase(raw, allowLoopbackHTTP, apiVersion)
 }

@@ -7,28 +7,13 @@ import (
 	"github.com/chatrest/chat/internal/rest"
 )
 
-// envelope is the success body: {"data": ...}.
-type envelope[T any] struct {
-	Data *T `json:"data"`
-}
-
 // path builds a request path from segments, each escaped on its own.
 func path(segments ...string) rest.Path { return rest.NewPath(segments...) }
 
 // do sends one call and returns the decoded "data" of its response.
 // body is sent as JSON (nil sends none); for GET the request has no body.
 func do[T any](ctx context.Context, rc *rest.Client, method string, p rest.Path, body any, onBehalfOf string, opts []RequestOption) (*T, error) {
-	var out T
-	env := envelope[T]{Data: &out}
-	if err := rc.Do(ctx, &rest.Call{Method: method, Path: p, Body: body, OnBehalfOf: onBehalfOf, Options: opts}, &env); err != nil {
-		return nil, err
-	}
-	// The lenient second pass of rest.Unmarshal decodes into a zeroed
-	// envelope, so env.Data, not out, holds the result.
-	if env.Data == nil {
-		return new(T), nil
-	}
-	return env.Data, nil
+	return rest.Data[T](ctx, rc, &rest.Call{Method: method, Path: p, Body: body, OnBehalfOf: onBehalfOf, Options: opts})
 }
 
 // list fetches one page of a list; query is a struct with url tags.

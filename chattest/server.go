@@ -35,6 +35,8 @@ type config struct {
 	appID        string
 	apiKey       string
 	clock        func() time.Time
+	mgmtKey      string // management credentials (management.go)
+	mgmtSecret   string
 	rateCore     int // budgets per minute; below 1: not enforced (ratelimit.go)
 	rateStandard int
 }
@@ -65,7 +67,8 @@ func WithClock(now func() time.Time) Option { return func(c *config) { c.clock =
 // Printing a Server (with any fmt verb) shows its app id and address, never
 // its API key.
 type Server struct {
-	ts *httptest.Server
+	ts  *httptest.Server
+	mts *httptest.Server // the management API: management.go
 	st *state
 	h  *Handler
 
@@ -83,6 +86,7 @@ func NewServer(opts ...Option) *Server {
 	s.ts.EnableHTTP2 = true
 	s.ts.Config.ErrorLog = log.New(quietHandshakes{os.Stderr}, "", log.LstdFlags)
 	s.ts.StartTLS()
+	s.startMgmt()
 	return s
 }
 
@@ -114,6 +118,10 @@ type Handler struct {
 	appID    string
 	apiKey   string
 	routes   map[string]bool // the registered patterns, for Fault.Route
+
+	mgmt       http.Handler // the management API: management.go
+	mgmtKey    string
+	mgmtSecret string
 	closing  chan struct{}   // closed by stop: delays end
 	stopped  sync.Once
 
@@ -126,7 +134,7 @@ type Handler struct {
 // key and nothing else, configured as [NewServer] is. It serves paths under
 // /v3; any other path answers 404 ERR_API_NOT_FOUND.
 func NewHandler(opts ...Option) *Handler {
-	cfg := config{appID: defaultAppID, apiKey: defaultAPIKey, clock: time.Now}
+	cfg := config{appID: defaultAppID, apiKey: defaultAPIKey, clock: time.Now, mgmtKey: defaultMgmtKey, mgmtSecret: defaultMgmtSecret}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
@@ -141,10 +149,17 @@ func NewHandler(opts ...Option) *Handler {
 	if cfg.clock == nil {
 		cfg.clock = time.Now
 	}
+	if !validAPIKey(cfg.mgmtKey) || !validAPIKey(cfg.mgmtSecret) {
+		cfg.mgmtKey, cfg.mgmtSecret = defaultMgmtKey, defaultMgmtSecret
+	}
 	st := newState(cfg)
-	h := &Handler{st: st, appID: cfg.appID, apiKey: cfg.apiKey, routes: map[string]bool{}, closing: make(chan struct{})}
+	h := &Handler{st: st, appID: cfg.appID, apiKey: cfg.apiKey, mgmtKey: cfg.mgmtKey, mgmtSecret: cfg.mgmtSecret,
+		routes: map[string]bool{}, closing: make(chan struct{})}
 	h.log.init()
 	h.log.learn(cfg.apiKey)
+	h.log.learn(cfg.mgmtKey)
+	h.log.learn(cfg.mgmtSecret)
+	h.mgmt = h.newMgmtMux()
 	mux := http.NewServeMux()
 	for _, rt := range allRoutes() {
 		mux.Handle(rt.pattern, h.endpoint(rt))
@@ -166,6 +181,27 @@ func allRoutes() []route {
 	routes = append(routes, groupRoutes()...)
 	routes = append(routes, extraMessageRoutes()...)
 	routes = append(routes, socialRoutes()...)
+	routes = append(routes, callRoutes()...)
+	routes = append(routes, notificationRoutes()...)
+	routes = append(routes, moderationRuleRoutes()...)
+	routes = append(routes, dataImportRoutes()...)
+	routes = append(routes, metricsRoutes()...)
+	routes = append(routes, aiAgentRoutes()...)
+	return routes
+}
+
+// allMgmtRoutes lists the management API's routes, served by
+// [Handler.Management].
+func allMgmtRoutes() []route {
+	var routes []route
+	routes = append(routes, mgmtAppRoutes()...)
+	routes = append(routes, mgmtWebhookRoutes()...)
+	routes = append(routes, mgmtModerationRoutes()...)
+	for i := range routes {
+		if routes[i].auth == authAPIKey {
+			routes[i].auth = authMgmt
+		}
+	}
 	return routes
 }
 
@@ -257,6 +293,7 @@ func (s *Server) Handler() http.Handler { return s.h }
 func (s *Server) Close() {
 	s.h.stop()
 	s.closeIdle()
+	s.mts.Close()
 	s.ts.Close()
 	s.closeIdle()
 }
@@ -312,7 +349,7 @@ func (s *Server) ClientWithAPIKey(apiKey string, opts ...chat.Option) *chat.Clie
 		return c
 	}
 	// The options or the key are the caller's; report the problem on use.
-	broken := &http.Client{Transport: failingTransport{fmt.Errorf("chattest: chat.NewClient rejected the client's settings: %w", err)}}
+	broken := &http.Client{Transport: failingTransport{wrapClientErr("chat.NewClient", err)}}
 	c, err = chat.NewClient(s.h.appID, s.h.apiKey, chat.WithBaseURL(s.URL()), chat.WithHTTPClient(broken), chat.WithoutRetries())
 	if err != nil {
 		// Unreachable: NewServer validated the app id and the key, the URL
@@ -320,6 +357,12 @@ func (s *Server) ClientWithAPIKey(apiKey string, opts ...chat.Option) *chat.Clie
 		panic("chattest: unreachable: " + err.Error())
 	}
 	return c
+}
+
+// wrapClientErr is the error of a client whose settings its constructor
+// rejected.
+func wrapClientErr(constructor string, err error) error {
+	return fmt.Errorf("chattest: %s rejected the client's settings: %w", constructor, err)
 }
 
 // failingTransport fails every request with err.
@@ -361,8 +404,18 @@ type route struct {
 	pattern  string
 	authOnly bool // an authOnly key may call it too
 	obo      oboRule
+	auth     authKind // how the caller authenticates; zero: the apikey header
 	handle   func(*state, *call) (any, error)
 }
+
+// authKind says how a route authenticates its caller.
+type authKind int
+
+const (
+	authAPIKey authKind = iota // the app's apikey header (chat and calls APIs)
+	authMgmt                   // the management key and secret headers
+	authBasic                  // HTTP Basic auth with the management key and secret (add-tenant)
+)
 
 // cleanPath is path.Clean keeping a trailing slash, as ServeMux cleans.
 func cleanPath(p string) string {
@@ -410,7 +463,9 @@ func (h *Handler) endpoint(rt route) http.Handler {
 
 		hdr := w.Header()
 		hdr.Set("Content-Type", "application/json")
-		rate.setHeaders(hdr)
+		if rt.auth == authAPIKey {
+			rate.setHeaders(hdr)
+		}
 		switch x.fault.Kind {
 		case FaultDropAfter:
 			drop() // acted and recorded: now leave without answering
@@ -427,10 +482,12 @@ func (h *Handler) endpoint(rt route) http.Handler {
 // and handles it. It runs with st.mu held.
 func (st *state) serve(rt route, class rateClass, r *http.Request, body []byte, bodyErr error) (status int, out []byte, rate rateInfo) {
 	now := st.clock()
-	rate = st.rate.admit(class, now)
 	var err error
-	if rate.refused {
-		err = errTooManyRequests(rate)
+	if rt.auth == authAPIKey {
+		rate = st.rate.admit(class, now)
+		if rate.refused {
+			err = errTooManyRequests(rate)
+		}
 	}
 	c := &call{r: r, body: body, now: now}
 	if err == nil {
@@ -460,6 +517,9 @@ func (st *state) serve(rt route, class rateClass, r *http.Request, body []byte, 
 // authorize checks the apikey header, the key's scope, and the onBehalfOf
 // header as rt requires, and records the caller in c.
 func (st *state) authorize(rt route, c *call) error {
+	if rt.auth != authAPIKey {
+		return st.authorizeMgmt(rt, c)
+	}
 	key := c.r.Header.Get("apikey")
 	if key == "" {
 		return errEmptyAPIKey()

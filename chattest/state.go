@@ -17,6 +17,8 @@ type state struct {
 	clock func() time.Time // called with mu held only
 	appID string
 
+	mgmtKey, mgmtSecret string // the management API's credentials
+
 	users map[string]*userRec // by (lower-case) uid; soft-deleted users stay, flagged
 
 	apiKeys   map[string]*apiKeyRec // by key
@@ -33,12 +35,21 @@ type state struct {
 	groupsState // groups, members, bans: groups.go
 	extrasState // reactions, pins, saves, thread subscriptions, flags: message_extras.go
 	socialState // conversations, friends, blocked users, roles, permissions, moderation reasons: social.go
+
+	callsState         // calls and transcriptions: calls.go
+	notificationsState // notification settings, providers, preferences, tokens, logs: notifications.go
+	rulesState         // moderation rules, keyword lists, blocked, flagged, reviewed messages: moderation_rules.go
+	importState        // data import pacing: dataimport.go
+	agentsState        // AI agents: aiagents.go
+	mgmtState          // management apps, tenants, collaborators, settings, extensions: mgmt_apps.go
+	hooksState         // webhooks, triggers and deliveries: mgmt_webhooks.go, deliveries.go
 }
 
 func newState(cfg config) *state {
 	st := &state{
 		clock:   cfg.clock,
 		appID:   cfg.appID,
+		mgmtKey: cfg.mgmtKey, mgmtSecret: cfg.mgmtSecret,
 		users:   map[string]*userRec{},
 		apiKeys: map[string]*apiKeyRec{},
 		msgByID: map[int64]*msgRec{},
@@ -47,6 +58,13 @@ func newState(cfg config) *state {
 	st.groupsState.init()
 	st.extrasState.init()
 	st.socialState.init()
+	st.callsState.init()
+	st.notificationsState.init()
+	st.rulesState.init()
+	st.importState.init()
+	st.agentsState.init()
+	st.mgmtState.init(st)
+	st.hooksState.init()
 	st.addAPIKey(cfg.apiKey, "Default key", scopeFullAccess, st.clock())
 	return st
 }

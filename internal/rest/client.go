@@ -71,7 +71,8 @@ type Call struct {
 	Path   Path
 	// Query is a struct encoded with go-querystring (url tags), or url.Values.
 	Query any
-	// Body is encoded as JSON; nil sends no body.
+	// Body is encoded as JSON; nil sends no body. A *RawBody is sent as it
+	// is, with its Content-Type.
 	Body any
 	// OnBehalfOf, when set, overrides any onBehalfOf request option: it is
 	// the positional argument of operations that require it.
@@ -226,7 +227,10 @@ func (c *Client) newRequest(ctx context.Context, call *Call) (*retryablehttp.Req
 	}
 
 	var body any
-	if !isNil(call.Body) {
+	contentType := jsonHeaderValue
+	if raw, ok := call.Body.(*RawBody); ok && raw != nil {
+		body, contentType = raw.Data, []string{raw.ContentType}
+	} else if !isNil(call.Body) {
 		b, err := json.Marshal(call.Body)
 		if err != nil {
 			return nil, nil, nil, c.NewArgError("body", err.Error())
@@ -248,7 +252,7 @@ func (c *Client) newRequest(ctx context.Context, call *Call) (*retryablehttp.Req
 	h := req.Header
 	h["Accept"] = jsonHeaderValue
 	if body != nil {
-		h["Content-Type"] = jsonHeaderValue
+		h["Content-Type"] = contentType
 	}
 	if c.UserAgent != "" {
 		h.Set("User-Agent", c.UserAgent)

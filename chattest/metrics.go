@@ -1,0 +1,3 @@
+package chattest
+
+func metricsRoutes() []route { return nil }

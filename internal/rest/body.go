@@ -1,0 +1,93 @@
+package rest
+
+import (
+	"bytes"
+	"context"
+	"mime/multipart"
+	"net/http"
+	"net/textproto"
+	"strings"
+)
+
+// RawBody is a request body sent as it is, with its own Content-Type, for
+// the few operations that take no JSON (multipart uploads). Its bytes are
+// kept so that a retry sends them again.
+type RawBody struct {
+	ContentType string
+	Data        []byte
+}
+
+// FormFile is one file part of a multipart body.
+type FormFile struct {
+	// Field is the form field name, e.g. "certificate".
+	Field string
+	// Filename is sent in the part's Content-Disposition.
+	Filename string
+	// ContentType of the part; empty sends application/octet-stream.
+	ContentType string
+	Content     []byte
+}
+
+// FormField is one plain value of a multipart body.
+type FormField struct{ Name, Value string }
+
+// Multipart builds a multipart/form-data body from fields (in order) and
+// files.
+func Multipart(fields []FormField, files ...FormFile) (*RawBody, error) {
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	for _, f := range fields {
+		if err := w.WriteField(f.Name, f.Value); err != nil {
+			return nil, err
+		}
+	}
+	for _, f := range files {
+		h := make(textproto.MIMEHeader)
+		h.Set("Content-Disposition", `form-data; name="`+quoteEscaper.Replace(f.Field)+`"; filename="`+quoteEscaper.Replace(f.Filename)+`"`)
+		ct := f.ContentType
+		if ct == "" {
+			ct = "application/octet-stream"
+		}
+		h.Set("Content-Type", ct)
+		pw, err := w.CreatePart(h)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := pw.Write(f.Content); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return &RawBody{ContentType: w.FormDataContentType(), Data: buf.Bytes()}, nil
+}
+
+var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "", "\n", "")
+
+// envelope is the success body: {"data": ...}.
+type envelope[T any] struct {
+	Data *T `json:"data"`
+}
+
+// Data sends call and returns the decoded "data" member of its response,
+// the envelope every operation of the APIs answers with. A response without
+// data gives a zero T.
+func Data[T any](ctx context.Context, c *Client, call *Call) (*T, error) {
+	var out T
+	env := envelope[T]{Data: &out}
+	if err := c.Do(ctx, call, &env); err != nil {
+		return nil, err
+	}
+	// The lenient second pass of Unmarshal decodes into a zeroed envelope,
+	// so env.Data, not out, holds the result.
+	if env.Data == nil {
+		return new(T), nil
+	}
+	return env.Data, nil
+}
+
+// Get is Data for a GET of p with an optional query.
+func Get[T any](ctx context.Context, c *Client, p Path, query any, onBehalfOf string, opts []RequestOption) (*T, error) {
+	return Data[T](ctx, c, &Call{Method: http.MethodGet, Path: p, Query: query, OnBehalfOf: onBehalfOf, Options: opts})
+}
