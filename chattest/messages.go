@@ -221,7 +221,7 @@ func (st *state) storeMessage(c *call, sender string, parent *msgRec) (*msgRec, 
 	now := c.timestamp()
 	b.Data.Entities = &chat.Entities{Sender: entity(chat.EntityUser, st.userEntity(sender)), Receiver: st.receiverEntity(sender, b.ReceiverType, receiver)}
 	b.Data.Reactions, b.Data.Interactions = nil, nil
-	return st.addRec(chat.Message{
+	rec := st.addRec(chat.Message{
 		MUID:           b.MUID,
 		ConversationID: convID,
 		Sender:         sender,
@@ -234,7 +234,9 @@ func (st *state) storeMessage(c *call, sender string, parent *msgRec) (*msgRec, 
 		UpdatedAt:      now,
 		Tags:           b.Tags,
 		QuotedMessage:  quoted,
-	}, parent), nil
+	}, parent)
+	st.moderateMessage(rec, now)
+	return rec, nil
 }
 
 // addRec stores m with the next id, as a reply to parent when it is not
