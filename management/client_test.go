@@ -1,0 +1,227 @@
+package management_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"testing"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/management"
+)
+
+// The credentials every mock client uses, shaped so that a leak would be
+// recognisable.
+const (
+	testKey    = "mk-4f6c2b9e0d1a7c3e5b8f"
+	testSecret = "ms-9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d"
+	testHost   = "apimgmt.cometchat.io"
+)
+
+// wireRequest is what the mock server saw of one request.
+type wireRequest struct {
+	Method   string
+	Scheme   string
+	Host     string
+	Path     string // escaped, exactly as sent
+	RawQuery string
+	Header   http.Header
+	Body     []byte
+}
+
+// mockAPI is a management client whose requests go to an httpmock
+// transport that records them and answers with a fixed response.
+type mockAPI struct {
+	t      testing.TB
+	client *management.Client
+
+	mu     sync.Mutex
+	reqs   []wireRequest
+	status int
+	body   string
+}
+
+// newMockAPI returns a client for testKey/testSecret over a mock transport,
+// without retries, answering 200 {"data":{}} until told otherwise.
+func newMockAPI(t testing.TB, opts ...management.Option) *mockAPI {
+	t.Helper()
+	m := &mockAPI{t: t, status: http.StatusOK, body: `{"data":{}}`}
+	mt := httpmock.NewMockTransport()
+	mt.RegisterNoResponder(m.respond)
+	all := append([]management.Option{management.WithoutRetries()}, opts...)
+	all = append(all, management.WithHTTPClient(&http.Client{Transport: mt}))
+	c, err := management.NewClient(testKey, testSecret, all...)
+	require.NoError(t, err)
+	m.client = c
+	return m
+}
+
+func (m *mockAPI) respond(req *http.Request) (*http.Response, error) {
+	w := wireRequest{Method: req.Method, Scheme: req.URL.Scheme, Host: req.URL.Host, Path: req.URL.EscapedPath(),
+		RawQuery: req.URL.RawQuery, Header: req.Header.Clone()}
+	if req.Body != nil {
+		b, err := io.ReadAll(req.Body)
+		if err != nil {
+			return nil, err
+		}
+		w.Body = b
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.reqs = append(m.reqs, w)
+	resp := httpmock.NewStringResponse(m.status, m.body)
+	resp.Header.Set("Content-Type", "application/json")
+	return resp, nil
+}
+
+// reply makes every request answer status with body.
+func (m *mockAPI) reply(status int, body string) {
+	m.mu.Lock()
+	m.status, m.body = status, body
+	m.mu.Unlock()
+}
+
+// only returns the one request seen, failing the test if there were more
+// or none.
+func (m *mockAPI) only() wireRequest {
+	m.t.Helper()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	require.Len(m.t, m.reqs, 1, "requests sent")
+	return m.reqs[0]
+}
+
+// count is the number of requests seen.
+func (m *mockAPI) count() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.reqs)
+}
+
+// assertWire checks the request line and the credential headers of a
+// management call: key and secret, never apikey.
+func assertWire(t *testing.T, r wireRequest, method, escapedPath string) {
+	t.Helper()
+	assert.Equal(t, method, r.Method, "method")
+	assert.Equal(t, escapedPath, r.Path, "escaped path")
+	assert.Equal(t, "https", r.Scheme, "scheme")
+	assert.Equal(t, testHost, r.Host, "host")
+	assert.Equal(t, []string{testKey}, r.Header.Values("key"), "key header")
+	assert.Equal(t, []string{testSecret}, r.Header.Values("secret"), "secret header")
+	assert.Empty(t, r.Header.Values("apikey"), "apikey header")
+	assert.Equal(t, "application/json", r.Header.Get("Accept"), "Accept header")
+}
+
+// assertJSONBody checks that the request carried want as its JSON body.
+func assertJSONBody(t *testing.T, r wireRequest, want string) {
+	t.Helper()
+	assert.Equal(t, "application/json", r.Header.Get("Content-Type"), "Content-Type header")
+	assert.JSONEq(t, want, string(r.Body), "JSON body")
+}
+
+// wireCase is one operation's expected wire and decoded result.
+type wireCase struct {
+	name     string
+	call     func(c *management.Client) (any, error)
+	response string
+	method   string
+	path     string
+	query    string
+	header   map[string]string // further headers the request must carry
+	body     string            // JSON; "" means no body
+	want     any
+	check    func(t *testing.T, r wireRequest, got any) // instead of want, when set
+}
+
+// runWire runs each case against a mock API answering 200 with its
+// response, and checks the one request the call sent.
+func runWire(t *testing.T, tests []wireCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			m.reply(http.StatusOK, tt.response)
+			got, err := tt.call(m.client)
+			require.NoError(t, err)
+			r := m.only()
+			assertWire(t, r, tt.method, tt.path)
+			assert.Equal(t, tt.query, r.RawQuery, "query")
+			for k, v := range tt.header {
+				assert.Equal(t, []string{v}, r.Header.Values(k), k+" header")
+			}
+			if tt.body == "" {
+				assert.Empty(t, r.Body, "body")
+			} else {
+				assertJSONBody(t, r, tt.body)
+			}
+			if tt.check != nil {
+				tt.check(t, r, got)
+			} else {
+				assert.Equal(t, tt.want, got)
+			}
+		})
+	}
+}
+
+// requireArgError checks that err is a *chat.ArgumentError naming name.
+func requireArgError(t *testing.T, err error, name string) {
+	t.Helper()
+	var ae *chat.ArgumentError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, name, ae.Name, "argument named")
+	assert.ErrorIs(t, err, chat.ErrInvalidArgument)
+}
+
+func TestNewClientValidates(t *testing.T) {
+	for _, tt := range []struct {
+		name, key, secret string
+		opts              []management.Option
+		arg               string
+	}{
+		{"empty key", "", testSecret, nil, "key"},
+		{"empty secret", testKey, "", nil, "secret"},
+		{"key with newline", "k\nx", testSecret, nil, "key"},
+		{"secret with newline", testKey, "s\r\n", nil, "secret"},
+		{"plain http", testKey, testSecret, []management.Option{management.WithBaseURL("http://example.com")}, "baseURL"},
+		{"plain http loopback without opt-in", testKey, testSecret, []management.Option{management.WithBaseURL("http://127.0.0.1:1")}, "baseURL"},
+		{"credentials in URL", testKey, testSecret, []management.Option{management.WithBaseURL("https://u:p@example.com")}, "baseURL"},
+		{"negative retries", testKey, testSecret, []management.Option{management.WithRetryPolicy(chat.RetryPolicy{MaxRetries: -1})}, "options"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := management.NewClient(tt.key, tt.secret, tt.opts...)
+			assert.Nil(t, c)
+			requireArgError(t, err, tt.arg)
+			assert.NotContains(t, err.Error(), testSecret)
+		})
+	}
+}
+
+func TestNewClientAddresses(t *testing.T) {
+	c, err := management.NewClient(testKey, testSecret)
+	require.NoError(t, err)
+	assert.Equal(t, management.DefaultBaseURL, c.BaseURL())
+
+	c, err = management.NewClient(testKey, testSecret, management.WithBaseURL("https://proxy.example.com/mgmt/"))
+	require.NoError(t, err)
+	assert.Equal(t, "https://proxy.example.com/mgmt", c.BaseURL())
+
+	c, err = management.NewClient(testKey, testSecret, management.WithBaseURL("http://127.0.0.1:8080"), management.WithInsecureLoopback())
+	require.NoError(t, err)
+	assert.Equal(t, "http://127.0.0.1:8080", c.BaseURL())
+}
+
+func TestClientNeverPrintsCredentials(t *testing.T) {
+	c, err := management.NewClient(testKey, testSecret)
+	require.NoError(t, err)
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%d"} {
+		out := fmt.Sprintf(verb, c)
+		assert.NotContains(t, out, testKey, verb)
+		assert.NotContains(t, out, testSecret, verb)
+		assert.Contains(t, out, "apimgmt.cometchat.io", verb)
+	}
+}
