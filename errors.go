@@ -112,7 +112,7 @@ var (
 	ErrInvalidArgument = errors.New("chat: invalid argument")
 	// ErrPaginationStalled is yielded by an iterator whose next page would
 	// repeat one already fetched; it stops instead of looping.
-	ErrPaginationStalled = errors.New("chat: pagination did not advance")
+	ErrPaginationStalled = rest.ErrPaginationStalled
 )
 
 // ArgumentError reports a bad argument, found before any request was sent.
