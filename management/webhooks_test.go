@@ -82,11 +82,13 @@ func TestWebhooksWire(t *testing.T) {
 			call:     func(c *management.Client) (any, error) { return c.Webhooks.List(ctx, "app1", nil) },
 			response: `{"data":[{"id":"h1","createdAt":"1684141151"}]}`,
 			method:   http.MethodGet, path: "/apps/app1/webhooks",
-			want:     &chat.Page[management.Webhook]{Data: []management.Webhook{{ID: "h1", CreatedAt: 1684141151}}},
+			want: &chat.Page[management.Webhook]{Data: []management.Webhook{{ID: "h1", CreatedAt: 1684141151}}},
 		},
 		{
-			name:     "Get escapes the ids",
-			call:     func(c *management.Client) (any, error) { return c.Webhooks.Get(ctx, "app/1", "a b", management.WithWebhookVersion(2)) },
+			name: "Get escapes the ids",
+			call: func(c *management.Client) (any, error) {
+				return c.Webhooks.Get(ctx, "app/1", "a b", management.WithWebhookVersion(2))
+			},
 			response: `{"data":` + hookJSON + `}`,
 			method:   http.MethodGet, path: "/apps/app%2F1/webhooks/a%20b",
 			header: map[string]string{"X-Webhook-Version": "2"},
