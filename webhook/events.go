@@ -1,0 +1,578 @@
+package webhook
+
+import (
+	"encoding/json"
+
+	"github.com/chatrest/chat"
+)
+
+// Event is a decoded delivery. Its dynamic type says what the payload
+// holds; switch on it, or on Trigger when one type serves several
+// triggers:
+//
+//	switch ev := ev.(type) {
+//	case *webhook.MessageEvent:
+//		// ev.Message is the message sent.
+//	case *webhook.GroupEvent:
+//		// ev.Trigger() says what happened to ev.Group.
+//	case *webhook.UnknownEvent:
+//		// A trigger this package does not know: ev.Envelope().Data.
+//	}
+//
+// Every event type embeds [Base], so every event keeps the envelope it came
+// in, raw data included. Events are pointers: *MessageEvent, not
+// MessageEvent.
+type Event interface {
+	// Trigger returns the trigger that fired.
+	Trigger() Trigger
+	// Envelope returns the delivery the event came in: the app, region
+	// and webhook it is for, and its data as sent.
+	Envelope() *Envelope
+}
+
+// Base is embedded in every event type. It keeps the delivery's envelope,
+// and gives the event its [Event] methods.
+type Base struct {
+	// Delivery is the envelope the event came in. [Decode] sets it; it is
+	// nil in an event built by hand.
+	Delivery *Envelope `json:"-"`
+}
+
+// Trigger returns the delivery's trigger, or "" when there is no
+// delivery.
+func (b *Base) Trigger() Trigger {
+	if b.Delivery == nil {
+		return ""
+	}
+	return Trigger(b.Delivery.Trigger)
+}
+
+// Envelope returns the delivery the event came in, nil in an event built
+// by hand.
+func (b *Base) Envelope() *Envelope { return b.Delivery }
+
+func (b *Base) base() *Base { return b }
+
+// MessageEvent is a message_sent delivery, and a user_mentioned one: the
+// message, with its entities (sender and receiver) in Message.Data.Entities.
+type MessageEvent struct {
+	Base
+	// Message is the message sent.
+	Message chat.Message `json:"message"`
+	// Mentions are the users the message mentions, by UID, from the
+	// message's data.mentions (the text shows them as <@uid:...>). Nil when
+	// it mentions nobody.
+	Mentions map[string]chat.User `json:"-"`
+}
+
+// MessageActionEvent is a message_edited or message_deleted delivery: an
+// action message (category "action", type "message") whose data says what
+// happened ("edited" or "deleted"), who did it and to which message.
+type MessageActionEvent struct {
+	Base
+	// Message is the action message the service emitted.
+	Message chat.Message `json:"message"`
+	// Target is the message edited (with EditedAt and EditedBy) or deleted
+	// (with DeletedAt and DeletedBy), decoded from the action's
+	// data.entities.on; nil when the payload does not carry it.
+	Target *chat.Message `json:"-"`
+	// By is who edited or deleted it, decoded from data.entities.by; nil
+	// when the payload does not carry it.
+	By *chat.User `json:"-"`
+}
+
+// Action returns what happened to the message: "edited" or "deleted"
+// ([chat.ActionEdited], [chat.ActionDeleted]).
+func (e *MessageActionEvent) Action() string { return e.Message.Data.Action }
+
+// ReceiptEvent is a message_delivery_receipt or message_read_receipt
+// delivery: a user's device received, or the user read, a message.
+//
+// The reference lists sender and messageSender without their types; they
+// are taken to be UIDs.
+type ReceiptEvent struct {
+	Base
+	// Receiver is the receipt's receiver: a UID or GUID.
+	Receiver string `json:"receiver"`
+	// ReceiverType says whether Receiver is a user or a group.
+	ReceiverType chat.ReceiverType `json:"receiverType"`
+	// Type is "receipts".
+	Type string `json:"type"`
+	// Sender is who sent the receipt: the user who received or read the
+	// message.
+	Sender string `json:"sender"`
+	// MessageSender is who sent the message the receipt is about.
+	MessageSender string `json:"messageSender"`
+	// Body is the receipt.
+	Body Receipt `json:"body"`
+}
+
+// Receipt is the body of a [ReceiptEvent].
+type Receipt struct {
+	// Action is "delivered" or "read".
+	Action string `json:"action"`
+	// MessageID is the id of the message delivered or read.
+	MessageID string `json:"messageId"`
+	// User is who received or read it (uid, name, status).
+	User chat.User `json:"user"`
+	// Timestamp is when.
+	Timestamp chat.Timestamp `json:"timestamp"`
+}
+
+// Receipt actions, in [Receipt.Action].
+const (
+	ReceiptDelivered = "delivered"
+	ReceiptRead      = "read"
+)
+
+// ReactionEvent is a message_reaction_added or message_reaction_removed
+// delivery.
+type ReactionEvent struct {
+	Base
+	// Reaction is the reaction added or removed, with who reacted.
+	Reaction chat.Reaction `json:"reaction"`
+}
+
+// UserConnectionEvent is a user_connection_status_changed delivery: a user
+// connected or disconnected. Its times are Unix milliseconds.
+type UserConnectionEvent struct {
+	Base
+	// Timestamp is when the change happened (milliseconds).
+	Timestamp Millis `json:"timestamp"`
+	// User is the user (uid, name, status, role).
+	User chat.User `json:"user"`
+	// Status is the user's presence after the change.
+	Status chat.UserStatus `json:"status"`
+	// CurrentConnection is the connection that changed.
+	CurrentConnection Connection `json:"currentConnection"`
+	// UserPresenceChanged reports whether the user's presence changed: a
+	// user with several connections stays online when one of them closes.
+	UserPresenceChanged bool `json:"userPresenceChanged"`
+}
+
+// Connection is one of a user's connections, in a [UserConnectionEvent].
+type Connection struct {
+	// Action is what happened to it, e.g. "connected" or "disconnected".
+	Action string `json:"action"`
+	// Platform is the client's platform, as the service names it.
+	Platform string `json:"platform"`
+	// ConnectedAt is when the connection opened (milliseconds).
+	ConnectedAt Millis `json:"connectedAt"`
+}
+
+// BlockEvent is a user_blocked or user_unblocked delivery.
+type BlockEvent struct {
+	Base
+	// Users are the users blocked or unblocked, by UID (uid, name).
+	Users map[string]chat.User `json:"users"`
+	// By is who blocked or unblocked them (uid, name).
+	By chat.User `json:"by"`
+}
+
+// GroupEvent is the delivery of every group trigger: group_created,
+// group_updated, group_deleted, group_owner_transferred and the
+// group_member_* triggers. Trigger says which.
+type GroupEvent struct {
+	Base
+	// Group is the group, as it is after the change.
+	Group Group `json:"group"`
+	// Members are the members concerned, by UID: the members at creation,
+	// or those who joined, left, or were added, kicked, banned, unbanned or
+	// given a new scope. Nil for group_updated, group_deleted and
+	// group_owner_transferred.
+	Members map[string]Member `json:"members"`
+	// By is who added, kicked, banned, unbanned or changed the scope of the
+	// members; nil for the other triggers.
+	By *chat.User `json:"by"`
+}
+
+// Group is a group in a [GroupEvent]: a [chat.Group] with the fields only
+// webhooks carry.
+type Group struct {
+	chat.Group
+	// OnlineMembersCount is how many members are online (group_updated,
+	// group_deleted, group_owner_transferred).
+	OnlineMembersCount int `json:"onlineMembersCount,omitempty"`
+	// OldOwner is the previous owner's UID (group_owner_transferred).
+	OldOwner string `json:"oldOwner,omitempty"`
+}
+
+// Member is a member in a [GroupEvent]: a [chat.GroupMember] with its
+// previous scope on group_member_scope_changed.
+type Member struct {
+	chat.GroupMember
+	// OldScope is the member's scope before group_member_scope_changed;
+	// Scope is the new one.
+	OldScope chat.MemberScope `json:"oldScope,omitempty"`
+}
+
+// CallEvent is a call_initiated delivery: the call, which is a message of
+// category "call" and type "audio" or "video" whose Data.Action is
+// "initiated". Its envelope's Type is "call".
+type CallEvent struct {
+	Base
+	// Call is the call message.
+	Call chat.Message `json:"call"`
+}
+
+// SessionStartedEvent is a call_started or meeting_started delivery.
+type SessionStartedEvent struct {
+	Base
+	// SessionID is the call's session.
+	SessionID string `json:"sessionId"`
+	// CreatedAt is when the session started.
+	CreatedAt chat.Timestamp `json:"created_at"`
+}
+
+// ParticipantEvent is a call_participant_joined, call_participant_left,
+// meeting_participant_joined or meeting_participant_left delivery.
+type ParticipantEvent struct {
+	Base
+	// SessionID is the call's session.
+	SessionID string `json:"sessionId"`
+	// Occupant is who joined or left.
+	Occupant Occupant `json:"occupant"`
+}
+
+// Occupant is a participant of a call session.
+type Occupant struct {
+	// Name is the participant's name.
+	Name string `json:"name"`
+	// JoinedAt is when they joined.
+	JoinedAt chat.Timestamp `json:"joined_at"`
+	// LeftAt is when they left; zero while they are in the call.
+	LeftAt chat.Timestamp `json:"left_at,omitempty"`
+	// AudioCall reports whether they joined audio-only. The service sends
+	// it as a string, "true" or "false".
+	AudioCall bool `json:"audio_call"`
+}
+
+// SessionEndedEvent is a call_ended or meeting_ended delivery.
+type SessionEndedEvent struct {
+	Base
+	// SessionID is the call's session.
+	SessionID string `json:"sessionId"`
+	// AllOccupants are everyone who took part.
+	AllOccupants []Occupant `json:"all_occupants"`
+	// CreatedAt is when the session started.
+	CreatedAt chat.Timestamp `json:"created_at"`
+	// DestroyedAt is when it ended.
+	DestroyedAt chat.Timestamp `json:"destroyed_at"`
+}
+
+// RecordingEvent is a recording_generated delivery: a call's recording is
+// ready. The service sends its numbers as strings; they decode here.
+type RecordingEvent struct {
+	Base
+	// SessionID is the call's session.
+	SessionID string `json:"sessionId"`
+	// RecordingURL is where to download the recording.
+	RecordingURL string `json:"recording_url"`
+	// RecordingDate is the recording's day, "YYYY-MM-DD".
+	RecordingDate string `json:"recordingDate"`
+	// Duration is the recording's length (sent as e.g. "21.433000").
+	Duration Seconds `json:"duration"`
+	// StartTime is when the recording started (sent as a string of Unix
+	// seconds).
+	StartTime chat.Timestamp `json:"startTime"`
+}
+
+// TranscriptionEvent is a transcription_generated delivery: a call's
+// transcript is ready.
+type TranscriptionEvent struct {
+	Base
+	// SessionID is the call's session.
+	SessionID string `json:"sessionId"`
+	// TID is the transcript's id.
+	TID string `json:"tid"`
+	// TranscriptURL is where to download the transcript.
+	TranscriptURL string `json:"transcript_url"`
+	// TranscriptDate is the transcript's date as sent; the reference
+	// gives no format (the calls API sends an ISO-8601 string).
+	TranscriptDate string `json:"transcriptDate"`
+	// StartTime is when the transcribed part of the call starts, as sent:
+	// the reference says an integer without a unit.
+	StartTime int64 `json:"startTime"`
+	// EndTime is when it ends, in the unit of StartTime.
+	EndTime int64 `json:"endTime"`
+}
+
+// ModerationEvent is a moderation_engine_approved,
+// moderation_engine_blocked or moderation_manual_approved delivery: the
+// message judged, with its verdict in Message.Data.Moderation.
+type ModerationEvent struct {
+	Base
+	// Message is the message, its moderation status in
+	// Data.Moderation.Status ("approved" or "disapproved").
+	Message chat.Message `json:"message"`
+	// Moderation are the rule conditions that matched, on
+	// moderation_manual_approved.
+	Moderation []ModerationMatch `json:"moderation,omitempty"`
+	// Reviewed reports whether a moderator reviewed the message, on
+	// moderation_manual_approved.
+	Reviewed bool `json:"reviewed,omitempty"`
+}
+
+// Status returns the message's moderation status ("approved",
+// "disapproved"), or "" when the payload carries none.
+func (e *ModerationEvent) Status() string {
+	if e.Message.Data.Moderation == nil {
+		return ""
+	}
+	return e.Message.Data.Moderation.Status
+}
+
+// ModerationMatch is a rule condition that matched a message, in a
+// [ModerationEvent].
+type ModerationMatch struct {
+	// Condition is the condition that matched.
+	Condition ModerationCondition `json:"condition"`
+	// Rule is the rule it belongs to.
+	Rule ModerationRule `json:"rule"`
+}
+
+// ModerationCondition is a moderation rule's condition as a webhook
+// reports it. The reference lists these fields without all their types;
+// the ones it leaves open are kept as JSON.
+type ModerationCondition struct {
+	ID                         string          `json:"id,omitempty"`
+	ObjectID                   string          `json:"_id,omitempty"`
+	Entity                     string          `json:"entity,omitempty"`
+	Operand                    string          `json:"operand,omitempty"`
+	Category                   string          `json:"category,omitempty"`
+	Operator                   string          `json:"operator,omitempty"`
+	Value                      json.RawMessage `json:"value,omitempty"`
+	Message                    string          `json:"message,omitempty"`
+	IsKeywordsReferencePresent bool            `json:"isKeywordsReferencePresent,omitempty"`
+	IsMediaPresent             bool            `json:"isMediaPresent,omitempty"`
+	SimilarityValue            json.RawMessage `json:"similarityValue,omitempty"`
+	DisallowedSentences        json.RawMessage `json:"disallowedSentences,omitempty"`
+	BasicAuthEnabled           bool            `json:"basicAuthEnabled,omitempty"`
+	Prompts                    json.RawMessage `json:"prompts,omitempty"`
+	Weight                     json.RawMessage `json:"weight,omitempty"`
+}
+
+// ModerationRule names the rule of a [ModerationMatch].
+type ModerationRule struct {
+	// ID is the rule's id.
+	ID string `json:"id,omitempty"`
+	// Name is the rule's name.
+	Name string `json:"name,omitempty"`
+	// RevisionID is the rule revision that matched.
+	RevisionID string `json:"revisionId,omitempty"`
+	// Action are the rule's actions, e.g. "blockMessage".
+	Action []string `json:"action,omitempty"`
+	// BlockedAt is when the rule blocked the message.
+	BlockedAt chat.Timestamp `json:"blockedAt,omitempty"`
+}
+
+// ModerationFailedEvent is a moderation_engine_failed delivery: a
+// moderation engine, such as a custom moderation API, could not judge a
+// message, and the rule's setting decided its fate.
+type ModerationFailedEvent struct {
+	Base
+	// Resource is the message concerned (id, conversationId, sender,
+	// receiverType, receiver, category, type, sentAt).
+	Resource chat.Message `json:"resource"`
+	// ContentType is the kind of content judged, as the service names it.
+	ContentType string `json:"contentType"`
+	// Outcome is what happened to the message, as the service names it.
+	Outcome string `json:"outcome"`
+	// CompletedAt is when moderation gave up.
+	CompletedAt Time `json:"completedAt"`
+	// Failures are the engine calls that failed.
+	Failures []ModerationFailure `json:"failures"`
+}
+
+// ModerationFailure is a failed call to a moderation engine.
+type ModerationFailure struct {
+	// Category is the kind of failure, e.g. "http_5xx".
+	Category string `json:"category"`
+	// HTTPStatus is the engine's HTTP status, when it answered.
+	HTTPStatus int `json:"httpStatus"`
+	// ErrorMessage describes the failure.
+	ErrorMessage string `json:"errorMessage"`
+	// ResponseBody is (the start of) the engine's answer.
+	ResponseBody string `json:"responseBody"`
+	// ResponseBodyTruncated reports whether ResponseBody was cut.
+	ResponseBodyTruncated bool `json:"responseBodyTruncated"`
+	// TimeoutMs is the call's timeout, in milliseconds.
+	TimeoutMs int64 `json:"timeoutMs"`
+	// FailedAt is when the call failed.
+	FailedAt Time `json:"failedAt"`
+	// Context says which engine, rule and condition were involved.
+	Context FailureContext `json:"context"`
+}
+
+// FailureContext is the context of a [ModerationFailure].
+type FailureContext struct {
+	// Engine is the engine called, e.g. "custom_api".
+	Engine string `json:"engine"`
+	// Setting is what the rule does on failure: "approve-message" or
+	// "drop-message".
+	Setting string `json:"setting"`
+	// Rule is the rule being applied.
+	Rule ModerationRule `json:"rule"`
+	// Condition is the condition being checked.
+	Condition FailedCondition `json:"condition"`
+	// Request is the call made to the engine.
+	Request EngineRequest `json:"request"`
+}
+
+// FailedCondition is the condition checked when a moderation engine
+// failed.
+type FailedCondition struct {
+	Entity    string     `json:"entity,omitempty"`
+	Operand   string     `json:"operand,omitempty"`
+	Category  string     `json:"category,omitempty"`
+	Operator  string     `json:"operator,omitempty"`
+	Message   string     `json:"message,omitempty"`
+	ListID    string     `json:"listId,omitempty"`
+	Threshold *Threshold `json:"threshold,omitempty"`
+}
+
+// Threshold is a condition's confidence threshold.
+type Threshold struct {
+	// Comparison is how the confidence is compared, as the service names it.
+	Comparison string `json:"comparison"`
+	// Percent is the threshold, in percent.
+	Percent float64 `json:"percent"`
+}
+
+// EngineRequest is the call made to a moderation engine. The credentials
+// are never included; BasicAuthSent says whether some were sent.
+type EngineRequest struct {
+	// URL is the engine's address.
+	URL string `json:"url"`
+	// Method is the HTTP method used.
+	Method string `json:"method"`
+	// BodyBytes is the size of the request body.
+	BodyBytes int64 `json:"bodyBytes"`
+	// BasicAuthSent reports whether Basic auth credentials were sent.
+	BasicAuthSent bool `json:"basicAuthSent"`
+}
+
+// CampaignEvent is an after_campaign_completed or after_campaign_failed
+// delivery.
+type CampaignEvent struct {
+	Base
+	CampaignID      string `json:"campaignId"`
+	AppID           string `json:"appId"`
+	Name            string `json:"name"`
+	Status          string `json:"status"`
+	TemplateID      string `json:"templateId"`
+	TemplateVersion int    `json:"templateVersion"`
+	// TotalTargets is how many users the campaign targets.
+	TotalTargets int `json:"totalTargets"`
+	// SentCount is how many it was sent to.
+	SentCount int `json:"sentCount"`
+	// FailedCount is how many sends failed.
+	FailedCount int    `json:"failedCount"`
+	Tag         string `json:"tag"`
+	ScheduledAt Time   `json:"scheduledAt"`
+	SentAt      Time   `json:"sentAt"`
+	CompletedAt Time   `json:"completedAt"`
+	CreatedAt   Time   `json:"createdAt"`
+	UpdatedAt   Time   `json:"updatedAt"`
+}
+
+// NotificationCreatedEvent is an after_notification_created delivery: a
+// notification was created and starts dispatching.
+type NotificationCreatedEvent struct {
+	Base
+	NotificationID  string   `json:"notificationId"`
+	AppID           string   `json:"appId"`
+	TemplateID      string   `json:"templateId"`
+	TemplateVersion int      `json:"templateVersion"`
+	Category        string   `json:"category"`
+	Label           string   `json:"label"`
+	Tags            []string `json:"tags"`
+	SendMode        string   `json:"sendMode"`
+	// CampaignID is the campaign the notification belongs to, if any.
+	CampaignID string `json:"campaignId"`
+	Priority   string `json:"priority"`
+	// Channels are the channels it goes out on, e.g. "in_app", "push".
+	Channels     []string `json:"channels"`
+	DataType     string   `json:"dataType"`
+	Status       string   `json:"status"`
+	TotalTargets int      `json:"totalTargets"`
+	SentCount    int      `json:"sentCount"`
+	FailedCount  int      `json:"failedCount"`
+	CreatedAt    Time     `json:"createdAt"`
+}
+
+// FeedItemEvent is an after_feed_item_sent, after_feed_item_delivered,
+// after_feed_item_read or after_feed_item_interacted delivery: an in-app
+// feed item's progress. Its times are zero until they happen. Variables,
+// Metadata, Content and RealtimeFanout are kept as JSON: the reference
+// does not give their shape.
+type FeedItemEvent struct {
+	Base
+	ID              string `json:"id"`
+	AppID           string `json:"appId"`
+	NotificationID  string `json:"notificationId"`
+	CampaignID      string `json:"campaignId"`
+	// Receiver is the UID of the user the item is for.
+	Receiver         string          `json:"receiver"`
+	TemplateID       string          `json:"templateId"`
+	TemplateVersion  int             `json:"templateVersion"`
+	ChannelType      string          `json:"channelType"` // "in_app"
+	ChannelID        string          `json:"channelId"`
+	TemplateCategory string          `json:"templateCategory"`
+	CategoryID       string          `json:"categoryId"`
+	Label            string          `json:"label"`
+	Tags             []string        `json:"tags"`
+	AlternativeText  string          `json:"alternativeText"`
+	DataType         string          `json:"dataType"`
+	Status           string          `json:"status"`
+	SentAt           Time            `json:"sentAt"`
+	DeliveredAt      Time            `json:"deliveredAt"`
+	ReadAt           Time            `json:"readAt"`
+	EngagedAt        Time            `json:"engagedAt"`
+	InteractedAt     Time            `json:"interactedAt"`
+	Variables        json.RawMessage `json:"variables,omitempty"`
+	Metadata         json.RawMessage `json:"metadata,omitempty"`
+	RealtimeFanout   json.RawMessage `json:"realtimeFanout,omitempty"`
+	// Content is the item's content (on after_feed_item_sent).
+	Content json.RawMessage `json:"content,omitempty"`
+}
+
+// PushNotificationEvent is an after_push_notification_sent,
+// after_push_notification_delivered or after_push_notification_clicked
+// delivery. Its times are zero until they happen. Variables and Metadata
+// are kept as JSON: the reference does not give their shape.
+type PushNotificationEvent struct {
+	Base
+	PushNotificationID string `json:"pushNotificationId"`
+	AppID              string `json:"appId"`
+	NotificationID     string `json:"notificationId"`
+	CampaignID         string `json:"campaignId"`
+	// Receiver is the UID of the user the notification is for.
+	Receiver        string          `json:"receiver"`
+	TemplateID      string          `json:"templateId"`
+	TemplateVersion int             `json:"templateVersion"`
+	ChannelType     string          `json:"channelType"` // "push"
+	ChannelID       string          `json:"channelId"`
+	Category        string          `json:"category"`
+	Label           string          `json:"label"`
+	Tags            []string        `json:"tags"`
+	Tag             string          `json:"tag"`
+	AlternativeText string          `json:"alternativeText"`
+	DataType        string          `json:"dataType"`
+	Status          string          `json:"status"`
+	SentAt          Time            `json:"sentAt"`
+	DeliveredAt     Time            `json:"deliveredAt"`
+	ClickedAt       Time            `json:"clickedAt"`
+	EngagedAt       Time            `json:"engagedAt"`
+	FailedAt        Time            `json:"failedAt"`
+	ErrorMessage    string          `json:"errorMessage"`
+	Variables       json.RawMessage `json:"variables,omitempty"`
+	Metadata        json.RawMessage `json:"metadata,omitempty"`
+}
+
+// UnknownEvent is a delivery of a trigger this package does not know,
+// such as one added to the service after this release. Its payload is in
+// Envelope().Data, as sent.
+type UnknownEvent struct {
+	Base
+}
