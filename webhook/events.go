@@ -333,23 +333,41 @@ type ModerationMatch struct {
 
 // ModerationCondition is a moderation rule's condition as a webhook
 // reports it. The reference lists these fields without all their types;
-// the ones it leaves open are kept as JSON.
+// Value, SimilarityValue, DisallowedSentences, Prompts and Weight are kept
+// as JSON.
 type ModerationCondition struct {
-	ID                         string          `json:"id,omitempty"`
-	ObjectID                   string          `json:"_id,omitempty"`
-	Entity                     string          `json:"entity,omitempty"`
-	Operand                    string          `json:"operand,omitempty"`
-	Category                   string          `json:"category,omitempty"`
-	Operator                   string          `json:"operator,omitempty"`
-	Value                      json.RawMessage `json:"value,omitempty"`
-	Message                    string          `json:"message,omitempty"`
-	IsKeywordsReferencePresent bool            `json:"isKeywordsReferencePresent,omitempty"`
-	IsMediaPresent             bool            `json:"isMediaPresent,omitempty"`
-	SimilarityValue            json.RawMessage `json:"similarityValue,omitempty"`
-	DisallowedSentences        json.RawMessage `json:"disallowedSentences,omitempty"`
-	BasicAuthEnabled           bool            `json:"basicAuthEnabled,omitempty"`
-	Prompts                    json.RawMessage `json:"prompts,omitempty"`
-	Weight                     json.RawMessage `json:"weight,omitempty"`
+	// ID is the condition's id.
+	ID string `json:"id,omitempty"`
+	// ObjectID is the condition's storage id ("_id").
+	ObjectID string `json:"_id,omitempty"`
+	// Entity is what the condition looks at, e.g. "message".
+	Entity string `json:"entity,omitempty"`
+	// Operand is the part of it, e.g. "text".
+	Operand string `json:"operand,omitempty"`
+	// Category is the kind of check, e.g. "keyword".
+	Category string `json:"category,omitempty"`
+	// Operator is how Value is compared, e.g. "contains".
+	Operator string `json:"operator,omitempty"`
+	// Value is what the operand is compared with (a JSON array).
+	Value json.RawMessage `json:"value,omitempty"`
+	// Message is the condition's message.
+	Message string `json:"message,omitempty"`
+	// IsKeywordsReferencePresent reports whether the condition refers to
+	// a keyword list.
+	IsKeywordsReferencePresent bool `json:"isKeywordsReferencePresent,omitempty"`
+	// IsMediaPresent reports whether the condition checks media.
+	IsMediaPresent bool `json:"isMediaPresent,omitempty"`
+	// SimilarityValue is the similarity threshold of similarity checks.
+	SimilarityValue json.RawMessage `json:"similarityValue,omitempty"`
+	// DisallowedSentences are the sentences of similarity checks (a JSON
+	// array).
+	DisallowedSentences json.RawMessage `json:"disallowedSentences,omitempty"`
+	// BasicAuthEnabled reports whether a custom API check sends Basic auth.
+	BasicAuthEnabled bool `json:"basicAuthEnabled,omitempty"`
+	// Prompts are the prompts of AI checks (a JSON array).
+	Prompts json.RawMessage `json:"prompts,omitempty"`
+	// Weight is the condition's weight.
+	Weight json.RawMessage `json:"weight,omitempty"`
 }
 
 // ModerationRule names the rule of a [ModerationMatch].
@@ -422,12 +440,19 @@ type FailureContext struct {
 // FailedCondition is the condition checked when a moderation engine
 // failed.
 type FailedCondition struct {
-	Entity    string     `json:"entity,omitempty"`
-	Operand   string     `json:"operand,omitempty"`
-	Category  string     `json:"category,omitempty"`
-	Operator  string     `json:"operator,omitempty"`
-	Message   string     `json:"message,omitempty"`
-	ListID    string     `json:"listId,omitempty"`
+	// Entity is what the condition looks at, e.g. "message".
+	Entity string `json:"entity,omitempty"`
+	// Operand is the part of it, e.g. "text".
+	Operand string `json:"operand,omitempty"`
+	// Category is the kind of check.
+	Category string `json:"category,omitempty"`
+	// Operator is how the operand is judged.
+	Operator string `json:"operator,omitempty"`
+	// Message is the condition's message.
+	Message string `json:"message,omitempty"`
+	// ListID is the keyword list the condition uses, if any.
+	ListID string `json:"listId,omitempty"`
+	// Threshold is the confidence needed for a match, if any.
 	Threshold *Threshold `json:"threshold,omitempty"`
 }
 
@@ -456,83 +481,133 @@ type EngineRequest struct {
 // delivery.
 type CampaignEvent struct {
 	Base
-	CampaignID      string `json:"campaignId"`
-	AppID           string `json:"appId"`
-	Name            string `json:"name"`
-	Status          string `json:"status"`
-	TemplateID      string `json:"templateId"`
-	TemplateVersion int    `json:"templateVersion"`
+	// CampaignID is the campaign's id.
+	CampaignID string `json:"campaignId"`
+	// AppID is the app's id.
+	AppID string `json:"appId"`
+	// Name is the campaign's name.
+	Name string `json:"name"`
+	// Status is the campaign's status, e.g. "completed" or "failed".
+	Status string `json:"status"`
+	// TemplateID is the template the campaign sends.
+	TemplateID string `json:"templateId"`
+	// TemplateVersion is the template's version.
+	TemplateVersion int `json:"templateVersion"`
 	// TotalTargets is how many users the campaign targets.
 	TotalTargets int `json:"totalTargets"`
 	// SentCount is how many it was sent to.
 	SentCount int `json:"sentCount"`
 	// FailedCount is how many sends failed.
-	FailedCount int    `json:"failedCount"`
-	Tag         string `json:"tag"`
-	ScheduledAt Time   `json:"scheduledAt"`
-	SentAt      Time   `json:"sentAt"`
-	CompletedAt Time   `json:"completedAt"`
-	CreatedAt   Time   `json:"createdAt"`
-	UpdatedAt   Time   `json:"updatedAt"`
+	FailedCount int `json:"failedCount"`
+	// Tag is the campaign's analytics tag.
+	Tag string `json:"tag"`
+	// ScheduledAt is when the campaign was scheduled for.
+	ScheduledAt Time `json:"scheduledAt"`
+	// SentAt is when it was sent.
+	SentAt Time `json:"sentAt"`
+	// CompletedAt is when it completed.
+	CompletedAt Time `json:"completedAt"`
+	// CreatedAt is when it was created.
+	CreatedAt Time `json:"createdAt"`
+	// UpdatedAt is when it last changed.
+	UpdatedAt Time `json:"updatedAt"`
 }
 
 // NotificationCreatedEvent is an after_notification_created delivery: a
 // notification was created and starts dispatching.
 type NotificationCreatedEvent struct {
 	Base
-	NotificationID  string   `json:"notificationId"`
-	AppID           string   `json:"appId"`
-	TemplateID      string   `json:"templateId"`
-	TemplateVersion int      `json:"templateVersion"`
-	Category        string   `json:"category"`
-	Label           string   `json:"label"`
-	Tags            []string `json:"tags"`
-	SendMode        string   `json:"sendMode"`
+	// NotificationID is the notification's id.
+	NotificationID string `json:"notificationId"`
+	// AppID is the app's id.
+	AppID string `json:"appId"`
+	// TemplateID is the template the notification uses.
+	TemplateID string `json:"templateId"`
+	// TemplateVersion is the template's version.
+	TemplateVersion int `json:"templateVersion"`
+	// Category is the notification's category.
+	Category string `json:"category"`
+	// Label is the notification's label.
+	Label string `json:"label"`
+	// Tags are the notification's tags.
+	Tags []string `json:"tags"`
+	// SendMode is how it is sent, as the service names it.
+	SendMode string `json:"sendMode"`
 	// CampaignID is the campaign the notification belongs to, if any.
 	CampaignID string `json:"campaignId"`
-	Priority   string `json:"priority"`
+	// Priority is the notification's priority, as the service names it.
+	Priority string `json:"priority"`
 	// Channels are the channels it goes out on, e.g. "in_app", "push".
-	Channels     []string `json:"channels"`
-	DataType     string   `json:"dataType"`
-	Status       string   `json:"status"`
-	TotalTargets int      `json:"totalTargets"`
-	SentCount    int      `json:"sentCount"`
-	FailedCount  int      `json:"failedCount"`
-	CreatedAt    Time     `json:"createdAt"`
+	Channels []string `json:"channels"`
+	// DataType is the kind of content, as the service names it.
+	DataType string `json:"dataType"`
+	// Status is the notification's status.
+	Status string `json:"status"`
+	// TotalTargets is how many users it targets.
+	TotalTargets int `json:"totalTargets"`
+	// SentCount is how many it was sent to so far.
+	SentCount int `json:"sentCount"`
+	// FailedCount is how many sends failed so far.
+	FailedCount int `json:"failedCount"`
+	// CreatedAt is when it was created.
+	CreatedAt Time `json:"createdAt"`
 }
 
 // FeedItemEvent is an after_feed_item_sent, after_feed_item_delivered,
 // after_feed_item_read or after_feed_item_interacted delivery: an in-app
 // feed item's progress. Its times are zero until they happen. Variables,
-// Metadata, Content and RealtimeFanout are kept as JSON: the reference
+// Metadata, RealtimeFanout and Content are kept as JSON: the reference
 // does not give their shape.
 type FeedItemEvent struct {
 	Base
-	ID              string `json:"id"`
-	AppID           string `json:"appId"`
-	NotificationID  string `json:"notificationId"`
-	CampaignID      string `json:"campaignId"`
+	// ID is the feed item's id.
+	ID string `json:"id"`
+	// AppID is the app's id.
+	AppID string `json:"appId"`
+	// NotificationID is the notification the item delivers.
+	NotificationID string `json:"notificationId"`
+	// CampaignID is the campaign it belongs to, if any.
+	CampaignID string `json:"campaignId"`
 	// Receiver is the UID of the user the item is for.
-	Receiver         string          `json:"receiver"`
-	TemplateID       string          `json:"templateId"`
-	TemplateVersion  int             `json:"templateVersion"`
-	ChannelType      string          `json:"channelType"` // "in_app"
-	ChannelID        string          `json:"channelId"`
-	TemplateCategory string          `json:"templateCategory"`
-	CategoryID       string          `json:"categoryId"`
-	Label            string          `json:"label"`
-	Tags             []string        `json:"tags"`
-	AlternativeText  string          `json:"alternativeText"`
-	DataType         string          `json:"dataType"`
-	Status           string          `json:"status"`
-	SentAt           Time            `json:"sentAt"`
-	DeliveredAt      Time            `json:"deliveredAt"`
-	ReadAt           Time            `json:"readAt"`
-	EngagedAt        Time            `json:"engagedAt"`
-	InteractedAt     Time            `json:"interactedAt"`
-	Variables        json.RawMessage `json:"variables,omitempty"`
-	Metadata         json.RawMessage `json:"metadata,omitempty"`
-	RealtimeFanout   json.RawMessage `json:"realtimeFanout,omitempty"`
+	Receiver string `json:"receiver"`
+	// TemplateID is the template the item uses.
+	TemplateID string `json:"templateId"`
+	// TemplateVersion is the template's version.
+	TemplateVersion int `json:"templateVersion"`
+	// ChannelType is "in_app".
+	ChannelType string `json:"channelType"`
+	// ChannelID is the channel's id.
+	ChannelID string `json:"channelId"`
+	// TemplateCategory is the template's category.
+	TemplateCategory string `json:"templateCategory"`
+	// CategoryID is the feed category's id.
+	CategoryID string `json:"categoryId"`
+	// Label is the item's label.
+	Label string `json:"label"`
+	// Tags are the item's tags.
+	Tags []string `json:"tags"`
+	// AlternativeText is the item's plain-text version.
+	AlternativeText string `json:"alternativeText"`
+	// DataType is the kind of content, as the service names it.
+	DataType string `json:"dataType"`
+	// Status is the item's status: sent, delivered, read or interacted.
+	Status string `json:"status"`
+	// SentAt is when the item was sent.
+	SentAt Time `json:"sentAt"`
+	// DeliveredAt is when it reached the user's device.
+	DeliveredAt Time `json:"deliveredAt"`
+	// ReadAt is when the user read it.
+	ReadAt Time `json:"readAt"`
+	// EngagedAt is when the user first engaged with it.
+	EngagedAt Time `json:"engagedAt"`
+	// InteractedAt is when the user interacted with it.
+	InteractedAt Time `json:"interactedAt"`
+	// Variables are the template's variables.
+	Variables json.RawMessage `json:"variables,omitempty"`
+	// Metadata is the item's metadata.
+	Metadata json.RawMessage `json:"metadata,omitempty"`
+	// RealtimeFanout says where the item was pushed in real time.
+	RealtimeFanout json.RawMessage `json:"realtimeFanout,omitempty"`
 	// Content is the item's content (on after_feed_item_sent).
 	Content json.RawMessage `json:"content,omitempty"`
 }
@@ -543,31 +618,55 @@ type FeedItemEvent struct {
 // are kept as JSON: the reference does not give their shape.
 type PushNotificationEvent struct {
 	Base
+	// PushNotificationID is the push notification's id.
 	PushNotificationID string `json:"pushNotificationId"`
-	AppID              string `json:"appId"`
-	NotificationID     string `json:"notificationId"`
-	CampaignID         string `json:"campaignId"`
+	// AppID is the app's id.
+	AppID string `json:"appId"`
+	// NotificationID is the notification the push delivers.
+	NotificationID string `json:"notificationId"`
+	// CampaignID is the campaign it belongs to, if any.
+	CampaignID string `json:"campaignId"`
 	// Receiver is the UID of the user the notification is for.
-	Receiver        string          `json:"receiver"`
-	TemplateID      string          `json:"templateId"`
-	TemplateVersion int             `json:"templateVersion"`
-	ChannelType     string          `json:"channelType"` // "push"
-	ChannelID       string          `json:"channelId"`
-	Category        string          `json:"category"`
-	Label           string          `json:"label"`
-	Tags            []string        `json:"tags"`
-	Tag             string          `json:"tag"`
-	AlternativeText string          `json:"alternativeText"`
-	DataType        string          `json:"dataType"`
-	Status          string          `json:"status"`
-	SentAt          Time            `json:"sentAt"`
-	DeliveredAt     Time            `json:"deliveredAt"`
-	ClickedAt       Time            `json:"clickedAt"`
-	EngagedAt       Time            `json:"engagedAt"`
-	FailedAt        Time            `json:"failedAt"`
-	ErrorMessage    string          `json:"errorMessage"`
-	Variables       json.RawMessage `json:"variables,omitempty"`
-	Metadata        json.RawMessage `json:"metadata,omitempty"`
+	Receiver string `json:"receiver"`
+	// TemplateID is the template the notification uses.
+	TemplateID string `json:"templateId"`
+	// TemplateVersion is the template's version.
+	TemplateVersion int `json:"templateVersion"`
+	// ChannelType is "push".
+	ChannelType string `json:"channelType"`
+	// ChannelID is the channel's id.
+	ChannelID string `json:"channelId"`
+	// Category is the notification's category.
+	Category string `json:"category"`
+	// Label is the notification's label.
+	Label string `json:"label"`
+	// Tags are the notification's tags.
+	Tags []string `json:"tags"`
+	// Tag is the campaign's analytics tag.
+	Tag string `json:"tag"`
+	// AlternativeText is the notification's plain-text version.
+	AlternativeText string `json:"alternativeText"`
+	// DataType is the kind of content, as the service names it.
+	DataType string `json:"dataType"`
+	// Status is the notification's status: sent, delivered, clicked or
+	// failed.
+	Status string `json:"status"`
+	// SentAt is when the notification was sent.
+	SentAt Time `json:"sentAt"`
+	// DeliveredAt is when it reached the device.
+	DeliveredAt Time `json:"deliveredAt"`
+	// ClickedAt is when the user opened it.
+	ClickedAt Time `json:"clickedAt"`
+	// EngagedAt is when the user first engaged with it.
+	EngagedAt Time `json:"engagedAt"`
+	// FailedAt is when sending it failed.
+	FailedAt Time `json:"failedAt"`
+	// ErrorMessage says why sending failed.
+	ErrorMessage string `json:"errorMessage"`
+	// Variables are the template's variables.
+	Variables json.RawMessage `json:"variables,omitempty"`
+	// Metadata is the notification's metadata.
+	Metadata json.RawMessage `json:"metadata,omitempty"`
 }
 
 // UnknownEvent is a delivery of a trigger this package does not know,
