@@ -1,6 +1,6 @@
 module github.com/chatrest/chat
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/google/go-querystring v1.2.0
@@ -8,6 +8,7 @@ require (
 	github.com/jarcoal/httpmock v1.4.2
 	github.com/stretchr/testify v1.12.1
 	go.uber.org/goleak v1.3.0
+	golang.org/x/time v0.16.0
 )
 
 require (
