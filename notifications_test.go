@@ -1,0 +1,272 @@
+package chat_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+)
+
+const settingsJSON = `{
+	"preferences": {
+		"group": {"messagesSetting": 2, "messagesOverride": true, "reactionsSetting": 3, "memberLeftSetting": 1, "memberLeftOverride": false},
+		"oneOnOne": {"messagesSetting": 3, "messagesOverride": false},
+		"call": {"initiatedSetting": 2, "initiatedOverride": false},
+		"mute": {"dndPreferenceSetting": 1, "dndPreferenceOverride": true,
+			"schedulePreferenceSetting": {"monday": {"from": 0, "to": 2359, "dnd": false}}},
+		"email": {"notifyForUnreadOnly": true, "intervalInSeconds": 120, "maxPerDay": 0},
+		"push": {"includeMessageObjectSetting": false, "customJson": {"k": "v"}},
+		"bypassPreferencesForMentions": false
+	},
+	"sound": {"chat": "default", "call": "ring"},
+	"templates": {"usePrivacyTemplate": 1, "textMessageTemplateDefault": {"titleOneOnOne": "{{senderDetails.name}}", "body": "{{message.data.text}}"},
+		"mediaMessageTemplateDefault": {"body_image": "sent an image"}}
+}`
+
+func TestNotificationSettingsWire(t *testing.T) {
+	ctx := context.Background()
+	want := &chat.NotificationSettings{
+		Preferences: &chat.NotificationPreferences{
+			Group: &chat.GroupNotificationPreferences{
+				MessagesSetting: new(chat.NotifyAll), MessagesOverride: new(true),
+				ReactionsSetting: new(chat.NotifyReactionsOnAllMessages),
+				MemberLeftSetting: new(chat.NotifyNone), MemberLeftOverride: new(false),
+			},
+			OneOnOne: &chat.OneOnOneNotificationPreferences{MessagesSetting: new(chat.NotifyMentions), MessagesOverride: new(false)},
+			Call:     &chat.CallNotificationPreferences{InitiatedSetting: new(chat.NotifyAll), InitiatedOverride: new(false)},
+			Mute: &chat.MuteNotificationPreferences{
+				DNDPreferenceSetting: new(chat.DNDDisabled), DNDPreferenceOverride: new(true),
+				SchedulePreferenceSetting: &chat.WeekSchedule{Monday: &chat.DaySchedule{From: 0, To: 2359}},
+			},
+			Email:                        &chat.DigestPreferences{NotifyForUnreadOnly: new(true), IntervalInSeconds: new(120), MaxPerDay: new(0)},
+			Push:                         &chat.PushPayloadPreferences{IncludeMessageObjectSetting: new(false), CustomJSON: map[string]any{"k": "v"}},
+			BypassPreferencesForMentions: new(false),
+		},
+		Sound: &chat.NotificationSound{Chat: "default", Call: "ring"},
+		Templates: &chat.NotificationTemplates{
+			UsePrivacyTemplate:          new(chat.PrivacyTemplateDefault),
+			TextMessageTemplateDefault:  &chat.TextTemplate{TitleOneOnOne: "{{senderDetails.name}}", Body: "{{message.data.text}}"},
+			MediaMessageTemplateDefault: &chat.MediaTemplate{BodyImage: "sent an image"},
+		},
+	}
+	success := &chat.Result{Success: true}
+	runWire(t, []wireCase{
+		{
+			name:     "GetSettings",
+			call:     func(c *chat.Client) (any, error) { return c.Notifications.GetSettings(ctx) },
+			response: `{"data":` + settingsJSON + `}`,
+			method:   http.MethodGet, path: "/v3/notifications/v1/settings",
+			want: want,
+		},
+		{
+			name: "UpdateSettings sends false and 0 and only what is set",
+			call: func(c *chat.Client) (any, error) {
+				return c.Notifications.UpdateSettings(ctx, &chat.NotificationSettings{
+					Preferences: &chat.NotificationPreferences{
+						Group: &chat.GroupNotificationPreferences{MessagesSetting: new(chat.NotifyNone), MessagesOverride: new(false)},
+						SMS:   &chat.DigestPreferences{MaxPerDay: new(0)},
+						Mute: &chat.MuteNotificationPreferences{SchedulePreferenceSetting: &chat.WeekSchedule{
+							Sunday: &chat.DaySchedule{From: 0, To: 900, DND: false}}},
+						BypassPreferencesForMentions: new(true),
+					},
+					Templates: &chat.NotificationTemplates{UsePrivacyTemplate: new(chat.PrivacyTemplateUserOverride),
+						SMSContentTemplatePrivacy: &chat.SMSTemplate{BodyGroup: "New message"}},
+				})
+			},
+			response: `{"data":{"success":true}}`,
+			method:   http.MethodPatch, path: "/v3/notifications/v1/settings",
+			body: `{"preferences":{"group":{"messagesSetting":1,"messagesOverride":false},"sms":{"maxPerDay":0},
+				"mute":{"schedulePreferenceSetting":{"sunday":{"from":0,"to":900,"dnd":false}}},"bypassPreferencesForMentions":true},
+				"templates":{"usePrivacyTemplate":3,"smsContentTemplatePrivacy":{"bodyGroup":"New message"}}}`,
+			want: success,
+		},
+		{
+			name:     "ResetSettings",
+			call:     func(c *chat.Client) (any, error) { return c.Notifications.ResetSettings(ctx) },
+			response: `{"data":{"success":true}}`,
+			method:   http.MethodDelete, path: "/v3/notifications/v1/settings",
+			want: success,
+		},
+	})
+}
+
+func TestNotificationLogsWire(t *testing.T) {
+	ctx := context.Background()
+	const logJSON = `{"_id":"67e3c56babf90e20e2652edb","processingStartedAtMS":1742980459696,"processingEndedAtMS":1742980459738,
+		"totalProcessingTimeInMS":42,"component":"notifications-core","channel":"push","provider":"apns","messageId":3939,"reactionId":69,
+		"trigger":"message_reaction_added","messageSentAtMS":1742980459000,"sender":"cometchat-uid-4","reactionSender":"cometchat-uid-1",
+		"receiver":"cometchat-guid-1","reactionReceiver":"g-muted-yes","receiverType":"group","member":"g-muted-yes",
+		"tokenType":"apns_ios_device","pushToken":"pushtoken123","providerId":"apns-provider","payload":{"type":"apns"},
+		"notificationTriggered":false,"reason":"MUTE_PREFERENCE"}`
+	entry := chat.NotificationLog{
+		ID: "67e3c56babf90e20e2652edb", ProcessingStartedAtMS: 1742980459696, ProcessingEndedAtMS: 1742980459738,
+		TotalProcessingTimeInMS: 42, Component: "notifications-core", Channel: chat.ChannelPush, Provider: chat.ProviderAPNs,
+		MessageID: 3939, ReactionID: 69, Trigger: chat.TriggerMessageReactionAdded, MessageSentAtMS: 1742980459000,
+		Sender: "cometchat-uid-4", ReactionSender: "cometchat-uid-1", Receiver: "cometchat-guid-1", ReactionReceiver: "g-muted-yes",
+		ReceiverType: chat.ReceiverGroup, Member: "g-muted-yes", TokenType: chat.PushPlatformAPNsIOSDevice, PushToken: "pushtoken123",
+		ProviderID: "apns-provider", Payload: []byte(`{"type":"apns"}`), Reason: chat.ReasonMutePreference,
+	}
+	runWire(t, []wireCase{
+		{
+			name: "ListLogs with every filter",
+			call: func(c *chat.Client) (any, error) {
+				return c.Notifications.ListLogs(ctx, &chat.ListLogsOptions{
+					MessageID: 3939, ReactionID: 69, From: 1742980000000, To: 1742990000000,
+					MessageCategory: chat.CategoryMessage, MessageType: "text", Trigger: chat.TriggerAfterMessage,
+					Sender: "a", ReactionSender: "b", Receiver: "g 1", ReceiverType: chat.ReceiverGroup, ReactionReceiver: "c", Member: "d",
+					Channel: chat.ChannelPush, Provider: chat.ProviderFCM, NotificationTriggered: new(false), Reason: chat.ReasonDNDPreference,
+					Success: new(true), Affix: chat.AffixAppend, LogID: "67e3", Limit: 5,
+				})
+			},
+			response: `{"data":[` + logJSON + `],"meta":{"previous":{"affix":"prepend","logId":"67e3c56babf90e20e2652edb","messageId":3939},
+				"current":{"limit":5,"count":1},"next":{"affix":"append","logId":"67e3c56babf90e20e2652edb"}}}`,
+			method: http.MethodGet, path: "/v3/notifications/v1/logs",
+			query: "affix=append&channel=push&from=1742980000000&limit=5&logId=67e3&member=d&messageCategory=message&messageId=3939" +
+				"&messageType=text&notificationTriggered=false&provider=fcm&reactionId=69&reactionReceiver=c&reactionSender=b" +
+				"&reason=DND_PREFERENCE&receiver=g+1&receiverType=group&sender=a&success=true&to=1742990000000&trigger=after_message",
+			want: &chat.Page[chat.NotificationLog]{Data: []chat.NotificationLog{entry}, Meta: chat.Meta{
+				Current:  &chat.Current{Limit: 5, Count: 1},
+				Next:     &chat.Cursor{Affix: chat.AffixAppend, ID: "67e3c56babf90e20e2652edb"},
+				Previous: &chat.Cursor{Affix: chat.AffixPrepend, ID: "67e3c56babf90e20e2652edb"},
+			}},
+		},
+		{
+			name:     "ListLogs with the reference's messageId cursors",
+			call:     func(c *chat.Client) (any, error) { return c.Notifications.ListLogs(ctx, nil) },
+			response: `{"data":[],"meta":{"current":{"limit":10,"count":0},"next":{"affix":"append","messageId":3939}}}`,
+			method:   http.MethodGet, path: "/v3/notifications/v1/logs",
+			want: &chat.Page[chat.NotificationLog]{Data: []chat.NotificationLog{}, Meta: chat.Meta{
+				Current: &chat.Current{Limit: 10}, Next: &chat.Cursor{Affix: chat.AffixAppend},
+			}},
+		},
+	})
+}
+
+func TestNotificationAllLogs(t *testing.T) {
+	page := func(ids []string, limit int, next string) string {
+		var items []string
+		for _, id := range ids {
+			items = append(items, `{"_id":"`+id+`","notificationTriggered":true}`)
+		}
+		meta := fmt.Sprintf(`{"current":{"limit":%d,"count":%d}`, limit, len(ids))
+		if next != "" {
+			meta += `,"next":{"affix":"append","logId":"` + next + `"}`
+		}
+		return `{"data":[` + strings.Join(items, ",") + `],"meta":` + meta + `}}`
+	}
+	collect := func(t *testing.T, m *mockAPI, opts *chat.ListLogsOptions) []string {
+		t.Helper()
+		var ids []string
+		for l, err := range m.client.Notifications.AllLogs(context.Background(), opts) {
+			require.NoError(t, err)
+			ids = append(ids, l.ID)
+		}
+		return ids
+	}
+
+	t.Run("follows meta.next.logId", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+			switch req.URL.Query().Get("logId") {
+			case "":
+				return jsonResponse(http.StatusOK, page([]string{"a", "b"}, 2, "b")), nil
+			case "b":
+				return jsonResponse(http.StatusOK, page([]string{"c"}, 2, "")), nil
+			}
+			return jsonResponse(http.StatusOK, page(nil, 2, "")), nil
+		})
+		opts := &chat.ListLogsOptions{Limit: 2, Sender: "alice"}
+		assert.Equal(t, []string{"a", "b", "c"}, collect(t, m, opts))
+		reqs := m.requests()
+		require.Len(t, reqs, 2)
+		assert.Equal(t, "limit=2&sender=alice", reqs[0].RawQuery)
+		assert.Equal(t, "affix=append&limit=2&logId=b&sender=alice", reqs[1].RawQuery)
+		assert.Equal(t, &chat.ListLogsOptions{Limit: 2, Sender: "alice"}, opts, "opts unchanged")
+	})
+	t.Run("continues after a full page without a cursor", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+			if req.URL.Query().Get("logId") == "" {
+				return jsonResponse(http.StatusOK, page([]string{"a", "b"}, 2, "")), nil
+			}
+			return jsonResponse(http.StatusOK, page(nil, 2, "")), nil
+		})
+		assert.Equal(t, []string{"a", "b"}, collect(t, m, &chat.ListLogsOptions{Affix: chat.AffixAppend}))
+		reqs := m.requests()
+		require.Len(t, reqs, 2)
+		assert.Equal(t, "affix=append&logId=b", reqs[1].RawQuery)
+	})
+	t.Run("stops after a short page without a cursor", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.reply(http.StatusOK, page([]string{"a"}, 2, ""))
+		assert.Equal(t, []string{"a"}, collect(t, m, nil))
+		assert.Equal(t, 1, m.calls())
+	})
+	t.Run("a repeated cursor stalls", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.reply(http.StatusOK, page([]string{"a"}, 1, "a"))
+		var err error
+		n := 0
+		for _, e := range m.client.Notifications.AllLogs(context.Background(), nil) {
+			if e != nil {
+				err = e
+				break
+			}
+			n++
+		}
+		assert.ErrorIs(t, err, chat.ErrPaginationStalled)
+		assert.Equal(t, 2, n)
+	})
+	t.Run("an error ends the walk", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.reply(http.StatusUnauthorized, `{"error":{"code":"AUTH_ERR_APIKEY_NOT_FOUND","message":"no key"}}`)
+		for l, err := range m.client.Notifications.AllLogs(context.Background(), nil) {
+			assert.Nil(t, l)
+			assert.ErrorIs(t, err, chat.ErrUnauthorized)
+		}
+		assert.Equal(t, 1, m.calls())
+	})
+}
+
+// TestNotificationSecretsNotPrinted checks that the types carrying
+// credentials print them as REDACTED with every verb, and still encode
+// them as JSON.
+func TestNotificationSecretsNotPrinted(t *testing.T) {
+	const secret = "s3cr3t-value-never-printed"
+	values := []any{
+		chat.FCMProvider{ProviderID: "fcm", ServiceAccountCreds: &chat.FCMServiceAccount{ProjectID: "p", PrivateKey: secret}},
+		&chat.FCMServiceAccount{PrivateKey: secret},
+		chat.APNsProvider{ProviderID: "apns", P8Key: secret},
+		chat.CustomPushProvider{WebhookURL: "https://h", BasicAuthPassword: secret},
+		chat.CustomSMSProvider{BasicAuthPassword: secret},
+		chat.CustomEmailProvider{BasicAuthPassword: secret},
+		chat.UpdateCustomProviderRequest{BasicAuthPassword: secret},
+		chat.TwilioProvider{TwilioAuthToken: secret},
+		&chat.SendGridProvider{SendGridAPIKey: secret},
+		chat.PushToken{AuthToken: secret, Token: secret + "2"},
+		[]chat.PushToken{{Token: secret}},
+		chat.RegisterPushTokenRequest{Platform: chat.PushPlatformFCMAndroid, Token: secret, AuthToken: secret + "2"},
+		chat.ListPushTokensOptions{AuthToken: secret},
+		chat.UnregisterPushTokensRequest{AuthToken: secret},
+		chat.DeletePushTokenRequest{AuthToken: secret},
+		chat.NotificationLog{ID: "l", PushToken: secret},
+	}
+	for _, v := range values {
+		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x"} {
+			out := fmt.Sprintf(verb, v)
+			assert.NotContains(t, out, secret, "%T printed with %s", v, verb)
+			assert.NotContains(t, out, fmt.Sprintf("%x", secret), "%T printed with %s", v, verb)
+		}
+		assert.Contains(t, fmt.Sprintf("%+v", v), "REDACTED", "%T", v)
+	}
+	b, err := json.Marshal(chat.APNsProvider{P8Key: secret})
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"p8Key":"`+secret+`"`, "JSON keeps the secret")
+}
