@@ -1,6 +1,132 @@
 package management
 
-import "github.com/chatrest/chat/internal/rest"
+import (
+	"bytes"
+	"context"
+	"maps"
+	"net/http"
+	"slices"
+
+	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/rest"
+)
 
 // CollaboratorsService manages an app's collaborators. Get it from [Client.Collaborators].
 type CollaboratorsService struct{ rc *rest.Client }
+
+// CollaboratorRole is a team member's role on an app.
+type CollaboratorRole string
+
+// Collaborator roles. The reference shows "admin" and "developer" in lists,
+// and admins and moderators in requests; "owner" is the account's role on
+// its own apps ([App.Role]).
+const (
+	RoleOwner     CollaboratorRole = "owner"
+	RoleAdmin     CollaboratorRole = "admin"
+	RoleDeveloper CollaboratorRole = "developer"
+	RoleModerator CollaboratorRole = "moderator"
+)
+
+// Collaborator is a member of an app's team.
+type Collaborator struct {
+	// ID is the member's account id.
+	ID string `json:"id"`
+	// Name is the member's name.
+	Name string `json:"name,omitempty"`
+	// Email is the member's email address.
+	Email string `json:"email"`
+	// Role is the member's role on the app.
+	Role CollaboratorRole `json:"role,omitempty"`
+	// CreatedAt is when the member joined the team.
+	CreatedAt chat.Timestamp `json:"createdAt,omitempty"`
+}
+
+// Results are per-item outcomes of a management operation that acts on
+// several items at once, keyed by the item (an email address, a setting
+// key, an extension id). An empty JSON array, which the service sends for
+// a category it had nothing to do in, decodes as empty Results.
+type Results map[string]chat.Result
+
+// UnmarshalJSON accepts an object of results, or an array (empty in every
+// example) or null as no results.
+func (r *Results) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && (b[0] == '[' || b[0] == 'n') {
+		*r = nil
+		return nil
+	}
+	var m map[string]chat.Result
+	if err := rest.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	*r = m
+	return nil
+}
+
+// Failed returns the items whose result is not a success, sorted.
+func (r Results) Failed() []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(r)) {
+		if !r[k].Success {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// UpdateCollaboratorsRequest is the body of [CollaboratorsService.Update]:
+// email addresses to make admins or moderators, and to remove from the
+// team.
+type UpdateCollaboratorsRequest struct {
+	// Admins are email addresses to add (or change) as admins.
+	Admins []string `json:"admins,omitempty"`
+	// Moderators are email addresses to add (or change) as moderators.
+	Moderators []string `json:"moderators,omitempty"`
+	// CollaboratorsToRemove are email addresses to remove from the team.
+	CollaboratorsToRemove []string `json:"collaboratorsToRemove,omitempty"`
+}
+
+// CollaboratorsUpdate is the answer of [CollaboratorsService.Update]: the
+// outcome for each email address, by the category it was sent in.
+type CollaboratorsUpdate struct {
+	Admins     Results `json:"admins,omitempty"`
+	Moderators Results `json:"moderators,omitempty"`
+	// Developers appears in the reference's example though requests cannot
+	// name developers.
+	Developers            Results `json:"developers,omitempty"`
+	CollaboratorsToRemove Results `json:"collaboratorsToRemove,omitempty"`
+}
+
+// Update adds, changes and removes members of the team of the app appID in
+// one call, and returns the outcome for each email address. The account
+// cannot add itself (ERR_SELF_ACTION_DENIED) or the app's owner
+// (ERR_ALREADY_AN_OWNER), nor remove someone who is not a member
+// (ERR_NOT_A_COLLABORATOR).
+//
+// API: POST /apps/{appId}/collaborators (management)
+func (s *CollaboratorsService) Update(ctx context.Context, appID string, req *UpdateCollaboratorsRequest, opts ...RequestOption) (*CollaboratorsUpdate, error) {
+	if err := s.rc.Required("appID", appID); err != nil {
+		return nil, err
+	}
+	if req == nil {
+		return nil, argError("req", "must not be nil")
+	}
+	if len(req.Admins)+len(req.Moderators)+len(req.CollaboratorsToRemove) == 0 {
+		return nil, argError("req", "must name at least one email address")
+	}
+	return do[CollaboratorsUpdate](ctx, s.rc, http.MethodPost, path("apps", appID, "collaborators"), req, opts)
+}
+
+// List returns the members of the team of the app appID.
+//
+// API: GET /apps/{appId}/collaborators (management)
+func (s *CollaboratorsService) List(ctx context.Context, appID string, opts ...RequestOption) ([]Collaborator, error) {
+	if err := s.rc.Required("appID", appID); err != nil {
+		return nil, err
+	}
+	out, err := do[[]Collaborator](ctx, s.rc, http.MethodGet, path("apps", appID, "collaborators"), nil, opts)
+	if err != nil {
+		return nil, err
+	}
+	return *out, nil
+}

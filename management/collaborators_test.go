@@ -1,0 +1,77 @@
+package management_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/management"
+)
+
+func TestCollaboratorsWire(t *testing.T) {
+	ctx := context.Background()
+	runWire(t, []wireCase{
+		{
+			name: "update",
+			call: func(c *management.Client) (any, error) {
+				return c.Collaborators.Update(ctx, "app 1", &management.UpdateCollaboratorsRequest{
+					Admins: []string{"admin1@example.com", "admin2@example.com"}, CollaboratorsToRemove: []string{"old@example.com"},
+				})
+			},
+			// The reference's example: empty categories are arrays.
+			response: `{"data":{"collaboratorsToRemove":[],"admins":{"admin1@example.com":{"success":true},
+				"admin2@example.com":{"success":false,"message":"nope"}},"developers":{"dev@example.com":{"success":true}},"moderators":[]}}`,
+			method: http.MethodPost, path: "/apps/app%201/collaborators",
+			body: `{"admins":["admin1@example.com","admin2@example.com"],"collaboratorsToRemove":["old@example.com"]}`,
+			want: &management.CollaboratorsUpdate{
+				Admins: management.Results{
+					"admin1@example.com": {Success: true},
+					"admin2@example.com": {Success: false, Message: "nope"},
+				},
+				Developers: management.Results{"dev@example.com": {Success: true}},
+			},
+		},
+		{
+			name: "list",
+			call: func(c *management.Client) (any, error) { return c.Collaborators.List(ctx, "app1") },
+			response: `{"data":[{"id":"17","name":"Ann","email":"ann@example.com","role":"admin","createdAt":1700000000},
+				{"id":18,"email":"dev@example.com","role":"developer","createdAt":"1700000001"}]}`,
+			method: http.MethodGet, path: "/apps/app1/collaborators",
+			want: []management.Collaborator{
+				{ID: "17", Name: "Ann", Email: "ann@example.com", Role: management.RoleAdmin, CreatedAt: 1700000000},
+				{ID: "18", Email: "dev@example.com", Role: management.RoleDeveloper, CreatedAt: 1700000001},
+			},
+		},
+	})
+}
+
+func TestCollaboratorsValidate(t *testing.T) {
+	m := newMockAPI(t)
+	ctx := context.Background()
+	_, err := m.client.Collaborators.Update(ctx, "", &management.UpdateCollaboratorsRequest{Admins: []string{"a@example.com"}})
+	requireArgError(t, err, "appID")
+	_, err = m.client.Collaborators.Update(ctx, "app", nil)
+	requireArgError(t, err, "req")
+	_, err = m.client.Collaborators.Update(ctx, "app", &management.UpdateCollaboratorsRequest{})
+	requireArgError(t, err, "req")
+	_, err = m.client.Collaborators.List(ctx, "")
+	requireArgError(t, err, "appID")
+	assert.Zero(t, m.count())
+}
+
+func TestResults(t *testing.T) {
+	var r management.Results
+	require.NoError(t, json.Unmarshal([]byte(`{"b":{"success":false},"a":{"success":"false","message":"no"},"c":{"success":true}}`), &r))
+	assert.Equal(t, []string{"a", "b"}, r.Failed(), "sorted; lenient booleans")
+	require.NoError(t, json.Unmarshal([]byte(`[]`), &r))
+	assert.Empty(t, r)
+	require.NoError(t, json.Unmarshal([]byte(`null`), &r))
+	assert.Empty(t, r)
+	assert.Error(t, json.Unmarshal([]byte(`"x"`), &r))
+	assert.Equal(t, chat.Result{Success: true}, management.Results{"k": {Success: true}}["k"])
+}

@@ -1,0 +1,98 @@
+package management_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/management"
+)
+
+func TestSettingsWire(t *testing.T) {
+	ctx := context.Background()
+	runWire(t, []wireCase{
+		{
+			name: "map",
+			call: func(c *management.Client) (any, error) {
+				return c.Settings.Map(ctx, "app1", map[management.SettingKey]bool{
+					management.SettingUpdateOnReplies: false, management.SettingPushEnabled: true,
+				})
+			},
+			response: `{"data":{"core.conversations.updateOnReplies":{"success":true,"message":"Added setting(s) successfully."},
+				"core.notifications.push.enabled":{"success":true,"message":"Added setting(s) successfully."}}}`,
+			method: http.MethodPost, path: "/apps/app1/settings",
+			body: `{"settings":{"core.conversations.updateOnReplies":false,"core.notifications.push.enabled":true}}`,
+			want: management.Results{
+				"core.conversations.updateOnReplies": {Success: true, Message: "Added setting(s) successfully."},
+				"core.notifications.push.enabled":    {Success: true, Message: "Added setting(s) successfully."},
+			},
+		},
+		{
+			name: "list",
+			call: func(c *management.Client) (any, error) { return c.Settings.List(ctx, "app1") },
+			response: `{"data":{"core.conversations.updateOnReplies":true,
+				"core.notifications.push.advanced.included":["preferences","templates"]}}`,
+			method: http.MethodGet, path: "/apps/app1/settings",
+			want: management.AppSettings{
+				management.SettingUpdateOnReplies:      json.RawMessage(`true`),
+				management.SettingPushAdvancedIncluded: json.RawMessage(`["preferences","templates"]`),
+			},
+		},
+		{
+			name: "unmap",
+			call: func(c *management.Client) (any, error) {
+				return c.Settings.Unmap(ctx, "app1", []management.SettingKey{management.SettingUpdateOnReplies, "custom.key"})
+			},
+			response: `{"data":{"success":true,"message":"Removed setting(s) successfully."}}`,
+			method:   http.MethodDelete, path: "/apps/app1/settings",
+			body: `{"settings":["core.conversations.updateOnReplies","custom.key"]}`,
+			want: &chat.Result{Success: true, Message: "Removed setting(s) successfully."},
+		},
+	})
+}
+
+func TestSettingsValidate(t *testing.T) {
+	m := newMockAPI(t)
+	ctx := context.Background()
+	_, err := m.client.Settings.Map(ctx, "", map[management.SettingKey]bool{management.SettingPushEnabled: true})
+	requireArgError(t, err, "appID")
+	_, err = m.client.Settings.Map(ctx, "app", nil)
+	requireArgError(t, err, "settings")
+	_, err = m.client.Settings.Map(ctx, "app", map[management.SettingKey]bool{"": true})
+	requireArgError(t, err, "settings")
+	_, err = m.client.Settings.List(ctx, "")
+	requireArgError(t, err, "appID")
+	_, err = m.client.Settings.Unmap(ctx, "", []management.SettingKey{management.SettingPushEnabled})
+	requireArgError(t, err, "appID")
+	_, err = m.client.Settings.Unmap(ctx, "app", nil)
+	requireArgError(t, err, "keys")
+	_, err = m.client.Settings.Unmap(ctx, "app", []management.SettingKey{""})
+	requireArgError(t, err, "keys")
+	assert.Zero(t, m.count())
+}
+
+func TestAppSettingsAccessors(t *testing.T) {
+	s := management.AppSettings{
+		management.SettingUpdateOnReplies:      json.RawMessage(`false`),
+		management.SettingPushAdvancedIncluded: json.RawMessage(`["preferences"]`),
+	}
+	v, ok := s.Bool(management.SettingUpdateOnReplies)
+	assert.True(t, ok)
+	assert.False(t, v)
+	_, ok = s.Bool(management.SettingPushAdvancedIncluded)
+	assert.False(t, ok, "an array is not a boolean")
+	_, ok = s.Bool(management.SettingPushEnabled)
+	assert.False(t, ok, "absent")
+	list, ok := s.Strings(management.SettingPushAdvancedIncluded)
+	require.True(t, ok)
+	assert.Equal(t, []string{"preferences"}, list)
+	_, ok = s.Strings(management.SettingUpdateOnReplies)
+	assert.False(t, ok, "a boolean is not an array")
+	_, ok = s.Strings(management.SettingPushEnabled)
+	assert.False(t, ok, "absent")
+}
