@@ -8,8 +8,12 @@ import (
 	"github.com/chatrest/chat/internal/rest"
 )
 
-// ModerationService manages moderation reasons, the reasons users give
-// when flagging messages. Get it from [Client.Moderation].
+// ModerationService manages rule-based moderation: rules that test new
+// messages and block or drop those that match, the keyword lists rules
+// refer to, the review of blocked and flagged messages, and the reasons
+// users give when flagging a message ([MessagesService.Flag]). Get it from
+// [Client.Moderation]. The deprecated management variants of rules,
+// keyword lists and blocked messages are in package management.
 type ModerationService struct{ rc *rest.Client }
 
 // ModerationReason is a reason for flagging a message.

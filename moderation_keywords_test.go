@@ -1,0 +1,236 @@
+package chat_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+)
+
+// formPart is one part of a multipart body as the server reads it.
+type formPart struct {
+	name, filename, contentType, value string
+}
+
+// readForm parses the multipart/form-data body of r, in order, failing the
+// test when r is not one.
+func readForm(t *testing.T, r wireRequest) []formPart {
+	t.Helper()
+	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	require.NoError(t, err)
+	require.Equal(t, "multipart/form-data", mt)
+	mr := multipart.NewReader(bytes.NewReader(r.Body), params["boundary"])
+	var parts []formPart
+	for {
+		p, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			return parts
+		}
+		require.NoError(t, err)
+		b, err := io.ReadAll(p)
+		require.NoError(t, err)
+		parts = append(parts, formPart{p.FormName(), p.FileName(), p.Header.Get("Content-Type"), string(b)})
+	}
+}
+
+const keywordJSON = `{"id":"banned","name":"Banned words","description":"No","category":"word","isCSV":false,
+	"searchTerms":["foo","bar"],"createdAt":1720003247,"updatedAt":1720003300,"revisionId":"myapp_banned_1","active":true,"default":false}`
+
+var exampleKeywords = &chat.KeywordList{ID: "banned", Name: "Banned words", Description: "No", Category: chat.KeywordWord,
+	SearchTerms: []string{"foo", "bar"}, CreatedAt: 1720003247, UpdatedAt: 1720003300, RevisionID: "myapp_banned_1", Active: true}
+
+func TestModerationKeywordFormsWire(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name   string
+		call   func(c *chat.Client) (*chat.KeywordList, error)
+		method string
+		path   string
+		parts  []formPart
+	}{
+		{
+			name: "CreateKeywordList with terms",
+			call: func(c *chat.Client) (*chat.KeywordList, error) {
+				return c.Moderation.CreateKeywordList(ctx, &chat.CreateKeywordListRequest{ID: "banned", Category: chat.KeywordWord,
+					Name: "Banned words", Description: "No", SearchTerms: []string{"foo", "bar baz"}})
+			},
+			method: http.MethodPost, path: "/v3/moderation/keywords",
+			parts: []formPart{{name: "category", value: "word"}, {name: "id", value: "banned"}, {name: "name", value: "Banned words"},
+				{name: "description", value: "No"}, {name: "searchTerms", value: "foo,bar baz"}},
+		},
+		{
+			name: "CreateKeywordList with sentences and a file",
+			call: func(c *chat.Client) (*chat.KeywordList, error) {
+				return c.Moderation.CreateKeywordList(ctx, &chat.CreateKeywordListRequest{ID: "scams", Category: chat.KeywordSentenceSimilarity,
+					DisallowedSentences: []string{"send me money", "wire, then wait"},
+					File:                &chat.KeywordFile{Name: `my "list".csv`, Content: strings.NewReader("a,b\nc\n")}})
+			},
+			method: http.MethodPost, path: "/v3/moderation/keywords",
+			parts: []formPart{{name: "category", value: "sentence-similarity"}, {name: "id", value: "scams"},
+				{name: "disallowedSentences", value: "send me money"}, {name: "disallowedSentences", value: "wire, then wait"},
+				{name: "file", filename: `my "list".csv`, contentType: "text/csv", value: "a,b\nc\n"}},
+		},
+		{
+			name: "UpdateKeywordList with a default file name",
+			call: func(c *chat.Client) (*chat.KeywordList, error) {
+				return c.Moderation.UpdateKeywordList(ctx, "a b", &chat.UpdateKeywordListRequest{Category: chat.KeywordPattern,
+					Name: "Patterns", File: &chat.KeywordFile{Content: bytes.NewReader([]byte("^x+$"))}})
+			},
+			method: http.MethodPut, path: "/v3/moderation/keywords/a%20b",
+			parts: []formPart{{name: "category", value: "pattern"}, {name: "name", value: "Patterns"},
+				{name: "file", filename: "keywords.csv", contentType: "text/csv", value: "^x+$"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			m.reply(http.StatusOK, `{"data":`+keywordJSON+`}`)
+			got, err := tt.call(m.client)
+			require.NoError(t, err)
+			assert.Equal(t, exampleKeywords, got)
+			r := m.only()
+			assertWire(t, r, tt.method, tt.path)
+			assertNoOnBehalfOf(t, r)
+			assert.Empty(t, r.RawQuery)
+			assert.Equal(t, tt.parts, readForm(t, r))
+		})
+	}
+}
+
+func TestModerationKeywordsWire(t *testing.T) {
+	ctx := context.Background()
+	runWire(t, []wireCase{
+		{
+			name:     "ListKeywordLists with storage fields",
+			call:     func(c *chat.Client) (any, error) { return c.Moderation.ListKeywordLists(ctx, nil) },
+			response: `{"data":[{"_id":"66a1","appId":"myapp","__v":0,"id":"profanity-list","category":"word","isCSV":true,"searchTerms":["x"],"active":true,"default":true}],"meta":{"current":{"limit":100,"count":1}}}`,
+			method:   http.MethodGet, path: "/v3/moderation/keywords",
+			want: &chat.Page[chat.KeywordList]{Data: []chat.KeywordList{{ID: "profanity-list", Category: chat.KeywordWord, IsCSV: true,
+				SearchTerms: []string{"x"}, Active: true, Default: true, AppID: "myapp"}}, Meta: chat.Meta{Current: &chat.Current{Limit: 100, Count: 1}}},
+		},
+		{
+			name:     "GetKeywordList",
+			call:     func(c *chat.Client) (any, error) { return c.Moderation.GetKeywordList(ctx, "banned") },
+			response: `{"data":` + keywordJSON + `}`,
+			method:   http.MethodGet, path: "/v3/moderation/keywords/banned", want: exampleKeywords,
+		},
+		{
+			name:     "DeleteKeywordList",
+			call:     func(c *chat.Client) (any, error) { return c.Moderation.DeleteKeywordList(ctx, "banned") },
+			response: `{"data":{"success":true,"message":"deleted"}}`,
+			method:   http.MethodDelete, path: "/v3/moderation/keywords/banned",
+			want: &chat.Result{Success: true, Message: "deleted"},
+		},
+	})
+
+	t.Run("AllKeywordLists", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+			if req.URL.Query().Get("id") == "" {
+				return jsonResponse(http.StatusOK, `{"data":[{"id":"a"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"a"}}}`), nil
+			}
+			return jsonResponse(http.StatusOK, `{"data":[{"id":"b"}],"meta":{"current":{"limit":1,"count":1}}}`), nil
+		})
+		var ids []string
+		for k, err := range m.client.Moderation.AllKeywordLists(ctx, &chat.ListKeywordListsOptions{CursorOptions: chat.CursorOptions{Limit: 1}}) {
+			require.NoError(t, err)
+			ids = append(ids, k.ID)
+		}
+		assert.Equal(t, []string{"a", "b"}, ids)
+		assert.Equal(t, "affix=append&id=a&limit=1", m.requests()[1].RawQuery)
+	})
+
+	t.Run("Form is what CreateKeywordList sends", func(t *testing.T) {
+		req := &chat.CreateKeywordListRequest{ID: "k", Category: chat.KeywordWord, SearchTerms: []string{"a", "b"}}
+		ct, body, err := req.Form()
+		require.NoError(t, err)
+		parts := readForm(t, wireRequest{Header: http.Header{"Content-Type": {ct}}, Body: body})
+		assert.Equal(t, []formPart{{name: "category", value: "word"}, {name: "id", value: "k"}, {name: "searchTerms", value: "a,b"}}, parts)
+	})
+}
+
+// failingReader fails every read.
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("disk on fire") }
+
+func TestModerationKeywordsArguments(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name     string
+		call     func(s *chat.ModerationService) error
+		wantName string
+	}{
+		{"CreateKeywordList nil", func(s *chat.ModerationService) error { _, err := s.CreateKeywordList(ctx, nil); return err }, "req"},
+		{"CreateKeywordList without id", func(s *chat.ModerationService) error {
+			_, err := s.CreateKeywordList(ctx, &chat.CreateKeywordListRequest{Category: chat.KeywordWord})
+			return err
+		}, "req.ID"},
+		{"CreateKeywordList without category", func(s *chat.ModerationService) error {
+			_, err := s.CreateKeywordList(ctx, &chat.CreateKeywordListRequest{ID: "k"})
+			return err
+		}, "req.Category"},
+		{"CreateKeywordList with a comma in a term", func(s *chat.ModerationService) error {
+			_, err := s.CreateKeywordList(ctx, &chat.CreateKeywordListRequest{ID: "k", Category: chat.KeywordWord, SearchTerms: []string{"a", "b,c"}})
+			return err
+		}, "req.SearchTerms[1]"},
+		{"CreateKeywordList with an empty term", func(s *chat.ModerationService) error {
+			_, err := s.CreateKeywordList(ctx, &chat.CreateKeywordListRequest{ID: "k", Category: chat.KeywordWord, SearchTerms: []string{" "}})
+			return err
+		}, "req.SearchTerms[0]"},
+		{"CreateKeywordList with a file without content", func(s *chat.ModerationService) error {
+			_, err := s.CreateKeywordList(ctx, &chat.CreateKeywordListRequest{ID: "k", Category: chat.KeywordWord, File: &chat.KeywordFile{}})
+			return err
+		}, "req.File.Content"},
+		{"CreateKeywordList with a file too large", func(s *chat.ModerationService) error {
+			big := io.LimitReader(zeros{}, chat.MaxKeywordFileBytes+1)
+			_, err := s.CreateKeywordList(ctx, &chat.CreateKeywordListRequest{ID: "k", Category: chat.KeywordWord, File: &chat.KeywordFile{Content: big}})
+			return err
+		}, "req.File.Content"},
+		{"GetKeywordList empty", func(s *chat.ModerationService) error { _, err := s.GetKeywordList(ctx, ""); return err }, "keywordID"},
+		{"UpdateKeywordList empty id", func(s *chat.ModerationService) error {
+			_, err := s.UpdateKeywordList(ctx, "", &chat.UpdateKeywordListRequest{Category: chat.KeywordWord})
+			return err
+		}, "keywordID"},
+		{"UpdateKeywordList nil", func(s *chat.ModerationService) error { _, err := s.UpdateKeywordList(ctx, "k", nil); return err }, "req"},
+		{"UpdateKeywordList without category", func(s *chat.ModerationService) error {
+			_, err := s.UpdateKeywordList(ctx, "k", &chat.UpdateKeywordListRequest{Name: "n"})
+			return err
+		}, "req.Category"},
+		{"DeleteKeywordList dot", func(s *chat.ModerationService) error { _, err := s.DeleteKeywordList(ctx, "."); return err }, "keywordID"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			requireArgError(t, tt.call(m.client.Moderation), tt.wantName)
+			assert.Zero(t, m.calls())
+		})
+	}
+
+	t.Run("a failing file is reported and nothing is sent", func(t *testing.T) {
+		m := newMockAPI(t)
+		_, err := m.client.Moderation.CreateKeywordList(ctx, &chat.CreateKeywordListRequest{ID: "k", Category: chat.KeywordWord,
+			File: &chat.KeywordFile{Content: failingReader{}}})
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "disk on fire")
+		assert.Zero(t, m.calls())
+	})
+}
+
+// zeros reads zero bytes forever.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}

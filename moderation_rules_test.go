@@ -1,0 +1,200 @@
+package chat_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+)
+
+// ruleJSON is the reference's example rule as the service returns it.
+const ruleJSON = `{"id":"moderation-test","name":"Video Moderation","description":"No violence","enabled":true,
+	"conditions":[{"id":1,"isKeywordsReferencePresent":false,"isMediaPresent":true,"entity":"message","operand":"image",
+	"category":"word","operator":"contains","value":["violence_greaterThan_30"],"message":["Image shows violence"]}],
+	"action":["blockMessage"],"active":true,"createdAt":1720003247,"updatedAt":1720003247,"revisionId":"myapp_moderation-test_1"}`
+
+var exampleRule = &chat.ModerationRule{
+	ID: "moderation-test", Name: "Video Moderation", Description: "No violence", Enabled: true,
+	Conditions: []chat.RuleCondition{{ID: 1, MediaPresent: true, Entity: "message", Operand: chat.ConditionImage,
+		Category: chat.KeywordWord, Operator: chat.ConditionContains, Values: []string{"violence_greaterThan_30"},
+		Message: []string{"Image shows violence"}}},
+	Actions: []chat.RuleAction{chat.ActionBlockMessage}, Active: true, CreatedAt: 1720003247, UpdatedAt: 1720003247,
+	RevisionID: "myapp_moderation-test_1",
+}
+
+func TestModerationRulesWire(t *testing.T) {
+	ctx := context.Background()
+	on := true
+	runWire(t, []wireCase{
+		{
+			name: "CreateRule",
+			call: func(c *chat.Client) (any, error) {
+				return c.Moderation.CreateRule(ctx, &chat.CreateRuleRequest{
+					ID: "no-spam", Name: "No spam", Enabled: &on, Actions: []chat.RuleAction{chat.ActionBlockMessage},
+					Filters: []chat.RuleFilter{{Type: chat.RuleFilterSender, Entity: chat.RuleFilterUser, Operand: "role", Operator: chat.FilterNotEquals, Value: "admin"}},
+					Conditions: []chat.RuleCondition{{Entity: "message", Operand: chat.ConditionText, Operator: chat.ConditionContains,
+						Category: chat.KeywordWord, KeywordReference: true, Values: []string{"spam-words"}}},
+				})
+			},
+			response: `{"data":` + ruleJSON + `}`,
+			method:   http.MethodPost, path: "/v3/moderation/rules",
+			body: `{"id":"no-spam","name":"No spam","enabled":true,"action":["blockMessage"],
+				"filters":[{"type":"sender","entity":"user","operand":"role","operator":"notEquals","value":"admin"}],
+				"conditions":[{"entity":"message","operand":"text","operator":"contains","category":"word",
+					"isKeywordReferencePresent":true,"isMediaPresent":false,"value":["spam-words"]}]}`,
+			want: exampleRule,
+		},
+		{
+			name: "ListRules",
+			call: func(c *chat.Client) (any, error) {
+				return c.Moderation.ListRules(ctx, &chat.ListRulesOptions{CursorOptions: chat.CursorOptions{Limit: 20}})
+			},
+			response: `{"data":[` + ruleJSON + `],"meta":{"current":{"limit":20,"count":1}}}`,
+			method:   http.MethodGet, path: "/v3/moderation/rules", query: "limit=20",
+			want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*exampleRule}, Meta: chat.Meta{Current: &chat.Current{Limit: 20, Count: 1}}},
+		},
+		{
+			name:     "GetRule",
+			call:     func(c *chat.Client) (any, error) { return c.Moderation.GetRule(ctx, "a/b") },
+			response: `{"data":` + ruleJSON + `}`,
+			method:   http.MethodGet, path: "/v3/moderation/rules/a%2Fb", want: exampleRule,
+		},
+		{
+			name: "UpdateRule",
+			call: func(c *chat.Client) (any, error) {
+				off := false
+				return c.Moderation.UpdateRule(ctx, "moderation-test", &chat.UpdateRuleRequest{Enabled: &off})
+			},
+			response: `{"data":` + ruleJSON + `}`,
+			method:   http.MethodPut, path: "/v3/moderation/rules/moderation-test", body: `{"enabled":false}`, want: exampleRule,
+		},
+		{
+			name:     "DeleteRule",
+			call:     func(c *chat.Client) (any, error) { return c.Moderation.DeleteRule(ctx, "moderation-test") },
+			response: `{"data":{"success":true,"message":"Rule with id moderation-test has been deleted successfully."}}`,
+			method:   http.MethodDelete, path: "/v3/moderation/rules/moderation-test",
+			want: &chat.Result{Success: true, Message: "Rule with id moderation-test has been deleted successfully."},
+		},
+		{
+			name:     "ListRuleRevisions",
+			call:     func(c *chat.Client) (any, error) { return c.Moderation.ListRuleRevisions(ctx, "moderation-test", nil) },
+			response: `{"data":[` + ruleJSON + `,{"id":"moderation-test","active":false,"revisionId":"myapp_moderation-test_0"}],"meta":{"current":{"limit":100,"count":2}}}`,
+			method:   http.MethodGet, path: "/v3/moderation/rules/moderation-test/revisions",
+			want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*exampleRule, {ID: "moderation-test", RevisionID: "myapp_moderation-test_0"}},
+				Meta: chat.Meta{Current: &chat.Current{Limit: 100, Count: 2}}},
+		},
+	})
+}
+
+// TestRuleConditionForms decodes the spellings and shapes the reference
+// uses for a condition, and checks what is sent back.
+func TestRuleConditionForms(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     chat.RuleCondition
+	}{
+		{"request spelling, value string", `{"isKeywordReferencePresent":true,"value":"spam-words","message":"Spam"}`,
+			chat.RuleCondition{KeywordReference: true, Values: []string{"spam-words"}, Message: []string{"Spam"}}},
+		{"response spelling, arrays", `{"isKeywordsReferencePresent":true,"value":["a","b"],"message":["m"]}`,
+			chat.RuleCondition{KeywordReference: true, Values: []string{"a", "b"}, Message: []string{"m"}}},
+		{"built-in rule spelling", `{"isListReferencePresent":true,"value":["profanity-list"]}`,
+			chat.RuleCondition{KeywordReference: true, Values: []string{"profanity-list"}}},
+		{"flag false", `{"isKeywordsReferencePresent":false,"value":[]}`, chat.RuleCondition{Values: []string{}}},
+		{"empty value string and null message", `{"value":"","message":null}`, chat.RuleCondition{}},
+		{"lenient inner types", `{"id":"2","weight":"3","isMediaPresent":"true","value":[30]}`,
+			chat.RuleCondition{ID: 2, Weight: 3, MediaPresent: true, Values: []string{"30"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got chat.RuleCondition
+			require.NoError(t, json.Unmarshal([]byte(tt.in), &got))
+			assert.Equal(t, tt.want, got)
+		})
+	}
+	t.Run("not an object", func(t *testing.T) {
+		var got chat.RuleCondition
+		assert.Error(t, json.Unmarshal([]byte(`[1]`), &got))
+		assert.Error(t, json.Unmarshal([]byte(`{"value":{}}`), &got))
+	})
+	t.Run("a decoded condition is sent in the request spelling", func(t *testing.T) {
+		var c chat.RuleCondition
+		require.NoError(t, json.Unmarshal([]byte(`{"id":1,"isKeywordsReferencePresent":true,"value":"list"}`), &c))
+		out, err := json.Marshal(c)
+		require.NoError(t, err)
+		assert.JSONEq(t, `{"id":1,"isKeywordReferencePresent":true,"isMediaPresent":false,"value":["list"]}`, string(out))
+	})
+}
+
+func TestModerationAllRules(t *testing.T) {
+	m := newMockAPI(t)
+	m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+		if req.URL.Query().Get("id") == "" {
+			return jsonResponse(http.StatusOK, `{"data":[{"id":"a"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"a"}}}`), nil
+		}
+		return jsonResponse(http.StatusOK, `{"data":[{"id":"b"}],"meta":{"current":{"limit":1,"count":1}}}`), nil
+	})
+	var ids []string
+	for r, err := range m.client.Moderation.AllRules(context.Background(), &chat.ListRulesOptions{CursorOptions: chat.CursorOptions{Limit: 1}}) {
+		require.NoError(t, err)
+		ids = append(ids, r.ID)
+	}
+	assert.Equal(t, []string{"a", "b"}, ids)
+	reqs := m.requests()
+	require.Len(t, reqs, 2)
+	assert.Equal(t, "/v3/moderation/rules", reqs[1].Path)
+	assert.Equal(t, "affix=append&id=a&limit=1", reqs[1].RawQuery)
+
+	m = newMockAPI(t)
+	m.reply(http.StatusOK, `{"data":[{"id":"r","revisionId":"x_r_1"},{"id":"r","revisionId":"x_r_2"}],"meta":{"current":{"limit":100,"count":2}}}`)
+	var revs []string
+	for r, err := range m.client.Moderation.AllRuleRevisions(context.Background(), "r", nil) {
+		require.NoError(t, err)
+		revs = append(revs, r.RevisionID)
+	}
+	assert.Equal(t, []string{"x_r_1", "x_r_2"}, revs)
+	assert.Equal(t, "/v3/moderation/rules/r/revisions", m.only().Path)
+}
+
+func TestModerationRulesArguments(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name     string
+		call     func(s *chat.ModerationService) error
+		wantName string
+	}{
+		{"CreateRule nil", func(s *chat.ModerationService) error { _, err := s.CreateRule(ctx, nil); return err }, "req"},
+		{"CreateRule without id", func(s *chat.ModerationService) error {
+			_, err := s.CreateRule(ctx, &chat.CreateRuleRequest{Name: "n"})
+			return err
+		}, "req.ID"},
+		{"GetRule empty", func(s *chat.ModerationService) error { _, err := s.GetRule(ctx, ""); return err }, "ruleID"},
+		{"UpdateRule dot-dot", func(s *chat.ModerationService) error {
+			_, err := s.UpdateRule(ctx, "..", &chat.UpdateRuleRequest{})
+			return err
+		}, "ruleID"},
+		{"UpdateRule nil", func(s *chat.ModerationService) error { _, err := s.UpdateRule(ctx, "r", nil); return err }, "req"},
+		{"DeleteRule empty", func(s *chat.ModerationService) error { _, err := s.DeleteRule(ctx, ""); return err }, "ruleID"},
+		{"ListRuleRevisions empty", func(s *chat.ModerationService) error {
+			_, err := s.ListRuleRevisions(ctx, "", nil)
+			return err
+		}, "ruleID"},
+		{"AllRuleRevisions empty", func(s *chat.ModerationService) error {
+			for _, err := range s.AllRuleRevisions(ctx, "", nil) {
+				return err
+			}
+			return nil
+		}, "ruleID"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			requireArgError(t, tt.call(m.client.Moderation), tt.wantName)
+			assert.Zero(t, m.calls())
+		})
+	}
+}
