@@ -168,7 +168,7 @@ func NewClient(key, secret string, opts ...Option) (*Client, error) {
 	})
 	c := &Client{rc: rc, hc: hc}
 	c.Apps = &AppsService{rc: rc}
-	c.Tenants = &TenantsService{rc: rc}
+	c.Tenants = newTenantsService(rc, key, secret)
 	c.Collaborators = &CollaboratorsService{rc: rc}
 	c.Settings = &SettingsService{rc: rc}
 	c.Extensions = &ExtensionsService{rc: rc}

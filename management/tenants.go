@@ -1,6 +1,135 @@
 package management
 
-import "github.com/chatrest/chat/internal/rest"
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+
+	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/rest"
+)
 
 // TenantsService adds tenants. Get it from [Client.Tenants].
+//
+// Unlike every other management operation, adding a tenant authenticates
+// with HTTP Basic auth rather than the key and secret headers. The
+// reference does not say which credentials Basic auth takes; this service
+// sends the management key as the user name and the secret as the
+// password ("Authorization: Basic base64(key:secret)"), and not the key
+// and secret headers.
 type TenantsService struct{ rc *rest.Client }
+
+// newTenantsService returns the tenants service over a copy of rc that
+// authenticates with HTTP Basic auth (key as user name, secret as
+// password) instead of the key and secret headers.
+func newTenantsService(rc *rest.Client, key, secret string) *TenantsService {
+	basic := *rc
+	credential := base64.StdEncoding.EncodeToString([]byte(key + ":" + secret))
+	header := []string{"Basic " + credential}
+	basic.Auth = func(h http.Header) { h["Authorization"] = header }
+	secrets := rc.Secrets
+	basic.Secrets = func() []string {
+		var out []string
+		if secrets != nil {
+			out = secrets()
+		}
+		return append(out, credential)
+	}
+	return &TenantsService{rc: &basic}
+}
+
+// AddTenantRequest is the body of [TenantsService.Add]: the tenant's
+// account and its first app.
+//
+// Printing an AddTenantRequest (with any fmt verb) shows the password as
+// REDACTED; JSON encoding keeps it.
+type AddTenantRequest struct {
+	// Name is the customer's name; required.
+	Name string `json:"name"`
+	// Email is the customer's email address, the account's identifier;
+	// required.
+	Email string `json:"email"`
+	// Password is the account's password, in plain text; required.
+	Password string `json:"password"`
+	// ContactNumber is the customer's phone number.
+	ContactNumber string `json:"contactNumber,omitempty"`
+	// Role is the customer's role, e.g. "developer" or "business owner".
+	Role string `json:"role,omitempty"`
+	// AppName is the name of the app created with the account; required.
+	AppName string `json:"appName"`
+	// AppRegion is the app's region; required.
+	AppRegion chat.Region `json:"appRegion"`
+	// Industry is the domain the app serves.
+	Industry string `json:"industry,omitempty"`
+	// Technology is what the app is built with.
+	Technology string `json:"technology,omitempty"`
+}
+
+// Format prints the request with the password redacted, for every verb.
+func (r AddTenantRequest) Format(f fmt.State, verb rune) {
+	type request AddTenantRequest
+	v := request(r)
+	redact(&v.Password)
+	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
+}
+
+// Tenant is an account added with [TenantsService.Add], with its app.
+type Tenant struct {
+	// Name is the customer's name.
+	Name string `json:"name"`
+	// Email is the account's email address.
+	Email string `json:"email"`
+	// ContactNumber is the customer's phone number.
+	ContactNumber string `json:"contactNumber,omitempty"`
+	// CreatedAt is when the account was created.
+	CreatedAt chat.Timestamp `json:"createdAt,omitempty"`
+	// App is the app created with the account.
+	App TenantApp `json:"app"`
+}
+
+// TenantApp is the app created with a tenant, with its two API keys.
+//
+// Printing a TenantApp (with any fmt verb), or a [Tenant] holding it, shows
+// the keys as REDACTED; JSON encoding keeps them.
+type TenantApp struct {
+	// Name is the app's name.
+	Name string `json:"name"`
+	// AppID is the app id.
+	AppID string `json:"appId"`
+	// Region is the app's region.
+	Region chat.Region `json:"region"`
+	// AuthKey is the app's authOnly key, for creating users and auth
+	// tokens.
+	AuthKey string `json:"authKey,omitempty"`
+	// APIKey is the app's fullAccess REST API key.
+	APIKey string `json:"apiKey,omitempty"`
+	// CreatedAt is when the app was created.
+	CreatedAt chat.Timestamp `json:"createdAt,omitempty"`
+	// Plan is the app's plan, e.g. "Build".
+	Plan string `json:"plan,omitempty"`
+}
+
+// Format prints the app with its keys redacted, for every verb.
+func (a TenantApp) Format(f fmt.State, verb rune) {
+	type app TenantApp
+	v := app(a)
+	redact(&v.AuthKey, &v.APIKey)
+	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
+}
+
+// Add creates a tenant: a customer account with its first app, and returns
+// both, the app's API keys included. It authenticates with HTTP Basic auth
+// (see [TenantsService]).
+//
+// API: POST /tenants (management)
+func (s *TenantsService) Add(ctx context.Context, req *AddTenantRequest, opts ...RequestOption) (*Tenant, error) {
+	if req == nil {
+		return nil, argError("req", "must not be nil")
+	}
+	if err := s.rc.Required("req.Name", req.Name, "req.Email", req.Email, "req.Password", req.Password,
+		"req.AppName", req.AppName, "req.AppRegion", string(req.AppRegion)); err != nil {
+		return nil, err
+	}
+	return do[Tenant](ctx, s.rc, http.MethodPost, path("tenants"), req, opts)
+}
