@@ -1,0 +1,314 @@
+package chattest_test
+
+import (
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/calls"
+	"github.com/chatrest/chat/chattest"
+)
+
+// at is t0 plus s seconds, as a calls timestamp.
+func at(s int64) calls.Timestamp { return calls.TimestampOf(t0) + calls.Timestamp(s) }
+
+// addCall seeds c and returns it as stored.
+func addCall(t *testing.T, srv *chattest.Server, c calls.Call) calls.Call {
+	t.Helper()
+	got, err := srv.AddCall(c)
+	require.NoError(t, err)
+	return got
+}
+
+// sessionIDs lists the session ids of calls.
+func sessionIDs(cs []calls.Call) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.SessionID
+	}
+	return out
+}
+
+// seedCalls stores four calls of different kinds, oldest first:
+//
+//	c1 audio call alice -> bob, ended after 90s, recorded
+//	c2 video call alice -> group team (bob, carol joined; dave unanswered), ended
+//	c3 audio meeting by carol, ongoing
+//	c4 video call bob -> alice, unanswered
+func seedCalls(t *testing.T, srv *chattest.Server) {
+	t.Helper()
+	addCall(t, srv, calls.Call{SessionID: "c1", Initiator: "alice", Receiver: "bob", InitiatedAt: at(0), StartedAt: at(5), EndedAt: at(95),
+		Participants: []calls.Participant{{UID: "alice", JoinedAt: at(5)}, {UID: "bob", JoinedAt: at(5)}},
+		Recordings:   []calls.Recording{{StartTime: at(10), EndTime: at(70), RecordingURL: "https://rec.example/c1.mp4"}}})
+	addCall(t, srv, calls.Call{SessionID: "c2", Type: calls.TypeVideo, Initiator: "alice", ReceiverType: calls.ReceiverGroup, Receiver: "team",
+		InitiatedAt: at(100), StartedAt: at(110), EndedAt: at(170),
+		Participants: []calls.Participant{{UID: "alice", JoinedAt: at(110)}, {UID: "bob", JoinedAt: at(110), LeftAt: at(140)},
+			{UID: "carol", JoinedAt: at(120)}, {UID: "dave"}}})
+	addCall(t, srv, calls.Call{SessionID: "c3", Mode: calls.ModeMeet, Initiator: "carol", ReceiverType: calls.ReceiverGroup, Receiver: "team",
+		InitiatedAt: at(200), StartedAt: at(200), Participants: []calls.Participant{{UID: "carol", JoinedAt: at(200)}}})
+	addCall(t, srv, calls.Call{SessionID: "c4", Type: calls.TypeVideo, Initiator: "bob", Receiver: "alice", InitiatedAt: at(300),
+		Status: calls.StatusUnanswered, Participants: []calls.Participant{{UID: "alice"}}})
+}
+
+func TestCallsGetAsSeeded(t *testing.T) {
+	srv, client := start(t)
+	seed(srv, "alice", "bob")
+	seedCalls(t, srv)
+
+	c, err := client.Calls.Get(t.Context(), "c1")
+	require.NoError(t, err)
+	assert.Equal(t, calls.TypeAudio, c.Type)
+	assert.Equal(t, calls.ModeCall, c.Mode)
+	assert.Equal(t, calls.StatusEnded, c.Status)
+	assert.Equal(t, calls.ReceiverUser, c.ReceiverType)
+	assert.Equal(t, "00:01:30", c.TotalDuration)
+	assert.Equal(t, 90*time.Second, c.Duration())
+	assert.Equal(t, t0.Add(5*time.Second), c.StartedTime())
+	assert.Equal(t, 2, c.TotalParticipants)
+	assert.InDelta(t, 3.0, c.TotalAudioMinutes, 1e-9, "two participants for 90s each")
+	assert.InDelta(t, 3.0, c.TotalDurationInMinutes, 1e-9)
+	assert.Zero(t, c.TotalVideoMinutes)
+	assert.True(t, c.HasRecording)
+	assert.False(t, c.HasTranscription)
+	assert.NotEmpty(t, c.MID)
+	require.Len(t, c.Participants, 2)
+	p := c.Participants[1]
+	assert.Equal(t, "bob", p.UID)
+	assert.True(t, p.IsJoined)
+	assert.Equal(t, calls.StateEnded, p.State)
+	assert.InDelta(t, 1.5, p.TotalDuration, 1e-9, "a participant's totalDuration is minutes")
+	assert.Equal(t, c.MID, p.MID)
+	require.Len(t, c.Recordings, 1)
+	assert.Equal(t, "https://rec.example/c1.mp4", c.Recordings[0].RecordingURL)
+	assert.InDelta(t, 1.0, c.Recordings[0].Duration, 1e-9)
+	assert.NotEmpty(t, c.Recordings[0].RID)
+	assert.JSONEq(t, `[]`, string(c.MetaData), "get answers metaData as the reference's example does")
+	assert.Equal(t, []string{}, c.Tags)
+
+	c2, err := client.Calls.Get(t.Context(), "c2")
+	require.NoError(t, err)
+	assert.Equal(t, 3, c2.TotalParticipants, "dave never answered")
+	assert.Equal(t, calls.StateUnanswered, c2.Participants[3].State)
+	assert.False(t, c2.Participants[3].IsJoined)
+	assert.InDelta(t, 0.5+1+5.0/6, c2.TotalVideoMinutes, 1e-9)
+
+	_, err = client.Calls.Get(t.Context(), "nope")
+	requireAPIError(t, err, http.StatusNotFound, "ERR_CALL_SESSION_NOT_FOUND", chat.ErrNotFound)
+
+	got, ok := srv.Call("c1")
+	require.True(t, ok)
+	assert.Equal(t, c.SessionID, got.SessionID)
+	_, ok = srv.Call("nope")
+	assert.False(t, ok)
+}
+
+func TestCallsListFilters(t *testing.T) {
+	srv, client := start(t)
+	seed(srv, "alice", "bob", "carol", "dave")
+	seedCalls(t, srv)
+	require.NoError(t, srv.AddTranscription("c2", calls.Transcription{TranscriptURL: "https://t.example/c2.txt"}))
+
+	yes, no, two := true, false, 2
+	for _, tt := range []struct {
+		name string
+		opts *calls.ListCallsOptions
+		obo  string
+		want []string
+	}{
+		{"all, newest first", nil, "", []string{"c4", "c3", "c2", "c1"}},
+		{"type", &calls.ListCallsOptions{Type: calls.TypeVideo}, "", []string{"c4", "c2"}},
+		{"mode", &calls.ListCallsOptions{Mode: calls.ModeMeet}, "", []string{"c3"}},
+		{"status", &calls.ListCallsOptions{Status: calls.StatusEnded}, "", []string{"c2", "c1"}},
+		{"status unanswered", &calls.ListCallsOptions{Status: calls.StatusUnanswered}, "", []string{"c4"}},
+		{"receiverType", &calls.ListCallsOptions{ReceiverType: calls.ReceiverGroup}, "", []string{"c3", "c2"}},
+		{"participantsCount", &calls.ListCallsOptions{ParticipantsCount: &two}, "", []string{"c1"}},
+		{"participantsCount 0", &calls.ListCallsOptions{ParticipantsCount: new(int)}, "", []string{"c4"}},
+		{"startedAt from", &calls.ListCallsOptions{StartedAt: at(110)}, "", []string{"c3", "c2"}},
+		{"endedAt until", &calls.ListCallsOptions{EndedAt: at(100)}, "", []string{"c1"}},
+		{"hasRecording", &calls.ListCallsOptions{HasRecording: &yes}, "", []string{"c1"}},
+		{"hasRecording false", &calls.ListCallsOptions{HasRecording: &no}, "", []string{"c4", "c3", "c2"}},
+		{"hasTranscription", &calls.ListCallsOptions{HasTranscription: &yes}, "", []string{"c2"}},
+		{"hasTranscription false", &calls.ListCallsOptions{HasTranscription: &no}, "", []string{"c4", "c3", "c1"}},
+		{"uid took part", &calls.ListCallsOptions{UID: "Dave"}, "", []string{"c2"}},
+		{"uid who was called", &calls.ListCallsOptions{UID: "bob"}, "", []string{"c4", "c2", "c1"}},
+		{"on behalf of carol", nil, "carol", []string{"c3", "c2"}},
+		{"on behalf of, filtered", &calls.ListCallsOptions{Type: calls.TypeAudio}, "alice", []string{"c1"}},
+		{"combined", &calls.ListCallsOptions{Type: calls.TypeVideo, Status: calls.StatusEnded, ReceiverType: calls.ReceiverGroup}, "", []string{"c2"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var opts []chat.RequestOption
+			if tt.obo != "" {
+				opts = append(opts, chat.OnBehalfOf(tt.obo))
+			}
+			page, err := client.Calls.List(t.Context(), tt.opts, opts...)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, sessionIDs(page.Data))
+			require.NotNil(t, page.Meta.Pagination)
+			assert.Equal(t, len(tt.want), page.Meta.Pagination.Total)
+		})
+	}
+
+	t.Run("invalid filters are a 400 naming each field", func(t *testing.T) {
+		_, err := client.Calls.List(t.Context(), &calls.ListCallsOptions{Type: "hologram", Mode: "party", Status: "late", ReceiverType: "robot"})
+		ce := requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
+		assert.ElementsMatch(t, []string{"type", "mode", "status", "receiverType"}, keys(ce.Details))
+		bad := -1
+		_, err = client.Calls.List(t.Context(), &calls.ListCallsOptions{ParticipantsCount: &bad, PerPage: 1001})
+		ce = requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
+		assert.ElementsMatch(t, []string{"participantsCount", "perPage"}, keys(ce.Details))
+	})
+	t.Run("onBehalfOf must be a user", func(t *testing.T) {
+		_, err := client.Calls.List(t.Context(), nil, chat.OnBehalfOf("ghost"))
+		requireAPIError(t, err, http.StatusNotFound, "ERR_UID_NOT_FOUND", chat.ErrNotFound)
+	})
+}
+
+func keys(m map[string][]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func TestCallsPagination(t *testing.T) {
+	srv, client := start(t)
+	for i := range 7 {
+		addCall(t, srv, calls.Call{SessionID: "s" + strconv.Itoa(i), Initiator: "alice", Receiver: "bob", InitiatedAt: at(int64(i))})
+	}
+	page, err := client.Calls.List(t.Context(), &calls.ListCallsOptions{PerPage: 3, Page: 3})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"s0"}, sessionIDs(page.Data))
+	assert.Equal(t, &calls.Pagination{Total: 7, Count: 1, PerPage: 3, CurrentPage: 3, TotalPages: 3}, page.Meta.Pagination)
+
+	srv.ResetRequests()
+	var ids []string
+	for c, err := range client.Calls.All(t.Context(), &calls.ListCallsOptions{PerPage: 3}) {
+		require.NoError(t, err)
+		ids = append(ids, c.SessionID)
+	}
+	assert.Equal(t, []string{"s6", "s5", "s4", "s3", "s2", "s1", "s0"}, ids)
+	assert.Equal(t, 3, srv.RequestCount("GET /v3/calls"))
+}
+
+func TestCallTranscriptions(t *testing.T) {
+	srv, client := start(t)
+	seed(srv, "alice", "bob", "carol")
+	seedCalls(t, srv)
+	ctx := t.Context()
+
+	page, err := client.Calls.ListTranscriptions(ctx, "c1", nil)
+	require.NoError(t, err)
+	assert.Empty(t, page.Data, "no transcript until one is generated")
+
+	for i := range 7 {
+		require.NoError(t, srv.AddTranscription("c1", calls.Transcription{TID: "t" + strconv.Itoa(i), StartTime: at(5), EndTime: at(10 + int64(i)),
+			TranscriptURL: "https://t.example/" + strconv.Itoa(i)}))
+	}
+	page, err = client.Calls.ListTranscriptions(ctx, "c1", &calls.ListTranscriptionsOptions{PerPage: 2, Page: 2})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"t4", "t3"}, tids(page.Data), "newest first")
+	assert.Equal(t, &calls.Pagination{Total: 7, Count: 2, PerPage: 2, CurrentPage: 2, TotalPages: 4}, page.Meta.Pagination)
+	tr := page.Data[0]
+	assert.Equal(t, "c1", tr.RoomName, "the room defaults to the session")
+	assert.True(t, t0.Equal(tr.Date()), "generated at the server's time, not %v", tr.Date())
+	assert.Equal(t, "https://t.example/4", tr.TranscriptURL)
+
+	var all []calls.Transcription
+	for tr, err := range client.Calls.AllTranscriptions(ctx, "c1", &calls.ListTranscriptionsOptions{PerPage: 3}) {
+		require.NoError(t, err)
+		all = append(all, *tr)
+	}
+	assert.Equal(t, []string{"t6", "t5", "t4", "t3", "t2", "t1", "t0"}, tids(all))
+
+	c, err := client.Calls.Get(ctx, "c1")
+	require.NoError(t, err)
+	assert.True(t, c.HasTranscription)
+	assert.Equal(t, []string{"t6", "t5", "t4", "t3", "t2"}, tids(c.Transcriptions), "a call carries its 5 most recent transcriptions")
+
+	list, err := client.Calls.List(ctx, &calls.ListCallsOptions{UID: "bob", Type: calls.TypeAudio})
+	require.NoError(t, err)
+	require.Len(t, list.Data, 1)
+	assert.Len(t, list.Data[0].Transcriptions, 5)
+
+	_, err = client.Calls.ListTranscriptions(ctx, "nope", nil)
+	requireAPIError(t, err, http.StatusNotFound, "ERR_CALL_SESSION_NOT_FOUND", chat.ErrNotFound)
+
+	assert.Error(t, srv.AddTranscription("nope", calls.Transcription{}), "unknown call")
+	assert.Error(t, srv.AddTranscription("c1", calls.Transcription{TID: "t1"}), "a TID the call has")
+	assert.Error(t, srv.AddTranscription("c1", calls.Transcription{StartTime: at(10), EndTime: at(5)}), "times out of order")
+}
+
+func tids(ts []calls.Transcription) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.TID
+	}
+	return out
+}
+
+func TestCallsOnBehalfOf(t *testing.T) {
+	srv, client := start(t)
+	seed(srv, "alice", "bob", "carol", "dave")
+	seedCalls(t, srv)
+	ctx := t.Context()
+
+	c, err := client.Calls.Get(ctx, "c2", chat.OnBehalfOf("dave"))
+	require.NoError(t, err, "an unanswered participant took part")
+	assert.Equal(t, "c2", c.SessionID)
+
+	_, err = client.Calls.Get(ctx, "c1", chat.OnBehalfOf("carol"))
+	requireAPIError(t, err, http.StatusForbidden, "ERR_CALL_NOT_A_PART", chat.ErrForbidden)
+	_, err = client.Calls.ListTranscriptions(ctx, "c1", nil, chat.OnBehalfOf("carol"))
+	requireAPIError(t, err, http.StatusForbidden, "ERR_CALL_NOT_A_PART", chat.ErrForbidden)
+
+	page, err := client.Calls.ListTranscriptions(ctx, "c1", nil, chat.OnBehalfOf("bob"))
+	require.NoError(t, err)
+	assert.Empty(t, page.Data)
+
+	reqs := srv.Requests()
+	require.NotEmpty(t, reqs)
+	assert.Equal(t, "carol", reqs[1].Header.Get("onBehalfOf"), "the SDK sent the header to the calls API")
+}
+
+func TestAddCallValidates(t *testing.T) {
+	srv, _ := start(t)
+	first := addCall(t, srv, calls.Call{Initiator: "Alice", Receiver: "Bob"})
+	assert.Regexp(t, `^v1\.us\.test-app\.1700000000[0-9a-f]{40}$`, first.SessionID, "a generated session id")
+	assert.Equal(t, calls.StatusInitiated, first.Status)
+	assert.Equal(t, at(0), first.InitiatedAt, "initiated at the server's time")
+	assert.Equal(t, "alice", first.Initiator, "uids are lower-cased")
+	assert.Equal(t, "bob", first.Receiver)
+	second := addCall(t, srv, calls.Call{Initiator: "alice", Receiver: "bob"})
+	assert.NotEqual(t, first.SessionID, second.SessionID)
+
+	tooMany := make([]calls.Participant, 51)
+	for i := range tooMany {
+		tooMany[i].UID = "u" + strconv.Itoa(i)
+	}
+	for name, c := range map[string]calls.Call{
+		"no initiator":           {Receiver: "bob"},
+		"no receiver":            {Initiator: "alice"},
+		"bad type":               {Initiator: "a", Receiver: "b", Type: "hologram"},
+		"bad mode":               {Initiator: "a", Receiver: "b", Mode: "party"},
+		"bad status":             {Initiator: "a", Receiver: "b", Status: "late"},
+		"bad receiver type":      {Initiator: "a", Receiver: "b", ReceiverType: "robot"},
+		"started before made":    {Initiator: "a", Receiver: "b", InitiatedAt: at(10), StartedAt: at(5)},
+		"ended before start":     {Initiator: "a", Receiver: "b", StartedAt: at(10), EndedAt: at(5)},
+		"too many participants":  {Initiator: "a", Receiver: "b", Participants: tooMany},
+		"participant without id": {Initiator: "a", Receiver: "b", Participants: []calls.Participant{{JoinedAt: at(1)}}},
+		"bad participant state":  {Initiator: "a", Receiver: "b", Participants: []calls.Participant{{UID: "a", State: "asleep"}}},
+		"left before joining":    {Initiator: "a", Receiver: "b", Participants: []calls.Participant{{UID: "a", JoinedAt: at(5), LeftAt: at(1)}}},
+		"session taken":          {SessionID: first.SessionID, Initiator: "a", Receiver: "b"},
+	} {
+		_, err := srv.AddCall(c)
+		assert.Error(t, err, name)
+	}
+	meeting := addCall(t, srv, calls.Call{Mode: calls.ModePresenter, Initiator: "alice"})
+	assert.Equal(t, calls.ModePresenter, meeting.Mode, "a meeting needs no receiver")
+}

@@ -1,0 +1,452 @@
+package chattest
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/calls"
+)
+
+// maxCallParticipants is how many users a call may have.
+const maxCallParticipants = 50
+
+// AddCall stores c as a call of the app, as if it had been made, and
+// returns it as stored; the calls API (client.Calls) then lists and gets
+// it. It fires the webhook triggers a real call would, in order:
+// call_initiated (mode "call" only), call_started or meeting_started (when
+// the call started), call_participant_joined / _left or their meeting_
+// counterparts (per participant, as they joined and left), call_ended or
+// meeting_ended (when it ended), and recording_generated per recording.
+// Meetings are the modes "meet" and "presenter".
+//
+// Missing values are filled in: SessionID (a new "v1.us.{appId}...." id),
+// Type "audio", Mode "call", ReceiverType "user", Status from the times
+// (ended when EndedAt is set, ongoing when StartedAt is, else initiated),
+// InitiatedAt (StartedAt, or the server's time), MID, and for each
+// participant IsJoined, State, MID and minutes (from JoinedAt to LeftAt, or
+// to the call's end), and the call's totals from its participants, its
+// TotalDuration timer from StartedAt to EndedAt, HasRecording from
+// Recordings, and each recording's RID and Duration. UIDs are lower-cased.
+// Transcriptions in c are stored as [Server.AddTranscription] stores them.
+//
+// AddCall returns an error, and stores nothing, when c is not a call the
+// API could have: an Initiator missing, a Receiver missing for mode "call",
+// a type, mode, status, receiver type or participant state the reference
+// does not name, more than 50 participants, a participant without UID,
+// times out of order, or a SessionID already stored.
+func (s *Server) AddCall(c calls.Call) (calls.Call, error) {
+	c = clone(c)
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	now := chat.TimestampOf(st.clock())
+	fillCall(&c, now)
+	transcripts := c.Transcriptions
+	c.Transcriptions = nil
+	if err := st.checkCall(&c); err != nil {
+		return calls.Call{}, fmt.Errorf("chattest: AddCall: %w", err)
+	}
+	for i := range transcripts {
+		if err := checkTranscript(&transcripts[i], nil); err != nil {
+			return calls.Call{}, fmt.Errorf("chattest: AddCall: transcriptions[%d]: %w", i, err)
+		}
+	}
+	st.callSeq++
+	if c.SessionID == "" {
+		c.SessionID = "v1.us." + st.appID + "." + strconv.FormatInt(int64(c.InitiatedAt), 10) + st.hexID("call", st.callSeq)
+	}
+	if c.MID == "" {
+		c.MID = uuidOf(st.hexID("meeting", st.callSeq))
+	}
+	for i := range c.Participants {
+		if c.Participants[i].IsJoined && c.Participants[i].MID == "" {
+			c.Participants[i].MID = c.MID
+		}
+	}
+	r := &callRec{c: c, seq: st.callSeq}
+	st.calls[c.SessionID] = r
+	st.emitCall(&r.c)
+	for _, t := range transcripts {
+		st.addTranscript(r, t, now)
+	}
+	return clone(r.wire()), nil
+}
+
+// AddTranscription stores t as a transcription of the call sessionID, as
+// if it had just been generated, and fires transcription_generated. The
+// call's HasTranscription becomes true. Missing values are filled in: TID
+// (a new id), RoomName (the session id), TranscriptDate (the server's
+// time, ISO-8601), StartTime and EndTime (the call's start and end). It
+// returns an error, and stores nothing, for an unknown call, a TID the
+// call already has, or an EndTime before StartTime.
+func (s *Server) AddTranscription(sessionID string, t calls.Transcription) error {
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	r := st.calls[sessionID]
+	if r == nil {
+		return fmt.Errorf("chattest: AddTranscription: no call %q", sessionID)
+	}
+	if err := checkTranscript(&t, r); err != nil {
+		return fmt.Errorf("chattest: AddTranscription: %w", err)
+	}
+	st.addTranscript(r, t, chat.TimestampOf(st.clock()))
+	return nil
+}
+
+// Call returns the stored call sessionID as the API shows it.
+func (s *Server) Call(sessionID string) (calls.Call, bool) {
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	r := st.calls[sessionID]
+	if r == nil {
+		return calls.Call{}, false
+	}
+	return clone(r.wire()), true
+}
+
+// fillCall fills in what AddCall documents, before validation.
+func fillCall(c *calls.Call, now chat.Timestamp) {
+	c.Initiator = strings.ToLower(c.Initiator)
+	if c.ReceiverType == "" {
+		c.ReceiverType = calls.ReceiverUser
+	}
+	if c.ReceiverType == calls.ReceiverUser {
+		c.Receiver = strings.ToLower(c.Receiver)
+	}
+	if c.Type == "" {
+		c.Type = calls.TypeAudio
+	}
+	if c.Mode == "" {
+		c.Mode = calls.ModeCall
+	}
+	if c.Status == "" {
+		switch {
+		case c.EndedAt != 0:
+			c.Status = calls.StatusEnded
+		case c.StartedAt != 0:
+			c.Status = calls.StatusOngoing
+		default:
+			c.Status = calls.StatusInitiated
+		}
+	}
+	if c.InitiatedAt == 0 {
+		c.InitiatedAt = c.StartedAt
+		if c.InitiatedAt == 0 {
+			c.InitiatedAt = calls.Timestamp(now)
+		}
+	}
+	var audio, video float64
+	joined := 0
+	for i := range c.Participants {
+		p := &c.Participants[i]
+		p.UID = strings.ToLower(p.UID)
+		if p.JoinedAt != 0 {
+			p.IsJoined = true
+		}
+		if p.State == "" {
+			switch {
+			case !p.IsJoined:
+				p.State = calls.StateUnanswered
+			case p.LeftAt != 0 || c.EndedAt != 0:
+				p.State = calls.StateEnded
+			default:
+				p.State = calls.StateOngoing
+			}
+		}
+		if p.IsJoined {
+			joined++
+		}
+		end := p.LeftAt
+		if end == 0 {
+			end = c.EndedAt
+		}
+		if p.TotalAudioMinutes == 0 && p.TotalVideoMinutes == 0 && p.TotalDuration == 0 && p.JoinedAt != 0 && end > p.JoinedAt {
+			minutes := float64(end-p.JoinedAt) / 60
+			p.TotalDuration = minutes
+			if c.Type == calls.TypeVideo {
+				p.TotalVideoMinutes = minutes
+			} else {
+				p.TotalAudioMinutes = minutes
+			}
+		}
+		audio += p.TotalAudioMinutes
+		video += p.TotalVideoMinutes
+	}
+	if c.TotalParticipants == 0 {
+		c.TotalParticipants = joined
+	}
+	if c.TotalAudioMinutes == 0 && c.TotalVideoMinutes == 0 {
+		c.TotalAudioMinutes, c.TotalVideoMinutes = audio, video
+	}
+	if c.TotalDurationInMinutes == 0 {
+		c.TotalDurationInMinutes = c.TotalAudioMinutes + c.TotalVideoMinutes
+	}
+	if c.TotalDuration == "" && c.StartedAt != 0 && c.EndedAt >= c.StartedAt {
+		d := int64(c.EndedAt - c.StartedAt)
+		c.TotalDuration = fmt.Sprintf("%02d:%02d:%02d", d/3600, d/60%60, d%60)
+	}
+	for i := range c.Recordings {
+		rec := &c.Recordings[i]
+		if rec.Duration == 0 && rec.EndTime > rec.StartTime && rec.StartTime != 0 {
+			rec.Duration = float64(rec.EndTime-rec.StartTime) / 60
+		}
+	}
+	c.HasRecording = c.HasRecording || len(c.Recordings) > 0
+}
+
+// checkCall validates a filled call and fills the recordings' ids.
+func (st *state) checkCall(c *calls.Call) error {
+	var problems []string
+	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
+	if c.SessionID != "" && st.calls[c.SessionID] != nil {
+		bad("the session %q already exists", c.SessionID)
+	}
+	if c.Initiator == "" {
+		bad("Initiator is required")
+	}
+	if c.Receiver == "" && c.Mode == calls.ModeCall {
+		bad(`Receiver is required for mode "call"`)
+	}
+	if !slices.Contains(callTypes, c.Type) {
+		bad("Type %q is not audio or video", c.Type)
+	}
+	if !slices.Contains(callModes, c.Mode) {
+		bad("Mode %q is not call, meet or presenter", c.Mode)
+	}
+	if !slices.Contains(callStatuses, c.Status) {
+		bad("Status %q is not a call status", c.Status)
+	}
+	if !slices.Contains(callReceiverTypes, c.ReceiverType) {
+		bad("ReceiverType %q is not user or group", c.ReceiverType)
+	}
+	if c.StartedAt != 0 && c.StartedAt < c.InitiatedAt {
+		bad("StartedAt is before InitiatedAt")
+	}
+	if c.EndedAt != 0 && c.EndedAt < max(c.StartedAt, c.InitiatedAt) {
+		bad("EndedAt is before the call started")
+	}
+	if len(c.Participants) > maxCallParticipants {
+		bad("a call has at most %d participants", maxCallParticipants)
+	}
+	for i, p := range c.Participants {
+		switch {
+		case p.UID == "":
+			bad("Participants[%d].UID is required", i)
+		case !slices.Contains(participantStates, p.State):
+			bad("Participants[%d].State %q is not a participant state", i, p.State)
+		case p.LeftAt != 0 && p.LeftAt < p.JoinedAt:
+			bad("Participants[%d].LeftAt is before JoinedAt", i)
+		case p.LeftAt != 0 && p.JoinedAt == 0:
+			bad("Participants[%d] left without joining", i)
+		}
+	}
+	for i := range c.Recordings {
+		if c.Recordings[i].EndTime != 0 && c.Recordings[i].EndTime < c.Recordings[i].StartTime {
+			bad("Recordings[%d].EndTime is before StartTime", i)
+		}
+		if c.Recordings[i].RID == "" {
+			c.Recordings[i].RID = "r" + strconv.Itoa(i+1)
+		}
+	}
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// checkTranscript validates t against the call r (nil: a call being
+// added) and fills its defaults from r.
+func checkTranscript(t *calls.Transcription, r *callRec) error {
+	if t.EndTime != 0 && t.EndTime < t.StartTime {
+		return errors.New("EndTime is before StartTime")
+	}
+	if r != nil && t.TID != "" {
+		for _, have := range r.transcripts {
+			if have.t.TID == t.TID {
+				return fmt.Errorf("the call already has the transcription %q", t.TID)
+			}
+		}
+	}
+	return nil
+}
+
+// addTranscript stores t for the call r, filling its defaults, and fires
+// transcription_generated.
+func (st *state) addTranscript(r *callRec, t calls.Transcription, now chat.Timestamp) {
+	r.transSeq++
+	if t.TID == "" {
+		t.TID = uuidOf(st.hexID("transcript "+r.c.SessionID, r.transSeq))
+	}
+	if t.RoomName == "" {
+		t.RoomName = r.c.SessionID
+	}
+	if t.TranscriptDate == "" {
+		t.TranscriptDate = now.Time().UTC().Format("2006-01-02T15:04:05.000Z")
+	}
+	if t.StartTime == 0 {
+		t.StartTime = r.c.StartedAt
+	}
+	if t.EndTime == 0 {
+		t.EndTime = r.c.EndedAt
+	}
+	r.transcripts = append(r.transcripts, transcriptRec{t: t, seq: r.transSeq})
+	r.c.HasTranscription = true
+	st.emit("transcription_generated", transcriptionPayload{
+		SessionID: r.c.SessionID, TID: t.TID, TranscriptDate: t.TranscriptDate, TranscriptURL: t.TranscriptURL,
+		StartTime: int64(t.StartTime), EndTime: int64(t.EndTime),
+	})
+}
+
+// uuidOf formats the first 32 hex digits of a 40-digit id as a UUID.
+func uuidOf(hex string) string {
+	return hex[0:8] + "-" + hex[8:12] + "-" + hex[12:16] + "-" + hex[16:20] + "-" + hex[20:32]
+}
+
+// The data of the call and meeting webhook triggers (reference §14.4).
+type (
+	callInitiatedPayload struct {
+		Call chat.Message `json:"call"`
+	}
+	sessionStartedPayload struct {
+		CreatedAt int64  `json:"created_at"`
+		SessionID string `json:"sessionId"`
+	}
+	occupantPayload struct {
+		JoinedAt  int64  `json:"joined_at"`
+		AudioCall string `json:"audio_call"` // "true" or "false"
+		LeftAt    int64  `json:"left_at,omitempty"`
+		Name      string `json:"name"`
+	}
+	participantPayload struct {
+		Occupant  occupantPayload `json:"occupant"`
+		SessionID string          `json:"sessionId"`
+	}
+	sessionEndedPayload struct {
+		AllOccupants []occupantPayload `json:"all_occupants"`
+		DestroyedAt  int64             `json:"destroyed_at"`
+		CreatedAt    int64             `json:"created_at"`
+		SessionID    string            `json:"sessionId"`
+	}
+	recordingPayload struct {
+		RecordingDate string `json:"recordingDate"` // YYYY-MM-DD
+		Duration      string `json:"duration"`      // seconds, e.g. "21.433000"
+		StartTime     string `json:"startTime"`     // Unix seconds
+		SessionID     string `json:"sessionId"`
+		RecordingURL  string `json:"recording_url"`
+	}
+	transcriptionPayload struct {
+		SessionID      string `json:"sessionId"`
+		TID            string `json:"tid"`
+		TranscriptDate string `json:"transcriptDate"`
+		TranscriptURL  string `json:"transcript_url"`
+		StartTime      int64  `json:"startTime"`
+		EndTime        int64  `json:"endTime"`
+	}
+)
+
+// emitCall fires the triggers of a call that was made, as AddCall
+// documents. The fake stores no call message: call_initiated's call.id is
+// the session id.
+func (st *state) emitCall(c *calls.Call) {
+	prefix := "meeting_"
+	if c.Mode == calls.ModeCall {
+		prefix = "call_"
+		conv := "group_" + c.Receiver
+		if c.ReceiverType == calls.ReceiverUser {
+			conv = userConversationID(c.Initiator, c.Receiver)
+		}
+		st.emit("call_initiated", callInitiatedPayload{Call: chat.Message{
+			ID: c.SessionID, ConversationID: conv, Sender: c.Initiator,
+			ReceiverType: chat.ReceiverType(c.ReceiverType), Receiver: c.Receiver,
+			Category: chat.CategoryCall, Type: chat.MessageType(c.Type), Data: chat.MessageData{Action: "initiated"},
+			SentAt: chat.Timestamp(c.InitiatedAt), UpdatedAt: chat.Timestamp(c.InitiatedAt),
+		}})
+	}
+	if c.StartedAt == 0 {
+		return
+	}
+	st.emit(prefix+"started", sessionStartedPayload{CreatedAt: int64(c.StartedAt), SessionID: c.SessionID})
+
+	// Joins and leaves in the order they happened; a leave at the moment
+	// of a join comes after it.
+	type move struct {
+		at   calls.Timestamp
+		left bool
+		p    *calls.Participant
+	}
+	var moves []move
+	var all []occupantPayload
+	for i := range c.Participants {
+		p := &c.Participants[i]
+		if p.JoinedAt == 0 {
+			continue
+		}
+		moves = append(moves, move{p.JoinedAt, false, p})
+		if left := leftAt(c, p); left != 0 {
+			moves = append(moves, move{left, true, p})
+		}
+		all = append(all, st.occupant(c, p, true))
+	}
+	sort.SliceStable(moves, func(i, j int) bool {
+		if moves[i].at != moves[j].at {
+			return moves[i].at < moves[j].at
+		}
+		return !moves[i].left && moves[j].left
+	})
+	for _, m := range moves {
+		trigger := prefix + "participant_joined"
+		if m.left {
+			trigger = prefix + "participant_left"
+		}
+		st.emit(trigger, participantPayload{Occupant: st.occupant(c, m.p, m.left), SessionID: c.SessionID})
+	}
+	if c.EndedAt != 0 {
+		if all == nil {
+			all = []occupantPayload{}
+		}
+		st.emit(prefix+"ended", sessionEndedPayload{AllOccupants: all, DestroyedAt: int64(c.EndedAt), CreatedAt: int64(c.StartedAt), SessionID: c.SessionID})
+	}
+	for _, rec := range c.Recordings {
+		start := rec.StartTime
+		if start == 0 {
+			start = c.StartedAt
+		}
+		st.emit("recording_generated", recordingPayload{
+			RecordingDate: start.Time().UTC().Format(time.DateOnly),
+			Duration:      strconv.FormatFloat(rec.Duration*60, 'f', 6, 64),
+			StartTime:     strconv.FormatInt(int64(start), 10),
+			SessionID:     c.SessionID, RecordingURL: rec.RecordingURL,
+		})
+	}
+}
+
+// leftAt is when p left the call: its LeftAt, or the call's end for a
+// participant still in it when it ended; zero while p is in the call.
+func leftAt(c *calls.Call, p *calls.Participant) calls.Timestamp {
+	if p.LeftAt != 0 {
+		return p.LeftAt
+	}
+	return c.EndedAt
+}
+
+// occupant is p as call and meeting triggers show it: its name is the
+// user's, or the uid for a user the fake does not have; left_at only once
+// it left (withLeft).
+func (st *state) occupant(c *calls.Call, p *calls.Participant, withLeft bool) occupantPayload {
+	o := occupantPayload{JoinedAt: int64(p.JoinedAt), AudioCall: strconv.FormatBool(c.Type == calls.TypeAudio), Name: p.UID}
+	if u := st.users[p.UID]; u != nil && u.u.Name != "" {
+		o.Name = u.u.Name
+	}
+	if withLeft {
+		o.LeftAt = int64(leftAt(c, p))
+	}
+	return o
+}
