@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the deprecated management variants of moderation are tested on purpose
+
 package chattest_test
 
 import (
@@ -10,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/management"
 )
 
 // builtinRules are the ids of the rules every app starts with.
@@ -514,4 +517,72 @@ func TestModerationForgetsRemovedMessages(t *testing.T) {
 	page, err := mod.ListBlockedMessages(ctx, nil)
 	require.NoError(t, err)
 	assert.Empty(t, page.Data, "a permanently deleted user's messages leave the list")
+}
+
+func TestModerationManagementVariants(t *testing.T) {
+	srv, client := start(t)
+	mc := srv.ManagementClient(management.WithoutRetries())
+	mod, ctx, app := mc.Moderation, t.Context(), srv.AppID()
+	seed(srv, "alice", "bob")
+
+	_, err := mod.CreateKeywordList(ctx, app, &chat.CreateKeywordListRequest{ID: "spam-words", Category: chat.KeywordWord,
+		File: &chat.KeywordFile{Content: strings.NewReader("casino\nlottery\n")}})
+	require.NoError(t, err)
+	lists, err := mod.ListKeywordLists(ctx, app, nil)
+	require.NoError(t, err)
+	require.Len(t, lists.Data, 2)
+	assert.Equal(t, []string{"casino", "lottery"}, lists.Data[1].SearchTerms)
+	kw, err := mod.UpdateKeywordList(ctx, app, "spam-words", &chat.UpdateKeywordListRequest{Category: chat.KeywordWord, SearchTerms: []string{"casino", "poker"}})
+	require.NoError(t, err)
+	assert.Equal(t, "test-app_spam-words_2", kw.RevisionID)
+	got, err := client.Moderation.GetKeywordList(ctx, "spam-words")
+	require.NoError(t, err)
+	assert.Equal(t, kw, got, "the chat API serves the same lists")
+
+	rule, err := mod.CreateRule(ctx, app, &chat.CreateRuleRequest{ID: "no-spam", Actions: []chat.RuleAction{chat.ActionBlockMessage},
+		Conditions: []chat.RuleCondition{{Operand: chat.ConditionText, Operator: chat.ConditionContains, Category: chat.KeywordWord,
+			KeywordReference: true, Values: []string{"spam-words"}}}})
+	require.NoError(t, err)
+	assert.Equal(t, "test-app_no-spam_1", rule.RevisionID)
+	_, err = mod.UpdateRule(ctx, app, "no-spam", &chat.UpdateRuleRequest{Name: "No spam"})
+	require.NoError(t, err)
+	r, err := mod.GetRule(ctx, app, "no-spam")
+	require.NoError(t, err)
+	assert.Equal(t, "No spam", r.Name)
+	revs, err := mod.ListRuleRevisions(ctx, app, "no-spam", nil)
+	require.NoError(t, err)
+	assert.Len(t, revs.Data, 2)
+	rules, err := mod.ListRules(ctx, app, &chat.ListRulesOptions{CursorOptions: chat.CursorOptions{Limit: 100}})
+	require.NoError(t, err)
+	assert.Len(t, rules.Data, len(builtinRules)+1)
+
+	m := sendText(t, client, "alice", "bob", "poker night")
+	assert.Equal(t, "pending", status(m))
+	blocked, err := mod.ListBlockedMessages(ctx, app, nil)
+	require.NoError(t, err)
+	require.Len(t, blocked.Data, 1)
+	assert.Equal(t, m.ID, blocked.Data[0].Message.ID)
+	res, err := mod.ReviewBlockedMessage(ctx, app, m.ID, &chat.ReviewBlockedMessageRequest{Status: chat.ReviewApproved})
+	require.NoError(t, err)
+	assert.True(t, res.Success)
+	reviewed, err := client.Moderation.ListReviewedMessages(ctx, nil)
+	require.NoError(t, err)
+	require.Len(t, reviewed.Data, 1)
+	assert.Equal(t, "approved", status(reviewed.Data[0].Message))
+
+	_, err = mod.DeleteRule(ctx, app, "no-spam")
+	require.NoError(t, err)
+	_, err = mod.GetRule(ctx, app, "no-spam")
+	requireAPIError(t, err, http.StatusNotFound, "ERR_RULE_NOT_FOUND", chat.ErrNotFound)
+	_, err = mod.DeleteKeywordList(ctx, app, "spam-words")
+	require.NoError(t, err)
+	_, err = mod.GetKeywordList(ctx, app, "spam-words")
+	requireAPIError(t, err, http.StatusNotFound, "ERR_KEYWORD_NOT_FOUND", chat.ErrNotFound)
+
+	_, err = mod.ListRules(ctx, "other-app", nil)
+	requireAPIError(t, err, http.StatusNotFound, "ERR_APP_NOT_FOUND", chat.ErrNotFound)
+	_, err = srv.ManagementClientWith("wrong", "creds", management.WithoutRetries()).Moderation.ListRules(ctx, app, nil)
+	var ce *chat.Error
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, http.StatusUnauthorized, ce.StatusCode)
 }

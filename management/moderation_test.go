@@ -1,0 +1,272 @@
+//lint:file-ignore SA1019 the deprecated moderation variants are tested on purpose
+
+package management_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/management"
+)
+
+const modRuleJSON = `{"id":"no-spam","name":"No spam","enabled":true,
+	"conditions":[{"id":1,"isKeywordsReferencePresent":true,"isMediaPresent":false,"entity":"message","operand":"text","category":"word","operator":"contains","value":["spam-words"]}],
+	"action":["blockMessage"],"active":true,"createdAt":1720003247,"updatedAt":1720003247,"revisionId":"app1_no-spam_1"}`
+
+var modRule = &chat.ModerationRule{ID: "no-spam", Name: "No spam", Enabled: true,
+	Conditions: []chat.RuleCondition{{ID: 1, KeywordReference: true, Entity: "message", Operand: chat.ConditionText,
+		Category: chat.KeywordWord, Operator: chat.ConditionContains, Values: []string{"spam-words"}}},
+	Actions: []chat.RuleAction{chat.ActionBlockMessage}, Active: true, CreatedAt: 1720003247, UpdatedAt: 1720003247, RevisionID: "app1_no-spam_1"}
+
+const modKeywordJSON = `{"id":"spam-words","name":"Spam","category":"word","isCSV":false,"searchTerms":["casino"],"revisionId":"app1_spam-words_1","active":true}`
+
+var modKeywords = &chat.KeywordList{ID: "spam-words", Name: "Spam", Category: chat.KeywordWord, SearchTerms: []string{"casino"},
+	RevisionID: "app1_spam-words_1", Active: true}
+
+func TestModerationWire(t *testing.T) {
+	ctx := context.Background()
+	deleted := &chat.Result{Success: true, Message: "deleted"}
+	runWire(t, []wireCase{
+		{
+			name: "CreateRule",
+			call: func(c *management.Client) (any, error) {
+				return c.Moderation.CreateRule(ctx, "app1", &chat.CreateRuleRequest{ID: "no-spam", Name: "No spam", Actions: []chat.RuleAction{chat.ActionBlockMessage},
+					Conditions: []chat.RuleCondition{{Operand: chat.ConditionText, Operator: chat.ConditionContains, Category: chat.KeywordWord,
+						KeywordReference: true, Values: []string{"spam-words"}}}})
+			},
+			response: `{"data":` + modRuleJSON + `}`,
+			method:   http.MethodPost, path: "/apps/app1/moderation/rules",
+			body: `{"id":"no-spam","name":"No spam","action":["blockMessage"],"conditions":[{"operand":"text","operator":"contains","category":"word",
+				"isKeywordReferencePresent":true,"isMediaPresent":false,"value":["spam-words"]}]}`,
+			want: modRule,
+		},
+		{
+			name: "ListRules",
+			call: func(c *management.Client) (any, error) {
+				return c.Moderation.ListRules(ctx, "app1", &chat.ListRulesOptions{CursorOptions: chat.CursorOptions{Limit: 5}})
+			},
+			response: `{"data":[` + modRuleJSON + `],"meta":{"current":{"limit":5,"count":1}}}`,
+			method:   http.MethodGet, path: "/apps/app1/moderation/rules", query: "limit=5",
+			want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*modRule}, Meta: chat.Meta{Current: &chat.Current{Limit: 5, Count: 1}}},
+		},
+		{
+			name:     "GetRule",
+			call:     func(c *management.Client) (any, error) { return c.Moderation.GetRule(ctx, "app 1", "no/spam") },
+			response: `{"data":` + modRuleJSON + `}`,
+			method:   http.MethodGet, path: "/apps/app%201/moderation/rules/no%2Fspam", want: modRule,
+		},
+		{
+			name: "UpdateRule",
+			call: func(c *management.Client) (any, error) {
+				return c.Moderation.UpdateRule(ctx, "app1", "no-spam", &chat.UpdateRuleRequest{Description: "d"})
+			},
+			response: `{"data":` + modRuleJSON + `}`,
+			method:   http.MethodPut, path: "/apps/app1/moderation/rules/no-spam", body: `{"description":"d"}`, want: modRule,
+		},
+		{
+			name:     "DeleteRule",
+			call:     func(c *management.Client) (any, error) { return c.Moderation.DeleteRule(ctx, "app1", "no-spam") },
+			response: `{"data":{"success":true,"message":"deleted"}}`,
+			method:   http.MethodDelete, path: "/apps/app1/moderation/rules/no-spam", want: deleted,
+		},
+		{
+			name:     "ListRuleRevisions",
+			call:     func(c *management.Client) (any, error) { return c.Moderation.ListRuleRevisions(ctx, "app1", "no-spam", nil) },
+			response: `{"data":[` + modRuleJSON + `],"meta":{"current":{"limit":100,"count":1}}}`,
+			method:   http.MethodGet, path: "/apps/app1/moderation/rules/no-spam/revisions",
+			want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*modRule}, Meta: chat.Meta{Current: &chat.Current{Limit: 100, Count: 1}}},
+		},
+		{
+			name:     "ListKeywordLists",
+			call:     func(c *management.Client) (any, error) { return c.Moderation.ListKeywordLists(ctx, "app1", nil) },
+			response: `{"data":[` + modKeywordJSON + `],"meta":{"current":{"limit":100,"count":1}}}`,
+			method:   http.MethodGet, path: "/apps/app1/moderation/keywords",
+			want: &chat.Page[chat.KeywordList]{Data: []chat.KeywordList{*modKeywords}, Meta: chat.Meta{Current: &chat.Current{Limit: 100, Count: 1}}},
+		},
+		{
+			name:     "GetKeywordList",
+			call:     func(c *management.Client) (any, error) { return c.Moderation.GetKeywordList(ctx, "app1", "spam-words") },
+			response: `{"data":` + modKeywordJSON + `}`,
+			method:   http.MethodGet, path: "/apps/app1/moderation/keywords/spam-words", want: modKeywords,
+		},
+		{
+			name:     "DeleteKeywordList",
+			call:     func(c *management.Client) (any, error) { return c.Moderation.DeleteKeywordList(ctx, "app1", "spam-words") },
+			response: `{"data":{"success":true,"message":"deleted"}}`,
+			method:   http.MethodDelete, path: "/apps/app1/moderation/keywords/spam-words", want: deleted,
+		},
+		{
+			name: "ListBlockedMessages",
+			call: func(c *management.Client) (any, error) {
+				return c.Moderation.ListBlockedMessages(ctx, "app1", &chat.ListBlockedMessagesOptions{CursorOptions: chat.CursorOptions{ID: "7"}})
+			},
+			response: `{"data":[{"ruleId":"no-spam","message":{"id":"8","data":{"text":"casino","moderation":{"status":"pending"}}},"action":["blockMessage"]}],"meta":{"current":{"limit":100,"count":1}}}`,
+			method:   http.MethodGet, path: "/apps/app1/moderation/blocked-messages", query: "id=7",
+			want: &chat.Page[chat.BlockedMessage]{Data: []chat.BlockedMessage{{RuleID: "no-spam",
+				Message: &chat.Message{ID: "8", Data: chat.MessageData{Text: "casino", Moderation: &chat.Moderation{Status: "pending"}}},
+				Actions: []chat.RuleAction{chat.ActionBlockMessage}}}, Meta: chat.Meta{Current: &chat.Current{Limit: 100, Count: 1}}},
+		},
+		{
+			name: "ReviewBlockedMessage",
+			call: func(c *management.Client) (any, error) {
+				return c.Moderation.ReviewBlockedMessage(ctx, "app1", "8", &chat.ReviewBlockedMessageRequest{Status: chat.ReviewApproved})
+			},
+			response: `{"data":{"success":true,"message":"Message with ID 8 has been approved."}}`,
+			method:   http.MethodPatch, path: "/apps/app1/moderation/blocked-messages/8", body: `{"status":"approved"}`,
+			want: &chat.Result{Success: true, Message: "Message with ID 8 has been approved."},
+		},
+	})
+}
+
+// formFields parses a multipart/form-data request body into name=value
+// lines, files as name:filename=content.
+func formFields(t *testing.T, contentType string, body []byte) []string {
+	t.Helper()
+	mt, params, err := mime.ParseMediaType(contentType)
+	require.NoError(t, err)
+	require.Equal(t, "multipart/form-data", mt)
+	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
+	var out []string
+	for {
+		p, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		require.NoError(t, err)
+		b, err := io.ReadAll(p)
+		require.NoError(t, err)
+		name := p.FormName()
+		if p.FileName() != "" {
+			name += ":" + p.FileName()
+		}
+		out = append(out, name+"="+string(b))
+	}
+}
+
+func TestModerationKeywordFormsWire(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name   string
+		call   func(c *management.Client) (*chat.KeywordList, error)
+		method string
+		path   string
+		fields []string
+	}{
+		{
+			name: "CreateKeywordList",
+			call: func(c *management.Client) (*chat.KeywordList, error) {
+				return c.Moderation.CreateKeywordList(ctx, "app1", &chat.CreateKeywordListRequest{ID: "spam-words", Name: "Spam",
+					Category: chat.KeywordWord, SearchTerms: []string{"casino", "buy now"}, File: &chat.KeywordFile{Name: "more.csv", Content: strings.NewReader("lottery")}})
+			},
+			method: http.MethodPost, path: "/apps/app1/moderation/keywords",
+			fields: []string{"category=word", "id=spam-words", "name=Spam", "searchTerms=casino,buy now", "file:more.csv=lottery"},
+		},
+		{
+			name: "UpdateKeywordList",
+			call: func(c *management.Client) (*chat.KeywordList, error) {
+				return c.Moderation.UpdateKeywordList(ctx, "app1", "spam-words", &chat.UpdateKeywordListRequest{Category: chat.KeywordSentenceSimilarity,
+					DisallowedSentences: []string{"one", "two"}})
+			},
+			method: http.MethodPut, path: "/apps/app1/moderation/keywords/spam-words",
+			fields: []string{"category=sentence-similarity", "disallowedSentences=one", "disallowedSentences=two"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			m.reply(http.StatusOK, `{"data":`+modKeywordJSON+`}`)
+			got, err := tt.call(m.client)
+			require.NoError(t, err)
+			assert.Equal(t, modKeywords, got)
+			r := m.only()
+			assertWire(t, r, tt.method, tt.path)
+			assert.Empty(t, r.RawQuery)
+			assert.Equal(t, tt.fields, formFields(t, r.Header.Get("Content-Type"), r.Body))
+		})
+	}
+}
+
+func TestModerationArguments(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name     string
+		call     func(s *management.ModerationService) error
+		wantName string
+	}{
+		{"CreateRule without app", func(s *management.ModerationService) error {
+			_, err := s.CreateRule(ctx, "", &chat.CreateRuleRequest{ID: "r"})
+			return err
+		}, "appID"},
+		{"CreateRule nil", func(s *management.ModerationService) error { _, err := s.CreateRule(ctx, "a", nil); return err }, "req"},
+		{"CreateRule without id", func(s *management.ModerationService) error {
+			_, err := s.CreateRule(ctx, "a", &chat.CreateRuleRequest{})
+			return err
+		}, "req.ID"},
+		{"ListRules without app", func(s *management.ModerationService) error { _, err := s.ListRules(ctx, "", nil); return err }, "appID"},
+		{"GetRule without rule", func(s *management.ModerationService) error { _, err := s.GetRule(ctx, "a", ""); return err }, "ruleID"},
+		{"UpdateRule dot app", func(s *management.ModerationService) error {
+			_, err := s.UpdateRule(ctx, ".", "r", &chat.UpdateRuleRequest{})
+			return err
+		}, "appID"},
+		{"UpdateRule nil", func(s *management.ModerationService) error { _, err := s.UpdateRule(ctx, "a", "r", nil); return err }, "req"},
+		{"DeleteRule without rule", func(s *management.ModerationService) error { _, err := s.DeleteRule(ctx, "a", ""); return err }, "ruleID"},
+		{"ListRuleRevisions without rule", func(s *management.ModerationService) error {
+			_, err := s.ListRuleRevisions(ctx, "a", "..", nil)
+			return err
+		}, "ruleID"},
+		{"CreateKeywordList without app", func(s *management.ModerationService) error {
+			_, err := s.CreateKeywordList(ctx, "", &chat.CreateKeywordListRequest{ID: "k", Category: chat.KeywordWord})
+			return err
+		}, "appID"},
+		{"CreateKeywordList nil", func(s *management.ModerationService) error { _, err := s.CreateKeywordList(ctx, "a", nil); return err }, "req"},
+		{"CreateKeywordList without category", func(s *management.ModerationService) error {
+			_, err := s.CreateKeywordList(ctx, "a", &chat.CreateKeywordListRequest{ID: "k"})
+			return err
+		}, "req.Category"},
+		{"ListKeywordLists without app", func(s *management.ModerationService) error { _, err := s.ListKeywordLists(ctx, "", nil); return err }, "appID"},
+		{"GetKeywordList without list", func(s *management.ModerationService) error { _, err := s.GetKeywordList(ctx, "a", ""); return err }, "keywordID"},
+		{"UpdateKeywordList nil", func(s *management.ModerationService) error {
+			_, err := s.UpdateKeywordList(ctx, "a", "k", nil)
+			return err
+		}, "req"},
+		{"UpdateKeywordList with a comma in a term", func(s *management.ModerationService) error {
+			_, err := s.UpdateKeywordList(ctx, "a", "k", &chat.UpdateKeywordListRequest{Category: chat.KeywordWord, SearchTerms: []string{"a,b"}})
+			return err
+		}, "req.SearchTerms[0]"},
+		{"DeleteKeywordList without list", func(s *management.ModerationService) error { _, err := s.DeleteKeywordList(ctx, "a", ""); return err }, "keywordID"},
+		{"ListBlockedMessages without app", func(s *management.ModerationService) error {
+			_, err := s.ListBlockedMessages(ctx, "", nil)
+			return err
+		}, "appID"},
+		{"ReviewBlockedMessage without message", func(s *management.ModerationService) error {
+			_, err := s.ReviewBlockedMessage(ctx, "a", "", &chat.ReviewBlockedMessageRequest{Status: chat.ReviewApproved})
+			return err
+		}, "messageID"},
+		{"ReviewBlockedMessage nil", func(s *management.ModerationService) error {
+			_, err := s.ReviewBlockedMessage(ctx, "a", "1", nil)
+			return err
+		}, "req"},
+		{"ReviewBlockedMessage without status", func(s *management.ModerationService) error {
+			_, err := s.ReviewBlockedMessage(ctx, "a", "1", &chat.ReviewBlockedMessageRequest{})
+			return err
+		}, "req.Status"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			requireArgError(t, tt.call(m.client.Moderation), tt.wantName)
+			assert.Zero(t, m.count())
+		})
+	}
+}
