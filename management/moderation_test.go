@@ -81,8 +81,10 @@ func TestModerationWire(t *testing.T) {
 			method:   http.MethodDelete, path: "/apps/app1/moderation/rules/no-spam", want: deleted,
 		},
 		{
-			name:     "ListRuleRevisions",
-			call:     func(c *management.Client) (any, error) { return c.Moderation.ListRuleRevisions(ctx, "app1", "no-spam", nil) },
+			name: "ListRuleRevisions",
+			call: func(c *management.Client) (any, error) {
+				return c.Moderation.ListRuleRevisions(ctx, "app1", "no-spam", nil)
+			},
 			response: `{"data":[` + modRuleJSON + `],"meta":{"current":{"limit":100,"count":1}}}`,
 			method:   http.MethodGet, path: "/apps/app1/moderation/rules/no-spam/revisions",
 			want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*modRule}, Meta: chat.Meta{Current: &chat.Current{Limit: 100, Count: 1}}},
@@ -101,8 +103,10 @@ func TestModerationWire(t *testing.T) {
 			method:   http.MethodGet, path: "/apps/app1/moderation/keywords/spam-words", want: modKeywords,
 		},
 		{
-			name:     "DeleteKeywordList",
-			call:     func(c *management.Client) (any, error) { return c.Moderation.DeleteKeywordList(ctx, "app1", "spam-words") },
+			name: "DeleteKeywordList",
+			call: func(c *management.Client) (any, error) {
+				return c.Moderation.DeleteKeywordList(ctx, "app1", "spam-words")
+			},
 			response: `{"data":{"success":true,"message":"deleted"}}`,
 			method:   http.MethodDelete, path: "/apps/app1/moderation/keywords/spam-words", want: deleted,
 		},
