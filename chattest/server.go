@@ -39,6 +39,7 @@ type config struct {
 	mgmtSecret   string
 	rateCore     int // budgets per minute; below 1: not enforced (ratelimit.go)
 	rateStandard int
+	importLimit  int // data import requests per minute and endpoint; 0: default, -1: not enforced (dataimport.go)
 }
 
 // WithAppID sets the app id (default "test-app"). It must be one DNS label
@@ -500,6 +501,9 @@ func (st *state) serve(rt route, class rateClass, r *http.Request, body []byte, 
 	if err == nil {
 		res, err = rt.handle(st, c)
 	}
+	if c.rate != nil {
+		rate = *c.rate // the handler's own budget (data import)
+	}
 	if err == nil {
 		if out, err = json.Marshal(res); err == nil {
 			return http.StatusOK, out, rate
@@ -573,6 +577,7 @@ type call struct {
 	now        time.Time // the server clock at the request
 	apiKey     string    // the calling key
 	onBehalfOf string    // the acting user's uid, when the route reads the header and it was sent
+	rate       *rateInfo // set by a handler that counts the request against a budget of its own (data import)
 }
 
 // timestamp is the request time as the API sends it.

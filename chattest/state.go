@@ -61,7 +61,7 @@ func newState(cfg config) *state {
 	st.callsState.init()
 	st.notificationsState.init()
 	st.rulesState.init()
-	st.importState.init()
+	st.importState.init(cfg.importLimit)
 	st.agentsState.init()
 	st.mgmtState.init(st)
 	st.hooksState.init()
