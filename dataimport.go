@@ -40,7 +40,8 @@ type DataImportService struct {
 
 // ImportUser is a user to import, with the fields of the reference's
 // import-users body. UID and Name are required. Timestamps are Unix
-// seconds, sent as integers.
+// seconds, sent as integers as the reference's schema types them (its
+// examples quote them as strings).
 type ImportUser struct {
 	// UID is the user's id (required): at most 100 characters of a-z, 0-9,
 	// - and _; the service lower-cases it. It keys the user in the request.
