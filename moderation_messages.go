@@ -77,9 +77,9 @@ type ReviewBlockedMessageRequest struct {
 }
 
 // ReviewBlockedMessage approves or rejects the blocked message id (the
-// message's id). An approved message is delivered; either way it leaves
-// the blocked list for the reviewed one (see
-// [ModerationService.ListReviewedMessages]).
+// message's id): its Data.Moderation.Status becomes "approved" or
+// "disapproved". Once reviewed, it leaves the blocked list for the
+// reviewed one (see [ModerationService.ListReviewedMessages]).
 //
 // API: PATCH /v3/moderation/blocked-messages/{id} (onBehalfOf not supported)
 func (s *ModerationService) ReviewBlockedMessage(ctx context.Context, id string, req *ReviewBlockedMessageRequest, opts ...RequestOption) (*Result, error) {

@@ -128,7 +128,7 @@ func compileModPattern(p string) (modPattern, error) {
 // seedDefaults stores the built-in rules and keyword list.
 func (r *rulesState) seedDefaults() {
 	text := func(category string, ref bool, message string, values ...string) ruleCondWire {
-		return ruleCondWire{ID: 1, KeywordsRef: ref, Entity: "message", Operand: "text", Category: category, Operator: "contains", Value: values, Message: []string{message}, Weight: 1}
+		return ruleCondWire{ID: 1, KeywordsRef: ref, Entity: "message", Operand: "text", Category: category, Operator: "contains", Value: append([]string{}, values...), Message: []string{message}, Weight: 1}
 	}
 	media := func(operand, message string) ruleCondWire {
 		return ruleCondWire{ID: 1, MediaPresent: true, Entity: "message", Operand: operand, Category: "word", Operator: "contains", Value: []string{"AnyOf_greaterThan_30"}, Message: []string{message}, Weight: 1}

@@ -6,7 +6,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"log"
 	"mime"
 	"mime/multipart"
 	"net/http"
@@ -17,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/chattest"
 	"github.com/chatrest/chat/management"
 )
 
@@ -273,4 +276,42 @@ func TestModerationArguments(t *testing.T) {
 			assert.Zero(t, m.count())
 		})
 	}
+}
+
+func ExampleModerationService_ReviewBlockedMessage() {
+	srv := chattest.NewServer()
+	defer srv.Close()
+	ctx := context.Background()
+	srv.AddUser(chat.User{UID: "alice", Name: "Alice"})
+	srv.AddUser(chat.User{UID: "bob", Name: "Bob"})
+	mc := srv.ManagementClient()
+	app := srv.AppID()
+
+	// The deprecated variants address the app by id; prefer the chat
+	// client's Moderation service.
+	if _, err := mc.Moderation.CreateRule(ctx, app, &chat.CreateRuleRequest{
+		ID: "no-casinos", Actions: []chat.RuleAction{chat.ActionBlockMessage},
+		Conditions: []chat.RuleCondition{{Operand: chat.ConditionText, Operator: chat.ConditionContains,
+			Category: chat.KeywordWord, Values: []string{"casino"}}},
+	}); err != nil {
+		log.Fatal(err)
+	}
+	if _, err := srv.Client().Messages.Send(ctx, &chat.SendMessageRequest{
+		Receiver: "bob", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "casino tonight?"},
+	}, chat.OnBehalfOf("alice")); err != nil {
+		log.Fatal(err)
+	}
+	blocked, err := mc.Moderation.ListBlockedMessages(ctx, app, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, b := range blocked.Data {
+		res, err := mc.Moderation.ReviewBlockedMessage(ctx, app, b.Message.ID, &chat.ReviewBlockedMessageRequest{Status: chat.ReviewApproved})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(res.Message)
+	}
+	// Output:
+	// Message with ID 1 has been approved.
 }
