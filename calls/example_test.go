@@ -22,7 +22,9 @@ func newServer() *chattest.Server {
 	srv.AddUser(chat.User{UID: "alice", Name: "Alice"})
 	srv.AddUser(chat.User{UID: "bob", Name: "Bob"})
 	srv.AddUser(chat.User{UID: "carol", Name: "Carol"})
-	at := func(minutes int) calls.Timestamp { return calls.TimestampOf(noon.Add(time.Duration(minutes) * time.Minute)) }
+	at := func(minutes int) calls.Timestamp {
+		return calls.TimestampOf(noon.Add(time.Duration(minutes) * time.Minute))
+	}
 	for _, c := range []calls.Call{
 		{SessionID: "v1.us.demo.1", Type: calls.TypeAudio, Initiator: "alice", Receiver: "bob", StartedAt: at(-60), EndedAt: at(-55),
 			Participants: []calls.Participant{{UID: "alice", JoinedAt: at(-60)}, {UID: "bob", JoinedAt: at(-60)}},
