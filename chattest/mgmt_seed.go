@@ -1,0 +1,61 @@
+package chattest
+
+import (
+	"fmt"
+
+	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/management"
+)
+
+// AddManagementApp creates an app of the management account without going
+// through the API, as POST /apps does (its id derives from name, with two
+// new API keys), and returns it as the API lists it. Like the API it
+// refuses beyond [MaxManagementApps] active apps, with an error; unlike it,
+// it validates neither name nor region. The app is a record: the chat API
+// serves only the fake's own app.
+func (s *Server) AddManagementApp(name string, region chat.Region) (management.App, error) {
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	a, err := st.addApp(name, region, chat.TimestampOf(st.clock()), st.owner())
+	if err != nil {
+		return management.App{}, fmt.Errorf("chattest: the account has %d active apps, its limit", MaxManagementApps)
+	}
+	return st.render(a, true), nil
+}
+
+// ManagementApp returns the app id as the management API lists it (the
+// fake's own app has id [Server.AppID]); ok is false when there is none.
+func (s *Server) ManagementApp(id string) (app management.App, ok bool) {
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	a := st.apps[id]
+	if a == nil {
+		return management.App{}, false
+	}
+	return st.render(a, true), true
+}
+
+// EnableExtensions enables extensions of the app appID without going
+// through the API, e.g. before a test stores their settings. It reports
+// false, enabling nothing, when the app does not exist or an id is not one
+// of [management.KnownExtensionIDs].
+func (s *Server) EnableExtensions(appID string, ids ...management.ExtensionID) bool {
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	a := st.apps[appID]
+	if a == nil {
+		return false
+	}
+	for _, id := range ids {
+		if !knownExtension(id) {
+			return false
+		}
+	}
+	for _, id := range ids {
+		a.extension(id).enabled = true
+	}
+	return true
+}
