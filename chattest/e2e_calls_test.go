@@ -156,11 +156,11 @@ func TestCallsListFilters(t *testing.T) {
 	t.Run("invalid filters are a 400 naming each field", func(t *testing.T) {
 		_, err := client.Calls.List(t.Context(), &calls.ListCallsOptions{Type: "hologram", Mode: "party", Status: "late", ReceiverType: "robot"})
 		ce := requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
-		assert.ElementsMatch(t, []string{"type", "mode", "status", "receiverType"}, keys(ce.Details))
+		assert.ElementsMatch(t, []string{"type", "mode", "status", "receiverType"}, detailFields(ce.Details))
 		bad := -1
 		_, err = client.Calls.List(t.Context(), &calls.ListCallsOptions{ParticipantsCount: &bad, PerPage: 1001})
 		ce = requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
-		assert.ElementsMatch(t, []string{"participantsCount", "perPage"}, keys(ce.Details))
+		assert.ElementsMatch(t, []string{"participantsCount", "perPage"}, detailFields(ce.Details))
 	})
 	t.Run("onBehalfOf must be a user", func(t *testing.T) {
 		_, err := client.Calls.List(t.Context(), nil, chat.OnBehalfOf("ghost"))
@@ -168,7 +168,7 @@ func TestCallsListFilters(t *testing.T) {
 	})
 }
 
-func keys(m map[string][]string) []string {
+func detailFields(m map[string][]string) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
 		out = append(out, k)
@@ -312,3 +312,4 @@ func TestAddCallValidates(t *testing.T) {
 	meeting := addCall(t, srv, calls.Call{Mode: calls.ModePresenter, Initiator: "alice"})
 	assert.Equal(t, calls.ModePresenter, meeting.Mode, "a meeting needs no receiver")
 }
+
