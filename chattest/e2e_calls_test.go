@@ -312,4 +312,3 @@ func TestAddCallValidates(t *testing.T) {
 	meeting := addCall(t, srv, calls.Call{Mode: calls.ModePresenter, Initiator: "alice"})
 	assert.Equal(t, calls.ModePresenter, meeting.Mode, "a meeting needs no receiver")
 }
-
