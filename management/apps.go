@@ -326,8 +326,9 @@ func (s *AppsService) All(ctx context.Context, opts *ListAppsOptions, reqOpts ..
 		o = *opts
 	}
 	return walkPages(ctx, o.Page, func(ctx context.Context, page int) (*chat.Page[App], error) {
-		o.Page = page
-		return s.List(ctx, &o, reqOpts...)
+		po := o
+		po.Page = page
+		return s.List(ctx, &po, reqOpts...)
 	})
 }
 
