@@ -1,6 +1,7 @@
 package chattest
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -39,7 +40,8 @@ const maxCallParticipants = 50
 // API could have: an Initiator missing, a Receiver missing for mode "call",
 // a type, mode, status, receiver type or participant state the reference
 // does not name, more than 50 participants, a participant without UID,
-// times out of order, or a SessionID already stored.
+// times out of order, MetaData that is not JSON, or a SessionID already
+// stored.
 func (s *Server) AddCall(c calls.Call) (calls.Call, error) {
 	c = clone(c)
 	st := s.st
@@ -232,6 +234,9 @@ func (st *state) checkCall(c *calls.Call) error {
 	}
 	if c.EndedAt != 0 && c.EndedAt < max(c.StartedAt, c.InitiatedAt) {
 		bad("EndedAt is before the call started")
+	}
+	if len(c.MetaData) > 0 && !json.Valid(c.MetaData) {
+		bad("MetaData is not valid JSON")
 	}
 	if len(c.Participants) > maxCallParticipants {
 		bad("a call has at most %d participants", maxCallParticipants)
