@@ -16,7 +16,7 @@ func TestNotificationProvidersWire(t *testing.T) {
 	const successJSON = `{"data":{"success":true}}`
 	fcm := &chat.FCMProvider{
 		ProviderID: "fcm-main", ServiceAccountFilename: "sa.json",
-		ServiceAccountCreds: &chat.FCMServiceAccount{ProjectID: "proj", ClientEmail: "sa@proj.iam", PrivateKey: "-----KEY-----", PrivateKeyID: "kid"},
+		ServiceAccountCreds:   &chat.FCMServiceAccount{ProjectID: "proj", ClientEmail: "sa@proj.iam", PrivateKey: "-----KEY-----", PrivateKeyID: "kid"},
 		NotificationInPayload: &chat.FCMNotificationInPayload{IOS: chat.FCMPayloadFlags{Chat: true}, Android: chat.FCMPayloadFlags{Call: true}},
 	}
 	const fcmJSON = `{"providerId":"fcm-main","serviceAccountFilename":"sa.json",

@@ -36,7 +36,7 @@ func TestNotificationSettingsWire(t *testing.T) {
 		Preferences: &chat.NotificationPreferences{
 			Group: &chat.GroupNotificationPreferences{
 				MessagesSetting: new(chat.NotifyAll), MessagesOverride: new(true),
-				ReactionsSetting: new(chat.NotifyReactionsOnAllMessages),
+				ReactionsSetting:  new(chat.NotifyReactionsOnAllMessages),
 				MemberLeftSetting: new(chat.NotifyNone), MemberLeftOverride: new(false),
 			},
 			OneOnOne: &chat.OneOnOneNotificationPreferences{MessagesSetting: new(chat.NotifyMentions), MessagesOverride: new(false)},

@@ -1,0 +1,394 @@
+package chattest
+
+import (
+	"encoding/json"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/chatrest/chat"
+)
+
+// notifLogRec is a log entry with what the list filters on beyond it.
+type notifLogRec struct {
+	l        chat.NotificationLog
+	category chat.Category
+	msgType  chat.MessageType
+}
+
+func notifLogRoutes() []route {
+	return []route{
+		{pattern: "GET /v3/notifications/v1/logs", handle: (*state).listNotifLogs},
+	}
+}
+
+// notifSync writes the log entries of the messages stored since it last
+// ran. The fake logs one push notification per message and push token of
+// each recipient: the receiver of a user message, the members other than
+// the sender of a group message (messages of the message, custom and
+// interactive categories; trigger after_message). It runs at the start of
+// every notifications call, before anything changes, so an entry reflects
+// the push tokens, preferences, mutes and providers as they were when the
+// message was sent; changes made elsewhere since (a user deactivated, an
+// auth token deleted, a member removed) are seen as of the next
+// notifications call. It runs with st.mu held.
+func (st *state) notifSync() {
+	n := st.notif
+	i := sort.Search(len(st.messages), func(i int) bool { return st.messages[i].id > n.scannedID })
+	for _, m := range st.messages[i:] {
+		st.notifLogMessage(m)
+		n.scannedID = m.id
+	}
+}
+
+func (st *state) notifLogMessage(m *msgRec) {
+	msg := &m.m
+	switch msg.Category {
+	case chat.CategoryMessage, chat.CategoryCustom, chat.CategoryInteractive:
+	default:
+		return
+	}
+	var recipients []string
+	switch msg.ReceiverType {
+	case chat.ReceiverUser:
+		recipients = []string{msg.Receiver}
+	case chat.ReceiverGroup:
+		g := st.groups[strings.ToLower(msg.Receiver)]
+		if g == nil {
+			return
+		}
+		for uid := range g.members {
+			if uid != msg.Sender {
+				recipients = append(recipients, uid)
+			}
+		}
+		slices.Sort(recipients)
+	}
+	for _, uid := range recipients {
+		if st.activeUser(uid) == nil {
+			continue
+		}
+		for _, t := range st.notif.tokens {
+			if t.UID == uid && st.authTokenUser(t.AuthToken) != nil {
+				st.notifLogPush(m, uid, t)
+			}
+		}
+	}
+}
+
+// notifLogPush writes the entry of the push notification of m to the
+// token t of the recipient uid. Whether it is sent follows, in order: Do
+// Not Disturb, a mute of the conversation, the messages (replies, quoted
+// replies) preference, where 3 notifies only when the text mentions the
+// user (<@uid:...>), and the existence of the token's provider. A mention
+// bypasses the first three when the app's bypassPreferencesForMentions is
+// set. Schedules and quotas are not applied.
+func (st *state) notifLogPush(m *msgRec, uid string, t chat.PushToken) {
+	msg := &m.m
+	n := st.notif
+	eff := st.notifEffective(n.users[uid])
+	kind, convID, muteType, muteOverride := "oneOnOne", msg.Sender, chat.MutedOneOnOne, "mutedOneOnOnesOverride"
+	if msg.ReceiverType == chat.ReceiverGroup {
+		kind, convID, muteType, muteOverride = "group", msg.Receiver, chat.MutedGroup, "mutedGroupsOverride"
+	}
+	setting, prefReason := "messagesSetting", chat.ReasonMessagesPreference
+	switch {
+	case msg.QuotedMessage != nil:
+		setting, prefReason = "quotedRepliesSetting", chat.ReasonQuotedRepliesPreference
+	case msg.ParentID != "":
+		setting, prefReason = "repliesSetting", chat.ReasonRepliesPreference
+	}
+	sentMS := int64(msg.SentAt) * 1000
+	mentioned := strings.Contains(msg.Data.Text, "<@uid:"+uid+">")
+	bypass := mentioned && boolIn(objAt(n.settings, "preferences"), "bypassPreferencesForMentions")
+	appMute := objAt(n.settings, "preferences", "mute")
+	muted := false
+	if u := n.users[uid]; u != nil && boolIn(appMute, muteOverride) {
+		muted = slices.ContainsFunc(u.mutes, func(c chat.MutedConversation) bool {
+			return c.ID == convID && c.Type == muteType && c.Until > sentMS
+		})
+	}
+	dnd, _ := intIn(objAt(eff, "preferences", "mute"), "dndPreferenceSetting")
+	pref, _ := intIn(objAt(eff, "preferences", kind), setting)
+
+	provider, providers := chat.ProviderFCM, &n.fcm
+	if strings.HasPrefix(string(t.Platform), "apns_") {
+		provider, providers = chat.ProviderAPNs, &n.apns
+	}
+	var reason chat.NotificationReason
+	switch {
+	case dnd == int64(chat.DNDEnabled) && !bypass:
+		reason = chat.ReasonDNDPreference
+	case muted && !bypass:
+		reason = chat.ReasonMutePreference
+	case (pref == int64(chat.NotifyNone) || pref == int64(chat.NotifyMentions) && !mentioned) && !bypass:
+		reason = prefReason
+	case providers.byID[t.ProviderID] == nil:
+		reason = chat.ReasonInvalidPushProviderID
+	}
+
+	n.logSeq++
+	entry := chat.NotificationLog{
+		ID:                    st.hexID("notiflog", n.logSeq)[:24],
+		ProcessingStartedAtMS: sentMS,
+		ProcessingEndedAtMS:   sentMS,
+		Component:             "notifications-core",
+		Channel:               chat.ChannelPush,
+		Provider:              provider,
+		MessageID:             m.id,
+		Trigger:               chat.TriggerAfterMessage,
+		MessageSentAtMS:       sentMS,
+		Sender:                msg.Sender,
+		Receiver:              msg.Receiver,
+		ReceiverType:          msg.ReceiverType,
+		TokenType:             t.Platform,
+		PushToken:             t.Token,
+		ProviderID:            t.ProviderID,
+		Payload:               st.notifPayload(m, uid, eff, provider),
+		NotificationTriggered: reason == "",
+		Reason:                reason,
+	}
+	if msg.ReceiverType == chat.ReceiverGroup {
+		entry.Member = uid
+	}
+	n.logs = append(n.logs, &notifLogRec{l: entry, category: msg.Category, msgType: msg.Type})
+}
+
+// notifPayload renders the notification of m for uid with the templates
+// in effect: text messages use the text template, images, audio, video
+// and files the media one, other messages the custom one's fallback.
+func (st *state) notifPayload(m *msgRec, uid string, eff map[string]any, provider chat.NotificationProviderType) json.RawMessage {
+	msg := &m.m
+	variant := "Default"
+	if p, _ := intIn(objAt(eff, "templates"), "usePrivacyTemplate"); p == int64(chat.PrivacyTemplatePrivacy) {
+		variant = "Privacy"
+	}
+	var tpl map[string]any
+	bodyKey := "body"
+	switch msg.Type {
+	case "text":
+		tpl = objAt(eff, "templates", "textMessageTemplate"+variant)
+	case "image", "audio", "video", "file":
+		tpl, bodyKey = objAt(eff, "templates", "mediaMessageTemplate"+variant), "body_"+string(msg.Type)
+	default:
+		tpl, bodyKey = objAt(eff, "templates", "customMessageTemplate"+variant), "body_fallback"
+	}
+	senderName := st.userEntity(msg.Sender).Name
+	receiverName, groupName := st.userEntity(msg.Receiver).Name, ""
+	titleKey := "titleOneOnOne"
+	if msg.ReceiverType == chat.ReceiverGroup {
+		titleKey = "titleGroup"
+		if g := st.groups[strings.ToLower(msg.Receiver)]; g != nil {
+			groupName = g.g.Name
+		}
+		receiverName = groupName
+	}
+	fill := strings.NewReplacer(
+		"{{message.data.entities.sender.entity.name}}", senderName,
+		"{{senderDetails.name}}", senderName,
+		"{{message.data.text}}", msg.Data.Text,
+		"{{groupDetails.name}}", groupName,
+		"{{message.type}}", string(msg.Type),
+	)
+	title, _ := tpl[titleKey].(string)
+	body, _ := tpl[bodyKey].(string)
+	payload := map[string]any{
+		"payload": map[string]any{
+			"title": fill.Replace(title), "body": fill.Replace(body), "tag": strconv.FormatInt(m.id, 10),
+			"sender": msg.Sender, "senderName": senderName, "receiver": msg.Receiver, "receiverName": receiverName,
+			"receiverType": msg.ReceiverType, "conversationId": msg.ConversationID, "type": "chat", "sentAt": msg.SentAt,
+		},
+		"type": provider,
+	}
+	b, err := json.Marshal(payload)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// logFilter reads the list's filters.
+type logFilter struct {
+	ints  map[string]int64  // messageId, reactionId
+	from  int64             // ms; 0: none
+	to    int64             // ms; 0: none
+	strs  map[string]string // the exact-match string filters, by parameter
+	bools map[string]bool   // notificationTriggered, success
+}
+
+// logEnums are the parameters whose values the reference enumerates.
+var logEnums = map[string][]string{
+	"receiverType": {"user", "group"},
+	"channel":      {"push", "email", "sms"},
+	"provider":     {"fcm", "apns", "sendgrid", "twilio", "custom"},
+	"trigger": {"after_message", "message_deleted", "message_edited", "message_reaction_added", "initiated", "rejected",
+		"cancelled", "unanswered", "after_group_joined", "after_group_left", "after_group_members_added",
+		"after_group_members_kicked", "after_group_members_banned", "after_group_members_unbanned", "after_scope_changed"},
+	"reason": {"MESSAGES_PREFERENCE", "REPLIES_PREFERENCE", "QUOTED_REPLIES_PREFERENCE", "MESSAGE_ACTIONS_PREFERENCE",
+		"REACTIONS_PREFERENCE", "GROUP_ACTIONS_PREFERENCE", "DND_PREFERENCE", "MUTE_PREFERENCE", "SCHEDULE_PREFERENCE",
+		"CALL_PREFERENCE", "QUOTA_PREFERENCE", "MISSING_EMAIL", "MISSING_PHNO", "INVALID_PUSH_PROVIDER_ID", "TIMED_OUT",
+		"NOT_FOUND", "TWILIO_CREATE_ERROR"},
+}
+
+// logString returns the value of an exact-match string filter of e.
+func logString(r *notifLogRec, name string) string {
+	l := &r.l
+	switch name {
+	case "messageCategory":
+		return string(r.category)
+	case "messageType":
+		return string(r.msgType)
+	case "trigger":
+		return string(l.Trigger)
+	case "sender":
+		return l.Sender
+	case "reactionSender":
+		return l.ReactionSender
+	case "receiver":
+		return l.Receiver
+	case "receiverType":
+		return string(l.ReceiverType)
+	case "reactionReceiver":
+		return l.ReactionReceiver
+	case "member":
+		return l.Member
+	case "channel":
+		return string(l.Channel)
+	case "provider":
+		return string(l.Provider)
+	case "reason":
+		return string(l.Reason)
+	}
+	return ""
+}
+
+var logStringFilters = []string{"messageCategory", "messageType", "trigger", "sender", "reactionSender", "receiver",
+	"receiverType", "reactionReceiver", "member", "channel", "provider", "reason"}
+
+// matches reports whether r passes every filter f has.
+func (f *logFilter) matches(r *notifLogRec) bool {
+	l := &r.l
+	if id, ok := f.ints["messageId"]; ok && l.MessageID != id {
+		return false
+	}
+	if id, ok := f.ints["reactionId"]; ok && l.ReactionID != id {
+		return false
+	}
+	if f.from > 0 && l.MessageSentAtMS < f.from || f.to > 0 && l.MessageSentAtMS > f.to {
+		return false
+	}
+	for name, want := range f.strs {
+		if logString(r, name) != want {
+			return false
+		}
+	}
+	// The fake's deliveries succeed exactly when they are triggered.
+	for _, name := range []string{"notificationTriggered", "success"} {
+		if want, ok := f.bools[name]; ok && l.NotificationTriggered != want {
+			return false
+		}
+	}
+	return true
+}
+
+// GET /v3/notifications/v1/logs
+//
+// Entries come oldest first, cursor-paginated: limit (default 10, at most
+// 1000), affix and logId. With affix append (the default) the page holds
+// the entries after logId (from the first without it); with prepend, the
+// entries just before logId (the last ones without it), still oldest
+// first. meta.next {affix: append, logId} names the last entry while
+// matching entries follow, and meta.previous {affix: prepend, logId} the
+// first while matching entries precede. An unknown logId is a 400. Every
+// filter of the reference applies; success selects the same entries as
+// notificationTriggered, as the fake's deliveries never fail.
+func (st *state) listNotifLogs(c *call) (any, error) {
+	st.notifSync()
+	p := c.params()
+	f := logFilter{ints: map[string]int64{}, strs: map[string]string{}, bools: map[string]bool{}}
+	for _, name := range []string{"messageId", "reactionId"} {
+		if n, ok := p.timestamp(name); ok {
+			f.ints[name] = n
+		}
+	}
+	f.from, _ = p.timestamp("from")
+	f.to, _ = p.timestamp("to")
+	for _, name := range logStringFilters {
+		if v := p.str(name); v != "" {
+			if allowed := logEnums[name]; allowed != nil && !slices.Contains(allowed, v) {
+				p.v.add(name, "The %s must be one of: %s.", name, strings.Join(allowed, ", "))
+			}
+			f.strs[name] = v
+		}
+	}
+	for _, name := range []string{"notificationTriggered", "success"} {
+		if p.q.Has(name) {
+			f.bools[name] = p.boolean(name)
+		}
+	}
+	limit := p.intRange("limit", 10, 1, 1000)
+	affix := chat.Affix(p.str("affix"))
+	if affix != "" && affix != chat.AffixAppend && affix != chat.AffixPrepend {
+		p.v.add("affix", `The affix field must be "append" or "prepend".`)
+	}
+	logs := st.notif.logs
+	pos := -1 // the cursor's index in logs
+	if id := p.str("logId"); id != "" {
+		if pos = slices.IndexFunc(logs, func(r *notifLogRec) bool { return r.l.ID == id }); pos < 0 {
+			p.v.add("logId", "The logId does not name a log entry.")
+		}
+	}
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+
+	var idx []int // indexes in logs of the matching entries
+	for i, r := range logs {
+		if f.matches(r) {
+			idx = append(idx, i)
+		}
+	}
+	var start, end int // the page is idx[start:end]
+	if affix == chat.AffixPrepend {
+		end = len(idx)
+		if pos >= 0 {
+			end = sort.SearchInts(idx, pos)
+		}
+		start = max(end-limit, 0)
+	} else {
+		if pos >= 0 {
+			start = sort.SearchInts(idx, pos+1)
+		}
+		end = min(start+limit, len(idx))
+	}
+	out := make([]chat.NotificationLog, 0, end-start)
+	for _, i := range idx[start:end] {
+		out = append(out, logs[i].l)
+	}
+	meta := map[string]any{"current": chat.Current{Limit: limit, Count: len(out)}}
+	if len(out) > 0 && end < len(idx) {
+		meta["next"] = map[string]any{"affix": chat.AffixAppend, "logId": out[len(out)-1].ID}
+	}
+	if len(out) > 0 && start > 0 {
+		meta["previous"] = map[string]any{"affix": chat.AffixPrepend, "logId": out[0].ID}
+	}
+	return map[string]any{"data": out, "meta": meta}, nil
+}
+
+// NotificationLogs returns every notification log entry, oldest first,
+// after turning the messages sent since the last notifications call into
+// entries (see [chat.NotificationsService.ListLogs] for what the fake
+// logs). It is for tests to check which notifications a scenario sent.
+func (s *Server) NotificationLogs() []chat.NotificationLog {
+	st := s.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.notifSync()
+	out := make([]chat.NotificationLog, len(st.notif.logs))
+	for i, r := range st.notif.logs {
+		out[i] = r.l
+		out[i].Payload = slices.Clone(r.l.Payload)
+	}
+	return out
+}
