@@ -63,7 +63,9 @@ func (st *state) authTokenUser(tok string) *userRec {
 }
 
 // errUnknownAuthToken answers an authToken that is no login of an active
-// user. The token is not echoed.
+// user: 404 ERR_AUTH_TOKEN_NOT_FOUND (the reference names no code for the
+// notifications calls; this is the auth-token one). The token is not
+// echoed.
 func errUnknownAuthToken() *apiError {
 	return newAPIError(http.StatusNotFound, codeAuthTokenNotFound, "The auth token does not exist.", "").
 		withDetail("authToken", "The authToken must be an auth token of an active user.")
@@ -214,6 +216,9 @@ func (n *notifStore) removePushTokens(drop func(chat.PushToken) bool) []chat.Pus
 }
 
 // GET /v3/notifications/push/v1/tokens?authToken=&all=
+//
+// authToken is required (400) and must be a login of an active user
+// (404 ERR_AUTH_TOKEN_NOT_FOUND).
 func (st *state) listPushTokens(c *call) (any, error) {
 	st.notifSync()
 	p := c.params()
