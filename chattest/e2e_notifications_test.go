@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -742,10 +743,13 @@ func TestNotificationLogs(t *testing.T) {
 	assert.Equal(t, &chat.Cursor{Affix: chat.AffixPrepend, ID: logs[3].ID}, page.Meta.Previous)
 	page, err = n.ListLogs(ctx, &chat.ListLogsOptions{Limit: 2, Affix: chat.AffixPrepend, LogID: logs[3].ID})
 	require.NoError(t, err)
-	assert.Equal(t, logIDs(logs[1:3]), logIDs(page.Data))
+	assert.Equal(t, []string{logs[2].ID, logs[1].ID}, logIDs(page.Data), "backward, newest first")
+	assert.Equal(t, &chat.Cursor{Affix: chat.AffixPrepend, ID: logs[1].ID}, page.Meta.Next)
+	assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, ID: logs[2].ID}, page.Meta.Previous)
 	page, err = n.ListLogs(ctx, &chat.ListLogsOptions{Limit: 2, Affix: chat.AffixPrepend})
 	require.NoError(t, err)
-	assert.Equal(t, logIDs(logs[6:]), logIDs(page.Data), "the last entries")
+	assert.Equal(t, []string{logs[7].ID, logs[6].ID}, logIDs(page.Data), "the last entries")
+	assert.Nil(t, page.Meta.Previous)
 
 	var walked []string
 	for l, err := range n.AllLogs(ctx, &chat.ListLogsOptions{Limit: 3}) {
@@ -753,6 +757,14 @@ func TestNotificationLogs(t *testing.T) {
 		walked = append(walked, l.ID)
 	}
 	assert.Equal(t, logIDs(logs), walked)
+	walked = nil
+	for l, err := range n.AllLogs(ctx, &chat.ListLogsOptions{Limit: 3, Affix: chat.AffixPrepend}) {
+		require.NoError(t, err)
+		walked = append(walked, l.ID)
+	}
+	backward := slices.Clone(logs)
+	slices.Reverse(backward)
+	assert.Equal(t, logIDs(backward), walked, "backward from the newest")
 	walked = nil
 	for l, err := range n.AllLogs(ctx, &chat.ListLogsOptions{Limit: 1, Receiver: "bob", NotificationTriggered: new(true)}) {
 		require.NoError(t, err)

@@ -294,13 +294,15 @@ func (f *logFilter) matches(r *notifLogRec) bool {
 
 // GET /v3/notifications/v1/logs
 //
-// Entries come oldest first, cursor-paginated: limit (default 10, at most
-// 1000), affix and logId. With affix append (the default) the page holds
-// the entries after logId (from the first without it); with prepend, the
-// entries just before logId (the last ones without it), still oldest
-// first. meta.next {affix: append, logId} names the last entry while
-// matching entries follow, and meta.previous {affix: prepend, logId} the
-// first while matching entries precede. An unknown logId is a 400. Every
+// Entries are cursor-paginated: limit (default 10, at most 1000), affix
+// and logId. Append (the default) walks forward, oldest first: the entries
+// after logId, or from the first. Prepend walks backward, newest first:
+// the entries before logId, or from the last. meta.next {affix, logId}
+// names the last entry of the page, in the walk's direction, while
+// matching entries lie beyond it; meta.previous names the first entry,
+// with the other affix, while matching entries lie behind it (the
+// reference shows these cursors with a messageId; the fake sends the log
+// id its logId parameter takes). An unknown logId is a 400. Every
 // filter of the reference applies; success selects the same entries as
 // notificationTriggered, as the fake's deliveries never fail.
 func (st *state) listNotifLogs(c *call) (any, error) {
@@ -349,29 +351,43 @@ func (st *state) listNotifLogs(c *call) (any, error) {
 			idx = append(idx, i)
 		}
 	}
-	var start, end int // the page is idx[start:end]
+	// The page is idx[start:end], walked forward (append) or backward
+	// (prepend); more says whether matching entries lie beyond it in the
+	// walk's direction, and back whether some lie behind it.
+	var page []int
+	var more, back bool
 	if affix == chat.AffixPrepend {
-		end = len(idx)
+		end := len(idx)
 		if pos >= 0 {
 			end = sort.SearchInts(idx, pos)
 		}
-		start = max(end-limit, 0)
+		start := max(end-limit, 0)
+		page = slices.Clone(idx[start:end])
+		slices.Reverse(page)
+		more, back = start > 0, end < len(idx)
 	} else {
+		start := 0
 		if pos >= 0 {
 			start = sort.SearchInts(idx, pos+1)
 		}
-		end = min(start+limit, len(idx))
+		end := min(start+limit, len(idx))
+		page = idx[start:end]
+		more, back = end < len(idx), start > 0
 	}
-	out := make([]chat.NotificationLog, 0, end-start)
-	for _, i := range idx[start:end] {
+	out := make([]chat.NotificationLog, 0, len(page))
+	for _, i := range page {
 		out = append(out, logs[i].l)
 	}
-	meta := map[string]any{"current": chat.Current{Limit: limit, Count: len(out)}}
-	if len(out) > 0 && end < len(idx) {
-		meta["next"] = map[string]any{"affix": chat.AffixAppend, "logId": out[len(out)-1].ID}
+	forward, backward := chat.AffixAppend, chat.AffixPrepend
+	if affix == chat.AffixPrepend {
+		forward, backward = backward, forward
 	}
-	if len(out) > 0 && start > 0 {
-		meta["previous"] = map[string]any{"affix": chat.AffixPrepend, "logId": out[0].ID}
+	meta := map[string]any{"current": chat.Current{Limit: limit, Count: len(out)}}
+	if len(out) > 0 && more {
+		meta["next"] = map[string]any{"affix": forward, "logId": out[len(out)-1].ID}
+	}
+	if len(out) > 0 && back {
+		meta["previous"] = map[string]any{"affix": backward, "logId": out[0].ID}
 	}
 	return map[string]any{"data": out, "meta": meta}, nil
 }
