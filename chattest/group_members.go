@@ -221,6 +221,7 @@ func (st *state) addMember(c *call, g *groupRec, uid string, scope chat.MemberSc
 	st.join(g, uid, scope, c.timestamp())
 	before := len(st.messages)
 	st.emitGroupAction(c.now, "added", actor(c), uid, g.g.GUID)
+	st.emitMember(c, "group_member_added", g, uid)
 	res := chat.MemberResult{Success: true}
 	if n := len(st.messages); n > before {
 		m := st.messages[n-1].m
@@ -249,6 +250,7 @@ func (st *state) ban(c *call, g *groupRec, r rank, uid string) *apiError {
 	st.groupSeq++
 	g.banned[uid] = &banRec{bannedAt: c.timestamp(), seq: st.groupSeq}
 	st.emitGroupAction(c.now, "banned", actor(c), uid, g.g.GUID)
+	st.emitMember(c, "group_member_banned", g, uid)
 	return nil
 }
 
@@ -363,6 +365,7 @@ func (st *state) changeScope(c *call) (any, error) {
 	if m.scope == b.Scope {
 		return nil, errSameScope(uid, b.Scope)
 	}
+	st.emitScopeChanged(c, g, uid, m.scope, b.Scope)
 	m.scope = b.Scope
 	st.emitGroupAction(c.now, "scopeChanged", actor(c), uid, g.g.GUID)
 	return data(chat.ScopeChange{GUID: g.g.GUID, UID: uid, Scope: m.scope, JoinedAt: m.joinedAt}), nil
@@ -390,6 +393,7 @@ func (st *state) kickMember(c *call) (any, error) {
 	}
 	delete(g.members, uid)
 	st.emitGroupAction(c.now, "kicked", actor(c), uid, g.g.GUID)
+	st.emitMember(c, "group_member_kicked", g, uid)
 	return data(chat.Result{Success: true, Message: fmt.Sprintf("User %s has been kicked from the group %s successfully.", uid, g.g.GUID)}), nil
 }
 
@@ -431,6 +435,7 @@ func (st *state) unbanUser(c *call) (any, error) {
 	}
 	delete(g.banned, uid)
 	st.emitGroupAction(c.now, "unbanned", actor(c), uid, g.g.GUID)
+	st.emitMember(c, "group_member_unbanned", g, uid)
 	return data(chat.Result{Success: true, Message: fmt.Sprintf("User %s has been unbanned from the group %s successfully.", uid, g.g.GUID)}), nil
 }
 

@@ -260,6 +260,7 @@ func (st *state) createGroup(c *call) (any, error) {
 		st.join(g, owner, chat.MemberAdmin, now)
 	}
 	st.groups[guid] = g
+	st.emitGroup("group_created", g)
 	st.applyMembers(c, g, lists, rankApp)
 	viewer := c.onBehalfOf
 	if viewer == "" {
@@ -524,13 +525,16 @@ func (st *state) updateGroup(c *call) (any, error) {
 		g.password = b.Password
 	}
 	if newOwner != nil {
+		st.emitOwnerTransferred(g, owner)
 		g.g.Owner = owner
 		if newOwner.scope != chat.MemberAdmin {
+			st.emitScopeChanged(c, g, owner, newOwner.scope, chat.MemberAdmin)
 			newOwner.scope = chat.MemberAdmin
 			st.emitGroupAction(c.now, "scopeChanged", actor(c), owner, g.g.GUID)
 		}
 	}
 	g.g.UpdatedAt, g.g.UpdatedBy = now, actor(c)
+	st.emitGroup("group_updated", g)
 	return data(st.view(g, c.onBehalfOf, true)), nil
 }
 
@@ -546,6 +550,7 @@ func (st *state) deleteGroup(c *call) (any, error) {
 	if err := st.requireScope(c, g, chat.MemberAdmin); err != nil {
 		return nil, err
 	}
+	st.emitGroup("group_deleted", g)
 	delete(st.groups, g.g.GUID)
 	return data(chat.Result{Success: true, Message: fmt.Sprintf("Group %s has been deleted successfully.", g.g.GUID)}), nil
 }

@@ -166,6 +166,7 @@ func (st *state) addReaction(c *call) (any, error) {
 	if !slices.ContainsFunc(m.reactions, func(r *reactionRec) bool { return r.uid == c.onBehalfOf && r.reaction == emoji }) {
 		st.reactionSeq++
 		m.reactions = append(m.reactions, &reactionRec{id: st.reactionSeq, uid: c.onBehalfOf, reaction: emoji, at: c.timestamp()})
+		st.emit("message_reaction_added", st.reactionPayload(m, m.reactions[len(m.reactions)-1]))
 		st.messageChanged(m)
 	}
 	return data(m.view(c.onBehalfOf, true)), nil
@@ -181,6 +182,7 @@ func (st *state) removeReaction(c *call) (any, error) {
 		return nil, err
 	}
 	emoji := c.r.PathValue("reaction")
+	st.emitReactionRemoved(m, c.onBehalfOf, emoji)
 	m.reactions = slices.DeleteFunc(m.reactions, func(r *reactionRec) bool { return r.uid == c.onBehalfOf && r.reaction == emoji })
 	st.messageChanged(m)
 	return data(m.view(c.onBehalfOf, true)), nil

@@ -236,6 +236,7 @@ func (st *state) storeMessage(c *call, sender string, parent *msgRec) (*msgRec, 
 		QuotedMessage:  quoted,
 	}, parent)
 	st.moderateMessage(rec, now)
+	st.emit("message_sent", messagePayload(rec))
 	return rec, nil
 }
 
@@ -556,6 +557,7 @@ func (st *state) emitMessageAction(m *msgRec, action, by string, now chat.Timest
 		UpdatedAt: now,
 	}, nil)
 	rec.between = m.between
+	st.emit("message_"+action, messagePayload(rec)) // message_edited, message_deleted
 	return rec
 }
 

@@ -87,6 +87,7 @@ func NewServer(opts ...Option) *Server {
 	s.ts.EnableHTTP2 = true
 	s.ts.Config.ErrorLog = log.New(quietHandshakes{os.Stderr}, "", log.LstdFlags)
 	s.ts.StartTLS()
+	s.st.trustReceivers(s.ts.Certificate()) // deliveries.go: https webhook receivers
 	s.startMgmt()
 	return s
 }
@@ -293,6 +294,7 @@ func (s *Server) Handler() http.Handler { return s.h }
 // connections of the clients it made. Calling it again does nothing.
 func (s *Server) Close() {
 	s.h.stop()
+	s.st.stopDeliveries() // deliveries.go: no delivery goroutine outlives Close
 	s.closeIdle()
 	s.mts.Close()
 	s.ts.Close()
