@@ -433,6 +433,8 @@ func TestWebhookManagement(t *testing.T) {
 	requireAPIError(t, err, http.StatusNotFound, "ERR_WEBHOOK_NOT_FOUND", chat.ErrNotFound)
 	_, err = mc.Webhooks.List(ctx, "another-app", nil)
 	requireAPIError(t, err, http.StatusNotFound, "ERR_APP_NOT_FOUND", chat.ErrNotFound)
+	_, err = mc.Webhooks.Create(ctx, "another-app", &management.CreateWebhookRequest{ID: "x", Name: "X", URL: "https://hooks.example.com/x"})
+	requireAPIError(t, err, http.StatusNotFound, "ERR_APP_NOT_FOUND", chat.ErrNotFound)
 	_, err = mc.Webhooks.AddTriggers(ctx, app, "orders_hook", []string{"message_sent", "user_mentioned"})
 	requireAPIError(t, err, http.StatusNotFound, "ERR_TRIGGER_NOT_FOUND", chat.ErrNotFound)
 	triggers, err = mc.Webhooks.ListTriggers(ctx, app, "orders_hook")
@@ -726,4 +728,33 @@ func TestWebhookFire(t *testing.T) {
 	assert.Len(t, srv.Deliveries(), 3)
 	assert.Error(t, srv.Fire("user_mentioned", nil), "not a trigger a webhook can subscribe to")
 	assert.Error(t, srv.Fire("after_campaign_completed", func() {}), "data that does not encode")
+}
+
+// TestWebhookOtherApps: each app of the account has its own webhooks; only
+// the fake's own app has events to deliver.
+func TestWebhookOtherApps(t *testing.T) {
+	srv, client := start(t)
+	seed(srv, "alice", "bob")
+	ctx := t.Context()
+	mc := srv.ManagementClient(management.WithoutRetries())
+	other, err := mc.Apps.Create(ctx, &management.CreateAppRequest{Name: "Tenant app", Region: chat.RegionEU})
+	require.NoError(t, err)
+	recv := newHookReceiver(t, &webhook.Verifier{Unauthenticated: true})
+	_, err = mc.Webhooks.Create(ctx, other.ID, &management.CreateWebhookRequest{ID: "tenant", Name: "Tenant", URL: recv.URL})
+	require.NoError(t, err)
+	_, err = mc.Webhooks.AddTriggers(ctx, other.ID, "tenant", []string{"message_sent"})
+	require.NoError(t, err)
+
+	page, err := mc.Webhooks.List(ctx, other.ID, nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"tenant"}, []string{page.Data[0].ID})
+	page, err = mc.Webhooks.List(ctx, srv.AppID(), nil)
+	require.NoError(t, err)
+	assert.Empty(t, page.Data, "the own app's webhooks are apart")
+	_, err = mc.Webhooks.Get(ctx, srv.AppID(), "tenant")
+	requireAPIError(t, err, http.StatusNotFound, "ERR_WEBHOOK_NOT_FOUND", chat.ErrNotFound)
+
+	_, err = client.Messages.Send(ctx, toUser("bob", "not the tenant's"), chat.OnBehalfOf("alice"))
+	require.NoError(t, err)
+	assert.Empty(t, srv.Deliveries(), "the own app's events do not go to another app's webhooks")
 }

@@ -138,22 +138,23 @@ func mgmtWebhookRoutes() []route {
 }
 
 // hookApp returns the app id of a webhook route after checking the
-// request: the app must be the fake's own (the only app whose events it
-// produces), else 404 ERR_APP_NOT_FOUND; an X-Webhook-Version header, when
-// sent, must be a positive integer. The fake keeps one set of webhooks
-// whatever the version: the reference does not say how legacy and version
-// 2 webhooks differ.
+// request: the app must be one of the account's active apps ([appFor]:
+// 404 ERR_APP_NOT_FOUND, 403 ERR_APP_ARCHIVED); an X-Webhook-Version
+// header, when sent, must be a positive integer. Every app keeps its own
+// webhooks, but only the fake's own app has events to deliver. The fake
+// keeps one set of webhooks whatever the version: the reference does not
+// say how legacy and version 2 webhooks differ.
 func (st *state) hookApp(c *call) (string, error) {
 	if v := c.r.Header.Get("X-Webhook-Version"); v != "" {
 		if n, err := strconv.Atoi(v); err != nil || n < 1 {
 			return "", validationError(map[string][]string{"X-Webhook-Version": {"The X-Webhook-Version header must be a positive integer."}})
 		}
 	}
-	app := c.r.PathValue("appId")
-	if app != st.appID {
-		return "", newAPIError(http.StatusNotFound, "ERR_APP_NOT_FOUND", "The app "+app+" does not exist.", "")
+	a, err := st.appFor(c)
+	if err != nil {
+		return "", err
 	}
-	return app, nil
+	return a.app.ID, nil
 }
 
 // hook returns the app id and the webhook of the path, or 404
