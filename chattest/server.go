@@ -70,8 +70,8 @@ func WithClock(now func() time.Time) Option { return func(c *config) { c.clock =
 type Server struct {
 	ts  *httptest.Server
 	mts *httptest.Server // the management API: management.go
-	st *state
-	h  *Handler
+	st  *state
+	h   *Handler
 
 	mu         sync.Mutex // guards transports
 	transports []*http.Transport
@@ -124,8 +124,8 @@ type Handler struct {
 	mgmt       http.Handler // the management API: management.go
 	mgmtKey    string
 	mgmtSecret string
-	closing  chan struct{}   // closed by stop: delays end
-	stopped  sync.Once
+	closing    chan struct{} // closed by stop: delays end
+	stopped    sync.Once
 
 	// Guarded by st.mu:
 	faults []*activeFault // faults.go
