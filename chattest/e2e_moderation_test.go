@@ -13,6 +13,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/management"
+	"github.com/chatrest/chat/webhook"
 )
 
 // builtinRules are the ids of the rules every app starts with.
@@ -585,4 +586,58 @@ func TestModerationManagementVariants(t *testing.T) {
 	var ce *chat.Error
 	require.ErrorAs(t, err, &ce)
 	assert.Equal(t, http.StatusUnauthorized, ce.StatusCode)
+}
+
+// TestModerationWebhooks receives the moderation triggers the engine and
+// a review fire, typed by a webhook.NewHandler receiver.
+func TestModerationWebhooks(t *testing.T) {
+	srv, client := start(t)
+	mod, ctx := client.Moderation, t.Context()
+	seed(srv, "alice", "bob")
+	recv := newHookReceiver(t, &webhook.Verifier{Username: hookUser, Password: hookPassword})
+	hookTo(t, srv, "moderation", recv.URL, string(webhook.TriggerModerationEngineApproved),
+		string(webhook.TriggerModerationEngineBlocked), string(webhook.TriggerModerationManualApproved))
+	_, err := mod.CreateRule(ctx, &chat.CreateRuleRequest{ID: "no-casinos", Name: "No casinos", Actions: []chat.RuleAction{chat.ActionBlockMessage},
+		Conditions: []chat.RuleCondition{{Operand: chat.ConditionText, Operator: chat.ConditionContains, Category: chat.KeywordWord,
+			Values: []string{"casino"}, Message: []string{"Gambling"}}}})
+	require.NoError(t, err)
+
+	clean := sendText(t, client, "alice", "bob", "lunch?")
+	blocked := sendText(t, client, "alice", "bob", "casino?")
+	next := func(trigger webhook.Trigger) *webhook.ModerationEvent {
+		t.Helper()
+		ev := recv.next(t)
+		me, ok := ev.(*webhook.ModerationEvent)
+		require.True(t, ok, "a %T", ev)
+		assert.Equal(t, trigger, me.Trigger())
+		return me
+	}
+	ev := next(webhook.TriggerModerationEngineApproved)
+	assert.Equal(t, clean.ID, ev.Message.ID)
+	assert.Equal(t, "approved", ev.Status())
+	ev = next(webhook.TriggerModerationEngineBlocked)
+	assert.Equal(t, blocked.ID, ev.Message.ID)
+	assert.Equal(t, "disapproved", ev.Status(), "the engine's verdict, while the message waits for review")
+	assert.Equal(t, &chat.ModerationRuleRef{ID: "no-casinos", Name: "No casinos"}, ev.Message.Data.Moderation.Rule)
+
+	_, err = mod.ReviewBlockedMessage(ctx, blocked.ID, &chat.ReviewBlockedMessageRequest{Status: chat.ReviewApproved})
+	require.NoError(t, err)
+	ev = next(webhook.TriggerModerationManualApproved)
+	assert.Equal(t, "approved", ev.Status())
+	assert.True(t, ev.Reviewed)
+	require.Len(t, ev.Moderation, 1)
+	assert.Equal(t, webhook.ModerationRule{ID: "no-casinos", Name: "No casinos", RevisionID: "test-app_no-casinos_1",
+		Action: []string{"blockMessage"}, BlockedAt: chat.Timestamp(t0.Unix())}, ev.Moderation[0].Rule)
+	c := ev.Moderation[0].Condition
+	assert.Equal(t, "text", c.Operand)
+	assert.Equal(t, "Gambling", c.Message)
+	assert.JSONEq(t, `["casino"]`, string(c.Value))
+
+	// A rejection fires nothing.
+	again := sendText(t, client, "alice", "bob", "casino!")
+	assert.Equal(t, again.ID, next(webhook.TriggerModerationEngineBlocked).Message.ID)
+	_, err = mod.ReviewBlockedMessage(ctx, again.ID, &chat.ReviewBlockedMessageRequest{Status: chat.ReviewRejected})
+	require.NoError(t, err)
+	awaitHooks(t, srv, 4)
+	assert.Len(t, srv.Deliveries(), 4)
 }

@@ -3,6 +3,7 @@ package chattest
 import (
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/chatrest/chat"
 )
@@ -156,21 +157,47 @@ func (st *state) reviewBlockedMessage(c *call) (any, error) {
 		st.reviewed[rec.msg.id] = &reviewedRec{msg: rec.msg, blocked: rec, createdAt: rec.createdAt, at: now}
 	}
 	if b.Status == string(chat.ReviewApproved) {
-		st.emit("moderation_manual_approved", map[string]any{
-			"message": clone(rec.msg.view("", true)),
-			"moderation": []any{map[string]any{
-				"condition": clone(rec.cond),
-				"rule": map[string]any{"id": rec.ruleID, "name": rec.ruleName, "revisionId": rec.revisionID,
-					"action": slices.Clone(rec.action), "blockedAt": rec.createdAt},
-			}},
-			"reviewed": reviewed,
-		})
+		st.emit("moderation_manual_approved", lazy(func() any { return st.manualApprovedEvent(rec, reviewed) }))
 	}
 	msg := "Message with ID " + id + " has been reviewed successfully."
 	if b.Reviewed == nil && b.Status == string(chat.ReviewApproved) {
 		msg = "Message with ID " + id + " has been approved."
 	}
 	return data(chat.Result{Success: true, Message: msg}), nil
+}
+
+// hookCondWire is a rule condition as moderation_manual_approved reports
+// it: the reference lists its fields without their types; message is a
+// string there, as in the reviewed-messages example.
+type hookCondWire struct {
+	ID           int      `json:"id"`
+	KeywordsRef  bool     `json:"isKeywordsReferencePresent"`
+	MediaPresent bool     `json:"isMediaPresent"`
+	Entity       string   `json:"entity"`
+	Operand      string   `json:"operand"`
+	Category     string   `json:"category"`
+	Operator     string   `json:"operator"`
+	Value        []string `json:"value"`
+	Message      string   `json:"message"`
+	Weight       int      `json:"weight"`
+}
+
+// manualApprovedEvent is the data of moderation_manual_approved: the
+// message as approved, the rule and condition that had blocked it, and
+// whether it was marked reviewed.
+func (st *state) manualApprovedEvent(rec *blockedRec, reviewed bool) map[string]any {
+	c := rec.cond
+	cond := hookCondWire{ID: c.ID, KeywordsRef: c.KeywordsRef, MediaPresent: c.MediaPresent, Entity: c.Entity, Operand: c.Operand,
+		Category: c.Category, Operator: c.Operator, Value: slices.Clone(c.Value), Message: strings.Join(c.Message, " "), Weight: c.Weight}
+	return map[string]any{
+		"message": clone(rec.msg.view("", true)),
+		"moderation": []any{map[string]any{
+			"condition": cond,
+			"rule": map[string]any{"id": rec.ruleID, "name": rec.ruleName, "revisionId": rec.revisionID,
+				"action": slices.Clone(rec.action), "blockedAt": rec.createdAt},
+		}},
+		"reviewed": reviewed,
+	}
 }
 
 // flagged returns the messages with flags not yet reviewed, in id order.
