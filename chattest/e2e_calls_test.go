@@ -12,6 +12,8 @@ import (
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/calls"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/management"
+	"github.com/chatrest/chat/webhook"
 )
 
 // at is t0 plus s seconds, as a calls timestamp.
@@ -305,10 +307,127 @@ func TestAddCallValidates(t *testing.T) {
 		"bad participant state":  {Initiator: "a", Receiver: "b", Participants: []calls.Participant{{UID: "a", State: "asleep"}}},
 		"left before joining":    {Initiator: "a", Receiver: "b", Participants: []calls.Participant{{UID: "a", JoinedAt: at(5), LeftAt: at(1)}}},
 		"session taken":          {SessionID: first.SessionID, Initiator: "a", Receiver: "b"},
+		"metadata not JSON":      {Initiator: "a", Receiver: "b", MetaData: []byte("{")},
 	} {
 		_, err := srv.AddCall(c)
 		assert.Error(t, err, name)
 	}
 	meeting := addCall(t, srv, calls.Call{Mode: calls.ModePresenter, Initiator: "alice"})
 	assert.Equal(t, calls.ModePresenter, meeting.Mode, "a meeting needs no receiver")
+}
+
+// callTriggers are the triggers a seeded call fires.
+var callTriggers = []string{
+	"call_initiated", "call_started", "call_participant_joined", "call_participant_left", "call_ended",
+	"meeting_started", "meeting_participant_joined", "meeting_participant_left", "meeting_ended",
+	"recording_generated", "transcription_generated",
+}
+
+// callEvents subscribes a webhook to the call triggers; the events list
+// what was delivered to it since, decoded as a receiver would.
+func callEvents(t *testing.T, srv *chattest.Server) func() []webhook.Event {
+	t.Helper()
+	mc := srv.ManagementClient()
+	// Not a loopback URL: the fake records each delivery, with its data,
+	// without sending it.
+	_, err := mc.Webhooks.Create(t.Context(), srv.AppID(), &management.CreateWebhookRequest{
+		ID: "calls", Name: "Calls", URL: "https://hooks.example.com/calls", Enabled: new(true)})
+	require.NoError(t, err)
+	_, err = mc.Webhooks.AddTriggers(t.Context(), srv.AppID(), "calls", callTriggers)
+	require.NoError(t, err)
+	return func() []webhook.Event {
+		var out []webhook.Event
+		for _, d := range srv.Deliveries() {
+			ev, err := webhook.DecodeEnvelope(&webhook.Envelope{Trigger: d.Trigger, Data: d.Data, AppID: d.AppID, Webhook: d.WebhookID, Type: d.Type})
+			require.NoError(t, err, "%s: %s", d.Trigger, d.Data)
+			out = append(out, ev)
+		}
+		return out
+	}
+}
+
+func triggers(evs []webhook.Event) []string {
+	out := make([]string, len(evs))
+	for i, ev := range evs {
+		out[i] = string(ev.Trigger())
+	}
+	return out
+}
+
+func TestAddCallFiresTriggers(t *testing.T) {
+	srv, _ := start(t)
+	seed(srv, "alice", "bob")
+	events := callEvents(t, srv)
+
+	c := addCall(t, srv, calls.Call{SessionID: "s1", Type: calls.TypeAudio, Initiator: "alice", Receiver: "bob",
+		InitiatedAt: at(0), StartedAt: at(5), EndedAt: at(95),
+		Participants: []calls.Participant{{UID: "alice", JoinedAt: at(5)}, {UID: "bob", JoinedAt: at(8), LeftAt: at(60)}},
+		Recordings:   []calls.Recording{{StartTime: at(10), EndTime: at(31), RecordingURL: "https://rec.example/s1.mp4"}}})
+	evs := events()
+	assert.Equal(t, []string{"call_initiated", "call_started", "call_participant_joined", "call_participant_joined",
+		"call_participant_left", "call_participant_left", "call_ended", "recording_generated"}, triggers(evs))
+	require.Len(t, evs, 8)
+
+	initiated := evs[0].(*webhook.CallEvent)
+	assert.Equal(t, "call", initiated.Delivery.Type)
+	assert.Equal(t, "s1", initiated.Call.ID)
+	assert.Equal(t, "alice_user_bob", initiated.Call.ConversationID)
+	assert.Equal(t, "alice", initiated.Call.Sender)
+	assert.Equal(t, "bob", initiated.Call.Receiver)
+	assert.Equal(t, chat.CategoryCall, initiated.Call.Category)
+	assert.Equal(t, chat.MessageTypeAudio, initiated.Call.Type)
+	assert.Equal(t, "initiated", initiated.Call.Data.Action)
+
+	started := evs[1].(*webhook.SessionStartedEvent)
+	assert.Equal(t, "s1", started.SessionID)
+	assert.Equal(t, chat.Timestamp(at(5)), started.CreatedAt)
+
+	joined := evs[3].(*webhook.ParticipantEvent)
+	assert.Equal(t, webhook.Occupant{Name: "Bob", JoinedAt: chat.Timestamp(at(8)), AudioCall: true}, joined.Occupant)
+	left := evs[4].(*webhook.ParticipantEvent)
+	assert.Equal(t, webhook.Occupant{Name: "Bob", JoinedAt: chat.Timestamp(at(8)), LeftAt: chat.Timestamp(at(60)), AudioCall: true}, left.Occupant)
+	lastLeft := evs[5].(*webhook.ParticipantEvent)
+	assert.Equal(t, "Alice", lastLeft.Occupant.Name, "still in the call when it ended")
+	assert.Equal(t, chat.Timestamp(at(95)), lastLeft.Occupant.LeftAt)
+
+	ended := evs[6].(*webhook.SessionEndedEvent)
+	assert.Equal(t, chat.Timestamp(at(5)), ended.CreatedAt)
+	assert.Equal(t, chat.Timestamp(at(95)), ended.DestroyedAt)
+	assert.Len(t, ended.AllOccupants, 2)
+
+	rec := evs[7].(*webhook.RecordingEvent)
+	assert.Equal(t, "s1", rec.SessionID)
+	assert.Equal(t, "https://rec.example/s1.mp4", rec.RecordingURL)
+	assert.Equal(t, "2023-11-14", rec.RecordingDate)
+	assert.Equal(t, 21*time.Second, rec.Duration.Duration())
+	assert.Equal(t, chat.Timestamp(at(10)), rec.StartTime)
+
+	require.NoError(t, srv.AddTranscription(c.SessionID, calls.Transcription{TID: "t1", TranscriptURL: "https://t.example/t1", StartTime: at(5), EndTime: at(95)}))
+	evs = events()
+	require.Len(t, evs, 9)
+	tr := evs[8].(*webhook.TranscriptionEvent)
+	assert.Equal(t, "s1", tr.SessionID)
+	assert.Equal(t, "t1", tr.TID)
+	assert.Equal(t, "https://t.example/t1", tr.TranscriptURL)
+	assert.Equal(t, int64(at(5)), tr.StartTime)
+	assert.Equal(t, int64(at(95)), tr.EndTime)
+	assert.Equal(t, "2023-11-14T22:13:20.000Z", tr.TranscriptDate)
+}
+
+func TestAddMeetingFiresMeetingTriggers(t *testing.T) {
+	srv, _ := start(t)
+	events := callEvents(t, srv)
+	addCall(t, srv, calls.Call{SessionID: "m1", Mode: calls.ModePresenter, Type: calls.TypeVideo, Initiator: "carol",
+		StartedAt: at(0), Participants: []calls.Participant{{UID: "carol", JoinedAt: at(0)}}})
+	evs := events()
+	assert.Equal(t, []string{"meeting_started", "meeting_participant_joined"}, triggers(evs),
+		"no call_initiated for a meeting, no end while it goes on")
+	p := evs[1].(*webhook.ParticipantEvent)
+	assert.Equal(t, "meet", p.Delivery.Type)
+	assert.Equal(t, "carol", p.Occupant.Name, "the uid of a user the fake does not have")
+	assert.False(t, p.Occupant.AudioCall)
+
+	addCall(t, srv, calls.Call{SessionID: "u1", Initiator: "carol", Receiver: "dave", Status: calls.StatusUnanswered})
+	assert.Equal(t, "call_initiated", triggers(events())[2], "an unanswered call only rings")
+	assert.Len(t, events(), 3)
 }
