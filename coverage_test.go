@@ -20,14 +20,24 @@ import (
 
 var updateReadme = flag.Bool("update-readme", false, "rewrite the README's operation table from the SDK")
 
+// The API bases of the reference: the chat API, the calls API and the
+// management API.
+const (
+	baseChat = "CHAT"
+	baseCall = "CALL"
+	baseMgmt = "MGMT"
+)
+
 // operation is one entry of the reference's operation index.
 type operation struct {
-	method, path, onBehalfOf, id string
+	base, method, path, onBehalfOf string
 }
 
-func (o operation) key() string { return o.method + " " + o.path }
+func (o operation) key() string { return o.base + " " + o.method + " " + o.path }
 
-// readOperations reads testdata/chat-operations.txt, the reference's index.
+// readOperations reads an index copied from the reference: lines of
+// "[BASE] METHOD PATH ONBEHALFOF [ID]"; without a base the line is a chat
+// operation (chat-operations.txt keeps the reference's operation ids).
 func readOperations(t *testing.T, file string) []operation {
 	t.Helper()
 	f, err := os.Open(file)
@@ -42,97 +52,181 @@ func readOperations(t *testing.T, file string) []operation {
 		}
 		fields := strings.Fields(line)
 		require.Len(t, fields, 4, "bad line %q", line)
-		ops = append(ops, operation{fields[0], fields[1], fields[2], fields[3]})
+		switch fields[0] {
+		case baseChat, baseCall, baseMgmt:
+			ops = append(ops, operation{fields[0], fields[1], fields[2], fields[3]})
+		default:
+			ops = append(ops, operation{baseChat, fields[0], fields[1], fields[2]})
+		}
 	}
 	require.NoError(t, sc.Err())
 	return ops
 }
 
+// referenceIndex reads the operation index (section 0) of a reference file
+// beside the repository, expanding "POST|GET" forms; ok is false when the
+// reference is not there.
+func referenceIndex(t *testing.T, file string, withBase bool) (keys []string, ok bool) {
+	t.Helper()
+	ref, err := os.ReadFile(file)
+	if err != nil {
+		return nil, false
+	}
+	text := string(ref)
+	if i := strings.Index(text, "## 0. Operation index"); i >= 0 {
+		text = text[i:]
+	}
+	if j := strings.Index(text, "\n## 1."); j >= 0 {
+		text = text[:j]
+	}
+	index := regexp.MustCompile("(?m)^- `([A-Z]+) ([^`]+)` — ")
+	if withBase {
+		index = regexp.MustCompile("(?m)^- `([A-Z|]+) ((?:CHAT|CALL|MGMT) [^`]+)` — ")
+	}
+	seen := map[string]bool{}
+	for _, m := range index.FindAllStringSubmatch(text, -1) {
+		path := m[2]
+		if !withBase {
+			path = baseChat + " " + path
+		}
+		base, p, _ := strings.Cut(path, " ")
+		for _, method := range strings.Split(m[1], "|") {
+			k := base + " " + method + " " + p
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	return keys, true
+}
+
 // sdkMethod is an exported service method with its "API:" doc line.
 type sdkMethod struct {
-	name       string // e.g. "Messages.SendThread"
-	endpoint   string // e.g. "POST /messages/{id}/thread"
+	name       string // as the README shows it, e.g. "Messages.SendThread" or "mc.Webhooks.Get"
+	service    string // the README section, e.g. "client.Messages" or "mc.Webhooks"
+	endpoint   string // e.g. "CHAT POST /messages/{id}/thread"
 	onBehalfOf string // req, opt or none
 	deprecated bool
 }
 
-var apiLine = regexp.MustCompile(`(?m)^API: ([A-Z]+) /v3(\S+) \(onBehalfOf (required|optional|not supported)\)$`)
+var (
+	apiLine  = regexp.MustCompile(`(?m)^API: ([A-Z]+) /v3(\S+) \(onBehalfOf (required|optional|not supported)\)$`)
+	mgmtLine = regexp.MustCompile(`(?m)^API: ([A-Z]+) (/\S+) \(management\)$`)
+)
 
-// sdkMethods parses the package's source for service methods and the
+// sdkPackage is a package holding service methods, and how its methods
+// are named.
+type sdkPackage struct {
+	dir     string // relative to the root package
+	base    string
+	service func(recv string) string // the README section of a receiver type
+}
+
+var sdkPackages = []sdkPackage{
+	{".", baseChat, func(recv string) string { return "client." + strings.TrimSuffix(recv, "Service") }},
+	{"calls", baseCall, func(string) string { return "client.Calls" }},
+	{"management", baseMgmt, func(recv string) string { return "mc." + strings.TrimSuffix(recv, "Service") }},
+}
+
+// sdkMethods parses the packages' sources for service methods and the
 // endpoint each one's doc comment names.
 func sdkMethods(t *testing.T) (methods []sdkMethod, undocumented []string) {
 	t.Helper()
 	fset := token.NewFileSet()
-	files, err := filepath.Glob("*.go")
-	require.NoError(t, err)
 	obo := map[string]string{"required": "req", "optional": "opt", "not supported": "none"}
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+	for _, pkg := range sdkPackages {
+		files, err := filepath.Glob(filepath.Join(pkg.dir, "*.go"))
 		require.NoError(t, err)
-		for _, d := range f.Decls {
-			fn, ok := d.(*ast.FuncDecl)
-			if !ok || fn.Recv == nil || !fn.Name.IsExported() {
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
 				continue
 			}
-			star, ok := fn.Recv.List[0].Type.(*ast.StarExpr)
-			if !ok {
-				continue
+			f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+			require.NoError(t, err)
+			for _, d := range f.Decls {
+				fn, ok := d.(*ast.FuncDecl)
+				if !ok || fn.Recv == nil || !fn.Name.IsExported() {
+					continue
+				}
+				star, ok := fn.Recv.List[0].Type.(*ast.StarExpr)
+				if !ok {
+					continue
+				}
+				recv, ok := star.X.(*ast.Ident)
+				if !ok || !strings.HasSuffix(recv.Name, "Service") {
+					continue
+				}
+				service := pkg.service(recv.Name)
+				name := strings.TrimPrefix(service, "client.") + "." + fn.Name.Name
+				doc := fn.Doc.Text()
+				m := sdkMethod{name: name, service: service, deprecated: strings.Contains(doc, "\nDeprecated: ")}
+				if pkg.base == baseMgmt {
+					sub := mgmtLine.FindStringSubmatch(doc)
+					if sub == nil {
+						undocumented = append(undocumented, name)
+						continue
+					}
+					m.endpoint, m.onBehalfOf = pkg.base+" "+sub[1]+" "+sub[2], "none"
+				} else {
+					sub := apiLine.FindStringSubmatch(doc)
+					if sub == nil {
+						undocumented = append(undocumented, name)
+						continue
+					}
+					m.endpoint, m.onBehalfOf = pkg.base+" "+sub[1]+" "+sub[2], obo[sub[3]]
+				}
+				methods = append(methods, m)
 			}
-			recv, ok := star.X.(*ast.Ident)
-			if !ok || !strings.HasSuffix(recv.Name, "Service") {
-				continue
-			}
-			name := strings.TrimSuffix(recv.Name, "Service") + "." + fn.Name.Name
-			doc := fn.Doc.Text()
-			m := apiLine.FindStringSubmatch(doc)
-			if m == nil {
-				undocumented = append(undocumented, name)
-				continue
-			}
-			methods = append(methods, sdkMethod{
-				name: name, endpoint: m[1] + " " + m[2], onBehalfOf: obo[m[3]],
-				deprecated: strings.Contains(doc, "\nDeprecated: "),
-			})
 		}
 	}
 	slices.SortFunc(methods, func(a, b sdkMethod) int { return strings.Compare(a.name, b.name) })
 	return methods, undocumented
 }
 
-// TestCoverage fails when an operation of the reference's index has no SDK
-// method, when a method names an endpoint the index does not have or
-// declares another onBehalfOf rule, and when the README's operation table
-// is out of date (go test -run TestCoverage -update-readme rewrites it).
+// TestCoverage fails when an operation of the reference's indexes (chat
+// core and platform) has no SDK method, when a method names an endpoint
+// the indexes do not have or declares another onBehalfOf rule, and when
+// the README's operation table is out of date (go test -run TestCoverage
+// -update-readme rewrites it).
 func TestCoverage(t *testing.T) {
-	ops := readOperations(t, "testdata/chat-operations.txt")
-	require.Len(t, ops, 99, "the reference indexes 99 chat operations")
+	chatOps := readOperations(t, "testdata/chat-operations.txt")
+	require.Len(t, chatOps, 99, "the chat reference indexes 99 operations")
+	platformOps := readOperations(t, "testdata/platform-operations.txt")
+	require.Len(t, platformOps, 142, "the platform reference indexes 142 operations")
 
-	// When the reference is beside the repository, the copy must match it.
-	if ref, err := os.ReadFile("../shared/api/chat-core.md"); err == nil {
-		text := string(ref)
-		if i := strings.Index(text, "## 0. Operation index"); i >= 0 {
-			text = text[i:]
-		}
-		if j := strings.Index(text, "\n## 1."); j >= 0 {
-			text = text[:j]
-		}
-		index := regexp.MustCompile("(?m)^- `([A-Z]+) ([^`]+)` — ([a-z-]+)")
-		var fromRef []string
-		for _, m := range index.FindAllStringSubmatch(text, -1) {
-			fromRef = append(fromRef, m[1]+" "+m[2])
+	// When the references are beside the repository, the copies must match.
+	for _, ref := range []struct {
+		file, copy string
+		ops        []operation
+		withBase   bool
+	}{
+		{"../shared/api/chat-core.md", "testdata/chat-operations.txt", chatOps, false},
+		{"../shared/api/platform.md", "testdata/platform-operations.txt", platformOps, true},
+	} {
+		fromRef, ok := referenceIndex(t, ref.file, ref.withBase)
+		if !ok {
+			continue
 		}
 		var fromCopy []string
-		for _, o := range ops {
+		for _, o := range ref.ops {
 			fromCopy = append(fromCopy, o.key())
 		}
-		assert.ElementsMatch(t, fromRef, fromCopy, "testdata/chat-operations.txt differs from the reference's index")
+		assert.ElementsMatch(t, fromRef, fromCopy, "%s differs from the index of %s", ref.copy, ref.file)
+	}
+
+	// The platform index repeats some chat operations (roles, RBAC, reasons).
+	var ops []operation
+	seen := map[string]bool{}
+	for _, o := range append(chatOps, platformOps...) {
+		if !seen[o.key()] {
+			seen[o.key()] = true
+			ops = append(ops, o)
+		}
 	}
 
 	methods, undocumented := sdkMethods(t)
-	assert.Empty(t, undocumented, "service methods whose doc comment has no \"API: METHOD /v3/path (onBehalfOf ...)\" line")
+	assert.Empty(t, undocumented, "service methods whose doc comment has no \"API: METHOD /v3/path (onBehalfOf ...)\" or \"API: METHOD /path (management)\" line")
 
 	byEndpoint := map[string][]sdkMethod{}
 	for _, m := range methods {
@@ -142,7 +236,7 @@ func TestCoverage(t *testing.T) {
 	for _, o := range ops {
 		known[o.key()] = o
 		ms := byEndpoint[o.key()]
-		if !assert.NotEmpty(t, ms, "%s (%s) has no SDK method", o.key(), o.id) {
+		if !assert.NotEmpty(t, ms, "%s has no SDK method", o.key()) {
 			continue
 		}
 		for _, m := range ms {
@@ -151,7 +245,7 @@ func TestCoverage(t *testing.T) {
 	}
 	for _, m := range methods {
 		_, ok := known[m.endpoint]
-		assert.True(t, ok, "%s names %s, which is not in the reference's index", m.name, m.endpoint)
+		assert.True(t, ok, "%s names %s, which is not in the reference's indexes", m.name, m.endpoint)
 	}
 
 	table := operationTable(ops, byEndpoint)
@@ -176,12 +270,13 @@ func operationTable(ops []operation, byEndpoint map[string][]sdkMethod) string {
 	sections := map[string][]row{}
 	var order []string
 	obo := map[string]string{"req": "required (argument)", "opt": "optional (`chat.OnBehalfOf`)", "none": "—"}
+	prefix := map[string]string{baseChat: "/v3", baseCall: "/v3", baseMgmt: ""}
 	for _, o := range ops {
 		ms := byEndpoint[o.key()]
 		if len(ms) == 0 {
 			continue
 		}
-		service, _, _ := strings.Cut(ms[0].name, ".")
+		service := ms[0].service
 		var names []string
 		for _, m := range ms {
 			name := "`" + m.name + "`"
@@ -193,11 +288,11 @@ func operationTable(ops []operation, byEndpoint map[string][]sdkMethod) string {
 		if _, ok := sections[service]; !ok {
 			order = append(order, service)
 		}
-		sections[service] = append(sections[service], row{fmt.Sprintf("`%s /v3%s`", o.method, o.path), strings.Join(names, ", "), obo[o.onBehalfOf]})
+		sections[service] = append(sections[service], row{fmt.Sprintf("`%s %s%s`", o.method, prefix[o.base], o.path), strings.Join(names, ", "), obo[o.onBehalfOf]})
 	}
 	var b strings.Builder
 	for _, s := range order {
-		fmt.Fprintf(&b, "\n**client.%s**\n\n| Endpoint | Method | onBehalfOf |\n|---|---|---|\n", s)
+		fmt.Fprintf(&b, "\n**%s**\n\n| Endpoint | Method | onBehalfOf |\n|---|---|---|\n", s)
 		for _, r := range sections[s] {
 			fmt.Fprintf(&b, "| %s | %s | %s |\n", r.op, r.methods, r.obo)
 		}
