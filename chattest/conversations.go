@@ -553,17 +553,29 @@ func (st *state) mark(c *call, t convTarget, required, capital bool, what string
 // The onBehalfOf user is the reader. Messages up to messageId (all without
 // it) are read, and so delivered; marks only move forward.
 func (st *state) markRead(c *call, t convTarget) (any, error) {
-	return st.mark(c, t, false, true, "read", func(cu *convUser, id int64) {
+	var marked int64
+	out, err := st.mark(c, t, false, true, "read", func(cu *convUser, id int64) {
 		cu.readUpTo = max(cu.readUpTo, id)
 		cu.deliveredUpTo = max(cu.deliveredUpTo, cu.readUpTo)
+		marked = id
 	})
+	if err == nil {
+		st.emitReceipt(c, t, receiptRead, marked)
+	}
+	return out, err
 }
 
 // POST /v3/users/{uid}/conversation/delivered, POST /v3/groups/{guid}/conversation/delivered
 func (st *state) markDelivered(c *call, t convTarget) (any, error) {
-	return st.mark(c, t, false, true, "delivered", func(cu *convUser, id int64) {
+	var marked int64
+	out, err := st.mark(c, t, false, true, "delivered", func(cu *convUser, id int64) {
 		cu.deliveredUpTo = max(cu.deliveredUpTo, id)
+		marked = id
 	})
+	if err == nil {
+		st.emitReceipt(c, t, receiptDelivered, marked)
+	}
+	return out, err
 }
 
 // DELETE /v3/users/{uid}/conversation/read, DELETE /v3/groups/{guid}/conversation/read

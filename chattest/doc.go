@@ -24,7 +24,14 @@
 // reactions, pins, saves, interactions, flags, conversations with unread
 // counts, read/delivered marks, tags and pins, friends, blocked users
 // (whose messages are refused), roles, restricted features, RBAC
-// permissions and moderation reasons. A path it does not serve answers 404
+// permissions and moderation reasons. It serves the platform APIs too:
+// moderation rules and keyword lists, which it applies to the messages
+// sent (blocked messages wait for review), flagged and reviewed messages,
+// notifications (settings, providers, preferences, mutes, timezones,
+// contact details, push tokens, and delivery logs of the messages sent),
+// data import, usage and message metrics, AI agents, and the calls API
+// (on the same address; [chat.Client.Calls] sends there when
+// [chat.WithBaseURL] is set). A path it does not serve answers 404
 // ERR_API_NOT_FOUND.
 //
 // Every request needs the apikey header (401 AUTH_ERR_EMPTY_APIKEY or
@@ -42,8 +49,30 @@
 // [Server.AddUser], [Server.User], [Server.AddAPIKey], [Server.AddGroup],
 // [Server.Group], [Server.AddMessage], [Server.Messages], [Server.Message],
 // [Server.AddFriends], [Server.Block], [Server.AddRole],
-// [Server.SetRolePermissions], [Server.AddModerationReason] and
-// [Server.Conversation].
+// [Server.SetRolePermissions], [Server.AddModerationReason],
+// [Server.Conversation], [Server.AddCall], [Server.AddTranscription],
+// [Server.Call], [Server.PushTokens], [Server.NotificationLogs],
+// [Server.AddManagementApp], [Server.ManagementApp] and
+// [Server.EnableExtensions].
+//
+// # Management API and webhooks
+//
+// The fake's Management API runs on its own HTTPS server
+// ([Server.ManagementURL], same certificate), authenticated with the key
+// and secret headers ([WithManagementCredentials]; add-tenant takes them
+// as HTTP Basic auth). [Server.ManagementClient] returns a
+// [management.Client] for it. It shares the fake's state: the fake's app
+// is the account's first app, and apps created through it are records.
+//
+// Webhooks created through it for the fake's app receive the deliveries of
+// the events the fake produces: messages sent, edited and deleted,
+// reactions, delivery and read receipts, blocks, group and member changes,
+// moderation decisions, and the calls seeded with [Server.AddCall].
+// Deliveries are POSTed by one goroutine per server, in order, with the
+// webhook's Basic auth, to loopback receivers only (the fake connects
+// nowhere else); [Server.Deliveries] reports them, [Server.AwaitDeliveries]
+// waits for them, [Server.Fire] sends any trigger by hand, and
+// [Server.Close] stops them.
 //
 // # Rate limits
 //
@@ -74,7 +103,7 @@
 //
 // [Server.Requests] returns every request received (method, path, route,
 // query, headers, body, status, fault), with the API key and auth tokens
-// replaced by [Redacted]; [Server.RequestCount] counts them by route and
+// replaced by [Redacted] (and the management credentials); [Server.RequestCount] counts them by route and
 // [Server.AwaitRequests] waits for them.
 //
 // To serve the fake outside a test, on a fixed address, use [NewHandler], or
