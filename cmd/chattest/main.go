@@ -13,6 +13,9 @@
 // that makes a client of it, and stops gracefully on SIGINT (Ctrl+C) or
 // SIGTERM. The state lives in memory and is gone when it stops.
 //
+// The Management API is served on the same address (paths /apps... and
+// /tenants), with chattest's fixed management key and secret.
+//
 // The API key is never printed unless -print-key is given. It is, in order:
 // -api-key, the environment variable CHATTEST_API_KEY, or the fixed default
 // key of package chattest.
@@ -25,7 +28,7 @@
 //	-rate-limit c,s       enforce c core and s standard requests per minute
 //	-http                 serve plain HTTP (clients need chat.WithInsecureLoopback)
 //	-cert file            where to write the certificate (default chattest-PORT.pem in the temporary directory)
-//	-print-key            print the API key
+//	-print-key            print the API key and the management key and secret
 package main
 
 import (
@@ -100,7 +103,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rateLimit := fs.String("rate-limit", "", "enforce `core,standard` requests per minute (default: nothing refused)")
 	plainHTTP := fs.Bool("http", false, "serve plain HTTP instead of HTTPS")
 	certFile := fs.String("cert", "", "`file` to write the certificate's PEM to (default chattest-PORT.pem in the temporary directory)")
-	printKey := fs.Bool("print-key", false, "print the API key")
+	printKey := fs.Bool("print-key", false, "print the API key and the management key and secret")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -147,7 +150,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	defer ln.Close()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(stderr, "chattest: ", 0)}
+	srv := &http.Server{Handler: withManagement(h), ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(stderr, "chattest: ", 0)}
 	scheme := "http"
 	if !*plainHTTP {
 		scheme = "https"
@@ -192,6 +195,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// withManagement serves the fake's Management API (paths /apps... and
+// /tenants, which the chat API does not use) beside its chat API (/v3/...),
+// on the same address.
+func withManagement(h *chattest.Handler) http.Handler {
+	mgmt := h.Management()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.Path
+		if p == "/apps" || strings.HasPrefix(p, "/apps/") || p == "/tenants" {
+			mgmt.ServeHTTP(w, r)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
 // printBanner says where the fake is and how to reach it, without the API
 // key unless printKey.
 func printBanner(w io.Writer, h *chattest.Handler, base, certFile string, plainHTTP, printKey bool) {
@@ -210,6 +228,13 @@ func printBanner(w io.Writer, h *chattest.Handler, base, certFile string, plainH
 		fmt.Fprintln(w, "chattest: API key: not shown (-api-key, $CHATTEST_API_KEY or -print-key)")
 	}
 	fmt.Fprintf(w, "chattest: Go: client, err := chat.NewClient(%q, %s, %s)\n", h.AppID(), keyArg, opts)
+	mgmtOpts := strings.ReplaceAll(opts, "chat.", "management.")
+	if printKey {
+		fmt.Fprintf(w, "chattest: management key and secret: %s %s\n", h.ManagementKey(), h.ManagementSecret())
+		fmt.Fprintf(w, "chattest: Go: mc, err := management.NewClient(%q, %q, %s)\n", h.ManagementKey(), h.ManagementSecret(), mgmtOpts)
+	} else {
+		fmt.Fprintf(w, "chattest: Go: mc, err := management.NewClient(key, secret, %s)\n", mgmtOpts)
+	}
 	fmt.Fprintln(w, "chattest: stop with Ctrl+C")
 }
 

@@ -21,6 +21,8 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/management"
 )
 
 // output collects what the command prints, and signals each line.
@@ -152,6 +154,22 @@ func TestServeHTTPS(t *testing.T) {
 		assert.Equal(t, 200, resp.StatusCode)
 		assert.Equal(t, 2, resp.ProtoMajor)
 		assert.Equal(t, "20000", resp.Header.Get("X-Rate-Limit"))
+	})
+
+	t.Run("the management API on the same address", func(t *testing.T) {
+		assert.Contains(t, in.banner, `management.NewClient(key, secret, management.WithBaseURL("`+in.base+`"))`)
+		defaults := chattest.NewHandler()
+		mc, err := management.NewClient(defaults.ManagementKey(), defaults.ManagementSecret(),
+			management.WithBaseURL(in.base), management.WithHTTPClient(hc), management.WithoutRetries())
+		require.NoError(t, err)
+		apps, err := mc.Apps.List(ctx, nil)
+		require.NoError(t, err)
+		require.NotEmpty(t, apps.Data)
+		assert.Equal(t, "demo", apps.Data[0].ID)
+		bad, err := management.NewClient("wrong", "wrong", management.WithBaseURL(in.base), management.WithHTTPClient(hc), management.WithoutRetries())
+		require.NoError(t, err)
+		_, err = bad.Apps.List(ctx, nil)
+		require.ErrorIs(t, err, chat.ErrUnauthorized)
 	})
 
 	t.Run("another key is refused", func(t *testing.T) {
