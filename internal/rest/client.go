@@ -383,18 +383,29 @@ func (e *scrubbedError) Timeout() bool {
 var errRedirectRefused = errors.New("redirect refused")
 
 // CheckRedirect wraps next (which may be nil, for net/http's default) with
-// the SDK's rules: a POST or PATCH is never redirected, and a redirect to
-// another host drops every credential header.
+// the SDK's rules: a POST or PATCH is never redirected, and once a redirect
+// leaves the first request's origin (its scheme, host name or port), that
+// request and every later one of the chain go without the credential
+// headers and without an Authorization or Cookie header, even when a later
+// redirect comes back to the first origin: the other host chose where it
+// goes. (net/http itself keeps Authorization for another port of the same
+// host name, and sends it again when a chain comes back.)
 func CheckRedirect(next func(*http.Request, []*http.Request) error, credentialHeaders ...string) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		first := via[0]
 		if !idempotent(first.Method) {
 			return http.ErrUseLastResponse
 		}
-		if req.URL.Host != first.URL.Host || req.URL.Scheme != first.URL.Scheme {
+		left := !sameOrigin(req.URL, first.URL)
+		for _, r := range via[1:] {
+			left = left || !sameOrigin(r.URL, first.URL)
+		}
+		if left {
 			for _, h := range credentialHeaders {
 				req.Header.Del(h)
 			}
+			req.Header.Del("Authorization")
+			req.Header.Del("Cookie")
 		}
 		if next != nil {
 			return next(req, via)
@@ -404,6 +415,12 @@ func CheckRedirect(next func(*http.Request, []*http.Request) error, credentialHe
 		}
 		return nil
 	}
+}
+
+// sameOrigin reports whether a and b have the same scheme, host name and
+// port.
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Host, b.Host)
 }
 
 // keepIdle hides its transport's CloseIdleConnections from

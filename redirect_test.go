@@ -1,0 +1,288 @@
+package chat_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/management"
+)
+
+// Credentials of the redirect tests, distinctive so that a test can tell
+// where each one arrived.
+const (
+	redirAPIKey     = "redirect-test-api-key-0123456789"
+	redirMgmtKey    = "redirect-test-mgmt-key-0123"
+	redirMgmtSecret = "redirect-test-mgmt-secret-0123"
+	redirBearer     = "Bearer redirect-test-bearer-0123"
+)
+
+// redirHeaders are the headers whose arrival the redirect tests follow:
+// the credentials of both clients, a caller's Authorization and the
+// acting user.
+var redirHeaders = []string{"Apikey", "Key", "Secret", "Authorization", "onBehalfOf"}
+
+// arrival is a request as a redirect test's server received it.
+type arrival struct {
+	host, method, path string
+	header             http.Header // only redirHeaders
+}
+
+// redirectHosts are two loopback servers, two hosts for the client (their
+// ports differ): origin is the client's base address, and other is
+// another host. Each answers a path by the rule the test sets, else with
+// {"data":{}}.
+type redirectHosts struct {
+	origin, other *httptest.Server
+
+	mu       sync.Mutex
+	arrivals []arrival
+	rules    map[string]func(*http.Request) string // "origin GET /v3/users/x" -> Location
+}
+
+func newRedirectHosts(t *testing.T) *redirectHosts {
+	h := &redirectHosts{rules: map[string]func(*http.Request) string{}}
+	serve := func(name string) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h.mu.Lock()
+			a := arrival{host: name, method: r.Method, path: r.URL.Path, header: http.Header{}}
+			for _, k := range redirHeaders {
+				if v, ok := r.Header[http.CanonicalHeaderKey(k)]; ok {
+					a.header[k] = v
+				}
+			}
+			h.arrivals = append(h.arrivals, a)
+			rule := h.rules[name+" "+r.Method+" "+r.URL.Path]
+			h.mu.Unlock()
+			_, _ = io.Copy(io.Discard, r.Body)
+			if rule != nil {
+				w.Header().Set("Location", rule(r))
+				w.WriteHeader(http.StatusTemporaryRedirect)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"data":{}}`)
+		})
+	}
+	h.origin = httptest.NewServer(serve("origin"))
+	t.Cleanup(h.origin.Close)
+	h.other = httptest.NewServer(serve("other"))
+	t.Cleanup(h.other.Close)
+	return h
+}
+
+// redirect makes host ("origin" or "other") answer method and path with a
+// 307 to location.
+func (h *redirectHosts) redirect(host, method, path, location string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.rules[host+" "+method+" "+path] = func(*http.Request) string { return location }
+}
+
+// take returns the arrivals since the last take.
+func (h *redirectHosts) take() []arrival {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := h.arrivals
+	h.arrivals = nil
+	return out
+}
+
+// The chat client follows a GET's redirect to another host without the API
+// key, the acting user or an Authorization header; on its own host with
+// them all. It never follows a POST's or a PATCH's redirect, whose status
+// it returns as a *chat.Error, stops a redirect loop, and once a redirect
+// has left its host, does not send the credentials again even when a later
+// redirect comes back.
+func TestChatClientRedirects(t *testing.T) {
+	h := newRedirectHosts(t)
+	c, err := chat.NewClient("myapp", redirAPIKey, chat.WithBaseURL(h.origin.URL), chat.WithInsecureLoopback())
+	require.NoError(t, err)
+	t.Cleanup(c.CloseIdleConnections)
+	ctx := t.Context()
+	creds := []chat.RequestOption{chat.OnBehalfOf("alice"), chat.WithHeader("Authorization", redirBearer)}
+	withCreds := http.Header{"Apikey": {redirAPIKey}, "onBehalfOf": {"alice"}, "Authorization": {redirBearer}}
+
+	t.Run("GET to another host arrives without credentials", func(t *testing.T) {
+		h.redirect("origin", "GET", "/v3/users/away", h.other.URL+"/v3/users/moved")
+		_, err := c.Users.Get(ctx, "away", creds...)
+		require.NoError(t, err)
+		assert.Equal(t, []arrival{
+			{"origin", "GET", "/v3/users/away", withCreds},
+			{"other", "GET", "/v3/users/moved", http.Header{}},
+		}, h.take())
+	})
+
+	t.Run("DELETE to another host arrives without credentials", func(t *testing.T) {
+		h.redirect("origin", "DELETE", "/v3/users/away", h.other.URL+"/v3/users/moved")
+		_, err := c.Users.Delete(ctx, "away", nil, creds...)
+		require.NoError(t, err)
+		assert.Equal(t, []arrival{
+			{"origin", "DELETE", "/v3/users/away", withCreds},
+			{"other", "DELETE", "/v3/users/moved", http.Header{}},
+		}, h.take())
+	})
+
+	t.Run("GET on the same host keeps the credentials", func(t *testing.T) {
+		h.redirect("origin", "GET", "/v3/users/nearby", "/v3/users/here")
+		_, err := c.Users.Get(ctx, "nearby", creds...)
+		require.NoError(t, err)
+		assert.Equal(t, []arrival{
+			{"origin", "GET", "/v3/users/nearby", withCreds},
+			{"origin", "GET", "/v3/users/here", withCreds},
+		}, h.take())
+	})
+
+	t.Run("back on the origin after another host, still without credentials", func(t *testing.T) {
+		h.redirect("origin", "GET", "/v3/users/bounce", h.other.URL+"/v3/users/bounce")
+		h.redirect("other", "GET", "/v3/users/bounce", h.origin.URL+"/v3/users/chosen-by-other")
+		_, err := c.Users.Get(ctx, "bounce", creds...)
+		require.NoError(t, err)
+		assert.Equal(t, []arrival{
+			{"origin", "GET", "/v3/users/bounce", withCreds},
+			{"other", "GET", "/v3/users/bounce", http.Header{}},
+			{"origin", "GET", "/v3/users/chosen-by-other", http.Header{}},
+		}, h.take())
+	})
+
+	notFollowed := []struct {
+		name, method, path string
+		call               func() error
+	}{
+		{"POST", "POST", "/v3/messages", func() error {
+			_, err := c.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "bob", ReceiverType: chat.ReceiverUser,
+				Data: chat.MessageData{Text: "hi"}}, creds...)
+			return err
+		}},
+		{"PATCH", "PATCH", "/v3/notifications/v1/settings", func() error {
+			_, err := c.Notifications.UpdateSettings(ctx, &chat.NotificationSettings{}, creds...)
+			return err
+		}},
+	}
+	for _, tt := range notFollowed {
+		for _, to := range []string{"another host", "the same host"} {
+			t.Run(tt.name+" to "+to+" is not followed", func(t *testing.T) {
+				location := h.other.URL + tt.path
+				if to == "the same host" {
+					location = tt.path + "-moved"
+				}
+				h.redirect("origin", tt.method, tt.path, location)
+				err := tt.call()
+				var ce *chat.Error
+				require.ErrorAs(t, err, &ce)
+				assert.Equal(t, http.StatusTemporaryRedirect, ce.StatusCode)
+				assert.Equal(t, tt.method, ce.Method)
+				assert.Equal(t, tt.path, ce.Path)
+				assert.Equal(t, 1, ce.Attempts, "a redirect is not retried")
+				assert.Equal(t, []arrival{{"origin", tt.method, tt.path, withCreds}}, h.take())
+			})
+		}
+	}
+
+	t.Run("a redirect loop stops", func(t *testing.T) {
+		h.redirect("origin", "GET", "/v3/users/loop", "/v3/users/loop")
+		_, err := c.Users.Get(ctx, "loop")
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "stopped after 10 redirects")
+		assert.NotContains(t, err.Error(), redirAPIKey)
+		var ce *chat.Error
+		assert.False(t, errors.As(err, &ce), "a transport error, not an API error")
+		// The first request and 9 redirects (net/http's limit of 10
+		// requests), once: a loop is not retried under the default policy.
+		assert.Len(t, h.take(), 10)
+	})
+}
+
+// The management client follows a GET's redirect to another host without
+// its key and secret, keeps them on its own host, and never follows the
+// redirect of a POST (adding a tenant with Basic auth included) or a
+// PATCH.
+func TestManagementClientRedirects(t *testing.T) {
+	h := newRedirectHosts(t)
+	mc, err := management.NewClient(redirMgmtKey, redirMgmtSecret, management.WithBaseURL(h.origin.URL),
+		management.WithInsecureLoopback())
+	require.NoError(t, err)
+	t.Cleanup(mc.CloseIdleConnections)
+	ctx := t.Context()
+	withCreds := http.Header{"Key": {redirMgmtKey}, "Secret": {redirMgmtSecret}}
+	auth := chat.WithHeader("Authorization", redirBearer)
+	withAuth := http.Header{"Key": {redirMgmtKey}, "Secret": {redirMgmtSecret}, "Authorization": {redirBearer}}
+
+	t.Run("GET to another host arrives without credentials", func(t *testing.T) {
+		h.redirect("origin", "GET", "/apps/app1/webhooks/away", h.other.URL+"/apps/app1/webhooks/moved")
+		_, err := mc.Webhooks.Get(ctx, "app1", "away", auth)
+		require.NoError(t, err)
+		assert.Equal(t, []arrival{
+			{"origin", "GET", "/apps/app1/webhooks/away", withAuth},
+			{"other", "GET", "/apps/app1/webhooks/moved", http.Header{}},
+		}, h.take())
+	})
+
+	t.Run("GET on the same host keeps the credentials", func(t *testing.T) {
+		h.redirect("origin", "GET", "/apps/app1/webhooks/nearby", "/apps/app1/webhooks/here")
+		_, err := mc.Webhooks.Get(ctx, "app1", "nearby")
+		require.NoError(t, err)
+		assert.Equal(t, []arrival{
+			{"origin", "GET", "/apps/app1/webhooks/nearby", withCreds},
+			{"origin", "GET", "/apps/app1/webhooks/here", withCreds},
+		}, h.take())
+	})
+
+	basic := "Basic " + base64Credentials(redirMgmtKey, redirMgmtSecret)
+	notFollowed := []struct {
+		name, method, path string
+		sent               http.Header
+		call               func() error
+	}{
+		{"POST", "POST", "/apps/app1/webhooks", withCreds, func() error {
+			_, err := mc.Webhooks.Create(ctx, "app1", &management.CreateWebhookRequest{ID: "hook", Name: "hook",
+				URL: "https://example.com/hook", UseBasicAuth: true, Username: "u", Password: "p"})
+			return err
+		}},
+		{"POST with Basic auth", "POST", "/tenants", http.Header{"Authorization": {basic}}, func() error {
+			_, err := mc.Tenants.Add(ctx, &management.AddTenantRequest{Name: "n", Email: "e@example.com", Password: "pw",
+				AppName: "a", AppRegion: chat.RegionEU})
+			return err
+		}},
+		{"PATCH", "PATCH", "/apps/app1/moderation/blocked-messages/m1", withCreds, func() error {
+			_, err := mc.Moderation.ReviewBlockedMessage(ctx, "app1", "m1", &chat.ReviewBlockedMessageRequest{Status: "approved"})
+			return err
+		}},
+	}
+	for _, tt := range notFollowed {
+		t.Run(tt.name+" is not followed", func(t *testing.T) {
+			h.redirect("origin", tt.method, tt.path, h.other.URL+tt.path)
+			err := tt.call()
+			var ce *chat.Error
+			require.ErrorAs(t, err, &ce)
+			assert.Equal(t, http.StatusTemporaryRedirect, ce.StatusCode)
+			assert.Equal(t, tt.method, ce.Method)
+			assert.Equal(t, []arrival{{"origin", tt.method, tt.path, tt.sent}}, h.take())
+			assert.NotContains(t, err.Error(), redirMgmtSecret)
+		})
+	}
+
+	t.Run("a redirect loop stops", func(t *testing.T) {
+		h.redirect("origin", "GET", "/apps/app1/webhooks/loop", h.origin.URL+"/apps/app1/webhooks/loop")
+		_, err := mc.Webhooks.Get(ctx, "app1", "loop")
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "stopped after 10 redirects")
+		assert.Len(t, h.take(), 10)
+	})
+}
+
+// base64Credentials is the Basic auth credential of user and password.
+func base64Credentials(user, password string) string {
+	r, _ := http.NewRequestWithContext(context.Background(), "GET", "http://x", nil)
+	r.SetBasicAuth(user, password)
+	return strings.TrimPrefix(r.Header.Get("Authorization"), "Basic ")
+}
