@@ -165,6 +165,10 @@ func (st *state) checkReceiver(sender string, rt chat.ReceiverType, receiver str
 
 // storeMessage validates the body and stores a message from sender (a uid
 // or app_system) as a reply to parent, or on its own when parent is nil.
+//
+// A body whose muid sender already used is the same message sent again (a
+// retry whose answer was lost): the stored message is returned, and nothing
+// is stored, moderated or emitted. See messageByMUID.
 func (st *state) storeMessage(c *call, sender string, parent *msgRec) (*msgRec, error) {
 	if utf8.RuneCount(c.body) > maxMessageChars {
 		return nil, validationError(map[string][]string{"message": {"The message may not be greater than 65536 characters."}})
@@ -172,6 +176,9 @@ func (st *state) storeMessage(c *call, sender string, parent *msgRec) (*msgRec, 
 	var b sendBody
 	if err := c.decode(&b); err != nil {
 		return nil, err
+	}
+	if prev := st.messageByMUID(sender, b.MUID); prev != nil {
+		return prev, nil
 	}
 	if b.Receiver == "" {
 		return nil, errEmptyReceiver()
@@ -238,6 +245,28 @@ func (st *state) storeMessage(c *call, sender string, parent *msgRec) (*msgRec, 
 	st.moderateMessage(rec, now)
 	st.emit("message_sent", messagePayload(rec))
 	return rec, nil
+}
+
+// messageByMUID returns the stored message that sender sent with the
+// client-side id muid, or nil; an empty muid matches nothing, so a send
+// without one is never taken for another. The muid identifies the message
+// for its sender only, whatever the rest of the body says: another sender's
+// message with the same muid is another message, and a repeated muid
+// answers the message first sent with it, even if the body differs (say,
+// another receiver or parent). A message removed for good frees its muid.
+// The reference does not say what the service does with a repeated muid.
+//
+// The scan runs from the newest message, where a retry finds its original.
+func (st *state) messageByMUID(sender, muid string) *msgRec {
+	if muid == "" {
+		return nil
+	}
+	for i := len(st.messages) - 1; i >= 0; i-- {
+		if m := st.messages[i]; m.m.MUID == muid && m.m.Sender == sender {
+			return m
+		}
+	}
+	return nil
 }
 
 // addRec stores m with the next id, as a reply to parent when it is not
@@ -357,6 +386,8 @@ func (st *state) removeMessagesOf(uid string) {
 // POST /v3/messages
 //
 // The sender is the onBehalfOf user, or "app_system" without the header.
+// A muid the sender already used answers 200 with the message first sent
+// with it, stored and announced once (see messageByMUID).
 func (st *state) sendMessage(c *call) (any, error) {
 	m, err := st.storeMessage(c, actingUID(c), nil)
 	if err != nil {
@@ -367,7 +398,8 @@ func (st *state) sendMessage(c *call) (any, error) {
 
 // POST /v3/bots/{uid}/messages
 //
-// The bot is a user of the app; it sends the message.
+// The bot is a user of the app; it sends the message. A muid the bot
+// already used answers the message first sent with it (see messageByMUID).
 func (st *state) sendBotMessage(c *call) (any, error) {
 	uid := c.uid("uid")
 	if st.activeUser(uid) == nil {
@@ -390,6 +422,9 @@ func (st *state) getMessage(c *call) (any, error) {
 }
 
 // POST /v3/messages/{id}/thread (onBehalfOf required)
+//
+// A muid the sender already used answers the message first sent with it
+// (see messageByMUID).
 func (st *state) sendThreadMessage(c *call) (any, error) {
 	id := c.r.PathValue("id")
 	parent, err := st.message(id)
