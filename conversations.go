@@ -313,6 +313,9 @@ func (s *ConversationsService) update(ctx context.Context, kind, id, idName, onB
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
+	if err := req.check(); err != nil {
+		return nil, err
+	}
 	body := *req
 	if body.Tags == nil {
 		body.Tags = []string{}

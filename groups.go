@@ -103,7 +103,11 @@ type CreateGroupRequest struct {
 
 // Create creates a group and returns it. With the [OnBehalfOf] option the
 // group is created as that user, and Scope, HasJoined and JoinedAt are
-// relative to them.
+// relative to them. The request is checked against the service's limits
+// ([MaxIDLength] and the id's characters, [MaxNameLength],
+// [MaxGroupPasswordLength], [MaxURLLength], [MaxDescriptionLength],
+// [MaxMetadataBytes], [MaxTags] and [MaxTagLength]) before anything is
+// sent.
 //
 // API: POST /v3/groups (onBehalfOf optional)
 func (s *GroupsService) Create(ctx context.Context, req *CreateGroupRequest, opts ...RequestOption) (*Group, error) {
@@ -111,6 +115,9 @@ func (s *GroupsService) Create(ctx context.Context, req *CreateGroupRequest, opt
 		return nil, newArgError("req", "must not be nil")
 	}
 	if err := s.rc.Required("req.GUID", req.GUID, "req.Name", req.Name); err != nil {
+		return nil, err
+	}
+	if err := req.check(); err != nil {
 		return nil, err
 	}
 	if req.Members != nil {
@@ -242,7 +249,8 @@ type UpdateGroupRequest struct {
 
 // Update changes the group guid and returns it. With the [OnBehalfOf]
 // option it acts as that user (with their scope's permissions) and
-// req.Owner is ignored.
+// req.Owner is ignored. The fields set are checked against the service's
+// limits as for [GroupsService.Create].
 //
 // API: PUT /v3/groups/{guid} (onBehalfOf optional)
 func (s *GroupsService) Update(ctx context.Context, guid string, req *UpdateGroupRequest, opts ...RequestOption) (*Group, error) {
@@ -251,6 +259,9 @@ func (s *GroupsService) Update(ctx context.Context, guid string, req *UpdateGrou
 	}
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
+	}
+	if err := req.check(); err != nil {
+		return nil, err
 	}
 	return do[Group](ctx, s.rc, http.MethodPut, path("groups", guid), req, "", opts)
 }

@@ -200,9 +200,10 @@ func TestInteractiveDataEncoding(t *testing.T) {
 		_, err := m.client.Messages.Send(context.Background(), &chat.SendMessageRequest{
 			Receiver: "u", ReceiverType: chat.ReceiverUser, Category: chat.CategoryInteractive, Type: chat.MessageTypeCustomInteractive,
 			Data: chat.MessageData{InteractiveData: &chat.InteractiveData{Raw: json.RawMessage(`{"widget":"rating","max":5}`)}},
+			MUID: "m1",
 		})
 		require.NoError(t, err)
 		assertJSONBody(t, m.only(), `{"receiver":"u","receiverType":"user","category":"interactive","type":"customInteractive",
-			"data":{"interactiveData":{"widget":"rating","max":5}}}`)
+			"data":{"interactiveData":{"widget":"rating","max":5}},"muid":"m1"}`)
 	})
 }

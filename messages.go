@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"iter"
@@ -30,7 +31,17 @@ type SendMessageRequest struct {
 	Type MessageType `json:"type,omitempty"`
 	// Data is the content: Text, Metadata, Attachments, CustomData, ...
 	Data MessageData `json:"data,omitzero"`
-	// MUID is a client-side unique id for the message.
+	// MUID is a client-side unique id for the message. When it is empty,
+	// the send methods set a random one (on their own copy of the
+	// request) and send that same muid in every attempt of the call, so
+	// that the retries of one call are recognisable as the same message.
+	// Callers who retry across calls, or who want to find the message by
+	// its muid later, set their own. The returned [Message] carries the
+	// muid that was sent.
+	//
+	// What the service does with a repeated muid is unconfirmed: the
+	// reference does not say that it deduplicates. chattest treats a
+	// repeated muid from the same sender as the same message.
 	MUID string `json:"muid,omitempty"`
 	// QuotedMessageID quotes another message; the response then carries it
 	// as QuotedMessage.
@@ -39,6 +50,33 @@ type SendMessageRequest struct {
 	MultipleReceivers *MultipleReceivers `json:"multipleReceivers,omitempty"`
 	// Tags are up to 25 tags of up to 100 characters.
 	Tags []string `json:"tags,omitempty"`
+}
+
+// send checks req, gives it a muid when it has none, encodes it once and
+// sends it to p; the answer carries the muid sent.
+func (s *MessagesService) send(ctx context.Context, p rest.Path, req *SendMessageRequest, onBehalfOf string, opts []RequestOption) (*Message, error) {
+	if req == nil {
+		return nil, newArgError("req", "must not be nil")
+	}
+	if err := checkTags("req.Tags", req.Tags); err != nil {
+		return nil, err
+	}
+	r := *req
+	if r.MUID == "" {
+		r.MUID = rand.Text()
+	}
+	body, err := messageBody(&r)
+	if err != nil {
+		return nil, err
+	}
+	msg, err := do[Message](ctx, s.rc, http.MethodPost, p, body, onBehalfOf, opts)
+	if err != nil {
+		return nil, err
+	}
+	if msg.MUID == "" {
+		msg.MUID = r.MUID
+	}
+	return msg, nil
 }
 
 // MultipleReceivers lists further receivers of one message.
@@ -53,27 +91,29 @@ type MultipleReceivers struct {
 // named by the [OnBehalfOf] option; without it, the service decides (the
 // reference does not say who the sender is then).
 //
+// The request is checked before anything is sent: at most [MaxTags] tags
+// of [MaxTagLength] characters, and at most [MaxMessageChars] characters
+// of JSON in all. A request without a muid gets a random one, the same in
+// every retry of the call; see [SendMessageRequest.MUID]. req itself is
+// not changed.
+//
 // API: POST /v3/messages (onBehalfOf optional)
 func (s *MessagesService) Send(ctx context.Context, req *SendMessageRequest, opts ...RequestOption) (*Message, error) {
-	if req == nil {
-		return nil, newArgError("req", "must not be nil")
-	}
-	return do[Message](ctx, s.rc, http.MethodPost, path("messages"), req, "", opts)
+	return s.send(ctx, path("messages"), req, "", opts)
 }
 
 // SendThread sends a message on behalf of onBehalfOf as a reply in the
 // thread of the message parentID, and returns the created message (its
-// ParentID is parentID). Both arguments are checked before anything is sent.
+// ParentID is parentID). Both arguments, and the request as for
+// [MessagesService.Send], are checked before anything is sent; the muid is
+// set as Send sets it.
 //
 // API: POST /v3/messages/{id}/thread (onBehalfOf required)
 func (s *MessagesService) SendThread(ctx context.Context, parentID, onBehalfOf string, req *SendMessageRequest, opts ...RequestOption) (*Message, error) {
 	if err := s.rc.Required("parentID", parentID, "onBehalfOf", onBehalfOf); err != nil {
 		return nil, err
 	}
-	if req == nil {
-		return nil, newArgError("req", "must not be nil")
-	}
-	return do[Message](ctx, s.rc, http.MethodPost, path("messages", parentID, "thread"), req, onBehalfOf, opts)
+	return s.send(ctx, path("messages", parentID, "thread"), req, onBehalfOf, opts)
 }
 
 // ListThreadOptions filters and positions a list of thread replies.
@@ -129,7 +169,8 @@ type UpdateMessageRequest struct {
 // edited message, with EditedAt and EditedBy set; [Message.Target] returns
 // the edited message whichever shape the service answers with (the
 // reference leaves it unconfirmed). With the [OnBehalfOf] option the user
-// edits, as far as their permissions allow; without it the app does.
+// edits, as far as their permissions allow; without it the app does. The
+// tags and the size are checked as for [MessagesService.Send].
 //
 // API: PUT /v3/messages/{id} (onBehalfOf optional)
 func (s *MessagesService) Update(ctx context.Context, id string, req *UpdateMessageRequest, opts ...RequestOption) (*Message, error) {
@@ -139,7 +180,14 @@ func (s *MessagesService) Update(ctx context.Context, id string, req *UpdateMess
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	return do[Message](ctx, s.rc, http.MethodPut, path("messages", id), req, "", opts)
+	if err := checkTags("req.Tags", req.Tags); err != nil {
+		return nil, err
+	}
+	body, err := messageBody(req)
+	if err != nil {
+		return nil, err
+	}
+	return do[Message](ctx, s.rc, http.MethodPut, path("messages", id), body, "", opts)
 }
 
 // DeleteMessageRequest is the body of [MessagesService.Delete].
@@ -417,18 +465,16 @@ func (s *MessagesService) AllGroupMessages(ctx context.Context, guid string, opt
 }
 
 // SendAsBot sends a message from the bot botUID (a user of the app) and
-// returns it. The body is that of [MessagesService.Send]; the reference's
-// examples send interactive forms and cards.
+// returns it. The body is that of [MessagesService.Send], checked and
+// given a muid as Send does; the reference's examples send interactive
+// forms and cards.
 //
 // API: POST /v3/bots/{uid}/messages (onBehalfOf not supported)
 func (s *MessagesService) SendAsBot(ctx context.Context, botUID string, req *SendMessageRequest, opts ...RequestOption) (*Message, error) {
 	if err := s.rc.Required("botUID", botUID); err != nil {
 		return nil, err
 	}
-	if req == nil {
-		return nil, newArgError("req", "must not be nil")
-	}
-	return do[Message](ctx, s.rc, http.MethodPost, path("bots", botUID, "messages"), req, "", opts)
+	return s.send(ctx, path("bots", botUID, "messages"), req, "", opts)
 }
 
 // FlagMessageRequest is the body of [MessagesService.Flag].

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -150,6 +151,12 @@ func TestMessagesSendThread(t *testing.T) {
 			assert.Equal(t, "application/json", r.Header.Get("Content-Type"))
 			var sent chat.SendMessageRequest
 			require.NoError(t, json.Unmarshal(r.Body, &sent))
+			// Without a muid of the caller's, the SDK sends its own,
+			// returns it, and leaves req alone.
+			assert.Empty(t, req.MUID, "the caller's request is not changed")
+			assert.NotEmpty(t, sent.MUID, "muid sent")
+			assert.Equal(t, sent.MUID, msg.MUID, "the muid sent is returned")
+			sent.MUID = ""
 			assert.Equal(t, *req, sent)
 			body := decodeBody(t, r)
 			assert.Equal(t, map[string]any{"uids": []any{"cometchat-uid-3"}, "guids": []any{"project-group"}}, body["multipleReceivers"])
@@ -1262,7 +1269,7 @@ func TestMessagesConversationLists(t *testing.T) {
 }
 
 func TestMessagesSendAsBotAndFlag(t *testing.T) {
-	const botForm = `{"receiver":"cometchat-uid-1","receiverType":"user","category":"interactive","type":"form",
+	const botForm = `{"receiver":"cometchat-uid-1","receiverType":"user","category":"interactive","type":"form","muid":"form-1",
 		"data":{"interactionGoal":{"type":"allOf","elementIds":["name","submit"]},
 		"interactiveData":{"title":"Sign up","formFields":[{"elementType":"textInput","elementId":"name","label":"Name"}],
 		"submitElement":{"elementType":"button","elementId":"submit","buttonText":"Go","action":{"actionType":"apiAction","url":"https://example.com/hook","method":"POST"}}}}}`
@@ -1271,7 +1278,7 @@ func TestMessagesSendAsBotAndFlag(t *testing.T) {
 			name: "SendAsBot",
 			call: func(ctx context.Context, c *chat.Client) (any, error) {
 				return c.Messages.SendAsBot(ctx, "bot-1", &chat.SendMessageRequest{
-					Receiver: "cometchat-uid-1", ReceiverType: chat.ReceiverUser,
+					Receiver: "cometchat-uid-1", ReceiverType: chat.ReceiverUser, MUID: "form-1",
 					Category: chat.CategoryInteractive, Type: chat.MessageTypeForm,
 					Data: chat.MessageData{
 						InteractionGoal: &chat.InteractionGoal{Type: chat.GoalAllOf, ElementIDs: []string{"name", "submit"}},
@@ -1298,10 +1305,10 @@ func TestMessagesSendAsBotAndFlag(t *testing.T) {
 		{
 			name: "SendAsBot without options sends no onBehalfOf",
 			call: func(ctx context.Context, c *chat.Client) (any, error) {
-				return c.Messages.SendAsBot(ctx, "bot/1", &chat.SendMessageRequest{Receiver: "g", ReceiverType: chat.ReceiverGroup, Data: chat.MessageData{Text: "hi"}})
+				return c.Messages.SendAsBot(ctx, "bot/1", &chat.SendMessageRequest{Receiver: "g", ReceiverType: chat.ReceiverGroup, Data: chat.MessageData{Text: "hi"}, MUID: "m1"})
 			},
 			method: http.MethodPost, path: "/v3/bots/bot%2F1/messages",
-			body:  `{"receiver":"g","receiverType":"group","data":{"text":"hi"}}`,
+			body:  `{"receiver":"g","receiverType":"group","data":{"text":"hi"},"muid":"m1"}`,
 			reply: `{"data":{"id":"8"}}`,
 		},
 		{
@@ -1359,5 +1366,118 @@ func TestMessagesSendAsBotAndFlag(t *testing.T) {
 			_, err := c.Messages.Flag(ctx, "1", "u", &chat.FlagMessageRequest{Remark: "x"})
 			return err
 		}, "req.ReasonID"},
+	})
+}
+
+// TestMessagesSendMUID checks the muid of the three send methods: one the
+// SDK picks when the caller set none, the same in every attempt of a call
+// (here a 429 answered, then a 200), different from call to call, returned
+// with the message, and never written into the caller's request.
+func TestMessagesSendMUID(t *testing.T) {
+	sends := []struct {
+		name string
+		path string
+		send func(c *chat.Client, req *chat.SendMessageRequest) (*chat.Message, error)
+	}{
+		{"Send", "/v3/messages", func(c *chat.Client, req *chat.SendMessageRequest) (*chat.Message, error) {
+			return c.Messages.Send(context.Background(), req, chat.OnBehalfOf("cometchat-uid-1"))
+		}},
+		{"SendThread", "/v3/messages/42/thread", func(c *chat.Client, req *chat.SendMessageRequest) (*chat.Message, error) {
+			return c.Messages.SendThread(context.Background(), "42", "cometchat-uid-1", req)
+		}},
+		{"SendAsBot", "/v3/bots/bot-1/messages", func(c *chat.Client, req *chat.SendMessageRequest) (*chat.Message, error) {
+			return c.Messages.SendAsBot(context.Background(), "bot-1", req)
+		}},
+	}
+	sentMUID := func(t *testing.T, r wireRequest) string {
+		t.Helper()
+		var body struct {
+			MUID string `json:"muid"`
+		}
+		require.NoError(t, json.Unmarshal(r.Body, &body))
+		return body.MUID
+	}
+	// rateLimitedOnce answers the first attempt 429 and the next ones
+	// with reply.
+	rateLimitedOnce := func(reply string) func(int, *http.Request) (*http.Response, error) {
+		return func(attempt int, _ *http.Request) (*http.Response, error) {
+			if attempt == 1 {
+				return jsonResponse(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0"), nil
+			}
+			return jsonResponse(http.StatusOK, reply), nil
+		}
+	}
+
+	for _, s := range sends {
+		t.Run(s.name+"/the SDK's muid, kept across a retry", func(t *testing.T) {
+			m := newMockAPI(t, fastRetries)
+			m.serve(rateLimitedOnce(`{"data":{"id":"7"}}`))
+			req := &chat.SendMessageRequest{Receiver: "cometchat-uid-2", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}}
+
+			msg, err := s.send(m.client, req)
+			require.NoError(t, err)
+
+			reqs := m.requests()
+			require.Len(t, reqs, 2, "attempts")
+			first, second := sentMUID(t, reqs[0]), sentMUID(t, reqs[1])
+			assert.Len(t, first, 26, "a crypto/rand text of 130 bits")
+			assert.Equal(t, first, second, "the retry carries the muid of the first attempt")
+			assert.Equal(t, string(reqs[0].Body), string(reqs[1].Body), "and the same bytes")
+			assert.Equal(t, s.path, reqs[1].Path)
+			assert.Equal(t, first, msg.MUID, "the answer has none: the muid sent is returned")
+			assert.Empty(t, req.MUID, "the caller's request is not changed")
+
+			// The next call is another message.
+			m.reply(http.StatusOK, `{"data":{"id":"8"}}`)
+			msg2, err := s.send(m.client, req)
+			require.NoError(t, err)
+			third := sentMUID(t, m.requests()[2])
+			assert.NotEqual(t, first, third, "a new call, a new muid")
+			assert.Equal(t, third, msg2.MUID)
+		})
+
+		t.Run(s.name+"/the caller's muid", func(t *testing.T) {
+			m := newMockAPI(t, fastRetries)
+			m.serve(rateLimitedOnce(`{"data":{"id":"7","muid":"order-1234"}}`))
+			req := &chat.SendMessageRequest{Receiver: "cometchat-uid-2", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}, MUID: "order-1234"}
+
+			msg, err := s.send(m.client, req)
+			require.NoError(t, err)
+			reqs := m.requests()
+			require.Len(t, reqs, 2, "attempts")
+			for i, r := range reqs {
+				assert.Equal(t, "order-1234", sentMUID(t, r), "attempt %d", i+1)
+			}
+			assert.Equal(t, "order-1234", msg.MUID)
+		})
+	}
+
+	t.Run("the muid the service answers with wins", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.reply(http.StatusOK, `{"data":{"id":"7","muid":"from-the-service"}}`)
+		msg, err := m.client.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser})
+		require.NoError(t, err)
+		assert.Equal(t, "from-the-service", msg.MUID)
+		assert.NotEqual(t, "from-the-service", sentMUID(t, m.only()))
+	})
+
+	t.Run("one request shared by concurrent sends", func(t *testing.T) {
+		m := newMockAPI(t)
+		req := &chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}}
+		const n = 8
+		var wg sync.WaitGroup
+		for range n {
+			wg.Go(func() {
+				_, err := m.client.Messages.Send(context.Background(), req)
+				assert.NoError(t, err)
+			})
+		}
+		wg.Wait()
+		seen := map[string]bool{}
+		for _, r := range m.requests() {
+			seen[sentMUID(t, r)] = true
+		}
+		assert.Len(t, seen, n, "every call its own muid")
+		assert.Empty(t, req.MUID)
 	})
 }

@@ -53,16 +53,16 @@ var retryCalls = []retryCall{
 		},
 	},
 	{
-		name: "POST Messages.Send", path: "/v3/messages", body: `{"receiver":"u2","receiverType":"user","data":{"text":"hi"}}`,
+		name: "POST Messages.Send", path: "/v3/messages", body: `{"receiver":"u2","receiverType":"user","data":{"text":"hi"},"muid":"m1"}`,
 		call: func(ctx context.Context, c *chat.Client) error {
-			_, err := c.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "u2", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}})
+			_, err := c.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "u2", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}, MUID: "m1"})
 			return err
 		},
 	},
 	{
-		name: "POST Messages.SendThread", path: "/v3/messages/42/thread", body: `{"receiver":"u2","receiverType":"user","data":{"text":"hi"}}`,
+		name: "POST Messages.SendThread", path: "/v3/messages/42/thread", body: `{"receiver":"u2","receiverType":"user","data":{"text":"hi"},"muid":"m1"}`,
 		call: func(ctx context.Context, c *chat.Client) error {
-			_, err := c.Messages.SendThread(ctx, "42", "u1", &chat.SendMessageRequest{Receiver: "u2", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}})
+			_, err := c.Messages.SendThread(ctx, "42", "u1", &chat.SendMessageRequest{Receiver: "u2", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}, MUID: "m1"})
 			return err
 		},
 	},

@@ -64,7 +64,10 @@ type CreateRoleRequest struct {
 	Settings    *RoleSettings  `json:"settings,omitempty"`
 }
 
-// Create creates a role (at most 25 per app) and returns it.
+// Create creates a role (at most 25 per app) and returns it. The id, name
+// and description are checked against the service's limits
+// ([MaxIDLength] and the id's characters, [MaxNameLength],
+// [MaxDescriptionLength]) before anything is sent.
 //
 // API: POST /v3/roles (onBehalfOf not supported)
 func (s *RolesService) Create(ctx context.Context, req *CreateRoleRequest, opts ...RequestOption) (*Role, error) {
@@ -72,6 +75,9 @@ func (s *RolesService) Create(ctx context.Context, req *CreateRoleRequest, opts 
 		return nil, newArgError("req", "must not be nil")
 	}
 	if err := s.rc.Required("req.Role", req.Role, "req.Name", req.Name); err != nil {
+		return nil, err
+	}
+	if err := req.check(); err != nil {
 		return nil, err
 	}
 	return do[Role](ctx, s.rc, http.MethodPost, path("roles"), req, "", opts)
@@ -122,7 +128,8 @@ type UpdateRoleRequest struct {
 	Unset []string `json:"unset,omitempty"`
 }
 
-// Update changes the role role and returns it.
+// Update changes the role role and returns it. The name and description
+// are checked as for [RolesService.Create].
 //
 // API: PUT /v3/roles/{role} (onBehalfOf not supported)
 func (s *RolesService) Update(ctx context.Context, role string, req *UpdateRoleRequest, opts ...RequestOption) (*Role, error) {
@@ -131,6 +138,9 @@ func (s *RolesService) Update(ctx context.Context, role string, req *UpdateRoleR
 	}
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
+	}
+	if err := req.check(); err != nil {
+		return nil, err
 	}
 	return do[Role](ctx, s.rc, http.MethodPut, path("roles", role), req, "", opts)
 }

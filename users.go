@@ -97,7 +97,10 @@ type CreateUserRequest struct {
 	WithAuthToken bool `json:"withAuthToken,omitempty"`
 }
 
-// Create creates a user and returns it.
+// Create creates a user and returns it. The request is checked against
+// the service's limits ([MaxIDLength] and the id's characters,
+// [MaxNameLength], [MaxURLLength], [MaxMetadataBytes], [MaxTags] and
+// [MaxTagLength]) before anything is sent.
 //
 // API: POST /v3/users (onBehalfOf not supported)
 func (s *UsersService) Create(ctx context.Context, req *CreateUserRequest, opts ...RequestOption) (*User, error) {
@@ -105,6 +108,9 @@ func (s *UsersService) Create(ctx context.Context, req *CreateUserRequest, opts 
 		return nil, newArgError("req", "must not be nil")
 	}
 	if err := s.rc.Required("req.UID", req.UID, "req.Name", req.Name); err != nil {
+		return nil, err
+	}
+	if err := req.check(); err != nil {
 		return nil, err
 	}
 	return do[User](ctx, s.rc, http.MethodPost, path("users"), req, "", opts)
@@ -192,7 +198,8 @@ type UpdateUserRequest struct {
 	Unset []string `json:"unset,omitempty"`
 }
 
-// Update changes the user uid and returns it.
+// Update changes the user uid and returns it. The fields set are checked
+// against the service's limits as for [UsersService.Create].
 //
 // API: PUT /v3/users/{uid} (onBehalfOf not supported)
 func (s *UsersService) Update(ctx context.Context, uid string, req *UpdateUserRequest, opts ...RequestOption) (*User, error) {
@@ -201,6 +208,9 @@ func (s *UsersService) Update(ctx context.Context, uid string, req *UpdateUserRe
 	}
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
+	}
+	if err := req.check(); err != nil {
+		return nil, err
 	}
 	return do[User](ctx, s.rc, http.MethodPut, path("users", uid), req, "", opts)
 }

@@ -1,6 +1,8 @@
 package chattest_test
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"net/http"
@@ -174,6 +176,19 @@ func TestGroupCreateRules(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := client.Groups.Create(ctx, tt.req)
+			if errors.Is(err, chat.ErrInvalidArgument) {
+				// The SDK checks the limits before sending; the fake
+				// checks them too.
+				body, err := json.Marshal(tt.req)
+				require.NoError(t, err)
+				r := do(t, srv, "POST", "/v3/groups", string(body), key(srv))
+				assert.Equal(t, tt.status, r.resp.StatusCode)
+				e := r.errorBody(t)
+				assert.Equal(t, tt.code, e["code"])
+				details, _ := e["details"].(map[string]any)
+				assert.ElementsMatch(t, tt.details, slices.Collect(maps.Keys(details)))
+				return
+			}
 			sentinel := map[int]error{400: chat.ErrBadRequest, 404: chat.ErrNotFound, 409: chat.ErrConflict}[tt.status]
 			ce := requireAPIError(t, err, tt.status, tt.code, sentinel)
 			var fields []string

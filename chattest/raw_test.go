@@ -95,6 +95,16 @@ func TestRawErrors(t *testing.T) {
 		{"bad boolean", "GET", "/v3/users?withTags=yes", "", key(srv), 400, "ERR_BAD_REQUEST", "withTags"},
 		{"body too large", "POST", "/v3/users", `{"name":"` + strings.Repeat("x", 1<<20) + `"}`, key(srv), 400, "ERR_BAD_REQUEST", "body"},
 		{"bad unset", "PUT", "/v3/users/alice", `{"unset":["name"]}`, key(srv), 400, "ERR_BAD_REQUEST", "unset"},
+		// Limits the SDK checks before sending; the fake checks them too.
+		{"bad uid characters", "POST", "/v3/users", `{"uid":"a b!","name":"X"}`, key(srv), 400, "ERR_BAD_REQUEST", "uid"},
+		{"uid too long", "POST", "/v3/users", `{"uid":"` + strings.Repeat("u", 101) + `","name":"X"}`, key(srv), 400, "ERR_BAD_REQUEST", "uid"},
+		{"too many user tags", "POST", "/v3/users", `{"uid":"x","name":"X","tags":[` + strings.Repeat(`"t",`, 25) + `"t"]}`, key(srv), 400, "ERR_BAD_REQUEST", "tags"},
+		{"message too large", "POST", "/v3/messages", `{"receiver":"bob","receiverType":"user","data":{"text":"` + strings.Repeat("x", 65_537) + `"}}`,
+			key(srv, "onBehalfOf", "alice"), 400, "ERR_BAD_REQUEST", "message"},
+		{"too many tags on an edit", "PUT", "/v3/messages/" + parent.ID, `{"tags":[` + strings.Repeat(`"t",`, 25) + `"t"]}`, key(srv), 400, "ERR_BAD_REQUEST", "tags"},
+		{"too many conversation tags", "PUT", "/v3/users/alice/conversation", `{"tags":[` + strings.Repeat(`"t",`, 25) + `"t"]}`,
+			key(srv, "onBehalfOf", "bob"), 400, "ERR_BAD_REQUEST", "tags"},
+		{"bad role id", "POST", "/v3/roles", `{"role":"bad role!","name":"x"}`, key(srv), 400, "ERR_BAD_REQUEST", "role"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -22,7 +22,9 @@ func TestRequestLogRecordsTheWire(t *testing.T) {
 	seed(srv, "alice", "bob")
 	ctx := t.Context()
 
-	_, err := client.Messages.Send(ctx, toUser("bob", "hi"), chat.OnBehalfOf("alice"))
+	hi := toUser("bob", "hi")
+	hi.MUID = "m1"
+	_, err := client.Messages.Send(ctx, hi, chat.OnBehalfOf("alice"))
 	require.NoError(t, err)
 	_, err = client.Users.Get(ctx, "a/b")
 	require.ErrorIs(t, err, chat.ErrNotFound)
@@ -44,7 +46,7 @@ func TestRequestLogRecordsTheWire(t *testing.T) {
 	assert.Equal(t, "alice", send.Header.Get("onBehalfOf"))
 	assert.Equal(t, "application/json", send.Header.Get("Content-Type"))
 	assert.True(t, strings.HasPrefix(send.Header.Get("User-Agent"), "chat-go/"))
-	assert.JSONEq(t, `{"receiver":"bob","receiverType":"user","data":{"text":"hi"}}`, send.Body)
+	assert.JSONEq(t, `{"receiver":"bob","receiverType":"user","data":{"text":"hi"},"muid":"m1"}`, send.Body)
 	assert.Equal(t, 200, send.Status)
 	assert.Equal(t, chattest.Fault{}, send.Fault)
 

@@ -1,0 +1,223 @@
+package chat_test
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+)
+
+// textMessage returns a message to a user whose JSON body, with the muid
+// "m", is exactly chars characters long, its text made of fill.
+func textMessage(t *testing.T, chars int, fill string) *chat.SendMessageRequest {
+	t.Helper()
+	req := &chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser, MUID: "m"}
+	b, err := json.Marshal(req)
+	require.NoError(t, err)
+	overhead := utf8.RuneCount(b) + len(`,"data":{"text":""}`)
+	req.Data.Text = strings.Repeat(fill, chars-overhead)
+	return req
+}
+
+// TestLimits checks each limit the client enforces before sending: one
+// past it fails with an ArgumentError naming the field, and nothing is
+// sent; the ids addressing existing things are left to the service.
+func TestLimits(t *testing.T) {
+	ctx := context.Background()
+	long := func(n int) string { return strings.Repeat("x", n) }
+	tags := func(n, length int) []string { return slices.Repeat([]string{long(length)}, n) }
+	bigMeta := map[string]any{"k": long(chat.MaxMetadataBytes - len(`{"k":""}`) + 1)}
+
+	createUser := func(r chat.CreateUserRequest) func(c *chat.Client) error {
+		if r.UID == "" {
+			r.UID = "u1"
+		}
+		if r.Name == "" {
+			r.Name = "U"
+		}
+		return func(c *chat.Client) error { _, err := c.Users.Create(ctx, &r); return err }
+	}
+	updateUser := func(r chat.UpdateUserRequest) func(c *chat.Client) error {
+		return func(c *chat.Client) error { _, err := c.Users.Update(ctx, "u1", &r); return err }
+	}
+	createGroup := func(r chat.CreateGroupRequest) func(c *chat.Client) error {
+		if r.GUID == "" {
+			r.GUID = "g1"
+		}
+		if r.Name == "" {
+			r.Name = "G"
+		}
+		return func(c *chat.Client) error { _, err := c.Groups.Create(ctx, &r); return err }
+	}
+	updateGroup := func(r chat.UpdateGroupRequest) func(c *chat.Client) error {
+		return func(c *chat.Client) error { _, err := c.Groups.Update(ctx, "g1", &r); return err }
+	}
+	send := func(r *chat.SendMessageRequest) func(c *chat.Client) error {
+		return func(c *chat.Client) error { _, err := c.Messages.Send(ctx, r); return err }
+	}
+
+	t.Run("refused", func(t *testing.T) {
+		tests := []struct {
+			name string
+			call func(c *chat.Client) error
+			want string
+		}{
+			{"uid of 101", createUser(chat.CreateUserRequest{UID: long(101)}), "req.UID"},
+			{"uid with a space", createUser(chat.CreateUserRequest{UID: "a b"}), "req.UID"},
+			{"uid with a slash", createUser(chat.CreateUserRequest{UID: "a/b"}), "req.UID"},
+			{"uid with a dot", createUser(chat.CreateUserRequest{UID: "a.b"}), "req.UID"},
+			{"uid with an accent", createUser(chat.CreateUserRequest{UID: "josé"}), "req.UID"},
+			{"uid with a NUL", createUser(chat.CreateUserRequest{UID: "a\x00"}), "req.UID"},
+			{"user name of 101", createUser(chat.CreateUserRequest{Name: long(101)}), "req.Name"},
+			{"avatar of 3001", createUser(chat.CreateUserRequest{Avatar: long(3001)}), "req.Avatar"},
+			{"link of 3001", createUser(chat.CreateUserRequest{Link: long(3001)}), "req.Link"},
+			{"user metadata over 5 KiB", createUser(chat.CreateUserRequest{Metadata: bigMeta}), "req.Metadata"},
+			{"user metadata that is not JSON", createUser(chat.CreateUserRequest{Metadata: map[string]any{"n": math.NaN()}}), "req.Metadata"},
+			{"26 user tags", createUser(chat.CreateUserRequest{Tags: tags(26, 1)}), "req.Tags"},
+			{"user tag of 101", createUser(chat.CreateUserRequest{Tags: []string{"a", "b", "c", long(101)}}), "req.Tags[3]"},
+			{"update: user name of 101", updateUser(chat.UpdateUserRequest{Name: long(101)}), "req.Name"},
+			{"update: user metadata", updateUser(chat.UpdateUserRequest{Metadata: bigMeta}), "req.Metadata"},
+			{"update: user tag", updateUser(chat.UpdateUserRequest{Tags: []string{long(101)}}), "req.Tags[0]"},
+
+			{"guid of 101", createGroup(chat.CreateGroupRequest{GUID: long(101)}), "req.GUID"},
+			{"guid with a #", createGroup(chat.CreateGroupRequest{GUID: "a#b"}), "req.GUID"},
+			{"group name of 101", createGroup(chat.CreateGroupRequest{Name: long(101)}), "req.Name"},
+			{"group password of 101", createGroup(chat.CreateGroupRequest{Type: chat.GroupPassword, Password: long(101)}), "req.Password"},
+			{"group icon of 3001", createGroup(chat.CreateGroupRequest{Icon: long(3001)}), "req.Icon"},
+			{"group description of 256", createGroup(chat.CreateGroupRequest{Description: long(256)}), "req.Description"},
+			{"group metadata", createGroup(chat.CreateGroupRequest{Metadata: bigMeta}), "req.Metadata"},
+			{"26 group tags", createGroup(chat.CreateGroupRequest{Tags: tags(26, 1)}), "req.Tags"},
+			{"update: group description", updateGroup(chat.UpdateGroupRequest{Description: long(256)}), "req.Description"},
+			{"update: group password", updateGroup(chat.UpdateGroupRequest{Password: long(101)}), "req.Password"},
+			{"update: group tag", updateGroup(chat.UpdateGroupRequest{Tags: []string{"ok", long(101)}}), "req.Tags[1]"},
+
+			{"role id with a space", func(c *chat.Client) error {
+				_, err := c.Roles.Create(ctx, &chat.CreateRoleRequest{Role: "team lead", Name: "Lead"})
+				return err
+			}, "req.Role"},
+			{"role name of 101", func(c *chat.Client) error {
+				_, err := c.Roles.Create(ctx, &chat.CreateRoleRequest{Role: "lead", Name: long(101)})
+				return err
+			}, "req.Name"},
+			{"update: role description of 256", func(c *chat.Client) error {
+				_, err := c.Roles.Update(ctx, "lead", &chat.UpdateRoleRequest{Description: long(256)})
+				return err
+			}, "req.Description"},
+
+			{"26 conversation tags", func(c *chat.Client) error {
+				_, err := c.Conversations.UpdateUser(ctx, "u2", "u1", &chat.UpdateConversationRequest{Tags: tags(26, 1)})
+				return err
+			}, "req.Tags"},
+			{"conversation tag of 101", func(c *chat.Client) error {
+				_, err := c.Conversations.UpdateGroup(ctx, "g1", "u1", &chat.UpdateConversationRequest{Tags: []string{long(101)}})
+				return err
+			}, "req.Tags[0]"},
+
+			{"26 message tags", send(&chat.SendMessageRequest{Receiver: "u", Tags: tags(26, 1)}), "req.Tags"},
+			{"message tag of 101", send(&chat.SendMessageRequest{Receiver: "u", Tags: []string{"a", long(101)}}), "req.Tags[1]"},
+			{"message of 65,537 characters", send(textMessage(t, chat.MaxMessageChars+1, "x")), "req"},
+			{"message of 65,537 characters, two-byte ones", send(textMessage(t, chat.MaxMessageChars+1, "é")), "req"},
+			{"message metadata that is not JSON", send(&chat.SendMessageRequest{Receiver: "u",
+				Data: chat.MessageData{Metadata: map[string]any{"f": func() {}}}}), "req"},
+			{"thread reply of 65,537 characters", func(c *chat.Client) error {
+				_, err := c.Messages.SendThread(ctx, "42", "u1", textMessage(t, chat.MaxMessageChars+1, "x"))
+				return err
+			}, "req"},
+			{"bot message tag", func(c *chat.Client) error {
+				_, err := c.Messages.SendAsBot(ctx, "bot", &chat.SendMessageRequest{Receiver: "u", Tags: []string{long(101)}})
+				return err
+			}, "req.Tags[0]"},
+			{"edit to 65,537 characters", func(c *chat.Client) error {
+				_, err := c.Messages.Update(ctx, "42", &chat.UpdateMessageRequest{Data: chat.MessageData{Text: long(chat.MaxMessageChars)}})
+				return err
+			}, "req"},
+			{"edit with 26 tags", func(c *chat.Client) error {
+				_, err := c.Messages.Update(ctx, "42", &chat.UpdateMessageRequest{Tags: tags(26, 1)})
+				return err
+			}, "req.Tags"},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				m := newMockAPI(t)
+				err := tt.call(m.client)
+				ae := requireArgError(t, err, tt.want)
+				assert.NotEmpty(t, ae.Problem)
+				assert.Less(t, len(err.Error()), 200, "the error does not quote the value")
+				assert.Zero(t, m.calls(), "requests sent")
+			})
+		}
+	})
+
+	t.Run("accepted at the limit", func(t *testing.T) {
+		atLimitMeta := map[string]any{"k": long(chat.MaxMetadataBytes - len(`{"k":""}`))}
+		emoji := strings.Repeat("😀", chat.MaxNameLength) // 100 code points, 200 UTF-16 units
+		tests := []struct {
+			name string
+			call func(c *chat.Client) error
+		}{
+			{"uid of 100 with every kind of character", createUser(chat.CreateUserRequest{UID: "Az09-_" + long(94)})},
+			{"upper-case uid (the service lower-cases it)", createUser(chat.CreateUserRequest{UID: "ALICE"})},
+			{"user name of 100 emoji", createUser(chat.CreateUserRequest{Name: emoji})},
+			{"avatar and link of 3000", createUser(chat.CreateUserRequest{Avatar: long(3000), Link: long(3000)})},
+			{"metadata of 5 KiB", createUser(chat.CreateUserRequest{Metadata: atLimitMeta})},
+			{"metadata of 5 KiB once < > & are not escaped", createUser(chat.CreateUserRequest{
+				Metadata: map[string]any{"k": strings.Repeat("<", chat.MaxMetadataBytes-len(`{"k":""}`))}})},
+			{"25 tags of 100", createUser(chat.CreateUserRequest{Tags: tags(25, 100)})},
+			{"group at every limit", createGroup(chat.CreateGroupRequest{GUID: long(100), Name: long(100), Type: chat.GroupPassword,
+				Password: long(100), Icon: long(3000), Description: long(255), Metadata: atLimitMeta, Tags: tags(25, 100)})},
+			{"group update at every limit", updateGroup(chat.UpdateGroupRequest{Name: long(100), Password: long(100), Icon: long(3000),
+				Description: long(255), Metadata: atLimitMeta, Tags: tags(25, 100)})},
+			{"message of 65,536 characters", send(textMessage(t, chat.MaxMessageChars, "x"))},
+			{"message of 65,536 characters, emoji", send(textMessage(t, chat.MaxMessageChars, "😀"))},
+			{"message of 65,536 characters once < > & are not escaped", send(textMessage(t, chat.MaxMessageChars, "<"))},
+			{"message to a receiver the SDK does not check", send(&chat.SendMessageRequest{Receiver: "Not A UID/../", Tags: tags(25, 100)})},
+			{"user update of an id the SDK does not check", func(c *chat.Client) error {
+				_, err := c.Users.Update(ctx, "legacy.id@example", &chat.UpdateUserRequest{Name: long(100)})
+				return err
+			}},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				m := newMockAPI(t)
+				require.NoError(t, tt.call(m.client))
+				r := m.only()
+				assert.True(t, json.Valid(r.Body), "a JSON body")
+				if strings.Contains(tt.name, "65,536") {
+					assert.Equal(t, chat.MaxMessageChars, utf8.RuneCount(r.Body), "characters sent")
+				}
+			})
+		}
+	})
+
+	t.Run("< > & travel unescaped", func(t *testing.T) {
+		m := newMockAPI(t)
+		_, err := m.client.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser, MUID: "m",
+			Data: chat.MessageData{Text: "a<b && c>d"}})
+		require.NoError(t, err)
+		r := m.only()
+		assert.Equal(t, `{"receiver":"u","receiverType":"user","data":{"text":"a<b && c>d"},"muid":"m"}`, string(r.Body))
+		assert.Equal(t, "application/json", r.Header.Get("Content-Type"))
+		assert.Equal(t, int64(len(r.Body)), r.ContentLength)
+	})
+}
+
+// TestLimitsAgainstAnError checks that a limit does not hide the API's own
+// error: a request within the limits reaches the service, whose refusal
+// comes back as an *chat.Error.
+func TestLimitsAgainstAnError(t *testing.T) {
+	m := newMockAPI(t)
+	m.reply(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"The name may not be greater than 100 characters.","details":{"name":["too long"]}}}`)
+	_, err := m.client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "u1", Name: strings.Repeat("😀", 100)})
+	ce := requireAPIError(t, err)
+	assert.Equal(t, []string{"too long"}, ce.Details["name"])
+	assert.NotErrorIs(t, err, chat.ErrInvalidArgument)
+}
