@@ -1,12 +1,16 @@
 package chattest
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"mime"
 	"net/http"
+	"net/textproto"
 	"net/url"
 	"slices"
 	"strings"
@@ -14,19 +18,38 @@ import (
 )
 
 // Redacted replaces every credential in the request log: API keys, auth
-// tokens, and the values of the apikey, key, secret, Authorization and
-// Proxy-Authorization headers.
+// tokens, push tokens, passwords and providers' credentials, and the values
+// of the apikey, key, secret, Authorization and Proxy-Authorization headers.
 const Redacted = "REDACTED"
 
 // maxLoggedRequests is how many requests the log keeps, the most recent.
 const maxLoggedRequests = 10000
 
 // Request is one request as the server received it, for tests to assert
-// what was sent: see [Server.Requests]. It never holds a credential: the
-// values of the credential headers, and every API key and auth token the
-// server knows or the request carries (in its path, query, headers or a
-// JSON body's apiKey and authToken fields), read [Redacted]. So printing a
-// Request, or the log as JSON, shows no secret.
+// what was sent: see [Server.Requests]. It never holds a credential, so
+// printing a Request, or the log as JSON, shows no secret. These read
+// [Redacted]:
+//
+//   - the values of the credential headers (apikey, key, secret,
+//     Authorization, Proxy-Authorization), whole;
+//   - by name, the path segments of {apiKey}, {authToken} and {pushToken},
+//     and the query parameters, JSON body fields (at any depth) and
+//     multipart or URL-encoded form fields whose name ends, in any letter
+//     case and ignoring "_" and "-", with password, token, secret,
+//     secretKey, apiKey, apiVideoKey, privateKey, p8Key, authKey,
+//     accessKey, appKey or certificate: the passwords of webhooks, tenants
+//     and groups, the providers' credentials (basicAuthPassword,
+//     private_key, p8Key, twilioAuthToken, sendGridApiKey, ...), push tokens
+//     (fcmToken, deviceToken, voipToken) and uploaded certificates;
+//   - by value, wherever it appears (path, query, headers, body, escaped or
+//     not), every API key and auth token the server has held or issued,
+//     and the credentials the request itself carries in the places above,
+//     when at least 4 characters long (a shorter value is redacted only
+//     where its name says it is a credential, so that a password "p" does
+//     not wipe every "p" of the log).
+//
+// A body with a field redacted by name is shown re-encoded: JSON with its
+// object keys sorted.
 type Request struct {
 	// Time is the server's clock ([WithClock]) when the request arrived.
 	Time time.Time
@@ -58,7 +81,43 @@ type Request struct {
 var credentialHeaders = []string{"Apikey", "Key", "Secret", "Authorization", "Proxy-Authorization"}
 
 // secretWildcards are the path wildcards whose values are credentials.
-var secretWildcards = []string{"apiKey", "authToken"}
+var secretWildcards = []string{"apiKey", "authToken", "pushToken"}
+
+// secretFieldSuffixes end the normalized names (see secretField) of the
+// fields, form fields and query parameters that hold a credential.
+var secretFieldSuffixes = []string{
+	"password",    // webhooks, tenants, groups; basicAuthPassword, webhookPassword
+	"token",       // authToken, fcmToken, deviceToken, voipToken, pushToken, twilioAuthToken, bitlyAccessToken, ...
+	"secret",      // the management secret
+	"secretkey",   // scaniiSecretKey
+	"apikey",      // apiKey, sendGridApiKey, giphyApiKey, revaiAPIKey, ...
+	"apivideokey", // the broadcast extension's key
+	"privatekey",  // FCM service accounts' private_key
+	"p8key",       // APNs providers' p8Key
+	"authkey",     // a tenant app's authKey
+	"accesskey",   // an app's accessKey
+	"appkey",      // the E2EE extension's virgilAppKey
+	"certificate", // APNs p12 and p8 certificate uploads
+}
+
+// minSecretLen is the length below which a value is not redacted wherever
+// it appears, only where its name says it is a credential: scrubbing a
+// one-letter password from every string would wipe that letter.
+const minSecretLen = 4
+
+// secretField reports whether a field, form field or query parameter named
+// name holds a credential: its name, lower-cased and without "_" and "-",
+// ends with one of secretFieldSuffixes. "withAuthToken" qualifies too, but
+// only string and number values are redacted, and its value is a bool.
+func secretField(name string) bool {
+	n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
+	for _, suffix := range secretFieldSuffixes {
+		if strings.HasSuffix(n, suffix) {
+			return true
+		}
+	}
+	return false
+}
 
 // requestLog records the requests. It is guarded by the state's lock.
 type requestLog struct {
@@ -134,11 +193,12 @@ func forms(secret string) []string {
 type scrubber []string
 
 // scrub replaces every secret found in v by Redacted, longest first, so that
-// a secret inside another cannot leave a part of the longer one.
+// a secret inside another cannot leave a part of the longer one. Secrets
+// shorter than minSecretLen are left alone.
 func (s scrubber) scrub(v string) string {
 	var found []string
 	for _, secret := range s {
-		if strings.Contains(v, secret) {
+		if len(secret) >= minSecretLen && strings.Contains(v, secret) {
 			found = append(found, secret)
 		}
 	}
@@ -160,10 +220,20 @@ func (s scrubber) scrubPath(escaped string) string {
 	return out
 }
 
-// scrubBody scrubs a body. When the body is JSON whose strings, decoded,
-// still show a secret (escaped in a way of its own, e.g. "\/" for "/"),
-// the body is shown decoded, scrubbed and encoded again.
-func (s scrubber) scrubBody(body string) string {
+// scrubBody scrubs a body of the content type ct: by name the fields of a
+// JSON, multipart or URL-encoded form body that hold a credential, and by
+// value the secrets of s anywhere. When a JSON body's strings, decoded,
+// still show a secret (escaped in a way of its own, e.g. "\/" for "/"), or
+// a field was redacted by name, the body is shown decoded, scrubbed and
+// encoded again.
+func (s scrubber) scrubBody(body, ct string) string {
+	mt, params, _ := mime.ParseMediaType(ct)
+	switch {
+	case mt == "multipart/form-data" && params["boundary"] != "":
+		return s.scrub(redactMultipart(body, params["boundary"]))
+	case mt == "application/x-www-form-urlencoded":
+		return s.scrub(redactForm(body))
+	}
 	out := s.scrub(body)
 	dec := json.NewDecoder(strings.NewReader(out))
 	dec.UseNumber()
@@ -171,30 +241,39 @@ func (s scrubber) scrubBody(body string) string {
 	if dec.Decode(&v) != nil || dec.More() {
 		return out
 	}
-	leaked := false
-	var walk func(any) any
-	walk = func(v any) any {
+	changed := false
+	var walk func(v any, secret bool) any
+	walk = func(v any, secret bool) any {
 		switch v := v.(type) {
 		case string:
+			if secret && v != "" {
+				changed = true
+				return Redacted
+			}
 			if c := s.scrub(v); c != v {
-				leaked = true
+				changed = true
 				return c
+			}
+		case json.Number:
+			if secret {
+				changed = true
+				return Redacted
 			}
 		case []any:
 			for i, e := range v {
-				v[i] = walk(e)
+				v[i] = walk(e, secret)
 			}
 		case map[string]any:
 			m := make(map[string]any, len(v))
 			for k, e := range v {
-				m[walk(k).(string)] = walk(e)
+				m[walk(k, false).(string)] = walk(e, secretField(k))
 			}
 			return m
 		}
 		return v
 	}
-	v = walk(v)
-	if !leaked {
+	v = walk(v, false)
+	if !changed {
 		return out
 	}
 	var b strings.Builder
@@ -204,6 +283,48 @@ func (s scrubber) scrubBody(body string) string {
 		return Redacted // unreachable: decoded JSON encodes
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// redactMultipart replaces the content of each part of a multipart body
+// whose form name holds a credential, keeping everything else as sent. A
+// body it cannot read is returned as it is.
+func redactMultipart(body, boundary string) string {
+	delim := "\r\n--" + boundary
+	parts := strings.Split("\r\n"+body, delim)
+	for i := 1; i < len(parts); i++ {
+		p := parts[i]
+		if strings.HasPrefix(p, "--") {
+			break // the closing delimiter: the rest is the epilogue
+		}
+		// The delimiter's line ends (after optional padding), then come
+		// the part's headers, an empty line and the content.
+		start, end := strings.Index(p, "\r\n"), strings.Index(p, "\r\n\r\n")
+		if start < 0 || end < 0 {
+			continue
+		}
+		hdr, err := textproto.NewReader(bufio.NewReader(strings.NewReader(p[start+2 : end+4]))).ReadMIMEHeader()
+		if err != nil && !errors.Is(err, io.EOF) {
+			continue
+		}
+		_, disp, err := mime.ParseMediaType(hdr.Get("Content-Disposition"))
+		if err == nil && secretField(disp["name"]) && len(p) > end+4 {
+			parts[i] = p[:end+4] + Redacted
+		}
+	}
+	return strings.TrimPrefix(strings.Join(parts, delim), "\r\n")
+}
+
+// redactForm replaces the values of the fields of a URL-encoded form body
+// that hold a credential, keeping the fields in their order.
+func redactForm(body string) string {
+	fields := strings.Split(body, "&")
+	for i, f := range fields {
+		k, v, ok := strings.Cut(f, "=")
+		if name, err := url.QueryUnescape(k); ok && v != "" && err == nil && secretField(name) {
+			fields[i] = k + "=" + Redacted
+		}
+	}
+	return strings.Join(fields, "&")
 }
 
 // exchange is a request in progress: its log entry, which the handler
@@ -219,7 +340,7 @@ func (h *Handler) arrive(pattern string, r *http.Request, body []byte) *exchange
 	// The credentials this request carries, known to the server or not.
 	var mine []string
 	add := func(s string) {
-		if s != "" {
+		if len(s) >= minSecretLen {
 			mine = append(mine, forms(s)...)
 		}
 	}
@@ -250,11 +371,14 @@ func (h *Handler) arrive(pattern string, r *http.Request, body []byte) *exchange
 		Route:  pattern,
 		Query:  url.Values{},
 		Header: r.Header.Clone(),
-		Body:   sc.scrubBody(string(body)),
+		Body:   sc.scrubBody(string(body), r.Header.Get("Content-Type")),
 		Fault:  h.takeFault(pattern),
 	}
 	for k, vs := range r.URL.Query() {
 		for _, v := range vs {
+			if secretField(k) && v != "" {
+				v = Redacted
+			}
 			e.Query.Add(sc.scrub(k), sc.scrub(v))
 		}
 	}
@@ -271,10 +395,11 @@ func (h *Handler) arrive(pattern string, r *http.Request, body []byte) *exchange
 }
 
 // redactPath replaces the segments of path that the route pattern names
-// {apiKey} or {authToken}, however they are escaped.
+// with one of secretWildcards ({apiKey}, {authToken}, {pushToken}), however
+// they are escaped.
 func redactPath(path, pattern string) string {
 	_, pat, _ := strings.Cut(pattern, " ")
-	if !strings.Contains(pat, "{apiKey}") && !strings.Contains(pat, "{authToken}") {
+	if !strings.Contains(pat, "{") {
 		return path
 	}
 	pats, segs := strings.Split(pat, "/"), strings.Split(path, "/")
@@ -282,7 +407,7 @@ func redactPath(path, pattern string) string {
 		return path // unreachable: the route matched the path
 	}
 	for i, p := range pats {
-		if p == "{apiKey}" || p == "{authToken}" {
+		if w, ok := strings.CutPrefix(p, "{"); ok && slices.Contains(secretWildcards, strings.TrimSuffix(w, "}")) {
 			segs[i] = Redacted
 		}
 	}

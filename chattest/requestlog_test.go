@@ -15,6 +15,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/management"
 )
 
 func TestRequestLogRecordsTheWire(t *testing.T) {
@@ -158,6 +159,181 @@ func TestRequestLogNeverHoldsCredentials(t *testing.T) {
 	assert.Equal(t, url.Values{"k": {chattest.Redacted}}, byPath["POST /v3/nothing"].Query)
 	assert.JSONEq(t, `{"nested":[{"APIKEY":"REDACTED"}],"also":"REDACTED"}`, byPath["POST /v3/nothing"].Body)
 	assert.Contains(t, byPath, "GET /v3/users/REDACTED")
+}
+
+// The log redacts by name the fields that hold a credential (passwords,
+// providers' keys, push tokens, certificates) in JSON bodies, multipart
+// and URL-encoded forms, queries and paths, however short the value, and
+// leaves every other field as sent.
+func TestRequestLogRedactsCredentialFieldsByName(t *testing.T) {
+	srv, client := start(t)
+	mc := srv.ManagementClient(management.WithoutRetries())
+	ctx := t.Context()
+	seed(srv, "alice")
+	n := client.Notifications
+	auth := login(t, client, "alice")
+
+	// Push tokens in bodies, a query and a path.
+	_, err := n.AddFCMProvider(ctx, &chat.FCMProvider{ProviderID: "fcm-1", ServiceAccountFilename: "sa.json",
+		ServiceAccountCreds: &chat.FCMServiceAccount{ProjectID: "proj", ClientEmail: "sa@proj.test", PrivateKey: "pk-fcm-0123", PrivateKeyID: "pkid-1"}})
+	require.NoError(t, err)
+	for platform, token := range map[chat.PushPlatform]string{
+		chat.PushPlatformFCMAndroid: "fcm-token-0123", chat.PushPlatformAPNsIOSDevice: "device-token-0123", chat.PushPlatformAPNsIOSVoIP: "voip-token-0123",
+	} {
+		_, err := n.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{Platform: platform, Token: token, AuthToken: auth, Timezone: "Europe/Paris"})
+		require.NoError(t, err, platform)
+	}
+	_, err = n.ListPushTokens(ctx, &chat.ListPushTokensOptions{AuthToken: auth, All: true})
+	require.NoError(t, err)
+	_, err = n.DeletePushToken(ctx, "fcm-token-0123", &chat.DeletePushTokenRequest{AuthToken: auth})
+	require.NoError(t, err)
+
+	// Providers' credentials; one-letter passwords.
+	_, err = n.AddAPNsProvider(ctx, &chat.APNsProvider{ProviderID: "apns-1", KeyID: "kid", TeamID: "team", BundleID: "app.bundle",
+		P8KeyFilename: "key.p8", P8Key: "p8-key-0123"})
+	require.NoError(t, err)
+	_, err = n.SaveTwilio(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: "twilio-0123", TwilioSenderPhoneNumber: "+15550100"})
+	require.NoError(t, err)
+	_, err = n.SaveSendGrid(ctx, &chat.SendGridProvider{SendGridAPIKey: "SG.sendgrid-0123", SendGridTemplateID: "d-1",
+		SendGridUnsubscribeGroupID: "7", SenderName: "Demo", SenderEmail: "no-reply@demo.test"})
+	require.NoError(t, err)
+	_, err = n.SaveCustomPushProvider(ctx, &chat.CustomPushProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/push",
+		UseBasicAuth: true, BasicAuthUsername: "pusher", BasicAuthPassword: "p"})
+	require.NoError(t, err)
+	_, err = client.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "happy-path", Name: "Happy path", Type: chat.GroupPassword, Password: "p"})
+	require.NoError(t, err)
+
+	// Management: a webhook's and a tenant's passwords, a certificate.
+	_, err = mc.Webhooks.Create(ctx, srv.AppID(), &management.CreateWebhookRequest{ID: "happyhook", Name: "happy path",
+		URL: "https://hooks.demo/happy", UseBasicAuth: true, Username: "pp", Password: "p"})
+	require.NoError(t, err)
+	_, err = mc.Tenants.Add(ctx, &management.AddTenantRequest{Name: "Pat Piper", Email: "pat@example.com", Password: "tenant-pw-0123",
+		AppName: "Pepper app", AppRegion: chat.RegionEU})
+	require.NoError(t, err)
+	// The extension is off: the upload is refused, and logged.
+	_, err = mc.Extensions.UploadAPNsP8(ctx, srv.AppID(), "AuthKey.p8", []byte("-----BEGIN PRIVATE KEY-----cert-0123"))
+	require.ErrorIs(t, err, chat.ErrForbidden)
+
+	// Forms and numbers, sent as they are.
+	raw := func(ct, body string) {
+		req := httptest.NewRequest("POST", "/v3/anything", strings.NewReader(body))
+		req.Header.Set("apikey", srv.APIKey())
+		req.Header.Set("Content-Type", ct)
+		srv.Handler().ServeHTTP(httptest.NewRecorder(), req)
+	}
+	const multipartBody = "--b0undary\r\n" +
+		"Content-Disposition: form-data; name=\"note\"\r\n\r\npepper\r\n" +
+		"--b0undary\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\np\r\n" +
+		"--b0undary\r\nContent-Disposition: form-data; name=\"certificate\"; filename=\"c.p12\"\r\nContent-Type: application/octet-stream\r\n\r\nmulti-0123\r\n" +
+		"--b0undary--\r\n"
+	raw("application/json", `{"password":1234,"pin_password":"p","withAuthToken":true,"tokens":["a"],"note":"pepper"}`)
+	raw("application/x-www-form-urlencoded", "note=pepper&pass_word=p&empty_password=&client%5Fsecret=form-secret-0123")
+	raw(`multipart/form-data; boundary="b0undary"`, multipartBody)
+
+	log := srv.Requests()
+	js, err := json.Marshal(log)
+	require.NoError(t, err)
+	for _, secret := range []string{"pk-fcm-0123", "fcm-token-0123", "device-token-0123", "voip-token-0123", auth, "p8-key-0123",
+		"twilio-0123", "SG.sendgrid-0123", "tenant-pw-0123", "cert-0123", "form-secret-0123", "multi-0123", "1234"} {
+		assert.NotContains(t, string(js), secret)
+		assert.NotContains(t, fmt.Sprintf("%+v", log), secret)
+	}
+
+	bodies := map[string][]map[string]any{}
+	byRoute := map[string][]chattest.Request{}
+	for _, r := range log {
+		byRoute[r.Route] = append(byRoute[r.Route], r)
+		var m map[string]any
+		if json.Unmarshal([]byte(r.Body), &m) == nil {
+			bodies[r.Route] = append(bodies[r.Route], m)
+		}
+	}
+	first := func(route string) map[string]any {
+		t.Helper()
+		require.NotEmpty(t, bodies[route], route)
+		return bodies[route][0]
+	}
+
+	fcm := first("POST /v3/notifications/push/v1/providers/fcm")
+	assert.Equal(t, map[string]any{"project_id": "proj", "client_email": "sa@proj.test", "private_key": chattest.Redacted,
+		"private_key_id": "pkid-1"}, fcm["serviceAccountCreds"])
+	assert.Equal(t, "sa.json", fcm["serviceAccountFilename"])
+	registered := map[string]string{}
+	for _, b := range bodies["POST /v3/notifications/push/v1/tokens"] {
+		assert.Equal(t, chattest.Redacted, b["authToken"])
+		assert.Equal(t, "Europe/Paris", b["timezone"])
+		for _, f := range []string{"fcmToken", "deviceToken", "voipToken"} {
+			if v, ok := b[f].(string); ok {
+				registered[f] = v
+			}
+		}
+	}
+	assert.Equal(t, map[string]string{"fcmToken": chattest.Redacted, "deviceToken": chattest.Redacted, "voipToken": chattest.Redacted}, registered)
+	list := byRoute["GET /v3/notifications/push/v1/tokens"]
+	require.Len(t, list, 1)
+	assert.Equal(t, url.Values{"authToken": {chattest.Redacted}, "all": {"true"}}, list[0].Query)
+	del := byRoute["DELETE /v3/notifications/push/v1/tokens/{pushToken}"]
+	require.Len(t, del, 1)
+	assert.Equal(t, "/v3/notifications/push/v1/tokens/REDACTED", del[0].Path)
+	assert.JSONEq(t, `{"authToken":"REDACTED"}`, del[0].Body)
+
+	apns := first("POST /v3/notifications/push/v1/providers/apns")
+	assert.Equal(t, chattest.Redacted, apns["p8Key"])
+	assert.Equal(t, "key.p8", apns["p8KeyFilename"])
+	assert.Equal(t, "kid", apns["keyId"])
+	twilio := first("POST /v3/notifications/sms/v1/providers/twilio")
+	assert.Equal(t, chattest.Redacted, twilio["twilioAuthToken"])
+	assert.Equal(t, "AC1", twilio["twilioAccountSID"])
+	sendgrid := first("POST /v3/notifications/email/v1/providers/sendgrid")
+	assert.Equal(t, chattest.Redacted, sendgrid["sendGridApiKey"])
+	assert.Equal(t, "d-1", sendgrid["sendGridTemplateID"])
+	custom := first("POST /v3/notifications/push/v1/providers/custom")
+	assert.Equal(t, chattest.Redacted, custom["basicAuthPassword"])
+	assert.Equal(t, "pusher", custom["basicAuthUsername"], "a one-letter password wipes no other p")
+	assert.Equal(t, "https://hooks.demo/push", custom["webhookURL"])
+	group := first("POST /v3/groups")
+	assert.Equal(t, chattest.Redacted, group["password"])
+	assert.Equal(t, "happy-path", group["guid"])
+	assert.Equal(t, "Happy path", group["name"])
+
+	hook := first("POST /apps/{appId}/webhooks")
+	assert.Equal(t, chattest.Redacted, hook["password"])
+	assert.Equal(t, "pp", hook["username"])
+	assert.Equal(t, "happy path", hook["name"])
+	tenant := first("POST /tenants")
+	assert.Equal(t, chattest.Redacted, tenant["password"])
+	assert.Equal(t, "Pepper app", tenant["appName"])
+	assert.Equal(t, []string{chattest.Redacted}, byRoute["POST /tenants"][0].Header["Authorization"], "Basic auth")
+	upload := byRoute["POST /apps/{appId}/extensions/push-notification/v1/upload-certificate-p8"]
+	require.Len(t, upload, 1)
+	assert.Contains(t, upload[0].Body, `name="certificate"; filename="AuthKey.p8"`)
+	assert.Contains(t, upload[0].Body, "\r\n\r\nREDACTED\r\n--")
+
+	anything := byRoute[""]
+	require.Len(t, anything, 3)
+	assert.JSONEq(t, `{"password":"REDACTED","pin_password":"REDACTED","withAuthToken":true,"tokens":["a"],"note":"pepper"}`, anything[0].Body,
+		"only strings and numbers are redacted; tokens is not a token")
+	assert.Equal(t, "note=pepper&pass_word=REDACTED&empty_password=&client%5Fsecret=REDACTED", anything[1].Body)
+	assert.Equal(t, strings.Replace(strings.Replace(multipartBody, "\r\n\r\np\r\n", "\r\n\r\nREDACTED\r\n", 1), "multi-0123", "REDACTED", 1),
+		anything[2].Body)
+}
+
+// A short API key or management secret is redacted where it is a
+// credential (its header), not wherever its letters appear.
+func TestRequestLogShortCredentials(t *testing.T) {
+	srv, client := start(t, chattest.WithAPIKey("k"), chattest.WithManagementCredentials("m", "s"))
+	seed(srv, "kate")
+	_, err := client.Users.Get(t.Context(), "kate")
+	require.NoError(t, err)
+	_, err = srv.ManagementClient().Apps.List(t.Context(), nil)
+	require.NoError(t, err)
+	log := srv.Requests()
+	require.Len(t, log, 2)
+	assert.Equal(t, "/v3/users/kate", log[0].Path)
+	assert.Equal(t, []string{chattest.Redacted}, log[0].Header["Apikey"])
+	assert.Equal(t, []string{chattest.Redacted}, log[1].Header["Key"])
+	assert.Equal(t, []string{chattest.Redacted}, log[1].Header["Secret"])
+	assert.Equal(t, "/apps", log[1].Path)
 }
 
 // escapeAll percent-encodes every byte of s, a valid but unusual escaping.
