@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -76,6 +77,9 @@ type UserDetails = ImportUser
 
 // ImportGroup is a group to import, with the fields of the reference's
 // import-groups body. GUID, Name and Type are required.
+//
+// Printing an ImportGroup shows the password as REDACTED; JSON encoding
+// keeps it.
 type ImportGroup struct {
 	// GUID is the group's id (required); the service lower-cases it. It
 	// keys the group in the request.
@@ -101,9 +105,20 @@ type ImportGroup struct {
 	OwnerDetails *UserDetails `json:"groupOwnerDetails,omitempty"`
 }
 
+// Format prints the group with its password redacted, for every verb.
+func (g ImportGroup) Format(f fmt.State, verb rune) {
+	type importGroup ImportGroup
+	v := importGroup(g)
+	redact(&v.Password)
+	formatRedacted(f, verb, v)
+}
+
 // GroupDetails describes a group inside an imported member or message, so
 // that the service can create the group when it does not exist yet. GUID,
 // Name and Type are required.
+//
+// Printing a GroupDetails shows the password as REDACTED; JSON encoding
+// keeps it.
 type GroupDetails struct {
 	// GUID is the group's id (required).
 	GUID string `json:"guid"`
@@ -123,6 +138,14 @@ type GroupDetails struct {
 	Metadata map[string]any `json:"metadata,omitempty"`
 	// Tags are the group's tags.
 	Tags []string `json:"tags,omitempty"`
+}
+
+// Format prints the group with its password redacted, for every verb.
+func (g GroupDetails) Format(f fmt.State, verb rune) {
+	type groupDetails GroupDetails
+	v := groupDetails(g)
+	redact(&v.Password)
+	formatRedacted(f, verb, v)
 }
 
 // ImportMember is a group membership to import. GUID and UID are

@@ -25,6 +25,8 @@ const DefaultMaxBodyBytes = 1 << 20
 //
 // The reference documents HTTP Basic auth as the only way to authenticate
 // deliveries: there is no signature header.
+//
+// Printing a Verifier (with any fmt verb) shows the password as REDACTED.
 type Verifier struct {
 	// Username is the webhook's Basic auth username.
 	Username string
@@ -38,6 +40,16 @@ type Verifier struct {
 	// MaxBodyBytes is the largest body read; a larger one is an error,
 	// ErrTooLarge, and is not read further. Zero means DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+}
+
+// Format prints the verifier with its password redacted, for every verb.
+func (v Verifier) Format(f fmt.State, verb rune) {
+	type verifier Verifier
+	p := verifier(v)
+	if p.Password != "" {
+		p.Password = "REDACTED"
+	}
+	fmt.Fprintf(f, fmt.FormatString(f, verb), p)
 }
 
 // Verify checks that r is a delivery of v's webhook and decodes it. In
