@@ -1,0 +1,774 @@
+package chat_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/chattest"
+)
+
+var updateReliability = flag.Bool("update-reliability", false, "rewrite RELIABILITY.md from the fault matrix")
+
+const (
+	// relRetries is the retry budget of the matrix's client: MaxRetries.
+	relRetries = 3
+	// relLongWait is a wait no test should sit through: the delay of the
+	// cancellation runs, and their client's backoff.
+	relLongWait = time.Minute
+	// relPrompt bounds how long a call may take to return once its context
+	// is cancelled: far below relLongWait, generous for a loaded machine.
+	relPrompt = 5 * time.Second
+	// relDeadline is the client timeout (chat.WithTimeout) of the "slower
+	// than the deadline" row.
+	relDeadline = 500 * time.Millisecond
+)
+
+// relFixture is a fresh chattest server with what the operations act on:
+// users alice and bob, a message to edit and delete, and a thread parent.
+type relFixture struct {
+	srv      *chattest.Server
+	targetID string
+	parentID string
+}
+
+func newRelFixture(t *testing.T) *relFixture {
+	t.Helper()
+	srv := chattest.NewServer()
+	t.Cleanup(srv.Close)
+	srv.AddUser(chat.User{UID: "alice", Name: "Alice"})
+	srv.AddUser(chat.User{UID: "bob", Name: "Bob"})
+	dm := func(text string) string {
+		return srv.AddMessage(chat.Message{Sender: "alice", ReceiverType: chat.ReceiverUser, Receiver: "bob", Data: chat.MessageData{Text: text}}).ID
+	}
+	return &relFixture{srv: srv, targetID: dm("edit and delete me"), parentID: dm("thread parent")}
+}
+
+// countMessages counts the stored messages that match.
+func (f *relFixture) countMessages(match func(chat.Message) bool) int {
+	n := 0
+	for _, m := range f.srv.Messages() {
+		if match(m) {
+			n++
+		}
+	}
+	return n
+}
+
+// actions counts the action messages the server stored for action on the
+// target: one per time an edit or delete was applied.
+func (f *relFixture) actions(action string) int {
+	return f.countMessages(func(m chat.Message) bool {
+		return m.Category == chat.CategoryAction && m.Data.Action == action
+	})
+}
+
+// relOp is one column of the matrix: an SDK call and how its effect shows
+// in chattest's state.
+type relOp struct {
+	column     string
+	route      string // the chattest route pattern the call is sent to
+	idempotent bool
+	// repeatRefused: applying the call a second time is refused by the
+	// service (a deleted message cannot be deleted again).
+	repeatRefused bool
+	call          func(ctx context.Context, c *chat.Client, f *relFixture) error
+	// applied counts how many times the call changed the state; nil for a
+	// read.
+	applied func(f *relFixture) int
+}
+
+const (
+	relSendText  = "matrix send"
+	relReplyText = "matrix reply"
+)
+
+var relOps = []relOp{
+	{
+		column: "GET Users.Get", route: "GET /v3/users/{uid}", idempotent: true,
+		call: func(ctx context.Context, c *chat.Client, _ *relFixture) error {
+			u, err := c.Users.Get(ctx, "bob")
+			if err == nil && u.UID != "bob" {
+				return fmt.Errorf("got user %q", u.UID)
+			}
+			return err
+		},
+	},
+	{
+		column: "PUT Messages.Update", route: "PUT /v3/messages/{id}", idempotent: true,
+		call: func(ctx context.Context, c *chat.Client, f *relFixture) error {
+			_, err := c.Messages.Update(ctx, f.targetID, &chat.UpdateMessageRequest{Data: chat.MessageData{Text: "edited"}})
+			return err
+		},
+		applied: func(f *relFixture) int { return f.actions(chat.ActionEdited) },
+	},
+	{
+		column: "DELETE Messages.Delete", route: "DELETE /v3/messages/{id}", idempotent: true, repeatRefused: true,
+		call: func(ctx context.Context, c *chat.Client, f *relFixture) error {
+			_, err := c.Messages.Delete(ctx, f.targetID, nil)
+			return err
+		},
+		applied: func(f *relFixture) int { return f.actions(chat.ActionDeleted) },
+	},
+	{
+		column: "POST Messages.Send", route: "POST /v3/messages",
+		call: func(ctx context.Context, c *chat.Client, _ *relFixture) error {
+			_, err := c.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "bob", ReceiverType: chat.ReceiverUser,
+				Data: chat.MessageData{Text: relSendText}}, chat.OnBehalfOf("alice"))
+			return err
+		},
+		applied: func(f *relFixture) int {
+			return f.countMessages(func(m chat.Message) bool { return m.Data.Text == relSendText })
+		},
+	},
+	{
+		column: "POST Messages.SendThread", route: "POST /v3/messages/{id}/thread",
+		call: func(ctx context.Context, c *chat.Client, f *relFixture) error {
+			_, err := c.Messages.SendThread(ctx, f.parentID, "alice", &chat.SendMessageRequest{Receiver: "bob",
+				ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: relReplyText}})
+			return err
+		},
+		applied: func(f *relFixture) int {
+			return f.countMessages(func(m chat.Message) bool { return m.Data.Text == relReplyText && m.ParentID == f.parentID })
+		},
+	},
+}
+
+// relFault is one row of the matrix. Server faults apply once (Times 1), to
+// the operation's route.
+type relFault struct {
+	row     string
+	refused bool           // no server listens: the connection is refused
+	fault   chattest.Fault // Route and Times are set per cell
+	// deadline, when set, is the client's timeout (chat.WithTimeout), for a
+	// fault that holds the request longer.
+	deadline time.Duration
+}
+
+var relFaults = []relFault{
+	{row: "connection refused", refused: true},
+	{row: "dropped before the server acted", fault: chattest.Fault{Kind: chattest.FaultDropBefore}},
+	{row: "dropped after the server acted", fault: chattest.Fault{Kind: chattest.FaultDropAfter}},
+	{row: "500", fault: chattest.Fault{Kind: chattest.FaultStatus, Status: 500}},
+	// 502 and 504 carry the API's JSON error here; a gateway's HTML page
+	// is the "HTML error page" row.
+	{row: "502", fault: chattest.Fault{Kind: chattest.FaultStatus, Status: 502, Code: "ERR_MISSION_FAILED"}},
+	{row: "503", fault: chattest.Fault{Kind: chattest.FaultStatus, Status: 503}},
+	{row: "504", fault: chattest.Fault{Kind: chattest.FaultStatus, Status: 504, Code: "ERR_MISSION_FAILED"}},
+	{row: "429 with Retry-After: 1", fault: chattest.Fault{Kind: chattest.FaultStatus, Status: 429, RetryAfter: time.Second}},
+	{row: "slower than the deadline", fault: chattest.Fault{Delay: relLongWait}, deadline: relDeadline},
+	{row: "truncated JSON", fault: chattest.Fault{Kind: chattest.FaultTruncate}},
+	{row: "HTML error page (502)", fault: chattest.Fault{Kind: chattest.FaultHTML}},
+	{row: "200 with invalid JSON", fault: chattest.Fault{Kind: chattest.FaultInvalidJSON}},
+}
+
+// relExpect is what the SDK's rules say a cell must come to.
+type relExpect struct {
+	ok       bool
+	attempts int
+	applied  int // writes only
+}
+
+// expect states the retry rules (internal/rest/retry.go, documented on
+// chat.WithRetryPolicy) for one cell: GET, PUT and DELETE are retried on
+// connection errors, 429, 500, 502, 503 and 504; POST only on 429 and when
+// no connection was obtained; a Retry-After within MaxServerWait is
+// honoured; a call's deadline ends it; a 2xx whose body cannot be read or
+// decoded is not retried.
+func (f relFault) expect(op relOp) relExpect {
+	switch {
+	case f.refused: // no connection: every method is retried, to no avail
+		return relExpect{attempts: relRetries + 1}
+	case f.deadline > 0: // the deadline ends the call during the first attempt
+		return relExpect{attempts: 1}
+	}
+	switch f.fault.Kind {
+	case chattest.FaultTruncate: // acted on; a 200 is not retried
+		return relExpect{attempts: 1, applied: 1}
+	case chattest.FaultInvalidJSON: // not acted on; a 200 is not retried
+		return relExpect{attempts: 1}
+	case chattest.FaultDropAfter:
+		switch {
+		case !op.idempotent: // acted on, and a POST is not sent again
+			return relExpect{attempts: 1, applied: 1}
+		case op.repeatRefused: // sent again, and the repeat is refused
+			return relExpect{attempts: 2, applied: 1}
+		}
+		return relExpect{ok: true, attempts: 2, applied: 2}
+	}
+	if f.fault.Status == http.StatusTooManyRequests || op.idempotent {
+		// 429 is answered before the service acts: any method recovers;
+		// idempotent ones also recover from drops before acting and 5xx.
+		return relExpect{ok: true, attempts: 2, applied: 1}
+	}
+	return relExpect{attempts: 1} // a POST is not retried after 5xx or a drop
+}
+
+// retried reports whether the SDK waits between attempts in this cell, so
+// that cancelling during that wait can be checked.
+func (f relFault) retried(op relOp) bool { return f.expect(op).attempts > 1 }
+
+// relOutcome is what a cell came to.
+type relOutcome struct {
+	err      error
+	attempts int
+	applied  int // -1 for reads
+}
+
+// String is the cell's text in the table: deterministic, no timings.
+func (o relOutcome) String() string {
+	attempts := fmt.Sprintf("%d attempts", o.attempts)
+	if o.attempts == 1 {
+		attempts = "1 attempt"
+	}
+	var s string
+	if o.err == nil {
+		s = "ok, " + attempts
+	} else {
+		s = "fails: " + relErrorText(o.err) + "; " + attempts
+	}
+	if o.applied >= 0 {
+		s += fmt.Sprintf("; applied %d×", o.applied)
+	}
+	return s
+}
+
+// relErrorText names an error by its type and what it carries.
+func relErrorText(err error) string {
+	var ce *chat.Error
+	var ue *url.Error
+	switch {
+	case errors.As(err, &ce):
+		switch {
+		case ce.Code != "":
+			return fmt.Sprintf("`*chat.Error` %d %s", ce.StatusCode, ce.Code)
+		case strings.HasPrefix(ce.Message, "reading response"):
+			return fmt.Sprintf("`*chat.Error` %d, body cut short", ce.StatusCode)
+		case strings.HasPrefix(ce.Message, "decoding response"):
+			return fmt.Sprintf("`*chat.Error` %d, body not JSON", ce.StatusCode)
+		case strings.Contains(ce.Message, "text/html"):
+			return fmt.Sprintf("`*chat.Error` %d, HTML page", ce.StatusCode)
+		}
+		return fmt.Sprintf("`*chat.Error` %d", ce.StatusCode)
+	case errors.Is(err, context.Canceled):
+		return "context.Canceled"
+	case errors.As(err, &ue):
+		switch {
+		case errors.Is(err, syscall.ECONNREFUSED):
+			return "`*url.Error` connection refused"
+		case errors.Is(err, context.DeadlineExceeded):
+			return "`*url.Error` context.DeadlineExceeded"
+		}
+		return "`*url.Error` connection lost"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "context.DeadlineExceeded"
+	}
+	return fmt.Sprintf("untyped %T", err)
+}
+
+// relTransport counts the attempts that reach it and signals each one's
+// end, so that a test knows when the client has begun to wait before the
+// next.
+type relTransport struct {
+	base     http.RoundTripper
+	attempts atomic.Int32
+	ended    chan struct{} // one value per attempt ended, if there is room
+}
+
+func newRelTransport(base http.RoundTripper) *relTransport {
+	return &relTransport{base: base, ended: make(chan struct{}, 16)}
+}
+
+func (t *relTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(r)
+	t.attempts.Add(1)
+	select {
+	case t.ended <- struct{}{}:
+	default:
+	}
+	return resp, err
+}
+
+// relRun is one run of a cell: a fresh fixture, a client through a
+// counting transport, and the cell's fault installed.
+type relRun struct {
+	f         *relFixture
+	client    *chat.Client
+	transport *relTransport
+}
+
+// newRelRun prepares a run of op under fault, with the client options
+// given (the retry policy, a timeout).
+func newRelRun(t *testing.T, fault relFault, op relOp, fc chattest.Fault, opts ...chat.Option) *relRun {
+	t.Helper()
+	f := newRelFixture(t)
+	r := &relRun{f: f}
+	if fault.refused {
+		addr := refusingAddr(t)
+		base := chat.NewTransport()
+		base.Proxy = nil
+		r.transport = newRelTransport(base)
+		opts = append([]chat.Option{chat.WithBaseURL("http://" + addr), chat.WithInsecureLoopback(),
+			chat.WithHTTPClient(&http.Client{Transport: r.transport})}, opts...)
+		var err error
+		r.client, err = chat.NewClient(f.srv.AppID(), f.srv.APIKey(), opts...)
+		require.NoError(t, err)
+		return r
+	}
+	r.transport = newRelTransport(f.srv.HTTPClient().Transport)
+	r.client = f.srv.Client(append([]chat.Option{chat.WithHTTPClient(&http.Client{Transport: r.transport})}, opts...)...)
+	// Warm the connection up, so that a request starts at once (the
+	// deadline row), then forget it.
+	_, err := r.client.Users.Get(t.Context(), "alice")
+	require.NoError(t, err)
+	f.srv.ResetRequests()
+	r.transport.attempts.Store(0)
+	for len(r.transport.ended) > 0 {
+		<-r.transport.ended
+	}
+	fc.Route, fc.Times = op.route, 1
+	require.NoError(t, f.srv.Fail(fc))
+	return r
+}
+
+// refusingAddr returns a loopback address that refuses connections for the
+// rest of the test: a TCP socket bound to a port the system picks, which
+// never listens. Holding the port bound keeps another test's server from
+// taking it, as it could take a port that was only listened on and closed.
+func refusingAddr(t *testing.T) string {
+	t.Helper()
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, syscall.IPPROTO_TCP)
+	require.NoError(t, err)
+	t.Cleanup(func() { syscall.Close(fd) })
+	require.NoError(t, syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}))
+	sa, err := syscall.Getsockname(fd)
+	require.NoError(t, err)
+	in4, ok := sa.(*syscall.SockaddrInet4)
+	require.True(t, ok, "bound to %T", sa)
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(in4.Port))
+}
+
+// attempts is how many attempts the client made, counted by its
+// transport.
+func (r *relRun) attempts() int { return int(r.transport.attempts.Load()) }
+
+// relPanic is a panic of the SDK, caught so that the test reports it.
+type relPanic struct{ v any }
+
+func (p relPanic) Error() string { return fmt.Sprint("panic: ", p.v) }
+
+// call runs op, turning a panic into a relPanic.
+func (r *relRun) call(ctx context.Context, op relOp) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = relPanic{p}
+		}
+	}()
+	return op.call(ctx, r.client, r.f)
+}
+
+func (r *relRun) applied(op relOp) int {
+	if op.applied == nil {
+		return -1
+	}
+	return op.applied(r.f)
+}
+
+// relPolicy retries relRetries times, waiting wait between attempts (a
+// server's Retry-After still applies).
+func relPolicy(wait time.Duration) chat.Option {
+	return chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: relRetries, MinWait: wait, MaxWait: 2 * wait})
+}
+
+// relCancel is which waits a cell's cancellation runs interrupted.
+type relCancel struct{ serverWait, clientWait string }
+
+func (c relCancel) String() string {
+	var parts []string
+	for _, s := range []string{c.serverWait, c.clientWait} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// TestFaultMatrix runs every operation against every fault, through the SDK
+// and chattest over HTTPS, and asserts what a caller must be able to rely
+// on: no panic; a typed error when the call fails; recovery within the
+// retry budget where the rules promise it; a write the server acted on
+// never applied twice unless the method is idempotent; and a cancelled
+// context ending any wait at once. It prints the matrix, and checks that
+// RELIABILITY.md shows it (-update-reliability rewrites the file).
+func TestFaultMatrix(t *testing.T) {
+	var mu sync.Mutex
+	outcomes := map[[2]int]relOutcome{}
+	cancels := map[[2]int]relCancel{}
+
+	t.Run("cells", func(t *testing.T) {
+		for fi, fault := range relFaults {
+			for oi, op := range relOps {
+				t.Run(fault.row+"/"+op.column, func(t *testing.T) {
+					t.Parallel()
+					out := runCell(t, fault, op)
+					c := runCancels(t, fault, op)
+					mu.Lock()
+					defer mu.Unlock()
+					outcomes[[2]int{fi, oi}], cancels[[2]int{fi, oi}] = out, c
+				})
+			}
+		}
+	})
+
+	matrix := relTable(func(fi, oi int) string { return outcomes[[2]int{fi, oi}].String() })
+	cancelTable := relTable(func(fi, oi int) string { return cancels[[2]int{fi, oi}].String() })
+	t.Logf("fault matrix:\n%s\ncancellation:\n%s", matrix, cancelTable)
+	if t.Failed() || len(outcomes) != len(relFaults)*len(relOps) {
+		return // a partial run (-run with a cell's name) checks nothing more
+	}
+	if *updateReliability {
+		require.NoError(t, os.WriteFile("RELIABILITY.md", []byte(reliabilityDoc(matrix, cancelTable)), 0o644))
+		return
+	}
+	doc, err := os.ReadFile("RELIABILITY.md")
+	require.NoError(t, err)
+	for _, part := range []struct{ name, table string }{{"matrix", matrix}, {"cancel", cancelTable}} {
+		got, ok := between(string(doc), "<!-- "+part.name+":begin -->\n", "<!-- "+part.name+":end -->")
+		require.True(t, ok, "RELIABILITY.md lacks the %s markers", part.name)
+		assert.Equal(t, part.table, got, "RELIABILITY.md's %s table is out of date: go test -run TestFaultMatrix -update-reliability .", part.name)
+	}
+}
+
+// runCell runs op once under fault with fast retries and asserts the
+// cell's rules.
+func runCell(t *testing.T, fault relFault, op relOp) relOutcome {
+	opts := []chat.Option{relPolicy(time.Millisecond)}
+	if fault.deadline > 0 {
+		opts = append(opts, chat.WithTimeout(fault.deadline))
+	}
+	r := newRelRun(t, fault, op, fault.fault, opts...)
+	err := r.call(t.Context(), op)
+	out := relOutcome{err: err, attempts: r.attempts(), applied: r.applied(op)}
+	want := fault.expect(op)
+
+	if err != nil {
+		assert.False(t, errors.As(err, new(relPanic)), "no panic: %v", err)
+		assert.NotContains(t, relErrorText(err), "untyped", "a typed error: %v", err)
+	}
+	assert.Equal(t, want.ok, err == nil, "succeeds: %v", err)
+	assert.Equal(t, want.attempts, out.attempts, "attempts")
+	assert.LessOrEqual(t, out.attempts, relRetries+1, "within the retry budget")
+	if op.applied != nil {
+		assert.Equal(t, want.applied, out.applied, "applied in chattest's state")
+		if !op.idempotent {
+			assert.LessOrEqual(t, out.applied, 1, "a POST is never applied twice")
+		}
+	}
+
+	// What each failure carries.
+	var ce *chat.Error
+	var ue *url.Error
+	switch {
+	case err == nil:
+	case fault.refused:
+		assert.ErrorAs(t, err, &ue)
+		assert.ErrorIs(t, err, syscall.ECONNREFUSED)
+	case fault.deadline > 0:
+		assert.ErrorIs(t, err, context.DeadlineExceeded)
+	case fault.fault.Kind == chattest.FaultDropBefore || fault.fault.Kind == chattest.FaultDropAfter && !op.idempotent:
+		assert.ErrorAs(t, err, &ue, "no answer: a transport error")
+		assert.False(t, errors.As(err, &ce), "no answer, so no API error")
+	case fault.fault.Kind == chattest.FaultDropAfter: // the repeat of a delete
+		if assert.ErrorAs(t, err, &ce) {
+			assert.Equal(t, 400, ce.StatusCode)
+			assert.Equal(t, 2, ce.Attempts)
+		}
+	case fault.fault.Kind == chattest.FaultTruncate || fault.fault.Kind == chattest.FaultInvalidJSON:
+		if assert.ErrorAs(t, err, &ce) {
+			assert.Equal(t, 200, ce.StatusCode)
+			assert.Error(t, ce.Err, "the cause")
+			assert.Equal(t, 1, ce.Attempts)
+		}
+	default: // an error status
+		status := fault.fault.Status
+		if fault.fault.Kind == chattest.FaultHTML && status == 0 {
+			status = http.StatusBadGateway // FaultHTML's default
+		}
+		if assert.ErrorAs(t, err, &ce) {
+			assert.Equal(t, status, ce.StatusCode)
+			assert.Equal(t, out.attempts, ce.Attempts)
+		}
+	}
+
+	// The server saw every attempt the client made, except those the
+	// deadline ended before they arrived.
+	if !fault.refused && fault.deadline == 0 {
+		assert.Equal(t, out.attempts, r.f.srv.RequestCount(op.route), "attempts the server saw")
+	}
+
+	// Every attempt of a call sends the same body; a send carries a muid,
+	// the same in every attempt, and a stored message keeps it.
+	if !fault.refused {
+		var muids []string
+		for _, req := range r.f.srv.Requests() {
+			assert.Equal(t, r.f.srv.Requests()[0].Body, req.Body, "attempts send the same body")
+			var body struct {
+				MUID *string `json:"muid"`
+			}
+			if !op.idempotent && assert.NoError(t, json.Unmarshal([]byte(req.Body), &body)) && assert.NotNil(t, body.MUID, "a send carries a muid") {
+				muids = append(muids, *body.MUID)
+			}
+		}
+		if len(muids) > 0 {
+			assert.NotEmpty(t, muids[0])
+			r.f.countMessages(func(m chat.Message) bool {
+				if m.Data.Text == relSendText || m.Data.Text == relReplyText {
+					assert.Equal(t, muids[0], m.MUID, "the stored message keeps the muid sent")
+				}
+				return false
+			})
+		}
+	}
+	return out
+}
+
+// runCancels cancels op's context while the call waits: on the server
+// (the fault preceded by a long delay), and, where the SDK retries, on the
+// client (a long backoff, or the server's Retry-After). Each time the call
+// must return context.Canceled at once, having applied nothing more.
+func runCancels(t *testing.T, fault relFault, op relOp) relCancel {
+	var out relCancel
+	if !fault.refused {
+		fc := fault.fault
+		fc.Delay = relLongWait
+		r := newRelRun(t, fault, op, fc, relPolicy(time.Millisecond))
+		before := r.applied(op)
+		cancelDuring(t, r, op, func() {
+			require.NoError(t, r.f.srv.AwaitRequests(t.Context(), op.route, 1))
+		})
+		assert.Equal(t, before, r.applied(op), "a request dropped in the server's wait is not applied")
+		assert.Equal(t, 1, r.attempts())
+		out.serverWait = "ends server wait"
+	}
+	if fault.retried(op) {
+		fc := fault.fault
+		wait := "ends backoff"
+		if fc.Status == http.StatusTooManyRequests {
+			fc.RetryAfter = relLongWait / 2 // within the default MaxServerWait
+			wait = "ends Retry-After wait"
+		}
+		r := newRelRun(t, fault, op, fc, relPolicy(relLongWait))
+		cancelDuring(t, r, op, func() {
+			select {
+			case <-r.transport.ended:
+			case <-t.Context().Done():
+			}
+		})
+		assert.Equal(t, 1, r.attempts(), "no attempt after the cancel")
+		if op.applied != nil {
+			applied := 0
+			if fc.Kind == chattest.FaultDropAfter {
+				applied = 1
+			}
+			assert.Equal(t, applied, r.applied(op), "only the first attempt acted")
+		}
+		out.clientWait = wait
+	}
+	return out
+}
+
+// cancelDuring starts op, waits for arrived, cancels, and asserts that the
+// call returns context.Canceled within relPrompt.
+func cancelDuring(t *testing.T, r *relRun, op relOp, arrived func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- r.call(ctx, op) }()
+	arrived()
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.Less(t, time.Since(start), relPrompt, "returns at once")
+	case <-time.After(relPrompt):
+		t.Errorf("the call did not return within %v of its cancellation", relPrompt)
+		<-done // the test's servers close at cleanup and end it
+	}
+}
+
+// relTable renders a markdown table with a row per fault and a column per
+// operation.
+func relTable(cell func(fi, oi int) string) string {
+	var b strings.Builder
+	b.WriteString("| Fault |")
+	for _, op := range relOps {
+		b.WriteString(" " + op.column + " |")
+	}
+	b.WriteString("\n|---|")
+	for range relOps {
+		b.WriteString("---|")
+	}
+	b.WriteString("\n")
+	for fi, f := range relFaults {
+		b.WriteString("| " + f.row + " |")
+		for oi := range relOps {
+			b.WriteString(" " + cell(fi, oi) + " |")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// between returns the text of s between begin and end.
+func between(s, begin, end string) (string, bool) {
+	i := strings.Index(s, begin)
+	j := strings.Index(s, end)
+	if i < 0 || j < i+len(begin) {
+		return "", false
+	}
+	return s[i+len(begin) : j], true
+}
+
+// reliabilityDoc is RELIABILITY.md around the two tables.
+func reliabilityDoc(matrix, cancelTable string) string {
+	return strings.NewReplacer(
+		"{{matrix}}", matrix,
+		"{{cancel}}", cancelTable,
+		"{{generated}}", fmt.Sprintf("%s, %s %s/%s", time.Now().UTC().Format("2006-01-02"), runtime.Version(), runtime.GOOS, runtime.GOARCH),
+		"{{retries}}", fmt.Sprint(relRetries),
+		"{{deadline}}", relDeadline.String(),
+		"{{wait}}", relLongWait.String(),
+		"{{prompt}}", relPrompt.String(),
+	).Replace(reliabilityTemplate)
+}
+
+const reliabilityTemplate = `# Reliability
+
+What the SDK does when the network, a proxy or the service fails, proven by
+tests anyone can run. The tables below are generated by TestFaultMatrix
+(reliability_test.go), which sends real calls through the SDK to chattest
+over HTTPS (HTTP/2) on loopback, with chattest's fault injection
+(chattest.Server.Fail) breaking one attempt of each call:
+
+    go test -run TestFaultMatrix -v .                      # run and print the matrix
+    go test -run TestFaultMatrix -update-reliability .     # rewrite this file
+
+` + "`go test .`" + ` fails when the tables no longer match what the SDK does.
+Generated {{generated}}.
+
+## Fault matrix
+
+Each cell is one call, with {{retries}} retries and waits of a millisecond,
+against a fresh chattest server whose fault applies to the call's first
+attempt only (connection refused: to every attempt). Attempts are counted
+by the client's transport, and match the server's request log; "applied" counts
+in chattest's state how many times the write took effect: messages stored,
+and the "edited" and "deleted" action messages the service stores for each
+edit and delete. Each cell asserts:
+
+- no panic, whatever the fault;
+- a failed call returns a typed error: ` + "`*chat.Error`" + ` for any answer (with
+  the status, the API's code when it sent one, and the attempts), or the
+  transport's ` + "`*url.Error`" + ` when nothing was answered (with
+  ` + "`errors.Is`" + ` matching ` + "`syscall.ECONNREFUSED`" + ` or ` + "`context.DeadlineExceeded`" + `);
+- GET, PUT and DELETE recover within the retry budget from a transient
+  fault (a drop, 429, 500, 502, 503, 504, a gateway's HTML page);
+- a POST the server acted on is never sent again, so never applied twice;
+- every attempt of a call sends the same body (the same muid);
+- the outcome is exactly the one the retry rules below predict.
+
+The 5xx rows carry the API's JSON error; the HTML row is a gateway's
+502 page. The 429 row waits the Retry-After second. The deadline row holds
+the request on the server longer than the client's timeout
+(` + "`chat.WithTimeout({{deadline}})`" + `).
+
+<!-- matrix:begin -->
+{{matrix}}<!-- matrix:end -->
+
+## Cancellation
+
+Each cell also runs twice more, cancelling the call's context while it
+waits: during the server's wait (the same fault, held {{wait}} on the server
+first), and, where the SDK retries, during the client's wait before the
+next attempt (a backoff of {{wait}}, or a Retry-After of half that). Each
+time the call returns ` + "`context.Canceled`" + ` within {{prompt}} of the cancel,
+without another attempt, and nothing more is applied (the server drops a
+request whose client left while it waited).
+
+<!-- cancel:begin -->
+{{cancel}}<!-- cancel:end -->
+
+## The rules these prove
+
+- GET, PUT and DELETE are retried on connection errors and on 429, 500,
+  502, 503 and 504, with exponential backoff and jitter
+  (` + "`chat.WithRetryPolicy`" + `; by default 3 retries from 250ms to 10s).
+- POST and PATCH are retried only on 429 (the service refused the request
+  without acting) and when no connection was obtained (connection
+  refused). Never after a 5xx, a dropped connection or a timeout, where the
+  service may have acted: the caller gets the error and decides.
+- A Retry-After (seconds or an HTTP date) or X-Rate-Limit-Reset is
+  honoured up to ` + "`RetryPolicy.MaxServerWait`" + ` (default 60s); a longer wait
+  returns the 429 at once. A wait that would pass the context's deadline
+  is not started.
+- A 2xx whose body is cut short or is not JSON fails with a ` + "`*chat.Error`" + `
+  carrying the status and the cause (` + "`Err`" + `); it is not retried.
+- ` + "`chat.WithTimeout`" + ` and the context's deadline bound the whole call,
+  retries and waits included; cancelling the context ends any wait at once.
+
+## Sending a message exactly once: muid
+
+A message carries the reference's client-side unique id, ` + "`muid`" + `
+(` + "`SendMessageRequest.MUID`" + `). When the caller leaves it empty, Send and
+SendThread set a random one on their own copy of the request and send it
+in every attempt of the call, so the retries of one call carry the same
+muid. To re-send safely after an error that leaves the outcome unknown (a
+dropped connection, a cut-short answer, a 5xx or a timeout on a send: the
+"fails … applied 1×" cells above), set the muid yourself and send the same
+request again.
+
+chattest treats a repeated muid from the same sender as the same message:
+it answers 200 with the stored message, stores nothing and fires no
+webhook event again; another sender's muid is another message, and a send
+without a muid is never deduplicated (chattest/muid_test.go).
+
+**The real service's behaviour on a repeated muid is unconfirmed**: the API
+reference does not say that it deduplicates. Until it is confirmed, treat
+a re-sent message as possibly delivered twice.
+
+## Known gaps
+
+What the matrix shows and a caller should know:
+
+- **A GET whose 200 answer is cut short, or is not JSON, is not retried.**
+  The retry layer decides on the status before the body is read; a body
+  that breaks afterwards fails the call. The call is safe to repeat.
+- **A DELETE whose answer was lost is retried, and the retry is refused**:
+  the message was deleted by the first attempt, so the repeat answers 400
+  ERR_MESSAGE_ACTION_NOT_ALLOWED (a user would answer 404). The call fails
+  although the delete took effect; check the resource before treating it
+  as not deleted.
+- **A PUT whose answer was lost is applied twice.** The resource ends as
+  after one application, but the service's side effects repeat: a message
+  edited twice gets two "edited" action messages (and events).
+`
