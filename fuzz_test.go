@@ -2,26 +2,32 @@ package chat_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/calls"
 	"github.com/chatrest/chat/internal/rest"
+	"github.com/chatrest/chat/management"
 )
 
 // recordingTransport keeps every request it is asked to send and answers
-// 200 with an empty data object.
+// 200 with reply, or an empty data object when reply is empty.
 type recordingTransport struct {
-	mu   sync.Mutex
-	reqs []*http.Request
+	reply string
+	mu    sync.Mutex
+	reqs  []*http.Request
 }
 
 func (rt *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -35,7 +41,7 @@ func (rt *recordingTransport) RoundTrip(req *http.Request) (*http.Response, erro
 	return &http.Response{
 		StatusCode: http.StatusOK,
 		Header:     http.Header{"Content-Type": {"application/json"}},
-		Body:       io.NopCloser(strings.NewReader(`{"data":{}}`)),
+		Body:       io.NopCloser(strings.NewReader(cmp.Or(rt.reply, `{"data":{}}`))),
 		Request:    req,
 	}, nil
 }
@@ -58,35 +64,76 @@ func hasControl(s string) bool {
 	return false
 }
 
-// FuzzPathEscaping sends hostile ids through the methods that put them in a
-// path: each must stay exactly one segment, or be refused before sending.
+// pathSeeds are hostile and ordinary path parameters: separators, dot
+// segments, escapes, control characters, emoji (reactions), tokens and
+// keys as the reference shows them, and ids of every kind.
+var pathSeeds = []string{
+	"", ".", "..", "...", "a/b", "../../admin", "..%2F..%2Fadmin", "?x=1", "#frag", "%2F", "a%2Fb", "%", "%zz",
+	"\x00", "\r\nHost: evil", "\t", "\x7f", "😀", "👍", "🏳️‍🌈", "❤️", ":reaction", "user name", " ", "@evil.com",
+	"http://evil", "//evil.com/x", `\..\`, "a;b,c", "a&b=c", "a+b", "\xff\xfe", "\u2028", "%00", "./.", "a/../..",
+	strings.Repeat("a", 5000), strings.Repeat("../", 300),
+	"cometchat-uid-1", "cometchat-guid-1", "project-group", "42", "v1.us.x.y", "orders-hook", "widget", "stickers",
+	"cometchat-uid-1_1630306819c3027ce530b2367f3c97b4106f0cb8", // an auth token (chat reference §2.5)
+	"f1915e328e249ffaaafd97fb46a57ba55d233fbf",                 // an API key (chat reference §2.6)
+	"fcm:APA91bH-token_value/with+chars=",                      // a push token
+}
+
+// FuzzPathEscaping sends hostile path parameters through every kind of
+// method that puts one in a path — message ids, uids, guids, role ids,
+// reaction emoji, auth tokens, API keys, push tokens, call session ids,
+// and the management API's app, webhook and extension ids. Each must stay
+// exactly one segment of a request to the API's own host, with no query or
+// fragment added, or be refused before anything is sent, naming the
+// argument.
 func FuzzPathEscaping(f *testing.F) {
-	seeds := []string{
-		"", ".", "..", "...", "a/b", "../../admin", "..%2F..%2Fadmin", "?x=1", "#frag", "%2F", "a%2Fb", "%", "%zz",
-		"\x00", "\r\nHost: evil", "\t", "\x7f", "😀", "👍", "🏳️‍🌈", ":reaction", "user name", " ", "@evil.com",
-		"http://evil", "//evil.com/x", `\..\`, "a;b,c", "\xff\xfe", strings.Repeat("a", 5000), strings.Repeat("../", 300),
-		"cometchat-uid-1", "42",
-	}
-	for _, s := range seeds {
+	for _, s := range pathSeeds {
 		f.Add(s, "cometchat-uid-2")
 		f.Add("42", s)
 	}
 
+	const (
+		callsHost = testAppID + ".call-us.cometchat.io"
+		mgmtHost  = "apimgmt.cometchat.io"
+	)
+	type clients struct {
+		chat *chat.Client
+		mgmt *management.Client
+	}
 	type target struct {
 		name string
-		call func(c *chat.Client, a, b string) error
-		// segments is the expected path after /v3, and which argument, if
-		// bad, must be named in the error.
+		call func(c clients, a, b string) error
+		// host and prefix are where the request must go; the zero
+		// values mean the chat API's host and "/v3".
+		host, prefix string
+		// segments is the expected path after the prefix.
 		segments func(a, b string) []string
-		check    func(a, b string) (argName string)
-		header   func(a, b string) string // the onBehalfOf header expected, or ""
+		// check returns the argument that must be named in the error, or
+		// "" when the call must be sent.
+		check func(a, b string) string
+		// header is the onBehalfOf header expected, or nil for none.
+		header func(a, b string) string
+		// query is the query expected, or nil for none.
+		query func(a, b string) url.Values
+		// reply is the answer's body, when an empty data object will not do.
+		reply string
+	}
+	// ids names the path arguments in the order they are checked.
+	ids := func(names ...string) func(a, b string) string {
+		return func(a, b string) string {
+			for i, v := range []string{a, b}[:len(names)] {
+				if badSegment(v) {
+					return names[i]
+				}
+			}
+			return ""
+		}
 	}
 	ctx := context.Background()
 	targets := []target{
 		{
 			name: "Messages.SendThread",
-			call: func(c *chat.Client, a, b string) error {
-				_, err := c.Messages.SendThread(ctx, a, b, &chat.SendMessageRequest{Receiver: "r", Data: chat.MessageData{Text: "hi"}},
+			call: func(c clients, a, b string) error {
+				_, err := c.chat.Messages.SendThread(ctx, a, b, &chat.SendMessageRequest{Receiver: "r", Data: chat.MessageData{Text: "hi"}},
 					chat.OnBehalfOf("ignored-option"))
 				return err
 			},
@@ -103,42 +150,121 @@ func FuzzPathEscaping(f *testing.F) {
 			header: func(_, b string) string { return b },
 		},
 		{
-			name:     "Users.Get",
-			call:     func(c *chat.Client, a, _ string) error { _, err := c.Users.Get(ctx, a); return err },
+			name:     "Messages.Get (message id)",
+			call:     func(c clients, a, _ string) error { _, err := c.chat.Messages.Get(ctx, a); return err },
+			segments: func(a, _ string) []string { return []string{"messages", a} },
+			check:    ids("id"),
+		},
+		{
+			name: "Messages.AddReaction (reaction emoji)",
+			call: func(c clients, a, b string) error {
+				_, err := c.chat.Messages.AddReaction(ctx, a, b, "cometchat-uid-1")
+				return err
+			},
+			segments: func(a, b string) []string { return []string{"messages", a, "reactions", b} },
+			check:    ids("id", "reaction"),
+			header:   func(_, _ string) string { return "cometchat-uid-1" },
+		},
+		{
+			name:     "Users.Get (uid)",
+			call:     func(c clients, a, _ string) error { _, err := c.chat.Users.Get(ctx, a); return err },
 			segments: func(a, _ string) []string { return []string{"users", a} },
-			check: func(a, _ string) string {
-				if badSegment(a) {
-					return "uid"
+			check:    ids("uid"),
+		},
+		{
+			name:     "Members.Kick (guid, uid)",
+			call:     func(c clients, a, b string) error { _, err := c.chat.Members.Kick(ctx, a, b); return err },
+			segments: func(a, b string) []string { return []string{"groups", a, "members", b} },
+			check:    ids("guid", "uid"),
+		},
+		{
+			name: "Users.List (query values)",
+			call: func(c clients, a, b string) error {
+				_, err := c.chat.Users.List(ctx, &chat.ListUsersOptions{SearchKey: a, Role: b})
+				return err
+			},
+			segments: func(_, _ string) []string { return []string{"users"} },
+			check:    func(_, _ string) string { return "" },
+			reply:    `{"data":[]}`,
+			query: func(a, b string) url.Values {
+				q := url.Values{}
+				if a != "" {
+					q.Set("searchKey", a)
 				}
-				return ""
+				if b != "" {
+					q.Set("role", b)
+				}
+				return q
 			},
 		},
 		{
-			// The second id plays a reaction-like segment (an emoji) and a
-			// secret one (an auth token).
-			name:     "AuthTokens.Get",
-			call:     func(c *chat.Client, a, b string) error { _, err := c.AuthTokens.Get(ctx, a, b); return err },
+			name:     "Roles.Get (role id)",
+			call:     func(c clients, a, _ string) error { _, err := c.chat.Roles.Get(ctx, a); return err },
+			segments: func(a, _ string) []string { return []string{"roles", a} },
+			check:    ids("role"),
+		},
+		{
+			name:     "AuthTokens.Get (auth token)",
+			call:     func(c clients, a, b string) error { _, err := c.chat.AuthTokens.Get(ctx, a, b); return err },
 			segments: func(a, b string) []string { return []string{"users", a, "auth_tokens", b} },
-			check: func(a, b string) string {
-				switch {
-				case badSegment(a):
-					return "uid"
-				case badSegment(b):
-					return "authToken"
-				}
-				return ""
+			check:    ids("uid", "authToken"),
+		},
+		{
+			name:     "APIKeys.Delete (API key)",
+			call:     func(c clients, a, _ string) error { _, err := c.chat.APIKeys.Delete(ctx, a); return err },
+			segments: func(a, _ string) []string { return []string{"apikeys", a} },
+			check:    ids("apiKey"),
+		},
+		{
+			name: "Notifications.DeletePushToken (push token)",
+			call: func(c clients, a, _ string) error {
+				_, err := c.chat.Notifications.DeletePushToken(ctx, a, &chat.DeletePushTokenRequest{AuthToken: "cometchat-uid-1_token"})
+				return err
 			},
+			segments: func(a, _ string) []string { return []string{"notifications", "push", "v1", "tokens", a} },
+			check:    ids("pushToken"),
+		},
+		{
+			name:     "Calls.Get (session id)",
+			call:     func(c clients, a, _ string) error { _, err := c.chat.Calls.Get(ctx, a); return err },
+			host:     callsHost,
+			segments: func(a, _ string) []string { return []string{"calls", a} },
+			check:    ids("sessionID"),
+		},
+		{
+			name:     "management Webhooks.Get (appId, webhookId)",
+			call:     func(c clients, a, b string) error { _, err := c.mgmt.Webhooks.Get(ctx, a, b); return err },
+			host:     mgmtHost,
+			prefix:   "/",
+			segments: func(a, b string) []string { return []string{"apps", a, "webhooks", b} },
+			check:    ids("appID", "webhookID"),
+		},
+		{
+			name: "management Extensions.GetSettings (appId, extId)",
+			call: func(c clients, a, b string) error {
+				_, err := c.mgmt.Extensions.GetSettings(ctx, a, management.ExtensionID(b))
+				return err
+			},
+			host:     mgmtHost,
+			prefix:   "/",
+			segments: func(a, b string) []string { return []string{"apps", a, "extensions", b, "v1", "settings"} },
+			check:    ids("appID", "extID"),
 		},
 	}
 
 	f.Fuzz(func(t *testing.T, a, b string) {
 		for _, tg := range targets {
-			rt := &recordingTransport{}
-			c, err := chat.NewClient("myapp", testAPIKey, chat.WithHTTPClient(&http.Client{Transport: rt}), chat.WithoutRetries())
+			rt := &recordingTransport{reply: tg.reply}
+			hc := &http.Client{Transport: rt}
+			cc, err := chat.NewClient(testAppID, testAPIKey, chat.WithHTTPClient(hc), chat.WithoutRetries())
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = tg.call(c, a, b)
+			mc, err := management.NewClient("mgmt-key", "mgmt-secret", management.WithHTTPClient(hc), management.WithoutRetries())
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = tg.call(clients{cc, mc}, a, b)
 			reqs := rt.requests()
 
 			if want := tg.check(a, b); want != "" {
@@ -157,21 +283,29 @@ func FuzzPathEscaping(f *testing.F) {
 			if len(reqs) != 1 {
 				t.Fatalf("%s(%q, %q): %d requests sent, want 1", tg.name, a, b, len(reqs))
 			}
+			host, prefix := cmp.Or(tg.host, testHost), cmp.Or(tg.prefix, "/v3/")
 			u := reqs[0].URL
-			if u.Scheme != "https" || u.Host != testHost || u.User != nil {
-				t.Fatalf("%s(%q, %q): sent to %s://%v@%s", tg.name, a, b, u.Scheme, u.User, u.Host)
+			if u.Scheme != "https" || u.Host != host || u.User != nil || u.Opaque != "" {
+				t.Fatalf("%s(%q, %q): sent to %s://%v@%s (opaque %q)", tg.name, a, b, u.Scheme, u.User, u.Host, u.Opaque)
 			}
-			if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || u.RawFragment != "" {
-				t.Fatalf("%s(%q, %q): query %q / fragment %q added", tg.name, a, b, u.RawQuery, u.Fragment)
+			if u.Fragment != "" || u.RawFragment != "" {
+				t.Fatalf("%s(%q, %q): fragment %q added", tg.name, a, b, u.Fragment)
+			}
+			if tg.query == nil {
+				if u.RawQuery != "" || u.ForceQuery {
+					t.Fatalf("%s(%q, %q): query %q added", tg.name, a, b, u.RawQuery)
+				}
+			} else if q, err := url.ParseQuery(u.RawQuery); err != nil || !reflect.DeepEqual(q, tg.query(a, b)) {
+				t.Fatalf("%s(%q, %q): query %q decodes to %v (%v), want %v", tg.name, a, b, u.RawQuery, q, err, tg.query(a, b))
 			}
 			escaped := u.EscapedPath()
-			if !strings.HasPrefix(escaped, "/v3/") {
+			if !strings.HasPrefix(escaped, prefix) {
 				t.Fatalf("%s(%q, %q): path %q", tg.name, a, b, escaped)
 			}
-			want := append([]string{"", "v3"}, tg.segments(a, b)...)
-			got := strings.Split(escaped, "/")
+			want := tg.segments(a, b)
+			got := strings.Split(strings.TrimPrefix(escaped, prefix), "/")
 			if len(got) != len(want) {
-				t.Fatalf("%s(%q, %q): path %q has %d segments, want %d", tg.name, a, b, escaped, len(got)-1, len(want)-1)
+				t.Fatalf("%s(%q, %q): path %q has %d segments after %s, want %d", tg.name, a, b, escaped, len(got), prefix, len(want))
 			}
 			for i := range want {
 				seg, err := url.PathUnescape(got[i])
@@ -179,12 +313,18 @@ func FuzzPathEscaping(f *testing.F) {
 					t.Fatalf("%s(%q, %q): segment %d of %q is %q (%v), want %q", tg.name, a, b, i, escaped, seg, err, want[i])
 				}
 			}
-			if tg.header != nil {
-				if h := reqs[0].Header.Values("onBehalfOf"); len(h) != 1 || h[0] != tg.header(a, b) {
-					t.Fatalf("%s(%q, %q): onBehalfOf header %q", tg.name, a, b, h)
-				}
+			h := reqs[0].Header.Values("onBehalfOf")
+			switch {
+			case tg.header == nil && len(h) != 0:
+				t.Fatalf("%s(%q, %q): onBehalfOf header %q sent", tg.name, a, b, h)
+			case tg.header != nil && (len(h) != 1 || h[0] != tg.header(a, b)):
+				t.Fatalf("%s(%q, %q): onBehalfOf header %q", tg.name, a, b, h)
 			}
-			if got := reqs[0].Header.Get("apikey"); got != testAPIKey {
+			if host == mgmtHost {
+				if reqs[0].Header.Get("key") != "mgmt-key" || reqs[0].Header.Get("apikey") != "" {
+					t.Fatalf("%s(%q, %q): credential headers %v", tg.name, a, b, reqs[0].Header)
+				}
+			} else if got := reqs[0].Header.Get("apikey"); got != testAPIKey {
 				t.Fatalf("%s(%q, %q): apikey header %q", tg.name, a, b, got)
 			}
 		}
@@ -218,7 +358,7 @@ func roundTrip[T any](t *testing.T, v *T) {
 	if err != nil {
 		t.Fatalf("Marshal: %v", err)
 	}
-	if !bytes.Equal(b2, b3) || !reflect.DeepEqual(v2, v3) {
+	if !bytes.Equal(b2, b3) || !reflect.DeepEqual(withoutUnencoded(v2), withoutUnencoded(v3)) {
 		t.Fatalf("not stable:\n%s\n%s\n%s", b1, b2, b3)
 	}
 	if !bytes.Equal(withoutEmptyData(b1), withoutEmptyData(b2)) {
@@ -227,11 +367,34 @@ func roundTrip[T any](t *testing.T, v *T) {
 	}
 }
 
+// withoutEmptyData removes empty "data" objects, however nested: an
+// emptied one may leave its parent empty.
 func withoutEmptyData(b []byte) []byte {
-	for _, s := range []string{`,"data":{}`, `"data":{},`, `"data":{}`} {
-		b = bytes.ReplaceAll(b, []byte(s), nil)
+	for {
+		before := len(b)
+		for _, s := range []string{`,"data":{}`, `"data":{},`, `"data":{}`} {
+			b = bytes.ReplaceAll(b, []byte(s), nil)
+		}
+		if len(b) == before {
+			return b
+		}
 	}
-	return b
+}
+
+// withoutUnencoded returns v with its fields tagged json:"-" zeroed: the
+// Raw copies some models keep of the bytes they were decoded from, which
+// differ from one encoding to the next by design.
+func withoutUnencoded[T any](v T) T {
+	rv := reflect.ValueOf(&v).Elem()
+	if rv.Kind() != reflect.Struct {
+		return v
+	}
+	for i := range rv.NumField() {
+		if rv.Type().Field(i).Tag.Get("json") == "-" && rv.Field(i).CanSet() {
+			rv.Field(i).SetZero()
+		}
+	}
+	return v
 }
 
 // fuzzDecode decodes data strictly (encoding/json) and as the SDK does
@@ -282,5 +445,116 @@ func FuzzDecodePage(f *testing.F) {
 		fuzzDecode[chat.Page[chat.Message]](t, data)
 		fuzzDecode[chat.Page[chat.User]](t, data)
 		fuzzDecode[chat.Page[chat.AuthToken]](t, data)
+	})
+}
+
+// modelDecoders decode data into every model the SDK returns, in the
+// chat, calls and management packages, as fuzzDecode does.
+var modelDecoders = []struct {
+	name   string
+	decode func(t *testing.T, data []byte)
+}{
+	// Chat: users, groups, members, messages, conversations.
+	{"User", fuzzDecode[chat.User]},
+	{"Group", fuzzDecode[chat.Group]},
+	{"GroupMember", fuzzDecode[chat.GroupMember]},
+	{"AddMembersResponse", fuzzDecode[chat.AddMembersResponse]},
+	{"MemberResult", fuzzDecode[chat.MemberResult]},
+	{"ScopeChange", fuzzDecode[chat.ScopeChange]},
+	{"Message", fuzzDecode[chat.Message]},
+	{"Reaction", fuzzDecode[chat.Reaction]},
+	{"Conversation", fuzzDecode[chat.Conversation]},
+	{"AuthToken", fuzzDecode[chat.AuthToken]},
+	{"APIKey", fuzzDecode[chat.APIKey]},
+	{"Role", fuzzDecode[chat.Role]},
+	{"Permission", fuzzDecode[chat.Permission]},
+	{"SetPermissionsResponse", fuzzDecode[chat.SetPermissionsResponse]},
+	{"UnsetPermissionResponse", fuzzDecode[chat.UnsetPermissionResponse]},
+	{"AddFriendsResponse", fuzzDecode[chat.AddFriendsResponse]},
+	{"DeactivateUsersResponse", fuzzDecode[chat.DeactivateUsersResponse]},
+	{"ReactivateUsersResponse", fuzzDecode[chat.ReactivateUsersResponse]},
+	{"Result", fuzzDecode[chat.Result]},
+	// Moderation.
+	{"ModerationRule", fuzzDecode[chat.ModerationRule]},
+	{"KeywordList", fuzzDecode[chat.KeywordList]},
+	{"ModerationReason", fuzzDecode[chat.ModerationReason]},
+	{"BlockedMessage", fuzzDecode[chat.BlockedMessage]},
+	{"FlaggedMessage", fuzzDecode[chat.FlaggedMessage]},
+	{"ReviewedMessage", fuzzDecode[chat.ReviewedMessage]},
+	// Notifications.
+	{"NotificationSettings", fuzzDecode[chat.NotificationSettings]},
+	{"NotificationPreferences", fuzzDecode[chat.NotificationPreferences]},
+	{"NotificationTemplates", fuzzDecode[chat.NotificationTemplates]},
+	{"UserNotificationPreferences", fuzzDecode[chat.UserNotificationPreferences]},
+	{"MutedConversation", fuzzDecode[chat.MutedConversation]},
+	{"ContactDetails", fuzzDecode[chat.ContactDetails]},
+	{"PushToken", fuzzDecode[chat.PushToken]},
+	{"NotificationLog", fuzzDecode[chat.NotificationLog]},
+	{"FCMProvider", fuzzDecode[chat.FCMProvider]},
+	{"APNsProvider", fuzzDecode[chat.APNsProvider]},
+	{"CustomPushProvider", fuzzDecode[chat.CustomPushProvider]},
+	{"TwilioProvider", fuzzDecode[chat.TwilioProvider]},
+	{"CustomSMSProvider", fuzzDecode[chat.CustomSMSProvider]},
+	{"SendGridProvider", fuzzDecode[chat.SendGridProvider]},
+	{"CustomEmailProvider", fuzzDecode[chat.CustomEmailProvider]},
+	// AI agents, data import, metrics.
+	{"Agent", fuzzDecode[chat.Agent]},
+	{"AgentPage", fuzzDecode[chat.AgentPage]},
+	{"BYOAgent", fuzzDecode[chat.BYOAgent]},
+	{"TestBYOAgentResult", fuzzDecode[chat.TestBYOAgentResult]},
+	{"ImportResult[ImportedMember]", fuzzDecode[chat.ImportResult[chat.ImportedMember]]},
+	{"UsageMetrics", fuzzDecode[chat.UsageMetrics]},
+	{"MessageMetrics", fuzzDecode[chat.MessageMetrics]},
+	// Pages.
+	{"Page[Group]", fuzzDecode[chat.Page[chat.Group]]},
+	{"Page[Conversation]", fuzzDecode[chat.Page[chat.Conversation]]},
+	// Calls.
+	{"calls.Call", fuzzDecode[calls.Call]},
+	{"calls.Transcription", fuzzDecode[calls.Transcription]},
+	{"calls.Page[Call]", fuzzDecode[calls.Page[calls.Call]]},
+	// Management.
+	{"management.App", fuzzDecode[management.App]},
+	{"management.AppSettings", fuzzDecode[management.AppSettings]},
+	{"management.Tenant", fuzzDecode[management.Tenant]},
+	{"management.Collaborator", fuzzDecode[management.Collaborator]},
+	{"management.CollaboratorsUpdate", fuzzDecode[management.CollaboratorsUpdate]},
+	{"management.DeleteAppResult", fuzzDecode[management.DeleteAppResult]},
+	{"management.Extension", fuzzDecode[management.Extension]},
+	{"management.ExtensionPage", fuzzDecode[management.ExtensionPage]},
+	{"management.ExtensionsUpdate", fuzzDecode[management.ExtensionsUpdate]},
+	{"management.ExtensionReply[SettingsBody]", fuzzDecode[management.ExtensionReply[management.SettingsBody]]},
+	{"management.ExtensionReply[WidgetBody]", fuzzDecode[management.ExtensionReply[management.WidgetBody]]},
+	{"management.Results", fuzzDecode[management.Results]},
+	{"management.Webhook", fuzzDecode[management.Webhook]},
+	{"management.Trigger", fuzzDecode[management.Trigger]},
+}
+
+// referenceSeeds adds the reference's JSON examples (testdata/reference),
+// each alone and as the "data" of an answer.
+func referenceSeeds(f *testing.F) {
+	files, err := filepath.Glob(filepath.Join("testdata", "reference", "*.json"))
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no reference examples: %v", err)
+	}
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+		f.Add([]byte(`{"data":[` + string(b) + `]}`))
+	}
+}
+
+// FuzzDecodeModels decodes arbitrary bytes into every model type, strictly
+// and as the SDK does: no input may panic, and what decodes must encode
+// and decode again to the same value.
+func FuzzDecodeModels(f *testing.F) {
+	decodeSeeds(f)
+	referenceSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, d := range modelDecoders {
+			t.Run(d.name, func(t *testing.T) { d.decode(t, data) })
+		}
 	})
 }
