@@ -739,10 +739,12 @@ request whose client left while it waited).
 ## Sending a message exactly once: muid
 
 A message carries the reference's client-side unique id, ` + "`muid`" + `
-(` + "`SendMessageRequest.MUID`" + `). When the caller leaves it empty, Send and
-SendThread set a random one on their own copy of the request and send it
-in every attempt of the call, so the retries of one call carry the same
-muid. To re-send safely after an error that leaves the outcome unknown (a
+(` + "`SendMessageRequest.MUID`" + `). When the caller leaves it empty, Send,
+SendThread and SendAsBot set a random one on their own copy of the request
+and send it in every attempt of the call, so the retries of one call carry
+the same muid (the matrix checks it in its send cells). The caller's
+request is not changed, so calling Send again with it sends a new muid: to
+re-send safely after an error that leaves the outcome unknown (a
 dropped connection, a cut-short answer, a 5xx or a timeout on a send: the
 "fails … applied 1×" cells above), set the muid yourself and send the same
 request again.
