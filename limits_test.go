@@ -3,7 +3,10 @@ package chat_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"log"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -347,4 +350,48 @@ func TestMaxResponseBytesAgainstAnEndlessBody(t *testing.T) {
 			})
 		}
 	}
+}
+
+// A caller that retries a send on its own, across calls, sets the muid:
+// the fake (chattest) then answers the second send with the message the
+// first one stored. What the real service does with a repeated muid is
+// unconfirmed.
+func ExampleSendMessageRequest_muid() {
+	srv, client := newExampleServer()
+	defer srv.Close()
+	ctx := context.Background()
+	req := &chat.SendMessageRequest{
+		Receiver: "bob", ReceiverType: chat.ReceiverUser,
+		Data: chat.MessageData{Text: "Your order has shipped"},
+		MUID: "order-1234-shipped",
+	}
+	first, err := client.Messages.Send(ctx, req, chat.OnBehalfOf("alice"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	again, err := client.Messages.Send(ctx, req, chat.OnBehalfOf("alice"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(first.MUID, first.ID == again.ID, len(srv.Messages()))
+	// Output: order-1234-shipped true 1
+}
+
+// The client checks the service's limits before sending, and names the
+// field that breaks one.
+func ExampleArgumentError_limits() {
+	srv, client := newExampleServer()
+	defer srv.Close()
+	_, err := client.Groups.Create(context.Background(), &chat.CreateGroupRequest{
+		GUID: "book-club", Name: "Book club",
+		Tags: []string{"reading", strings.Repeat("long", 26)},
+	})
+	var ae *chat.ArgumentError
+	if errors.As(err, &ae) {
+		fmt.Println(ae.Name, "-", ae.Problem)
+	}
+	fmt.Println(errors.Is(err, chat.ErrInvalidArgument))
+	// Output:
+	// req.Tags[1] - must be at most 100 characters
+	// true
 }
