@@ -445,7 +445,8 @@ func TestFaultMatrix(t *testing.T) {
 		return // a partial run (-run with a cell's name) checks nothing more
 	}
 	if *updateReliability {
-		require.NoError(t, os.WriteFile("RELIABILITY.md", []byte(reliabilityDoc(matrix, cancelTable)), 0o644))
+		stamp := fmt.Sprintf("%s, %s %s/%s", time.Now().UTC().Format("2006-01-02"), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		require.NoError(t, os.WriteFile("RELIABILITY.md", []byte(reliabilityDoc(matrix, cancelTable, stamp)), 0o644))
 		return
 	}
 	doc, err := os.ReadFile("RELIABILITY.md")
@@ -455,6 +456,12 @@ func TestFaultMatrix(t *testing.T) {
 		require.True(t, ok, "RELIABILITY.md lacks the %s markers", part.name)
 		assert.Equal(t, part.table, got, "RELIABILITY.md's %s table is out of date: go test -run TestFaultMatrix -update-reliability .", part.name)
 	}
+	// The rest of the file is the test's text too, with the date and Go
+	// version of its last generation.
+	stamp, ok := between(string(doc), "\nGenerated ", ".\n")
+	require.True(t, ok, "RELIABILITY.md lacks its \"Generated ...\" line")
+	assert.Equal(t, reliabilityDoc(matrix, cancelTable, stamp), string(doc),
+		"RELIABILITY.md is out of date: go test -run TestFaultMatrix -update-reliability .")
 }
 
 // runCell runs op once under fault with fast retries and asserts the
@@ -639,22 +646,24 @@ func relTable(cell func(fi, oi int) string) string {
 	return b.String()
 }
 
-// between returns the text of s between begin and end.
+// between returns the text of s between the first begin and the first end
+// after it.
 func between(s, begin, end string) (string, bool) {
-	i := strings.Index(s, begin)
-	j := strings.Index(s, end)
-	if i < 0 || j < i+len(begin) {
+	_, rest, ok := strings.Cut(s, begin)
+	if !ok {
 		return "", false
 	}
-	return s[i+len(begin) : j], true
+	in, _, ok := strings.Cut(rest, end)
+	return in, ok
 }
 
-// reliabilityDoc is RELIABILITY.md around the two tables.
-func reliabilityDoc(matrix, cancelTable string) string {
+// reliabilityDoc is RELIABILITY.md around the two tables; stamp says when
+// and with which Go it was generated.
+func reliabilityDoc(matrix, cancelTable, stamp string) string {
 	return strings.NewReplacer(
 		"{{matrix}}", matrix,
 		"{{cancel}}", cancelTable,
-		"{{generated}}", fmt.Sprintf("%s, %s %s/%s", time.Now().UTC().Format("2006-01-02"), runtime.Version(), runtime.GOOS, runtime.GOARCH),
+		"{{generated}}", stamp,
 		"{{retries}}", fmt.Sprint(relRetries),
 		"{{deadline}}", relDeadline.String(),
 		"{{wait}}", relLongWait.String(),
