@@ -32,12 +32,13 @@ type SendMessageRequest struct {
 	// Data is the content: Text, Metadata, Attachments, CustomData, ...
 	Data MessageData `json:"data,omitzero"`
 	// MUID is a client-side unique id for the message. When it is empty,
-	// the send methods set a random one (on their own copy of the
-	// request) and send that same muid in every attempt of the call, so
+	// the send methods set a random one (26 base-32 characters from
+	// crypto/rand, on their own copy of the request) and send that same muid in every attempt of the call, so
 	// that the retries of one call are recognisable as the same message.
 	// Callers who retry across calls, or who want to find the message by
 	// its muid later, set their own. The returned [Message] carries the
-	// muid that was sent.
+	// muid the service answers with, or the one sent when the answer has
+	// none.
 	//
 	// What the service does with a repeated muid is unconfirmed: the
 	// reference does not say that it deduplicates. chattest treats a
@@ -53,7 +54,7 @@ type SendMessageRequest struct {
 }
 
 // send checks req, gives it a muid when it has none, encodes it once and
-// sends it to p; the answer carries the muid sent.
+// sends it to p; an answer without a muid gets the one sent.
 func (s *MessagesService) send(ctx context.Context, p rest.Path, req *SendMessageRequest, onBehalfOf string, opts []RequestOption) (*Message, error) {
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
