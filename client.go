@@ -124,6 +124,7 @@ func NewClient(appID, apiKey string, opts ...Option) (*Client, error) {
 		Retry:             rest.RetryPolicy(o.retry),
 		NewError:          newError,
 		NewArgError:       newArgError,
+		Limiter:           limiterFor(o.limiter, appID),
 	})
 
 	c := &Client{appID: appID, region: o.region, hc: hc, rc: rc, callsRC: rc.WithBase(callBase)}

@@ -21,6 +21,7 @@ type options struct {
 	retry         RetryPolicy
 	timeout       time.Duration
 	maxRespBytes  int64
+	limiter       Limiter
 	invalidOption string
 }
 
@@ -120,6 +121,20 @@ func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout =
 // (default 32 MiB), so that a broken or hostile server cannot exhaust memory.
 // A larger body fails the call.
 func WithMaxResponseBytes(n int64) Option { return func(o *options) { o.maxRespBytes = n } }
+
+// WithLimiter paces the client's requests with l: before every attempt,
+// retries included, the client waits for l's permit for the request's app
+// and class ([ClassCore] or [ClassStandard]), and l learns from every
+// answer's X-Rate-Limit, X-Rate-Limit-Remaining, Retry-After and
+// X-Rate-Limit-Reset headers. A wait ends when the call's context does
+// (and counts against [WithTimeout]); an error from l fails the call
+// without sending it.
+//
+// Use [NewRateLimiter] for the service's budgets in one process, or any
+// [Limiter] of your own, e.g. one shared by several processes. Without
+// this option (or with a nil l) the client does no client-side limiting
+// and relies on its retries of 429 answers ([WithRetryPolicy]).
+func WithLimiter(l Limiter) Option { return func(o *options) { o.limiter = l } }
 
 // RequestOption changes a single call, e.g. [OnBehalfOf].
 type RequestOption = rest.RequestOption

@@ -49,6 +49,10 @@ type Client struct {
 	NewError func(*Failure) error
 	// NewArgError builds the error returned for a bad argument.
 	NewArgError func(name, problem string) error
+	// Limiter, when set, is consulted before every attempt, retries
+	// included, and learns from every response (see [Classify]); nil means
+	// no client-side limiting.
+	Limiter Limiter
 
 	base     string // scheme, host and path prefix, without a trailing slash
 	basePath string // the path prefix of base, e.g. "/v3"
@@ -91,9 +95,12 @@ func New(base *url.URL, hc *http.Client, policy RetryPolicy) *Client {
 		RetryWaitMin: policy.MinWait,
 		RetryWaitMax: policy.MaxWait,
 		RetryMax:     policy.MaxRetries,
-		CheckRetry:   c.checkRetry,
+		CheckRetry:   c.checkAttempt,
 		Backoff:      c.backoff,
 		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+		// The limiter's permit before each retry (the first attempt's is
+		// taken in Do).
+		PrepareRetry: c.prepareRetry,
 	}
 	return c
 }
@@ -150,6 +157,16 @@ func (c *Client) Do(ctx context.Context, call *Call, out any) error {
 		return err
 	}
 	defer cancel()
+	if c.Limiter != nil {
+		if ls := limitFrom(req.Context()); ls != nil {
+			if err := ls.wait(req.Context()); err != nil {
+				if ctxErr := ctx.Err(); ctxErr != nil {
+					return ctxErr
+				}
+				return err
+			}
+		}
+	}
 	start := time.Now()
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
@@ -244,6 +261,11 @@ func (c *Client) newRequest(ctx context.Context, call *Call) (*retryablehttp.Req
 	}
 	st := &callState{idempotent: idempotent(call.Method), shownPath: call.Path.Redacted(), method: call.Method,
 		pathSecrets: call.Path.secrets}
+	if c.Limiter != nil {
+		ls := &limitState{limiter: c.Limiter}
+		ls.class, ls.observe = Classify(call.Method, call.Path.Escaped())
+		ctx = context.WithValue(ctx, limitKey{}, ls)
+	}
 	req, err := retryablehttp.NewRequestWithContext(withState(ctx, st), call.Method, u, body)
 	if err != nil {
 		cancel()

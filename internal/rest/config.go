@@ -27,6 +27,7 @@ type Config struct {
 	Retry             RetryPolicy
 	NewError          func(*Failure) error
 	NewArgError       func(name, problem string) error
+	Limiter           Limiter // nil: no client-side rate limiting
 }
 
 // NewFromConfig returns a Client for base configured by cfg, and the
@@ -52,6 +53,7 @@ func NewFromConfig(base *url.URL, cfg Config) (*Client, *http.Client) {
 	}
 	rc.NewError = cfg.NewError
 	rc.NewArgError = cfg.NewArgError
+	rc.Limiter = cfg.Limiter
 	return rc, hc
 }
 
