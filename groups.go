@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"net/http"
 
@@ -72,6 +73,9 @@ type Group struct {
 }
 
 // CreateGroupRequest is the body of [GroupsService.Create].
+//
+// Printing a CreateGroupRequest shows the password as REDACTED; JSON
+// encoding keeps it.
 type CreateGroupRequest struct {
 	// GUID is required: up to 100 characters of a-z, 0-9, - and _; the
 	// service lower-cases it.
@@ -99,6 +103,14 @@ type CreateGroupRequest struct {
 	// call; how the answer reports such users is unconfirmed, and the
 	// returned Group does not show them.
 	Members *AddMembersRequest `json:"members,omitempty"`
+}
+
+// Format prints the request with its password redacted, for every verb.
+func (r CreateGroupRequest) Format(f fmt.State, verb rune) {
+	type createGroupRequest CreateGroupRequest
+	v := createGroupRequest(r)
+	redact(&v.Password)
+	formatRedacted(f, verb, v)
 }
 
 // Create creates a group and returns it. With the [OnBehalfOf] option the
@@ -231,6 +243,9 @@ func (s *GroupsService) All(ctx context.Context, opts *ListGroupsOptions, reqOpt
 
 // UpdateGroupRequest is the body of [GroupsService.Update]. Empty fields
 // are left unchanged; list fields in Unset to clear them.
+//
+// Printing an UpdateGroupRequest shows the password as REDACTED; JSON
+// encoding keeps it.
 type UpdateGroupRequest struct {
 	Name string    `json:"name,omitempty"`
 	Type GroupType `json:"type,omitempty"`
@@ -245,6 +260,14 @@ type UpdateGroupRequest struct {
 	Tags  []string `json:"tags,omitempty"`
 	// Unset clears fields: "icon", "description" and/or "metadata".
 	Unset []string `json:"unset,omitempty"`
+}
+
+// Format prints the request with its password redacted, for every verb.
+func (r UpdateGroupRequest) Format(f fmt.State, verb rune) {
+	type updateGroupRequest UpdateGroupRequest
+	v := updateGroupRequest(r)
+	redact(&v.Password)
+	formatRedacted(f, verb, v)
 }
 
 // Update changes the group guid and returns it. With the [OnBehalfOf]

@@ -254,6 +254,7 @@ func TestManagementClientRedirects(t *testing.T) {
 			return err
 		}},
 		{"PATCH", "PATCH", "/apps/app1/moderation/blocked-messages/m1", withCreds, func() error {
+			//lint:ignore SA1019 the management API's only PATCH is this deprecated one
 			_, err := mc.Moderation.ReviewBlockedMessage(ctx, "app1", "m1", &chat.ReviewBlockedMessageRequest{Status: "approved"})
 			return err
 		}},

@@ -1,0 +1,1056 @@
+package chat_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"log/slog"
+	"maps"
+	"net/http/httptest"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/calls"
+	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/management"
+	"github.com/chatrest/chat/webhook"
+)
+
+// The credentials of the leak test, distinctive so that any occurrence in
+// what the SDK prints is found.
+const (
+	leakAPIKey        = "LEAKCHECK-apikey-7f3a9c5e"
+	leakMgmtKey       = "LEAKCHECK-mgmtkey-51be04"
+	leakMgmtSecret    = "LEAKCHECK-mgmtsecret-c0de77"
+	leakWrongKey      = "LEAKCHECK-wrongkey-9911aa"
+	leakWrongSecret   = "LEAKCHECK-wrongsecret-3e3e"
+	leakHookPassword  = "LEAKCHECKhookpw1234"
+	leakHookPassword2 = "LEAKCHECKhookpw5678"
+	leakTenantPass    = "LEAKCHECK-tenantpw-4242"
+	leakPrivateKey    = "LEAKCHECK-fcm-private-key"
+	leakP8Key         = "LEAKCHECK-apns-p8-key"
+	leakTwilio        = "LEAKCHECK-twilio-token"
+	leakSendGrid      = "LEAKCHECK-sendgrid-key"
+	leakBasicAuth     = "LEAKCHECK-basic-auth-pw"
+	leakGiphy         = "LEAKCHECK-giphy-key"
+	leakGroupPassword = "LEAKCHECK-group-pw"
+	leakFCMToken      = "LEAKCHECK-fcm-push-token"
+	leakDeviceToken   = "LEAKCHECK-apns-device-token"
+	leakVoIPToken     = "LEAKCHECK-apns-voip-token"
+	leakUnknownToken  = "LEAKCHECK-unknown-auth-token"
+	leakUnknownPush   = "LEAKCHECK-unknown-push-token"
+	// leakField is what the type scan puts in every field that holds a
+	// credential.
+	leakField = "LEAKCHECK-field-0f1e2d"
+)
+
+// leakBuffer is a log destination safe for concurrent writes.
+type leakBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *leakBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *leakBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func debugLogger(w *leakBuffer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// shown collects everything a session printed, by label.
+type shown struct {
+	t     *testing.T
+	texts map[string]string
+}
+
+// leakVerbs are the verbs every value is printed with.
+var leakVerbs = []string{"%v", "%+v", "%#v", "%s", "%q"}
+
+// add records text under label, numbered when the label is taken.
+func (s *shown) add(label, text string) {
+	key := label
+	for i := 2; ; i++ {
+		if _, taken := s.texts[key]; !taken {
+			break
+		}
+		key = fmt.Sprintf("%s #%d", label, i)
+	}
+	s.texts[key] = text
+}
+
+// value records v printed with every verb.
+func (s *shown) value(label string, v any) {
+	for _, verb := range leakVerbs {
+		s.add(label+" "+verb, fmt.Sprintf(verb, v))
+	}
+}
+
+// result records a call's result and error: the result printed with every
+// verb, and the error's text, printed with every verb.
+func (s *shown) result(label string, v any, err error) {
+	s.t.Helper()
+	s.value(label, v)
+	s.err(label, err)
+}
+
+func (s *shown) err(label string, err error) {
+	if err == nil {
+		return
+	}
+	s.add(label+" Error()", err.Error())
+	s.value(label+" error", err)
+	for e := errors.Unwrap(err); e != nil; e = errors.Unwrap(e) {
+		s.value(label+" cause", e)
+	}
+}
+
+// ok records a call that must succeed.
+func (s *shown) ok(label string, v any, err error) {
+	s.t.Helper()
+	require.NoError(s.t, err, label)
+	s.result(label, v, nil)
+}
+
+// fails records a call that must fail.
+func (s *shown) fails(label string, v any, err error) {
+	s.t.Helper()
+	require.Error(s.t, err, label)
+	s.result(label, v, err)
+}
+
+// TestNoSecretLeaks runs a whole session against chattest and scans
+// everything the SDK printed for the credentials it handled: the API key,
+// the management key and secret, every auth token, API key and push token,
+// and the passwords and providers' credentials. Printed are the error texts
+// (Error() and every verb, causes included), every result with %v, %+v,
+// %#v, %s and %q, the debug logs of the chat and management clients and of
+// the webhook receiver, chattest's request log (%+v and JSON) and its
+// deliveries, and a value of every exported type with its credential
+// fields filled (see leakTypes).
+func TestNoSecretLeaks(t *testing.T) {
+	var chatLog, mgmtLog, hookLog leakBuffer
+	srv := chattest.NewServer(chattest.WithAPIKey(leakAPIKey), chattest.WithManagementCredentials(leakMgmtKey, leakMgmtSecret))
+	defer srv.Close()
+	client := srv.Client(chat.WithLogger(debugLogger(&chatLog)), chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 1, MinWait: time.Millisecond, MaxWait: time.Millisecond}))
+	mc := srv.ManagementClient(management.WithLogger(debugLogger(&mgmtLog)), management.WithoutRetries())
+	s := &shown{t: t, texts: map[string]string{}}
+	secrets := []string{leakAPIKey, leakMgmtKey, leakMgmtSecret, leakWrongKey, leakWrongSecret, leakHookPassword, leakHookPassword2,
+		leakTenantPass, leakPrivateKey, leakP8Key, leakTwilio, leakSendGrid, leakBasicAuth, leakGiphy, leakGroupPassword,
+		leakFCMToken, leakDeviceToken, leakVoIPToken, leakUnknownToken, leakUnknownPush,
+		base64.StdEncoding.EncodeToString([]byte(leakMgmtKey + ":" + leakMgmtSecret))}
+	keep := func(values ...string) {
+		for _, v := range values {
+			if v != "" && !slices.Contains(secrets, v) {
+				secrets = append(secrets, v)
+			}
+		}
+	}
+	ctx := t.Context()
+
+	// Clients and the server themselves.
+	s.value("client", client)
+	s.value("management client", mc)
+	s.value("server", srv)
+	s.value("handler", srv.Handler())
+
+	// Users and auth tokens: minted, listed, used in paths, deleted.
+	alice, err := client.Users.Create(ctx, &chat.CreateUserRequest{UID: "alice", Name: "Alice", WithAuthToken: true})
+	s.ok("create user with token", alice, err)
+	keep(alice.AuthToken)
+	bob, err := client.Users.Create(ctx, &chat.CreateUserRequest{UID: "bob", Name: "Bob"})
+	s.ok("create user", bob, err)
+	tok, err := client.AuthTokens.Create(ctx, "alice", nil)
+	s.ok("create auth token", tok, err)
+	tok2, err := client.AuthTokens.Create(ctx, "alice", &chat.CreateAuthTokenRequest{Force: true})
+	s.ok("create another auth token", tok2, err)
+	keep(tok.AuthToken, tok2.AuthToken)
+	tokens, err := client.AuthTokens.List(ctx, "alice", nil)
+	s.ok("list auth tokens", tokens, err)
+	for _, at := range tokens.Data {
+		keep(at.AuthToken)
+	}
+	got, err := client.AuthTokens.Get(ctx, "alice", tok.AuthToken)
+	s.ok("get auth token", got, err)
+	upd, err := client.AuthTokens.Update(ctx, "alice", tok.AuthToken, &chat.UpdateAuthTokenRequest{Platform: "ios"})
+	s.ok("update auth token", upd, err)
+	res, err := client.AuthTokens.Delete(ctx, "alice", tok2.AuthToken)
+	s.ok("delete auth token", res, err)
+	got, err = client.AuthTokens.Get(ctx, "alice", tok2.AuthToken)
+	s.fails("get a deleted auth token (404)", got, err)
+	got, err = client.AuthTokens.Get(ctx, "alice", leakUnknownToken)
+	s.fails("get an unknown auth token (404)", got, err)
+	for at, err := range client.AuthTokens.All(ctx, "alice", nil) {
+		s.result("iterate auth tokens", at, err)
+	}
+
+	// API keys: created, read, changed and deleted by value.
+	key, err := client.APIKeys.Create(ctx, &chat.CreateAPIKeyRequest{Name: "leak", Scope: chat.ScopeFullAccess})
+	s.ok("create API key", key, err)
+	keep(key.APIKey)
+	keys, err := client.APIKeys.List(ctx, nil)
+	s.ok("list API keys", keys, err)
+	for _, k := range keys.Data {
+		keep(k.APIKey)
+	}
+	k2, err := client.APIKeys.Get(ctx, key.APIKey)
+	s.ok("get API key", k2, err)
+	k2, err = client.APIKeys.Update(ctx, key.APIKey, &chat.UpdateAPIKeyRequest{Name: "renamed"})
+	s.ok("update API key", k2, err)
+	res, err = client.APIKeys.Delete(ctx, key.APIKey)
+	s.ok("delete API key", res, err)
+	k2, err = client.APIKeys.Get(ctx, key.APIKey)
+	s.fails("get a deleted API key (404)", k2, err)
+
+	// Messages, groups, failures.
+	msg, err := client.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "bob", ReceiverType: chat.ReceiverUser,
+		Data: chat.MessageData{Text: "hello"}}, chat.OnBehalfOf("alice"))
+	s.ok("send message", msg, err)
+	msgs, err := client.Messages.List(ctx, nil)
+	s.ok("list messages", msgs, err)
+	group, err := client.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "secret-club", Name: "Club", Type: chat.GroupPassword, Password: leakGroupPassword})
+	s.ok("create password group", group, err)
+	u, err := client.Users.Get(ctx, "nobody")
+	s.fails("get unknown user (404)", u, err)
+	group, err = client.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "no-password", Name: "Club", Type: chat.GroupPassword})
+	s.fails("create password group without a password (400)", group, err)
+	wrong := srv.ClientWithAPIKey(leakWrongKey, chat.WithLogger(debugLogger(&chatLog)), chat.WithoutRetries())
+	users, err := wrong.Users.List(ctx, nil)
+	s.fails("list users with a wrong key (401)", users, err)
+	got, err = client.AuthTokens.Get(ctx, "alice", "")
+	s.fails("argument error", got, err)
+	_, err = chat.NewClient("my app", leakAPIKey)
+	s.fails("NewClient with a bad app id", nil, err)
+	_, err = chat.NewClient("myapp", leakAPIKey+"\n")
+	s.fails("NewClient with a bad key", nil, err)
+	_, err = management.NewClient(leakMgmtKey, leakMgmtSecret+"\n")
+	s.fails("management.NewClient with a bad secret", nil, err)
+	require.NoError(t, srv.Fail(chattest.Fault{Route: "GET /v3/users/{uid}/auth_tokens/{authToken}", Kind: chattest.FaultDropBefore, Times: 2}))
+	got, err = client.AuthTokens.Get(ctx, "alice", tok.AuthToken)
+	s.fails("connection dropped twice on an auth token's path", got, err)
+	require.NoError(t, srv.Fail(chattest.Fault{Route: "GET /v3/apikeys/{apiKey}", Kind: chattest.FaultHTML, Status: 502, Times: 2}))
+	k2, err = client.APIKeys.Get(ctx, leakAPIKey)
+	s.fails("an HTML 502 on an API key's path", k2, err)
+
+	// Notifications: providers' credentials, push tokens in bodies, a
+	// query and paths.
+	n := client.Notifications
+	r, err := n.AddFCMProvider(ctx, &chat.FCMProvider{ProviderID: "fcm-1", ServiceAccountCreds: &chat.FCMServiceAccount{
+		ProjectID: "proj", ClientEmail: "sa@proj.test", PrivateKey: leakPrivateKey, PrivateKeyID: "kid"}})
+	s.ok("add FCM provider", r, err)
+	fcms, err := n.ListFCMProviders(ctx)
+	s.ok("list FCM providers", fcms, err)
+	r, err = n.AddAPNsProvider(ctx, &chat.APNsProvider{ProviderID: "apns-1", KeyID: "kid", TeamID: "team", BundleID: "app.b", P8Key: leakP8Key})
+	s.ok("add APNs provider", r, err)
+	apns, err := n.ListAPNsProviders(ctx)
+	s.ok("list APNs providers", apns, err)
+	twilio, err := n.SaveTwilio(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: leakTwilio, TwilioSenderPhoneNumber: "+15550100"})
+	s.ok("save Twilio", twilio, err)
+	twilio, err = n.GetTwilio(ctx)
+	s.ok("get Twilio", twilio, err)
+	sendgrid, err := n.SaveSendGrid(ctx, &chat.SendGridProvider{SendGridAPIKey: leakSendGrid, SendGridTemplateID: "d-1",
+		SendGridUnsubscribeGroupID: "7", SenderName: "Demo", SenderEmail: "no-reply@demo.test"})
+	s.ok("save SendGrid", sendgrid, err)
+	sendgrid, err = n.GetSendGrid(ctx)
+	s.ok("get SendGrid", sendgrid, err)
+	custom, err := n.SaveCustomPushProvider(ctx, &chat.CustomPushProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/push",
+		UseBasicAuth: true, BasicAuthUsername: "u", BasicAuthPassword: leakBasicAuth})
+	s.ok("save custom push provider", custom, err)
+	custom, err = n.GetCustomPushProvider(ctx)
+	s.ok("get custom push provider", custom, err)
+	for platform, token := range map[chat.PushPlatform]string{
+		chat.PushPlatformFCMAndroid: leakFCMToken, chat.PushPlatformAPNsIOSDevice: leakDeviceToken, chat.PushPlatformAPNsIOSVoIP: leakVoIPToken,
+	} {
+		req := &chat.RegisterPushTokenRequest{Platform: platform, Token: token, AuthToken: tok.AuthToken}
+		s.value("register push token request", req)
+		r, err := n.RegisterPushToken(ctx, req)
+		s.ok("register push token", r, err)
+	}
+	r, err = n.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{Platform: chat.PushPlatformFCMAndroid, Token: leakFCMToken, AuthToken: leakUnknownToken})
+	s.fails("register a push token with an unknown auth token", r, err)
+	pushTokens, err := n.ListPushTokens(ctx, &chat.ListPushTokensOptions{AuthToken: tok.AuthToken, All: true})
+	s.ok("list push tokens", pushTokens, err)
+	s.value("server's push tokens", srv.PushTokens("alice"))
+	pushTokens, err = n.DeletePushToken(ctx, leakFCMToken, &chat.DeletePushTokenRequest{AuthToken: tok.AuthToken})
+	s.ok("delete push token", pushTokens, err)
+	pushTokens, err = n.DeletePushToken(ctx, leakUnknownPush, &chat.DeletePushTokenRequest{AuthToken: tok.AuthToken})
+	s.fails("delete an unknown push token", pushTokens, err)
+	pushTokens, err = n.UnregisterPushTokens(ctx, &chat.UnregisterPushTokensRequest{AuthToken: tok.AuthToken, All: true})
+	s.ok("unregister push tokens", pushTokens, err)
+	logs, err := n.ListLogs(ctx, nil)
+	s.ok("list notification logs", logs, err)
+
+	// Data import, a password group included.
+	imported, err := client.DataImport.ImportUsers(ctx, []chat.ImportUser{{UID: "carol", Name: "Carol"}})
+	s.ok("import users", imported, err)
+	imported, err = client.DataImport.ImportUsers(ctx, []chat.ImportUser{{UID: "", Name: "No id"}})
+	s.fails("import a user without uid", imported, err)
+	importedGroups, err := client.DataImport.ImportGroups(ctx, []chat.ImportGroup{{GUID: "imported", Name: "Imported", Type: chat.GroupPassword,
+		Password: leakGroupPassword, Owner: "carol"}})
+	s.ok("import groups", importedGroups, err)
+
+	// Calls.
+	callPage, err := client.Calls.List(ctx, nil)
+	s.ok("list calls", callPage, err)
+
+	// Management: apps with their API keys, tenants, webhooks with
+	// passwords, extensions' credentials, failures.
+	app, err := mc.Apps.Create(ctx, &management.CreateAppRequest{Name: "Leak app", Region: chat.RegionEU})
+	s.ok("create app", app, err)
+	apps, err := mc.Apps.List(ctx, nil)
+	s.ok("list apps", apps, err)
+	for _, a := range apps.Data {
+		keep(a.AccessKey, a.StatsToken)
+		for k, v := range a.APIKeys {
+			keep(k, v.APIKey)
+		}
+	}
+	tenant, err := mc.Tenants.Add(ctx, &management.AddTenantRequest{Name: "Ann", Email: "ann@example.com", Password: leakTenantPass,
+		AppName: "Ann's app", AppRegion: chat.RegionUS})
+	s.ok("add tenant", tenant, err)
+	keep(tenant.App.APIKey, tenant.App.AuthKey)
+	_, err = srv.ManagementClientWith(leakMgmtKey, leakWrongSecret, management.WithLogger(debugLogger(&mgmtLog))).Apps.List(ctx, nil)
+	s.fails("list apps with a wrong secret (401)", nil, err)
+	_, err = srv.ManagementClientWith(leakMgmtKey, leakWrongSecret, management.WithLogger(debugLogger(&mgmtLog))).Tenants.Add(ctx,
+		&management.AddTenantRequest{Name: "B", Email: "b@example.com", Password: leakTenantPass, AppName: "B", AppRegion: chat.RegionUS})
+	s.fails("add tenant with a wrong secret (401)", nil, err)
+	require.True(t, srv.EnableExtensions(srv.AppID(), management.ExtensionGiphy))
+	reply, err := management.StoreExtensionSettings(ctx, mc.Extensions, srv.AppID(), &management.GiphySettings{GiphyAPIKey: leakGiphy})
+	s.ok("store Giphy settings", reply, err)
+	giphy, err := management.GetExtensionSettings[management.GiphySettings](ctx, mc.Extensions, srv.AppID())
+	s.ok("get Giphy settings", giphy, err)
+	raw, err := mc.Extensions.GetSettings(ctx, srv.AppID(), management.ExtensionGiphy)
+	s.ok("get raw Giphy settings", raw, err)
+
+	// Webhooks: one receiver with the right password, one webhook with a
+	// wrong one, both fired by a message.
+	var events []webhook.Event
+	var evMu sync.Mutex
+	verifier := &webhook.Verifier{Username: "hookuser", Password: leakHookPassword}
+	s.value("verifier", verifier)
+	recv := httptest.NewServer(webhook.NewHandler(verifier, func(_ context.Context, ev webhook.Event) error {
+		evMu.Lock()
+		defer evMu.Unlock()
+		events = append(events, ev)
+		return nil
+	}, webhook.WithLogger(debugLogger(&hookLog))))
+	defer recv.Close()
+	for id, pw := range map[string]string{"leakhook": leakHookPassword, "wronghook": leakHookPassword2} {
+		req := &management.CreateWebhookRequest{ID: id, Name: id, URL: recv.URL, UseBasicAuth: true, Username: "hookuser", Password: pw}
+		s.value("create webhook request", req)
+		hook, err := mc.Webhooks.Create(ctx, srv.AppID(), req)
+		s.ok("create webhook", hook, err)
+		added, err := mc.Webhooks.AddTriggers(ctx, srv.AppID(), id, []string{"message_sent"})
+		s.ok("add triggers", added, err)
+	}
+	hook, err := mc.Webhooks.Get(ctx, srv.AppID(), "leakhook")
+	s.ok("get webhook", hook, err)
+	hooks, err := mc.Webhooks.List(ctx, srv.AppID(), nil)
+	s.ok("list webhooks", hooks, err)
+	newPassword := leakHookPassword
+	updReq := &management.UpdateWebhookRequest{Password: &newPassword}
+	s.value("update webhook request", updReq)
+	hook, err = mc.Webhooks.Update(ctx, srv.AppID(), "leakhook", updReq)
+	s.ok("update webhook", hook, err)
+	hook, err = mc.Webhooks.Get(ctx, srv.AppID(), "nohook")
+	s.fails("get unknown webhook (404)", hook, err)
+	msg, err = client.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "bob", ReceiverType: chat.ReceiverUser,
+		Data: chat.MessageData{Text: "deliver me"}}, chat.OnBehalfOf("alice"))
+	s.ok("send message to webhooks", msg, err)
+	awaitCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	require.NoError(t, srv.AwaitDeliveries(awaitCtx, 2))
+	deliveries := srv.Deliveries()
+	s.value("deliveries", deliveries)
+	js, err := json.Marshal(deliveries)
+	require.NoError(t, err)
+	s.add("deliveries JSON", string(js))
+	evMu.Lock()
+	require.Len(t, events, 1, "the webhook with the right password got the event")
+	s.value("events", events)
+	evMu.Unlock()
+
+	// The request log, the logs.
+	requests := srv.Requests()
+	s.value("requests", requests)
+	js, err = json.Marshal(requests)
+	require.NoError(t, err)
+	s.add("requests JSON", string(js))
+	s.add("chat client log", chatLog.String())
+	s.add("management client log", mgmtLog.String())
+	s.add("webhook receiver log", hookLog.String())
+	require.NotEmpty(t, chatLog.String())
+	require.NotEmpty(t, mgmtLog.String())
+	require.Contains(t, hookLog.String(), "401", "the webhook with the wrong password was refused and logged")
+
+	// The credentials the service issued really went through the session.
+	for _, issued := range []string{alice.AuthToken, tok.AuthToken, tok2.AuthToken, key.APIKey, tenant.App.APIKey, tenant.App.AuthKey} {
+		require.NotEmpty(t, issued)
+		require.Contains(t, secrets, issued)
+	}
+	require.NotEmpty(t, app.APIKeys, "the apps list shows API keys")
+
+	for _, label := range slices.Sorted(maps.Keys(s.texts)) {
+		for _, secret := range secrets {
+			if strings.Contains(s.texts[label], secret) {
+				t.Errorf("%s shows the secret %.16s...: %s", label, secret, s.texts[label])
+			}
+		}
+	}
+}
+
+// leakPackages are the SDK's public packages, by directory.
+var leakPackages = map[string]string{
+	"chat":       ".",
+	"calls":      "calls",
+	"chattest":   "chattest",
+	"management": "management",
+	"webhook":    "webhook",
+}
+
+// leakTypes holds every exported type of the public packages (generic
+// types instantiated with a type that holds a credential).
+// TestExportedTypesHideSecrets fails, naming it, when a type is missing:
+// add it here.
+var leakTypes = []reflect.Type{
+	// package calls
+	reflect.TypeFor[calls.Call](),
+	reflect.TypeFor[calls.ListCallsOptions](),
+	reflect.TypeFor[calls.ListTranscriptionsOptions](),
+	reflect.TypeFor[calls.Meta](),
+	reflect.TypeFor[calls.Mode](),
+	reflect.TypeFor[calls.Page[calls.Call]](),
+	reflect.TypeFor[calls.Pagination](),
+	reflect.TypeFor[calls.Participant](),
+	reflect.TypeFor[calls.ReceiverType](),
+	reflect.TypeFor[calls.Recording](),
+	reflect.TypeFor[calls.Service](),
+	reflect.TypeFor[calls.State](),
+	reflect.TypeFor[calls.Status](),
+	reflect.TypeFor[calls.Timestamp](),
+	reflect.TypeFor[calls.Transcription](),
+	reflect.TypeFor[calls.Type](),
+
+	// package chat
+	reflect.TypeFor[chat.AIAgentsService](),
+	reflect.TypeFor[chat.APIKey](),
+	reflect.TypeFor[chat.APIKeysService](),
+	reflect.TypeFor[chat.APNsProvider](),
+	reflect.TypeFor[chat.ActionType](),
+	reflect.TypeFor[chat.AddFriendsRequest](),
+	reflect.TypeFor[chat.AddFriendsResponse](),
+	reflect.TypeFor[chat.AddMembersRequest](),
+	reflect.TypeFor[chat.AddMembersResponse](),
+	reflect.TypeFor[chat.Affix](),
+	reflect.TypeFor[chat.Agent](),
+	reflect.TypeFor[chat.AgentCursor](),
+	reflect.TypeFor[chat.AgentPage](),
+	reflect.TypeFor[chat.AgentPageMeta](),
+	reflect.TypeFor[chat.AllowFeaturesRequest](),
+	reflect.TypeFor[chat.ArgumentError](),
+	reflect.TypeFor[chat.Attachment](),
+	reflect.TypeFor[chat.AttachmentType](),
+	reflect.TypeFor[chat.Audience](),
+	reflect.TypeFor[chat.AuthToken](),
+	reflect.TypeFor[chat.AuthTokensService](),
+	reflect.TypeFor[chat.BYOAgent](),
+	reflect.TypeFor[chat.BansService](),
+	reflect.TypeFor[chat.BlockUsersRequest](),
+	reflect.TypeFor[chat.BlockedMessage](),
+	reflect.TypeFor[chat.BlockedService](),
+	reflect.TypeFor[chat.BulkOptions](),
+	reflect.TypeFor[chat.BulkProgress](),
+	reflect.TypeFor[chat.ButtonAction](),
+	reflect.TypeFor[chat.CallNotificationPreferences](),
+	reflect.TypeFor[chat.Category](),
+	reflect.TypeFor[chat.ChangeScopeRequest](),
+	reflect.TypeFor[chat.Client](),
+	reflect.TypeFor[chat.ConditionOperand](),
+	reflect.TypeFor[chat.ConditionOperator](),
+	reflect.TypeFor[chat.ContactDetails](),
+	reflect.TypeFor[chat.Conversation](),
+	reflect.TypeFor[chat.ConversationFilters](),
+	reflect.TypeFor[chat.ConversationRef](),
+	reflect.TypeFor[chat.ConversationType](),
+	reflect.TypeFor[chat.ConversationsService](),
+	reflect.TypeFor[chat.CreateAPIKeyRequest](),
+	reflect.TypeFor[chat.CreateAgentRequest](),
+	reflect.TypeFor[chat.CreateAuthTokenRequest](),
+	reflect.TypeFor[chat.CreateBYOAgentRequest](),
+	reflect.TypeFor[chat.CreateGroupRequest](),
+	reflect.TypeFor[chat.CreateKeywordListRequest](),
+	reflect.TypeFor[chat.CreateReasonRequest](),
+	reflect.TypeFor[chat.CreateRoleRequest](),
+	reflect.TypeFor[chat.CreateRuleRequest](),
+	reflect.TypeFor[chat.CreateUserRequest](),
+	reflect.TypeFor[chat.Current](),
+	reflect.TypeFor[chat.Cursor](),
+	reflect.TypeFor[chat.CursorOptions](),
+	reflect.TypeFor[chat.CustomEmailProvider](),
+	reflect.TypeFor[chat.CustomPushProvider](),
+	reflect.TypeFor[chat.CustomSMSProvider](),
+	reflect.TypeFor[chat.CustomTemplate](),
+	reflect.TypeFor[chat.DNDSetting](),
+	reflect.TypeFor[chat.DataImportService](),
+	reflect.TypeFor[chat.DaySchedule](),
+	reflect.TypeFor[chat.DeactivateUsersRequest](),
+	reflect.TypeFor[chat.DeactivateUsersResponse](),
+	reflect.TypeFor[chat.DeleteMessageRequest](),
+	reflect.TypeFor[chat.DeletePushTokenRequest](),
+	reflect.TypeFor[chat.DeleteUserRequest](),
+	reflect.TypeFor[chat.DigestPreferences](),
+	reflect.TypeFor[chat.ElementOption](),
+	reflect.TypeFor[chat.ElementType](),
+	reflect.TypeFor[chat.EmailTemplate](),
+	reflect.TypeFor[chat.Entities](),
+	reflect.TypeFor[chat.Entity](),
+	reflect.TypeFor[chat.EntityType](),
+	reflect.TypeFor[chat.Error](),
+	reflect.TypeFor[chat.FCMNotificationInPayload](),
+	reflect.TypeFor[chat.FCMPayloadFlags](),
+	reflect.TypeFor[chat.FCMProvider](),
+	reflect.TypeFor[chat.FCMServiceAccount](),
+	reflect.TypeFor[chat.FlagMessageRequest](),
+	reflect.TypeFor[chat.FlagResult](),
+	reflect.TypeFor[chat.FlaggedMessage](),
+	reflect.TypeFor[chat.Flagger](),
+	reflect.TypeFor[chat.FriendsService](),
+	reflect.TypeFor[chat.Group](),
+	reflect.TypeFor[chat.GroupDetails](),
+	reflect.TypeFor[chat.GroupMember](),
+	reflect.TypeFor[chat.GroupNotificationPreferences](),
+	reflect.TypeFor[chat.GroupSortBy](),
+	reflect.TypeFor[chat.GroupType](),
+	reflect.TypeFor[chat.GroupsService](),
+	reflect.TypeFor[chat.ImportAttachment](),
+	reflect.TypeFor[chat.ImportError](),
+	reflect.TypeFor[chat.ImportGroup](),
+	reflect.TypeFor[chat.ImportMember](),
+	reflect.TypeFor[chat.ImportMessage](),
+	reflect.TypeFor[chat.ImportMessageData](),
+	reflect.TypeFor[chat.ImportResult[chat.User]](),
+	reflect.TypeFor[chat.ImportUser](),
+	reflect.TypeFor[chat.ImportedMember](),
+	reflect.TypeFor[chat.IntegrationType](),
+	reflect.TypeFor[chat.Interaction](),
+	reflect.TypeFor[chat.InteractionGoal](),
+	reflect.TypeFor[chat.InteractionGoalType](),
+	reflect.TypeFor[chat.InteractiveData](),
+	reflect.TypeFor[chat.InteractiveElement](),
+	reflect.TypeFor[chat.KeywordCategory](),
+	reflect.TypeFor[chat.KeywordFile](),
+	reflect.TypeFor[chat.KeywordList](),
+	reflect.TypeFor[chat.ListAPIKeysOptions](),
+	reflect.TypeFor[chat.ListAgentsOptions](),
+	reflect.TypeFor[chat.ListAuthTokensOptions](),
+	reflect.TypeFor[chat.ListBannedOptions](),
+	reflect.TypeFor[chat.ListBlockedMessagesOptions](),
+	reflect.TypeFor[chat.ListBlockedOptions](),
+	reflect.TypeFor[chat.ListConversationsOptions](),
+	reflect.TypeFor[chat.ListFlaggedMessagesOptions](),
+	reflect.TypeFor[chat.ListFriendsOptions](),
+	reflect.TypeFor[chat.ListGroupMessagesOptions](),
+	reflect.TypeFor[chat.ListGroupsOptions](),
+	reflect.TypeFor[chat.ListKeywordListsOptions](),
+	reflect.TypeFor[chat.ListLogsOptions](),
+	reflect.TypeFor[chat.ListMembersOptions](),
+	reflect.TypeFor[chat.ListMessagesOptions](),
+	reflect.TypeFor[chat.ListPushTokensOptions](),
+	reflect.TypeFor[chat.ListReactionsOptions](),
+	reflect.TypeFor[chat.ListReasonsOptions](),
+	reflect.TypeFor[chat.ListReviewedMessagesOptions](),
+	reflect.TypeFor[chat.ListRolesOptions](),
+	reflect.TypeFor[chat.ListRuleRevisionsOptions](),
+	reflect.TypeFor[chat.ListRulesOptions](),
+	reflect.TypeFor[chat.ListThreadOptions](),
+	reflect.TypeFor[chat.ListThreadsOptions](),
+	reflect.TypeFor[chat.ListUserMessagesOptions](),
+	reflect.TypeFor[chat.ListUsersOptions](),
+	reflect.TypeFor[chat.MarkDeliveredRequest](),
+	reflect.TypeFor[chat.MarkInteractedRequest](),
+	reflect.TypeFor[chat.MarkReadRequest](),
+	reflect.TypeFor[chat.MarkUnreadRequest](),
+	reflect.TypeFor[chat.MediaTemplate](),
+	reflect.TypeFor[chat.MemberError](),
+	reflect.TypeFor[chat.MemberResult](),
+	reflect.TypeFor[chat.MemberScope](),
+	reflect.TypeFor[chat.MembersService](),
+	reflect.TypeFor[chat.MentionTemplate](),
+	reflect.TypeFor[chat.Message](),
+	reflect.TypeFor[chat.MessageData](),
+	reflect.TypeFor[chat.MessageDataPoint](),
+	reflect.TypeFor[chat.MessageMetrics](),
+	reflect.TypeFor[chat.MessageType](),
+	reflect.TypeFor[chat.MessagesService](),
+	reflect.TypeFor[chat.Meta](),
+	reflect.TypeFor[chat.MetricsService](),
+	reflect.TypeFor[chat.ModelSettings](),
+	reflect.TypeFor[chat.Moderation](),
+	reflect.TypeFor[chat.ModerationReason](),
+	reflect.TypeFor[chat.ModerationRule](),
+	reflect.TypeFor[chat.ModerationRuleRef](),
+	reflect.TypeFor[chat.ModerationService](),
+	reflect.TypeFor[chat.MultipleReceivers](),
+	reflect.TypeFor[chat.MuteNotificationPreferences](),
+	reflect.TypeFor[chat.MuteRequest](),
+	reflect.TypeFor[chat.MutedConversation](),
+	reflect.TypeFor[chat.MutedConversationType](),
+	reflect.TypeFor[chat.NotificationChannel](),
+	reflect.TypeFor[chat.NotificationLog](),
+	reflect.TypeFor[chat.NotificationPreferences](),
+	reflect.TypeFor[chat.NotificationProviderType](),
+	reflect.TypeFor[chat.NotificationReason](),
+	reflect.TypeFor[chat.NotificationSetting](),
+	reflect.TypeFor[chat.NotificationSettings](),
+	reflect.TypeFor[chat.NotificationSound](),
+	reflect.TypeFor[chat.NotificationTemplates](),
+	reflect.TypeFor[chat.NotificationTrigger](),
+	reflect.TypeFor[chat.NotificationsService](),
+	reflect.TypeFor[chat.OneOnOneNotificationPreferences](),
+	reflect.TypeFor[chat.Option](),
+	reflect.TypeFor[chat.PageOptions](),
+	reflect.TypeFor[chat.Page[chat.AuthToken]](),
+	reflect.TypeFor[chat.Pagination](),
+	reflect.TypeFor[chat.Permission](),
+	reflect.TypeFor[chat.PermissionDataType](),
+	reflect.TypeFor[chat.PermissionType](),
+	reflect.TypeFor[chat.PermissionsService](),
+	reflect.TypeFor[chat.Placeholder](),
+	reflect.TypeFor[chat.PrivacyTemplateSetting](),
+	reflect.TypeFor[chat.PushPayloadPreferences](),
+	reflect.TypeFor[chat.PushPlatform](),
+	reflect.TypeFor[chat.PushToken](),
+	reflect.TypeFor[chat.PushTokenType](),
+	reflect.TypeFor[chat.Reaction](),
+	reflect.TypeFor[chat.ReactionCount](),
+	reflect.TypeFor[chat.ReactivateUsersRequest](),
+	reflect.TypeFor[chat.ReactivateUsersResponse](),
+	reflect.TypeFor[chat.ReceiverType](),
+	reflect.TypeFor[chat.Region](),
+	reflect.TypeFor[chat.RegisterPushTokenRequest](),
+	reflect.TypeFor[chat.RemoveFriendsRequest](),
+	reflect.TypeFor[chat.ReplaceAppPinnedRequest](),
+	reflect.TypeFor[chat.ResetConversationRequest](),
+	reflect.TypeFor[chat.RestrictFeaturesRequest](),
+	reflect.TypeFor[chat.RestrictedFeature](),
+	reflect.TypeFor[chat.Result](),
+	reflect.TypeFor[chat.RetryPolicy](),
+	reflect.TypeFor[chat.ReviewBlockedMessageRequest](),
+	reflect.TypeFor[chat.ReviewFlaggedMessageRequest](),
+	reflect.TypeFor[chat.ReviewStatus](),
+	reflect.TypeFor[chat.ReviewedMessage](),
+	reflect.TypeFor[chat.Role](),
+	reflect.TypeFor[chat.RoleSettings](),
+	reflect.TypeFor[chat.RolesService](),
+	reflect.TypeFor[chat.RuleAction](),
+	reflect.TypeFor[chat.RuleCondition](),
+	reflect.TypeFor[chat.RuleFilter](),
+	reflect.TypeFor[chat.RuleFilterEntity](),
+	reflect.TypeFor[chat.RuleFilterOperator](),
+	reflect.TypeFor[chat.RuleFilterType](),
+	reflect.TypeFor[chat.SMSTemplate](),
+	reflect.TypeFor[chat.Scope](),
+	reflect.TypeFor[chat.ScopeChange](),
+	reflect.TypeFor[chat.SendGridProvider](),
+	reflect.TypeFor[chat.SendMessageRequest](),
+	reflect.TypeFor[chat.SetPermissionsRequest](),
+	reflect.TypeFor[chat.SetPermissionsResponse](),
+	reflect.TypeFor[chat.SortOrder](),
+	reflect.TypeFor[chat.TestBYOAgentRequest](),
+	reflect.TypeFor[chat.TestBYOAgentResult](),
+	reflect.TypeFor[chat.TextTemplate](),
+	reflect.TypeFor[chat.Timestamp](),
+	reflect.TypeFor[chat.TwilioProvider](),
+	reflect.TypeFor[chat.UnblockUsersRequest](),
+	reflect.TypeFor[chat.UnmuteRequest](),
+	reflect.TypeFor[chat.UnregisterPushTokensRequest](),
+	reflect.TypeFor[chat.UnsetPermissionResponse](),
+	reflect.TypeFor[chat.UpdateAPIKeyRequest](),
+	reflect.TypeFor[chat.UpdateAuthTokenRequest](),
+	reflect.TypeFor[chat.UpdateContactDetailsRequest](),
+	reflect.TypeFor[chat.UpdateConversationRequest](),
+	reflect.TypeFor[chat.UpdateCursorOptions](),
+	reflect.TypeFor[chat.UpdateCustomProviderRequest](),
+	reflect.TypeFor[chat.UpdateGroupRequest](),
+	reflect.TypeFor[chat.UpdateKeywordListRequest](),
+	reflect.TypeFor[chat.UpdateMessageRequest](),
+	reflect.TypeFor[chat.UpdatePreferencesRequest](),
+	reflect.TypeFor[chat.UpdateReasonRequest](),
+	reflect.TypeFor[chat.UpdateRoleRequest](),
+	reflect.TypeFor[chat.UpdateRuleRequest](),
+	reflect.TypeFor[chat.UpdateTimezoneRequest](),
+	reflect.TypeFor[chat.UpdateUserRequest](),
+	reflect.TypeFor[chat.UsageCounts](),
+	reflect.TypeFor[chat.UsageMetrics](),
+	reflect.TypeFor[chat.UsageOptions](),
+	reflect.TypeFor[chat.UsageTimeRange](),
+	reflect.TypeFor[chat.User](),
+	reflect.TypeFor[chat.UserGroupPreferences](),
+	reflect.TypeFor[chat.UserMutePreferences](),
+	reflect.TypeFor[chat.UserNotificationPreferences](),
+	reflect.TypeFor[chat.UserOneOnOnePreferences](),
+	reflect.TypeFor[chat.UserStatus](),
+	reflect.TypeFor[chat.UsersService](),
+	reflect.TypeFor[chat.WeekSchedule](),
+
+	// package chattest
+	reflect.TypeFor[chattest.Delivery](),
+	reflect.TypeFor[chattest.DeliveryState](),
+	reflect.TypeFor[chattest.Fault](),
+	reflect.TypeFor[chattest.FaultKind](),
+	reflect.TypeFor[chattest.Handler](),
+	reflect.TypeFor[chattest.MessageFlag](),
+	reflect.TypeFor[chattest.Option](),
+	reflect.TypeFor[chattest.Request](),
+	reflect.TypeFor[chattest.Server](),
+
+	// package management
+	reflect.TypeFor[management.AddTenantRequest](),
+	reflect.TypeFor[management.App](),
+	reflect.TypeFor[management.AppAPIKey](),
+	reflect.TypeFor[management.AppAPIKeys](),
+	reflect.TypeFor[management.AppMetadata](),
+	reflect.TypeFor[management.AppOwner](),
+	reflect.TypeFor[management.AppRegion](),
+	reflect.TypeFor[management.AppSettings](),
+	reflect.TypeFor[management.AppState](),
+	reflect.TypeFor[management.AppsService](),
+	reflect.TypeFor[management.BitlySettings](),
+	reflect.TypeFor[management.BroadcastSettings](),
+	reflect.TypeFor[management.CertificatesBody](),
+	reflect.TypeFor[management.ChatWidget](),
+	reflect.TypeFor[management.ChatwootSettings](),
+	reflect.TypeFor[management.Client](),
+	reflect.TypeFor[management.Collaborator](),
+	reflect.TypeFor[management.CollaboratorRole](),
+	reflect.TypeFor[management.CollaboratorsService](),
+	reflect.TypeFor[management.CollaboratorsUpdate](),
+	reflect.TypeFor[management.CreateAppRequest](),
+	reflect.TypeFor[management.CreateWebhookRequest](),
+	reflect.TypeFor[management.DataList[management.AppAPIKey]](),
+	reflect.TypeFor[management.DataMaskingSettings](),
+	reflect.TypeFor[management.DeleteAppResult](),
+	reflect.TypeFor[management.E2EESettings](),
+	reflect.TypeFor[management.EmailNotificationSettings](),
+	reflect.TypeFor[management.EmailRepliesSettings](),
+	reflect.TypeFor[management.Extension](),
+	reflect.TypeFor[management.ExtensionHook](),
+	reflect.TypeFor[management.ExtensionID](),
+	reflect.TypeFor[management.ExtensionMeta](),
+	reflect.TypeFor[management.ExtensionPage](),
+	reflect.TypeFor[management.ExtensionPagination](),
+	reflect.TypeFor[management.ExtensionReply[management.SettingsBody]](),
+	reflect.TypeFor[management.ExtensionSettings](),
+	reflect.TypeFor[management.ExtensionsService](),
+	reflect.TypeFor[management.ExtensionsUpdate](),
+	reflect.TypeFor[management.FCMCredentials](),
+	reflect.TypeFor[management.GiphySettings](),
+	reflect.TypeFor[management.HookName](),
+	reflect.TypeFor[management.HumanModerationSettings](),
+	reflect.TypeFor[management.ImageModerationSettings](),
+	reflect.TypeFor[management.IntercomSettings](),
+	reflect.TypeFor[management.ListAppsOptions](),
+	reflect.TypeFor[management.ListExtensionsOptions](),
+	reflect.TypeFor[management.ListWebhooksOptions](),
+	reflect.TypeFor[management.MaskingRegex](),
+	reflect.TypeFor[management.MessagePayloadOptions](),
+	reflect.TypeFor[management.MessageShortcutsSettings](),
+	reflect.TypeFor[management.ModerationService](),
+	reflect.TypeFor[management.NotificationInPayload](),
+	reflect.TypeFor[management.Option](),
+	reflect.TypeFor[management.PageLinks](),
+	reflect.TypeFor[management.ProfanityFilterSettings](),
+	reflect.TypeFor[management.PushNotificationSettings](),
+	reflect.TypeFor[management.RawSettings](),
+	reflect.TypeFor[management.RegionMeta](),
+	reflect.TypeFor[management.ReportMessageSettings](),
+	reflect.TypeFor[management.ReportSettings](),
+	reflect.TypeFor[management.ReportUserSettings](),
+	reflect.TypeFor[management.Results](),
+	reflect.TypeFor[management.RichMediaSettings](),
+	reflect.TypeFor[management.SMSNotificationSettings](),
+	reflect.TypeFor[management.SentimentAnalysisSettings](),
+	reflect.TypeFor[management.SetExtensionsRequest](),
+	reflect.TypeFor[management.SettingKey](),
+	reflect.TypeFor[management.SettingsBody](),
+	reflect.TypeFor[management.SettingsData](),
+	reflect.TypeFor[management.SettingsService](),
+	reflect.TypeFor[management.Sticker](),
+	reflect.TypeFor[management.StickersSettings](),
+	reflect.TypeFor[management.StipopSettings](),
+	reflect.TypeFor[management.Tenant](),
+	reflect.TypeFor[management.TenantApp](),
+	reflect.TypeFor[management.TenantsService](),
+	reflect.TypeFor[management.TenorSettings](),
+	reflect.TypeFor[management.Timestamp](),
+	reflect.TypeFor[management.TinyURLSettings](),
+	reflect.TypeFor[management.Trigger](),
+	reflect.TypeFor[management.UpdateCollaboratorsRequest](),
+	reflect.TypeFor[management.UpdateWebhookRequest](),
+	reflect.TypeFor[management.UsageRequest](),
+	reflect.TypeFor[management.VirusScannerSettings](),
+	reflect.TypeFor[management.VoiceTranscriptionSettings](),
+	reflect.TypeFor[management.Webhook](),
+	reflect.TypeFor[management.WebhooksService](),
+	reflect.TypeFor[management.WidgetBody](),
+	reflect.TypeFor[management.WidgetData](),
+	reflect.TypeFor[management.WidgetListBody](),
+	reflect.TypeFor[management.XSSFilterSettings](),
+
+	// package webhook
+	reflect.TypeFor[webhook.Base](),
+	reflect.TypeFor[webhook.BlockEvent](),
+	reflect.TypeFor[webhook.CallEvent](),
+	reflect.TypeFor[webhook.CampaignEvent](),
+	reflect.TypeFor[webhook.Connection](),
+	reflect.TypeFor[webhook.EngineRequest](),
+	reflect.TypeFor[webhook.Envelope](),
+	reflect.TypeFor[webhook.Event](),
+	reflect.TypeFor[webhook.FailedCondition](),
+	reflect.TypeFor[webhook.FailureContext](),
+	reflect.TypeFor[webhook.FeedItemEvent](),
+	reflect.TypeFor[webhook.Group](),
+	reflect.TypeFor[webhook.GroupEvent](),
+	reflect.TypeFor[webhook.HandlerOption](),
+	reflect.TypeFor[webhook.Member](),
+	reflect.TypeFor[webhook.MessageActionEvent](),
+	reflect.TypeFor[webhook.MessageEvent](),
+	reflect.TypeFor[webhook.Millis](),
+	reflect.TypeFor[webhook.ModerationCondition](),
+	reflect.TypeFor[webhook.ModerationEvent](),
+	reflect.TypeFor[webhook.ModerationFailedEvent](),
+	reflect.TypeFor[webhook.ModerationFailure](),
+	reflect.TypeFor[webhook.ModerationMatch](),
+	reflect.TypeFor[webhook.ModerationRule](),
+	reflect.TypeFor[webhook.NotificationCreatedEvent](),
+	reflect.TypeFor[webhook.Occupant](),
+	reflect.TypeFor[webhook.ParticipantEvent](),
+	reflect.TypeFor[webhook.PayloadError](),
+	reflect.TypeFor[webhook.PushNotificationEvent](),
+	reflect.TypeFor[webhook.ReactionEvent](),
+	reflect.TypeFor[webhook.Receipt](),
+	reflect.TypeFor[webhook.ReceiptEvent](),
+	reflect.TypeFor[webhook.RecordingEvent](),
+	reflect.TypeFor[webhook.Seconds](),
+	reflect.TypeFor[webhook.SessionEndedEvent](),
+	reflect.TypeFor[webhook.SessionStartedEvent](),
+	reflect.TypeFor[webhook.Threshold](),
+	reflect.TypeFor[webhook.Time](),
+	reflect.TypeFor[webhook.TranscriptionEvent](),
+	reflect.TypeFor[webhook.Trigger](),
+	reflect.TypeFor[webhook.UnknownEvent](),
+	reflect.TypeFor[webhook.UserConnectionEvent](),
+	reflect.TypeFor[webhook.Verifier](),
+}
+
+// leakSecretSuffixes end the normalized names (lower case, without "_"
+// and "-", without a plural "s") of the fields that hold a credential; the
+// same list as chattest's request log, plus the management key of
+// chattest's own fields.
+var leakSecretSuffixes = []string{"password", "token", "secret", "secretkey", "apikey", "apivideokey", "privatekey", "p8key",
+	"authkey", "accesskey", "appkey", "certificate", "mgmtkey"}
+
+// secretName reports whether one of the names (a field's Go name, its JSON
+// or query name, a type's name) says it holds a credential.
+func secretName(names ...string) bool {
+	for _, name := range names {
+		n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
+		n = strings.TrimSuffix(n, "s")
+		for _, suffix := range leakSecretSuffixes {
+			if n != "" && strings.HasSuffix(n, suffix) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestExportedTypesHideSecrets prints a value of every exported type of
+// the public packages, with every field that holds a credential (by its
+// name) set to a secret and every other string set, with %v, %+v, %#v, %s
+// and %q, as a value and as a pointer: no output may show the secret. A
+// type that carries a credential must hide it (a Format method printing
+// it as REDACTED), however deep the field sits.
+func TestExportedTypesHideSecrets(t *testing.T) {
+	registered := map[string]reflect.Type{}
+	for _, rt := range leakTypes {
+		registered[leakTypeName(rt)] = rt
+	}
+	var declared []string
+	for pkg, dir := range leakPackages {
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		require.NoError(t, err)
+		fset := token.NewFileSet()
+		for _, name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+			require.NoError(t, err)
+			for _, d := range f.Decls {
+				g, ok := d.(*ast.GenDecl)
+				if !ok || g.Tok != token.TYPE {
+					continue
+				}
+				for _, spec := range g.Specs {
+					// An alias names a type declared elsewhere, checked there.
+					if ts := spec.(*ast.TypeSpec); ts.Name.IsExported() && !ts.Assign.IsValid() {
+						declared = append(declared, pkg+"."+ts.Name.Name)
+					}
+				}
+			}
+		}
+	}
+	slices.Sort(declared)
+	for _, name := range declared {
+		if registered[name] == nil {
+			t.Errorf("the exported type %s is not checked: add reflect.TypeFor[%s]() to leakTypes", name, name)
+		}
+	}
+	for name := range registered {
+		assert.Contains(t, declared, name, "leakTypes lists a type no package declares")
+	}
+
+	for _, name := range declared {
+		rt := registered[name]
+		if rt == nil {
+			continue
+		}
+		v := reflect.New(rt)
+		var paths []string
+		fillLeak(v.Elem(), secretName(rt.Name()), name, &paths, 0)
+		forms := map[string]any{"value": v.Elem().Interface(), "pointer": v.Interface()}
+		if holdsLock(rt) {
+			// A value that must not be copied is printed through its
+			// pointer: vet's copylocks check rejects printing a copy.
+			delete(forms, "value")
+		}
+		for _, verb := range leakVerbs {
+			for form, x := range forms {
+				if out := fmt.Sprintf(verb, x); strings.Contains(out, leakField) {
+					t.Errorf("%s: printing a %s with %s shows a credential set in %v: %s", name, form, verb, paths, out)
+				}
+			}
+		}
+	}
+}
+
+// holdsLock reports whether a value of rt holds a lock of package sync
+// (in itself or a field, not behind a pointer), so that copying it is a
+// mistake go vet reports.
+func holdsLock(rt reflect.Type) bool {
+	switch rt.Kind() {
+	case reflect.Struct:
+		if rt.PkgPath() == "sync" || rt.PkgPath() == "sync/atomic" {
+			return true
+		}
+		for i := range rt.NumField() {
+			if holdsLock(rt.Field(i).Type) {
+				return true
+			}
+		}
+	case reflect.Array:
+		return holdsLock(rt.Elem())
+	}
+	return false
+}
+
+// leakTypeName is "pkg.Name" for a type of the public packages, without
+// the type arguments of a generic one.
+func leakTypeName(rt reflect.Type) string {
+	path := strings.TrimPrefix(rt.PkgPath(), "github.com/chatrest/chat")
+	pkg := strings.TrimPrefix(path, "/")
+	if pkg == "" {
+		pkg = "chat"
+	}
+	name, _, _ := strings.Cut(rt.Name(), "[")
+	return pkg + "." + name
+}
+
+// fillLeak sets v: strings to leakField when secret (the field's name says
+// it holds a credential) and to "plain" otherwise; slices and maps get one
+// element, pointers a value; structs have each field filled by its own
+// name, unexported fields of the SDK's types included. It records the path
+// of each credential it sets.
+func fillLeak(v reflect.Value, secret bool, path string, paths *[]string, depth int) {
+	if depth > 8 {
+		return
+	}
+	if !v.CanSet() {
+		v = reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem()
+	}
+	switch v.Kind() {
+	case reflect.String:
+		if secret {
+			v.SetString(leakField)
+			*paths = append(*paths, path)
+		} else {
+			v.SetString("plain")
+		}
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Uint8 { // []byte, json.RawMessage
+			if secret {
+				v.SetBytes([]byte(`"` + leakField + `"`))
+				*paths = append(*paths, path)
+			}
+			return
+		}
+		s := reflect.MakeSlice(v.Type(), 1, 1)
+		fillLeak(s.Index(0), secret, path+"[0]", paths, depth+1)
+		v.Set(s)
+	case reflect.Array:
+		for i := range v.Len() {
+			fillLeak(v.Index(i), secret, fmt.Sprintf("%s[%d]", path, i), paths, depth+1)
+		}
+	case reflect.Map:
+		m := reflect.MakeMapWithSize(v.Type(), 1)
+		k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+		fillLeak(k, secret, path+"[key]", paths, depth+1)
+		fillLeak(e, secret, path+"[value]", paths, depth+1)
+		m.SetMapIndex(k, e)
+		v.Set(m)
+	case reflect.Pointer:
+		p := reflect.New(v.Type().Elem())
+		fillLeak(p.Elem(), secret, path, paths, depth+1)
+		v.Set(p)
+	case reflect.Interface:
+		if secret && v.NumMethod() == 0 {
+			v.Set(reflect.ValueOf(leakField))
+			*paths = append(*paths, path)
+		}
+	case reflect.Struct:
+		if !strings.HasPrefix(v.Type().PkgPath(), "github.com/chatrest/chat") {
+			return // time.Time and other types of the standard library
+		}
+		for i := range v.NumField() {
+			f := v.Type().Field(i)
+			jsonName, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			urlName, _, _ := strings.Cut(f.Tag.Get("url"), ",")
+			fillLeak(v.Field(i), secretName(f.Name, jsonName, urlName), path+"."+f.Name, paths, depth+1)
+		}
+	}
+}
