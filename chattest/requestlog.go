@@ -19,7 +19,7 @@ import (
 
 // Redacted replaces every credential in the request log: API keys, auth
 // tokens, push tokens, passwords and providers' credentials, and the values
-// of the apikey, key, secret, Authorization and Proxy-Authorization headers.
+// of the credential headers (see [Request]).
 const Redacted = "REDACTED"
 
 // maxLoggedRequests is how many requests the log keeps, the most recent.
@@ -30,8 +30,9 @@ const maxLoggedRequests = 10000
 // printing a Request, or the log as JSON, shows no secret. These read
 // [Redacted]:
 //
-//   - the values of the credential headers (apikey, key, secret,
-//     Authorization, Proxy-Authorization), whole;
+//   - the values of the credential headers, whole: apikey, key, secret,
+//     Authorization, Proxy-Authorization, Cookie, and those named as the
+//     fields below are (X-Auth-Token, X-Api-Key, ...);
 //   - by name, the path segments of {apiKey}, {authToken} and {pushToken},
 //     and the query parameters, JSON body fields (at any depth) and
 //     multipart or URL-encoded form fields whose name ends, in any letter
@@ -77,8 +78,17 @@ type Request struct {
 	Fault Fault
 }
 
-// credentialHeaders are the headers whose values are redacted whole.
-var credentialHeaders = []string{"Apikey", "Key", "Secret", "Authorization", "Proxy-Authorization"}
+// credentialHeaders are the headers whose values are redacted whole,
+// besides those whose name says they hold a credential (see
+// credentialHeader).
+var credentialHeaders = []string{"Apikey", "Key", "Secret", "Authorization", "Proxy-Authorization", "Cookie"}
+
+// credentialHeader reports whether the values of the header name (in
+// canonical form) are credentials: one of credentialHeaders, or a name
+// such as X-Auth-Token or X-Api-Key that secretField recognizes.
+func credentialHeader(name string) bool {
+	return slices.Contains(credentialHeaders, name) || secretField(name)
+}
 
 // secretWildcards are the path wildcards whose values are credentials.
 var secretWildcards = []string{"apiKey", "authToken", "pushToken"}
@@ -344,8 +354,11 @@ func (h *Handler) arrive(pattern string, r *http.Request, body []byte) *exchange
 			mine = append(mine, forms(s)...)
 		}
 	}
-	for _, name := range credentialHeaders {
-		for _, v := range r.Header[name] {
+	for name, vs := range r.Header {
+		if !credentialHeader(name) {
+			continue
+		}
+		for _, v := range vs {
 			add(v)
 			if _, cred, ok := strings.Cut(v, " "); ok { // "Bearer <token>"
 				add(strings.TrimSpace(cred))
@@ -385,7 +398,7 @@ func (h *Handler) arrive(pattern string, r *http.Request, body []byte) *exchange
 	for k, vs := range e.Header {
 		for i, v := range vs {
 			vs[i] = sc.scrub(v)
-			if slices.Contains(credentialHeaders, k) {
+			if credentialHeader(k) {
 				vs[i] = Redacted
 			}
 		}

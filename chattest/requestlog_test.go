@@ -318,6 +318,24 @@ func TestRequestLogRedactsCredentialFieldsByName(t *testing.T) {
 		anything[2].Body)
 }
 
+// Headers named as credentials are redacted whole, however short; the
+// others keep their text, scrubbed of the secrets in the ones redacted.
+func TestRequestLogRedactsCredentialHeaders(t *testing.T) {
+	srv, client := start(t)
+	seed(srv, "alice")
+	_, err := client.Users.Get(t.Context(), "alice", chat.WithHeader("X-Auth-Token", "header-token-0123"),
+		chat.WithHeader("X-Api-Key", "k"), chat.WithHeader("Cookie", "session=cookie-0123"),
+		chat.WithHeader("X-Debug", "saw header-token-0123 and session=cookie-0123 and k"))
+	require.NoError(t, err)
+	log := srv.Requests()
+	require.Len(t, log, 1)
+	h := log[0].Header
+	for _, name := range []string{"X-Auth-Token", "X-Api-Key", "Cookie", "Apikey"} {
+		assert.Equal(t, []string{chattest.Redacted}, h[name], name)
+	}
+	assert.Equal(t, "saw REDACTED and REDACTED and k", h.Get("X-Debug"), "a one-letter key wipes no other k")
+}
+
 // A short API key or management secret is redacted where it is a
 // credential (its header), not wherever its letters appear.
 func TestRequestLogShortCredentials(t *testing.T) {
