@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"iter"
+	"slices"
 )
 
 // Page is one page of a list: its items and the list's meta. Page-based
@@ -218,8 +219,9 @@ func pageIter[T, O any, PO interface {
 
 // cursorIter walks a cursor-based list from the position opts gives,
 // following meta.next. It stops on an empty page or a missing next cursor,
-// and yields ErrPaginationStalled if a cursor repeats. Each range over the
-// iterator starts afresh from opts, which it does not modify.
+// and yields ErrPaginationStalled if a cursor repeats (see stallGuard). Each
+// range over the iterator starts afresh from opts, which it does not
+// modify.
 func cursorIter[T, O any, PO interface {
 	*O
 	cursorOptions() *CursorOptions
@@ -255,20 +257,59 @@ func metaNext[T any](page *Page[T]) *Cursor { return page.Meta.Next }
 
 // walkCursor walks pages, moving the cursor options co with follow to the
 // cursor next finds in each page. It stops on an empty page or a page
-// without a cursor, and yields ErrPaginationStalled when a position
-// repeats.
+// without a cursor, and yields ErrPaginationStalled when the list goes
+// round in circles (see stallGuard), in memory that does not grow with the
+// number of pages.
 func walkCursor[T any, C comparable](ctx context.Context, co *C, fetch func(context.Context) (*Page[T], error), next func(*Page[T]) *Cursor, follow func(*C, *Cursor) bool) iter.Seq2[*T, error] {
-	seen := map[C]bool{*co: true}
+	var guard stallGuard[C]
+	guard.start(*co)
 	advance := func(page *Page[T]) (bool, error) {
 		n := next(page)
 		if len(page.Data) == 0 || n == nil || !follow(co, n) {
 			return false, nil
 		}
-		if seen[*co] {
+		if guard.repeated(*co) {
 			return false, ErrPaginationStalled
 		}
-		seen[*co] = true
 		return true, nil
 	}
 	return walk(ctx, fetch, advance)
+}
+
+// stallGuard tells when a sequence of cursor positions repeats, in constant
+// memory. A position equal to one of the last len(recent) positions is
+// caught at once, before its page is fetched again: a server that repeats
+// its cursor or alternates between a few. A longer cycle is caught by
+// Brent's method: a checkpoint, moved to the current position after 1, 2,
+// 4, 8, ... positions, is met again within at most two turns of the cycle
+// once the checkpoint is on it, so a range over a list that cycles always
+// ends.
+type stallGuard[C comparable] struct {
+	recent     [16]C
+	n          int // positions recorded; recent[n%len(recent)] is the next slot
+	checkpoint C
+	power      int // positions between checkpoint moves
+	since      int // positions since the checkpoint moved
+}
+
+func (g *stallGuard[C]) start(c C) {
+	g.checkpoint, g.power = c, 1
+	g.record(c)
+}
+
+func (g *stallGuard[C]) record(c C) {
+	g.recent[g.n%len(g.recent)] = c
+	g.n++
+}
+
+// repeated records c and reports whether it repeats an earlier position.
+func (g *stallGuard[C]) repeated(c C) bool {
+	if c == g.checkpoint || slices.Contains(g.recent[:min(g.n, len(g.recent))], c) {
+		return true
+	}
+	g.record(c)
+	if g.since++; g.since == g.power {
+		g.checkpoint, g.power, g.since = c, g.power*2, 0
+	}
+	return false
 }

@@ -16,10 +16,16 @@ func do[T any](ctx context.Context, rc *rest.Client, method string, p rest.Path,
 	return rest.Data[T](ctx, rc, &rest.Call{Method: method, Path: p, Body: body, OnBehalfOf: onBehalfOf, Options: opts})
 }
 
-// list fetches one page of a list; query is a struct with url tags.
+// list fetches one page of a list; query is a struct with url tags. The
+// query is encoded with the cached plan of its type (rest.QueryValues), not
+// by go-querystring's reflection on every call.
 func list[T any](ctx context.Context, rc *rest.Client, p rest.Path, query any, onBehalfOf string, opts []RequestOption) (*Page[T], error) {
+	q, err := rest.QueryValues(query)
+	if err != nil {
+		return nil, rc.NewArgError("query", err.Error())
+	}
 	var page Page[T]
-	if err := rc.Do(ctx, &rest.Call{Method: http.MethodGet, Path: p, Query: query, OnBehalfOf: onBehalfOf, Options: opts}, &page); err != nil {
+	if err := rc.Do(ctx, &rest.Call{Method: http.MethodGet, Path: p, Query: q, OnBehalfOf: onBehalfOf, Options: opts}, &page); err != nil {
 		return nil, err
 	}
 	return &page, nil

@@ -67,24 +67,20 @@ var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "", "\n"
 
 // envelope is the success body: {"data": ...}.
 type envelope[T any] struct {
-	Data *T `json:"data"`
+	Data T `json:"data"`
 }
 
 // Data sends call and returns the decoded "data" member of its response,
 // the envelope every operation of the APIs answers with. A response without
 // data gives a zero T.
 func Data[T any](ctx context.Context, c *Client, call *Call) (*T, error) {
-	var out T
-	env := envelope[T]{Data: &out}
-	if err := c.Do(ctx, call, &env); err != nil {
+	// One allocation holds the envelope and the result, which is returned
+	// in place (the envelope has no other field to keep alive).
+	env := new(envelope[T])
+	if err := c.Do(ctx, call, env); err != nil {
 		return nil, err
 	}
-	// The lenient second pass of Unmarshal decodes into a zeroed envelope,
-	// so env.Data, not out, holds the result.
-	if env.Data == nil {
-		return new(T), nil
-	}
-	return env.Data, nil
+	return &env.Data, nil
 }
 
 // Get is Data for a GET of p with an optional query.

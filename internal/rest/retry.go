@@ -39,9 +39,29 @@ type callState struct {
 	shownPath   string // the path with secrets redacted, without the base's prefix
 	method      string
 	pathSecrets []string // secret path segments, scrubbed from errors and logs
+
+	// ctx and trace are set by withState. They live in the state so that
+	// attaching the state to a context and tracing its connections cost no
+	// allocations of their own.
+	ctx   stateContext
+	trace httptrace.ClientTrace
 }
 
 type stateKey struct{}
+
+// stateContext is the call's context with its state attached: what
+// context.WithValue(ctx, stateKey{}, st) gives, held inside st.
+type stateContext struct {
+	context.Context
+	st *callState
+}
+
+func (c *stateContext) Value(key any) any {
+	if _, ok := key.(stateKey); ok {
+		return c.st
+	}
+	return c.Context.Value(key)
+}
 
 func stateFrom(ctx context.Context) *callState {
 	st, _ := ctx.Value(stateKey{}).(*callState)
@@ -52,14 +72,16 @@ func stateFrom(ctx context.Context) *callState {
 // whether an attempt obtained a connection: a request that never had one was
 // certainly not received, so it may be sent again.
 func withState(ctx context.Context, st *callState) context.Context {
-	ctx = context.WithValue(ctx, stateKey{}, st)
+	st.ctx = stateContext{Context: ctx, st: st}
+	ctx = &st.ctx
 	if !st.idempotent {
-		ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-			GotConn: func(httptrace.GotConnInfo) { st.gotConn.Store(true) },
-		})
+		st.trace.GotConn = st.gotConnection
+		ctx = httptrace.WithClientTrace(ctx, &st.trace)
 	}
 	return ctx
 }
+
+func (st *callState) gotConnection(httptrace.GotConnInfo) { st.gotConn.Store(true) }
 
 // idempotent reports whether a request with this method may be repeated
 // without changing the outcome.
