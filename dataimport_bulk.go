@@ -21,7 +21,8 @@ const defaultRateLimitRetries = 5
 
 // BulkOptions tunes a bulk import ([DataImportService.BulkImportUsers] and
 // the other BulkImport methods). The zero value (or nil) suits the
-// service's limits.
+// service's limits. A client with a [Limiter] ([WithLimiter]) also makes
+// each request wait for a permit of its standard budget.
 type BulkOptions struct {
 	// BatchSize is how many entities each request carries, 1 to
 	// [MaxImportEntities]; 0 means MaxImportEntities.
@@ -58,10 +59,12 @@ type BulkProgress struct {
 	Requests int
 }
 
-// ErrNotSent is the Err of an entity a bulk import stopped before sending,
-// because its context ended or a request failed. It wraps that cause. The
-// entity was not imported: it may be sent again.
-var ErrNotSent = errors.New("chat: not sent: the import stopped before this entity's request")
+// ErrNotSent is the Err of an item a bulk method (a BulkImport method,
+// [UsersService.CreateMany], [UsersService.UpdateMany],
+// [MembersService.AddMany]) stopped before sending, because its context
+// ended or a request failed. It wraps that cause. The item was not sent:
+// it may be sent again.
+var ErrNotSent = errors.New("chat: not sent: the bulk operation stopped before this item's request")
 
 // BulkImportUsers imports any number of users and returns one result per
 // user, in the order given. It splits them into requests of at most

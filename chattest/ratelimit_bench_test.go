@@ -1,0 +1,137 @@
+package chattest_test
+
+// The SDK's bulk user creation against a fake that enforces the service's
+// per-minute budgets, with time scaled so that a minute of the fake lasts
+// a fraction of a real second: the client's RateLimiter must hold the
+// budget (no 429, no user created twice) while using nearly all of it.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/chattest"
+)
+
+// fastClock returns a clock running speed times as fast as the real one,
+// from t0, whose minutes start when the real clock is at a multiple of a
+// minute / speed: where a RateLimiter with Per = a minute / speed takes
+// the service's windows to start.
+func fastClock(speed int) func() time.Time {
+	start := time.Now()
+	window := time.Minute / time.Duration(speed)
+	into := start.Sub(start.Truncate(window)) // how far start is into its real window
+	base := t0.Truncate(time.Minute).Add(into * time.Duration(speed))
+	return func() time.Time { return base.Add(time.Since(start) * time.Duration(speed)) }
+}
+
+// rateRun is the outcome of creating users through CreateMany against a
+// fake enforcing budget core requests a minute, with a clock speed times
+// as fast as the real one.
+type rateRun struct {
+	users    int
+	took     time.Duration
+	surfaced int // results failing with a 429
+	failed   int // results failing otherwise
+	refused  int // requests the server answered 429
+	posts    int // POST /v3/users requests the server received
+	stored   int // distinct users the server holds
+}
+
+// createAtRateLimit creates users users with concurrency requests at once.
+func createAtRateLimit(tb testing.TB, users, budget, speed, concurrency int) rateRun {
+	tb.Helper()
+	per := time.Minute / time.Duration(speed)
+	srv := chattest.NewServer(chattest.WithClock(fastClock(speed)), chattest.WithRateLimit(budget, 2*budget))
+	defer srv.Close()
+	limiter := chat.NewRateLimiter(chat.RateLimits{Core: budget, Standard: 2 * budget, Per: per})
+	client := srv.Client(chat.WithLimiter(limiter))
+	defer client.CloseIdleConnections()
+
+	reqs := make([]chat.CreateUserRequest, users)
+	for i := range reqs {
+		reqs[i] = chat.CreateUserRequest{UID: fmt.Sprintf("user-%05d", i), Name: fmt.Sprintf("User %d", i)}
+	}
+	start := time.Now()
+	res, err := client.Users.CreateMany(context.Background(), reqs, &chat.ManyOptions{Concurrency: concurrency})
+	run := rateRun{users: users, took: time.Since(start)}
+	require.NoError(tb, err)
+
+	for _, r := range res {
+		switch {
+		case errors.Is(r.Err, chat.ErrRateLimited):
+			run.surfaced++
+		case r.Err != nil:
+			run.failed++
+			tb.Errorf("user %s: %v", r.ID, r.Err)
+		}
+	}
+	for _, r := range srv.Requests() {
+		if r.Status == http.StatusTooManyRequests {
+			run.refused++
+		}
+	}
+	run.posts = srv.RequestCount("POST /v3/users")
+	for _, r := range reqs {
+		if _, ok := srv.User(r.UID); ok {
+			run.stored++
+		}
+	}
+	return run
+}
+
+// rate is the share of the budget achieved, in percent.
+func (r rateRun) rate(budget int, per time.Duration) float64 {
+	perSecond := float64(r.users) / r.took.Seconds()
+	return 100 * perSecond / (float64(budget) / per.Seconds())
+}
+
+// TestCreateManyHoldsTheServersBudget creates users faster than the budget
+// allows and checks that the limiter kept every request within it: the
+// server refused none, each user was sent once, all were created. The pace
+// itself is reported by BenchmarkCreateUsersAtRateLimit, not asserted: on
+// a loaded machine it would be flaky.
+func TestCreateManyHoldsTheServersBudget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes two seconds")
+	}
+	const users, budget = 600, 300 // per minute of a clock 60 times as fast: per second
+	run := createAtRateLimit(t, users, budget, 60, 8)
+	assert.Zero(t, run.surfaced, "429s surfaced to the caller")
+	assert.Zero(t, run.refused, "requests the server refused over budget")
+	assert.Equal(t, users, run.posts, "each user sent once")
+	assert.Equal(t, users, run.stored, "every user created")
+	t.Logf("%d users in %v: %.1f%% of the budget", users, run.took.Round(time.Millisecond), run.rate(budget, time.Second))
+}
+
+// BenchmarkCreateUsersAtRateLimit creates 10,000 users through CreateMany
+// (32 requests at once) against chattest enforcing 1,000 core requests a
+// minute, with a clock 60 times as fast: 1,000 a real second. It reports
+// the rate achieved as a share of the budget (the limiter paces at 97%),
+// the 429s surfaced to the caller and refused by the server, and the users
+// sent more than once; it fails when any of those is not zero.
+func BenchmarkCreateUsersAtRateLimit(b *testing.B) {
+	const users, budget, speed = 10000, 1000, 60
+	var last rateRun
+	for b.Loop() {
+		last = createAtRateLimit(b, users, budget, speed, 32)
+		if last.surfaced > 0 || last.refused > 0 {
+			b.Fatalf("%d 429s surfaced, %d refused by the server", last.surfaced, last.refused)
+		}
+		if last.posts != users || last.stored != users {
+			b.Fatalf("%d requests for %d users, %d stored: duplicates or losses", last.posts, users, last.stored)
+		}
+	}
+	b.ReportMetric(last.rate(budget, time.Second), "%budget")
+	b.ReportMetric(float64(users)/last.took.Seconds(), "users/s")
+	b.ReportMetric(float64(last.surfaced), "429s")
+	b.ReportMetric(float64(last.refused), "server-429s")
+	b.ReportMetric(float64(last.posts-users), "duplicates")
+}
