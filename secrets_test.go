@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -89,7 +90,12 @@ type shown struct {
 }
 
 // leakVerbs are the verbs every value is printed with.
-var leakVerbs = []string{"%v", "%+v", "%#v", "%s", "%q"}
+var leakVerbs = []string{"%v", "%+v", "%#v", "%s", "%q", "%x"}
+
+// shows reports whether text shows secret, as it is or hex-encoded (%x).
+func shows(text, secret string) bool {
+	return strings.Contains(text, secret) || strings.Contains(text, hex.EncodeToString([]byte(secret)))
+}
 
 // add records text under label, numbered when the label is taken.
 func (s *shown) add(label, text string) {
@@ -146,12 +152,12 @@ func (s *shown) fails(label string, v any, err error) {
 // TestNoSecretLeaks runs a whole session against chattest and scans
 // everything the SDK printed for the credentials it handled: the API key,
 // the management key and secret, every auth token, API key and push token,
-// and the passwords and providers' credentials. Printed are the error texts
-// (Error() and every verb, causes included), every result with %v, %+v,
-// %#v, %s and %q, the debug logs of the chat and management clients and of
-// the webhook receiver, chattest's request log (%+v and JSON) and its
-// deliveries, and a value of every exported type with its credential
-// fields filled (see leakTypes).
+// and the passwords and providers' credentials, as they are and
+// hex-encoded. Printed are the error texts (Error() and every verb, causes
+// included), every result with %v, %+v, %#v, %s, %q and %x, the debug logs
+// of the chat and management clients and of the webhook receiver, and
+// chattest's request log (every verb and JSON) and its deliveries.
+// TestExportedTypesHideSecrets checks every exported type the same way.
 func TestNoSecretLeaks(t *testing.T) {
 	var chatLog, mgmtLog, hookLog leakBuffer
 	srv := chattest.NewServer(chattest.WithAPIKey(leakAPIKey), chattest.WithManagementCredentials(leakMgmtKey, leakMgmtSecret))
@@ -416,7 +422,7 @@ func TestNoSecretLeaks(t *testing.T) {
 
 	for _, label := range slices.Sorted(maps.Keys(s.texts)) {
 		for _, secret := range secrets {
-			if strings.Contains(s.texts[label], secret) {
+			if shows(s.texts[label], secret) {
 				t.Errorf("%s shows the secret %.16s...: %s", label, secret, s.texts[label])
 			}
 		}
@@ -897,8 +903,8 @@ func secretName(names ...string) bool {
 
 // TestExportedTypesHideSecrets prints a value of every exported type of
 // the public packages, with every field that holds a credential (by its
-// name) set to a secret and every other string set, with %v, %+v, %#v, %s
-// and %q, as a value and as a pointer: no output may show the secret. A
+// name) set to a secret and every other string set, with %v, %+v, %#v, %s,
+// %q and %x, as a value and as a pointer: no output may show the secret. A
 // type that carries a credential must hide it (a Format method printing
 // it as REDACTED), however deep the field sits.
 func TestExportedTypesHideSecrets(t *testing.T) {
@@ -963,7 +969,7 @@ func TestExportedTypesHideSecrets(t *testing.T) {
 		}
 		for _, verb := range leakVerbs {
 			for form, x := range forms {
-				if out := fmt.Sprintf(verb, x); strings.Contains(out, leakField) {
+				if out := fmt.Sprintf(verb, x); shows(out, leakField) {
 					t.Errorf("%s: printing a %s with %s shows a credential set in %v: %s", name, form, verb, paths, out)
 				}
 			}
