@@ -83,11 +83,14 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 
 // WithRetryPolicy replaces the retry policy ([DefaultRetryPolicy]).
 //
-// GET, PUT and DELETE are retried on connection errors and on status 429,
-// 500, 502, 503 and 504. POST and PATCH are retried only on 429 (the service
-// did not process the request) and when the connection failed before the
-// request was sent; never after a 5xx or a timeout, where the server may have
-// acted. Waits grow exponentially with jitter, honour Retry-After (seconds or
+// GET is retried on connection errors, on status 429, 500, 502, 503 and
+// 504, and on a 2xx whose body is cut short or not JSON. PUT and DELETE are
+// retried on 429, 500, 502, 503 and 504, and on connection errors only when
+// the connection failed before the request was sent. POST and PATCH are
+// retried only on 429 (the service did not process the request) and when
+// the connection failed before the request was sent; never after a 5xx. No
+// write is sent again after its answer was lost, where the server may have
+// acted: the caller gets the error and decides. Waits grow exponentially with jitter, honour Retry-After (seconds or
 // HTTP date) and X-Rate-Limit-Reset, and end at once when the context is
 // done.
 func WithRetryPolicy(p RetryPolicy) Option {

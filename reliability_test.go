@@ -86,11 +86,9 @@ func (f *relFixture) actions(action string) int {
 type relOp struct {
 	column     string
 	route      string // the chattest route pattern the call is sent to
-	idempotent bool
-	// repeatRefused: applying the call a second time is refused by the
-	// service (a deleted message cannot be deleted again).
-	repeatRefused bool
-	call          func(ctx context.Context, c *chat.Client, f *relFixture) error
+	idempotent bool   // PUT, DELETE, GET: retried on 5xx
+	safe       bool   // GET: only reads, so also retried after a lost answer or an unreadable 200
+	call       func(ctx context.Context, c *chat.Client, f *relFixture) error
 	// applied counts how many times the call changed the state; nil for a
 	// read.
 	applied func(f *relFixture) int
@@ -103,7 +101,7 @@ const (
 
 var relOps = []relOp{
 	{
-		column: "GET Users.Get", route: "GET /v3/users/{uid}", idempotent: true,
+		column: "GET Users.Get", route: "GET /v3/users/{uid}", idempotent: true, safe: true,
 		call: func(ctx context.Context, c *chat.Client, _ *relFixture) error {
 			u, err := c.Users.Get(ctx, "bob")
 			if err == nil && u.UID != "bob" {
@@ -121,7 +119,7 @@ var relOps = []relOp{
 		applied: func(f *relFixture) int { return f.actions(chat.ActionEdited) },
 	},
 	{
-		column: "DELETE Messages.Delete", route: "DELETE /v3/messages/{id}", idempotent: true, repeatRefused: true,
+		column: "DELETE Messages.Delete", route: "DELETE /v3/messages/{id}", idempotent: true,
 		call: func(ctx context.Context, c *chat.Client, f *relFixture) error {
 			_, err := c.Messages.Delete(ctx, f.targetID, nil)
 			return err
@@ -188,11 +186,12 @@ type relExpect struct {
 }
 
 // expect states the retry rules (internal/rest/retry.go, documented on
-// chat.WithRetryPolicy) for one cell: GET, PUT and DELETE are retried on
-// connection errors, 429, 500, 502, 503 and 504; POST only on 429 and when
-// no connection was obtained; a Retry-After within MaxServerWait is
-// honoured; a call's deadline ends it; a 2xx whose body cannot be read or
-// decoded is not retried.
+// chat.WithRetryPolicy) for one cell: a GET is retried on connection
+// errors, 429, 500, 502, 503 and 504, and on a 200 whose body is cut short
+// or not JSON; PUT and DELETE on 429 and 5xx, and on connection errors only
+// when no connection was obtained; POST only on 429 and when no connection
+// was obtained; a Retry-After within MaxServerWait is honoured; a call's
+// deadline ends it.
 func (f relFault) expect(op relOp) relExpect {
 	switch {
 	case f.refused: // no connection: every method is retried, to no avail
@@ -201,25 +200,31 @@ func (f relFault) expect(op relOp) relExpect {
 		return relExpect{attempts: 1}
 	}
 	switch f.fault.Kind {
-	case chattest.FaultTruncate: // acted on; a 200 is not retried
-		return relExpect{attempts: 1, applied: 1}
-	case chattest.FaultInvalidJSON: // not acted on; a 200 is not retried
-		return relExpect{attempts: 1}
-	case chattest.FaultDropAfter:
-		switch {
-		case !op.idempotent: // acted on, and a POST is not sent again
-			return relExpect{attempts: 1, applied: 1}
-		case op.repeatRefused: // sent again, and the repeat is refused
-			return relExpect{attempts: 2, applied: 1}
+	case chattest.FaultTruncate, chattest.FaultInvalidJSON:
+		if op.safe { // a read is sent again
+			return relExpect{ok: true, attempts: 2}
 		}
-		return relExpect{ok: true, attempts: 2, applied: 2}
+		applied := 0 // an invalid JSON answer comes before the service acts
+		if f.fault.Kind == chattest.FaultTruncate {
+			applied = 1 // acted on, and a write is not sent again
+		}
+		return relExpect{attempts: 1, applied: applied}
+	case chattest.FaultDropBefore, chattest.FaultDropAfter:
+		if op.safe {
+			return relExpect{ok: true, attempts: 2}
+		}
+		applied := 0 // the request reached the service: a write is not sent again
+		if f.fault.Kind == chattest.FaultDropAfter {
+			applied = 1
+		}
+		return relExpect{attempts: 1, applied: applied}
 	}
 	if f.fault.Status == http.StatusTooManyRequests || op.idempotent {
 		// 429 is answered before the service acts: any method recovers;
-		// idempotent ones also recover from drops before acting and 5xx.
+		// GET, PUT and DELETE also recover from 5xx.
 		return relExpect{ok: true, attempts: 2, applied: 1}
 	}
-	return relExpect{attempts: 1} // a POST is not retried after 5xx or a drop
+	return relExpect{attempts: 1} // a POST is not retried after 5xx
 }
 
 // retried reports whether the SDK waits between attempts in this cell, so
@@ -485,9 +490,7 @@ func runCell(t *testing.T, fault relFault, op relOp) relOutcome {
 	assert.LessOrEqual(t, out.attempts, relRetries+1, "within the retry budget")
 	if op.applied != nil {
 		assert.Equal(t, want.applied, out.applied, "applied in chattest's state")
-		if !op.idempotent {
-			assert.LessOrEqual(t, out.applied, 1, "a POST is never applied twice")
-		}
+		assert.LessOrEqual(t, out.applied, 1, "a write is never applied twice")
 	}
 
 	// What each failure carries.
@@ -500,14 +503,9 @@ func runCell(t *testing.T, fault relFault, op relOp) relOutcome {
 		assert.ErrorIs(t, err, syscall.ECONNREFUSED)
 	case fault.deadline > 0:
 		assert.ErrorIs(t, err, context.DeadlineExceeded)
-	case fault.fault.Kind == chattest.FaultDropBefore || fault.fault.Kind == chattest.FaultDropAfter && !op.idempotent:
+	case fault.fault.Kind == chattest.FaultDropBefore || fault.fault.Kind == chattest.FaultDropAfter:
 		assert.ErrorAs(t, err, &ue, "no answer: a transport error")
 		assert.False(t, errors.As(err, &ce), "no answer, so no API error")
-	case fault.fault.Kind == chattest.FaultDropAfter: // the repeat of a delete
-		if assert.ErrorAs(t, err, &ce) {
-			assert.Equal(t, 400, ce.StatusCode)
-			assert.Equal(t, 2, ce.Attempts)
-		}
 	case fault.fault.Kind == chattest.FaultTruncate || fault.fault.Kind == chattest.FaultInvalidJSON:
 		if assert.ErrorAs(t, err, &ce) {
 			assert.Equal(t, 200, ce.StatusCode)
@@ -700,9 +698,12 @@ edit and delete. Each cell asserts:
   the status, the API's code when it sent one, and the attempts), or the
   transport's ` + "`*url.Error`" + ` when nothing was answered (with
   ` + "`errors.Is`" + ` matching ` + "`syscall.ECONNREFUSED`" + ` or ` + "`context.DeadlineExceeded`" + `);
-- GET, PUT and DELETE recover within the retry budget from a transient
-  fault (a drop, 429, 500, 502, 503, 504, a gateway's HTML page);
-- a POST the server acted on is never sent again, so never applied twice;
+- a GET recovers within the retry budget from every transient fault (a
+  drop, 429, 500, 502, 503, 504, a gateway's HTML page, a 200 cut short or
+  not JSON), and PUT and DELETE from those the service answered (429, 5xx,
+  the HTML page);
+- a write (POST, PUT, DELETE) the server may have acted on is never sent
+  again, so never applied twice;
 - every attempt of a call sends the same body (the same muid);
 - the outcome is exactly the one the retry rules below predict.
 
@@ -729,9 +730,16 @@ request whose client left while it waited).
 
 ## The rules these prove
 
-- GET, PUT and DELETE are retried on connection errors and on 429, 500,
-  502, 503 and 504, with exponential backoff and jitter
-  (` + "`chat.WithRetryPolicy`" + `; by default 3 retries from 250ms to 10s).
+- A GET is retried on connection errors, on 429, 500, 502, 503 and 504,
+  and on a 200 whose body is cut short or is not JSON, with exponential
+  backoff and jitter (` + "`chat.WithRetryPolicy`" + `; by default 3 retries from
+  250ms to 10s).
+- PUT and DELETE are retried on 429, 500, 502, 503 and 504, which the
+  service answered, and on connection errors only when no connection was
+  obtained. Not when the connection broke after the request was sent:
+  the service may have applied it, and a repeat would apply it again (an
+  edit's action message and webhook event would repeat; a delete's repeat
+  would be refused).
 - POST and PATCH are retried only on 429 (the service refused the request
   without acting) and when no connection was obtained (connection
   refused). Never after a 5xx, a dropped connection or a timeout, where the
@@ -740,8 +748,9 @@ request whose client left while it waited).
   honoured up to ` + "`RetryPolicy.MaxServerWait`" + ` (default 60s); a longer wait
   returns the 429 at once. A wait that would pass the context's deadline
   is not started.
-- A 2xx whose body is cut short or is not JSON fails with a ` + "`*chat.Error`" + `
-  carrying the status and the cause (` + "`Err`" + `); it is not retried.
+- A write's 2xx whose body is cut short or is not JSON fails with a
+  ` + "`*chat.Error`" + ` carrying the status and the cause (` + "`Err`" + `); it is not
+  retried, since the service acted.
 - ` + "`chat.WithTimeout`" + ` and the context's deadline bound the whole call,
   retries and waits included; cancelling the context ends any wait at once.
 
@@ -767,19 +776,10 @@ without a muid is never deduplicated (chattest/muid_test.go).
 reference does not say that it deduplicates. Until it is confirmed, treat
 a re-sent message as possibly delivered twice.
 
-## Known gaps
+## What a caller should know
 
-What the matrix shows and a caller should know:
-
-- **A GET whose 200 answer is cut short, or is not JSON, is not retried.**
-  The retry layer decides on the status before the body is read; a body
-  that breaks afterwards fails the call. The call is safe to repeat.
-- **A DELETE whose answer was lost is retried, and the retry is refused**:
-  the message was deleted by the first attempt, so the repeat answers 400
-  ERR_MESSAGE_ACTION_NOT_ALLOWED (a user would answer 404). The call fails
-  although the delete took effect; check the resource before treating it
-  as not deleted.
-- **A PUT whose answer was lost is applied twice.** The resource ends as
-  after one application, but the service's side effects repeat: a message
-  edited twice gets two "edited" action messages (and events).
+- A write whose answer was lost (a dropped connection after sending, a
+  timeout, a 200 cut short) fails with the outcome unknown: the service
+  may have applied it. Check the resource (or, for a send, re-send with
+  the same muid) before treating it as not applied.
 `

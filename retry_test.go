@@ -27,7 +27,8 @@ var fastRetries = chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 3, MinWait: 
 // retryCall is one SDK method, by HTTP method.
 type retryCall struct {
 	name       string
-	idempotent bool
+	idempotent bool // PUT, DELETE and GET
+	safe       bool // GET: it only reads
 	call       func(ctx context.Context, c *chat.Client) error
 	path       string
 	body       string // the JSON body each attempt must carry; "" for none
@@ -35,7 +36,7 @@ type retryCall struct {
 
 var retryCalls = []retryCall{
 	{
-		name: "GET Users.Get", idempotent: true, path: "/v3/users/u1",
+		name: "GET Users.Get", idempotent: true, safe: true, path: "/v3/users/u1",
 		call: func(ctx context.Context, c *chat.Client) error { _, err := c.Users.Get(ctx, "u1"); return err },
 	},
 	{
@@ -342,8 +343,8 @@ func TestRetryRefusedPort(t *testing.T) {
 }
 
 // TestRetryAfterRequestSent uses a server that reads each request and then
-// hangs up without answering: the request may have been acted on, so a POST
-// is sent exactly once, while GET, PUT and DELETE are retried.
+// hangs up without answering: the request may have been acted on, so a
+// write (POST, PUT, DELETE) is sent exactly once, while a GET is retried.
 func TestRetryAfterRequestSent(t *testing.T) {
 	var mu sync.Mutex
 	seen := map[string]int{}
@@ -376,7 +377,7 @@ func TestRetryAfterRequestSent(t *testing.T) {
 			assert.ErrorIs(t, err, io.EOF)
 
 			want := 1
-			if c.idempotent {
+			if c.safe {
 				want = 4
 			}
 			mu.Lock()
@@ -386,6 +387,61 @@ func TestRetryAfterRequestSent(t *testing.T) {
 				total += n
 			}
 			assert.Equal(t, want, total, "requests the server read: %v", seen)
+		})
+	}
+}
+
+// TestRetryUnreadableSuccess: a GET answered 200 with a body that is not
+// JSON is sent again within the budget and succeeds; a POST or a PUT so
+// answered is not (the service acted), and its error says why.
+func TestRetryUnreadableSuccess(t *testing.T) {
+	fast := chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: time.Millisecond})
+	broken := func(attempt int, _ *http.Request) (*http.Response, error) {
+		if attempt == 1 {
+			return jsonResponse(http.StatusOK, `{"data":{"uid":"alice"`), nil
+		}
+		return jsonResponse(http.StatusOK, `{"data":{"uid":"alice","name":"Alice"}}`), nil
+	}
+
+	t.Run("GET recovers", func(t *testing.T) {
+		m := newMockAPI(t, fast)
+		m.serve(broken)
+		u, err := m.client.Users.Get(t.Context(), "alice")
+		require.NoError(t, err)
+		assert.Equal(t, "Alice", u.Name)
+		assert.Equal(t, 2, m.calls())
+	})
+	t.Run("GET gives up after the budget", func(t *testing.T) {
+		m := newMockAPI(t, fast)
+		m.reply(http.StatusOK, `<html>maintenance</html>`)
+		_, err := m.client.Users.Get(t.Context(), "alice")
+		var ce *chat.Error
+		require.ErrorAs(t, err, &ce)
+		assert.Equal(t, 3, m.calls(), "1 attempt + MaxRetries 2")
+		assert.Equal(t, 3, ce.Attempts)
+		assert.Contains(t, ce.Message, "decoding response")
+	})
+	for _, write := range []struct {
+		name string
+		call func(c *chat.Client) error
+	}{
+		{"POST", func(c *chat.Client) error {
+			_, err := c.Users.Create(t.Context(), &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
+			return err
+		}},
+		{"PUT", func(c *chat.Client) error {
+			_, err := c.Users.Update(t.Context(), "alice", &chat.UpdateUserRequest{Name: "Alice"})
+			return err
+		}},
+	} {
+		t.Run(write.name+" is not resent", func(t *testing.T) {
+			m := newMockAPI(t, fast)
+			m.serve(broken)
+			err := write.call(m.client)
+			var ce *chat.Error
+			require.ErrorAs(t, err, &ce)
+			assert.Equal(t, http.StatusOK, ce.StatusCode)
+			assert.Equal(t, 1, m.calls())
 		})
 	}
 }

@@ -220,12 +220,22 @@ func TestFaultDropAfterActing(t *testing.T) {
 	assert.Equal(t, 0, log[0].Status, "nothing was answered")
 	assert.Equal(t, chattest.FaultDropAfter, log[0].Fault.Kind)
 
-	t.Run("an idempotent request is retried and answered", func(t *testing.T) {
+	t.Run("a PUT is not sent again either, but applied once", func(t *testing.T) {
 		srv.Fail(chattest.Fault{Route: "PUT /v3/users/{uid}", Kind: chattest.FaultDropAfter, Times: 1})
-		u, err := client.Users.Update(t.Context(), "bob", &chat.UpdateUserRequest{Name: "Robert"})
+		_, err := client.Users.Update(t.Context(), "bob", &chat.UpdateUserRequest{Name: "Robert"})
+		require.Error(t, err)
+		assert.Equal(t, 1, srv.RequestCount("PUT /v3/users/{uid}"))
+		u, ok := srv.User("bob")
+		require.True(t, ok)
+		assert.Equal(t, "Robert", u.Name, "the service applied it")
+	})
+
+	t.Run("a GET is retried and answered", func(t *testing.T) {
+		srv.Fail(chattest.Fault{Route: getUser, Kind: chattest.FaultDropAfter, Times: 1})
+		u, err := client.Users.Get(t.Context(), "bob")
 		require.NoError(t, err)
 		assert.Equal(t, "Robert", u.Name)
-		assert.Equal(t, 2, srv.RequestCount("PUT /v3/users/{uid}"))
+		assert.Equal(t, 2, srv.RequestCount(getUser))
 	})
 }
 
@@ -264,14 +274,20 @@ func TestFaultTruncate(t *testing.T) {
 	seed(srv, "alice")
 	srv.Fail(chattest.Fault{Route: getUser, Kind: chattest.FaultTruncate, Times: 1})
 
-	_, err := srv.Client(fastRetries(3)).Users.Get(t.Context(), "alice")
+	u, err := srv.Client(fastRetries(3)).Users.Get(t.Context(), "alice")
+	require.NoError(t, err, "a GET whose answer was cut short is sent again")
+	assert.Equal(t, "alice", u.UID)
+	assert.Equal(t, 2, srv.RequestCount(getUser))
+	assert.Equal(t, 200, srv.Requests()[0].Status, "the status was sent")
+
+	srv.Fail(chattest.Fault{Route: "PUT /v3/users/{uid}", Kind: chattest.FaultTruncate, Times: 1})
+	_, err = srv.Client(fastRetries(3)).Users.Update(t.Context(), "alice", &chat.UpdateUserRequest{Name: "Al"})
 	var ce *chat.Error
 	require.ErrorAs(t, err, &ce)
 	assert.Equal(t, 200, ce.StatusCode)
 	assert.Empty(t, ce.Code)
 	assert.Error(t, ce.Err, "the cause: the body ended early")
-	assert.Equal(t, 1, srv.RequestCount(getUser), "a 200 is not retried")
-	assert.Equal(t, 200, srv.Requests()[0].Status, "the status was sent")
+	assert.Equal(t, 1, srv.RequestCount("PUT /v3/users/{uid}"), "a write the service acted on is not sent again")
 
 	t.Run("on the wire", func(t *testing.T) {
 		srv.Fail(chattest.Fault{Route: getUser, Kind: chattest.FaultTruncate, Times: 1})
@@ -531,8 +547,8 @@ func TestFaultsOverHTTP1(t *testing.T) {
 	_, ok := srv.User("carol")
 	assert.False(t, ok)
 
-	srv.Fail(chattest.Fault{Route: getUser, Kind: chattest.FaultTruncate, Times: 1})
-	_, err = client.Users.Get(ctx, "alice")
+	srv.Fail(chattest.Fault{Route: "PUT /v3/users/{uid}", Kind: chattest.FaultTruncate, Times: 1})
+	_, err = client.Users.Update(ctx, "alice", &chat.UpdateUserRequest{Name: "Al"})
 	var ce *chat.Error
 	require.ErrorAs(t, err, &ce)
 	assert.Equal(t, 200, ce.StatusCode)

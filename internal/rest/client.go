@@ -157,13 +157,31 @@ func (c *Client) Do(ctx context.Context, call *Call, out any) error {
 		return err
 	}
 	defer cancel()
+	for {
+		again, err := c.attempt(ctx, req, st, call, out)
+		if !again {
+			return err
+		}
+		// A GET answered 2xx with a body cut short or not JSON: the same
+		// request is sent again, within the retry budget.
+		if err := c.pause(req.Context(), st.attempts); err != nil {
+			return err
+		}
+	}
+}
+
+// attempt sends req once through the retry layer (which may itself make
+// several attempts) and decodes the answer into out. again reports that the
+// answer was a 2xx whose body could not be read or decoded, to a request
+// that only reads, with retries left: err is then that failure.
+func (c *Client) attempt(ctx context.Context, req *retryablehttp.Request, st *callState, call *Call, out any) (again bool, err error) {
 	if c.Limiter != nil {
 		if ls := limitFrom(req.Context()); ls != nil {
 			if err := ls.wait(req.Context()); err != nil {
 				if ctxErr := ctx.Err(); ctxErr != nil {
-					return ctxErr
+					return false, ctxErr
 				}
-				return err
+				return false, err
 			}
 		}
 	}
@@ -174,9 +192,9 @@ func (c *Client) Do(ctx context.Context, call *Call, out any) error {
 			resp.Body.Close()
 		}
 		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-			return ctxErr
+			return false, ctxErr
 		}
-		return redactErr(err, c.base+call.Path.Redacted(), c.allSecrets(st.pathSecrets))
+		return false, redactErr(err, c.base+call.Path.Redacted(), c.allSecrets(st.pathSecrets))
 	}
 	defer resp.Body.Close()
 
@@ -189,29 +207,45 @@ func (c *Client) Do(ctx context.Context, call *Call, out any) error {
 	}()
 	n, readErr := buf.ReadFrom(io.LimitReader(resp.Body, c.MaxResponseBytes+1))
 	c.logDone(ctx, st, resp.StatusCode, time.Since(start))
-	if readErr == nil && n > c.MaxResponseBytes {
+	tooLarge := readErr == nil && n > c.MaxResponseBytes
+	if tooLarge {
 		readErr = fmt.Errorf("response body exceeds %d bytes", c.MaxResponseBytes)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return c.NewError(c.failure(call, st, resp, buf.Bytes(), readErr))
+		return false, c.NewError(c.failure(call, st, resp, buf.Bytes(), readErr))
 	}
+	retryable := st.safe && st.attempts <= c.Retry.MaxRetries
 	if readErr != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
-			return ctxErr
+			return false, ctxErr
 		}
 		f := c.failure(call, st, resp, nil, readErr)
 		f.Message = "reading response: " + f.Err.Error()
-		return c.NewError(f)
+		return retryable && !tooLarge, c.NewError(f)
 	}
 	if out == nil || n == 0 {
-		return nil
+		return false, nil
 	}
 	if err := Unmarshal(buf.Bytes(), out); err != nil {
 		f := c.failure(call, st, resp, nil, err)
 		f.Message = "decoding response: " + err.Error()
-		return c.NewError(f)
+		var syntaxErr *json.SyntaxError
+		return retryable && (errors.As(err, &syntaxErr) || errors.Is(err, io.ErrUnexpectedEOF)), c.NewError(f)
 	}
-	return nil
+	return false, nil
+}
+
+// pause waits the backoff before attempt number attempts+1, or until ctx
+// is done.
+func (c *Client) pause(ctx context.Context, attempts int) error {
+	t := time.NewTimer(c.backoff(c.Retry.MinWait, c.Retry.MaxWait, attempts-1, nil))
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 func (c *Client) newRequest(ctx context.Context, call *Call) (*retryablehttp.Request, *callState, context.CancelFunc, error) {
@@ -259,7 +293,7 @@ func (c *Client) newRequest(ctx context.Context, call *Call) (*retryablehttp.Req
 	if c.Timeout > 0 {
 		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
 	}
-	st := &callState{idempotent: idempotent(call.Method), shownPath: call.Path.Redacted(), method: call.Method,
+	st := &callState{idempotent: idempotent(call.Method), safe: safe(call.Method), shownPath: call.Path.Redacted(), method: call.Method,
 		pathSecrets: call.Path.secrets}
 	if c.Limiter != nil {
 		ls := &limitState{limiter: c.Limiter}

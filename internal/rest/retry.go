@@ -33,7 +33,8 @@ type RetryPolicy struct {
 // callState follows one call across its attempts. It travels in the
 // request's context, which go-retryablehttp hands to CheckRetry.
 type callState struct {
-	idempotent  bool
+	idempotent  bool        // PUT, DELETE and the safe methods: repeating one changes nothing more
+	safe        bool        // GET, HEAD, OPTIONS: the request changes nothing
 	gotConn     atomic.Bool // the current attempt obtained a connection
 	attempts    int
 	shownPath   string // the path with secrets redacted, without the base's prefix
@@ -68,13 +69,13 @@ func stateFrom(ctx context.Context) *callState {
 	return st
 }
 
-// withState attaches st to ctx. For a non-idempotent method it also traces
+// withState attaches st to ctx. For a method that writes it also traces
 // whether an attempt obtained a connection: a request that never had one was
 // certainly not received, so it may be sent again.
 func withState(ctx context.Context, st *callState) context.Context {
 	st.ctx = stateContext{Context: ctx, st: st}
 	ctx = &st.ctx
-	if !st.idempotent {
+	if !st.safe {
 		st.trace.GotConn = st.gotConnection
 		ctx = httptrace.WithClientTrace(ctx, &st.trace)
 	}
@@ -82,6 +83,11 @@ func withState(ctx context.Context, st *callState) context.Context {
 }
 
 func (st *callState) gotConnection(httptrace.GotConnInfo) { st.gotConn.Store(true) }
+
+// safe reports whether a request with this method only reads.
+func safe(method string) bool {
+	return method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
+}
 
 // idempotent reports whether a request with this method may be repeated
 // without changing the outcome.
@@ -95,8 +101,12 @@ func idempotent(method string) bool {
 
 // checkRetry decides, after each attempt, whether to try again.
 //
-// GET, PUT and DELETE are retried on connection errors, 429, 500, 502, 503
-// and 504. POST and PATCH are retried only on 429 (the service did not
+// GET is retried on connection errors, 429, 500, 502, 503 and 504 (and, by
+// Do, on a 2xx whose body is cut short or not JSON). PUT and DELETE are
+// retried on 429, 500, 502, 503 and 504, which the service answered, and
+// on connection errors only when no connection was obtained: never when the
+// answer was lost after the request was sent, which the service may have
+// applied. POST and PATCH are retried only on 429 (the service did not
 // process the request) and when no connection was obtained; never after a
 // 5xx or a timeout, where the server may have acted.
 func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
@@ -110,11 +120,17 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 	if ctx.Err() != nil {
 		return false, ctx.Err()
 	}
+	if st.attempts > c.Retry.MaxRetries {
+		return false, nil // the call's budget, counted across Do's own repeats
+	}
 	if err != nil {
 		if !transient(err) {
 			return false, nil
 		}
-		return st.idempotent || !gotConn, nil
+		// A write whose request may have reached the service is not sent
+		// again: it would be applied twice (a PUT's side effects, such as
+		// an edit's action message and webhook event, repeat).
+		return st.safe || !gotConn, nil
 	}
 	switch resp.StatusCode {
 	case http.StatusTooManyRequests:

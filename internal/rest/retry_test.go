@@ -132,7 +132,7 @@ func TestTransient(t *testing.T) {
 
 // TestCheckRetry drives the retry decision directly, attempt by attempt.
 func TestCheckRetry(t *testing.T) {
-	c := &Client{Retry: RetryPolicy{MaxServerWait: time.Minute}}
+	c := &Client{Retry: RetryPolicy{MaxRetries: 3, MaxServerWait: time.Minute}}
 	resp := func(status int, kv ...string) *http.Response {
 		h := http.Header{}
 		for i := 0; i+1 < len(kv); i += 2 {
@@ -164,12 +164,16 @@ func TestCheckRetry(t *testing.T) {
 		{name: "POST error without a connection", method: "POST", err: syscall.ECONNREFUSED, want: true},
 		{name: "POST error after a connection", method: "POST", err: syscall.ECONNRESET, gotConn: true},
 		{name: "PATCH error after a connection", method: "PATCH", err: syscall.ECONNRESET, gotConn: true},
+		{name: "PUT error without a connection", method: "PUT", err: syscall.ECONNREFUSED, want: true},
+		{name: "PUT error after a connection", method: "PUT", err: syscall.ECONNRESET, gotConn: true},
+		{name: "DELETE error after a connection", method: "DELETE", err: syscall.ECONNRESET, gotConn: true},
+		{name: "DELETE 503", method: "DELETE", resp: resp(503), want: true},
 		{name: "GET certificate error", method: "GET", err: x509.UnknownAuthorityError{}},
 		{name: "cancelled context", method: "GET", resp: resp(503), cancelled: true, wantErr: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			st := &callState{idempotent: idempotent(tt.method), method: tt.method}
+			st := &callState{idempotent: idempotent(tt.method), safe: safe(tt.method), method: tt.method}
 			ctx, cancel := context.WithCancel(withState(context.Background(), st))
 			defer cancel()
 			if tt.cancelled {
@@ -185,7 +189,7 @@ func TestCheckRetry(t *testing.T) {
 	}
 
 	t.Run("a wait past the deadline is not taken", func(t *testing.T) {
-		st := &callState{idempotent: true, method: "GET"}
+		st := &callState{idempotent: true, safe: true, method: "GET"}
 		ctx, cancel := context.WithTimeout(withState(context.Background(), st), 10*time.Second)
 		defer cancel()
 		retry, err := c.checkRetry(ctx, resp(429, "Retry-After", "30"), nil)
@@ -194,6 +198,13 @@ func TestCheckRetry(t *testing.T) {
 		retry, err = c.checkRetry(ctx, resp(429, "Retry-After", "1"), nil)
 		assert.NoError(t, err)
 		assert.True(t, retry)
+	})
+
+	t.Run("the budget counts every attempt of the call", func(t *testing.T) {
+		st := &callState{idempotent: true, safe: true, method: "GET", attempts: 3}
+		retry, err := c.checkRetry(withState(context.Background(), st), resp(503), nil)
+		assert.NoError(t, err)
+		assert.False(t, retry, "a fourth attempt would exceed MaxRetries 3")
 	})
 
 	t.Run("no state, no retry", func(t *testing.T) {
