@@ -3,7 +3,7 @@
 // iterator's peak heap, chattest's requests per second, and the profile
 // notes (profile.md, kept by hand):
 //
-//	go run ./internal/benchreport               # writes BENCHMARKS.md, about 6 minutes
+//	go run ./internal/benchreport               # writes BENCHMARKS.md, about 5 minutes
 //	go run ./internal/benchreport -rounds 4     # quicker, noisier
 //	go run ./internal/benchreport -o /tmp/b.md  # elsewhere
 //
@@ -141,7 +141,7 @@ func run(cfg config) error {
 	compared = append(compared, "Decode")
 	comparePattern := "^Benchmark(" + strings.Join(compared, "|") + ")$"
 	for i := range cfg.rounds {
-		progress(start, "comparisons, round %d of %d (about %d s a round)", i+1, cfg.rounds, 23*seconds(cfg.benchtime))
+		progress(start, "comparisons, round %d of %d (about %d s a round)", i+1, cfg.rounds, 35*seconds(cfg.benchtime))
 		if err := bench(res, sdkBin, comparePattern, cfg.benchtime, 1); err != nil {
 			return err
 		}
@@ -265,8 +265,8 @@ func write(res results, cfg config, took time.Duration) (string, int) {
 
 	w("# Benchmarks\n\n")
 	w("Regenerate with:\n\n```sh\ngo run ./internal/benchreport\n```\n\n")
-	w("It took %d minutes for this report (%s/%s, GOMAXPROCS=%d, %s, %s); flags: `-rounds` (default 8), `-benchtime` (default 1s), `-o`. ",
-		int(took.Round(time.Minute)/time.Minute), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.Version(), time.Now().UTC().Format("2006-01-02"))
+	w("It took %d minutes for this report (%s, %s/%s, GOMAXPROCS=%d, %s, %s); flags: `-rounds` (default 8), `-benchtime` (default 1s), `-o`. ",
+		int(took.Round(time.Minute)/time.Minute), revision(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.Version(), time.Now().UTC().Format("2006-01-02"))
 	w("It builds the test binaries once and runs each comparison benchmark once per round (%d rounds, `-test.benchtime %s`), ", cfg.rounds, cfg.benchtime)
 	w("so that the SDK and its hand-written baseline run seconds apart against the same loopback HTTPS/1.1 server; ")
 	w("a ratio is the median of the rounds' ratios, absolute figures are medians. Compare the ratios: absolute times depend on the machine and its load.\n\n")
@@ -334,6 +334,20 @@ func write(res results, cfg config, took time.Duration) (string, int) {
 
 	w("\n%s", profileNotes)
 	return b.String(), missed
+}
+
+// revision names the code measured: the commit, and whether the working
+// tree had changes.
+func revision() string {
+	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+	if err != nil {
+		return "revision unknown"
+	}
+	rev := "commit " + strings.TrimSpace(string(out))
+	if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(bytes.TrimSpace(st)) > 0 {
+		rev += " with uncommitted changes"
+	}
+	return rev
 }
 
 func kib(bytes float64) string {
