@@ -111,11 +111,12 @@ func NewClient(appID, apiKey string, opts ...Option) (*Client, error) {
 		apiBase, callBase = u, u
 	}
 
+	apiKeyHeader := []string{apiKey}[:1:1] // shared by every request; an append copies it
 	rc, hc := rest.NewFromConfig(apiBase, rest.Config{
 		HTTPClient:        o.httpClient,
 		NewTransport:      func() http.RoundTripper { return NewTransport() },
 		CredentialHeaders: []string{"apikey", "onBehalfOf"},
-		Auth:              func(h http.Header) { h["Apikey"] = []string{apiKey} },
+		Auth:              func(h http.Header) { h["Apikey"] = apiKeyHeader },
 		Secrets:           func() []string { return []string{apiKey} },
 		UserAgent:         cmp.Or(o.userAgent, "chat-go/"+Version),
 		Logger:            o.logger,

@@ -256,18 +256,16 @@ func (st *state) storeMessage(c *call, sender string, parent *msgRec) (*msgRec, 
 // another receiver or parent). A message removed for good frees its muid.
 // The reference does not say what the service does with a repeated muid.
 //
-// The scan runs from the newest message, where a retry finds its original.
+// An index kept by addRec and removeRecs finds it in constant time.
 func (st *state) messageByMUID(sender, muid string) *msgRec {
 	if muid == "" {
 		return nil
 	}
-	for i := len(st.messages) - 1; i >= 0; i-- {
-		if m := st.messages[i]; m.m.MUID == muid && m.m.Sender == sender {
-			return m
-		}
-	}
-	return nil
+	return st.msgByMUID[muidKey{sender, muid}]
 }
+
+// muidKey identifies a message by its sender and client-side id.
+type muidKey struct{ sender, muid string }
 
 // addRec stores m with the next id, as a reply to parent when it is not
 // nil, and returns it.
@@ -283,6 +281,9 @@ func (st *state) addRec(m chat.Message, parent *msgRec) *msgRec {
 	}
 	st.messages = append(st.messages, rec)
 	st.msgByID[rec.id] = rec
+	if m.MUID != "" {
+		st.msgByMUID[muidKey{m.Sender, m.MUID}] = rec
+	}
 	return rec
 }
 
@@ -353,6 +354,9 @@ func (st *state) removeRecs(gone func(*msgRec) bool) {
 	for _, m := range st.messages { // parents come before their replies
 		if gone(m) || m.parent != nil && st.msgByID[m.parent.id] == nil {
 			delete(st.msgByID, m.id)
+			if k := (muidKey{m.m.Sender, m.m.MUID}); st.msgByMUID[k] == m {
+				delete(st.msgByMUID, k)
+			}
 			continue
 		}
 		kept = append(kept, m)

@@ -26,6 +26,7 @@ type state struct {
 
 	messages  []*msgRec // every stored message, in id order
 	msgByID   map[int64]*msgRec
+	msgByMUID map[muidKey]*msgRec // the newest message of each sender and muid: messages.go
 	lastMsgID int64
 
 	tokenSeq int64 // auth tokens minted so far
@@ -50,10 +51,11 @@ func newState(cfg config) *state {
 		clock:   cfg.clock,
 		appID:   cfg.appID,
 		mgmtKey: cfg.mgmtKey, mgmtSecret: cfg.mgmtSecret,
-		users:   map[string]*userRec{},
-		apiKeys: map[string]*apiKeyRec{},
-		msgByID: map[int64]*msgRec{},
-		rate:    newRateLimiter(cfg.rateCore, cfg.rateStandard),
+		users:     map[string]*userRec{},
+		apiKeys:   map[string]*apiKeyRec{},
+		msgByID:   map[int64]*msgRec{},
+		msgByMUID: map[muidKey]*msgRec{},
+		rate:      newRateLimiter(cfg.rateCore, cfg.rateStandard),
 	}
 	st.groupsState.init()
 	st.extrasState.init()

@@ -19,7 +19,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/google/go-querystring/query"
 	"github.com/hashicorp/go-retryablehttp"
 )
 
@@ -54,8 +53,9 @@ type Client struct {
 	// no client-side limiting.
 	Limiter Limiter
 
-	base     string // scheme, host and path prefix, without a trailing slash
-	basePath string // the path prefix of base, e.g. "/v3"
+	uaHeader []string // []string{UserAgent}, shared by every request: see userAgentHeader
+	base     string   // scheme, host and path prefix, without a trailing slash
+	basePath string   // the path prefix of base, e.g. "/v3"
 }
 
 // Settings are the per-call settings that RequestOptions change.
@@ -73,7 +73,8 @@ type RequestOption func(*Settings)
 type Call struct {
 	Method string
 	Path   Path
-	// Query is a struct encoded with go-querystring (url tags), or url.Values.
+	// Query is a struct with url tags (encoded by QueryValues, as
+	// go-querystring does), or url.Values.
 	Query any
 	// Body is encoded as JSON; nil sends no body. A *RawBody is sent as it
 	// is, with its Content-Type.
@@ -205,7 +206,8 @@ func (c *Client) attempt(ctx context.Context, req *retryablehttp.Request, st *ca
 			bufPool.Put(buf)
 		}
 	}()
-	n, readErr := buf.ReadFrom(io.LimitReader(resp.Body, c.MaxResponseBytes+1))
+	st.body = io.LimitedReader{R: resp.Body, N: c.MaxResponseBytes + 1}
+	n, readErr := buf.ReadFrom(&st.body)
 	c.logDone(ctx, st, resp.StatusCode, time.Since(start))
 	tooLarge := readErr == nil && n > c.MaxResponseBytes
 	if tooLarge {
@@ -265,7 +267,7 @@ func (c *Client) newRequest(ctx context.Context, call *Call) (*retryablehttp.Req
 			v = q
 		default:
 			var err error
-			if v, err = query.Values(q); err != nil {
+			if v, err = QueryValues(q); err != nil {
 				return nil, nil, nil, c.NewArgError("query", err.Error())
 			}
 		}
@@ -280,7 +282,10 @@ func (c *Client) newRequest(ctx context.Context, call *Call) (*retryablehttp.Req
 	var body any
 	contentType := jsonHeaderValue
 	if raw, ok := call.Body.(*RawBody); ok && raw != nil {
-		body, contentType = raw.Data, []string{raw.ContentType}
+		body, contentType = raw.Data, jsonHeaderValue
+		if raw.ContentType != jsonHeaderValue[0] {
+			contentType = []string{raw.ContentType}
+		}
 	} else if !isNil(call.Body) {
 		b, err := json.Marshal(call.Body)
 		if err != nil {
@@ -311,7 +316,7 @@ func (c *Client) newRequest(ctx context.Context, call *Call) (*retryablehttp.Req
 		h["Content-Type"] = contentType
 	}
 	if c.UserAgent != "" {
-		h.Set("User-Agent", c.UserAgent)
+		h["User-Agent"] = c.userAgentHeader()
 	}
 	if c.Auth != nil {
 		c.Auth(h)
@@ -495,4 +500,14 @@ func KeepIdle(rt http.RoundTripper) http.RoundTripper {
 		rt = http.DefaultTransport
 	}
 	return keepIdle{rt}
+}
+
+// userAgentHeader is the User-Agent header's value: one slice shared by
+// every request while UserAgent does not change (its capacity is its
+// length, so an append copies it).
+func (c *Client) userAgentHeader() []string {
+	if len(c.uaHeader) == 1 && c.uaHeader[0] == c.UserAgent {
+		return c.uaHeader
+	}
+	return []string{c.UserAgent}
 }

@@ -46,6 +46,7 @@ func NewFromConfig(base *url.URL, cfg Config) (*Client, *http.Client) {
 	rc.Auth = cfg.Auth
 	rc.Secrets = cfg.Secrets
 	rc.UserAgent = cfg.UserAgent
+	rc.uaHeader = []string{cfg.UserAgent}[:1:1]
 	rc.Logger = cfg.Logger
 	rc.Timeout = cfg.Timeout
 	if cfg.MaxResponseBytes > 0 {

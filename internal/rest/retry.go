@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
@@ -46,6 +47,7 @@ type callState struct {
 	// allocations of their own.
 	ctx   stateContext
 	trace httptrace.ClientTrace
+	body  io.LimitedReader // the response body, read up to MaxResponseBytes+1
 }
 
 type stateKey struct{}
