@@ -41,6 +41,13 @@
 // ERR_UID_NOT_FOUND); where it declares none, the header is ignored.
 // Validation failures are 400 ERR_BAD_REQUEST with details per field.
 //
+// A message sent with a muid (send, bot send or thread reply) that its
+// sender already used is not stored again: the server answers 200 with the
+// message first sent with that muid and fires no event; another sender's
+// muid is another message, and a send without a muid is never
+// deduplicated. What the real service does with a repeated muid is
+// unconfirmed.
+//
 // Ids are deterministic: message ids count up from "1", and API keys and
 // auth tokens derive from the app id and a counter. Timestamps come from
 // [WithClock].
