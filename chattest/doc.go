@@ -89,7 +89,8 @@
 // clock. Nothing is refused unless [WithRateLimit] sets budgets; then a
 // request over budget is answered 429 ERR_TOO_MANY_REQUESTS with
 // Retry-After and X-Rate-Limit-Reset, as the service does, and a test
-// refills the budgets by moving its clock to the next minute.
+// refills the budgets by moving its clock to the next minute, or runs at
+// speed with [WithFastClock].
 // The data import endpoints are the exception: each accepts 60 requests a
 // minute, as the service's do, unless [WithDataImportLimit] says otherwise.
 //

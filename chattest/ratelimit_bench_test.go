@@ -20,18 +20,6 @@ import (
 	"github.com/chatrest/chat/chattest"
 )
 
-// fastClock returns a clock running speed times as fast as the real one,
-// from t0, whose minutes start when the real clock is at a multiple of a
-// minute / speed: where a RateLimiter with Per = a minute / speed takes
-// the service's windows to start.
-func fastClock(speed int) func() time.Time {
-	start := time.Now()
-	window := time.Minute / time.Duration(speed)
-	into := start.Sub(start.Truncate(window)) // how far start is into its real window
-	base := t0.Truncate(time.Minute).Add(into * time.Duration(speed))
-	return func() time.Time { return base.Add(time.Since(start) * time.Duration(speed)) }
-}
-
 // rateRun is the outcome of creating users through CreateMany against a
 // fake enforcing budget core requests a minute, with a clock speed times
 // as fast as the real one.
@@ -49,7 +37,7 @@ type rateRun struct {
 func createAtRateLimit(tb testing.TB, users, budget, speed, concurrency int) rateRun {
 	tb.Helper()
 	per := time.Minute / time.Duration(speed)
-	srv := chattest.NewServer(chattest.WithClock(fastClock(speed)), chattest.WithRateLimit(budget, 2*budget))
+	srv := chattest.NewServer(chattest.WithFastClock(speed), chattest.WithRateLimit(budget, 2*budget))
 	defer srv.Close()
 	limiter := chat.NewRateLimiter(chat.RateLimits{Core: budget, Standard: 2 * budget, Per: per})
 	client := srv.Client(chat.WithLimiter(limiter))

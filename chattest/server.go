@@ -60,6 +60,25 @@ func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
 // A nil now keeps time.Now.
 func WithClock(now func() time.Time) Option { return func(c *config) { c.clock = now } }
 
+// WithFastClock makes the server's clock run speed times as fast as the
+// real one, from the real time at which the option is called, so that a
+// test of the budgets per minute ([WithRateLimit]) lasts seconds: with
+// speed 60, a minute of the server's lasts a real second, and a client's
+// limiter counts its budgets per second (chat.RateLimits.Per). The
+// server's minutes start when the real clock is at a multiple of a minute
+// / speed, where a chat.RateLimiter takes its windows to start. A speed
+// below 2 keeps the real clock. Like [WithClock], which it replaces.
+func WithFastClock(speed int) Option {
+	if speed < 2 {
+		return WithClock(nil)
+	}
+	start := time.Now()
+	window := time.Minute / time.Duration(speed)
+	into := start.Sub(start.Truncate(window)) // how far start is into its real window
+	base := start.Truncate(time.Minute).Add(into * time.Duration(speed))
+	return WithClock(func() time.Time { return base.Add(time.Since(start) * time.Duration(speed)) })
+}
+
 // Server is an in-memory fake of the chat REST API v3 for one app, served
 // over HTTPS (HTTP/2) on a loopback address. Create it with [NewServer] and
 // stop it with [Server.Close]. It is safe for concurrent use: requests and

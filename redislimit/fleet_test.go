@@ -194,7 +194,7 @@ type fleet struct {
 
 func newFleet(t *testing.T, budget int, redisAddr string) *fleet {
 	t.Helper()
-	srv := chattest.NewServer(chattest.WithClock(fastClock(60)), chattest.WithRateLimit(budget, 2*budget))
+	srv := chattest.NewServer(chattest.WithFastClock(60), chattest.WithRateLimit(budget, 2*budget))
 	t.Cleanup(srv.Close)
 	cert := filepath.Join(t.TempDir(), "chattest.pem")
 	require.NoError(t, os.WriteFile(cert, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600))
@@ -202,17 +202,6 @@ func newFleet(t *testing.T, budget int, redisAddr string) *fleet {
 		URL: srv.URL(), AppID: srv.AppID(), APIKey: srv.APIKey(), CertFile: cert,
 		RedisAddr: redisAddr, Prefix: uniquePrefix(), Budget: budget,
 	}}
-}
-
-// fastClock returns a clock running speed times as fast as the real one,
-// whose minutes start when the real clock is at a multiple of a minute /
-// speed, as the Limiters' fallbacks take the service's windows to start.
-func fastClock(speed int) func() time.Time {
-	start := time.Now()
-	window := time.Minute / time.Duration(speed)
-	into := start.Sub(start.Truncate(window))
-	base := time.Unix(1_700_000_000, 0).Truncate(time.Minute).Add(into * time.Duration(speed))
-	return func() time.Time { return base.Add(time.Since(start) * time.Duration(speed)) }
 }
 
 // serverCounts returns the core requests the server answered 201 and 429.
