@@ -3,7 +3,7 @@ module github.com/chatrest/chat/redislimit
 go 1.26.0
 
 require (
-	github.com/chatrest/chat v0.0.0-00010101000000-000000000000
+	github.com/chatrest/chat v0.0.0-20261122081430-add6e46c3397
 	github.com/go-redis/redis_rate/v10 v10.0.1
 	github.com/redis/go-redis/v9 v9.23.0
 	github.com/stretchr/testify v1.12.1
@@ -21,6 +21,9 @@ require (
 	golang.org/x/time v0.16.0 // indirect
 )
 
-// The SDK beside this module: a released redislimit requires a released
-// chat, and this line only serves builds inside the repository.
+// Inside the repository, build against the SDK beside this module. A user's
+// build ignores this line and takes the version required above: the first
+// commit with everything this module uses (chat.Limiter, and for the
+// example chattest.WithFastClock). A release of redislimit (tag
+// redislimit/vX.Y.Z) requires a released chat instead.
 replace github.com/chatrest/chat => ../
