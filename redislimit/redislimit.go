@@ -102,9 +102,10 @@ const holdRefresh = 50 * time.Millisecond
 // every Limiter using the same Redis and prefix: one per process of a
 // fleet, each serving any number of clients. Create it with [New]. It is
 // safe for concurrent use and needs no closing (the Redis client is the
-// caller's to close): it starts no goroutine but, while Redis is
-// unreachable, one per probe interval that pings Redis for at most the
-// timeout.
+// caller's to close): it keeps no goroutine running. Each command to Redis
+// runs in a goroutine that ends with it, so that the caller can be let go
+// at the timeout, and while Redis is unreachable one goroutine per probe
+// interval pings it.
 //
 // Printing a Limiter (with any fmt verb) shows its prefix and mode, never
 // its Redis client's options.

@@ -251,6 +251,13 @@ func TestSmallerBudgetReported(t *testing.T) {
 	assert.Equal(t, 600, l.Budget(key))
 	l.Observe(t.Context(), key, chat.RateObservation{Status: http.StatusOK, Limit: 50000, Remaining: -1})
 	assert.Equal(t, chat.DefaultCoreBudget, l.Budget(key), "no more than configured")
+
+	// Two a minute reported: one permit now, the next a minute later.
+	l.Observe(t.Context(), key, chat.RateObservation{Status: http.StatusOK, Limit: 2, Remaining: -1})
+	require.NoError(t, l.Wait(t.Context(), key))
+	short, cancel := context.WithTimeout(t.Context(), time.Second)
+	defer cancel()
+	assert.ErrorIs(t, l.Wait(short, key), context.DeadlineExceeded, "paced at the reported budget")
 }
 
 // TestUnansweringRedisFallsBackAtOnce: a Redis that accepts connections
