@@ -2,6 +2,8 @@ package chattest
 
 import (
 	"encoding/json"
+	"iter"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,14 +73,19 @@ func (p appPin) typ() chat.ConversationType {
 	return chat.ConversationUser
 }
 
-// derivedConv is one conversation as the messages make it.
+// derivedConv is one conversation as the messages make it; its type and
+// users or group are those of its first message, or of how it was opened
+// when it has none (conversations_index.go keeps them).
 type derivedConv struct {
-	id     string
-	typ    chat.ConversationType
-	a, b   string // the users of a one-on-one conversation
-	guid   string // the group of a group conversation
-	msgs   []*msgRec
-	opened chat.Timestamp // started without a message, at
+	id       string
+	typ      chat.ConversationType
+	a, b     string // the users of a one-on-one conversation
+	guid     string // the group of a group conversation
+	msgs     []*msgRec
+	openedAt chat.Timestamp // started without a message, at (see opened)
+
+	filed bool           // in the lists of its users or group
+	at    chat.Timestamp // its updatedAt in its users' lists
 }
 
 // peer is the other party of owner in a one-on-one conversation.
@@ -95,33 +102,6 @@ func userConversationID(a, b string) string {
 		a, b = b, a
 	}
 	return a + "_user_" + b
-}
-
-// convIndex derives the conversations from the stored messages.
-func (st *state) convIndex() map[string]*derivedConv {
-	idx := map[string]*derivedConv{}
-	for _, m := range st.messages {
-		if m.parent != nil || m.m.DeletedAt != 0 {
-			continue
-		}
-		cv := idx[m.m.ConversationID]
-		if cv == nil {
-			cv = &derivedConv{id: m.m.ConversationID}
-			if m.m.ReceiverType == chat.ReceiverGroup {
-				cv.typ, cv.guid = chat.ConversationGroup, m.m.Receiver
-			} else {
-				cv.typ, cv.a, cv.b = chat.ConversationUser, m.between[0], m.between[1]
-			}
-			idx[cv.id] = cv
-		}
-		cv.msgs = append(cv.msgs, m)
-	}
-	for id, o := range st.opened {
-		if idx[id] == nil {
-			idx[id] = &derivedConv{id: id, typ: chat.ConversationUser, a: o.a, b: o.b, opened: o.at}
-		}
-	}
-	return idx
 }
 
 // hasOwner reports whether uid owns cv: a user of a one-on-one
@@ -168,7 +148,7 @@ func (st *state) accessible(owner string, cv *derivedConv) bool {
 		return true
 	}
 	cu := st.convMarks[convKey{owner, cv.id}]
-	return cv.opened != 0 && (cu == nil || !cu.hidden)
+	return cv.opened() != 0 && (cu == nil || !cu.hidden)
 }
 
 // appPinOf returns the app pin covering owner's conversation cv.
@@ -223,7 +203,7 @@ func (st *state) convView(owner string, cv *derivedConv, o convOptions) convWire
 	if cu == nil {
 		cu = &convUser{}
 	}
-	w := convWire{ConversationID: cv.id, ConversationType: cv.typ, CreatedAt: cv.opened, UpdatedAt: cv.opened}
+	w := convWire{ConversationID: cv.id, ConversationType: cv.typ, CreatedAt: cv.opened(), UpdatedAt: cv.opened()}
 	if len(cv.msgs) > 0 {
 		w.CreatedAt = cv.msgs[0].m.SentAt
 	}
@@ -334,7 +314,7 @@ func userConv(h func(*state, *call, convTarget) (any, error)) func(*state, *call
 		if uid == c.onBehalfOf {
 			return nil, errConversationNotAccessible(t.id, t.owner)
 		}
-		t.cv = st.convIndex()[t.id]
+		t.cv = st.conv(t.id)
 		return h(st, c, t)
 	}
 }
@@ -351,7 +331,7 @@ func groupConv(h func(*state, *call, convTarget) (any, error)) func(*state, *cal
 		if _, ok := st.memberScope(guid, c.onBehalfOf); !ok {
 			return nil, errConversationNotAccessible(t.id, t.owner)
 		}
-		t.cv = st.convIndex()[t.id]
+		t.cv = st.conv(t.id)
 		return h(st, c, t)
 	}
 }
@@ -432,6 +412,7 @@ func (st *state) resetConversation(c *call, t convTarget) (any, error) {
 func (st *state) hideConversation(owner string, cv *derivedConv) {
 	cu := st.convMarksOf(owner, cv.id)
 	cu.hidden = true
+	st.hiddenConv(owner, cv.id)
 	if n := len(cv.msgs); n > 0 {
 		cu.hiddenUpTo = cv.msgs[n-1].id
 	}
@@ -626,50 +607,67 @@ func (st *state) listConversations(c *call) (any, error) {
 	owners := []string{c.onBehalfOf}
 	if c.onBehalfOf == "" {
 		owners = owners[:0]
-		for uid, u := range st.users {
-			if !u.deleted && !u.deactivated {
-				owners = append(owners, uid)
+		for u := range ascend(st.activeUsers) {
+			owners = append(owners, u.u.UID)
+		}
+		slices.Sort(owners)
+	}
+	l := convListing{typ: typ, includeBlocked: includeBlocked}
+	filtered := unread || search != "" || len(tags) > 0 || len(userTags)+len(groupTags) > 0
+	type ownerItem struct {
+		owner string
+		convItem
+	}
+	seqs := make([]iter.Seq[convItem], len(owners))
+	total := 0
+	for i, owner := range owners {
+		var n int
+		seqs[i], n = st.ownerConvs(owner, l)
+		total += n
+	}
+	if filtered || unique || onlyAgentic {
+		total = -1 // counted by the walk
+	}
+	all := func(yield func(ownerItem) bool) {
+		for i, seq := range seqs {
+			for it := range seq {
+				if !yield(ownerItem{owners[i], it}) {
+					return
+				}
 			}
 		}
-		sort.Strings(owners)
 	}
-	idx := st.convIndex()
-	ids := make([]string, 0, len(idx))
-	for id := range idx {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
 	seen := map[string]bool{}
-	var out []convWire
-	for _, owner := range owners {
-		var mine []convWire
-		for _, id := range ids {
-			cv := idx[id]
-			if !st.hasOwner(cv, owner) || !st.accessible(owner, cv) || typ != "" && cv.typ != typ || unique && seen[id] ||
-				onlyAgentic || cv.typ == chat.ConversationUser && !includeBlocked && st.isBlocked(owner, cv.peer(owner)) {
-				continue
-			}
+	views := map[convKey]convWire{} // computed by the filters
+	keep := func(it ownerItem) bool {
+		owner, cv := it.owner, it.cv
+		if onlyAgentic || !st.keeps(owner, l, it.convItem) || unique && seen[cv.id] {
+			return false
+		}
+		if filtered {
 			w := st.convView(owner, cv, o)
 			switch {
 			case unread && w.unread == 0,
 				search != "" && !strings.Contains(strings.ToLower(w.name), search),
-				len(tags) > 0 && !sharesTag(st.convMarks[convKey{owner, id}].tagsOrNil(), tags),
+				len(tags) > 0 && !sharesTag(st.convMarks[convKey{owner, cv.id}].tagsOrNil(), tags),
 				len(userTags)+len(groupTags) > 0 && !(cv.typ == chat.ConversationUser && sharesTag(w.withTag, userTags) ||
 					cv.typ == chat.ConversationGroup && sharesTag(w.withTag, groupTags)):
-				continue
+				return false
 			}
-			seen[id] = true
-			mine = append(mine, w)
+			views[convKey{owner, cv.id}] = w
 		}
-		sort.SliceStable(mine, func(i, j int) bool {
-			if mine[i].UpdatedAt != mine[j].UpdatedAt {
-				return mine[i].UpdatedAt > mine[j].UpdatedAt
-			}
-			return mine[i].withID < mine[j].withID
-		})
-		out = append(out, mine...)
+		seen[cv.id] = true
+		return true
 	}
-	page, meta := paginate(out, pq)
+	items, meta := walkPage(all, keep, total, pq)
+	page := make([]convWire, len(items))
+	for i, it := range items {
+		w, ok := views[convKey{it.owner, it.cv.id}]
+		if !ok {
+			w = st.convView(it.owner, it.cv, o)
+		}
+		page[i] = w
+	}
 	return chat.Page[convWire]{Data: page, Meta: meta}, nil
 }
 
@@ -732,7 +730,7 @@ func (st *state) deleteConversationByID(c *call) (any, error) {
 // the onBehalfOf user must own.
 func (st *state) convByID(c *call) (*derivedConv, error) {
 	id := strings.ToLower(c.r.PathValue("conversationId"))
-	cv := st.convIndex()[id]
+	cv := st.conv(id)
 	if cv == nil {
 		return nil, errConversationNotFound(id)
 	}

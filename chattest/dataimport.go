@@ -308,7 +308,7 @@ func (st *state) storeImportedUser(u chat.ImportUser, now chat.Timestamp) *userR
 		UID: uid, Name: u.Name, Avatar: u.Avatar, Link: u.Link, Metadata: u.Metadata, Status: chat.UserOffline,
 		Role: role, Tags: u.Tags, CreatedAt: created, UpdatedAt: created, LastActiveAt: u.LastActiveAt,
 	}, deactivated: u.DeactivatedAt != 0}
-	st.users[uid] = rec
+	st.putUser(rec)
 	return rec
 }
 
@@ -333,7 +333,7 @@ func (st *state) storeImportedGroup(g chat.GroupDetails, now chat.Timestamp) *gr
 	} else {
 		st.join(rec, owner, chat.MemberAdmin, created)
 	}
-	st.groups[guid] = rec
+	st.putGroup(rec)
 	return rec
 }
 

@@ -127,10 +127,7 @@ func (st *state) addFriends(c *call) (any, error) {
 
 // openConversation starts the conversation of a and b if it has none.
 func (st *state) openConversation(a, b string, now chat.Timestamp) {
-	id := userConversationID(a, b)
-	if st.opened[id] == nil {
-		st.opened[id] = &openedConv{a: a, b: b, at: now}
-	}
+	st.openConv(userConversationID(a, b), a, b, now)
 }
 
 // relatedUsers returns the active users in rel, in the order the relations

@@ -215,7 +215,7 @@ func (st *state) addMember(c *call, g *groupRec, uid string, scope chat.MemberSc
 		return memberFailure(errAlreadyJoined(g.g.GUID, uid))
 	case r < scopeRank(scope):
 		return memberFailure(errNoScopeClearance(actor(c), uid))
-	case len(st.memberUIDs(g)) >= maxGroupMembers:
+	case st.membersCount(g) >= maxGroupMembers:
 		return memberFailure(errGroupFull(g.g.GUID))
 	}
 	st.join(g, uid, scope, c.timestamp())
@@ -246,7 +246,7 @@ func (st *state) ban(c *call, g *groupRec, r rank, uid string) *apiError {
 	if err := st.canActOn(c, g, r, uid); err != nil {
 		return err
 	}
-	delete(g.members, uid)
+	st.leave(g, uid)
 	st.groupSeq++
 	g.banned[uid] = &banRec{bannedAt: c.timestamp(), seq: st.groupSeq}
 	st.emitGroupAction(c.now, "banned", actor(c), uid, g.g.GUID)
@@ -307,20 +307,25 @@ func (st *state) listMembers(c *call) (any, error) {
 	if err := p.err(); err != nil {
 		return nil, err
 	}
-	var match []chat.GroupMember
-	for _, uid := range st.memberUIDs(g) {
-		u, m := st.users[uid].u, g.members[uid]
-		if len(statuses) > 0 && !slices.Contains(statuses, string(u.Status)) ||
-			len(scopes) > 0 && !slices.Contains(scopes, string(m.scope)) {
-			continue
+	total := st.membersCount(g)
+	var keep func(*memberRec) bool
+	if len(statuses) > 0 || len(scopes) > 0 {
+		total = -1 // counted by the walk
+		keep = func(m *memberRec) bool {
+			return (len(statuses) == 0 || slices.Contains(statuses, string(st.users[m.uid].u.Status))) &&
+				(len(scopes) == 0 || slices.Contains(scopes, string(m.scope)))
 		}
-		match = append(match, chat.GroupMember{
+	}
+	members, meta := walkPage(st.activeMembers(g), keep, total, pq)
+	page := make([]chat.GroupMember, len(members))
+	for i, m := range members {
+		u := st.users[m.uid].u
+		page[i] = chat.GroupMember{
 			UID: u.UID, Name: u.Name, Avatar: u.Avatar, Link: u.Link, Metadata: u.Metadata,
 			Status: u.Status, Role: u.Role, Scope: m.scope, JoinedAt: m.joinedAt,
 			CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt, LastActiveAt: u.LastActiveAt,
-		})
+		}
 	}
-	page, meta := paginate(match, pq)
 	return chat.Page[chat.GroupMember]{Data: page, Meta: meta}, nil
 }
 
@@ -391,7 +396,7 @@ func (st *state) kickMember(c *call) (any, error) {
 	if err := st.canActOn(c, g, r, uid); err != nil {
 		return nil, err
 	}
-	delete(g.members, uid)
+	st.leave(g, uid)
 	st.emitGroupAction(c.now, "kicked", actor(c), uid, g.g.GUID)
 	st.emitMember(c, "group_member_kicked", g, uid)
 	return data(chat.Result{Success: true, Message: fmt.Sprintf("User %s has been kicked from the group %s successfully.", uid, g.g.GUID)}), nil

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/chatrest/chat"
@@ -23,11 +22,15 @@ const (
 
 // groupsState holds groups, their members and bans.
 type groupsState struct {
-	groups   map[string]*groupRec // by (lower-case) guid; deleted groups are removed
-	groupSeq int64                // orders members and bans by when they were added
+	groups      map[string]*groupRec // by (lower-case) guid; deleted groups are removed
+	groupSeq    int64                // orders members and bans by when they were added
+	groupsIndex                      // the groups in list orders, the groups of each user: groups_index.go
 }
 
-func (g *groupsState) init() { g.groups = map[string]*groupRec{} }
+func (g *groupsState) init() {
+	g.groups = map[string]*groupRec{}
+	g.groupsIndex.init()
+}
 
 // groupRec is a stored group. g holds the group's own fields; the counts
 // and the fields relative to the acting user are computed by view.
@@ -35,11 +38,19 @@ type groupRec struct {
 	g        chat.Group
 	password string
 	members  map[string]*memberRec // by uid
+	order    []*memberRec          // members in the order they joined (by seq): groups_index.go
 	banned   map[string]*banRec    // by uid
+
+	// count is how many members are active users, when counted and no
+	// user changed since (countEpoch): see membersCount.
+	count      int
+	countEpoch int64
+	counted    bool
 }
 
 // memberRec is a membership.
 type memberRec struct {
+	uid      string
 	scope    chat.MemberScope
 	joinedAt chat.Timestamp
 	seq      int64
@@ -122,13 +133,10 @@ func (st *state) member(g *groupRec, uid string) *memberRec {
 
 // memberUIDs returns the active members of g in the order they joined.
 func (st *state) memberUIDs(g *groupRec) []string {
-	uids := make([]string, 0, len(g.members))
-	for uid := range g.members {
-		if st.activeUser(uid) != nil {
-			uids = append(uids, uid)
-		}
+	var uids []string
+	for m := range st.activeMembers(g) {
+		uids = append(uids, m.uid)
 	}
-	sort.Slice(uids, func(i, j int) bool { return g.members[uids[i]].seq < g.members[uids[j]].seq })
 	return uids
 }
 
@@ -137,7 +145,7 @@ func (st *state) memberUIDs(g *groupRec) []string {
 // viewer is a member.
 func (st *state) view(g *groupRec, viewer string, withTags bool) chat.Group {
 	v := g.g
-	v.MembersCount = len(st.memberUIDs(g))
+	v.MembersCount = st.membersCount(g)
 	if !withTags {
 		v.Tags = nil
 	}
@@ -145,14 +153,6 @@ func (st *state) view(g *groupRec, viewer string, withTags bool) chat.Group {
 		v.Scope, v.JoinedAt, v.HasJoined = scope, g.members[viewer].joinedAt, true
 	}
 	return v
-}
-
-// join makes uid a member of g with scope, as the latest to join.
-func (st *state) join(g *groupRec, uid string, scope chat.MemberScope, now chat.Timestamp) *memberRec {
-	st.groupSeq++
-	m := &memberRec{scope: scope, joinedAt: now, seq: st.groupSeq}
-	g.members[uid] = m
-	return m
 }
 
 // actor returns the acting user's UID for action messages: the onBehalfOf
@@ -259,7 +259,7 @@ func (st *state) createGroup(c *call) (any, error) {
 	} else {
 		st.join(g, owner, chat.MemberAdmin, now)
 	}
-	st.groups[guid] = g
+	st.putGroup(g)
 	st.emitGroup("group_created", g)
 	st.applyMembers(c, g, lists, rankApp)
 	viewer := c.onBehalfOf
@@ -350,17 +350,44 @@ func (st *state) listGroups(c *call) (any, error) {
 		affix = chat.AffixPrepend
 	}
 
-	type entry struct {
-		g     *groupRec
-		count int64
+	viewer := c.onBehalfOf
+	order := groupOrder{sortBy: sortBy, desc: desc, affix: affix}
+	seq := st.groupsIn(order, cursor, hasCursor && sortBy == "")
+	var candidates []*groupRec // when the filters name few groups
+	switch {
+	case hasJoined:
+		for _, g := range st.memberOf[viewer] {
+			candidates = append(candidates, g)
+		}
+	case len(guids) > 0:
+		for _, guid := range guids {
+			if g := st.groups[guid]; g != nil && !slices.Contains(candidates, g) {
+				candidates = append(candidates, g)
+			}
+		}
 	}
-	var match []entry
-	for _, g := range st.groups {
-		joined := c.onBehalfOf != "" && st.member(g, c.onBehalfOf) != nil
-		count := int64(len(st.memberUIDs(g)))
+	if hasJoined || len(guids) > 0 {
+		slices.SortFunc(candidates, func(a, b *groupRec) int {
+			if order.less(a, b) {
+				return -1
+			}
+			return 1
+		})
+		seq = slices.Values(candidates)
+	}
+	total := -1 // counted by the walk, unless only the private groups are left out
+	if search == "" && len(tags) == 0 && len(types) == 0 && len(guids) == 0 && !hasJoined && !hasCursor &&
+		!hasCreatedFrom && !hasCreatedTo && !hasUpdatedFrom && !hasUpdatedTo && !hasGTE && !hasLTE && !hasEQ {
+		total = st.groupsByGUID.Len()
+		if viewer != "" {
+			total -= st.privateGroups - st.joinedPrivate(viewer)
+		}
+	}
+	keep := func(g *groupRec) bool {
+		joined := viewer != "" && st.member(g, viewer) != nil
 		gg := g.g
 		switch {
-		case c.onBehalfOf != "" && gg.Type == chat.GroupPrivate && !joined,
+		case viewer != "" && gg.Type == chat.GroupPrivate && !joined,
 			hasJoined && !joined,
 			search != "" && !(inGUID && strings.Contains(gg.GUID, search) ||
 				inName && strings.Contains(strings.ToLower(gg.Name), search)),
@@ -372,39 +399,20 @@ func (st *state) listGroups(c *call) (any, error) {
 			(hasUpdatedFrom || hasUpdatedTo) && gg.UpdatedAt == gg.CreatedAt,
 			hasUpdatedFrom && int64(gg.UpdatedAt) < updatedFrom,
 			hasUpdatedTo && int64(gg.UpdatedAt) > updatedTo,
-			hasGTE && count < countGTE,
-			hasLTE && count > countLTE,
-			hasEQ && count != countEQ,
 			hasCursor && affix == chat.AffixPrepend && int64(gg.UpdatedAt) >= cursor,
 			hasCursor && affix == chat.AffixAppend && int64(gg.UpdatedAt) <= cursor:
-			continue
+			return false
 		}
-		match = append(match, entry{g, count})
+		if hasGTE || hasLTE || hasEQ {
+			count := int64(st.membersCount(g))
+			return !(hasGTE && count < countGTE || hasLTE && count > countLTE || hasEQ && count != countEQ)
+		}
+		return true
 	}
-	sort.Slice(match, func(i, j int) bool {
-		a, b := match[i].g.g, match[j].g.g
-		if sortBy == "" {
-			if a.UpdatedAt != b.UpdatedAt {
-				return (a.UpdatedAt < b.UpdatedAt) == (affix == chat.AffixAppend)
-			}
-			return a.GUID < b.GUID
-		}
-		var less, greater bool
-		switch sortBy {
-		case "name":
-			less, greater = a.Name < b.Name, a.Name > b.Name
-		case "createdAt":
-			less, greater = a.CreatedAt < b.CreatedAt, a.CreatedAt > b.CreatedAt
-		}
-		if less || greater {
-			return less != desc
-		}
-		return (a.GUID < b.GUID) != (desc && sortBy == "guid")
-	})
-	page, meta := paginate(match, pq)
+	page, meta := walkPage(seq, keep, total, pq)
 	out := make([]chat.Group, len(page))
-	for i, e := range page {
-		out[i] = st.view(e.g, c.onBehalfOf, withTags)
+	for i, g := range page {
+		out[i] = st.view(g, viewer, withTags)
 	}
 	next := &chat.Cursor{Affix: chat.AffixPrepend, UpdatedAt: chat.Timestamp(cursor)}
 	if affix != "" {
@@ -492,6 +500,8 @@ func (st *state) updateGroup(c *call) (any, error) {
 	}
 
 	now := c.timestamp()
+	st.unindexGroup(g) // its name, type and updatedAt change
+	wasPrivate := g.g.Type == chat.GroupPrivate
 	if b.Name != nil {
 		g.g.Name = *b.Name
 	}
@@ -534,6 +544,10 @@ func (st *state) updateGroup(c *call) (any, error) {
 		}
 	}
 	g.g.UpdatedAt, g.g.UpdatedBy = now, actor(c)
+	st.indexGroup(g)
+	if isPrivate := g.g.Type == chat.GroupPrivate; isPrivate != wasPrivate {
+		st.membersPrivate(g, isPrivate)
+	}
 	st.emitGroup("group_updated", g)
 	return data(st.view(g, c.onBehalfOf, true)), nil
 }
@@ -551,6 +565,6 @@ func (st *state) deleteGroup(c *call) (any, error) {
 		return nil, err
 	}
 	st.emitGroup("group_deleted", g)
-	delete(st.groups, g.g.GUID)
+	st.dropGroup(g)
 	return data(chat.Result{Success: true, Message: fmt.Sprintf("Group %s has been deleted successfully.", g.g.GUID)}), nil
 }

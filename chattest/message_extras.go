@@ -209,7 +209,7 @@ func (st *state) listReactions(c *call) (any, error) {
 	if emoji != "" {
 		items = slices.DeleteFunc(slices.Clone(items), func(r *reactionRec) bool { return r.reaction != emoji })
 	}
-	page, next := cursorPage(items, func(r *reactionRec) (int64, int64) { return r.id, int64(r.at) }, q)
+	page, next := cursorPage(items, func(r *reactionRec) (int64, int64) { return r.id, int64(r.at) }, nil, q)
 	if next != nil {
 		next.SentAt = 0
 	}

@@ -200,25 +200,26 @@ func (f *msgFilter) render(page []*msgRec) []chat.Message {
 	return out
 }
 
-// selectMessages returns the stored messages, in id order, for which keep
-// and every filter of f hold.
-func (st *state) selectMessages(f *msgFilter, keep func(*msgRec) bool) []*msgRec {
-	var out []*msgRec
-	for _, m := range st.messages {
-		if keep(m) && st.match(f, m) {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// cursorList answers a cursor-based message list over items.
-func cursorList(f *msgFilter, items []*msgRec, q cursorQuery) chat.Page[chat.Message] {
-	page, next := cursorPage(items, msgKey, q)
+// cursorList answers a cursor-based message list over the messages of
+// items that keep and every filter of f accept.
+func (st *state) cursorList(f *msgFilter, items []*msgRec, keep func(*msgRec) bool, q cursorQuery) chat.Page[chat.Message] {
+	page, next := cursorPage(items, msgKey, st.listed(f, keep), q)
 	return chat.Page[chat.Message]{Data: f.render(page), Meta: chat.Meta{
 		Current: &chat.Current{Limit: q.limit, Count: len(page)},
 		Next:    next,
 	}}
+}
+
+// listed returns what accepts a message of a list: keep (nil accepts
+// all) and every filter of f; nil when both accept every message.
+func (st *state) listed(f *msgFilter, keep func(*msgRec) bool) func(*msgRec) bool {
+	switch {
+	case f.none():
+		return keep
+	case keep == nil:
+		return func(m *msgRec) bool { return st.match(f, m) }
+	}
+	return func(m *msgRec) bool { return keep(m) && st.match(f, m) }
 }
 
 // GET /v3/messages
@@ -235,8 +236,11 @@ func (st *state) listMessages(c *call) (any, error) {
 	if err := p.err(); err != nil {
 		return nil, err
 	}
-	items := st.selectMessages(&f, func(m *msgRec) bool { return f.viewer == "" || st.canSee(f.viewer, m) })
-	return cursorList(&f, items, q), nil
+	var keep func(*msgRec) bool
+	if f.viewer != "" {
+		keep = func(m *msgRec) bool { return st.canSee(f.viewer, m) }
+	}
+	return st.cursorList(&f, st.messages, keep, q), nil
 }
 
 // GET /v3/groups/{guid}/messages
@@ -257,10 +261,7 @@ func (st *state) listGroupMessages(c *call) (any, error) {
 	if err := p.err(); err != nil {
 		return nil, err
 	}
-	items := st.selectMessages(&f, func(m *msgRec) bool {
-		return m.m.ReceiverType == chat.ReceiverGroup && m.m.Receiver == guid
-	})
-	return cursorList(&f, items, q), nil
+	return st.cursorList(&f, st.groupMsgs[guid], nil, q), nil
 }
 
 // userMessagesMeta is the meta of GET /users/{uid}/messages as the
@@ -300,20 +301,24 @@ func (st *state) listUserMessages(c *call) (any, error) {
 	if err := p.err(); err != nil {
 		return nil, err
 	}
-	items := st.selectMessages(&f, func(m *msgRec) bool {
-		if m.m.ReceiverType != chat.ReceiverUser {
-			return false
+	items := st.userMsgs[uid]
+	if f.viewer != "" {
+		items = st.pairMsgs[pairKey(uid, f.viewer)]
+	}
+	keep := st.listed(&f, nil)
+	page, next := cursorPage(items, msgKey, keep, q)
+	total := len(items)
+	if keep != nil {
+		total = 0
+		for _, m := range items {
+			if keep(m) {
+				total++
+			}
 		}
-		a, b := m.between[0], m.between[1]
-		if f.viewer == "" {
-			return a == uid || b == uid
-		}
-		return a == uid && b == f.viewer || a == f.viewer && b == uid
-	})
-	page, next := cursorPage(items, msgKey, q)
+	}
 	meta := userMessagesMeta{Pagination: chat.Pagination{
-		Total: len(items), Count: len(page), PerPage: q.limit, CurrentPage: 1,
-		TotalPages: (len(items) + q.limit - 1) / q.limit,
+		Total: total, Count: len(page), PerPage: q.limit, CurrentPage: 1,
+		TotalPages: (total + q.limit - 1) / q.limit,
 	}}
 	if next != nil && next.ID != "" {
 		id, _ := strconv.ParseInt(next.ID, 10, 64)

@@ -270,9 +270,15 @@ type muidKey struct{ sender, muid string }
 // addRec stores m with the next id, as a reply to parent when it is not
 // nil, and returns it.
 func (st *state) addRec(m chat.Message, parent *msgRec) *msgRec {
+	return st.addRecBetween(m, parent, [2]string{m.Sender, m.Receiver})
+}
+
+// addRecBetween is addRec for a message whose one-on-one conversation is
+// that of between (see msgRec), e.g. an action about another message.
+func (st *state) addRecBetween(m chat.Message, parent *msgRec, between [2]string) *msgRec {
 	st.lastMsgID++
 	m.ID = strconv.FormatInt(st.lastMsgID, 10)
-	rec := &msgRec{id: st.lastMsgID, m: m, parent: parent, between: [2]string{m.Sender, m.Receiver}}
+	rec := &msgRec{id: st.lastMsgID, m: m, parent: parent, between: between}
 	if parent != nil {
 		rec.m.ParentID = parent.m.ID
 		parent.replies = append(parent.replies, rec)
@@ -280,6 +286,8 @@ func (st *state) addRec(m chat.Message, parent *msgRec) *msgRec {
 		parent.m.UpdatedAt = max(parent.m.UpdatedAt, m.SentAt)
 	}
 	st.messages = append(st.messages, rec)
+	st.indexMessage(rec)
+	st.convAdd(rec)
 	st.msgByID[rec.id] = rec
 	if m.MUID != "" {
 		st.msgByMUID[muidKey{m.Sender, m.MUID}] = rec
@@ -363,6 +371,8 @@ func (st *state) removeRecs(gone func(*msgRec) bool) {
 	}
 	clear(st.messages[len(kept):])
 	st.messages = kept
+	st.reindexMessages()
+	st.reindexConversations()
 	for _, m := range st.messages {
 		if n := len(m.replies); n > 0 {
 			m.replies = slices.DeleteFunc(m.replies, func(r *msgRec) bool { return st.msgByID[r.id] == nil })
@@ -461,7 +471,7 @@ func (st *state) listThread(c *call) (any, error) {
 	if err := p.err(); err != nil {
 		return nil, err
 	}
-	page, next := cursorPage(parent.replies, msgKey, q)
+	page, next := cursorPage(parent.replies, msgKey, nil, q)
 	out := make([]chat.Message, len(page))
 	for i, m := range page {
 		out[i] = m.view(c.onBehalfOf, true)
@@ -558,6 +568,7 @@ func (st *state) deleteMessage(c *call) (any, error) {
 		return nil, errMessageActionNotAllowed(id, "the message is already deleted.")
 	}
 	now := c.timestamp()
+	st.convRemove(m)
 	m.m.DeletedAt, m.m.UpdatedAt = now, now
 	st.messageChanged(m)
 	action := st.emitMessageAction(m, chat.ActionDeleted, actingUID(c), now)
@@ -580,7 +591,7 @@ func (st *state) messageChanged(m *msgRec) {
 func (st *state) emitMessageAction(m *msgRec, action, by string, now chat.Timestamp) *msgRec {
 	on := m.m
 	on.Data.Reactions = m.reactionCounts("")
-	rec := st.addRec(chat.Message{
+	rec := st.addRecBetween(chat.Message{
 		ConversationID: m.m.ConversationID,
 		Sender:         by,
 		ReceiverType:   m.m.ReceiverType,
@@ -594,8 +605,7 @@ func (st *state) emitMessageAction(m *msgRec, action, by string, now chat.Timest
 		}},
 		SentAt:    now,
 		UpdatedAt: now,
-	}, nil)
-	rec.between = m.between
+	}, nil, m.between)
 	st.emit("message_"+action, messagePayload(rec)) // message_edited, message_deleted
 	return rec
 }

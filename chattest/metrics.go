@@ -192,9 +192,8 @@ func (st *state) messageMetrics(c *call) (any, error) {
 			p.MessagesSent++
 		}
 	}
-	convs := st.convIndex()
 	for k, cu := range st.convMarks {
-		cv := convs[k.id]
+		cv := st.conv(k.id)
 		if cv == nil {
 			continue
 		}

@@ -113,13 +113,7 @@ func paginate[T any](items []T, q pageQuery) ([]T, chat.Meta) {
 	end := min(start+q.perPage, total)
 	out := make([]T, end-start)
 	copy(out, items[start:end])
-	return out, chat.Meta{Pagination: &chat.Pagination{
-		Total:       total,
-		Count:       len(out),
-		PerPage:     q.perPage,
-		CurrentPage: q.page,
-		TotalPages:  (total + q.perPage - 1) / q.perPage,
-	}}
+	return out, pageMeta(total, len(out), q)
 }
 
 // cursorQuery positions a cursor-based list of messages (reference §1.8).
@@ -146,8 +140,12 @@ func cursorParams(p *params) cursorQuery {
 	return q
 }
 
-// cursorPage returns the page q selects from items, which are in ascending
-// id order, and the cursor that continues after it (meta.next).
+// cursorPage returns the page q selects from the items keep accepts (nil
+// accepts all) of items, which are in ascending id order, and the cursor
+// that continues after it (meta.next). It finds the cursor in items by
+// binary search and walks from there, applying keep as it goes, until the
+// page is full: a page costs what it skips and shows, whatever the length
+// of items.
 //
 // Append (the default) walks forward: items after the cursor, oldest first.
 // Prepend walks backward: items before the cursor, newest first. With no
@@ -158,7 +156,7 @@ func cursorParams(p *params) cursorQuery {
 // The next cursor names the last item returned, so that following it never
 // repeats or skips an item, even while items are being added: ids only grow.
 // When the page is empty, next repeats the request's cursor (nil if none).
-func cursorPage[T any](items []T, key func(T) (id, sentAt int64), q cursorQuery) ([]T, *chat.Cursor) {
+func cursorPage[T any](items []T, key func(T) (id, sentAt int64), keep func(T) bool, q cursorQuery) ([]T, *chat.Cursor) {
 	prepend := q.affix == chat.AffixPrepend
 	affix := chat.AffixAppend
 	if prepend {
@@ -167,7 +165,8 @@ func cursorPage[T any](items []T, key func(T) (id, sentAt int64), q cursorQuery)
 	out := make([]T, 0, min(q.limit, len(items)))
 	add := func(it T) bool {
 		_, sentAt := key(it)
-		if q.hasSentAt && !q.hasID && (prepend && sentAt > q.sentAt || !prepend && sentAt < q.sentAt) {
+		if q.hasSentAt && !q.hasID && (prepend && sentAt > q.sentAt || !prepend && sentAt < q.sentAt) ||
+			keep != nil && !keep(it) {
 			return true
 		}
 		out = append(out, it)

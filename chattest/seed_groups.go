@@ -56,7 +56,7 @@ func (s *Server) AddGroup(g chat.Group, members ...string) chat.Group {
 			st.join(rec, uid, chat.MemberScope(scope), g.CreatedAt)
 		}
 	}
-	st.groups[g.GUID] = rec
+	st.putGroup(rec)
 	return clone(st.view(rec, "", true))
 }
 

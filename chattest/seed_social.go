@@ -187,7 +187,7 @@ func (s *Server) Conversation(uid, conversationID string) (c chat.Conversation, 
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	uid = strings.ToLower(uid)
-	cv := st.convIndex()[strings.ToLower(conversationID)]
+	cv := st.conv(strings.ToLower(conversationID))
 	if cv == nil || !st.hasOwner(cv, uid) || !st.accessible(uid, cv) {
 		return chat.Conversation{}, false
 	}

@@ -19,23 +19,26 @@ type state struct {
 
 	mgmtKey, mgmtSecret string // the management API's credentials
 
-	users map[string]*userRec // by (lower-case) uid; soft-deleted users stay, flagged
+	users      map[string]*userRec // by (lower-case) uid; soft-deleted users stay, flagged
+	usersIndex                     // the users in list order: users_index.go
 
 	apiKeys   map[string]*apiKeyRec // by key
 	apiKeySeq int64                 // creation order of keys
 
-	messages  []*msgRec // every stored message, in id order
-	msgByID   map[int64]*msgRec
-	msgByMUID map[muidKey]*msgRec // the newest message of each sender and muid: messages.go
-	lastMsgID int64
+	messages      []*msgRec // every stored message, in id order
+	msgByID       map[int64]*msgRec
+	msgByMUID     map[muidKey]*msgRec // the newest message of each sender and muid: messages.go
+	lastMsgID     int64
+	messagesIndex // the messages of each group, user pair and user: messages_index.go
 
 	tokenSeq int64 // auth tokens minted so far
 
 	rate rateLimiter // requests per minute and class: ratelimit.go
 
-	groupsState // groups, members, bans: groups.go
-	extrasState // reactions, pins, saves, thread subscriptions, flags: message_extras.go
-	socialState // conversations, friends, blocked users, roles, permissions, moderation reasons: social.go
+	groupsState        // groups, members, bans: groups.go
+	extrasState        // reactions, pins, saves, thread subscriptions, flags: message_extras.go
+	socialState        // conversations, friends, blocked users, roles, permissions, moderation reasons: social.go
+	conversationsIndex // the conversations the messages make: conversations_index.go
 
 	callsState         // calls and transcriptions: calls.go
 	notificationsState // notification settings, providers, preferences, tokens, logs: notifications.go
@@ -57,9 +60,12 @@ func newState(cfg config) *state {
 		msgByMUID: map[muidKey]*msgRec{},
 		rate:      newRateLimiter(cfg.rateCore, cfg.rateStandard),
 	}
+	st.usersIndex.init()
+	st.messagesIndex.init()
 	st.groupsState.init()
 	st.extrasState.init()
 	st.socialState.init()
+	st.conversationsIndex.init()
 	st.callsState.init()
 	st.notificationsState.init()
 	st.rulesState.init()

@@ -3,9 +3,11 @@ package chattest
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"slices"
-	"sort"
 	"strings"
+
+	"github.com/google/btree"
 
 	"github.com/chatrest/chat"
 )
@@ -89,7 +91,7 @@ func (st *state) createUser(c *call) (any, error) {
 		Status: chat.UserOffline, StatusMessage: b.StatusMessage, Role: role, Tags: b.Tags,
 		CreatedAt: now, UpdatedAt: now,
 	}}
-	st.users[uid] = u
+	st.putUser(u)
 	out := u.view(true)
 	if b.WithAuthToken {
 		out.AuthToken = st.mintToken(u, c).AuthToken
@@ -131,33 +133,39 @@ func (st *state) listUsers(c *call) (any, error) {
 		return nil, err
 	}
 
-	var match []*userRec
-	for _, u := range st.users {
-		switch {
-		case u.deleted,
-			onlyDeactivated && !u.deactivated,
-			!onlyDeactivated && !withDeactivated && u.deactivated,
-			search != "" && !(inUID && strings.HasPrefix(u.u.UID, search) ||
-				inName && strings.HasPrefix(strings.ToLower(u.u.Name), search)),
-			len(statuses) > 0 && !slices.Contains(statuses, string(u.u.Status)),
-			len(roles) > 0 && !slices.Contains(roles, u.u.Role),
-			len(tags) > 0 && !slices.ContainsFunc(u.u.Tags, func(t string) bool { return slices.Contains(tags, t) }),
-			hasCreatedFrom && int64(u.u.CreatedAt) < createdFrom,
-			hasCreatedTo && int64(u.u.CreatedAt) > createdTo,
-			hasUpdatedFrom && int64(u.u.UpdatedAt) < updatedFrom,
-			hasUpdatedTo && int64(u.u.UpdatedAt) > updatedTo:
-			continue
-		}
-		match = append(match, u)
+	created := func(t *btree.BTreeG[*userRec]) iter.Seq[*userRec] {
+		return usersCreated(t, createdFrom, createdTo, hasCreatedFrom, hasCreatedTo)
 	}
-	sort.Slice(match, func(i, j int) bool {
-		a, b := match[i].u, match[j].u
-		if a.CreatedAt != b.CreatedAt {
-			return a.CreatedAt < b.CreatedAt
+	var seq iter.Seq[*userRec]
+	var total int
+	switch {
+	case onlyDeactivated:
+		seq, total = created(st.deactivatedUsers), st.deactivatedUsers.Len()
+	case withDeactivated:
+		seq = mergeSeq(created(st.activeUsers), created(st.deactivatedUsers), userBefore)
+		total = st.activeUsers.Len() + st.deactivatedUsers.Len()
+	default:
+		seq, total = created(st.activeUsers), st.activeUsers.Len()
+	}
+	var keep func(*userRec) bool
+	if search != "" || len(statuses) > 0 || len(roles) > 0 || len(tags) > 0 ||
+		hasCreatedFrom || hasCreatedTo || hasUpdatedFrom || hasUpdatedTo {
+		total = -1 // counted by the walk
+		keep = func(u *userRec) bool {
+			switch {
+			case search != "" && !(inUID && strings.HasPrefix(u.u.UID, search) ||
+				inName && strings.HasPrefix(strings.ToLower(u.u.Name), search)),
+				len(statuses) > 0 && !slices.Contains(statuses, string(u.u.Status)),
+				len(roles) > 0 && !slices.Contains(roles, u.u.Role),
+				len(tags) > 0 && !slices.ContainsFunc(u.u.Tags, func(t string) bool { return slices.Contains(tags, t) }),
+				hasUpdatedFrom && int64(u.u.UpdatedAt) < updatedFrom,
+				hasUpdatedTo && int64(u.u.UpdatedAt) > updatedTo:
+				return false
+			}
+			return true
 		}
-		return a.UID < b.UID
-	})
-	page, meta := paginate(match, pq)
+	}
+	page, meta := walkPage(seq, keep, total, pq)
 	out := make([]chat.User, len(page))
 	for i, u := range page {
 		out[i] = u.view(withTags)
@@ -256,10 +264,11 @@ func (st *state) deleteUser(c *call) (any, error) {
 		return nil, errUIDNotFound(uid)
 	}
 	if b.Permanent {
-		delete(st.users, uid)
+		st.dropUser(u)
 		st.removeMessagesOf(uid)
 	} else {
-		u.deleted, u.tokens = true, nil
+		st.setUserState(u, u.deactivated, true)
+		u.tokens = nil
 	}
 	return data(chat.Result{Success: true, Message: fmt.Sprintf("User %s has been deleted successfully.", uid)}), nil
 }
@@ -300,7 +309,7 @@ func (st *state) deactivateUsers(c *call) (any, error) {
 		return nil, err
 	}
 	for _, uid := range uids {
-		st.users[uid].deactivated = true
+		st.setUserState(st.users[uid], true, false)
 	}
 	return data(chat.DeactivateUsersResponse{DeactivatedUIDs: uids}), nil
 }
@@ -315,7 +324,7 @@ func (st *state) reactivateUsers(c *call) (any, error) {
 		return nil, err
 	}
 	for _, uid := range uids {
-		st.users[uid].deactivated = false
+		st.setUserState(st.users[uid], false, false)
 	}
 	return data(chat.ReactivateUsersResponse{NonDeactivatedUIDs: uids}), nil
 }
@@ -345,7 +354,7 @@ func (s *Server) AddUser(u chat.User) chat.User {
 	if u.UpdatedAt == 0 {
 		u.UpdatedAt = u.CreatedAt
 	}
-	st.users[u.UID] = &userRec{u: u}
+	st.putUser(&userRec{u: u})
 	return clone(u)
 }
 

@@ -1,0 +1,306 @@
+package chattest
+
+import (
+	"iter"
+	"slices"
+
+	"github.com/google/btree"
+
+	"github.com/chatrest/chat"
+)
+
+// conversationsIndex keeps the conversations the stored messages make (see
+// conversations.go) as messages come and go, and each user's one-on-one
+// conversations in the order the conversation list answers, so that a
+// page of a user's conversations walks only that page. addRec, the soft
+// delete of a message, openConv and hideConversation keep it; removeRecs
+// rebuilds it.
+type conversationsIndex struct {
+	convs      map[string]*derivedConv            // by id, once a message or openConv made them
+	userConvs  map[string]*btree.BTreeG[convItem] // by owner: their one-on-one conversations, most recently updated first
+	pairConvs  map[[2]string][]*derivedConv       // one-on-one conversations by their two users in order
+	groupConvs map[string][]*derivedConv          // group conversations by guid
+	hiddenOf   map[string]map[string]bool         // by owner: the ids of the conversations they reset
+}
+
+func (x *conversationsIndex) init() {
+	x.convs = map[string]*derivedConv{}
+	x.userConvs = map[string]*btree.BTreeG[convItem]{}
+	x.pairConvs = map[[2]string][]*derivedConv{}
+	x.groupConvs = map[string][]*derivedConv{}
+	if x.hiddenOf == nil { // resets are the owners' state, kept across rebuilds
+		x.hiddenOf = map[string]map[string]bool{}
+	}
+}
+
+// convItem is a conversation in an owner's list: its updatedAt and the
+// uid or guid of conversationWith, by which the list is ordered.
+type convItem struct {
+	at   chat.Timestamp
+	with string
+	cv   *derivedConv
+}
+
+// convBefore is the order of the conversation list: most recently updated
+// first, then by the uid or guid of conversationWith, then by id.
+func convBefore(a, b convItem) bool {
+	switch {
+	case a.at != b.at:
+		return a.at > b.at
+	case a.with != b.with:
+		return a.with < b.with
+	}
+	return a.cv.id < b.cv.id
+}
+
+// conv returns the conversation id, or nil: a conversation exists while
+// it has a message, or was started without one (openConv) and has none.
+func (st *state) conv(id string) *derivedConv {
+	if cv := st.convs[id]; cv != nil && cv.exists() {
+		return cv
+	}
+	return nil
+}
+
+func (cv *derivedConv) exists() bool { return len(cv.msgs) > 0 || cv.openedAt != 0 }
+
+// opened is when cv was started without a message, while it has none;
+// zero otherwise.
+func (cv *derivedConv) opened() chat.Timestamp {
+	if len(cv.msgs) > 0 {
+		return 0
+	}
+	return cv.openedAt
+}
+
+// updatedAt is when the last message of cv was sent, or when it was
+// started without one.
+func (cv *derivedConv) updatedAt() chat.Timestamp {
+	if n := len(cv.msgs); n > 0 {
+		return cv.msgs[n-1].m.SentAt
+	}
+	return cv.openedAt
+}
+
+// convOf returns the conversation id, creating it.
+func (st *state) convOf(id string) *derivedConv {
+	cv := st.convs[id]
+	if cv == nil {
+		cv = &derivedConv{id: id}
+		st.convs[id] = cv
+	}
+	return cv
+}
+
+// convAdd adds m, the newest message, to its conversation unless it is a
+// thread reply or deleted.
+func (st *state) convAdd(m *msgRec) {
+	if m.parent != nil || m.m.DeletedAt != 0 {
+		return
+	}
+	cv := st.convOf(m.m.ConversationID)
+	cv.msgs = append(cv.msgs, m)
+	st.settleConv(cv)
+}
+
+// convRemove removes m from its conversation: it was deleted.
+func (st *state) convRemove(m *msgRec) {
+	cv := st.convs[m.m.ConversationID]
+	if cv == nil {
+		return
+	}
+	if i, ok := slices.BinarySearchFunc(cv.msgs, m.id, func(x *msgRec, id int64) int { return cmpInt(x.id, id) }); ok && cv.msgs[i] == m {
+		cv.msgs = slices.Delete(cv.msgs, i, i+1)
+		st.settleConv(cv)
+	}
+}
+
+// openConv starts the one-on-one conversation id of a and b at at without
+// a message, unless it was started so before.
+func (st *state) openConv(id, a, b string, at chat.Timestamp) {
+	if st.opened[id] != nil {
+		return
+	}
+	st.opened[id] = &openedConv{a: a, b: b, at: at}
+	st.settleConv(st.convOf(id))
+}
+
+// settleConv derives what cv is from its messages, or from how it was
+// opened when it has none (its type, users or group, and updatedAt), and
+// files it accordingly.
+func (st *state) settleConv(cv *derivedConv) {
+	typ, a, b, guid := cv.typ, cv.a, cv.b, cv.guid
+	cv.openedAt = 0
+	o := st.opened[cv.id]
+	if o != nil {
+		cv.openedAt = o.at
+	}
+	switch {
+	case len(cv.msgs) > 0:
+		m := cv.msgs[0]
+		if m.m.ReceiverType == chat.ReceiverGroup {
+			cv.typ, cv.a, cv.b, cv.guid = chat.ConversationGroup, "", "", m.m.Receiver
+		} else {
+			cv.typ, cv.a, cv.b, cv.guid = chat.ConversationUser, m.between[0], m.between[1], ""
+		}
+	case o != nil:
+		cv.typ, cv.a, cv.b, cv.guid = chat.ConversationUser, o.a, o.b, ""
+	}
+	moved := cv.filed && (cv.typ != typ || cv.a != a || cv.b != b || cv.guid != guid)
+	if moved || cv.filed && !cv.exists() {
+		st.unfileConv(cv, typ, a, b, guid)
+	}
+	if cv.exists() && !cv.filed {
+		st.fileConv(cv)
+	}
+	if cv.typ == chat.ConversationUser && cv.filed && cv.at != cv.updatedAt() {
+		for _, owner := range cv.owners() {
+			t := st.userConvs[owner]
+			t.Delete(convItem{at: cv.at, with: cv.peer(owner), cv: cv})
+			t.ReplaceOrInsert(convItem{at: cv.updatedAt(), with: cv.peer(owner), cv: cv})
+		}
+	}
+	cv.at = cv.updatedAt()
+}
+
+// owners are the users of a one-on-one conversation who may list it.
+func (cv *derivedConv) owners() []string {
+	var out []string
+	for i, uid := range []string{cv.a, cv.b} {
+		if uid != appSystem && (i == 0 || uid != cv.a) {
+			out = append(out, uid)
+		}
+	}
+	return out
+}
+
+// fileConv adds cv to the lists of its users or its group.
+func (st *state) fileConv(cv *derivedConv) {
+	cv.filed, cv.at = true, cv.updatedAt()
+	if cv.typ == chat.ConversationGroup {
+		st.groupConvs[cv.guid] = append(st.groupConvs[cv.guid], cv)
+		return
+	}
+	k := pairKey(cv.a, cv.b)
+	st.pairConvs[k] = append(st.pairConvs[k], cv)
+	for _, owner := range cv.owners() {
+		t := st.userConvs[owner]
+		if t == nil {
+			t = newTree(convBefore)
+			st.userConvs[owner] = t
+		}
+		t.ReplaceOrInsert(convItem{at: cv.at, with: cv.peer(owner), cv: cv})
+	}
+}
+
+// unfileConv removes cv, filed as typ of a and b or of guid, from the
+// lists of its users or group.
+func (st *state) unfileConv(cv *derivedConv, typ chat.ConversationType, a, b, guid string) {
+	cv.filed = false
+	drop := func(s []*derivedConv) []*derivedConv {
+		return slices.DeleteFunc(s, func(x *derivedConv) bool { return x == cv })
+	}
+	if typ == chat.ConversationGroup {
+		if st.groupConvs[guid] = drop(st.groupConvs[guid]); len(st.groupConvs[guid]) == 0 {
+			delete(st.groupConvs, guid)
+		}
+		return
+	}
+	k := pairKey(a, b)
+	if st.pairConvs[k] = drop(st.pairConvs[k]); len(st.pairConvs[k]) == 0 {
+		delete(st.pairConvs, k)
+	}
+	was := derivedConv{id: cv.id, a: a, b: b}
+	for _, owner := range was.owners() {
+		if t := st.userConvs[owner]; t != nil {
+			t.Delete(convItem{at: cv.at, with: was.peer(owner), cv: cv})
+		}
+	}
+}
+
+// reindexConversations rebuilds the conversations from the stored
+// messages and the conversations opened without one.
+func (st *state) reindexConversations() {
+	st.conversationsIndex.init()
+	for _, m := range st.messages {
+		st.convAdd(m)
+	}
+	for id := range st.opened {
+		st.settleConv(st.convOf(id))
+	}
+}
+
+// hiddenConv records that owner reset the conversation id.
+func (st *state) hiddenConv(owner, id string) {
+	ids := st.hiddenOf[owner]
+	if ids == nil {
+		ids = map[string]bool{}
+		st.hiddenOf[owner] = ids
+	}
+	ids[id] = true
+}
+
+// convListing is how a conversation list walks one owner's conversations.
+type convListing struct {
+	typ            chat.ConversationType // "" for both
+	includeBlocked bool
+}
+
+// ownerConvs yields the conversations of owner in the list's order: their
+// one-on-one conversations (from the index) merged with those of their
+// groups (sorted here: a user has few groups), each as owner sees it, with
+// conversationWith's uid or guid. total counts those the listing keeps
+// (see keeps).
+func (st *state) ownerConvs(owner string, l convListing) (seq iter.Seq[convItem], total int) {
+	var groups []convItem
+	if l.typ != chat.ConversationUser {
+		for guid, g := range st.memberOf[owner] {
+			if st.member(g, owner) == nil {
+				continue
+			}
+			for _, cv := range st.groupConvs[guid] {
+				if cv.exists() && st.accessible(owner, cv) {
+					groups = append(groups, convItem{at: cv.updatedAt(), with: cv.guid, cv: cv})
+				}
+			}
+		}
+		slices.SortFunc(groups, func(a, b convItem) int {
+			if convBefore(a, b) {
+				return -1
+			}
+			return 1
+		})
+	}
+	total = len(groups)
+	users := st.userConvs[owner]
+	if l.typ == chat.ConversationGroup || users == nil {
+		return slices.Values(groups), total
+	}
+	total += users.Len()
+	for id := range st.hiddenOf[owner] {
+		if cv := st.conv(id); cv != nil && cv.typ == chat.ConversationUser && slices.Contains(cv.owners(), owner) && !st.accessible(owner, cv) {
+			total--
+		}
+	}
+	if !l.includeBlocked {
+		for peer := range st.blocks[owner] {
+			for _, cv := range st.pairConvs[pairKey(owner, peer)] {
+				if cv.exists() && st.accessible(owner, cv) && cv.peer(owner) == peer {
+					total--
+				}
+			}
+		}
+	}
+	return mergeSeq(ascend(users), slices.Values(groups), convBefore), total
+}
+
+// keeps reports whether the listing keeps owner's conversation it: owner
+// can see it, and, unless includeBlocked, it is not with a user owner
+// blocked. The groups ownerConvs yields are kept.
+func (st *state) keeps(owner string, l convListing, it convItem) bool {
+	cv := it.cv
+	if cv.typ == chat.ConversationGroup {
+		return true
+	}
+	return st.accessible(owner, cv) && (l.includeBlocked || !st.isBlocked(owner, cv.peer(owner)))
+}
