@@ -86,6 +86,7 @@ type derivedConv struct {
 
 	filed bool           // in the lists of its users or group
 	at    chat.Timestamp // its updatedAt in its users' lists
+	tally convTally      // what unread counts count
 }
 
 // peer is the other party of owner in a one-on-one conversation.
@@ -227,11 +228,7 @@ func (st *state) convView(owner string, cv *derivedConv, o convOptions) convWire
 		last := msgs[n-1].view(owner, true)
 		w.LastMessage, w.UpdatedAt = &last, last.SentAt
 	}
-	for _, m := range msgs {
-		if m.id > cu.readUpTo && m.m.Sender != owner && m.m.Category != chat.CategoryAction && m.m.SentAt >= joinedAt {
-			w.unread++
-		}
-	}
+	w.unread = cv.unread(msgs, owner, cu.readUpTo, joinedAt)
 	w.UnreadMessageCount = strconv.Itoa(w.unread)
 	if o.withTags {
 		w.Tags = cu.tags

@@ -3,6 +3,7 @@ package chattest
 import (
 	"iter"
 	"slices"
+	"sort"
 
 	"github.com/google/btree"
 
@@ -100,6 +101,7 @@ func (st *state) convAdd(m *msgRec) {
 	}
 	cv := st.convOf(m.m.ConversationID)
 	cv.msgs = append(cv.msgs, m)
+	cv.tally.add(cv.msgs)
 	st.settleConv(cv)
 }
 
@@ -111,6 +113,10 @@ func (st *state) convRemove(m *msgRec) {
 	}
 	if i, ok := slices.BinarySearchFunc(cv.msgs, m.id, func(x *msgRec, id int64) int { return cmpInt(x.id, id) }); ok && cv.msgs[i] == m {
 		cv.msgs = slices.Delete(cv.msgs, i, i+1)
+		cv.tally = convTally{}
+		for j := range cv.msgs {
+			cv.tally.add(cv.msgs[:j+1])
+		}
 		st.settleConv(cv)
 	}
 }
@@ -303,4 +309,61 @@ func (st *state) keeps(owner string, l convListing, it convItem) bool {
 		return true
 	}
 	return st.accessible(owner, cv) && (l.includeBlocked || !st.isBlocked(owner, cv.peer(owner)))
+}
+
+// convTally counts the messages of a conversation that an unread count
+// counts (those that are not action messages), so that the count costs a
+// few binary searches instead of a walk over the unread messages.
+type convTally struct {
+	counted  []int32            // counted[i]: how many of msgs[:i] count
+	bySender map[string][]int32 // by sender: the positions in msgs of their messages that count
+	unsorted bool               // a message was sent before the one before it
+}
+
+// add tallies the last of msgs, which it has tallied up to that one.
+func (t *convTally) add(msgs []*msgRec) {
+	i := len(msgs) - 1
+	m := msgs[i]
+	if len(t.counted) == 0 {
+		t.counted = append(t.counted, 0)
+	}
+	n := t.counted[i]
+	if m.m.Category != chat.CategoryAction {
+		n++
+		if t.bySender == nil {
+			t.bySender = map[string][]int32{}
+		}
+		t.bySender[m.m.Sender] = append(t.bySender[m.m.Sender], int32(i))
+	}
+	t.counted = append(t.counted, n)
+	if i > 0 && m.m.SentAt < msgs[i-1].m.SentAt {
+		t.unsorted = true
+	}
+}
+
+// unread counts the messages of visible, the end of cv.msgs that owner
+// sees, that owner has not read: after readUpTo, sent by someone else, not
+// action messages, and sent at or after joinedAt.
+func (cv *derivedConv) unread(visible []*msgRec, owner string, readUpTo int64, joinedAt chat.Timestamp) int {
+	if len(visible) == 0 {
+		return 0
+	}
+	t := &cv.tally
+	from := len(cv.msgs) - len(visible)
+	from += sort.Search(len(visible), func(i int) bool { return visible[i].id > readUpTo })
+	if joinedAt > 0 && t.unsorted {
+		n := 0
+		for _, m := range cv.msgs[from:] {
+			if m.m.Sender != owner && m.m.Category != chat.CategoryAction && m.m.SentAt >= joinedAt {
+				n++
+			}
+		}
+		return n
+	}
+	if joinedAt > 0 {
+		from = max(from, sort.Search(len(cv.msgs), func(i int) bool { return cv.msgs[i].m.SentAt >= joinedAt }))
+	}
+	own := t.bySender[owner]
+	mine := len(own) - sort.Search(len(own), func(i int) bool { return int(own[i]) >= from })
+	return int(t.counted[len(cv.msgs)]-t.counted[from]) - mine
 }

@@ -136,8 +136,12 @@ func (w *randomWorld) step() {
 		w.call("DELETE", "/v3/users/"+w.uid()+"/conversation", w.uid(), nil)
 	case n < 91:
 		w.call("DELETE", "/v3/groups/"+w.guid()+"/conversation", w.uid(), nil)
-	case n < 95:
+	case n < 93:
 		w.call("POST", "/v3/users/"+w.uid()+"/friends", "", map[string]any{"accepted": []string{w.uid()}, "addToConversations": true})
+	case n < 95:
+		w.call("POST", "/v3/users/"+w.uid()+"/conversation/read", w.uid(), map[string]any{"messageId": r.IntN(200)})
+	case n < 97:
+		w.call("POST", "/v3/groups/"+w.guid()+"/conversation/read", w.uid(), nil)
 	default:
 		w.call("POST", "/v3/users/"+w.uid()+"/blockedusers", "", map[string]any{"blockedUids": []string{w.uid()}})
 	}
@@ -414,6 +418,26 @@ func (st *state) checkConversationsIndex() error {
 			}
 			if total != len(want) {
 				return fmt.Errorf("%s: total %d, want %d", what, total, len(want))
+			}
+			for _, it := range got {
+				var joinedAt chat.Timestamp
+				if it.cv.typ == chat.ConversationGroup {
+					g, _ := st.groupInfo(it.cv.guid, uid)
+					joinedAt = g.JoinedAt
+				}
+				cu := st.convMarks[convKey{uid, it.cv.id}]
+				if cu == nil {
+					cu = &convUser{}
+				}
+				unread := 0
+				for _, m := range st.visibleMsgs(uid, it.cv) {
+					if m.id > cu.readUpTo && m.m.Sender != uid && m.m.Category != chat.CategoryAction && m.m.SentAt >= joinedAt {
+						unread++
+					}
+				}
+				if w := st.convView(uid, it.cv, convOptions{}); w.unread != unread {
+					return fmt.Errorf("conversation %s of %s: %d unread, want %d", it.cv.id, uid, w.unread, unread)
+				}
 			}
 		}
 	}
