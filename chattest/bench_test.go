@@ -6,10 +6,16 @@ package chattest_test
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strconv"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
@@ -75,4 +81,99 @@ func BenchmarkServerThroughput(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkUsersGetFloor measures Users.Get through the SDK from 32
+// goroutines against chattest and, in the same run, against a trivial
+// handler that answers the same bytes chattest answers (the floor): the
+// same httptest TLS server with HTTP/2, the same client and transport.
+// Each iteration sends a batch of 128 requests to each, in alternating
+// order, so that both see the same load of a shared machine. It reports
+// both rates and their ratio (chattest/floor): what chattest's own work
+// costs. BENCHMARKS.md reports them.
+func BenchmarkUsersGetFloor(b *testing.B) {
+	srv := chattest.NewServer()
+	defer srv.Close()
+	srv.AddUser(chat.User{UID: "alice", Name: "Alice", Metadata: map[string]any{"team": "blue"}})
+	req, err := http.NewRequest(http.MethodGet, srv.URL()+"/v3/users/alice", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	req.Header.Set("apikey", srv.APIKey())
+	resp, err := srv.HTTPClient().Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		b.Fatalf("GET /v3/users/alice: %d %s %v", resp.StatusCode, body, err)
+	}
+	hdr := resp.Header.Clone()
+	hdr.Del("Date")
+	hdr.Del("Content-Length")
+
+	floor := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for k, v := range hdr {
+			w.Header()[k] = v
+		}
+		w.Write(body)
+	}))
+	floor.EnableHTTP2 = true
+	floor.StartTLS()
+	defer floor.Close()
+	pool := x509.NewCertPool()
+	pool.AddCert(floor.Certificate())
+	t := chat.NewTransport()
+	t.Proxy = nil
+	t.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	defer t.CloseIdleConnections()
+	floorClient, err := chat.NewClient(srv.AppID(), srv.APIKey(), chat.WithBaseURL(floor.URL), chat.WithHTTPClient(&http.Client{Transport: t}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	clients := [2]*chat.Client{srv.Client(), floorClient}
+
+	const batch, goroutines = 128, 32
+	var took [2]time.Duration
+	round := 0
+	for b.Loop() {
+		for k := range 2 {
+			side := (round + k) % 2
+			start := time.Now()
+			if err := getMany(clients[side], batch, goroutines); err != nil {
+				b.Fatal(err)
+			}
+			took[side] += time.Since(start)
+		}
+		round++
+	}
+	n := float64(b.N * batch)
+	b.ReportMetric(n/took[0].Seconds(), "chattest-req/s")
+	b.ReportMetric(n/took[1].Seconds(), "floor-req/s")
+	b.ReportMetric(took[1].Seconds()/took[0].Seconds(), "ratio")
+}
+
+// getMany gets alice n times, from goroutines at a time.
+func getMany(c *chat.Client, n, goroutines int) error {
+	var next atomic.Int64
+	errs := make(chan error, goroutines)
+	for range goroutines {
+		go func() {
+			for next.Add(1) <= int64(n) {
+				if _, err := c.Users.Get(context.Background(), "alice"); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	var err error
+	for range goroutines {
+		if e := <-errs; e != nil && err == nil {
+			err = e
+		}
+	}
+	return err
 }

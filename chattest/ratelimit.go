@@ -136,8 +136,8 @@ func (rl *rateLimiter) peek(class rateClass, now time.Time) rateInfo {
 
 // setHeaders writes the rate-limit headers of an answer.
 func (ri rateInfo) setHeaders(h http.Header) {
-	h.Set("X-Rate-Limit", strconv.Itoa(ri.limit))
-	h.Set("X-Rate-Limit-Remaining", strconv.Itoa(ri.remaining))
+	h["X-Rate-Limit"] = []string{strconv.Itoa(ri.limit)} // canonical keys, set without canonicalizing
+	h["X-Rate-Limit-Remaining"] = []string{strconv.Itoa(ri.remaining)}
 	if ri.refused {
 		h.Set("Retry-After", strconv.Itoa(ri.retryAfter))
 		h.Set("X-Rate-Limit-Reset", strconv.FormatInt(ri.reset.Unix(), 10))

@@ -14,7 +14,10 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
 )
 
 // Redacted replaces every credential in the request log: API keys, auth
@@ -120,13 +123,41 @@ const minSecretLen = 4
 // ends with one of secretFieldSuffixes. "withAuthToken" qualifies too, but
 // only string and number values are redacted, and its value is a bool.
 func secretField(name string) bool {
-	n := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(name))
+	for i := range len(name) {
+		if name[i] >= utf8.RuneSelf { // lower-casing may make ASCII of it (K, the Kelvin sign, is k)
+			name = strings.ToLower(name)
+			break
+		}
+	}
 	for _, suffix := range secretFieldSuffixes {
-		if strings.HasSuffix(n, suffix) {
+		if hasNormalizedSuffix(name, suffix) {
 			return true
 		}
 	}
 	return false
+}
+
+// hasNormalizedSuffix reports whether name, its ASCII letters lower-cased
+// and without "_" and "-", ends with suffix (lower-case ASCII).
+func hasNormalizedSuffix(name, suffix string) bool {
+	i := len(name)
+	for j := len(suffix) - 1; j >= 0; j-- {
+		for i > 0 && (name[i-1] == '_' || name[i-1] == '-') {
+			i--
+		}
+		if i == 0 {
+			return false
+		}
+		c := name[i-1]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != suffix[j] {
+			return false
+		}
+		i--
+	}
+	return true
 }
 
 // requestLog records the requests. It is guarded by the state's lock.
@@ -136,24 +167,35 @@ type requestLog struct {
 	total   int
 	arrived chan struct{} // closed, and replaced, when a request arrives
 
-	known   map[string]bool // every credential the server has held or issued
-	secrets []string        // known, with its escaped forms, in learning order
+	known   sync.Map // every credential the server has held or issued (string: true), read without the lock
+	secrets []string // known, with its escaped forms, in learning order
+
+	// shown is secrets as of the last credential learned, for scrubbing
+	// a request before taking the lock: secrets only grows, so a
+	// snapshot stays valid.
+	shown atomic.Pointer[[]string]
+	// keysLearned is the state's apiKeySeq when its keys were last
+	// learned: keys seeded with Server.AddAPIKey are learned when the
+	// next request arrives.
+	keysLearned int64
 }
 
 func (l *requestLog) init() {
 	l.counts = map[string]int{}
 	l.arrived = make(chan struct{})
-	l.known = map[string]bool{}
+	l.shown.Store(new([]string))
 }
 
 // learn adds a credential to those never logged, for good: a key or token
 // stays secret after it is deleted.
 func (l *requestLog) learn(secret string) {
-	if secret == "" || l.known[secret] {
+	if _, ok := l.known.Load(secret); ok || secret == "" {
 		return
 	}
-	l.known[secret] = true
 	l.secrets = append(l.secrets, forms(secret)...)
+	shown := l.secrets
+	l.shown.Store(&shown)
+	l.known.Store(secret, true) // after shown, which then holds it
 }
 
 // learnFrom learns the credentials an answer body issues or shows.
@@ -166,6 +208,9 @@ func (l *requestLog) learnFrom(out []byte) {
 // jsonSecrets calls add with the string value of every apiKey and authToken
 // field (in any letter case, at any depth) of the JSON document b.
 func jsonSecrets(b []byte, add func(string)) {
+	if len(b) == 0 {
+		return
+	}
 	var v any
 	if json.Unmarshal(b, &v) != nil {
 		return
@@ -237,6 +282,9 @@ func (s scrubber) scrubPath(escaped string) string {
 // a field was redacted by name, the body is shown decoded, scrubbed and
 // encoded again.
 func (s scrubber) scrubBody(body, ct string) string {
+	if body == "" {
+		return ""
+	}
 	mt, params, _ := mime.ParseMediaType(ct)
 	switch {
 	case mt == "multipart/form-data" && params["boundary"] != "":
@@ -340,18 +388,26 @@ func redactForm(body string) string {
 // exchange is a request in progress: its log entry, which the handler
 // completes under the state's lock, and the fault that applies to it.
 type exchange struct {
-	entry *Request
-	fault Fault
+	pattern string
+	r       *http.Request
+	body    []byte
+	mine    []string  // the credentials the request carries that the server did not know
+	shown   *[]string // the credentials the server knew when entry was scrubbed
+	entry   *Request
+	fault   Fault
 }
 
-// arrive records a request of the route pattern in the log, with every
-// credential redacted, and takes the fault that applies to it.
+// arrive prepares the log entry of a request of the route pattern, with
+// every credential redacted; record then records it. The work is done
+// before taking the state's lock, with the credentials the server knows
+// by then.
 func (h *Handler) arrive(pattern string, r *http.Request, body []byte) *exchange {
-	// The credentials this request carries, known to the server or not.
-	var mine []string
+	x := &exchange{pattern: pattern, r: r, body: body}
+	// The credentials this request carries that the server does not
+	// know (the log's snapshot, loaded after, has those it knows).
 	add := func(s string) {
-		if len(s) >= minSecretLen {
-			mine = append(mine, forms(s)...)
+		if _, known := h.log.known.Load(s); !known && len(s) >= minSecretLen {
+			x.mine = append(x.mine, forms(s)...)
 		}
 	}
 	for name, vs := range r.Header {
@@ -369,23 +425,41 @@ func (h *Handler) arrive(pattern string, r *http.Request, body []byte) *exchange
 		add(r.PathValue(name))
 	}
 	jsonSecrets(body, add)
+	x.shown = h.log.shown.Load()
+	x.entry = logEntry(pattern, r, body, scrubber(append(x.mine, *x.shown...)))
+	return x
+}
 
+// record records x's request in the log, scrubbing it again in the rare
+// case that the server learned a credential since arrive, and takes the
+// fault that applies to it. It runs with st.mu held.
+func (h *Handler) record(x *exchange) {
 	st := h.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	for key := range st.apiKeys {
-		h.log.learn(key)
+	if st.apiKeySeq != h.log.keysLearned {
+		for key := range st.apiKeys {
+			h.log.learn(key)
+		}
+		h.log.keysLearned = st.apiKeySeq
 	}
-	sc := scrubber(append(mine, h.log.secrets...))
+	if now := h.log.shown.Load(); now != x.shown {
+		x.entry = logEntry(x.pattern, x.r, x.body, scrubber(append(x.mine, *now...)))
+	}
+	x.entry.Time, x.entry.Fault = st.clock(), h.takeFault(x.pattern)
+	x.fault = x.entry.Fault
+	h.log.add(x.entry)
+}
+
+// logEntry is the log entry of a request of the route pattern, with the
+// secrets of sc redacted, and the credentials named as such (see
+// [Request]).
+func logEntry(pattern string, r *http.Request, body []byte, sc scrubber) *Request {
 	e := &Request{
-		Time:   st.clock(),
 		Method: r.Method,
 		Path:   sc.scrubPath(redactPath(r.URL.EscapedPath(), pattern)),
 		Route:  pattern,
 		Query:  url.Values{},
 		Header: r.Header.Clone(),
 		Body:   sc.scrubBody(string(body), r.Header.Get("Content-Type")),
-		Fault:  h.takeFault(pattern),
 	}
 	for k, vs := range r.URL.Query() {
 		for _, v := range vs {
@@ -403,8 +477,7 @@ func (h *Handler) arrive(pattern string, r *http.Request, body []byte) *exchange
 			}
 		}
 	}
-	h.log.add(e)
-	return &exchange{entry: e, fault: e.Fault}
+	return e
 }
 
 // redactPath replaces the segments of path that the route pattern names
@@ -412,7 +485,13 @@ func (h *Handler) arrive(pattern string, r *http.Request, body []byte) *exchange
 // they are escaped.
 func redactPath(path, pattern string) string {
 	_, pat, _ := strings.Cut(pattern, " ")
-	if !strings.Contains(pat, "{") {
+	named := false
+	for _, w := range secretWildcards {
+		if i := strings.Index(pat, w); i > 0 && pat[i-1] == '{' && strings.HasPrefix(pat[i+len(w):], "}") {
+			named = true
+		}
+	}
+	if !named {
 		return path
 	}
 	pats, segs := strings.Split(pat, "/"), strings.Split(path, "/")

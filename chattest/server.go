@@ -452,30 +452,36 @@ func (st *state) notFound(c *call) (any, error) {
 	return nil, errAPINotFound(c.r.Method, c.r.URL.Path)
 }
 
-// endpoint serves one route. It reads the body and records the request in
-// the log, picking the fault that applies to it, if any (faults.go). Unless
-// the fault answers in place of the service, it then, under the state lock,
+// endpoint serves one route. It reads the body and prepares the request's
+// log entry, then, under the state lock, records it, picking the fault
+// that applies to it, if any (faults.go). Unless the fault answers in
+// place of the service (outside the lock), it then, under the lock,
 // counts the request against its rate-limit class, authenticates the key,
 // checks its scope and the onBehalfOf header, runs the handler and encodes
 // the answer, which it writes after unlocking, or breaks as the fault says.
+// Without a fault, the request takes the lock once.
 func (h *Handler) endpoint(rt route) http.Handler {
 	class := classify(rt.pattern)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, bodyErr := readBody(w, r)
 		x := h.arrive(rt.pattern, r, body)
-		if x.fault.Delay > 0 && !h.wait(r.Context(), x.fault.Delay) {
-			drop() // the client left, or the server is closing
-		}
-		switch x.fault.Kind {
-		case FaultDropBefore:
-			drop()
-		case FaultStatus, FaultHTML, FaultInvalidJSON:
-			h.answerFault(w, x, class)
-			return
-		}
-
 		st := h.st
 		st.mu.Lock()
+		h.record(x)
+		if f := x.fault; f.Delay > 0 || f.Kind == FaultDropBefore || f.Kind == FaultStatus || f.Kind == FaultHTML || f.Kind == FaultInvalidJSON {
+			st.mu.Unlock()
+			if x.fault.Delay > 0 && !h.wait(r.Context(), x.fault.Delay) {
+				drop() // the client left, or the server is closing
+			}
+			switch x.fault.Kind {
+			case FaultDropBefore:
+				drop()
+			case FaultStatus, FaultHTML, FaultInvalidJSON:
+				h.answerFault(w, x, class)
+				return
+			}
+			st.mu.Lock()
+		}
 		status, out, rate := st.serve(rt, class, r, body, bodyErr)
 		h.log.learnFrom(out)
 		if x.fault.Kind != FaultDropAfter {
@@ -577,7 +583,7 @@ func (st *state) authorize(rt route, c *call) error {
 
 // readBody reads at most maxBodyBytes of the request body.
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	if r.Body == nil {
+	if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
 		return nil, nil
 	}
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
