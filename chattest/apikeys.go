@@ -169,11 +169,19 @@ func (st *state) deleteAPIKey(c *call) (any, error) {
 // it; scope defaults to authOnly when empty. Unlike the API it neither
 // validates name and scope nor enforces the limit of 25 keys per app.
 func (s *Server) AddAPIKey(name string, scope chat.Scope) chat.APIKey {
-	if scope == "" {
-		scope = scopeAuthOnly
+	return seeded(s, "AddAPIKey", apiKeyArgs{name, scope}, (*state).seedAPIKey)
+}
+
+// apiKeyArgs are the arguments of [Server.AddAPIKey].
+type apiKeyArgs struct {
+	Name  string     `json:"name"`
+	Scope chat.Scope `json:"scope,omitempty"`
+}
+
+// seedAPIKey is [Server.AddAPIKey] with st.mu held.
+func (st *state) seedAPIKey(a apiKeyArgs) chat.APIKey {
+	if a.Scope == "" {
+		a.Scope = scopeAuthOnly
 	}
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return st.addAPIKey("", name, scope, st.clock()).k
+	return st.addAPIKey("", a.Name, a.Scope, st.clock()).k
 }

@@ -136,6 +136,9 @@ type deliveryJob struct {
 //
 // data may be a [lazy] payload, built only when some webhook listens.
 func (st *state) emit(trigger string, data any) {
+	if st.replaying {
+		return // delivered when the change was made
+	}
 	var targets []*hookRec
 	for _, h := range st.webhooks[st.appID] {
 		if h.w.Enabled && h.triggers[trigger] {
@@ -199,7 +202,7 @@ type lazy func() any
 // hooked reports whether an enabled webhook of the app listens to trigger.
 // It runs with st.mu held.
 func (st *state) hooked(trigger string) bool {
-	return slices.ContainsFunc(st.webhooks[st.appID], func(h *hookRec) bool { return h.w.Enabled && h.triggers[trigger] })
+	return !st.replaying && slices.ContainsFunc(st.webhooks[st.appID], func(h *hookRec) bool { return h.w.Enabled && h.triggers[trigger] })
 }
 
 // eventType is the envelope's type for trigger: "call" for call_* and

@@ -99,8 +99,8 @@ func (a *mgmtApp) enabledExtension(id management.ExtensionID) (*extensionRec, er
 	if !knownExtension(id) {
 		return nil, errExtensionNotFound(string(id))
 	}
-	e := a.extension(id)
-	if !e.enabled {
+	e := a.extensions[id] // looked up, not created: reads change nothing
+	if e == nil || !e.enabled {
 		return nil, errExtensionInactive(string(id))
 	}
 	return e, nil
@@ -132,7 +132,7 @@ func (st *state) listExtensions(c *call) (any, error) {
 			hooks = append(hooks, management.ExtensionHook{Hook: h, IsActive: true, Enabled: 1, CreatedAt: created})
 		}
 		out[i] = management.Extension{ID: id, Name: extensionName(id), TagLine: extensionName(id) + " for your app.",
-			Author: "chattest", IsActive: a.extension(id).enabled, CreatedAt: created, Hooks: hooks,
+			Author: "chattest", IsActive: a.extensions[id] != nil && a.extensions[id].enabled, CreatedAt: created, Hooks: hooks,
 			Categories: management.DataList[json.RawMessage]{}}
 	}
 	pg := &management.ExtensionPagination{Pagination: *meta.Pagination}

@@ -14,14 +14,29 @@ import (
 // it validates neither name nor region. The app is a record: the chat API
 // serves only the fake's own app.
 func (s *Server) AddManagementApp(name string, region chat.Region) (management.App, error) {
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	a, err := st.addApp(name, region, chat.TimestampOf(st.clock()), st.owner())
+	r := seeded(s, "AddManagementApp", appArgs{name, region}, (*state).seedApp)
+	return r.app, r.err
+}
+
+// appArgs are the arguments of [Server.AddManagementApp].
+type appArgs struct {
+	Name   string      `json:"name"`
+	Region chat.Region `json:"region"`
+}
+
+// appResult is what [Server.AddManagementApp] returns.
+type appResult struct {
+	app management.App
+	err error
+}
+
+// seedApp is [Server.AddManagementApp] with st.mu held.
+func (st *state) seedApp(a appArgs) appResult {
+	app, err := st.addApp(a.Name, a.Region, chat.TimestampOf(st.clock()), st.owner())
 	if err != nil {
-		return management.App{}, fmt.Errorf("chattest: the account has %d active apps, its limit", MaxManagementApps)
+		return appResult{err: fmt.Errorf("chattest: the account has %d active apps, its limit", MaxManagementApps)}
 	}
-	return st.render(a, true), nil
+	return appResult{app: st.render(app, true)}
 }
 
 // ManagementApp returns the app id as the management API lists it (the
@@ -42,9 +57,18 @@ func (s *Server) ManagementApp(id string) (app management.App, ok bool) {
 // false, enabling nothing, when the app does not exist or an id is not one
 // of [management.KnownExtensionIDs].
 func (s *Server) EnableExtensions(appID string, ids ...management.ExtensionID) bool {
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	return seeded(s, "EnableExtensions", extensionsArgs{appID, ids}, (*state).seedExtensions)
+}
+
+// extensionsArgs are the arguments of [Server.EnableExtensions].
+type extensionsArgs struct {
+	AppID string                   `json:"appId"`
+	IDs   []management.ExtensionID `json:"ids"`
+}
+
+// seedExtensions is [Server.EnableExtensions] with st.mu held.
+func (st *state) seedExtensions(args extensionsArgs) bool {
+	appID, ids := args.AppID, args.IDs
 	a := st.apps[appID]
 	if a == nil {
 		return false

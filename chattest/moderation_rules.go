@@ -166,6 +166,7 @@ func (st *state) stampModeration(now chat.Timestamp) {
 		return
 	}
 	st.defaultsStamped = true
+	st.lazy |= lazyModeration
 	for _, r := range st.rules {
 		if r.current().Default {
 			for i := range r.revisions {

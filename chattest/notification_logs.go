@@ -39,6 +39,7 @@ func (st *state) notifSync() {
 	for _, m := range st.messages[i:] {
 		st.notifLogMessage(m)
 		n.scannedID = m.id
+		st.lazy |= lazyNotifications
 	}
 }
 
@@ -397,14 +398,13 @@ func (st *state) listNotifLogs(c *call) (any, error) {
 // entries (see [chat.NotificationsService.ListLogs] for what the fake
 // logs). It is for tests to check which notifications a scenario sent.
 func (s *Server) NotificationLogs() []chat.NotificationLog {
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.notifSync()
-	out := make([]chat.NotificationLog, len(st.notif.logs))
-	for i, r := range st.notif.logs {
-		out[i] = r.l
-		out[i].Payload = slices.Clone(r.l.Payload)
-	}
-	return out
+	return synced(s, func(st *state) []chat.NotificationLog {
+		st.notifSync()
+		out := make([]chat.NotificationLog, len(st.notif.logs))
+		for i, r := range st.notif.logs {
+			out[i] = r.l
+			out[i].Payload = slices.Clone(r.l.Payload)
+		}
+		return out
+	})
 }

@@ -282,9 +282,8 @@ func (st *state) deletePushToken(c *call) (any, error) {
 // order registered, as [chat.NotificationsService.ListPushTokens] shows
 // them with All. It is for tests to check what an app registered.
 func (s *Server) PushTokens(uid string) []chat.PushToken {
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.notifSync()
-	return st.notif.pushTokensOf(strings.ToLower(uid), "", true)
+	return synced(s, func(st *state) []chat.PushToken {
+		st.notifSync()
+		return st.notif.pushTokensOf(strings.ToLower(uid), "", true)
+	})
 }

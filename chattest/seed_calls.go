@@ -43,20 +43,29 @@ const maxCallParticipants = 50
 // times out of order, MetaData that is not JSON, or a SessionID already
 // stored.
 func (s *Server) AddCall(c calls.Call) (calls.Call, error) {
+	r := seeded(s, "AddCall", c, (*state).seedCall)
+	return r.call, r.err
+}
+
+// callResult is what [Server.AddCall] returns.
+type callResult struct {
+	call calls.Call
+	err  error
+}
+
+// seedCall is [Server.AddCall] with st.mu held.
+func (st *state) seedCall(c calls.Call) callResult {
 	c = clone(c)
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
 	now := chat.TimestampOf(st.clock())
 	fillCall(&c, now)
 	transcripts := c.Transcriptions
 	c.Transcriptions = nil
 	if err := st.checkCall(&c); err != nil {
-		return calls.Call{}, fmt.Errorf("chattest: AddCall: %w", err)
+		return callResult{err: fmt.Errorf("chattest: AddCall: %w", err)}
 	}
 	for i := range transcripts {
 		if err := checkTranscript(&transcripts[i], nil); err != nil {
-			return calls.Call{}, fmt.Errorf("chattest: AddCall: transcriptions[%d]: %w", i, err)
+			return callResult{err: fmt.Errorf("chattest: AddCall: transcriptions[%d]: %w", i, err)}
 		}
 	}
 	st.callSeq++
@@ -77,7 +86,7 @@ func (s *Server) AddCall(c calls.Call) (calls.Call, error) {
 	for _, t := range transcripts {
 		st.addTranscript(r, t, now)
 	}
-	return clone(r.wire()), nil
+	return callResult{call: clone(r.wire())}
 }
 
 // AddTranscription stores t as a transcription of the call sessionID, as
@@ -88,9 +97,18 @@ func (s *Server) AddCall(c calls.Call) (calls.Call, error) {
 // returns an error, and stores nothing, for an unknown call, a TID the
 // call already has, or an EndTime before StartTime.
 func (s *Server) AddTranscription(sessionID string, t calls.Transcription) error {
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	return seeded(s, "AddTranscription", transcriptionArgs{sessionID, t}, (*state).seedTranscription)
+}
+
+// transcriptionArgs are the arguments of [Server.AddTranscription].
+type transcriptionArgs struct {
+	SessionID     string              `json:"sessionId"`
+	Transcription calls.Transcription `json:"transcription"`
+}
+
+// seedTranscription is [Server.AddTranscription] with st.mu held.
+func (st *state) seedTranscription(a transcriptionArgs) error {
+	sessionID, t := a.SessionID, a.Transcription
 	r := st.calls[sessionID]
 	if r == nil {
 		return fmt.Errorf("chattest: AddTranscription: no call %q", sessionID)

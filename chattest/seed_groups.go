@@ -23,7 +23,18 @@ import (
 // GroupPassword group seeded here has no password: give it one with
 // [chat.GroupsService.Update]. Metadata must be JSON-encodable.
 func (s *Server) AddGroup(g chat.Group, members ...string) chat.Group {
-	g = clone(g)
+	return seeded(s, "AddGroup", groupArgs{g, members}, (*state).seedGroup)
+}
+
+// groupArgs are the arguments of [Server.AddGroup].
+type groupArgs struct {
+	Group   chat.Group `json:"group"`
+	Members []string   `json:"members,omitempty"`
+}
+
+// seedGroup is [Server.AddGroup] with st.mu held.
+func (st *state) seedGroup(a groupArgs) chat.Group {
+	g, members := clone(a.Group), a.Members
 	g.GUID = strings.ToLower(g.GUID)
 	g.Owner = strings.ToLower(g.Owner)
 	if g.Type == "" {
@@ -34,9 +45,6 @@ func (s *Server) AddGroup(g chat.Group, members ...string) chat.Group {
 	}
 	g.ConversationID = "group_" + g.GUID
 	g.Scope, g.HasJoined, g.JoinedAt, g.MembersCount = "", false, 0, 0
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
 	if g.CreatedAt == 0 {
 		g.CreatedAt = chat.TimestampOf(st.clock())
 	}

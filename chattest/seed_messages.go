@@ -37,6 +37,11 @@ type MessageFlag struct {
 // and no receiver rule (membership, blocks) applies. Data.Entities is kept
 // as given. m must be JSON-encodable.
 func (s *Server) AddMessage(m chat.Message) chat.Message {
+	return seeded(s, "AddMessage", m, (*state).seedMessage)
+}
+
+// seedMessage is [Server.AddMessage] with st.mu held.
+func (st *state) seedMessage(m chat.Message) chat.Message {
 	m = clone(m)
 	m.Sender = strings.ToLower(m.Sender)
 	m.Receiver = strings.ToLower(m.Receiver)
@@ -54,9 +59,6 @@ func (s *Server) AddMessage(m chat.Message) chat.Message {
 	}
 	m.Data.Reactions, m.Data.Interactions = nil, nil
 	m.ReplyCount, m.LastReply, m.SavedAt = 0, nil, 0
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
 	if m.SentAt == 0 {
 		m.SentAt = chat.TimestampOf(st.clock())
 	}

@@ -13,10 +13,18 @@ import (
 // lower-cased and need not be users yet, but only active users are listed.
 // The limit of 1000 friends is not enforced.
 func (s *Server) AddFriends(uid string, friends ...string) {
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	uid = strings.ToLower(uid)
+	seeded(s, "AddFriends", friendsArgs{uid, friends}, (*state).seedFriends)
+}
+
+// friendsArgs are the arguments of [Server.AddFriends].
+type friendsArgs struct {
+	UID     string   `json:"uid"`
+	Friends []string `json:"friends"`
+}
+
+// seedFriends is [Server.AddFriends] with st.mu held.
+func (st *state) seedFriends(a friendsArgs) struct{} {
+	uid, friends := strings.ToLower(a.UID), a.Friends
 	now := chat.TimestampOf(st.clock())
 	for _, f := range friends {
 		if f = strings.ToLower(f); f != uid && st.friends[uid][f] == nil {
@@ -29,6 +37,7 @@ func (s *Server) AddFriends(uid string, friends ...string) {
 			}
 		}
 	}
+	return struct{}{}
 }
 
 // Friends returns the uids of uid's friends, in the order they became
@@ -44,10 +53,19 @@ func (s *Server) Friends(uid string) []string {
 // the server's time; blocking again keeps the first time. Messages call
 // isBlocked, so a blocked user's messages to blocker are refused.
 func (s *Server) Block(blocker, blocked string) {
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.addBlock(strings.ToLower(blocker), strings.ToLower(blocked), chat.TimestampOf(st.clock()))
+	seeded(s, "Block", blockArgs{blocker, blocked}, (*state).seedBlock)
+}
+
+// blockArgs are the arguments of [Server.Block].
+type blockArgs struct {
+	Blocker string `json:"blocker"`
+	Blocked string `json:"blocked"`
+}
+
+// seedBlock is [Server.Block] with st.mu held.
+func (st *state) seedBlock(a blockArgs) struct{} {
+	st.addBlock(strings.ToLower(a.Blocker), strings.ToLower(a.Blocked), chat.TimestampOf(st.clock()))
+	return struct{}{}
 }
 
 // Blocked returns the uids blocker has blocked, in the order blocked.
@@ -73,15 +91,15 @@ func related(rel map[string]*socialRel) []string {
 // ("default" included) is replaced, keeping its place in the list. AddRole
 // does not validate r nor enforce the limit of 25 roles; its Metadata must
 // be JSON-encodable.
-func (s *Server) AddRole(r chat.Role) chat.Role {
+func (s *Server) AddRole(r chat.Role) chat.Role { return seeded(s, "AddRole", r, (*state).seedRole) }
+
+// seedRole is [Server.AddRole] with st.mu held.
+func (st *state) seedRole(r chat.Role) chat.Role {
 	r = clone(r)
 	r.Role = strings.ToLower(r.Role)
 	if r.Name == "" {
 		r.Name = r.Role
 	}
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
 	now := chat.TimestampOf(st.clock())
 	st.stampDefaults(now)
 	if r.CreatedAt == 0 {
@@ -96,15 +114,18 @@ func (s *Server) AddRole(r chat.Role) chat.Role {
 // Role returns the stored role (matched case-insensitively); the "default"
 // role always exists.
 func (s *Server) Role(role string) (chat.Role, bool) {
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.stampDefaults(chat.TimestampOf(st.clock()))
-	r := st.roles[strings.ToLower(role)]
+	r := synced(s, func(st *state) *chat.Role {
+		st.stampDefaults(chat.TimestampOf(st.clock()))
+		if r := st.roles[strings.ToLower(role)]; r != nil {
+			c := clone(r.r)
+			return &c
+		}
+		return nil
+	})
 	if r == nil {
 		return chat.Role{}, false
 	}
-	return clone(r.r), true
+	return *r, true
 }
 
 // SetRolePermissions sets permissions of role without going through the
@@ -112,11 +133,23 @@ func (s *Server) Role(role string) (chat.Role, bool) {
 // string or []string value each; values are not checked against the
 // definitions. A nil value returns the permission to its default.
 func (s *Server) SetRolePermissions(role string, perms map[string]any) {
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	role = strings.ToLower(role)
-	st.rolePerms[role] = mergePermissions(st.rolePerms[role], perms)
+	seeded(s, "SetRolePermissions", permsArgs{Role: role, Perms: perms}, (*state).seedRolePermissions)
+}
+
+// permsArgs are the arguments of [Server.SetRolePermissions] and
+// [Server.SetScopePermissions].
+type permsArgs struct {
+	Role  string           `json:"role,omitempty"`
+	GUID  string           `json:"guid,omitempty"`
+	Scope chat.MemberScope `json:"scope,omitempty"`
+	Perms map[string]any   `json:"perms"`
+}
+
+// seedRolePermissions is [Server.SetRolePermissions] with st.mu held.
+func (st *state) seedRolePermissions(a permsArgs) struct{} {
+	role := strings.ToLower(a.Role)
+	st.rolePerms[role] = mergePermissions(st.rolePerms[role], a.Perms)
+	return struct{}{}
 }
 
 // RolePermissions returns the role permissions in force for role: every
@@ -131,11 +164,14 @@ func (s *Server) RolePermissions(role string) map[string]any {
 // SetScopePermissions sets permissions of the members of the group guid
 // with scope, as [Server.SetRolePermissions] does for roles.
 func (s *Server) SetScopePermissions(guid string, scope chat.MemberScope, perms map[string]any) {
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	k := scopeKey{strings.ToLower(guid), scope}
-	st.scopePerms[k] = mergePermissions(st.scopePerms[k], perms)
+	seeded(s, "SetScopePermissions", permsArgs{GUID: guid, Scope: scope, Perms: perms}, (*state).seedScopePermissions)
+}
+
+// seedScopePermissions is [Server.SetScopePermissions] with st.mu held.
+func (st *state) seedScopePermissions(a permsArgs) struct{} {
+	k := scopeKey{strings.ToLower(a.GUID), a.Scope}
+	st.scopePerms[k] = mergePermissions(st.scopePerms[k], a.Perms)
+	return struct{}{}
 }
 
 // ScopePermissions returns the scope permissions in force for the members
@@ -166,9 +202,11 @@ func mergePermissions(set, perms map[string]any) map[string]any {
 // when zero. Set Default for a built-in reason. A reason with the same id
 // is replaced, keeping its place in the list.
 func (s *Server) AddModerationReason(r chat.ModerationReason) chat.ModerationReason {
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	return seeded(s, "AddModerationReason", r, (*state).seedReason)
+}
+
+// seedReason is [Server.AddModerationReason] with st.mu held.
+func (st *state) seedReason(r chat.ModerationReason) chat.ModerationReason {
 	if r.CreatedAt == 0 {
 		r.CreatedAt = chat.TimestampOf(st.clock())
 	}

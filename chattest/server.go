@@ -39,7 +39,13 @@ type config struct {
 	mgmtSecret   string
 	rateCore     int // budgets per minute; below 1: not enforced (ratelimit.go)
 	rateStandard int
-	importLimit  int // data import requests per minute and endpoint; 0: default, -1: not enforced (dataimport.go)
+	importLimit  int  // data import requests per minute and endpoint; 0: default, -1: not enforced (dataimport.go)
+	clockGiven   bool // WithClock set the clock
+	speed        int  // WithFastClock's speed; 0: the clock's speed is not known (WithClock) or is 1
+
+	dataDir  string // persist.go
+	seedFile string
+	export   bool
 }
 
 // WithAppID sets the app id (default "test-app"). It must be one DNS label
@@ -58,7 +64,9 @@ func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
 // for createdAt, sentAt and the other timestamps. The server calls now with
 // its lock held, so never concurrently; now must not call the server back.
 // A nil now keeps time.Now.
-func WithClock(now func() time.Time) Option { return func(c *config) { c.clock = now } }
+func WithClock(now func() time.Time) Option {
+	return func(c *config) { c.clock, c.clockGiven, c.speed = now, now != nil, 0 }
+}
 
 // WithFastClock makes the server's clock run speed times as fast as the
 // real one, from the real time at which the option is called, so that a
@@ -70,13 +78,14 @@ func WithClock(now func() time.Time) Option { return func(c *config) { c.clock =
 // below 2 keeps the real clock. Like [WithClock], which it replaces.
 func WithFastClock(speed int) Option {
 	if speed < 2 {
-		return WithClock(nil)
+		return func(c *config) { c.clock, c.clockGiven, c.speed = nil, false, 0 }
 	}
 	start := time.Now()
 	window := time.Minute / time.Duration(speed)
 	into := start.Sub(start.Truncate(window)) // how far start is into its real window
 	base := start.Truncate(time.Minute).Add(into * time.Duration(speed))
-	return WithClock(func() time.Time { return base.Add(time.Since(start) * time.Duration(speed)) })
+	clock := func() time.Time { return base.Add(time.Since(start) * time.Duration(speed)) }
+	return func(c *config) { c.clock, c.clockGiven, c.speed = clock, false, speed }
 }
 
 // Server is an in-memory fake of the chat REST API v3 for one app, served
@@ -99,8 +108,10 @@ type Server struct {
 // NewServer starts a fake serving one app, seeded with a fullAccess API key
 // and nothing else: no users, no messages. Options it cannot use are
 // ignored (see [WithAppID] and [WithAPIKey]).
-func NewServer(opts ...Option) *Server {
-	h := NewHandler(opts...)
+func NewServer(opts ...Option) *Server { return serve(NewHandler(opts...)) }
+
+// serve starts a Server around h.
+func serve(h *Handler) *Server {
 	s := &Server{st: h.st, h: h}
 	s.ts = httptest.NewUnstartedServer(h)
 	s.ts.EnableHTTP2 = true
@@ -145,6 +156,10 @@ type Handler struct {
 	mgmtSecret string
 	closing    chan struct{} // closed by stop: delays end
 	stopped    sync.Once
+	closed     sync.Once // Close
+
+	journal *journal // the changes kept (WithDataDir, WithExport); nil: none: journal.go
+	broken  error    // why the options that read or write files failed: every request answers it (persist.go)
 
 	// Guarded by st.mu:
 	faults []*activeFault // faults.go
@@ -153,8 +168,20 @@ type Handler struct {
 
 // NewHandler returns the fake API for one app, seeded with a fullAccess API
 // key and nothing else, configured as [NewServer] is. It serves paths under
-// /v3; any other path answers 404 ERR_API_NOT_FOUND.
+// /v3; any other path answers 404 ERR_API_NOT_FOUND. With [WithDataDir] or
+// [WithSeedFile], use [OpenHandler], which reports what stops them:
+// NewHandler returns a handler that answers every request with that error.
 func NewHandler(opts ...Option) *Handler {
+	h, err := OpenHandler(opts...)
+	if err != nil {
+		h = newHandler(configure(opts), nil)
+		h.broken = err
+	}
+	return h
+}
+
+// configure applies opts to the defaults.
+func configure(opts []Option) config {
 	cfg := config{appID: defaultAppID, apiKey: defaultAPIKey, clock: time.Now, mgmtKey: defaultMgmtKey, mgmtSecret: defaultMgmtSecret}
 	for _, o := range opts {
 		if o != nil {
@@ -173,7 +200,18 @@ func NewHandler(opts ...Option) *Handler {
 	if !validAPIKey(cfg.mgmtKey) || !validAPIKey(cfg.mgmtSecret) {
 		cfg.mgmtKey, cfg.mgmtSecret = defaultMgmtKey, defaultMgmtSecret
 	}
+	return cfg
+}
+
+// newHandler returns the handler of cfg, its state begun at the time of
+// created when it is not nil.
+func newHandler(cfg config, created *time.Time) *Handler {
+	clock := cfg.clock
+	if created != nil {
+		cfg.clock = func() time.Time { return *created }
+	}
 	st := newState(cfg)
+	st.clock = clock
 	h := &Handler{st: st, appID: cfg.appID, apiKey: cfg.apiKey, mgmtKey: cfg.mgmtKey, mgmtSecret: cfg.mgmtSecret,
 		routes: map[string]bool{}, closing: make(chan struct{})}
 	h.log.init()
@@ -318,6 +356,7 @@ func (s *Server) Close() {
 	s.mts.Close()
 	s.ts.Close()
 	s.closeIdle()
+	_ = s.h.Close() // every change was synced when made: a failure to close loses nothing
 }
 
 func (s *Server) closeIdle() {
@@ -463,6 +502,13 @@ func (st *state) notFound(c *call) (any, error) {
 func (h *Handler) endpoint(rt route) http.Handler {
 	class := classify(rt.pattern)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := h.unusable(r); err != nil {
+			status, out := answerError(err)
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(status)
+			w.Write(out)
+			return
+		}
 		body, bodyErr := readBody(w, r)
 		x := h.arrive(rt.pattern, r, body)
 		st := h.st
@@ -482,12 +528,22 @@ func (h *Handler) endpoint(rt route) http.Handler {
 			}
 			st.mu.Lock()
 		}
-		status, out, rate := st.serve(rt, class, r, body, bodyErr)
-		h.log.learnFrom(out)
+		res := st.serve(rt, class, r, body, bodyErr)
+		h.log.learnFrom(res.out)
+		saved := h.keep(rt, r, body, res) // journal.go
+		status, out, rate := res.status, res.out, res.rate
 		if x.fault.Kind != FaultDropAfter {
 			x.entry.Status = status
 		}
 		st.mu.Unlock()
+		if err := saved(); err != nil {
+			status, out = answerError(errNotSaved(err))
+			st.mu.Lock()
+			if x.fault.Kind != FaultDropAfter {
+				x.entry.Status = status
+			}
+			st.mu.Unlock()
+		}
 
 		hdr := w.Header()
 		hdr.Set("Content-Type", "application/json")
@@ -505,16 +561,29 @@ func (h *Handler) endpoint(rt route) http.Handler {
 	})
 }
 
+// served is what serve did with a request.
+type served struct {
+	status int
+	out    []byte
+	rate   rateInfo
+	ran    bool      // the route's handler ran: the request may have changed the state
+	apiKey string    // the calling API key, once authorized
+	now    time.Time // the server's time of the request
+}
+
 // serve answers one request that the faults let through: it counts it
 // against the budget of its class, and unless that refuses it, authorizes
-// and handles it. It runs with st.mu held.
-func (st *state) serve(rt route, class rateClass, r *http.Request, body []byte, bodyErr error) (status int, out []byte, rate rateInfo) {
+// and handles it. It runs with st.mu held. While the state is replayed
+// (journal.go), nothing is counted.
+func (st *state) serve(rt route, class rateClass, r *http.Request, body []byte, bodyErr error) served {
 	now := st.clock()
+	st.lazy = 0
+	res := served{now: now}
 	var err error
-	if rt.auth == authAPIKey {
-		rate = st.rate.admit(class, now)
-		if rate.refused {
-			err = errTooManyRequests(rate)
+	if rt.auth == authAPIKey && !st.replaying {
+		res.rate = st.rate.admit(class, now)
+		if res.rate.refused {
+			err = errTooManyRequests(res.rate)
 		}
 	}
 	c := &call{r: r, body: body, now: now}
@@ -524,16 +593,18 @@ func (st *state) serve(rt route, class rateClass, r *http.Request, body []byte, 
 	if err == nil {
 		err = bodyErr
 	}
-	var res any
+	var v any
 	if err == nil {
-		res, err = rt.handle(st, c)
+		res.ran, res.apiKey = true, c.apiKey
+		v, err = rt.handle(st, c)
 	}
 	if c.rate != nil {
-		rate = *c.rate // the handler's own budget (data import)
+		res.rate = *c.rate // the handler's own budget (data import)
 	}
 	if err == nil {
-		if out, err = json.Marshal(res); err == nil {
-			return http.StatusOK, out, rate
+		if res.out, err = json.Marshal(v); err == nil {
+			res.status = http.StatusOK
+			return res
 		}
 		err = errInternal(err)
 	}
@@ -541,8 +612,9 @@ func (st *state) serve(rt route, class rateClass, r *http.Request, body []byte, 
 	if !errors.As(err, &ae) {
 		ae = errInternal(err)
 	}
-	out, _ = json.Marshal(errorEnvelope{ae}) // an apiError always encodes
-	return ae.Status, out, rate
+	res.status = ae.Status
+	res.out, _ = json.Marshal(errorEnvelope{ae}) // an apiError always encodes
+	return res
 }
 
 // authorize checks the apikey header, the key's scope, and the onBehalfOf

@@ -35,6 +35,9 @@ type state struct {
 
 	rate rateLimiter // requests per minute and class: ratelimit.go
 
+	replaying bool      // a journal is being replayed: journal.go
+	lazy      lazyParts // what the request or call in progress brought up to date lazily: journal.go
+
 	groupsState        // groups, members, bans: groups.go
 	extrasState        // reactions, pins, saves, thread subscriptions, flags: message_extras.go
 	socialState        // conversations, friends, blocked users, roles, permissions, moderation reasons: social.go

@@ -335,7 +335,10 @@ func (st *state) reactivateUsers(c *call) (any, error) {
 // when zero, AuthToken dropped. A user with the same uid, deleted,
 // deactivated or not, is replaced, auth tokens included. AddUser does not
 // validate u; its Metadata must be JSON-encodable.
-func (s *Server) AddUser(u chat.User) chat.User {
+func (s *Server) AddUser(u chat.User) chat.User { return seeded(s, "AddUser", u, (*state).seedUser) }
+
+// seedUser is [Server.AddUser] with st.mu held.
+func (st *state) seedUser(u chat.User) chat.User {
 	u = clone(u)
 	u.UID = strings.ToLower(u.UID)
 	u.AuthToken = ""
@@ -345,9 +348,6 @@ func (s *Server) AddUser(u chat.User) chat.User {
 	if u.Status == "" {
 		u.Status = chat.UserOffline
 	}
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
 	if u.CreatedAt == 0 {
 		u.CreatedAt = chat.TimestampOf(st.clock())
 	}

@@ -1,0 +1,484 @@
+package chattest
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// The state lives in memory. A journal keeps, beside it, every change the
+// state went through, in order (WithDataDir, WithExport): the requests the
+// API served that may have changed it, and the calls of the seeding
+// methods, each at the server's time. Replaying the changes through the
+// same code at the same times rebuilds the same state, every id, key and
+// token included: they derive from the app id and counters, never from
+// chance. That covers everything the fake serves without a format per
+// kind of record, and a change made by any route is kept as soon as the
+// route exists.
+//
+// A change is journaled when the route's handler ran (the request passed
+// the rate limit and authentication): every method but GET, whatever the
+// answer (a handler may change the state and then fail), and a GET that
+// brought lazily kept state up to date (st.lazy), such as the
+// notification log.
+
+// stateFormat is the version of the state file and of the journal's
+// records.
+const stateFormat = 1
+
+// change is one change of the state, as the journal keeps it and the state
+// file shows it: a request the API served, or a call of a seeding method.
+type change struct {
+	// At is the server's time when the change happened.
+	At time.Time `json:"at"`
+
+	// A request: its method, escaped path and query, the onBehalfOf
+	// header, the API key that sent it by creation order (1 is the
+	// server's own; 0 for the management API, whose credentials are the
+	// server's), the headers a handler reads (journaledHeaders), the body
+	// (JSON as it is, else as text or base64), and the status answered,
+	// which a replay must answer too.
+	Method     string            `json:"method,omitempty"`
+	Path       string            `json:"path,omitempty"`
+	OnBehalfOf string            `json:"onBehalfOf,omitempty"`
+	Key        int64             `json:"key,omitempty"`
+	Header     map[string]string `json:"header,omitempty"`
+	Body       json.RawMessage   `json:"body,omitempty"`
+	Text       string            `json:"text,omitempty"`
+	Base64     []byte            `json:"base64,omitempty"`
+	Status     int               `json:"status,omitempty"`
+
+	// A call of a seeding method (seed_ops.go): its name and arguments.
+	Seed string          `json:"seed,omitempty"`
+	Args json.RawMessage `json:"args,omitempty"`
+}
+
+// journaledHeaders are the request headers that handlers read, besides
+// onBehalfOf and the credentials, which a change keeps apart.
+var journaledHeaders = []string{"Content-Type", "X-Webhook-Version"}
+
+// requestChange is the change a request served at at makes.
+func requestChange(st *state, r *http.Request, body []byte, res served, at time.Time) change {
+	ch := change{At: at, Method: r.Method, Path: r.URL.EscapedPath(), OnBehalfOf: r.Header.Get("onBehalfOf"), Status: res.status}
+	if r.URL.RawQuery != "" {
+		ch.Path += "?" + r.URL.RawQuery
+	}
+	if k := st.apiKeys[res.apiKey]; k != nil {
+		ch.Key = k.seq
+	}
+	for _, name := range journaledHeaders {
+		if v := r.Header.Get(name); v != "" {
+			if ch.Header == nil {
+				ch.Header = map[string]string{}
+			}
+			ch.Header[name] = v
+		}
+	}
+	switch {
+	case len(body) == 0:
+	case json.Valid(body) && isCompact(body):
+		ch.Body = body
+	case utf8.Valid(body):
+		ch.Text = string(body)
+	default:
+		ch.Base64 = body
+	}
+	return ch
+}
+
+// isCompact reports whether the JSON document b has no insignificant
+// space, so that it is kept byte for byte as a JSON value of the journal.
+func isCompact(b []byte) bool {
+	var buf bytes.Buffer
+	return json.Compact(&buf, b) == nil && bytes.Equal(buf.Bytes(), b)
+}
+
+// body is the request body the change keeps.
+func (ch *change) body() []byte {
+	switch {
+	case ch.Body != nil:
+		return ch.Body
+	case ch.Text != "":
+		return []byte(ch.Text)
+	}
+	return ch.Base64
+}
+
+// encode is the change as the journal keeps it: one line of JSON.
+func (ch *change) encode() []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(ch); err != nil {
+		// Unreachable: the fields are strings, numbers, a map of strings
+		// and valid JSON.
+		panic("chattest: unreachable: encoding a change: " + err.Error())
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// lazyParts are parts of the state kept up to date lazily, by the request
+// or call that next needs them: a read that brings one up to date changes
+// the state, and is journaled.
+type lazyParts uint8
+
+const (
+	lazyNotifications lazyParts = 1 << iota // the notification log (notifSync)
+	lazyModeration                          // the dates of the built-in moderation rules (stampModeration)
+	lazyRoles                               // the date of the default role (stampDefaults)
+)
+
+// journal keeps the changes, in a bbolt database in the data directory or
+// in memory, and writes them in order: a request waits, after leaving the
+// state's lock, until its change is written (synced to disk), before it is
+// answered. Changes added meanwhile by other requests are written in the
+// same transaction.
+type journal struct {
+	db *bolt.DB // nil: in memory
+
+	mu      sync.Mutex
+	cond    sync.Cond
+	pending [][]byte // changes added and not yet written, in order
+	memory  [][]byte // every change, in memory
+	next    uint64   // the sequence number of the next change added
+	written uint64   // every change before this one is written
+	writing bool     // a request is writing pending
+	err     error    // the first failure to write: nothing is written after it
+
+	appID   string
+	created time.Time // when the state began: the time of its first server
+}
+
+// The database's buckets and the keys of its meta bucket.
+var (
+	changesBucket = []byte("changes")
+	metaBucket    = []byte("meta")
+	formatKey     = []byte("format")
+	appKey        = []byte("app")
+	createdKey    = []byte("created")
+)
+
+// dbFile is the database's file in the data directory.
+const dbFile = "chattest.db"
+
+func newJournal(db *bolt.DB, appID string, created time.Time, written uint64) *journal {
+	j := &journal{db: db, appID: appID, created: created, next: written, written: written}
+	j.cond.L = &j.mu
+	return j
+}
+
+// openJournal opens the journal of the data directory's database, creating
+// it for appID with the creation time created when it is new, and returns
+// it with the changes it holds.
+func openJournal(dir, appID string, created time.Time) (*journal, []change, error) {
+	db, err := openDB(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var changes []change
+	err = db.Update(func(tx *bolt.Tx) error {
+		meta, err := tx.CreateBucketIfNotExists(metaBucket)
+		if err != nil {
+			return err
+		}
+		cb, err := tx.CreateBucketIfNotExists(changesBucket)
+		if err != nil {
+			return err
+		}
+		if meta.Get(appKey) == nil {
+			if err := meta.Put(formatKey, []byte(fmt.Sprint(stateFormat))); err != nil {
+				return err
+			}
+			if err := meta.Put(appKey, []byte(appID)); err != nil {
+				return err
+			}
+			return meta.Put(createdKey, []byte(created.Format(time.RFC3339Nano)))
+		}
+		if f := string(meta.Get(formatKey)); f != fmt.Sprint(stateFormat) {
+			return fmt.Errorf("its state has format %q; this chattest reads format %d", f, stateFormat)
+		}
+		if app := string(meta.Get(appKey)); app != appID {
+			return fmt.Errorf("it holds the state of app %q, not of %q", app, appID)
+		}
+		if created, err = time.Parse(time.RFC3339Nano, string(meta.Get(createdKey))); err != nil {
+			return fmt.Errorf("its creation time: %w", err)
+		}
+		return cb.ForEach(func(k, v []byte) error {
+			var ch change
+			if err := json.Unmarshal(v, &ch); err != nil {
+				return fmt.Errorf("change %d: %w", binary.BigEndian.Uint64(k)+1, err)
+			}
+			changes = append(changes, ch)
+			return nil
+		})
+	})
+	if err != nil {
+		db.Close()
+		return nil, nil, fmt.Errorf("chattest: the data directory %s: %w", dir, err)
+	}
+	return newJournal(db, appID, created, uint64(len(changes))), changes, nil
+}
+
+// openDB opens the database of the data directory dir, creating both.
+func openDB(dir string) (*bolt.DB, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("chattest: the data directory %s: %w", dir, err)
+	}
+	db, err := bolt.Open(filepath.Join(dir, dbFile), 0o600, &bolt.Options{Timeout: time.Second})
+	if errors.Is(err, bolt.ErrTimeout) {
+		return nil, fmt.Errorf("chattest: the data directory %s is in use by another server", dir)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("chattest: the data directory %s: %w", dir, err)
+	}
+	return db, nil
+}
+
+// add adds a change, encoded, and returns its sequence number. It is
+// called with st.mu held, so that changes are added in the order they
+// were made.
+func (j *journal) add(b []byte) uint64 {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	seq := j.next
+	j.next++
+	if j.db == nil {
+		j.memory = append(j.memory, b)
+		j.written = j.next
+		return seq
+	}
+	j.pending = append(j.pending, b)
+	return seq
+}
+
+// wait returns once the change seq is written, or with the error that
+// stopped the journal. The first request to find changes pending writes
+// them all, in one transaction; the others wait for it.
+func (j *journal) wait(seq uint64) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for j.written <= seq && j.err == nil {
+		if j.writing {
+			j.cond.Wait()
+			continue
+		}
+		batch, first := j.pending, j.written
+		j.pending, j.writing = nil, true
+		j.mu.Unlock()
+		err := j.db.Update(func(tx *bolt.Tx) error {
+			b := tx.Bucket(changesBucket)
+			for i, ch := range batch {
+				if err := b.Put(seqKey(first+uint64(i)), ch); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		j.mu.Lock()
+		j.writing = false
+		if err != nil {
+			j.err = err
+		} else {
+			j.written = first + uint64(len(batch))
+		}
+		j.cond.Broadcast()
+	}
+	return j.err
+}
+
+// failed is the error that stopped the journal, if any.
+func (j *journal) failed() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.err
+}
+
+// changes returns every change, encoded, once those added are written.
+func (j *journal) changes() ([][]byte, error) {
+	j.mu.Lock()
+	last := j.next
+	j.mu.Unlock()
+	if last > 0 {
+		if err := j.wait(last - 1); err != nil {
+			return nil, err
+		}
+	}
+	if j.db == nil {
+		j.mu.Lock()
+		defer j.mu.Unlock()
+		return j.memory[:last:last], nil
+	}
+	var out [][]byte
+	err := j.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(changesBucket).Cursor()
+		for k, v := c.First(); k != nil && binary.BigEndian.Uint64(k) < last; k, v = c.Next() {
+			out = append(out, bytes.Clone(v))
+		}
+		return nil
+	})
+	return out, err
+}
+
+// close closes the database.
+func (j *journal) close() error {
+	if j.db == nil {
+		return nil
+	}
+	return j.db.Close()
+}
+
+// seqKey is the database key of the change seq: its sequence number, big
+// endian, so that keys sort in order.
+func seqKey(seq uint64) []byte { return binary.BigEndian.AppendUint64(nil, seq) }
+
+// keep journals the request r that serve served, if it may have changed
+// the state, and returns what waits until it is written; it is called with
+// st.mu held. Without a journal, or for a request that changed nothing, it
+// returns a wait that returns nil at once.
+func (h *Handler) keep(rt route, r *http.Request, body []byte, res served) (wait func() error) {
+	st := h.st
+	if h.journal == nil || !res.ran || rt.pattern == "" || r.Method == http.MethodGet && st.lazy == 0 {
+		return noWait
+	}
+	ch := requestChange(st, r, body, res, res.now)
+	seq := h.journal.add(ch.encode())
+	return func() error { return h.journal.wait(seq) }
+}
+
+func noWait() error { return nil }
+
+// errNotSaved answers a request whose change the journal could not write.
+func errNotSaved(err error) *apiError {
+	return newAPIError(http.StatusInternalServerError, codeException,
+		"The change was made in memory but could not be saved to the data directory, which takes no change since.", err.Error())
+}
+
+// answerError is the status and body of an error answer.
+func answerError(ae *apiError) (int, []byte) {
+	out, _ := json.Marshal(errorEnvelope{ae}) // an apiError always encodes
+	return ae.Status, out
+}
+
+// replayer replays the changes of a journal or a state file, in order, on
+// a handler whose state holds nothing else yet.
+type replayer struct {
+	h   *Handler
+	mux *http.ServeMux
+	ch  *change // the change being replayed
+	res served  // what serving its request did
+	hit bool    // its request matched a route
+}
+
+func (h *Handler) newReplayer() *replayer {
+	rp := &replayer{h: h, mux: http.NewServeMux()}
+	for _, rt := range append(allRoutes(), allMgmtRoutes()...) {
+		rp.mux.HandleFunc(rt.pattern, func(w http.ResponseWriter, r *http.Request) { rp.serve(rt, r) })
+	}
+	return rp
+}
+
+// replay applies changes to the state, each at its time: requests through
+// their routes, with the credentials they were sent with, and seeding
+// calls through their methods. Nothing is rate limited, logged or
+// delivered to webhooks. A request answered otherwise than the change
+// says is an error: the state would not be the one journaled.
+func (rp *replayer) replay(changes []change) error {
+	st := rp.h.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	clock := st.clock
+	st.replaying = true
+	defer func() { st.clock, st.replaying = clock, false }()
+	ops := seedOps()
+	for i := range changes {
+		ch := &changes[i]
+		at := ch.At
+		st.clock = func() time.Time { return at }
+		var err error
+		switch {
+		case ch.Seed != "":
+			op := ops[ch.Seed]
+			if op == nil {
+				err = fmt.Errorf("no seeding method %q", ch.Seed)
+			} else {
+				err = op(st, ch.Args)
+			}
+		case ch.Method != "":
+			err = rp.request(ch)
+		default:
+			err = errors.New("neither a request (method) nor a seeding call (seed)")
+		}
+		if err != nil {
+			return fmt.Errorf("change %d: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+// request replays the request of ch.
+func (rp *replayer) request(ch *change) error {
+	u, err := url.Parse(ch.Path)
+	if err != nil || u.Path == "" || u.Path[0] != '/' {
+		return fmt.Errorf("the path %q is not an absolute path", ch.Path)
+	}
+	body := ch.body()
+	r, err := http.NewRequest(ch.Method, "http://chattest"+u.RequestURI(), bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	for k, v := range ch.Header {
+		r.Header.Set(k, v)
+	}
+	if ch.OnBehalfOf != "" {
+		r.Header.Set("onBehalfOf", ch.OnBehalfOf)
+	}
+	rp.ch, rp.hit = ch, false
+	rp.mux.ServeHTTP(discard{}, r)
+	switch {
+	case !rp.hit:
+		return fmt.Errorf("%s %s: no such route", ch.Method, ch.Path)
+	case ch.Status != 0 && rp.res.status != ch.Status:
+		return fmt.Errorf("%s %s answered %d, not %d as when it was made: %s", ch.Method, ch.Path, rp.res.status, ch.Status, rp.res.out)
+	}
+	return nil
+}
+
+// serve serves the replayed request r of the route rt, with the
+// credentials it was sent with. It runs with st.mu held.
+func (rp *replayer) serve(rt route, r *http.Request) {
+	st := rp.h.st
+	switch rt.auth {
+	case authAPIKey:
+		for key, k := range st.apiKeys {
+			if k.seq == rp.ch.Key {
+				r.Header.Set("apikey", key)
+			}
+		}
+	case authMgmt:
+		r.Header.Set("key", st.mgmtKey)
+		r.Header.Set("secret", st.mgmtSecret)
+	case authBasic:
+		r.SetBasicAuth(st.mgmtKey, st.mgmtSecret)
+	}
+	rp.res = st.serve(rt, classify(rt.pattern), r, rp.ch.body(), nil)
+	rp.hit = true
+}
+
+// discard is a ResponseWriter for replayed requests, whose answers were
+// sent when they were made.
+type discard struct{}
+
+func (discard) Header() http.Header         { return http.Header{} }
+func (discard) Write(b []byte) (int, error) { return len(b), nil }
+func (discard) WriteHeader(int)             {}

@@ -1,0 +1,241 @@
+package chattest
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"time"
+)
+
+// WithDataDir keeps the server's state in the directory dir (created if
+// missing), so that a server opened on it later, even after this one was
+// killed, starts with the state this one had: users, keys, tokens, groups,
+// messages, conversations and read marks, webhooks, everything the fake
+// serves, and what the seeding methods stored.
+//
+// The directory holds a database (chattest.db, of go.etcd.io/bbolt) with
+// every change the state went through, in order: each request that may
+// have changed the state, and each call of a seeding method. A request's
+// change is synced to disk before the request is answered, so nothing
+// acknowledged is lost in a crash; a request whose change cannot be
+// written answers 500 ERR_EXCEPTION, and so does every later request that
+// would change the state. Opening the directory replays the changes at the
+// times they happened, through the same code; a change that replays
+// otherwise than it happened fails the opening. The request log, faults,
+// the rate limits' counts and webhook deliveries are not kept: changes
+// replay without being logged, limited or delivered.
+//
+// A directory holds the state of one app: opening it for another app id
+// fails. One server at a time may have it open. When the clock the server
+// starts with ([WithFastClock], or the real clock) reads earlier than the
+// last change, it is moved forward by whole minutes, so that time does not
+// go back; a [WithClock] clock is left as given.
+//
+// Use [OpenServer] or [OpenHandler], which report a directory that cannot
+// be used; [NewServer] and [NewHandler] answer every request with the
+// error instead. Close the server ([Server.Close], [Handler.Close]) to
+// close the database.
+func WithDataDir(dir string) Option { return func(c *config) { c.dataDir = dir } }
+
+// WithSeedFile starts the server from the state in the file path, as
+// written by [Server.Export] (and cmd/chattest -export): its changes are
+// replayed, at the times they happened, before the server serves. With
+// [WithDataDir], the file seeds a directory that holds no state yet, and is
+// ignored otherwise, so that the same options start a server every time.
+// The file's app id must be the server's ([WithAppID]).
+//
+// A state file is JSON: {"chattest": 1, "appId": ..., "created": ...,
+// "changes": [...]}, one change a line, each a request ({"at", "method",
+// "path", "onBehalfOf", "key", "header", "body", "status"}: key is the API
+// key it was sent with, by creation order, 1 being the server's own, and
+// status what it answered, which replaying checks when present) or a
+// seeding call ({"at", "seed": "AddUser", "args": {...}}). Such a file may
+// be written by hand, e.g. as fixture data: a change without "status" is
+// replayed whatever it answers.
+func WithSeedFile(path string) Option { return func(c *config) { c.seedFile = path } }
+
+// WithExport makes the server keep the changes of its state in memory, so
+// that [Server.Export] can write them, without a data directory. It costs
+// the memory of every request that changed the state.
+func WithExport() Option { return func(c *config) { c.export = true } }
+
+// OpenHandler is [NewHandler] that reports what stops [WithDataDir] or
+// [WithSeedFile]: a directory or file that cannot be read or written, a
+// file that is not a state file, a state of another app, or a change that
+// does not replay as it happened.
+func OpenHandler(opts ...Option) (*Handler, error) {
+	cfg := configure(opts)
+	var seed *stateFile
+	if cfg.seedFile != "" {
+		f, err := readStateFile(cfg.seedFile, cfg.appID)
+		if err != nil {
+			return nil, err
+		}
+		seed = &f
+	}
+	created := cfg.clock()
+	if seed != nil {
+		created = seed.Created
+	}
+	var j *journal
+	var changes []change
+	switch {
+	case cfg.dataDir != "":
+		var err error
+		if j, changes, err = openJournal(cfg.dataDir, cfg.appID, created); err != nil {
+			return nil, err
+		}
+		created = j.created
+	case cfg.export:
+		j = newJournal(nil, cfg.appID, created, 0)
+	}
+	seeding := seed != nil && len(changes) == 0
+	if seeding {
+		changes = seed.Changes
+	}
+	h := newHandler(cfg, &created)
+	fail := func(err error) (*Handler, error) {
+		if j != nil {
+			j.close()
+		}
+		return nil, err
+	}
+	if err := h.newReplayer().replay(changes); err != nil {
+		from := "the data directory " + cfg.dataDir
+		if seeding {
+			from = cfg.seedFile
+		}
+		return fail(fmt.Errorf("chattest: replaying the state of %s: %w", from, err))
+	}
+	if seeding && j != nil {
+		for i := range changes {
+			j.add(changes[i].encode())
+		}
+		if err := j.wait(uint64(len(changes)) - 1); err != nil {
+			return fail(fmt.Errorf("chattest: seeding the data directory %s: %w", cfg.dataDir, err))
+		}
+	}
+	h.journal = j
+	if n := len(changes); n > 0 && !cfg.clockGiven {
+		h.st.clock = notBefore(cfg.clock, changes[n-1].At)
+	}
+	return h, nil
+}
+
+// unusable returns the error a request answers when the handler cannot
+// serve it: its data directory or seed file could not be used, or its
+// journal can no longer be written and the request may change the state.
+func (h *Handler) unusable(r *http.Request) *apiError {
+	if h.broken != nil {
+		return newAPIError(http.StatusInternalServerError, codeException, "The fake could not start as configured.", h.broken.Error())
+	}
+	if h.journal != nil && r.Method != http.MethodGet {
+		if err := h.journal.failed(); err != nil {
+			return errNotSaved(err)
+		}
+	}
+	return nil
+}
+
+// OpenServer is [NewServer] that reports what stops [WithDataDir] or
+// [WithSeedFile], as [OpenHandler] does.
+func OpenServer(opts ...Option) (*Server, error) {
+	h, err := OpenHandler(opts...)
+	if err != nil {
+		return nil, err
+	}
+	return serve(h), nil
+}
+
+// notBefore returns clock, moved forward by whole minutes when it reads
+// earlier than last, so that it reads later.
+func notBefore(clock func() time.Time, last time.Time) func() time.Time {
+	behind := last.Sub(clock())
+	if behind < 0 {
+		return clock
+	}
+	ahead := behind.Truncate(time.Minute) + time.Minute
+	return func() time.Time { return clock().Add(ahead) }
+}
+
+// Close closes the data directory's database ([WithDataDir]), after the
+// requests in flight; serve nothing with h afterwards. [Server.Close]
+// closes its handler. Calling it again does nothing.
+func (h *Handler) Close() error {
+	h.stop()
+	var err error
+	h.closed.Do(func() {
+		if h.journal != nil {
+			err = h.journal.close()
+		}
+	})
+	return err
+}
+
+// Export writes the state to w as a state file (see [WithSeedFile]), for
+// [WithSeedFile] to start another server from: the changes the state went
+// through, in order. It needs [WithDataDir] or [WithExport], without which
+// the server keeps no record of its changes.
+func (h *Handler) Export(w io.Writer) error {
+	if h.journal == nil {
+		return errors.New("chattest: Export needs WithDataDir or WithExport: without them the server keeps no record of its changes")
+	}
+	changes, err := h.journal.changes()
+	if err != nil {
+		return fmt.Errorf("chattest: reading the changes: %w", err)
+	}
+	bw := bufio.NewWriter(w)
+	head, _ := json.Marshal(struct {
+		Format  int       `json:"chattest"`
+		AppID   string    `json:"appId"`
+		Created time.Time `json:"created"`
+	}{stateFormat, h.journal.appID, h.journal.created.UTC()}) // strings and a time always encode
+	bw.Write(head[:len(head)-1])
+	bw.WriteString(`,"changes":[`)
+	for i, ch := range changes {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString("\n")
+		bw.Write(ch)
+	}
+	bw.WriteString("\n]}\n")
+	return bw.Flush()
+}
+
+// Export writes the server's state to w, as [Handler.Export] does.
+func (s *Server) Export(w io.Writer) error { return s.h.Export(w) }
+
+// stateFile is the JSON form of a state (see [WithSeedFile]).
+type stateFile struct {
+	Format  int       `json:"chattest"`
+	AppID   string    `json:"appId"`
+	Created time.Time `json:"created"`
+	Changes []change  `json:"changes"`
+}
+
+// readStateFile reads the state file path, which must hold a state of
+// appID.
+func readStateFile(path, appID string) (stateFile, error) {
+	var f stateFile
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return f, fmt.Errorf("chattest: the seed file: %w", err)
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		return f, fmt.Errorf("chattest: the seed file %s is not a state file: %w", path, err)
+	}
+	switch {
+	case f.Format != stateFormat:
+		return f, fmt.Errorf("chattest: the seed file %s is not a state file of format %d (its \"chattest\" field is %d)", path, stateFormat, f.Format)
+	case f.AppID != appID:
+		return f, fmt.Errorf("chattest: the seed file %s holds the state of app %q, not of %q", path, f.AppID, appID)
+	case f.Created.IsZero():
+		return f, fmt.Errorf("chattest: the seed file %s has no creation time (\"created\")", path)
+	}
+	return f, nil
+}

@@ -1,0 +1,193 @@
+package chattest
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestReplayRebuildsTheState changes a server at random (see
+// randomWorld), then opens its data directory again, and starts a third
+// server from its export: each must hold exactly the state the first held,
+// every field of every record (dumpState), and indexes that follow it.
+func TestReplayRebuildsTheState(t *testing.T) {
+	for seed := range uint64(3) {
+		t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(seed, 7))
+			now := time.Unix(1_700_000_000, 0)
+			clock := WithClock(func() time.Time {
+				if r.IntN(3) == 0 {
+					now = now.Add(time.Second)
+				}
+				return now
+			})
+			dir := t.TempDir()
+			srv, err := OpenServer(WithDataDir(dir), clock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := &randomWorld{t: t, r: r, srv: srv, hc: srv.HTTPClient()}
+			for range 300 {
+				w.step()
+			}
+			want := lockedDump(srv)
+			var export bytes.Buffer
+			if err := srv.Export(&export); err != nil {
+				t.Fatal(err)
+			}
+			srv.Close()
+
+			again, err := OpenServer(WithDataDir(dir), clock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer again.Close()
+			if got := lockedDump(again); got != want {
+				t.Fatalf("the reopened state differs: %s", diffLines(want, got))
+			}
+			if err := again.st.checkIndexes(); err != nil {
+				t.Fatal(err)
+			}
+
+			file := filepath.Join(t.TempDir(), "state.json")
+			if err := os.WriteFile(file, export.Bytes(), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			seeded, err := OpenServer(WithSeedFile(file), clock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer seeded.Close()
+			if got := lockedDump(seeded); got != want {
+				t.Fatalf("the seeded state differs: %s", diffLines(want, got))
+			}
+		})
+	}
+}
+
+func lockedDump(s *Server) string {
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	return dumpState(s.st)
+}
+
+// TestReplayRebuildsEveryArea changes every area of a server (everyArea),
+// then opens its data directory again and starts another server from its
+// export: each must hold exactly the state the first held.
+func TestReplayRebuildsEveryArea(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	clock := WithClock(func() time.Time { now = now.Add(time.Second); return now })
+	dir := t.TempDir()
+	srv, err := OpenServer(WithDataDir(dir), clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if failed := everyArea(t, srv); failed > 0 {
+		t.Errorf("%d calls failed", failed)
+	}
+	want := lockedDump(srv)
+	var export bytes.Buffer
+	if err := srv.Export(&export); err != nil {
+		t.Fatal(err)
+	}
+	srv.Close()
+
+	again, err := OpenServer(WithDataDir(dir), clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if got := lockedDump(again); got != want {
+		t.Fatalf("the reopened state differs: %s", diffLines(want, got))
+	}
+	file := filepath.Join(t.TempDir(), "state.json")
+	if err := os.WriteFile(file, export.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	seeded, err := OpenServer(WithSeedFile(file), clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer seeded.Close()
+	if got := lockedDump(seeded); got != want {
+		t.Fatalf("the seeded state differs: %s", diffLines(want, got))
+	}
+}
+
+// TestReadsChangeNothingUnjournaled sends every GET route of both APIs,
+// as the app and on behalf of a user, to a server holding something of
+// every area (everyArea): a GET that changes the state must have been
+// journaled, or a restart would lose the change (GETs are journaled only
+// when they bring lazily kept state up to date).
+func TestReadsChangeNothingUnjournaled(t *testing.T) {
+	srv, err := OpenServer(WithExport())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if failed := everyArea(t, srv); failed > 0 {
+		t.Fatalf("%d calls failed", failed)
+	}
+	st := srv.st
+	st.mu.Lock()
+	values := map[string]string{
+		"{apiKey}": srv.APIKey(), "{appId}": srv.AppID(), "{authToken}": st.users["alice"].tokens[0].AuthToken,
+		"{conversationId}": "alice_user_bob", "{extId}": "polls", "{guid}": "team", "{id}": st.messages[1].m.ID,
+		"{keywordId}": "words", "{reaction}": "👍", "{role}": "vip", "{scope}": "participant", "{uid}": "alice", "{webhookId}": "hook",
+	}
+	for id := range st.rules {
+		values["{ruleId}"] = id
+	}
+	for id := range st.calls {
+		values["{sessionId}"] = id
+	}
+	st.mu.Unlock()
+	journaled := func() int {
+		changes, err := srv.h.journal.changes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(changes)
+	}
+	hc := srv.HTTPClient()
+	mgmt := map[string]bool{}
+	for _, rt := range allMgmtRoutes() {
+		mgmt[rt.pattern] = true
+	}
+	for _, rt := range append(allRoutes(), allMgmtRoutes()...) {
+		method, path, _ := strings.Cut(rt.pattern, " ")
+		if method != http.MethodGet {
+			continue
+		}
+		path = wildcard.ReplaceAllStringFunc(path, func(w string) string { return url.PathEscape(values[w]) })
+		for _, obo := range []string{"", "alice"} {
+			before, n := lockedDump(srv), journaled()
+			base := srv.URL()
+			if mgmt[rt.pattern] {
+				base = srv.ManagementURL()
+			}
+			req, _ := http.NewRequest(method, base+path, nil)
+			req.Header.Set("apikey", srv.APIKey())
+			req.Header.Set("key", srv.ManagementKey())
+			req.Header.Set("secret", srv.ManagementSecret())
+			if obo != "" {
+				req.Header.Set("onBehalfOf", obo)
+			}
+			resp, err := hc.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if after := lockedDump(srv); after != before && journaled() == n {
+				t.Errorf("%s (onBehalfOf %q) changed the state without journaling it: %s", rt.pattern, obo, diffLines(before, after))
+			}
+		}
+	}
+}
