@@ -11,7 +11,12 @@
 // certificate's PEM to a file for clients to trust; with -http it serves
 // plain HTTP instead. It prints the base URL, the app id and a line of Go
 // that makes a client of it, and stops gracefully on SIGINT (Ctrl+C) or
-// SIGTERM. The state lives in memory and is gone when it stops.
+// SIGTERM. The state lives in memory and is gone when it stops, unless
+// -data keeps it in a directory: every change is synced there before it is
+// acknowledged, so a later start on the directory, even after a crash or
+// kill -9, has everything the clients were answered (chattest.WithDataDir).
+// -export writes the state as a JSON state file, which -seed starts from,
+// so that a team can share demo data (chattest.WithSeedFile).
 //
 // The Management API is served on the same address (paths /apps... and
 // /tenants), with chattest's fixed management key and secret.
@@ -29,6 +34,9 @@
 //	-http                 serve plain HTTP (clients need chat.WithInsecureLoopback)
 //	-cert file            where to write the certificate (default chattest-PORT.pem in the temporary directory)
 //	-print-key            print the API key and the management key and secret
+//	-data dir             keep the state in dir across stops and crashes
+//	-seed file            start from the state file (with -data: only when dir holds no state yet)
+//	-export file          write the state of -data (or -seed) to file (- for stdout) and exit
 package main
 
 import (
@@ -104,6 +112,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	plainHTTP := fs.Bool("http", false, "serve plain HTTP instead of HTTPS")
 	certFile := fs.String("cert", "", "`file` to write the certificate's PEM to (default chattest-PORT.pem in the temporary directory)")
 	printKey := fs.Bool("print-key", false, "print the API key and the management key and secret")
+	state := addStateFlags(fs) // -data, -seed, -export: state.go
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -136,7 +145,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		opts = append(opts, chattest.WithRateLimit(core, standard))
 	}
-	h := chattest.NewHandler(opts...)
+	h, err := state.open(opts, stdout)
+	if h == nil || err != nil {
+		return err // exported, or the state cannot be used
+	}
+	defer h.Close()
 	if h.AppID() != *appID {
 		return usagef("-app-id %q: must be one DNS label (letters, digits and hyphens, at most 63)", *appID)
 	}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/chatrest/chat/chattest"
+)
+
+// stateFlags are the flags that keep, seed and export the state.
+type stateFlags struct {
+	data, seed, export *string
+}
+
+// addStateFlags defines -data, -seed and -export on fs.
+func addStateFlags(fs *flag.FlagSet) stateFlags {
+	return stateFlags{
+		data:   fs.String("data", "", "keep the state in `dir` (created if missing) across stops, crashes included"),
+		seed:   fs.String("seed", "", "start from the state `file` (see -export); with -data, only when dir holds no state yet"),
+		export: fs.String("export", "", "write the state of -data (or -seed) to `file` (- for stdout) and exit, serving nothing"),
+	}
+}
+
+// open opens the handler of opts with the state the flags name. With
+// -export, it writes the state to the file and returns a nil handler: the
+// command is done.
+func (f stateFlags) open(opts []chattest.Option, stdout io.Writer) (*chattest.Handler, error) {
+	if *f.data != "" {
+		opts = append(opts, chattest.WithDataDir(*f.data))
+	}
+	if *f.seed != "" {
+		opts = append(opts, chattest.WithSeedFile(*f.seed))
+	}
+	if *f.export == "" {
+		return chattest.OpenHandler(opts...)
+	}
+	if *f.data == "" && *f.seed == "" {
+		return nil, usagef("-export needs -data or -seed: there is no state to export")
+	}
+	if *f.data != "" {
+		if _, err := os.Stat(*f.data); err != nil {
+			return nil, fmt.Errorf("-data: %w", err) // not created only to export nothing
+		}
+	}
+	h, err := chattest.OpenHandler(append(opts, chattest.WithExport())...)
+	if err != nil {
+		return nil, err
+	}
+	err = exportTo(h, *f.export, stdout)
+	return nil, errors.Join(err, h.Close())
+}
+
+// exportTo writes h's state to the file path, or to stdout for "-".
+func exportTo(h *chattest.Handler, path string, stdout io.Writer) error {
+	if path == "-" {
+		return h.Export(stdout)
+	}
+	out, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("-export: %w", err)
+	}
+	if err := h.Export(out); err != nil {
+		out.Close()
+		return fmt.Errorf("-export: %w", err)
+	}
+	return out.Close()
+}
