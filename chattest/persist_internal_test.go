@@ -2,15 +2,23 @@ package chattest
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chatrest/chat"
 )
 
 // TestReplayRebuildsTheState changes a server at random (see
@@ -189,5 +197,86 @@ func TestReadsChangeNothingUnjournaled(t *testing.T) {
 				t.Errorf("%s (onBehalfOf %q) changed the state without journaling it: %s", rt.pattern, obo, diffLines(before, after))
 			}
 		}
+	}
+}
+
+// TestUnsavedChangeIsAnError: once the journal cannot be written, the
+// request whose change was not saved answers 500, later requests that
+// would change the state are refused, and reads are still served.
+func TestUnsavedChangeIsAnError(t *testing.T) {
+	srv, err := OpenServer(WithDataDir(t.TempDir()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	c := srv.Client(chat.WithoutRetries())
+	defer c.CloseIdleConnections()
+	ctx := context.Background()
+	if _, err := c.Users.Create(ctx, &chat.CreateUserRequest{UID: "alice", Name: "Alice"}); err != nil {
+		t.Fatal(err)
+	}
+	srv.h.journal.db.Close() // as if the disk went away
+
+	for _, uid := range []string{"bob", "carol"} {
+		_, err := c.Users.Create(ctx, &chat.CreateUserRequest{UID: uid, Name: uid})
+		var apiErr *chat.Error
+		if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusInternalServerError || !strings.Contains(apiErr.Message, "could not be saved") {
+			t.Fatalf("creating %s: %v", uid, err)
+		}
+	}
+	if _, ok := srv.User("carol"); ok {
+		t.Error("carol was created after the journal failed")
+	}
+	if _, err := c.Users.Get(ctx, "alice"); err != nil {
+		t.Errorf("a read after the failure: %v", err)
+	}
+}
+
+// TestJournalKeepsTheHeadersHandlersRead finds every request header the
+// package's code reads by name and checks that a change keeps it:
+// replaying a request without a header its handler reads would not make
+// the same change.
+func TestJournalKeepsTheHeadersHandlersRead(t *testing.T) {
+	kept := append([]string{"onBehalfOf", "apikey", "key", "secret"}, journaledHeaders...) // credentials: see replayer.serve
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	read := 0
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) != 1 {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || sel.Sel.Name != "Get" {
+				return true
+			}
+			if inner, ok := sel.X.(*ast.SelectorExpr); !ok || inner.Sel.Name != "Header" {
+				return true
+			}
+			lit, ok := call.Args[0].(*ast.BasicLit)
+			if !ok {
+				return true
+			}
+			header, _ := strconv.Unquote(lit.Value)
+			read++
+			if !slices.ContainsFunc(kept, func(k string) bool { return strings.EqualFold(k, header) }) {
+				t.Errorf("%s reads the header %s, which a change does not keep", fset.Position(call.Pos()), header)
+			}
+			return true
+		})
+	}
+	if read < 5 {
+		t.Fatalf("found %d header reads: the search is broken", read)
 	}
 }

@@ -1,0 +1,201 @@
+package chattest_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/chattest"
+)
+
+// A server opened on the data directory of a closed one serves what the
+// first was told, through the SDK: users, a group and its members, a
+// thread, reactions, read state, an API key.
+func TestDataDirKeepsTheState(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	srv, err := chattest.OpenServer(chattest.WithDataDir(dir))
+	require.NoError(t, err)
+	c := srv.Client()
+	seedThroughAPI(t, c)
+	parent, err := c.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "team", ReceiverType: chat.ReceiverGroup, Data: chat.MessageData{Text: "first"}}, chat.OnBehalfOf("alice"))
+	require.NoError(t, err)
+	reply, err := c.Messages.SendThread(ctx, parent.ID, "bob", &chat.SendMessageRequest{Receiver: "team", ReceiverType: chat.ReceiverGroup, Data: chat.MessageData{Text: "second"}})
+	require.NoError(t, err)
+	_, err = c.Messages.AddReaction(ctx, parent.ID, "🎉", "bob")
+	require.NoError(t, err)
+	_, err = c.Conversations.MarkGroupRead(ctx, "team", "bob", &chat.MarkReadRequest{})
+	require.NoError(t, err)
+	key, err := c.APIKeys.Create(ctx, &chat.CreateAPIKeyRequest{Name: "ci", Scope: chat.ScopeFullAccess})
+	require.NoError(t, err)
+	before, err := c.Conversations.GetGroup(ctx, "team", "bob")
+	require.NoError(t, err)
+	c.CloseIdleConnections()
+	srv.Close()
+
+	srv, err = chattest.OpenServer(chattest.WithDataDir(dir))
+	require.NoError(t, err)
+	defer srv.Close()
+	c = srv.ClientWithAPIKey(key.APIKey) // the key created before the restart
+	defer c.CloseIdleConnections()
+	members, err := c.Members.List(ctx, "team", nil)
+	require.NoError(t, err)
+	assert.Len(t, members.Data, 3)
+	thread, err := c.Messages.ListThread(ctx, parent.ID, nil)
+	require.NoError(t, err)
+	require.Len(t, thread.Data, 1)
+	assert.Equal(t, reply.ID, thread.Data[0].ID)
+	got, err := c.Messages.Get(ctx, parent.ID)
+	require.NoError(t, err)
+	assert.Equal(t, 1, got.Data.Reactions[0].Count)
+	after, err := c.Conversations.GetGroup(ctx, "team", "bob")
+	require.NoError(t, err)
+	assert.Equal(t, before.UnreadMessageCount, after.UnreadMessageCount)
+	assert.Equal(t, before.LastMessage.ID, after.LastMessage.ID)
+	// New messages continue the ids.
+	next, err := c.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "team", ReceiverType: chat.ReceiverGroup, Data: chat.MessageData{Text: "third"}}, chat.OnBehalfOf("carol"))
+	require.NoError(t, err)
+	assert.Greater(t, next.ID, reply.ID)
+}
+
+// seedThroughAPI creates alice, bob and carol, and the group team of the
+// three.
+func seedThroughAPI(t *testing.T, c *chat.Client) {
+	t.Helper()
+	ctx := context.Background()
+	for _, uid := range []string{"alice", "bob", "carol"} {
+		_, err := c.Users.Create(ctx, &chat.CreateUserRequest{UID: uid, Name: strings.ToUpper(uid[:1]) + uid[1:]})
+		require.NoError(t, err)
+	}
+	_, err := c.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "team", Name: "Team", Owner: "alice"})
+	require.NoError(t, err)
+	_, err = c.Members.Add(ctx, "team", &chat.AddMembersRequest{Participants: []string{"bob", "carol"}})
+	require.NoError(t, err)
+}
+
+// Export then WithSeedFile: the seeded server serves what the file holds,
+// and exports the same file.
+func TestSeedFileServesWhatItHolds(t *testing.T) {
+	ctx := context.Background()
+	src := chattest.NewServer(chattest.WithExport())
+	c := src.Client()
+	seedThroughAPI(t, c)
+	m, err := c.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "bob", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hello"}}, chat.OnBehalfOf("alice"))
+	require.NoError(t, err)
+	src.AddUser(chat.User{UID: "dave", Name: "Dave", Tags: []string{"seeded"}})
+	var file bytes.Buffer
+	require.NoError(t, src.Export(&file))
+	c.CloseIdleConnections()
+	src.Close()
+
+	path := filepath.Join(t.TempDir(), "fixture.json")
+	require.NoError(t, os.WriteFile(path, file.Bytes(), 0o600))
+	srv, err := chattest.OpenServer(chattest.WithSeedFile(path), chattest.WithExport())
+	require.NoError(t, err)
+	defer srv.Close()
+	c = srv.Client()
+	defer c.CloseIdleConnections()
+	got, err := c.Messages.Get(ctx, m.ID)
+	require.NoError(t, err)
+	assert.Equal(t, "hello", got.Data.Text)
+	assert.Equal(t, m.SentAt, got.SentAt)
+	dave, err := c.Users.Get(ctx, "dave")
+	require.NoError(t, err)
+	assert.Equal(t, "Dave", dave.Name)
+	group, err := c.Groups.Get(ctx, "team")
+	require.NoError(t, err)
+	assert.Equal(t, 3, group.MembersCount)
+
+	var again bytes.Buffer
+	require.NoError(t, srv.Export(&again))
+	assert.Equal(t, file.String(), again.String())
+}
+
+// A state file written by hand: requests without status and seeding calls.
+func TestSeedFileWrittenByHand(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "demo.json")
+	require.NoError(t, os.WriteFile(path, []byte(`{"chattest": 1, "appId": "demo", "created": "2025-01-01T00:00:00Z", "changes": [
+{"at": "2025-01-01T00:00:01Z", "seed": "AddUser", "args": {"uid": "alice", "name": "Alice"}},
+{"at": "2025-01-01T00:00:02Z", "method": "POST", "path": "/v3/users", "key": 1, "body": {"uid": "bob", "name": "Bob"}},
+{"at": "2025-01-01T00:00:03Z", "method": "POST", "path": "/v3/messages", "key": 1, "onBehalfOf": "alice", "body": {"receiver": "bob", "receiverType": "user", "data": {"text": "Welcome!"}}}
+]}`), 0o600))
+	srv, err := chattest.OpenServer(chattest.WithAppID("demo"), chattest.WithSeedFile(path))
+	require.NoError(t, err)
+	defer srv.Close()
+	c := srv.Client()
+	defer c.CloseIdleConnections()
+	page, err := c.Messages.ListUserMessages(context.Background(), "bob", nil, chat.OnBehalfOf("alice"))
+	require.NoError(t, err)
+	require.Len(t, page.Data, 1)
+	assert.Equal(t, "Welcome!", page.Data[0].Data.Text)
+	assert.Equal(t, time.Date(2025, 1, 1, 0, 0, 3, 0, time.UTC), page.Data[0].SentAt.Time().UTC())
+}
+
+// What stops the options is reported by OpenServer, and by every request
+// of a server from NewServer.
+func TestStateOptionsReportTheirProblems(t *testing.T) {
+	dir := t.TempDir()
+	first, err := chattest.OpenServer(chattest.WithDataDir(dir))
+	require.NoError(t, err)
+	_, err = chattest.OpenServer(chattest.WithDataDir(dir))
+	assert.ErrorContains(t, err, "is in use by another server")
+	first.Close()
+
+	_, err = chattest.OpenServer(chattest.WithAppID("other"), chattest.WithDataDir(dir))
+	assert.ErrorContains(t, err, `it holds the state of app "test-app", not of "other"`)
+
+	missing := filepath.Join(t.TempDir(), "missing.json")
+	_, err = chattest.OpenServer(chattest.WithSeedFile(missing))
+	assert.True(t, errors.Is(err, os.ErrNotExist), "%v", err)
+
+	diverging := filepath.Join(t.TempDir(), "diverging.json")
+	require.NoError(t, os.WriteFile(diverging, []byte(`{"chattest": 1, "appId": "test-app", "created": "2025-01-01T00:00:00Z", "changes": [
+{"at": "2025-01-01T00:00:01Z", "method": "GET", "path": "/v3/users/nobody", "key": 1, "status": 200}]}`), 0o600))
+	_, err = chattest.OpenServer(chattest.WithSeedFile(diverging))
+	assert.ErrorContains(t, err, "change 1: GET /v3/users/nobody answered 404, not 200 as when it was made")
+
+	srv := chattest.NewServer(chattest.WithSeedFile(missing))
+	defer srv.Close()
+	c := srv.Client(chat.WithoutRetries())
+	defer c.CloseIdleConnections()
+	_, err = c.Users.Get(context.Background(), "alice")
+	var apiErr *chat.Error
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, 500, apiErr.StatusCode)
+	assert.Contains(t, apiErr.DevMessage, "missing.json")
+
+	plain := chattest.NewServer()
+	defer plain.Close()
+	assert.ErrorContains(t, plain.Export(&bytes.Buffer{}), "Export needs WithDataDir or WithExport")
+}
+
+// The state file is JSON with one change a line, credentials left out.
+func TestExportShowsNoKey(t *testing.T) {
+	srv := chattest.NewServer(chattest.WithExport(), chattest.WithAPIKey("my-secret-key-123"))
+	defer srv.Close()
+	c := srv.Client()
+	defer c.CloseIdleConnections()
+	_, err := c.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
+	require.NoError(t, err)
+	var out bytes.Buffer
+	require.NoError(t, srv.Export(&out))
+	assert.NotContains(t, out.String(), "my-secret-key-123")
+	var f struct {
+		AppID   string            `json:"appId"`
+		Changes []json.RawMessage `json:"changes"`
+	}
+	require.NoError(t, json.Unmarshal(out.Bytes(), &f))
+	assert.Equal(t, "test-app", f.AppID)
+	require.Len(t, f.Changes, 1)
+	assert.Len(t, strings.Split(strings.TrimSpace(out.String()), "\n"), 3) // head, the change, the end
+}
