@@ -144,11 +144,32 @@ type RateLimits struct {
 	// Standard is the budget of standard operations per Per; 0 or less
 	// means [DefaultStandardBudget].
 	Standard int
-	// Per is the window the service counts budgets in; 0 or less means a
-	// minute, as the service counts. A test against a fake whose clock runs
-	// faster scales it: with chattest's clock 60 times as fast, a second.
+	// Per is the window the service counts budgets in, on Clock; 0 or
+	// less means a minute, as the service counts.
 	Per time.Duration
+	// Clock is the service's clock, when it is not the real one: the
+	// limiter counts its windows, paces and reads the service's
+	// Retry-After and X-Rate-Limit-Reset by it. A test against a fake
+	// whose clock runs faster gives the fake's clock (chattest's
+	// Server.RateLimiter does), so that a minute of budget lasts a minute
+	// of the fake's. nil is the real clock.
+	Clock Clock
 }
+
+// Clock is a clock that runs at its own pace, such as a fake service's
+// that runs faster than the real one (see [RateLimits]).
+type Clock interface {
+	// At returns the time on the clock when the real clock reads t.
+	At(t time.Time) time.Time
+	// Real returns how long d on the clock lasts on the real clock.
+	Real(d time.Duration) time.Duration
+}
+
+// realClock is the real clock.
+type realClock struct{}
+
+func (realClock) At(t time.Time) time.Time           { return t }
+func (realClock) Real(d time.Duration) time.Duration { return d }
 
 // paceShare is the share of a budget a RateLimiter lets through per
 // window, and burstShare the share it lets through at once: 97% and 1%,
@@ -196,6 +217,7 @@ const (
 type RateLimiter struct {
 	core, standard int
 	per            time.Duration
+	clock          Clock
 
 	mu      sync.Mutex
 	buckets map[LimitKey]*bucket
@@ -205,7 +227,10 @@ type RateLimiter struct {
 // fields take the service's values: 10,000 core and 20,000 standard
 // requests a minute.
 func NewRateLimiter(limits RateLimits) *RateLimiter {
-	l := &RateLimiter{core: limits.Core, standard: limits.Standard, per: limits.Per, buckets: map[LimitKey]*bucket{}}
+	l := &RateLimiter{core: limits.Core, standard: limits.Standard, per: limits.Per, clock: limits.Clock, buckets: map[LimitKey]*bucket{}}
+	if l.clock == nil {
+		l.clock = realClock{}
+	}
 	if l.core <= 0 {
 		l.core = DefaultCoreBudget
 	}
@@ -270,7 +295,7 @@ func (l *RateLimiter) Wait(ctx context.Context, key LimitKey) error {
 	b := l.bucket(key)
 	for {
 		b.mu.Lock()
-		now := time.Now()
+		now := l.now()
 		var r *rate.Reservation
 		d := b.blockedUntil.Sub(now)
 		if d <= 0 {
@@ -281,6 +306,7 @@ func (l *RateLimiter) Wait(ctx context.Context, key LimitKey) error {
 		if d <= 0 {
 			return nil
 		}
+		d = l.clock.Real(d)
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < d {
 			l.cancel(b, r)
 			return fmt.Errorf("chat: the %s budget of app %q has no permit before the context's deadline: %w", key.Class, key.AppID, context.DeadlineExceeded)
@@ -297,13 +323,25 @@ func (l *RateLimiter) Wait(ctx context.Context, key LimitKey) error {
 			continue // the block has passed: take a permit
 		}
 		b.mu.Lock()
-		blocked := time.Now().Before(b.blockedUntil)
+		blocked := l.now().Before(b.blockedUntil)
 		b.mu.Unlock()
 		if !blocked {
 			return nil
 		}
 		// A 429 blocked the class during the wait: wait for the block too.
 	}
+}
+
+// now is the time on the limiter's clock.
+func (l *RateLimiter) now() time.Time { return l.clock.At(time.Now()) }
+
+// at is the time on the limiter's clock when the real clock read t; the
+// zero time stays zero.
+func (l *RateLimiter) at(t time.Time) time.Time {
+	if t.IsZero() {
+		return t
+	}
+	return l.clock.At(t)
 }
 
 // cancel gives back the permit of r, if any, when its wait is abandoned.
@@ -313,7 +351,7 @@ func (l *RateLimiter) cancel(b *bucket, r *rate.Reservation) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	r.CancelAt(time.Now())
+	r.CancelAt(l.now())
 }
 
 // Observe learns from an answer, as [RateLimiter] says.
@@ -321,7 +359,8 @@ func (l *RateLimiter) Observe(_ context.Context, key LimitKey, obs RateObservati
 	b := l.bucket(key)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	now := time.Now()
+	now := l.now()
+	obs.Sent, obs.Received = l.at(obs.Sent), l.at(obs.Received)
 	if obs.Limit > 0 {
 		b.setBudget(now, min(b.configured, obs.Limit))
 	}

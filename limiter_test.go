@@ -409,3 +409,44 @@ func TestRateLimiterBlocksARefusedClass(t *testing.T) {
 		assert.NoError(t, waitWithin(lim, 10*time.Second), "the block ends with the window, not in an hour")
 	})
 }
+
+// speedClock is a chat.Clock that runs speed times as fast as the real one
+// from start.
+type speedClock struct {
+	start time.Time
+	speed time.Duration
+}
+
+func (c speedClock) At(t time.Time) time.Time { return c.start.Add(t.Sub(c.start) * c.speed) }
+
+func (c speedClock) Real(d time.Duration) time.Duration { return d / c.speed }
+
+// TestRateLimiterPacesByItsClock gives a RateLimiter a clock 100 times as
+// fast as the real one and a budget of 600 a minute: 60 permits come at
+// the budget's pace on that clock (about 5.6 of its seconds after the
+// burst of 6), which on the real clock is a twentieth of a second. A 429
+// asking to wait 30 seconds blocks the class for 30 seconds of the clock.
+func TestRateLimiterPacesByItsClock(t *testing.T) {
+	clock := speedClock{start: time.Now(), speed: 100}
+	key := chat.LimitKey{AppID: "a", Class: chat.ClassCore}
+	lim := chat.NewRateLimiter(chat.RateLimits{Core: 600, Clock: clock})
+	// On the real clock the 60 permits would take 5.6 seconds; a wait past
+	// this deadline fails at once.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	var first, last time.Time
+	for i := range 60 {
+		require.NoError(t, lim.Wait(ctx, key), "permit %d", i)
+		if i == 0 {
+			first = clock.At(time.Now())
+		}
+	}
+	last = clock.At(time.Now())
+	paced := float64(60-6) / (600 * 0.97 / 60) // seconds of the clock for the permits beyond the burst
+	assert.GreaterOrEqual(t, last.Sub(first).Seconds(), paced-0.1, "the permits came faster than the budget on the clock")
+
+	received := time.Now()
+	lim.Observe(context.Background(), key, chat.RateObservation{Status: http.StatusTooManyRequests, Remaining: -1, RetryAfter: 30 * time.Second, Received: received})
+	require.NoError(t, lim.Wait(ctx, key), "30 seconds of the clock pass within the deadline")
+	assert.GreaterOrEqual(t, clock.At(time.Now()).Sub(clock.At(received)), 30*time.Second, "the block ended early on the clock")
+}

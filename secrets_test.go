@@ -496,6 +496,7 @@ var leakTypes = []reflect.Type{
 	reflect.TypeFor[chat.Category](),
 	reflect.TypeFor[chat.ChangeScopeRequest](),
 	reflect.TypeFor[chat.Client](),
+	reflect.TypeFor[chat.Clock](),
 	reflect.TypeFor[chat.ConditionOperand](),
 	reflect.TypeFor[chat.ConditionOperator](),
 	reflect.TypeFor[chat.ContactDetails](),

@@ -94,6 +94,35 @@
 // The data import endpoints are the exception: each accepts 60 requests a
 // minute, as the service's do, unless [WithDataImportLimit] says otherwise.
 //
+// A client's [chat.RateLimiter] paces by the real clock; against a server
+// with [WithFastClock], give the client the limiter of
+// [Server.RateLimiter], which paces by the server's clock (and has its
+// budgets), so that a minute of budget lasts a minute of the server's:
+//
+//	srv := chattest.NewServer(chattest.WithFastClock(60), chattest.WithRateLimit(600, 1200))
+//	client := srv.Client(chat.WithLimiter(srv.RateLimiter(chat.RateLimits{})))
+//
+// # Scale
+//
+// The store is indexed: a page of any list (users, groups, members,
+// conversations, the messages of a group, a user pair, a thread or the
+// app) walks only what it skips and shows, so it costs about the same with
+// a thousand items stored as with a hundred thousand. A filter that is not
+// indexed is applied as the walk goes; a page-based list with such a
+// filter walks the whole list to count its total.
+//
+// # Keeping the state
+//
+// The state lives in memory. [WithDataDir] keeps it in a directory across
+// stops and crashes (every change is synced before it is acknowledged);
+// [Server.Export] writes it as a JSON state file, which [WithSeedFile]
+// starts another server from, e.g. shared demo data or a test's fixture
+// ([WithExport] keeps what Export needs without a directory). Open such a
+// server with [OpenServer], which reports a directory or file it cannot
+// use:
+//
+//	srv, err := chattest.OpenServer(chattest.WithDataDir("testdata/state"))
+//
 // # Faults
 //
 // [Server.Fail] injects a [Fault] into the next requests of a route, or of
@@ -114,6 +143,7 @@
 // replaced by [Redacted] (and the management credentials); [Server.RequestCount] counts them by route and
 // [Server.AwaitRequests] waits for them.
 //
-// To serve the fake outside a test, on a fixed address, use [NewHandler], or
-// the command cmd/chattest.
+// To serve the fake outside a test, on a fixed address, use [NewHandler]
+// (or [OpenHandler], and [Handler.Close]), or the command cmd/chattest,
+// whose -data, -seed and -export flags keep, seed and export the state.
 package chattest

@@ -120,8 +120,9 @@ func OpenHandler(opts ...Option) (*Handler, error) {
 		}
 	}
 	h.journal = j
-	if n := len(changes); n > 0 && !cfg.clockGiven {
-		h.st.clock = notBefore(cfg.clock, changes[n-1].At)
+	if n := len(changes); n > 0 && h.paced != nil {
+		h.paced = h.paced.notBefore(changes[n-1].At)
+		h.st.clock = h.paced.now
 	}
 	return h, nil
 }
@@ -149,17 +150,6 @@ func OpenServer(opts ...Option) (*Server, error) {
 		return nil, err
 	}
 	return serve(h), nil
-}
-
-// notBefore returns clock, moved forward by whole minutes when it reads
-// earlier than last, so that it reads later.
-func notBefore(clock func() time.Time, last time.Time) func() time.Time {
-	behind := last.Sub(clock())
-	if behind < 0 {
-		return clock
-	}
-	ahead := behind.Truncate(time.Minute) + time.Minute
-	return func() time.Time { return clock().Add(ahead) }
 }
 
 // Close closes the data directory's database ([WithDataDir]), after the

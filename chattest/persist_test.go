@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -198,4 +200,78 @@ func TestExportShowsNoKey(t *testing.T) {
 	assert.Equal(t, "test-app", f.AppID)
 	require.Len(t, f.Changes, 1)
 	assert.Len(t, strings.Split(strings.TrimSpace(out.String()), "\n"), 3) // head, the change, the end
+}
+
+// BenchmarkSendKept sends messages through the SDK from 32 goroutines to a
+// server that keeps its state in memory only (the default), also in memory
+// for Export (WithExport), and in a data directory, synced before each
+// answer (WithDataDir). It reports requests a second.
+func BenchmarkSendKept(b *testing.B) {
+	for _, kind := range []struct {
+		name string
+		opts func(b *testing.B) []chattest.Option
+	}{
+		{"memory", func(*testing.B) []chattest.Option { return nil }},
+		{"export", func(*testing.B) []chattest.Option { return []chattest.Option{chattest.WithExport()} }},
+		{"datadir", func(b *testing.B) []chattest.Option { return []chattest.Option{chattest.WithDataDir(b.TempDir())} }},
+	} {
+		b.Run(kind.name, func(b *testing.B) {
+			srv, err := chattest.OpenServer(kind.opts(b)...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer srv.Close()
+			for _, uid := range []string{"alice", "bob"} {
+				srv.AddUser(chat.User{UID: uid, Name: uid})
+			}
+			c := srv.Client()
+			defer c.CloseIdleConnections()
+			b.ReportAllocs()
+			b.ResetTimer()
+			if err := sendMany(c, b.N, 32); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
+		})
+	}
+}
+
+// BenchmarkReplay starts a server from a state file of 1,000 users and
+// 100,000 messages sent through the API between them, and reports the
+// time per change replayed (ns/change) and for the whole file
+// (s/100k-messages): what starting a data directory that size costs.
+func BenchmarkReplay(b *testing.B) {
+	const users, messages = 1000, 100_000
+	var file bytes.Buffer
+	file.WriteString(`{"chattest":1,"appId":"test-app","created":"2025-01-01T00:00:00Z","changes":[`)
+	at := time.Date(2025, 1, 1, 0, 0, 1, 0, time.UTC)
+	for i := range users {
+		if i > 0 {
+			file.WriteString(",")
+		}
+		fmt.Fprintf(&file, "\n{\"at\":%q,\"method\":\"POST\",\"path\":\"/v3/users\",\"key\":1,\"body\":{\"uid\":\"user-%d\",\"name\":\"User %d\"},\"status\":200}", at.Format(time.RFC3339), i, i)
+	}
+	for i := range messages {
+		at = at.Add(10 * time.Millisecond)
+		fmt.Fprintf(&file, ",\n{\"at\":%q,\"method\":\"POST\",\"path\":\"/v3/messages\",\"onBehalfOf\":\"user-%d\",\"key\":1,\"body\":{\"receiver\":\"user-%d\",\"receiverType\":\"user\",\"data\":{\"text\":\"Hello number %d\"}},\"status\":200}",
+			at.Format(time.RFC3339Nano), i%users, (i+1)%users, i)
+	}
+	file.WriteString("\n]}\n")
+	path := filepath.Join(b.TempDir(), "state.json")
+	if err := os.WriteFile(path, file.Bytes(), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		srv, err := chattest.OpenServer(chattest.WithSeedFile(path))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, ok := srv.Message(strconv.Itoa(messages)); !ok {
+			b.Fatalf("message %d was not replayed", messages)
+		}
+		srv.Close()
+	}
+	perOp := b.Elapsed().Seconds() / float64(b.N)
+	b.ReportMetric(perOp*1e9/(users+messages), "ns/change")
+	b.ReportMetric(perOp, "s/100k-messages")
 }

@@ -36,11 +36,9 @@ type rateRun struct {
 // createAtRateLimit creates users users with concurrency requests at once.
 func createAtRateLimit(tb testing.TB, users, budget, speed, concurrency int) rateRun {
 	tb.Helper()
-	per := time.Minute / time.Duration(speed)
 	srv := chattest.NewServer(chattest.WithFastClock(speed), chattest.WithRateLimit(budget, 2*budget))
 	defer srv.Close()
-	limiter := chat.NewRateLimiter(chat.RateLimits{Core: budget, Standard: 2 * budget, Per: per})
-	client := srv.Client(chat.WithLimiter(limiter))
+	client := srv.Client(chat.WithLimiter(srv.RateLimiter(chat.RateLimits{})))
 	defer client.CloseIdleConnections()
 
 	reqs := make([]chat.CreateUserRequest, users)
@@ -122,4 +120,46 @@ func BenchmarkCreateUsersAtRateLimit(b *testing.B) {
 	b.ReportMetric(float64(last.surfaced), "429s")
 	b.ReportMetric(float64(last.refused), "server-429s")
 	b.ReportMetric(float64(last.posts-users), "duplicates")
+}
+
+// TestRateLimiterPacesByTheServersClock creates 90 users through a client
+// whose limiter comes from Server.RateLimiter, against a server enforcing
+// 60 core requests a minute on a clock 60 times as fast: the limiter paces
+// by the server's minutes, so the creations spread over about a minute and
+// a half of the server's time (its users' createdAt), none refused, within
+// a real deadline of 20 seconds that a limiter pacing by the real clock
+// (a minute and a half) would miss.
+func TestRateLimiterPacesByTheServersClock(t *testing.T) {
+	const users, budget = 90, 60
+	srv := chattest.NewServer(chattest.WithFastClock(60), chattest.WithRateLimit(budget, 2*budget))
+	defer srv.Close()
+	client := srv.Client(chat.WithLimiter(srv.RateLimiter(chat.RateLimits{})))
+	defer client.CloseIdleConnections()
+	reqs := make([]chat.CreateUserRequest, users)
+	for i := range reqs {
+		reqs[i] = chat.CreateUserRequest{UID: fmt.Sprintf("user-%02d", i), Name: fmt.Sprintf("User %d", i)}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := client.Users.CreateMany(ctx, reqs, &chat.ManyOptions{Concurrency: 8})
+	require.NoError(t, err)
+	var first, last chat.Timestamp
+	for i, r := range res {
+		require.NoError(t, r.Err, "user %d", i)
+		u, ok := srv.User(r.ID)
+		require.True(t, ok)
+		if first == 0 || u.CreatedAt < first {
+			first = u.CreatedAt
+		}
+		last = max(last, u.CreatedAt)
+	}
+	for _, r := range srv.Requests() {
+		assert.NotEqual(t, http.StatusTooManyRequests, r.Status, "a request refused over budget")
+	}
+	// 90 requests at 97% of 60 a minute, the first in a burst: at least 88
+	// seconds of the server's time between the first and the last.
+	spread := time.Duration(last-first) * time.Second
+	assert.GreaterOrEqual(t, spread, 80*time.Second, "paced faster than the server's budget")
+	assert.LessOrEqual(t, spread, 3*time.Minute, "paced slower than the server's budget")
+	assert.Equal(t, budget, srv.RateLimiter(chat.RateLimits{}).Budget(chat.LimitKey{AppID: srv.AppID(), Class: chat.ClassCore}))
 }

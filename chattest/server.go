@@ -39,9 +39,8 @@ type config struct {
 	mgmtSecret   string
 	rateCore     int // budgets per minute; below 1: not enforced (ratelimit.go)
 	rateStandard int
-	importLimit  int  // data import requests per minute and endpoint; 0: default, -1: not enforced (dataimport.go)
-	clockGiven   bool // WithClock set the clock
-	speed        int  // WithFastClock's speed; 0: the clock's speed is not known (WithClock) or is 1
+	importLimit  int         // data import requests per minute and endpoint; 0: default, -1: not enforced (dataimport.go)
+	paced        *pacedClock // clock as a chat.Clock: the real clock, or WithFastClock's; nil for WithClock's (clock.go)
 
 	dataDir  string // persist.go
 	seedFile string
@@ -65,27 +64,26 @@ func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
 // its lock held, so never concurrently; now must not call the server back.
 // A nil now keeps time.Now.
 func WithClock(now func() time.Time) Option {
-	return func(c *config) { c.clock, c.clockGiven, c.speed = now, now != nil, 0 }
+	return func(c *config) { c.clock, c.paced = now, nil }
 }
 
 // WithFastClock makes the server's clock run speed times as fast as the
 // real one, from the real time at which the option is called, so that a
 // test of the budgets per minute ([WithRateLimit]) lasts seconds: with
-// speed 60, a minute of the server's lasts a real second, and a client's
-// limiter counts its budgets per second (chat.RateLimits.Per). The
-// server's minutes start when the real clock is at a multiple of a minute
-// / speed, where a chat.RateLimiter takes its windows to start. A speed
-// below 2 keeps the real clock. Like [WithClock], which it replaces.
+// speed 60, a minute of the server's lasts a real second. A client's
+// limiter paces by the server's clock when it comes from
+// [Server.RateLimiter]. The server's minutes start when the real clock is
+// at a multiple of a minute / speed. A speed below 2 keeps the real clock.
+// Like [WithClock], which it replaces.
 func WithFastClock(speed int) Option {
 	if speed < 2 {
-		return func(c *config) { c.clock, c.clockGiven, c.speed = nil, false, 0 }
+		return WithClock(nil)
 	}
 	start := time.Now()
 	window := time.Minute / time.Duration(speed)
 	into := start.Sub(start.Truncate(window)) // how far start is into its real window
-	base := start.Truncate(time.Minute).Add(into * time.Duration(speed))
-	clock := func() time.Time { return base.Add(time.Since(start) * time.Duration(speed)) }
-	return func(c *config) { c.clock, c.clockGiven, c.speed = clock, false, speed }
+	pc := &pacedClock{start: start, base: start.Truncate(time.Minute).Add(into * time.Duration(speed)), speed: time.Duration(speed)}
+	return func(c *config) { c.clock, c.paced = pc.now, pc }
 }
 
 // Server is an in-memory fake of the chat REST API v3 for one app, served
@@ -158,6 +156,10 @@ type Handler struct {
 	stopped    sync.Once
 	closed     sync.Once // Close
 
+	paced        *pacedClock // the clock as a chat.Clock; nil for WithClock's: clock.go
+	rateCore     int         // WithRateLimit's budgets
+	rateStandard int
+
 	journal *journal // the changes kept (WithDataDir, WithExport); nil: none: journal.go
 	broken  error    // why the options that read or write files failed: every request answers it (persist.go)
 
@@ -182,7 +184,7 @@ func NewHandler(opts ...Option) *Handler {
 
 // configure applies opts to the defaults.
 func configure(opts []Option) config {
-	cfg := config{appID: defaultAppID, apiKey: defaultAPIKey, clock: time.Now, mgmtKey: defaultMgmtKey, mgmtSecret: defaultMgmtSecret}
+	cfg := config{appID: defaultAppID, apiKey: defaultAPIKey, clock: time.Now, paced: &pacedClock{}, mgmtKey: defaultMgmtKey, mgmtSecret: defaultMgmtSecret}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
@@ -195,7 +197,7 @@ func configure(opts []Option) config {
 		cfg.apiKey = defaultAPIKey
 	}
 	if cfg.clock == nil {
-		cfg.clock = time.Now
+		cfg.clock, cfg.paced = time.Now, &pacedClock{}
 	}
 	if !validAPIKey(cfg.mgmtKey) || !validAPIKey(cfg.mgmtSecret) {
 		cfg.mgmtKey, cfg.mgmtSecret = defaultMgmtKey, defaultMgmtSecret
@@ -212,7 +214,8 @@ func newHandler(cfg config, created *time.Time) *Handler {
 	}
 	st := newState(cfg)
 	st.clock = clock
-	h := &Handler{st: st, appID: cfg.appID, apiKey: cfg.apiKey, mgmtKey: cfg.mgmtKey, mgmtSecret: cfg.mgmtSecret,
+	h := &Handler{st: st, paced: cfg.paced, rateCore: cfg.rateCore, rateStandard: cfg.rateStandard,
+		appID: cfg.appID, apiKey: cfg.apiKey, mgmtKey: cfg.mgmtKey, mgmtSecret: cfg.mgmtSecret,
 		routes: map[string]bool{}, closing: make(chan struct{})}
 	h.log.init()
 	h.log.learn(cfg.apiKey)

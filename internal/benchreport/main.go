@@ -150,8 +150,7 @@ func run(cfg config) error {
 	if err := bench(res, sdkBin, "^BenchmarkIterateMessages$", "1x", cfg.iterCount); err != nil {
 		return err
 	}
-	progress(start, "chattest throughput, %d runs", cfg.serverCount)
-	if err := bench(res, serverBin, "^BenchmarkServerThroughput$", cfg.benchtime, cfg.serverCount); err != nil {
+	if err := runChattest(res, serverBin, cfg, start); err != nil { // chattest.go
 		return err
 	}
 
@@ -233,9 +232,7 @@ func checkPresent(res results) error {
 			need(op.bench + "/" + sub)
 		}
 	}
-	for _, n := range []string{"Decode/strict", "Decode/lenient", "IterateMessages/10k", "IterateMessages/100k",
-		"ServerThroughput/users-get/serial", "ServerThroughput/users-get/parallel32",
-		"ServerThroughput/messages-send/serial", "ServerThroughput/messages-send/parallel32"} {
+	for _, n := range append([]string{"Decode/strict", "Decode/lenient", "IterateMessages/10k", "IterateMessages/100k"}, chattestBenchmarks()...) {
 		need(n)
 	}
 	if len(missing) > 0 {
@@ -307,15 +304,7 @@ func write(res results, cfg config, took time.Duration) (string, int) {
 	growth := res.median("IterateMessages/100k", "peak-heap-B") / res.median("IterateMessages/10k", "peak-heap-B")
 	w("\nPeak heap at 100,000 / at 10,000: **%.2f×** (target ≤ %.2f×: %s).\n", growth, heapGrowth, check(growth <= heapGrowth))
 
-	w("\n## chattest\n\n")
-	w("Requests a second through the SDK against one `chattest.NewServer()` (HTTPS, HTTP/2), median of %d runs of `-test.benchtime %s`. ", cfg.serverCount, cfg.benchtime)
-	w("The server stores every message sent, so the send figure is for a store of that many messages.\n\n")
-	w("| Operation | 1 goroutine | 32 goroutines |\n|---|---|---|\n")
-	for _, op := range []struct{ name, title string }{{"users-get", "`Users.Get`"}, {"messages-send", "`Messages.Send`"}} {
-		w("| %s | %.0f req/s | %.0f req/s |\n", op.title,
-			res.median("ServerThroughput/"+op.name+"/serial", "req/s"), res.median("ServerThroughput/"+op.name+"/parallel32", "req/s"))
-	}
-
+	writeChattest(w, res, cfg, check) // chattest.go
 	w("\n## All benchmarks (medians)\n\n| Benchmark | ns/op | B/op | allocs/op | runs |\n|---|---|---|---|---|\n")
 	names := make([]string, 0, len(res))
 	for n := range res {

@@ -1,0 +1,83 @@
+package chattest
+
+import (
+	"time"
+
+	"github.com/chatrest/chat"
+)
+
+// pacedClock is the server's clock when its pace is known: the real clock
+// (speed 0), or [WithFastClock]'s, which reads base at the real time start
+// and runs speed times as fast; ahead moves either forward (see
+// [WithDataDir]). It is a [chat.Clock], for a client's limiter to pace by.
+type pacedClock struct {
+	start, base time.Time
+	speed       time.Duration
+	ahead       time.Duration
+}
+
+// At returns the server's time when the real clock reads t.
+func (c *pacedClock) At(t time.Time) time.Time {
+	if c.speed == 0 {
+		return t.Add(c.ahead)
+	}
+	return c.base.Add(t.Sub(c.start)*c.speed + c.ahead)
+}
+
+// Real returns how long d of the server's time lasts on the real clock.
+func (c *pacedClock) Real(d time.Duration) time.Duration {
+	if c.speed == 0 {
+		return d
+	}
+	return d / c.speed
+}
+
+// now is the server's time.
+func (c *pacedClock) now() time.Time { return c.At(time.Now()) }
+
+// notBefore returns c, moved forward by whole minutes of its time when it
+// reads earlier than last, so that it reads later: the server's minutes
+// stay aligned as they were.
+func (c *pacedClock) notBefore(last time.Time) *pacedClock {
+	behind := last.Sub(c.now())
+	if behind < 0 {
+		return c
+	}
+	moved := *c
+	moved.ahead += behind.Truncate(time.Minute) + time.Minute
+	return &moved
+}
+
+// Clock returns the server's clock as a [chat.Clock]: the real clock, or
+// the one [WithFastClock] runs, for a client's limiter to pace by
+// ([chat.RateLimits].Clock; [Server.RateLimiter] sets it). It returns nil
+// for a clock given with [WithClock], whose pace the server cannot know.
+func (s *Server) Clock() chat.Clock {
+	if s.h.paced == nil {
+		return nil
+	}
+	return s.h.paced
+}
+
+// RateLimiter returns a [chat.RateLimiter] that paces by the server's
+// clock (see [Server.Clock]), for a client of the server to stay within
+// its budgets ([WithRateLimit]) in the server's time: with
+// [WithFastClock](60), a minute of budget lasts a real second.
+//
+//	client := srv.Client(chat.WithLimiter(srv.RateLimiter(chat.RateLimits{})))
+//
+// Zero budgets in limits take the server's ([WithRateLimit]), else the
+// service's; limits.Per, when set, is in the server's time (zero: its
+// minute, as the server counts); a limits.Clock of its own is kept.
+func (s *Server) RateLimiter(limits chat.RateLimits) *chat.RateLimiter {
+	if limits.Core <= 0 && s.h.rateCore >= 1 {
+		limits.Core = s.h.rateCore
+	}
+	if limits.Standard <= 0 && s.h.rateStandard >= 1 {
+		limits.Standard = s.h.rateStandard
+	}
+	if limits.Clock == nil {
+		limits.Clock = s.Clock()
+	}
+	return chat.NewRateLimiter(limits)
+}
