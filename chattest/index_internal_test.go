@@ -42,6 +42,9 @@ func TestIndexesFollowTheStore(t *testing.T) {
 				if err := srv.st.checkIndexes(); err != nil {
 					t.Fatalf("after step %d (%s): %v", step, w.last, err)
 				}
+				if step%25 == 0 {
+					w.checkTotals()
+				}
 			}
 		})
 	}
@@ -442,4 +445,46 @@ func (st *state) checkConversationsIndex() error {
 		}
 	}
 	return nil
+}
+
+// checkTotals asks every page-based list for one page of everything, as
+// the app and as each user, and checks that its total (counted from the
+// indexes when no filter is set) is the number of items the walk found.
+func (w *randomWorld) checkTotals() {
+	paths := []string{"/v3/users?perPage=1000", "/v3/users?perPage=1000&withDeactivated=true",
+		"/v3/users?perPage=1000&onlyDeactivated=true", "/v3/groups?perPage=1000", "/v3/conversations?perPage=1000"}
+	for i := range 5 {
+		paths = append(paths, "/v3/groups/g"+strconv.Itoa(i)+"/members?perPage=1000")
+	}
+	for _, path := range paths {
+		for _, obo := range []string{"", "u1", "u2", "u3"} {
+			if obo != "" && !strings.HasPrefix(path, "/v3/groups?") && !strings.HasPrefix(path, "/v3/conversations") {
+				continue
+			}
+			req, _ := http.NewRequest(http.MethodGet, w.srv.URL()+path, nil)
+			req.Header.Set("apikey", w.srv.APIKey())
+			if obo != "" {
+				req.Header.Set("onBehalfOf", obo)
+			}
+			resp, err := w.hc.Do(req)
+			if err != nil {
+				w.t.Fatal(err)
+			}
+			var page struct {
+				Data []json.RawMessage `json:"data"`
+				Meta chat.Meta         `json:"meta"`
+			}
+			err = json.NewDecoder(resp.Body).Decode(&page)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				continue // an inactive onBehalfOf user, a group that is gone
+			}
+			if err != nil || page.Meta.Pagination == nil {
+				w.t.Fatalf("%s as %q: %v", path, obo, err)
+			}
+			if page.Meta.Pagination.Total != len(page.Data) {
+				w.t.Fatalf("after %s: %s as %q: total %d, %d listed", w.last, path, obo, page.Meta.Pagination.Total, len(page.Data))
+			}
+		}
+	}
 }

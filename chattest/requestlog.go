@@ -167,13 +167,9 @@ type requestLog struct {
 	total   int
 	arrived chan struct{} // closed, and replaced, when a request arrives
 
-	known   sync.Map // every credential the server has held or issued (string: true), read without the lock
-	secrets []string // known, with its escaped forms, in learning order
+	known   sync.Map    // every credential the server has held or issued (string: true), read without the lock
+	secrets secretIndex // known, with their escaped forms
 
-	// shown is secrets as of the last credential learned, for scrubbing
-	// a request before taking the lock: secrets only grows, so a
-	// snapshot stays valid.
-	shown atomic.Pointer[[]string]
 	// keysLearned is the state's apiKeySeq when its keys were last
 	// learned: keys seeded with Server.AddAPIKey are learned when the
 	// next request arrives.
@@ -183,7 +179,6 @@ type requestLog struct {
 func (l *requestLog) init() {
 	l.counts = map[string]int{}
 	l.arrived = make(chan struct{})
-	l.shown.Store(new([]string))
 }
 
 // learn adds a credential to those never logged, for good: a key or token
@@ -192,10 +187,8 @@ func (l *requestLog) learn(secret string) {
 	if _, ok := l.known.Load(secret); ok || secret == "" {
 		return
 	}
-	l.secrets = append(l.secrets, forms(secret)...)
-	shown := l.secrets
-	l.shown.Store(&shown)
-	l.known.Store(secret, true) // after shown, which then holds it
+	l.secrets.add(forms(secret))
+	l.known.Store(secret, true) // after secrets, which then hold it
 }
 
 // learnFrom learns the credentials an answer body issues or shows.
@@ -244,19 +237,77 @@ func forms(secret string) []string {
 	return slices.Compact(out)
 }
 
-// scrubber replaces secrets in text.
-type scrubber []string
+// secretIndex holds the credentials the server knows, in every form they
+// may take, so that scrubbing a text finds them in one pass however many
+// there are: by the first minSecretLen bytes of each, once there are more
+// than a few (tokens of many users). It is safe for concurrent use.
+type secretIndex struct {
+	learned atomic.Int64 // how many secrets were added: a scrub with fewer may have missed one
+
+	mu       sync.RWMutex
+	all      []string            // at least minSecretLen long
+	byPrefix map[string][]string // all, by their first minSecretLen bytes
+}
+
+// linearSecrets is how many secrets a text is searched for one by one;
+// beyond, it is searched by prefix.
+const linearSecrets = 64
+
+func (x *secretIndex) add(secrets []string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.byPrefix == nil {
+		x.byPrefix = map[string][]string{}
+	}
+	for _, s := range secrets {
+		if len(s) >= minSecretLen {
+			x.all = append(x.all, s)
+			x.byPrefix[s[:minSecretLen]] = append(x.byPrefix[s[:minSecretLen]], s)
+		}
+	}
+	x.learned.Add(int64(len(secrets)))
+}
+
+// find appends to found the secrets that occur in v.
+func (x *secretIndex) find(v string, found []string) []string {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if len(x.all) <= linearSecrets {
+		for _, s := range x.all {
+			if strings.Contains(v, s) {
+				found = append(found, s)
+			}
+		}
+		return found
+	}
+	for i := 0; i+minSecretLen <= len(v); i++ {
+		for _, s := range x.byPrefix[v[i:i+minSecretLen]] {
+			if strings.HasPrefix(v[i:], s) && !slices.Contains(found, s) {
+				found = append(found, s)
+			}
+		}
+	}
+	return found
+}
+
+// scrubber replaces secrets in text: those of a request (mine) and those
+// the server knows.
+type scrubber struct {
+	mine  []string
+	known *secretIndex
+}
 
 // scrub replaces every secret found in v by Redacted, longest first, so that
 // a secret inside another cannot leave a part of the longer one. Secrets
 // shorter than minSecretLen are left alone.
 func (s scrubber) scrub(v string) string {
 	var found []string
-	for _, secret := range s {
+	for _, secret := range s.mine {
 		if len(secret) >= minSecretLen && strings.Contains(v, secret) {
 			found = append(found, secret)
 		}
 	}
+	found = s.known.find(v, found)
 	slices.SortFunc(found, func(a, b string) int { return len(b) - len(a) })
 	for _, secret := range found {
 		v = strings.ReplaceAll(v, secret, Redacted)
@@ -391,8 +442,8 @@ type exchange struct {
 	pattern string
 	r       *http.Request
 	body    []byte
-	mine    []string  // the credentials the request carries that the server did not know
-	shown   *[]string // the credentials the server knew when entry was scrubbed
+	mine    []string // the credentials the request carries that the server did not know
+	learned int64    // how many credentials the server had learned when entry was scrubbed
 	entry   *Request
 	fault   Fault
 }
@@ -425,8 +476,8 @@ func (h *Handler) arrive(pattern string, r *http.Request, body []byte) *exchange
 		add(r.PathValue(name))
 	}
 	jsonSecrets(body, add)
-	x.shown = h.log.shown.Load()
-	x.entry = logEntry(pattern, r, body, scrubber(append(x.mine, *x.shown...)))
+	x.learned = h.log.secrets.learned.Load()
+	x.entry = logEntry(pattern, r, body, scrubber{x.mine, &h.log.secrets})
 	return x
 }
 
@@ -441,8 +492,8 @@ func (h *Handler) record(x *exchange) {
 		}
 		h.log.keysLearned = st.apiKeySeq
 	}
-	if now := h.log.shown.Load(); now != x.shown {
-		x.entry = logEntry(x.pattern, x.r, x.body, scrubber(append(x.mine, *now...)))
+	if h.log.secrets.learned.Load() != x.learned {
+		x.entry = logEntry(x.pattern, x.r, x.body, scrubber{x.mine, &h.log.secrets})
 	}
 	x.entry.Time, x.entry.Fault = st.clock(), h.takeFault(x.pattern)
 	x.fault = x.entry.Fault

@@ -471,3 +471,34 @@ func ExampleServer_Requests() {
 	// POST /v3/users POST /v3/users 200 REDACTED {"uid":"alice","name":"Alice","withAuthToken":true}
 	// POST /v3/users/alice/auth_tokens POST /v3/users/{uid}/auth_tokens 200 REDACTED {"force":true}
 }
+
+// With many credentials known (an auth token for each of 100 users, past
+// the few searched one by one), a token anywhere in a request is still
+// redacted: in the path, the query, a header and the body.
+func TestRequestLogRedactsAmongManyTokens(t *testing.T) {
+	srv, client := start(t)
+	ctx := t.Context()
+	var tokens []string
+	for i := range 100 {
+		uid := fmt.Sprintf("user-%03d", i)
+		seed(srv, uid)
+		tok, err := client.AuthTokens.Create(ctx, uid, &chat.CreateAuthTokenRequest{})
+		require.NoError(t, err)
+		tokens = append(tokens, tok.AuthToken)
+	}
+	tok := tokens[57]
+	req, err := http.NewRequest(http.MethodPost, srv.URL()+"/v3/users/user-057/auth_tokens/"+url.PathEscape(tok)+"?note="+url.QueryEscape("see "+tok),
+		strings.NewReader(`{"note": "token `+tok+` here"}`))
+	require.NoError(t, err)
+	req.Header.Set("apikey", srv.APIKey())
+	req.Header.Set("X-Trace", "trace "+tok)
+	resp, err := srv.HTTPClient().Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	logged, err := json.Marshal(srv.Requests())
+	require.NoError(t, err)
+	for i, tok := range tokens {
+		assert.NotContains(t, string(logged), tok, "token %d", i)
+	}
+	assert.Contains(t, string(logged), "trace REDACTED")
+}
