@@ -156,12 +156,21 @@ func BenchmarkUsersGetFloor(b *testing.B) {
 
 // getMany gets alice n times, from goroutines at a time.
 func getMany(c *chat.Client, n, goroutines int) error {
+	return inParallel(n, goroutines, func(int) error {
+		_, err := c.Users.Get(context.Background(), "alice")
+		return err
+	})
+}
+
+// inParallel calls do(i) for i from 0 to n-1, from goroutines at a time,
+// and returns the first error; a goroutine that meets one stops.
+func inParallel(n, goroutines int, do func(i int) error) error {
 	var next atomic.Int64
 	errs := make(chan error, goroutines)
 	for range goroutines {
 		go func() {
-			for next.Add(1) <= int64(n) {
-				if _, err := c.Users.Get(context.Background(), "alice"); err != nil {
+			for i := next.Add(1) - 1; i < int64(n); i = next.Add(1) - 1 {
+				if err := do(int(i)); err != nil {
 					errs <- err
 					return
 				}

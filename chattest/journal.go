@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // The state lives in memory. A journal keeps, beside it, every change the
@@ -236,7 +237,7 @@ func openDB(dir string) (*bolt.DB, error) {
 		return nil, fmt.Errorf("chattest: the data directory %s: %w", dir, err)
 	}
 	db, err := bolt.Open(filepath.Join(dir, dbFile), 0o600, &bolt.Options{Timeout: time.Second})
-	if errors.Is(err, bolt.ErrTimeout) {
+	if errors.Is(err, bolterrors.ErrTimeout) {
 		return nil, fmt.Errorf("chattest: the data directory %s is in use by another server", dir)
 	}
 	if err != nil {

@@ -36,12 +36,6 @@ func descend[T any](t *btree.BTreeG[T]) iter.Seq[T] {
 	return func(yield func(T) bool) { t.Descend(yield) }
 }
 
-// descendFrom yields the items of t from the last not greater than pivot,
-// in reverse order.
-func descendFrom[T any](t *btree.BTreeG[T], pivot T) iter.Seq[T] {
-	return func(yield func(T) bool) { t.DescendLessOrEqual(pivot, yield) }
-}
-
 // mergeSeq yields the items of a and b, each in order by less, in order by
 // less; of two equal items, a's comes first.
 func mergeSeq[T any](a, b iter.Seq[T], less func(x, y T) bool) iter.Seq[T] {

@@ -29,13 +29,7 @@ func TestReplayRebuildsTheState(t *testing.T) {
 	for seed := range uint64(3) {
 		t.Run(strconv.FormatUint(seed, 10), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 7))
-			now := time.Unix(1_700_000_000, 0)
-			clock := WithClock(func() time.Time {
-				if r.IntN(3) == 0 {
-					now = now.Add(time.Second)
-				}
-				return now
-			})
+			clock := tyingClock(r)
 			dir := t.TempDir()
 			srv, err := OpenServer(WithDataDir(dir), clock)
 			if err != nil {
@@ -45,45 +39,9 @@ func TestReplayRebuildsTheState(t *testing.T) {
 			for range 300 {
 				w.step()
 			}
-			want := lockedDump(srv)
-			var export bytes.Buffer
-			if err := srv.Export(&export); err != nil {
-				t.Fatal(err)
-			}
-			srv.Close()
-
-			again, err := OpenServer(WithDataDir(dir), clock)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer again.Close()
-			if got := lockedDump(again); got != want {
-				t.Fatalf("the reopened state differs: %s", diffLines(want, got))
-			}
-			if err := again.st.checkIndexes(); err != nil {
-				t.Fatal(err)
-			}
-
-			file := filepath.Join(t.TempDir(), "state.json")
-			if err := os.WriteFile(file, export.Bytes(), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			seeded, err := OpenServer(WithSeedFile(file), clock)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer seeded.Close()
-			if got := lockedDump(seeded); got != want {
-				t.Fatalf("the seeded state differs: %s", diffLines(want, got))
-			}
+			checkRebuilt(t, srv, dir, clock)
 		})
 	}
-}
-
-func lockedDump(s *Server) string {
-	s.st.mu.Lock()
-	defer s.st.mu.Unlock()
-	return dumpState(s.st)
 }
 
 // TestReplayRebuildsEveryArea changes every area of a server (everyArea),
@@ -100,33 +58,43 @@ func TestReplayRebuildsEveryArea(t *testing.T) {
 	if failed := everyArea(t, srv); failed > 0 {
 		t.Errorf("%d calls failed", failed)
 	}
+	checkRebuilt(t, srv, dir, clock)
+}
+
+// checkRebuilt closes srv, whose data directory is dir, then opens the
+// directory again and starts a server from srv's export, both with clock:
+// each must hold exactly the state srv held, and indexes that follow it.
+func checkRebuilt(t *testing.T, srv *Server, dir string, clock Option) {
+	t.Helper()
 	want := lockedDump(srv)
 	var export bytes.Buffer
 	if err := srv.Export(&export); err != nil {
 		t.Fatal(err)
 	}
 	srv.Close()
-
-	again, err := OpenServer(WithDataDir(dir), clock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer again.Close()
-	if got := lockedDump(again); got != want {
-		t.Fatalf("the reopened state differs: %s", diffLines(want, got))
-	}
 	file := filepath.Join(t.TempDir(), "state.json")
 	if err := os.WriteFile(file, export.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	seeded, err := OpenServer(WithSeedFile(file), clock)
-	if err != nil {
-		t.Fatal(err)
+	for _, opt := range []Option{WithDataDir(dir), WithSeedFile(file)} {
+		again, err := OpenServer(opt, clock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := lockedDump(again); got != want {
+			t.Errorf("the state rebuilt differs: %s", diffLines(want, got))
+		}
+		if err := again.st.checkIndexes(); err != nil {
+			t.Error(err)
+		}
+		again.Close()
 	}
-	defer seeded.Close()
-	if got := lockedDump(seeded); got != want {
-		t.Fatalf("the seeded state differs: %s", diffLines(want, got))
-	}
+}
+
+func lockedDump(s *Server) string {
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	return dumpState(s.st)
 }
 
 // TestReadsChangeNothingUnjournaled sends every GET route of both APIs,

@@ -221,9 +221,7 @@ func BenchmarkSendKept(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer srv.Close()
-			for _, uid := range []string{"alice", "bob"} {
-				srv.AddUser(chat.User{UID: uid, Name: uid})
-			}
+			seed(srv, "alice", "bob")
 			c := srv.Client()
 			defer c.CloseIdleConnections()
 			b.ReportAllocs()

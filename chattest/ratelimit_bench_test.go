@@ -41,10 +41,7 @@ func createAtRateLimit(tb testing.TB, users, budget, speed, concurrency int) rat
 	client := srv.Client(chat.WithLimiter(srv.RateLimiter(chat.RateLimits{})))
 	defer client.CloseIdleConnections()
 
-	reqs := make([]chat.CreateUserRequest, users)
-	for i := range reqs {
-		reqs[i] = chat.CreateUserRequest{UID: fmt.Sprintf("user-%05d", i), Name: fmt.Sprintf("User %d", i)}
-	}
+	reqs := userRequests(users)
 	start := time.Now()
 	res, err := client.Users.CreateMany(context.Background(), reqs, &chat.ManyOptions{Concurrency: concurrency})
 	run := rateRun{users: users, took: time.Since(start)}
@@ -71,6 +68,15 @@ func createAtRateLimit(tb testing.TB, users, budget, speed, concurrency int) rat
 		}
 	}
 	return run
+}
+
+// userRequests are the creations of the users user-00000 ... of n.
+func userRequests(n int) []chat.CreateUserRequest {
+	reqs := make([]chat.CreateUserRequest, n)
+	for i := range reqs {
+		reqs[i] = chat.CreateUserRequest{UID: fmt.Sprintf("user-%05d", i), Name: fmt.Sprintf("User %d", i)}
+	}
+	return reqs
 }
 
 // rate is the share of the budget achieved, in percent.
@@ -135,10 +141,7 @@ func TestRateLimiterPacesByTheServersClock(t *testing.T) {
 	defer srv.Close()
 	client := srv.Client(chat.WithLimiter(srv.RateLimiter(chat.RateLimits{})))
 	defer client.CloseIdleConnections()
-	reqs := make([]chat.CreateUserRequest, users)
-	for i := range reqs {
-		reqs[i] = chat.CreateUserRequest{UID: fmt.Sprintf("user-%02d", i), Name: fmt.Sprintf("User %d", i)}
-	}
+	reqs := userRequests(users)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	res, err := client.Users.CreateMany(ctx, reqs, &chat.ManyOptions{Concurrency: 8})

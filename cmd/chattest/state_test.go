@@ -29,6 +29,17 @@ func buildCommand(t *testing.T) string {
 	return bin
 }
 
+// startOnDir builds the command and starts it with -data on a new
+// directory; under -short, it skips the test.
+func startOnDir(t *testing.T) (bin, dir string, p *process) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the command and runs it")
+	}
+	bin, dir = buildCommand(t), t.TempDir()
+	return bin, dir, start(t, bin, "-data", dir)
+}
+
 // process is the command running as a process of its own.
 type process struct {
 	cmd  *exec.Cmd
@@ -89,12 +100,7 @@ func chattestKey() string { return chattest.NewHandler().APIKey() }
 // whose send was answered is there, as sent, and so are the users, the
 // group and the auth token created before.
 func TestKillLosesNothingAcknowledged(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the command and runs it twice")
-	}
-	bin := buildCommand(t)
-	dir := t.TempDir()
-	first := start(t, bin, "-data", dir)
+	bin, dir, first := startOnDir(t)
 	c := first.client(t)
 	ctx := context.Background()
 	for _, uid := range []string{"alice", "bob"} {
@@ -178,12 +184,7 @@ func TestKillLosesNothingAcknowledged(t *testing.T) {
 // what the file holds through the SDK; exporting the seeded server's
 // directory again gives the same file.
 func TestExportSeedRoundTrip(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the command and runs it")
-	}
-	bin := buildCommand(t)
-	dir := t.TempDir()
-	p := start(t, bin, "-data", dir)
+	bin, dir, p := startOnDir(t)
 	c := p.client(t)
 	ctx := context.Background()
 	_, err := c.Users.Create(ctx, &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
