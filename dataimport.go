@@ -318,20 +318,9 @@ func (e *ImportError) Error() string {
 	return b.String()
 }
 
-// Is matches [ErrConflict] for *_ALREADY_EXISTS and ERR_ALREADY_* codes,
-// [ErrNotFound] for *_NOT_FOUND codes, and [ErrBadRequest] for
-// ERR_IMPORT_INVALID_* and ERR_BAD_REQUEST.
-func (e *ImportError) Is(target error) bool {
-	switch target {
-	case ErrConflict:
-		return strings.HasSuffix(e.Code, "_ALREADY_EXISTS") || strings.HasPrefix(e.Code, "ERR_ALREADY_")
-	case ErrNotFound:
-		return strings.HasSuffix(e.Code, "_NOT_FOUND")
-	case ErrBadRequest:
-		return strings.HasPrefix(e.Code, "ERR_IMPORT_INVALID_") || e.Code == "ERR_BAD_REQUEST"
-	}
-	return false
-}
+// Is reports whether e's code falls under target, one of the package's
+// sentinel errors, as [Error.Is] does.
+func (e *ImportError) Is(target error) bool { return target != nil && target == classOf(e.Code, 0) }
 
 // ErrNoImportResult is the Err of an entity the service's answer has no
 // entry for.

@@ -43,9 +43,7 @@ func (e *AddMemberError) Error() string {
 
 // Is reports whether e's code falls under one of the package's sentinel
 // errors, as [Error.Is] does.
-func (e *AddMemberError) Is(target error) bool {
-	return (&Error{Code: e.Code}).Is(target)
-}
+func (e *AddMemberError) Is(target error) bool { return target != nil && target == classOf(e.Code, 0) }
 
 // AddMany adds any number of users to the group guid, with the scope each
 // names, and returns one result per user, in the order given: the user's

@@ -97,5 +97,5 @@ func TestMetricsArguments(t *testing.T) {
 	m.reply(http.StatusForbidden, `{"error":{"code":"AUTH_ERR_NO_ACCESS","message":"no access"}}`)
 	_, err := m.client.Metrics.Messages(ctx)
 	assert.Equal(t, "AUTH_ERR_NO_ACCESS", requireAPIError(t, err).Code)
-	assert.ErrorIs(t, err, chat.ErrForbidden)
+	assert.ErrorIs(t, err, chat.ErrUnauthorized)
 }

@@ -88,7 +88,7 @@ func TestMessagesPinErrors(t *testing.T) {
 	m := newMockAPI(t)
 	m.reply(http.StatusBadRequest, `{"error":{"code":"ERR_PINNED_MESSAGES_LIMIT_EXCEEDED","message":"limit"}}`)
 	_, err := m.client.Messages.Pin(context.Background(), "42")
-	assert.ErrorIs(t, err, chat.ErrBadRequest)
+	assert.ErrorIs(t, err, chat.ErrLimitExceeded)
 	assert.Equal(t, "ERR_PINNED_MESSAGES_LIMIT_EXCEEDED", requireAPIError(t, err).Code)
 
 	m.reply(http.StatusNotFound, `{"error":{"code":"ERR_MESSAGE_ID_NOT_FOUND","message":"no message"}}`)

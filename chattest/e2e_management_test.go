@@ -177,7 +177,7 @@ func TestManagementAppValidationAndLimit(t *testing.T) {
 		require.NoError(t, err)
 	}
 	_, err = mc.Apps.Create(ctx, &management.CreateAppRequest{Name: "one too many", Region: chat.RegionUS})
-	requireAPIError(t, err, http.StatusForbidden, "ERR_APP_CREATION_FAILED_MAX_LIMIT", chat.ErrForbidden)
+	requireAPIError(t, err, http.StatusForbidden, "ERR_APP_CREATION_FAILED_MAX_LIMIT", chat.ErrLimitExceeded)
 	_, err = srv.AddManagementApp("seeded", chat.RegionUS)
 	assert.Error(t, err)
 	_, err = mc.Apps.Delete(ctx, "app-1")
@@ -244,7 +244,7 @@ func TestManagementTenants(t *testing.T) {
 	r2 := *req
 	r2.Email = "late@example.com"
 	_, err = mc.Tenants.Add(ctx, &r2)
-	requireAPIError(t, err, http.StatusForbidden, "ERR_APP_CREATION_FAILED_MAX_LIMIT", chat.ErrForbidden)
+	requireAPIError(t, err, http.StatusForbidden, "ERR_APP_CREATION_FAILED_MAX_LIMIT", chat.ErrLimitExceeded)
 	r2.Email = "late@example.com"
 	_, err = mc.Apps.Delete(ctx, "filler-0")
 	require.NoError(t, err)

@@ -111,7 +111,7 @@ func TestMessageGetUpdateDelete(t *testing.T) {
 	assert.Equal(t, map[string]any{"v": 2.0}, edited.Data.Metadata)
 
 	_, err = client.Messages.Update(ctx, action.ID, &chat.UpdateMessageRequest{Data: text("x")})
-	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrForbidden)
 	_, err = client.Messages.Update(ctx, msg.ID, &chat.UpdateMessageRequest{Tags: make([]string, 26)})
 	require.ErrorIs(t, err, chat.ErrInvalidArgument, "refused by the SDK (the fake's check: TestRawErrors)")
 
@@ -130,9 +130,9 @@ func TestMessageGetUpdateDelete(t *testing.T) {
 	require.NoError(t, err, "a soft-deleted message stays")
 	assert.Equal(t, t2, got.DeletedAt)
 	_, err = client.Messages.Update(ctx, msg.ID, &chat.UpdateMessageRequest{Data: text("x")})
-	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrForbidden)
 	_, err = client.Messages.Delete(ctx, msg.ID, nil)
-	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrForbidden)
 
 	deletion, err = client.Messages.Delete(ctx, msg.ID, &chat.DeleteMessageRequest{Permanent: true})
 	require.NoError(t, err)
@@ -632,7 +632,7 @@ func TestReactions(t *testing.T) {
 	_, err = client.Messages.Delete(ctx, msg.ID, nil)
 	require.NoError(t, err)
 	_, err = client.Messages.AddReaction(ctx, msg.ID, "👍", "bob")
-	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrForbidden)
 }
 
 func TestPins(t *testing.T) {
@@ -685,7 +685,7 @@ func TestPins(t *testing.T) {
 	require.NoError(t, err, "pinning a pinned message again is not a new pin")
 	over := send(t, client, "alice", toUser("bob", "one too many"))
 	_, err = client.Messages.Pin(ctx, over.ID)
-	requireAPIError(t, err, 400, "ERR_PINNED_MESSAGES_LIMIT_EXCEEDED", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_PINNED_MESSAGES_LIMIT_EXCEEDED", chat.ErrLimitExceeded)
 	other := send(t, client, "alice", toUser("carl", "another conversation"))
 	_, err = client.Messages.Pin(ctx, other.ID)
 	require.NoError(t, err, "the limit is per conversation")
@@ -744,7 +744,7 @@ func TestSaves(t *testing.T) {
 		require.NoError(t, err)
 	}
 	_, err = client.Messages.Save(ctx, msg.ID, "bob")
-	requireAPIError(t, err, 400, "ERR_SAVED_MESSAGES_LIMIT_EXCEEDED", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_SAVED_MESSAGES_LIMIT_EXCEEDED", chat.ErrLimitExceeded)
 	_, err = client.Messages.Save(ctx, msg.ID, "alice")
 	require.NoError(t, err, "the limit is per user")
 }
@@ -787,12 +787,12 @@ func TestMarkInteracted(t *testing.T) {
 	ce := requireAPIError(t, err, 400, "ERR_BAD_REQUEST", chat.ErrBadRequest)
 	assert.NotEmpty(t, ce.Details["interactions.1"], "details %v", ce.Details)
 	_, err = client.Messages.MarkInteracted(ctx, msg.ID, "bot", &chat.MarkInteractedRequest{Interactions: []string{"yes"}})
-	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrForbidden)
 	_, err = client.Messages.MarkInteracted(ctx, msg.ID, "bob", &chat.MarkInteractedRequest{Interactions: []string{"yes"}})
 	requireAPIError(t, err, 403, "ERR_MESSAGE_NO_ACCESS", chat.ErrForbidden)
 	plain := send(t, client, "alice", toUser("bob", "not interactive"))
 	_, err = client.Messages.MarkInteracted(ctx, plain.ID, "bob", &chat.MarkInteractedRequest{Interactions: []string{"yes"}})
-	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrForbidden)
 	_, err = client.Messages.MarkInteracted(ctx, "999", "bob", &chat.MarkInteractedRequest{Interactions: []string{"yes"}})
 	requireAPIError(t, err, 404, "ERR_MESSAGE_ID_NOT_FOUND", chat.ErrNotFound)
 

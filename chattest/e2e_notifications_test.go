@@ -803,5 +803,5 @@ func TestNotificationsNeedFullAccess(t *testing.T) {
 	key := srv.AddAPIKey("auth only", chat.ScopeAuthOnly)
 	client := srv.ClientWithAPIKey(key.APIKey, chat.WithoutRetries())
 	_, err := client.Notifications.GetSettings(t.Context())
-	requireAPIError(t, err, http.StatusForbidden, "AUTH_ERR_NO_ACCESS", chat.ErrForbidden)
+	requireAPIError(t, err, http.StatusForbidden, "AUTH_ERR_NO_ACCESS", chat.ErrUnauthorized)
 }

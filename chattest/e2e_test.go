@@ -606,9 +606,9 @@ func TestAPIKeys(t *testing.T) {
 	assert.Equal(t, chat.ScopeFullAccess, upd.Scope)
 
 	_, err = client.APIKeys.Update(ctx, srv.APIKey(), &chat.UpdateAPIKeyRequest{Name: "me"})
-	requireAPIError(t, err, 400, "ERR_APIKEY_NO_SELF_ACTION", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_APIKEY_NO_SELF_ACTION", chat.ErrForbidden)
 	_, err = client.APIKeys.Delete(ctx, srv.APIKey())
-	requireAPIError(t, err, 400, "ERR_APIKEY_NO_SELF_ACTION", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_APIKEY_NO_SELF_ACTION", chat.ErrForbidden)
 	// The other full key may delete the seeded one.
 	_, err = srv.ClientWithAPIKey(full.APIKey).APIKeys.Delete(ctx, srv.APIKey())
 	require.NoError(t, err)
@@ -630,7 +630,7 @@ func TestAPIKeyQuota(t *testing.T) {
 		require.NoError(t, err)
 	}
 	_, err := client.APIKeys.Create(ctx, &chat.CreateAPIKeyRequest{Name: "one too many"})
-	requireAPIError(t, err, 400, "ERR_PLAN_QUOTA_RESTRICTION", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_PLAN_QUOTA_RESTRICTION", chat.ErrLimitExceeded)
 }
 
 func TestAuthOnlyKey(t *testing.T) {
@@ -661,7 +661,7 @@ func TestAuthOnlyKey(t *testing.T) {
 	}
 	for name, call := range forbidden {
 		t.Run(name, func(t *testing.T) {
-			requireAPIError(t, call(), 403, "AUTH_ERR_NO_ACCESS", chat.ErrForbidden)
+			requireAPIError(t, call(), 403, "AUTH_ERR_NO_ACCESS", chat.ErrUnauthorized)
 		})
 	}
 }

@@ -462,7 +462,7 @@ func TestWebhookManagement(t *testing.T) {
 		require.NoError(t, err)
 	}
 	_, err = mc.Webhooks.Create(ctx, app, &management.CreateWebhookRequest{ID: "h26", Name: "H", URL: "https://hooks.example.com/h"})
-	requireAPIError(t, err, http.StatusBadRequest, "ERR_PLAN_QUOTA_RESTRICTION", chat.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, "ERR_PLAN_QUOTA_RESTRICTION", chat.ErrLimitExceeded)
 
 	// Wrong management credentials.
 	_, err = srv.ManagementClientWith("k", "s", management.WithoutRetries()).Webhooks.List(ctx, app, nil)

@@ -46,7 +46,7 @@ func ExampleServer_AddAPIKey() {
 	_, err := client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
 	fmt.Println(err)
 	_, err = client.Users.List(context.Background(), nil)
-	fmt.Println(errors.Is(err, chat.ErrForbidden))
+	fmt.Println(errors.Is(err, chat.ErrUnauthorized))
 	// Output:
 	// <nil>
 	// true
