@@ -450,6 +450,34 @@ func TestRequestHeaderOption(t *testing.T) {
 	assert.Equal(t, 1, m.calls(), "a request was sent with a bad header")
 }
 
+// TestRequestHeaderNames sends headers whose names HTTP does not allow
+// through a real transport: each is an argument error before anything is
+// sent, not a transport failure retried with backoff.
+func TestRequestHeaderNames(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"data":{"uid":"u1"}}`)
+	}))
+	t.Cleanup(srv.Close)
+	tr := chat.NewTransport()
+	t.Cleanup(tr.CloseIdleConnections)
+	counter := &countingTransport{rt: tr}
+	client, err := chat.NewClient("myapp", testAPIKey, chat.WithBaseURL(srv.URL), chat.WithInsecureLoopback(),
+		chat.WithHTTPClient(&http.Client{Transport: counter}), fastRetries)
+	require.NoError(t, err)
+
+	for _, name := range []string{"X Bad", "X-Bad\r\nInjected: 1", "X-Bad\n", "", "X-Colon:", "X-Tab\t", "Ünicode", "X-Nul\x00"} {
+		t.Run(fmt.Sprintf("%q", name), func(t *testing.T) {
+			_, err := client.Users.Get(context.Background(), "u1", chat.WithHeader(name, "v"))
+			requireArgError(t, err, "header")
+			assert.Zero(t, counter.n.Load(), "round trips")
+		})
+	}
+	_, err = client.Users.Get(context.Background(), "u1", chat.WithHeader("X-Trace_ID.v2", "v"))
+	require.NoError(t, err, "a name of token characters is sent")
+	assert.Equal(t, int32(1), counter.n.Load())
+}
+
 func TestClientFormat(t *testing.T) {
 	m := newMockAPI(t)
 	c := m.client

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -325,6 +326,10 @@ func (c *Client) newRequest(ctx context.Context, call *Call) (*retryablehttp.Req
 		h.Set("onBehalfOf", s.OnBehalfOf)
 	}
 	for k, vs := range s.Header {
+		if !validHeaderName(k) {
+			cancel()
+			return nil, nil, nil, c.NewArgError("header", "name "+strconv.Quote(k)+" is not a valid header field name")
+		}
 		for _, v := range vs {
 			if !validHeaderValue(v) {
 				cancel()
@@ -374,6 +379,23 @@ func (c *Client) settings(call *Call) Settings {
 		s.OnBehalfOf = call.OnBehalfOf
 	}
 	return s
+}
+
+// validHeaderName reports whether k is a header field name as HTTP defines
+// it: one or more token characters (RFC 9110, section 5.1), so no space,
+// colon, CR or LF.
+func validHeaderName(k string) bool {
+	if k == "" {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0 {
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 func validHeaderValue(v string) bool {
