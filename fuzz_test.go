@@ -408,9 +408,48 @@ func fuzzDecode[T any](t *testing.T, data []byte) {
 	}
 	var lenient T
 	if err := rest.Unmarshal(data, &lenient); err == nil {
+		checkTimes(t, reflect.ValueOf(&lenient).Elem(), 0)
 		roundTrip(t, &lenient)
 	} else if strictErr == nil {
 		t.Fatalf("the lenient decoder refused what encoding/json accepts: %v", err)
+	}
+}
+
+// timestampTypes are the SDK's timestamp types, in Unix seconds.
+var timestampTypes = map[reflect.Type]bool{
+	reflect.TypeFor[chat.Timestamp](): true, reflect.TypeFor[calls.Timestamp](): true, reflect.TypeFor[management.Timestamp](): true,
+}
+
+// checkTimes fails when a timestamp in v decoded out of the range the SDK
+// keeps (a value that wrapped round would be far outside it), or to a
+// time.Time before the year -9999 or after 9999.
+func checkTimes(t *testing.T, v reflect.Value, depth int) {
+	if depth > 12 || !v.IsValid() {
+		return
+	}
+	if timestampTypes[v.Type()] {
+		if n := v.Int(); n > rest.MaxUnix || n < -rest.MaxUnix {
+			t.Fatalf("a %s decoded to %d, out of range", v.Type(), n)
+		}
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			checkTimes(t, v.Elem(), depth+1)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			checkTimes(t, v.Field(i), depth+1)
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			checkTimes(t, v.Index(i), depth+1)
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			checkTimes(t, it.Value(), depth+1)
+		}
 	}
 }
 
@@ -424,7 +463,8 @@ var decodeSeedStrings = []string{
 	`{"data":[],"meta":{"pagination":{"total":"0","count":5,"per_page":"100","current_page":1,"total_pages":1}},"cursor":{"updatedAt":1,"affix":"prepend"}}`,
 	`{"data":[{"id":1}],"meta":{"current":{"limit":"10","count":1},"next":{"affix":"append","sentAt":1,"id":2}}}`,
 	`{"data":{"metadata":{}}}`, `{"id":"1","data":{"metadata":{},"entities":{}}}`, `{"id":"1","data":{"metadata":{}},"sentAt":1}`, `{"data":[{"data":{"customData":{}}}]}`,
-	`[{"id":"1"}]`, `null`, `{}`, `{"id":{"a":1}}`, `{"sentAt":1e400}`, `{"sentAt":"NaN"}`, `{"n":` + strings.Repeat("[", 100),
+	`[{"id":"1"}]`, `null`, `{}`, `{"id":{"a":1}}`, `{"sentAt":1e400}`, `{"sentAt":"NaN"}`,
+	`{"createdAt":1e300,"sentAt":99999999999999999999999,"updatedAt":"Infinity","deletedAt":"-Infinity","editedAt":-1e300}`, `{"n":` + strings.Repeat("[", 100),
 }
 
 func decodeSeeds(f *testing.F) {

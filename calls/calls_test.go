@@ -301,13 +301,15 @@ func TestCallAccessors(t *testing.T) {
 }
 
 func TestTimestampDecoding(t *testing.T) {
-	for in, want := range map[string]calls.Timestamp{`1692368168`: 1692368168, `"1692368168"`: 1692368168, `null`: 0, `""`: 0, `1692368168.7`: 1692368168} {
+	for in, want := range map[string]calls.Timestamp{`1692368168`: 1692368168, `"1692368168"`: 1692368168, `null`: 0, `""`: 0, `1692368168.7`: 1692368168,
+		`1e300`: 253402300799, `"Infinity"`: 253402300799, `-99999999999999999999999`: -253402300799} {
 		var ts calls.Timestamp
 		require.NoError(t, ts.UnmarshalJSON([]byte(in)), in)
 		assert.Equal(t, want, ts, in)
 	}
 	var ts calls.Timestamp
 	assert.Error(t, ts.UnmarshalJSON([]byte(`"soon"`)))
+	assert.Error(t, ts.UnmarshalJSON([]byte(`"NaN"`)))
 }
 
 func TestCallsErrors(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/chatrest/chat/internal/rest"
 )
 
 // Type is the media of a call.
@@ -90,25 +92,18 @@ func TimestampOf(t time.Time) Timestamp {
 	return Timestamp(t.Unix())
 }
 
-// UnmarshalJSON accepts a number, a numeric string, "" or null.
+// UnmarshalJSON accepts a number, a numeric string, "" or null. A value
+// beyond the year 9999 (or before -9999) saturates to that bound; NaN and
+// other text are an error.
 func (t *Timestamp) UnmarshalJSON(b []byte) error {
-	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
-		b = b[1 : len(b)-1]
+	n, ok, valid := rest.ParseUnix(b, rest.MaxUnix)
+	if !valid {
+		return &json.UnmarshalTypeError{Value: "timestamp " + strconv.Quote(string(b)), Type: reflect.TypeFor[Timestamp]()}
 	}
-	s := string(b)
-	switch s {
-	case "", "null":
-		return nil
-	}
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+	if ok {
 		*t = Timestamp(n)
-		return nil
 	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		*t = Timestamp(f)
-		return nil
-	}
-	return &json.UnmarshalTypeError{Value: "timestamp " + strconv.Quote(s), Type: reflect.TypeFor[Timestamp]()}
+	return nil
 }
 
 // Call is one call or meeting session: who made it to whom, when, for how

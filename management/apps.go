@@ -53,12 +53,10 @@ func (t *Timestamp) UnmarshalJSON(b []byte) error {
 	case "", "null":
 		return nil
 	}
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		*t = Timestamp(n)
-		return nil
-	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		*t = Timestamp(f)
+	if n, ok, valid := rest.ParseUnix([]byte(s), rest.MaxUnix); valid {
+		if ok {
+			*t = Timestamp(n)
+		}
 		return nil
 	}
 	if tm, err := time.Parse(time.RFC3339Nano, s); err == nil {

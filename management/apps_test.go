@@ -174,6 +174,9 @@ func TestTimestampDecoding(t *testing.T) {
 		{`"2020-04-07T21:36:33.123+00:00"`, 1586295393},
 		{`""`, 0},
 		{`null`, 0},
+		{`1e300`, 253402300799},
+		{`"99999999999999999999999"`, 253402300799},
+		{`"-Infinity"`, -253402300799},
 	} {
 		var got management.Timestamp
 		require.NoError(t, json.Unmarshal([]byte(tt.in), &got), tt.in)
@@ -181,6 +184,7 @@ func TestTimestampDecoding(t *testing.T) {
 	}
 	var bad management.Timestamp
 	assert.Error(t, json.Unmarshal([]byte(`"yesterday"`), &bad))
+	assert.Error(t, json.Unmarshal([]byte(`"NaN"`), &bad))
 	assert.Equal(t, time.Time{}, management.Timestamp(0).Time())
 	out, err := json.Marshal(management.Timestamp(1586295393))
 	require.NoError(t, err)
