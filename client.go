@@ -116,6 +116,7 @@ func NewClient(appID, apiKey string, opts ...Option) (*Client, error) {
 		HTTPClient:        o.httpClient,
 		NewTransport:      func() http.RoundTripper { return NewTransport() },
 		CredentialHeaders: []string{"apikey", "onBehalfOf"},
+		LoopbackHTTP:      o.loopbackHTTP,
 		Auth:              func(h http.Header) { h["Apikey"] = apiKeyHeader },
 		Secrets:           func() []string { return []string{apiKey} },
 		UserAgent:         cmp.Or(o.userAgent, "chat-go/"+Version),

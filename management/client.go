@@ -153,6 +153,7 @@ func NewClient(key, secret string, opts ...Option) (*Client, error) {
 		HTTPClient:        o.httpClient,
 		NewTransport:      func() http.RoundTripper { return chat.NewTransport() },
 		CredentialHeaders: []string{"key", "secret", "Authorization"},
+		LoopbackHTTP:      o.loopbackHTTP,
 		Auth: func(h http.Header) {
 			h["Key"] = []string{key}
 			h["Secret"] = []string{secret}

@@ -466,24 +466,37 @@ func (e *scrubbedError) Timeout() bool {
 var errRedirectRefused = errors.New("redirect refused")
 
 // CheckRedirect wraps next (which may be nil, for net/http's default) with
-// the SDK's rules: a POST or PATCH is never redirected, and once a redirect
-// leaves the first request's origin (its scheme, host name or port), that
-// request and every later one of the chain go without the credential
-// headers and without an Authorization or Cookie header, even when a later
-// redirect comes back to the first origin: the other host chose where it
-// goes. (net/http itself keeps Authorization for another port of the same
-// host name, and sends it again when a chain comes back.)
-func CheckRedirect(next func(*http.Request, []*http.Request) error, credentialHeaders ...string) func(*http.Request, []*http.Request) error {
+// the SDK's rules:
+//   - a POST or PATCH is never redirected;
+//   - nothing is sent over plain http, unless loopbackHTTP (the client's
+//     loopback opt-in) is set and the target is a loopback host;
+//   - a request with a body (a PUT or DELETE whose body may carry a
+//     secret) is not sent to another origin;
+//   - once a redirect leaves the first request's origin (its scheme, host
+//     name or port), that request and every later one of the chain go
+//     without the credential headers and without an Authorization or
+//     Cookie header, even when a later redirect comes back to the first
+//     origin: the other host chose where it goes. (net/http itself keeps
+//     Authorization for another port of the same host name, and sends it
+//     again when a chain comes back.)
+func CheckRedirect(next func(*http.Request, []*http.Request) error, loopbackHTTP bool, credentialHeaders ...string) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		first := via[0]
 		if !idempotent(first.Method) {
 			return http.ErrUseLastResponse
+		}
+		if !strings.EqualFold(req.URL.Scheme, "https") &&
+			!(loopbackHTTP && strings.EqualFold(req.URL.Scheme, "http") && IsLoopback(req.URL.Hostname())) {
+			return fmt.Errorf("%w: %s:// is not https", errRedirectRefused, req.URL.Scheme)
 		}
 		left := !sameOrigin(req.URL, first.URL)
 		for _, r := range via[1:] {
 			left = left || !sameOrigin(r.URL, first.URL)
 		}
 		if left {
+			if req.Body != nil && req.Body != http.NoBody || req.ContentLength > 0 {
+				return fmt.Errorf("%w: a request with a body is not sent to another host", errRedirectRefused)
+			}
 			for _, h := range credentialHeaders {
 				req.Header.Del(h)
 			}

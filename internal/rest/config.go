@@ -18,6 +18,10 @@ type Config struct {
 	NewTransport func() http.RoundTripper
 	// CredentialHeaders are dropped when a redirect leaves the host.
 	CredentialHeaders []string
+	// LoopbackHTTP is the client's opt-in to plain http for loopback
+	// hosts; without it, nothing is sent over plain http, redirects
+	// included.
+	LoopbackHTTP bool
 	Auth              func(http.Header)
 	Secrets           func() []string
 	UserAgent         string
@@ -41,7 +45,7 @@ func NewFromConfig(base *url.URL, cfg Config) (*Client, *http.Client) {
 	}
 	hcCopy := *hc
 	hcCopy.Transport = KeepIdle(hc.Transport)
-	hcCopy.CheckRedirect = CheckRedirect(hc.CheckRedirect, cfg.CredentialHeaders...)
+	hcCopy.CheckRedirect = CheckRedirect(hc.CheckRedirect, cfg.LoopbackHTTP, cfg.CredentialHeaders...)
 	rc := New(base, &hcCopy, cfg.Retry)
 	rc.Auth = cfg.Auth
 	rc.Secrets = cfg.Secrets
