@@ -83,8 +83,9 @@ var ErrNotSent = errors.New("chat: not sent: the bulk operation stopped before t
 // A request answered 429 was not processed, so it is sent again (after the
 // client's own retries) once the wait the server asks for has passed
 // (Retry-After, else X-Rate-Limit-Reset), up to opts.RateLimitRetries
-// times; when that wait would pass ctx's deadline, or the retries run out,
-// the 429 stops the import. No other failed request is sent again, so that
+// times; when that wait is longer than the client's cap on server waits
+// ([RetryPolicy].MaxServerWait) or would pass ctx's deadline, or the
+// retries run out, the 429 stops the import. No other failed request is sent again, so that
 // no user is imported twice: the import stops, the users of that request
 // carry its error (whether the service imported them is then unknown,
 // unless it is a 429), the users not sent yet carry [ErrNotSent], and the
@@ -253,8 +254,16 @@ func sendChunk[In, Out any](ctx context.Context, run *bulkRun[In], idx []int) (g
 			return nil, err, err
 		}
 		// The service did not process the request: it may go again once
-		// the wait the server asks for has passed.
-		wait := serverWait(ae, run.pacer)
+		// the wait the server asks for has passed, if that is within the
+		// client's cap on server waits (RetryPolicy.MaxServerWait) and
+		// before ctx's deadline.
+		wait := ae.RetryAfter
+		if wait == 0 {
+			wait = time.Duration(float64(time.Second) / float64(run.pacer.Limit()))
+		}
+		if wait > run.s.rc.Retry.MaxServerWait {
+			return nil, err, err
+		}
 		if dl, ok := ctx.Deadline(); ok && time.Now().Add(wait).After(dl) {
 			return nil, err, err
 		}
@@ -262,20 +271,6 @@ func sendChunk[In, Out any](ctx context.Context, run *bulkRun[In], idx []int) (g
 			return nil, fmt.Errorf("%w: %w", ErrNotSent, werr), werr
 		}
 	}
-}
-
-// serverWait is the wait a 429 asks for: Retry-After, else until
-// X-Rate-Limit-Reset, else one interval of the pace.
-func serverWait(e *Error, pacer *rate.Limiter) time.Duration {
-	if e.RetryAfter > 0 {
-		return e.RetryAfter
-	}
-	if !e.RateLimitReset.IsZero() {
-		if d := time.Until(e.RateLimitReset); d > 0 {
-			return d
-		}
-	}
-	return time.Duration(float64(time.Second) / float64(pacer.Limit()))
 }
 
 // sleep waits for d, or until ctx ends.

@@ -444,6 +444,27 @@ func TestBulkImportRateLimited(t *testing.T) {
 		assert.ErrorIs(t, res[100].Err, chat.ErrRateLimited, "ErrNotSent wraps the cause")
 	})
 
+	t.Run("a wait beyond the client's cap stops at once, without a deadline", func(t *testing.T) {
+		for _, retryAfter := range []string{"3600", "99999999999999999999999", "soon", "-1"} {
+			m := newMockAPI(t)
+			m.reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", retryAfter)
+			ctx, cancel := context.WithCancel(ctx)
+			done := make(chan error, 1)
+			go func() {
+				_, err := m.client.DataImport.BulkImportUsers(ctx, numberedUsers(3), fast)
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				assert.ErrorIs(t, err, chat.ErrRateLimited, retryAfter)
+				assert.Equal(t, 1, m.calls(), "Retry-After %s: the refused request is not sent again", retryAfter)
+			case <-time.After(10 * time.Second):
+				t.Errorf("Retry-After %s: the import is still waiting", retryAfter)
+			}
+			cancel()
+		}
+	})
+
 	t.Run("RateLimitRetries bounds the repeats", func(t *testing.T) {
 		m := newMockAPI(t)
 		m.reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0")

@@ -43,7 +43,11 @@ type Error struct {
 	// RateLimitReset is the X-Rate-Limit-Reset header: when the budget
 	// refills. Zero when absent.
 	RateLimitReset time.Time
-	// RetryAfter is the Retry-After header as a duration. Zero when absent.
+	// RetryAfter is the wait the server asked for: the Retry-After header
+	// (seconds or an HTTP date), else for a 429 the time until
+	// X-Rate-Limit-Reset. Zero when it asked for none. A value the SDK
+	// cannot read (text, a negative number, one too large to represent)
+	// is the longest Duration: too long to wait for.
 	RetryAfter time.Duration
 	// Err is the underlying cause when the response could not be read or
 	// decoded; nil otherwise.

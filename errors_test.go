@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"net/http"
 	"os"
 	"regexp"
@@ -86,7 +87,12 @@ func TestErrorStatuses(t *testing.T) {
 		{name: "429 with Retry-After as a past HTTP date", status: http.StatusTooManyRequests, code: "ERR_TOO_MANY_REQUESTS",
 			header: []string{"Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT"}, wantSentinel: chat.ErrRateLimited},
 		{name: "429 with a garbage Retry-After", status: http.StatusTooManyRequests, code: "ERR_TOO_MANY_REQUESTS",
-			header: []string{"Retry-After", "soon"}, wantSentinel: chat.ErrRateLimited},
+			header: []string{"Retry-After", "soon"}, wantSentinel: chat.ErrRateLimited, wantRetryAfter: math.MaxInt64},
+		{name: "429 with a Retry-After beyond int64", status: http.StatusTooManyRequests, code: "ERR_TOO_MANY_REQUESTS",
+			header: []string{"Retry-After", "99999999999999999999999"}, wantSentinel: chat.ErrRateLimited, wantRetryAfter: math.MaxInt64},
+		{name: "429 with only a reset", status: http.StatusTooManyRequests, code: "ERR_TOO_MANY_REQUESTS",
+			header: []string{"X-Rate-Limit-Reset", "99999999999"}, wantSentinel: chat.ErrRateLimited, wantRetryAfter: math.MaxInt64,
+			wantReset: time.Unix(99999999999, 0)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -29,7 +29,7 @@ type options struct {
 // request. See [WithRetryPolicy] for which requests are retried.
 type RetryPolicy struct {
 	// MaxRetries is the number of retries after the first attempt; 0 turns
-	// retries off.
+	// retries off. No value of a policy may be negative.
 	MaxRetries int
 	// MinWait is the first backoff; each later one doubles, up to MaxWait,
 	// with jitter. Zero means the default (250ms).
@@ -45,9 +45,7 @@ type RetryPolicy struct {
 // DefaultRetryPolicy is the policy of a client built without
 // [WithRetryPolicy]: 3 retries, backoff from 250ms to 10s, server-requested
 // waits up to 60s.
-func DefaultRetryPolicy() RetryPolicy {
-	return RetryPolicy{MaxRetries: 3, MinWait: 250 * time.Millisecond, MaxWait: 10 * time.Second, MaxServerWait: time.Minute}
-}
+func DefaultRetryPolicy() RetryPolicy { return RetryPolicy(rest.DefaultRetryPolicy) }
 
 // WithRegion selects the app's region: [RegionUS] (the default),
 // [RegionEU] or [RegionIN]. NewClient rejects any other value.
@@ -95,18 +93,9 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 // done.
 func WithRetryPolicy(p RetryPolicy) Option {
 	return func(o *options) {
-		def := DefaultRetryPolicy()
-		if p.MinWait <= 0 {
-			p.MinWait = def.MinWait
-		}
-		if p.MaxWait <= 0 {
-			p.MaxWait = def.MaxWait
-		}
-		if p.MaxServerWait <= 0 {
-			p.MaxServerWait = def.MaxServerWait
-		}
-		if p.MaxRetries < 0 {
-			o.invalidOption = "retry policy: MaxRetries must not be negative"
+		if problem := rest.RetryPolicy(p).Problem(); problem != "" {
+			o.invalidOption = problem
+			return
 		}
 		o.retry = p
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -224,6 +225,26 @@ func TestRetryServerWait(t *testing.T) {
 			name: "X-Rate-Limit-Reset beyond MaxServerWait", status: 429, call: retryCalls[4],
 			header: []string{"X-Rate-Limit-Reset", fmt.Sprint(time.Now().Add(time.Hour).Unix())},
 			check:  func(t *testing.T, ce *chat.Error) { assert.False(t, ce.RateLimitReset.IsZero()) },
+		},
+		{
+			name: "Retry-After too large for int64 is too long", status: 429, call: retryCalls[0],
+			header: []string{"Retry-After", "99999999999999999999999"},
+			check:  func(t *testing.T, ce *chat.Error) { assert.Equal(t, time.Duration(math.MaxInt64), ce.RetryAfter) },
+		},
+		{
+			name: "a garbage Retry-After on a 503 is too long", status: 503, call: retryCalls[1],
+			header: []string{"Retry-After", "in a while"},
+			check:  func(t *testing.T, ce *chat.Error) { assert.Equal(t, time.Duration(math.MaxInt64), ce.RetryAfter) },
+		},
+		{
+			name: "a negative Retry-After is too long", status: 429, call: retryCalls[3],
+			header: []string{"Retry-After", "-1"},
+			check:  func(t *testing.T, ce *chat.Error) { assert.Equal(t, time.Duration(math.MaxInt64), ce.RetryAfter) },
+		},
+		{
+			name: "an unreadable X-Rate-Limit-Reset is too long", status: 429, call: retryCalls[4],
+			header: []string{"X-Rate-Limit-Reset", "tomorrow"},
+			check:  func(t *testing.T, ce *chat.Error) { assert.Equal(t, time.Duration(math.MaxInt64), ce.RetryAfter) },
 		},
 		{
 			name: "Retry-After that would pass the context deadline", status: 429, call: retryCalls[0],

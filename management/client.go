@@ -92,13 +92,14 @@ func WithUserAgent(ua string) Option { return func(o *options) { o.userAgent = u
 // [chat.WithLogger] does; the key and secret are never logged.
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
-// WithRetryPolicy replaces [chat.DefaultRetryPolicy]. Which requests are
-// retried is as in [chat.WithRetryPolicy]: a POST is retried only when it
-// cannot have reached the service, or on 429.
+// WithRetryPolicy replaces [chat.DefaultRetryPolicy], as
+// [chat.WithRetryPolicy] does: zero waits mean the defaults, and which
+// requests are retried is the same (a POST only when it cannot have
+// reached the service, or on 429).
 func WithRetryPolicy(p chat.RetryPolicy) Option {
 	return func(o *options) {
-		if p.MaxRetries < 0 || p.MinWait < 0 || p.MaxWait < 0 || p.MaxServerWait < 0 {
-			o.invalidOption = "retry policy values must not be negative"
+		if problem := rest.RetryPolicy(p).Problem(); problem != "" {
+			o.invalidOption = problem
 			return
 		}
 		o.retry = p

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
@@ -223,5 +225,44 @@ func TestClientNeverPrintsCredentials(t *testing.T) {
 		assert.NotContains(t, out, testKey, verb)
 		assert.NotContains(t, out, testSecret, verb)
 		assert.Contains(t, out, "apimgmt.cometchat.io", verb)
+	}
+}
+
+// TestRetryPolicyZeroWaitsAreDefaults gives the client a policy that sets
+// only MaxRetries: its zero waits mean the defaults, as chat.RetryPolicy
+// documents, so a 503 is retried after a backoff of at least half the
+// default first wait (250ms, with jitter), and a 429's Retry-After of 1s is
+// honoured (within the default cap of 60s), not refused as too long.
+func TestRetryPolicyZeroWaitsAreDefaults(t *testing.T) {
+	var mu sync.Mutex
+	var arrivals []time.Time
+	status := []int{http.StatusServiceUnavailable, http.StatusOK, http.StatusTooManyRequests, http.StatusOK}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		st := status[len(arrivals)%len(status)]
+		arrivals = append(arrivals, time.Now())
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if st == http.StatusTooManyRequests {
+			w.Header().Set("Retry-After", "1")
+		}
+		w.WriteHeader(st)
+		io.WriteString(w, `{"data":{"id":"hook","name":"hook"}}`)
+	}))
+	t.Cleanup(srv.Close)
+	mc, err := management.NewClient(testKey, testSecret, management.WithBaseURL(srv.URL), management.WithInsecureLoopback(),
+		management.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 2}))
+	require.NoError(t, err)
+	t.Cleanup(mc.CloseIdleConnections)
+
+	for _, want := range []time.Duration{125 * time.Millisecond, time.Second} {
+		_, err := mc.Webhooks.Get(t.Context(), "app1", "hook")
+		require.NoError(t, err)
+		mu.Lock()
+		require.Len(t, arrivals, 2)
+		assert.GreaterOrEqual(t, arrivals[1].Sub(arrivals[0]), want, "the wait before the retry")
+		arrivals = arrivals[:0]
+		status = status[2:]
+		mu.Unlock()
 	}
 }

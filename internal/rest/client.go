@@ -87,8 +87,10 @@ type Call struct {
 }
 
 // New returns a Client for base (scheme, host and optional path prefix) that
-// sends through hc with the given retry policy.
+// sends through hc with the given retry policy, whose zero waits mean the
+// defaults (DefaultRetryPolicy).
 func New(base *url.URL, hc *http.Client, policy RetryPolicy) *Client {
+	policy = policy.withDefaults()
 	c := &Client{Retry: policy, MaxResponseBytes: 32 << 20}
 	c.base = strings.TrimSuffix(base.String(), "/")
 	c.basePath = pathOf(c.base)

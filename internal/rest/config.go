@@ -21,17 +21,17 @@ type Config struct {
 	// LoopbackHTTP is the client's opt-in to plain http for loopback
 	// hosts; without it, nothing is sent over plain http, redirects
 	// included.
-	LoopbackHTTP bool
-	Auth              func(http.Header)
-	Secrets           func() []string
-	UserAgent         string
-	Logger            *slog.Logger
-	Timeout           time.Duration
-	MaxResponseBytes  int64 // 0 keeps the default
-	Retry             RetryPolicy
-	NewError          func(*Failure) error
-	NewArgError       func(name, problem string) error
-	Limiter           Limiter // nil: no client-side rate limiting
+	LoopbackHTTP     bool
+	Auth             func(http.Header)
+	Secrets          func() []string
+	UserAgent        string
+	Logger           *slog.Logger
+	Timeout          time.Duration
+	MaxResponseBytes int64 // 0 keeps the default
+	Retry            RetryPolicy
+	NewError         func(*Failure) error
+	NewArgError      func(name, problem string) error
+	Limiter          Limiter // nil: no client-side rate limiting
 }
 
 // NewFromConfig returns a Client for base configured by cfg, and the

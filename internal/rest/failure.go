@@ -55,9 +55,7 @@ func (c *Client) failure(call *Call, st *callState, resp *http.Response, body []
 	if s, err := strconv.ParseInt(h.Get("X-Rate-Limit-Reset"), 10, 64); err == nil && s > 0 {
 		f.RateLimitReset = time.Unix(s, 0)
 	}
-	if v := h.Get("Retry-After"); v != "" {
-		f.RetryAfter, _ = serverDelay(http.Header{"Retry-After": {v}}, time.Now())
-	}
+	f.RetryAfter, _ = serverWait(resp.StatusCode, h, time.Now())
 	if len(body) > 0 {
 		var w wireError
 		if json.Unmarshal(body, &w) == nil && w.Error != nil {

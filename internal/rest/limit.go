@@ -166,9 +166,7 @@ func observe(resp *http.Response, sent, received time.Time) Observation {
 	if n, err := strconv.Atoi(h.Get("X-Rate-Limit-Remaining")); err == nil && n >= 0 {
 		o.Remaining = n
 	}
-	if v := h.Get("Retry-After"); v != "" {
-		o.RetryAfter, _ = serverDelay(http.Header{"Retry-After": {v}}, received)
-	}
+	o.RetryAfter, _ = serverWait(resp.StatusCode, h, received)
 	if s, err := strconv.ParseInt(h.Get("X-Rate-Limit-Reset"), 10, 64); err == nil && s > 0 {
 		o.Reset = time.Unix(s, 0)
 	}

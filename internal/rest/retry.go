@@ -7,10 +7,12 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptrace"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 )
@@ -29,6 +31,34 @@ type RetryPolicy struct {
 	// the client waits for; a server asking for a longer wait gets its error
 	// returned at once instead.
 	MaxServerWait time.Duration
+}
+
+// DefaultRetryPolicy is the policy of a client built without one: 3
+// retries, backoff from 250ms to 10s, server-requested waits up to 60s.
+var DefaultRetryPolicy = RetryPolicy{MaxRetries: 3, MinWait: 250 * time.Millisecond, MaxWait: 10 * time.Second, MaxServerWait: time.Minute}
+
+// withDefaults returns p with its zero waits replaced by the defaults, as
+// the public RetryPolicy types document: zero means the default.
+func (p RetryPolicy) withDefaults() RetryPolicy {
+	if p.MinWait <= 0 {
+		p.MinWait = DefaultRetryPolicy.MinWait
+	}
+	if p.MaxWait <= 0 {
+		p.MaxWait = DefaultRetryPolicy.MaxWait
+	}
+	if p.MaxServerWait <= 0 {
+		p.MaxServerWait = DefaultRetryPolicy.MaxServerWait
+	}
+	return p
+}
+
+// Problem says what is wrong with p, or is "" when it is valid: no value
+// may be negative.
+func (p RetryPolicy) Problem() string {
+	if p.MaxRetries < 0 || p.MinWait < 0 || p.MaxWait < 0 || p.MaxServerWait < 0 {
+		return "retry policy values must not be negative"
+	}
+	return ""
 }
 
 // callState follows one call across its attempts. It travels in the
@@ -145,9 +175,10 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 
 // serverWaitAcceptable reports whether the delay the server asks for (if
 // any) is within the policy's cap and ends before the context's deadline.
+// A wait the SDK cannot read is too long.
 func (c *Client) serverWaitAcceptable(ctx context.Context, resp *http.Response) bool {
-	d, ok := serverDelay(resp.Header, time.Now())
-	if !ok {
+	d, asked := serverWait(resp.StatusCode, resp.Header, time.Now())
+	if !asked {
 		return true
 	}
 	if d > c.Retry.MaxServerWait {
@@ -164,7 +195,7 @@ func (c *Client) serverWaitAcceptable(ctx context.Context, resp *http.Response) 
 // from min to max with jitter (a random point in the upper half).
 func (c *Client) backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp != nil {
-		if d, ok := serverDelay(resp.Header, time.Now()); ok {
+		if d, asked := serverWait(resp.StatusCode, resp.Header, time.Now()); asked {
 			return d
 		}
 	}
@@ -181,23 +212,47 @@ func (c *Client) backoff(minWait, maxWait time.Duration, attempt int, resp *http
 	return half + rand.N(d-half+1)
 }
 
-// serverDelay reads the wait the server asked for: Retry-After in seconds or
-// as an HTTP date, else X-Rate-Limit-Reset as Unix seconds.
-func serverDelay(h http.Header, now time.Time) (time.Duration, bool) {
+// TooLong is the wait that a Retry-After or X-Rate-Limit-Reset header the
+// SDK cannot read (text, a negative number, a number too large to
+// represent) stands for: longer than any cap, so the call returns its
+// error at once instead of retrying.
+const TooLong = time.Duration(math.MaxInt64)
+
+// serverWait reads the wait an answer asks for: Retry-After, in seconds or
+// as an HTTP date; else, for a 429, until X-Rate-Limit-Reset (Unix
+// seconds). asked is false when it asks for none. Every loop of the SDK
+// that waits for a server reads the wait here.
+func serverWait(status int, h http.Header, now time.Time) (d time.Duration, asked bool) {
 	if v := h.Get("Retry-After"); v != "" {
-		if s, err := strconv.ParseInt(v, 10, 64); err == nil && s >= 0 {
-			return time.Duration(min(s, 1<<30)) * time.Second, true
-		}
-		if t, err := http.ParseTime(v); err == nil {
-			return max(t.Sub(now), 0), true
-		}
+		return retryAfter(v, now), true
+	}
+	if status != http.StatusTooManyRequests {
+		return 0, false
 	}
 	if v := h.Get("X-Rate-Limit-Reset"); v != "" {
-		if s, err := strconv.ParseInt(v, 10, 64); err == nil && s > 0 {
-			return max(time.Unix(s, 0).Sub(now), 0), true
+		s, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil || s <= 0 || s > MaxUnix {
+			return TooLong, true
 		}
+		return max(time.Unix(s, 0).Sub(now), 0), true
 	}
 	return 0, false
+}
+
+// retryAfter reads a Retry-After value: seconds or an HTTP date (a date
+// past is no wait); anything else is TooLong.
+func retryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if s, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if s < 0 || s > int64(TooLong/time.Second) {
+			return TooLong
+		}
+		return time.Duration(s) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0)
+	}
+	return TooLong
 }
 
 // transient reports whether a transport error may go away on its own.

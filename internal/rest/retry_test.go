@@ -16,7 +16,7 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-func TestServerDelay(t *testing.T) {
+func TestServerWait(t *testing.T) {
 	now := time.Date(2021, 7, 1, 12, 0, 0, 0, time.UTC)
 	unix := func(d time.Duration) string { return strconv.FormatInt(now.Add(d).Unix(), 10) }
 	tests := []struct {
@@ -27,29 +27,41 @@ func TestServerDelay(t *testing.T) {
 	}{
 		{"none", http.Header{}, 0, false},
 		{"seconds", http.Header{"Retry-After": {"15"}}, 15 * time.Second, true},
+		{"seconds with blanks", http.Header{"Retry-After": {" 15 "}}, 15 * time.Second, true},
 		{"zero seconds", http.Header{"Retry-After": {"0"}}, 0, true},
-		{"huge seconds are capped, not overflowed", http.Header{"Retry-After": {"99999999999999"}}, (1 << 30) * time.Second, true},
-		{"negative seconds", http.Header{"Retry-After": {"-5"}}, 0, false},
-		{"fractional seconds", http.Header{"Retry-After": {"1.5"}}, 0, false},
-		{"garbage", http.Header{"Retry-After": {"soon"}}, 0, false},
+		{"huge seconds are too long", http.Header{"Retry-After": {"99999999999999"}}, TooLong, true},
+		{"seconds beyond int64 are too long", http.Header{"Retry-After": {"99999999999999999999999"}}, TooLong, true},
+		{"negative seconds are too long", http.Header{"Retry-After": {"-5"}}, TooLong, true},
+		{"fractional seconds are too long", http.Header{"Retry-After": {"1.5"}}, TooLong, true},
+		{"garbage is too long", http.Header{"Retry-After": {"soon"}}, TooLong, true},
 		{"HTTP date", http.Header{"Retry-After": {now.Add(30 * time.Second).Format(http.TimeFormat)}}, 30 * time.Second, true},
 		{"RFC 850 date", http.Header{"Retry-After": {now.Add(time.Minute).Format(time.RFC850)}}, time.Minute, true},
 		{"ANSI C date", http.Header{"Retry-After": {now.Add(2 * time.Second).Format(time.ANSIC)}}, 2 * time.Second, true},
 		{"date in the past", http.Header{"Retry-After": {now.Add(-time.Hour).Format(http.TimeFormat)}}, 0, true},
+		{"a date far ahead", http.Header{"Retry-After": {"Fri, 31 Dec 9999 23:59:59 GMT"}}, TooLong, true},
 		{"rate-limit reset", http.Header{"X-Rate-Limit-Reset": {unix(20 * time.Second)}}, 20 * time.Second, true},
 		{"rate-limit reset passed", http.Header{"X-Rate-Limit-Reset": {unix(-20 * time.Second)}}, 0, true},
-		{"rate-limit reset zero", http.Header{"X-Rate-Limit-Reset": {"0"}}, 0, false},
-		{"rate-limit reset garbage", http.Header{"X-Rate-Limit-Reset": {"tomorrow"}}, 0, false},
+		{"rate-limit reset zero is too long", http.Header{"X-Rate-Limit-Reset": {"0"}}, TooLong, true},
+		{"rate-limit reset garbage is too long", http.Header{"X-Rate-Limit-Reset": {"tomorrow"}}, TooLong, true},
+		{"rate-limit reset beyond int64 is too long", http.Header{"X-Rate-Limit-Reset": {"99999999999999999999999"}}, TooLong, true},
+		{"rate-limit reset after the year 9999 is too long", http.Header{"X-Rate-Limit-Reset": {"999999999999"}}, TooLong, true},
 		{"Retry-After wins over the reset", http.Header{"Retry-After": {"3"}, "X-Rate-Limit-Reset": {unix(time.Hour)}}, 3 * time.Second, true},
-		{"garbage Retry-After falls back to the reset", http.Header{"Retry-After": {"soon"}, "X-Rate-Limit-Reset": {unix(5 * time.Second)}}, 5 * time.Second, true},
+		{"a garbage Retry-After does not fall back to the reset", http.Header{"Retry-After": {"soon"}, "X-Rate-Limit-Reset": {unix(5 * time.Second)}}, TooLong, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := serverDelay(tt.header, now)
+			got, ok := serverWait(http.StatusTooManyRequests, tt.header, now)
 			assert.Equal(t, tt.ok, ok)
 			assert.Equal(t, tt.want, got)
 		})
 	}
+	t.Run("the reset is a wait only for a 429", func(t *testing.T) {
+		_, ok := serverWait(http.StatusNotFound, http.Header{"X-Rate-Limit-Reset": {unix(20 * time.Second)}}, now)
+		assert.False(t, ok)
+		d, ok := serverWait(http.StatusServiceUnavailable, http.Header{"Retry-After": {"2"}}, now)
+		assert.True(t, ok)
+		assert.Equal(t, 2*time.Second, d)
+	})
 }
 
 func TestBackoffBounds(t *testing.T) {
