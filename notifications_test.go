@@ -222,7 +222,7 @@ func TestNotificationAllLogs(t *testing.T) {
 			n++
 		}
 		assert.ErrorIs(t, err, chat.ErrPaginationStalled)
-		assert.Equal(t, 2, n)
+		assert.Equal(t, 1, n, "the second page repeats the first and is refused before its items are yielded")
 	})
 	t.Run("an error ends the walk", func(t *testing.T) {
 		m := newMockAPI(t)

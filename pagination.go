@@ -4,6 +4,8 @@ import (
 	"context"
 	"iter"
 	"slices"
+
+	"github.com/chatrest/chat/internal/rest"
 )
 
 // Page is one page of a list: its items and the list's meta. Page-based
@@ -143,35 +145,11 @@ func (o *UpdateCursorOptions) follow(next *Cursor) bool {
 	return true
 }
 
-// walk yields the items of page after page: fetch gets a page, and advance
-// moves the options to the next one, saying whether there is one. It stops
-// at the first error, which it yields, and when ctx is done.
+// walk yields the items of page after page, as rest.Walk does: fetch gets
+// a page, and advance moves the options to the next one, saying whether
+// there is one.
 func walk[T any](ctx context.Context, fetch func(context.Context) (*Page[T], error), advance func(*Page[T]) (bool, error)) iter.Seq2[*T, error] {
-	return func(yield func(*T, error) bool) {
-		for {
-			if err := ctx.Err(); err != nil {
-				yield(nil, err)
-				return
-			}
-			page, err := fetch(ctx)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			for i := range page.Data {
-				if !yield(&page.Data[i], nil) {
-					return
-				}
-			}
-			more, err := advance(page)
-			if err != nil {
-				yield(nil, err)
-			}
-			if !more || err != nil {
-				return
-			}
-		}
-	}
+	return rest.Walk(ctx, fetch, func(p *Page[T]) []T { return p.Data }, advance)
 }
 
 // pageIter walks a page-based list from the page opts names (default 1). It

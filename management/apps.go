@@ -387,36 +387,21 @@ func listPage[T any](ctx context.Context, rc *rest.Client, p rest.Path, query an
 }
 
 // walkPages yields the items of a page-number list from page first (at
-// least 1), fetching pages with fetch. It stops after an empty or short
-// page, or the last page meta.pagination names, at the first error, which
-// it yields, and when ctx is done. A page other than the one asked for
-// stops it with [chat.ErrPaginationStalled].
+// least 1), fetching pages with fetch, as rest.WalkPages does: it stops
+// after an empty or short page, or the last page meta.pagination names, at
+// the first error, which it yields, and when ctx is done; a page other than
+// the one asked for, or one that repeats the previous page, stops it with
+// [chat.ErrPaginationStalled].
 func walkPages[T any](ctx context.Context, first int, fetch func(context.Context, int) (*chat.Page[T], error)) iter.Seq2[*T, error] {
-	return func(yield func(*T, error) bool) {
-		for page := max(first, 1); ; page++ {
-			if err := ctx.Err(); err != nil {
-				yield(nil, err)
-				return
-			}
-			p, err := fetch(ctx, page)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			pg := p.Meta.Pagination
-			if len(p.Data) > 0 && pg != nil && pg.CurrentPage != 0 && pg.CurrentPage != page {
-				yield(nil, chat.ErrPaginationStalled)
-				return
-			}
-			for i := range p.Data {
-				if !yield(&p.Data[i], nil) {
-					return
-				}
-			}
-			if len(p.Data) == 0 || pg == nil || pg.TotalPages > 0 && page >= pg.TotalPages ||
-				pg.PerPage > 0 && len(p.Data) < pg.PerPage {
-				return
-			}
+	return rest.WalkPages(ctx, first, 0, func(ctx context.Context, page int) ([]T, *rest.PageInfo, error) {
+		p, err := fetch(ctx, page)
+		if err != nil {
+			return nil, nil, err
 		}
-	}
+		var info *rest.PageInfo
+		if pg := p.Meta.Pagination; pg != nil {
+			info = &rest.PageInfo{CurrentPage: pg.CurrentPage, PerPage: pg.PerPage, TotalPages: pg.TotalPages}
+		}
+		return p.Data, info, nil
+	})
 }

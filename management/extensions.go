@@ -284,45 +284,32 @@ func (s *ExtensionsService) All(ctx context.Context, appID string, opts *ListExt
 		}
 		q := opts.values()
 		seen := map[string]bool{q.Encode(): true}
-		for {
-			if err := ctx.Err(); err != nil {
-				yield(nil, err)
-				return
-			}
-			page, err := s.list(ctx, appID, q, reqOpts)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			for i := range page.Data {
-				if !yield(&page.Data[i], nil) {
-					return
-				}
-			}
+		fetch := func(ctx context.Context) (*ExtensionPage, error) { return s.list(ctx, appID, q, reqOpts) }
+		advance := func(page *ExtensionPage) (bool, error) {
 			pg := page.Meta.Pagination
 			if len(page.Data) == 0 || pg == nil {
-				return
+				return false, nil
 			}
 			switch {
 			case pg.Links.Next != "":
 				u, err := url.Parse(pg.Links.Next)
 				if err != nil {
-					yield(nil, fmt.Errorf("management: the next-page link is not a valid URL: %w", err))
-					return
+					return false, fmt.Errorf("management: the next-page link is not a valid URL: %w", err)
 				}
 				q = u.Query()
 			case pg.CurrentPage > 0 && pg.CurrentPage < pg.TotalPages:
 				q = opts.values()
 				q.Set("page", strconv.Itoa(pg.CurrentPage+1))
 			default:
-				return
+				return false, nil
 			}
 			if seen[q.Encode()] {
-				yield(nil, chat.ErrPaginationStalled)
-				return
+				return false, chat.ErrPaginationStalled
 			}
 			seen[q.Encode()] = true
+			return true, nil
 		}
+		rest.Walk(ctx, fetch, func(p *ExtensionPage) []Extension { return p.Data }, advance)(yield)
 	}
 }
 
