@@ -163,7 +163,7 @@ func TestAIAgentsWire(t *testing.T) {
 		{
 			name:     "ListBYOAgents empty",
 			call:     func(c *chat.Client) (any, error) { return c.AIAgents.ListBYOAgents(ctx) },
-			response: `{"data":null}`,
+			response: `{"data":[]}`,
 			method:   http.MethodGet, path: "/v3/ai-agents/agents",
 			want: []chat.BYOAgent{},
 		},

@@ -346,7 +346,7 @@ var (
 	// ErrEmptyResponse is the [Error.Err] of a 2xx answer that held no data
 	// where the operation returns some (an empty body, null, {} or
 	// {"data": null}). For a write, the change may have been applied.
-	ErrEmptyResponse = errors.New("chat: the response held no data")
+	ErrEmptyResponse = rest.ErrEmptyResponse
 	// ErrInvalidArgument matches every [*ArgumentError].
 	ErrInvalidArgument = errors.New("chat: invalid argument")
 	// ErrPaginationStalled is yielded by an iterator whose next page would

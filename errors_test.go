@@ -9,6 +9,7 @@ import (
 	"math"
 	"net/http"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"testing"
@@ -406,4 +407,64 @@ func TestErrorClassByStatus(t *testing.T) {
 		assert.Equal(t, want, chat.ClassOf(code, 404), code)
 		assert.ErrorIs(t, &chat.Error{StatusCode: 500, Code: code}, want, code)
 	}
+}
+
+// TestNoDataIsNotSuccess answers operations that return something with a
+// 200 or 204 whose body holds no data: each is a *chat.Error with the
+// status, matching ErrEmptyResponse, saying for a write that it may have
+// been applied, and never a zero value passed off as success.
+func TestNoDataIsNotSuccess(t *testing.T) {
+	ctx := context.Background()
+	send := &chat.SendMessageRequest{Receiver: "bob", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}}
+	calls := []struct {
+		name  string
+		write bool
+		call  func(c *chat.Client) (any, error)
+	}{
+		{"Users.Get", false, func(c *chat.Client) (any, error) { return c.Users.Get(ctx, "u1") }},
+		{"Users.List", false, func(c *chat.Client) (any, error) { return c.Users.List(ctx, nil) }},
+		{"Messages.Send", true, func(c *chat.Client) (any, error) { return c.Messages.Send(ctx, send) }},
+		{"Messages.SendThread", true, func(c *chat.Client) (any, error) { return c.Messages.SendThread(ctx, "42", "alice", send) }},
+		{"AuthTokens.Create", true, func(c *chat.Client) (any, error) { return c.AuthTokens.Create(ctx, "u1", nil) }},
+		{"Users.Delete", true, func(c *chat.Client) (any, error) { return c.Users.Delete(ctx, "u1", nil) }},
+		{"Conversations.ListAppPinned", false, func(c *chat.Client) (any, error) { return c.Conversations.ListAppPinned(ctx) }},
+	}
+	for _, status := range []int{http.StatusOK, http.StatusNoContent} {
+		for _, body := range []string{``, `null`, `{}`, `{"data":null}`, ` `, `{"meta":{}}`} {
+			if status == http.StatusNoContent && body != `` {
+				continue
+			}
+			for _, tt := range calls {
+				t.Run(fmt.Sprintf("%s %d %q", tt.name, status, body), func(t *testing.T) {
+					m := newMockAPI(t)
+					m.reply(status, body)
+					v, err := tt.call(m.client)
+					assert.True(t, reflect.ValueOf(v).IsNil(), "a value was returned: %#v", v)
+					require.ErrorIs(t, err, chat.ErrEmptyResponse)
+					ce := requireAPIError(t, err)
+					assert.Equal(t, status, ce.StatusCode)
+					want := "the response held no data"
+					if tt.write {
+						want += "; the request may have been applied"
+					}
+					assert.Equal(t, want, ce.Message)
+					assert.Equal(t, 1, m.calls(), "not retried")
+					for _, s := range allSentinels {
+						assert.NotErrorIs(t, err, s)
+					}
+				})
+			}
+		}
+	}
+	t.Run("an empty object or list is an answer", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.reply(http.StatusOK, `{"data":{}}`)
+		u, err := m.client.Users.Get(ctx, "u1")
+		require.NoError(t, err)
+		assert.Equal(t, &chat.User{}, u)
+		m.reply(http.StatusOK, `{"data":[]}`)
+		p, err := m.client.Users.List(ctx, nil)
+		require.NoError(t, err)
+		assert.Empty(t, p.Data)
+	})
 }

@@ -73,13 +73,17 @@ func TestModerationWire(t *testing.T) {
 			method:   http.MethodDelete, path: "/v3/moderation/reasons/a%2Fb",
 			want: &chat.Result{Success: true, Message: "Reason deleted."},
 		},
-		{
-			name:     "DeleteReason with an empty body",
-			call:     func(c *chat.Client) (any, error) { return c.Moderation.DeleteReason(ctx, "spam") },
-			response: ``,
-			method:   http.MethodDelete, path: "/v3/moderation/reasons/spam",
-			want: &chat.Result{},
-		},
+	})
+
+	t.Run("DeleteReason with an empty body", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.reply(http.StatusOK, ``)
+		res, err := m.client.Moderation.DeleteReason(ctx, "spam")
+		assert.Nil(t, res)
+		assert.ErrorIs(t, err, chat.ErrEmptyResponse)
+		ce := requireAPIError(t, err)
+		assert.Equal(t, http.StatusOK, ce.StatusCode)
+		assert.Equal(t, "the response held no data; the request may have been applied", ce.Message)
 	})
 
 	t.Run("DeleteReason error", func(t *testing.T) {

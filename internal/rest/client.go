@@ -154,7 +154,8 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // Do sends call and decodes a successful response's JSON body into out (a
 // pointer; nil discards the body). Any other outcome is an error: a bad
 // argument, a transport failure (with secrets removed from its text), the
-// context's error, or the API error built by NewError.
+// context's error, or the API error built by NewError, which for a 2xx
+// answer that left out zero (no data) wraps ErrEmptyResponse.
 func (c *Client) Do(ctx context.Context, call *Call, out any) error {
 	req, st, cancel, err := c.newRequest(ctx, call)
 	if err != nil {
@@ -228,16 +229,41 @@ func (c *Client) attempt(ctx context.Context, req *retryablehttp.Request, st *ca
 		f.Message = "reading response: " + f.Err.Error()
 		return retryable && !tooLarge, c.NewError(f)
 	}
-	if out == nil || n == 0 {
+	if out == nil {
 		return false, nil
 	}
-	if err := Unmarshal(buf.Bytes(), out); err != nil {
-		f := c.failure(call, st, resp, nil, err)
-		f.Message = "decoding response: " + err.Error()
-		var syntaxErr *json.SyntaxError
-		return retryable && (errors.As(err, &syntaxErr) || errors.Is(err, io.ErrUnexpectedEOF)), c.NewError(f)
+	if len(bytes.TrimSpace(buf.Bytes())) > 0 {
+		if err := Unmarshal(buf.Bytes(), out); err != nil {
+			f := c.failure(call, st, resp, nil, err)
+			f.Message = "decoding response: " + err.Error()
+			var syntaxErr *json.SyntaxError
+			return retryable && (errors.As(err, &syntaxErr) || errors.Is(err, io.ErrUnexpectedEOF)), c.NewError(f)
+		}
+	}
+	// An operation that returns something must not pass off an answer
+	// without it (an empty body, null, {}, {"data": null}) as success with
+	// a zero value. An object, even an empty one, is an answer.
+	if reflect.ValueOf(out).Elem().IsZero() && !holdsData(buf.Bytes()) {
+		f := c.failure(call, st, resp, nil, ErrEmptyResponse)
+		f.Message = "the response held no data"
+		if !st.safe {
+			f.Message += "; the request may have been applied"
+		}
+		return false, c.NewError(f)
 	}
 	return false, nil
+}
+
+// holdsData reports whether body is a JSON object with a "data" member that
+// is not null. It is only asked about answers that decoded to nothing.
+func holdsData(body []byte) bool {
+	var env struct {
+		Data json.RawMessage `json:"data"`
+	}
+	if json.Unmarshal(body, &env) != nil {
+		return false
+	}
+	return len(env.Data) > 0 && string(env.Data) != "null"
 }
 
 // pause waits the backoff before attempt number attempts+1, or until ctx
