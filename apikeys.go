@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"fmt"
 	"iter"
 	"net/http"
 
@@ -29,23 +28,13 @@ const (
 // Printing an APIKey shows the key as REDACTED; JSON encoding keeps it.
 type APIKey struct {
 	// APIKey is the key itself (40 hex characters).
-	APIKey string `json:"apiKey"`
+	APIKey Secret `json:"apiKey"`
 	// Name describes the key (at most 100 characters).
 	Name string `json:"name,omitempty"`
 	// Scope is what the key may do.
 	Scope Scope `json:"scope,omitempty"`
 	// CreatedAt is when the key was created.
 	CreatedAt Timestamp `json:"createdAt,omitempty"`
-}
-
-// Format prints the key with its secret redacted, for every verb.
-func (k APIKey) Format(f fmt.State, verb rune) {
-	type apiKey APIKey
-	v := apiKey(k)
-	if v.APIKey != "" {
-		v.APIKey = rest.Redacted
-	}
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
 }
 
 // CreateAPIKeyRequest is the body of [APIKeysService.Create].

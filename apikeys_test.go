@@ -105,7 +105,7 @@ func TestAPIKeysAll(t *testing.T) {
 	var keys []string
 	for k, err := range m.client.APIKeys.All(context.Background(), &chat.ListAPIKeysOptions{Scope: chat.ScopeAuthOnly}) {
 		require.NoError(t, err)
-		keys = append(keys, k.APIKey)
+		keys = append(keys, string(k.APIKey))
 	}
 	assert.Equal(t, []string{"k1", "k2"}, keys)
 	reqs := m.requests()

@@ -3,7 +3,6 @@ package chat
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"iter"
 	"net/http"
 
@@ -22,7 +21,7 @@ type AuthToken struct {
 	// UID is the user the token belongs to.
 	UID string `json:"uid"`
 	// AuthToken is the token itself.
-	AuthToken string `json:"authToken"`
+	AuthToken Secret `json:"authToken"`
 	// CreatedAt is when the token was minted.
 	CreatedAt Timestamp `json:"createdAt,omitempty"`
 	// Platform is the device platform recorded with Update.
@@ -32,16 +31,6 @@ type AuthToken struct {
 	// AppInfo is the app information recorded with Update, as JSON (the
 	// reference types it as a string in one place and an object in another).
 	AppInfo json.RawMessage `json:"appInfo,omitempty"`
-}
-
-// Format prints the token with its secret redacted, for every verb.
-func (t AuthToken) Format(f fmt.State, verb rune) {
-	type authToken AuthToken
-	v := authToken(t)
-	if v.AuthToken != "" {
-		v.AuthToken = rest.Redacted
-	}
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
 }
 
 // CreateAuthTokenRequest is the body of [AuthTokensService.Create].

@@ -57,7 +57,7 @@ func TestAuthTokensWire(t *testing.T) {
 			check: func(t *testing.T, got any) {
 				page := got.(*chat.Page[chat.AuthToken])
 				require.Len(t, page.Data, 2)
-				assert.Equal(t, testToken, page.Data[0].AuthToken)
+				assert.Equal(t, chat.Secret(testToken), page.Data[0].AuthToken)
 				assert.Equal(t, "android", page.Data[1].Platform)
 				assert.Equal(t, "ua", page.Data[1].UserAgent)
 				assert.JSONEq(t, `"v1"`, string(page.Data[1].AppInfo), "appInfo as a string")
@@ -70,7 +70,7 @@ func TestAuthTokensWire(t *testing.T) {
 			response: `{"data":` + authTokenJSON + `}`,
 			method:   http.MethodGet, path: "/v3/users/cometchat-uid-1/auth_tokens/" + testToken,
 			check: func(t *testing.T, got any) {
-				assert.Equal(t, testToken, got.(*chat.AuthToken).AuthToken)
+				assert.Equal(t, chat.Secret(testToken), got.(*chat.AuthToken).AuthToken)
 			},
 		},
 		{
@@ -133,7 +133,7 @@ func TestAuthTokensAll(t *testing.T) {
 	var tokens []string
 	for tok, err := range m.client.AuthTokens.All(context.Background(), "u1", &chat.ListAuthTokensOptions{PageOptions: chat.PageOptions{PerPage: 2}}) {
 		require.NoError(t, err)
-		tokens = append(tokens, tok.AuthToken)
+		tokens = append(tokens, string(tok.AuthToken))
 	}
 	assert.Equal(t, []string{"t1", "t2", "t3"}, tokens)
 	for _, r := range m.requests() {
@@ -212,7 +212,7 @@ func TestAuthTokenFormat(t *testing.T) {
 			})
 		}
 	}
-	assert.Equal(t, testToken, tok.AuthToken, "printing changed the token")
+	assert.Equal(t, chat.Secret(testToken), tok.AuthToken, "printing changed the token")
 
 	b, err := json.Marshal(tok)
 	require.NoError(t, err)

@@ -175,13 +175,13 @@ func ExampleAuthTokensService_Create() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// Hand token.AuthToken to Alice's client so it can log in. Printing the
-	// token value never shows the secret.
+	// Hand string(token.AuthToken) to Alice's client so it can log in.
+	// Printing the token, or the Secret itself, never shows the value.
 	fmt.Println(token.UID, token.AuthToken != "")
-	fmt.Printf("%v\n", token.AuthToken == fmt.Sprint(token))
+	fmt.Println(token.AuthToken)
 	// Output:
 	// alice true
-	// false
+	// REDACTED
 }
 
 func ExampleAPIKeysService_Create() {

@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"fmt"
 	"iter"
 	"net/http"
 
@@ -87,7 +86,7 @@ type CreateGroupRequest struct {
 	Type GroupType `json:"type,omitempty"`
 	// Password is required for GroupPassword groups (at most 100
 	// characters); answers never show it.
-	Password string `json:"password,omitempty"`
+	Password Secret `json:"password,omitempty"`
 	// Icon is a URL of the group's picture (at most 3000 characters).
 	Icon string `json:"icon,omitempty"`
 	// Description is at most 255 characters.
@@ -103,14 +102,6 @@ type CreateGroupRequest struct {
 	// call; how the answer reports such users is unconfirmed, and the
 	// returned Group does not show them.
 	Members *AddMembersRequest `json:"members,omitempty"`
-}
-
-// Format prints the request with its password redacted, for every verb.
-func (r CreateGroupRequest) Format(f fmt.State, verb rune) {
-	type createGroupRequest CreateGroupRequest
-	v := createGroupRequest(r)
-	redact(&v.Password)
-	formatRedacted(f, verb, v)
 }
 
 // Create creates a group and returns it. With the [OnBehalfOf] option the
@@ -250,7 +241,7 @@ type UpdateGroupRequest struct {
 	Name string    `json:"name,omitempty"`
 	Type GroupType `json:"type,omitempty"`
 	// Password is the new password of a GroupPassword group.
-	Password    string         `json:"password,omitempty"`
+	Password    Secret         `json:"password,omitempty"`
 	Icon        string         `json:"icon,omitempty"`
 	Description string         `json:"description,omitempty"`
 	Metadata    map[string]any `json:"metadata,omitempty"`
@@ -260,14 +251,6 @@ type UpdateGroupRequest struct {
 	Tags  []string `json:"tags,omitempty"`
 	// Unset clears fields: "icon", "description" and/or "metadata".
 	Unset []string `json:"unset,omitempty"`
-}
-
-// Format prints the request with its password redacted, for every verb.
-func (r UpdateGroupRequest) Format(f fmt.State, verb rune) {
-	type updateGroupRequest UpdateGroupRequest
-	v := updateGroupRequest(r)
-	redact(&v.Password)
-	formatRedacted(f, verb, v)
 }
 
 // Update changes the group guid and returns it. With the [OnBehalfOf]

@@ -172,7 +172,7 @@ func (r *CreateGroupRequest) check() error {
 	return firstErr(
 		checkID("req.GUID", r.GUID),
 		checkLen("req.Name", r.Name, MaxNameLength),
-		checkLen("req.Password", r.Password, MaxGroupPasswordLength),
+		checkLen("req.Password", string(r.Password), MaxGroupPasswordLength),
 		checkLen("req.Icon", r.Icon, MaxURLLength),
 		checkLen("req.Description", r.Description, MaxDescriptionLength),
 		checkMetadata("req.Metadata", r.Metadata),
@@ -183,7 +183,7 @@ func (r *CreateGroupRequest) check() error {
 func (r *UpdateGroupRequest) check() error {
 	return firstErr(
 		checkLen("req.Name", r.Name, MaxNameLength),
-		checkLen("req.Password", r.Password, MaxGroupPasswordLength),
+		checkLen("req.Password", string(r.Password), MaxGroupPasswordLength),
 		checkLen("req.Icon", r.Icon, MaxURLLength),
 		checkLen("req.Description", r.Description, MaxDescriptionLength),
 		checkMetadata("req.Metadata", r.Metadata),

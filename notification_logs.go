@@ -3,7 +3,6 @@ package chat
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"iter"
 	"net/http"
 
@@ -121,7 +120,7 @@ type NotificationLog struct {
 	Member string `json:"member,omitempty"`
 	// TokenType is the platform of the push token notified.
 	TokenType  PushPlatform `json:"tokenType,omitempty"`
-	PushToken  string       `json:"pushToken,omitempty"`
+	PushToken  Secret       `json:"pushToken,omitempty"`
 	ProviderID string       `json:"providerId,omitempty"`
 	// Payload is what was sent to the provider, as JSON.
 	Payload json.RawMessage `json:"payload,omitempty"`
@@ -129,14 +128,6 @@ type NotificationLog struct {
 	// Reason says why not.
 	NotificationTriggered bool               `json:"notificationTriggered"`
 	Reason                NotificationReason `json:"reason,omitempty"`
-}
-
-// Format prints the entry with the push token redacted, for every verb.
-func (l NotificationLog) Format(f fmt.State, verb rune) {
-	type notificationLog NotificationLog
-	v := notificationLog(l)
-	redact(&v.PushToken)
-	formatRedacted(f, verb, v)
 }
 
 // ListLogsOptions filters and positions the list of notification logs.

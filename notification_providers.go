@@ -33,17 +33,17 @@ type FCMProvider struct {
 type FCMServiceAccount struct {
 	ProjectID    string `json:"project_id"`
 	ClientEmail  string `json:"client_email"`
-	PrivateKey   string `json:"private_key"`
+	PrivateKey   Secret `json:"private_key"`
 	PrivateKeyID string `json:"private_key_id"`
 }
 
-// Format prints the credentials with the private key redacted, for every
-// verb.
+// Format prints the service account as fmt would, its Secret fields as REDACTED. (A type
+// that holds a Secret and is held by pointer needs it: fmt prints a pointer
+// field with %s, %q, %x or %d through a path that calls no method of the
+// values under it.)
 func (a FCMServiceAccount) Format(f fmt.State, verb rune) {
-	type fcmServiceAccount FCMServiceAccount
-	v := fcmServiceAccount(a)
-	redact(&v.PrivateKey)
-	formatRedacted(f, verb, v)
+	type plain FCMServiceAccount
+	fmt.Fprintf(f, fmt.FormatString(f, verb), plain(a))
 }
 
 // FCMNotificationInPayload says, per platform, for which notifications the
@@ -74,7 +74,7 @@ type APNsProvider struct {
 	BundleID string `json:"bundleId,omitempty"`
 	// P8KeyFilename is the name of the .p8 file; P8Key its content.
 	P8KeyFilename string `json:"p8KeyFilename,omitempty"`
-	P8Key         string `json:"p8Key,omitempty"`
+	P8Key         Secret `json:"p8Key,omitempty"`
 	// IncludeContentAvailable sets content-available, for background
 	// notifications.
 	IncludeContentAvailable bool `json:"includeContentAvailable"`
@@ -84,14 +84,6 @@ type APNsProvider struct {
 	// ProductionMode sends through APNs' production environment rather
 	// than the sandbox.
 	ProductionMode bool `json:"productionMode"`
-}
-
-// Format prints the provider with its key redacted, for every verb.
-func (p APNsProvider) Format(f fmt.State, verb rune) {
-	type apnsProvider APNsProvider
-	v := apnsProvider(p)
-	redact(&v.P8Key)
-	formatRedacted(f, verb, v)
 }
 
 // pushProviders is the answer of the push provider lists.
@@ -140,11 +132,7 @@ func (s *NotificationsService) sendFCM(ctx context.Context, method string, req *
 	if err := s.rc.Required("req.ProviderID", req.ProviderID); err != nil {
 		return nil, err
 	}
-	var secrets []string
-	if req.ServiceAccountCreds != nil {
-		secrets = append(secrets, req.ServiceAccountCreds.PrivateKey)
-	}
-	return doSecret[Result](ctx, s.rc, &rest.Call{Method: method, Path: fcmPath(), Body: req, Options: opts}, secrets...)
+	return rest.Data[Result](ctx, s.rc, &rest.Call{Method: method, Path: fcmPath(), Body: req, Options: opts})
 }
 
 // DeleteFCMProvider deletes the FCM provider providerID.
@@ -204,7 +192,7 @@ func (s *NotificationsService) sendAPNs(ctx context.Context, method string, req 
 	if err := s.rc.Required("req.ProviderID", req.ProviderID); err != nil {
 		return nil, err
 	}
-	return doSecret[Result](ctx, s.rc, &rest.Call{Method: method, Path: apnsPath(), Body: req, Options: opts}, req.P8Key)
+	return rest.Data[Result](ctx, s.rc, &rest.Call{Method: method, Path: apnsPath(), Body: req, Options: opts})
 }
 
 // DeleteAPNsProvider deletes the APNs provider providerID.
@@ -241,15 +229,7 @@ type CustomPushProvider struct {
 	WebhookURL        string `json:"webhookURL"`
 	UseBasicAuth      bool   `json:"useBasicAuth"`
 	BasicAuthUsername string `json:"basicAuthUsername,omitempty"`
-	BasicAuthPassword string `json:"basicAuthPassword,omitempty"`
-}
-
-// Format prints the provider with its password redacted, for every verb.
-func (p CustomPushProvider) Format(f fmt.State, verb rune) {
-	type customPushProvider CustomPushProvider
-	v := customPushProvider(p)
-	redact(&v.BasicAuthPassword)
-	formatRedacted(f, verb, v)
+	BasicAuthPassword Secret `json:"basicAuthPassword,omitempty"`
 }
 
 // UpdateCustomProviderRequest is the body of the custom provider updates
@@ -264,15 +244,7 @@ type UpdateCustomProviderRequest struct {
 	WebhookURL           string `json:"webhookURL,omitempty"`
 	UseBasicAuth         *bool  `json:"useBasicAuth,omitempty"`
 	BasicAuthUsername    string `json:"basicAuthUsername,omitempty"`
-	BasicAuthPassword    string `json:"basicAuthPassword,omitempty"`
-}
-
-// Format prints the request with its password redacted, for every verb.
-func (r UpdateCustomProviderRequest) Format(f fmt.State, verb rune) {
-	type updateCustomProviderRequest UpdateCustomProviderRequest
-	v := updateCustomProviderRequest(r)
-	redact(&v.BasicAuthPassword)
-	formatRedacted(f, verb, v)
+	BasicAuthPassword    Secret `json:"basicAuthPassword,omitempty"`
 }
 
 func customPushPath() rest.Path {
@@ -312,7 +284,7 @@ func (s *NotificationsService) SaveCustomPushProvider(ctx context.Context, req *
 		return nil, err
 	}
 	call := &rest.Call{Method: http.MethodPost, Path: customPushPath(), Body: req, Options: opts}
-	return firstProvider(doSecret[pushProviders[CustomPushProvider]](ctx, s.rc, call, req.BasicAuthPassword))
+	return firstProvider(rest.Data[pushProviders[CustomPushProvider]](ctx, s.rc, call))
 }
 
 // UpdateCustomPushProvider changes the fields set in req of the app's
@@ -324,7 +296,7 @@ func (s *NotificationsService) UpdateCustomPushProvider(ctx context.Context, req
 		return nil, newArgError("req", "must not be nil")
 	}
 	call := &rest.Call{Method: http.MethodPut, Path: customPushPath(), Body: req, Options: opts}
-	return firstProvider(doSecret[pushProviders[CustomPushProvider]](ctx, s.rc, call, req.BasicAuthPassword))
+	return firstProvider(rest.Data[pushProviders[CustomPushProvider]](ctx, s.rc, call))
 }
 
 // DeleteCustomPushProvider removes the app's custom push provider.
@@ -341,20 +313,11 @@ type TwilioProvider struct {
 	// TwilioAccountSID, TwilioAuthToken and TwilioSenderPhoneNumber are
 	// required to save.
 	TwilioAccountSID        string `json:"twilioAccountSID,omitempty"`
-	TwilioAuthToken         string `json:"twilioAuthToken,omitempty"`
+	TwilioAuthToken         Secret `json:"twilioAuthToken,omitempty"`
 	TwilioSenderPhoneNumber string `json:"twilioSenderPhoneNumber,omitempty"`
 	// IsEnabled turns the provider on or off; nil leaves it as it is (the
 	// reference's answers do not show it).
 	IsEnabled *bool `json:"isEnabled,omitempty"`
-}
-
-// Format prints the credentials with the auth token redacted, for every
-// verb.
-func (p TwilioProvider) Format(f fmt.State, verb rune) {
-	type twilioProvider TwilioProvider
-	v := twilioProvider(p)
-	redact(&v.TwilioAuthToken)
-	formatRedacted(f, verb, v)
 }
 
 func twilioPath() rest.Path { return notificationsPath("sms", "v1", "providers", "twilio") }
@@ -373,7 +336,7 @@ func (s *NotificationsService) SaveTwilio(ctx context.Context, req *TwilioProvid
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.TwilioAccountSID", req.TwilioAccountSID, "req.TwilioAuthToken", req.TwilioAuthToken,
+	if err := s.rc.Required("req.TwilioAccountSID", req.TwilioAccountSID, "req.TwilioAuthToken", string(req.TwilioAuthToken),
 		"req.TwilioSenderPhoneNumber", req.TwilioSenderPhoneNumber); err != nil {
 		return nil, err
 	}
@@ -393,7 +356,7 @@ func (s *NotificationsService) UpdateTwilio(ctx context.Context, req *TwilioProv
 
 func (s *NotificationsService) sendTwilio(ctx context.Context, method string, req *TwilioProvider, opts []RequestOption) (*TwilioProvider, error) {
 	call := &rest.Call{Method: method, Path: twilioPath(), Body: req, Options: opts}
-	return doSecret[TwilioProvider](ctx, s.rc, call, req.TwilioAuthToken)
+	return rest.Data[TwilioProvider](ctx, s.rc, call)
 }
 
 // DeleteTwilio removes the app's Twilio credentials.
@@ -416,15 +379,7 @@ type CustomSMSProvider struct {
 	WebhookURL        string `json:"webhookURL"`
 	UseBasicAuth      bool   `json:"useBasicAuth"`
 	BasicAuthUsername string `json:"basicAuthUsername,omitempty"`
-	BasicAuthPassword string `json:"basicAuthPassword,omitempty"`
-}
-
-// Format prints the provider with its password redacted, for every verb.
-func (p CustomSMSProvider) Format(f fmt.State, verb rune) {
-	type customSMSProvider CustomSMSProvider
-	v := customSMSProvider(p)
-	redact(&v.BasicAuthPassword)
-	formatRedacted(f, verb, v)
+	BasicAuthPassword Secret `json:"basicAuthPassword,omitempty"`
 }
 
 func customSMSPath() rest.Path { return notificationsPath("sms", "v1", "providers", "custom") }
@@ -448,7 +403,7 @@ func (s *NotificationsService) SaveCustomSMSProvider(ctx context.Context, req *C
 		return nil, err
 	}
 	call := &rest.Call{Method: http.MethodPost, Path: customSMSPath(), Body: req, Options: opts}
-	return doSecret[CustomSMSProvider](ctx, s.rc, call, req.BasicAuthPassword)
+	return rest.Data[CustomSMSProvider](ctx, s.rc, call)
 }
 
 // UpdateCustomSMSProvider changes the fields set in req of the app's
@@ -460,7 +415,7 @@ func (s *NotificationsService) UpdateCustomSMSProvider(ctx context.Context, req 
 		return nil, newArgError("req", "must not be nil")
 	}
 	call := &rest.Call{Method: http.MethodPut, Path: customSMSPath(), Body: req, Options: opts}
-	return doSecret[CustomSMSProvider](ctx, s.rc, call, req.BasicAuthPassword)
+	return rest.Data[CustomSMSProvider](ctx, s.rc, call)
 }
 
 // DeleteCustomSMSProvider removes the app's custom SMS provider.
@@ -476,7 +431,7 @@ func (s *NotificationsService) DeleteCustomSMSProvider(ctx context.Context, opts
 type SendGridProvider struct {
 	// SendGridAPIKey, SendGridTemplateID, SendGridUnsubscribeGroupID,
 	// SenderName and SenderEmail are required to save.
-	SendGridAPIKey             string `json:"sendGridApiKey,omitempty"`
+	SendGridAPIKey             Secret `json:"sendGridApiKey,omitempty"`
 	SendGridTemplateID         string `json:"sendGridTemplateID,omitempty"`
 	SendGridUnsubscribeGroupID string `json:"sendGridUnsubscribeGroupID,omitempty"`
 	SenderName                 string `json:"senderName,omitempty"`
@@ -490,14 +445,6 @@ type SendGridProvider struct {
 	IsEnabled *bool `json:"isEnabled,omitempty"`
 	// RepliesWebhook is where the service receives replies (answers only).
 	RepliesWebhook string `json:"repliesWebhook,omitempty"`
-}
-
-// Format prints the settings with the API key redacted, for every verb.
-func (p SendGridProvider) Format(f fmt.State, verb rune) {
-	type sendGridProvider SendGridProvider
-	v := sendGridProvider(p)
-	redact(&v.SendGridAPIKey)
-	formatRedacted(f, verb, v)
 }
 
 func sendGridPath() rest.Path { return notificationsPath("email", "v1", "providers", "sendgrid") }
@@ -517,7 +464,7 @@ func (s *NotificationsService) SaveSendGrid(ctx context.Context, req *SendGridPr
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.SendGridAPIKey", req.SendGridAPIKey, "req.SendGridTemplateID", req.SendGridTemplateID,
+	if err := s.rc.Required("req.SendGridAPIKey", string(req.SendGridAPIKey), "req.SendGridTemplateID", req.SendGridTemplateID,
 		"req.SendGridUnsubscribeGroupID", req.SendGridUnsubscribeGroupID, "req.SenderName", req.SenderName,
 		"req.SenderEmail", req.SenderEmail); err != nil {
 		return nil, err
@@ -542,7 +489,7 @@ func (s *NotificationsService) UpdateSendGrid(ctx context.Context, req *SendGrid
 
 func (s *NotificationsService) sendSendGrid(ctx context.Context, method string, req *SendGridProvider, opts []RequestOption) (*SendGridProvider, error) {
 	call := &rest.Call{Method: method, Path: sendGridPath(), Body: req, Options: opts}
-	return doSecret[SendGridProvider](ctx, s.rc, call, req.SendGridAPIKey)
+	return rest.Data[SendGridProvider](ctx, s.rc, call)
 }
 
 // DeleteSendGrid removes the app's SendGrid settings.
@@ -565,15 +512,7 @@ type CustomEmailProvider struct {
 	WebhookURL        string `json:"webhookURL"`
 	UseBasicAuth      bool   `json:"useBasicAuth"`
 	BasicAuthUsername string `json:"basicAuthUsername,omitempty"`
-	BasicAuthPassword string `json:"basicAuthPassword,omitempty"`
-}
-
-// Format prints the provider with its password redacted, for every verb.
-func (p CustomEmailProvider) Format(f fmt.State, verb rune) {
-	type customEmailProvider CustomEmailProvider
-	v := customEmailProvider(p)
-	redact(&v.BasicAuthPassword)
-	formatRedacted(f, verb, v)
+	BasicAuthPassword Secret `json:"basicAuthPassword,omitempty"`
 }
 
 func customEmailPath() rest.Path { return notificationsPath("email", "v1", "providers", "custom") }
@@ -597,7 +536,7 @@ func (s *NotificationsService) SaveCustomEmailProvider(ctx context.Context, req 
 		return nil, err
 	}
 	call := &rest.Call{Method: http.MethodPost, Path: customEmailPath(), Body: req, Options: opts}
-	return doSecret[CustomEmailProvider](ctx, s.rc, call, req.BasicAuthPassword)
+	return rest.Data[CustomEmailProvider](ctx, s.rc, call)
 }
 
 // UpdateCustomEmailProvider changes the fields set in req of the app's
@@ -609,7 +548,7 @@ func (s *NotificationsService) UpdateCustomEmailProvider(ctx context.Context, re
 		return nil, newArgError("req", "must not be nil")
 	}
 	call := &rest.Call{Method: http.MethodPut, Path: customEmailPath(), Body: req, Options: opts}
-	return doSecret[CustomEmailProvider](ctx, s.rc, call, req.BasicAuthPassword)
+	return rest.Data[CustomEmailProvider](ctx, s.rc, call)
 }
 
 // DeleteCustomEmailProvider removes the app's custom email provider.

@@ -2,10 +2,7 @@ package chat
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/chatrest/chat/internal/rest"
 )
@@ -336,53 +333,4 @@ func (s *NotificationsService) ResetSettings(ctx context.Context, opts ...Reques
 // notificationsPath is /notifications/{segments...}.
 func notificationsPath(segments ...string) rest.Path {
 	return path(append([]string{"notifications"}, segments...)...)
-}
-
-// doSecret is do for calls that send secrets outside the path (in the body
-// or the query): the returned error has them scrubbed, in case the service
-// echoes them.
-func doSecret[T any](ctx context.Context, rc *rest.Client, call *rest.Call, secrets ...string) (*T, error) {
-	v, err := rest.Data[T](ctx, rc, call)
-	return v, scrubSecrets(err, secrets)
-}
-
-// scrubSecrets replaces each secret (of 4 characters or more) in the
-// texts of an *Error with REDACTED.
-func scrubSecrets(err error, secrets []string) error {
-	var e *Error
-	if err == nil || !errors.As(err, &e) {
-		return err
-	}
-	for _, s := range secrets {
-		if len(s) < 4 {
-			continue
-		}
-		e.Message = strings.ReplaceAll(e.Message, s, rest.Redacted)
-		e.DevMessage = strings.ReplaceAll(e.DevMessage, s, rest.Redacted)
-		for k, vs := range e.Details {
-			for i, v := range vs {
-				vs[i] = strings.ReplaceAll(v, s, rest.Redacted)
-			}
-			if strings.Contains(k, s) {
-				delete(e.Details, k)
-				e.Details[strings.ReplaceAll(k, s, rest.Redacted)] = vs
-			}
-		}
-	}
-	return err
-}
-
-// redact replaces each non-empty string *p with REDACTED, for the Format
-// methods of types that carry secrets.
-func redact(p ...*string) {
-	for _, s := range p {
-		if *s != "" {
-			*s = rest.Redacted
-		}
-	}
-}
-
-// formatRedacted prints v, a copy with its secrets redacted, as verb asks.
-func formatRedacted(f fmt.State, verb rune, v any) {
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
 }

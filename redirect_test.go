@@ -328,7 +328,7 @@ func TestRedirectNeverDowngradesToHTTP(t *testing.T) {
 		},
 		"management GET": func() error { _, err := mc.Webhooks.Get(ctx, "app1", "hook"); return err },
 		"management PUT with a password": func() error {
-			pw := "webhook-password-downgrade-0123"
+			pw := chat.Secret("webhook-password-downgrade-0123")
 			_, err := mc.Webhooks.Update(ctx, "app1", "hook", &management.UpdateWebhookRequest{Password: &pw})
 			return err
 		},

@@ -187,26 +187,26 @@ func TestNoSecretLeaks(t *testing.T) {
 	// Users and auth tokens: minted, listed, used in paths, deleted.
 	alice, err := client.Users.Create(ctx, &chat.CreateUserRequest{UID: "alice", Name: "Alice", WithAuthToken: true})
 	s.ok("create user with token", alice, err)
-	keep(alice.AuthToken)
+	keep(string(alice.AuthToken))
 	bob, err := client.Users.Create(ctx, &chat.CreateUserRequest{UID: "bob", Name: "Bob"})
 	s.ok("create user", bob, err)
 	tok, err := client.AuthTokens.Create(ctx, "alice", nil)
 	s.ok("create auth token", tok, err)
 	tok2, err := client.AuthTokens.Create(ctx, "alice", &chat.CreateAuthTokenRequest{Force: true})
 	s.ok("create another auth token", tok2, err)
-	keep(tok.AuthToken, tok2.AuthToken)
+	keep(string(tok.AuthToken), string(tok2.AuthToken))
 	tokens, err := client.AuthTokens.List(ctx, "alice", nil)
 	s.ok("list auth tokens", tokens, err)
 	for _, at := range tokens.Data {
-		keep(at.AuthToken)
+		keep(string(at.AuthToken))
 	}
-	got, err := client.AuthTokens.Get(ctx, "alice", tok.AuthToken)
+	got, err := client.AuthTokens.Get(ctx, "alice", string(tok.AuthToken))
 	s.ok("get auth token", got, err)
-	upd, err := client.AuthTokens.Update(ctx, "alice", tok.AuthToken, &chat.UpdateAuthTokenRequest{Platform: "ios"})
+	upd, err := client.AuthTokens.Update(ctx, "alice", string(tok.AuthToken), &chat.UpdateAuthTokenRequest{Platform: "ios"})
 	s.ok("update auth token", upd, err)
-	res, err := client.AuthTokens.Delete(ctx, "alice", tok2.AuthToken)
+	res, err := client.AuthTokens.Delete(ctx, "alice", string(tok2.AuthToken))
 	s.ok("delete auth token", res, err)
-	got, err = client.AuthTokens.Get(ctx, "alice", tok2.AuthToken)
+	got, err = client.AuthTokens.Get(ctx, "alice", string(tok2.AuthToken))
 	s.fails("get a deleted auth token (404)", got, err)
 	got, err = client.AuthTokens.Get(ctx, "alice", leakUnknownToken)
 	s.fails("get an unknown auth token (404)", got, err)
@@ -217,19 +217,19 @@ func TestNoSecretLeaks(t *testing.T) {
 	// API keys: created, read, changed and deleted by value.
 	key, err := client.APIKeys.Create(ctx, &chat.CreateAPIKeyRequest{Name: "leak", Scope: chat.ScopeFullAccess})
 	s.ok("create API key", key, err)
-	keep(key.APIKey)
+	keep(string(key.APIKey))
 	keys, err := client.APIKeys.List(ctx, nil)
 	s.ok("list API keys", keys, err)
 	for _, k := range keys.Data {
-		keep(k.APIKey)
+		keep(string(k.APIKey))
 	}
-	k2, err := client.APIKeys.Get(ctx, key.APIKey)
+	k2, err := client.APIKeys.Get(ctx, string(key.APIKey))
 	s.ok("get API key", k2, err)
-	k2, err = client.APIKeys.Update(ctx, key.APIKey, &chat.UpdateAPIKeyRequest{Name: "renamed"})
+	k2, err = client.APIKeys.Update(ctx, string(key.APIKey), &chat.UpdateAPIKeyRequest{Name: "renamed"})
 	s.ok("update API key", k2, err)
-	res, err = client.APIKeys.Delete(ctx, key.APIKey)
+	res, err = client.APIKeys.Delete(ctx, string(key.APIKey))
 	s.ok("delete API key", res, err)
-	k2, err = client.APIKeys.Get(ctx, key.APIKey)
+	k2, err = client.APIKeys.Get(ctx, string(key.APIKey))
 	s.fails("get a deleted API key (404)", k2, err)
 
 	// Messages, groups, failures.
@@ -256,7 +256,7 @@ func TestNoSecretLeaks(t *testing.T) {
 	_, err = management.NewClient(leakMgmtKey, leakMgmtSecret+"\n")
 	s.fails("management.NewClient with a bad secret", nil, err)
 	require.NoError(t, srv.Fail(chattest.Fault{Route: "GET /v3/users/{uid}/auth_tokens/{authToken}", Kind: chattest.FaultDropBefore, Times: 2}))
-	got, err = client.AuthTokens.Get(ctx, "alice", tok.AuthToken)
+	got, err = client.AuthTokens.Get(ctx, "alice", string(tok.AuthToken))
 	s.fails("connection dropped twice on an auth token's path", got, err)
 	require.NoError(t, srv.Fail(chattest.Fault{Route: "GET /v3/apikeys/{apiKey}", Kind: chattest.FaultHTML, Status: 502, Times: 2}))
 	k2, err = client.APIKeys.Get(ctx, leakAPIKey)
@@ -291,7 +291,7 @@ func TestNoSecretLeaks(t *testing.T) {
 	for platform, token := range map[chat.PushPlatform]string{
 		chat.PushPlatformFCMAndroid: leakFCMToken, chat.PushPlatformAPNsIOSDevice: leakDeviceToken, chat.PushPlatformAPNsIOSVoIP: leakVoIPToken,
 	} {
-		req := &chat.RegisterPushTokenRequest{Platform: platform, Token: token, AuthToken: tok.AuthToken}
+		req := &chat.RegisterPushTokenRequest{Platform: platform, Token: chat.Secret(token), AuthToken: tok.AuthToken}
 		s.value("register push token request", req)
 		r, err := n.RegisterPushToken(ctx, req)
 		s.ok("register push token", r, err)
@@ -330,15 +330,15 @@ func TestNoSecretLeaks(t *testing.T) {
 	apps, err := mc.Apps.List(ctx, nil)
 	s.ok("list apps", apps, err)
 	for _, a := range apps.Data {
-		keep(a.AccessKey, a.StatsToken)
+		keep(string(a.AccessKey), string(a.StatsToken))
 		for k, v := range a.APIKeys {
-			keep(k, v.APIKey)
+			keep(k, string(v.APIKey))
 		}
 	}
 	tenant, err := mc.Tenants.Add(ctx, &management.AddTenantRequest{Name: "Ann", Email: "ann@example.com", Password: leakTenantPass,
 		AppName: "Ann's app", AppRegion: chat.RegionUS})
 	s.ok("add tenant", tenant, err)
-	keep(tenant.App.APIKey, tenant.App.AuthKey)
+	keep(string(tenant.App.APIKey), string(tenant.App.AuthKey))
 	_, err = srv.ManagementClientWith(leakMgmtKey, leakWrongSecret, management.WithLogger(debugLogger(&mgmtLog))).Apps.List(ctx, nil)
 	s.fails("list apps with a wrong secret (401)", nil, err)
 	_, err = srv.ManagementClientWith(leakMgmtKey, leakWrongSecret, management.WithLogger(debugLogger(&mgmtLog))).Tenants.Add(ctx,
@@ -366,7 +366,7 @@ func TestNoSecretLeaks(t *testing.T) {
 	}, webhook.WithLogger(debugLogger(&hookLog))))
 	defer recv.Close()
 	for id, pw := range map[string]string{"leakhook": leakHookPassword, "wronghook": leakHookPassword2} {
-		req := &management.CreateWebhookRequest{ID: id, Name: id, URL: recv.URL, UseBasicAuth: true, Username: "hookuser", Password: pw}
+		req := &management.CreateWebhookRequest{ID: id, Name: id, URL: recv.URL, UseBasicAuth: true, Username: "hookuser", Password: chat.Secret(pw)}
 		s.value("create webhook request", req)
 		hook, err := mc.Webhooks.Create(ctx, srv.AppID(), req)
 		s.ok("create webhook", hook, err)
@@ -377,7 +377,7 @@ func TestNoSecretLeaks(t *testing.T) {
 	s.ok("get webhook", hook, err)
 	hooks, err := mc.Webhooks.List(ctx, srv.AppID(), nil)
 	s.ok("list webhooks", hooks, err)
-	newPassword := leakHookPassword
+	newPassword := chat.Secret(leakHookPassword)
 	updReq := &management.UpdateWebhookRequest{Password: &newPassword}
 	s.value("update webhook request", updReq)
 	hook, err = mc.Webhooks.Update(ctx, srv.AppID(), "leakhook", updReq)
@@ -414,7 +414,7 @@ func TestNoSecretLeaks(t *testing.T) {
 	require.Contains(t, hookLog.String(), "401", "the webhook with the wrong password was refused and logged")
 
 	// The credentials the service issued really went through the session.
-	for _, issued := range []string{alice.AuthToken, tok.AuthToken, tok2.AuthToken, key.APIKey, tenant.App.APIKey, tenant.App.AuthKey} {
+	for _, issued := range []string{string(alice.AuthToken), string(tok.AuthToken), string(tok2.AuthToken), string(key.APIKey), string(tenant.App.APIKey), string(tenant.App.AuthKey)} {
 		require.NotEmpty(t, issued)
 		require.Contains(t, secrets, issued)
 	}
@@ -675,6 +675,7 @@ var leakTypes = []reflect.Type{
 	reflect.TypeFor[chat.RestrictFeaturesRequest](),
 	reflect.TypeFor[chat.RestrictedFeature](),
 	reflect.TypeFor[chat.Result](),
+	reflect.TypeFor[chat.Secret](),
 	reflect.TypeFor[chat.RetryPolicy](),
 	reflect.TypeFor[chat.ReviewBlockedMessageRequest](),
 	reflect.TypeFor[chat.ReviewFlaggedMessageRequest](),

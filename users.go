@@ -61,17 +61,16 @@ type User struct {
 	// BlockedAt is when this user was blocked.
 	BlockedAt Timestamp `json:"blockedAt,omitempty"`
 	// AuthToken is set only in the answer to a create with WithAuthToken.
-	AuthToken string `json:"authToken,omitempty"`
+	AuthToken Secret `json:"authToken,omitempty"`
 }
 
-// Format prints the user with AuthToken redacted, for every verb.
+// Format prints the user as fmt would, its Secret fields as REDACTED. (A type
+// that holds a Secret and is held by pointer needs it: fmt prints a pointer
+// field with %s, %q, %x or %d through a path that calls no method of the
+// values under it.)
 func (u User) Format(f fmt.State, verb rune) {
-	type user User
-	v := user(u)
-	if v.AuthToken != "" {
-		v.AuthToken = rest.Redacted
-	}
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
+	type plain User
+	fmt.Fprintf(f, fmt.FormatString(f, verb), plain(u))
 }
 
 // CreateUserRequest is the body of [UsersService.Create].

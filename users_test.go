@@ -49,7 +49,7 @@ func TestUsersCreate(t *testing.T) {
 		"tags":["vip"],"withAuthToken":true}`)
 
 	assert.Equal(t, "cometchat-uid-5", user.UID)
-	assert.Equal(t, token, user.AuthToken)
+	assert.Equal(t, chat.Secret(token), user.AuthToken)
 	assert.Equal(t, []string{"vip"}, user.Tags)
 	assert.Equal(t, map[string]any{"rawMetadata": `{"email":"user@email.com"}`}, user.Metadata)
 	assert.Equal(t, chat.Timestamp(1638354015), user.CreatedAt)
@@ -522,7 +522,7 @@ func TestUserFormat(t *testing.T) {
 			})
 		}
 	}
-	assert.Equal(t, token, u.AuthToken, "printing changed the user")
+	assert.Equal(t, chat.Secret(token), u.AuthToken, "printing changed the user")
 
 	b, err := json.Marshal(u)
 	require.NoError(t, err)

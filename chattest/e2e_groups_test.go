@@ -166,7 +166,7 @@ func TestGroupCreateRules(t *testing.T) {
 		{"long name", &chat.CreateGroupRequest{GUID: "g", Name: strings.Repeat("n", 101)}, 400, "ERR_BAD_REQUEST", []string{"name"}},
 		{"bad type", &chat.CreateGroupRequest{GUID: "g", Name: "G", Type: "secret"}, 400, "ERR_BAD_REQUEST", []string{"type"}},
 		{"long description and password", &chat.CreateGroupRequest{GUID: "g", Name: "G", Type: chat.GroupPassword,
-			Password: strings.Repeat("p", 101), Description: strings.Repeat("d", 256)}, 400, "ERR_BAD_REQUEST", []string{"description", "password"}},
+			Password: chat.Secret(strings.Repeat("p", 101)), Description: strings.Repeat("d", 256)}, 400, "ERR_BAD_REQUEST", []string{"description", "password"}},
 		{"26 tags", &chat.CreateGroupRequest{GUID: "g", Name: "G", Tags: slices.Repeat([]string{"t"}, 26)}, 400, "ERR_BAD_REQUEST", []string{"tags"}},
 		{"long tag", &chat.CreateGroupRequest{GUID: "g", Name: "G", Tags: []string{strings.Repeat("t", 101)}}, 400, "ERR_BAD_REQUEST", []string{"tags"}},
 		{"big metadata", &chat.CreateGroupRequest{GUID: "g", Name: "G", Metadata: map[string]any{"k": strings.Repeat("m", 6000)}}, 400, "ERR_BAD_REQUEST", []string{"metadata"}},

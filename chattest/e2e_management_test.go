@@ -72,9 +72,9 @@ func TestManagementOwnApp(t *testing.T) {
 	extra := srv.AddAPIKey("mobile", chat.ScopeAuthOnly)
 	got, ok := srv.ManagementApp("shop-app")
 	require.True(t, ok)
-	assert.Contains(t, got.APIKeys, extra.APIKey)
+	assert.Contains(t, got.APIKeys, string(extra.APIKey))
 	k, _ := got.APIKeys.Key(chat.ScopeAuthOnly)
-	assert.Equal(t, extra.APIKey, k)
+	assert.Equal(t, string(extra.APIKey), k)
 
 	// It cannot be deleted.
 	_, err = mc.Apps.Delete(t.Context(), "shop-app")
@@ -202,15 +202,15 @@ func TestManagementTenants(t *testing.T) {
 	assert.Equal(t, "ann-s-app", tenant.App.AppID)
 	assert.Equal(t, chat.RegionIN, tenant.App.Region)
 	assert.Equal(t, "Build", tenant.App.Plan)
-	assert.Regexp(t, `^[0-9a-f]{40}$`, tenant.App.APIKey)
-	assert.Regexp(t, `^[0-9a-f]{40}$`, tenant.App.AuthKey)
+	assert.Regexp(t, `^[0-9a-f]{40}$`, string(tenant.App.APIKey))
+	assert.Regexp(t, `^[0-9a-f]{40}$`, string(tenant.App.AuthKey))
 
 	// The tenant's app is an app of the account, owned by the tenant.
 	app, ok := srv.ManagementApp("ann-s-app")
 	require.True(t, ok)
 	assert.Equal(t, "ann@example.com", app.AppOwner.Email)
 	k, _ := app.APIKeys.Key(chat.ScopeFullAccess)
-	assert.Equal(t, tenant.App.APIKey, k)
+	assert.Equal(t, string(tenant.App.APIKey), k)
 	assert.Equal(t, &management.AppMetadata{Industry: "retail"}, app.Metadata)
 
 	// An email is one account.
@@ -444,7 +444,7 @@ func TestManagementExtensions(t *testing.T) {
 	require.NoError(t, err)
 	giphy, err = management.GetExtensionSettings[management.GiphySettings](ctx, ext, app)
 	require.NoError(t, err)
-	assert.Equal(t, "giphy-2", giphy.GiphyAPIKey)
+	assert.Equal(t, chat.Secret("giphy-2"), giphy.GiphyAPIKey)
 	del, err := management.DeleteExtensionSettings[management.GiphySettings](ctx, ext, app)
 	require.NoError(t, err)
 	assert.True(t, del.Body.OK())

@@ -497,7 +497,7 @@ func login(t *testing.T, client *chat.Client, uid string) string {
 	t.Helper()
 	tok, err := client.AuthTokens.Create(t.Context(), uid, &chat.CreateAuthTokenRequest{Force: true})
 	require.NoError(t, err)
-	return tok.AuthToken
+	return string(tok.AuthToken)
 }
 
 func TestPushTokens(t *testing.T) {
@@ -507,7 +507,7 @@ func TestPushTokens(t *testing.T) {
 	n := client.Notifications
 	phone, laptop, bobs := login(t, client, "alice"), login(t, client, "alice"), login(t, client, "bob")
 	register := func(auth string, platform chat.PushPlatform, token, provider string) error {
-		_, err := n.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{Platform: platform, Token: token, AuthToken: auth, ProviderID: provider})
+		_, err := n.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{Platform: platform, Token: chat.Secret(token), AuthToken: chat.Secret(auth), ProviderID: provider})
 		return err
 	}
 
@@ -527,13 +527,13 @@ func TestPushTokens(t *testing.T) {
 	require.NoError(t, register(laptop, chat.PushPlatformFCMWeb, "fcm-laptop", ""))
 	require.NoError(t, register(phone, chat.PushPlatformAPNsIOSVoIP, "voip-phone", "apns-x"))
 
-	mine, err := n.ListPushTokens(ctx, &chat.ListPushTokensOptions{AuthToken: phone})
+	mine, err := n.ListPushTokens(ctx, &chat.ListPushTokensOptions{AuthToken: chat.Secret(phone)})
 	require.NoError(t, err)
 	require.Len(t, mine, 2)
-	assert.Equal(t, chat.PushToken{UID: "alice", AuthToken: phone, Token: "fcm-phone-1", Type: chat.PushTokenChat,
+	assert.Equal(t, chat.PushToken{UID: "alice", AuthToken: chat.Secret(phone), Token: "fcm-phone-1", Type: chat.PushTokenChat,
 		Platform: chat.PushPlatformFCMAndroid, ProviderID: "fcm-a", CreatedAt: "2023-11-14T22:13:20.000Z", UpdatedAt: "2023-11-14T22:13:20.000Z"}, mine[0])
-	assert.Equal(t, "voip-phone", mine[1].Token)
-	all, err := n.ListPushTokens(ctx, &chat.ListPushTokensOptions{AuthToken: laptop, All: true})
+	assert.Equal(t, chat.Secret("voip-phone"), mine[1].Token)
+	all, err := n.ListPushTokens(ctx, &chat.ListPushTokensOptions{AuthToken: chat.Secret(laptop), All: true})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"fcm-phone-1", "fcm-laptop", "voip-phone"}, tokenValues(all))
 	assert.Equal(t, "fcm-b", all[1].ProviderID, "the default at registration")
@@ -550,32 +550,32 @@ func TestPushTokens(t *testing.T) {
 	err = register(phone, chat.PushPlatformFCMAndroid, strings.Repeat("x", 4097), "")
 	e = requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
 	assert.Contains(t, e.Details, "fcmToken")
-	_, err = n.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{Platform: "fcm_tizen", Token: "t", AuthToken: phone})
+	_, err = n.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{Platform: "fcm_tizen", Token: "t", AuthToken: chat.Secret(phone)})
 	e = requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
 	assert.Contains(t, e.Details, "platform")
 
 	// Deleting one token needs a login of its user.
-	_, err = n.DeletePushToken(ctx, "voip-phone", &chat.DeletePushTokenRequest{AuthToken: bobs})
+	_, err = n.DeletePushToken(ctx, "voip-phone", &chat.DeletePushTokenRequest{AuthToken: chat.Secret(bobs)})
 	requireAPIError(t, err, http.StatusNotFound, "ERR_TOKEN_NOT_FOUND", chat.ErrNotFound)
-	removed, err := n.DeletePushToken(ctx, "voip-phone", &chat.DeletePushTokenRequest{AuthToken: laptop})
+	removed, err := n.DeletePushToken(ctx, "voip-phone", &chat.DeletePushTokenRequest{AuthToken: chat.Secret(laptop)})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"voip-phone"}, tokenValues(removed))
-	_, err = n.DeletePushToken(ctx, "voip-phone", &chat.DeletePushTokenRequest{AuthToken: laptop})
+	_, err = n.DeletePushToken(ctx, "voip-phone", &chat.DeletePushTokenRequest{AuthToken: chat.Secret(laptop)})
 	requireAPIError(t, err, http.StatusNotFound, "ERR_TOKEN_NOT_FOUND", chat.ErrNotFound)
 
-	removed, err = n.UnregisterPushTokens(ctx, &chat.UnregisterPushTokensRequest{AuthToken: laptop})
+	removed, err = n.UnregisterPushTokens(ctx, &chat.UnregisterPushTokensRequest{AuthToken: chat.Secret(laptop)})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"fcm-laptop"}, tokenValues(removed))
 	assert.Equal(t, []string{"fcm-phone-2"}, tokenValues(srv.PushTokens("alice")))
 	require.NoError(t, register(laptop, chat.PushPlatformFCMWeb, "fcm-laptop", ""))
-	removed, err = n.UnregisterPushTokens(ctx, &chat.UnregisterPushTokensRequest{AuthToken: laptop, All: true})
+	removed, err = n.UnregisterPushTokens(ctx, &chat.UnregisterPushTokensRequest{AuthToken: chat.Secret(laptop), All: true})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"fcm-phone-2", "fcm-laptop"}, tokenValues(removed))
 	assert.Empty(t, srv.PushTokens("alice"))
 
 	// The timezone sent with a token becomes the user's.
 	_, err = n.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{Platform: chat.PushPlatformAPNsIOSDevice, Token: "dev",
-		AuthToken: bobs, Timezone: "Europe/Paris"})
+		AuthToken: chat.Secret(bobs), Timezone: "Europe/Paris"})
 	require.NoError(t, err)
 	tz, err := n.GetTimezone(ctx, "bob")
 	require.NoError(t, err)
@@ -585,7 +585,7 @@ func TestPushTokens(t *testing.T) {
 func tokenValues(ts []chat.PushToken) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
-		out[i] = t.Token
+		out[i] = string(t.Token)
 	}
 	return out
 }
@@ -601,7 +601,7 @@ func TestPushTokensPerUserLimit(t *testing.T) {
 			auth = login(t, client, "alice")
 		}
 		_, err := client.Notifications.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{
-			Platform: kinds[i%3], Token: fmt.Sprint("tok-", i), AuthToken: auth})
+			Platform: kinds[i%3], Token: chat.Secret(fmt.Sprint("tok-", i)), AuthToken: chat.Secret(auth)})
 		if i < 100 {
 			require.NoError(t, err, i)
 			continue
@@ -619,10 +619,10 @@ func TestNotificationLogs(t *testing.T) {
 	n := client.Notifications
 	_, err := n.AddFCMProvider(ctx, &chat.FCMProvider{ProviderID: "fcm", ServiceAccountCreds: &chat.FCMServiceAccount{ProjectID: "p", ClientEmail: "c", PrivateKey: "k"}})
 	require.NoError(t, err)
-	_, err = n.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{Platform: chat.PushPlatformFCMAndroid, Token: "bob-phone", AuthToken: login(t, client, "bob")})
+	_, err = n.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{Platform: chat.PushPlatformFCMAndroid, Token: "bob-phone", AuthToken: chat.Secret(login(t, client, "bob"))})
 	require.NoError(t, err)
 	_, err = n.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{Platform: chat.PushPlatformAPNsIOSDevice, Token: "carol-phone",
-		AuthToken: login(t, client, "carol"), ProviderID: "apns-gone"})
+		AuthToken: chat.Secret(login(t, client, "carol")), ProviderID: "apns-gone"})
 	require.NoError(t, err)
 	step := 0
 	send := func(from string, req *chat.SendMessageRequest) {
@@ -645,7 +645,7 @@ func TestNotificationLogs(t *testing.T) {
 	assert.Equal(t, "bob", l.Receiver)
 	assert.Equal(t, chat.ReceiverUser, l.ReceiverType)
 	assert.Equal(t, chat.PushPlatformFCMAndroid, l.TokenType)
-	assert.Equal(t, "bob-phone", l.PushToken)
+	assert.Equal(t, chat.Secret("bob-phone"), l.PushToken)
 	assert.Equal(t, "fcm", l.ProviderID, "the default provider")
 	assert.Equal(t, t0.Add(time.Minute).UnixMilli(), l.MessageSentAtMS)
 	assert.True(t, l.NotificationTriggered)
@@ -801,7 +801,7 @@ func logIDs(ls []chat.NotificationLog) []string {
 func TestNotificationsNeedFullAccess(t *testing.T) {
 	srv, _ := start(t)
 	key := srv.AddAPIKey("auth only", chat.ScopeAuthOnly)
-	client := srv.ClientWithAPIKey(key.APIKey, chat.WithoutRetries())
+	client := srv.ClientWithAPIKey(string(key.APIKey), chat.WithoutRetries())
 	_, err := client.Notifications.GetSettings(t.Context())
 	requireAPIError(t, err, http.StatusForbidden, "AUTH_ERR_NO_ACCESS", chat.ErrUnauthorized)
 }

@@ -889,7 +889,7 @@ func TestSocialRoutesNeedAFullAccessKey(t *testing.T) {
 	srv, _ := start(t)
 	seed(srv, "alice")
 	k := srv.AddAPIKey("login", chat.ScopeAuthOnly)
-	client := srv.ClientWithAPIKey(k.APIKey, chat.WithoutRetries())
+	client := srv.ClientWithAPIKey(string(k.APIKey), chat.WithoutRetries())
 	ctx := t.Context()
 	for name, call := range map[string]func() error{
 		"conversations": func() error { _, err := client.Conversations.List(ctx, nil); return err },

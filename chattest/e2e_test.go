@@ -89,14 +89,14 @@ func TestConversation(t *testing.T) {
 	assert.Equal(t, []string{"vip"}, alice.Tags)
 	assert.Equal(t, map[string]any{"team": "red"}, alice.Metadata)
 	assert.Equal(t, chat.TimestampOf(t0), alice.CreatedAt)
-	assert.Regexp(t, `^alice_[0-9a-f]{40}$`, alice.AuthToken)
+	assert.Regexp(t, `^alice_[0-9a-f]{40}$`, string(alice.AuthToken))
 
 	_, err = client.Users.Create(ctx, &chat.CreateUserRequest{UID: "bob", Name: "Bob"})
 	require.NoError(t, err)
 	tok, err := client.AuthTokens.Create(ctx, "bob", nil)
 	require.NoError(t, err)
 	assert.Equal(t, "bob", tok.UID)
-	assert.Regexp(t, `^bob_[0-9a-f]{40}$`, tok.AuthToken)
+	assert.Regexp(t, `^bob_[0-9a-f]{40}$`, string(tok.AuthToken))
 	assert.Equal(t, chat.TimestampOf(t0), tok.CreatedAt)
 
 	msg, err := client.Messages.Send(ctx, &chat.SendMessageRequest{
@@ -536,17 +536,17 @@ func TestAuthTokens(t *testing.T) {
 	page, err := client.AuthTokens.List(ctx, "alice", nil)
 	require.NoError(t, err)
 	require.Len(t, page.Data, 2)
-	assert.Equal(t, []string{first.AuthToken, second.AuthToken}, []string{page.Data[0].AuthToken, page.Data[1].AuthToken})
+	assert.Equal(t, []string{string(first.AuthToken), string(second.AuthToken)}, []string{string(page.Data[0].AuthToken), string(page.Data[1].AuthToken)})
 	assert.Equal(t, &chat.Pagination{Total: 2, Count: 2, PerPage: 100, CurrentPage: 1, TotalPages: 1}, page.Meta.Pagination)
 
-	upd, err := client.AuthTokens.Update(ctx, "alice", first.AuthToken, &chat.UpdateAuthTokenRequest{
+	upd, err := client.AuthTokens.Update(ctx, "alice", string(first.AuthToken), &chat.UpdateAuthTokenRequest{
 		Platform: "ios", UserAgent: "app/1.0", AppInfo: map[string]any{"version": "1.0"},
 	})
 	require.NoError(t, err)
 	assert.Equal(t, "ios", upd.Platform)
 	assert.Equal(t, "app/1.0", upd.UserAgent)
 	assert.JSONEq(t, `{"version":"1.0"}`, string(upd.AppInfo))
-	got, err := client.AuthTokens.Get(ctx, "alice", first.AuthToken)
+	got, err := client.AuthTokens.Get(ctx, "alice", string(first.AuthToken))
 	require.NoError(t, err)
 	assert.Equal(t, "ios", got.Platform)
 
@@ -555,10 +555,10 @@ func TestAuthTokens(t *testing.T) {
 	_, err = client.AuthTokens.List(ctx, "nobody", nil)
 	requireAPIError(t, err, 404, "ERR_UID_NOT_FOUND", chat.ErrNotFound)
 
-	res, err := client.AuthTokens.Delete(ctx, "alice", first.AuthToken)
+	res, err := client.AuthTokens.Delete(ctx, "alice", string(first.AuthToken))
 	require.NoError(t, err)
 	assert.True(t, res.Success)
-	_, err = client.AuthTokens.Get(ctx, "alice", first.AuthToken)
+	_, err = client.AuthTokens.Get(ctx, "alice", string(first.AuthToken))
 	requireAPIError(t, err, 404, "ERR_AUTH_TOKEN_NOT_FOUND", chat.ErrNotFound)
 
 	res, err = client.AuthTokens.Flush(ctx, "alice")
@@ -567,7 +567,7 @@ func TestAuthTokens(t *testing.T) {
 	page, err = client.AuthTokens.List(ctx, "alice", nil)
 	require.NoError(t, err)
 	assert.Empty(t, page.Data)
-	_, err = client.AuthTokens.Get(ctx, "alice", second.AuthToken)
+	_, err = client.AuthTokens.Get(ctx, "alice", string(second.AuthToken))
 	requireAPIError(t, err, 404, "ERR_AUTH_TOKEN_NOT_FOUND", chat.ErrNotFound)
 }
 
@@ -578,7 +578,7 @@ func TestAPIKeys(t *testing.T) {
 	auth, err := client.APIKeys.Create(ctx, &chat.CreateAPIKeyRequest{Name: "Mobile login"})
 	require.NoError(t, err)
 	assert.Equal(t, chat.ScopeAuthOnly, auth.Scope, "authOnly by default")
-	assert.Regexp(t, `^[0-9a-f]{40}$`, auth.APIKey)
+	assert.Regexp(t, `^[0-9a-f]{40}$`, string(auth.APIKey))
 	assert.Equal(t, chat.TimestampOf(t0), auth.CreatedAt)
 	full, err := client.APIKeys.Create(ctx, &chat.CreateAPIKeyRequest{Name: "Backend", Scope: chat.ScopeFullAccess})
 	require.NoError(t, err)
@@ -586,7 +586,7 @@ func TestAPIKeys(t *testing.T) {
 	page, err := client.APIKeys.List(ctx, nil)
 	require.NoError(t, err)
 	require.Len(t, page.Data, 3)
-	assert.Equal(t, srv.APIKey(), page.Data[0].APIKey, "the seeded key comes first")
+	assert.Equal(t, chat.Secret(srv.APIKey()), page.Data[0].APIKey, "the seeded key comes first")
 	assert.Equal(t, 3, page.Meta.Pagination.Total)
 	page, err = client.APIKeys.List(ctx, &chat.ListAPIKeysOptions{Scope: chat.ScopeAuthOnly})
 	require.NoError(t, err)
@@ -597,10 +597,10 @@ func TestAPIKeys(t *testing.T) {
 	require.Len(t, page.Data, 1)
 	assert.Equal(t, full.APIKey, page.Data[0].APIKey)
 
-	got, err := client.APIKeys.Get(ctx, auth.APIKey)
+	got, err := client.APIKeys.Get(ctx, string(auth.APIKey))
 	require.NoError(t, err)
 	assert.Equal(t, "Mobile login", got.Name)
-	upd, err := client.APIKeys.Update(ctx, auth.APIKey, &chat.UpdateAPIKeyRequest{Name: "Login", Scope: chat.ScopeFullAccess})
+	upd, err := client.APIKeys.Update(ctx, string(auth.APIKey), &chat.UpdateAPIKeyRequest{Name: "Login", Scope: chat.ScopeFullAccess})
 	require.NoError(t, err)
 	assert.Equal(t, "Login", upd.Name)
 	assert.Equal(t, chat.ScopeFullAccess, upd.Scope)
@@ -610,15 +610,15 @@ func TestAPIKeys(t *testing.T) {
 	_, err = client.APIKeys.Delete(ctx, srv.APIKey())
 	requireAPIError(t, err, 400, "ERR_APIKEY_NO_SELF_ACTION", chat.ErrForbidden)
 	// The other full key may delete the seeded one.
-	_, err = srv.ClientWithAPIKey(full.APIKey).APIKeys.Delete(ctx, srv.APIKey())
+	_, err = srv.ClientWithAPIKey(string(full.APIKey)).APIKeys.Delete(ctx, srv.APIKey())
 	require.NoError(t, err)
 	_, err = client.Users.List(ctx, nil)
 	requireAPIError(t, err, 401, "AUTH_ERR_APIKEY_NOT_FOUND", chat.ErrUnauthorized)
 
-	res, err := srv.ClientWithAPIKey(full.APIKey).APIKeys.Delete(ctx, auth.APIKey)
+	res, err := srv.ClientWithAPIKey(string(full.APIKey)).APIKeys.Delete(ctx, string(auth.APIKey))
 	require.NoError(t, err)
 	assert.True(t, res.Success)
-	_, err = srv.ClientWithAPIKey(full.APIKey).APIKeys.Get(ctx, auth.APIKey)
+	_, err = srv.ClientWithAPIKey(string(full.APIKey)).APIKeys.Get(ctx, string(auth.APIKey))
 	requireAPIError(t, err, 404, "ERR_APIKEY_NOT_FOUND", chat.ErrNotFound)
 }
 
@@ -638,7 +638,7 @@ func TestAuthOnlyKey(t *testing.T) {
 	ctx := t.Context()
 	key := srv.AddAPIKey("login", "")
 	assert.Equal(t, chat.ScopeAuthOnly, key.Scope)
-	client := srv.ClientWithAPIKey(key.APIKey, chat.WithoutRetries())
+	client := srv.ClientWithAPIKey(string(key.APIKey), chat.WithoutRetries())
 
 	u, err := client.Users.Create(ctx, &chat.CreateUserRequest{UID: "eve", Name: "Eve"})
 	require.NoError(t, err)
@@ -919,7 +919,7 @@ func TestAuthTokensRoll(t *testing.T) {
 		tok, err := client.AuthTokens.Create(ctx, "alice", &chat.CreateAuthTokenRequest{Force: true})
 		require.NoError(t, err)
 		if i == 0 {
-			first = tok.AuthToken
+			first = string(tok.AuthToken)
 		}
 	}
 	page, err := client.AuthTokens.List(ctx, "alice", &chat.ListAuthTokensOptions{PageOptions: chat.PageOptions{PerPage: 30}})

@@ -263,7 +263,7 @@ func TestWebhookWrongPassword(t *testing.T) {
 	assert.NotContains(t, fmt.Sprintf("%+v", srv.Deliveries()), hookPassword)
 
 	// The right password now: delivered at the first attempt.
-	_, err = mc.Webhooks.Update(ctx, srv.AppID(), "refused", &management.UpdateWebhookRequest{Password: new("anotherPassword1")})
+	_, err = mc.Webhooks.Update(ctx, srv.AppID(), "refused", &management.UpdateWebhookRequest{Password: new(chat.Secret("anotherPassword1"))})
 	require.NoError(t, err)
 	_, err = client.Messages.Send(ctx, toUser("bob", "three"), chat.OnBehalfOf("alice"))
 	require.NoError(t, err)

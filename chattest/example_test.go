@@ -41,7 +41,7 @@ func ExampleServer_AddAPIKey() {
 	srv := chattest.NewServer()
 	defer srv.Close()
 	key := srv.AddAPIKey("login", chat.ScopeAuthOnly)
-	client := srv.ClientWithAPIKey(key.APIKey)
+	client := srv.ClientWithAPIKey(string(key.APIKey))
 
 	_, err := client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
 	fmt.Println(err)

@@ -70,7 +70,7 @@ func (st *state) notifLogMessage(m *msgRec) {
 			continue
 		}
 		for _, t := range st.notif.tokens {
-			if t.UID == uid && st.authTokenUser(t.AuthToken) != nil {
+			if t.UID == uid && st.authTokenUser(string(t.AuthToken)) != nil {
 				st.notifLogPush(m, uid, t)
 			}
 		}

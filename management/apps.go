@@ -116,29 +116,12 @@ type App struct {
 	// a fullAccess "Rest API Key" and an authOnly "Auth Key".
 	APIKeys AppAPIKeys `json:"apiKeys,omitempty"`
 	// AccessKey is a credential lists add (its use is not documented).
-	AccessKey string `json:"accessKey,omitempty"`
+	AccessKey chat.Secret `json:"accessKey,omitempty"`
 	// StatsToken is a credential newer lists add (its use is not
 	// documented).
-	StatsToken string `json:"statsToken,omitempty"`
+	StatsToken chat.Secret `json:"statsToken,omitempty"`
 	// Metadata is what the owner said about the app (newer answers).
 	Metadata *AppMetadata `json:"metadata,omitempty"`
-}
-
-// Format prints the app with its credentials redacted, for every verb.
-func (a App) Format(f fmt.State, verb rune) {
-	type app App
-	v := app(a)
-	redact(&v.AccessKey, &v.StatsToken)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
-}
-
-// redact replaces each non-empty string by [rest.Redacted].
-func redact(fields ...*string) {
-	for _, p := range fields {
-		if *p != "" {
-			*p = rest.Redacted
-		}
-	}
 }
 
 // AppOwner is the account that owns an app.
@@ -205,21 +188,13 @@ type AppMetadata struct {
 // Printing an AppAPIKey shows the key as REDACTED; JSON encoding keeps it.
 type AppAPIKey struct {
 	// APIKey is the key itself.
-	APIKey string `json:"apiKey"`
+	APIKey chat.Secret `json:"apiKey"`
 	// Name is "Rest API Key" or "Auth Key" for the keys made with the app.
 	Name string `json:"name,omitempty"`
 	// Scope is what the key may do.
 	Scope chat.Scope `json:"scope,omitempty"`
 	// CreatedBy is "app_system" for the keys made with the app.
 	CreatedBy string `json:"createdBy,omitempty"`
-}
-
-// Format prints the key with its secret redacted, for every verb.
-func (k AppAPIKey) Format(f fmt.State, verb rune) {
-	type apiKey AppAPIKey
-	v := apiKey(k)
-	redact(&v.APIKey)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
 }
 
 // AppAPIKeys are an app's API keys keyed by the key itself, as the wire
@@ -236,7 +211,7 @@ func (k AppAPIKeys) Key(scope chat.Scope) (string, bool) {
 	for _, key := range slices.Sorted(maps.Keys(k)) {
 		if v := k[key]; v.Scope == scope {
 			if v.APIKey != "" {
-				return v.APIKey, true
+				return string(v.APIKey), true
 			}
 			return key, true
 		}

@@ -154,7 +154,7 @@ func TestAppNewerExample(t *testing.T) {
 	assert.Equal(t, time.Date(2023, 2, 1, 0, 0, 0, 0, time.UTC), a.TrialEndsAt.Time())
 	assert.Equal(t, time.Date(2023, 1, 1, 10, 20, 30, 0, time.UTC), a.CreatedAt.Time())
 	assert.True(t, a.UpdatedAt.IsZero())
-	assert.Equal(t, "st-secret-99", a.StatsToken)
+	assert.Equal(t, chat.Secret("st-secret-99"), a.StatsToken)
 	assert.Equal(t, &management.AppMetadata{Industry: "retail", Technology: "go"}, a.Metadata)
 	assert.Equal(t, time.Date(2022, 12, 31, 22, 59, 59, 0, time.UTC), a.AppOwner.CreatedAt.Time())
 	assert.True(t, a.AppOwner.EmailVerified)

@@ -3,7 +3,6 @@ package management
 import (
 	"context"
 	"encoding/base64"
-	"fmt"
 	"net/http"
 
 	"github.com/chatrest/chat"
@@ -51,7 +50,7 @@ type AddTenantRequest struct {
 	// required.
 	Email string `json:"email"`
 	// Password is the account's password, in plain text; required.
-	Password string `json:"password"`
+	Password chat.Secret `json:"password"`
 	// ContactNumber is the customer's phone number.
 	ContactNumber string `json:"contactNumber,omitempty"`
 	// Role is the customer's role, e.g. "developer" or "business owner".
@@ -64,14 +63,6 @@ type AddTenantRequest struct {
 	Industry string `json:"industry,omitempty"`
 	// Technology is what the app is built with.
 	Technology string `json:"technology,omitempty"`
-}
-
-// Format prints the request with the password redacted, for every verb.
-func (r AddTenantRequest) Format(f fmt.State, verb rune) {
-	type request AddTenantRequest
-	v := request(r)
-	redact(&v.Password)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
 }
 
 // Tenant is an account added with [TenantsService.Add], with its app.
@@ -101,21 +92,13 @@ type TenantApp struct {
 	Region chat.Region `json:"region"`
 	// AuthKey is the app's authOnly key, for creating users and auth
 	// tokens.
-	AuthKey string `json:"authKey,omitempty"`
+	AuthKey chat.Secret `json:"authKey,omitempty"`
 	// APIKey is the app's fullAccess REST API key.
-	APIKey string `json:"apiKey,omitempty"`
+	APIKey chat.Secret `json:"apiKey,omitempty"`
 	// CreatedAt is when the app was created.
 	CreatedAt chat.Timestamp `json:"createdAt,omitempty"`
 	// Plan is the app's plan, e.g. "Build".
 	Plan string `json:"plan,omitempty"`
-}
-
-// Format prints the app with its keys redacted, for every verb.
-func (a TenantApp) Format(f fmt.State, verb rune) {
-	type app TenantApp
-	v := app(a)
-	redact(&v.AuthKey, &v.APIKey)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
 }
 
 // Add creates a tenant: a customer account with its first app, and returns
@@ -127,7 +110,7 @@ func (s *TenantsService) Add(ctx context.Context, req *AddTenantRequest, opts ..
 	if req == nil {
 		return nil, argError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.Name", req.Name, "req.Email", req.Email, "req.Password", req.Password,
+	if err := s.rc.Required("req.Name", req.Name, "req.Email", req.Email, "req.Password", string(req.Password),
 		"req.AppName", req.AppName, "req.AppRegion", string(req.AppRegion)); err != nil {
 		return nil, err
 	}

@@ -84,7 +84,7 @@ type Webhook struct {
 	Username string `json:"username,omitempty"`
 	// Password is the Basic-auth password, when the service returns it
 	// (the reference's schema lists it; its examples leave it out).
-	Password string `json:"password,omitempty"`
+	Password chat.Secret `json:"password,omitempty"`
 	// Enabled reports whether the webhook receives deliveries. The
 	// reference's examples leave it out of responses; then it is false.
 	Enabled bool `json:"enabled,omitempty"`
@@ -134,7 +134,7 @@ type CreateWebhookRequest struct {
 	// Password is the Basic-auth password: at most 100 characters, no
 	// spaces. The reference says both are alphanumeric only; the client
 	// does not enforce that.
-	Password string `json:"password,omitempty"`
+	Password chat.Secret `json:"password,omitempty"`
 	// Enabled switches deliveries on or off; nil leaves the service's
 	// default, which the reference does not state (chattest enables the
 	// webhook). Set it, e.g. Enabled: new(true), to be sure.
@@ -173,7 +173,7 @@ type UpdateWebhookRequest struct {
 	// Username is the new Basic-auth user name.
 	Username *string `json:"username,omitempty"`
 	// Password is the new Basic-auth password.
-	Password *string `json:"password,omitempty"`
+	Password *chat.Secret `json:"password,omitempty"`
 	// RetryOnFailure switches retries of failed deliveries on or off.
 	RetryOnFailure *bool `json:"retryOnFailure,omitempty"`
 	// Enabled switches deliveries on or off.
@@ -199,7 +199,7 @@ func (r UpdateWebhookRequest) GoString() string { return r.String() }
 func (r UpdateWebhookRequest) Format(f fmt.State, verb rune) { io.WriteString(f, r.String()) }
 
 // shownSecret is how a secret prints: REDACTED, or "" when empty.
-func shownSecret(s string) string {
+func shownSecret(s chat.Secret) string {
 	if s == "" {
 		return `""`
 	}
@@ -273,7 +273,7 @@ func (r *CreateWebhookRequest) validate() error {
 	if err := checkWebhookText("req.Username", r.Username, MaxWebhookUsernameLen, true); err != nil {
 		return err
 	}
-	return checkWebhookText("req.Password", r.Password, MaxWebhookPasswordLen, true)
+	return checkWebhookText("req.Password", string(r.Password), MaxWebhookPasswordLen, true)
 }
 
 func (r *UpdateWebhookRequest) validate() error {
@@ -296,7 +296,7 @@ func (r *UpdateWebhookRequest) validate() error {
 		}
 	}
 	if r.Password != nil {
-		return checkWebhookText("req.Password", *r.Password, MaxWebhookPasswordLen, true)
+		return checkWebhookText("req.Password", string(*r.Password), MaxWebhookPasswordLen, true)
 	}
 	return nil
 }

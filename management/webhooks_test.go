@@ -107,7 +107,7 @@ func TestWebhooksWire(t *testing.T) {
 			name: "Update sends only the set fields, false included",
 			call: func(c *management.Client) (any, error) {
 				return c.Webhooks.Update(ctx, "app1", "orders_hook", &management.UpdateWebhookRequest{
-					Name: new("Orders"), Enabled: new(false), RetryOnFailure: new(true), Password: new(hookPassword),
+					Name: new("Orders"), Enabled: new(false), RetryOnFailure: new(true), Password: new(chat.Secret(hookPassword)),
 				}, management.WithWebhookVersion(3), management.WithWebhookVersion(2))
 			},
 			response: `{"data":` + hookJSON + `}`,
@@ -198,7 +198,7 @@ func TestWebhooksValidate(t *testing.T) {
 		{"create basic auth without password", create(with(func(r *management.CreateWebhookRequest) { r.UseBasicAuth, r.Username = true, "u" })), "req.Password"},
 		{"create username of 51", create(with(func(r *management.CreateWebhookRequest) { r.Username = strings.Repeat("u", 51) })), "req.Username"},
 		{"create username with a space", create(with(func(r *management.CreateWebhookRequest) { r.Username = "a b" })), "req.Username"},
-		{"create password of 101", create(with(func(r *management.CreateWebhookRequest) { r.Password = strings.Repeat("p", 101) })), "req.Password"},
+		{"create password of 101", create(with(func(r *management.CreateWebhookRequest) { r.Password = chat.Secret(strings.Repeat("p", 101)) })), "req.Password"},
 		{"create password with a newline", create(with(func(r *management.CreateWebhookRequest) { r.Password = "p\nq" })), "req.Password"},
 		{"get without app", func(c *management.Client) error { _, err := c.Webhooks.Get(ctx, "", "h1"); return err }, "appID"},
 		{"get without webhook", func(c *management.Client) error { _, err := c.Webhooks.Get(ctx, "app1", ""); return err }, "webhookID"},
@@ -212,7 +212,7 @@ func TestWebhooksValidate(t *testing.T) {
 		{"update empty name", update(&management.UpdateWebhookRequest{Name: new("")}), "req.Name"},
 		{"update plain http URL", update(&management.UpdateWebhookRequest{URL: new("http://10.0.0.1/h")}), "req.URL"},
 		{"update long username", update(&management.UpdateWebhookRequest{Username: new(strings.Repeat("u", 51))}), "req.Username"},
-		{"update long password", update(&management.UpdateWebhookRequest{Password: new(strings.Repeat("p", 101))}), "req.Password"},
+		{"update long password", update(&management.UpdateWebhookRequest{Password: new(chat.Secret(strings.Repeat("p", 101)))}), "req.Password"},
 		{"delete without webhook", func(c *management.Client) error { _, err := c.Webhooks.Delete(ctx, "app1", ""); return err }, "webhookID"},
 		{"add no triggers", func(c *management.Client) error {
 			_, err := c.Webhooks.AddTriggers(ctx, "app1", "h1", nil)
@@ -244,7 +244,7 @@ func TestWebhooksAcceptLimits(t *testing.T) {
 	m.reply(http.StatusOK, `{"data":{"id":"h"}}`)
 	for _, r := range []*management.CreateWebhookRequest{
 		{ID: strings.Repeat("a", 50), Name: strings.Repeat("é", 50), URL: "https://example.com/" + strings.Repeat("a", 255-len("https://example.com/")),
-			UseBasicAuth: true, Username: strings.Repeat("u", 50), Password: strings.Repeat("p", 100)},
+			UseBasicAuth: true, Username: strings.Repeat("u", 50), Password: chat.Secret(strings.Repeat("p", 100))},
 		{ID: "test_webhook-201", Name: "With spaces is fine", URL: "http://localhost:9000/h"},
 		{ID: "H1", Name: "Loopback v6", URL: "http://[::1]:9000/h"},
 	} {
@@ -267,7 +267,7 @@ func TestWebhooksAPIErrors(t *testing.T) {
 func TestWebhookTypesNeverPrintThePassword(t *testing.T) {
 	hook := management.Webhook{ID: "h1", Name: "Hook", URL: "https://cc:" + hookPassword + "@example.com/h", UseBasicAuth: true, Username: "cc", Password: hookPassword, Enabled: true}
 	create := management.CreateWebhookRequest{ID: "h1", Name: "Hook", URL: "https://example.com/h", UseBasicAuth: true, Username: "cc", Password: hookPassword, Enabled: new(true)}
-	update := management.UpdateWebhookRequest{Name: new("Hook"), Password: new(hookPassword), URL: new("https://u:" + hookPassword + "@example.com/")}
+	update := management.UpdateWebhookRequest{Name: new("Hook"), Password: new(chat.Secret(hookPassword)), URL: new("https://u:" + hookPassword + "@example.com/")}
 	for _, v := range []any{hook, &hook, []management.Webhook{hook}, create, &create, update, &update,
 		struct{ W *management.Webhook }{&hook}} {
 		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%d"} {

@@ -84,6 +84,10 @@ type Call struct {
 	// the positional argument of operations that require it.
 	OnBehalfOf string
 	Options    []RequestOption
+	// Secrets are further credentials the call carries where no Secret
+	// field or secret path segment shows them (a query given as
+	// url.Values); they are scrubbed from its errors and logs.
+	Secrets []string
 }
 
 // New returns a Client for base (scheme, host and optional path prefix) that
@@ -118,10 +122,18 @@ func (c *Client) WithBase(base *url.URL) *Client {
 	return &cp
 }
 
-// allSecrets is the secret path segments of a call plus the credentials; it
-// is only built on the error and log paths.
-func (c *Client) allSecrets(pathSecrets []string) []string {
-	return append(pathSecrets[:len(pathSecrets):len(pathSecrets)], c.secrets()...)
+// callSecrets is every credential a call carries, in the forms a server may
+// echo them in: its secret path segments, the client's credentials, and the
+// Secret fields of its body and query, with call.Secrets. It is only built
+// on the error and log paths.
+func (c *Client) callSecrets(call *Call) []string {
+	var all []string
+	all = append(all, call.Path.secrets...)
+	all = append(all, c.secrets()...)
+	all = append(all, SecretsIn(call.Body)...)
+	all = append(all, SecretsIn(call.Query)...)
+	all = append(all, call.Secrets...)
+	return withEncodings(all)
 }
 
 func (c *Client) secrets() []string {
@@ -199,7 +211,7 @@ func (c *Client) attempt(ctx context.Context, req *retryablehttp.Request, st *ca
 		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
 			return false, ctxErr
 		}
-		return false, redactErr(err, c.base+call.Path.Redacted(), c.allSecrets(st.pathSecrets))
+		return false, redactErr(err, c.base+call.Path.Redacted(), c.callSecrets(call))
 	}
 	defer resp.Body.Close()
 
@@ -328,7 +340,7 @@ func (c *Client) newRequest(ctx context.Context, call *Call) (*retryablehttp.Req
 		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
 	}
 	st := &callState{idempotent: idempotent(call.Method), safe: safe(call.Method), shownPath: call.Path.Redacted(), method: call.Method,
-		pathSecrets: call.Path.secrets}
+		call: call}
 	if c.Limiter != nil {
 		ls := &limitState{limiter: c.Limiter}
 		ls.class, ls.observe = Classify(call.Method, call.Path.Escaped())
@@ -458,22 +470,16 @@ func redactErr(err error, shown string, secrets []string) error {
 }
 
 // scrubErr returns err, or when its text shows a secret, an error with that
-// text scrubbed which unwraps to err.
+// text scrubbed (see Scrub) which unwraps to err.
 func scrubErr(err error, secrets []string) error {
 	if err == nil {
 		return nil
 	}
 	msg := err.Error()
-	shown := msg
-	for _, s := range secrets {
-		if len(s) >= 4 {
-			shown = strings.ReplaceAll(shown, s, Redacted)
-		}
+	if shown := Scrub(msg, secrets); shown != msg {
+		return &scrubbedError{msg: shown, err: err}
 	}
-	if shown == msg {
-		return err
-	}
-	return &scrubbedError{msg: shown, err: err}
+	return err
 }
 
 type scrubbedError struct {

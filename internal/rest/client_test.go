@@ -62,9 +62,10 @@ func TestRedactErr(t *testing.T) {
 		assert.Equal(t, "boom REDACTED", out.Error())
 	})
 
-	t.Run("short secrets are not scrubbed", func(t *testing.T) {
-		err := errors.New("abc")
+	t.Run("short secrets are scrubbed only as words", func(t *testing.T) {
+		err := errors.New("xabcx")
 		assert.Same(t, err, redactErr(err, shown, []string{"abc"}))
+		assert.Equal(t, "bad REDACTED", redactErr(errors.New("bad abc"), shown, []string{"abc"}).Error())
 	})
 }
 

@@ -75,25 +75,27 @@ func (c *Client) failure(call *Call, st *callState, resp *http.Response, body []
 	return f
 }
 
-// scrub removes credentials and secret path segments from text the server
-// may have echoed.
+// scrub removes every credential the call carried from every text of f
+// that the server may have filled: a server may echo what it was sent in
+// any of them.
 func (c *Client) scrub(f *Failure, call *Call) {
-	for _, s := range c.allSecrets(call.Path.secrets) {
-		if len(s) < 4 {
-			continue
-		}
-		f.Message = strings.ReplaceAll(f.Message, s, Redacted)
-		f.DevMessage = strings.ReplaceAll(f.DevMessage, s, Redacted)
+	secrets := c.callSecrets(call)
+	f.Code = Scrub(f.Code, secrets)
+	f.Message = Scrub(f.Message, secrets)
+	f.DevMessage = Scrub(f.DevMessage, secrets)
+	f.Source = Scrub(f.Source, secrets)
+	if len(f.Details) > 0 {
+		details := make(map[string][]string, len(f.Details))
 		for k, vs := range f.Details {
 			for i, v := range vs {
-				vs[i] = strings.ReplaceAll(v, s, Redacted)
+				vs[i] = Scrub(v, secrets)
 			}
-			if strings.Contains(k, s) {
-				delete(f.Details, k)
-				f.Details[strings.ReplaceAll(k, s, Redacted)] = vs
-			}
+			k = Scrub(k, secrets)
+			details[k] = append(details[k], vs...)
 		}
+		f.Details = details
 	}
+	f.Err = scrubErr(f.Err, secrets)
 }
 
 func pathOf(base string) string {

@@ -68,11 +68,24 @@ func TestFailure(t *testing.T) {
 		RateLimit: 700, RateLimitRemaining: 0, RateLimitReset: time.Unix(1625143246, 0), RetryAfter: 15 * time.Second,
 	}, f)
 
-	t.Run("short secrets are not scrubbed from text", func(t *testing.T) {
+	t.Run("short secrets are scrubbed where they stand as a word", func(t *testing.T) {
 		call := &Call{Method: http.MethodGet, Path: NewPath("x").Secret("abc")}
-		f := c.failure(call, st, &http.Response{StatusCode: 404, Header: http.Header{}}, []byte(`{"error":{"message":"abc not found"}}`), nil)
-		assert.Equal(t, "abc not found", f.Message)
+		f := c.failure(call, st, &http.Response{StatusCode: 404, Header: http.Header{}}, []byte(`{"error":{"message":"abc not found in xabcx"}}`), nil)
+		assert.Equal(t, "REDACTED not found in xabcx", f.Message)
 		assert.Equal(t, "/v3/x/REDACTED", f.Path)
+	})
+
+	t.Run("every field the server fills is scrubbed", func(t *testing.T) {
+		call := &Call{Method: http.MethodGet, Path: NewPath("x"), Secrets: []string{"pass word/1"}}
+		f := c.failure(call, st, &http.Response{StatusCode: 400, Header: http.Header{}}, []byte(`{"error":{
+			"code":"the-api-key-1234","message":"pass word/1","devMessage":"pass+word%2F1","source":"pass%20word%2F1",
+			"details":{"the-api-key-1234":["x"],"REDACTED":["y"]}}}`), nil)
+		assert.Equal(t, "REDACTED", f.Code)
+		assert.Equal(t, "REDACTED", f.Message)
+		assert.Equal(t, "REDACTED", f.DevMessage, "query-escaped")
+		assert.Equal(t, "REDACTED", f.Source, "path-escaped")
+		require.Len(t, f.Details, 1)
+		assert.ElementsMatch(t, []string{"x", "y"}, f.Details["REDACTED"], "keys that become equal keep every value")
 	})
 
 	t.Run("non-JSON body", func(t *testing.T) {

@@ -214,9 +214,13 @@ func compileQuery(t reflect.Type, index []int, plan *[]queryField) bool {
 	return true
 }
 
-// queryScalar reports whether fmt.Sprint prints a value of t as its plain
-// string, number or boolean, as queryScalarString does.
+// queryScalar reports whether a value of t goes in a query as its plain
+// string, number or boolean, as scalarString writes it: fmt.Sprint prints it
+// so, or it is a Secret, whose value is sent though fmt hides it.
 func queryScalar(t reflect.Type) bool {
+	if isSecretType(t) {
+		return true // sent as its value; only printing it hides it
+	}
 	if t.Implements(stringerType) || t.Implements(formatterType) || t.Implements(errorType) {
 		return false
 	}

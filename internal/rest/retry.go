@@ -64,13 +64,13 @@ func (p RetryPolicy) Problem() string {
 // callState follows one call across its attempts. It travels in the
 // request's context, which go-retryablehttp hands to CheckRetry.
 type callState struct {
-	idempotent  bool        // PUT, DELETE and the safe methods: repeating one changes nothing more
-	safe        bool        // GET, HEAD, OPTIONS: the request changes nothing
-	gotConn     atomic.Bool // the current attempt obtained a connection
-	attempts    int
-	shownPath   string // the path with secrets redacted, without the base's prefix
-	method      string
-	pathSecrets []string // secret path segments, scrubbed from errors and logs
+	idempotent bool        // PUT, DELETE and the safe methods: repeating one changes nothing more
+	safe       bool        // GET, HEAD, OPTIONS: the request changes nothing
+	gotConn    atomic.Bool // the current attempt obtained a connection
+	attempts   int
+	shownPath  string // the path with secrets redacted, without the base's prefix
+	method     string
+	call       *Call // the call, whose credentials are scrubbed from errors and logs
 
 	// ctx and trace are set by withState. They live in the state so that
 	// attaching the state to a context and tracing its connections cost no
@@ -284,7 +284,7 @@ func (c *Client) logAttempt(ctx context.Context, st *callState, resp *http.Respo
 		slog.Int("attempt", st.attempts),
 	}
 	if err != nil {
-		attrs = append(attrs, slog.String("error", redactErr(err, c.base+st.shownPath, c.allSecrets(st.pathSecrets)).Error()))
+		attrs = append(attrs, slog.String("error", redactErr(err, c.base+st.shownPath, c.callSecrets(st.call)).Error()))
 	} else {
 		attrs = append(attrs, slog.Int("status", resp.StatusCode))
 	}
