@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/chatrest/chat/calls"
 	"github.com/chatrest/chat/internal/rest"
 )
 
@@ -57,7 +56,7 @@ type Client struct {
 	AIAgents *AIAgentsService
 	// Calls lists calls and their transcriptions, on the calls API address
 	// ([Client.CallsBaseURL]) with the same API key.
-	Calls *calls.Service
+	Calls *CallsService
 
 	appID   string
 	region  Region
@@ -147,7 +146,7 @@ func NewClient(appID, apiKey string, opts ...Option) (*Client, error) {
 	c.DataImport = &DataImportService{rc: rc}
 	c.Metrics = &MetricsService{rc: rc}
 	c.AIAgents = &AIAgentsService{rc: rc}
-	c.Calls = calls.NewService(c.callsRC)
+	c.Calls = &CallsService{rc: c.callsRC}
 	return c, nil
 }
 

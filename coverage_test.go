@@ -131,7 +131,6 @@ type sdkPackage struct {
 
 var sdkPackages = []sdkPackage{
 	{".", baseChat, func(recv string) string { return "client." + strings.TrimSuffix(recv, "Service") }},
-	{"calls", baseCall, func(string) string { return "client.Calls" }},
 	{"management", baseMgmt, func(recv string) string { return "mc." + strings.TrimSuffix(recv, "Service") }},
 }
 
@@ -180,7 +179,11 @@ func sdkMethods(t *testing.T) (methods []sdkMethod, undocumented []string) {
 						undocumented = append(undocumented, name)
 						continue
 					}
-					m.endpoint, m.onBehalfOf = pkg.base+" "+sub[1]+" "+sub[2], obo[sub[3]]
+					base := pkg.base
+					if recv.Name == "CallsService" {
+						base = baseCall // the Calls API's own address
+					}
+					m.endpoint, m.onBehalfOf = base+" "+sub[1]+" "+sub[2], obo[sub[3]]
 				}
 				methods = append(methods, m)
 			}

@@ -17,7 +17,6 @@ import (
 	"testing"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/calls"
 	"github.com/chatrest/chat/internal/rest"
 	"github.com/chatrest/chat/management"
 )
@@ -417,7 +416,7 @@ func fuzzDecode[T any](t *testing.T, data []byte) {
 
 // timestampTypes are the SDK's timestamp types, in Unix seconds.
 var timestampTypes = map[reflect.Type]bool{
-	reflect.TypeFor[chat.Timestamp](): true, reflect.TypeFor[calls.Timestamp](): true, reflect.TypeFor[management.Timestamp](): true,
+	reflect.TypeFor[chat.Timestamp](): true, reflect.TypeFor[chat.Timestamp](): true, reflect.TypeFor[management.Timestamp](): true,
 }
 
 // checkTimes fails when a timestamp in v decoded out of the range the SDK
@@ -553,9 +552,9 @@ var modelDecoders = []struct {
 	{"Page[Group]", fuzzDecode[chat.Page[chat.Group]]},
 	{"Page[Conversation]", fuzzDecode[chat.Page[chat.Conversation]]},
 	// Calls.
-	{"calls.Call", fuzzDecode[calls.Call]},
-	{"calls.Transcription", fuzzDecode[calls.Transcription]},
-	{"calls.Page[Call]", fuzzDecode[calls.Page[calls.Call]]},
+	{"chat.Call", fuzzDecode[chat.Call]},
+	{"chat.CallTranscription", fuzzDecode[chat.CallTranscription]},
+	{"chat.Page[Call]", fuzzDecode[chat.Page[chat.Call]]},
 	// Management.
 	{"management.App", fuzzDecode[management.App]},
 	{"management.AppSettings", fuzzDecode[management.AppSettings]},

@@ -27,7 +27,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/calls"
 	"github.com/chatrest/chat/chattest"
 	"github.com/chatrest/chat/management"
 	"github.com/chatrest/chat/webhook"
@@ -444,22 +443,22 @@ var leakPackages = map[string]string{
 // add it here.
 var leakTypes = []reflect.Type{
 	// package calls
-	reflect.TypeFor[calls.Call](),
-	reflect.TypeFor[calls.ListCallsOptions](),
-	reflect.TypeFor[calls.ListTranscriptionsOptions](),
-	reflect.TypeFor[calls.Meta](),
-	reflect.TypeFor[calls.Mode](),
-	reflect.TypeFor[calls.Page[calls.Call]](),
-	reflect.TypeFor[calls.Pagination](),
-	reflect.TypeFor[calls.Participant](),
-	reflect.TypeFor[calls.ReceiverType](),
-	reflect.TypeFor[calls.Recording](),
-	reflect.TypeFor[calls.Service](),
-	reflect.TypeFor[calls.State](),
-	reflect.TypeFor[calls.Status](),
-	reflect.TypeFor[calls.Timestamp](),
-	reflect.TypeFor[calls.Transcription](),
-	reflect.TypeFor[calls.Type](),
+	reflect.TypeFor[chat.Call](),
+	reflect.TypeFor[chat.ListCallsOptions](),
+	reflect.TypeFor[chat.ListTranscriptionsOptions](),
+	reflect.TypeFor[chat.Meta](),
+	reflect.TypeFor[chat.CallMode](),
+	reflect.TypeFor[chat.Page[chat.Call]](),
+	reflect.TypeFor[chat.Pagination](),
+	reflect.TypeFor[chat.CallParticipant](),
+	reflect.TypeFor[chat.ReceiverType](),
+	reflect.TypeFor[chat.CallRecording](),
+	reflect.TypeFor[chat.CallsService](),
+	reflect.TypeFor[chat.ParticipantState](),
+	reflect.TypeFor[chat.CallStatus](),
+	reflect.TypeFor[chat.Timestamp](),
+	reflect.TypeFor[chat.CallTranscription](),
+	reflect.TypeFor[chat.CallType](),
 
 	// package chat
 	reflect.TypeFor[chat.AIAgentsService](),

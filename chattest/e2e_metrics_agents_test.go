@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/calls"
 	"github.com/chatrest/chat/chattest"
 )
 
@@ -44,13 +43,13 @@ func TestUsageMetrics(t *testing.T) {
 	// In the period [t0, t0+1000]: an audio call alice/bob for 90s (a 1-minute
 	// recording), a video call bob/carol for 30s overlapping it. Outside:
 	// an earlier audio call of dave.
-	addCall(t, srv, calls.Call{Initiator: "alice", Receiver: "bob", StartedAt: at(10), EndedAt: at(100),
-		Participants: []calls.Participant{{UID: "alice", JoinedAt: at(10)}, {UID: "bob", JoinedAt: at(10)}},
-		Recordings:   []calls.Recording{{StartTime: at(20), EndTime: at(80)}}})
-	addCall(t, srv, calls.Call{Type: calls.TypeVideo, Initiator: "carol", Receiver: "dave", StartedAt: at(50), EndedAt: at(80),
-		Participants: []calls.Participant{{UID: "carol", JoinedAt: at(50)}, {UID: "dave", JoinedAt: at(60), LeftAt: at(70)}}})
-	addCall(t, srv, calls.Call{Initiator: "dave", Receiver: "alice", StartedAt: at(-5000), EndedAt: at(-4000),
-		Participants: []calls.Participant{{UID: "dave", JoinedAt: at(-5000)}}})
+	addCall(t, srv, chat.Call{Initiator: "alice", Receiver: "bob", StartedAt: at(10), EndedAt: at(100),
+		Participants: []chat.CallParticipant{{UID: "alice", JoinedAt: at(10)}, {UID: "bob", JoinedAt: at(10)}},
+		Recordings:   []chat.CallRecording{{StartTime: at(20), EndTime: at(80)}}})
+	addCall(t, srv, chat.Call{Type: chat.CallTypeVideo, Initiator: "carol", Receiver: "dave", StartedAt: at(50), EndedAt: at(80),
+		Participants: []chat.CallParticipant{{UID: "carol", JoinedAt: at(50)}, {UID: "dave", JoinedAt: at(60), LeftAt: at(70)}}})
+	addCall(t, srv, chat.Call{Initiator: "dave", Receiver: "alice", StartedAt: at(-5000), EndedAt: at(-4000),
+		Participants: []chat.CallParticipant{{UID: "dave", JoinedAt: at(-5000)}}})
 	clk.Set(t0.Add(200 * time.Second))
 	dm(t, client, "bob", "alice", "hi")
 

@@ -1,8 +1,10 @@
-package calls
+package chat
 
 import (
+	"context"
 	"encoding/json"
-	"reflect"
+	"iter"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -10,101 +12,161 @@ import (
 	"github.com/chatrest/chat/internal/rest"
 )
 
-// Type is the media of a call.
-type Type string
+// CallsService lists calls and their transcriptions. Get it from
+// [Client.Calls]; it is safe for concurrent use.
+//
+// Every method returns a [*github.com/chatrest/chat.Error] when the API
+// answers with an error (unknown session: 404 ERR_CALL_SESSION_NOT_FOUND)
+// and a [*github.com/chatrest/chat.ArgumentError] for a bad argument,
+// before anything is sent.
+type CallsService struct{ rc *rest.Client }
+
+// ListCallsOptions filters and pages the list of calls. Every filter is
+// optional; unset fields are not sent.
+//
+// The reference declares no page or perPage parameter for this list,
+// though it answers with meta.pagination. This sends page and perPage (the
+// names every other page-numbered list of the API uses) when they are set,
+// and nothing when they are zero, so that a server that ignores them is
+// asked the same as without.
+type ListCallsOptions struct {
+	// Type keeps audio or video calls.
+	Type CallType `url:"type,omitempty"`
+	// Mode keeps calls of one mode: call, meet or presenter.
+	Mode CallMode `url:"mode,omitempty"`
+	// ParticipantsCount keeps calls with exactly this many participants;
+	// a pointer, so that 0 can be asked for.
+	ParticipantsCount *int `url:"participantsCount,omitempty"`
+	// StartedAt filters on the start time (Unix seconds). The reference
+	// says only that it is a 10-digit Unix time, not whether it matches
+	// exactly or bounds a range.
+	StartedAt Timestamp `url:"startedAt,omitempty"`
+	// EndedAt filters on the end time (Unix seconds), as StartedAt.
+	EndedAt Timestamp `url:"endedAt,omitempty"`
+	// Status keeps calls in one status. The schema lists rejected, ongoing
+	// and ended; its description also names unanswered.
+	Status CallStatus `url:"status,omitempty"`
+	// ReceiverType keeps calls made to users or to groups.
+	ReceiverType ReceiverType `url:"receiverType,omitempty"`
+	// HasRecording keeps recorded (true) or unrecorded (false) calls.
+	HasRecording *bool `url:"hasRecording,omitempty"`
+	// HasTranscription keeps transcribed (true) or untranscribed (false)
+	// calls.
+	HasTranscription *bool `url:"hasTranscription,omitempty"`
+	// UID keeps the calls that user took part in.
+	UID string `url:"uid,omitempty"`
+	// PageOptions picks the page (not declared by the reference; see
+	// above).
+	PageOptions
+}
+
+// List returns one page of the app's calls; with
+// [OnBehalfOf], only the calls that user took part
+// in.
+//
+// API: GET /v3/calls (onBehalfOf optional)
+func (s *CallsService) List(ctx context.Context, opts *ListCallsOptions, reqOpts ...RequestOption) (*Page[Call], error) {
+	return list[Call](ctx, s.rc, path("calls"), opts, "", reqOpts)
+}
+
+// All iterates over every call opts selects, page after page from
+// opts.Page (default 1). It stops after an empty or short page or the last
+// page the meta names, at the first error, which it yields, and when ctx
+// is done. opts is not modified.
+//
+// API: GET /v3/calls (onBehalfOf optional)
+func (s *CallsService) All(ctx context.Context, opts *ListCallsOptions, reqOpts ...RequestOption) iter.Seq2[*Call, error] {
+	return pageIter(ctx, opts, func(ctx context.Context, o *ListCallsOptions) (*Page[Call], error) {
+		return s.List(ctx, o, reqOpts...)
+	})
+}
+
+// Get returns the call sessionID with its participants, recordings and
+// latest transcriptions. With [OnBehalfOf], the
+// call must be one that user took part in.
+//
+// API: GET /v3/calls/{sessionId} (onBehalfOf optional)
+func (s *CallsService) Get(ctx context.Context, sessionID string, opts ...RequestOption) (*Call, error) {
+	if err := s.rc.Required("sessionID", sessionID); err != nil {
+		return nil, err
+	}
+	return do[Call](ctx, s.rc, http.MethodGet, path("calls", sessionID), nil, "", opts)
+}
+
+// ListTranscriptionsOptions pages the transcriptions of a call.
+type ListTranscriptionsOptions struct {
+	PageOptions
+}
+
+// ListTranscriptions returns one page of the transcriptions of the call
+// sessionID, newest first. The list is empty until the transcripts are
+// generated, asynchronously after the call ends.
+//
+// API: GET /v3/calls/{sessionId}/transcriptions (onBehalfOf optional)
+func (s *CallsService) ListTranscriptions(ctx context.Context, sessionID string, opts *ListTranscriptionsOptions, reqOpts ...RequestOption) (*Page[CallTranscription], error) {
+	if err := s.rc.Required("sessionID", sessionID); err != nil {
+		return nil, err
+	}
+	return list[CallTranscription](ctx, s.rc, path("calls", sessionID, "transcriptions"), opts, "", reqOpts)
+}
+
+// AllTranscriptions iterates over every transcription of the call
+// sessionID, newest first, page after page from opts.Page (default 1), as
+// [CallsService.All] does.
+//
+// API: GET /v3/calls/{sessionId}/transcriptions (onBehalfOf optional)
+func (s *CallsService) AllTranscriptions(ctx context.Context, sessionID string, opts *ListTranscriptionsOptions, reqOpts ...RequestOption) iter.Seq2[*CallTranscription, error] {
+	return pageIter(ctx, opts, func(ctx context.Context, o *ListTranscriptionsOptions) (*Page[CallTranscription], error) {
+		return s.ListTranscriptions(ctx, sessionID, o, reqOpts...)
+	})
+}
+
+// CallType is the media of a call.
+type CallType string
 
 // Call types.
 const (
-	TypeAudio Type = "audio"
-	TypeVideo Type = "video"
+	CallTypeAudio CallType = "audio"
+	CallTypeVideo CallType = "video"
 )
 
-// Mode is how a call is held: a ringing call, a meeting users join, or a
+// CallMode is how a call is held: a ringing call, a meeting users join, or a
 // presentation.
-type Mode string
+type CallMode string
 
 // Call modes.
 const (
-	ModeCall      Mode = "call"      // a ringing one-on-one or group call
-	ModeMeet      Mode = "meet"      // a meeting users join without ringing
-	ModePresenter Mode = "presenter" // a presentation: presenters and viewers
+	CallModeCall      CallMode = "call"      // a ringing one-on-one or group call
+	CallModeMeet      CallMode = "meet"      // a meeting users join without ringing
+	CallModePresenter CallMode = "presenter" // a presentation: presenters and viewers
 )
 
-// Status is where a call is in its life.
-type Status string
+// CallStatus is where a call is in its life.
+type CallStatus string
 
 // Call statuses, as the reference's overview lists them. The list
 // operation's schema names only rejected, ongoing and ended as filter
 // values (its description adds unanswered); the others decode and are
 // sent as given.
 const (
-	StatusInitiated  Status = "initiated"
-	StatusOngoing    Status = "ongoing"
-	StatusEnded      Status = "ended"
-	StatusUnanswered Status = "unanswered"
-	StatusRejected   Status = "rejected"
-	StatusCanceled   Status = "canceled"
+	CallStatusInitiated  CallStatus = "initiated"
+	CallStatusOngoing    CallStatus = "ongoing"
+	CallStatusEnded      CallStatus = "ended"
+	CallStatusUnanswered CallStatus = "unanswered"
+	CallStatusRejected   CallStatus = "rejected"
+	CallStatusCanceled   CallStatus = "canceled"
 )
 
-// ReceiverType says whether a call was made to a user or to a group.
-type ReceiverType string
-
-// Receiver types.
-const (
-	ReceiverUser  ReceiverType = "user"
-	ReceiverGroup ReceiverType = "group"
-)
-
-// State is where a participant is in a call.
-type State string
+// ParticipantState is where a participant is in a call.
+type ParticipantState string
 
 // Participant states.
 const (
-	StateOngoing    State = "ongoing"
-	StateEnded      State = "ended"
-	StateUnanswered State = "unanswered"
-	StateRejected   State = "rejected"
+	ParticipantOngoing    ParticipantState = "ongoing"
+	ParticipantEnded      ParticipantState = "ended"
+	ParticipantUnanswered ParticipantState = "unanswered"
+	ParticipantRejected   ParticipantState = "rejected"
 )
-
-// Timestamp is a point in time as the Calls API sends it: Unix seconds.
-// Zero means unset. It is the calls package's counterpart of
-// [github.com/chatrest/chat.Timestamp] and decodes as leniently: a number,
-// a numeric string, or null (which leaves it zero).
-type Timestamp int64
-
-// Time returns t as a time.Time, or the zero time.Time when t is zero.
-func (t Timestamp) Time() time.Time {
-	if t == 0 {
-		return time.Time{}
-	}
-	return time.Unix(int64(t), 0)
-}
-
-// IsZero reports whether t is unset.
-func (t Timestamp) IsZero() bool { return t == 0 }
-
-// TimestampOf returns t as a Timestamp (Unix seconds), or zero for the zero
-// time.
-func TimestampOf(t time.Time) Timestamp {
-	if t.IsZero() {
-		return 0
-	}
-	return Timestamp(t.Unix())
-}
-
-// UnmarshalJSON accepts a number, a numeric string, "" or null. A value
-// beyond the year 9999 (or before -9999) saturates to that bound; NaN and
-// other text are an error.
-func (t *Timestamp) UnmarshalJSON(b []byte) error {
-	n, ok, valid := rest.ParseUnix(b, rest.MaxUnix)
-	if !valid {
-		return &json.UnmarshalTypeError{Value: "timestamp " + strconv.Quote(string(b)), Type: reflect.TypeFor[Timestamp]()}
-	}
-	if ok {
-		*t = Timestamp(n)
-	}
-	return nil
-}
 
 // Call is one call or meeting session: who made it to whom, when, for how
 // long, who took part, and its recordings and transcriptions.
@@ -117,12 +179,12 @@ type Call struct {
 	// SessionID identifies the call, e.g. "v1.us.31780434a95d45.1692368168aefb...".
 	SessionID string `json:"sessionId"`
 	// Type is audio or video.
-	Type Type `json:"type,omitempty"`
+	Type CallType `json:"type,omitempty"`
 	// Mode is call, meet or presenter.
-	Mode Mode `json:"mode,omitempty"`
+	Mode CallMode `json:"mode,omitempty"`
 	// Status is where the call is: initiated, ongoing, ended, unanswered,
 	// rejected or canceled.
-	Status Status `json:"status,omitempty"`
+	Status CallStatus `json:"status,omitempty"`
 	// ReceiverType says whether Receiver is a user or a group.
 	ReceiverType ReceiverType `json:"receiverType,omitempty"`
 	// Receiver is the uid or guid the call was made to.
@@ -154,14 +216,14 @@ type Call struct {
 	MID string `json:"mid,omitempty"`
 	// Participants lists everyone the call involved, those who never
 	// answered included (they carry only UID, minutes, IsJoined and State).
-	Participants []Participant `json:"participants,omitempty"`
+	Participants []CallParticipant `json:"participants,omitempty"`
 	// Recordings lists the call's recordings (named by the reference's
 	// overview only).
-	Recordings []Recording `json:"recordings,omitempty"`
+	Recordings []CallRecording `json:"recordings,omitempty"`
 	// Transcriptions holds at most the 5 most recent transcriptions, and
 	// only when HasTranscription is set; list them all with
-	// [Service.ListTranscriptions].
-	Transcriptions []Transcription `json:"transcriptions,omitempty"`
+	// [CallsService.ListTranscriptions].
+	Transcriptions []CallTranscription `json:"transcriptions,omitempty"`
 	// MetaData is the call's metadata as sent (an array in the reference's
 	// get-call example, which alone shows it).
 	MetaData json.RawMessage `json:"metaData,omitempty"`
@@ -207,10 +269,10 @@ func parseTimer(s string) (time.Duration, bool) {
 	return d * time.Second, true
 }
 
-// Participant is one user's part in a call, per device.
+// CallParticipant is one user's part in a call, per device.
 //
 // Unlike [Call.TotalDuration], TotalDuration is a number here: minutes.
-type Participant struct {
+type CallParticipant struct {
 	// UID is the user.
 	UID string `json:"uid"`
 	// TotalAudioMinutes is the user's audio minutes.
@@ -223,7 +285,7 @@ type Participant struct {
 	// IsJoined reports whether the user joined.
 	IsJoined bool `json:"isJoined"`
 	// State is ongoing, ended, unanswered or rejected.
-	State State `json:"state,omitempty"`
+	State ParticipantState `json:"state,omitempty"`
 	// DeviceID names the device the user joined from (a string; the
 	// schema says integer, the examples are strings, and both decode).
 	DeviceID string `json:"deviceId,omitempty"`
@@ -236,14 +298,14 @@ type Participant struct {
 }
 
 // JoinedTime is JoinedAt as a time.Time (zero when unset).
-func (p *Participant) JoinedTime() time.Time { return p.JoinedAt.Time() }
+func (p *CallParticipant) JoinedTime() time.Time { return p.JoinedAt.Time() }
 
 // LeftTime is LeftAt as a time.Time (zero when unset).
-func (p *Participant) LeftTime() time.Time { return p.LeftAt.Time() }
+func (p *CallParticipant) LeftTime() time.Time { return p.LeftAt.Time() }
 
-// Recording is one recording of a call. The reference describes it in its
+// CallRecording is one recording of a call. The reference describes it in its
 // overview only.
-type Recording struct {
+type CallRecording struct {
 	// RID identifies the recording.
 	RID string `json:"rid"`
 	// Duration is the recording's length in minutes.
@@ -257,15 +319,15 @@ type Recording struct {
 }
 
 // StartedTime is StartTime as a time.Time (zero when unset).
-func (r *Recording) StartedTime() time.Time { return r.StartTime.Time() }
+func (r *CallRecording) StartedTime() time.Time { return r.StartTime.Time() }
 
 // EndedTime is EndTime as a time.Time (zero when unset).
-func (r *Recording) EndedTime() time.Time { return r.EndTime.Time() }
+func (r *CallRecording) EndedTime() time.Time { return r.EndTime.Time() }
 
-// Transcription is the transcript of a call, or of one meeting within it.
+// CallTranscription is the transcript of a call, or of one meeting within it.
 // Transcripts are generated asynchronously after the call ends; empty
 // fields are left out on the wire.
-type Transcription struct {
+type CallTranscription struct {
 	// RoomName is the call's room.
 	RoomName string `json:"roomName,omitempty"`
 	// MID is the meeting the transcript covers; empty when it covers the
@@ -285,45 +347,17 @@ type Transcription struct {
 }
 
 // StartedTime is StartTime as a time.Time (zero when unset).
-func (t *Transcription) StartedTime() time.Time { return t.StartTime.Time() }
+func (t *CallTranscription) StartedTime() time.Time { return t.StartTime.Time() }
 
 // EndedTime is EndTime as a time.Time (zero when unset).
-func (t *Transcription) EndedTime() time.Time { return t.EndTime.Time() }
+func (t *CallTranscription) EndedTime() time.Time { return t.EndTime.Time() }
 
 // Date is TranscriptDate parsed as RFC 3339 (ISO-8601), or the zero time
 // when it is empty or not in that form.
-func (t *Transcription) Date() time.Time {
+func (t *CallTranscription) Date() time.Time {
 	d, err := time.Parse(time.RFC3339Nano, t.TranscriptDate)
 	if err != nil {
 		return time.Time{}
 	}
 	return d
-}
-
-// Page is one page of a list: its items and the list's meta.
-type Page[T any] struct {
-	// Data holds the page's items.
-	Data []T `json:"data"`
-	// Meta describes where the page sits in the list.
-	Meta Meta `json:"meta"`
-}
-
-// Meta is the "meta" object of a list response.
-type Meta struct {
-	// Pagination is the list's page-number pagination, when sent.
-	Pagination *Pagination `json:"pagination,omitempty"`
-}
-
-// Pagination is the meta of a page-numbered list.
-type Pagination struct {
-	// Total is the number of items in the list.
-	Total int `json:"total"`
-	// Count is the number of items on this page.
-	Count int `json:"count"`
-	// PerPage is the page size applied.
-	PerPage int `json:"per_page"`
-	// CurrentPage is this page's number, from 1.
-	CurrentPage int `json:"current_page"`
-	// TotalPages is the number of pages.
-	TotalPages int `json:"total_pages"`
 }

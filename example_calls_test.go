@@ -1,4 +1,4 @@
-package calls_test
+package chat_test
 
 import (
 	"context"
@@ -8,32 +8,31 @@ import (
 	"time"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/calls"
 	"github.com/chatrest/chat/chattest"
 )
 
-// noon is the fake's clock in the examples.
-var noon = time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+// callsNoon is the fake's clock in the examples.
+var callsNoon = time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
 
-// newServer starts a fake at noon with two ended calls and an unanswered
+// newServer starts a fake at callsNoon with two ended calls and an unanswered
 // one: the kind of history the Calls API lists.
-func newServer() *chattest.Server {
-	srv := chattest.NewServer(chattest.WithClock(func() time.Time { return noon }))
+func newCallsServer() *chattest.Server {
+	srv := chattest.NewServer(chattest.WithClock(func() time.Time { return callsNoon }))
 	srv.AddUser(chat.User{UID: "alice", Name: "Alice"})
 	srv.AddUser(chat.User{UID: "bob", Name: "Bob"})
 	srv.AddUser(chat.User{UID: "carol", Name: "Carol"})
-	at := func(minutes int) calls.Timestamp {
-		return calls.TimestampOf(noon.Add(time.Duration(minutes) * time.Minute))
+	at := func(minutes int) chat.Timestamp {
+		return chat.TimestampOf(callsNoon.Add(time.Duration(minutes) * time.Minute))
 	}
-	for _, c := range []calls.Call{
-		{SessionID: "v1.us.demo.1", Type: calls.TypeAudio, Initiator: "alice", Receiver: "bob", StartedAt: at(-60), EndedAt: at(-55),
-			Participants: []calls.Participant{{UID: "alice", JoinedAt: at(-60)}, {UID: "bob", JoinedAt: at(-60)}},
-			Recordings:   []calls.Recording{{StartTime: at(-59), EndTime: at(-56), RecordingURL: "https://recordings.example/1.mp4"}}},
-		{SessionID: "v1.us.demo.2", Type: calls.TypeVideo, Initiator: "bob", ReceiverType: calls.ReceiverGroup, Receiver: "team",
-			StartedAt: at(-30), EndedAt: at(-10), Participants: []calls.Participant{
+	for _, c := range []chat.Call{
+		{SessionID: "v1.us.demo.1", Type: chat.CallTypeAudio, Initiator: "alice", Receiver: "bob", StartedAt: at(-60), EndedAt: at(-55),
+			Participants: []chat.CallParticipant{{UID: "alice", JoinedAt: at(-60)}, {UID: "bob", JoinedAt: at(-60)}},
+			Recordings:   []chat.CallRecording{{StartTime: at(-59), EndTime: at(-56), RecordingURL: "https://recordings.example/1.mp4"}}},
+		{SessionID: "v1.us.demo.2", Type: chat.CallTypeVideo, Initiator: "bob", ReceiverType: chat.ReceiverGroup, Receiver: "team",
+			StartedAt: at(-30), EndedAt: at(-10), Participants: []chat.CallParticipant{
 				{UID: "bob", JoinedAt: at(-30)}, {UID: "carol", JoinedAt: at(-29), LeftAt: at(-20)}, {UID: "alice"}}},
-		{SessionID: "v1.us.demo.3", Type: calls.TypeVideo, Initiator: "carol", Receiver: "alice", InitiatedAt: at(-5),
-			Status: calls.StatusUnanswered, Participants: []calls.Participant{{UID: "alice"}}},
+		{SessionID: "v1.us.demo.3", Type: chat.CallTypeVideo, Initiator: "carol", Receiver: "alice", InitiatedAt: at(-5),
+			Status: chat.CallStatusUnanswered, Participants: []chat.CallParticipant{{UID: "alice"}}},
 	} {
 		if _, err := srv.AddCall(c); err != nil {
 			log.Fatal(err)
@@ -42,13 +41,13 @@ func newServer() *chattest.Server {
 	return srv
 }
 
-func ExampleService_List() {
-	srv := newServer()
+func ExampleCallsService_List() {
+	srv := newCallsServer()
 	defer srv.Close()
 	client := srv.Client()
 
 	// The ended video calls, newest first.
-	page, err := client.Calls.List(context.Background(), &calls.ListCallsOptions{Type: calls.TypeVideo, Status: calls.StatusEnded})
+	page, err := client.Calls.List(context.Background(), &chat.ListCallsOptions{Type: chat.CallTypeVideo, Status: chat.CallStatusEnded})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -60,8 +59,8 @@ func ExampleService_List() {
 	// v1.us.demo.2: ended video call by bob to group team, 20m0s, 2 joined
 }
 
-func ExampleService_List_onBehalfOf() {
-	srv := newServer()
+func ExampleCallsService_List_onBehalfOf() {
+	srv := newCallsServer()
 	defer srv.Close()
 	client := srv.Client()
 
@@ -80,14 +79,14 @@ func ExampleService_List_onBehalfOf() {
 	// v1.us.demo.1 ended
 }
 
-func ExampleService_All() {
-	srv := newServer()
+func ExampleCallsService_All() {
+	srv := newCallsServer()
 	defer srv.Close()
 	client := srv.Client()
 
 	// Every recorded call, a page of 50 at a time.
 	recorded := true
-	for c, err := range client.Calls.All(context.Background(), &calls.ListCallsOptions{HasRecording: &recorded, PerPage: 50}) {
+	for c, err := range client.Calls.All(context.Background(), &chat.ListCallsOptions{HasRecording: &recorded, PageOptions: chat.PageOptions{PerPage: 50}}) {
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -99,8 +98,8 @@ func ExampleService_All() {
 	// v1.us.demo.1: 3 minutes at https://recordings.example/1.mp4
 }
 
-func ExampleService_Get() {
-	srv := newServer()
+func ExampleCallsService_Get() {
+	srv := newCallsServer()
 	defer srv.Close()
 	client := srv.Client()
 
@@ -128,13 +127,13 @@ func ExampleService_Get() {
 	// 404 ERR_CALL_SESSION_NOT_FOUND
 }
 
-func ExampleService_ListTranscriptions() {
-	srv := newServer()
+func ExampleCallsService_ListTranscriptions() {
+	srv := newCallsServer()
 	defer srv.Close()
 	client := srv.Client()
 	// Transcripts are generated after the call ends; the fake adds them
 	// when told.
-	if err := srv.AddTranscription("v1.us.demo.1", calls.Transcription{TID: "tr-1", TranscriptURL: "https://transcripts.example/1.txt"}); err != nil {
+	if err := srv.AddTranscription("v1.us.demo.1", chat.CallTranscription{TID: "tr-1", TranscriptURL: "https://transcripts.example/1.txt"}); err != nil {
 		log.Fatal(err)
 	}
 
@@ -149,18 +148,18 @@ func ExampleService_ListTranscriptions() {
 	// tr-1 https://transcripts.example/1.txt 2024-05-01T12:00:00Z
 }
 
-func ExampleService_AllTranscriptions() {
-	srv := newServer()
+func ExampleCallsService_AllTranscriptions() {
+	srv := newCallsServer()
 	defer srv.Close()
 	client := srv.Client()
 	for _, tid := range []string{"a", "b", "c"} {
-		if err := srv.AddTranscription("v1.us.demo.2", calls.Transcription{TID: tid}); err != nil {
+		if err := srv.AddTranscription("v1.us.demo.2", chat.CallTranscription{TID: tid}); err != nil {
 			log.Fatal(err)
 		}
 	}
 
 	// Newest first, two per request.
-	for t, err := range client.Calls.AllTranscriptions(context.Background(), "v1.us.demo.2", &calls.ListTranscriptionsOptions{PerPage: 2}) {
+	for t, err := range client.Calls.AllTranscriptions(context.Background(), "v1.us.demo.2", &chat.ListTranscriptionsOptions{PageOptions: chat.PageOptions{PerPage: 2}}) {
 		if err != nil {
 			log.Fatal(err)
 		}
