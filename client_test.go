@@ -67,7 +67,7 @@ func newMockAPI(t testing.TB, opts ...chat.Option) *mockAPI {
 	t.Helper()
 	m := &mockAPI{t: t, mt: httpmock.NewMockTransport()}
 	m.handle = func(int, *http.Request) (*http.Response, error) {
-		return jsonResponse(http.StatusOK, `{"data":{}}`), nil
+		return jsonResponse(http.StatusOK, `{"data":{"ok":true}}`), nil
 	}
 	m.mt.RegisterNoResponder(m.respond)
 	all := append([]chat.Option{chat.WithoutRetries()}, opts...)

@@ -492,12 +492,12 @@ func importChunk[In, Out any](ctx context.Context, rc *rest.Client, sp *importSp
 		entities[keys[i]] = sp.wire(&items[i], keys[i])
 	}
 	body := map[string]map[string]any{sp.prop: entities}
-	answer, err := rest.Data[map[string]importEntry[Out]](ctx, rc, &rest.Call{
-		Method: http.MethodPost, Path: path("data_import", sp.prop), Body: body, Options: opts,
-	})
+	call := &rest.Call{Method: http.MethodPost, Path: path("data_import", sp.prop), Body: body, Options: opts}
+	answer, err := rest.Data[map[string]importEntry[Out]](ctx, rc, call)
 	if err != nil {
 		return nil, err
 	}
+	var scrub func(string) string // built on the first refused entity
 	var folded map[string]string // lower-cased key -> key of the answer, built on demand
 	out := make([]ImportResult[Out], len(idx))
 	for n, i := range idx {
@@ -523,12 +523,23 @@ func importChunk[In, Out any](ctx context.Context, rc *rest.Client, sp *importSp
 		case e.Success:
 			r.Success, r.Data = true, e.Data
 		default:
+			if scrub == nil {
+				scrub = rc.Scrubber(call)
+			}
 			r.Data = e.Data
-			r.Err = parseImportError(e.Error)
+			r.Err = parseImportError(e.Error).scrubbed(scrub)
 		}
 		out[n] = r
 	}
 	return out, nil
+}
+
+// scrubbed returns e with scrub applied to every text the service filled:
+// it may echo the credentials the request carried.
+func (e *ImportError) scrubbed(scrub func(string) string) *ImportError {
+	e.Code, e.Message, e.DevMessage = scrub(e.Code), scrub(e.Message), scrub(e.DevMessage)
+	e.Details = rest.ScrubDetails(e.Details, scrub)
+	return e
 }
 
 // parseImportError reads an entry's "error": the API's error object, or a

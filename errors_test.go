@@ -456,15 +456,42 @@ func TestNoDataIsNotSuccess(t *testing.T) {
 			}
 		}
 	}
-	t.Run("an empty object or list is an answer", func(t *testing.T) {
+	t.Run("an empty object is no data, an empty list is an answer", func(t *testing.T) {
 		m := newMockAPI(t)
 		m.reply(http.StatusOK, `{"data":{}}`)
 		u, err := m.client.Users.Get(ctx, "u1")
-		require.NoError(t, err)
-		assert.Equal(t, &chat.User{}, u)
+		assert.Nil(t, u)
+		assert.ErrorIs(t, err, chat.ErrEmptyResponse)
 		m.reply(http.StatusOK, `{"data":[]}`)
 		p, err := m.client.Users.List(ctx, nil)
 		require.NoError(t, err)
+		assert.NotNil(t, p.Data)
 		assert.Empty(t, p.Data)
+		m.reply(http.StatusOK, `{"meta":{"pagination":{"per_page":2}}}`)
+		_, err = m.client.Users.List(ctx, nil)
+		assert.ErrorIs(t, err, chat.ErrEmptyResponse, "a page's meta without its items")
+	})
+	t.Run("an object whose fields the SDK does not know is an answer", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.reply(http.StatusOK, `{"data":{"pushProviders":[]}}`)
+		r, err := m.client.Notifications.AddAPNsProvider(ctx, &chat.APNsProvider{ProviderID: "p"})
+		require.NoError(t, err)
+		assert.Equal(t, &chat.Result{}, r)
+	})
+	t.Run("contact details may be empty", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.reply(http.StatusOK, `{"data":{}}`)
+		cd, err := m.client.Notifications.GetContactDetails(ctx, "alice")
+		require.NoError(t, err)
+		assert.Equal(t, &chat.ContactDetails{}, cd)
+	})
+	t.Run("an error object in a 2xx is no data, with its code", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.reply(http.StatusOK, `{"error":{"code":"ERR_UID_NOT_FOUND","message":"no such user"}}`)
+		_, err := m.client.Users.Get(ctx, "u1")
+		assert.ErrorIs(t, err, chat.ErrEmptyResponse)
+		assert.ErrorIs(t, err, chat.ErrNotFound)
+		ce := requireAPIError(t, err)
+		assert.Equal(t, "no such user", ce.Message)
 	})
 }

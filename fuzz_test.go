@@ -40,7 +40,7 @@ func (rt *recordingTransport) RoundTrip(req *http.Request) (*http.Response, erro
 	return &http.Response{
 		StatusCode: http.StatusOK,
 		Header:     http.Header{"Content-Type": {"application/json"}},
-		Body:       io.NopCloser(strings.NewReader(cmp.Or(rt.reply, `{"data":{}}`))),
+		Body:       io.NopCloser(strings.NewReader(cmp.Or(rt.reply, `{"data":{"ok":true}}`))),
 		Request:    req,
 	}, nil
 }

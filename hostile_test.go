@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/calls"
 	"github.com/chatrest/chat/management"
 )
 
@@ -218,7 +217,7 @@ var hostileCalls = []hostileCall{
 		}},
 	{name: "management Webhooks.Update", method: http.MethodPut, result: hostileObject, ok: hostileWebhookOK,
 		run: func(ctx context.Context, c hostileClients) (any, error) {
-			pw := hostileHookPW
+			pw := chat.Secret(hostileHookPW)
 			return c.mgmt.Webhooks.Update(ctx, "hostile-app", "hook1", &management.UpdateWebhookRequest{Password: &pw})
 		}},
 	{name: "management Tenants.Add", method: http.MethodPost, result: hostileObject,
@@ -1099,17 +1098,13 @@ func hostileDuplicate(items []any) string {
 	return ""
 }
 
-// hostileTimestampTypes are the SDK's timestamp types.
-var hostileTimestampTypes = []reflect.Type{reflect.TypeFor[chat.Timestamp](), reflect.TypeFor[management.Timestamp](),
-	reflect.TypeFor[calls.Timestamp]()}
-
 // hostileTimestampsIn calls bad for every timestamp in v that is before
 // 1970, with its path.
 func hostileTimestampsIn(v reflect.Value, path string, bad func(path string, v int64)) {
 	if !v.IsValid() {
 		return
 	}
-	if slices.Contains(hostileTimestampTypes, v.Type()) {
+	if timestampTypes[v.Type()] {
 		if v.Int() < 0 {
 			bad(path, v.Int())
 		}

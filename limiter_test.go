@@ -109,7 +109,7 @@ func TestLimiterWaitsBeforeEveryAttemptAndObservesEveryAnswer(t *testing.T) {
 func TestLimiterObservationWithoutHeaders(t *testing.T) {
 	lim := &recLimiter{}
 	m := newLimitedMock(t, lim)
-	m.reply(http.StatusOK, `{"data":{}}`)
+	m.reply(http.StatusOK, `{"data":{"ok":true}}`)
 	_, err := m.client.Users.Get(context.Background(), "ann")
 	require.NoError(t, err)
 	require.Len(t, lim.obs, 1)
@@ -181,7 +181,7 @@ func TestLimiterClasses(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			lim := &recLimiter{}
 			m := newLimitedMock(t, lim)
-			m.reply(http.StatusOK, `{"data":{}}`, "X-Rate-Limit", "60", "X-Rate-Limit-Remaining", "59")
+			m.reply(http.StatusOK, `{"data":{"ok":true}}`, "X-Rate-Limit", "60", "X-Rate-Limit-Remaining", "59")
 			_ = tt.call(m.client) // the answer may not decode into every result: the class is what counts
 			want := []string{"wait myapp " + string(tt.class)}
 			if tt.observe {
@@ -262,7 +262,7 @@ func TestLimiterWaitCountsAgainstTheTimeout(t *testing.T) {
 	assert.Less(t, time.Since(start), time.Second, "refused at once, not at the timeout")
 	assert.Equal(t, 1, m.calls())
 
-	m.reply(http.StatusOK, `{"data":{}}`)
+	m.reply(http.StatusOK, `{"data":{"ok":true}}`)
 	_, err = m.client.Users.Get(context.Background(), "bob")
 	assert.NoError(t, err, "the standard class is not blocked")
 	assert.Equal(t, 2, m.calls())
@@ -279,7 +279,7 @@ func TestRateLimiterLearnsSmallerBudgets(t *testing.T) {
 	assert.Equal(t, chat.DefaultStandardBudget, lim.Budget(std))
 	assert.Equal(t, chat.DefaultCoreBudget, lim.Budget(core))
 
-	m.reply(http.StatusOK, `{"data":{}}`, "X-Rate-Limit", "60", "X-Rate-Limit-Remaining", "59")
+	m.reply(http.StatusOK, `{"data":{"ok":true}}`, "X-Rate-Limit", "60", "X-Rate-Limit-Remaining", "59")
 	_, err := m.client.Users.Get(context.Background(), "ann")
 	require.NoError(t, err)
 	assert.Equal(t, 60, lim.Budget(std), "the service's smaller budget")

@@ -263,7 +263,7 @@ func (s *NotificationsService) GetContactDetails(ctx context.Context, onBehalfOf
 	if err := s.rc.Required("onBehalfOf", onBehalfOf); err != nil {
 		return nil, err
 	}
-	return do[ContactDetails](ctx, s.rc, http.MethodGet, contactDetailsPath(), nil, onBehalfOf, opts)
+	return rest.Data[ContactDetails](ctx, s.rc, &rest.Call{Method: http.MethodGet, Path: contactDetailsPath(), OnBehalfOf: onBehalfOf, Options: opts, EmptyOK: true})
 }
 
 // UpdateContactDetails sets the email address or phone number of the user
@@ -277,7 +277,7 @@ func (s *NotificationsService) UpdateContactDetails(ctx context.Context, onBehal
 	if req == nil || req.Email == "" && req.PhoneNumber == "" {
 		return nil, newArgError("req", "must set Email or PhoneNumber")
 	}
-	return do[ContactDetails](ctx, s.rc, http.MethodPatch, contactDetailsPath(), req, onBehalfOf, opts)
+	return rest.Data[ContactDetails](ctx, s.rc, &rest.Call{Method: http.MethodPatch, Path: contactDetailsPath(), Body: req, OnBehalfOf: onBehalfOf, Options: opts, EmptyOK: true})
 }
 
 // DeleteContactDetails removes the contact details of the user onBehalfOf.

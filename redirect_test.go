@@ -73,7 +73,7 @@ func newRedirectHosts(t *testing.T) *redirectHosts {
 				return
 			}
 			w.Header().Set("Content-Type", "application/json")
-			_, _ = io.WriteString(w, `{"data":{}}`)
+			_, _ = io.WriteString(w, `{"data":{"ok":true}}`)
 		})
 	}
 	h.origin = httptest.NewServer(serve("origin"))

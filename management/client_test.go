@@ -52,7 +52,7 @@ type mockAPI struct {
 // without retries, answering 200 {"data":{}} until told otherwise.
 func newMockAPI(t testing.TB, opts ...management.Option) *mockAPI {
 	t.Helper()
-	m := &mockAPI{t: t, status: http.StatusOK, body: `{"data":{}}`}
+	m := &mockAPI{t: t, status: http.StatusOK, body: `{"data":{"ok":true}}`}
 	mt := httpmock.NewMockTransport()
 	mt.RegisterNoResponder(m.respond)
 	all := append([]management.Option{management.WithoutRetries()}, opts...)

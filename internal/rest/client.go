@@ -84,6 +84,9 @@ type Call struct {
 	// the positional argument of operations that require it.
 	OnBehalfOf string
 	Options    []RequestOption
+	// EmptyOK accepts an empty object as the answer's data: an operation
+	// whose result may hold nothing (a user's contact details).
+	EmptyOK bool
 	// Secrets are further credentials the call carries where no Secret
 	// field or secret path segment shows them (a query given as
 	// url.Values); they are scrubbed from its errors and logs.
@@ -133,7 +136,15 @@ func (c *Client) callSecrets(call *Call) []string {
 	all = append(all, SecretsIn(call.Body)...)
 	all = append(all, SecretsIn(call.Query)...)
 	all = append(all, call.Secrets...)
-	return withEncodings(all)
+	return WithEncodings(all)
+}
+
+// Scrubber returns a function that removes every credential call carries
+// from a text, as the call's errors are scrubbed: for texts a caller builds
+// from a successful answer (a bulk import's per-entity errors).
+func (c *Client) Scrubber(call *Call) func(string) string {
+	secrets := c.callSecrets(call)
+	return func(text string) string { return Scrub(text, secrets) }
 }
 
 func (c *Client) secrets() []string {
@@ -239,6 +250,7 @@ func (c *Client) attempt(ctx context.Context, req *retryablehttp.Request, st *ca
 		}
 		f := c.failure(call, st, resp, nil, readErr)
 		f.Message = "reading response: " + f.Err.Error()
+		c.scrub(f, call)
 		return retryable && !tooLarge, c.NewError(f)
 	}
 	if out == nil {
@@ -248,16 +260,19 @@ func (c *Client) attempt(ctx context.Context, req *retryablehttp.Request, st *ca
 		if err := Unmarshal(buf.Bytes(), out); err != nil {
 			f := c.failure(call, st, resp, nil, err)
 			f.Message = "decoding response: " + err.Error()
+			c.scrub(f, call)
 			var syntaxErr *json.SyntaxError
 			return retryable && (errors.As(err, &syntaxErr) || errors.Is(err, io.ErrUnexpectedEOF)), c.NewError(f)
 		}
 	}
 	// An operation that returns something must not pass off an answer
-	// without it (an empty body, null, {}, {"data": null}) as success with
-	// a zero value. An object, even an empty one, is an answer.
-	if reflect.ValueOf(out).Elem().IsZero() && !holdsData(buf.Bytes()) {
-		f := c.failure(call, st, resp, nil, ErrEmptyResponse)
-		f.Message = "the response held no data"
+	// without it (an empty body, null, {}, {"data": null}, {"data": {}},
+	// a list's meta without its items) as success with a zero value.
+	if noData(out, buf.Bytes(), call.EmptyOK) {
+		f := c.failure(call, st, resp, buf.Bytes(), ErrEmptyResponse)
+		if f.Code == "" {
+			f.Message = "the response held no data"
+		}
 		if !st.safe {
 			f.Message += "; the request may have been applied"
 		}
@@ -266,16 +281,49 @@ func (c *Client) attempt(ctx context.Context, req *retryablehttp.Request, st *ca
 	return false, nil
 }
 
-// holdsData reports whether body is a JSON object with a "data" member that
-// is not null. It is only asked about answers that decoded to nothing.
-func holdsData(body []byte) bool {
+// noData reports whether out, decoded from body, holds no answer: a list
+// (a struct with a Data slice) whose items are missing or null, or a zero
+// value decoded from a body without a "data" member, with a null one, or
+// (unless emptyOK) with an empty object.
+func noData(out any, body []byte, emptyOK bool) bool {
+	rv := reflect.ValueOf(out).Elem()
+	if i := dataSlice(rv.Type()); i >= 0 && rv.Field(i).IsNil() {
+		return true
+	}
+	if !rv.IsZero() {
+		return false
+	}
 	var env struct {
 		Data json.RawMessage `json:"data"`
 	}
 	if json.Unmarshal(body, &env) != nil {
-		return false
+		return true
 	}
-	return len(env.Data) > 0 && string(env.Data) != "null"
+	switch d := bytes.TrimSpace(env.Data); {
+	case len(d) == 0, string(d) == "null":
+		return true
+	case len(d) >= 2 && d[0] == '{' && len(bytes.TrimSpace(d[1:len(d)-1])) == 0:
+		return !emptyOK
+	}
+	return false
+}
+
+// dataSlices caches, per type, the index of its Data field when that is a
+// slice: a list's items.
+var dataSlices sync.Map // reflect.Type -> int
+
+func dataSlice(t reflect.Type) int {
+	if i, ok := dataSlices.Load(t); ok {
+		return i.(int)
+	}
+	i := -1
+	if t.Kind() == reflect.Struct {
+		if f, ok := t.FieldByName("Data"); ok && len(f.Index) == 1 && f.Type.Kind() == reflect.Slice {
+			i = f.Index[0]
+		}
+	}
+	dataSlices.Store(t, i)
+	return i
 }
 
 // pause waits the backoff before attempt number attempts+1, or until ctx
@@ -488,7 +536,11 @@ type scrubbedError struct {
 }
 
 func (e *scrubbedError) Error() string { return e.msg }
-func (e *scrubbedError) Unwrap() error { return e.err }
+
+// Is matches what the scrubbed error matches (a context's error, a
+// syscall error): errors.Is still works. There is no Unwrap, which would
+// hand out the error whose text shows the secret.
+func (e *scrubbedError) Is(target error) bool { return errors.Is(e.err, target) }
 
 // Timeout keeps url.Error.Timeout working through the wrapper.
 func (e *scrubbedError) Timeout() bool {

@@ -53,7 +53,9 @@ func TestRedactErr(t *testing.T) {
 		require.ErrorAs(t, out, &ue)
 		assert.True(t, ue.Timeout())
 		assert.NotContains(t, out.Error(), "secret-token")
-		assert.ErrorAs(t, out, new(timeoutErr))
+		assert.False(t, errors.As(out, new(timeoutErr)), "the cause whose text shows the secret is not handed out")
+		assert.ErrorIs(t, redactErr(fmt.Errorf("%w at secret-token", context.DeadlineExceeded), shown, secrets), context.DeadlineExceeded,
+			"errors.Is still sees through")
 	})
 
 	t.Run("not a url.Error", func(t *testing.T) {

@@ -84,18 +84,25 @@ func (c *Client) scrub(f *Failure, call *Call) {
 	f.Message = Scrub(f.Message, secrets)
 	f.DevMessage = Scrub(f.DevMessage, secrets)
 	f.Source = Scrub(f.Source, secrets)
-	if len(f.Details) > 0 {
-		details := make(map[string][]string, len(f.Details))
-		for k, vs := range f.Details {
-			for i, v := range vs {
-				vs[i] = Scrub(v, secrets)
-			}
-			k = Scrub(k, secrets)
-			details[k] = append(details[k], vs...)
-		}
-		f.Details = details
-	}
+	f.Details = ScrubDetails(f.Details, func(s string) string { return Scrub(s, secrets) })
 	f.Err = scrubErr(f.Err, secrets)
+}
+
+// ScrubDetails applies scrub to the keys and values of details (an error's
+// field -> problems map); keys that become equal keep every value.
+func ScrubDetails(details map[string][]string, scrub func(string) string) map[string][]string {
+	if len(details) == 0 {
+		return details
+	}
+	out := make(map[string][]string, len(details))
+	for k, vs := range details {
+		for i, v := range vs {
+			vs[i] = scrub(v)
+		}
+		k = scrub(k)
+		out[k] = append(out[k], vs...)
+	}
+	return out
 }
 
 func pathOf(base string) string {

@@ -1,8 +1,10 @@
 package rest
 
 import (
+	"encoding/base64"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -104,14 +106,20 @@ func collectSecrets(v reflect.Value, out *[]string, depth int) {
 	}
 }
 
-// withEncodings returns secrets with the forms in which a server may echo
+// WithEncodings returns secrets with the forms in which a server may echo
 // them besides their own: URL-escaped as a query value and as a path
-// segment.
-func withEncodings(secrets []string) []string {
+// segment, and base64-encoded (standard and URL alphabets, padded or not).
+func WithEncodings(secrets []string) []string {
 	out := secrets[:len(secrets):len(secrets)]
 	for _, s := range secrets {
-		for _, e := range []string{url.QueryEscape(s), url.PathEscape(s), escapeSegment(s)} {
-			if e != s {
+		if s == "" {
+			continue
+		}
+		b := []byte(s)
+		for _, e := range []string{url.QueryEscape(s), url.PathEscape(s), escapeSegment(s),
+			base64.StdEncoding.EncodeToString(b), base64.RawStdEncoding.EncodeToString(b),
+			base64.URLEncoding.EncodeToString(b), base64.RawURLEncoding.EncodeToString(b)} {
+			if e != s && !slices.Contains(out, e) {
 				out = append(out, e)
 			}
 		}
