@@ -77,7 +77,8 @@
 // moderation decisions, and the calls seeded with [Server.AddCall].
 // Deliveries are POSTed by one goroutine per server, in order, with the
 // webhook's Basic auth, to loopback receivers only (the fake connects
-// nowhere else); [Server.Deliveries] reports them, [Server.AwaitDeliveries]
+// nowhere else), or under [WithLocalNetwork] to receivers on the networks
+// of the machine's interfaces too; [Server.Deliveries] reports them, [Server.AwaitDeliveries]
 // waits for them, [Server.Fire] sends any trigger by hand, and
 // [Server.Close] stops them.
 //
@@ -114,6 +115,23 @@
 // replaced by [Redacted] (and the management credentials); [Server.RequestCount] counts them by route and
 // [Server.AwaitRequests] waits for them.
 //
+// # Dashboard
+//
+// The same address serves a dashboard at /_chattest/ ([Server.DashboardURL]):
+// read-only HTML pages of the app as it stands, for a person to see what a
+// test or a demo did. They show the users with their auth tokens (masked to
+// their last 4 characters), the groups and their members, the conversations
+// with each owner's unread count, the messages of a conversation with their
+// threads and reactions, the webhooks with each delivery's state, status
+// and attempts, and the request log (redacted, as [Server.Requests] is).
+// No page shows a credential. An open page updates itself, through a
+// Server-Sent Events stream (/_chattest/events), whenever a request is
+// served or a delivery progresses; the state seeded with the methods of
+// [Server] shows on the next change or reload. The pages answer GET only,
+// and only to loopback clients that address the server by a loopback name,
+// unless [WithLocalNetwork] is given. [Handler.Close] ends the streams.
+//
 // To serve the fake outside a test, on a fixed address, use [NewHandler], or
-// the command cmd/chattest.
+// the command cmd/chattest, which serves the chat API, the Management API
+// and the dashboard on one address.
 package chattest

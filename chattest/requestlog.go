@@ -135,6 +135,7 @@ type requestLog struct {
 	counts  map[string]int // requests by route pattern; "" for none
 	total   int
 	arrived chan struct{} // closed, and replaced, when a request arrives
+	changed chan struct{} // closed, and replaced, when a request arrives or is answered: the dashboard's feed
 
 	known   map[string]bool // every credential the server has held or issued
 	secrets []string        // known, with its escaped forms, in learning order
@@ -143,7 +144,15 @@ type requestLog struct {
 func (l *requestLog) init() {
 	l.counts = map[string]int{}
 	l.arrived = make(chan struct{})
+	l.changed = make(chan struct{})
 	l.known = map[string]bool{}
+}
+
+// touch wakes the dashboard's live pages: a request arrived, or the state
+// changed as one was served.
+func (l *requestLog) touch() {
+	close(l.changed)
+	l.changed = make(chan struct{})
 }
 
 // learn adds a credential to those never logged, for good: a key or token
@@ -438,6 +447,7 @@ func (l *requestLog) add(e *Request) {
 	l.total++
 	close(l.arrived)
 	l.arrived = make(chan struct{})
+	l.touch()
 }
 
 // count returns how many requests of route ("*": all) arrived.

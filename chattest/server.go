@@ -39,7 +39,8 @@ type config struct {
 	mgmtSecret   string
 	rateCore     int // budgets per minute; below 1: not enforced (ratelimit.go)
 	rateStandard int
-	importLimit  int // data import requests per minute and endpoint; 0: default, -1: not enforced (dataimport.go)
+	importLimit  int  // data import requests per minute and endpoint; 0: default, -1: not enforced (dataimport.go)
+	localNetwork bool // WithLocalNetwork: localnetwork.go
 }
 
 // WithAppID sets the app id (default "test-app"). It must be one DNS label
@@ -128,7 +129,8 @@ func (q quietHandshakes) Write(p []byte) (int, error) {
 // configuration, as cmd/chattest does. Create it with [NewHandler]. It
 // enforces [WithRateLimit] as a [Server] does; seeding, inspection, fault
 // injection and the request log's accessors are methods of [Server], which
-// serves a Handler over HTTPS.
+// serves a Handler over HTTPS. Call [Handler.Close] when you stop serving
+// it.
 //
 // Printing a Handler (with any fmt verb) shows its app id, never its API
 // key.
@@ -141,6 +143,7 @@ type Handler struct {
 	routes   map[string]bool // the registered patterns, for Fault.Route
 
 	mgmt       http.Handler // the management API: management.go
+	dash       http.Handler // the dashboard under /_chattest/: dashboard.go
 	mgmtKey    string
 	mgmtSecret string
 	closing    chan struct{} // closed by stop: delays end
@@ -153,7 +156,8 @@ type Handler struct {
 
 // NewHandler returns the fake API for one app, seeded with a fullAccess API
 // key and nothing else, configured as [NewServer] is. It serves paths under
-// /v3; any other path answers 404 ERR_API_NOT_FOUND.
+// /v3, and its dashboard under /_chattest/ (see the package doc); any other
+// path answers 404 ERR_API_NOT_FOUND.
 func NewHandler(opts ...Option) *Handler {
 	cfg := config{appID: defaultAppID, apiKey: defaultAPIKey, clock: time.Now, mgmtKey: defaultMgmtKey, mgmtSecret: defaultMgmtSecret}
 	for _, o := range opts {
@@ -181,6 +185,7 @@ func NewHandler(opts ...Option) *Handler {
 	h.log.learn(cfg.mgmtKey)
 	h.log.learn(cfg.mgmtSecret)
 	h.mgmt = h.newMgmtMux()
+	h.dash = h.newDashboard(cfg.localNetwork)
 	mux := http.NewServeMux()
 	for _, rt := range allRoutes() {
 		mux.Handle(rt.pattern, h.endpoint(rt))
@@ -234,6 +239,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.notFound.ServeHTTP(w, r)
 		return
 	}
+	if isDashboardPath(r.URL.Path) {
+		h.dash.ServeHTTP(w, r)
+		return
+	}
 	h.mux.ServeHTTP(w, r)
 }
 
@@ -257,9 +266,22 @@ func (h *Handler) GoString() string { return h.String() }
 // Format prints [Handler.String] for every verb.
 func (h *Handler) Format(f fmt.State, verb rune) { io.WriteString(f, h.String()) }
 
-// stop ends the waits of delayed requests (see [Fault.Delay]), so that
-// closing a server does not wait for them. Calling it again does nothing.
+// stop ends the waits of delayed requests (see [Fault.Delay]) and the
+// dashboard's live streams, so that closing a server does not wait for
+// them. Calling it again does nothing.
 func (h *Handler) stop() { h.stopped.Do(func() { close(h.closing) }) }
+
+// Close ends what the handler runs beside the requests it answers: the
+// dashboard's live streams and the requests held by a [Fault.Delay] end at
+// once, and webhook deliveries stop, failing those not yet made with
+// [ErrDeliveryStopped]. Call it when you stop serving the handler, before
+// [http.Server.Shutdown], which would otherwise wait for the streams. The
+// handler still answers requests after Close. Calling it again does
+// nothing more.
+func (h *Handler) Close() {
+	h.stop()
+	h.st.stopDeliveries()
+}
 
 // validAppID reports whether id is one DNS label, the rule chat.NewClient
 // applies.
@@ -303,8 +325,9 @@ func (s *Server) APIKey() string { return s.h.apiKey }
 // connect with your own HTTP client, or use [Server.HTTPClient].
 func (s *Server) Certificate() *x509.Certificate { return s.ts.Certificate() }
 
-// Handler serves the fake API (paths under /v3) without the TLS server
-// around it, e.g. to mount it in another server. It shares the state, the
+// Handler serves the fake API (paths under /v3) and its dashboard (under
+// /_chattest/) without the TLS server around it, e.g. to mount it in
+// another server. It shares the state, the
 // faults and the request log of s.
 func (s *Server) Handler() http.Handler { return s.h }
 
@@ -312,8 +335,7 @@ func (s *Server) Handler() http.Handler { return s.h }
 // held by a [Fault.Delay] is dropped at once), and closes the idle
 // connections of the clients it made. Calling it again does nothing.
 func (s *Server) Close() {
-	s.h.stop()
-	s.st.stopDeliveries() // deliveries.go: no delivery goroutine outlives Close
+	s.h.Close() // no delivery goroutine or dashboard stream outlives Close
 	s.closeIdle()
 	s.mts.Close()
 	s.ts.Close()
@@ -478,6 +500,7 @@ func (h *Handler) endpoint(rt route) http.Handler {
 		st.mu.Lock()
 		status, out, rate := st.serve(rt, class, r, body, bodyErr)
 		h.log.learnFrom(out)
+		h.log.touch()
 		if x.fault.Kind != FaultDropAfter {
 			x.entry.Status = status
 		}

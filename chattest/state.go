@@ -67,6 +67,7 @@ func newState(cfg config) *state {
 	st.agentsState.init()
 	st.mgmtState.init(st)
 	st.hooksState.init()
+	st.deliv.localNetwork = cfg.localNetwork
 	st.addAPIKey(cfg.apiKey, "Default key", scopeFullAccess, st.clock())
 	return st
 }

@@ -3,17 +3,24 @@
 // other user, and list the thread.
 //
 // With CHAT_APP_ID, CHAT_REGION and CHAT_API_KEY set it talks to the real
-// service; otherwise it starts the in-memory fake (package chattest) and runs
-// the same flow against it:
+// service; with CHAT_BASE_URL set too, to that address instead, e.g. a
+// running cmd/chattest, trusting the certificate in the PEM file
+// CHAT_CA_FILE when one is given (cmd/chattest prints these lines at
+// start). Otherwise it starts the in-memory fake (package chattest) and
+// runs the same flow against it:
 //
 //	go run ./examples/quickstart
 package main
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/chatrest/chat"
@@ -84,15 +91,24 @@ func run() error {
 }
 
 // newClient returns a client for the real service when CHAT_APP_ID,
-// CHAT_REGION and CHAT_API_KEY are set, and otherwise one for an in-memory
-// chattest server, which done closes.
+// CHAT_REGION and CHAT_API_KEY are set (for CHAT_BASE_URL when it is set
+// too, trusting CHAT_CA_FILE), and otherwise one for an in-memory chattest
+// server, which done closes.
 func newClient() (client *chat.Client, done func(), err error) {
 	appID, region, apiKey := os.Getenv("CHAT_APP_ID"), os.Getenv("CHAT_REGION"), os.Getenv("CHAT_API_KEY")
 	if appID != "" || apiKey != "" {
 		if region == "" {
 			region = string(chat.RegionUS)
 		}
-		client, err = chat.NewClient(appID, apiKey, chat.WithRegion(chat.Region(region)))
+		opts := []chat.Option{chat.WithRegion(chat.Region(region))}
+		if base := os.Getenv("CHAT_BASE_URL"); base != "" {
+			more, err := baseURLOptions(base, os.Getenv("CHAT_CA_FILE"))
+			if err != nil {
+				return nil, nil, err
+			}
+			opts = append(opts, more...)
+		}
+		client, err = chat.NewClient(appID, apiKey, opts...)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -102,6 +118,30 @@ func newClient() (client *chat.Client, done func(), err error) {
 	srv := chattest.NewServer()
 	fmt.Printf("CHAT_APP_ID, CHAT_REGION and CHAT_API_KEY are not set: using the in-memory chattest server at %s\n", srv.URL())
 	return srv.Client(), srv.Close, nil
+}
+
+// baseURLOptions send to base instead of the service: over HTTPS trusting
+// the PEM certificates in caFile when it is set, or over plain HTTP when
+// base is an http:// URL of a loopback address.
+func baseURLOptions(base, caFile string) ([]chat.Option, error) {
+	opts := []chat.Option{chat.WithBaseURL(base)}
+	if strings.HasPrefix(base, "http://") {
+		opts = append(opts, chat.WithInsecureLoopback())
+	}
+	if caFile != "" {
+		pem, err := os.ReadFile(caFile)
+		if err != nil {
+			return nil, fmt.Errorf("CHAT_CA_FILE: %w", err)
+		}
+		roots := x509.NewCertPool()
+		if !roots.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("CHAT_CA_FILE %s: no PEM certificate in it", caFile)
+		}
+		tr := chat.NewTransport()
+		tr.TLSClientConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+		opts = append(opts, chat.WithHTTPClient(&http.Client{Transport: tr}))
+	}
+	return opts, nil
 }
 
 // ensureUser creates a user, or fetches it when it exists already, so that
