@@ -498,7 +498,7 @@ func importChunk[In, Out any](ctx context.Context, rc *rest.Client, sp *importSp
 		return nil, err
 	}
 	var scrub func(string) string // built on the first refused entity
-	var folded map[string]string // lower-cased key -> key of the answer, built on demand
+	var folded map[string]string  // lower-cased key -> key of the answer, built on demand
 	out := make([]ImportResult[Out], len(idx))
 	for n, i := range idx {
 		r := ImportResult[Out]{Index: i, Key: keys[i]}
