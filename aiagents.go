@@ -51,7 +51,7 @@ import (
 // Errors the reference names for these APIs: ERR_AGENT_NOT_FOUND,
 // ERR_AGENT_CREATION_FAILED, ERR_TOOL_NOT_FOUND, ERR_TOOL_ALREADY_ADDED,
 // ERR_KB_NOT_FOUND, ERR_KB_INDEXING_FAILED and the authentication codes.
-type AIAgentsService struct{ rc *rest.Client }
+type AIAgentsService struct{ c *Caller }
 
 // Agent is an agent made with the Agent Builder. Its field names are
 // unconfirmed by the reference (see [AIAgentsService]); its times are Unix
@@ -210,11 +210,11 @@ func (s *AIAgentsService) CreateAgent(ctx context.Context, req *CreateAgentReque
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.Name", req.Name); err != nil {
+	if err := required("req.Name", req.Name); err != nil {
 		return nil, err
 	}
 	var out answer[Agent, agentKey]
-	if err := s.rc.Do(ctx, &rest.Call{Method: http.MethodPost, Path: path("ai-agents", "agent-builder", "agents"), Body: req, Options: opts}, &out); err != nil {
+	if err := s.c.send(ctx, &Request{Method: http.MethodPost, Path: []string{"ai-agents", "agent-builder", "agents"}, Body: req}, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out.v, nil
@@ -269,7 +269,7 @@ type AgentCursor struct {
 // API: GET /v3/ai-agents/agent-builder/agents (onBehalfOf not supported)
 func (s *AIAgentsService) ListAgents(ctx context.Context, opts *ListAgentsOptions, reqOpts ...RequestOption) (*AgentPage, error) {
 	var page AgentPage
-	if err := s.rc.Do(ctx, &rest.Call{Method: http.MethodGet, Path: path("ai-agents", "agent-builder", "agents"), Query: opts, Options: reqOpts}, &page); err != nil {
+	if err := s.c.send(ctx, &Request{Method: http.MethodGet, Path: []string{"ai-agents", "agent-builder", "agents"}, Query: opts}, &page, reqOpts); err != nil {
 		return nil, err
 	}
 	return &page, nil
@@ -445,11 +445,11 @@ func (s *AIAgentsService) CreateBYOAgent(ctx context.Context, req *CreateBYOAgen
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.Name", req.Name, "req.IntegrateWith", req.IntegrateWith, "req.IntegrationType", string(req.IntegrationType)); err != nil {
+	if err := required("req.Name", req.Name, "req.IntegrateWith", req.IntegrateWith, "req.IntegrationType", string(req.IntegrationType)); err != nil {
 		return nil, err
 	}
 	var out answer[BYOAgent, agentKey]
-	if err := s.rc.Do(ctx, &rest.Call{Method: http.MethodPost, Path: path("ai-agents", "agents"), Body: req, Options: opts}, &out); err != nil {
+	if err := s.c.send(ctx, &Request{Method: http.MethodPost, Path: []string{"ai-agents", "agents"}, Body: req}, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out.v, nil
@@ -462,7 +462,7 @@ func (s *AIAgentsService) CreateBYOAgent(ctx context.Context, req *CreateBYOAgen
 // API: GET /v3/ai-agents/agents (onBehalfOf not supported)
 func (s *AIAgentsService) ListBYOAgents(ctx context.Context, opts ...RequestOption) ([]BYOAgent, error) {
 	var out answer[[]BYOAgent, agentsKey]
-	if err := s.rc.Do(ctx, &rest.Call{Method: http.MethodGet, Path: path("ai-agents", "agents"), Options: opts}, &out); err != nil {
+	if err := s.c.send(ctx, &Request{Method: http.MethodGet, Path: []string{"ai-agents", "agents"}}, &out, opts); err != nil {
 		return nil, err
 	}
 	if out.v == nil {
@@ -526,7 +526,7 @@ func (s *AIAgentsService) TestBYOAgent(ctx context.Context, req *TestBYOAgentReq
 		return nil, newArgError("req", "must not be nil")
 	}
 	var out answer[TestBYOAgentResult, noKey]
-	if err := s.rc.Do(ctx, &rest.Call{Method: http.MethodPost, Path: path("ai-agents", "agents", "test"), Body: req, Options: opts}, &out); err != nil {
+	if err := s.c.send(ctx, &Request{Method: http.MethodPost, Path: []string{"ai-agents", "agents", "test"}, Body: req}, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out.v, nil

@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"iter"
 	"net/http"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // AuthTokensService mints and manages the auth tokens users log in with from
 // the client libraries. Get it from [Client.AuthTokens].
-type AuthTokensService struct{ rc *rest.Client }
+type AuthTokensService struct{ c *Caller }
 
 // AuthToken is a login token of a user. Treat it as a secret: hand it to
 // that user's client only.
@@ -43,13 +41,13 @@ type CreateAuthTokenRequest struct {
 //
 // API: POST /v3/users/{uid}/auth_tokens (onBehalfOf not supported)
 func (s *AuthTokensService) Create(ctx context.Context, uid string, req *CreateAuthTokenRequest, opts ...RequestOption) (*AuthToken, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
 	if req == nil {
 		req = &CreateAuthTokenRequest{}
 	}
-	return do[AuthToken](ctx, s.rc, http.MethodPost, path("users", uid, "auth_tokens"), req, "", opts)
+	return do[AuthToken](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"users", uid, "auth_tokens"}, Body: req}, opts)
 }
 
 // ListAuthTokensOptions selects a page of auth tokens.
@@ -61,10 +59,10 @@ type ListAuthTokensOptions struct {
 //
 // API: GET /v3/users/{uid}/auth_tokens (onBehalfOf not supported)
 func (s *AuthTokensService) List(ctx context.Context, uid string, opts *ListAuthTokensOptions, reqOpts ...RequestOption) (*Page[AuthToken], error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
-	return list[AuthToken](ctx, s.rc, path("users", uid, "auth_tokens"), opts, "", reqOpts)
+	return list[AuthToken](ctx, s.c, &Request{Path: []string{"users", uid, "auth_tokens"}, Query: opts}, reqOpts)
 }
 
 // All iterates over every auth token of the user uid.
@@ -80,10 +78,10 @@ func (s *AuthTokensService) All(ctx context.Context, uid string, opts *ListAuthT
 //
 // API: GET /v3/users/{uid}/auth_tokens/{authToken} (onBehalfOf not supported)
 func (s *AuthTokensService) Get(ctx context.Context, uid, authToken string, opts ...RequestOption) (*AuthToken, error) {
-	if err := s.rc.Required("uid", uid, "authToken", authToken); err != nil {
+	if err := required("uid", uid, "authToken", authToken); err != nil {
 		return nil, err
 	}
-	return do[AuthToken](ctx, s.rc, http.MethodGet, path("users", uid, "auth_tokens").Secret(authToken), nil, "", opts)
+	return do[AuthToken](ctx, s.c, &Request{Method: http.MethodGet, Path: []string{"users", uid, "auth_tokens", authToken}, Secrets: []Secret{Secret(authToken)}}, opts)
 }
 
 // UpdateAuthTokenRequest is the body of [AuthTokensService.Update]: what the
@@ -102,23 +100,23 @@ type UpdateAuthTokenRequest struct {
 //
 // API: PUT /v3/users/{uid}/auth_tokens/{authToken} (onBehalfOf not supported)
 func (s *AuthTokensService) Update(ctx context.Context, uid, authToken string, req *UpdateAuthTokenRequest, opts ...RequestOption) (*AuthToken, error) {
-	if err := s.rc.Required("uid", uid, "authToken", authToken); err != nil {
+	if err := required("uid", uid, "authToken", authToken); err != nil {
 		return nil, err
 	}
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	return do[AuthToken](ctx, s.rc, http.MethodPut, path("users", uid, "auth_tokens").Secret(authToken), req, "", opts)
+	return do[AuthToken](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"users", uid, "auth_tokens", authToken}, Secrets: []Secret{Secret(authToken)}, Body: req}, opts)
 }
 
 // Delete deletes one auth token of the user uid.
 //
 // API: DELETE /v3/users/{uid}/auth_tokens/{authToken} (onBehalfOf not supported)
 func (s *AuthTokensService) Delete(ctx context.Context, uid, authToken string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("uid", uid, "authToken", authToken); err != nil {
+	if err := required("uid", uid, "authToken", authToken); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, path("users", uid, "auth_tokens").Secret(authToken), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"users", uid, "auth_tokens", authToken}, Secrets: []Secret{Secret(authToken)}}, opts)
 }
 
 // Flush deletes every auth token of the user uid, logging them out
@@ -126,8 +124,8 @@ func (s *AuthTokensService) Delete(ctx context.Context, uid, authToken string, o
 //
 // API: DELETE /v3/users/{uid}/auth_tokens (onBehalfOf not supported)
 func (s *AuthTokensService) Flush(ctx context.Context, uid string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, path("users", uid, "auth_tokens"), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"users", uid, "auth_tokens"}}, opts)
 }

@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // CallsService lists calls and their transcriptions. Get it from
@@ -19,7 +17,7 @@ import (
 // answers with an error (unknown session: 404 ERR_CALL_SESSION_NOT_FOUND)
 // and a [*github.com/chatrest/chat.ArgumentError] for a bad argument,
 // before anything is sent.
-type CallsService struct{ rc *rest.Client }
+type CallsService struct{ c *Caller }
 
 // ListCallsOptions filters and pages the list of calls. Every filter is
 // optional; unset fields are not sent.
@@ -66,7 +64,7 @@ type ListCallsOptions struct {
 //
 // API: GET /v3/calls (onBehalfOf optional)
 func (s *CallsService) List(ctx context.Context, opts *ListCallsOptions, reqOpts ...RequestOption) (*Page[Call], error) {
-	return list[Call](ctx, s.rc, path("calls"), opts, "", reqOpts)
+	return list[Call](ctx, s.c, &Request{Path: []string{"calls"}, Query: opts}, reqOpts)
 }
 
 // All iterates over every call opts selects, page after page from
@@ -87,10 +85,10 @@ func (s *CallsService) All(ctx context.Context, opts *ListCallsOptions, reqOpts 
 //
 // API: GET /v3/calls/{sessionId} (onBehalfOf optional)
 func (s *CallsService) Get(ctx context.Context, sessionID string, opts ...RequestOption) (*Call, error) {
-	if err := s.rc.Required("sessionID", sessionID); err != nil {
+	if err := required("sessionID", sessionID); err != nil {
 		return nil, err
 	}
-	return do[Call](ctx, s.rc, http.MethodGet, path("calls", sessionID), nil, "", opts)
+	return do[Call](ctx, s.c, &Request{Method: http.MethodGet, Path: []string{"calls", sessionID}}, opts)
 }
 
 // ListTranscriptionsOptions pages the transcriptions of a call.
@@ -104,10 +102,10 @@ type ListTranscriptionsOptions struct {
 //
 // API: GET /v3/calls/{sessionId}/transcriptions (onBehalfOf optional)
 func (s *CallsService) ListTranscriptions(ctx context.Context, sessionID string, opts *ListTranscriptionsOptions, reqOpts ...RequestOption) (*Page[CallTranscription], error) {
-	if err := s.rc.Required("sessionID", sessionID); err != nil {
+	if err := required("sessionID", sessionID); err != nil {
 		return nil, err
 	}
-	return list[CallTranscription](ctx, s.rc, path("calls", sessionID, "transcriptions"), opts, "", reqOpts)
+	return list[CallTranscription](ctx, s.c, &Request{Path: []string{"calls", sessionID, "transcriptions"}, Query: opts}, reqOpts)
 }
 
 // AllTranscriptions iterates over every transcription of the call

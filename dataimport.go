@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,7 +35,7 @@ const MaxImportEntities = 50
 // describe them inline (UserDetails, GroupDetails): the service creates
 // the entities a member or message names when they do not exist yet.
 type DataImportService struct {
-	rc *rest.Client
+	c *Caller
 
 	mu     sync.Mutex
 	pacers map[string]*rate.Limiter // the default pace per endpoint, shared by bulk imports: dataimport_bulk.go
@@ -305,7 +307,7 @@ func (e *ImportError) Error() string {
 	if e.Message != "" {
 		b.WriteString(": " + e.Message)
 	}
-	for _, k := range rest.SortedKeys(e.Details) {
+	for _, k := range slices.Sorted(maps.Keys(e.Details)) {
 		b.WriteString("; " + k + ": " + strings.Join(e.Details[k], ", "))
 	}
 	return b.String()
@@ -330,7 +332,7 @@ var ErrNoImportResult = errors.New("chat: the service's answer has no result for
 //
 // API: POST /v3/data_import/users (onBehalfOf not supported)
 func (s *DataImportService) ImportUsers(ctx context.Context, users []ImportUser, opts ...RequestOption) ([]ImportResult[User], error) {
-	return importOnce[ImportUser, User](ctx, s.rc, &userImport, users, opts)
+	return importOnce[ImportUser, User](ctx, s.c, &userImport, users, opts)
 }
 
 // ImportGroups imports at most [MaxImportEntities] groups in one request
@@ -340,7 +342,7 @@ func (s *DataImportService) ImportUsers(ctx context.Context, users []ImportUser,
 //
 // API: POST /v3/data_import/groups (onBehalfOf not supported)
 func (s *DataImportService) ImportGroups(ctx context.Context, groups []ImportGroup, opts ...RequestOption) ([]ImportResult[Group], error) {
-	return importOnce[ImportGroup, Group](ctx, s.rc, &groupImport, groups, opts)
+	return importOnce[ImportGroup, Group](ctx, s.c, &groupImport, groups, opts)
 }
 
 // ImportMembers imports at most [MaxImportEntities] group memberships in
@@ -351,7 +353,7 @@ func (s *DataImportService) ImportGroups(ctx context.Context, groups []ImportGro
 //
 // API: POST /v3/data_import/members (onBehalfOf not supported)
 func (s *DataImportService) ImportMembers(ctx context.Context, members []ImportMember, opts ...RequestOption) ([]ImportResult[ImportedMember], error) {
-	return importOnce[ImportMember, ImportedMember](ctx, s.rc, &memberImport, members, opts)
+	return importOnce[ImportMember, ImportedMember](ctx, s.c, &memberImport, members, opts)
 }
 
 // ImportMessages imports at most [MaxImportEntities] messages in one
@@ -361,7 +363,7 @@ func (s *DataImportService) ImportMembers(ctx context.Context, members []ImportM
 //
 // API: POST /v3/data_import/messages (onBehalfOf not supported)
 func (s *DataImportService) ImportMessages(ctx context.Context, messages []ImportMessage, opts ...RequestOption) ([]ImportResult[Message], error) {
-	return importOnce[ImportMessage, Message](ctx, s.rc, &messageImport, messages, opts)
+	return importOnce[ImportMessage, Message](ctx, s.c, &messageImport, messages, opts)
 }
 
 // importSpec describes one import endpoint.
@@ -456,7 +458,7 @@ func (sp *importSpec[In]) keys(items []In) (keys []string, errs []error) {
 }
 
 // importOnce checks items and sends them in one request.
-func importOnce[In, Out any](ctx context.Context, rc *rest.Client, sp *importSpec[In], items []In, opts []RequestOption) ([]ImportResult[Out], error) {
+func importOnce[In, Out any](ctx context.Context, c *Caller, sp *importSpec[In], items []In, opts []RequestOption) ([]ImportResult[Out], error) {
 	switch {
 	case len(items) == 0:
 		return nil, newArgError(sp.prop, "must not be empty")
@@ -474,7 +476,7 @@ func importOnce[In, Out any](ctx context.Context, rc *rest.Client, sp *importSpe
 	for i := range idx {
 		idx[i] = i
 	}
-	return importChunk[In, Out](ctx, rc, sp, items, keys, idx, opts)
+	return importChunk[In, Out](ctx, c, sp, items, keys, idx, opts)
 }
 
 // importEntry is one entity's entry in the answer.
@@ -486,14 +488,17 @@ type importEntry[T any] struct {
 
 // importChunk sends the entities idx of items in one request and returns
 // their results, in the order of idx.
-func importChunk[In, Out any](ctx context.Context, rc *rest.Client, sp *importSpec[In], items []In, keys []string, idx []int, opts []RequestOption) ([]ImportResult[Out], error) {
+func importChunk[In, Out any](ctx context.Context, c *Caller, sp *importSpec[In], items []In, keys []string, idx []int, opts []RequestOption, tune ...func(*Request)) ([]ImportResult[Out], error) {
 	entities := make(map[string]any, len(idx))
 	for _, i := range idx {
 		entities[keys[i]] = sp.wire(&items[i], keys[i])
 	}
 	body := map[string]map[string]any{sp.prop: entities}
-	call := &rest.Call{Method: http.MethodPost, Path: path("data_import", sp.prop), Body: body, Options: opts}
-	answer, err := rest.Data[map[string]importEntry[Out]](ctx, rc, call)
+	call := &Request{Method: http.MethodPost, Path: []string{"data_import", sp.prop}, Body: body}
+	for _, t := range tune {
+		t(call)
+	}
+	answer, err := do[map[string]importEntry[Out]](ctx, c, call, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -524,7 +529,7 @@ func importChunk[In, Out any](ctx context.Context, rc *rest.Client, sp *importSp
 			r.Success, r.Data = true, e.Data
 		default:
 			if scrub == nil {
-				scrub = rc.Scrubber(call)
+				scrub = c.scrubber(call)
 			}
 			r.Data = e.Data
 			r.Err = parseImportError(e.Error).scrubbed(scrub)

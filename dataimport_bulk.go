@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
-	"time"
 
 	"golang.org/x/time/rate"
 )
@@ -230,57 +228,23 @@ func fail[T any](results []ImportResult[T], idx []int, err error) {
 	}
 }
 
-// sendChunk sends the entities idx in one request when the pace allows,
-// sending it again after a 429. On failure, itemErr is what the entities
-// carry and err what stops the import.
+// sendChunk sends the entities idx in one request when the pace allows.
+// The request goes through the client's one retry loop with the import's
+// pace before every attempt and run.retries further retries of a 429 (the
+// service did not process the request), each after the wait the server
+// asks for, within the client's cap on server waits. On failure, itemErr
+// is what the entities carry and err what stops the import.
 func sendChunk[In, Out any](ctx context.Context, run *bulkRun[In], idx []int) (got []ImportResult[Out], itemErr, err error) {
-	for refused := 0; ; refused++ {
-		if err := run.pacer.Wait(ctx); err != nil {
-			if ctx.Err() == nil {
-				// The pacer will not wait past ctx's deadline.
-				err = fmt.Errorf("chat: the next import request is not due before the context's deadline: %w", context.DeadlineExceeded)
-			} else {
-				err = ctx.Err()
-			}
-			return nil, fmt.Errorf("%w: %w", ErrNotSent, err), err
-		}
-		run.prog.Requests++
-		got, err := importChunk[In, Out](ctx, run.s.rc, run.sp, run.items, run.keys, idx, run.reqOpts)
-		if err == nil {
-			return got, nil, nil
-		}
-		var ae *Error
-		if !errors.As(err, &ae) || ae.StatusCode != http.StatusTooManyRequests || refused >= run.retries {
-			return nil, err, err
-		}
-		// The service did not process the request: it may go again once
-		// the wait the server asks for has passed, if that is within the
-		// client's cap on server waits (RetryPolicy.MaxServerWait) and
-		// before ctx's deadline.
-		wait := ae.RetryAfter
-		if wait == 0 {
-			wait = time.Duration(float64(time.Second) / float64(run.pacer.Limit()))
-		}
-		if wait > run.s.rc.Retry.MaxServerWait {
-			return nil, err, err
-		}
-		if dl, ok := ctx.Deadline(); ok && time.Now().Add(wait).After(dl) {
-			return nil, err, err
-		}
-		if werr := sleep(ctx, wait); werr != nil {
-			return nil, fmt.Errorf("%w: %w", ErrNotSent, werr), werr
-		}
+	var attempts int
+	got, err = importChunk[In, Out](ctx, run.s.c, run.sp, run.items, run.keys, idx, run.reqOpts, func(r *Request) {
+		r.pace, r.rateLimitRetries, r.attempts = run.pacer, run.retries, &attempts
+	})
+	run.prog.Requests += attempts
+	switch {
+	case err == nil:
+		return got, nil, nil
+	case attempts == 0: // never sent: its pace or the context ended first
+		return nil, fmt.Errorf("%w: %w", ErrNotSent, err), err
 	}
-}
-
-// sleep waits for d, or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return nil, err, err
 }

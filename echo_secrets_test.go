@@ -68,8 +68,8 @@ func TestEchoedSecretsAreScrubbed(t *testing.T) {
 	srv := echoServer(t)
 	c, err := chat.NewClient("myapp", apiKey, chat.WithBaseURL(srv.URL), chat.WithHTTPClient(srv.Client()), chat.WithoutRetries())
 	require.NoError(t, err)
-	mc, err := management.NewClient(mgmtKey, mgmtSecret, management.WithBaseURL(srv.URL), management.WithHTTPClient(srv.Client()),
-		management.WithoutRetries())
+	mc, err := management.NewClient(mgmtKey, mgmtSecret, chat.WithBaseURL(srv.URL), chat.WithHTTPClient(srv.Client()),
+		chat.WithoutRetries())
 	require.NoError(t, err)
 	ctx := t.Context()
 

@@ -1,8 +1,13 @@
 package chat
 
 import (
+	"encoding/json"
 	"errors"
+	"maps"
+	"mime"
 	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -68,8 +73,18 @@ func (e *Error) Error() string {
 	if e.Message != "" {
 		b.WriteString(": " + e.Message)
 	}
-	for _, k := range rest.SortedKeys(e.Details) {
-		b.WriteString("; " + k + ": " + strings.Join(e.Details[k], ", "))
+	for _, k := range slices.Sorted(maps.Keys(e.Details)) {
+		// A detail that repeats the message (a 400 naming one field) is
+		// said once.
+		var vs []string
+		for _, v := range e.Details[k] {
+			if v != e.Message {
+				vs = append(vs, v)
+			}
+		}
+		if len(vs) > 0 {
+			b.WriteString("; " + k + ": " + strings.Join(vs, ", "))
+		}
 	}
 	return b.String()
 }
@@ -346,7 +361,7 @@ var (
 	// ErrEmptyResponse is the [Error.Err] of a 2xx answer that held no data
 	// where the operation returns some (an empty body, null, {} or
 	// {"data": null}). For a write, the change may have been applied.
-	ErrEmptyResponse = rest.ErrEmptyResponse
+	ErrEmptyResponse = errors.New("chat: the response held no data")
 	// ErrInvalidArgument matches every [*ArgumentError].
 	ErrInvalidArgument = errors.New("chat: invalid argument")
 	// ErrPaginationStalled is yielded by an iterator whose next page would
@@ -373,4 +388,149 @@ func (e *ArgumentError) Is(target error) bool { return target == ErrInvalidArgum
 
 func newArgError(name, problem string) error { return &ArgumentError{Name: name, Problem: problem} }
 
-func newError(f *rest.Failure) error { return (*Error)(f) }
+// newError builds the call's *Error from an answer: its status and
+// rate-limit headers, and from body the API's error object (or a
+// description of a body that is not one). cause is the underlying error,
+// if any, and message, when not empty, replaces the API's message. Every
+// credential the call carries is scrubbed from every text a server fills.
+func (st *callState) newError(resp *http.Response, body []byte, cause error, message string) *Error {
+	e := &Error{
+		StatusCode: resp.StatusCode,
+		Method:     st.req.Method,
+		Path:       st.c.basePath + st.shownPath,
+		Attempts:   st.attempts,
+		Err:        cause,
+	}
+	h := resp.Header
+	e.RateLimit, _ = strconv.Atoi(h.Get("X-Rate-Limit"))
+	e.RateLimitRemaining, _ = strconv.Atoi(h.Get("X-Rate-Limit-Remaining"))
+	if s, err := strconv.ParseInt(h.Get("X-Rate-Limit-Reset"), 10, 64); err == nil && s > 0 && s <= rest.MaxUnix {
+		e.RateLimitReset = time.Unix(s, 0)
+	}
+	e.RetryAfter, _ = serverWait(resp.StatusCode, h, time.Now())
+	if len(body) > 0 {
+		var w wireError
+		if json.Unmarshal(body, &w) == nil && w.Error != nil {
+			e.Code = jsonString(w.Error.Code)
+			e.Message = w.Error.Message
+			e.DevMessage = w.Error.DevMessage
+			e.Source = w.Error.Source
+			e.Details = details(w.Error.Details)
+		} else if cause == nil {
+			e.Message = unrecognisedMessage(resp, body)
+		}
+	}
+	if message != "" {
+		e.Message = message
+	}
+	if e.Message == "" && e.Code == "" && e.StatusCode >= 300 {
+		e.Message = http.StatusText(e.StatusCode)
+	}
+	// A server may echo what it was sent in any of these.
+	e.Code, e.Message, e.DevMessage, e.Source = st.scrub(e.Code), st.scrub(e.Message), st.scrub(e.DevMessage), st.scrub(e.Source)
+	e.Details = rest.ScrubDetails(e.Details, st.scrub)
+	e.Err = scrubErr(e.Err, st.credentials())
+	return e
+}
+
+// wireError is the service's error body: {"error": {...}}.
+type wireError struct {
+	Error *struct {
+		Code       json.RawMessage            `json:"code"`
+		Message    string                     `json:"message"`
+		DevMessage string                     `json:"devMessage"`
+		Source     string                     `json:"source"`
+		Details    map[string]json.RawMessage `json:"details"`
+	} `json:"error"`
+}
+
+// jsonString reads a JSON string, or a number as its text.
+func jsonString(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var n json.Number
+	if json.Unmarshal(raw, &n) == nil {
+		return n.String()
+	}
+	return ""
+}
+
+// details normalises {"field": ["msg", ...]} and {"field": "msg"}.
+func details(in map[string]json.RawMessage) map[string][]string {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make(map[string][]string, len(in))
+	for k, raw := range in {
+		var list []string
+		if json.Unmarshal(raw, &list) == nil {
+			out[k] = list
+			continue
+		}
+		if s := jsonString(raw); s != "" {
+			out[k] = []string{s}
+			continue
+		}
+		out[k] = []string{string(raw)}
+	}
+	return out
+}
+
+// unrecognisedMessage describes an error body that is not the API's
+// {"error": {...}} object: a proxy's HTML page, or other JSON.
+func unrecognisedMessage(resp *http.Response, body []byte) string {
+	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if mt == "" {
+		mt = "unknown content type"
+	}
+	if json.Valid(body) {
+		return "error response is JSON but not the API's error object (" + mt + ")"
+	}
+	return "non-JSON error response (" + mt + ")"
+}
+
+// redactErr rewrites the URL in a transport error so that secret path
+// segments do not show, and removes secrets from the text of the error it
+// wraps (a proxy or a custom transport may quote the URL).
+func redactErr(err error, shown string, secrets []string) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return &url.Error{Op: ue.Op, URL: shown, Err: scrubErr(ue.Err, secrets)}
+	}
+	return scrubErr(err, secrets)
+}
+
+// scrubErr returns err, or when its text shows a secret, an error with that
+// text scrubbed.
+func scrubErr(err error, secrets []string) error {
+	if err == nil {
+		return nil
+	}
+	msg := err.Error()
+	if shown := rest.Scrub(msg, secrets); shown != msg {
+		return &scrubbedError{msg: shown, err: err}
+	}
+	return err
+}
+
+// scrubbedError is an error whose text showed a secret, with that text
+// scrubbed.
+type scrubbedError struct {
+	msg string
+	err error
+}
+
+func (e *scrubbedError) Error() string { return e.msg }
+
+// Is matches what the scrubbed error matches (a context's error, a
+// syscall error): errors.Is still works. There is no Unwrap, which would
+// hand out the error whose text shows the secret.
+func (e *scrubbedError) Is(target error) bool { return errors.Is(e.err, target) }
+
+// Timeout keeps url.Error.Timeout working through the wrapper.
+func (e *scrubbedError) Timeout() bool {
+	var t interface{ Timeout() bool }
+	return errors.As(e.err, &t) && t.Timeout()
+}

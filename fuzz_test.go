@@ -259,7 +259,7 @@ func FuzzPathEscaping(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mc, err := management.NewClient("mgmt-key", "mgmt-secret", management.WithHTTPClient(hc), management.WithoutRetries())
+			mc, err := management.NewClient("mgmt-key", "mgmt-secret", chat.WithHTTPClient(hc), chat.WithoutRetries())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,12 +4,10 @@ import (
 	"context"
 	"iter"
 	"net/http"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // GroupsService manages groups. Get it from [Client.Groups].
-type GroupsService struct{ rc *rest.Client }
+type GroupsService struct{ c *Caller }
 
 // GroupType is a group's access type.
 type GroupType string
@@ -117,7 +115,7 @@ func (s *GroupsService) Create(ctx context.Context, req *CreateGroupRequest, opt
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.GUID", req.GUID, "req.Name", req.Name); err != nil {
+	if err := required("req.GUID", req.GUID, "req.Name", req.Name); err != nil {
 		return nil, err
 	}
 	if err := req.check(); err != nil {
@@ -128,7 +126,7 @@ func (s *GroupsService) Create(ctx context.Context, req *CreateGroupRequest, opt
 			return nil, err
 		}
 	}
-	return do[Group](ctx, s.rc, http.MethodPost, path("groups"), req, "", opts)
+	return do[Group](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"groups"}, Body: req}, opts)
 }
 
 // Get returns the group guid. With the [OnBehalfOf] option, Scope,
@@ -136,10 +134,10 @@ func (s *GroupsService) Create(ctx context.Context, req *CreateGroupRequest, opt
 //
 // API: GET /v3/groups/{guid} (onBehalfOf optional)
 func (s *GroupsService) Get(ctx context.Context, guid string, opts ...RequestOption) (*Group, error) {
-	if err := s.rc.Required("guid", guid); err != nil {
+	if err := required("guid", guid); err != nil {
 		return nil, err
 	}
-	return do[Group](ctx, s.rc, http.MethodGet, path("groups", guid), nil, "", opts)
+	return do[Group](ctx, s.c, &Request{Method: http.MethodGet, Path: []string{"groups", guid}}, opts)
 }
 
 // GroupSortBy is the field a list of groups is sorted by.
@@ -218,7 +216,7 @@ func (s *GroupsService) List(ctx context.Context, opts *ListGroupsOptions, reqOp
 	if opts != nil && opts.HasJoined && actingUser(reqOpts) == "" {
 		return nil, newArgError("opts.HasJoined", "needs the OnBehalfOf request option")
 	}
-	return list[Group](ctx, s.rc, path("groups"), opts, "", reqOpts)
+	return list[Group](ctx, s.c, &Request{Path: []string{"groups"}, Query: opts}, reqOpts)
 }
 
 // All iterates over every group matching opts, page after page, starting
@@ -260,7 +258,7 @@ type UpdateGroupRequest struct {
 //
 // API: PUT /v3/groups/{guid} (onBehalfOf optional)
 func (s *GroupsService) Update(ctx context.Context, guid string, req *UpdateGroupRequest, opts ...RequestOption) (*Group, error) {
-	if err := s.rc.Required("guid", guid); err != nil {
+	if err := required("guid", guid); err != nil {
 		return nil, err
 	}
 	if req == nil {
@@ -269,7 +267,7 @@ func (s *GroupsService) Update(ctx context.Context, guid string, req *UpdateGrou
 	if err := req.check(); err != nil {
 		return nil, err
 	}
-	return do[Group](ctx, s.rc, http.MethodPut, path("groups", guid), req, "", opts)
+	return do[Group](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"groups", guid}, Body: req}, opts)
 }
 
 // Delete deletes the group guid. With the [OnBehalfOf] option it acts as
@@ -277,19 +275,8 @@ func (s *GroupsService) Update(ctx context.Context, guid string, req *UpdateGrou
 //
 // API: DELETE /v3/groups/{guid} (onBehalfOf optional)
 func (s *GroupsService) Delete(ctx context.Context, guid string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("guid", guid); err != nil {
+	if err := required("guid", guid); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, path("groups", guid), nil, "", opts)
-}
-
-// actingUser returns the UID the request options make the call act as.
-func actingUser(opts []RequestOption) string {
-	var s rest.Settings
-	for _, o := range opts {
-		if o != nil {
-			o(&s)
-		}
-	}
-	return s.OnBehalfOf
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"groups", guid}}, opts)
 }

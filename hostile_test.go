@@ -792,9 +792,9 @@ func (e *hostileEnv) check(t *testing.T, sc hostileScenario) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mc, err := management.NewClient(hostileMgmtKey, hostileMgmtSecret, management.WithBaseURL(e.base(run)),
-		management.WithHTTPClient(e.hc), management.WithLogger(debugLogger(&logs)), management.WithRetryPolicy(given),
-		management.WithMaxResponseBytes(hostileMaxBody))
+	mc, err := management.NewClient(hostileMgmtKey, hostileMgmtSecret, chat.WithBaseURL(e.base(run)),
+		chat.WithHTTPClient(e.hc), chat.WithLogger(debugLogger(&logs)), chat.WithRetryPolicy(given),
+		chat.WithMaxResponseBytes(hostileMaxBody))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -941,7 +941,7 @@ func (e *hostileEnv) check(t *testing.T, sc hostileScenario) {
 		case waitNone, waitAccepted:
 			want := pol.MaxRetries + 1
 			if call.result == hostileBulk && sc.Status == http.StatusTooManyRequests {
-				want *= hostileBulkRetries + 1
+				want += hostileBulkRetries // BulkOptions.RateLimitRetries: further retries of a 429
 			}
 			if attempts != want {
 				rep.fail("server waits honoured", "a %d asking for a wait within MaxServerWait (%v) is retried until the budget is spent: want %d requests, got %d (%s)",

@@ -94,8 +94,8 @@ func TestEveryIteratorStopsOnARepeatedPage(t *testing.T) {
 	t.Cleanup(srv.Close)
 	c, err := chat.NewClient("myapp", testAPIKey, chat.WithBaseURL(srv.URL), chat.WithHTTPClient(srv.Client()), chat.WithoutRetries())
 	require.NoError(t, err)
-	mc, err := management.NewClient("key", "secret", management.WithBaseURL(srv.URL), management.WithHTTPClient(srv.Client()),
-		management.WithoutRetries())
+	mc, err := management.NewClient("key", "secret", chat.WithBaseURL(srv.URL), chat.WithHTTPClient(srv.Client()),
+		chat.WithoutRetries())
 	require.NoError(t, err)
 
 	its := iterators(t, c, mc)

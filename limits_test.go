@@ -308,8 +308,8 @@ func TestMaxResponseBytesAgainstAnEndlessBody(t *testing.T) {
 			return err
 		}},
 		{"management", func(t *testing.T, base string, hc *http.Client) error {
-			mc, err := management.NewClient("key", "secret", management.WithBaseURL(base), management.WithInsecureLoopback(), management.WithoutRetries(),
-				management.WithHTTPClient(hc), management.WithMaxResponseBytes(limit), management.WithTimeout(time.Minute))
+			mc, err := management.NewClient("key", "secret", chat.WithBaseURL(base), chat.WithInsecureLoopback(), chat.WithoutRetries(),
+				chat.WithHTTPClient(hc), chat.WithMaxResponseBytes(limit), chat.WithTimeout(time.Minute))
 			require.NoError(t, err)
 			_, err = mc.Apps.List(context.Background(), nil)
 			return err

@@ -69,7 +69,7 @@ func (e *AddMemberError) Is(target error) bool { return target != nil && target 
 //
 // API: POST /v3/groups/{guid}/members (onBehalfOf optional)
 func (s *MembersService) AddMany(ctx context.Context, guid string, members []MemberToAdd, opts *ManyOptions, reqOpts ...RequestOption) ([]ManyResult[MemberResult], error) {
-	if err := s.rc.Required("guid", guid); err != nil {
+	if err := required("guid", guid); err != nil {
 		return nil, err
 	}
 	if err := checkManyOptions(opts); err != nil {

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"iter"
 	"net/http"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // NotificationChannel is how a notification is delivered. Unknown values
@@ -209,8 +207,8 @@ func (c *logCursor) cursor() *Cursor {
 // API: GET /v3/notifications/v1/logs (onBehalfOf not supported)
 func (s *NotificationsService) ListLogs(ctx context.Context, opts *ListLogsOptions, reqOpts ...RequestOption) (*Page[NotificationLog], error) {
 	var out logsPage
-	call := &rest.Call{Method: http.MethodGet, Path: notificationsPath("v1", "logs"), Query: opts, Options: reqOpts}
-	if err := s.rc.Do(ctx, call, &out); err != nil {
+	call := &Request{Method: http.MethodGet, Path: notificationsPath("v1", "logs"), Query: opts}
+	if err := s.c.send(ctx, call, &out, reqOpts); err != nil {
 		return nil, err
 	}
 	page := &Page[NotificationLog]{Data: out.Data}

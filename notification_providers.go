@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // FCMProvider is a Firebase Cloud Messaging configuration that push
@@ -91,11 +89,11 @@ type pushProviders[T any] struct {
 	PushProviders []T `json:"pushProviders"`
 }
 
-func fcmPath(segments ...string) rest.Path {
+func fcmPath(segments ...string) []string {
 	return notificationsPath(append([]string{"push", "v1", "providers", "fcm"}, segments...)...)
 }
 
-func apnsPath(segments ...string) rest.Path {
+func apnsPath(segments ...string) []string {
 	return notificationsPath(append([]string{"push", "v1", "providers", "apns"}, segments...)...)
 }
 
@@ -103,7 +101,7 @@ func apnsPath(segments ...string) rest.Path {
 //
 // API: GET /v3/notifications/push/v1/providers/fcm (onBehalfOf not supported)
 func (s *NotificationsService) ListFCMProviders(ctx context.Context, opts ...RequestOption) ([]FCMProvider, error) {
-	out, err := do[pushProviders[FCMProvider]](ctx, s.rc, http.MethodGet, fcmPath(), nil, "", opts)
+	out, err := do[pushProviders[FCMProvider]](ctx, s.c, &Request{Method: http.MethodGet, Path: fcmPath()}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -129,20 +127,20 @@ func (s *NotificationsService) sendFCM(ctx context.Context, method string, req *
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.ProviderID", req.ProviderID); err != nil {
+	if err := required("req.ProviderID", req.ProviderID); err != nil {
 		return nil, err
 	}
-	return rest.Data[Result](ctx, s.rc, &rest.Call{Method: method, Path: fcmPath(), Body: req, Options: opts})
+	return do[Result](ctx, s.c, &Request{Method: method, Path: fcmPath(), Body: req}, opts)
 }
 
 // DeleteFCMProvider deletes the FCM provider providerID.
 //
 // API: DELETE /v3/notifications/push/v1/providers/fcm/{providerId} (onBehalfOf not supported)
 func (s *NotificationsService) DeleteFCMProvider(ctx context.Context, providerID string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("providerID", providerID); err != nil {
+	if err := required("providerID", providerID); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, fcmPath(providerID), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: fcmPath(providerID)}, opts)
 }
 
 // SetDefaultFCMProvider makes providerID the FCM provider of push tokens
@@ -150,17 +148,17 @@ func (s *NotificationsService) DeleteFCMProvider(ctx context.Context, providerID
 //
 // API: PUT /v3/notifications/push/v1/providers/fcm/default/{providerId} (onBehalfOf not supported)
 func (s *NotificationsService) SetDefaultFCMProvider(ctx context.Context, providerID string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("providerID", providerID); err != nil {
+	if err := required("providerID", providerID); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodPut, fcmPath("default", providerID), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodPut, Path: fcmPath("default", providerID)}, opts)
 }
 
 // ListAPNsProviders returns the app's APNs providers.
 //
 // API: GET /v3/notifications/push/v1/providers/apns (onBehalfOf not supported)
 func (s *NotificationsService) ListAPNsProviders(ctx context.Context, opts ...RequestOption) ([]APNsProvider, error) {
-	out, err := do[pushProviders[APNsProvider]](ctx, s.rc, http.MethodGet, apnsPath(), nil, "", opts)
+	out, err := do[pushProviders[APNsProvider]](ctx, s.c, &Request{Method: http.MethodGet, Path: apnsPath()}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -189,20 +187,20 @@ func (s *NotificationsService) sendAPNs(ctx context.Context, method string, req 
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.ProviderID", req.ProviderID); err != nil {
+	if err := required("req.ProviderID", req.ProviderID); err != nil {
 		return nil, err
 	}
-	return rest.Data[Result](ctx, s.rc, &rest.Call{Method: method, Path: apnsPath(), Body: req, Options: opts})
+	return do[Result](ctx, s.c, &Request{Method: method, Path: apnsPath(), Body: req}, opts)
 }
 
 // DeleteAPNsProvider deletes the APNs provider providerID.
 //
 // API: DELETE /v3/notifications/push/v1/providers/apns/{providerId} (onBehalfOf not supported)
 func (s *NotificationsService) DeleteAPNsProvider(ctx context.Context, providerID string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("providerID", providerID); err != nil {
+	if err := required("providerID", providerID); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, apnsPath(providerID), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: apnsPath(providerID)}, opts)
 }
 
 // SetDefaultAPNsProvider makes providerID the APNs provider of push tokens
@@ -210,10 +208,10 @@ func (s *NotificationsService) DeleteAPNsProvider(ctx context.Context, providerI
 //
 // API: PUT /v3/notifications/push/v1/providers/apns/default/{providerId} (onBehalfOf not supported)
 func (s *NotificationsService) SetDefaultAPNsProvider(ctx context.Context, providerID string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("providerID", providerID); err != nil {
+	if err := required("providerID", providerID); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodPut, apnsPath("default", providerID), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodPut, Path: apnsPath("default", providerID)}, opts)
 }
 
 // CustomPushProvider sends push notifications to a webhook of yours
@@ -247,7 +245,7 @@ type UpdateCustomProviderRequest struct {
 	BasicAuthPassword    Secret `json:"basicAuthPassword,omitempty"`
 }
 
-func customPushPath() rest.Path {
+func customPushPath() []string {
 	return notificationsPath("push", "v1", "providers", "custom")
 }
 
@@ -269,7 +267,7 @@ func firstProvider[T any](out *pushProviders[T], err error) (*T, error) {
 //
 // API: GET /v3/notifications/push/v1/providers/custom (onBehalfOf not supported)
 func (s *NotificationsService) GetCustomPushProvider(ctx context.Context, opts ...RequestOption) (*CustomPushProvider, error) {
-	return firstProvider(do[pushProviders[CustomPushProvider]](ctx, s.rc, http.MethodGet, customPushPath(), nil, "", opts))
+	return firstProvider(do[pushProviders[CustomPushProvider]](ctx, s.c, &Request{Method: http.MethodGet, Path: customPushPath()}, opts))
 }
 
 // SaveCustomPushProvider configures the app's custom push provider and
@@ -280,11 +278,11 @@ func (s *NotificationsService) SaveCustomPushProvider(ctx context.Context, req *
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.WebhookURL", req.WebhookURL); err != nil {
+	if err := required("req.WebhookURL", req.WebhookURL); err != nil {
 		return nil, err
 	}
-	call := &rest.Call{Method: http.MethodPost, Path: customPushPath(), Body: req, Options: opts}
-	return firstProvider(rest.Data[pushProviders[CustomPushProvider]](ctx, s.rc, call))
+	call := &Request{Method: http.MethodPost, Path: customPushPath(), Body: req}
+	return firstProvider(do[pushProviders[CustomPushProvider]](ctx, s.c, call, opts))
 }
 
 // UpdateCustomPushProvider changes the fields set in req of the app's
@@ -295,15 +293,15 @@ func (s *NotificationsService) UpdateCustomPushProvider(ctx context.Context, req
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	call := &rest.Call{Method: http.MethodPut, Path: customPushPath(), Body: req, Options: opts}
-	return firstProvider(rest.Data[pushProviders[CustomPushProvider]](ctx, s.rc, call))
+	call := &Request{Method: http.MethodPut, Path: customPushPath(), Body: req}
+	return firstProvider(do[pushProviders[CustomPushProvider]](ctx, s.c, call, opts))
 }
 
 // DeleteCustomPushProvider removes the app's custom push provider.
 //
 // API: DELETE /v3/notifications/push/v1/providers/custom (onBehalfOf not supported)
 func (s *NotificationsService) DeleteCustomPushProvider(ctx context.Context, opts ...RequestOption) (*Result, error) {
-	return do[Result](ctx, s.rc, http.MethodDelete, customPushPath(), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: customPushPath()}, opts)
 }
 
 // TwilioProvider holds the Twilio credentials SMS notifications are sent
@@ -320,13 +318,13 @@ type TwilioProvider struct {
 	IsEnabled *bool `json:"isEnabled,omitempty"`
 }
 
-func twilioPath() rest.Path { return notificationsPath("sms", "v1", "providers", "twilio") }
+func twilioPath() []string { return notificationsPath("sms", "v1", "providers", "twilio") }
 
 // GetTwilio returns the app's Twilio credentials.
 //
 // API: GET /v3/notifications/sms/v1/providers/twilio (onBehalfOf not supported)
 func (s *NotificationsService) GetTwilio(ctx context.Context, opts ...RequestOption) (*TwilioProvider, error) {
-	return do[TwilioProvider](ctx, s.rc, http.MethodGet, twilioPath(), nil, "", opts)
+	return do[TwilioProvider](ctx, s.c, &Request{Method: http.MethodGet, Path: twilioPath()}, opts)
 }
 
 // SaveTwilio stores the app's Twilio credentials and returns them.
@@ -336,7 +334,7 @@ func (s *NotificationsService) SaveTwilio(ctx context.Context, req *TwilioProvid
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.TwilioAccountSID", req.TwilioAccountSID, "req.TwilioAuthToken", string(req.TwilioAuthToken),
+	if err := required("req.TwilioAccountSID", req.TwilioAccountSID, "req.TwilioAuthToken", string(req.TwilioAuthToken),
 		"req.TwilioSenderPhoneNumber", req.TwilioSenderPhoneNumber); err != nil {
 		return nil, err
 	}
@@ -355,15 +353,15 @@ func (s *NotificationsService) UpdateTwilio(ctx context.Context, req *TwilioProv
 }
 
 func (s *NotificationsService) sendTwilio(ctx context.Context, method string, req *TwilioProvider, opts []RequestOption) (*TwilioProvider, error) {
-	call := &rest.Call{Method: method, Path: twilioPath(), Body: req, Options: opts}
-	return rest.Data[TwilioProvider](ctx, s.rc, call)
+	call := &Request{Method: method, Path: twilioPath(), Body: req}
+	return do[TwilioProvider](ctx, s.c, call, opts)
 }
 
 // DeleteTwilio removes the app's Twilio credentials.
 //
 // API: DELETE /v3/notifications/sms/v1/providers/twilio (onBehalfOf not supported)
 func (s *NotificationsService) DeleteTwilio(ctx context.Context, opts ...RequestOption) (*Result, error) {
-	return do[Result](ctx, s.rc, http.MethodDelete, twilioPath(), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: twilioPath()}, opts)
 }
 
 // CustomSMSProvider sends SMS notifications to a webhook of yours. Printing
@@ -382,13 +380,13 @@ type CustomSMSProvider struct {
 	BasicAuthPassword Secret `json:"basicAuthPassword,omitempty"`
 }
 
-func customSMSPath() rest.Path { return notificationsPath("sms", "v1", "providers", "custom") }
+func customSMSPath() []string { return notificationsPath("sms", "v1", "providers", "custom") }
 
 // GetCustomSMSProvider returns the app's custom SMS provider.
 //
 // API: GET /v3/notifications/sms/v1/providers/custom (onBehalfOf not supported)
 func (s *NotificationsService) GetCustomSMSProvider(ctx context.Context, opts ...RequestOption) (*CustomSMSProvider, error) {
-	return do[CustomSMSProvider](ctx, s.rc, http.MethodGet, customSMSPath(), nil, "", opts)
+	return do[CustomSMSProvider](ctx, s.c, &Request{Method: http.MethodGet, Path: customSMSPath()}, opts)
 }
 
 // SaveCustomSMSProvider configures the app's custom SMS provider and
@@ -399,11 +397,11 @@ func (s *NotificationsService) SaveCustomSMSProvider(ctx context.Context, req *C
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.WebhookURL", req.WebhookURL); err != nil {
+	if err := required("req.WebhookURL", req.WebhookURL); err != nil {
 		return nil, err
 	}
-	call := &rest.Call{Method: http.MethodPost, Path: customSMSPath(), Body: req, Options: opts}
-	return rest.Data[CustomSMSProvider](ctx, s.rc, call)
+	call := &Request{Method: http.MethodPost, Path: customSMSPath(), Body: req}
+	return do[CustomSMSProvider](ctx, s.c, call, opts)
 }
 
 // UpdateCustomSMSProvider changes the fields set in req of the app's
@@ -414,15 +412,15 @@ func (s *NotificationsService) UpdateCustomSMSProvider(ctx context.Context, req 
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	call := &rest.Call{Method: http.MethodPut, Path: customSMSPath(), Body: req, Options: opts}
-	return rest.Data[CustomSMSProvider](ctx, s.rc, call)
+	call := &Request{Method: http.MethodPut, Path: customSMSPath(), Body: req}
+	return do[CustomSMSProvider](ctx, s.c, call, opts)
 }
 
 // DeleteCustomSMSProvider removes the app's custom SMS provider.
 //
 // API: DELETE /v3/notifications/sms/v1/providers/custom (onBehalfOf not supported)
 func (s *NotificationsService) DeleteCustomSMSProvider(ctx context.Context, opts ...RequestOption) (*Result, error) {
-	return do[Result](ctx, s.rc, http.MethodDelete, customSMSPath(), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: customSMSPath()}, opts)
 }
 
 // SendGridProvider holds the SendGrid settings email notifications are
@@ -447,13 +445,13 @@ type SendGridProvider struct {
 	RepliesWebhook string `json:"repliesWebhook,omitempty"`
 }
 
-func sendGridPath() rest.Path { return notificationsPath("email", "v1", "providers", "sendgrid") }
+func sendGridPath() []string { return notificationsPath("email", "v1", "providers", "sendgrid") }
 
 // GetSendGrid returns the app's SendGrid settings.
 //
 // API: GET /v3/notifications/email/v1/providers/sendgrid (onBehalfOf not supported)
 func (s *NotificationsService) GetSendGrid(ctx context.Context, opts ...RequestOption) (*SendGridProvider, error) {
-	return do[SendGridProvider](ctx, s.rc, http.MethodGet, sendGridPath(), nil, "", opts)
+	return do[SendGridProvider](ctx, s.c, &Request{Method: http.MethodGet, Path: sendGridPath()}, opts)
 }
 
 // SaveSendGrid stores the app's SendGrid settings and returns them.
@@ -464,7 +462,7 @@ func (s *NotificationsService) SaveSendGrid(ctx context.Context, req *SendGridPr
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.SendGridAPIKey", string(req.SendGridAPIKey), "req.SendGridTemplateID", req.SendGridTemplateID,
+	if err := required("req.SendGridAPIKey", string(req.SendGridAPIKey), "req.SendGridTemplateID", req.SendGridTemplateID,
 		"req.SendGridUnsubscribeGroupID", req.SendGridUnsubscribeGroupID, "req.SenderName", req.SenderName,
 		"req.SenderEmail", req.SenderEmail); err != nil {
 		return nil, err
@@ -488,15 +486,15 @@ func (s *NotificationsService) UpdateSendGrid(ctx context.Context, req *SendGrid
 }
 
 func (s *NotificationsService) sendSendGrid(ctx context.Context, method string, req *SendGridProvider, opts []RequestOption) (*SendGridProvider, error) {
-	call := &rest.Call{Method: method, Path: sendGridPath(), Body: req, Options: opts}
-	return rest.Data[SendGridProvider](ctx, s.rc, call)
+	call := &Request{Method: method, Path: sendGridPath(), Body: req}
+	return do[SendGridProvider](ctx, s.c, call, opts)
 }
 
 // DeleteSendGrid removes the app's SendGrid settings.
 //
 // API: DELETE /v3/notifications/email/v1/providers/sendgrid (onBehalfOf not supported)
 func (s *NotificationsService) DeleteSendGrid(ctx context.Context, opts ...RequestOption) (*Result, error) {
-	return do[Result](ctx, s.rc, http.MethodDelete, sendGridPath(), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: sendGridPath()}, opts)
 }
 
 // CustomEmailProvider sends email notifications to a webhook of yours.
@@ -515,13 +513,13 @@ type CustomEmailProvider struct {
 	BasicAuthPassword Secret `json:"basicAuthPassword,omitempty"`
 }
 
-func customEmailPath() rest.Path { return notificationsPath("email", "v1", "providers", "custom") }
+func customEmailPath() []string { return notificationsPath("email", "v1", "providers", "custom") }
 
 // GetCustomEmailProvider returns the app's custom email provider.
 //
 // API: GET /v3/notifications/email/v1/providers/custom (onBehalfOf not supported)
 func (s *NotificationsService) GetCustomEmailProvider(ctx context.Context, opts ...RequestOption) (*CustomEmailProvider, error) {
-	return do[CustomEmailProvider](ctx, s.rc, http.MethodGet, customEmailPath(), nil, "", opts)
+	return do[CustomEmailProvider](ctx, s.c, &Request{Method: http.MethodGet, Path: customEmailPath()}, opts)
 }
 
 // SaveCustomEmailProvider configures the app's custom email provider and
@@ -532,11 +530,11 @@ func (s *NotificationsService) SaveCustomEmailProvider(ctx context.Context, req 
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.WebhookURL", req.WebhookURL); err != nil {
+	if err := required("req.WebhookURL", req.WebhookURL); err != nil {
 		return nil, err
 	}
-	call := &rest.Call{Method: http.MethodPost, Path: customEmailPath(), Body: req, Options: opts}
-	return rest.Data[CustomEmailProvider](ctx, s.rc, call)
+	call := &Request{Method: http.MethodPost, Path: customEmailPath(), Body: req}
+	return do[CustomEmailProvider](ctx, s.c, call, opts)
 }
 
 // UpdateCustomEmailProvider changes the fields set in req of the app's
@@ -547,13 +545,13 @@ func (s *NotificationsService) UpdateCustomEmailProvider(ctx context.Context, re
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	call := &rest.Call{Method: http.MethodPut, Path: customEmailPath(), Body: req, Options: opts}
-	return rest.Data[CustomEmailProvider](ctx, s.rc, call)
+	call := &Request{Method: http.MethodPut, Path: customEmailPath(), Body: req}
+	return do[CustomEmailProvider](ctx, s.c, call, opts)
 }
 
 // DeleteCustomEmailProvider removes the app's custom email provider.
 //
 // API: DELETE /v3/notifications/email/v1/providers/custom (onBehalfOf not supported)
 func (s *NotificationsService) DeleteCustomEmailProvider(ctx context.Context, opts ...RequestOption) (*Result, error) {
-	return do[Result](ctx, s.rc, http.MethodDelete, customEmailPath(), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: customEmailPath()}, opts)
 }

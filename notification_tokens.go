@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // PushPlatform is the platform and SDK of a device's push token; it says
@@ -152,7 +150,7 @@ type pushTokens struct {
 	PushTokens []PushToken `json:"pushTokens"`
 }
 
-func tokensPath() rest.Path { return notificationsPath("push", "v1", "tokens") }
+func tokensPath() []string { return notificationsPath("push", "v1", "tokens") }
 
 // RegisterPushToken registers a device's push token for the user of
 // req.AuthToken, so that their notifications reach the device.
@@ -162,14 +160,14 @@ func (s *NotificationsService) RegisterPushToken(ctx context.Context, req *Regis
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.Platform", string(req.Platform), "req.Token", string(req.Token), "req.AuthToken", string(req.AuthToken)); err != nil {
+	if err := required("req.Platform", string(req.Platform), "req.Token", string(req.Token), "req.AuthToken", string(req.AuthToken)); err != nil {
 		return nil, err
 	}
 	if req.Platform.TokenField() == "" {
 		return nil, newArgError("req.Platform", "must be an fcm_* or apns_* platform")
 	}
-	call := &rest.Call{Method: http.MethodPost, Path: tokensPath(), Body: req, Options: opts}
-	return rest.Data[Result](ctx, s.rc, call)
+	call := &Request{Method: http.MethodPost, Path: tokensPath(), Body: req}
+	return do[Result](ctx, s.c, call, opts)
 }
 
 // ListPushTokens returns the push tokens of the user of opts.AuthToken:
@@ -180,11 +178,11 @@ func (s *NotificationsService) ListPushTokens(ctx context.Context, opts *ListPus
 	if opts == nil {
 		return nil, newArgError("opts", "must not be nil")
 	}
-	if err := s.rc.Required("opts.AuthToken", string(opts.AuthToken)); err != nil {
+	if err := required("opts.AuthToken", string(opts.AuthToken)); err != nil {
 		return nil, err
 	}
-	call := &rest.Call{Method: http.MethodGet, Path: tokensPath(), Query: opts, Options: reqOpts}
-	out, err := rest.Data[pushTokens](ctx, s.rc, call)
+	call := &Request{Method: http.MethodGet, Path: tokensPath(), Query: opts}
+	out, err := do[pushTokens](ctx, s.c, call, reqOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +200,7 @@ func (s *NotificationsService) UnregisterPushTokens(ctx context.Context, req *Un
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.AuthToken", string(req.AuthToken)); err != nil {
+	if err := required("req.AuthToken", string(req.AuthToken)); err != nil {
 		return nil, err
 	}
 	var query any
@@ -211,8 +209,8 @@ func (s *NotificationsService) UnregisterPushTokens(ctx context.Context, req *Un
 			All bool `url:"all"`
 		}{true}
 	}
-	call := &rest.Call{Method: http.MethodDelete, Path: tokensPath(), Query: query, Body: req, Options: opts}
-	out, err := rest.Data[pushTokens](ctx, s.rc, call)
+	call := &Request{Method: http.MethodDelete, Path: tokensPath(), Query: query, Body: req}
+	out, err := do[pushTokens](ctx, s.c, call, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -226,17 +224,17 @@ func (s *NotificationsService) UnregisterPushTokens(ctx context.Context, req *Un
 //
 // API: DELETE /v3/notifications/push/v1/tokens/{pushToken} (onBehalfOf not supported)
 func (s *NotificationsService) DeletePushToken(ctx context.Context, pushToken string, req *DeletePushTokenRequest, opts ...RequestOption) ([]PushToken, error) {
-	if err := s.rc.Required("pushToken", pushToken); err != nil {
+	if err := required("pushToken", pushToken); err != nil {
 		return nil, err
 	}
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.AuthToken", string(req.AuthToken)); err != nil {
+	if err := required("req.AuthToken", string(req.AuthToken)); err != nil {
 		return nil, err
 	}
-	call := &rest.Call{Method: http.MethodDelete, Path: tokensPath().Secret(pushToken), Body: req, Options: opts}
-	out, err := rest.Data[pushTokens](ctx, s.rc, call)
+	call := &Request{Method: http.MethodDelete, Path: append(tokensPath(), pushToken), Secrets: []Secret{Secret(pushToken)}, Body: req}
+	out, err := do[pushTokens](ctx, s.c, call, opts)
 	if err != nil {
 		return nil, err
 	}

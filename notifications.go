@@ -3,8 +3,6 @@ package chat
 import (
 	"context"
 	"net/http"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // NotificationsService manages push, email and SMS notifications: the app's
@@ -18,7 +16,7 @@ import (
 // of these types with fmt shows its secrets as REDACTED, while JSON
 // encoding keeps them. Errors returned by the calls that send them have
 // them scrubbed too.
-type NotificationsService struct{ rc *rest.Client }
+type NotificationsService struct{ c *Caller }
 
 // NotificationSetting says when a notification is sent for an event, in
 // the app's settings and in a user's preferences. Its meaning depends on
@@ -309,7 +307,7 @@ type MentionTemplate struct {
 //
 // API: GET /v3/notifications/v1/settings (onBehalfOf not supported)
 func (s *NotificationsService) GetSettings(ctx context.Context, opts ...RequestOption) (*NotificationSettings, error) {
-	return do[NotificationSettings](ctx, s.rc, http.MethodGet, notificationsPath("v1", "settings"), nil, "", opts)
+	return do[NotificationSettings](ctx, s.c, &Request{Method: http.MethodGet, Path: notificationsPath("v1", "settings")}, opts)
 }
 
 // UpdateSettings changes the app's notification settings: only the fields
@@ -320,17 +318,17 @@ func (s *NotificationsService) UpdateSettings(ctx context.Context, req *Notifica
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	return do[Result](ctx, s.rc, http.MethodPatch, notificationsPath("v1", "settings"), req, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodPatch, Path: notificationsPath("v1", "settings"), Body: req}, opts)
 }
 
 // ResetSettings restores the app's default notification settings.
 //
 // API: DELETE /v3/notifications/v1/settings (onBehalfOf not supported)
 func (s *NotificationsService) ResetSettings(ctx context.Context, opts ...RequestOption) (*Result, error) {
-	return do[Result](ctx, s.rc, http.MethodDelete, notificationsPath("v1", "settings"), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: notificationsPath("v1", "settings")}, opts)
 }
 
 // notificationsPath is /notifications/{segments...}.
-func notificationsPath(segments ...string) rest.Path {
-	return path(append([]string{"notifications"}, segments...)...)
+func notificationsPath(segments ...string) []string {
+	return append([]string{"notifications"}, segments...)
 }

@@ -291,3 +291,13 @@ func (g *stallGuard[C]) repeated(c C) bool {
 	}
 	return false
 }
+
+// nonNil returns *p, or the zero value when p is nil, as a fresh copy the
+// iterators may change.
+func nonNil[T any](p *T) *T {
+	var v T
+	if p != nil {
+		v = *p
+	}
+	return &v
+}

@@ -211,8 +211,8 @@ func TestChatClientRedirects(t *testing.T) {
 // PATCH.
 func TestManagementClientRedirects(t *testing.T) {
 	h := newRedirectHosts(t)
-	mc, err := management.NewClient(redirMgmtKey, redirMgmtSecret, management.WithBaseURL(h.origin.URL),
-		management.WithInsecureLoopback())
+	mc, err := management.NewClient(redirMgmtKey, redirMgmtSecret, chat.WithBaseURL(h.origin.URL),
+		chat.WithInsecureLoopback())
 	require.NoError(t, err)
 	t.Cleanup(mc.CloseIdleConnections)
 	ctx := t.Context()
@@ -316,8 +316,8 @@ func TestRedirectNeverDowngradesToHTTP(t *testing.T) {
 
 	c, err := chat.NewClient("myapp", redirAPIKey, chat.WithBaseURL(api.URL), chat.WithHTTPClient(api.Client()), fastRetries)
 	require.NoError(t, err)
-	mc, err := management.NewClient(redirMgmtKey, redirMgmtSecret, management.WithBaseURL(api.URL),
-		management.WithHTTPClient(api.Client()), management.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: time.Millisecond}))
+	mc, err := management.NewClient(redirMgmtKey, redirMgmtSecret, chat.WithBaseURL(api.URL),
+		chat.WithHTTPClient(api.Client()), chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: time.Millisecond}))
 	require.NoError(t, err)
 	ctx := t.Context()
 	for name, call := range map[string]func() error{

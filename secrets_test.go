@@ -162,7 +162,7 @@ func TestNoSecretLeaks(t *testing.T) {
 	srv := chattest.NewServer(chattest.WithAPIKey(leakAPIKey), chattest.WithManagementCredentials(leakMgmtKey, leakMgmtSecret))
 	defer srv.Close()
 	client := srv.Client(chat.WithLogger(debugLogger(&chatLog)), chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 1, MinWait: time.Millisecond, MaxWait: time.Millisecond}))
-	mc := srv.ManagementClient(management.WithLogger(debugLogger(&mgmtLog)), management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithLogger(debugLogger(&mgmtLog)), chat.WithoutRetries())
 	s := &shown{t: t, texts: map[string]string{}}
 	secrets := []string{leakAPIKey, leakMgmtKey, leakMgmtSecret, leakWrongKey, leakWrongSecret, leakHookPassword, leakHookPassword2,
 		leakTenantPass, leakPrivateKey, leakP8Key, leakTwilio, leakSendGrid, leakBasicAuth, leakGiphy, leakGroupPassword,
@@ -338,9 +338,9 @@ func TestNoSecretLeaks(t *testing.T) {
 		AppName: "Ann's app", AppRegion: chat.RegionUS})
 	s.ok("add tenant", tenant, err)
 	keep(string(tenant.App.APIKey), string(tenant.App.AuthKey))
-	_, err = srv.ManagementClientWith(leakMgmtKey, leakWrongSecret, management.WithLogger(debugLogger(&mgmtLog))).Apps.List(ctx, nil)
+	_, err = srv.ManagementClientWith(leakMgmtKey, leakWrongSecret, chat.WithLogger(debugLogger(&mgmtLog))).Apps.List(ctx, nil)
 	s.fails("list apps with a wrong secret (401)", nil, err)
-	_, err = srv.ManagementClientWith(leakMgmtKey, leakWrongSecret, management.WithLogger(debugLogger(&mgmtLog))).Tenants.Add(ctx,
+	_, err = srv.ManagementClientWith(leakMgmtKey, leakWrongSecret, chat.WithLogger(debugLogger(&mgmtLog))).Tenants.Add(ctx,
 		&management.AddTenantRequest{Name: "B", Email: "b@example.com", Password: leakTenantPass, AppName: "B", AppRegion: chat.RegionUS})
 	s.fails("add tenant with a wrong secret (401)", nil, err)
 	require.True(t, srv.EnableExtensions(srv.AppID(), management.ExtensionGiphy))
@@ -675,6 +675,11 @@ var leakTypes = []reflect.Type{
 	reflect.TypeFor[chat.RestrictedFeature](),
 	reflect.TypeFor[chat.Result](),
 	reflect.TypeFor[chat.Secret](),
+	reflect.TypeFor[chat.Caller](),
+	reflect.TypeFor[chat.Credentials](),
+	reflect.TypeFor[chat.Request](),
+	reflect.TypeFor[chat.RequestOption](),
+	reflect.TypeFor[chat.Response](),
 	reflect.TypeFor[chat.RetryPolicy](),
 	reflect.TypeFor[chat.ReviewBlockedMessageRequest](),
 	reflect.TypeFor[chat.ReviewFlaggedMessageRequest](),
@@ -799,7 +804,7 @@ var leakTypes = []reflect.Type{
 	reflect.TypeFor[management.MessageShortcutsSettings](),
 	reflect.TypeFor[management.ModerationService](),
 	reflect.TypeFor[management.NotificationInPayload](),
-	reflect.TypeFor[management.Option](),
+	reflect.TypeFor[chat.Option](),
 	reflect.TypeFor[management.PageLinks](),
 	reflect.TypeFor[management.ProfanityFilterSettings](),
 	reflect.TypeFor[management.PushNotificationSettings](),

@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // UsersService manages the app's users. Get it from [Client.Users].
-type UsersService struct{ rc *rest.Client }
+type UsersService struct{ c *Caller }
 
 // UserStatus is a user's presence.
 type UserStatus string
@@ -106,13 +104,13 @@ func (s *UsersService) Create(ctx context.Context, req *CreateUserRequest, opts 
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.UID", req.UID, "req.Name", req.Name); err != nil {
+	if err := required("req.UID", req.UID, "req.Name", req.Name); err != nil {
 		return nil, err
 	}
 	if err := req.check(); err != nil {
 		return nil, err
 	}
-	return do[User](ctx, s.rc, http.MethodPost, path("users"), req, "", opts)
+	return do[User](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"users"}, Body: req}, opts)
 }
 
 // Get returns the user uid. With the [OnBehalfOf] option, fields such as
@@ -120,10 +118,10 @@ func (s *UsersService) Create(ctx context.Context, req *CreateUserRequest, opts 
 //
 // API: GET /v3/users/{uid} (onBehalfOf optional)
 func (s *UsersService) Get(ctx context.Context, uid string, opts ...RequestOption) (*User, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
-	return do[User](ctx, s.rc, http.MethodGet, path("users", uid), nil, "", opts)
+	return do[User](ctx, s.c, &Request{Method: http.MethodGet, Path: []string{"users", uid}}, opts)
 }
 
 // ListUsersOptions filters a list of users. Zero fields are not sent.
@@ -162,7 +160,7 @@ type ListUsersOptions struct {
 //
 // API: GET /v3/users (onBehalfOf not supported)
 func (s *UsersService) List(ctx context.Context, opts *ListUsersOptions, reqOpts ...RequestOption) (*Page[User], error) {
-	return list[User](ctx, s.rc, path("users"), opts, "", reqOpts)
+	return list[User](ctx, s.c, &Request{Path: []string{"users"}, Query: opts}, reqOpts)
 }
 
 // All iterates over every user matching opts, page after page, starting at
@@ -202,7 +200,7 @@ type UpdateUserRequest struct {
 //
 // API: PUT /v3/users/{uid} (onBehalfOf not supported)
 func (s *UsersService) Update(ctx context.Context, uid string, req *UpdateUserRequest, opts ...RequestOption) (*User, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
 	if req == nil {
@@ -211,7 +209,7 @@ func (s *UsersService) Update(ctx context.Context, uid string, req *UpdateUserRe
 	if err := req.check(); err != nil {
 		return nil, err
 	}
-	return do[User](ctx, s.rc, http.MethodPut, path("users", uid), req, "", opts)
+	return do[User](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"users", uid}, Body: req}, opts)
 }
 
 // DeleteUserRequest is the body of [UsersService.Delete].
@@ -225,10 +223,10 @@ type DeleteUserRequest struct {
 //
 // API: DELETE /v3/users/{uid} (onBehalfOf not supported)
 func (s *UsersService) Delete(ctx context.Context, uid string, req *DeleteUserRequest, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, path("users", uid), req, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"users", uid}, Body: req}, opts)
 }
 
 // DeactivateUsersRequest is the body of [UsersService.Deactivate].
@@ -251,7 +249,7 @@ func (s *UsersService) Deactivate(ctx context.Context, req *DeactivateUsersReque
 	if req == nil || len(req.UIDs) == 0 {
 		return nil, newArgError("req.UIDs", "must not be empty")
 	}
-	return do[DeactivateUsersResponse](ctx, s.rc, http.MethodDelete, path("users"), req, "", opts)
+	return do[DeactivateUsersResponse](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"users"}, Body: req}, opts)
 }
 
 // ReactivateUsersRequest is the body of [UsersService.Reactivate].
@@ -275,5 +273,5 @@ func (s *UsersService) Reactivate(ctx context.Context, req *ReactivateUsersReque
 	if req == nil || len(req.UIDs) == 0 {
 		return nil, newArgError("req.UIDs", "must not be empty")
 	}
-	return do[ReactivateUsersResponse](ctx, s.rc, http.MethodPut, path("users"), req, "", opts)
+	return do[ReactivateUsersResponse](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"users"}, Body: req}, opts)
 }

@@ -74,7 +74,7 @@ func dashScene(t *testing.T, srv *chattest.Server) (secrets []string) {
 		}
 	}))
 	t.Cleanup(recv.Close)
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	for _, id := range []string{"good", "broken"} {
 		_, err := mc.Webhooks.Create(ctx, srv.AppID(), &management.CreateWebhookRequest{
 			ID: id, Name: "Hook " + id, URL: recv.URL + "/" + id, UseBasicAuth: true, Username: "hooks", Password: chat.Secret("hook-password-" + id),

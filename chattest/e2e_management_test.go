@@ -24,7 +24,7 @@ import (
 func startMgmt(t *testing.T, opts ...chattest.Option) (*chattest.Server, *management.Client) {
 	t.Helper()
 	srv, _ := start(t, opts...)
-	return srv, srv.ManagementClient(management.WithoutRetries())
+	return srv, srv.ManagementClient(chat.WithoutRetries())
 }
 
 // rawMgmt sends a request to the management API with the key and secret
@@ -225,7 +225,7 @@ func TestManagementTenants(t *testing.T) {
 	assert.Contains(t, ce.Details, "appRegion")
 
 	// Basic auth, with the management credentials.
-	_, err = srv.ManagementClientWith(srv.ManagementKey(), "wrong-secret", management.WithoutRetries()).Tenants.Add(ctx, req)
+	_, err = srv.ManagementClientWith(srv.ManagementKey(), "wrong-secret", chat.WithoutRetries()).Tenants.Add(ctx, req)
 	requireAPIError(t, err, http.StatusUnauthorized, "AUTH_ERR_APIKEY_NOT_FOUND", chat.ErrUnauthorized)
 	body, err := json.Marshal(map[string]any{"name": "B", "email": "b@example.com", "password": "p", "appName": "B", "appRegion": "us"})
 	require.NoError(t, err)

@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/management"
 	"github.com/chatrest/chat/webhook"
 )
 
@@ -522,7 +521,7 @@ func TestModerationForgetsRemovedMessages(t *testing.T) {
 
 func TestModerationManagementVariants(t *testing.T) {
 	srv, client := start(t)
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	mod, ctx, app := mc.Moderation, t.Context(), srv.AppID()
 	seed(srv, "alice", "bob")
 
@@ -582,7 +581,7 @@ func TestModerationManagementVariants(t *testing.T) {
 
 	_, err = mod.ListRules(ctx, "other-app", nil)
 	requireAPIError(t, err, http.StatusNotFound, "ERR_APP_NOT_FOUND", chat.ErrNotFound)
-	_, err = srv.ManagementClientWith("wrong", "creds", management.WithoutRetries()).Moderation.ListRules(ctx, app, nil)
+	_, err = srv.ManagementClientWith("wrong", "creds", chat.WithoutRetries()).Moderation.ListRules(ctx, app, nil)
 	var ce *chat.Error
 	require.ErrorAs(t, err, &ce)
 	assert.Equal(t, http.StatusUnauthorized, ce.StatusCode)

@@ -82,7 +82,7 @@ func awaitHooks(t *testing.T, srv *chattest.Server, n int) {
 // to triggers.
 func hookTo(t *testing.T, srv *chattest.Server, id, url string, triggers ...string) {
 	t.Helper()
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	_, err := mc.Webhooks.Create(t.Context(), srv.AppID(), &management.CreateWebhookRequest{
 		ID: id, Name: id, URL: url, UseBasicAuth: true, Username: hookUser, Password: hookPassword,
 	})
@@ -101,7 +101,7 @@ func TestWebhookEndToEnd(t *testing.T) {
 	ctx := t.Context()
 	recv := newHookReceiver(t, &webhook.Verifier{Username: hookUser, Password: hookPassword})
 
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	hook, err := mc.Webhooks.Create(ctx, srv.AppID(), &management.CreateWebhookRequest{
 		ID: "orders", Name: "Orders", URL: recv.URL + "/hooks", UseBasicAuth: true,
 		Username: hookUser, Password: hookPassword, Enabled: new(true),
@@ -193,7 +193,7 @@ func TestWebhookOnlySubscribedTriggers(t *testing.T) {
 	assert.EqualValues(t, 1, recv.hits.Load())
 
 	// Removing the trigger stops the deliveries.
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	_, err = mc.Webhooks.RemoveTriggers(t.Context(), srv.AppID(), "edits", []string{"message_edited"})
 	require.NoError(t, err)
 	_, err = client.Messages.Update(t.Context(), m.ID, &chat.UpdateMessageRequest{Data: chat.MessageData{Text: "again"}}, chat.OnBehalfOf("alice"))
@@ -206,7 +206,7 @@ func TestWebhookDisabled(t *testing.T) {
 	srv, client := start(t)
 	seed(srv, "alice", "bob")
 	recv := newHookReceiver(t, &webhook.Verifier{Unauthenticated: true})
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	ctx := t.Context()
 	hook, err := mc.Webhooks.Create(ctx, srv.AppID(), &management.CreateWebhookRequest{ID: "off", Name: "Off", URL: recv.URL, Enabled: new(false)})
 	require.NoError(t, err)
@@ -247,7 +247,7 @@ func TestWebhookWrongPassword(t *testing.T) {
 	assert.Equal(t, 1, d.Attempts, "no retry without retryOnFailure")
 	assert.EqualValues(t, 1, recv.hits.Load())
 
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	hook, err := mc.Webhooks.Update(ctx, srv.AppID(), "refused", &management.UpdateWebhookRequest{RetryOnFailure: new(true)})
 	require.NoError(t, err)
 	assert.True(t, hook.RetryOnFailure)
@@ -291,7 +291,7 @@ func TestWebhookRetryRecovers(t *testing.T) {
 		}
 	}))
 	t.Cleanup(recv.Close)
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	_, err := mc.Webhooks.Create(t.Context(), srv.AppID(), &management.CreateWebhookRequest{ID: "flaky", Name: "Flaky", URL: recv.URL, RetryOnFailure: true})
 	require.NoError(t, err)
 	_, err = mc.Webhooks.AddTriggers(t.Context(), srv.AppID(), "flaky", []string{"message_sent"})
@@ -370,7 +370,7 @@ func TestWebhookNonLoopbackURL(t *testing.T) {
 // their errors through the management client.
 func TestWebhookManagement(t *testing.T) {
 	srv, _ := start(t)
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	ctx := t.Context()
 	app := srv.AppID()
 
@@ -465,7 +465,7 @@ func TestWebhookManagement(t *testing.T) {
 	requireAPIError(t, err, http.StatusBadRequest, "ERR_PLAN_QUOTA_RESTRICTION", chat.ErrLimitExceeded)
 
 	// Wrong management credentials.
-	_, err = srv.ManagementClientWith("k", "s", management.WithoutRetries()).Webhooks.List(ctx, app, nil)
+	_, err = srv.ManagementClientWith("k", "s", chat.WithoutRetries()).Webhooks.List(ctx, app, nil)
 	var ae *chat.Error
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, http.StatusUnauthorized, ae.StatusCode)
@@ -483,7 +483,7 @@ func triggerIDsOf(ts []management.Trigger) []string {
 // be subscribed to, in the reference's order, and user_mentioned cannot.
 func TestWebhookTriggersMatchThePackage(t *testing.T) {
 	srv, _ := start(t)
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	ctx := t.Context()
 	_, err := mc.Webhooks.Create(ctx, srv.AppID(), &management.CreateWebhookRequest{ID: "all", Name: "All", URL: "https://hooks.example.com/all"})
 	require.NoError(t, err)
@@ -736,7 +736,7 @@ func TestWebhookOtherApps(t *testing.T) {
 	srv, client := start(t)
 	seed(srv, "alice", "bob")
 	ctx := t.Context()
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	other, err := mc.Apps.Create(ctx, &management.CreateAppRequest{Name: "Tenant app", Region: chat.RegionEU})
 	require.NoError(t, err)
 	recv := newHookReceiver(t, &webhook.Verifier{Unauthenticated: true})

@@ -167,7 +167,7 @@ func TestRequestLogNeverHoldsCredentials(t *testing.T) {
 // leaves every other field as sent.
 func TestRequestLogRedactsCredentialFieldsByName(t *testing.T) {
 	srv, client := start(t)
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	ctx := t.Context()
 	seed(srv, "alice")
 	n := client.Notifications

@@ -272,7 +272,7 @@ func TestDashboardInABrowser(t *testing.T) {
 	b.click("Webhooks")
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
 	defer recv.Close()
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	_, err = mc.Webhooks.Create(ctx, srv.AppID(), &management.CreateWebhookRequest{ID: "bot", Name: "Reading bot", URL: recv.URL + "/events",
 		UseBasicAuth: true, Username: "bot", Password: "bot-secret-password"})
 	require.NoError(t, err)

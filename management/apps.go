@@ -19,7 +19,7 @@ import (
 )
 
 // AppsService creates, lists and deletes apps and requests usage reports. Get it from [Client.Apps].
-type AppsService struct{ rc *rest.Client }
+type AppsService struct{ c *chat.Caller }
 
 // Timestamp is a point in time in a management answer. The reference's
 // examples disagree on the wire form: the older ones send Unix seconds,
@@ -261,14 +261,14 @@ type CreateAppRequest struct {
 // fails with ERR_APP_CREATION_FAILED_MAX_LIMIT.
 //
 // API: POST /apps (management)
-func (s *AppsService) Create(ctx context.Context, req *CreateAppRequest, opts ...RequestOption) (*App, error) {
+func (s *AppsService) Create(ctx context.Context, req *CreateAppRequest, opts ...chat.RequestOption) (*App, error) {
 	if req == nil {
 		return nil, argError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.Name", req.Name, "req.Region", string(req.Region)); err != nil {
+	if err := required("req.Name", req.Name, "req.Region", string(req.Region)); err != nil {
 		return nil, err
 	}
-	return do[App](ctx, s.rc, http.MethodPost, path("apps"), req, opts)
+	return do[App](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: []string{"apps"}, Body: req}, opts)
 }
 
 // ListAppsOptions filters and pages the list of apps.
@@ -284,8 +284,8 @@ type ListAppsOptions struct {
 // List returns one page of the account's apps.
 //
 // API: GET /apps (management)
-func (s *AppsService) List(ctx context.Context, opts *ListAppsOptions, reqOpts ...RequestOption) (*chat.Page[App], error) {
-	return listPage[App](ctx, s.rc, path("apps"), opts, reqOpts)
+func (s *AppsService) List(ctx context.Context, opts *ListAppsOptions, reqOpts ...chat.RequestOption) (*chat.Page[App], error) {
+	return listPage[App](ctx, s.c, &chat.Request{Path: []string{"apps"}, Query: opts}, reqOpts)
 }
 
 // All iterates over the account's apps from the page opts names (default
@@ -293,7 +293,7 @@ func (s *AppsService) List(ctx context.Context, opts *ListAppsOptions, reqOpts .
 // when ctx is done; opts is not modified.
 //
 // API: GET /apps (management)
-func (s *AppsService) All(ctx context.Context, opts *ListAppsOptions, reqOpts ...RequestOption) iter.Seq2[*App, error] {
+func (s *AppsService) All(ctx context.Context, opts *ListAppsOptions, reqOpts ...chat.RequestOption) iter.Seq2[*App, error] {
 	var o ListAppsOptions
 	if opts != nil {
 		o = *opts
@@ -322,11 +322,11 @@ type DeleteAppResult struct {
 // (ERR_APP_DELETION).
 //
 // API: DELETE /apps/{appId} (management)
-func (s *AppsService) Delete(ctx context.Context, appID string, opts ...RequestOption) (*DeleteAppResult, error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *AppsService) Delete(ctx context.Context, appID string, opts ...chat.RequestOption) (*DeleteAppResult, error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
-	return do[DeleteAppResult](ctx, s.rc, http.MethodDelete, path("apps", appID), nil, opts)
+	return do[DeleteAppResult](ctx, s.c, &chat.Request{Method: http.MethodDelete, Path: []string{"apps", appID}}, opts)
 }
 
 // UsageRequest is the body of [AppsService.RequestUsage].
@@ -341,24 +341,14 @@ type UsageRequest struct {
 // only says so. A nil req asks for the current billing cycle.
 //
 // API: POST /apps/{appId}/usage (management)
-func (s *AppsService) RequestUsage(ctx context.Context, appID string, req *UsageRequest, opts ...RequestOption) (*chat.Result, error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *AppsService) RequestUsage(ctx context.Context, appID string, req *UsageRequest, opts ...chat.RequestOption) (*chat.Result, error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
 	if req == nil {
 		req = &UsageRequest{}
 	}
-	return do[chat.Result](ctx, s.rc, http.MethodPost, path("apps", appID, "usage"), req, opts)
-}
-
-// listPage fetches one page of a page-number list; query is a struct with
-// url tags.
-func listPage[T any](ctx context.Context, rc *rest.Client, p rest.Path, query any, opts []RequestOption) (*chat.Page[T], error) {
-	var page chat.Page[T]
-	if err := rc.Do(ctx, &rest.Call{Method: http.MethodGet, Path: p, Query: query, Options: opts}, &page); err != nil {
-		return nil, err
-	}
-	return &page, nil
+	return do[chat.Result](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: []string{"apps", appID, "usage"}, Body: req}, opts)
 }
 
 // walkPages yields the items of a page-number list from page first (at

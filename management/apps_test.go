@@ -276,7 +276,7 @@ func newPagedAPI(t *testing.T, answer func(*http.Request) string) *pagedAPI {
 		resp.Header.Set("Content-Type", "application/json")
 		return resp, nil
 	})
-	c, err := management.NewClient(testKey, testSecret, management.WithoutRetries(), management.WithHTTPClient(&http.Client{Transport: mt}))
+	c, err := management.NewClient(testKey, testSecret, chat.WithoutRetries(), chat.WithHTTPClient(&http.Client{Transport: mt}))
 	require.NoError(t, err)
 	p.client = c
 	return p

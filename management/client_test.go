@@ -50,13 +50,13 @@ type mockAPI struct {
 
 // newMockAPI returns a client for testKey/testSecret over a mock transport,
 // without retries, answering 200 {"data":{}} until told otherwise.
-func newMockAPI(t testing.TB, opts ...management.Option) *mockAPI {
+func newMockAPI(t testing.TB, opts ...chat.Option) *mockAPI {
 	t.Helper()
 	m := &mockAPI{t: t, status: http.StatusOK, body: `{"data":{"ok":true}}`}
 	mt := httpmock.NewMockTransport()
 	mt.RegisterNoResponder(m.respond)
-	all := append([]management.Option{management.WithoutRetries()}, opts...)
-	all = append(all, management.WithHTTPClient(&http.Client{Transport: mt}))
+	all := append([]chat.Option{chat.WithoutRetries()}, opts...)
+	all = append(all, chat.WithHTTPClient(&http.Client{Transport: mt}))
 	c, err := management.NewClient(testKey, testSecret, all...)
 	require.NoError(t, err)
 	m.client = c
@@ -182,17 +182,17 @@ func requireArgError(t *testing.T, err error, name string) {
 func TestNewClientValidates(t *testing.T) {
 	for _, tt := range []struct {
 		name, key, secret string
-		opts              []management.Option
+		opts              []chat.Option
 		arg               string
 	}{
 		{"empty key", "", testSecret, nil, "key"},
 		{"empty secret", testKey, "", nil, "secret"},
 		{"key with newline", "k\nx", testSecret, nil, "key"},
 		{"secret with newline", testKey, "s\r\n", nil, "secret"},
-		{"plain http", testKey, testSecret, []management.Option{management.WithBaseURL("http://example.com")}, "baseURL"},
-		{"plain http loopback without opt-in", testKey, testSecret, []management.Option{management.WithBaseURL("http://127.0.0.1:1")}, "baseURL"},
-		{"credentials in URL", testKey, testSecret, []management.Option{management.WithBaseURL("https://u:p@example.com")}, "baseURL"},
-		{"negative retries", testKey, testSecret, []management.Option{management.WithRetryPolicy(chat.RetryPolicy{MaxRetries: -1})}, "options"},
+		{"plain http", testKey, testSecret, []chat.Option{chat.WithBaseURL("http://example.com")}, "baseURL"},
+		{"plain http loopback without opt-in", testKey, testSecret, []chat.Option{chat.WithBaseURL("http://127.0.0.1:1")}, "baseURL"},
+		{"credentials in URL", testKey, testSecret, []chat.Option{chat.WithBaseURL("https://u:p@example.com")}, "baseURL"},
+		{"negative retries", testKey, testSecret, []chat.Option{chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: -1})}, "options"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := management.NewClient(tt.key, tt.secret, tt.opts...)
@@ -208,11 +208,11 @@ func TestNewClientAddresses(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, management.DefaultBaseURL, c.BaseURL())
 
-	c, err = management.NewClient(testKey, testSecret, management.WithBaseURL("https://proxy.example.com/mgmt/"))
+	c, err = management.NewClient(testKey, testSecret, chat.WithBaseURL("https://proxy.example.com/mgmt/"))
 	require.NoError(t, err)
 	assert.Equal(t, "https://proxy.example.com/mgmt", c.BaseURL())
 
-	c, err = management.NewClient(testKey, testSecret, management.WithBaseURL("http://127.0.0.1:8080"), management.WithInsecureLoopback())
+	c, err = management.NewClient(testKey, testSecret, chat.WithBaseURL("http://127.0.0.1:8080"), chat.WithInsecureLoopback())
 	require.NoError(t, err)
 	assert.Equal(t, "http://127.0.0.1:8080", c.BaseURL())
 }
@@ -250,8 +250,8 @@ func TestRetryPolicyZeroWaitsAreDefaults(t *testing.T) {
 		io.WriteString(w, `{"data":{"id":"hook","name":"hook"}}`)
 	}))
 	t.Cleanup(srv.Close)
-	mc, err := management.NewClient(testKey, testSecret, management.WithBaseURL(srv.URL), management.WithInsecureLoopback(),
-		management.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 2}))
+	mc, err := management.NewClient(testKey, testSecret, chat.WithBaseURL(srv.URL), chat.WithInsecureLoopback(),
+		chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 2}))
 	require.NoError(t, err)
 	t.Cleanup(mc.CloseIdleConnections)
 

@@ -19,7 +19,7 @@ func Example() {
 	defer srv.Close()
 
 	mc, err := management.NewClient(srv.ManagementKey(), srv.ManagementSecret(),
-		management.WithBaseURL(srv.ManagementURL()), management.WithHTTPClient(srv.HTTPClient()))
+		chat.WithBaseURL(srv.ManagementURL()), chat.WithHTTPClient(srv.HTTPClient()))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -39,7 +39,7 @@ type settingsPtr[T any] interface {
 //	giphy, err := management.GetExtensionSettings[management.GiphySettings](ctx, mc.Extensions, appID)
 //
 // API: GET /apps/{appId}/extensions/{extId}/v1/settings (management)
-func GetExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *ExtensionsService, appID string, opts ...RequestOption) (*T, error) {
+func GetExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *ExtensionsService, appID string, opts ...chat.RequestOption) (*T, error) {
 	out := new(T)
 	id := PT(out).ExtensionID()
 	reply, err := s.settingsCall(ctx, http.MethodGet, appID, id, nil, opts)
@@ -58,7 +58,7 @@ func GetExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *Exte
 //	_, err := management.StoreExtensionSettings(ctx, mc.Extensions, appID, &management.GiphySettings{GiphyAPIKey: key})
 //
 // API: POST /apps/{appId}/extensions/{extId}/v1/settings (management)
-func StoreExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *ExtensionsService, appID string, settings PT, opts ...RequestOption) (*ExtensionReply[SettingsBody], error) {
+func StoreExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *ExtensionsService, appID string, settings PT, opts ...chat.RequestOption) (*ExtensionReply[SettingsBody], error) {
 	if settings == nil {
 		return nil, argError("settings", "must not be nil")
 	}
@@ -69,7 +69,7 @@ func StoreExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *Ex
 // configure, for the app appID (see [ExtensionsService.UpdateSettings]).
 //
 // API: PUT /apps/{appId}/extensions/{extId}/v1/settings (management)
-func UpdateExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *ExtensionsService, appID string, settings PT, opts ...RequestOption) (*ExtensionReply[SettingsBody], error) {
+func UpdateExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *ExtensionsService, appID string, settings PT, opts ...chat.RequestOption) (*ExtensionReply[SettingsBody], error) {
 	if settings == nil {
 		return nil, argError("settings", "must not be nil")
 	}
@@ -82,7 +82,7 @@ func UpdateExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *E
 //	_, err := management.DeleteExtensionSettings[management.GiphySettings](ctx, mc.Extensions, appID)
 //
 // API: DELETE /apps/{appId}/extensions/{extId}/v1/settings (management)
-func DeleteExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *ExtensionsService, appID string, opts ...RequestOption) (*ExtensionReply[SettingsBody], error) {
+func DeleteExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *ExtensionsService, appID string, opts ...chat.RequestOption) (*ExtensionReply[SettingsBody], error) {
 	return s.settingsCall(ctx, http.MethodDelete, appID, PT(new(T)).ExtensionID(), nil, opts)
 }
 

@@ -22,7 +22,7 @@ import (
 // JSON, or with the typed [GetExtensionSettings], [StoreExtensionSettings],
 // [UpdateExtensionSettings] and [DeleteExtensionSettings] and a settings
 // type such as [GiphySettings].
-type ExtensionsService struct{ rc *rest.Client }
+type ExtensionsService struct{ c *chat.Caller }
 
 // ExtensionID names an extension.
 type ExtensionID string
@@ -252,17 +252,17 @@ func (o *ListExtensionsOptions) values() url.Values {
 // with IsActive telling whether the app has it enabled.
 //
 // API: GET /apps/{appId}/extensions (management)
-func (s *ExtensionsService) List(ctx context.Context, appID string, opts *ListExtensionsOptions, reqOpts ...RequestOption) (*ExtensionPage, error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *ExtensionsService) List(ctx context.Context, appID string, opts *ListExtensionsOptions, reqOpts ...chat.RequestOption) (*ExtensionPage, error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
 	return s.list(ctx, appID, opts.values(), reqOpts)
 }
 
-func (s *ExtensionsService) list(ctx context.Context, appID string, q url.Values, reqOpts []RequestOption) (*ExtensionPage, error) {
+func (s *ExtensionsService) list(ctx context.Context, appID string, q url.Values, reqOpts []chat.RequestOption) (*ExtensionPage, error) {
 	var page ExtensionPage
-	call := &rest.Call{Method: http.MethodGet, Path: path("apps", appID, "extensions"), Query: q, Options: reqOpts}
-	if err := s.rc.Do(ctx, call, &page); err != nil {
+	call := &chat.Request{Method: http.MethodGet, Path: []string{"apps", appID, "extensions"}, Query: q}
+	if err := s.c.Do(ctx, call, &page, reqOpts...); err != nil {
 		return nil, err
 	}
 	return &page, nil
@@ -276,9 +276,9 @@ func (s *ExtensionsService) list(ctx context.Context, appID string, q url.Values
 // when a page would repeat.
 //
 // API: GET /apps/{appId}/extensions (management)
-func (s *ExtensionsService) All(ctx context.Context, appID string, opts *ListExtensionsOptions, reqOpts ...RequestOption) iter.Seq2[*Extension, error] {
+func (s *ExtensionsService) All(ctx context.Context, appID string, opts *ListExtensionsOptions, reqOpts ...chat.RequestOption) iter.Seq2[*Extension, error] {
 	return func(yield func(*Extension, error) bool) {
-		if err := s.rc.Required("appID", appID); err != nil {
+		if err := required("appID", appID); err != nil {
 			yield(nil, err)
 			return
 		}
@@ -333,8 +333,8 @@ type ExtensionsUpdate struct {
 // ERR_EXTENSION_NOT_FOUND.
 //
 // API: POST /apps/{appId}/extensions (management)
-func (s *ExtensionsService) SetEnabled(ctx context.Context, appID string, req *SetExtensionsRequest, opts ...RequestOption) (*ExtensionsUpdate, error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *ExtensionsService) SetEnabled(ctx context.Context, appID string, req *SetExtensionsRequest, opts ...chat.RequestOption) (*ExtensionsUpdate, error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
 	if req == nil {
@@ -343,7 +343,7 @@ func (s *ExtensionsService) SetEnabled(ctx context.Context, appID string, req *S
 	if len(req.Enabled)+len(req.Disabled) == 0 {
 		return nil, argError("req", "must name at least one extension")
 	}
-	return do[ExtensionsUpdate](ctx, s.rc, http.MethodPost, path("apps", appID, "extensions"), req, opts)
+	return do[ExtensionsUpdate](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: []string{"apps", appID, "extensions"}, Body: req}, opts)
 }
 
 // ExtensionReply is the answer of an extension's own operations (its
@@ -420,14 +420,14 @@ func (r RawSettings) Format(f fmt.State, verb rune) {
 }
 
 // settingsPath is /apps/{appId}/extensions/{extId}/v1/settings.
-func settingsPath(appID string, extID ExtensionID) rest.Path {
-	return path("apps", appID, "extensions", string(extID), "v1", "settings")
+func settingsPath(appID string, extID ExtensionID) []string {
+	return []string{"apps", appID, "extensions", string(extID), "v1", "settings"}
 }
 
 // settingsCall validates the arguments of a settings operation and sends
 // it; body is wrapped as {"settings": body} unless nil.
-func (s *ExtensionsService) settingsCall(ctx context.Context, method, appID string, extID ExtensionID, settings any, opts []RequestOption) (*ExtensionReply[SettingsBody], error) {
-	if err := s.rc.Required("appID", appID, "extID", string(extID)); err != nil {
+func (s *ExtensionsService) settingsCall(ctx context.Context, method, appID string, extID ExtensionID, settings any, opts []chat.RequestOption) (*ExtensionReply[SettingsBody], error) {
+	if err := required("appID", appID, "extID", string(extID)); err != nil {
 		return nil, err
 	}
 	var body any
@@ -439,7 +439,7 @@ func (s *ExtensionsService) settingsCall(ctx context.Context, method, appID stri
 			Settings any `json:"settings"`
 		}{settings}
 	}
-	return do[ExtensionReply[SettingsBody]](ctx, s.rc, method, settingsPath(appID, extID), body, opts)
+	return do[ExtensionReply[SettingsBody]](ctx, s.c, &chat.Request{Method: method, Path: settingsPath(appID, extID), Body: body}, opts)
 }
 
 // isNilValue reports whether v is nil or a nil pointer, map or slice.
@@ -469,7 +469,7 @@ func isNilValue(v any) bool {
 // or updates).
 //
 // API: POST /apps/{appId}/extensions/{extId}/v1/settings (management)
-func (s *ExtensionsService) StoreSettings(ctx context.Context, appID string, extID ExtensionID, settings any, opts ...RequestOption) (*ExtensionReply[SettingsBody], error) {
+func (s *ExtensionsService) StoreSettings(ctx context.Context, appID string, extID ExtensionID, settings any, opts ...chat.RequestOption) (*ExtensionReply[SettingsBody], error) {
 	if extID == ExtensionStickers || extID == ExtensionDataMasking {
 		return nil, argError("extID", string(extID)+" has no store operation; use UpdateSettings")
 	}
@@ -480,7 +480,7 @@ func (s *ExtensionsService) StoreSettings(ctx context.Context, appID string, ext
 // appID, sending {"settings": settings}.
 //
 // API: PUT /apps/{appId}/extensions/{extId}/v1/settings (management)
-func (s *ExtensionsService) UpdateSettings(ctx context.Context, appID string, extID ExtensionID, settings any, opts ...RequestOption) (*ExtensionReply[SettingsBody], error) {
+func (s *ExtensionsService) UpdateSettings(ctx context.Context, appID string, extID ExtensionID, settings any, opts ...chat.RequestOption) (*ExtensionReply[SettingsBody], error) {
 	return s.settingsCall(ctx, http.MethodPut, appID, extID, settings, opts)
 }
 
@@ -488,7 +488,7 @@ func (s *ExtensionsService) UpdateSettings(ctx context.Context, appID string, ex
 // appID, raw in Body.Data.Settings.
 //
 // API: GET /apps/{appId}/extensions/{extId}/v1/settings (management)
-func (s *ExtensionsService) GetSettings(ctx context.Context, appID string, extID ExtensionID, opts ...RequestOption) (*ExtensionReply[SettingsBody], error) {
+func (s *ExtensionsService) GetSettings(ctx context.Context, appID string, extID ExtensionID, opts ...chat.RequestOption) (*ExtensionReply[SettingsBody], error) {
 	return s.settingsCall(ctx, http.MethodGet, appID, extID, nil, opts)
 }
 
@@ -496,7 +496,7 @@ func (s *ExtensionsService) GetSettings(ctx context.Context, appID string, extID
 // appID; [SettingsBody.OK] reports the extension's outcome.
 //
 // API: DELETE /apps/{appId}/extensions/{extId}/v1/settings (management)
-func (s *ExtensionsService) DeleteSettings(ctx context.Context, appID string, extID ExtensionID, opts ...RequestOption) (*ExtensionReply[SettingsBody], error) {
+func (s *ExtensionsService) DeleteSettings(ctx context.Context, appID string, extID ExtensionID, opts ...chat.RequestOption) (*ExtensionReply[SettingsBody], error) {
 	return s.settingsCall(ctx, http.MethodDelete, appID, extID, nil, opts)
 }
 
@@ -530,8 +530,8 @@ type WidgetListBody struct {
 }
 
 // widgetPath is /apps/{appId}/extensions/widget/v2/settings.
-func widgetPath(appID string) rest.Path {
-	return path("apps", appID, "extensions", "widget", "v2", "settings")
+func widgetPath(appID string) []string {
+	return []string{"apps", appID, "extensions", "widget", "v2", "settings"}
 }
 
 // StoreChatWidget stores a new chat widget for the app appID and returns
@@ -541,8 +541,8 @@ func widgetPath(appID string) rest.Path {
 // is sent as {"settings": settings}.
 //
 // API: POST /apps/{appId}/extensions/widget/v2/settings (management)
-func (s *ExtensionsService) StoreChatWidget(ctx context.Context, appID string, settings any, opts ...RequestOption) (*ExtensionReply[WidgetBody], error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *ExtensionsService) StoreChatWidget(ctx context.Context, appID string, settings any, opts ...chat.RequestOption) (*ExtensionReply[WidgetBody], error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
 	if isNilValue(settings) {
@@ -551,7 +551,7 @@ func (s *ExtensionsService) StoreChatWidget(ctx context.Context, appID string, s
 	body := struct {
 		Settings any `json:"settings"`
 	}{settings}
-	return do[ExtensionReply[WidgetBody]](ctx, s.rc, http.MethodPost, widgetPath(appID), body, opts)
+	return do[ExtensionReply[WidgetBody]](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: widgetPath(appID), Body: body}, opts)
 }
 
 // UpdateChatWidget replaces the configuration of the chat widget widgetID
@@ -561,8 +561,8 @@ func (s *ExtensionsService) StoreChatWidget(ctx context.Context, appID string, s
 // encode as a JSON object.
 //
 // API: PUT /apps/{appId}/extensions/widget/v2/settings (management)
-func (s *ExtensionsService) UpdateChatWidget(ctx context.Context, appID, widgetID string, settings any, opts ...RequestOption) (*ExtensionReply[WidgetBody], error) {
-	if err := s.rc.Required("appID", appID, "widgetID", widgetID); err != nil {
+func (s *ExtensionsService) UpdateChatWidget(ctx context.Context, appID, widgetID string, settings any, opts ...chat.RequestOption) (*ExtensionReply[WidgetBody], error) {
+	if err := required("appID", appID, "widgetID", widgetID); err != nil {
 		return nil, err
 	}
 	if isNilValue(settings) {
@@ -581,18 +581,18 @@ func (s *ExtensionsService) UpdateChatWidget(ctx context.Context, appID, widgetI
 	body := struct {
 		Settings map[string]json.RawMessage `json:"settings"`
 	}{fields}
-	return do[ExtensionReply[WidgetBody]](ctx, s.rc, http.MethodPut, widgetPath(appID), body, opts)
+	return do[ExtensionReply[WidgetBody]](ctx, s.c, &chat.Request{Method: http.MethodPut, Path: widgetPath(appID), Body: body}, opts)
 }
 
 // ListChatWidgets returns the chat widgets of the app appID in
 // Body.Data.
 //
 // API: GET /apps/{appId}/extensions/widget/v2/settings (management)
-func (s *ExtensionsService) ListChatWidgets(ctx context.Context, appID string, opts ...RequestOption) (*ExtensionReply[WidgetListBody], error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *ExtensionsService) ListChatWidgets(ctx context.Context, appID string, opts ...chat.RequestOption) (*ExtensionReply[WidgetListBody], error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
-	return do[ExtensionReply[WidgetListBody]](ctx, s.rc, http.MethodGet, widgetPath(appID), nil, opts)
+	return do[ExtensionReply[WidgetListBody]](ctx, s.c, &chat.Request{Method: http.MethodGet, Path: widgetPath(appID)}, opts)
 }
 
 // CertificatesBody is the body of the push certificate operations: which
@@ -608,13 +608,13 @@ type CertificatesBody struct {
 }
 
 // pushPath is /apps/{appId}/extensions/push-notification/v1/{op}.
-func pushPath(appID, op string) rest.Path {
-	return path("apps", appID, "extensions", string(ExtensionPushNotification), "v1", op)
+func pushPath(appID, op string) []string {
+	return []string{"apps", appID, "extensions", string(ExtensionPushNotification), "v1", op}
 }
 
 // uploadCertificate sends content as the multipart part "certificate".
-func (s *ExtensionsService) uploadCertificate(ctx context.Context, appID, op, filename string, content []byte, opts []RequestOption) (*ExtensionReply[CertificatesBody], error) {
-	if err := s.rc.Required("appID", appID, "filename", filename); err != nil {
+func (s *ExtensionsService) uploadCertificate(ctx context.Context, appID, op, filename string, content []byte, opts []chat.RequestOption) (*ExtensionReply[CertificatesBody], error) {
+	if err := required("appID", appID, "filename", filename); err != nil {
 		return nil, err
 	}
 	if len(content) == 0 {
@@ -624,7 +624,7 @@ func (s *ExtensionsService) uploadCertificate(ctx context.Context, appID, op, fi
 	if err != nil {
 		return nil, argError("content", err.Error())
 	}
-	return do[ExtensionReply[CertificatesBody]](ctx, s.rc, http.MethodPost, pushPath(appID, op), body, opts)
+	return do[ExtensionReply[CertificatesBody]](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: pushPath(appID, op), Body: body}, opts)
 }
 
 // UploadAPNsP12 uploads an APNs certificate in PKCS #12 form (a .p12 file)
@@ -633,7 +633,7 @@ func (s *ExtensionsService) uploadCertificate(ctx context.Context, appID, op, fi
 // certificates are then stored.
 //
 // API: POST /apps/{appId}/extensions/push-notification/v1/upload-certificate-p12 (management)
-func (s *ExtensionsService) UploadAPNsP12(ctx context.Context, appID, filename string, content []byte, opts ...RequestOption) (*ExtensionReply[CertificatesBody], error) {
+func (s *ExtensionsService) UploadAPNsP12(ctx context.Context, appID, filename string, content []byte, opts ...chat.RequestOption) (*ExtensionReply[CertificatesBody], error) {
 	return s.uploadCertificate(ctx, appID, "upload-certificate-p12", filename, content, opts)
 }
 
@@ -643,7 +643,7 @@ func (s *ExtensionsService) UploadAPNsP12(ctx context.Context, appID, filename s
 // [PushNotificationSettings].
 //
 // API: POST /apps/{appId}/extensions/push-notification/v1/upload-certificate-p8 (management)
-func (s *ExtensionsService) UploadAPNsP8(ctx context.Context, appID, filename string, content []byte, opts ...RequestOption) (*ExtensionReply[CertificatesBody], error) {
+func (s *ExtensionsService) UploadAPNsP8(ctx context.Context, appID, filename string, content []byte, opts ...chat.RequestOption) (*ExtensionReply[CertificatesBody], error) {
 	return s.uploadCertificate(ctx, appID, "upload-certificate-p8", filename, content, opts)
 }
 
@@ -652,9 +652,9 @@ func (s *ExtensionsService) UploadAPNsP8(ctx context.Context, appID, filename st
 // answer and does not say what it means beyond the call's outcome.
 //
 // API: GET /apps/{appId}/extensions/push-notification/v1/query-certificates (management)
-func (s *ExtensionsService) QueryCertificates(ctx context.Context, appID string, opts ...RequestOption) (*ExtensionReply[CertificatesBody], error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *ExtensionsService) QueryCertificates(ctx context.Context, appID string, opts ...chat.RequestOption) (*ExtensionReply[CertificatesBody], error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
-	return do[ExtensionReply[CertificatesBody]](ctx, s.rc, http.MethodGet, pushPath(appID, "query-certificates"), nil, opts)
+	return do[ExtensionReply[CertificatesBody]](ctx, s.c, &chat.Request{Method: http.MethodGet, Path: pushPath(appID, "query-certificates")}, opts)
 }

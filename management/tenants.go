@@ -2,11 +2,9 @@ package management
 
 import (
 	"context"
-	"encoding/base64"
 	"net/http"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // TenantsService adds tenants. Get it from [Client.Tenants].
@@ -17,26 +15,7 @@ import (
 // sends the management key as the user name and the secret as the
 // password ("Authorization: Basic base64(key:secret)"), and not the key
 // and secret headers.
-type TenantsService struct{ rc *rest.Client }
-
-// newTenantsService returns the tenants service over a copy of rc that
-// authenticates with HTTP Basic auth (key as user name, secret as
-// password) instead of the key and secret headers.
-func newTenantsService(rc *rest.Client, key, secret string) *TenantsService {
-	basic := *rc
-	credential := base64.StdEncoding.EncodeToString([]byte(key + ":" + secret))
-	header := []string{"Basic " + credential}
-	basic.Auth = func(h http.Header) { h["Authorization"] = header }
-	secrets := rc.Secrets
-	basic.Secrets = func() []string {
-		var out []string
-		if secrets != nil {
-			out = secrets()
-		}
-		return append(out, credential)
-	}
-	return &TenantsService{rc: &basic}
-}
+type TenantsService struct{ c *chat.Caller }
 
 // AddTenantRequest is the body of [TenantsService.Add]: the tenant's
 // account and its first app.
@@ -106,13 +85,13 @@ type TenantApp struct {
 // (see [TenantsService]).
 //
 // API: POST /tenants (management)
-func (s *TenantsService) Add(ctx context.Context, req *AddTenantRequest, opts ...RequestOption) (*Tenant, error) {
+func (s *TenantsService) Add(ctx context.Context, req *AddTenantRequest, opts ...chat.RequestOption) (*Tenant, error) {
 	if req == nil {
 		return nil, argError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.Name", req.Name, "req.Email", req.Email, "req.Password", string(req.Password),
+	if err := required("req.Name", req.Name, "req.Email", req.Email, "req.Password", string(req.Password),
 		"req.AppName", req.AppName, "req.AppRegion", string(req.AppRegion)); err != nil {
 		return nil, err
 	}
-	return do[Tenant](ctx, s.rc, http.MethodPost, path("tenants"), req, opts)
+	return do[Tenant](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: []string{"tenants"}, Body: req}, opts)
 }

@@ -72,7 +72,7 @@ func (b banner) print(w io.Writer) {
 		trust = fmt.Sprintf(" (trusting the certificate: SSL_CERT_FILE=%s on Linux, or a chat.WithHTTPClient whose TLS config does)", b.certFile)
 	}
 	p("# Go: client, err := chat.NewClient(appID, apiKey, %s)%s", opts, trust)
-	p("# Go: mc, err := management.NewClient(key, secret, %s)", strings.ReplaceAll(opts, "chat.", "management."))
+	p("# Go: mc, err := management.NewClient(key, secret, %s)", opts)
 	p("%s", bannerEnd)
 }
 

@@ -157,18 +157,18 @@ func TestServeHTTPS(t *testing.T) {
 	})
 
 	t.Run("the management API on the same address", func(t *testing.T) {
-		assert.Contains(t, in.banner, `management.NewClient(key, secret, management.WithBaseURL("`+in.base+`"))`)
+		assert.Contains(t, in.banner, `management.NewClient(key, secret, chat.WithBaseURL("`+in.base+`"))`)
 		assert.Regexp(t, `^[0-9a-f]{40}$`, in.mgmtKey)
 		assert.Regexp(t, `^[0-9a-f]{40}$`, in.mgmtSecret)
 		mc, err := management.NewClient(in.mgmtKey, in.mgmtSecret,
-			management.WithBaseURL(in.base), management.WithHTTPClient(hc), management.WithoutRetries())
+			chat.WithBaseURL(in.base), chat.WithHTTPClient(hc), chat.WithoutRetries())
 		require.NoError(t, err)
 		apps, err := mc.Apps.List(ctx, nil)
 		require.NoError(t, err)
 		require.NotEmpty(t, apps.Data)
 		assert.Equal(t, "demo", apps.Data[0].ID)
 		defaults := chattest.NewHandler()
-		bad, err := management.NewClient(defaults.ManagementKey(), defaults.ManagementSecret(), management.WithBaseURL(in.base), management.WithHTTPClient(hc), management.WithoutRetries())
+		bad, err := management.NewClient(defaults.ManagementKey(), defaults.ManagementSecret(), chat.WithBaseURL(in.base), chat.WithHTTPClient(hc), chat.WithoutRetries())
 		require.NoError(t, err)
 		_, err = bad.Apps.List(ctx, nil)
 		require.ErrorIs(t, err, chat.ErrUnauthorized)

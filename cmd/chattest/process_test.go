@@ -192,7 +192,7 @@ func TestProcessDeliversOnTheLocalNetwork(t *testing.T) {
 			p := startProcess(t, bins["chattest"], []string{"SSL_CERT_FILE=" + caFile}, args...)
 			hc := trusting(t, p.certFile)
 			ctx := t.Context()
-			mc, err := management.NewClient(p.mgmtKey, p.mgmtSecret, management.WithBaseURL(p.base), management.WithHTTPClient(hc))
+			mc, err := management.NewClient(p.mgmtKey, p.mgmtSecret, chat.WithBaseURL(p.base), chat.WithHTTPClient(hc))
 			require.NoError(t, err)
 			_, err = mc.Webhooks.Create(ctx, "test-app", &management.CreateWebhookRequest{ID: "lan", Name: "LAN", URL: recv.URL + "/in"})
 			require.NoError(t, err)

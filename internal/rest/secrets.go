@@ -116,7 +116,7 @@ func WithEncodings(secrets []string) []string {
 			continue
 		}
 		b := []byte(s)
-		for _, e := range []string{url.QueryEscape(s), url.PathEscape(s), escapeSegment(s),
+		for _, e := range []string{url.QueryEscape(s), url.PathEscape(s), EscapeSegment(s),
 			base64.StdEncoding.EncodeToString(b), base64.RawStdEncoding.EncodeToString(b),
 			base64.URLEncoding.EncodeToString(b), base64.RawURLEncoding.EncodeToString(b)} {
 			if e != s && !slices.Contains(out, e) {
@@ -167,3 +167,20 @@ func Scrub(text string, secrets []string) string {
 }
 
 func wordRune(r rune) bool { return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r)) }
+
+// ScrubDetails applies scrub to the keys and values of details (an error's
+// field -> problems map); keys that become equal keep every value.
+func ScrubDetails(details map[string][]string, scrub func(string) string) map[string][]string {
+	if len(details) == 0 {
+		return details
+	}
+	out := make(map[string][]string, len(details))
+	for k, vs := range details {
+		for i, v := range vs {
+			vs[i] = scrub(v)
+		}
+		k = scrub(k)
+		out[k] = append(out[k], vs...)
+	}
+	return out
+}

@@ -12,10 +12,6 @@ import (
 // export it under their own names.
 var ErrPaginationStalled = errors.New("chat: pagination did not advance")
 
-// ErrEmptyResponse is the cause of the error a call returns when a 2xx
-// answer held no data where the operation returns some. chat exports it.
-var ErrEmptyResponse = errors.New("chat: the response held no data")
-
 // Walk yields the items of page after page: fetch gets the current page,
 // items lists its items, and advance moves to the next page, saying whether
 // there is one. It stops at the first error, which it yields, and when ctx

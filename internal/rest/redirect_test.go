@@ -1,75 +1,14 @@
 package rest
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-type timeoutErr struct{}
-
-func (timeoutErr) Error() string   { return "i/o timeout at /auth_tokens/secret-token" }
-func (timeoutErr) Timeout() bool   { return true }
-func (timeoutErr) Temporary() bool { return true }
-
-func TestRedactErr(t *testing.T) {
-	const shown = "https://app.example.com/v3/users/u1/auth_tokens/REDACTED"
-	secrets := []string{"secret-token", "the-api-key-1234"}
-
-	t.Run("url.Error gets the shown URL and a scrubbed cause", func(t *testing.T) {
-		in := &url.Error{Op: "Get", URL: "https://app.example.com/v3/users/u1/auth_tokens/secret-token",
-			Err: fmt.Errorf("proxy said GET /auth_tokens/secret-token with the-api-key-1234: %w", syscall.ECONNRESET)}
-		out := redactErr(in, shown, secrets)
-		assert.NotContains(t, out.Error(), "secret-token")
-		assert.NotContains(t, out.Error(), "the-api-key-1234")
-		assert.Contains(t, out.Error(), "proxy said GET /auth_tokens/REDACTED with REDACTED")
-		var ue *url.Error
-		require.ErrorAs(t, out, &ue)
-		assert.Equal(t, shown, ue.URL)
-		assert.Equal(t, "Get", ue.Op)
-		assert.ErrorIs(t, out, syscall.ECONNRESET)
-	})
-
-	t.Run("a clean cause is kept as it is", func(t *testing.T) {
-		in := &url.Error{Op: "Get", URL: "https://app.example.com/v3/users/u1/auth_tokens/secret-token", Err: syscall.ECONNREFUSED}
-		out := redactErr(in, shown, secrets)
-		var ue *url.Error
-		require.ErrorAs(t, out, &ue)
-		assert.Equal(t, syscall.ECONNREFUSED, ue.Err)
-	})
-
-	t.Run("a scrubbed timeout is still a timeout", func(t *testing.T) {
-		in := &url.Error{Op: "Get", URL: "x", Err: timeoutErr{}}
-		out := redactErr(in, shown, secrets)
-		var ue *url.Error
-		require.ErrorAs(t, out, &ue)
-		assert.True(t, ue.Timeout())
-		assert.NotContains(t, out.Error(), "secret-token")
-		assert.False(t, errors.As(out, new(timeoutErr)), "the cause whose text shows the secret is not handed out")
-		assert.ErrorIs(t, redactErr(fmt.Errorf("%w at secret-token", context.DeadlineExceeded), shown, secrets), context.DeadlineExceeded,
-			"errors.Is still sees through")
-	})
-
-	t.Run("not a url.Error", func(t *testing.T) {
-		assert.Same(t, context.Canceled, redactErr(context.Canceled, shown, secrets))
-		out := redactErr(errors.New("boom secret-token"), shown, secrets)
-		assert.Equal(t, "boom REDACTED", out.Error())
-	})
-
-	t.Run("short secrets are scrubbed only as words", func(t *testing.T) {
-		err := errors.New("xabcx")
-		assert.Same(t, err, redactErr(err, shown, []string{"abc"}))
-		assert.Equal(t, "bad REDACTED", redactErr(errors.New("bad abc"), shown, []string{"abc"}).Error())
-	})
-}
 
 func TestCheckRedirect(t *testing.T) {
 	req := func(method, rawURL string, kv ...string) *http.Request {
@@ -114,8 +53,7 @@ func TestCheckRedirect(t *testing.T) {
 		for _, next := range []string{"http://a.example.com/v3/users/2", "http://127.0.0.1/v3/users/2", "HTTP://a.example.com/x", "ftp://a.example.com/x"} {
 			first := req(http.MethodGet, "https://a.example.com/v3/users/1", "apikey", "k")
 			err := policy(req(http.MethodGet, next, "apikey", "k"), []*http.Request{first})
-			assert.ErrorIs(t, err, errRedirectRefused, next)
-			assert.False(t, transient(err), next)
+			assert.ErrorIs(t, err, ErrRedirectRefused, next)
 		}
 	})
 
@@ -130,7 +68,7 @@ func TestCheckRedirect(t *testing.T) {
 			if ok {
 				assert.NoError(t, err, next)
 			} else {
-				assert.ErrorIs(t, err, errRedirectRefused, next)
+				assert.ErrorIs(t, err, ErrRedirectRefused, next)
 			}
 		}
 	})
@@ -142,7 +80,7 @@ func TestCheckRedirect(t *testing.T) {
 			require.NoError(t, err)
 			return r
 		}
-		assert.ErrorIs(t, policy(withBody("https://b.example.com/v3/x"), []*http.Request{first}), errRedirectRefused)
+		assert.ErrorIs(t, policy(withBody("https://b.example.com/v3/x"), []*http.Request{first}), ErrRedirectRefused)
 		assert.NoError(t, policy(withBody("https://a.example.com/v3/y"), []*http.Request{first}), "the same host")
 	})
 
@@ -152,8 +90,7 @@ func TestCheckRedirect(t *testing.T) {
 			via = append(via, req(http.MethodGet, "https://a.example.com/x"))
 		}
 		err := policy(req(http.MethodGet, "https://a.example.com/y"), via)
-		assert.ErrorIs(t, err, errRedirectRefused)
-		assert.False(t, transient(err))
+		assert.ErrorIs(t, err, ErrRedirectRefused)
 	})
 
 	t.Run("the caller's policy runs after the SDK's", func(t *testing.T) {
@@ -167,28 +104,11 @@ func TestCheckRedirect(t *testing.T) {
 	})
 }
 
-func TestIsNil(t *testing.T) {
-	var p *struct{}
-	var m map[string]int
-	var s []int
-	var i any = p
-	for name, tt := range map[string]struct {
-		v    any
-		want bool
-	}{
-		"nil": {nil, true}, "nil pointer": {p, true}, "nil map": {m, true}, "nil slice": {s, true},
-		"interface holding nil": {i, true}, "struct": {struct{}{}, false}, "empty map": {map[string]int{}, false},
-		"pointer": {&struct{}{}, false}, "zero int": {0, false}, "empty string": {"", false},
-	} {
-		assert.Equal(t, tt.want, isNil(tt.v), name)
-	}
-}
-
 func TestValidHeaderValue(t *testing.T) {
 	for v, want := range map[string]bool{
 		"cometchat-uid-1": true, "with space": true, "tab\there": true, "ünïcode": true, "": true,
 		"cr\r": false, "lf\n": false, "nul\x00": false, "del\x7f": false, "\x1b[31m": false,
 	} {
-		assert.Equal(t, want, validHeaderValue(v), "%q", v)
+		assert.Equal(t, want, ValidHeader(v), "%q", v)
 	}
 }
