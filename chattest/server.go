@@ -208,7 +208,7 @@ func allRoutes() []route {
 	routes = append(routes, dataImportRoutes()...)
 	routes = append(routes, metricsRoutes()...)
 	routes = append(routes, aiAgentRoutes()...)
-	return routes
+	return append(routes, clientRoutes(routes)...)
 }
 
 // allMgmtRoutes lists the management API's routes, served by
@@ -232,6 +232,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// the API has no such paths.
 	if p := r.URL.Path; !strings.HasPrefix(p, "/") || cleanPath(p) != p {
 		h.notFound.ServeHTTP(w, r)
+		return
+	}
+	if r.URL.Path == "/" && isWebSocket(r) {
+		h.serveRealtime(w, r) // realtime.go: the client API's websocket
+		return
+	}
+	if h.clientCORS(w, r) { // client_api.go: browsers' preflight requests
 		return
 	}
 	h.mux.ServeHTTP(w, r)
@@ -314,6 +321,7 @@ func (s *Server) Handler() http.Handler { return s.h }
 func (s *Server) Close() {
 	s.h.stop()
 	s.st.stopDeliveries() // deliveries.go: no delivery goroutine outlives Close
+	s.st.stopRealtime()   // realtime.go: nor any websocket
 	s.closeIdle()
 	s.mts.Close()
 	s.ts.Close()
@@ -437,6 +445,7 @@ const (
 	authAPIKey authKind = iota // the app's apikey header (chat and calls APIs)
 	authMgmt                   // the management key and secret headers
 	authBasic                  // HTTP Basic auth with the management key and secret (add-tenant)
+	authClient                 // the appId and authToken headers of the client API (client_api.go)
 )
 
 // cleanPath is path.Clean keeping a trailing slash, as ServeMux cleans.
@@ -542,7 +551,10 @@ func (st *state) serve(rt route, class rateClass, r *http.Request, body []byte, 
 // authorize checks the apikey header, the key's scope, and the onBehalfOf
 // header as rt requires, and records the caller in c.
 func (st *state) authorize(rt route, c *call) error {
-	if rt.auth != authAPIKey {
+	switch rt.auth {
+	case authClient:
+		return st.authorizeClient(c)
+	case authMgmt, authBasic:
 		return st.authorizeMgmt(rt, c)
 	}
 	key := c.r.Header.Get("apikey")

@@ -4,3 +4,16 @@ go 1.26.0
 
 // The end-to-end tests always run against the SDK beside them.
 replace github.com/chatrest/chat => ../
+
+require (
+	github.com/chatrest/chat v0.0.0-00010101000000-000000000000
+	go.uber.org/goleak v1.3.0
+)
+
+require (
+	github.com/coder/websocket v1.8.15 // indirect
+	github.com/google/go-querystring v1.2.0 // indirect
+	github.com/hashicorp/go-cleanhttp v0.5.2 // indirect
+	github.com/hashicorp/go-retryablehttp v0.7.8 // indirect
+	golang.org/x/time v0.16.0 // indirect
+)
