@@ -71,7 +71,7 @@ func clientRoutes(server []route) []route {
 		twin("DELETE /v3/groups/{guid}"),
 		own("POST /v3.0/groups/{guid}/members", (*state).joinGroup),
 		own("DELETE /v3.0/groups/{guid}/members", (*state).leaveGroup),
-		as(http.MethodPut, twin("POST /v3/groups/{guid}/members")),
+		as(http.MethodPut, twin("POST /v3/groups/{guid}/members", allMemberLists)),
 		twin("GET /v3/groups/{guid}/members", perPage),
 		twin("PUT /v3/groups/{guid}/members/{uid}"),
 		twin("DELETE /v3/groups/{guid}/members/{uid}"),
@@ -219,6 +219,35 @@ func oneConversation(h handler) handler {
 		if e, ok := res.(envelope); ok && err == nil {
 			if list, ok := e.Data.([]convWire); ok && len(list) == 1 {
 				res = data(list[0])
+			}
+		}
+		return res, err
+	}
+}
+
+// clientMemberLists is the answer of add-members as the client SDKs read it:
+// every list present, empty when the request had none.
+type clientMemberLists struct {
+	Admins       map[string]chat.MemberResult `json:"admins"`
+	Moderators   map[string]chat.MemberResult `json:"moderators"`
+	Participants map[string]chat.MemberResult `json:"participants"`
+	UsersToBan   map[string]chat.MemberResult `json:"usersToBan"`
+}
+
+// allMemberLists answers add-members with its four lists, as the client
+// SDKs read each of them.
+func allMemberLists(h handler) handler {
+	return func(st *state, c *call) (any, error) {
+		res, err := h(st, c)
+		if e, ok := res.(envelope); ok && err == nil {
+			if r, ok := e.Data.(chat.AddMembersResponse); ok {
+				nonNil := func(m map[string]chat.MemberResult) map[string]chat.MemberResult {
+					if m == nil {
+						return map[string]chat.MemberResult{}
+					}
+					return m
+				}
+				res = data(clientMemberLists{nonNil(r.Admins), nonNil(r.Moderators), nonNil(r.Participants), nonNil(r.UsersToBan)})
 			}
 		}
 		return res, err

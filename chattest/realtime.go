@@ -26,9 +26,10 @@ const (
 	// written. A connection whose queue is full is dropped (see
 	// realtimeState.send): the server never waits for a slow client.
 	rtQueue = 1024
-	// rtWriteTimeout bounds the writing of one frame: a client that reads
-	// nothing for that long loses its connection.
-	rtWriteTimeout = 10 * time.Second
+	// rtDropGrace is how long a dropped connection's writer may still wait
+	// for the client to take the frame it is writing before the
+	// connection is cut without a close frame.
+	rtDropGrace = 10 * time.Second
 	// rtReadLimit bounds a frame from a client.
 	rtReadLimit = 64 << 10
 	// statusQueueFull closes a connection whose queue filled up: 1008,
@@ -59,9 +60,11 @@ func (rs *realtimeState) init() {
 
 // rtConn is one websocket of the client API.
 type rtConn struct {
-	ws   *websocket.Conn
-	out  chan []byte   // frames waiting to be written, at most rtQueue
-	kill chan struct{} // closed when the connection is dropped
+	ws        *websocket.Conn
+	out       chan []byte   // frames waiting to be written, at most rtQueue
+	kill      chan struct{} // closed when the connection is dropped
+	wctx      context.Context
+	stopWrite context.CancelFunc // ends a write in progress, cutting the connection
 	// Guarded by st.mu:
 	uid      string   // the user, once the auth frame is verified
 	device   string   // the deviceId of its auth frame
@@ -88,20 +91,20 @@ type frame struct {
 }
 
 // inFrame is a frame from a client; only what the fake acts on is read.
+// An auth frame's body carries the jwt and the presence subscription.
 type inFrame struct {
-	Type                 string            `json:"type"`
-	Action               string            `json:"action"`
-	Receiver             string            `json:"receiver"`
-	ReceiverType         chat.ReceiverType `json:"receiverType"`
-	MessageSender        string            `json:"messageSender"`
-	DeviceID             string            `json:"deviceId"`
-	PresenceSubscription string            `json:"presenceSubscription"`
-	Roles                []string          `json:"roles"`
-	Body                 struct {
-		Auth      string          `json:"auth"`
-		Action    string          `json:"action"`
-		MessageID json.RawMessage `json:"messageId"`
-		Metadata  json.RawMessage `json:"metadata"`
+	Type         string            `json:"type"`
+	Action       string            `json:"action"`
+	Receiver     string            `json:"receiver"`
+	ReceiverType chat.ReceiverType `json:"receiverType"`
+	DeviceID     string            `json:"deviceId"`
+	Body         struct {
+		Auth                 string          `json:"auth"`
+		PresenceSubscription string          `json:"presenceSubscription"`
+		Roles                []string        `json:"roles"`
+		Action               string          `json:"action"`
+		MessageID            json.RawMessage `json:"messageId"`
+		Metadata             json.RawMessage `json:"metadata"`
 	} `json:"body"`
 }
 
@@ -133,6 +136,8 @@ func (h *Handler) serveRealtime(w http.ResponseWriter, r *http.Request) {
 	}
 	ws.SetReadLimit(rtReadLimit)
 	c := &rtConn{ws: ws, out: make(chan []byte, rtQueue), kill: make(chan struct{})}
+	c.wctx, c.stopWrite = context.WithCancel(context.Background())
+	defer c.stopWrite()
 	st.mu.Lock()
 	st.rtConns[c] = true
 	st.mu.Unlock()
@@ -160,11 +165,7 @@ func (h *Handler) serveRealtime(w http.ResponseWriter, r *http.Request) {
 // when the drop asks for them to be flushed.
 func (c *rtConn) writeLoop(done chan<- struct{}) {
 	defer close(done)
-	write := func(f []byte) bool {
-		ctx, cancel := context.WithTimeout(context.Background(), rtWriteTimeout)
-		defer cancel()
-		return c.ws.Write(ctx, websocket.MessageText, f) == nil
-	}
+	write := func(f []byte) bool { return c.ws.Write(c.wctx, websocket.MessageText, f) == nil }
 	for {
 		select {
 		case <-c.kill:
@@ -195,13 +196,15 @@ func (c *rtConn) writeLoop(done chan<- struct{}) {
 }
 
 // drop stops pushing to c and has its writer close it with code, after
-// the frames already queued when flush is set. It runs with st.mu held;
-// dropping c again does nothing.
+// the frame being written and, when flush is set, those already queued.
+// A client that takes none of them within rtDropGrace is cut off without
+// a close frame. It runs with st.mu held; dropping c again does nothing.
 func (st *state) drop(c *rtConn, code websocket.StatusCode, reason string, flush bool) {
 	if c.dropped {
 		return
 	}
 	c.dropped, c.code, c.reason, c.flush = true, code, reason, flush
+	time.AfterFunc(rtDropGrace, c.stopWrite)
 	delete(st.rtConns, c)
 	if c.uid != "" {
 		delete(st.rtByUID[c.uid], c)
@@ -214,10 +217,10 @@ func (st *state) drop(c *rtConn, code websocket.StatusCode, reason string, flush
 	close(c.kill)
 }
 
-// send queues f for c. A connection whose queue is full is dropped:
-// closed with 1008 (policy violation) after the frame being written, and
-// pushed nothing more; the server never waits for a slow client. It runs
-// with st.mu held.
+// send queues f for c. A connection whose queue is full (the client
+// stopped reading) is dropped: pushed nothing more, and closed with 1008
+// (policy violation) after the frame being written; the server never
+// waits for a slow client. It runs with st.mu held.
 func (st *state) send(c *rtConn, f []byte) {
 	if c.dropped {
 		return
@@ -242,6 +245,7 @@ func (st *state) stopRealtime() {
 	}
 	st.mu.Unlock()
 	for _, c := range open {
+		c.stopWrite()
 		c.ws.CloseNow()
 	}
 	st.rtWG.Wait()
@@ -318,7 +322,7 @@ func (st *state) authenticate(c *rtConn, f *inFrame) {
 		st.rtByUID[uid][c] = true
 		st.rtNotify()
 	}
-	c.device, c.presence, c.roles = f.DeviceID, f.PresenceSubscription, f.Roles
+	c.device, c.presence, c.roles = f.DeviceID, f.Body.PresenceSubscription, f.Body.Roles
 	st.send(c, st.encodeFrame(frame{Type: "auth", Sender: uid, DeviceID: f.DeviceID, Body: authBody{Code: "200", Status: "OK"}}))
 }
 

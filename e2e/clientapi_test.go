@@ -324,3 +324,93 @@ func cmpID(a, b string) int {
 	y, _ := strconv.Atoi(b)
 	return x - y
 }
+
+func TestClientSDKCallsAndEvents(t *testing.T) {
+	p := newProduct(t)
+	for _, uid := range []string{"alice", "bob", "carol"} {
+		p.user(uid)
+	}
+	ctx := ctxFor(t)
+	bob := p.login("bob")
+	alice := p.login("alice")
+	// bob subscribes to everyone's presence: alice's login shows.
+	bob.await("alice online", func(e jsEvent) bool { return e.Event == "online" && e.User == "alice" })
+
+	// A conversation with unread messages, as the SDK reads it.
+	for _, text := range []string{"one", "two"} {
+		if _, err := p.api.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "alice", ReceiverType: chat.ReceiverUser,
+			Data: chat.MessageData{Text: text}}, chat.OnBehalfOf("bob")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var conv struct {
+		ID     string
+		Unread int
+	}
+	alice.call("conversation", map[string]any{"uid": "bob"}, &conv)
+	if conv.ID != "alice_user_bob" || conv.Unread != 2 {
+		t.Errorf("alice's conversation with bob: %+v", conv)
+	}
+	var counts struct{ Users, Groups map[string]int }
+	alice.call("unreadCounts", nil, &counts)
+	if counts.Users["bob"] != 2 || len(counts.Users) != 1 || len(counts.Groups) != 0 {
+		t.Errorf("alice's unread counts: %+v", counts)
+	}
+
+	// Edits and deletes by the backend reach the client.
+	m, err := p.api.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "alice", ReceiverType: chat.ReceiverUser,
+		Data: chat.MessageData{Text: "typo"}}, chat.OnBehalfOf("bob"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.api.Messages.Update(ctx, m.ID, &chat.UpdateMessageRequest{Data: chat.MessageData{Text: "fixed"}}, chat.OnBehalfOf("bob")); err != nil {
+		t.Fatal(err)
+	}
+	alice.await("the edit", func(e jsEvent) bool { return e.Event == "edited" && e.Message.ID == m.ID && e.Message.Text == "fixed" })
+	if _, err := p.api.Messages.Delete(ctx, m.ID, nil, chat.OnBehalfOf("bob")); err != nil {
+		t.Fatal(err)
+	}
+	alice.await("the delete", func(e jsEvent) bool { return e.Event == "deleted" && e.Message.ID == m.ID })
+
+	// alice blocks carol, lists her, and unblocks her.
+	alice.call("block", map[string]any{"uids": []string{"carol"}}, nil)
+	var blocked []string
+	alice.call("blocked", map[string]any{"limit": 10}, &blocked)
+	if !slices.Equal(blocked, []string{"carol"}) {
+		t.Errorf("alice's blocked users: %v", blocked)
+	}
+	if _, err := p.api.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "alice", ReceiverType: chat.ReceiverUser,
+		Data: chat.MessageData{Text: "hi"}}, chat.OnBehalfOf("carol")); err == nil {
+		t.Error("carol could message alice, who blocked her")
+	}
+	alice.call("unblock", map[string]any{"uids": []string{"carol"}}, nil)
+	alice.call("blocked", map[string]any{"limit": 10}, &blocked)
+	if len(blocked) != 0 {
+		t.Errorf("alice's blocked users after unblocking: %v", blocked)
+	}
+
+	// alice renames herself; the backend sees it.
+	var me struct{ UID, Name string }
+	alice.call("updateMe", map[string]any{"name": "Alice A."}, &me)
+	if u, err := p.api.Users.Get(ctx, "alice"); err != nil || me.Name != "Alice A." || u.Name != "Alice A." {
+		t.Errorf("after renaming: the SDK says %+v, the backend %v %+v", me, err, u)
+	}
+
+	// A group alice owns: she adds bob, who leaves; she sees it.
+	if _, err := p.api.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "team", Name: "Team", Type: chat.GroupPrivate, Owner: "alice"}); err != nil {
+		t.Fatal(err)
+	}
+	alice.call("addMembers", map[string]any{"guid": "team", "participants": []string{"bob"}}, nil)
+	bob.call("leaveGroup", map[string]any{"guid": "team"}, nil)
+	left := alice.await("bob leaving", func(e jsEvent) bool { return e.Event == "left" })
+	if left.User != "bob" || left.Group != "team" {
+		t.Errorf("alice saw %+v", left)
+	}
+
+	// alice's client closing makes her offline, for bob and for the backend.
+	alice.stop()
+	bob.await("alice offline", func(e jsEvent) bool { return e.Event == "offline" && e.User == "alice" })
+	if u, err := p.api.Users.Get(ctx, "alice"); err != nil || u.Status != chat.UserOffline {
+		t.Errorf("alice after her client closed: %v %+v", err, u)
+	}
+}

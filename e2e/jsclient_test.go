@@ -130,6 +130,7 @@ type jsClient struct {
 	stdin  io.WriteCloser
 	stderr bytes.Buffer
 	exited chan struct{}
+	once   sync.Once // stop
 
 	mu      sync.Mutex
 	nextID  int
@@ -151,7 +152,7 @@ func startJS(t *testing.T, name, appID, host, certFile string) *jsClient {
 	t.Helper()
 	node := requireSDK(t)
 	c := &jsClient{t: t, name: name, replies: map[int]chan jsReply{}, changed: make(chan struct{}), exited: make(chan struct{})}
-	c.cmd = exec.Command(node, "--experimental-websocket", "client.js", appID, host)
+	c.cmd = exec.Command(node, "client.js", appID, host)
 	c.cmd.Dir = "node"
 	c.cmd.Env = append(os.Environ(), "NODE_EXTRA_CA_CERTS="+certFile)
 	c.cmd.Stderr = &c.stderr
@@ -196,8 +197,11 @@ func (c *jsClient) read(stdout io.Reader) {
 	}
 }
 
-// stop ends client.js: closing its stdin makes it exit.
-func (c *jsClient) stop() {
+// stop ends client.js: closing its stdin makes it exit. Calling it again
+// does nothing.
+func (c *jsClient) stop() { c.once.Do(c.end) }
+
+func (c *jsClient) end() {
 	c.stdin.Close()
 	select {
 	case <-c.exited:
@@ -315,4 +319,3 @@ func ctxFor(t *testing.T) context.Context {
 	t.Cleanup(cancel)
 	return ctx
 }
-

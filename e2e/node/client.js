@@ -4,7 +4,7 @@
 // each on stdout with {"id", "result"} or {"id", "error"}, and reports what
 // the SDK's listeners receive, as it happens, as {"event", ...} lines.
 //
-// Usage: node --experimental-websocket client.js APP_ID HOST:PORT
+// Usage: node client.js APP_ID HOST:PORT
 // (Node must trust chattest's certificate: NODE_EXTRA_CA_CERTS=cert.pem.)
 
 // The SDK is written for browsers. Under Node 20 it needs, and gets here:
@@ -27,7 +27,8 @@ globalThis.localStorage ??= {
 // against its own URL and Node cannot: leave it out.
 const nodeFetch = globalThis.fetch;
 globalThis.fetch = (url, { referrer, ...init } = {}) => nodeFetch(url, init);
-// WebSocket comes from Node's --experimental-websocket.
+// Node has a WebSocket of its own from version 22 on; before, the ws package.
+globalThis.WebSocket ??= require('ws').WebSocket;
 
 const { CometChat } = require('@cometchat/chat-sdk-javascript');
 const fs = require('node:fs');
@@ -71,9 +72,16 @@ function listen() {
     onMessagesDelivered: (r) => emit({ event: 'receipt', receipt: receipt(r) }),
     onMessagesRead: (r) => emit({ event: 'receipt', receipt: receipt(r) }),
     onTypingStarted: (t) => emit({ event: 'typing', sender: t.getSender().getUid(), receiver: t.getReceiverId() }),
+    onMessageEdited: (m) => emit({ event: 'edited', message: message(m) }),
+    onMessageDeleted: (m) => emit({ event: 'deleted', message: message(m) }),
   }));
   CometChat.addGroupListener('e2e', new CometChat.GroupListener({
     onGroupMemberJoined: (m, user, group) => emit({ event: 'joined', message: message(m), user: user.getUid(), group: group.getGuid() }),
+    onGroupMemberLeft: (m, user, group) => emit({ event: 'left', message: message(m), user: user.getUid(), group: group.getGuid() }),
+  }));
+  CometChat.addUserListener('e2e', new CometChat.UserListener({
+    onUserOnline: (u) => emit({ event: 'online', user: u.getUid() }),
+    onUserOffline: (u) => emit({ event: 'offline', user: u.getUid() }),
   }));
   CometChat.addConnectionListener('e2e', new CometChat.ConnectionListener({
     onConnected: () => emit({ event: 'connected' }),
@@ -83,7 +91,7 @@ function listen() {
 // Each op returns what the tests need of the SDK's answer.
 const ops = {
   async init() {
-    const settings = new CometChat.AppSettingsBuilder().setRegion('us')
+    const settings = new CometChat.AppSettingsBuilder().setRegion('us').subscribePresenceForAllUsers()
       .overrideClientHost(`${host}/v3.0`).overrideAdminHost(`${host}/v3.0`).build();
     await CometChat.init(appId, settings);
     listen();
@@ -130,6 +138,29 @@ const ops = {
       out.push(page.map(id[list]));
     }
     return out;
+  },
+  async leaveGroup({ guid }) {
+    return CometChat.leaveGroup(guid);
+  },
+  async addMembers({ guid, participants }) {
+    const members = participants.map((uid) => new CometChat.GroupMember(uid, CometChat.GROUP_MEMBER_SCOPE.PARTICIPANT));
+    return CometChat.addMembersToGroup(guid, members, []);
+  },
+  async block({ uids }) {
+    return CometChat.blockUsers(uids);
+  },
+  async unblock({ uids }) {
+    return CometChat.unblockUsers(uids);
+  },
+  async blocked({ limit }) {
+    const users = await new CometChat.BlockedUsersRequestBuilder().setLimit(limit).build().fetchNext();
+    return users.map((u) => u.getUid());
+  },
+  async updateMe({ name }) {
+    const user = new CometChat.User(''); // the SDK sets the uid: the logged-in user's
+    user.setName(name);
+    const me = await CometChat.updateCurrentUserDetails(user);
+    return { uid: me.getUid(), name: me.getName() };
   },
   async unreadCounts() {
     return CometChat.getUnreadMessageCount();
