@@ -47,27 +47,39 @@ func requireTool(t *testing.T, name string) string {
 	return ""
 }
 
-var (
-	npmOnce sync.Once
-	npmErr  error
-)
+// npmDone records the directories npm ci has installed, once per test run.
+var npmDone sync.Map // dir -> *npmRun
 
-// requireSDK installs node/'s pinned packages once per test run with npm ci,
-// and returns the path of node.
+type npmRun struct {
+	once sync.Once
+	err  error
+}
+
+// npmCI installs the packages dir's package-lock.json pins, with npm ci,
+// once per test run.
+func npmCI(t *testing.T, dir string) {
+	t.Helper()
+	npm := requireTool(t, "npm")
+	v, _ := npmDone.LoadOrStore(dir, &npmRun{})
+	r := v.(*npmRun)
+	r.once.Do(func() {
+		cmd := exec.Command(npm, "ci", "--no-audit", "--no-fund", "--loglevel=error")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			r.err = fmt.Errorf("npm ci in %s: %v\n%s", dir, err, out)
+		}
+	})
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+}
+
+// requireSDK installs node/'s pinned packages, and returns the path of
+// node.
 func requireSDK(t *testing.T) string {
 	t.Helper()
 	node := requireTool(t, "node")
-	npm := requireTool(t, "npm")
-	npmOnce.Do(func() {
-		cmd := exec.Command(npm, "ci", "--no-audit", "--no-fund", "--loglevel=error")
-		cmd.Dir = "node"
-		if out, err := cmd.CombinedOutput(); err != nil {
-			npmErr = fmt.Errorf("npm ci in e2e/node: %v\n%s", err, out)
-		}
-	})
-	if npmErr != nil {
-		t.Fatal(npmErr)
-	}
+	npmCI(t, "node")
 	return node
 }
 
