@@ -152,8 +152,10 @@ type Handler struct {
 }
 
 // NewHandler returns the fake API for one app, seeded with a fullAccess API
-// key and nothing else, configured as [NewServer] is. It serves paths under
-// /v3; any other path answers 404 ERR_API_NOT_FOUND.
+// key and nothing else, configured as [NewServer] is. It serves the server
+// API under /v3, and the client API under /v3.0 with its websocket at /
+// (see the package doc: the client SDKs need it served over TLS); any other
+// path answers 404 ERR_API_NOT_FOUND.
 func NewHandler(opts ...Option) *Handler {
 	cfg := config{appID: defaultAppID, apiKey: defaultAPIKey, clock: time.Now, mgmtKey: defaultMgmtKey, mgmtSecret: defaultMgmtSecret}
 	for _, o := range opts {
@@ -310,9 +312,10 @@ func (s *Server) APIKey() string { return s.h.apiKey }
 // connect with your own HTTP client, or use [Server.HTTPClient].
 func (s *Server) Certificate() *x509.Certificate { return s.ts.Certificate() }
 
-// Handler serves the fake API (paths under /v3) without the TLS server
-// around it, e.g. to mount it in another server. It shares the state, the
-// faults and the request log of s.
+// Handler serves the fake API (paths under /v3, the client API under /v3.0
+// and its websocket at /) without the TLS server around it, e.g. to mount it
+// in another server. It shares the state, the faults and the request log of
+// s.
 func (s *Server) Handler() http.Handler { return s.h }
 
 // Close shuts the server down, waiting for requests in flight (a request

@@ -14,7 +14,9 @@
 // SIGTERM. The state lives in memory and is gone when it stops.
 //
 // The Management API is served on the same address (paths /apps... and
-// /tenants), with chattest's fixed management key and secret.
+// /tenants), with chattest's fixed management key and secret, and so is the
+// client API of the platform's official client SDKs (paths /v3.0/..., and
+// its websocket at /: see package chattest), which needs HTTPS.
 //
 // The API key is never printed unless -print-key is given. It is, in order:
 // -api-key, the environment variable CHATTEST_API_KEY, or the fixed default
