@@ -26,13 +26,7 @@ func mint(t *testing.T, client *chat.Client, uid string) string {
 // closed.
 func doRaw(t *testing.T, srv *chattest.Server, method, path string, header map[string]string) *http.Response {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), method, srv.URL()+path, nil)
-	require.NoError(t, err)
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	resp, err := srv.HTTPClient().Do(req)
-	require.NoError(t, err)
+	resp := sendRaw(t, srv, method, path, "", header)
 	resp.Body.Close()
 	return resp
 }

@@ -36,6 +36,16 @@ func (r rawResponse) errorBody(t *testing.T) map[string]any {
 // for you).
 func do(t *testing.T, srv *chattest.Server, method, path, body string, header map[string]string) rawResponse {
 	t.Helper()
+	resp := sendRaw(t, srv, method, path, body, header)
+	defer resp.Body.Close()
+	var out map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out), "every answer is JSON")
+	return rawResponse{resp, out}
+}
+
+// sendRaw sends a raw request and returns the answer, its body unread.
+func sendRaw(t *testing.T, srv *chattest.Server, method, path, body string, header map[string]string) *http.Response {
+	t.Helper()
 	var rd io.Reader
 	if body != "" {
 		rd = strings.NewReader(body)
@@ -47,10 +57,7 @@ func do(t *testing.T, srv *chattest.Server, method, path, body string, header ma
 	}
 	resp, err := srv.HTTPClient().Do(req)
 	require.NoError(t, err)
-	defer resp.Body.Close()
-	var out map[string]any
-	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out), "every answer is JSON")
-	return rawResponse{resp, out}
+	return resp
 }
 
 func key(srv *chattest.Server, more ...string) map[string]string {

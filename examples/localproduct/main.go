@@ -55,8 +55,11 @@ import (
 //go:embed web/index.html web/app.js
 var web embed.FS
 
-// users are the product's users, each chatting with the other.
-var users = map[string]struct{ name, peer string }{
+// person is a user of the product: their name, and who they chat with.
+type person struct{ name, peer string }
+
+// users are the product's users, by uid, each chatting with the other.
+var users = map[string]person{
 	"alice": {"Alice", "bob"},
 	"bob":   {"Bob", "alice"},
 }
@@ -170,12 +173,8 @@ func (p *product) login(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		User string `json:"user"`
 	}
-	if !decode(w, r, &req) {
-		return
-	}
-	who, ok := users[req.User]
+	who, ok := decodeFor(w, r, &req, &req.User)
 	if !ok {
-		answer(w, http.StatusBadRequest, map[string]string{"error": "no such user: try alice or bob"})
 		return
 	}
 	for _, uid := range []string{req.User, who.peer} {
@@ -208,12 +207,8 @@ func (p *product) reply(w http.ResponseWriter, r *http.Request) {
 		User     string `json:"user"`
 		ParentID string `json:"parentId"`
 	}
-	if !decode(w, r, &req) {
-		return
-	}
-	who, ok := users[req.User]
+	who, ok := decodeFor(w, r, &req, &req.User)
 	if !ok {
-		answer(w, http.StatusBadRequest, map[string]string{"error": "no such user"})
 		return
 	}
 	m, err := p.client.Messages.SendThread(r.Context(), req.ParentID, req.User, &chat.SendMessageRequest{
@@ -227,13 +222,17 @@ func (p *product) reply(w http.ResponseWriter, r *http.Request) {
 	answer(w, http.StatusOK, m)
 }
 
-// decode reads a small JSON body into v, or answers 400.
-func decode(w http.ResponseWriter, r *http.Request, v any) bool {
+// decodeFor reads a small JSON body into v, whose field *user names one of
+// the users, and returns that user; it answers 400 otherwise.
+func decodeFor(w http.ResponseWriter, r *http.Request, v any, user *string) (who person, ok bool) {
 	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4096)).Decode(v); err != nil {
 		answer(w, http.StatusBadRequest, map[string]string{"error": "a JSON body is needed"})
-		return false
+		return who, false
 	}
-	return true
+	if who, ok = users[*user]; !ok {
+		answer(w, http.StatusBadRequest, map[string]string{"error": "no such user: try alice or bob"})
+	}
+	return who, ok
 }
 
 func answer(w http.ResponseWriter, status int, v any) {
