@@ -7,7 +7,7 @@
 // Usage: node client.js APP_ID HOST:PORT
 // (Node must trust chattest's certificate: NODE_EXTRA_CA_CERTS=cert.pem.)
 
-// The SDK is written for browsers. Under Node 20 it needs, and gets here:
+// The SDK is written for browsers. Under Node it needs, and gets here:
 globalThis.window = globalThis; // its bundle registers itself on window
 globalThis.navigator ??= { userAgent: 'node', platform: 'node', language: 'en' }; // read at login
 globalThis.location ??= new URL('http://localhost/'); // its origin, sent at login
@@ -35,8 +35,18 @@ const fs = require('node:fs');
 const readline = require('node:readline');
 
 const [appId, host] = process.argv.slice(2);
-// Written synchronously, so that nothing is lost when the process exits.
-const emit = (line) => fs.writeSync(1, JSON.stringify(line) + '\n');
+// Written synchronously, so that nothing is lost when the process exits
+// (a full pipe is waited for).
+const emit = (line) => {
+  const b = Buffer.from(JSON.stringify(line) + '\n');
+  for (let off = 0; off < b.length;) {
+    try {
+      off += fs.writeSync(1, b, off);
+    } catch (e) {
+      if (e.code !== 'EAGAIN') throw e;
+    }
+  }
+};
 // An error the SDK throws in a listener ends the process: report it as an
 // event, shorter than Node's report, which quotes the whole minified bundle.
 const crash = (e) => {
