@@ -93,6 +93,12 @@ func (c *rtClient) next() map[string]any {
 	case f := <-c.frames:
 		return f
 	case <-c.done:
+		// Every frame read is queued before done closes.
+		select {
+		case f := <-c.frames:
+			return f
+		default:
+		}
 		c.t.Fatalf("the websocket closed: %v", c.err)
 	case <-time.After(frameTimeout):
 		c.t.Fatal("no frame came")

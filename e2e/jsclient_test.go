@@ -259,21 +259,25 @@ func (c *jsClient) try(op string, args map[string]any, out any) error {
 	if _, err := c.stdin.Write(append(b, '\n')); err != nil {
 		c.t.Fatalf("%s: sending %s: %v", c.name, op, err)
 	}
+	var r jsReply
 	select {
-	case r := <-ch:
-		if r.Error != nil {
-			return r.Error
-		}
-		if out != nil {
-			if err := json.Unmarshal(r.Result, out); err != nil {
-				c.t.Fatalf("%s: %s answered %s: %v", c.name, op, r.Result, err)
-			}
-		}
-		return nil
+	case r = <-ch:
 	case <-c.exited:
-		c.t.Fatalf("%s: Node exited during %s; events: %+v", c.name, op, c.snapshot())
+		select {
+		case r = <-ch: // it answered, then exited
+		default:
+			c.t.Fatalf("%s: Node exited during %s; events: %+v", c.name, op, c.snapshot())
+		}
 	case <-time.After(callTimeout):
 		c.t.Fatalf("%s: %s did not answer within %v", c.name, op, callTimeout)
+	}
+	if r.Error != nil {
+		return r.Error
+	}
+	if out != nil {
+		if err := json.Unmarshal(r.Result, out); err != nil {
+			c.t.Fatalf("%s: %s answered %s: %v", c.name, op, r.Result, err)
+		}
 	}
 	return nil
 }
@@ -292,7 +296,7 @@ func (c *jsClient) await(what string, match func(jsEvent) bool) jsEvent {
 	c.t.Helper()
 	deadline := time.NewTimer(eventTimeout)
 	defer deadline.Stop()
-	for seen := 0; ; {
+	for seen, exited := 0, false; ; {
 		c.mu.Lock()
 		events, changed := c.events, c.changed
 		c.mu.Unlock()
@@ -301,12 +305,15 @@ func (c *jsClient) await(what string, match func(jsEvent) bool) jsEvent {
 				return events[seen]
 			}
 		}
+		if exited { // and every event it printed is in events
+			c.t.Fatalf("%s: Node exited awaiting %s; events: %+v", c.name, what, events)
+		}
 		select {
 		case <-changed:
 		case <-deadline.C:
 			c.t.Fatalf("%s: no %s within %v; events: %+v", c.name, what, eventTimeout, events)
 		case <-c.exited:
-			c.t.Fatalf("%s: Node exited awaiting %s; events: %+v", c.name, what, c.snapshot())
+			exited = true
 		}
 	}
 }
