@@ -15,7 +15,7 @@ import (
 )
 
 // mint returns a new auth token of uid, as a backend mints it.
-func mint(t *testing.T, client *chat.Client, uid string) string {
+func mint(t testing.TB, client *chat.Client, uid string) string {
 	t.Helper()
 	tok, err := client.AuthTokens.Create(t.Context(), uid, &chat.CreateAuthTokenRequest{Force: true})
 	require.NoError(t, err)

@@ -23,7 +23,7 @@ const frameTimeout = 10 * time.Second
 
 // rtClient is a websocket of the client API, as a client SDK opens it.
 type rtClient struct {
-	t      *testing.T
+	t      testing.TB
 	ws     *websocket.Conn
 	frames chan map[string]any
 	done   chan struct{} // closed when reading ends
@@ -34,7 +34,7 @@ type rtClient struct {
 // dialRT opens a websocket to srv at wss://HOST:PORT/, as the client SDKs
 // build it from CHAT_HOST and CHAT_WSS_PORT, and when read is set reads its
 // frames; it closes when the test ends.
-func dialRT(t *testing.T, srv *chattest.Server, read bool) *rtClient {
+func dialRT(t testing.TB, srv *chattest.Server, read bool) *rtClient {
 	t.Helper()
 	pool := x509.NewCertPool()
 	pool.AddCert(srv.Certificate())
@@ -125,7 +125,7 @@ func body(f map[string]any) map[string]any {
 // online logs uid in through the client API (a minted token, PUT
 // /v3.0/me), opens a websocket and authenticates it with the login's jwt,
 // subscribed to presence as presence says ("" for none).
-func online(t *testing.T, srv *chattest.Server, client *chat.Client, uid, presence string) (*rtClient, string) {
+func online(t testing.TB, srv *chattest.Server, client *chat.Client, uid, presence string) (*rtClient, string) {
 	t.Helper()
 	tok := mint(t, client, uid)
 	r := do(t, srv, "PUT", "/v3.0/me", `{"platform":"WEB"}`, as(srv, tok))
