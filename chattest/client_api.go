@@ -80,15 +80,15 @@ func clientRoutes(server []route) []route {
 		twin("GET /v3/groups/{guid}/bannedusers", perPage),
 
 		twin("POST /v3/messages"),
-		twin("GET /v3/messages", perPageAsLimit, unreadCounts, cursorMeta),
+		twin("GET /v3/messages", perPageAsLimit, unreadCounts, cursorMeta(allMessagesTotal)),
 		twin("GET /v3/messages/{id}"),
 		twin("PUT /v3/messages/{id}"),
 		twin("DELETE /v3/messages/{id}"),
-		twin("GET /v3/users/{uid}/messages", perPageAsLimit, unreadCounts, cursorMeta),
-		twin("GET /v3/groups/{guid}/messages", perPageAsLimit, unreadCounts, cursorMeta),
+		twin("GET /v3/users/{uid}/messages", perPageAsLimit, unreadCounts), // with meta.pagination and meta.cursor already
+		twin("GET /v3/groups/{guid}/messages", perPageAsLimit, unreadCounts, cursorMeta(groupMessagesTotal)),
 		twin("POST /v3/messages/{id}/thread"),
-		twin("GET /v3/messages/{id}/thread", perPageAsLimit, cursorMeta),
-		twin("GET /v3/threads", perPageAsLimit, cursorMeta),
+		twin("GET /v3/messages/{id}/thread", perPageAsLimit, cursorMeta(threadTotal)),
+		twin("GET /v3/threads", perPageAsLimit, cursorMeta(nil)),
 		twin("GET /v3/messages/{id}/reactions", perPageAsLimit),
 		twin("GET /v3/messages/{id}/reactions/{reaction}", perPageAsLimit),
 		twin("POST /v3/messages/{id}/reactions/{reaction}"),
@@ -198,17 +198,49 @@ var (
 	perPageAsLimit = renameParam("per_page", "limit")
 )
 
-// cursorMeta adds meta.cursor, which the client SDKs follow, to a cursor-
-// based list: the cursor of meta.next.
-func cursorMeta(h handler) handler {
-	return func(st *state, c *call) (any, error) {
-		res, err := h(st, c)
-		if p, ok := res.(chat.Page[chat.Message]); ok && err == nil && p.Meta.Cursor == nil {
-			p.Meta.Cursor = p.Meta.Next
-			res = p
+// cursorMeta adds to a cursor-based message list what the client SDKs
+// read in its meta: meta.cursor, the cursor of meta.next, which they
+// follow; and, when total counts the messages the list's filters keep
+// (wherever its cursor is), meta.pagination, which SDK 3.x reads (its
+// total_pages tells it whether to ask for more), as GET
+// /v3/users/{uid}/messages shows it.
+func cursorMeta(total func(*state, *call) int) func(handler) handler {
+	return func(h handler) handler {
+		return func(st *state, c *call) (any, error) {
+			res, err := h(st, c)
+			p, ok := res.(chat.Page[chat.Message])
+			if !ok || err != nil {
+				return res, err
+			}
+			if p.Meta.Cursor == nil {
+				p.Meta.Cursor = p.Meta.Next
+			}
+			if total != nil && p.Meta.Pagination == nil && p.Meta.Current != nil && p.Meta.Current.Limit > 0 {
+				n, limit := total(st, c), p.Meta.Current.Limit
+				p.Meta.Pagination = &chat.Pagination{Total: n, Count: len(p.Data), PerPage: limit, CurrentPage: 1, TotalPages: (n + limit - 1) / limit}
+			}
+			return p, nil
 		}
-		return res, err
 	}
+}
+
+// The totals of the message lists, for meta.pagination. Each runs after
+// its list has answered, so its parameters are valid.
+func allMessagesTotal(st *state, c *call) int {
+	f := filterParams(c.params(), c.onBehalfOf, true)
+	return len(st.viewableMessages(&f))
+}
+
+func groupMessagesTotal(st *state, c *call) int {
+	f := filterParams(c.params(), c.onBehalfOf, false)
+	return len(st.groupMessages(&f, strings.ToLower(c.r.PathValue("guid"))))
+}
+
+func threadTotal(st *state, c *call) int {
+	if m := st.lookupMessage(c.r.PathValue("id")); m != nil {
+		return len(m.replies)
+	}
+	return 0
 }
 
 // oneConversation answers the conversation as an object, as the client

@@ -176,19 +176,37 @@ func TestClientListsTakePerPage(t *testing.T) {
 	r = do(t, srv, "GET", "/v3/users?per_page=2", "", key(srv))
 	assert.EqualValues(t, 100, pagination(r)["per_page"])
 
-	// Message lists: per_page is the limit, and meta.cursor repeats
-	// meta.next, which the SDKs follow.
-	for _, path := range []string{"/v3.0/users/bob/messages", "/v3.0/groups/g/messages", "/v3.0/messages"} {
-		r := do(t, srv, "GET", path+"?per_page=2&affix=prepend", "", as(srv, tok))
+	// Message lists: per_page is the limit, meta.cursor repeats meta.next,
+	// which the SDKs follow, and meta.pagination counts every message the
+	// list has, as SDK 3.x reads it.
+	parent, err := client.Messages.Send(ctx, toUser("bob", "thread"), chat.OnBehalfOf("alice"))
+	require.NoError(t, err)
+	for range 3 {
+		_, err := client.Messages.SendThread(ctx, parent.ID, "bob", toUser("alice", "reply"))
+		require.NoError(t, err)
+	}
+	for _, tc := range []struct {
+		path         string
+		total, pages float64
+	}{
+		{"/v3.0/users/bob/messages", 7, 4}, // three from bob, one to him, its three replies
+		{"/v3.0/groups/g/messages", 2, 1},  // bob and carol added
+		{"/v3.0/messages", 9, 5},           // all of alice's, replies included
+		{"/v3.0/messages/" + parent.ID + "/thread", 3, 2},
+	} {
+		r := do(t, srv, "GET", tc.path+"?per_page=2&affix=prepend", "", as(srv, tok))
 		require.Equal(t, 200, r.resp.StatusCode, r.body)
-		assert.Len(t, r.body["data"], 2, path)
+		assert.Len(t, r.body["data"], 2, tc.path)
 		meta := r.body["meta"].(map[string]any)
-		require.NotNil(t, meta["cursor"], path)
-		cursor := meta["cursor"].(map[string]any)
-		assert.Equal(t, "prepend", cursor["affix"], path)
+		require.NotNil(t, meta["cursor"], tc.path)
+		assert.Equal(t, "prepend", meta["cursor"].(map[string]any)["affix"], tc.path)
 		if next, ok := meta["next"]; ok {
-			assert.Equal(t, next, meta["cursor"], path)
+			assert.Equal(t, next, meta["cursor"], tc.path)
 		}
+		pg := pagination(r)
+		assert.Equal(t, tc.total, pg["total"], tc.path)
+		assert.Equal(t, tc.pages, pg["total_pages"], tc.path)
+		assert.EqualValues(t, 2, pg["per_page"], tc.path)
 	}
 }
 
