@@ -160,7 +160,8 @@
 //     with the acting user's view. A single conversation is an object, not
 //     an array of one. The lists take per_page, the SDKs' page size: as
 //     perPage on page lists, as limit on message lists, whose meta.cursor
-//     repeats meta.next. A message list asked with unread=1 and count=1
+//     repeats meta.next, and whose meta.pagination counts the whole list,
+//     as SDK 3.x reads it. A message list asked with unread=1 and count=1
 //     answers the unread counts of the acting user's conversations,
 //     [{entityId, entityType, count}].
 //
