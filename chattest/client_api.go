@@ -103,6 +103,11 @@ func clientRoutes(server []route) []route {
 		twin("POST /v3/messages/{id}/flagged"),
 
 		twin("GET /v3/conversations", perPage),
+
+		// What the fake does not serve of the client API (calls, push
+		// notifications, AI features, ...) answers 404 ERR_API_NOT_FOUND
+		// to a logged-in client.
+		own(clientPrefix+"/", (*state).notFound),
 	}
 	for _, kind := range []string{"users/{uid}", "groups/{guid}"} {
 		routes = append(routes,

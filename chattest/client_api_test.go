@@ -141,8 +141,14 @@ func TestClientAuthentication(t *testing.T) {
 			assert.Nil(t, r.body["data"], "the SDKs read data or error")
 		})
 	}
+	// A route the fake does not serve answers 404 to a logged-in client.
+	r := do(t, srv, "GET", "/v3.0/notifications/push/v1/preferences", "", as(srv, tok))
+	assert.Equal(t, 404, r.resp.StatusCode)
+	assert.Equal(t, "ERR_API_NOT_FOUND", r.errorBody(t)["code"])
+	r = do(t, srv, "GET", "/v3.0/notifications/push/v1/preferences", "", map[string]string{"appId": srv.AppID()})
+	assert.Equal(t, "AUTH_ERR_AUTH_TOKEN_NOT_FOUND", r.errorBody(t)["code"])
 	// The server API does not take a client's token.
-	r := do(t, srv, "GET", "/v3/users", "", as(srv, tok))
+	r = do(t, srv, "GET", "/v3/users", "", as(srv, tok))
 	assert.Equal(t, "AUTH_ERR_EMPTY_APIKEY", r.errorBody(t)["code"])
 }
 

@@ -165,6 +165,9 @@
 //     answers the unread counts of the acting user's conversations,
 //     [{entityId, entityType, count}].
 //
+// Any other path under /v3.0 (calls, push notifications, AI features)
+// answers 404 ERR_API_NOT_FOUND.
+//
 // The websocket is at wss://HOST:PORT/ (the SDK builds it from CHAT_HOST
 // and CHAT_WSS_PORT). A client authenticates with the frame {"type":
 // "auth", "body": {"auth": jwt}} and is answered {"type": "auth", "body":
