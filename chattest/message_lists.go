@@ -235,8 +235,13 @@ func (st *state) listMessages(c *call) (any, error) {
 	if err := p.err(); err != nil {
 		return nil, err
 	}
-	items := st.selectMessages(&f, func(m *msgRec) bool { return f.viewer == "" || st.canSee(f.viewer, m) })
-	return cursorList(&f, items, q), nil
+	return cursorList(&f, st.viewableMessages(&f), q), nil
+}
+
+// viewableMessages returns what GET /v3/messages lists for f, before the
+// page is cut.
+func (st *state) viewableMessages(f *msgFilter) []*msgRec {
+	return st.selectMessages(f, func(m *msgRec) bool { return f.viewer == "" || st.canSee(f.viewer, m) })
 }
 
 // GET /v3/groups/{guid}/messages
@@ -257,10 +262,15 @@ func (st *state) listGroupMessages(c *call) (any, error) {
 	if err := p.err(); err != nil {
 		return nil, err
 	}
-	items := st.selectMessages(&f, func(m *msgRec) bool {
+	return cursorList(&f, st.groupMessages(&f, guid), q), nil
+}
+
+// groupMessages returns what GET /v3/groups/{guid}/messages lists for f,
+// before the page is cut.
+func (st *state) groupMessages(f *msgFilter, guid string) []*msgRec {
+	return st.selectMessages(f, func(m *msgRec) bool {
 		return m.m.ReceiverType == chat.ReceiverGroup && m.m.Receiver == guid
 	})
-	return cursorList(&f, items, q), nil
 }
 
 // userMessagesMeta is the meta of GET /users/{uid}/messages as the

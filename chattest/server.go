@@ -155,8 +155,10 @@ type Handler struct {
 }
 
 // NewHandler returns the fake API for one app, seeded with a fullAccess API
-// key and nothing else, configured as [NewServer] is. It serves paths under
-// /v3, and its dashboard under /_chattest/ (see the package doc); any other
+// key and nothing else, configured as [NewServer] is. It serves the server
+// API under /v3, the client API under /v3.0 with its websocket at / (see the
+// package doc: the client SDKs need it served over TLS), and its dashboard
+// under /_chattest/; any other
 // path answers 404 ERR_API_NOT_FOUND.
 func NewHandler(opts ...Option) *Handler {
 	cfg := config{appID: defaultAppID, apiKey: defaultAPIKey, clock: time.Now, mgmtKey: defaultMgmtKey, mgmtSecret: defaultMgmtSecret}
@@ -213,7 +215,7 @@ func allRoutes() []route {
 	routes = append(routes, dataImportRoutes()...)
 	routes = append(routes, metricsRoutes()...)
 	routes = append(routes, aiAgentRoutes()...)
-	return routes
+	return append(routes, clientRoutes(routes)...)
 }
 
 // allMgmtRoutes lists the management API's routes, served by
@@ -241,6 +243,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if isDashboardPath(r.URL.Path) {
 		h.dash.ServeHTTP(w, r)
+		return
+	}
+	if r.URL.Path == "/" && isWebSocket(r) {
+		h.serveRealtime(w, r) // realtime.go: the client API's websocket
+		return
+	}
+	if h.clientCORS(w, r) { // client_api.go: browsers' preflight requests
 		return
 	}
 	h.mux.ServeHTTP(w, r)
@@ -280,7 +289,8 @@ func (h *Handler) stop() { h.stopped.Do(func() { close(h.closing) }) }
 // nothing more.
 func (h *Handler) Close() {
 	h.stop()
-	h.st.stopDeliveries()
+	h.st.stopDeliveries() // deliveries.go
+	h.st.stopRealtime()   // realtime.go
 }
 
 // validAppID reports whether id is one DNS label, the rule chat.NewClient
@@ -325,17 +335,17 @@ func (s *Server) APIKey() string { return s.h.apiKey }
 // connect with your own HTTP client, or use [Server.HTTPClient].
 func (s *Server) Certificate() *x509.Certificate { return s.ts.Certificate() }
 
-// Handler serves the fake API (paths under /v3) and its dashboard (under
-// /_chattest/) without the TLS server around it, e.g. to mount it in
-// another server. It shares the state, the
-// faults and the request log of s.
+// Handler serves the fake API (paths under /v3, the client API under /v3.0
+// and its websocket at /) and its dashboard (under /_chattest/) without the
+// TLS server around it, e.g. to mount it in another server. It shares the
+// state, the faults and the request log of s.
 func (s *Server) Handler() http.Handler { return s.h }
 
 // Close shuts the server down, waiting for requests in flight (a request
 // held by a [Fault.Delay] is dropped at once), and closes the idle
 // connections of the clients it made. Calling it again does nothing.
 func (s *Server) Close() {
-	s.h.Close() // no delivery goroutine or dashboard stream outlives Close
+	s.h.Close() // no delivery goroutine, dashboard stream or websocket outlives Close
 	s.closeIdle()
 	s.mts.Close()
 	s.ts.Close()
@@ -459,6 +469,7 @@ const (
 	authAPIKey authKind = iota // the app's apikey header (chat and calls APIs)
 	authMgmt                   // the management key and secret headers
 	authBasic                  // HTTP Basic auth with the management key and secret (add-tenant)
+	authClient                 // the appId and authToken headers of the client API (client_api.go)
 )
 
 // cleanPath is path.Clean keeping a trailing slash, as ServeMux cleans.
@@ -565,7 +576,10 @@ func (st *state) serve(rt route, class rateClass, r *http.Request, body []byte, 
 // authorize checks the apikey header, the key's scope, and the onBehalfOf
 // header as rt requires, and records the caller in c.
 func (st *state) authorize(rt route, c *call) error {
-	if rt.auth != authAPIKey {
+	switch rt.auth {
+	case authClient:
+		return st.authorizeClient(c)
+	case authMgmt, authBasic:
 		return st.authorizeMgmt(rt, c)
 	}
 	key := c.r.Header.Get("apikey")

@@ -44,6 +44,7 @@ type state struct {
 	agentsState        // AI agents: aiagents.go
 	mgmtState          // management apps, tenants, collaborators, settings, extensions: mgmt_apps.go
 	hooksState         // webhooks, triggers and deliveries: mgmt_webhooks.go, deliveries.go
+	realtimeState      // the client API's websockets: realtime.go
 }
 
 func newState(cfg config) *state {
@@ -68,6 +69,7 @@ func newState(cfg config) *state {
 	st.mgmtState.init(st)
 	st.hooksState.init()
 	st.deliv.localNetwork = cfg.localNetwork
+	st.realtimeState.init()
 	st.addAPIKey(cfg.apiKey, "Default key", scopeFullAccess, st.clock())
 	return st
 }

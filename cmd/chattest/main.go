@@ -22,6 +22,11 @@
 // quickstart at it. The API key is generated at start unless one is given
 // with -api-key or $CHATTEST_API_KEY; a key given is never printed.
 //
+// The Management API is served on the same address (paths /apps... and
+// /tenants), with chattest's fixed management key and secret, and so is the
+// client API of the platform's official client SDKs (paths /v3.0/..., and
+// its websocket at /: see package chattest), which needs HTTPS.
+//
 // It listens on loopback addresses only, and refuses another -addr, unless
 // -listen-any is given: then it listens on every interface by default (or
 // on -addr), warns so on start, shows its dashboard to clients on any
