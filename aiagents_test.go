@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // The agent examples of the public AI Agents documentation.
@@ -200,14 +201,14 @@ func TestAIAgentsAllAgents(t *testing.T) {
 	ctx := context.Background()
 	t.Run("follows meta.next's createdAt", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+		m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 			switch req.URL.Query().Get("createdAt") {
 			case "":
-				return jsonResponse(http.StatusOK, `{"data":[{"uid":"a"},{"uid":"b"}],"meta":{"current":{"limit":2,"count":2},"next":{"affix":"append","createdAt":2}}}`), nil
+				return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"a"},{"uid":"b"}],"meta":{"current":{"limit":2,"count":2},"next":{"affix":"append","createdAt":2}}}`), nil
 			case "2":
-				return jsonResponse(http.StatusOK, `{"data":[{"uid":"c"}],"meta":{"current":{"limit":2,"count":1}}}`), nil
+				return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"c"}],"meta":{"current":{"limit":2,"count":1}}}`), nil
 			}
-			return jsonResponse(http.StatusOK, `{"data":[]}`), nil
+			return wiretest.JSONResponse(http.StatusOK, `{"data":[]}`), nil
 		})
 		opts := &chat.ListAgentsOptions{Limit: 2, Search: "s"}
 		var uids []string
@@ -216,7 +217,7 @@ func TestAIAgentsAllAgents(t *testing.T) {
 			uids = append(uids, a.UID)
 		}
 		assert.Equal(t, []string{"a", "b", "c"}, uids)
-		reqs := m.requests()
+		reqs := m.Requests()
 		require.Len(t, reqs, 2)
 		assert.Equal(t, "limit=2&search=s", reqs[0].RawQuery)
 		assert.Equal(t, "affix=append&createdAt=2&limit=2&search=s", reqs[1].RawQuery)
@@ -224,7 +225,7 @@ func TestAIAgentsAllAgents(t *testing.T) {
 	})
 	t.Run("a repeated cursor stops with ErrPaginationStalled", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, `{"data":[{"uid":"a"}],"meta":{"next":{"affix":"append","createdAt":5}}}`)
+		m.Reply(http.StatusOK, `{"data":[{"uid":"a"}],"meta":{"next":{"affix":"append","createdAt":5}}}`)
 		var last error
 		n := 0
 		for _, err := range m.client.AIAgents.AllAgents(ctx, nil) {
@@ -239,12 +240,12 @@ func TestAIAgentsAllAgents(t *testing.T) {
 	})
 	t.Run("stops at the first error", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusNotFound, `{"error":{"code":"ERR_AGENT_NOT_FOUND","message":"gone"}}`)
+		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_AGENT_NOT_FOUND","message":"gone"}}`)
 		for a, err := range m.client.AIAgents.AllAgents(ctx, nil) {
 			assert.Nil(t, a)
-			assert.Equal(t, "ERR_AGENT_NOT_FOUND", requireAPIError(t, err).Code)
+			assert.Equal(t, "ERR_AGENT_NOT_FOUND", wiretest.RequireAPIError(t, err).Code)
 		}
-		assert.Equal(t, 1, m.calls())
+		assert.Equal(t, 1, m.Calls())
 	})
 }
 
@@ -273,17 +274,17 @@ func TestAIAgentsArguments(t *testing.T) {
 		}},
 		{"TestBYOAgent nil", "req", func() error { _, err := s.TestBYOAgent(ctx, nil); return err }},
 	} {
-		t.Run(tt.name, func(t *testing.T) { requireArgError(t, tt.call(), tt.arg) })
+		t.Run(tt.name, func(t *testing.T) { wiretest.RequireArgError(t, tt.call(), tt.arg) })
 	}
-	assert.Zero(t, m.calls(), "nothing sent")
+	assert.Zero(t, m.Calls(), "nothing sent")
 
 	t.Run("an Extra value that cannot be encoded", func(t *testing.T) {
 		_, err := s.CreateAgent(ctx, &chat.CreateAgentRequest{Name: "n", Extra: map[string]any{"f": func() {}}})
-		requireArgError(t, err, "body")
+		wiretest.RequireArgError(t, err, "body")
 	})
 	t.Run("a malformed answer is a decoding error", func(t *testing.T) {
-		m.reply(http.StatusOK, `{"agent":{"uid":{"not":"a string"}}}`)
+		m.Reply(http.StatusOK, `{"agent":{"uid":{"not":"a string"}}}`)
 		_, err := s.CreateAgent(ctx, &chat.CreateAgentRequest{Name: "n"})
-		assert.Contains(t, requireAPIError(t, err).Message, "decoding response")
+		assert.Contains(t, wiretest.RequireAPIError(t, err).Message, "decoding response")
 	})
 }

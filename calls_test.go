@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // The reference's list example, abridged: totalDuration is a timer string
@@ -167,7 +168,7 @@ func TestCallsErrors(t *testing.T) {
 	ctx := context.Background()
 	t.Run("unknown session", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusNotFound, `{"error":{"code":"ERR_CALL_SESSION_NOT_FOUND","message":"no such session"}}`)
+		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_CALL_SESSION_NOT_FOUND","message":"no such session"}}`)
 		_, err := m.client.Calls.Get(ctx, "nope")
 		var ce *chat.Error
 		require.ErrorAs(t, err, &ce)
@@ -195,7 +196,7 @@ func TestCallsErrors(t *testing.T) {
 			assert.Equal(t, "sessionID", ae.Name, name)
 			assert.ErrorIs(t, err, chat.ErrInvalidArgument, name)
 		}
-		assert.Empty(t, m.requests())
+		assert.Empty(t, m.Requests())
 	})
 }
 
@@ -212,7 +213,7 @@ func pageResponder(items []string, perPage int) func(int, *http.Request) (*http.
 		total := (len(items) + perPage - 1) / perPage
 		body := `{"data":[` + strings.Join(items[start:end], ",") + `],"meta":{"pagination":{"total":` + itoa(len(items)) +
 			`,"count":` + itoa(end-start) + `,"per_page":` + itoa(perPage) + `,"current_page":` + itoa(page) + `,"total_pages":` + itoa(total) + `}}}`
-		return jsonResponse(http.StatusOK, body), nil
+		return wiretest.JSONResponse(http.StatusOK, body), nil
 	}
 }
 
@@ -227,7 +228,7 @@ func TestCallsAll(t *testing.T) {
 	ctx := context.Background()
 	t.Run("walks every page with the filters and onBehalfOf", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.serve(pageResponder([]string{`{"sessionId":"a"}`, `{"sessionId":"b"}`, `{"sessionId":"c"}`}, 2))
+		m.Serve(pageResponder([]string{`{"sessionId":"a"}`, `{"sessionId":"b"}`, `{"sessionId":"c"}`}, 2))
 		opts := &chat.ListCallsOptions{Type: chat.CallTypeAudio, PageOptions: chat.PageOptions{PerPage: 2}}
 		var ids []string
 		for c, err := range m.client.Calls.All(ctx, opts, chat.OnBehalfOf("u2")) {
@@ -235,7 +236,7 @@ func TestCallsAll(t *testing.T) {
 			ids = append(ids, c.SessionID)
 		}
 		assert.Equal(t, []string{"a", "b", "c"}, ids)
-		reqs := m.requests()
+		reqs := m.Requests()
 		require.Len(t, reqs, 2)
 		assert.Equal(t, "page=1&perPage=2&type=audio", reqs[0].RawQuery)
 		assert.Equal(t, "page=2&perPage=2&type=audio", reqs[1].RawQuery)
@@ -247,7 +248,7 @@ func TestCallsAll(t *testing.T) {
 	})
 	t.Run("a server that ignores page stops with ErrPaginationStalled", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, `{"data":[{"sessionId":"a"}],"meta":{"pagination":{"total":2,"count":1,"per_page":1,"current_page":1,"total_pages":2}}}`)
+		m.Reply(http.StatusOK, `{"data":[{"sessionId":"a"}],"meta":{"pagination":{"total":2,"count":1,"per_page":1,"current_page":1,"total_pages":2}}}`)
 		var ids []string
 		var last error
 		for c, err := range m.client.Calls.All(ctx, nil) {
@@ -263,7 +264,7 @@ func TestCallsAll(t *testing.T) {
 	})
 	t.Run("stops at the first error", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusInternalServerError, `{"error":{"code":"ERR_EXCEPTION","message":"boom"}}`)
+		m.Reply(http.StatusInternalServerError, `{"error":{"code":"ERR_EXCEPTION","message":"boom"}}`)
 		n := 0
 		for c, err := range m.client.Calls.All(ctx, nil) {
 			n++
@@ -275,14 +276,14 @@ func TestCallsAll(t *testing.T) {
 	})
 	t.Run("transcriptions, from a given page", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.serve(pageResponder([]string{`{"tid":"t1"}`, `{"tid":"t2"}`, `{"tid":"t3"}`}, 1))
+		m.Serve(pageResponder([]string{`{"tid":"t1"}`, `{"tid":"t2"}`, `{"tid":"t3"}`}, 1))
 		var tids []string
 		for tr, err := range m.client.Calls.AllTranscriptions(ctx, "s1", &chat.ListTranscriptionsOptions{PageOptions: chat.PageOptions{PerPage: 1, Page: 2}}) {
 			require.NoError(t, err)
 			tids = append(tids, tr.TID)
 		}
 		assert.Equal(t, []string{"t2", "t3"}, tids)
-		for _, r := range m.requests() {
+		for _, r := range m.Requests() {
 			assertWire(t, r, http.MethodGet, "/v3/calls/s1/transcriptions")
 		}
 	})
@@ -293,16 +294,16 @@ func TestCallsAll(t *testing.T) {
 		for _, err := range m.client.Calls.All(cctx, nil) {
 			assert.ErrorIs(t, err, context.Canceled)
 		}
-		assert.Empty(t, m.requests())
+		assert.Empty(t, m.Requests())
 	})
 }
 
 func TestCallsAddress(t *testing.T) {
 	m := newMockAPI(t)
-	m.reply(http.StatusOK, `{"data":[]}`)
+	m.Reply(http.StatusOK, `{"data":[]}`)
 	_, err := m.client.Calls.List(context.Background(), nil)
 	require.NoError(t, err)
-	r := m.only()
+	r := m.Only()
 	assert.Equal(t, "myapp.call-us.cometchat.io", r.Host, "calls go to the calls host, not the chat host")
 	assert.Equal(t, "https://myapp.call-us.cometchat.io/v3", m.client.CallsBaseURL())
 

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 func TestDataImportWire(t *testing.T) {
@@ -138,7 +139,7 @@ func TestDataImportAnswers(t *testing.T) {
 	m := newMockAPI(t)
 	// alice answered under the lower-cased uid; bob's error a bare code;
 	// carol's a bare message; dave missing.
-	m.reply(http.StatusOK, `{"data":{"alice":{"success":true,"data":{"uid":"alice","name":"A"}},
+	m.Reply(http.StatusOK, `{"data":{"alice":{"success":true,"data":{"uid":"alice","name":"A"}},
 		"bob":{"success":false,"error":"ERR_UID_ALREADY_EXISTS"},
 		"carol":{"success":false,"error":"Something went wrong"}}}`)
 	res, err := m.client.DataImport.ImportUsers(ctx, users)
@@ -181,10 +182,10 @@ func TestDataImportAnswers(t *testing.T) {
 
 	t.Run("a failed request fails the call", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusBadRequest, `{"error":{"code":"ERR_IMPORT_INVALID_USER_FORMAT","message":"users must be an object"}}`)
+		m.Reply(http.StatusBadRequest, `{"error":{"code":"ERR_IMPORT_INVALID_USER_FORMAT","message":"users must be an object"}}`)
 		res, err := m.client.DataImport.ImportUsers(ctx, users[:1])
 		assert.Nil(t, res)
-		assert.Equal(t, "ERR_IMPORT_INVALID_USER_FORMAT", requireAPIError(t, err).Code)
+		assert.Equal(t, "ERR_IMPORT_INVALID_USER_FORMAT", wiretest.RequireAPIError(t, err).Code)
 	})
 }
 
@@ -255,8 +256,8 @@ func TestDataImportArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			ae := requireArgError(t, tt.call(m.client.DataImport), tt.wantName)
-			assert.Zero(t, m.calls())
+			ae := wiretest.RequireArgError(t, tt.call(m.client.DataImport), tt.wantName)
+			assert.Zero(t, m.Calls())
 			if strings.Contains(tt.name, "repeated") {
 				assert.Contains(t, ae.Problem, "[")
 			}
@@ -288,19 +289,19 @@ func (e *echoImport) answer(raw []byte) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonResponse(http.StatusOK, string(b)), nil
+	return wiretest.JSONResponse(http.StatusOK, string(b)), nil
 }
 
 // serveImport makes m answer import requests through e, except those
 // refuse answers (by request number, from 1) with a response of its own.
 func serveImport(m *mockAPI, e *echoImport, refuse func(n int) *http.Response) {
-	m.serve(func(n int, _ *http.Request) (*http.Response, error) {
+	m.Serve(func(n int, _ *http.Request) (*http.Response, error) {
 		if refuse != nil {
 			if resp := refuse(n); resp != nil {
 				return resp, nil
 			}
 		}
-		return e.answer(m.requests()[n-1].Body)
+		return e.answer(m.Requests()[n-1].Body)
 	})
 }
 
@@ -337,7 +338,7 @@ func TestBulkImportChunks(t *testing.T) {
 			require.NoError(t, r.Err)
 			assert.Equal(t, users[i].Name, r.Data.Name)
 		}
-		reqs := m.requests()
+		reqs := m.Requests()
 		require.Len(t, reqs, 3)
 		for _, r := range reqs {
 			assertWire(t, r, http.MethodPost, "/v3/data_import/users")
@@ -377,9 +378,9 @@ func TestBulkImportChunks(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, [][]string{{"a", "b"}}, e.keys)
 		assert.True(t, res[0].Success)
-		requireArgError(t, res[1].Err, "messages[1].muid")
+		wiretest.RequireArgError(t, res[1].Err, "messages[1].muid")
 		assert.True(t, res[2].Success)
-		requireArgError(t, res[3].Err, "messages[3].muid")
+		wiretest.RequireArgError(t, res[3].Err, "messages[3].muid")
 		assert.Equal(t, chat.Timestamp(3), res[2].Data.SentAt)
 	})
 
@@ -388,7 +389,7 @@ func TestBulkImportChunks(t *testing.T) {
 		res, err := m.client.DataImport.BulkImportGroups(ctx, nil, nil)
 		require.NoError(t, err)
 		assert.Empty(t, res)
-		assert.Zero(t, m.calls())
+		assert.Zero(t, m.Calls())
 	})
 }
 
@@ -400,7 +401,7 @@ func TestBulkImportRateLimited(t *testing.T) {
 		e := &echoImport{prop: "users"}
 		serveImport(m, e, func(n int) *http.Response {
 			if n == 2 {
-				return jsonResponse(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0")
+				return wiretest.JSONResponse(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0")
 			}
 			return nil
 		})
@@ -409,7 +410,7 @@ func TestBulkImportRateLimited(t *testing.T) {
 		for _, r := range res {
 			require.True(t, r.Success, r.Key)
 		}
-		assert.Equal(t, 4, m.calls(), "the refused request went again")
+		assert.Equal(t, 4, m.Calls(), "the refused request went again")
 		require.Len(t, e.keys, 3, "three requests were processed")
 		seen := map[string]bool{}
 		for _, keys := range e.keys {
@@ -426,7 +427,7 @@ func TestBulkImportRateLimited(t *testing.T) {
 		e := &echoImport{prop: "users"}
 		serveImport(m, e, func(n int) *http.Response {
 			if n == 2 {
-				return jsonResponse(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "3600")
+				return wiretest.JSONResponse(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "3600")
 			}
 			return nil
 		})
@@ -436,8 +437,8 @@ func TestBulkImportRateLimited(t *testing.T) {
 		res, err := m.client.DataImport.BulkImportUsers(ctx, numberedUsers(120), fast)
 		assert.Less(t, time.Since(start), 10*time.Second)
 		assert.ErrorIs(t, err, chat.ErrRateLimited)
-		assert.Equal(t, 3600*time.Second, requireAPIError(t, err).RetryAfter)
-		assert.Equal(t, 2, m.calls())
+		assert.Equal(t, 3600*time.Second, wiretest.RequireAPIError(t, err).RetryAfter)
+		assert.Equal(t, 2, m.Calls())
 		assert.True(t, res[49].Success)
 		assert.ErrorIs(t, res[50].Err, chat.ErrRateLimited, "refused, so not imported")
 		assert.ErrorIs(t, res[100].Err, chat.ErrNotSent)
@@ -447,7 +448,7 @@ func TestBulkImportRateLimited(t *testing.T) {
 	t.Run("a wait beyond the client's cap stops at once, without a deadline", func(t *testing.T) {
 		for _, retryAfter := range []string{"3600", "99999999999999999999999", "soon", "-1"} {
 			m := newMockAPI(t)
-			m.reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", retryAfter)
+			m.Reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", retryAfter)
 			ctx, cancel := context.WithCancel(ctx)
 			done := make(chan error, 1)
 			go func() {
@@ -457,7 +458,7 @@ func TestBulkImportRateLimited(t *testing.T) {
 			select {
 			case err := <-done:
 				assert.ErrorIs(t, err, chat.ErrRateLimited, retryAfter)
-				assert.Equal(t, 1, m.calls(), "Retry-After %s: the refused request is not sent again", retryAfter)
+				assert.Equal(t, 1, m.Calls(), "Retry-After %s: the refused request is not sent again", retryAfter)
 			case <-time.After(10 * time.Second):
 				t.Errorf("Retry-After %s: the import is still waiting", retryAfter)
 			}
@@ -467,16 +468,16 @@ func TestBulkImportRateLimited(t *testing.T) {
 
 	t.Run("RateLimitRetries bounds the repeats", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0")
+		m.Reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0")
 		_, err := m.client.DataImport.BulkImportUsers(ctx, numberedUsers(3), &chat.BulkOptions{RequestsPerMinute: 6_000_000, RateLimitRetries: 2})
 		assert.ErrorIs(t, err, chat.ErrRateLimited)
-		assert.Equal(t, 3, m.calls())
+		assert.Equal(t, 3, m.Calls())
 
 		m = newMockAPI(t)
-		m.reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0")
+		m.Reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0")
 		_, err = m.client.DataImport.BulkImportUsers(ctx, numberedUsers(3), &chat.BulkOptions{RequestsPerMinute: 6_000_000, RateLimitRetries: -1})
 		assert.ErrorIs(t, err, chat.ErrRateLimited)
-		assert.Equal(t, 1, m.calls())
+		assert.Equal(t, 1, m.Calls())
 	})
 
 	t.Run("another failure is not sent again and stops the import", func(t *testing.T) {
@@ -484,7 +485,7 @@ func TestBulkImportRateLimited(t *testing.T) {
 		e := &echoImport{prop: "groups"}
 		serveImport(m, e, func(n int) *http.Response {
 			if n == 2 {
-				return jsonResponse(http.StatusInternalServerError, `{"error":{"code":"ERR_MISSION_FAILED"}}`)
+				return wiretest.JSONResponse(http.StatusInternalServerError, `{"error":{"code":"ERR_MISSION_FAILED"}}`)
 			}
 			return nil
 		})
@@ -495,10 +496,10 @@ func TestBulkImportRateLimited(t *testing.T) {
 		var last chat.BulkProgress
 		res, err := m.client.DataImport.BulkImportGroups(ctx, groups, &chat.BulkOptions{BatchSize: 2, RequestsPerMinute: 6_000_000,
 			Progress: func(p chat.BulkProgress) { last = p }})
-		assert.Equal(t, "ERR_MISSION_FAILED", requireAPIError(t, err).Code)
-		assert.Equal(t, 2, m.calls())
+		assert.Equal(t, "ERR_MISSION_FAILED", wiretest.RequireAPIError(t, err).Code)
+		assert.Equal(t, 2, m.Calls())
 		assert.True(t, res[1].Success)
-		assert.Equal(t, "ERR_MISSION_FAILED", requireAPIError(t, res[2].Err).Code, "the request's error: the outcome is unknown")
+		assert.Equal(t, "ERR_MISSION_FAILED", wiretest.RequireAPIError(t, res[2].Err).Code, "the request's error: the outcome is unknown")
 		assert.NotErrorIs(t, res[2].Err, chat.ErrNotSent)
 		assert.ErrorIs(t, res[4].Err, chat.ErrNotSent)
 		assert.Equal(t, chat.BulkProgress{Total: 5, Done: 4, Imported: 2, Failed: 2, Requests: 2}, last)
@@ -517,7 +518,7 @@ func TestBulkImportCancel(t *testing.T) {
 	res, err := m.client.DataImport.BulkImportUsers(ctx, numberedUsers(120), opts)
 	assert.Less(t, time.Since(start), 10*time.Second)
 	assert.ErrorIs(t, err, context.Canceled)
-	assert.Equal(t, 1, m.calls())
+	assert.Equal(t, 1, m.Calls())
 	require.Len(t, res, 120)
 	assert.True(t, res[0].Success)
 	assert.True(t, res[49].Success)
@@ -529,7 +530,7 @@ func TestBulkImportCancel(t *testing.T) {
 		m := newMockAPI(t)
 		_, err := m.client.DataImport.BulkImportUsers(ctx, numberedUsers(1), fast)
 		assert.ErrorIs(t, err, context.Canceled)
-		assert.Zero(t, m.calls())
+		assert.Zero(t, m.Calls())
 	})
 
 	t.Run("a deadline before the next request is due", func(t *testing.T) {
@@ -542,7 +543,7 @@ func TestBulkImportCancel(t *testing.T) {
 		res, err := m.client.DataImport.BulkImportUsers(ctx, numberedUsers(60), &chat.BulkOptions{RequestsPerMinute: 1})
 		assert.Less(t, time.Since(start), 10*time.Second)
 		assert.ErrorIs(t, err, context.DeadlineExceeded)
-		assert.Equal(t, 1, m.calls())
+		assert.Equal(t, 1, m.Calls())
 		assert.True(t, res[0].Success)
 		assert.True(t, errors.Is(res[59].Err, chat.ErrNotSent))
 	})
@@ -562,10 +563,10 @@ func TestBulkImportSharedPace(t *testing.T) {
 	defer cancel()
 	_, err = m.client.DataImport.BulkImportUsers(ctx, numberedUsers(1), nil)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.Equal(t, 1, m.calls())
+	assert.Equal(t, 1, m.Calls())
 
 	// Another endpoint has a pace of its own.
 	_, err = m.client.DataImport.BulkImportGroups(context.Background(), []chat.ImportGroup{{GUID: "g"}}, nil)
 	require.NoError(t, err)
-	assert.Equal(t, 2, m.calls())
+	assert.Equal(t, 2, m.Calls())
 }

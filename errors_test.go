@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // getUserError makes Users.Get("nobody") fail with the given response and
@@ -26,13 +27,13 @@ import (
 func getUserError(t *testing.T, status int, body string, header ...string) (*chat.Error, error) {
 	t.Helper()
 	m := newMockAPI(t)
-	m.serve(func(int, *http.Request) (*http.Response, error) {
-		resp := jsonResponse(status, body, header...)
+	m.Serve(func(int, *http.Request) (*http.Response, error) {
+		resp := wiretest.JSONResponse(status, body, header...)
 		return resp, nil
 	})
 	user, err := m.client.Users.Get(context.Background(), "nobody")
 	assert.Nil(t, user)
-	return requireAPIError(t, err), err
+	return wiretest.RequireAPIError(t, err), err
 }
 
 func TestErrorFromBadRequest(t *testing.T) {
@@ -437,18 +438,18 @@ func TestNoDataIsNotSuccess(t *testing.T) {
 			for _, tt := range calls {
 				t.Run(fmt.Sprintf("%s %d %q", tt.name, status, body), func(t *testing.T) {
 					m := newMockAPI(t)
-					m.reply(status, body)
+					m.Reply(status, body)
 					v, err := tt.call(m.client)
 					assert.True(t, reflect.ValueOf(v).IsNil(), "a value was returned: %#v", v)
 					require.ErrorIs(t, err, chat.ErrEmptyResponse)
-					ce := requireAPIError(t, err)
+					ce := wiretest.RequireAPIError(t, err)
 					assert.Equal(t, status, ce.StatusCode)
 					want := "the response held no data"
 					if tt.write {
 						want += "; the request may have been applied"
 					}
 					assert.Equal(t, want, ce.Message)
-					assert.Equal(t, 1, m.calls(), "not retried")
+					assert.Equal(t, 1, m.Calls(), "not retried")
 					for _, s := range allSentinels {
 						assert.NotErrorIs(t, err, s)
 					}
@@ -458,40 +459,40 @@ func TestNoDataIsNotSuccess(t *testing.T) {
 	}
 	t.Run("an empty object is no data, an empty list is an answer", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, `{"data":{}}`)
+		m.Reply(http.StatusOK, `{"data":{}}`)
 		u, err := m.client.Users.Get(ctx, "u1")
 		assert.Nil(t, u)
 		assert.ErrorIs(t, err, chat.ErrEmptyResponse)
-		m.reply(http.StatusOK, `{"data":[]}`)
+		m.Reply(http.StatusOK, `{"data":[]}`)
 		p, err := m.client.Users.List(ctx, nil)
 		require.NoError(t, err)
 		assert.NotNil(t, p.Data)
 		assert.Empty(t, p.Data)
-		m.reply(http.StatusOK, `{"meta":{"pagination":{"per_page":2}}}`)
+		m.Reply(http.StatusOK, `{"meta":{"pagination":{"per_page":2}}}`)
 		_, err = m.client.Users.List(ctx, nil)
 		assert.ErrorIs(t, err, chat.ErrEmptyResponse, "a page's meta without its items")
 	})
 	t.Run("an object whose fields the SDK does not know is an answer", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, `{"data":{"pushProviders":[]}}`)
+		m.Reply(http.StatusOK, `{"data":{"pushProviders":[]}}`)
 		r, err := m.client.Notifications.AddAPNsProvider(ctx, &chat.APNsProvider{ProviderID: "p"})
 		require.NoError(t, err)
 		assert.Equal(t, &chat.Result{}, r)
 	})
 	t.Run("contact details may be empty", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, `{"data":{}}`)
+		m.Reply(http.StatusOK, `{"data":{}}`)
 		cd, err := m.client.Notifications.GetContactDetails(ctx, "alice")
 		require.NoError(t, err)
 		assert.Equal(t, &chat.ContactDetails{}, cd)
 	})
 	t.Run("an error object in a 2xx is no data, with its code", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, `{"error":{"code":"ERR_UID_NOT_FOUND","message":"no such user"}}`)
+		m.Reply(http.StatusOK, `{"error":{"code":"ERR_UID_NOT_FOUND","message":"no such user"}}`)
 		_, err := m.client.Users.Get(ctx, "u1")
 		assert.ErrorIs(t, err, chat.ErrEmptyResponse)
 		assert.ErrorIs(t, err, chat.ErrNotFound)
-		ce := requireAPIError(t, err)
+		ce := wiretest.RequireAPIError(t, err)
 		assert.Equal(t, "no such user", ce.Message)
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 func TestFriendsWire(t *testing.T) {
@@ -76,11 +77,11 @@ func TestFriendsWire(t *testing.T) {
 
 func TestFriendsAll(t *testing.T) {
 	m := newMockAPI(t)
-	m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 		if req.URL.Query().Get("page") == "1" {
-			return jsonResponse(http.StatusOK, `{"data":[{"uid":"b"},{"uid":"c"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`), nil
+			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"b"},{"uid":"c"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`), nil
 		}
-		return jsonResponse(http.StatusOK, `{"data":[{"uid":"d"}],"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`), nil
+		return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"d"}],"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`), nil
 	})
 	var uids []string
 	for u, err := range m.client.Friends.All(context.Background(), "a", &chat.ListFriendsOptions{SearchKey: "x", PageOptions: chat.PageOptions{PerPage: 2}}) {
@@ -88,7 +89,7 @@ func TestFriendsAll(t *testing.T) {
 		uids = append(uids, u.UID)
 	}
 	assert.Equal(t, []string{"b", "c", "d"}, uids)
-	reqs := m.requests()
+	reqs := m.Requests()
 	require.Len(t, reqs, 2)
 	assert.Equal(t, "/v3/users/a/friends", reqs[1].Path)
 	assert.Equal(t, "page=2&perPage=2&searchKey=x", reqs[1].RawQuery)
@@ -129,15 +130,15 @@ func TestFriendsArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			requireArgError(t, tt.call(m.client), tt.wantName)
-			assert.Zero(t, m.calls())
+			wiretest.RequireArgError(t, tt.call(m.client), tt.wantName)
+			assert.Zero(t, m.Calls())
 		})
 	}
 	t.Run("25 users are sent", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, `{"data":{"accepted":{}}}`)
+		m.Reply(http.StatusOK, `{"data":{"accepted":{}}}`)
 		_, err := m.client.Friends.Add(ctx, "a", &chat.AddFriendsRequest{Accepted: many[:25]})
 		require.NoError(t, err)
-		assert.Len(t, decodeBody(t, m.only())["accepted"], 25)
+		assert.Len(t, decodeBody(t, m.Only())["accepted"], 25)
 	})
 }

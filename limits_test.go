@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 )
 
@@ -157,10 +158,10 @@ func TestLimits(t *testing.T) {
 			t.Run(tt.name, func(t *testing.T) {
 				m := newMockAPI(t)
 				err := tt.call(m.client)
-				ae := requireArgError(t, err, tt.want)
+				ae := wiretest.RequireArgError(t, err, tt.want)
 				assert.NotEmpty(t, ae.Problem)
 				assert.Less(t, len(err.Error()), 200, "the error does not quote the value")
-				assert.Zero(t, m.calls(), "requests sent")
+				assert.Zero(t, m.Calls(), "requests sent")
 			})
 		}
 	})
@@ -197,7 +198,7 @@ func TestLimits(t *testing.T) {
 			t.Run(tt.name, func(t *testing.T) {
 				m := newMockAPI(t)
 				require.NoError(t, tt.call(m.client))
-				r := m.only()
+				r := m.Only()
 				assert.True(t, json.Valid(r.Body), "a JSON body")
 				if strings.Contains(tt.name, "65,536") {
 					assert.Equal(t, chat.MaxMessageChars, utf8.RuneCount(r.Body), "characters sent")
@@ -211,7 +212,7 @@ func TestLimits(t *testing.T) {
 		_, err := m.client.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser, MUID: "m",
 			Data: chat.MessageData{Text: "a<b && c>d"}})
 		require.NoError(t, err)
-		r := m.only()
+		r := m.Only()
 		assert.Equal(t, `{"receiver":"u","receiverType":"user","data":{"text":"a<b && c>d"},"muid":"m"}`, string(r.Body))
 		assert.Equal(t, "application/json", r.Header.Get("Content-Type"))
 		assert.Equal(t, int64(len(r.Body)), r.ContentLength)
@@ -223,9 +224,9 @@ func TestLimits(t *testing.T) {
 // comes back as an *chat.Error.
 func TestLimitsAgainstAnError(t *testing.T) {
 	m := newMockAPI(t)
-	m.reply(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"The name may not be greater than 100 characters.","details":{"name":["too long"]}}}`)
+	m.Reply(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"The name may not be greater than 100 characters.","details":{"name":["too long"]}}}`)
 	_, err := m.client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "u1", Name: strings.Repeat("😀", 100)})
-	ce := requireAPIError(t, err)
+	ce := wiretest.RequireAPIError(t, err)
 	assert.Equal(t, []string{"too long"}, ce.Details["name"])
 	assert.NotErrorIs(t, err, chat.ErrInvalidArgument)
 }
@@ -334,7 +335,7 @@ func TestMaxResponseBytesAgainstAnEndlessBody(t *testing.T) {
 
 				err := c.call(t, srv.URL, hc)
 
-				ce := requireAPIError(t, err)
+				ce := wiretest.RequireAPIError(t, err)
 				assert.Equal(t, a.status, ce.StatusCode)
 				require.Error(t, ce.Err, "the cause is kept")
 				assert.Contains(t, ce.Err.Error(), "exceeds 262144 bytes")

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // TestAddManyWire sends 30 users in two calls (25, then 5), each naming
@@ -22,23 +23,23 @@ func TestAddManyWire(t *testing.T) {
 		members = append(members, chat.MemberToAdd{UID: fmt.Sprintf("p%02d", i)})
 	}
 	members[29].Scope = chat.MemberParticipant
-	m.serve(func(attempt int, _ *http.Request) (*http.Response, error) {
+	m.Serve(func(attempt int, _ *http.Request) (*http.Response, error) {
 		if attempt == 1 {
 			var parts []string
 			for i := range 23 {
 				parts = append(parts, fmt.Sprintf(`"p%02d":{"success":true}`, i))
 			}
-			return jsonResponse(http.StatusOK, `{"data":{"admins":{"a0":{"success":true}},"moderators":{"m0":{"success":true}},"participants":{`+
+			return wiretest.JSONResponse(http.StatusOK, `{"data":{"admins":{"a0":{"success":true}},"moderators":{"m0":{"success":true}},"participants":{`+
 				strings.Join(parts, ",")+`}}}`), nil
 		}
-		return jsonResponse(http.StatusOK, `{"data":{"participants":{"p23":{"success":true},"p24":{"success":true},"p25":{"success":true},"p26":{"success":true},`+
+		return wiretest.JSONResponse(http.StatusOK, `{"data":{"participants":{"p23":{"success":true},"p24":{"success":true},"p25":{"success":true},"p26":{"success":true},`+
 			`"p27":{"success":false,"error":{"code":"ERR_ALREADY_JOINED","message":"already a member"}}}}}`), nil
 	})
 
 	res, err := m.client.Members.AddMany(context.Background(), "g/1", members, one, chat.OnBehalfOf("mod"))
 	require.NoError(t, err)
 
-	reqs := m.requests()
+	reqs := m.Requests()
 	require.Len(t, reqs, 2, "30 users in calls of at most 25")
 	for _, r := range reqs {
 		assertWire(t, r, http.MethodPost, "/v3/groups/g%2F1/members")
@@ -49,7 +50,7 @@ func TestAddManyWire(t *testing.T) {
 	assert.Equal(t, []any{"m0"}, first["moderators"])
 	assert.Len(t, first["participants"], 23)
 	assert.NotContains(t, first, "usersToBan")
-	assertJSONBody(t, reqs[1], `{"participants":["p23","p24","p25","p26","p27"]}`)
+	wiretest.JSONBody(t, reqs[1], `{"participants":["p23","p24","p25","p26","p27"]}`)
 
 	require.Len(t, res, 30)
 	for i, r := range res[:29] {
@@ -67,18 +68,18 @@ func TestAddManyWire(t *testing.T) {
 func TestAddManyFailures(t *testing.T) {
 	t.Run("a failed call fails its users", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusNotFound, `{"error":{"code":"ERR_GUID_NOT_FOUND","message":"no group"}}`)
+		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_GUID_NOT_FOUND","message":"no group"}}`)
 		res, err := m.client.Members.AddMany(context.Background(), "g", []chat.MemberToAdd{{UID: "a"}, {UID: "b"}}, nil)
 		require.NoError(t, err)
 		for _, r := range res {
 			assert.ErrorIs(t, r.Err, chat.ErrNotFound)
 			assert.Nil(t, r.Value)
 		}
-		assert.Equal(t, 1, m.calls())
+		assert.Equal(t, 1, m.Calls())
 	})
 	t.Run("a user the answer does not mention", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, `{"data":{"participants":{"a":{"success":true}}}}`)
+		m.Reply(http.StatusOK, `{"data":{"participants":{"a":{"success":true}}}}`)
 		res, err := m.client.Members.AddMany(context.Background(), "g", []chat.MemberToAdd{{UID: "a"}, {UID: "B"}}, nil)
 		require.NoError(t, err)
 		assert.NoError(t, res[0].Err)
@@ -90,21 +91,21 @@ func TestAddManyFailures(t *testing.T) {
 	})
 	t.Run("refused before sending", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, `{"data":{"participants":{"b":{"success":true}}}}`)
+		m.Reply(http.StatusOK, `{"data":{"participants":{"b":{"success":true}}}}`)
 		res, err := m.client.Members.AddMany(context.Background(), "g", []chat.MemberToAdd{
 			{UID: ""}, {UID: "a", Scope: "owner"}, {UID: "b"}, {UID: "B"},
 		}, nil)
 		require.NoError(t, err)
-		requireArgError(t, res[0].Err, "members[0].UID")
-		requireArgError(t, res[1].Err, "members[1].Scope")
+		wiretest.RequireArgError(t, res[0].Err, "members[0].UID")
+		wiretest.RequireArgError(t, res[1].Err, "members[1].Scope")
 		assert.NoError(t, res[2].Err)
-		requireArgError(t, res[3].Err, "members[3].UID")
-		assertJSONBody(t, m.only(), `{"participants":["b"]}`)
+		wiretest.RequireArgError(t, res[3].Err, "members[3].UID")
+		wiretest.JSONBody(t, m.Only(), `{"participants":["b"]}`)
 
 		_, err = m.client.Members.AddMany(context.Background(), ".", nil, nil)
-		requireArgError(t, err, "guid")
+		wiretest.RequireArgError(t, err, "guid")
 		_, err = m.client.Members.AddMany(context.Background(), "g", nil, &chat.ManyOptions{Concurrency: -2})
-		requireArgError(t, err, "opts.Concurrency")
-		assert.Equal(t, 1, m.calls())
+		wiretest.RequireArgError(t, err, "opts.Concurrency")
+		assert.Equal(t, 1, m.Calls())
 	})
 }

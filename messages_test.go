@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // Reference examples (chat-core §2.7), as the service sends them.
@@ -76,17 +77,17 @@ func TestMessagesSend(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, `{"data":`+textMessageJSON+`}`)
+			m.Reply(http.StatusOK, `{"data":`+textMessageJSON+`}`)
 
 			msg, err := m.client.Messages.Send(context.Background(), req, tt.opts...)
 			require.NoError(t, err)
 
-			r := m.only()
+			r := m.Only()
 			assertWire(t, r, http.MethodPost, "/v3/messages")
 			assert.Empty(t, r.RawQuery)
-			assertJSONBody(t, r, wantBody)
+			wiretest.JSONBody(t, r, wantBody)
 			if tt.onBehalfOf == "" {
-				assertNoOnBehalfOf(t, r)
+				wiretest.NoOnBehalfOf(t, r)
 			} else {
 				assert.Equal(t, tt.onBehalfOf, r.Header.Get("onBehalfOf"))
 			}
@@ -100,8 +101,8 @@ func TestMessagesSend(t *testing.T) {
 	t.Run("nil request", func(t *testing.T) {
 		m := newMockAPI(t)
 		_, err := m.client.Messages.Send(context.Background(), nil)
-		requireArgError(t, err, "req")
-		assert.Zero(t, m.calls(), "requests sent")
+		wiretest.RequireArgError(t, err, "req")
+		assert.Zero(t, m.Calls(), "requests sent")
 	})
 }
 
@@ -136,12 +137,12 @@ func TestMessagesSendThread(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, reply)
+			m.Reply(http.StatusOK, reply)
 
 			msg, err := m.client.Messages.SendThread(context.Background(), tt.parentID, "cometchat-uid-2", req, tt.opts...)
 			require.NoError(t, err)
 
-			r := m.only()
+			r := m.Only()
 			assertWire(t, r, http.MethodPost, tt.wantPath)
 			assert.Empty(t, r.RawQuery)
 			assert.Empty(t, r.Fragment)
@@ -194,8 +195,8 @@ func TestMessagesSendThreadArguments(t *testing.T) {
 			m := newMockAPI(t)
 			msg, err := m.client.Messages.SendThread(context.Background(), tt.parentID, tt.onBehalfOf, tt.req)
 			assert.Nil(t, msg)
-			requireArgError(t, err, tt.wantName)
-			assert.Zero(t, m.mt.GetTotalCallCount(), "requests sent")
+			wiretest.RequireArgError(t, err, tt.wantName)
+			assert.Zero(t, m.Calls(), "requests sent")
 			if tt.onBehalfOf != "" && tt.wantName == "onBehalfOf" {
 				assert.NotContains(t, err.Error(), tt.onBehalfOf, "the error shows the value")
 			}
@@ -263,19 +264,19 @@ func TestMessagesListThread(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, tt.body)
+			m.Reply(http.StatusOK, tt.body)
 
 			page, err := m.client.Messages.ListThread(context.Background(), "42", tt.opts, tt.reqOpts...)
 			require.NoError(t, err)
 
-			r := m.only()
+			r := m.Only()
 			assertWire(t, r, http.MethodGet, "/v3/messages/42/thread")
 			assert.Equal(t, tt.wantQuery, r.RawQuery)
-			assertNoBody(t, r)
+			wiretest.NoBody(t, r)
 			if len(tt.reqOpts) > 0 {
 				assert.Equal(t, "cometchat-uid-1", r.Header.Get("onBehalfOf"))
 			} else {
-				assertNoOnBehalfOf(t, r)
+				wiretest.NoOnBehalfOf(t, r)
 			}
 			if tt.check != nil {
 				tt.check(t, page)
@@ -286,8 +287,8 @@ func TestMessagesListThread(t *testing.T) {
 	t.Run("empty parentID", func(t *testing.T) {
 		m := newMockAPI(t)
 		_, err := m.client.Messages.ListThread(context.Background(), "", nil)
-		requireArgError(t, err, "parentID")
-		assert.Zero(t, m.calls())
+		wiretest.RequireArgError(t, err, "parentID")
+		assert.Zero(t, m.Calls())
 	})
 }
 
@@ -376,7 +377,7 @@ func TestMessagesAllThread(t *testing.T) {
 			}
 
 			var got []string
-			for _, r := range m.requests() {
+			for _, r := range m.Requests() {
 				assert.Equal(t, "/v3/messages/42/thread", r.Path)
 				assert.Equal(t, "2", r.Query.Get("limit"), "limit kept on every page")
 				got = append(got, r.Query.Get("id"))
@@ -397,7 +398,7 @@ func TestMessagesAllThread(t *testing.T) {
 		second, _ := collectThread(t, seq)
 		assert.Equal(t, []string{"1", "2", "3"}, first)
 		assert.Equal(t, first, second)
-		assert.Equal(t, 4, m.calls())
+		assert.Equal(t, 4, m.Calls())
 	})
 
 	t.Run("breaking out stops fetching", func(t *testing.T) {
@@ -406,7 +407,7 @@ func TestMessagesAllThread(t *testing.T) {
 		for range m.client.Messages.AllThread(context.Background(), "42", nil) {
 			break
 		}
-		assert.Equal(t, 1, m.calls())
+		assert.Equal(t, 1, m.Calls())
 	})
 
 	t.Run("cancelled context stops it", func(t *testing.T) {
@@ -428,12 +429,12 @@ func TestMessagesAllThread(t *testing.T) {
 			}
 		}
 		assert.ErrorIs(t, last, context.Canceled)
-		assert.Equal(t, 1, m.calls(), "fetched a page after the context was cancelled")
+		assert.Equal(t, 1, m.Calls(), "fetched a page after the context was cancelled")
 	})
 
 	t.Run("an API error is yielded and ends it", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusNotFound, `{"error":{"code":"ERR_MSG_NOT_FOUND","message":"no such message"}}`)
+		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_MSG_NOT_FOUND","message":"no such message"}}`)
 		ids, errs := collectThread(t, m.client.Messages.AllThread(context.Background(), "42", nil))
 		assert.Empty(t, ids)
 		require.Len(t, errs, 1)
@@ -444,8 +445,8 @@ func TestMessagesAllThread(t *testing.T) {
 		m := newMockAPI(t)
 		_, errs := collectThread(t, m.client.Messages.AllThread(context.Background(), "", nil))
 		require.Len(t, errs, 1)
-		requireArgError(t, errs[0], "parentID")
-		assert.Zero(t, m.calls())
+		wiretest.RequireArgError(t, errs[0], "parentID")
+		assert.Zero(t, m.Calls())
 	})
 }
 
@@ -640,7 +641,7 @@ func TestMessageDecoding(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, `{"data":`+tt.wire+`}`)
+			m.Reply(http.StatusOK, `{"data":`+tt.wire+`}`)
 			msg, err := m.client.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r"})
 			require.NoError(t, err)
 			tt.check(t, msg)
@@ -660,10 +661,10 @@ func TestMessageDecodingFailure(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, `{"data":`+tt.wire+`}`)
+			m.Reply(http.StatusOK, `{"data":`+tt.wire+`}`)
 			msg, err := m.client.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r"})
 			assert.Nil(t, msg)
-			ce := requireAPIError(t, err)
+			ce := wiretest.RequireAPIError(t, err)
 			assert.Equal(t, http.StatusOK, ce.StatusCode)
 			assert.Contains(t, ce.Message, "decoding response")
 			assert.Error(t, ce.Unwrap(), "the decoding error is kept")
@@ -751,11 +752,11 @@ func runMsgWire(t *testing.T, cases []msgWireCase) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, tc.reply)
+			m.Reply(http.StatusOK, tc.reply)
 			got, err := tc.call(context.Background(), m.client)
 			require.NoError(t, err)
 
-			r := m.only()
+			r := m.Only()
 			assertWire(t, r, tc.method, tc.path)
 			q := map[string]string{}
 			for k, vs := range r.Query {
@@ -771,12 +772,12 @@ func runMsgWire(t *testing.T, cases []msgWireCase) {
 				assert.Equal(t, tc.rawQ, r.RawQuery, "raw query")
 			}
 			if tc.body == "" {
-				assertNoBody(t, r)
+				wiretest.NoBody(t, r)
 			} else {
-				assertJSONBody(t, r, tc.body)
+				wiretest.JSONBody(t, r, tc.body)
 			}
 			if tc.obo == "" {
-				assertNoOnBehalfOf(t, r)
+				wiretest.NoOnBehalfOf(t, r)
 			} else {
 				assert.Equal(t, []string{tc.obo}, r.Header.Values("onBehalfOf"), "onBehalfOf header")
 			}
@@ -799,8 +800,8 @@ func runMsgArgs(t *testing.T, cases []msgArgCase) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			requireArgError(t, tc.call(context.Background(), m.client), tc.arg)
-			assert.Zero(t, m.calls(), "requests sent")
+			wiretest.RequireArgError(t, tc.call(context.Background(), m.client), tc.arg)
+			assert.Zero(t, m.Calls(), "requests sent")
 		})
 	}
 }
@@ -1051,12 +1052,12 @@ func TestMessagesList(t *testing.T) {
 // the request's id cursor ("" for the first page), and records the
 // queries.
 func messagesServer(m *mockAPI, pages map[string]string) {
-	m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 		body, ok := pages[req.URL.Query().Get("id")]
 		if !ok {
-			return jsonResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected cursor"}}`), nil
+			return wiretest.JSONResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected cursor"}}`), nil
 		}
-		return jsonResponse(http.StatusOK, body), nil
+		return wiretest.JSONResponse(http.StatusOK, body), nil
 	})
 }
 
@@ -1079,7 +1080,7 @@ func TestMessagesAllLists(t *testing.T) {
 		ids, errs := collectThread(t, m.client.Messages.All(context.Background(), opts, chat.OnBehalfOf("u1")))
 		assert.Empty(t, errs)
 		assert.Equal(t, []string{"1", "2", "3"}, ids)
-		reqs := m.requests()
+		reqs := m.Requests()
 		require.Len(t, reqs, 3)
 		for _, r := range reqs {
 			assert.Equal(t, "/v3/messages", r.Path)
@@ -1097,7 +1098,7 @@ func TestMessagesAllLists(t *testing.T) {
 		assert.Equal(t, []string{"1", "2", "3"}, ids)
 		require.Len(t, errs, 1)
 		assert.ErrorIs(t, errs[0], chat.ErrPaginationStalled)
-		for _, r := range m.requests() {
+		for _, r := range m.Requests() {
 			assert.Equal(t, "/v3/groups/g%2F1/messages", r.Path)
 		}
 	})
@@ -1114,7 +1115,7 @@ func TestMessagesAllLists(t *testing.T) {
 		assert.Empty(t, errs)
 		assert.Equal(t, []string{"1788", "1787", "1786", "1785"}, ids)
 		var cursors []string
-		for _, r := range m.requests() {
+		for _, r := range m.Requests() {
 			assert.Equal(t, "/v3/users/u2/messages", r.Path)
 			assert.Equal(t, "2", r.Query.Get("perPage"))
 			cursors = append(cursors, r.Query.Get("affix")+":"+r.Query.Get("id"))
@@ -1137,11 +1138,11 @@ func TestMessagesAllLists(t *testing.T) {
 		m := newMockAPI(t)
 		_, errs := collectThread(t, m.client.Messages.AllUserMessages(context.Background(), "", nil))
 		require.Len(t, errs, 1)
-		requireArgError(t, errs[0], "uid")
+		wiretest.RequireArgError(t, errs[0], "uid")
 		_, errs = collectThread(t, m.client.Messages.AllGroupMessages(context.Background(), "", nil))
 		require.Len(t, errs, 1)
-		requireArgError(t, errs[0], "guid")
-		assert.Zero(t, m.calls())
+		wiretest.RequireArgError(t, errs[0], "guid")
+		assert.Zero(t, m.Calls())
 	})
 }
 
@@ -1389,7 +1390,7 @@ func TestMessagesSendMUID(t *testing.T) {
 			return c.Messages.SendAsBot(context.Background(), "bot-1", req)
 		}},
 	}
-	sentMUID := func(t *testing.T, r wireRequest) string {
+	sentMUID := func(t *testing.T, r wiretest.Request) string {
 		t.Helper()
 		var body struct {
 			MUID string `json:"muid"`
@@ -1402,22 +1403,22 @@ func TestMessagesSendMUID(t *testing.T) {
 	rateLimitedOnce := func(reply string) func(int, *http.Request) (*http.Response, error) {
 		return func(attempt int, _ *http.Request) (*http.Response, error) {
 			if attempt == 1 {
-				return jsonResponse(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0"), nil
+				return wiretest.JSONResponse(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0"), nil
 			}
-			return jsonResponse(http.StatusOK, reply), nil
+			return wiretest.JSONResponse(http.StatusOK, reply), nil
 		}
 	}
 
 	for _, s := range sends {
 		t.Run(s.name+"/the SDK's muid, kept across a retry", func(t *testing.T) {
 			m := newMockAPI(t, fastRetries)
-			m.serve(rateLimitedOnce(`{"data":{"id":"7"}}`))
+			m.Serve(rateLimitedOnce(`{"data":{"id":"7"}}`))
 			req := &chat.SendMessageRequest{Receiver: "cometchat-uid-2", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}}
 
 			msg, err := s.send(m.client, req)
 			require.NoError(t, err)
 
-			reqs := m.requests()
+			reqs := m.Requests()
 			require.Len(t, reqs, 2, "attempts")
 			first, second := sentMUID(t, reqs[0]), sentMUID(t, reqs[1])
 			assert.Len(t, first, 26, "a crypto/rand text of 130 bits")
@@ -1428,22 +1429,22 @@ func TestMessagesSendMUID(t *testing.T) {
 			assert.Empty(t, req.MUID, "the caller's request is not changed")
 
 			// The next call is another message.
-			m.reply(http.StatusOK, `{"data":{"id":"8"}}`)
+			m.Reply(http.StatusOK, `{"data":{"id":"8"}}`)
 			msg2, err := s.send(m.client, req)
 			require.NoError(t, err)
-			third := sentMUID(t, m.requests()[2])
+			third := sentMUID(t, m.Requests()[2])
 			assert.NotEqual(t, first, third, "a new call, a new muid")
 			assert.Equal(t, third, msg2.MUID)
 		})
 
 		t.Run(s.name+"/the caller's muid", func(t *testing.T) {
 			m := newMockAPI(t, fastRetries)
-			m.serve(rateLimitedOnce(`{"data":{"id":"7","muid":"order-1234"}}`))
+			m.Serve(rateLimitedOnce(`{"data":{"id":"7","muid":"order-1234"}}`))
 			req := &chat.SendMessageRequest{Receiver: "cometchat-uid-2", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}, MUID: "order-1234"}
 
 			msg, err := s.send(m.client, req)
 			require.NoError(t, err)
-			reqs := m.requests()
+			reqs := m.Requests()
 			require.Len(t, reqs, 2, "attempts")
 			for i, r := range reqs {
 				assert.Equal(t, "order-1234", sentMUID(t, r), "attempt %d", i+1)
@@ -1454,11 +1455,11 @@ func TestMessagesSendMUID(t *testing.T) {
 
 	t.Run("the muid the service answers with wins", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, `{"data":{"id":"7","muid":"from-the-service"}}`)
+		m.Reply(http.StatusOK, `{"data":{"id":"7","muid":"from-the-service"}}`)
 		msg, err := m.client.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser})
 		require.NoError(t, err)
 		assert.Equal(t, "from-the-service", msg.MUID)
-		assert.NotEqual(t, "from-the-service", sentMUID(t, m.only()))
+		assert.NotEqual(t, "from-the-service", sentMUID(t, m.Only()))
 	})
 
 	t.Run("one request shared by concurrent sends", func(t *testing.T) {
@@ -1474,7 +1475,7 @@ func TestMessagesSendMUID(t *testing.T) {
 		}
 		wg.Wait()
 		seen := map[string]bool{}
-		for _, r := range m.requests() {
+		for _, r := range m.Requests() {
 			seen[sentMUID(t, r)] = true
 		}
 		assert.Len(t, seen, n, "every call its own muid")

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 func TestNotificationProvidersWire(t *testing.T) {
@@ -266,10 +267,10 @@ func TestNotificationProviderErrorsScrubbed(t *testing.T) {
 	ctx := context.Background()
 	const secret = "tw-auth-token-123"
 	m := newMockAPI(t)
-	m.reply(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"bad token `+secret+`","devMessage":"`+secret+`",
+	m.Reply(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"bad token `+secret+`","devMessage":"`+secret+`",
 		"details":{"twilioAuthToken":["`+secret+` is invalid"]}}}`)
 	_, err := m.client.Notifications.SaveTwilio(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: secret, TwilioSenderPhoneNumber: "+1"})
-	e := requireAPIError(t, err)
+	e := wiretest.RequireAPIError(t, err)
 	assert.Equal(t, "ERR_BAD_REQUEST", e.Code)
 	assert.NotContains(t, err.Error(), secret)
 	assert.NotContains(t, e.DevMessage, secret)
@@ -331,8 +332,8 @@ func TestNotificationProviderArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			requireArgError(t, tt.call(m.client.Notifications), tt.wantName)
-			assert.Zero(t, m.calls())
+			wiretest.RequireArgError(t, tt.call(m.client.Notifications), tt.wantName)
+			assert.Zero(t, m.Calls())
 		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 const settingsJSON = `{
@@ -173,18 +174,18 @@ func TestNotificationAllLogs(t *testing.T) {
 
 	t.Run("follows meta.next.logId", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+		m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 			switch req.URL.Query().Get("logId") {
 			case "":
-				return jsonResponse(http.StatusOK, page([]string{"a", "b"}, 2, "b")), nil
+				return wiretest.JSONResponse(http.StatusOK, page([]string{"a", "b"}, 2, "b")), nil
 			case "b":
-				return jsonResponse(http.StatusOK, page([]string{"c"}, 2, "")), nil
+				return wiretest.JSONResponse(http.StatusOK, page([]string{"c"}, 2, "")), nil
 			}
-			return jsonResponse(http.StatusOK, page(nil, 2, "")), nil
+			return wiretest.JSONResponse(http.StatusOK, page(nil, 2, "")), nil
 		})
 		opts := &chat.ListLogsOptions{Limit: 2, Sender: "alice"}
 		assert.Equal(t, []string{"a", "b", "c"}, collect(t, m, opts))
-		reqs := m.requests()
+		reqs := m.Requests()
 		require.Len(t, reqs, 2)
 		assert.Equal(t, "limit=2&sender=alice", reqs[0].RawQuery)
 		assert.Equal(t, "affix=append&limit=2&logId=b&sender=alice", reqs[1].RawQuery)
@@ -192,26 +193,26 @@ func TestNotificationAllLogs(t *testing.T) {
 	})
 	t.Run("continues after a full page without a cursor", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+		m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 			if req.URL.Query().Get("logId") == "" {
-				return jsonResponse(http.StatusOK, page([]string{"a", "b"}, 2, "")), nil
+				return wiretest.JSONResponse(http.StatusOK, page([]string{"a", "b"}, 2, "")), nil
 			}
-			return jsonResponse(http.StatusOK, page(nil, 2, "")), nil
+			return wiretest.JSONResponse(http.StatusOK, page(nil, 2, "")), nil
 		})
 		assert.Equal(t, []string{"a", "b"}, collect(t, m, &chat.ListLogsOptions{Affix: chat.AffixAppend}))
-		reqs := m.requests()
+		reqs := m.Requests()
 		require.Len(t, reqs, 2)
 		assert.Equal(t, "affix=append&logId=b", reqs[1].RawQuery)
 	})
 	t.Run("stops after a short page without a cursor", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, page([]string{"a"}, 2, ""))
+		m.Reply(http.StatusOK, page([]string{"a"}, 2, ""))
 		assert.Equal(t, []string{"a"}, collect(t, m, nil))
-		assert.Equal(t, 1, m.calls())
+		assert.Equal(t, 1, m.Calls())
 	})
 	t.Run("a repeated cursor stalls", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, page([]string{"a"}, 1, "a"))
+		m.Reply(http.StatusOK, page([]string{"a"}, 1, "a"))
 		var err error
 		n := 0
 		for _, e := range m.client.Notifications.AllLogs(context.Background(), nil) {
@@ -226,12 +227,12 @@ func TestNotificationAllLogs(t *testing.T) {
 	})
 	t.Run("an error ends the walk", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusUnauthorized, `{"error":{"code":"AUTH_ERR_APIKEY_NOT_FOUND","message":"no key"}}`)
+		m.Reply(http.StatusUnauthorized, `{"error":{"code":"AUTH_ERR_APIKEY_NOT_FOUND","message":"no key"}}`)
 		for l, err := range m.client.Notifications.AllLogs(context.Background(), nil) {
 			assert.Nil(t, l)
 			assert.ErrorIs(t, err, chat.ErrUnauthorized)
 		}
-		assert.Equal(t, 1, m.calls())
+		assert.Equal(t, 1, m.Calls())
 	})
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 )
 
@@ -121,25 +122,25 @@ func TestAppsValidate(t *testing.T) {
 	m := newMockAPI(t)
 	c := m.client
 	_, err := c.Apps.Create(ctx, nil)
-	requireArgError(t, err, "req")
+	wiretest.RequireArgError(t, err, "req")
 	_, err = c.Apps.Create(ctx, &management.CreateAppRequest{Region: chat.RegionUS})
-	requireArgError(t, err, "req.Name")
+	wiretest.RequireArgError(t, err, "req.Name")
 	_, err = c.Apps.Create(ctx, &management.CreateAppRequest{Name: "x"})
-	requireArgError(t, err, "req.Region")
+	wiretest.RequireArgError(t, err, "req.Region")
 	_, err = c.Apps.Delete(ctx, "")
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = c.Apps.Delete(ctx, "..")
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = c.Apps.RequestUsage(ctx, "", nil)
-	requireArgError(t, err, "appID")
-	assert.Zero(t, m.count(), "nothing is sent")
+	wiretest.RequireArgError(t, err, "appID")
+	assert.Zero(t, m.Calls(), "nothing is sent")
 }
 
 // TestAppNewerExample decodes the newer list example, whose types differ:
 // ISO-8601 timestamps and a string owner.
 func TestAppNewerExample(t *testing.T) {
 	m := newMockAPI(t)
-	m.reply(http.StatusOK, `{"data":[{"id":"a1","name":"N","version":"3","owner":"1656","role":"owner","plan":"free-2023-01",
+	m.Reply(http.StatusOK, `{"data":[{"id":"a1","name":"N","version":"3","owner":"1656","role":"owner","plan":"free-2023-01",
 	"planName":"Build","trialEndsAt":"2023-02-01T00:00:00.000Z","createdAt":"2023-01-01T10:20:30Z","updatedAt":"",
 	"statsToken":"st-secret-99","metadata":{"industry":"retail","technology":"go","otherTechnology":""},
 	"appOwner":{"id":"1656","emailVerified":true,"pooledBilling":false,"isTestAccount":true,"createdAt":"2022-12-31T23:59:59+01:00"},
@@ -331,7 +332,7 @@ func TestAppsAllStalls(t *testing.T) {
 
 func TestAppsAllStopsOnError(t *testing.T) {
 	m := newMockAPI(t)
-	m.reply(http.StatusNotFound, `{"error":{"code":"ERR_APP_NOT_FOUND","message":"no"}}`)
+	m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_APP_NOT_FOUND","message":"no"}}`)
 	n := 0
 	for a, err := range m.client.Apps.All(context.Background(), nil) {
 		n++

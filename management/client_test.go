@@ -3,17 +3,18 @@ package management_test
 import (
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 )
 
@@ -25,105 +26,40 @@ const (
 	testHost   = "apimgmt.cometchat.io"
 )
 
-// wireRequest is what the mock server saw of one request.
-type wireRequest struct {
-	Method   string
-	Scheme   string
-	Host     string
-	Path     string // escaped, exactly as sent
-	RawQuery string
-	Header   http.Header
-	Body     []byte
-}
-
-// mockAPI is a management client whose requests go to an httpmock
-// transport that records them and answers with a fixed response.
+// mockAPI is a management client whose requests go to the wire harness's
+// mock transport, without retries.
 type mockAPI struct {
-	t      testing.TB
+	*wiretest.Mock
 	client *management.Client
-
-	mu     sync.Mutex
-	reqs   []wireRequest
-	status int
-	body   string
 }
 
-// newMockAPI returns a client for testKey/testSecret over a mock transport,
-// without retries, answering 200 {"data":{}} until told otherwise.
+// newMockAPI returns a client for testKey/testSecret over a mock transport
+// that answers 200 until told otherwise.
 func newMockAPI(t testing.TB, opts ...chat.Option) *mockAPI {
 	t.Helper()
-	m := &mockAPI{t: t, status: http.StatusOK, body: `{"data":{"ok":true}}`}
-	mt := httpmock.NewMockTransport()
-	mt.RegisterNoResponder(m.respond)
+	m := &mockAPI{Mock: wiretest.New(t)}
 	all := append([]chat.Option{chat.WithoutRetries()}, opts...)
-	all = append(all, chat.WithHTTPClient(&http.Client{Transport: mt}))
-	c, err := management.NewClient(testKey, testSecret, all...)
+	c, err := management.NewClient(testKey, testSecret, append(all, chat.WithHTTPClient(m.HTTPClient()))...)
 	require.NoError(t, err)
 	m.client = c
 	return m
 }
 
-func (m *mockAPI) respond(req *http.Request) (*http.Response, error) {
-	w := wireRequest{Method: req.Method, Scheme: req.URL.Scheme, Host: req.URL.Host, Path: req.URL.EscapedPath(),
-		RawQuery: req.URL.RawQuery, Header: req.Header.Clone()}
-	if req.Body != nil {
-		b, err := io.ReadAll(req.Body)
-		if err != nil {
-			return nil, err
-		}
-		w.Body = b
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.reqs = append(m.reqs, w)
-	resp := httpmock.NewStringResponse(m.status, m.body)
-	resp.Header.Set("Content-Type", "application/json")
-	return resp, nil
-}
-
-// reply makes every request answer status with body.
-func (m *mockAPI) reply(status int, body string) {
-	m.mu.Lock()
-	m.status, m.body = status, body
-	m.mu.Unlock()
-}
-
-// only returns the one request seen, failing the test if there were more
-// or none.
-func (m *mockAPI) only() wireRequest {
-	m.t.Helper()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	require.Len(m.t, m.reqs, 1, "requests sent")
-	return m.reqs[0]
-}
-
-// count is the number of requests seen.
-func (m *mockAPI) count() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return len(m.reqs)
-}
+// credentials are the headers every management call carries; it never
+// sends an apikey.
+var credentials = map[string]string{"key": testKey, "secret": testSecret}
 
 // assertWire checks the request line and the credential headers of a
-// management call: key and secret, never apikey.
-func assertWire(t *testing.T, r wireRequest, method, escapedPath string) {
+// management call.
+func assertWire(t *testing.T, r wiretest.Request, method, escapedPath string) {
 	t.Helper()
 	assert.Equal(t, method, r.Method, "method")
 	assert.Equal(t, escapedPath, r.Path, "escaped path")
-	assert.Equal(t, "https", r.Scheme, "scheme")
 	assert.Equal(t, testHost, r.Host, "host")
-	assert.Equal(t, []string{testKey}, r.Header.Values("key"), "key header")
-	assert.Equal(t, []string{testSecret}, r.Header.Values("secret"), "secret header")
+	for k, v := range credentials {
+		assert.Equal(t, []string{v}, r.Header.Values(k), k+" header")
+	}
 	assert.Empty(t, r.Header.Values("apikey"), "apikey header")
-	assert.Equal(t, "application/json", r.Header.Get("Accept"), "Accept header")
-}
-
-// assertJSONBody checks that the request carried want as its JSON body.
-func assertJSONBody(t *testing.T, r wireRequest, want string) {
-	t.Helper()
-	assert.Equal(t, "application/json", r.Header.Get("Content-Type"), "Content-Type header")
-	assert.JSONEq(t, want, string(r.Body), "JSON body")
 }
 
 // wireCase is one operation's expected wire and decoded result.
@@ -137,7 +73,7 @@ type wireCase struct {
 	header   map[string]string // further headers the request must carry
 	body     string            // JSON; "" means no body
 	want     any
-	check    func(t *testing.T, r wireRequest, got any) // instead of want, when set
+	check    func(t *testing.T, r wiretest.Request, got any) // instead of want, when set
 }
 
 // runWire runs each case against a mock API answering 200 with its
@@ -147,20 +83,14 @@ func runWire(t *testing.T, tests []wireCase) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, tt.response)
+			m.Reply(http.StatusOK, tt.response)
 			got, err := tt.call(m.client)
 			require.NoError(t, err)
-			r := m.only()
-			assertWire(t, r, tt.method, tt.path)
-			assert.Equal(t, tt.query, r.RawQuery, "query")
-			for k, v := range tt.header {
-				assert.Equal(t, []string{v}, r.Header.Values(k), k+" header")
-			}
-			if tt.body == "" {
-				assert.Empty(t, r.Body, "body")
-			} else {
-				assertJSONBody(t, r, tt.body)
-			}
+			r := m.Only()
+			header := maps.Clone(credentials)
+			maps.Copy(header, tt.header)
+			wiretest.Check(t, r, wiretest.Expect{Method: tt.method, Host: testHost, Path: tt.path, Query: tt.query,
+				Body: tt.body, Header: header, Absent: []string{"apikey"}})
 			if tt.check != nil {
 				tt.check(t, r, got)
 			} else {
@@ -168,15 +98,6 @@ func runWire(t *testing.T, tests []wireCase) {
 			}
 		})
 	}
-}
-
-// requireArgError checks that err is a *chat.ArgumentError naming name.
-func requireArgError(t *testing.T, err error, name string) {
-	t.Helper()
-	var ae *chat.ArgumentError
-	require.ErrorAs(t, err, &ae)
-	assert.Equal(t, name, ae.Name, "argument named")
-	assert.ErrorIs(t, err, chat.ErrInvalidArgument)
 }
 
 func TestNewClientValidates(t *testing.T) {
@@ -197,7 +118,7 @@ func TestNewClientValidates(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := management.NewClient(tt.key, tt.secret, tt.opts...)
 			assert.Nil(t, c)
-			requireArgError(t, err, tt.arg)
+			wiretest.RequireArgError(t, err, tt.arg)
 			assert.NotContains(t, err.Error(), testSecret)
 		})
 	}

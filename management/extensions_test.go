@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 )
 
@@ -113,7 +114,7 @@ func TestExtensionsWire(t *testing.T) {
 			},
 			response: `{"data":{"statusCode":200,"success":true,"body":{"data":{"success":true}}}}`,
 			method:   http.MethodDelete, path: "/apps/app1/extensions/gifs-giphy/v1/settings",
-			check: func(t *testing.T, _ wireRequest, got any) {
+			check: func(t *testing.T, _ wiretest.Request, got any) {
 				r := got.(*management.ExtensionReply[management.SettingsBody])
 				assert.True(t, r.Body.OK())
 				assert.Empty(t, r.Body.Data.Settings)
@@ -126,7 +127,7 @@ func TestExtensionsWire(t *testing.T) {
 			},
 			response: `{"data":{"statusCode":200,"success":true,"body":{"success":true}}}`,
 			method:   http.MethodDelete, path: "/apps/app1/extensions/sms-notification/v1/settings",
-			check: func(t *testing.T, _ wireRequest, got any) {
+			check: func(t *testing.T, _ wiretest.Request, got any) {
 				assert.True(t, got.(*management.ExtensionReply[management.SettingsBody]).Body.OK())
 			},
 		},
@@ -138,7 +139,7 @@ func TestExtensionsWire(t *testing.T) {
 			response: settingsReply(`{"giphyApiKey":"giphy-key"}`),
 			method:   http.MethodPost, path: "/apps/app1/extensions/gifs-giphy/v1/settings",
 			body: `{"settings":{"giphyApiKey":"giphy-key"}}`,
-			check: func(t *testing.T, _ wireRequest, got any) {
+			check: func(t *testing.T, _ wiretest.Request, got any) {
 				var s management.GiphySettings
 				require.NoError(t, got.(*management.ExtensionReply[management.SettingsBody]).Body.Data.Settings.Decode(&s))
 				assert.Equal(t, *giphy, s)
@@ -154,7 +155,7 @@ func TestExtensionsWire(t *testing.T) {
 			response: settingsReply(`{}`),
 			method:   http.MethodPut, path: "/apps/app1/extensions/report-message/v1/settings",
 			body:  `{"settings":{"maxReports":3,"useWebhook":false,"webhookURL":"https://hook.example.com"}}`,
-			check: func(*testing.T, wireRequest, any) {},
+			check: func(*testing.T, wiretest.Request, any) {},
 		},
 		{
 			name: "get typed",
@@ -189,7 +190,7 @@ func TestExtensionsWire(t *testing.T) {
 			},
 			response: `{"data":{"statusCode":200,"success":true,"body":{"data":{"success":true}}}}`,
 			method:   http.MethodDelete, path: "/apps/app1/extensions/data-masking/v1/settings",
-			check: func(t *testing.T, _ wireRequest, got any) {
+			check: func(t *testing.T, _ wiretest.Request, got any) {
 				assert.True(t, got.(*management.ExtensionReply[management.SettingsBody]).Body.OK())
 			},
 		},
@@ -264,12 +265,12 @@ func TestExtensionsUploadCertificates(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, tt.response)
+			m.Reply(http.StatusOK, tt.response)
 			content := []byte("\x00\x01certificate bytes\xff")
 			got, err := tt.upload(m.client, tt.filename, content)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, got.Body)
-			r := m.only()
+			r := m.Only()
 			assertWire(t, r, http.MethodPost, "/apps/app1/extensions/push-notification/v1/"+tt.op)
 			mediaType, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 			require.NoError(t, err)
@@ -346,7 +347,7 @@ func TestExtensionsAllStalls(t *testing.T) {
 	assert.ErrorIs(t, last, chat.ErrPaginationStalled)
 
 	for _, err := range srv.client.Extensions.All(context.Background(), "", nil) {
-		requireArgError(t, err, "appID")
+		wiretest.RequireArgError(t, err, "appID")
 	}
 }
 
@@ -355,69 +356,69 @@ func TestExtensionsValidate(t *testing.T) {
 	ctx := context.Background()
 	ext := m.client.Extensions
 	_, err := ext.List(ctx, "", nil)
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = ext.SetEnabled(ctx, "", &management.SetExtensionsRequest{Enabled: []management.ExtensionID{"polls"}})
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = ext.SetEnabled(ctx, "app", nil)
-	requireArgError(t, err, "req")
+	wiretest.RequireArgError(t, err, "req")
 	_, err = ext.SetEnabled(ctx, "app", &management.SetExtensionsRequest{})
-	requireArgError(t, err, "req")
+	wiretest.RequireArgError(t, err, "req")
 	_, err = ext.StoreSettings(ctx, "", "polls", map[string]any{})
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = ext.StoreSettings(ctx, "app", "", map[string]any{})
-	requireArgError(t, err, "extID")
+	wiretest.RequireArgError(t, err, "extID")
 	_, err = ext.StoreSettings(ctx, "app", "polls", nil)
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = ext.StoreSettings(ctx, "app", "polls", (*management.GiphySettings)(nil))
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = ext.StoreSettings(ctx, "app", "polls", json.RawMessage(nil))
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = ext.StoreSettings(ctx, "app", management.ExtensionStickers, map[string]any{})
-	requireArgError(t, err, "extID")
+	wiretest.RequireArgError(t, err, "extID")
 	_, err = ext.StoreSettings(ctx, "app", management.ExtensionDataMasking, map[string]any{})
-	requireArgError(t, err, "extID")
+	wiretest.RequireArgError(t, err, "extID")
 	_, err = management.StoreExtensionSettings(ctx, ext, "app", &management.StickersSettings{})
-	requireArgError(t, err, "extID")
+	wiretest.RequireArgError(t, err, "extID")
 	_, err = management.StoreExtensionSettings[management.GiphySettings](ctx, ext, "app", nil)
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = management.UpdateExtensionSettings[management.GiphySettings](ctx, ext, "app", nil)
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = ext.UpdateSettings(ctx, "app", "polls", nil)
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = ext.GetSettings(ctx, "app", "..")
-	requireArgError(t, err, "extID")
+	wiretest.RequireArgError(t, err, "extID")
 	_, err = management.GetExtensionSettings[management.GiphySettings](ctx, ext, "")
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = ext.DeleteSettings(ctx, "", "polls")
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = ext.StoreChatWidget(ctx, "", map[string]any{})
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = ext.StoreChatWidget(ctx, "app", nil)
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = ext.UpdateChatWidget(ctx, "app", "", map[string]any{})
-	requireArgError(t, err, "widgetID")
+	wiretest.RequireArgError(t, err, "widgetID")
 	_, err = ext.UpdateChatWidget(ctx, "app", "w", []string{"not an object"})
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = ext.UpdateChatWidget(ctx, "app", "w", nil)
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = ext.UpdateChatWidget(ctx, "app", "w", func() {})
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = ext.ListChatWidgets(ctx, "")
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = ext.UploadAPNsP12(ctx, "", "a.p12", []byte("x"))
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = ext.UploadAPNsP12(ctx, "app", "", []byte("x"))
-	requireArgError(t, err, "filename")
+	wiretest.RequireArgError(t, err, "filename")
 	_, err = ext.UploadAPNsP8(ctx, "app", "a.p8", nil)
-	requireArgError(t, err, "content")
+	wiretest.RequireArgError(t, err, "content")
 	_, err = ext.QueryCertificates(ctx, "")
-	requireArgError(t, err, "appID")
-	assert.Zero(t, m.count())
+	wiretest.RequireArgError(t, err, "appID")
+	assert.Zero(t, m.Calls())
 }
 
 func TestGetExtensionSettingsBadSettings(t *testing.T) {
 	m := newMockAPI(t)
-	m.reply(http.StatusOK, settingsReply(`["not","an","object"]`))
+	m.Reply(http.StatusOK, settingsReply(`["not","an","object"]`))
 	_, err := management.GetExtensionSettings[management.GiphySettings](context.Background(), m.client.Extensions, "app")
 	assert.ErrorContains(t, err, "gifs-giphy settings")
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 )
 
@@ -192,11 +193,11 @@ func TestModerationKeywordFormsWire(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, `{"data":`+modKeywordJSON+`}`)
+			m.Reply(http.StatusOK, `{"data":`+modKeywordJSON+`}`)
 			got, err := tt.call(m.client)
 			require.NoError(t, err)
 			assert.Equal(t, modKeywords, got)
-			r := m.only()
+			r := m.Only()
 			assertWire(t, r, tt.method, tt.path)
 			assert.Empty(t, r.RawQuery)
 			assert.Equal(t, tt.fields, formFields(t, r.Header.Get("Content-Type"), r.Body))
@@ -272,8 +273,8 @@ func TestModerationArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			requireArgError(t, tt.call(m.client.Moderation), tt.wantName)
-			assert.Zero(t, m.count())
+			wiretest.RequireArgError(t, tt.call(m.client.Moderation), tt.wantName)
+			assert.Zero(t, m.Calls())
 		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 )
 
@@ -23,7 +24,7 @@ func TestWebhooksWire(t *testing.T) {
 		Username: "cc", Enabled: true, CreatedAt: 1684141151, UpdatedAt: 1684145021}
 	const hookJSON = `{"id":"orders_hook","name":"Orders","webhookURL":"https://example.com/hooks","useBasicAuth":true,
 		"username":"cc","enabled":true,"createdAt":1684141151,"updatedAt":1684145021}`
-	noVersion := func(t *testing.T, r wireRequest, got any) {
+	noVersion := func(t *testing.T, r wiretest.Request, got any) {
 		assert.Empty(t, r.Header.Values("X-Webhook-Version"), "X-Webhook-Version header")
 		assert.Equal(t, hook, got)
 	}
@@ -231,9 +232,9 @@ func TestWebhooksValidate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
 			err := tt.call(m.client)
-			requireArgError(t, err, tt.arg)
+			wiretest.RequireArgError(t, err, tt.arg)
 			assert.NotContains(t, err.Error(), hookPassword)
-			assert.Zero(t, m.count(), "requests sent")
+			assert.Zero(t, m.Calls(), "requests sent")
 		})
 	}
 }
@@ -241,7 +242,7 @@ func TestWebhooksValidate(t *testing.T) {
 func TestWebhooksAcceptLimits(t *testing.T) {
 	ctx := context.Background()
 	m := newMockAPI(t)
-	m.reply(http.StatusOK, `{"data":{"id":"h"}}`)
+	m.Reply(http.StatusOK, `{"data":{"id":"h"}}`)
 	for _, r := range []*management.CreateWebhookRequest{
 		{ID: strings.Repeat("a", 50), Name: strings.Repeat("é", 50), URL: "https://example.com/" + strings.Repeat("a", 255-len("https://example.com/")),
 			UseBasicAuth: true, Username: strings.Repeat("u", 50), Password: chat.Secret(strings.Repeat("p", 100))},
@@ -251,12 +252,12 @@ func TestWebhooksAcceptLimits(t *testing.T) {
 		_, err := m.client.Webhooks.Create(ctx, "app1", r)
 		require.NoError(t, err, "%v", r)
 	}
-	assert.Equal(t, 3, m.count())
+	assert.Equal(t, 3, m.Calls())
 }
 
 func TestWebhooksAPIErrors(t *testing.T) {
 	m := newMockAPI(t)
-	m.reply(http.StatusNotFound, `{"error":{"code":"ERR_WEBHOOK_NOT_FOUND","message":"The webhook h1 does not exist."}}`)
+	m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_WEBHOOK_NOT_FOUND","message":"The webhook h1 does not exist."}}`)
 	_, err := m.client.Webhooks.Get(context.Background(), "app1", "h1")
 	var ae *chat.Error
 	require.ErrorAs(t, err, &ae)
