@@ -268,7 +268,7 @@ func printDurations(w io.Writer, ds []duration) {
 // statusCode is the http.response.status_code of attrs, or "no answer".
 func statusCode(attrs attribute.Set) string {
 	if v, ok := attrs.Value(semconv.HTTPResponseStatusCodeKey); ok {
-		return v.Emit()
+		return v.String()
 	}
 	return "no answer"
 }

@@ -163,8 +163,6 @@ type realURLKey struct{}
 type redactedURL struct{ next http.RoundTripper }
 
 func (t redactedURL) RoundTrip(r *http.Request) (*http.Response, error) {
-	// Set for every request, redacted or not: a redirect's request shares
-	// the context of the first, and must not take its URL.
 	shown := r.WithContext(context.WithValue(r.Context(), realURLKey{}, r.URL))
 	shown.URL = redactURL(r.URL)
 	return t.next.RoundTrip(shown)
