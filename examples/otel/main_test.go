@@ -198,33 +198,37 @@ func TestSpansOfEachCall(t *testing.T) {
 }
 
 // TestRealServiceClient: with the credentials set, the example builds a
-// client for the region's address, starts no fake and prints no key.
+// client for the region's address, or rejects a region the SDK does not
+// know, without sending anything, starting a fake or showing the key.
 func TestRealServiceClient(t *testing.T) {
-	t.Setenv("CHAT_APP_ID", "app1")
-	t.Setenv("CHAT_REGION", "eu")
-	t.Setenv("CHAT_API_KEY", "key-that-must-not-show")
-	tel := newTelemetry(tracetest.NewInMemoryExporter(), sdkmetric.NewManualReader())
-	defer tel.shutdown(context.Background())
-	var out strings.Builder
-	client, srv, done, err := newClient(&out, tel)
-	require.NoError(t, err)
-	defer done()
-	assert.Nil(t, srv)
-	assert.Equal(t, "https://app1.api-eu.cometchat.io/v3", client.BaseURL())
-	assert.Equal(t, "Talking to https://app1.api-eu.cometchat.io/v3\n", out.String())
-}
-
-// TestRealServiceClientRejectsBadRegion: a region the SDK does not know is
-// an error, before anything is sent.
-func TestRealServiceClientRejectsBadRegion(t *testing.T) {
-	t.Setenv("CHAT_APP_ID", "app1")
-	t.Setenv("CHAT_REGION", "mars")
-	t.Setenv("CHAT_API_KEY", "key-that-must-not-show")
-	tel := newTelemetry(tracetest.NewInMemoryExporter(), sdkmetric.NewManualReader())
-	defer tel.shutdown(context.Background())
-	_, _, _, err := newClient(io.Discard, tel)
-	require.Error(t, err)
-	assert.NotContains(t, err.Error(), "key-that-must-not-show")
-	var argErr *chat.ArgumentError
-	assert.ErrorAs(t, err, &argErr)
+	for _, tc := range []struct {
+		name, region, baseURL string
+	}{
+		{"eu", "eu", "https://app1.api-eu.cometchat.io/v3"},
+		{"us by default", "", "https://app1.api-us.cometchat.io/v3"},
+		{"unknown region", "mars", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const key = "key-that-must-not-show"
+			t.Setenv("CHAT_APP_ID", "app1")
+			t.Setenv("CHAT_REGION", tc.region)
+			t.Setenv("CHAT_API_KEY", key)
+			tel := newTelemetry(tracetest.NewInMemoryExporter(), sdkmetric.NewManualReader())
+			defer tel.shutdown(context.Background())
+			var out strings.Builder
+			client, srv, done, err := newClient(&out, tel)
+			if tc.baseURL == "" {
+				var argErr *chat.ArgumentError
+				require.ErrorAs(t, err, &argErr)
+				assert.NotContains(t, err.Error(), key)
+				assert.Empty(t, out.String())
+				return
+			}
+			require.NoError(t, err)
+			defer done()
+			assert.Nil(t, srv)
+			assert.Equal(t, tc.baseURL, client.BaseURL())
+			assert.Equal(t, "Talking to "+tc.baseURL+"\n", out.String())
+		})
+	}
 }
