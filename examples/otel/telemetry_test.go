@@ -11,10 +11,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 	"go.opentelemetry.io/otel/attribute"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
+
+	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/chattest"
 )
 
 func TestRedactURL(t *testing.T) {
@@ -97,4 +101,38 @@ func TestRedirectsSendTheirOwnURL(t *testing.T) {
 	}
 	assert.Equal(t, []string{"GET /v3/users/alice/auth_tokens/REDACTED", "GET /v3/apikeys/REDACTED", "GET /v3/done"}, names)
 	assert.Equal(t, []string{"/v3/users/alice/auth_tokens/REDACTED?authToken=REDACTED", "/v3/apikeys/REDACTED", "/v3/done?page=2"}, urls)
+}
+
+// BenchmarkUsersGet measures a Users.Get against chattest through the
+// fake's own transport (plain), through otelhttp alone, and through the
+// example's client (otelhttp with the URL redaction), so that the cost of
+// the instrumentation reads as a ratio to plain.
+func BenchmarkUsersGet(b *testing.B) {
+	srv := chattest.NewServer()
+	defer srv.Close()
+	srv.AddUser(chat.User{UID: "alice", Name: "Alice"})
+	spans := tracetest.NewNoopExporter()
+	tel := newTelemetry(spans, sdkmetric.NewManualReader())
+	defer tel.shutdown(context.Background())
+	otelOnly := otelhttp.NewTransport(srv.HTTPClient().Transport,
+		otelhttp.WithTracerProvider(tel.tracerProvider), otelhttp.WithMeterProvider(tel.meterProvider))
+	for _, bc := range []struct {
+		name string
+		hc   *http.Client
+	}{
+		{"plain", srv.HTTPClient()},
+		{"otelhttp", &http.Client{Transport: otelOnly}},
+		{"otelhttp+redaction", tel.httpClient(srv.HTTPClient().Transport)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			client := srv.Client(chat.WithHTTPClient(bc.hc))
+			ctx := b.Context()
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := client.Users.Get(ctx, "alice"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
