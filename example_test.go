@@ -144,6 +144,32 @@ func ExampleUsersService_Create() {
 	// cometchat-uid-1 Andrew Joseph default [vip] sales
 }
 
+// A signup handler creates the user on the first signup and updates it on
+// the next ones, then mints the token the user's client logs in with.
+func ExampleUsersService_Upsert() {
+	srv := chattest.NewServer()
+	defer srv.Close()
+	client := srv.Client()
+	ctx := context.Background()
+
+	for _, name := range []string{"Ann", "Ann Lee"} {
+		u, err := client.Users.Upsert(ctx, &chat.CreateUserRequest{UID: "ann", Name: name})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(u.UID, u.Name)
+	}
+	tok, err := client.AuthTokens.Create(ctx, "ann", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(tok.UID, tok.AuthToken)
+	// Output:
+	// ann Ann
+	// ann Ann Lee
+	// ann REDACTED
+}
+
 func ExampleUsersService_All() {
 	srv := chattest.NewServer()
 	defer srv.Close()

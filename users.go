@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"net/http"
@@ -172,6 +173,32 @@ func (s *UsersService) All(ctx context.Context, opts *ListUsersOptions, reqOpts 
 	return pageIter(ctx, opts, func(ctx context.Context, o *ListUsersOptions) (*Page[User], error) {
 		return s.List(ctx, o, reqOpts...)
 	})
+}
+
+// Upsert creates the user req.UID, or updates it when it exists already,
+// and returns the user: the first step of a signup, safe to repeat. It
+// makes at most two calls:
+//
+//  1. POST /v3/users, as [UsersService.Create];
+//  2. only when that answers that the user exists ([ErrConflict]),
+//     PUT /v3/users/{uid}, as [UsersService.Update], with req's name,
+//     avatar, link, role, status message, metadata and tags.
+//
+// An existing user gets no auth token from req.WithAuthToken: mint one
+// with [AuthTokensService.Create]. When two Upserts of one UID race, both
+// succeed and the user ends with the fields of the call that lands last;
+// when the user is deleted between the two calls, the update fails with
+// [ErrNotFound].
+//
+// API: POST /v3/users (onBehalfOf not supported)
+// API: PUT /v3/users/{uid} (onBehalfOf not supported)
+func (s *UsersService) Upsert(ctx context.Context, req *CreateUserRequest, opts ...RequestOption) (*User, error) {
+	u, err := s.Create(ctx, req, opts...)
+	if !errors.Is(err, ErrConflict) {
+		return u, err
+	}
+	return s.Update(ctx, req.UID, &UpdateUserRequest{Name: req.Name, Avatar: req.Avatar, Link: req.Link, Role: req.Role,
+		StatusMessage: req.StatusMessage, Metadata: req.Metadata, Tags: req.Tags}, opts...)
 }
 
 // UpdateUserRequest is the body of [UsersService.Update]. Empty fields are

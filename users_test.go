@@ -529,3 +529,52 @@ func TestUserFormat(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"authToken":"`+token+`"`, "JSON keeps the token")
 }
+
+// TestUsersUpsert checks the two calls of an upsert: a create, and only
+// when the user exists, an update with the same fields.
+func TestUsersUpsert(t *testing.T) {
+	ctx := context.Background()
+	req := &chat.CreateUserRequest{UID: "u1", Name: "Ann", Avatar: "https://a.example/1.png", Role: "default",
+		Metadata: map[string]any{"plan": "pro"}, Tags: []string{"vip"}, WithAuthToken: true}
+
+	t.Run("a new user is created", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.Reply(http.StatusOK, `{"data":{"uid":"u1","name":"Ann","authToken":"u1_tok"}}`)
+		u, err := m.client.Users.Upsert(ctx, req)
+		require.NoError(t, err)
+		assert.Equal(t, "u1", u.UID)
+		assert.Equal(t, chat.Secret("u1_tok"), u.AuthToken)
+		r := m.Only()
+		assertWire(t, r, http.MethodPost, "/v3/users")
+		wiretest.JSONBody(t, r, `{"uid":"u1","name":"Ann","avatar":"https://a.example/1.png","role":"default",
+			"metadata":{"plan":"pro"},"tags":["vip"],"withAuthToken":true}`)
+	})
+
+	t.Run("an existing user is updated", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.Serve(func(n int, _ *http.Request) (*http.Response, error) {
+			if n == 1 {
+				return wiretest.JSONResponse(http.StatusConflict, `{"error":{"code":"ERR_UID_ALREADY_EXISTS","message":"exists"}}`), nil
+			}
+			return wiretest.JSONResponse(http.StatusOK, `{"data":{"uid":"u1","name":"Ann"}}`), nil
+		})
+		u, err := m.client.Users.Upsert(ctx, req, chat.WithHeader("X-Trace", "t1"))
+		require.NoError(t, err)
+		assert.Equal(t, "Ann", u.Name)
+		reqs := m.Requests()
+		require.Len(t, reqs, 2)
+		assertWire(t, reqs[1], http.MethodPut, "/v3/users/u1")
+		wiretest.JSONBody(t, reqs[1], `{"name":"Ann","avatar":"https://a.example/1.png","role":"default","metadata":{"plan":"pro"},"tags":["vip"]}`)
+		assert.Equal(t, "t1", reqs[1].Header.Get("X-Trace"), "the options go with both calls")
+	})
+
+	t.Run("another failure is returned as it is", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.Reply(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"bad"}}`)
+		_, err := m.client.Users.Upsert(ctx, req)
+		assert.ErrorIs(t, err, chat.ErrBadRequest)
+		assert.Equal(t, 1, m.Calls())
+		_, err = m.client.Users.Upsert(ctx, nil)
+		wiretest.RequireArgError(t, err, "req")
+	})
+}

@@ -16,7 +16,6 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -144,20 +143,12 @@ func baseURLOptions(base, caFile string) ([]chat.Option, error) {
 	return opts, nil
 }
 
-// ensureUser creates a user, or fetches it when it exists already, so that
+// ensureUser creates a user, or updates it when it exists already, so that
 // the quickstart can run more than once against the real service.
 func ensureUser(ctx context.Context, client *chat.Client, uid, name string) (*chat.User, error) {
-	u, err := client.Users.Create(ctx, &chat.CreateUserRequest{UID: uid, Name: name})
-	if err == nil {
-		return u, nil
-	}
-	var apiErr *chat.Error
-	if !errors.As(err, &apiErr) || apiErr.StatusCode >= 500 {
+	u, err := client.Users.Upsert(ctx, &chat.CreateUserRequest{UID: uid, Name: name})
+	if err != nil {
 		return nil, fmt.Errorf("creating user %s: %w", uid, err)
 	}
-	existing, getErr := client.Users.Get(ctx, uid)
-	if getErr != nil {
-		return nil, fmt.Errorf("creating user %s: %w", uid, err)
-	}
-	return existing, nil
+	return u, nil
 }
