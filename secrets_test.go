@@ -369,7 +369,7 @@ func TestNoSecretLeaks(t *testing.T) {
 		s.value("create webhook request", req)
 		hook, err := mc.Webhooks.Create(ctx, srv.AppID(), req)
 		s.ok("create webhook", hook, err)
-		added, err := mc.Webhooks.AddTriggers(ctx, srv.AppID(), id, []string{"message_sent"})
+		added, err := mc.Webhooks.AddTriggers(ctx, srv.AppID(), id, []webhook.Trigger{"message_sent"})
 		s.ok("add triggers", added, err)
 	}
 	hook, err := mc.Webhooks.Get(ctx, srv.AppID(), "leakhook")

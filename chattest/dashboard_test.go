@@ -19,6 +19,7 @@ import (
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
 	"github.com/chatrest/chat/management"
+	"github.com/chatrest/chat/webhook"
 )
 
 // dashPages are the dashboard's pages, below /_chattest/.
@@ -81,7 +82,7 @@ func dashScene(t *testing.T, srv *chattest.Server) (secrets []string) {
 			RetryOnFailure: id == "broken",
 		})
 		require.NoError(t, err)
-		_, err = mc.Webhooks.AddTriggers(ctx, srv.AppID(), id, []string{"message_sent"})
+		_, err = mc.Webhooks.AddTriggers(ctx, srv.AppID(), id, []webhook.Trigger{"message_sent"})
 		require.NoError(t, err)
 		secrets = append(secrets, "hook-password-"+id)
 	}

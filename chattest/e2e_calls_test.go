@@ -316,7 +316,7 @@ func TestAddCallValidates(t *testing.T) {
 }
 
 // callTriggers are the triggers a seeded call fires.
-var callTriggers = []string{
+var callTriggers = []webhook.Trigger{
 	"call_initiated", "call_started", "call_participant_joined", "call_participant_left", "call_ended",
 	"meeting_started", "meeting_participant_joined", "meeting_participant_left", "meeting_ended",
 	"recording_generated", "transcription_generated",

@@ -594,8 +594,8 @@ func TestModerationWebhooks(t *testing.T) {
 	mod, ctx := client.Moderation, t.Context()
 	seed(srv, "alice", "bob")
 	recv := newHookReceiver(t, &webhook.Verifier{Username: hookUser, Password: hookPassword})
-	hookTo(t, srv, "moderation", recv.URL, string(webhook.TriggerModerationEngineApproved),
-		string(webhook.TriggerModerationEngineBlocked), string(webhook.TriggerModerationManualApproved))
+	hookTo(t, srv, "moderation", recv.URL, webhook.TriggerModerationEngineApproved,
+		webhook.TriggerModerationEngineBlocked, webhook.TriggerModerationManualApproved)
 	_, err := mod.CreateRule(ctx, &chat.CreateRuleRequest{ID: "no-casinos", Name: "No casinos", Actions: []chat.RuleAction{chat.ActionBlockMessage},
 		Conditions: []chat.RuleCondition{{Operand: chat.ConditionText, Operator: chat.ConditionContains, Category: chat.KeywordWord,
 			Values: []string{"casino"}, Message: []string{"Gambling"}}}})

@@ -169,7 +169,7 @@ func TestClientMessageFiresTheBackendsWebhook(t *testing.T) {
 		URL: recv.URL, UseBasicAuth: true, Username: v.Username, Password: chat.Secret(v.Password), Enabled: new(true)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := mc.Webhooks.AddTriggers(ctx, p.srv.AppID(), "backend", []string{"message_sent"}); err != nil {
+	if _, err := mc.Webhooks.AddTriggers(ctx, p.srv.AppID(), "backend", []webhook.Trigger{"message_sent"}); err != nil {
 		t.Fatal(err)
 	}
 

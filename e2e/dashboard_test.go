@@ -25,6 +25,7 @@ import (
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
 	"github.com/chatrest/chat/management"
+	"github.com/chatrest/chat/webhook"
 )
 
 // chromium returns the path of the Chromium (or Chrome) to drive. Without
@@ -277,7 +278,7 @@ func TestDashboardInABrowser(t *testing.T) {
 		UseBasicAuth: true, Username: "bot", Password: "bot-secret-password"})
 	require.NoError(t, err)
 	secrets = append(secrets, "bot-secret-password")
-	_, err = mc.Webhooks.AddTriggers(ctx, srv.AppID(), "bot", []string{"message_sent", "message_reaction_added"})
+	_, err = mc.Webhooks.AddTriggers(ctx, srv.AppID(), "bot", []webhook.Trigger{"message_sent", "message_reaction_added"})
 	require.NoError(t, err)
 	b.await(`document.querySelector('tr[data-webhook="bot"]') !== null`)
 	_, err = client.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "alice", ReceiverType: chat.ReceiverUser,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/internal/rest"
+	"github.com/chatrest/chat/webhook"
 )
 
 // WebhooksService manages an app's webhooks, the HTTPS endpoints the
@@ -423,10 +424,9 @@ func (s *WebhooksService) Delete(ctx context.Context, appID, webhookID string, o
 // Trigger is an event a webhook can subscribe to, as [WebhooksService.ListTriggers]
 // returns it.
 type Trigger struct {
-	// ID is the trigger id, e.g. "message_sent"; package
-	// [github.com/chatrest/chat/webhook] names the event each one
-	// delivers.
-	ID string `json:"id"`
+	// ID is the trigger, e.g. [webhook.TriggerMessageSent]; package
+	// webhook decodes the event each one delivers.
+	ID webhook.Trigger `json:"id"`
 	// Category is the trigger's area, e.g. messages or groups.
 	Category string `json:"category,omitempty"`
 	// Description says when the trigger fires.
@@ -435,10 +435,10 @@ type Trigger struct {
 
 // triggersBody is the body of add-triggers and remove-triggers.
 type triggersBody struct {
-	TriggerIDs []string `json:"triggerIds"`
+	TriggerIDs []webhook.Trigger `json:"triggerIds"`
 }
 
-func checkTriggerIDs(ids []string) error {
+func checkTriggerIDs(ids []webhook.Trigger) error {
 	if len(ids) == 0 {
 		return argError("triggerIDs", "must name at least one trigger")
 	}
@@ -459,7 +459,7 @@ func checkTriggerIDs(ids []string) error {
 // such as [WithWebhookVersion] can follow them.
 //
 // API: POST /apps/{appId}/webhooks/{webhookId}/triggers (management)
-func (s *WebhooksService) AddTriggers(ctx context.Context, appID, webhookID string, triggerIDs []string, opts ...chat.RequestOption) (map[string]chat.Result, error) {
+func (s *WebhooksService) AddTriggers(ctx context.Context, appID, webhookID string, triggerIDs []webhook.Trigger, opts ...chat.RequestOption) (map[string]chat.Result, error) {
 	if err := required("appID", appID, "webhookID", webhookID); err != nil {
 		return nil, err
 	}
@@ -494,7 +494,7 @@ func (s *WebhooksService) ListTriggers(ctx context.Context, appID, webhookID str
 // the triggers triggerIDs.
 //
 // API: DELETE /apps/{appId}/webhooks/{webhookId}/triggers (management)
-func (s *WebhooksService) RemoveTriggers(ctx context.Context, appID, webhookID string, triggerIDs []string, opts ...chat.RequestOption) (*chat.Result, error) {
+func (s *WebhooksService) RemoveTriggers(ctx context.Context, appID, webhookID string, triggerIDs []webhook.Trigger, opts ...chat.RequestOption) (*chat.Result, error) {
 	if err := required("appID", appID, "webhookID", webhookID); err != nil {
 		return nil, err
 	}

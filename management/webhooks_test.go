@@ -13,6 +13,7 @@ import (
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
+	"github.com/chatrest/chat/webhook"
 )
 
 // hookPassword is a webhook password shaped so that a leak is recognisable.
@@ -127,7 +128,7 @@ func TestWebhooksWire(t *testing.T) {
 		{
 			name: "AddTriggers",
 			call: func(c *management.Client) (any, error) {
-				return c.Webhooks.AddTriggers(ctx, "app1", "orders_hook", []string{"message_sent", "group_created"}, management.WithWebhookVersion(2))
+				return c.Webhooks.AddTriggers(ctx, "app1", "orders_hook", []webhook.Trigger{"message_sent", "group_created"}, management.WithWebhookVersion(2))
 			},
 			response: `{"data":{"message_sent":{"success":true,"message":"Triggers has been added successfully."},
 				"group_created":{"success":true,"message":"Triggers has been added successfully."}}}`,
@@ -149,7 +150,7 @@ func TestWebhooksWire(t *testing.T) {
 		{
 			name: "RemoveTriggers sends the ids in the body",
 			call: func(c *management.Client) (any, error) {
-				return c.Webhooks.RemoveTriggers(ctx, "app1", "orders_hook", []string{"message_sent"})
+				return c.Webhooks.RemoveTriggers(ctx, "app1", "orders_hook", []webhook.Trigger{"message_sent"})
 			},
 			response: `{"data":{"success":true,"message":"Removed trigger successfully."}}`,
 			method:   http.MethodDelete, path: "/apps/app1/webhooks/orders_hook/triggers",
@@ -220,12 +221,12 @@ func TestWebhooksValidate(t *testing.T) {
 			return err
 		}, "triggerIDs"},
 		{"add an empty trigger", func(c *management.Client) error {
-			_, err := c.Webhooks.AddTriggers(ctx, "app1", "h1", []string{"message_sent", ""})
+			_, err := c.Webhooks.AddTriggers(ctx, "app1", "h1", []webhook.Trigger{"message_sent", ""})
 			return err
 		}, "triggerIDs[1]"},
 		{"list triggers without webhook", func(c *management.Client) error { _, err := c.Webhooks.ListTriggers(ctx, "app1", ""); return err }, "webhookID"},
 		{"remove no triggers", func(c *management.Client) error {
-			_, err := c.Webhooks.RemoveTriggers(ctx, "app1", "h1", []string{})
+			_, err := c.Webhooks.RemoveTriggers(ctx, "app1", "h1", []webhook.Trigger{})
 			return err
 		}, "triggerIDs"},
 	} {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/management"
+	"github.com/chatrest/chat/webhook"
 )
 
 // build compiles the command and the other main packages pkgs (paths
@@ -196,7 +197,7 @@ func TestProcessDeliversOnTheLocalNetwork(t *testing.T) {
 			require.NoError(t, err)
 			_, err = mc.Webhooks.Create(ctx, "test-app", &management.CreateWebhookRequest{ID: "lan", Name: "LAN", URL: recv.URL + "/in"})
 			require.NoError(t, err)
-			_, err = mc.Webhooks.AddTriggers(ctx, "test-app", "lan", []string{"message_sent"})
+			_, err = mc.Webhooks.AddTriggers(ctx, "test-app", "lan", []webhook.Trigger{"message_sent"})
 			require.NoError(t, err)
 			client, err := chat.NewClient("test-app", p.apiKey, chat.WithBaseURL(p.base), chat.WithHTTPClient(hc))
 			require.NoError(t, err)
