@@ -268,13 +268,13 @@ func TestClientAddresses(t *testing.T) {
 			assert.Equal(t, tt.wantBase, m.client.CallsBaseURL())
 
 			m.Reply(http.StatusOK, `{"data":{"id":"43","parentId":"42"}}`)
-			_, err := m.client.Messages.SendThread(context.Background(), "42", "cometchat-uid-2", &chat.SendMessageRequest{Receiver: "r"})
+			_, err := m.client.Messages.SendThread(context.Background(), "42", "cometchat-uid-2", &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser})
 			require.NoError(t, err)
 			r := m.Only()
 			assert.Equal(t, tt.wantURL, r.Scheme+"://"+r.Host+r.Path)
 
 			m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_MSG_NOT_FOUND"}}`)
-			_, err = m.client.Messages.SendThread(context.Background(), "42", "cometchat-uid-2", &chat.SendMessageRequest{Receiver: "r"})
+			_, err = m.client.Messages.SendThread(context.Background(), "42", "cometchat-uid-2", &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser})
 			assert.Equal(t, tt.wantError, wiretest.RequireAPIError(t, err).Path)
 		})
 	}
@@ -461,7 +461,7 @@ func TestTimeout(t *testing.T) {
 	}{
 		{"GET", func(c *chat.Client) error { _, err := c.Users.Get(context.Background(), "u1"); return err }},
 		{"POST", func(c *chat.Client) error {
-			_, err := c.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r"})
+			_, err := c.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser})
 			return err
 		}},
 	}
@@ -610,7 +610,7 @@ func TestRedirects(t *testing.T) {
 
 	t.Run("POST is not redirected", func(t *testing.T) {
 		reset()
-		msg, err := c.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r", Data: chat.MessageData{Text: "hi"}})
+		msg, err := c.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}})
 		assert.Nil(t, msg)
 		ce := wiretest.RequireAPIError(t, err)
 		assert.Equal(t, http.StatusTemporaryRedirect, ce.StatusCode)

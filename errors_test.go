@@ -12,6 +12,8 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,6 +61,16 @@ func TestErrorFromBadRequest(t *testing.T) {
 	assert.Equal(t, "chat: GET /v3/users/nobody: 400 ERR_BAD_REQUEST: Failed to validate the data sent with the request."+
 		"; age: 12; name: The name field is required.; uid: The uid field is required., The uid must be a string.", err.Error())
 	assert.ErrorIs(t, err, chat.ErrBadRequest)
+}
+
+// TestErrorSaysADetailOnce: a 400 whose details repeat its message for one
+// field says it once.
+func TestErrorSaysADetailOnce(t *testing.T) {
+	const msg = `The receiverType must be "user" or "group".`
+	_, err := getUserError(t, http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":`+strconv.Quote(msg)+`,
+		"details":{"receiverType":[`+strconv.Quote(msg)+`],"receiver":["The receiver is required."]}}}`)
+	assert.Equal(t, "chat: GET /v3/users/nobody: 400 ERR_BAD_REQUEST: "+msg+"; receiver: The receiver is required.", err.Error())
+	assert.Equal(t, 1, strings.Count(err.Error(), msg))
 }
 
 func TestErrorStatuses(t *testing.T) {

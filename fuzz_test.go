@@ -132,7 +132,7 @@ func FuzzPathEscaping(f *testing.F) {
 		{
 			name: "Messages.SendThread",
 			call: func(c clients, a, b string) error {
-				_, err := c.chat.Messages.SendThread(ctx, a, b, &chat.SendMessageRequest{Receiver: "r", Data: chat.MessageData{Text: "hi"}},
+				_, err := c.chat.Messages.SendThread(ctx, a, b, &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}},
 					chat.OnBehalfOf("ignored-option"))
 				return err
 			},

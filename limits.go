@@ -207,3 +207,19 @@ func (r *UpdateRoleRequest) check() error {
 }
 
 func (r *UpdateConversationRequest) check() error { return checkTags("req.Tags", r.Tags) }
+
+// checkReceiver checks a message's receiver: a UID or GUID, and whether it
+// is a user or a group. A message to multiple receivers alone needs
+// neither.
+func checkReceiver(receiver string, t ReceiverType, multiple bool) error {
+	if receiver == "" && t == "" && multiple {
+		return nil
+	}
+	if err := required("req.Receiver", receiver); err != nil {
+		return err
+	}
+	if t != ReceiverUser && t != ReceiverGroup {
+		return newArgError("req.ReceiverType", `must be "user" or "group"`)
+	}
+	return nil
+}

@@ -131,18 +131,18 @@ func TestLimits(t *testing.T) {
 				return err
 			}, "req.Tags[0]"},
 
-			{"26 message tags", send(&chat.SendMessageRequest{Receiver: "u", Tags: tags(26, 1)}), "req.Tags"},
-			{"message tag of 101", send(&chat.SendMessageRequest{Receiver: "u", Tags: []string{"a", long(101)}}), "req.Tags[1]"},
+			{"26 message tags", send(&chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser, Tags: tags(26, 1)}), "req.Tags"},
+			{"message tag of 101", send(&chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser, Tags: []string{"a", long(101)}}), "req.Tags[1]"},
 			{"message of 65,537 characters", send(textMessage(t, chat.MaxMessageChars+1, "x")), "req"},
 			{"message of 65,537 characters, two-byte ones", send(textMessage(t, chat.MaxMessageChars+1, "é")), "req"},
-			{"message metadata that is not JSON", send(&chat.SendMessageRequest{Receiver: "u",
+			{"message metadata that is not JSON", send(&chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser,
 				Data: chat.MessageData{Metadata: map[string]any{"f": func() {}}}}), "req"},
 			{"thread reply of 65,537 characters", func(c *chat.Client) error {
 				_, err := c.Messages.SendThread(ctx, "42", "u1", textMessage(t, chat.MaxMessageChars+1, "x"))
 				return err
 			}, "req"},
 			{"bot message tag", func(c *chat.Client) error {
-				_, err := c.Messages.SendAsBot(ctx, "bot", &chat.SendMessageRequest{Receiver: "u", Tags: []string{long(101)}})
+				_, err := c.Messages.SendAsBot(ctx, "bot", &chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser, Tags: []string{long(101)}})
 				return err
 			}, "req.Tags[0]"},
 			{"edit to 65,537 characters", func(c *chat.Client) error {
@@ -188,7 +188,7 @@ func TestLimits(t *testing.T) {
 			{"message of 65,536 characters", send(textMessage(t, chat.MaxMessageChars, "x"))},
 			{"message of 65,536 characters, emoji", send(textMessage(t, chat.MaxMessageChars, "😀"))},
 			{"message of 65,536 characters once < > & are not escaped", send(textMessage(t, chat.MaxMessageChars, "<"))},
-			{"message to a receiver the SDK does not check", send(&chat.SendMessageRequest{Receiver: "Not A UID/../", Tags: tags(25, 100)})},
+			{"message to a receiver the SDK does not check", send(&chat.SendMessageRequest{Receiver: "Not A UID/../", ReceiverType: chat.ReceiverUser, Tags: tags(25, 100)})},
 			{"user update of an id the SDK does not check", func(c *chat.Client) error {
 				_, err := c.Users.Update(ctx, "legacy.id@example", &chat.UpdateUserRequest{Name: long(100)})
 				return err

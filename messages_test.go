@@ -642,7 +642,7 @@ func TestMessageDecoding(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
 			m.Reply(http.StatusOK, `{"data":`+tt.wire+`}`)
-			msg, err := m.client.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r"})
+			msg, err := m.client.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser})
 			require.NoError(t, err)
 			tt.check(t, msg)
 		})
@@ -662,7 +662,7 @@ func TestMessageDecodingFailure(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
 			m.Reply(http.StatusOK, `{"data":`+tt.wire+`}`)
-			msg, err := m.client.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r"})
+			msg, err := m.client.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser})
 			assert.Nil(t, msg)
 			ce := wiretest.RequireAPIError(t, err)
 			assert.Equal(t, http.StatusOK, ce.StatusCode)
@@ -1481,4 +1481,32 @@ func TestMessagesSendMUID(t *testing.T) {
 		assert.Len(t, seen, n, "every call its own muid")
 		assert.Empty(t, req.MUID)
 	})
+}
+
+// TestSendChecksTheReceiver refuses, before sending, a message without a
+// receiver or whose receiver type is missing or unknown; a message to
+// multiple receivers alone needs neither.
+func TestSendChecksTheReceiver(t *testing.T) {
+	ctx := context.Background()
+	m := newMockAPI(t)
+	for _, tt := range []struct {
+		name string
+		req  *chat.SendMessageRequest
+		arg  string
+	}{
+		{"no receiver", &chat.SendMessageRequest{ReceiverType: chat.ReceiverUser}, "req.Receiver"},
+		{"no receiver type", &chat.SendMessageRequest{Receiver: "bob"}, "req.ReceiverType"},
+		{"an unknown receiver type", &chat.SendMessageRequest{Receiver: "bob", ReceiverType: "room"}, "req.ReceiverType"},
+		{"a dot receiver", &chat.SendMessageRequest{Receiver: "..", ReceiverType: chat.ReceiverUser}, "req.Receiver"},
+	} {
+		_, err := m.client.Messages.Send(ctx, tt.req)
+		wiretest.RequireArgError(t, err, tt.arg)
+		_, err = m.client.Messages.SendThread(ctx, "42", "alice", tt.req)
+		wiretest.RequireArgError(t, err, tt.arg)
+	}
+	assert.Zero(t, m.Calls(), "nothing sent")
+	_, err := m.client.Messages.Send(ctx, &chat.SendMessageRequest{MultipleReceivers: &chat.MultipleReceivers{UIDs: []string{"a", "b"}},
+		Data: chat.MessageData{Text: "hi"}})
+	require.NoError(t, err)
+	assert.Equal(t, 1, m.Calls())
 }

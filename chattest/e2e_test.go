@@ -712,15 +712,15 @@ func TestErrors(t *testing.T) {
 		{"unknown user delete", func() error { _, err := client.Users.Delete(ctx, "nobody", nil); return err },
 			404, "ERR_UID_NOT_FOUND", chat.ErrNotFound, ""},
 		{"empty receiver", func() error { _, err := client.Messages.Send(ctx, toUser("", "x")); return err },
-			400, "ERR_EMPTY_RECEIVER", chat.ErrBadRequest, "receiver"},
+			0, "", chat.ErrInvalidArgument, ""},
 		{"bad receiver type", func() error {
 			_, err := client.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "bob", ReceiverType: "room", Data: text("x")})
 			return err
-		}, 400, "ERR_INVALID_RECEIVER_TYPE", chat.ErrBadRequest, "receiverType"},
+		}, 0, "", chat.ErrInvalidArgument, ""},
 		{"missing receiver type", func() error {
 			_, err := client.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "bob", Data: text("x")})
 			return err
-		}, 400, "ERR_INVALID_RECEIVER_TYPE", chat.ErrBadRequest, "receiverType"},
+		}, 0, "", chat.ErrInvalidArgument, ""},
 		{"unknown receiver", func() error { _, err := client.Messages.Send(ctx, toUser("nobody", "x")); return err },
 			404, "ERR_UID_NOT_FOUND", chat.ErrNotFound, ""},
 		{"unknown onBehalfOf", func() error {
