@@ -256,26 +256,6 @@ type ImportAttachment struct {
 	Size string `json:"size,omitempty"`
 }
 
-// ImportResult is the outcome of importing one entity.
-type ImportResult[T any] struct {
-	// Index is the entity's position in the slice given.
-	Index int
-	// Key is the entity's key in the request: the uid, the guid,
-	// "<guid>_member_<uid>" or the muid. Empty when the id was missing.
-	Key string
-	// Success reports whether the service imported the entity; then Err
-	// is nil.
-	Success bool
-	// Data is the entity as the service created it, when it sent it.
-	Data *T
-	// Err says why the entity was not imported: an [*ImportError] when
-	// the service refused it, an [*ArgumentError] when the SDK did (a
-	// missing or repeated id, found before sending), or, from the
-	// BulkImport methods, the error of the request that carried it or
-	// [ErrNotSent] for an entity the import stopped before sending.
-	Err error
-}
-
 // ImportError is the service's reason for not importing one entity: the
 // "error" of the entity's entry in the answer. The reference says the
 // entry carries "error details" with the error code without showing them;
@@ -331,7 +311,7 @@ var ErrNoImportResult = errors.New("chat: the service's answer has no result for
 // paced; see [DataImportService.BulkImportUsers].
 //
 // API: POST /v3/data_import/users (onBehalfOf not supported)
-func (s *DataImportService) ImportUsers(ctx context.Context, users []ImportUser, opts ...RequestOption) ([]ImportResult[User], error) {
+func (s *DataImportService) ImportUsers(ctx context.Context, users []ImportUser, opts ...RequestOption) ([]BulkResult[User], error) {
 	return importOnce[ImportUser, User](ctx, s.c, &userImport, users, opts)
 }
 
@@ -341,7 +321,7 @@ func (s *DataImportService) ImportUsers(ctx context.Context, users []ImportUser,
 // and distinct (case-insensitively).
 //
 // API: POST /v3/data_import/groups (onBehalfOf not supported)
-func (s *DataImportService) ImportGroups(ctx context.Context, groups []ImportGroup, opts ...RequestOption) ([]ImportResult[Group], error) {
+func (s *DataImportService) ImportGroups(ctx context.Context, groups []ImportGroup, opts ...RequestOption) ([]BulkResult[Group], error) {
 	return importOnce[ImportGroup, Group](ctx, s.c, &groupImport, groups, opts)
 }
 
@@ -352,7 +332,7 @@ func (s *DataImportService) ImportGroups(ctx context.Context, groups []ImportGro
 // SDK keys each as "<guid>_member_<uid>" and sends that as its memberId.
 //
 // API: POST /v3/data_import/members (onBehalfOf not supported)
-func (s *DataImportService) ImportMembers(ctx context.Context, members []ImportMember, opts ...RequestOption) ([]ImportResult[ImportedMember], error) {
+func (s *DataImportService) ImportMembers(ctx context.Context, members []ImportMember, opts ...RequestOption) ([]BulkResult[ImportedMember], error) {
 	return importOnce[ImportMember, ImportedMember](ctx, s.c, &memberImport, members, opts)
 }
 
@@ -362,7 +342,7 @@ func (s *DataImportService) ImportMembers(ctx context.Context, members []ImportM
 // and distinct (exactly: muids are not lower-cased).
 //
 // API: POST /v3/data_import/messages (onBehalfOf not supported)
-func (s *DataImportService) ImportMessages(ctx context.Context, messages []ImportMessage, opts ...RequestOption) ([]ImportResult[Message], error) {
+func (s *DataImportService) ImportMessages(ctx context.Context, messages []ImportMessage, opts ...RequestOption) ([]BulkResult[Message], error) {
 	return importOnce[ImportMessage, Message](ctx, s.c, &messageImport, messages, opts)
 }
 
@@ -458,7 +438,7 @@ func (sp *importSpec[In]) keys(items []In) (keys []string, errs []error) {
 }
 
 // importOnce checks items and sends them in one request.
-func importOnce[In, Out any](ctx context.Context, c *Caller, sp *importSpec[In], items []In, opts []RequestOption) ([]ImportResult[Out], error) {
+func importOnce[In, Out any](ctx context.Context, c *Caller, sp *importSpec[In], items []In, opts []RequestOption) ([]BulkResult[Out], error) {
 	switch {
 	case len(items) == 0:
 		return nil, newArgError(sp.prop, "must not be empty")
@@ -488,7 +468,7 @@ type importEntry[T any] struct {
 
 // importChunk sends the entities idx of items in one request and returns
 // their results, in the order of idx.
-func importChunk[In, Out any](ctx context.Context, c *Caller, sp *importSpec[In], items []In, keys []string, idx []int, opts []RequestOption, tune ...func(*Request)) ([]ImportResult[Out], error) {
+func importChunk[In, Out any](ctx context.Context, c *Caller, sp *importSpec[In], items []In, keys []string, idx []int, opts []RequestOption, tune ...func(*Request)) ([]BulkResult[Out], error) {
 	entities := make(map[string]any, len(idx))
 	for _, i := range idx {
 		entities[keys[i]] = sp.wire(&items[i], keys[i])
@@ -504,9 +484,9 @@ func importChunk[In, Out any](ctx context.Context, c *Caller, sp *importSpec[In]
 	}
 	var scrub func(string) string // built on the first refused entity
 	var folded map[string]string  // lower-cased key -> key of the answer, built on demand
-	out := make([]ImportResult[Out], len(idx))
+	out := make([]BulkResult[Out], len(idx))
 	for n, i := range idx {
-		r := ImportResult[Out]{Index: i, Key: keys[i]}
+		r := BulkResult[Out]{Index: i, Key: keys[i]}
 		e, ok := (*answer)[keys[i]]
 		if !ok {
 			// The service lower-cases uids and guids; its answer may key

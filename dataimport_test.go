@@ -40,7 +40,7 @@ func TestDataImportWire(t *testing.T) {
 				"alice":{"uid":"alice","name":"Alice","avatar":"https://a.example/a.png","link":"https://a.example","role":"admin",
 					"createdAt":1674104348,"lastActiveAt":1674224684,"metadata":{"k":"v"},"tags":["vip"]},
 				"bob":{"uid":"bob","name":"Bob","deactivatedAt":1674300000}}}`,
-			want: []chat.ImportResult[chat.User]{
+			want: []chat.BulkResult[chat.User]{
 				{Index: 0, Key: "alice", Success: true, Data: &chat.User{UID: "alice", Name: "Alice", Avatar: "https://a.example/a.png",
 					Metadata: map[string]any{"k": "v"}, Status: chat.UserOffline, Role: "admin", LastActiveAt: 1674224684, CreatedAt: 1674104348}},
 				{Index: 1, Key: "bob", Err: &chat.ImportError{Code: "ERR_IMPORT_INVALID_USER_FORMAT", Message: "The name is invalid.",
@@ -62,7 +62,7 @@ func TestDataImportWire(t *testing.T) {
 			body: `{"groups":{"hikers":{"guid":"hikers","name":"Hikers","type":"password","icon":"https://a.example/h.png","password":"pw",
 				"owner":"alice","createdAt":1674104348,"metadata":{"k":"v"},"tags":["outdoor"],
 				"groupOwnerDetails":{"uid":"alice","name":"Alice"}}}}`,
-			want: []chat.ImportResult[chat.Group]{{Index: 0, Key: "hikers", Success: true, Data: &chat.Group{
+			want: []chat.BulkResult[chat.Group]{{Index: 0, Key: "hikers", Success: true, Data: &chat.Group{
 				GUID: "hikers", Name: "Hikers", Type: chat.GroupPassword, ConversationID: "group_hikers", CreatedAt: 1674104348, Owner: "alice"}}},
 		},
 		{
@@ -83,7 +83,7 @@ func TestDataImportWire(t *testing.T) {
 				"hikers_member_bob":{"memberId":"hikers_member_bob","guid":"hikers","uid":"bob","scope":"moderator","joinedAt":1674200000,
 					"groupDetails":{"guid":"hikers","name":"Hikers","type":"public"},"userDetails":{"uid":"bob","name":"Bob"}},
 				"hikers_member_carol":{"memberId":"hikers_member_carol","guid":"hikers","uid":"carol","isBanned":true}}}`,
-			want: []chat.ImportResult[chat.ImportedMember]{
+			want: []chat.BulkResult[chat.ImportedMember]{
 				{Index: 0, Key: "hikers_member_bob", Success: true, Data: &chat.ImportedMember{GUID: "hikers", UID: "bob", Scope: chat.MemberModerator, JoinedAt: 1674200000}},
 				{Index: 1, Key: "hikers_member_carol", Success: true, Data: &chat.ImportedMember{GUID: "hikers", UID: "carol", Scope: chat.MemberParticipant, JoinedAt: 1674300000}},
 			},
@@ -113,7 +113,7 @@ func TestDataImportWire(t *testing.T) {
 				"senderUserDetails":{"uid":"s12","name":"user1","createdAt":1674228536},
 				"receiverUserDetails":{"uid":"r123","name":"superhero"},
 				"mentionedUserDetails":{"bob":{"uid":"bob","name":"Bob"}}}}}`,
-			want: []chat.ImportResult[chat.Message]{{Index: 0, Key: "3118", Success: true, Data: &chat.Message{
+			want: []chat.BulkResult[chat.Message]{{Index: 0, Key: "3118", Success: true, Data: &chat.Message{
 				ID: "7", MUID: "3118", ConversationID: "r123_user_s12", Sender: "s12", ReceiverType: chat.ReceiverUser, Receiver: "r123",
 				Category: chat.CategoryMessage, Type: chat.MessageTypeImage, Data: chat.MessageData{Text: "Hi <@uid:bob>"},
 				SentAt: 1674104348, DeliveredAt: 1674224684, ReadAt: 1674224685, UpdatedAt: 1674104348, Tags: []string{"old"}}}},
@@ -126,7 +126,7 @@ func TestDataImportWire(t *testing.T) {
 			response: `{"data":{"m":{"success":false,"error":{"code":"ERR_IMPORT_INVALID_MESSAGE_FORMAT","message":"sentAt is required"}}}}`,
 			method:   http.MethodPost, path: "/v3/data_import/messages",
 			body: `{"messages":{"m":{"muid":"m","sender":"a","receiverType":"group","receiver":"g","sentAt":0}}}`,
-			want: []chat.ImportResult[chat.Message]{{Index: 0, Key: "m",
+			want: []chat.BulkResult[chat.Message]{{Index: 0, Key: "m",
 				Err: &chat.ImportError{Code: "ERR_IMPORT_INVALID_MESSAGE_FORMAT", Message: "sentAt is required"}}},
 		},
 	})
@@ -146,7 +146,7 @@ func TestDataImportAnswers(t *testing.T) {
 	require.NoError(t, err, "entities that fail do not fail the call")
 	require.Len(t, res, 4)
 
-	assert.Equal(t, chat.ImportResult[chat.User]{Index: 0, Key: "Alice", Success: true, Data: &chat.User{UID: "alice", Name: "A"}}, res[0])
+	assert.Equal(t, chat.BulkResult[chat.User]{Index: 0, Key: "Alice", Success: true, Data: &chat.User{UID: "alice", Name: "A"}}, res[0])
 
 	var ie *chat.ImportError
 	require.ErrorAs(t, res[1].Err, &ie)
@@ -351,9 +351,9 @@ func TestBulkImportChunks(t *testing.T) {
 		assert.Equal(t, "u050", e.keys[1][0])
 		assert.Equal(t, "u119", e.keys[2][19])
 		assert.Equal(t, []chat.BulkProgress{
-			{Total: 120, Done: 50, Imported: 50, Requests: 1},
-			{Total: 120, Done: 100, Imported: 100, Requests: 2},
-			{Total: 120, Done: 120, Imported: 120, Requests: 3},
+			{Total: 120, Done: 50, Succeeded: 50, Requests: 1},
+			{Total: 120, Done: 100, Succeeded: 100, Requests: 2},
+			{Total: 120, Done: 120, Succeeded: 120, Requests: 3},
 		}, progress)
 	})
 
@@ -502,7 +502,7 @@ func TestBulkImportRateLimited(t *testing.T) {
 		assert.Equal(t, "ERR_MISSION_FAILED", wiretest.RequireAPIError(t, res[2].Err).Code, "the request's error: the outcome is unknown")
 		assert.NotErrorIs(t, res[2].Err, chat.ErrNotSent)
 		assert.ErrorIs(t, res[4].Err, chat.ErrNotSent)
-		assert.Equal(t, chat.BulkProgress{Total: 5, Done: 4, Imported: 2, Failed: 2, Requests: 2}, last)
+		assert.Equal(t, chat.BulkProgress{Total: 5, Done: 4, Succeeded: 2, Failed: 2, Requests: 2}, last)
 	})
 }
 

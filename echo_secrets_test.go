@@ -87,7 +87,7 @@ func TestEchoedSecretsAreScrubbed(t *testing.T) {
 			return err
 		},
 		"provider secret": func() error {
-			_, err := c.Notifications.SaveTwilio(ctx, &chat.TwilioProvider{TwilioAccountSID: "sid", TwilioAuthToken: twilio, TwilioSenderPhoneNumber: "+1"})
+			_, err := c.Notifications.AddTwilioProvider(ctx, &chat.TwilioProvider{TwilioAccountSID: "sid", TwilioAuthToken: twilio, TwilioSenderPhoneNumber: "+1"})
 			return err
 		},
 		"auth token in the path": func() error { _, err := c.AuthTokens.Get(ctx, "alice", authToken); return err },

@@ -545,7 +545,7 @@ var modelDecoders = []struct {
 	{"AgentPage", fuzzDecode[chat.AgentPage]},
 	{"BYOAgent", fuzzDecode[chat.BYOAgent]},
 	{"TestBYOAgentResult", fuzzDecode[chat.TestBYOAgentResult]},
-	{"ImportResult[ImportedMember]", fuzzDecode[chat.ImportResult[chat.ImportedMember]]},
+	{"BulkResult[ImportedMember]", fuzzDecode[chat.BulkResult[chat.ImportedMember]]},
 	{"UsageMetrics", fuzzDecode[chat.UsageMetrics]},
 	{"MessageMetrics", fuzzDecode[chat.MessageMetrics]},
 	// Pages.

@@ -201,14 +201,14 @@ var hostileCalls = []hostileCall{
 		run: func(ctx context.Context, c hostileClients) (any, error) {
 			return c.chat.AuthTokens.Get(ctx, "hostile-u1", hostileAuthToken)
 		}},
-	{name: "Notifications.SaveTwilio", method: http.MethodPost, result: hostileObject, ok: hostileTwilioOK,
+	{name: "Notifications.AddTwilioProvider", method: http.MethodPost, result: hostileObject, ok: hostileTwilioOK,
 		run: func(ctx context.Context, c hostileClients) (any, error) {
-			return c.chat.Notifications.SaveTwilio(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: hostileTwilio,
+			return c.chat.Notifications.AddTwilioProvider(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: hostileTwilio,
 				TwilioSenderPhoneNumber: "+15550100"})
 		}},
-	{name: "Notifications.UpdateTwilio", method: http.MethodPut, result: hostileObject, ok: hostileTwilioOK,
+	{name: "Notifications.UpdateTwilioProvider", method: http.MethodPut, result: hostileObject, ok: hostileTwilioOK,
 		run: func(ctx context.Context, c hostileClients) (any, error) {
-			return c.chat.Notifications.UpdateTwilio(ctx, &chat.TwilioProvider{TwilioAuthToken: hostileTwilio})
+			return c.chat.Notifications.UpdateTwilioProvider(ctx, &chat.TwilioProvider{TwilioAuthToken: hostileTwilio})
 		}},
 	{name: "management Webhooks.Create", method: http.MethodPost, result: hostileObject, ok: hostileWebhookOK,
 		run: func(ctx context.Context, c hostileClients) (any, error) {
@@ -895,7 +895,7 @@ func (e *hostileEnv) check(t *testing.T, sc hostileScenario) {
 		}
 	}
 	if call.result == hostileBulk && o.err == nil {
-		results, _ := o.result.([]chat.ImportResult[chat.Group])
+		results, _ := o.result.([]chat.BulkResult[chat.Group])
 		for _, r := range results {
 			if !r.Success && r.Err == nil {
 				rep.fail("no zero-valued success", "entity %d (%s) is neither imported nor failed", r.Index, r.Key)
@@ -1208,7 +1208,7 @@ func hostileTable() []hostileSection {
 	for _, status := range []int{301, 302, 303, 307, 308} {
 		add(hostileScenario{Call: "Users.Get", Status: status, Body: bodyOK, Location: locPlainHTTP})
 	}
-	for _, name := range []string{"Groups.Update", "Notifications.UpdateTwilio", "management Webhooks.Update", "Users.Delete"} {
+	for _, name := range []string{"Groups.Update", "Notifications.UpdateTwilioProvider", "management Webhooks.Update", "Users.Delete"} {
 		for _, status := range []int{307, 308} {
 			add(hostileScenario{Call: name, Status: status, Body: bodyOK, Location: locPlainHTTP})
 		}
@@ -1497,7 +1497,7 @@ regression tests of the fixes:
 2. https downgrade: Users.Get followed a 301, 302, 303, 307 and 308 to
    plain http (also spelled ` + "`HTTP://localhost`" + `), as did Users.List,
    Users.All, Messages.All and AuthTokens.Get a 302; Groups.Update (with
-   the group password), Notifications.UpdateTwilio (with the Twilio token),
+   the group password), Notifications.UpdateTwilioProvider (with the Twilio token),
    management Webhooks.Update (with the webhook's password) and
    Users.Delete followed a 307 and a 308, sending their bodies again.
 3. Echoed credentials: an error object echoing the request showed, in

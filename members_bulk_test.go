@@ -14,9 +14,9 @@ import (
 	"github.com/chatrest/chat/internal/wiretest"
 )
 
-// TestAddManyWire sends 30 users in two calls (25, then 5), each naming
+// TestBulkAddWire sends 30 users in two calls (25, then 5), each naming
 // every user in the list of its scope, and reads each user's entry.
-func TestAddManyWire(t *testing.T) {
+func TestBulkAddWire(t *testing.T) {
 	m := newMockAPI(t)
 	members := []chat.MemberToAdd{{UID: "a0", Scope: chat.MemberAdmin}, {UID: "m0", Scope: chat.MemberModerator}}
 	for i := range 28 {
@@ -36,7 +36,7 @@ func TestAddManyWire(t *testing.T) {
 			`"p27":{"success":false,"error":{"code":"ERR_ALREADY_JOINED","message":"already a member"}}}}}`), nil
 	})
 
-	res, err := m.client.Members.AddMany(context.Background(), "g/1", members, one, chat.OnBehalfOf("mod"))
+	res, err := m.client.Members.BulkAdd(context.Background(), "g/1", members, one, chat.OnBehalfOf("mod"))
 	require.NoError(t, err)
 
 	reqs := m.Requests()
@@ -55,44 +55,44 @@ func TestAddManyWire(t *testing.T) {
 	require.Len(t, res, 30)
 	for i, r := range res[:29] {
 		assert.Equal(t, i, r.Index)
-		assert.Equal(t, members[i].UID, r.ID)
-		require.NoError(t, r.Err, r.ID)
-		assert.Equal(t, &chat.MemberResult{Success: true}, r.Value)
+		assert.Equal(t, members[i].UID, r.Key)
+		require.NoError(t, r.Err, r.Key)
+		assert.Equal(t, &chat.MemberResult{Success: true}, r.Data)
 	}
-	assert.Equal(t, &chat.MemberResult{Error: &chat.MemberError{Code: "ERR_ALREADY_JOINED", Message: "already a member"}}, res[29].Value)
+	assert.Equal(t, &chat.MemberResult{Error: &chat.MemberError{Code: "ERR_ALREADY_JOINED", Message: "already a member"}}, res[29].Data)
 	assert.Equal(t, &chat.AddMemberError{UID: "p27", Code: "ERR_ALREADY_JOINED", Message: "already a member"}, res[29].Err)
 	assert.ErrorIs(t, res[29].Err, chat.ErrConflict)
 	assert.EqualError(t, res[29].Err, "chat: user p27 not added: ERR_ALREADY_JOINED: already a member")
 }
 
-func TestAddManyFailures(t *testing.T) {
+func TestBulkAddFailures(t *testing.T) {
 	t.Run("a failed call fails its users", func(t *testing.T) {
 		m := newMockAPI(t)
 		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_GUID_NOT_FOUND","message":"no group"}}`)
-		res, err := m.client.Members.AddMany(context.Background(), "g", []chat.MemberToAdd{{UID: "a"}, {UID: "b"}}, nil)
+		res, err := m.client.Members.BulkAdd(context.Background(), "g", []chat.MemberToAdd{{UID: "a"}, {UID: "b"}}, nil)
 		require.NoError(t, err)
 		for _, r := range res {
 			assert.ErrorIs(t, r.Err, chat.ErrNotFound)
-			assert.Nil(t, r.Value)
+			assert.Nil(t, r.Data)
 		}
 		assert.Equal(t, 1, m.Calls())
 	})
 	t.Run("a user the answer does not mention", func(t *testing.T) {
 		m := newMockAPI(t)
 		m.Reply(http.StatusOK, `{"data":{"participants":{"a":{"success":true}}}}`)
-		res, err := m.client.Members.AddMany(context.Background(), "g", []chat.MemberToAdd{{UID: "a"}, {UID: "B"}}, nil)
+		res, err := m.client.Members.BulkAdd(context.Background(), "g", []chat.MemberToAdd{{UID: "a"}, {UID: "B"}}, nil)
 		require.NoError(t, err)
 		assert.NoError(t, res[0].Err)
 		var me *chat.AddMemberError
 		require.ErrorAs(t, res[1].Err, &me)
 		assert.Equal(t, "B", me.UID)
 		assert.Empty(t, me.Code)
-		assert.Nil(t, res[1].Value)
+		assert.Nil(t, res[1].Data)
 	})
 	t.Run("refused before sending", func(t *testing.T) {
 		m := newMockAPI(t)
 		m.Reply(http.StatusOK, `{"data":{"participants":{"b":{"success":true}}}}`)
-		res, err := m.client.Members.AddMany(context.Background(), "g", []chat.MemberToAdd{
+		res, err := m.client.Members.BulkAdd(context.Background(), "g", []chat.MemberToAdd{
 			{UID: ""}, {UID: "a", Scope: "owner"}, {UID: "b"}, {UID: "B"},
 		}, nil)
 		require.NoError(t, err)
@@ -102,9 +102,9 @@ func TestAddManyFailures(t *testing.T) {
 		wiretest.RequireArgError(t, res[3].Err, "members[3].UID")
 		wiretest.JSONBody(t, m.Only(), `{"participants":["b"]}`)
 
-		_, err = m.client.Members.AddMany(context.Background(), ".", nil, nil)
+		_, err = m.client.Members.BulkAdd(context.Background(), ".", nil, nil)
 		wiretest.RequireArgError(t, err, "guid")
-		_, err = m.client.Members.AddMany(context.Background(), "g", nil, &chat.ManyOptions{Concurrency: -2})
+		_, err = m.client.Members.BulkAdd(context.Background(), "g", nil, &chat.BulkOptions{Concurrency: -2})
 		wiretest.RequireArgError(t, err, "opts.Concurrency")
 		assert.Equal(t, 1, m.Calls())
 	})

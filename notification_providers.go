@@ -218,7 +218,7 @@ func (s *NotificationsService) SetDefaultAPNsProvider(ctx context.Context, provi
 // instead of FCM or APNs. It carries the webhook's basic-auth password:
 // printing it shows the password as REDACTED; JSON encoding keeps it.
 //
-// As the body of [NotificationsService.SaveCustomPushProvider] every field
+// As the body of [NotificationsService.AddCustomPushProvider] every field
 // is required (the booleans are always sent); BasicAuthUsername and
 // BasicAuthPassword matter when UseBasicAuth is set.
 type CustomPushProvider struct {
@@ -270,11 +270,11 @@ func (s *NotificationsService) GetCustomPushProvider(ctx context.Context, opts .
 	return firstProvider(do[pushProviders[CustomPushProvider]](ctx, s.c, &Request{Method: http.MethodGet, Path: customPushPath()}, opts))
 }
 
-// SaveCustomPushProvider configures the app's custom push provider and
+// AddCustomPushProvider configures the app's custom push provider and
 // returns it as saved.
 //
 // API: POST /v3/notifications/push/v1/providers/custom (onBehalfOf not supported)
-func (s *NotificationsService) SaveCustomPushProvider(ctx context.Context, req *CustomPushProvider, opts ...RequestOption) (*CustomPushProvider, error) {
+func (s *NotificationsService) AddCustomPushProvider(ctx context.Context, req *CustomPushProvider, opts ...RequestOption) (*CustomPushProvider, error) {
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
@@ -320,17 +320,17 @@ type TwilioProvider struct {
 
 func twilioPath() []string { return notificationsPath("sms", "v1", "providers", "twilio") }
 
-// GetTwilio returns the app's Twilio credentials.
+// GetTwilioProvider returns the app's Twilio credentials.
 //
 // API: GET /v3/notifications/sms/v1/providers/twilio (onBehalfOf not supported)
-func (s *NotificationsService) GetTwilio(ctx context.Context, opts ...RequestOption) (*TwilioProvider, error) {
+func (s *NotificationsService) GetTwilioProvider(ctx context.Context, opts ...RequestOption) (*TwilioProvider, error) {
 	return do[TwilioProvider](ctx, s.c, &Request{Method: http.MethodGet, Path: twilioPath()}, opts)
 }
 
-// SaveTwilio stores the app's Twilio credentials and returns them.
+// AddTwilioProvider stores the app's Twilio credentials and returns them.
 //
 // API: POST /v3/notifications/sms/v1/providers/twilio (onBehalfOf not supported)
-func (s *NotificationsService) SaveTwilio(ctx context.Context, req *TwilioProvider, opts ...RequestOption) (*TwilioProvider, error) {
+func (s *NotificationsService) AddTwilioProvider(ctx context.Context, req *TwilioProvider, opts ...RequestOption) (*TwilioProvider, error) {
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
@@ -341,11 +341,11 @@ func (s *NotificationsService) SaveTwilio(ctx context.Context, req *TwilioProvid
 	return s.sendTwilio(ctx, http.MethodPost, req, opts)
 }
 
-// UpdateTwilio changes the fields set in req of the app's Twilio
+// UpdateTwilioProvider changes the fields set in req of the app's Twilio
 // credentials and returns them.
 //
 // API: PUT /v3/notifications/sms/v1/providers/twilio (onBehalfOf not supported)
-func (s *NotificationsService) UpdateTwilio(ctx context.Context, req *TwilioProvider, opts ...RequestOption) (*TwilioProvider, error) {
+func (s *NotificationsService) UpdateTwilioProvider(ctx context.Context, req *TwilioProvider, opts ...RequestOption) (*TwilioProvider, error) {
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
@@ -357,16 +357,16 @@ func (s *NotificationsService) sendTwilio(ctx context.Context, method string, re
 	return do[TwilioProvider](ctx, s.c, call, opts)
 }
 
-// DeleteTwilio removes the app's Twilio credentials.
+// DeleteTwilioProvider removes the app's Twilio credentials.
 //
 // API: DELETE /v3/notifications/sms/v1/providers/twilio (onBehalfOf not supported)
-func (s *NotificationsService) DeleteTwilio(ctx context.Context, opts ...RequestOption) (*Result, error) {
+func (s *NotificationsService) DeleteTwilioProvider(ctx context.Context, opts ...RequestOption) (*Result, error) {
 	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: twilioPath()}, opts)
 }
 
 // CustomSMSProvider sends SMS notifications to a webhook of yours. Printing
 // it shows the basic-auth password as REDACTED; JSON encoding keeps it.
-// As the body of [NotificationsService.SaveCustomSMSProvider] every field
+// As the body of [NotificationsService.AddCustomSMSProvider] every field
 // is required (the booleans are always sent).
 type CustomSMSProvider struct {
 	IsEnabled bool `json:"isEnabled"`
@@ -389,11 +389,11 @@ func (s *NotificationsService) GetCustomSMSProvider(ctx context.Context, opts ..
 	return do[CustomSMSProvider](ctx, s.c, &Request{Method: http.MethodGet, Path: customSMSPath()}, opts)
 }
 
-// SaveCustomSMSProvider configures the app's custom SMS provider and
+// AddCustomSMSProvider configures the app's custom SMS provider and
 // returns it.
 //
 // API: POST /v3/notifications/sms/v1/providers/custom (onBehalfOf not supported)
-func (s *NotificationsService) SaveCustomSMSProvider(ctx context.Context, req *CustomSMSProvider, opts ...RequestOption) (*CustomSMSProvider, error) {
+func (s *NotificationsService) AddCustomSMSProvider(ctx context.Context, req *CustomSMSProvider, opts ...RequestOption) (*CustomSMSProvider, error) {
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
@@ -447,18 +447,18 @@ type SendGridProvider struct {
 
 func sendGridPath() []string { return notificationsPath("email", "v1", "providers", "sendgrid") }
 
-// GetSendGrid returns the app's SendGrid settings.
+// GetSendGridProvider returns the app's SendGrid settings.
 //
 // API: GET /v3/notifications/email/v1/providers/sendgrid (onBehalfOf not supported)
-func (s *NotificationsService) GetSendGrid(ctx context.Context, opts ...RequestOption) (*SendGridProvider, error) {
+func (s *NotificationsService) GetSendGridProvider(ctx context.Context, opts ...RequestOption) (*SendGridProvider, error) {
 	return do[SendGridProvider](ctx, s.c, &Request{Method: http.MethodGet, Path: sendGridPath()}, opts)
 }
 
-// SaveSendGrid stores the app's SendGrid settings and returns them.
+// AddSendGridProvider stores the app's SendGrid settings and returns them.
 // AllowEmailReplies is sent as false when nil, as the service requires it.
 //
 // API: POST /v3/notifications/email/v1/providers/sendgrid (onBehalfOf not supported)
-func (s *NotificationsService) SaveSendGrid(ctx context.Context, req *SendGridProvider, opts ...RequestOption) (*SendGridProvider, error) {
+func (s *NotificationsService) AddSendGridProvider(ctx context.Context, req *SendGridProvider, opts ...RequestOption) (*SendGridProvider, error) {
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
@@ -474,11 +474,11 @@ func (s *NotificationsService) SaveSendGrid(ctx context.Context, req *SendGridPr
 	return s.sendSendGrid(ctx, http.MethodPost, &body, opts)
 }
 
-// UpdateSendGrid changes the fields set in req of the app's SendGrid
+// UpdateSendGridProvider changes the fields set in req of the app's SendGrid
 // settings and returns them.
 //
 // API: PUT /v3/notifications/email/v1/providers/sendgrid (onBehalfOf not supported)
-func (s *NotificationsService) UpdateSendGrid(ctx context.Context, req *SendGridProvider, opts ...RequestOption) (*SendGridProvider, error) {
+func (s *NotificationsService) UpdateSendGridProvider(ctx context.Context, req *SendGridProvider, opts ...RequestOption) (*SendGridProvider, error) {
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
@@ -490,16 +490,16 @@ func (s *NotificationsService) sendSendGrid(ctx context.Context, method string, 
 	return do[SendGridProvider](ctx, s.c, call, opts)
 }
 
-// DeleteSendGrid removes the app's SendGrid settings.
+// DeleteSendGridProvider removes the app's SendGrid settings.
 //
 // API: DELETE /v3/notifications/email/v1/providers/sendgrid (onBehalfOf not supported)
-func (s *NotificationsService) DeleteSendGrid(ctx context.Context, opts ...RequestOption) (*Result, error) {
+func (s *NotificationsService) DeleteSendGridProvider(ctx context.Context, opts ...RequestOption) (*Result, error) {
 	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: sendGridPath()}, opts)
 }
 
 // CustomEmailProvider sends email notifications to a webhook of yours.
 // Printing it shows the basic-auth password as REDACTED; JSON encoding
-// keeps it. As the body of [NotificationsService.SaveCustomEmailProvider]
+// keeps it. As the body of [NotificationsService.AddCustomEmailProvider]
 // every field is required (the booleans are always sent).
 type CustomEmailProvider struct {
 	IsEnabled bool `json:"isEnabled"`
@@ -522,11 +522,11 @@ func (s *NotificationsService) GetCustomEmailProvider(ctx context.Context, opts 
 	return do[CustomEmailProvider](ctx, s.c, &Request{Method: http.MethodGet, Path: customEmailPath()}, opts)
 }
 
-// SaveCustomEmailProvider configures the app's custom email provider and
+// AddCustomEmailProvider configures the app's custom email provider and
 // returns it.
 //
 // API: POST /v3/notifications/email/v1/providers/custom (onBehalfOf not supported)
-func (s *NotificationsService) SaveCustomEmailProvider(ctx context.Context, req *CustomEmailProvider, opts ...RequestOption) (*CustomEmailProvider, error) {
+func (s *NotificationsService) AddCustomEmailProvider(ctx context.Context, req *CustomEmailProvider, opts ...RequestOption) (*CustomEmailProvider, error) {
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}

@@ -323,7 +323,7 @@ func TestRedirectNeverDowngradesToHTTP(t *testing.T) {
 	for name, call := range map[string]func() error{
 		"GET": func() error { _, err := c.Users.Get(ctx, "u1"); return err },
 		"PUT with a provider's secret": func() error {
-			_, err := c.Notifications.UpdateTwilio(ctx, &chat.TwilioProvider{TwilioAccountSID: "sid", TwilioAuthToken: twilioToken})
+			_, err := c.Notifications.UpdateTwilioProvider(ctx, &chat.TwilioProvider{TwilioAccountSID: "sid", TwilioAuthToken: twilioToken})
 			return err
 		},
 		"management GET": func() error { _, err := mc.Webhooks.Get(ctx, "app1", "hook"); return err },

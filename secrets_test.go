@@ -273,16 +273,16 @@ func TestNoSecretLeaks(t *testing.T) {
 	s.ok("add APNs provider", r, err)
 	apns, err := n.ListAPNsProviders(ctx)
 	s.ok("list APNs providers", apns, err)
-	twilio, err := n.SaveTwilio(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: leakTwilio, TwilioSenderPhoneNumber: "+15550100"})
+	twilio, err := n.AddTwilioProvider(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: leakTwilio, TwilioSenderPhoneNumber: "+15550100"})
 	s.ok("save Twilio", twilio, err)
-	twilio, err = n.GetTwilio(ctx)
+	twilio, err = n.GetTwilioProvider(ctx)
 	s.ok("get Twilio", twilio, err)
-	sendgrid, err := n.SaveSendGrid(ctx, &chat.SendGridProvider{SendGridAPIKey: leakSendGrid, SendGridTemplateID: "d-1",
+	sendgrid, err := n.AddSendGridProvider(ctx, &chat.SendGridProvider{SendGridAPIKey: leakSendGrid, SendGridTemplateID: "d-1",
 		SendGridUnsubscribeGroupID: "7", SenderName: "Demo", SenderEmail: "no-reply@demo.test"})
 	s.ok("save SendGrid", sendgrid, err)
-	sendgrid, err = n.GetSendGrid(ctx)
+	sendgrid, err = n.GetSendGridProvider(ctx)
 	s.ok("get SendGrid", sendgrid, err)
-	custom, err := n.SaveCustomPushProvider(ctx, &chat.CustomPushProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/push",
+	custom, err := n.AddCustomPushProvider(ctx, &chat.CustomPushProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/push",
 		UseBasicAuth: true, BasicAuthUsername: "u", BasicAuthPassword: leakBasicAuth})
 	s.ok("save custom push provider", custom, err)
 	custom, err = n.GetCustomPushProvider(ctx)
@@ -558,7 +558,7 @@ var leakTypes = []reflect.Type{
 	reflect.TypeFor[chat.ImportMember](),
 	reflect.TypeFor[chat.ImportMessageData](),
 	reflect.TypeFor[chat.ImportMessage](),
-	reflect.TypeFor[chat.ImportResult[chat.User]](),
+	reflect.TypeFor[chat.BulkResult[chat.User]](),
 	reflect.TypeFor[chat.ImportUser](),
 	reflect.TypeFor[chat.ImportedMember](),
 	reflect.TypeFor[chat.IntegrationType](),
@@ -598,9 +598,9 @@ var leakTypes = []reflect.Type{
 	reflect.TypeFor[chat.ListThreadsOptions](),
 	reflect.TypeFor[chat.ListUserMessagesOptions](),
 	reflect.TypeFor[chat.ListUsersOptions](),
-	reflect.TypeFor[chat.ManyOptions](),
-	reflect.TypeFor[chat.ManyProgress](),
-	reflect.TypeFor[chat.ManyResult[chat.User]](),
+	reflect.TypeFor[chat.BulkOptions](),
+	reflect.TypeFor[chat.BulkProgress](),
+	reflect.TypeFor[chat.BulkResult[chat.User]](),
 	reflect.TypeFor[chat.MarkDeliveredRequest](),
 	reflect.TypeFor[chat.MarkInteractedRequest](),
 	reflect.TypeFor[chat.MarkReadRequest](),

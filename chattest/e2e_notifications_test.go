@@ -191,7 +191,7 @@ func TestNotificationSingleProviders(t *testing.T) {
 			name: "custom push",
 			get:  func() (any, error) { return n.GetCustomPushProvider(ctx) },
 			save: func() (any, error) {
-				return n.SaveCustomPushProvider(ctx, &chat.CustomPushProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/push"})
+				return n.AddCustomPushProvider(ctx, &chat.CustomPushProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/push"})
 			},
 			update: func() (any, error) {
 				return n.UpdateCustomPushProvider(ctx, &chat.UpdateCustomProviderRequest{UseBasicAuth: new(true), BasicAuthUsername: "u", BasicAuthPassword: "p"})
@@ -200,25 +200,25 @@ func TestNotificationSingleProviders(t *testing.T) {
 			saved: &chat.CustomPushProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/push"},
 			after: &chat.CustomPushProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/push", UseBasicAuth: true, BasicAuthUsername: "u", BasicAuthPassword: "p"},
 			bad: func() error {
-				_, err := n.SaveCustomPushProvider(ctx, &chat.CustomPushProvider{WebhookURL: "http://hooks.demo/push"})
+				_, err := n.AddCustomPushProvider(ctx, &chat.CustomPushProvider{WebhookURL: "http://hooks.demo/push"})
 				return err
 			},
 			badKey: "webhookURL",
 		},
 		{
 			name: "Twilio",
-			get:  func() (any, error) { return n.GetTwilio(ctx) },
+			get:  func() (any, error) { return n.GetTwilioProvider(ctx) },
 			save: func() (any, error) {
-				return n.SaveTwilio(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: "tok", TwilioSenderPhoneNumber: "+15550100"})
+				return n.AddTwilioProvider(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: "tok", TwilioSenderPhoneNumber: "+15550100"})
 			},
 			update: func() (any, error) {
-				return n.UpdateTwilio(ctx, &chat.TwilioProvider{TwilioSenderPhoneNumber: "+15550199", IsEnabled: new(false)})
+				return n.UpdateTwilioProvider(ctx, &chat.TwilioProvider{TwilioSenderPhoneNumber: "+15550199", IsEnabled: new(false)})
 			},
-			del:   func() (*chat.Result, error) { return n.DeleteTwilio(ctx) },
+			del:   func() (*chat.Result, error) { return n.DeleteTwilioProvider(ctx) },
 			saved: &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: "tok", TwilioSenderPhoneNumber: "+15550100", IsEnabled: new(true)},
 			after: &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: "tok", TwilioSenderPhoneNumber: "+15550199", IsEnabled: new(false)},
 			bad: func() error {
-				_, err := n.UpdateTwilio(ctx, &chat.TwilioProvider{})
+				_, err := n.UpdateTwilioProvider(ctx, &chat.TwilioProvider{})
 				return err
 			},
 			badKey: "", // updating nothing is fine; checked below as not found before saving
@@ -227,7 +227,7 @@ func TestNotificationSingleProviders(t *testing.T) {
 			name: "custom SMS",
 			get:  func() (any, error) { return n.GetCustomSMSProvider(ctx) },
 			save: func() (any, error) {
-				return n.SaveCustomSMSProvider(ctx, &chat.CustomSMSProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/sms"})
+				return n.AddCustomSMSProvider(ctx, &chat.CustomSMSProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/sms"})
 			},
 			update: func() (any, error) {
 				return n.UpdateCustomSMSProvider(ctx, &chat.UpdateCustomProviderRequest{UseStoredPhoneNumber: new(true)})
@@ -236,29 +236,29 @@ func TestNotificationSingleProviders(t *testing.T) {
 			saved: &chat.CustomSMSProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/sms"},
 			after: &chat.CustomSMSProvider{IsEnabled: true, UseStoredPhoneNumber: true, WebhookURL: "https://hooks.demo/sms"},
 			bad: func() error {
-				_, err := n.SaveCustomSMSProvider(ctx, &chat.CustomSMSProvider{WebhookURL: "https://hooks.demo/sms", UseBasicAuth: true})
+				_, err := n.AddCustomSMSProvider(ctx, &chat.CustomSMSProvider{WebhookURL: "https://hooks.demo/sms", UseBasicAuth: true})
 				return err
 			},
 			badKey: "basicAuthPassword",
 		},
 		{
 			name: "SendGrid",
-			get:  func() (any, error) { return n.GetSendGrid(ctx) },
+			get:  func() (any, error) { return n.GetSendGridProvider(ctx) },
 			save: func() (any, error) {
-				return n.SaveSendGrid(ctx, &chat.SendGridProvider{SendGridAPIKey: "SG.k", SendGridTemplateID: "d-1", SendGridUnsubscribeGroupID: "7",
+				return n.AddSendGridProvider(ctx, &chat.SendGridProvider{SendGridAPIKey: "SG.k", SendGridTemplateID: "d-1", SendGridUnsubscribeGroupID: "7",
 					SenderName: "Demo", SenderEmail: "no-reply@demo.test"})
 			},
 			update: func() (any, error) {
-				return n.UpdateSendGrid(ctx, &chat.SendGridProvider{AllowEmailReplies: new(true), SenderEmailForReplies: "replies@demo.test"})
+				return n.UpdateSendGridProvider(ctx, &chat.SendGridProvider{AllowEmailReplies: new(true), SenderEmailForReplies: "replies@demo.test"})
 			},
-			del: func() (*chat.Result, error) { return n.DeleteSendGrid(ctx) },
+			del: func() (*chat.Result, error) { return n.DeleteSendGridProvider(ctx) },
 			saved: &chat.SendGridProvider{SendGridAPIKey: "SG.k", SendGridTemplateID: "d-1", SendGridUnsubscribeGroupID: "7",
 				SenderName: "Demo", SenderEmail: "no-reply@demo.test", AllowEmailReplies: new(false), IsEnabled: new(true)},
 			after: &chat.SendGridProvider{SendGridAPIKey: "SG.k", SendGridTemplateID: "d-1", SendGridUnsubscribeGroupID: "7",
 				SenderName: "Demo", SenderEmail: "no-reply@demo.test", AllowEmailReplies: new(true), IsEnabled: new(true),
 				SenderEmailForReplies: "replies@demo.test", RepliesWebhook: "https://test-app.notifications.chattest.invalid/email/v1/replies"},
 			bad: func() error {
-				_, err := n.SaveSendGrid(ctx, &chat.SendGridProvider{SendGridAPIKey: "SG.k", SendGridTemplateID: "d-1", SendGridUnsubscribeGroupID: "7",
+				_, err := n.AddSendGridProvider(ctx, &chat.SendGridProvider{SendGridAPIKey: "SG.k", SendGridTemplateID: "d-1", SendGridUnsubscribeGroupID: "7",
 					SenderName: "Demo", SenderEmail: "not an address"})
 				return err
 			},
@@ -268,7 +268,7 @@ func TestNotificationSingleProviders(t *testing.T) {
 			name: "custom email",
 			get:  func() (any, error) { return n.GetCustomEmailProvider(ctx) },
 			save: func() (any, error) {
-				return n.SaveCustomEmailProvider(ctx, &chat.CustomEmailProvider{IsEnabled: true, UseStoredEmailID: true, WebhookURL: "https://hooks.demo/email"})
+				return n.AddCustomEmailProvider(ctx, &chat.CustomEmailProvider{IsEnabled: true, UseStoredEmailID: true, WebhookURL: "https://hooks.demo/email"})
 			},
 			update: func() (any, error) {
 				return n.UpdateCustomEmailProvider(ctx, &chat.UpdateCustomProviderRequest{IsEnabled: new(false), WebhookURL: "https://hooks.demo/email2"})
@@ -277,7 +277,7 @@ func TestNotificationSingleProviders(t *testing.T) {
 			saved: &chat.CustomEmailProvider{IsEnabled: true, UseStoredEmailID: true, WebhookURL: "https://hooks.demo/email"},
 			after: &chat.CustomEmailProvider{IsEnabled: false, UseStoredEmailID: true, WebhookURL: "https://hooks.demo/email2"},
 			bad: func() error {
-				_, err := n.SaveCustomEmailProvider(ctx, &chat.CustomEmailProvider{WebhookURL: "ftp://hooks.demo"})
+				_, err := n.AddCustomEmailProvider(ctx, &chat.CustomEmailProvider{WebhookURL: "ftp://hooks.demo"})
 				return err
 			},
 			badKey: "webhookURL",

@@ -48,7 +48,7 @@ func createAtRateLimit(tb testing.TB, users, budget, speed, concurrency int) rat
 		reqs[i] = chat.CreateUserRequest{UID: fmt.Sprintf("user-%05d", i), Name: fmt.Sprintf("User %d", i)}
 	}
 	start := time.Now()
-	res, err := client.Users.CreateMany(context.Background(), reqs, &chat.ManyOptions{Concurrency: concurrency})
+	res, err := client.Users.BulkCreate(context.Background(), reqs, &chat.BulkOptions{Concurrency: concurrency})
 	run := rateRun{users: users, took: time.Since(start)}
 	require.NoError(tb, err)
 
@@ -58,7 +58,7 @@ func createAtRateLimit(tb testing.TB, users, budget, speed, concurrency int) rat
 			run.surfaced++
 		case r.Err != nil:
 			run.failed++
-			tb.Errorf("user %s: %v", r.ID, r.Err)
+			tb.Errorf("user %s: %v", r.Key, r.Err)
 		}
 	}
 	for _, r := range srv.Requests() {

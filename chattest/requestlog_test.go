@@ -192,12 +192,12 @@ func TestRequestLogRedactsCredentialFieldsByName(t *testing.T) {
 	_, err = n.AddAPNsProvider(ctx, &chat.APNsProvider{ProviderID: "apns-1", KeyID: "kid", TeamID: "team", BundleID: "app.bundle",
 		P8KeyFilename: "key.p8", P8Key: "p8-key-0123"})
 	require.NoError(t, err)
-	_, err = n.SaveTwilio(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: "twilio-0123", TwilioSenderPhoneNumber: "+15550100"})
+	_, err = n.AddTwilioProvider(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: "twilio-0123", TwilioSenderPhoneNumber: "+15550100"})
 	require.NoError(t, err)
-	_, err = n.SaveSendGrid(ctx, &chat.SendGridProvider{SendGridAPIKey: "SG.sendgrid-0123", SendGridTemplateID: "d-1",
+	_, err = n.AddSendGridProvider(ctx, &chat.SendGridProvider{SendGridAPIKey: "SG.sendgrid-0123", SendGridTemplateID: "d-1",
 		SendGridUnsubscribeGroupID: "7", SenderName: "Demo", SenderEmail: "no-reply@demo.test"})
 	require.NoError(t, err)
-	_, err = n.SaveCustomPushProvider(ctx, &chat.CustomPushProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/push",
+	_, err = n.AddCustomPushProvider(ctx, &chat.CustomPushProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/push",
 		UseBasicAuth: true, BasicAuthUsername: "pusher", BasicAuthPassword: "p"})
 	require.NoError(t, err)
 	_, err = client.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "happy-path", Name: "Happy path", Type: chat.GroupPassword, Password: "p"})
