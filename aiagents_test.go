@@ -105,20 +105,20 @@ func TestAIAgentsWire(t *testing.T) {
 		{
 			name: "ListAgents",
 			call: func(c *chat.Client) (any, error) {
-				return c.AIAgents.ListAgents(ctx, &chat.ListAgentsOptions{Limit: 10, Search: "support agent", Affix: chat.AffixAppend, CreatedAt: 1699999999999})
+				return c.AIAgents.ListAgents(ctx, &chat.ListAgentsOptions{Limit: 10, Search: "support agent", Direction: chat.DirectionAfter, CreatedAt: 1699999999999})
 			},
 			response: `{"data":[` + builderAgentJSON + `],"meta":{"previous":{"affix":"prepend","createdAt":1700000000000},
 				"current":{"limit":10,"count":1},"next":{"affix":"append","createdAt":1700000000000}}}`,
 			method: http.MethodGet, path: "/v3/ai-agents/agent-builder/agents",
 			query: "affix=append&createdAt=1699999999999&limit=10&search=support+agent",
 			check: func(t *testing.T, got any) {
-				p := got.(*chat.AgentPage)
+				p := got.(*chat.Page[chat.Agent])
 				require.Len(t, p.Data, 1)
 				wantBuilderAgent(t, &p.Data[0])
-				assert.Equal(t, chat.AgentPageMeta{
-					Current:  &chat.Current{Limit: 10, Count: 1},
-					Next:     &chat.AgentCursor{Affix: chat.AffixAppend, CreatedAt: 1700000000000},
-					Previous: &chat.AgentCursor{Affix: chat.AffixPrepend, CreatedAt: 1700000000000},
+				assert.Equal(t, chat.PageMeta{
+					Current:  &chat.PageCount{Limit: 10, Count: 1},
+					Next:     &chat.Cursor{Direction: chat.DirectionAfter, CreatedAt: 1700000000000},
+					Previous: &chat.Cursor{Direction: chat.DirectionBefore, CreatedAt: 1700000000000},
 				}, p.Meta)
 			},
 		},

@@ -52,7 +52,7 @@ func TestAPIKeysWire(t *testing.T) {
 			response: `{"data":[` + apiKeyJSON + `],"meta":{"pagination":{"total":1,"count":1,"per_page":100,"current_page":1,"total_pages":1}}}`,
 			method:   http.MethodGet, path: "/v3/apikeys", query: "scope=fullAccess&searchKey=John%27s+key",
 			want: &chat.Page[chat.APIKey]{Data: []chat.APIKey{*want},
-				Meta: chat.Meta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}},
+				Meta: chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}},
 		},
 		{
 			name:     "List without options",
@@ -60,7 +60,7 @@ func TestAPIKeysWire(t *testing.T) {
 			response: `{"data":[],"meta":{"pagination":{"total":0,"count":0,"per_page":100,"current_page":1,"total_pages":0}}}`,
 			method:   http.MethodGet, path: "/v3/apikeys",
 			want: &chat.Page[chat.APIKey]{Data: []chat.APIKey{},
-				Meta: chat.Meta{Pagination: &chat.Pagination{PerPage: 100, CurrentPage: 1}}},
+				Meta: chat.PageMeta{Pagination: &chat.Pagination{PerPage: 100, CurrentPage: 1}}},
 		},
 		{
 			name:     "Get",

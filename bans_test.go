@@ -20,7 +20,7 @@ func TestBansWire(t *testing.T) {
 	var user chat.User
 	require.NoError(t, json.Unmarshal([]byte(userJSON), &user))
 	wantPage := &chat.Page[chat.User]{Data: []chat.User{user},
-		Meta: chat.Meta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}}
+		Meta: chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}}
 	runWire(t, []wireCase{
 		{
 			name:     "Ban",

@@ -60,8 +60,8 @@ func TestBlockedWire(t *testing.T) {
 				Data: []chat.User{{UID: "cometchat-uid-2", Name: "George Alan", Status: chat.UserOffline, Role: "default", CreatedAt: 1596537299,
 					UpdatedAt: 1596537300, ConversationID: "cometchat-uid-1_user_cometchat-uid-2", BlockedByMe: true,
 					BlockedByMeAt: 1638354015, BlockedAt: 1638354015}},
-				Meta: chat.Meta{Pagination: &chat.Pagination{Total: 6, Count: 1, PerPage: 5, CurrentPage: 2, TotalPages: 2},
-					Cursor: &chat.Cursor{UpdatedAt: 1638354015, Affix: chat.AffixPrepend}},
+				Meta: chat.PageMeta{Pagination: &chat.Pagination{Total: 6, Count: 1, PerPage: 5, CurrentPage: 2, TotalPages: 2},
+					Cursor: &chat.Cursor{UpdatedAt: 1638354015, Direction: chat.DirectionBefore}},
 			},
 		},
 		{

@@ -42,7 +42,7 @@ var endedCall = chat.Call{
 
 const pagination = `"meta":{"pagination":{"total":1,"count":1,"per_page":100,"current_page":1,"total_pages":1}}`
 
-var onePage = chat.Meta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}
+var onePage = chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}
 
 func TestCallsWire(t *testing.T) {
 	ctx := context.Background()
@@ -71,7 +71,7 @@ func TestCallsWire(t *testing.T) {
 			path:     "/v3/calls",
 			query: "endedAt=1692368199&hasRecording=false&hasTranscription=true&mode=meet&page=2&participantsCount=0&perPage=10" +
 				"&receiverType=user&startedAt=1692368180&status=unanswered&type=video&uid=u+2",
-			want: &chat.Page[chat.Call]{Data: []chat.Call{}, Meta: chat.Meta{Pagination: &chat.Pagination{PerPage: 10, CurrentPage: 2}}},
+			want: &chat.Page[chat.Call]{Data: []chat.Call{}, Meta: chat.PageMeta{Pagination: &chat.Pagination{PerPage: 10, CurrentPage: 2}}},
 		},
 		{
 			name:   "List on behalf of a user",

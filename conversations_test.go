@@ -68,7 +68,7 @@ func TestConversationsWire(t *testing.T) {
 			response: `{"data":[` + userConversationJSON + `],"meta":{"pagination":{"total":1,"count":1,"per_page":100,"current_page":1,"total_pages":1}}}`,
 			method:   http.MethodGet, path: "/v3/conversations",
 			want: &chat.Page[chat.Conversation]{Data: []chat.Conversation{userConv},
-				Meta: chat.Meta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}},
+				Meta: chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}},
 		},
 		{
 			name: "List with every filter, on behalf of a user",
@@ -86,7 +86,7 @@ func TestConversationsWire(t *testing.T) {
 			query: "conversationType=user&groupTags=g1,g2&hideAgentic=true&includeBlockedUsers=true&onlyAgentic=true&page=2&perPage=50" +
 				"&searchKey=Geo+rge&tags=a,b&unread=true&useCursoredIndex=0&userTags=vip&withBlockedInfo=true&withTags=true&withUserAndGroupTags=true",
 			want: &chat.Page[chat.Conversation]{Data: []chat.Conversation{},
-				Meta: chat.Meta{Pagination: &chat.Pagination{PerPage: 50, CurrentPage: 2}}},
+				Meta: chat.PageMeta{Pagination: &chat.Pagination{PerPage: 50, CurrentPage: 2}}},
 		},
 		{
 			name: "List unique, cursored index on",

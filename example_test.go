@@ -86,7 +86,7 @@ func ExampleMessagesService_Send() {
 	// Alice says Hello Bob high [greeting]
 }
 
-func ExampleMessagesService_AllThread() {
+func ExampleMessagesService_AllThreadMessages() {
 	srv := chattest.NewServer()
 	defer srv.Close()
 	client := srv.Client()
@@ -113,7 +113,7 @@ func ExampleMessagesService_AllThread() {
 
 	// Two replies per page: the iterator follows meta.next.
 	opts := &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 2}}
-	for m, err := range client.Messages.AllThread(ctx, parent.ID, opts) {
+	for m, err := range client.Messages.AllThreadMessages(ctx, parent.ID, opts) {
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -51,9 +51,9 @@ func TestFriendsWire(t *testing.T) {
 			response: `{"data":[` + friendJSON + `],"meta":{"pagination":{"total":21,"count":1,"per_page":10,"current_page":3,"total_pages":3},
 				"cursor":{"updatedAt":1638354799,"affix":"prepend"}}}`,
 			method: http.MethodGet, path: "/v3/users/cometchat-uid-1/friends", query: "page=3&perPage=10&searchKey=geo",
-			want: &chat.Page[chat.User]{Data: []chat.User{friend}, Meta: chat.Meta{
+			want: &chat.Page[chat.User]{Data: []chat.User{friend}, Meta: chat.PageMeta{
 				Pagination: &chat.Pagination{Total: 21, Count: 1, PerPage: 10, CurrentPage: 3, TotalPages: 3},
-				Cursor:     &chat.Cursor{UpdatedAt: 1638354799, Affix: chat.AffixPrepend},
+				Cursor:     &chat.Cursor{UpdatedAt: 1638354799, Direction: chat.DirectionBefore},
 			}},
 		},
 		{
@@ -61,7 +61,7 @@ func TestFriendsWire(t *testing.T) {
 			call:     func(c *chat.Client) (any, error) { return c.Friends.List(ctx, "a b", nil) },
 			response: `{"data":[],"meta":{"pagination":{"total":0,"count":0,"per_page":100,"current_page":1,"total_pages":0}}}`,
 			method:   http.MethodGet, path: "/v3/users/a%20b/friends",
-			want: &chat.Page[chat.User]{Data: []chat.User{}, Meta: chat.Meta{Pagination: &chat.Pagination{PerPage: 100, CurrentPage: 1}}},
+			want: &chat.Page[chat.User]{Data: []chat.User{}, Meta: chat.PageMeta{Pagination: &chat.Pagination{PerPage: 100, CurrentPage: 1}}},
 		},
 		{
 			name: "Remove sends a body on DELETE",

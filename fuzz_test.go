@@ -542,7 +542,7 @@ var modelDecoders = []struct {
 	{"CustomEmailProvider", fuzzDecode[chat.CustomEmailProvider]},
 	// AI agents, data import, metrics.
 	{"Agent", fuzzDecode[chat.Agent]},
-	{"AgentPage", fuzzDecode[chat.AgentPage]},
+	{"Page[Agent]", fuzzDecode[chat.Page[chat.Agent]]},
 	{"BYOAgent", fuzzDecode[chat.BYOAgent]},
 	{"TestBYOAgentResult", fuzzDecode[chat.TestBYOAgentResult]},
 	{"BulkResult[ImportedMember]", fuzzDecode[chat.BulkResult[chat.ImportedMember]]},
@@ -563,7 +563,7 @@ var modelDecoders = []struct {
 	{"management.CollaboratorsUpdate", fuzzDecode[management.CollaboratorsUpdate]},
 	{"management.DeleteAppResult", fuzzDecode[management.DeleteAppResult]},
 	{"management.Extension", fuzzDecode[management.Extension]},
-	{"management.ExtensionPage", fuzzDecode[management.ExtensionPage]},
+	{"chat.Page[management.Extension]", fuzzDecode[chat.Page[management.Extension]]},
 	{"management.ExtensionsUpdate", fuzzDecode[management.ExtensionsUpdate]},
 	{"management.ExtensionReply[SettingsBody]", fuzzDecode[management.ExtensionReply[management.SettingsBody]]},
 	{"management.ExtensionReply[WidgetBody]", fuzzDecode[management.ExtensionReply[management.WidgetBody]]},

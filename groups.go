@@ -171,10 +171,10 @@ type ListGroupsOptions struct {
 	SortBy GroupSortBy `url:"sortBy,omitempty"`
 	// SortOrder is the direction of SortBy.
 	SortOrder SortOrder `url:"sortOrder,omitempty"`
-	// Affix and UpdatedAt are a cursor on the groups' updatedAt: groups
+	// Direction and UpdatedAt are a cursor on the groups' updatedAt: groups
 	// updated after (AffixAppend) or before (AffixPrepend) UpdatedAt. The
 	// answer's Meta.Cursor gives the next position.
-	Affix     Affix     `url:"affix,omitempty"`
+	Direction     Direction     `url:"affix,omitempty"`
 	UpdatedAt Timestamp `url:"updatedAt,omitempty"`
 	// WithTags includes each group's tags.
 	WithTags bool `url:"withTags,omitempty"`

@@ -83,9 +83,9 @@ func TestGroupsWire(t *testing.T) {
 			call:     func(c *chat.Client) (any, error) { return c.Groups.List(ctx, nil) },
 			response: `{"data":[` + groupJSON + `],` + groupsPageMeta + `}`,
 			method:   http.MethodGet, path: "/v3/groups",
-			want: &chat.Page[chat.Group]{Data: []chat.Group{*groupValue}, Meta: chat.Meta{
+			want: &chat.Page[chat.Group]{Data: []chat.Group{*groupValue}, Meta: chat.PageMeta{
 				Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1},
-				Cursor:     &chat.Cursor{UpdatedAt: 1638440784, Affix: chat.AffixPrepend},
+				Cursor:     &chat.Cursor{UpdatedAt: 1638440784, Direction: chat.DirectionBefore},
 			}},
 		},
 		{
@@ -95,9 +95,9 @@ func TestGroupsWire(t *testing.T) {
 			},
 			response: `{"data":[` + groupJSON + `],` + groupsPageMeta + `}`,
 			method:   http.MethodGet, path: "/v3/groups", query: "hasJoined=true", obo: "cometchat-uid-4",
-			want: &chat.Page[chat.Group]{Data: []chat.Group{*groupValue}, Meta: chat.Meta{
+			want: &chat.Page[chat.Group]{Data: []chat.Group{*groupValue}, Meta: chat.PageMeta{
 				Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1},
-				Cursor:     &chat.Cursor{UpdatedAt: 1638440784, Affix: chat.AffixPrepend},
+				Cursor:     &chat.Cursor{UpdatedAt: 1638440784, Direction: chat.DirectionBefore},
 			}},
 		},
 		{
@@ -159,7 +159,7 @@ func TestGroupsListQuery(t *testing.T) {
 				PageOptions: chat.PageOptions{PerPage: 50, Page: 2},
 				SearchKey:   "proj ect", SearchIn: []string{"name", "guid"},
 				SortBy: chat.GroupSortByCreatedAt, SortOrder: chat.SortDescending,
-				Affix: chat.AffixAppend, UpdatedAt: 1638440000,
+				Direction: chat.DirectionAfter, UpdatedAt: 1638440000,
 				WithTags: true, Tags: []string{"a", "b"},
 				Type: chat.GroupPassword, Types: []chat.GroupType{chat.GroupPublic, chat.GroupPrivate},
 				HasJoined: true, GUID: "g1", GUIDs: []string{"g2", "g3"},

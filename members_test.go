@@ -39,8 +39,8 @@ func TestMembersWire(t *testing.T) {
 		"cursor":{"updatedAt":1638360106,"affix":"prepend"}}`
 	wantPage := &chat.Page[chat.GroupMember]{
 		Data:   []chat.GroupMember{memberValue},
-		Meta:   chat.Meta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}},
-		Cursor: &chat.Cursor{UpdatedAt: 1638360106, Affix: chat.AffixPrepend},
+		Meta:   chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}},
+		Cursor: &chat.Cursor{UpdatedAt: 1638360106, Direction: chat.DirectionBefore},
 	}
 	runWire(t, []wireCase{
 		{

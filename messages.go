@@ -125,25 +125,25 @@ type ListThreadOptions struct {
 	CursorOptions
 }
 
-// ListThread returns one page of the replies in the thread of the message
-// parentID. Page through with Meta.Next, or use [MessagesService.AllThread].
+// ListThreadMessages returns one page of the replies in the thread of the message
+// parentID. Page through with Meta.Next, or use [MessagesService.AllThreadMessages].
 //
 // API: GET /v3/messages/{id}/thread (onBehalfOf optional)
-func (s *MessagesService) ListThread(ctx context.Context, parentID string, opts *ListThreadOptions, reqOpts ...RequestOption) (*Page[Message], error) {
+func (s *MessagesService) ListThreadMessages(ctx context.Context, parentID string, opts *ListThreadOptions, reqOpts ...RequestOption) (*Page[Message], error) {
 	if err := required("parentID", parentID); err != nil {
 		return nil, err
 	}
 	return list[Message](ctx, s.c, &Request{Path: []string{"messages", parentID, "thread"}, Query: opts}, reqOpts)
 }
 
-// AllThread iterates over every reply in the thread of parentID, fetching
+// AllThreadMessages iterates over every reply in the thread of parentID, fetching
 // pages as needed from the position opts gives (nil: the start). It stops
 // at the first error, which it yields, and when ctx is done.
 //
 // API: GET /v3/messages/{id}/thread (onBehalfOf optional)
-func (s *MessagesService) AllThread(ctx context.Context, parentID string, opts *ListThreadOptions, reqOpts ...RequestOption) iter.Seq2[*Message, error] {
+func (s *MessagesService) AllThreadMessages(ctx context.Context, parentID string, opts *ListThreadOptions, reqOpts ...RequestOption) iter.Seq2[*Message, error] {
 	return cursorIter(ctx, opts, func(ctx context.Context, o *ListThreadOptions) (*Page[Message], error) {
-		return s.ListThread(ctx, parentID, o, reqOpts...)
+		return s.ListThreadMessages(ctx, parentID, o, reqOpts...)
 	})
 }
 

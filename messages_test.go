@@ -222,21 +222,21 @@ func TestMessagesListThread(t *testing.T) {
 				require.Len(t, p.Data, 1)
 				assert.Equal(t, "43", p.Data[0].ID)
 				assert.Equal(t, "42", p.Data[0].ParentID)
-				assert.Equal(t, &chat.Current{Limit: 10, Count: 1}, p.Meta.Current)
-				assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, SentAt: 1638423490, ID: "43"}, p.Meta.Next)
+				assert.Equal(t, &chat.PageCount{Limit: 10, Count: 1}, p.Meta.Current)
+				assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, SentAt: 1638423490, ID: "43"}, p.Meta.Next)
 				assert.Nil(t, p.Meta.Pagination)
 			},
 		},
 		{
 			name: "every cursor option",
 			opts: &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{
-				Affix: chat.AffixPrepend, ID: "40", SentAt: 1638423400, Limit: 25,
+				Direction: chat.DirectionBefore, ID: "40", SentAt: 1638423400, Limit: 25,
 			}},
 			wantQuery: "affix=prepend&id=40&limit=25&sentAt=1638423400",
 			body:      `{"data":[],"meta":{"current":{"limit":25,"count":0}}}`,
 			check: func(t *testing.T, p *chat.Page[chat.Message]) {
 				assert.Empty(t, p.Data)
-				assert.Equal(t, &chat.Current{Limit: 25, Count: 0}, p.Meta.Current)
+				assert.Equal(t, &chat.PageCount{Limit: 25, Count: 0}, p.Meta.Current)
 				assert.Nil(t, p.Meta.Next)
 			},
 		},
@@ -250,8 +250,8 @@ func TestMessagesListThread(t *testing.T) {
 				require.Len(t, p.Data, 2)
 				assert.Equal(t, "43", p.Data[0].ID)
 				assert.Equal(t, "42", p.Data[0].ParentID)
-				assert.Equal(t, &chat.Current{Limit: 2, Count: 2}, p.Meta.Current)
-				assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, SentAt: 1638423499, ID: "44"}, p.Meta.Next)
+				assert.Equal(t, &chat.PageCount{Limit: 2, Count: 2}, p.Meta.Current)
+				assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, SentAt: 1638423499, ID: "44"}, p.Meta.Next)
 			},
 		},
 		{
@@ -266,7 +266,7 @@ func TestMessagesListThread(t *testing.T) {
 			m := newMockAPI(t)
 			m.Reply(http.StatusOK, tt.body)
 
-			page, err := m.client.Messages.ListThread(context.Background(), "42", tt.opts, tt.reqOpts...)
+			page, err := m.client.Messages.ListThreadMessages(context.Background(), "42", tt.opts, tt.reqOpts...)
 			require.NoError(t, err)
 
 			r := m.Only()
@@ -286,7 +286,7 @@ func TestMessagesListThread(t *testing.T) {
 
 	t.Run("empty parentID", func(t *testing.T) {
 		m := newMockAPI(t)
-		_, err := m.client.Messages.ListThread(context.Background(), "", nil)
+		_, err := m.client.Messages.ListThreadMessages(context.Background(), "", nil)
 		wiretest.RequireArgError(t, err, "parentID")
 		assert.Zero(t, m.Calls())
 	})
@@ -367,7 +367,7 @@ func TestMessagesAllThread(t *testing.T) {
 			messagesServer(m, tt.pages)
 			opts := &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 2}}
 
-			ids, errs := collectThread(t, m.client.Messages.AllThread(context.Background(), "42", opts))
+			ids, errs := collectThread(t, m.client.Messages.AllThreadMessages(context.Background(), "42", opts))
 			assert.Equal(t, tt.wantIDs, ids)
 			if tt.wantErr != nil {
 				require.Len(t, errs, 1)
@@ -393,7 +393,7 @@ func TestMessagesAllThread(t *testing.T) {
 	t.Run("ranging twice starts afresh", func(t *testing.T) {
 		m := newMockAPI(t)
 		messagesServer(m, map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
-		seq := m.client.Messages.AllThread(context.Background(), "42", nil)
+		seq := m.client.Messages.AllThreadMessages(context.Background(), "42", nil)
 		first, _ := collectThread(t, seq)
 		second, _ := collectThread(t, seq)
 		assert.Equal(t, []string{"1", "2", "3"}, first)
@@ -404,7 +404,7 @@ func TestMessagesAllThread(t *testing.T) {
 	t.Run("breaking out stops fetching", func(t *testing.T) {
 		m := newMockAPI(t)
 		messagesServer(m, map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
-		for range m.client.Messages.AllThread(context.Background(), "42", nil) {
+		for range m.client.Messages.AllThreadMessages(context.Background(), "42", nil) {
 			break
 		}
 		assert.Equal(t, 1, m.Calls())
@@ -417,7 +417,7 @@ func TestMessagesAllThread(t *testing.T) {
 		defer cancel()
 		var last error
 		n := 0
-		for msg, err := range m.client.Messages.AllThread(ctx, "42", nil) {
+		for msg, err := range m.client.Messages.AllThreadMessages(ctx, "42", nil) {
 			n++
 			require.Less(t, n, 10, "iterator did not stop")
 			if err != nil {
@@ -435,7 +435,7 @@ func TestMessagesAllThread(t *testing.T) {
 	t.Run("an API error is yielded and ends it", func(t *testing.T) {
 		m := newMockAPI(t)
 		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_MSG_NOT_FOUND","message":"no such message"}}`)
-		ids, errs := collectThread(t, m.client.Messages.AllThread(context.Background(), "42", nil))
+		ids, errs := collectThread(t, m.client.Messages.AllThreadMessages(context.Background(), "42", nil))
 		assert.Empty(t, ids)
 		require.Len(t, errs, 1)
 		assert.ErrorIs(t, errs[0], chat.ErrNotFound)
@@ -443,7 +443,7 @@ func TestMessagesAllThread(t *testing.T) {
 
 	t.Run("empty parentID", func(t *testing.T) {
 		m := newMockAPI(t)
-		_, errs := collectThread(t, m.client.Messages.AllThread(context.Background(), "", nil))
+		_, errs := collectThread(t, m.client.Messages.AllThreadMessages(context.Background(), "", nil))
 		require.Len(t, errs, 1)
 		wiretest.RequireArgError(t, errs[0], "parentID")
 		assert.Zero(t, m.Calls())
@@ -969,8 +969,8 @@ func TestMessagesList(t *testing.T) {
 		p := asMessagePage(t, got)
 		require.Len(t, p.Data, 1)
 		assert.Equal(t, "1", p.Data[0].ID)
-		assert.Equal(t, &chat.Current{Limit: 25, Count: 1}, p.Meta.Current)
-		assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, SentAt: 1638423490, ID: "1"}, p.Meta.Next)
+		assert.Equal(t, &chat.PageCount{Limit: 25, Count: 1}, p.Meta.Current)
+		assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, SentAt: 1638423490, ID: "1"}, p.Meta.Next)
 	}
 	runMsgWire(t, []msgWireCase{
 		{
@@ -982,7 +982,7 @@ func TestMessagesList(t *testing.T) {
 			name: "every filter",
 			call: func(ctx context.Context, c *chat.Client) (any, error) {
 				return c.Messages.List(ctx, &chat.ListMessagesOptions{
-					CursorOptions:                chat.CursorOptions{Affix: chat.AffixPrepend, ID: "40", SentAt: 1738368000, Limit: 25},
+					CursorOptions:                chat.CursorOptions{Direction: chat.DirectionBefore, ID: "40", SentAt: 1738368000, Limit: 25},
 					SearchKey:                    "hello world",
 					HideMessagesFromBlockedUsers: true,
 					HasAttachments:               true,
@@ -1153,7 +1153,7 @@ func TestMessagesConversationLists(t *testing.T) {
 			name: "ListUserMessages with every filter",
 			call: func(ctx context.Context, c *chat.Client) (any, error) {
 				return c.Messages.ListUserMessages(ctx, "cometchat-uid-2", &chat.ListUserMessagesOptions{
-					CursorOptions: chat.CursorOptions{Affix: chat.AffixAppend, ID: "10", Limit: 5},
+					CursorOptions: chat.CursorOptions{Direction: chat.DirectionAfter, ID: "10", Limit: 5},
 					PerPage:       50,
 					ConversationFilters: chat.ConversationFilters{
 						SearchKey:               "k",
@@ -1195,7 +1195,7 @@ func TestMessagesConversationLists(t *testing.T) {
 			reply: userPage,
 			checkFn: func(t *testing.T, got any) {
 				p := asMessagePage(t, got)
-				assert.Equal(t, &chat.Cursor{ID: "1786", Affix: chat.AffixPrepend}, p.Meta.Cursor, "a numeric cursor id decodes")
+				assert.Equal(t, &chat.Cursor{ID: "1786", Direction: chat.DirectionBefore}, p.Meta.Cursor, "a numeric cursor id decodes")
 				assert.Equal(t, 1, p.Meta.Pagination.Count)
 			},
 		},
@@ -1210,7 +1210,7 @@ func TestMessagesConversationLists(t *testing.T) {
 			name: "ListGroupMessages with every filter",
 			call: func(ctx context.Context, c *chat.Client) (any, error) {
 				return c.Messages.ListGroupMessages(ctx, "project-group", &chat.ListGroupMessagesOptions{
-					CursorOptions:                chat.CursorOptions{Affix: chat.AffixPrepend, SentAt: 1638423490, Limit: 3},
+					CursorOptions:                chat.CursorOptions{Direction: chat.DirectionBefore, SentAt: 1638423490, Limit: 3},
 					HideMessagesFromBlockedUsers: true,
 					ConversationFilters: chat.ConversationFilters{
 						SearchKey:               "k",

@@ -117,7 +117,7 @@ func TestModerationKeywordsWire(t *testing.T) {
 			response: `{"data":[{"_id":"66a1","appId":"myapp","__v":0,"id":"profanity-list","category":"word","isCSV":true,"searchTerms":["x"],"active":true,"default":true}],"meta":{"current":{"limit":100,"count":1}}}`,
 			method:   http.MethodGet, path: "/v3/moderation/keywords",
 			want: &chat.Page[chat.KeywordList]{Data: []chat.KeywordList{{ID: "profanity-list", Category: chat.KeywordWord, IsCSV: true,
-				SearchTerms: []string{"x"}, Active: true, Default: true, AppID: "myapp"}}, Meta: chat.Meta{Current: &chat.Current{Limit: 100, Count: 1}}},
+				SearchTerms: []string{"x"}, Active: true, Default: true, AppID: "myapp"}}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 100, Count: 1}}},
 		},
 		{
 			name:     "GetKeywordList",

@@ -40,7 +40,7 @@ func TestModerationMessagesWire(t *testing.T) {
 			},
 			response: `{"data":[` + blockedJSON + `],"meta":{"current":{"limit":10,"count":1}}}`,
 			method:   http.MethodGet, path: "/v3/moderation/blocked-messages", query: "id=41&limit=10",
-			want: &chat.Page[chat.BlockedMessage]{Data: []chat.BlockedMessage{blocked}, Meta: chat.Meta{Current: &chat.Current{Limit: 10, Count: 1}}},
+			want: &chat.Page[chat.BlockedMessage]{Data: []chat.BlockedMessage{blocked}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 10, Count: 1}}},
 		},
 		{
 			name: "ReviewBlockedMessage",
@@ -86,7 +86,7 @@ func TestModerationMessagesWire(t *testing.T) {
 				var raw map[string]any
 				require.NoError(t, json.Unmarshal(f.Raw, &raw))
 				assert.Equal(t, float64(1), raw["flaggedBy"].([]any)[0].(map[string]any)["extra"], "Raw keeps what is not typed")
-				assert.Equal(t, &chat.Current{Limit: 100, Count: 1}, page.Meta.Current)
+				assert.Equal(t, &chat.PageCount{Limit: 100, Count: 1}, page.Meta.Current)
 			},
 		},
 		{

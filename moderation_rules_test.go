@@ -57,7 +57,7 @@ func TestModerationRulesWire(t *testing.T) {
 			},
 			response: `{"data":[` + ruleJSON + `],"meta":{"current":{"limit":20,"count":1}}}`,
 			method:   http.MethodGet, path: "/v3/moderation/rules", query: "limit=20",
-			want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*exampleRule}, Meta: chat.Meta{Current: &chat.Current{Limit: 20, Count: 1}}},
+			want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*exampleRule}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 20, Count: 1}}},
 		},
 		{
 			name:     "GetRule",
@@ -87,7 +87,7 @@ func TestModerationRulesWire(t *testing.T) {
 			response: `{"data":[` + ruleJSON + `,{"id":"moderation-test","active":false,"revisionId":"myapp_moderation-test_0"}],"meta":{"current":{"limit":100,"count":2}}}`,
 			method:   http.MethodGet, path: "/v3/moderation/rules/moderation-test/revisions",
 			want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*exampleRule, {ID: "moderation-test", RevisionID: "myapp_moderation-test_0"}},
-				Meta: chat.Meta{Current: &chat.Current{Limit: 100, Count: 2}}},
+				Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 100, Count: 2}}},
 		},
 	})
 }

@@ -35,7 +35,7 @@ func TestModerationWire(t *testing.T) {
 			method: http.MethodGet, path: "/v3/moderation/reasons",
 			want: &chat.Page[chat.ModerationReason]{Data: []chat.ModerationReason{
 				{ID: "harassment", Name: "Harassment", Default: true, CreatedAt: 1720000000, UpdatedAt: 1720000000}, *spam,
-			}, Meta: chat.Meta{Current: &chat.Current{Limit: 100, Count: 2}}},
+			}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 100, Count: 2}}},
 		},
 		{
 			name: "ListReasons with a limit",
@@ -44,7 +44,7 @@ func TestModerationWire(t *testing.T) {
 			},
 			response: `{"data":[],"meta":{"current":{"limit":5,"count":0}}}`,
 			method:   http.MethodGet, path: "/v3/moderation/reasons", query: "limit=5",
-			want: &chat.Page[chat.ModerationReason]{Data: []chat.ModerationReason{}, Meta: chat.Meta{Current: &chat.Current{Limit: 5}}},
+			want: &chat.Page[chat.ModerationReason]{Data: []chat.ModerationReason{}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 5}}},
 		},
 		{
 			name:     "GetReason",

@@ -163,9 +163,9 @@ type ListLogsOptions struct {
 	// selects both.
 	Success *bool `url:"success,omitempty"`
 
-	// Affix and LogID position the list: the logs after (append) or
+	// Direction and LogID position the list: the logs after (append) or
 	// before (prepend) the log entry LogID.
-	Affix Affix  `url:"affix,omitempty"`
+	Direction Direction  `url:"affix,omitempty"`
 	LogID string `url:"logId,omitempty"`
 	// Limit is the page size. The reference lists no limit parameter but
 	// answers with meta.current.limit; it is sent when set.
@@ -176,7 +176,7 @@ type ListLogsOptions struct {
 type logsPage struct {
 	Data []NotificationLog `json:"data"`
 	Meta struct {
-		Current  *Current   `json:"current"`
+		Current  *PageCount   `json:"current"`
 		Next     *logCursor `json:"next"`
 		Previous *logCursor `json:"previous"`
 	} `json:"meta"`
@@ -187,7 +187,7 @@ type logsPage struct {
 // positioned by, and leaves messageId, which it cannot send back as a
 // position.
 type logCursor struct {
-	Affix Affix  `json:"affix"`
+	Direction Direction  `json:"affix"`
 	LogID string `json:"logId"`
 }
 
@@ -195,7 +195,7 @@ func (c *logCursor) cursor() *Cursor {
 	if c == nil {
 		return nil
 	}
-	return &Cursor{Affix: c.Affix, ID: c.LogID}
+	return &Cursor{Direction: c.Direction, ID: c.LogID}
 }
 
 // ListLogs returns one page of notification logs. Meta.Next and
@@ -251,8 +251,8 @@ func followLogCursor(o *ListLogsOptions, next *Cursor) bool {
 	if next.ID == "" {
 		return false
 	}
-	if next.Affix != "" {
-		o.Affix = next.Affix
+	if next.Direction != "" {
+		o.Direction = next.Direction
 	}
 	o.LogID = next.ID
 	return true

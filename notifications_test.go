@@ -123,7 +123,7 @@ func TestNotificationLogsWire(t *testing.T) {
 					MessageCategory: chat.CategoryMessage, MessageType: "text", Trigger: chat.TriggerAfterMessage,
 					Sender: "a", ReactionSender: "b", Receiver: "g 1", ReceiverType: chat.ReceiverGroup, ReactionReceiver: "c", Member: "d",
 					Channel: chat.ChannelPush, Provider: chat.ProviderFCM, NotificationTriggered: new(false), Reason: chat.ReasonDNDPreference,
-					Success: new(true), Affix: chat.AffixAppend, LogID: "67e3", Limit: 5,
+					Success: new(true), Direction: chat.DirectionAfter, LogID: "67e3", Limit: 5,
 				})
 			},
 			response: `{"data":[` + logJSON + `],"meta":{"previous":{"affix":"prepend","logId":"67e3c56babf90e20e2652edb","messageId":3939},
@@ -132,10 +132,10 @@ func TestNotificationLogsWire(t *testing.T) {
 			query: "affix=append&channel=push&from=1742980000000&limit=5&logId=67e3&member=d&messageCategory=message&messageId=3939" +
 				"&messageType=text&notificationTriggered=false&provider=fcm&reactionId=69&reactionReceiver=c&reactionSender=b" +
 				"&reason=DND_PREFERENCE&receiver=g+1&receiverType=group&sender=a&success=true&to=1742990000000&trigger=after_message",
-			want: &chat.Page[chat.NotificationLog]{Data: []chat.NotificationLog{entry}, Meta: chat.Meta{
-				Current:  &chat.Current{Limit: 5, Count: 1},
-				Next:     &chat.Cursor{Affix: chat.AffixAppend, ID: "67e3c56babf90e20e2652edb"},
-				Previous: &chat.Cursor{Affix: chat.AffixPrepend, ID: "67e3c56babf90e20e2652edb"},
+			want: &chat.Page[chat.NotificationLog]{Data: []chat.NotificationLog{entry}, Meta: chat.PageMeta{
+				Current:  &chat.PageCount{Limit: 5, Count: 1},
+				Next:     &chat.Cursor{Direction: chat.DirectionAfter, ID: "67e3c56babf90e20e2652edb"},
+				Previous: &chat.Cursor{Direction: chat.DirectionBefore, ID: "67e3c56babf90e20e2652edb"},
 			}},
 		},
 		{
@@ -143,8 +143,8 @@ func TestNotificationLogsWire(t *testing.T) {
 			call:     func(c *chat.Client) (any, error) { return c.Notifications.ListLogs(ctx, nil) },
 			response: `{"data":[],"meta":{"current":{"limit":10,"count":0},"next":{"affix":"append","messageId":3939}}}`,
 			method:   http.MethodGet, path: "/v3/notifications/v1/logs",
-			want: &chat.Page[chat.NotificationLog]{Data: []chat.NotificationLog{}, Meta: chat.Meta{
-				Current: &chat.Current{Limit: 10}, Next: &chat.Cursor{Affix: chat.AffixAppend},
+			want: &chat.Page[chat.NotificationLog]{Data: []chat.NotificationLog{}, Meta: chat.PageMeta{
+				Current: &chat.PageCount{Limit: 10}, Next: &chat.Cursor{Direction: chat.DirectionAfter},
 			}},
 		},
 	})
@@ -199,7 +199,7 @@ func TestNotificationAllLogs(t *testing.T) {
 			}
 			return wiretest.JSONResponse(http.StatusOK, page(nil, 2, "")), nil
 		})
-		assert.Equal(t, []string{"a", "b"}, collect(t, m, &chat.ListLogsOptions{Affix: chat.AffixAppend}))
+		assert.Equal(t, []string{"a", "b"}, collect(t, m, &chat.ListLogsOptions{Direction: chat.DirectionAfter}))
 		reqs := m.Requests()
 		require.Len(t, reqs, 2)
 		assert.Equal(t, "affix=append&logId=b", reqs[1].RawQuery)

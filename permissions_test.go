@@ -22,7 +22,7 @@ func TestPermissionsWire(t *testing.T) {
 		AvailableValues: []string{"text", "image", "audio", "video", "file"}, DefaultValue: []any{}, CreatedAt: 1700000000, UpdatedAt: 1700000001}
 	page := `{"data":[` + permissionJSON + `],"meta":{"pagination":{"total":1,"count":1,"per_page":100,"current_page":1,"total_pages":1}}}`
 	wantPage := &chat.Page[chat.Permission]{Data: []chat.Permission{def},
-		Meta: chat.Meta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}}
+		Meta: chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}}
 	setReq := &chat.SetPermissionsRequest{Permissions: map[string]any{
 		"createGroup": "allow", "listUsers.mode": "friends", "createGroup.allowedGroupTypes": []string{"public"},
 	}}

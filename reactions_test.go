@@ -41,7 +41,7 @@ func TestMessagesReactions(t *testing.T) {
 		require.NotNil(t, r.ReactedBy)
 		assert.Equal(t, "George Alan", r.ReactedBy.Name)
 		assert.Equal(t, chat.Timestamp(1638423400), r.ReactedBy.LastActiveAt)
-		assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, ID: "7"}, p.Meta.Next)
+		assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, ID: "7"}, p.Meta.Next)
 	}
 	checkCounts := func(t *testing.T, got any) {
 		msg := asMessage(t, got)
@@ -59,7 +59,7 @@ func TestMessagesReactions(t *testing.T) {
 		{
 			name: "ListReactions with a cursor on behalf of a user",
 			call: func(ctx context.Context, c *chat.Client) (any, error) {
-				return c.Messages.ListReactions(ctx, "42", &chat.ListReactionsOptions{CursorOptions: chat.CursorOptions{Affix: chat.AffixAppend, ID: "6", Limit: 5}},
+				return c.Messages.ListReactions(ctx, "42", &chat.ListReactionsOptions{CursorOptions: chat.CursorOptions{Direction: chat.DirectionAfter, ID: "6", Limit: 5}},
 					chat.OnBehalfOf("cometchat-uid-1"))
 			},
 			method: http.MethodGet, path: "/v3/messages/42/reactions", obo: "cometchat-uid-1",
@@ -204,5 +204,5 @@ func TestReactionDecoding(t *testing.T) {
 	assert.Equal(t, chat.Timestamp(1638423490), r.ReactedAt)
 	require.NotNil(t, r.ReactedBy, "a one-element array where an object is documented")
 	assert.Equal(t, chat.Timestamp(1596537299), r.ReactedBy.CreatedAt)
-	assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, ID: "7"}, p.Meta.Next)
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, ID: "7"}, p.Meta.Next)
 }

@@ -44,7 +44,7 @@ func TestRolesWire(t *testing.T) {
 			response: `{"data":[` + roleJSON + `],"meta":{"pagination":{"total":1,"count":1,"per_page":10,"current_page":1,"total_pages":1}}}`,
 			method:   http.MethodGet, path: "/v3/roles", query: "perPage=10",
 			want: &chat.Page[chat.Role]{Data: []chat.Role{*manager},
-				Meta: chat.Meta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 10, CurrentPage: 1, TotalPages: 1}}},
+				Meta: chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 10, CurrentPage: 1, TotalPages: 1}}},
 		},
 		{
 			name:     "Get",
@@ -88,7 +88,7 @@ func TestRolesWire(t *testing.T) {
 			method: http.MethodGet, path: "/v3/roles/manager/restrictedfeatures",
 			want: &chat.Page[chat.RestrictedFeature]{
 				Data: []chat.RestrictedFeature{{Title: "List users", Description: "Lists users", Key: "u.listUsers", Path: "/v3/users", CreatedAt: 1638343994}},
-				Meta: chat.Meta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}},
+				Meta: chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}},
 			},
 		},
 		{

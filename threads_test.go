@@ -35,14 +35,14 @@ func TestMessagesThreads(t *testing.T) {
 				require.NotNil(t, parent.LastReply)
 				assert.Equal(t, "45", parent.LastReply.ID)
 				assert.Equal(t, "42", parent.LastReply.ParentID)
-				assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, UpdatedAt: 1638423499}, p.Meta.Next)
+				assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, UpdatedAt: 1638423499}, p.Meta.Next)
 			},
 		},
 		{
 			name: "ListThreads with every option",
 			call: func(ctx context.Context, c *chat.Client) (any, error) {
 				return c.Messages.ListThreads(ctx, &chat.ListThreadsOptions{
-					UpdateCursorOptions:  chat.UpdateCursorOptions{Affix: chat.AffixPrepend, UpdatedAt: 1638423499, Limit: 50},
+					UpdateCursorOptions:  chat.UpdateCursorOptions{Direction: chat.DirectionBefore, UpdatedAt: 1638423499, Limit: 50},
 					ParticipatedByMe:     true,
 					WithUnreadReplyCount: true,
 					WithMentionCount:     true,

@@ -233,7 +233,7 @@ func TestUsersList(t *testing.T) {
 			require.Len(t, page.Data, 1)
 			assert.Equal(t, "cometchat-uid-5", page.Data[0].UID)
 			assert.Equal(t, &chat.Pagination{Total: 1, Count: 1, PerPage: 50, CurrentPage: 2, TotalPages: 2}, page.Meta.Pagination)
-			assert.Equal(t, &chat.Cursor{UpdatedAt: 1638354799, Affix: chat.AffixPrepend}, page.Cursor)
+			assert.Equal(t, &chat.Cursor{UpdatedAt: 1638354799, Direction: chat.DirectionBefore}, page.Cursor)
 		})
 	}
 

@@ -347,11 +347,11 @@ func TestGroupsList(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"beta", "delta", "gamma"}, groupGUIDs(p))
 	assert.Equal(t, &chat.Pagination{Total: 4, Count: 3, PerPage: 3, CurrentPage: 1, TotalPages: 2}, p.Meta.Pagination)
-	assert.Equal(t, &chat.Cursor{Affix: chat.AffixPrepend, UpdatedAt: at(3)}, p.Meta.Cursor)
-	p, err = client.Groups.List(ctx, &chat.ListGroupsOptions{Affix: p.Meta.Cursor.Affix, UpdatedAt: p.Meta.Cursor.UpdatedAt})
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionBefore, UpdatedAt: at(3)}, p.Meta.Cursor)
+	p, err = client.Groups.List(ctx, &chat.ListGroupsOptions{Direction: p.Meta.Cursor.Direction, UpdatedAt: p.Meta.Cursor.UpdatedAt})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"alpha"}, groupGUIDs(p), "prepend: updated before the cursor")
-	assert.Equal(t, []string{"delta", "beta"}, list(&chat.ListGroupsOptions{Affix: chat.AffixAppend, UpdatedAt: at(3)}), "append: updated after, oldest first")
+	assert.Equal(t, []string{"delta", "beta"}, list(&chat.ListGroupsOptions{Direction: chat.DirectionAfter, UpdatedAt: at(3)}), "append: updated after, oldest first")
 
 	var all []string
 	for g, err := range client.Groups.All(ctx, &chat.ListGroupsOptions{PageOptions: chat.PageOptions{PerPage: 1}}) {

@@ -496,7 +496,7 @@ func TestMessagesAllWhileSending(t *testing.T) {
 	assert.Equal(t, want, got, "every text message once, in id order, late ones included")
 
 	var back []string
-	for m, err := range client.Messages.All(ctx, &chat.ListMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 4, Affix: chat.AffixPrepend}, Category: chat.CategoryMessage}) {
+	for m, err := range client.Messages.All(ctx, &chat.ListMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 4, Direction: chat.DirectionBefore}, Category: chat.CategoryMessage}) {
 		require.NoError(t, err)
 		back = append(back, m.ID)
 	}
@@ -521,7 +521,7 @@ func TestUserMessages(t *testing.T) {
 	require.NotNil(t, page.Meta.Pagination)
 	assert.Equal(t, chat.Pagination{Total: 10, Count: 4, PerPage: 4, CurrentPage: 1, TotalPages: 3}, *page.Meta.Pagination)
 	require.NotNil(t, page.Meta.Cursor, "the cursor is in meta, as in the reference's example")
-	assert.Equal(t, &chat.Cursor{ID: withBob[3], Affix: chat.AffixAppend}, page.Meta.Cursor)
+	assert.Equal(t, &chat.Cursor{ID: withBob[3], Direction: chat.DirectionAfter}, page.Meta.Cursor)
 	assert.Nil(t, page.Meta.Next)
 
 	var got []string
@@ -532,7 +532,7 @@ func TestUserMessages(t *testing.T) {
 	assert.Equal(t, withBob, got, "AllUserMessages follows meta.cursor")
 
 	got = nil
-	for m, err := range client.Messages.AllUserMessages(ctx, "alice", &chat.ListUserMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 3, Affix: chat.AffixPrepend}, ConversationFilters: chat.ConversationFilters{Sender: "bob"}}, chat.OnBehalfOf("bob")) {
+	for m, err := range client.Messages.AllUserMessages(ctx, "alice", &chat.ListUserMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 3, Direction: chat.DirectionBefore}, ConversationFilters: chat.ConversationFilters{Sender: "bob"}}, chat.OnBehalfOf("bob")) {
 		require.NoError(t, err)
 		assert.Equal(t, "bob", m.Sender)
 		got = append(got, m.ID)
@@ -587,8 +587,8 @@ func TestReactions(t *testing.T) {
 	assert.Equal(t, chat.TimestampOf(t0), r.ReactedAt)
 	require.NotNil(t, r.ReactedBy)
 	assert.Equal(t, "Bob", r.ReactedBy.Name)
-	assert.Equal(t, &chat.Current{Limit: 10, Count: 3}, page.Meta.Current)
-	assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, ID: page.Data[2].ID}, page.Meta.Next, "next is {affix, id}")
+	assert.Equal(t, &chat.PageCount{Limit: 10, Count: 3}, page.Meta.Current)
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, ID: page.Data[2].ID}, page.Meta.Next, "next is {affix, id}")
 
 	page, err = client.Messages.ListReactionsFor(ctx, msg.ID, "👍", nil, chat.OnBehalfOf("alice"))
 	require.NoError(t, err)
@@ -830,15 +830,15 @@ func TestThreadsList(t *testing.T) {
 	page, err := client.Messages.ListThreads(ctx, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []string{p2.ID, p1.ID}, pageIDs(page), "by updatedAt, oldest first")
-	assert.Equal(t, &chat.Current{Limit: 100, Count: 2}, page.Meta.Current)
-	assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, UpdatedAt: chat.TimestampOf(t0.Add(2 * time.Minute))}, page.Meta.Next)
+	assert.Equal(t, &chat.PageCount{Limit: 100, Count: 2}, page.Meta.Current)
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, UpdatedAt: chat.TimestampOf(t0.Add(2 * time.Minute))}, page.Meta.Next)
 	thread := page.Data[1]
 	assert.Equal(t, 1, thread.ReplyCount)
 	require.NotNil(t, thread.LastReply)
 	assert.Equal(t, last.ID, thread.LastReply.ID)
 	assert.Equal(t, chat.TimestampOf(t0.Add(2*time.Minute)), thread.UpdatedAt, "a reply moves the thread's updatedAt")
 
-	page, err = client.Messages.ListThreads(ctx, &chat.ListThreadsOptions{UpdateCursorOptions: chat.UpdateCursorOptions{Affix: chat.AffixPrepend}})
+	page, err = client.Messages.ListThreads(ctx, &chat.ListThreadsOptions{UpdateCursorOptions: chat.UpdateCursorOptions{Direction: chat.DirectionBefore}})
 	require.NoError(t, err)
 	assert.Equal(t, []string{p1.ID, p2.ID}, pageIDs(page))
 
@@ -887,7 +887,7 @@ func TestAllThreadsWithTies(t *testing.T) {
 			assert.Equal(t, want, got, "every thread once")
 
 			var back []string
-			for m, err := range client.Messages.AllThreads(ctx, &chat.ListThreadsOptions{UpdateCursorOptions: chat.UpdateCursorOptions{Limit: limit, Affix: chat.AffixPrepend}}) {
+			for m, err := range client.Messages.AllThreads(ctx, &chat.ListThreadsOptions{UpdateCursorOptions: chat.UpdateCursorOptions{Limit: limit, Direction: chat.DirectionBefore}}) {
 				require.NoError(t, err)
 				back = append(back, m.ID)
 			}
@@ -1004,7 +1004,7 @@ func TestAddMessage(t *testing.T) {
 	assert.Empty(t, nested.ParentID, "a reply cannot have a thread")
 	assert.Equal(t, "app_system", srv.AddMessage(chat.Message{Receiver: "bob", ReceiverType: chat.ReceiverUser}).Sender)
 
-	page, err := client.Messages.ListThread(ctx, m.ID, nil)
+	page, err := client.Messages.ListThreadMessages(ctx, m.ID, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []string{reply.ID}, pageIDs(page))
 	got, err := client.Messages.Get(ctx, m.ID)

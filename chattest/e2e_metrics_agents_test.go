@@ -160,9 +160,9 @@ func TestAgentBuilderAgents(t *testing.T) {
 	page, err := ai.ListAgents(ctx, &chat.ListAgentsOptions{Limit: 2})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"Support Agent", "Sales Agent"}, agentNames(page.Data))
-	assert.Equal(t, &chat.Current{Limit: 2, Count: 2}, page.Meta.Current)
+	assert.Equal(t, &chat.PageCount{Limit: 2, Count: 2}, page.Meta.Current)
 	require.NotNil(t, page.Meta.Next)
-	assert.Equal(t, chat.AgentCursor{Affix: chat.AffixAppend, CreatedAt: created[1].CreatedAt}, *page.Meta.Next)
+	assert.Equal(t, chat.Cursor{Direction: chat.DirectionAfter, CreatedAt: created[1].CreatedAt}, *page.Meta.Next)
 
 	page, err = ai.ListAgents(ctx, &chat.ListAgentsOptions{Search: "SUPPORT"})
 	require.NoError(t, err)
@@ -172,7 +172,7 @@ func TestAgentBuilderAgents(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"Support Agent"}, agentNames(page.Data), "search matches the uid")
 
-	page, err = ai.ListAgents(ctx, &chat.ListAgentsOptions{Affix: chat.AffixPrepend, CreatedAt: created[3].CreatedAt, Limit: 2})
+	page, err = ai.ListAgents(ctx, &chat.ListAgentsOptions{Direction: chat.DirectionBefore, CreatedAt: created[3].CreatedAt, Limit: 2})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"Billing Helper", "Sales Agent"}, agentNames(page.Data), "prepend walks back, newest first")
 

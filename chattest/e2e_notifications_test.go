@@ -656,7 +656,7 @@ func TestNotificationLogs(t *testing.T) {
 	require.NoError(t, json.Unmarshal(l.Payload, &payload))
 	assert.Equal(t, "Alice", payload.Payload.Title)
 	assert.Equal(t, "hi", payload.Payload.Body)
-	assert.Equal(t, &chat.Current{Limit: 10, Count: 1}, page.Meta.Current)
+	assert.Equal(t, &chat.PageCount{Limit: 10, Count: 1}, page.Meta.Current)
 	assert.Nil(t, page.Meta.Next)
 
 	// Bob mutes Alice, then only wants mentions, then turns DND on.
@@ -735,18 +735,18 @@ func TestNotificationLogs(t *testing.T) {
 	page, err = n.ListLogs(ctx, &chat.ListLogsOptions{Limit: 3})
 	require.NoError(t, err)
 	assert.Equal(t, logIDs(logs[:3]), logIDs(page.Data))
-	assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, ID: logs[2].ID}, page.Meta.Next)
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, ID: logs[2].ID}, page.Meta.Next)
 	assert.Nil(t, page.Meta.Previous)
-	page, err = n.ListLogs(ctx, &chat.ListLogsOptions{Limit: 3, Affix: chat.AffixAppend, LogID: page.Meta.Next.ID})
+	page, err = n.ListLogs(ctx, &chat.ListLogsOptions{Limit: 3, Direction: chat.DirectionAfter, LogID: page.Meta.Next.ID})
 	require.NoError(t, err)
 	assert.Equal(t, logIDs(logs[3:6]), logIDs(page.Data))
-	assert.Equal(t, &chat.Cursor{Affix: chat.AffixPrepend, ID: logs[3].ID}, page.Meta.Previous)
-	page, err = n.ListLogs(ctx, &chat.ListLogsOptions{Limit: 2, Affix: chat.AffixPrepend, LogID: logs[3].ID})
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionBefore, ID: logs[3].ID}, page.Meta.Previous)
+	page, err = n.ListLogs(ctx, &chat.ListLogsOptions{Limit: 2, Direction: chat.DirectionBefore, LogID: logs[3].ID})
 	require.NoError(t, err)
 	assert.Equal(t, []string{logs[2].ID, logs[1].ID}, logIDs(page.Data), "backward, newest first")
-	assert.Equal(t, &chat.Cursor{Affix: chat.AffixPrepend, ID: logs[1].ID}, page.Meta.Next)
-	assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, ID: logs[2].ID}, page.Meta.Previous)
-	page, err = n.ListLogs(ctx, &chat.ListLogsOptions{Limit: 2, Affix: chat.AffixPrepend})
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionBefore, ID: logs[1].ID}, page.Meta.Next)
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, ID: logs[2].ID}, page.Meta.Previous)
+	page, err = n.ListLogs(ctx, &chat.ListLogsOptions{Limit: 2, Direction: chat.DirectionBefore})
 	require.NoError(t, err)
 	assert.Equal(t, []string{logs[7].ID, logs[6].ID}, logIDs(page.Data), "the last entries")
 	assert.Nil(t, page.Meta.Previous)
@@ -758,7 +758,7 @@ func TestNotificationLogs(t *testing.T) {
 	}
 	assert.Equal(t, logIDs(logs), walked)
 	walked = nil
-	for l, err := range n.AllLogs(ctx, &chat.ListLogsOptions{Limit: 3, Affix: chat.AffixPrepend}) {
+	for l, err := range n.AllLogs(ctx, &chat.ListLogsOptions{Limit: 3, Direction: chat.DirectionBefore}) {
 		require.NoError(t, err)
 		walked = append(walked, l.ID)
 	}
@@ -777,7 +777,7 @@ func TestNotificationLogs(t *testing.T) {
 		"channel":      {Channel: "pigeon"},
 		"receiverType": {ReceiverType: "bot"},
 		"reason":       {Reason: "BAD_LUCK"},
-		"affix":        {Affix: "sideways"},
+		"affix":        {Direction: "sideways"},
 		"limit":        {Limit: 1001},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -843,7 +843,7 @@ func TestModerationReasons(t *testing.T) {
 		{ID: "spam", Name: "Spam", Default: true, CreatedAt: chat.TimestampOf(t0), UpdatedAt: chat.TimestampOf(t0)},
 		*created,
 	}, page.Data)
-	assert.Equal(t, &chat.Current{Limit: 100, Count: 2}, page.Meta.Current)
+	assert.Equal(t, &chat.PageCount{Limit: 100, Count: 2}, page.Meta.Current)
 	assert.Nil(t, page.Meta.Next)
 	r := do(t, srv, http.MethodGet, "/v3/moderation/reasons", "", key(srv))
 	assert.Equal(t, "1700000000", r.body["data"].([]any)[0].(map[string]any)["createdAt"], "strings on the wire")

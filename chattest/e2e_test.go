@@ -134,13 +134,13 @@ func TestConversation(t *testing.T) {
 	assert.Equal(t, "bob", reply.Sender)
 	assert.Equal(t, "alice_user_bob", reply.ConversationID, "the uids are sorted")
 
-	page, err := client.Messages.ListThread(ctx, msg.ID, nil)
+	page, err := client.Messages.ListThreadMessages(ctx, msg.ID, nil)
 	require.NoError(t, err)
 	require.Len(t, page.Data, 1)
 	assert.Equal(t, "2", page.Data[0].ID)
 	assert.Equal(t, "1", page.Data[0].ParentID)
-	assert.Equal(t, &chat.Current{Limit: 10, Count: 1}, page.Meta.Current)
-	assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, ID: "2", SentAt: chat.TimestampOf(t0)}, page.Meta.Next)
+	assert.Equal(t, &chat.PageCount{Limit: 10, Count: 1}, page.Meta.Current)
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, ID: "2", SentAt: chat.TimestampOf(t0)}, page.Meta.Next)
 
 	parent, ok := srv.Message("1")
 	require.True(t, ok)
@@ -195,7 +195,7 @@ func threadIDs(t *testing.T, srv *chattest.Server, parentID string) []string {
 	return ids
 }
 
-func TestAllThread(t *testing.T) {
+func TestAllThreadMessages(t *testing.T) {
 	srv, client := start(t)
 	ctx := t.Context()
 	seed(srv, "alice", "bob")
@@ -214,7 +214,7 @@ func TestAllThread(t *testing.T) {
 	t.Run("append with replies added while iterating", func(t *testing.T) {
 		var got []string
 		added := 0
-		for m, err := range client.Messages.AllThread(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 4}}) {
+		for m, err := range client.Messages.AllThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 4}}) {
 			require.NoError(t, err)
 			assert.Equal(t, parent.ID, m.ParentID)
 			got = append(got, m.ID)
@@ -231,7 +231,7 @@ func TestAllThread(t *testing.T) {
 
 	t.Run("prepend walks back from the newest", func(t *testing.T) {
 		var got []string
-		for m, err := range client.Messages.AllThread(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 7, Affix: chat.AffixPrepend}}) {
+		for m, err := range client.Messages.AllThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 7, Direction: chat.DirectionBefore}}) {
 			require.NoError(t, err)
 			got = append(got, m.ID)
 		}
@@ -242,24 +242,24 @@ func TestAllThread(t *testing.T) {
 
 	t.Run("from an id cursor", func(t *testing.T) {
 		all := threadIDs(t, srv, parent.ID)
-		page, err := client.Messages.ListThread(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{ID: all[9], Limit: 3}})
+		page, err := client.Messages.ListThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{ID: all[9], Limit: 3}})
 		require.NoError(t, err)
 		assert.Equal(t, all[10:13], pageIDs(page))
 		assert.Equal(t, all[12], page.Meta.Next.ID)
-		page, err = client.Messages.ListThread(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{ID: all[9], Limit: 3, Affix: chat.AffixPrepend}})
+		page, err = client.Messages.ListThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{ID: all[9], Limit: 3, Direction: chat.DirectionBefore}})
 		require.NoError(t, err)
 		assert.Equal(t, []string{all[8], all[7], all[6]}, pageIDs(page))
-		assert.Equal(t, &chat.Cursor{Affix: chat.AffixPrepend, ID: all[6], SentAt: chat.TimestampOf(t0)}, page.Meta.Next)
+		assert.Equal(t, &chat.Cursor{Direction: chat.DirectionBefore, ID: all[6], SentAt: chat.TimestampOf(t0)}, page.Meta.Next)
 	})
 
 	t.Run("past the end", func(t *testing.T) {
 		all := threadIDs(t, srv, parent.ID)
 		last := all[len(all)-1]
-		page, err := client.Messages.ListThread(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{ID: last}})
+		page, err := client.Messages.ListThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{ID: last}})
 		require.NoError(t, err)
 		assert.Empty(t, page.Data)
 		assert.NotNil(t, page.Data, "an empty list is [], not null")
-		assert.Equal(t, &chat.Current{Limit: 10, Count: 0}, page.Meta.Current)
+		assert.Equal(t, &chat.PageCount{Limit: 10, Count: 0}, page.Meta.Current)
 		assert.Equal(t, last, page.Meta.Next.ID, "an empty page keeps the cursor, to poll from")
 	})
 }
@@ -293,7 +293,7 @@ func TestAllThreadWhileRepliesArrive(t *testing.T) {
 		})
 	}
 	var got []string
-	for m, err := range client.Messages.AllThread(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 3}}) {
+	for m, err := range client.Messages.AllThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 3}}) {
 		require.NoError(t, err)
 		got = append(got, m.ID)
 	}
@@ -321,14 +321,14 @@ func TestThreadCursorBySentAt(t *testing.T) {
 	}
 	minute1 := chat.TimestampOf(t0.Add(time.Minute))
 
-	page, err := client.Messages.ListThread(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{SentAt: minute1}})
+	page, err := client.Messages.ListThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{SentAt: minute1}})
 	require.NoError(t, err)
 	assert.Equal(t, ids[2:], pageIDs(page), "a sentAt cursor alone is inclusive")
 
-	page, err = client.Messages.ListThread(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{SentAt: minute1, Affix: chat.AffixPrepend}})
+	page, err = client.Messages.ListThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{SentAt: minute1, Direction: chat.DirectionBefore}})
 	require.NoError(t, err)
 	assert.Equal(t, []string{ids[3], ids[2], ids[1], ids[0]}, pageIDs(page))
-	assert.Equal(t, &chat.Cursor{Affix: chat.AffixPrepend, ID: ids[0], SentAt: chat.TimestampOf(t0)}, page.Meta.Next)
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionBefore, ID: ids[0], SentAt: chat.TimestampOf(t0)}, page.Meta.Next)
 }
 
 func TestUsersAllPages(t *testing.T) {
@@ -751,20 +751,20 @@ func TestErrors(t *testing.T) {
 			_, err := client.Messages.SendThread(ctx, "999", "bob", toUser("alice", "x"))
 			return err
 		}, 404, "ERR_MSG_NOT_FOUND", chat.ErrNotFound, ""},
-		{"list unknown thread", func() error { _, err := client.Messages.ListThread(ctx, "999", nil); return err },
+		{"list unknown thread", func() error { _, err := client.Messages.ListThreadMessages(ctx, "999", nil); return err },
 			404, "ERR_MSG_NOT_FOUND", chat.ErrNotFound, ""},
-		{"non-numeric message id", func() error { _, err := client.Messages.ListThread(ctx, "abc", nil); return err },
+		{"non-numeric message id", func() error { _, err := client.Messages.ListThreadMessages(ctx, "abc", nil); return err },
 			404, "ERR_MSG_NOT_FOUND", chat.ErrNotFound, ""},
 		{"reply to a reply", func() error {
 			_, err := client.Messages.SendThread(ctx, reply.ID, "alice", toUser("bob", "x"))
 			return err
 		}, 400, "ERR_MESSAGE_THREAD_NESTING", chat.ErrBadRequest, ""},
 		{"thread limit too large", func() error {
-			_, err := client.Messages.ListThread(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 1001}})
+			_, err := client.Messages.ListThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 1001}})
 			return err
 		}, 400, "ERR_BAD_REQUEST", chat.ErrBadRequest, "limit"},
 		{"bad affix", func() error {
-			_, err := client.Messages.ListThread(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Affix: "sideways"}})
+			_, err := client.Messages.ListThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Direction: "sideways"}})
 			return err
 		}, 400, "ERR_BAD_REQUEST", chat.ErrBadRequest, "affix"},
 		{"unknown auth token", func() error { _, err := client.AuthTokens.Get(ctx, "alice", "alice_nope"); return err },

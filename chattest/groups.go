@@ -307,8 +307,8 @@ func (st *state) listGroups(c *call) (any, error) {
 	default:
 		p.v.add("sortOrder", `The sortOrder field must be "asc" or "desc".`)
 	}
-	affix := chat.Affix(p.str("affix"))
-	if affix != "" && affix != chat.AffixAppend && affix != chat.AffixPrepend {
+	affix := chat.Direction(p.str("affix"))
+	if affix != "" && affix != chat.DirectionAfter && affix != chat.DirectionBefore {
 		p.v.add("affix", `The affix field must be "append" or "prepend".`)
 	}
 	cursor, hasCursor := p.timestamp("updatedAt")
@@ -347,7 +347,7 @@ func (st *state) listGroups(c *call) (any, error) {
 		return nil, err
 	}
 	if hasCursor && affix == "" {
-		affix = chat.AffixPrepend
+		affix = chat.DirectionBefore
 	}
 
 	type entry struct {
@@ -375,8 +375,8 @@ func (st *state) listGroups(c *call) (any, error) {
 			hasGTE && count < countGTE,
 			hasLTE && count > countLTE,
 			hasEQ && count != countEQ,
-			hasCursor && affix == chat.AffixPrepend && int64(gg.UpdatedAt) >= cursor,
-			hasCursor && affix == chat.AffixAppend && int64(gg.UpdatedAt) <= cursor:
+			hasCursor && affix == chat.DirectionBefore && int64(gg.UpdatedAt) >= cursor,
+			hasCursor && affix == chat.DirectionAfter && int64(gg.UpdatedAt) <= cursor:
 			continue
 		}
 		match = append(match, entry{g, count})
@@ -385,7 +385,7 @@ func (st *state) listGroups(c *call) (any, error) {
 		a, b := match[i].g.g, match[j].g.g
 		if sortBy == "" {
 			if a.UpdatedAt != b.UpdatedAt {
-				return (a.UpdatedAt < b.UpdatedAt) == (affix == chat.AffixAppend)
+				return (a.UpdatedAt < b.UpdatedAt) == (affix == chat.DirectionAfter)
 			}
 			return a.GUID < b.GUID
 		}
@@ -406,9 +406,9 @@ func (st *state) listGroups(c *call) (any, error) {
 	for i, e := range page {
 		out[i] = st.view(e.g, c.onBehalfOf, withTags)
 	}
-	next := &chat.Cursor{Affix: chat.AffixPrepend, UpdatedAt: chat.Timestamp(cursor)}
+	next := &chat.Cursor{Direction: chat.DirectionBefore, UpdatedAt: chat.Timestamp(cursor)}
 	if affix != "" {
-		next.Affix = affix
+		next.Direction = affix
 	}
 	if n := len(out); n > 0 {
 		next.UpdatedAt = out[n-1].UpdatedAt

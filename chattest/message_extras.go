@@ -221,7 +221,7 @@ func (st *state) listReactions(c *call) (any, error) {
 		by := st.userEntity(r.uid)
 		out[i] = chat.Reaction{ID: strconv.FormatInt(r.id, 10), MessageID: m.m.ID, Reaction: r.reaction, UID: r.uid, ReactedAt: r.at, ReactedBy: &by}
 	}
-	return chat.Page[chat.Reaction]{Data: out, Meta: chat.Meta{Current: &chat.Current{Limit: q.limit, Count: len(out)}, Next: next}}, nil
+	return chat.Page[chat.Reaction]{Data: out, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: q.limit, Count: len(out)}, Next: next}}, nil
 }
 
 // pinTarget returns the message of the path for a pin or unpin:

@@ -215,8 +215,8 @@ func (st *state) selectMessages(f *msgFilter, keep func(*msgRec) bool) []*msgRec
 // cursorList answers a cursor-based message list over items.
 func cursorList(f *msgFilter, items []*msgRec, q cursorQuery) chat.Page[chat.Message] {
 	page, next := cursorPage(items, msgKey, q)
-	return chat.Page[chat.Message]{Data: f.render(page), Meta: chat.Meta{
-		Current: &chat.Current{Limit: q.limit, Count: len(page)},
+	return chat.Page[chat.Message]{Data: f.render(page), Meta: chat.PageMeta{
+		Current: &chat.PageCount{Limit: q.limit, Count: len(page)},
 		Next:    next,
 	}}
 }
@@ -283,7 +283,7 @@ type userMessagesMeta struct {
 
 type numericIDCursor struct {
 	ID    int64      `json:"id"`
-	Affix chat.Affix `json:"affix"`
+	Affix chat.Direction `json:"affix"`
 }
 
 // GET /v3/users/{uid}/messages
@@ -327,7 +327,7 @@ func (st *state) listUserMessages(c *call) (any, error) {
 	}}
 	if next != nil && next.ID != "" {
 		id, _ := strconv.ParseInt(next.ID, 10, 64)
-		meta.Cursor = &numericIDCursor{ID: id, Affix: next.Affix}
+		meta.Cursor = &numericIDCursor{ID: id, Affix: next.Direction}
 	}
 	return struct {
 		Data []chat.Message   `json:"data"`

@@ -467,8 +467,8 @@ func (st *state) listThread(c *call) (any, error) {
 	for i, m := range page {
 		out[i] = m.view(c.onBehalfOf, true)
 	}
-	return chat.Page[chat.Message]{Data: out, Meta: chat.Meta{
-		Current: &chat.Current{Limit: q.limit, Count: len(out)},
+	return chat.Page[chat.Message]{Data: out, Meta: chat.PageMeta{
+		Current: &chat.PageCount{Limit: q.limit, Count: len(out)},
 		Next:    next,
 	}}, nil
 }

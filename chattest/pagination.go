@@ -107,13 +107,13 @@ func pageParams(p *params) pageQuery {
 
 // paginate returns the page q selects from items and its meta.pagination.
 // A page past the end is empty.
-func paginate[T any](items []T, q pageQuery) ([]T, chat.Meta) {
+func paginate[T any](items []T, q pageQuery) ([]T, chat.PageMeta) {
 	total := len(items)
 	start := min((q.page-1)*q.perPage, total)
 	end := min(start+q.perPage, total)
 	out := make([]T, end-start)
 	copy(out, items[start:end])
-	return out, chat.Meta{Pagination: &chat.Pagination{
+	return out, chat.PageMeta{Pagination: &chat.Pagination{
 		Total:       total,
 		Count:       len(out),
 		PerPage:     q.perPage,
@@ -125,7 +125,7 @@ func paginate[T any](items []T, q pageQuery) ([]T, chat.Meta) {
 // cursorQuery positions a cursor-based list of messages (reference §1.8).
 type cursorQuery struct {
 	limit     int
-	affix     chat.Affix // "", append or prepend
+	affix     chat.Direction // "", append or prepend
 	id        int64      // message id cursor, when hasID
 	hasID     bool
 	sentAt    int64 // timestamp cursor, when hasSentAt
@@ -135,8 +135,8 @@ type cursorQuery struct {
 // cursorParams reads limit (default 10, 1..1000), affix, id and sentAt.
 func cursorParams(p *params) cursorQuery {
 	q := cursorQuery{limit: p.intRange("limit", 10, 1, 1000)}
-	switch a := chat.Affix(p.str("affix")); a {
-	case "", chat.AffixAppend, chat.AffixPrepend:
+	switch a := chat.Direction(p.str("affix")); a {
+	case "", chat.DirectionAfter, chat.DirectionBefore:
 		q.affix = a
 	default:
 		p.v.add("affix", `The affix field must be "append" or "prepend".`)
@@ -159,10 +159,10 @@ func cursorParams(p *params) cursorQuery {
 // repeats or skips an item, even while items are being added: ids only grow.
 // When the page is empty, next repeats the request's cursor (nil if none).
 func cursorPage[T any](items []T, key func(T) (id, sentAt int64), q cursorQuery) ([]T, *chat.Cursor) {
-	prepend := q.affix == chat.AffixPrepend
-	affix := chat.AffixAppend
+	prepend := q.affix == chat.DirectionBefore
+	affix := chat.DirectionAfter
 	if prepend {
-		affix = chat.AffixPrepend
+		affix = chat.DirectionBefore
 	}
 	out := make([]T, 0, min(q.limit, len(items)))
 	add := func(it T) bool {
@@ -191,9 +191,9 @@ func cursorPage[T any](items []T, key func(T) (id, sentAt int64), q cursorQuery)
 	switch {
 	case len(out) > 0:
 		id, sentAt := key(out[len(out)-1])
-		return out, &chat.Cursor{Affix: affix, ID: strconv.FormatInt(id, 10), SentAt: chat.Timestamp(sentAt)}
+		return out, &chat.Cursor{Direction: affix, ID: strconv.FormatInt(id, 10), SentAt: chat.Timestamp(sentAt)}
 	case q.hasID || q.hasSentAt:
-		next := &chat.Cursor{Affix: affix, SentAt: chat.Timestamp(q.sentAt)}
+		next := &chat.Cursor{Direction: affix, SentAt: chat.Timestamp(q.sentAt)}
 		if q.hasID {
 			next.ID = strconv.FormatInt(q.id, 10)
 		}

@@ -79,7 +79,7 @@ func TestAppsWire(t *testing.T) {
 			},
 			response: `{"data":[` + appJSON + `],"meta":{"pagination":{"total":11,"count":1,"per_page":10,"current_page":2,"total_pages":2}}}`,
 			method:   http.MethodGet, path: "/apps", query: "page=2&perPage=10&searchKey=sh+op",
-			want: &chat.Page[management.App]{Data: []management.App{*wantApp()}, Meta: chat.Meta{Pagination: &chat.Pagination{
+			want: &chat.Page[management.App]{Data: []management.App{*wantApp()}, Meta: chat.PageMeta{Pagination: &chat.Pagination{
 				Total: 11, Count: 1, PerPage: 10, CurrentPage: 2, TotalPages: 2}}},
 		},
 		{

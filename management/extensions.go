@@ -109,43 +109,6 @@ const (
 	HookAfterUserDeleted          HookName = "after_user_deleted"
 )
 
-// DataList is a list the service wraps in an object, {"data": [...]}, as
-// it does for an extension's hooks and categories. It decodes from that
-// form or a bare array, and encodes as the former.
-type DataList[T any] []T
-
-// MarshalJSON encodes the list as {"data": [...]}.
-func (l DataList[T]) MarshalJSON() ([]byte, error) {
-	items := []T(l)
-	if items == nil {
-		items = []T{}
-	}
-	return json.Marshal(struct {
-		Data []T `json:"data"`
-	}{items})
-}
-
-// UnmarshalJSON accepts {"data": [...]}, a bare array, or null.
-func (l *DataList[T]) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '[' {
-		var items []T
-		if err := rest.Unmarshal(b, &items); err != nil {
-			return err
-		}
-		*l = items
-		return nil
-	}
-	var w struct {
-		Data []T `json:"data"`
-	}
-	if err := rest.Unmarshal(b, &w); err != nil {
-		return err
-	}
-	*l = w.Data
-	return nil
-}
-
 // Extension is an extension as listed for an app.
 type Extension struct {
 	// ID is the extension's id.
@@ -174,11 +137,64 @@ type Extension struct {
 	IsThirdParty bool `json:"isThirdParty,omitempty"`
 	// CreatedAt is when the extension was published.
 	CreatedAt chat.Timestamp `json:"createdAt,omitempty"`
-	// Hooks are the events it hooks into.
-	Hooks DataList[ExtensionHook] `json:"hooks,omitempty"`
+	// Hooks are the events it hooks into. The service wraps the list in
+	// an object, {"data": [...]}; a bare array decodes too.
+	Hooks []ExtensionHook `json:"-"`
 	// Categories are its categories, as sent (the reference shows only
-	// empty lists).
-	Categories DataList[json.RawMessage] `json:"categories,omitempty"`
+	// empty lists), wrapped as Hooks are.
+	Categories []json.RawMessage `json:"-"`
+}
+
+// extensionJSON is Extension with its lists in their wire form.
+type extensionJSON struct {
+	plainExtension
+	Hooks      *wrappedList[ExtensionHook]   `json:"hooks,omitempty"`
+	Categories *wrappedList[json.RawMessage] `json:"categories,omitempty"`
+}
+
+type plainExtension Extension
+
+// MarshalJSON encodes e with its lists wrapped, {"data": [...]}, as the
+// service sends them.
+func (e Extension) MarshalJSON() ([]byte, error) {
+	w := extensionJSON{plainExtension: plainExtension(e)}
+	if e.Hooks != nil {
+		w.Hooks = &wrappedList[ExtensionHook]{e.Hooks}
+	}
+	if e.Categories != nil {
+		w.Categories = &wrappedList[json.RawMessage]{e.Categories}
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON decodes e, its lists wrapped or bare.
+func (e *Extension) UnmarshalJSON(b []byte) error {
+	var w extensionJSON
+	if err := rest.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*e = Extension(w.plainExtension)
+	if w.Hooks != nil {
+		e.Hooks = w.Hooks.Data
+	}
+	if w.Categories != nil {
+		e.Categories = w.Categories.Data
+	}
+	return nil
+}
+
+// wrappedList is a list the service wraps in an object, {"data": [...]};
+// it also decodes from a bare array.
+type wrappedList[T any] struct {
+	Data []T `json:"data"`
+}
+
+func (l *wrappedList[T]) UnmarshalJSON(b []byte) error {
+	if b = bytes.TrimSpace(b); len(b) > 0 && b[0] == '[' {
+		return rest.Unmarshal(b, &l.Data)
+	}
+	type plain wrappedList[T]
+	return rest.Unmarshal(b, (*plain)(l))
 }
 
 // ExtensionHook is an event an extension hooks into.
@@ -193,35 +209,6 @@ type ExtensionHook struct {
 	Enabled int `json:"enabled,omitempty"`
 	// CreatedAt is when the hook was added.
 	CreatedAt chat.Timestamp `json:"createdAt,omitempty"`
-}
-
-// ExtensionPage is one page of the list of extensions.
-type ExtensionPage struct {
-	// Data holds the page's extensions.
-	Data []Extension `json:"data"`
-	// Meta describes where the page sits in the list.
-	Meta ExtensionMeta `json:"meta"`
-}
-
-// ExtensionMeta is the "meta" object of the list of extensions.
-type ExtensionMeta struct {
-	// Pagination is the page-number pagination, with the link to the next
-	// page.
-	Pagination *ExtensionPagination `json:"pagination,omitempty"`
-}
-
-// ExtensionPagination is [chat.Pagination] with the "links" object the
-// list of extensions adds.
-type ExtensionPagination struct {
-	chat.Pagination
-	// Links holds the address of the next page.
-	Links PageLinks `json:"links,omitzero"`
-}
-
-// PageLinks are the links of a page of a management list.
-type PageLinks struct {
-	// Next is the address of the next page; empty on the last.
-	Next string `json:"next,omitempty"`
 }
 
 // ListExtensionsOptions pages the list of extensions.
@@ -252,15 +239,15 @@ func (o *ListExtensionsOptions) values() url.Values {
 // with IsActive telling whether the app has it enabled.
 //
 // API: GET /apps/{appId}/extensions (management)
-func (s *ExtensionsService) List(ctx context.Context, appID string, opts *ListExtensionsOptions, reqOpts ...chat.RequestOption) (*ExtensionPage, error) {
+func (s *ExtensionsService) List(ctx context.Context, appID string, opts *ListExtensionsOptions, reqOpts ...chat.RequestOption) (*chat.Page[Extension], error) {
 	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
 	return s.list(ctx, appID, opts.values(), reqOpts)
 }
 
-func (s *ExtensionsService) list(ctx context.Context, appID string, q url.Values, reqOpts []chat.RequestOption) (*ExtensionPage, error) {
-	var page ExtensionPage
+func (s *ExtensionsService) list(ctx context.Context, appID string, q url.Values, reqOpts []chat.RequestOption) (*chat.Page[Extension], error) {
+	var page chat.Page[Extension]
 	call := &chat.Request{Method: http.MethodGet, Path: []string{"apps", appID, "extensions"}, Query: q}
 	if err := s.c.Do(ctx, call, &page, reqOpts...); err != nil {
 		return nil, err
@@ -284,14 +271,14 @@ func (s *ExtensionsService) All(ctx context.Context, appID string, opts *ListExt
 		}
 		q := opts.values()
 		seen := map[string]bool{q.Encode(): true}
-		fetch := func(ctx context.Context) (*ExtensionPage, error) { return s.list(ctx, appID, q, reqOpts) }
-		advance := func(page *ExtensionPage) (bool, error) {
+		fetch := func(ctx context.Context) (*chat.Page[Extension], error) { return s.list(ctx, appID, q, reqOpts) }
+		advance := func(page *chat.Page[Extension]) (bool, error) {
 			pg := page.Meta.Pagination
 			if len(page.Data) == 0 || pg == nil {
 				return false, nil
 			}
 			switch {
-			case pg.Links.Next != "":
+			case pg.Links != nil && pg.Links.Next != "":
 				u, err := url.Parse(pg.Links.Next)
 				if err != nil {
 					return false, fmt.Errorf("management: the next-page link is not a valid URL: %w", err)
@@ -309,7 +296,7 @@ func (s *ExtensionsService) All(ctx context.Context, appID string, opts *ListExt
 			seen[q.Encode()] = true
 			return true, nil
 		}
-		rest.Walk(ctx, fetch, func(p *ExtensionPage) []Extension { return p.Data }, advance)(yield)
+		rest.Walk(ctx, fetch, func(p *chat.Page[Extension]) []Extension { return p.Data }, advance)(yield)
 	}
 }
 

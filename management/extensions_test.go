@@ -30,10 +30,10 @@ func wantExtension() management.Extension {
 		ID: management.ExtensionPolls, Name: "Polls", TagLine: "Ask", Description: "Polls in chats", Author: "CometChat",
 		Email: "ext@example.com", WebhookURL: "https://ext.example.com/hook", AccessToAppData: true, AdminURL: "https://a",
 		WebsiteURL: "https://w", IsActive: true, CreatedAt: 1600000000,
-		Hooks: management.DataList[management.ExtensionHook]{
+		Hooks: []management.ExtensionHook{
 			{Hook: management.HookBeforeMessage, Description: "checks", IsActive: true, Enabled: 1, CreatedAt: 1600000001},
 		},
-		Categories: management.DataList[json.RawMessage]{},
+		Categories: []json.RawMessage{},
 	}
 }
 
@@ -54,11 +54,10 @@ func TestExtensionsWire(t *testing.T) {
 			response: `{"data":[` + extensionJSON + `],"meta":{"pagination":{"total":2,"count":1,"per_page":1,"current_page":1,
 				"total_pages":2,"links":{"next":"https://apimgmt.cometchat.io/apps/app1/extensions?page=2&perPage=1"}}}}`,
 			method: http.MethodGet, path: "/apps/app1/extensions", query: "perPage=1",
-			want: &management.ExtensionPage{Data: []management.Extension{wantExtension()}, Meta: management.ExtensionMeta{
-				Pagination: &management.ExtensionPagination{
-					Pagination: chat.Pagination{Total: 2, Count: 1, PerPage: 1, CurrentPage: 1, TotalPages: 2},
-					Links:      management.PageLinks{Next: "https://apimgmt.cometchat.io/apps/app1/extensions?page=2&perPage=1"},
-				}}},
+			want: &chat.Page[management.Extension]{Data: []management.Extension{wantExtension()}, Meta: chat.PageMeta{
+				Pagination: &chat.Pagination{Total: 2, Count: 1, PerPage: 1, CurrentPage: 1, TotalPages: 2,
+					Links: &chat.PageLinks{Next: "https://apimgmt.cometchat.io/apps/app1/extensions?page=2&perPage=1"}},
+			}},
 		},
 		{
 			name: "set enabled",
@@ -467,14 +466,18 @@ func TestExtensionSettingsNeverPrintCredentials(t *testing.T) {
 	assert.JSONEq(t, `{"data":{"settings":{"giphyApiKey":"s3cret-giphy"}}}`, string(b), "JSON keeps the settings")
 }
 
-func TestDataList(t *testing.T) {
-	var l management.DataList[management.ExtensionHook]
-	require.NoError(t, json.Unmarshal([]byte(`[{"hook":"after_message","enabled":"1"}]`), &l))
-	assert.Equal(t, management.DataList[management.ExtensionHook]{{Hook: management.HookAfterMessage, Enabled: 1}}, l, "a bare array, leniently")
-	require.NoError(t, json.Unmarshal([]byte(`null`), &l))
-	assert.Empty(t, l)
-	b, err := json.Marshal(management.DataList[string](nil))
+// TestExtensionLists decodes an extension's hooks and categories wrapped
+// in {"data": [...]}, as the service sends them, or bare, and encodes them
+// wrapped.
+func TestExtensionLists(t *testing.T) {
+	var e management.Extension
+	require.NoError(t, json.Unmarshal([]byte(`{"id":"x","hooks":[{"hook":"after_message","enabled":"1"}],"categories":{"data":["c"]}}`), &e))
+	assert.Equal(t, []management.ExtensionHook{{Hook: management.HookAfterMessage, Enabled: 1}}, e.Hooks, "a bare array, leniently")
+	assert.Equal(t, []json.RawMessage{json.RawMessage(`"c"`)}, e.Categories)
+	require.NoError(t, json.Unmarshal([]byte(`{"id":"x","hooks":null}`), &e))
+	assert.Empty(t, e.Hooks)
+	b, err := json.Marshal(management.Extension{ID: "x", Hooks: []management.ExtensionHook{}})
 	require.NoError(t, err)
-	assert.JSONEq(t, `{"data":[]}`, string(b))
+	assert.JSONEq(t, `{"id":"x","isActive":false,"hooks":{"data":[]}}`, string(b))
 	assert.Len(t, management.KnownExtensionIDs(), 39, "the reference names 39 extensions")
 }

@@ -77,7 +77,7 @@ func TestWebhooksWire(t *testing.T) {
 			response: `{"data":[` + hookJSON + `],"meta":{"pagination":{"total":1,"count":1,"per_page":10,"current_page":1,"total_pages":1}}}`,
 			method:   http.MethodGet, path: "/apps/app1/webhooks", query: "perPage=10&searchKey=ord+ers",
 			want: &chat.Page[management.Webhook]{Data: []management.Webhook{*hook},
-				Meta: chat.Meta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 10, CurrentPage: 1, TotalPages: 1}}},
+				Meta: chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 10, CurrentPage: 1, TotalPages: 1}}},
 		},
 		{
 			name:     "List without options, string timestamps",

@@ -163,9 +163,9 @@ func converse(ctx context.Context, tel *telemetry, client *chat.Client, w io.Wri
 	}
 	fmt.Fprintf(w, "4. %s replied in the thread of %s with message %s\n", reply.Sender, reply.ParentID, reply.ID)
 
-	replies, err := call(ctx, tel, "Messages.AllThread", func(ctx context.Context) (int, error) {
+	replies, err := call(ctx, tel, "Messages.AllThreadMessages", func(ctx context.Context) (int, error) {
 		n := 0
-		for _, err := range client.Messages.AllThread(ctx, msg.ID, nil) {
+		for _, err := range client.Messages.AllThreadMessages(ctx, msg.ID, nil) {
 			if err != nil {
 				return n, err
 			}

@@ -44,8 +44,8 @@ func TestRun(t *testing.T) {
 		`using the in-memory chattest server at https://127\.0\.0\.1:\d+\n`,
 		`1\. users ready: otel-alice and otel-bob\n`,
 		`\n  AuthTokens\.Get +[0-9.]+ms\n    GET /v3/users/otel-alice/auth_tokens/REDACTED +200 +[0-9.]+ms\n  Messages\.Send `,
-		`\n  Messages\.AllThread +[0-9.]+ms\n    GET /v3/messages/1/thread +503 +[0-9.]+ms\n    GET /v3/messages/1/thread +200 +[0-9.]+ms\n`,
-		`\n  Messages\.AllThread +GET +503 +1 +[0-9.]+ms\n`,
+		`\n  Messages\.AllThreadMessages +[0-9.]+ms\n    GET /v3/messages/1/thread +503 +[0-9.]+ms\n    GET /v3/messages/1/thread +200 +[0-9.]+ms\n`,
+		`\n  Messages\.AllThreadMessages +GET +503 +1 +[0-9.]+ms\n`,
 		`\n  Users\.Create +POST +200 +2 +[0-9.]+ms\n`,
 	} {
 		assert.Regexp(t, regexp.MustCompile(want), got)
@@ -111,7 +111,7 @@ func TestSpansOfEachCall(t *testing.T) {
 		attrs := attribute.NewSet(s.Attributes...)
 		method, _ := attrs.Value(semconv.HTTPRequestMethodKey)
 		attempts = append(attempts, attempt{parent.Name, s.Name, method.AsString(), statusCode(attrs)})
-		if full, _ := attrs.Value(semconv.URLFullKey); parent.Name == "Messages.AllThread" && !strings.Contains(full.AsString(), "?") {
+		if full, _ := attrs.Value(semconv.URLFullKey); parent.Name == "Messages.AllThreadMessages" && !strings.Contains(full.AsString(), "?") {
 			firstPage = append(firstPage, s)
 		}
 	}
@@ -123,9 +123,9 @@ func TestSpansOfEachCall(t *testing.T) {
 		{"AuthTokens.Get", "GET /v3/users/otel-alice/auth_tokens/REDACTED", "GET", "200"},
 		{"Messages.Send", "POST /v3/messages", "POST", "200"},
 		{"Messages.SendThread", "POST /v3/messages/1/thread", "POST", "200"},
-		{"Messages.AllThread", "GET /v3/messages/1/thread", "GET", "503"},
-		{"Messages.AllThread", "GET /v3/messages/1/thread", "GET", "200"},
-		{"Messages.AllThread", "GET /v3/messages/1/thread", "GET", "200"}, // the next page, empty
+		{"Messages.AllThreadMessages", "GET /v3/messages/1/thread", "GET", "503"},
+		{"Messages.AllThreadMessages", "GET /v3/messages/1/thread", "GET", "200"},
+		{"Messages.AllThreadMessages", "GET /v3/messages/1/thread", "GET", "200"}, // the next page, empty
 		{"Notifications.ListPushTokens", tokensPath, "GET", "200"},
 	}, attempts)
 
@@ -179,7 +179,7 @@ func TestSpansOfEachCall(t *testing.T) {
 		want[attempt{call: a.call, method: a.method, status: a.status}]++
 	}
 	assert.Equal(t, want, counts)
-	assert.Equal(t, uint64(1), counts[attempt{call: "Messages.AllThread", method: "GET", status: "503"}])
+	assert.Equal(t, uint64(1), counts[attempt{call: "Messages.AllThreadMessages", method: "GET", status: "503"}])
 	for _, sm := range rm.ScopeMetrics {
 		for _, m := range sm.Metrics {
 			h, ok := m.Data.(metricdata.Histogram[float64])

@@ -80,7 +80,7 @@ func run() error {
 	fmt.Printf("4. %s replied in the thread of %s with message %s: %q\n", reply.Sender, reply.ParentID, reply.ID, reply.Data.Text)
 
 	fmt.Printf("5. thread of message %s:\n", msg.ID)
-	for m, err := range client.Messages.AllThread(ctx, msg.ID, nil) {
+	for m, err := range client.Messages.AllThreadMessages(ctx, msg.ID, nil) {
 		if err != nil {
 			return fmt.Errorf("listing the thread: %w", err)
 		}
