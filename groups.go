@@ -174,7 +174,7 @@ type ListGroupsOptions struct {
 	// Direction and UpdatedAt are a cursor on the groups' updatedAt: groups
 	// updated after (AffixAppend) or before (AffixPrepend) UpdatedAt. The
 	// answer's Meta.Cursor gives the next position.
-	Direction     Direction     `url:"affix,omitempty"`
+	Direction Direction `url:"affix,omitempty"`
 	UpdatedAt Timestamp `url:"updatedAt,omitempty"`
 	// WithTags includes each group's tags.
 	WithTags bool `url:"withTags,omitempty"`

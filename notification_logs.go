@@ -165,8 +165,8 @@ type ListLogsOptions struct {
 
 	// Direction and LogID position the list: the logs after (append) or
 	// before (prepend) the log entry LogID.
-	Direction Direction  `url:"affix,omitempty"`
-	LogID string `url:"logId,omitempty"`
+	Direction Direction `url:"affix,omitempty"`
+	LogID     string    `url:"logId,omitempty"`
 	// Limit is the page size. The reference lists no limit parameter but
 	// answers with meta.current.limit; it is sent when set.
 	Limit int `url:"limit,omitempty"`
@@ -176,7 +176,7 @@ type ListLogsOptions struct {
 type logsPage struct {
 	Data []NotificationLog `json:"data"`
 	Meta struct {
-		Current  *PageCount   `json:"current"`
+		Current  *PageCount `json:"current"`
 		Next     *logCursor `json:"next"`
 		Previous *logCursor `json:"previous"`
 	} `json:"meta"`
@@ -187,8 +187,8 @@ type logsPage struct {
 // positioned by, and leaves messageId, which it cannot send back as a
 // position.
 type logCursor struct {
-	Direction Direction  `json:"affix"`
-	LogID string `json:"logId"`
+	Direction Direction `json:"affix"`
+	LogID     string    `json:"logId"`
 }
 
 func (c *logCursor) cursor() *Cursor {

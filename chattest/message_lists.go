@@ -282,7 +282,7 @@ type userMessagesMeta struct {
 }
 
 type numericIDCursor struct {
-	ID    int64      `json:"id"`
+	ID    int64          `json:"id"`
 	Affix chat.Direction `json:"affix"`
 }
 

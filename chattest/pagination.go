@@ -126,7 +126,7 @@ func paginate[T any](items []T, q pageQuery) ([]T, chat.PageMeta) {
 type cursorQuery struct {
 	limit     int
 	affix     chat.Direction // "", append or prepend
-	id        int64      // message id cursor, when hasID
+	id        int64          // message id cursor, when hasID
 	hasID     bool
 	sentAt    int64 // timestamp cursor, when hasSentAt
 	hasSentAt bool
