@@ -304,18 +304,19 @@ func TestFailClosedWithoutRedis(t *testing.T) {
 // milliseconds.
 func holdInRedis(t *testing.T, rdb redis.Cmdable, key string) time.Duration {
 	t.Helper()
-	ctx := t.Context()
-	pttl, err := rdb.PTTL(ctx, key).Result()
-	require.NoError(t, err)
-	require.Positive(t, pttl, "%s holds a hold, expiring when it ends", key)
-	v, err := rdb.Get(ctx, key).Result()
-	require.NoError(t, err)
-	end, err := strconv.ParseInt(v, 10, 64)
-	require.NoError(t, err, "%s holds the hold's end in Unix milliseconds: %q", key, v)
-	now, err := rdb.Time(ctx).Result()
-	require.NoError(t, err)
-	assert.InDelta(t, pttl.Milliseconds(), end-now.UnixMilli(), 50, "the end, by Redis's clock, is when the key expires")
-	return pttl
+	var pttl *redis.DurationCmd
+	var get *redis.StringCmd
+	var now *redis.TimeCmd
+	_, err := rdb.TxPipelined(t.Context(), func(p redis.Pipeliner) error { // at one instant of Redis's
+		pttl, get, now = p.PTTL(t.Context(), key), p.Get(t.Context(), key), p.Time(t.Context())
+		return nil
+	})
+	require.NoError(t, err, "%s holds a hold", key)
+	require.Positive(t, pttl.Val(), "%s expires when the hold ends", key)
+	end, err := strconv.ParseInt(get.Val(), 10, 64)
+	require.NoError(t, err, "%s holds the hold's end in Unix milliseconds: %q", key, get.Val())
+	assert.InDelta(t, pttl.Val().Milliseconds(), end-now.Val().UnixMilli(), 2, "the end, by Redis's clock, is when the key expires")
+	return pttl.Val()
 }
 
 // TestAHoldIgnoresProcessClocks: a process whose clock is minutes ahead,
