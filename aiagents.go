@@ -51,7 +51,7 @@ import (
 // Errors the reference names for these APIs: ERR_AGENT_NOT_FOUND,
 // ERR_AGENT_CREATION_FAILED, ERR_TOOL_NOT_FOUND, ERR_TOOL_ALREADY_ADDED,
 // ERR_KB_NOT_FOUND, ERR_KB_INDEXING_FAILED and the authentication codes.
-type AIAgentsService struct{ rc *rest.Client }
+type AIAgentsService struct{ c *Caller }
 
 // Agent is an agent made with the Agent Builder. Its field names are
 // unconfirmed by the reference (see [AIAgentsService]); its times are Unix
@@ -210,11 +210,11 @@ func (s *AIAgentsService) CreateAgent(ctx context.Context, req *CreateAgentReque
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.Name", req.Name); err != nil {
+	if err := required("req.Name", req.Name); err != nil {
 		return nil, err
 	}
 	var out answer[Agent, agentKey]
-	if err := s.rc.Do(ctx, &rest.Call{Method: http.MethodPost, Path: path("ai-agents", "agent-builder", "agents"), Body: req, Options: opts}, &out); err != nil {
+	if err := s.c.send(ctx, &Request{Method: http.MethodPost, Path: []string{"ai-agents", "agent-builder", "agents"}, Body: req}, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out.v, nil
@@ -228,51 +228,19 @@ type ListAgentsOptions struct {
 	Limit int `url:"limit,omitempty"`
 	// Search keeps agents whose name, description or UID matches.
 	Search string `url:"search,omitempty"`
-	// Affix is the direction from CreatedAt: after it (append) or before
+	// Direction is the direction from CreatedAt: after it (append) or before
 	// it (prepend).
-	Affix Affix `url:"affix,omitempty"`
+	Direction Direction `url:"affix,omitempty"`
 	// CreatedAt is the cursor: an agent's creation time in Unix
 	// milliseconds, as meta.next gives it.
 	CreatedAt int64 `url:"createdAt,omitempty"`
 }
 
-// AgentPage is one page of Agent Builder agents. It is not a [Page]: the
-// list's cursor is a creation time in milliseconds, which [Cursor] has no
-// field for.
-type AgentPage struct {
-	// Data holds the page's agents.
-	Data []Agent `json:"data"`
-	// Meta positions the page in the list.
-	Meta AgentPageMeta `json:"meta"`
-}
-
-// AgentPageMeta is the meta of an [AgentPage].
-type AgentPageMeta struct {
-	// Current is the limit applied and the count returned.
-	Current *Current `json:"current,omitempty"`
-	// Next is the cursor of the following page; nil at the end.
-	Next *AgentCursor `json:"next,omitempty"`
-	// Previous is the cursor of the preceding page.
-	Previous *AgentCursor `json:"previous,omitempty"`
-}
-
-// AgentCursor is a position in the list of Agent Builder agents.
-type AgentCursor struct {
-	// Affix is the direction from CreatedAt.
-	Affix Affix `json:"affix,omitempty"`
-	// CreatedAt is a creation time in Unix milliseconds.
-	CreatedAt int64 `json:"createdAt,omitempty"`
-}
-
 // ListAgents returns one page of the app's Agent Builder agents.
 //
 // API: GET /v3/ai-agents/agent-builder/agents (onBehalfOf not supported)
-func (s *AIAgentsService) ListAgents(ctx context.Context, opts *ListAgentsOptions, reqOpts ...RequestOption) (*AgentPage, error) {
-	var page AgentPage
-	if err := s.rc.Do(ctx, &rest.Call{Method: http.MethodGet, Path: path("ai-agents", "agent-builder", "agents"), Query: opts, Options: reqOpts}, &page); err != nil {
-		return nil, err
-	}
-	return &page, nil
+func (s *AIAgentsService) ListAgents(ctx context.Context, opts *ListAgentsOptions, reqOpts ...RequestOption) (*Page[Agent], error) {
+	return list[Agent](ctx, s.c, &Request{Path: []string{"ai-agents", "agent-builder", "agents"}, Query: opts}, reqOpts)
 }
 
 // AllAgents iterates over every Agent Builder agent opts selects, following
@@ -285,28 +253,28 @@ func (s *AIAgentsService) AllAgents(ctx context.Context, opts *ListAgentsOptions
 	return func(yield func(*Agent, error) bool) {
 		o := *nonNil(opts)
 		type position struct {
-			affix Affix
+			affix Direction
 			at    int64
 		}
-		seen := map[position]bool{{o.Affix, o.CreatedAt}: true}
-		fetch := func(ctx context.Context) (*AgentPage, error) { return s.ListAgents(ctx, &o, reqOpts...) }
-		advance := func(p *AgentPage) (bool, error) {
+		seen := map[position]bool{{o.Direction, o.CreatedAt}: true}
+		fetch := func(ctx context.Context) (*Page[Agent], error) { return s.ListAgents(ctx, &o, reqOpts...) }
+		advance := func(p *Page[Agent]) (bool, error) {
 			next := p.Meta.Next
 			if len(p.Data) == 0 || next == nil || next.CreatedAt == 0 {
 				return false, nil
 			}
-			if next.Affix != "" {
-				o.Affix = next.Affix
+			if next.Direction != "" {
+				o.Direction = next.Direction
 			}
 			o.CreatedAt = next.CreatedAt
-			pos := position{o.Affix, o.CreatedAt}
+			pos := position{o.Direction, o.CreatedAt}
 			if seen[pos] {
 				return false, ErrPaginationStalled
 			}
 			seen[pos] = true
 			return true, nil
 		}
-		rest.Walk(ctx, fetch, func(p *AgentPage) []Agent { return p.Data }, advance)(yield)
+		rest.Walk(ctx, fetch, func(p *Page[Agent]) []Agent { return p.Data }, advance)(yield)
 	}
 }
 
@@ -445,11 +413,11 @@ func (s *AIAgentsService) CreateBYOAgent(ctx context.Context, req *CreateBYOAgen
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.Name", req.Name, "req.IntegrateWith", req.IntegrateWith, "req.IntegrationType", string(req.IntegrationType)); err != nil {
+	if err := required("req.Name", req.Name, "req.IntegrateWith", req.IntegrateWith, "req.IntegrationType", string(req.IntegrationType)); err != nil {
 		return nil, err
 	}
 	var out answer[BYOAgent, agentKey]
-	if err := s.rc.Do(ctx, &rest.Call{Method: http.MethodPost, Path: path("ai-agents", "agents"), Body: req, Options: opts}, &out); err != nil {
+	if err := s.c.send(ctx, &Request{Method: http.MethodPost, Path: []string{"ai-agents", "agents"}, Body: req}, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out.v, nil
@@ -462,7 +430,7 @@ func (s *AIAgentsService) CreateBYOAgent(ctx context.Context, req *CreateBYOAgen
 // API: GET /v3/ai-agents/agents (onBehalfOf not supported)
 func (s *AIAgentsService) ListBYOAgents(ctx context.Context, opts ...RequestOption) ([]BYOAgent, error) {
 	var out answer[[]BYOAgent, agentsKey]
-	if err := s.rc.Do(ctx, &rest.Call{Method: http.MethodGet, Path: path("ai-agents", "agents"), Options: opts}, &out); err != nil {
+	if err := s.c.send(ctx, &Request{Method: http.MethodGet, Path: []string{"ai-agents", "agents"}}, &out, opts); err != nil {
 		return nil, err
 	}
 	if out.v == nil {
@@ -526,7 +494,7 @@ func (s *AIAgentsService) TestBYOAgent(ctx context.Context, req *TestBYOAgentReq
 		return nil, newArgError("req", "must not be nil")
 	}
 	var out answer[TestBYOAgentResult, noKey]
-	if err := s.rc.Do(ctx, &rest.Call{Method: http.MethodPost, Path: path("ai-agents", "agents", "test"), Body: req, Options: opts}, &out); err != nil {
+	if err := s.c.send(ctx, &Request{Method: http.MethodPost, Path: []string{"ai-agents", "agents", "test"}, Body: req}, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out.v, nil

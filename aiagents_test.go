@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // The agent examples of the public AI Agents documentation.
@@ -104,20 +105,20 @@ func TestAIAgentsWire(t *testing.T) {
 		{
 			name: "ListAgents",
 			call: func(c *chat.Client) (any, error) {
-				return c.AIAgents.ListAgents(ctx, &chat.ListAgentsOptions{Limit: 10, Search: "support agent", Affix: chat.AffixAppend, CreatedAt: 1699999999999})
+				return c.AIAgents.ListAgents(ctx, &chat.ListAgentsOptions{Limit: 10, Search: "support agent", Direction: chat.DirectionAfter, CreatedAt: 1699999999999})
 			},
 			response: `{"data":[` + builderAgentJSON + `],"meta":{"previous":{"affix":"prepend","createdAt":1700000000000},
 				"current":{"limit":10,"count":1},"next":{"affix":"append","createdAt":1700000000000}}}`,
 			method: http.MethodGet, path: "/v3/ai-agents/agent-builder/agents",
 			query: "affix=append&createdAt=1699999999999&limit=10&search=support+agent",
 			check: func(t *testing.T, got any) {
-				p := got.(*chat.AgentPage)
+				p := got.(*chat.Page[chat.Agent])
 				require.Len(t, p.Data, 1)
 				wantBuilderAgent(t, &p.Data[0])
-				assert.Equal(t, chat.AgentPageMeta{
-					Current:  &chat.Current{Limit: 10, Count: 1},
-					Next:     &chat.AgentCursor{Affix: chat.AffixAppend, CreatedAt: 1700000000000},
-					Previous: &chat.AgentCursor{Affix: chat.AffixPrepend, CreatedAt: 1700000000000},
+				assert.Equal(t, chat.PageMeta{
+					Current:  &chat.PageCount{Limit: 10, Count: 1},
+					Next:     &chat.Cursor{Direction: chat.DirectionAfter, CreatedAt: 1700000000000},
+					Previous: &chat.Cursor{Direction: chat.DirectionBefore, CreatedAt: 1700000000000},
 				}, p.Meta)
 			},
 		},
@@ -163,7 +164,7 @@ func TestAIAgentsWire(t *testing.T) {
 		{
 			name:     "ListBYOAgents empty",
 			call:     func(c *chat.Client) (any, error) { return c.AIAgents.ListBYOAgents(ctx) },
-			response: `{"data":null}`,
+			response: `{"data":[]}`,
 			method:   http.MethodGet, path: "/v3/ai-agents/agents",
 			want: []chat.BYOAgent{},
 		},
@@ -200,14 +201,14 @@ func TestAIAgentsAllAgents(t *testing.T) {
 	ctx := context.Background()
 	t.Run("follows meta.next's createdAt", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+		m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 			switch req.URL.Query().Get("createdAt") {
 			case "":
-				return jsonResponse(http.StatusOK, `{"data":[{"uid":"a"},{"uid":"b"}],"meta":{"current":{"limit":2,"count":2},"next":{"affix":"append","createdAt":2}}}`), nil
+				return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"a"},{"uid":"b"}],"meta":{"current":{"limit":2,"count":2},"next":{"affix":"append","createdAt":2}}}`), nil
 			case "2":
-				return jsonResponse(http.StatusOK, `{"data":[{"uid":"c"}],"meta":{"current":{"limit":2,"count":1}}}`), nil
+				return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"c"}],"meta":{"current":{"limit":2,"count":1}}}`), nil
 			}
-			return jsonResponse(http.StatusOK, `{"data":[]}`), nil
+			return wiretest.JSONResponse(http.StatusOK, `{"data":[]}`), nil
 		})
 		opts := &chat.ListAgentsOptions{Limit: 2, Search: "s"}
 		var uids []string
@@ -216,7 +217,7 @@ func TestAIAgentsAllAgents(t *testing.T) {
 			uids = append(uids, a.UID)
 		}
 		assert.Equal(t, []string{"a", "b", "c"}, uids)
-		reqs := m.requests()
+		reqs := m.Requests()
 		require.Len(t, reqs, 2)
 		assert.Equal(t, "limit=2&search=s", reqs[0].RawQuery)
 		assert.Equal(t, "affix=append&createdAt=2&limit=2&search=s", reqs[1].RawQuery)
@@ -224,7 +225,7 @@ func TestAIAgentsAllAgents(t *testing.T) {
 	})
 	t.Run("a repeated cursor stops with ErrPaginationStalled", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, `{"data":[{"uid":"a"}],"meta":{"next":{"affix":"append","createdAt":5}}}`)
+		m.Reply(http.StatusOK, `{"data":[{"uid":"a"}],"meta":{"next":{"affix":"append","createdAt":5}}}`)
 		var last error
 		n := 0
 		for _, err := range m.client.AIAgents.AllAgents(ctx, nil) {
@@ -235,16 +236,16 @@ func TestAIAgentsAllAgents(t *testing.T) {
 			}
 		}
 		assert.ErrorIs(t, last, chat.ErrPaginationStalled)
-		assert.Equal(t, 2, n, "the first two pages, then the repeat is refused")
+		assert.Equal(t, 1, n, "the first page; the second repeats it and is refused before its items are yielded")
 	})
 	t.Run("stops at the first error", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusNotFound, `{"error":{"code":"ERR_AGENT_NOT_FOUND","message":"gone"}}`)
+		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_AGENT_NOT_FOUND","message":"gone"}}`)
 		for a, err := range m.client.AIAgents.AllAgents(ctx, nil) {
 			assert.Nil(t, a)
-			assert.Equal(t, "ERR_AGENT_NOT_FOUND", requireAPIError(t, err).Code)
+			assert.Equal(t, "ERR_AGENT_NOT_FOUND", wiretest.RequireAPIError(t, err).Code)
 		}
-		assert.Equal(t, 1, m.calls())
+		assert.Equal(t, 1, m.Calls())
 	})
 }
 
@@ -273,17 +274,17 @@ func TestAIAgentsArguments(t *testing.T) {
 		}},
 		{"TestBYOAgent nil", "req", func() error { _, err := s.TestBYOAgent(ctx, nil); return err }},
 	} {
-		t.Run(tt.name, func(t *testing.T) { requireArgError(t, tt.call(), tt.arg) })
+		t.Run(tt.name, func(t *testing.T) { wiretest.RequireArgError(t, tt.call(), tt.arg) })
 	}
-	assert.Zero(t, m.calls(), "nothing sent")
+	assert.Zero(t, m.Calls(), "nothing sent")
 
 	t.Run("an Extra value that cannot be encoded", func(t *testing.T) {
 		_, err := s.CreateAgent(ctx, &chat.CreateAgentRequest{Name: "n", Extra: map[string]any{"f": func() {}}})
-		requireArgError(t, err, "body")
+		wiretest.RequireArgError(t, err, "body")
 	})
 	t.Run("a malformed answer is a decoding error", func(t *testing.T) {
-		m.reply(http.StatusOK, `{"agent":{"uid":{"not":"a string"}}}`)
+		m.Reply(http.StatusOK, `{"agent":{"uid":{"not":"a string"}}}`)
 		_, err := s.CreateAgent(ctx, &chat.CreateAgentRequest{Name: "n"})
-		assert.Contains(t, requireAPIError(t, err).Message, "decoding response")
+		assert.Contains(t, wiretest.RequireAPIError(t, err).Message, "decoding response")
 	})
 }

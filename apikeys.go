@@ -2,15 +2,12 @@ package chat
 
 import (
 	"context"
-	"fmt"
 	"iter"
 	"net/http"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // APIKeysService manages the app's API keys. Get it from [Client.APIKeys].
-type APIKeysService struct{ rc *rest.Client }
+type APIKeysService struct{ c *Caller }
 
 // Scope is what an API key may do.
 type Scope string
@@ -29,23 +26,13 @@ const (
 // Printing an APIKey shows the key as REDACTED; JSON encoding keeps it.
 type APIKey struct {
 	// APIKey is the key itself (40 hex characters).
-	APIKey string `json:"apiKey"`
+	APIKey Secret `json:"apiKey"`
 	// Name describes the key (at most 100 characters).
 	Name string `json:"name,omitempty"`
 	// Scope is what the key may do.
 	Scope Scope `json:"scope,omitempty"`
 	// CreatedAt is when the key was created.
 	CreatedAt Timestamp `json:"createdAt,omitempty"`
-}
-
-// Format prints the key with its secret redacted, for every verb.
-func (k APIKey) Format(f fmt.State, verb rune) {
-	type apiKey APIKey
-	v := apiKey(k)
-	if v.APIKey != "" {
-		v.APIKey = rest.Redacted
-	}
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
 }
 
 // CreateAPIKeyRequest is the body of [APIKeysService.Create].
@@ -63,10 +50,10 @@ func (s *APIKeysService) Create(ctx context.Context, req *CreateAPIKeyRequest, o
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.Name", req.Name); err != nil {
+	if err := required("req.Name", req.Name); err != nil {
 		return nil, err
 	}
-	return do[APIKey](ctx, s.rc, http.MethodPost, path("apikeys"), req, "", opts)
+	return do[APIKey](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"apikeys"}, Body: req}, opts)
 }
 
 // ListAPIKeysOptions filters the list of API keys.
@@ -82,7 +69,7 @@ type ListAPIKeysOptions struct {
 //
 // API: GET /v3/apikeys (onBehalfOf not supported)
 func (s *APIKeysService) List(ctx context.Context, opts *ListAPIKeysOptions, reqOpts ...RequestOption) (*Page[APIKey], error) {
-	return list[APIKey](ctx, s.rc, path("apikeys"), opts, "", reqOpts)
+	return list[APIKey](ctx, s.c, &Request{Path: []string{"apikeys"}, Query: opts}, reqOpts)
 }
 
 // All iterates over every API key matching opts.
@@ -98,10 +85,10 @@ func (s *APIKeysService) All(ctx context.Context, opts *ListAPIKeysOptions, reqO
 //
 // API: GET /v3/apikeys/{apiKey} (onBehalfOf not supported)
 func (s *APIKeysService) Get(ctx context.Context, apiKey string, opts ...RequestOption) (*APIKey, error) {
-	if err := s.rc.Required("apiKey", apiKey); err != nil {
+	if err := required("apiKey", apiKey); err != nil {
 		return nil, err
 	}
-	return do[APIKey](ctx, s.rc, http.MethodGet, path("apikeys").Secret(apiKey), nil, "", opts)
+	return do[APIKey](ctx, s.c, &Request{Method: http.MethodGet, Path: []string{"apikeys", apiKey}, Secrets: []Secret{Secret(apiKey)}}, opts)
 }
 
 // UpdateAPIKeyRequest is the body of [APIKeysService.Update]; empty fields
@@ -118,21 +105,21 @@ type UpdateAPIKeyRequest struct {
 //
 // API: PUT /v3/apikeys/{apiKey} (onBehalfOf not supported)
 func (s *APIKeysService) Update(ctx context.Context, apiKey string, req *UpdateAPIKeyRequest, opts ...RequestOption) (*APIKey, error) {
-	if err := s.rc.Required("apiKey", apiKey); err != nil {
+	if err := required("apiKey", apiKey); err != nil {
 		return nil, err
 	}
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	return do[APIKey](ctx, s.rc, http.MethodPut, path("apikeys").Secret(apiKey), req, "", opts)
+	return do[APIKey](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"apikeys", apiKey}, Secrets: []Secret{Secret(apiKey)}, Body: req}, opts)
 }
 
 // Delete deletes an API key. A key cannot delete itself.
 //
 // API: DELETE /v3/apikeys/{apiKey} (onBehalfOf not supported)
 func (s *APIKeysService) Delete(ctx context.Context, apiKey string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("apiKey", apiKey); err != nil {
+	if err := required("apiKey", apiKey); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, path("apikeys").Secret(apiKey), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"apikeys", apiKey}, Secrets: []Secret{Secret(apiKey)}}, opts)
 }

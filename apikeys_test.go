@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // otherKey is a key the client manages (not the one it authenticates with).
@@ -51,7 +52,7 @@ func TestAPIKeysWire(t *testing.T) {
 			response: `{"data":[` + apiKeyJSON + `],"meta":{"pagination":{"total":1,"count":1,"per_page":100,"current_page":1,"total_pages":1}}}`,
 			method:   http.MethodGet, path: "/v3/apikeys", query: "scope=fullAccess&searchKey=John%27s+key",
 			want: &chat.Page[chat.APIKey]{Data: []chat.APIKey{*want},
-				Meta: chat.Meta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}},
+				Meta: chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}},
 		},
 		{
 			name:     "List without options",
@@ -59,7 +60,7 @@ func TestAPIKeysWire(t *testing.T) {
 			response: `{"data":[],"meta":{"pagination":{"total":0,"count":0,"per_page":100,"current_page":1,"total_pages":0}}}`,
 			method:   http.MethodGet, path: "/v3/apikeys",
 			want: &chat.Page[chat.APIKey]{Data: []chat.APIKey{},
-				Meta: chat.Meta{Pagination: &chat.Pagination{PerPage: 100, CurrentPage: 1}}},
+				Meta: chat.PageMeta{Pagination: &chat.Pagination{PerPage: 100, CurrentPage: 1}}},
 		},
 		{
 			name:     "Get",
@@ -96,19 +97,19 @@ func TestAPIKeysWire(t *testing.T) {
 
 func TestAPIKeysAll(t *testing.T) {
 	m := newMockAPI(t)
-	m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 		if req.URL.Query().Get("page") == "1" {
-			return jsonResponse(http.StatusOK, `{"data":[{"apiKey":"k1"},{"apiKey":"k2"}],"meta":{"pagination":{"per_page":2,"current_page":1}}}`), nil
+			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"apiKey":"k1"},{"apiKey":"k2"}],"meta":{"pagination":{"per_page":2,"current_page":1}}}`), nil
 		}
-		return jsonResponse(http.StatusOK, `{"data":[],"meta":{"pagination":{"per_page":2,"current_page":2}}}`), nil
+		return wiretest.JSONResponse(http.StatusOK, `{"data":[],"meta":{"pagination":{"per_page":2,"current_page":2}}}`), nil
 	})
 	var keys []string
 	for k, err := range m.client.APIKeys.All(context.Background(), &chat.ListAPIKeysOptions{Scope: chat.ScopeAuthOnly}) {
 		require.NoError(t, err)
-		keys = append(keys, k.APIKey)
+		keys = append(keys, string(k.APIKey))
 	}
 	assert.Equal(t, []string{"k1", "k2"}, keys)
-	reqs := m.requests()
+	reqs := m.Requests()
 	require.Len(t, reqs, 2)
 	assert.Equal(t, "page=1&scope=authOnly", reqs[0].RawQuery)
 	assert.Equal(t, "page=2&scope=authOnly", reqs[1].RawQuery)
@@ -135,8 +136,8 @@ func TestAPIKeysArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			requireArgError(t, tt.call(m.client), tt.wantName)
-			assert.Zero(t, m.calls())
+			wiretest.RequireArgError(t, tt.call(m.client), tt.wantName)
+			assert.Zero(t, m.Calls())
 		})
 	}
 }
@@ -176,10 +177,10 @@ func TestAPIKeyErrorsHideTheKeys(t *testing.T) {
 	}{
 		{
 			name: "API error echoing both keys",
-			respond: httpmock.ResponderFromResponse(jsonResponse(http.StatusForbidden, `{"error":{"code":"ERR_APIKEY_NO_SELF_ACTION",
+			respond: httpmock.ResponderFromResponse(wiretest.JSONResponse(http.StatusForbidden, `{"error":{"code":"ERR_APIKEY_NO_SELF_ACTION",
 				"message":"Key `+testAPIKey+` cannot act on `+otherKey+`.","devMessage":"apikey header `+testAPIKey+`"}}`)),
 			check: func(t *testing.T, err error) {
-				ce := requireAPIError(t, err)
+				ce := wiretest.RequireAPIError(t, err)
 				assert.Equal(t, "/v3/apikeys/REDACTED", ce.Path)
 				assert.Equal(t, "Key REDACTED cannot act on REDACTED.", ce.Message)
 				assert.Equal(t, "apikey header REDACTED", ce.DevMessage)
@@ -209,7 +210,7 @@ func TestAPIKeyErrorsHideTheKeys(t *testing.T) {
 	for _, o := range outcomes {
 		t.Run(o.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.serve(func(_ int, req *http.Request) (*http.Response, error) { return o.respond(req) })
+			m.Serve(func(_ int, req *http.Request) (*http.Response, error) { return o.respond(req) })
 			_, err := m.client.APIKeys.Delete(ctx, otherKey)
 			assertNoToken(t, err, otherKey, testAPIKey)
 			o.check(t, err)

@@ -3,16 +3,13 @@ package chat
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"iter"
 	"net/http"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // AuthTokensService mints and manages the auth tokens users log in with from
 // the client libraries. Get it from [Client.AuthTokens].
-type AuthTokensService struct{ rc *rest.Client }
+type AuthTokensService struct{ c *Caller }
 
 // AuthToken is a login token of a user. Treat it as a secret: hand it to
 // that user's client only.
@@ -22,7 +19,7 @@ type AuthToken struct {
 	// UID is the user the token belongs to.
 	UID string `json:"uid"`
 	// AuthToken is the token itself.
-	AuthToken string `json:"authToken"`
+	AuthToken Secret `json:"authToken"`
 	// CreatedAt is when the token was minted.
 	CreatedAt Timestamp `json:"createdAt,omitempty"`
 	// Platform is the device platform recorded with Update.
@@ -32,16 +29,6 @@ type AuthToken struct {
 	// AppInfo is the app information recorded with Update, as JSON (the
 	// reference types it as a string in one place and an object in another).
 	AppInfo json.RawMessage `json:"appInfo,omitempty"`
-}
-
-// Format prints the token with its secret redacted, for every verb.
-func (t AuthToken) Format(f fmt.State, verb rune) {
-	type authToken AuthToken
-	v := authToken(t)
-	if v.AuthToken != "" {
-		v.AuthToken = rest.Redacted
-	}
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
 }
 
 // CreateAuthTokenRequest is the body of [AuthTokensService.Create].
@@ -54,13 +41,13 @@ type CreateAuthTokenRequest struct {
 //
 // API: POST /v3/users/{uid}/auth_tokens (onBehalfOf not supported)
 func (s *AuthTokensService) Create(ctx context.Context, uid string, req *CreateAuthTokenRequest, opts ...RequestOption) (*AuthToken, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
 	if req == nil {
 		req = &CreateAuthTokenRequest{}
 	}
-	return do[AuthToken](ctx, s.rc, http.MethodPost, path("users", uid, "auth_tokens"), req, "", opts)
+	return do[AuthToken](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"users", uid, "auth_tokens"}, Body: req}, opts)
 }
 
 // ListAuthTokensOptions selects a page of auth tokens.
@@ -72,10 +59,10 @@ type ListAuthTokensOptions struct {
 //
 // API: GET /v3/users/{uid}/auth_tokens (onBehalfOf not supported)
 func (s *AuthTokensService) List(ctx context.Context, uid string, opts *ListAuthTokensOptions, reqOpts ...RequestOption) (*Page[AuthToken], error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
-	return list[AuthToken](ctx, s.rc, path("users", uid, "auth_tokens"), opts, "", reqOpts)
+	return list[AuthToken](ctx, s.c, &Request{Path: []string{"users", uid, "auth_tokens"}, Query: opts}, reqOpts)
 }
 
 // All iterates over every auth token of the user uid.
@@ -91,10 +78,10 @@ func (s *AuthTokensService) All(ctx context.Context, uid string, opts *ListAuthT
 //
 // API: GET /v3/users/{uid}/auth_tokens/{authToken} (onBehalfOf not supported)
 func (s *AuthTokensService) Get(ctx context.Context, uid, authToken string, opts ...RequestOption) (*AuthToken, error) {
-	if err := s.rc.Required("uid", uid, "authToken", authToken); err != nil {
+	if err := required("uid", uid, "authToken", authToken); err != nil {
 		return nil, err
 	}
-	return do[AuthToken](ctx, s.rc, http.MethodGet, path("users", uid, "auth_tokens").Secret(authToken), nil, "", opts)
+	return do[AuthToken](ctx, s.c, &Request{Method: http.MethodGet, Path: []string{"users", uid, "auth_tokens", authToken}, Secrets: []Secret{Secret(authToken)}}, opts)
 }
 
 // UpdateAuthTokenRequest is the body of [AuthTokensService.Update]: what the
@@ -113,23 +100,23 @@ type UpdateAuthTokenRequest struct {
 //
 // API: PUT /v3/users/{uid}/auth_tokens/{authToken} (onBehalfOf not supported)
 func (s *AuthTokensService) Update(ctx context.Context, uid, authToken string, req *UpdateAuthTokenRequest, opts ...RequestOption) (*AuthToken, error) {
-	if err := s.rc.Required("uid", uid, "authToken", authToken); err != nil {
+	if err := required("uid", uid, "authToken", authToken); err != nil {
 		return nil, err
 	}
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	return do[AuthToken](ctx, s.rc, http.MethodPut, path("users", uid, "auth_tokens").Secret(authToken), req, "", opts)
+	return do[AuthToken](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"users", uid, "auth_tokens", authToken}, Secrets: []Secret{Secret(authToken)}, Body: req}, opts)
 }
 
 // Delete deletes one auth token of the user uid.
 //
 // API: DELETE /v3/users/{uid}/auth_tokens/{authToken} (onBehalfOf not supported)
 func (s *AuthTokensService) Delete(ctx context.Context, uid, authToken string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("uid", uid, "authToken", authToken); err != nil {
+	if err := required("uid", uid, "authToken", authToken); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, path("users", uid, "auth_tokens").Secret(authToken), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"users", uid, "auth_tokens", authToken}, Secrets: []Secret{Secret(authToken)}}, opts)
 }
 
 // Flush deletes every auth token of the user uid, logging them out
@@ -137,8 +124,8 @@ func (s *AuthTokensService) Delete(ctx context.Context, uid, authToken string, o
 //
 // API: DELETE /v3/users/{uid}/auth_tokens (onBehalfOf not supported)
 func (s *AuthTokensService) Flush(ctx context.Context, uid string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, path("users", uid, "auth_tokens"), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"users", uid, "auth_tokens"}}, opts)
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // A token as the reference shows them: "{uid}_{digits+hex}".
@@ -57,7 +58,7 @@ func TestAuthTokensWire(t *testing.T) {
 			check: func(t *testing.T, got any) {
 				page := got.(*chat.Page[chat.AuthToken])
 				require.Len(t, page.Data, 2)
-				assert.Equal(t, testToken, page.Data[0].AuthToken)
+				assert.Equal(t, chat.Secret(testToken), page.Data[0].AuthToken)
 				assert.Equal(t, "android", page.Data[1].Platform)
 				assert.Equal(t, "ua", page.Data[1].UserAgent)
 				assert.JSONEq(t, `"v1"`, string(page.Data[1].AppInfo), "appInfo as a string")
@@ -70,7 +71,7 @@ func TestAuthTokensWire(t *testing.T) {
 			response: `{"data":` + authTokenJSON + `}`,
 			method:   http.MethodGet, path: "/v3/users/cometchat-uid-1/auth_tokens/" + testToken,
 			check: func(t *testing.T, got any) {
-				assert.Equal(t, testToken, got.(*chat.AuthToken).AuthToken)
+				assert.Equal(t, chat.Secret(testToken), got.(*chat.AuthToken).AuthToken)
 			},
 		},
 		{
@@ -119,27 +120,27 @@ func TestAuthTokensWire(t *testing.T) {
 
 func TestAuthTokensAll(t *testing.T) {
 	m := newMockAPI(t)
-	m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 		switch req.URL.Query().Get("page") {
 		case "1":
-			return jsonResponse(http.StatusOK, `{"data":[{"uid":"u1","authToken":"t1"},{"uid":"u1","authToken":"t2"}],
+			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"u1","authToken":"t1"},{"uid":"u1","authToken":"t2"}],
 				"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`), nil
 		case "2":
-			return jsonResponse(http.StatusOK, `{"data":[{"uid":"u1","authToken":"t3"}],
+			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"u1","authToken":"t3"}],
 				"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`), nil
 		}
-		return jsonResponse(http.StatusBadRequest, `{}`), nil
+		return wiretest.JSONResponse(http.StatusBadRequest, `{}`), nil
 	})
 	var tokens []string
 	for tok, err := range m.client.AuthTokens.All(context.Background(), "u1", &chat.ListAuthTokensOptions{PageOptions: chat.PageOptions{PerPage: 2}}) {
 		require.NoError(t, err)
-		tokens = append(tokens, tok.AuthToken)
+		tokens = append(tokens, string(tok.AuthToken))
 	}
 	assert.Equal(t, []string{"t1", "t2", "t3"}, tokens)
-	for _, r := range m.requests() {
+	for _, r := range m.Requests() {
 		assert.Equal(t, "/v3/users/u1/auth_tokens", r.Path)
 	}
-	assert.Equal(t, 2, m.calls())
+	assert.Equal(t, 2, m.Calls())
 }
 
 func TestAuthTokensArguments(t *testing.T) {
@@ -172,9 +173,9 @@ func TestAuthTokensArguments(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
 			err := tt.call(m.client)
-			ae := requireArgError(t, err, tt.wantName)
+			ae := wiretest.RequireArgError(t, err, tt.wantName)
 			assert.NotContains(t, ae.Error(), testToken)
-			assert.Zero(t, m.calls())
+			assert.Zero(t, m.Calls())
 		})
 	}
 }
@@ -212,7 +213,7 @@ func TestAuthTokenFormat(t *testing.T) {
 			})
 		}
 	}
-	assert.Equal(t, testToken, tok.AuthToken, "printing changed the token")
+	assert.Equal(t, chat.Secret(testToken), tok.AuthToken, "printing changed the token")
 
 	b, err := json.Marshal(tok)
 	require.NoError(t, err)
@@ -262,11 +263,11 @@ func TestAuthTokenErrorsHideTheToken(t *testing.T) {
 	}{
 		{
 			name: "API error echoing the token",
-			respond: httpmock.ResponderFromResponse(jsonResponse(http.StatusNotFound, `{"error":{"code":"ERR_AUTH_TOKEN_NOT_FOUND",
+			respond: httpmock.ResponderFromResponse(wiretest.JSONResponse(http.StatusNotFound, `{"error":{"code":"ERR_AUTH_TOKEN_NOT_FOUND",
 				"message":"The auth token `+testToken+` does not exist.","devMessage":"token=`+testToken+`","source":"chat-api",
 				"details":{"authToken":["`+testToken+` is unknown"],"`+testToken+`":"bad"}}}`)),
 			check: func(t *testing.T, err error) {
-				ce := requireAPIError(t, err)
+				ce := wiretest.RequireAPIError(t, err)
 				assert.Equal(t, "/v3/users/cometchat-uid-1/auth_tokens/REDACTED", ce.Path)
 				assert.Equal(t, "ERR_AUTH_TOKEN_NOT_FOUND", ce.Code)
 				assert.Equal(t, "The auth token REDACTED does not exist.", ce.Message)
@@ -309,11 +310,11 @@ func TestAuthTokenErrorsHideTheToken(t *testing.T) {
 		for _, o := range outcomes {
 			t.Run(c.name+"/"+o.name, func(t *testing.T) {
 				m := newMockAPI(t)
-				m.serve(func(_ int, req *http.Request) (*http.Response, error) { return o.respond(req) })
+				m.Serve(func(_ int, req *http.Request) (*http.Response, error) { return o.respond(req) })
 				err := c.call(m.client)
 				assertNoToken(t, err, testToken, testTokenTail)
 				o.check(t, err)
-				assert.Equal(t, 1, m.calls())
+				assert.Equal(t, 1, m.Calls())
 			})
 		}
 	}

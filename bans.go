@@ -4,8 +4,6 @@ import (
 	"context"
 	"iter"
 	"net/http"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // BansService bans users from groups, unbans them and lists the banned. Get it from [Client.Bans].
@@ -13,7 +11,7 @@ import (
 // Its paths are /groups/{guid}/bannedusers[/{uid}], as the API
 // specification and the per-endpoint pages give them; the banned-users
 // overview page says /groups/{guid}/banned_members instead (unconfirmed).
-type BansService struct{ rc *rest.Client }
+type BansService struct{ c *Caller }
 
 // Ban bans the user uid from the group guid: a member is removed, and the
 // user cannot be added again until unbanned. With the [OnBehalfOf] option
@@ -21,10 +19,10 @@ type BansService struct{ rc *rest.Client }
 //
 // API: POST /v3/groups/{guid}/bannedusers/{uid} (onBehalfOf optional)
 func (s *BansService) Ban(ctx context.Context, guid, uid string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("guid", guid, "uid", uid); err != nil {
+	if err := required("guid", guid, "uid", uid); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodPost, path("groups", guid, "bannedusers", uid), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"groups", guid, "bannedusers", uid}}, opts)
 }
 
 // Unban lifts the ban of the user uid from the group guid; the user is not
@@ -33,10 +31,10 @@ func (s *BansService) Ban(ctx context.Context, guid, uid string, opts ...Request
 //
 // API: DELETE /v3/groups/{guid}/bannedusers/{uid} (onBehalfOf optional)
 func (s *BansService) Unban(ctx context.Context, guid, uid string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("guid", guid, "uid", uid); err != nil {
+	if err := required("guid", guid, "uid", uid); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, path("groups", guid, "bannedusers", uid), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"groups", guid, "bannedusers", uid}}, opts)
 }
 
 // ListBannedOptions selects a page of the banned users of a group.
@@ -51,10 +49,10 @@ type ListBannedOptions struct {
 //
 // API: GET /v3/groups/{guid}/bannedusers (onBehalfOf not supported)
 func (s *BansService) List(ctx context.Context, guid string, opts *ListBannedOptions, reqOpts ...RequestOption) (*Page[User], error) {
-	if err := s.rc.Required("guid", guid); err != nil {
+	if err := required("guid", guid); err != nil {
 		return nil, err
 	}
-	return list[User](ctx, s.rc, path("groups", guid, "bannedusers"), opts, "", reqOpts)
+	return list[User](ctx, s.c, &Request{Path: []string{"groups", guid, "bannedusers"}, Query: opts}, reqOpts)
 }
 
 // All iterates over every user banned from the group guid, page after page,

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 func TestBansWire(t *testing.T) {
@@ -19,7 +20,7 @@ func TestBansWire(t *testing.T) {
 	var user chat.User
 	require.NoError(t, json.Unmarshal([]byte(userJSON), &user))
 	wantPage := &chat.Page[chat.User]{Data: []chat.User{user},
-		Meta: chat.Meta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}}
+		Meta: chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}}
 	runWire(t, []wireCase{
 		{
 			name:     "Ban",
@@ -70,14 +71,14 @@ func TestBansWire(t *testing.T) {
 
 func TestBansAll(t *testing.T) {
 	m := newMockAPI(t)
-	m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 		switch req.URL.Query().Get("page") {
 		case "1":
-			return jsonResponse(http.StatusOK, usersPage(1, 2, `"per_page":2,"current_page":1,"total_pages":2`)), nil
+			return wiretest.JSONResponse(http.StatusOK, usersPage(1, 2, `"per_page":2,"current_page":1,"total_pages":2`)), nil
 		case "2":
-			return jsonResponse(http.StatusOK, usersPage(3, 2, `"per_page":2,"current_page":2,"total_pages":2`)), nil
+			return wiretest.JSONResponse(http.StatusOK, usersPage(3, 2, `"per_page":2,"current_page":2,"total_pages":2`)), nil
 		}
-		return jsonResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected page"}}`), nil
+		return wiretest.JSONResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected page"}}`), nil
 	})
 	var uids []string
 	for u, err := range m.client.Bans.All(context.Background(), "g", &chat.ListBannedOptions{PageOptions: chat.PageOptions{PerPage: 2}}) {
@@ -85,24 +86,24 @@ func TestBansAll(t *testing.T) {
 		uids = append(uids, u.UID)
 	}
 	assert.Equal(t, []string{"u1", "u2", "u3", "u4"}, uids)
-	reqs := m.requests()
+	reqs := m.Requests()
 	require.Len(t, reqs, 2)
 	for i, r := range reqs {
 		assertWire(t, r, http.MethodGet, "/v3/groups/g/bannedusers")
-		assertNoOnBehalfOf(t, r)
+		wiretest.NoOnBehalfOf(t, r)
 		assert.Equal(t, fmt.Sprintf("page=%d&perPage=2", i+1), r.RawQuery)
 	}
 
 	t.Run("stops at the first error", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusNotFound, `{"error":{"code":"ERR_GUID_NOT_FOUND","message":"no such group"}}`)
+		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_GUID_NOT_FOUND","message":"no such group"}}`)
 		var errs []error
 		for _, err := range m.client.Bans.All(context.Background(), "nope", nil) {
 			errs = append(errs, err)
 		}
 		require.Len(t, errs, 1)
 		assert.ErrorIs(t, errs[0], chat.ErrNotFound)
-		assert.Equal(t, "ERR_GUID_NOT_FOUND", requireAPIError(t, errs[0]).Code)
+		assert.Equal(t, "ERR_GUID_NOT_FOUND", wiretest.RequireAPIError(t, errs[0]).Code)
 	})
 }
 
@@ -122,8 +123,8 @@ func TestBansArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			requireArgError(t, tt.call(m.client), tt.wantName)
-			assert.Zero(t, m.calls())
+			wiretest.RequireArgError(t, tt.call(m.client), tt.wantName)
+			assert.Zero(t, m.Calls())
 		})
 	}
 }

@@ -4,14 +4,12 @@ import (
 	"context"
 	"iter"
 	"net/http"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // BlockedService manages the users a user has blocked. Get it from
 // [Client.Blocked]. Blocking stops messages both ways; messages sent while
 // blocked stay hidden after unblocking.
-type BlockedService struct{ rc *rest.Client }
+type BlockedService struct{ c *Caller }
 
 // BlockUsersRequest is the body of [BlockedService.Block].
 type BlockUsersRequest struct {
@@ -32,13 +30,13 @@ type UnblockUsersRequest struct {
 //
 // API: POST /v3/users/{uid}/blockedusers (onBehalfOf not supported)
 func (s *BlockedService) Block(ctx context.Context, uid string, req *BlockUsersRequest, opts ...RequestOption) (map[string]Result, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
 	if req == nil || len(req.BlockedUIDs) == 0 {
 		return nil, newArgError("req.BlockedUIDs", "must not be empty")
 	}
-	return resultMap(do[map[string]Result](ctx, s.rc, http.MethodPost, path("users", uid, "blockedusers"), req, "", opts))
+	return resultMap(do[map[string]Result](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"users", uid, "blockedusers"}, Body: req}, opts))
 }
 
 // Unblock makes the user uid unblock the users in req.BlockedUIDs, and
@@ -46,13 +44,13 @@ func (s *BlockedService) Block(ctx context.Context, uid string, req *BlockUsersR
 //
 // API: DELETE /v3/users/{uid}/blockedusers (onBehalfOf not supported)
 func (s *BlockedService) Unblock(ctx context.Context, uid string, req *UnblockUsersRequest, opts ...RequestOption) (map[string]Result, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
 	if req == nil || len(req.BlockedUIDs) == 0 {
 		return nil, newArgError("req.BlockedUIDs", "must not be empty")
 	}
-	return resultMap(do[map[string]Result](ctx, s.rc, http.MethodDelete, path("users", uid, "blockedusers"), req, "", opts))
+	return resultMap(do[map[string]Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"users", uid, "blockedusers"}, Body: req}, opts))
 }
 
 // resultMap dereferences the answer of an operation that reports one
@@ -78,10 +76,10 @@ type ListBlockedOptions struct {
 //
 // API: GET /v3/users/{uid}/blockedusers (onBehalfOf not supported)
 func (s *BlockedService) List(ctx context.Context, uid string, opts *ListBlockedOptions, reqOpts ...RequestOption) (*Page[User], error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
-	return list[User](ctx, s.rc, path("users", uid, "blockedusers"), opts, "", reqOpts)
+	return list[User](ctx, s.c, &Request{Path: []string{"users", uid, "blockedusers"}, Query: opts}, reqOpts)
 }
 
 // All iterates over every user the user uid has blocked, page after page,

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 func TestBlockedWire(t *testing.T) {
@@ -59,8 +60,8 @@ func TestBlockedWire(t *testing.T) {
 				Data: []chat.User{{UID: "cometchat-uid-2", Name: "George Alan", Status: chat.UserOffline, Role: "default", CreatedAt: 1596537299,
 					UpdatedAt: 1596537300, ConversationID: "cometchat-uid-1_user_cometchat-uid-2", BlockedByMe: true,
 					BlockedByMeAt: 1638354015, BlockedAt: 1638354015}},
-				Meta: chat.Meta{Pagination: &chat.Pagination{Total: 6, Count: 1, PerPage: 5, CurrentPage: 2, TotalPages: 2},
-					Cursor: &chat.Cursor{UpdatedAt: 1638354015, Affix: chat.AffixPrepend}},
+				Meta: chat.PageMeta{Pagination: &chat.Pagination{Total: 6, Count: 1, PerPage: 5, CurrentPage: 2, TotalPages: 2},
+					Cursor: &chat.Cursor{UpdatedAt: 1638354015, Direction: chat.DirectionBefore}},
 			},
 		},
 		{
@@ -76,11 +77,11 @@ func TestBlockedWire(t *testing.T) {
 
 func TestBlockedAll(t *testing.T) {
 	m := newMockAPI(t)
-	m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 		if req.URL.Query().Get("page") == "1" {
-			return jsonResponse(http.StatusOK, `{"data":[{"uid":"b"},{"uid":"c"}],"meta":{"pagination":{"per_page":2,"current_page":1}}}`), nil
+			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"b"},{"uid":"c"}],"meta":{"pagination":{"per_page":2,"current_page":1}}}`), nil
 		}
-		return jsonResponse(http.StatusOK, `{"data":[],"meta":{"pagination":{"per_page":2,"current_page":2}}}`), nil
+		return wiretest.JSONResponse(http.StatusOK, `{"data":[],"meta":{"pagination":{"per_page":2,"current_page":2}}}`), nil
 	})
 	var uids []string
 	for u, err := range m.client.Blocked.All(context.Background(), "a/b", &chat.ListBlockedOptions{PageOptions: chat.PageOptions{PerPage: 2}}) {
@@ -88,7 +89,7 @@ func TestBlockedAll(t *testing.T) {
 		uids = append(uids, u.UID)
 	}
 	assert.Equal(t, []string{"b", "c"}, uids)
-	reqs := m.requests()
+	reqs := m.Requests()
 	require.Len(t, reqs, 2)
 	assert.Equal(t, "/v3/users/a%2Fb/blockedusers", reqs[0].Path)
 	assert.Equal(t, "page=2&perPage=2", reqs[1].RawQuery)
@@ -120,8 +121,8 @@ func TestBlockedArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			requireArgError(t, tt.call(m.client), tt.wantName)
-			assert.Zero(t, m.calls())
+			wiretest.RequireArgError(t, tt.call(m.client), tt.wantName)
+			assert.Zero(t, m.Calls())
 		})
 	}
 }

@@ -22,8 +22,9 @@
 // optional.
 //
 // Failed calls return a [*Error] carrying the HTTP status and the API's error
-// code; compare with [errors.Is] against [ErrNotFound], [ErrUnauthorized],
-// [ErrForbidden], [ErrRateLimited], [ErrBadRequest] and [ErrConflict]. Bad
+// code; each falls under exactly one class, which [errors.Is] matches:
+// [ErrUnauthorized], [ErrForbidden], [ErrNotFound], [ErrConflict],
+// [ErrBadRequest], [ErrLimitExceeded], [ErrRateLimited] or [ErrServer]. Bad
 // arguments are reported before anything is sent, as an [*ArgumentError].
 //
 // Lists return one [Page] at a time, and an iterator walks every page:

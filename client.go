@@ -1,11 +1,9 @@
 package chat
 
 import (
-	"cmp"
 	"fmt"
-	"net/http"
+	"net/url"
 
-	"github.com/chatrest/chat/calls"
 	"github.com/chatrest/chat/internal/rest"
 )
 
@@ -57,13 +55,12 @@ type Client struct {
 	AIAgents *AIAgentsService
 	// Calls lists calls and their transcriptions, on the calls API address
 	// ([Client.CallsBaseURL]) with the same API key.
-	Calls *calls.Service
+	Calls *CallsService
 
-	appID   string
-	region  Region
-	hc      *http.Client
-	rc      *rest.Client
-	callsRC *rest.Client
+	appID  string
+	region Region
+	api    *Caller // the chat API
+	calls  *Caller // the calls API, with the same credentials and connections
 }
 
 // NewClient returns a client for the app appID, authenticated with apiKey
@@ -75,11 +72,9 @@ type Client struct {
 // [*ArgumentError] naming what is wrong. The API address is
 // https://{appID}.api-{region}.cometchat.io/v3 unless [WithBaseURL] is given.
 func NewClient(appID, apiKey string, opts ...Option) (*Client, error) {
-	o := options{region: RegionUS, retry: DefaultRetryPolicy()}
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&o)
-		}
+	o, err := newOptions(opts)
+	if err != nil {
+		return nil, err
 	}
 	if p := validAppID(appID); p != "" {
 		return nil, newArgError("appID", p)
@@ -93,60 +88,34 @@ func NewClient(appID, apiKey string, opts ...Option) (*Client, error) {
 	if !o.region.valid() {
 		return nil, newArgError("region", `must be one of "us", "eu", "in"`)
 	}
-	if o.invalidOption != "" {
-		return nil, newArgError("options", o.invalidOption)
+	api, err := o.newCaller(hostURL(appID, "api", o.region), Credentials{"apikey": Secret(apiKey)})
+	if err != nil {
+		return nil, err
 	}
-	if o.maxRespBytes < 0 {
-		return nil, newArgError("options", "max response bytes must not be negative")
-	}
-	if o.timeout < 0 {
-		return nil, newArgError("options", "timeout must not be negative")
-	}
-	apiBase, callBase := hostURL(appID, "api", o.region), hostURL(appID, "call", o.region)
+	api.appID = appID
+	callBase := hostURL(appID, "call", o.region)
 	if o.baseURL != "" {
-		u, problem := parseBaseURL(o.baseURL, o.loopbackHTTP)
-		if problem != "" {
-			return nil, newArgError("baseURL", problem)
-		}
-		apiBase, callBase = u, u
+		callBase, _ = url.Parse(api.base) // WithBaseURL serves both APIs
 	}
-
-	apiKeyHeader := []string{apiKey}[:1:1] // shared by every request; an append copies it
-	rc, hc := rest.NewFromConfig(apiBase, rest.Config{
-		HTTPClient:        o.httpClient,
-		NewTransport:      func() http.RoundTripper { return NewTransport() },
-		CredentialHeaders: []string{"apikey", "onBehalfOf"},
-		Auth:              func(h http.Header) { h["Apikey"] = apiKeyHeader },
-		Secrets:           func() []string { return []string{apiKey} },
-		UserAgent:         cmp.Or(o.userAgent, "chat-go/"+Version),
-		Logger:            o.logger,
-		Timeout:           o.timeout,
-		MaxResponseBytes:  o.maxRespBytes,
-		Retry:             rest.RetryPolicy(o.retry),
-		NewError:          newError,
-		NewArgError:       newArgError,
-		Limiter:           limiterFor(o.limiter, appID),
-	})
-
-	c := &Client{appID: appID, region: o.region, hc: hc, rc: rc, callsRC: rc.WithBase(callBase)}
-	c.Messages = &MessagesService{rc: rc}
-	c.Users = &UsersService{rc: rc}
-	c.AuthTokens = &AuthTokensService{rc: rc}
-	c.APIKeys = &APIKeysService{rc: rc}
-	c.Groups = &GroupsService{rc: rc}
-	c.Members = &MembersService{rc: rc}
-	c.Bans = &BansService{rc: rc}
-	c.Conversations = &ConversationsService{rc: rc}
-	c.Friends = &FriendsService{rc: rc}
-	c.Blocked = &BlockedService{rc: rc}
-	c.Roles = &RolesService{rc: rc}
-	c.Permissions = &PermissionsService{rc: rc}
-	c.Moderation = &ModerationService{rc: rc}
-	c.Notifications = &NotificationsService{rc: rc}
-	c.DataImport = &DataImportService{rc: rc}
-	c.Metrics = &MetricsService{rc: rc}
-	c.AIAgents = &AIAgentsService{rc: rc}
-	c.Calls = calls.NewService(c.callsRC)
+	c := &Client{appID: appID, region: o.region, api: api, calls: api.withBase(callBase)}
+	c.Messages = &MessagesService{c: api}
+	c.Users = &UsersService{c: api}
+	c.AuthTokens = &AuthTokensService{c: api}
+	c.APIKeys = &APIKeysService{c: api}
+	c.Groups = &GroupsService{c: api}
+	c.Members = &MembersService{c: api}
+	c.Bans = &BansService{c: api}
+	c.Conversations = &ConversationsService{c: api}
+	c.Friends = &FriendsService{c: api}
+	c.Blocked = &BlockedService{c: api}
+	c.Roles = &RolesService{c: api}
+	c.Permissions = &PermissionsService{c: api}
+	c.Moderation = &ModerationService{c: api}
+	c.Notifications = &NotificationsService{c: api}
+	c.DataImport = &DataImportService{c: api}
+	c.Metrics = &MetricsService{c: api}
+	c.AIAgents = &AIAgentsService{c: api}
+	c.Calls = &CallsService{c: c.calls}
 	return c, nil
 }
 
@@ -158,15 +127,15 @@ func (c *Client) Region() Region { return c.region }
 
 // BaseURL is the chat API address the client sends to, version prefix
 // included, e.g. "https://myapp.api-us.cometchat.io/v3".
-func (c *Client) BaseURL() string { return c.rc.Base() }
+func (c *Client) BaseURL() string { return c.api.base }
 
 // CallsBaseURL is the calls API address, e.g.
 // "https://myapp.call-us.cometchat.io/v3".
-func (c *Client) CallsBaseURL() string { return c.callsRC.Base() }
+func (c *Client) CallsBaseURL() string { return c.calls.base }
 
 // CloseIdleConnections closes the idle connections of the client's
 // transport, e.g. at the end of a test. The client stays usable.
-func (c *Client) CloseIdleConnections() { c.hc.CloseIdleConnections() }
+func (c *Client) CloseIdleConnections() { c.api.CloseIdleConnections() }
 
 // String describes the client without its API key.
 func (c *Client) String() string {

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"reflect"
 	"strings"
 	"sync"
@@ -23,160 +22,54 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // The app and key every mock client uses. The key has the shape of a real
 // one (40 hex characters) so that a leak would be recognisable.
 const (
-	testAppID  = "myapp"
-	testAPIKey = "f1915e328e249ffaaafd97fb46a57ba55d233fbf"
-	testHost   = "myapp.api-us.cometchat.io"
+	testAppID    = "myapp"
+	testAPIKey   = "f1915e328e249ffaaafd97fb46a57ba55d233fbf"
+	testHost     = "myapp.api-us.cometchat.io"
+	testCallHost = "myapp.call-us.cometchat.io"
 )
 
-// wireRequest is what the mock server saw of one request.
-type wireRequest struct {
-	Method        string
-	Scheme        string
-	Host          string
-	Path          string // escaped, exactly as sent
-	RawQuery      string
-	Query         url.Values
-	Fragment      string
-	Header        http.Header
-	ContentLength int64
-	Body          []byte
-}
-
-// mockAPI is a client whose requests all go to an httpmock transport that
-// records them and answers through handle.
+// mockAPI is a chat client whose requests go to the wire harness's mock
+// transport. Retries are off unless opts turn them on.
 type mockAPI struct {
-	t      testing.TB
-	mt     *httpmock.MockTransport
+	*wiretest.Mock
 	client *chat.Client
-
-	mu     sync.Mutex
-	reqs   []wireRequest
-	handle func(attempt int, req *http.Request) (*http.Response, error)
 }
 
 // newMockAPI returns a client for testAppID/testAPIKey over a mock
-// transport. Retries are off unless opts turn them on; it answers 200 with
-// an empty data object until told otherwise.
+// transport that answers 200 until told otherwise.
 func newMockAPI(t testing.TB, opts ...chat.Option) *mockAPI {
 	t.Helper()
-	m := &mockAPI{t: t, mt: httpmock.NewMockTransport()}
-	m.handle = func(int, *http.Request) (*http.Response, error) {
-		return jsonResponse(http.StatusOK, `{"data":{}}`), nil
-	}
-	m.mt.RegisterNoResponder(m.respond)
+	m := &mockAPI{Mock: wiretest.New(t)}
 	all := append([]chat.Option{chat.WithoutRetries()}, opts...)
-	all = append(all, chat.WithHTTPClient(&http.Client{Transport: m.mt}))
-	c, err := chat.NewClient(testAppID, testAPIKey, all...)
+	c, err := chat.NewClient(testAppID, testAPIKey, append(all, chat.WithHTTPClient(m.HTTPClient()))...)
 	require.NoError(t, err)
 	m.client = c
 	return m
 }
 
-func (m *mockAPI) respond(req *http.Request) (*http.Response, error) {
-	w := wireRequest{
-		Method:        req.Method,
-		Scheme:        req.URL.Scheme,
-		Host:          req.URL.Host,
-		Path:          req.URL.EscapedPath(),
-		RawQuery:      req.URL.RawQuery,
-		Query:         req.URL.Query(),
-		Fragment:      req.URL.Fragment,
-		Header:        req.Header.Clone(),
-		ContentLength: req.ContentLength,
-	}
-	if req.Body != nil {
-		b, err := io.ReadAll(req.Body)
-		if err != nil {
-			return nil, err
-		}
-		w.Body = b
-	}
-	m.mu.Lock()
-	m.reqs = append(m.reqs, w)
-	n, handle := len(m.reqs), m.handle
-	m.mu.Unlock()
-	return handle(n, req)
-}
-
-// reply makes every request answer status with body and the given header
-// name/value pairs.
-func (m *mockAPI) reply(status int, body string, header ...string) {
-	m.serve(func(int, *http.Request) (*http.Response, error) {
-		return jsonResponse(status, body, header...), nil
-	})
-}
-
-// serve makes every request answer through h; attempt counts from 1.
-func (m *mockAPI) serve(h func(attempt int, req *http.Request) (*http.Response, error)) {
-	m.mu.Lock()
-	m.handle = h
-	m.mu.Unlock()
-}
-
-// requests returns the requests seen so far.
-func (m *mockAPI) requests() []wireRequest {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return append([]wireRequest(nil), m.reqs...)
-}
-
-// only returns the one request seen, failing the test if there were more
-// or none.
-func (m *mockAPI) only() wireRequest {
-	m.t.Helper()
-	reqs := m.requests()
-	require.Len(m.t, reqs, 1, "requests sent")
-	return reqs[0]
-}
-
-// calls is the number of requests the transport received.
-func (m *mockAPI) calls() int { return m.mt.GetTotalCallCount() }
-
-func jsonResponse(status int, body string, header ...string) *http.Response {
-	resp := httpmock.NewStringResponse(status, body)
-	resp.Header.Set("Content-Type", "application/json")
-	for i := 0; i+1 < len(header); i += 2 {
-		resp.Header.Set(header[i], header[i+1])
-	}
-	return resp
-}
-
-// assertWire checks the request line and the headers every call carries.
-func assertWire(t *testing.T, r wireRequest, method, escapedPath string) {
+// assertWire checks the request line and the headers every call of the
+// chat client carries: the app's host (the calls API's for /v3/calls) and
+// its API key.
+func assertWire(t *testing.T, r wiretest.Request, method, escapedPath string) {
 	t.Helper()
 	assert.Equal(t, method, r.Method, "method")
 	assert.Equal(t, escapedPath, r.Path, "escaped path")
-	assert.Equal(t, "https", r.Scheme, "scheme")
-	assert.Equal(t, testHost, r.Host, "host")
+	assert.Equal(t, chatHost(escapedPath), r.Host, "host")
 	assert.Equal(t, testAPIKey, r.Header.Get("apikey"), "apikey header")
-	assert.Equal(t, "application/json", r.Header.Get("Accept"), "Accept header")
 }
 
-// assertJSONBody checks that the request carried want as its JSON body.
-func assertJSONBody(t *testing.T, r wireRequest, want string) {
-	t.Helper()
-	assert.Equal(t, "application/json", r.Header.Get("Content-Type"), "Content-Type")
-	assert.JSONEq(t, want, string(r.Body), "body")
-}
-
-// assertNoBody checks that the request carried no body at all.
-func assertNoBody(t *testing.T, r wireRequest) {
-	t.Helper()
-	assert.Empty(t, r.Body, "body")
-	assert.Zero(t, r.ContentLength, "Content-Length")
-	assert.Empty(t, r.Header.Get("Content-Type"), "Content-Type")
-}
-
-// assertNoOnBehalfOf checks that the onBehalfOf header was not sent.
-func assertNoOnBehalfOf(t *testing.T, r wireRequest) {
-	t.Helper()
-	_, sent := r.Header[http.CanonicalHeaderKey("onBehalfOf")]
-	assert.False(t, sent, "onBehalfOf header sent: %q", r.Header.Get("onBehalfOf"))
+// chatHost is the host a request to path goes to.
+func chatHost(escapedPath string) string {
+	if strings.HasPrefix(escapedPath, "/v3/calls") {
+		return testCallHost // the Calls API's own address
+	}
+	return testHost
 }
 
 // wireCase is one call of a wire test: what the SDK must send and what it
@@ -204,24 +97,11 @@ func runWire(t *testing.T, tests []wireCase) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, tt.response)
-
+			m.Reply(http.StatusOK, tt.response)
 			got, err := tt.call(m.client)
 			require.NoError(t, err)
-
-			r := m.only()
-			assertWire(t, r, tt.method, tt.path)
-			assert.Equal(t, tt.query, r.RawQuery, "query")
-			if tt.obo == "" {
-				assertNoOnBehalfOf(t, r)
-			} else {
-				assert.Equal(t, []string{tt.obo}, r.Header.Values("onBehalfOf"), "onBehalfOf header")
-			}
-			if tt.body == "" {
-				assertNoBody(t, r)
-			} else {
-				assertJSONBody(t, r, tt.body)
-			}
+			wiretest.Check(t, m.Only(), wiretest.Expect{Method: tt.method, Host: chatHost(tt.path), Path: tt.path, Query: tt.query,
+				OnBehalfOf: tt.obo, Body: tt.body, Header: map[string]string{"apikey": testAPIKey}})
 			if tt.check != nil {
 				tt.check(t, got)
 			} else {
@@ -231,27 +111,8 @@ func runWire(t *testing.T, tests []wireCase) {
 	}
 }
 
-// requireArgError checks that err is an *ArgumentError naming name.
-func requireArgError(t *testing.T, err error, name string) *chat.ArgumentError {
-	t.Helper()
-	var ae *chat.ArgumentError
-	require.ErrorAs(t, err, &ae)
-	assert.Equal(t, name, ae.Name, "argument named")
-	assert.ErrorIs(t, err, chat.ErrInvalidArgument)
-	return ae
-}
-
-// requireAPIError checks that err is a *chat.Error and returns it.
-func requireAPIError(t *testing.T, err error) *chat.Error {
-	t.Helper()
-	var ce *chat.Error
-	require.Error(t, err)
-	require.True(t, errors.As(err, &ce), "want *chat.Error, got %T: %v", err, err)
-	return ce
-}
-
 // decodeBody decodes a request body into a generic map.
-func decodeBody(t *testing.T, r wireRequest) map[string]any {
+func decodeBody(t *testing.T, r wiretest.Request) map[string]any {
 	t.Helper()
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(r.Body, &m), "body %q", r.Body)
@@ -348,7 +209,7 @@ func TestNewClientValidation(t *testing.T) {
 				return
 			}
 			assert.Nil(t, c)
-			ae := requireArgError(t, err, tt.wantName)
+			ae := wiretest.RequireArgError(t, err, tt.wantName)
 			assert.NotEmpty(t, ae.Problem)
 			if tt.apiKey != "" {
 				assert.NotContains(t, err.Error(), tt.apiKey, "the error shows the key")
@@ -369,7 +230,7 @@ func TestClientAddresses(t *testing.T) {
 
 			_, err := c.Users.Get(context.Background(), "u1")
 			require.NoError(t, err)
-			r := m.only()
+			r := m.Only()
 			assert.Equal(t, "https", r.Scheme)
 			assert.Equal(t, "myapp.api-"+string(region)+".cometchat.io", r.Host)
 			assert.Equal(t, "/v3/users/u1", r.Path)
@@ -406,15 +267,15 @@ func TestClientAddresses(t *testing.T) {
 			assert.Equal(t, tt.wantBase, m.client.BaseURL())
 			assert.Equal(t, tt.wantBase, m.client.CallsBaseURL())
 
-			m.reply(http.StatusOK, `{"data":{"id":"43","parentId":"42"}}`)
-			_, err := m.client.Messages.SendThread(context.Background(), "42", "cometchat-uid-2", &chat.SendMessageRequest{Receiver: "r"})
+			m.Reply(http.StatusOK, `{"data":{"id":"43","parentId":"42"}}`)
+			_, err := m.client.Messages.SendThread(context.Background(), "42", "cometchat-uid-2", &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser})
 			require.NoError(t, err)
-			r := m.only()
+			r := m.Only()
 			assert.Equal(t, tt.wantURL, r.Scheme+"://"+r.Host+r.Path)
 
-			m.reply(http.StatusNotFound, `{"error":{"code":"ERR_MSG_NOT_FOUND"}}`)
-			_, err = m.client.Messages.SendThread(context.Background(), "42", "cometchat-uid-2", &chat.SendMessageRequest{Receiver: "r"})
-			assert.Equal(t, tt.wantError, requireAPIError(t, err).Path)
+			m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_MSG_NOT_FOUND"}}`)
+			_, err = m.client.Messages.SendThread(context.Background(), "42", "cometchat-uid-2", &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser})
+			assert.Equal(t, tt.wantError, wiretest.RequireAPIError(t, err).Path)
 		})
 	}
 }
@@ -433,7 +294,7 @@ func TestUserAgent(t *testing.T) {
 			m := newMockAPI(t, tt.opts...)
 			_, err := m.client.Users.Get(context.Background(), "u1")
 			require.NoError(t, err)
-			assert.Equal(t, tt.want, m.only().Header.Get("User-Agent"))
+			assert.Equal(t, tt.want, m.Only().Header.Get("User-Agent"))
 		})
 	}
 	assert.NotEmpty(t, chat.Version)
@@ -443,11 +304,39 @@ func TestRequestHeaderOption(t *testing.T) {
 	m := newMockAPI(t)
 	_, err := m.client.Users.Get(context.Background(), "u1", chat.WithHeader("X-Request-Id", "req-1"))
 	require.NoError(t, err)
-	assert.Equal(t, "req-1", m.only().Header.Get("X-Request-Id"))
+	assert.Equal(t, "req-1", m.Only().Header.Get("X-Request-Id"))
 
 	_, err = m.client.Users.Get(context.Background(), "u1", chat.WithHeader("X-Evil", "a\r\nb"))
-	requireArgError(t, err, "header X-Evil")
-	assert.Equal(t, 1, m.calls(), "a request was sent with a bad header")
+	wiretest.RequireArgError(t, err, "header X-Evil")
+	assert.Equal(t, 1, m.Calls(), "a request was sent with a bad header")
+}
+
+// TestRequestHeaderNames sends headers whose names HTTP does not allow
+// through a real transport: each is an argument error before anything is
+// sent, not a transport failure retried with backoff.
+func TestRequestHeaderNames(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"data":{"uid":"u1"}}`)
+	}))
+	t.Cleanup(srv.Close)
+	tr := chat.NewTransport()
+	t.Cleanup(tr.CloseIdleConnections)
+	counter := &countingTransport{rt: tr}
+	client, err := chat.NewClient("myapp", testAPIKey, chat.WithBaseURL(srv.URL), chat.WithInsecureLoopback(),
+		chat.WithHTTPClient(&http.Client{Transport: counter}), fastRetries)
+	require.NoError(t, err)
+
+	for _, name := range []string{"X Bad", "X-Bad\r\nInjected: 1", "X-Bad\n", "", "X-Colon:", "X-Tab\t", "Ünicode", "X-Nul\x00"} {
+		t.Run(fmt.Sprintf("%q", name), func(t *testing.T) {
+			_, err := client.Users.Get(context.Background(), "u1", chat.WithHeader(name, "v"))
+			wiretest.RequireArgError(t, err, "header")
+			assert.Zero(t, counter.n.Load(), "round trips")
+		})
+	}
+	_, err = client.Users.Get(context.Background(), "u1", chat.WithHeader("X-Trace_ID.v2", "v"))
+	require.NoError(t, err, "a name of token characters is sent")
+	assert.Equal(t, int32(1), counter.n.Load())
 }
 
 func TestClientFormat(t *testing.T) {
@@ -473,20 +362,20 @@ func TestLogger(t *testing.T) {
 	logger := slog.New(slog.NewTextHandler(&lockedWriter{w: &buf, mu: &mu}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	m := newMockAPI(t, chat.WithLogger(logger),
 		chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond}))
-	m.serve(func(attempt int, req *http.Request) (*http.Response, error) {
+	m.Serve(func(attempt int, req *http.Request) (*http.Response, error) {
 		switch attempt {
 		case 1:
 			return nil, fmt.Errorf("proxy refused %s: %w", req.URL, syscall.ECONNRESET)
 		case 2:
-			return jsonResponse(http.StatusServiceUnavailable, `{"error":{"code":"ERR_X","message":"key `+testAPIKey+`"}}`), nil
+			return wiretest.JSONResponse(http.StatusServiceUnavailable, `{"error":{"code":"ERR_X","message":"key `+testAPIKey+`"}}`), nil
 		}
-		return jsonResponse(http.StatusOK, `{"data":`+authTokenJSON+`}`), nil
+		return wiretest.JSONResponse(http.StatusOK, `{"data":`+authTokenJSON+`}`), nil
 	})
 
 	const actingUser = "acting-user-77"
 	_, err := m.client.AuthTokens.Get(context.Background(), "cometchat-uid-1", testToken, chat.OnBehalfOf(actingUser))
 	require.NoError(t, err)
-	assert.Equal(t, 3, m.calls())
+	assert.Equal(t, 3, m.Calls())
 
 	mu.Lock()
 	out := buf.String()
@@ -511,10 +400,10 @@ func TestLoggerAboveDebugLogsNothing(t *testing.T) {
 	var mu sync.Mutex
 	logger := slog.New(slog.NewTextHandler(&lockedWriter{w: &buf, mu: &mu}, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	m := newMockAPI(t, chat.WithLogger(logger), fastRetries)
-	m.reply(http.StatusServiceUnavailable, `{}`)
+	m.Reply(http.StatusServiceUnavailable, `{}`)
 	_, err := m.client.Users.Get(context.Background(), "u1")
 	require.Error(t, err)
-	assert.Equal(t, 4, m.calls())
+	assert.Equal(t, 4, m.Calls())
 	mu.Lock()
 	defer mu.Unlock()
 	assert.Empty(t, buf.String())
@@ -548,13 +437,13 @@ func TestNoLoggerLogsNothing(t *testing.T) {
 	})
 
 	m := newMockAPI(t, chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond}))
-	m.reply(http.StatusServiceUnavailable, `{"error":{"code":"ERR_X"}}`)
+	m.Reply(http.StatusServiceUnavailable, `{"error":{"code":"ERR_X"}}`)
 	_, err := m.client.Users.Get(context.Background(), "u1")
 	require.Error(t, err)
-	m.serve(func(int, *http.Request) (*http.Response, error) { return nil, syscall.ECONNREFUSED })
+	m.Serve(func(int, *http.Request) (*http.Response, error) { return nil, syscall.ECONNREFUSED })
 	_, err = m.client.Users.Get(context.Background(), "u1")
 	require.Error(t, err)
-	assert.Equal(t, 6, m.calls())
+	assert.Equal(t, 6, m.Calls())
 
 	mu.Lock()
 	defer mu.Unlock()
@@ -572,7 +461,7 @@ func TestTimeout(t *testing.T) {
 	}{
 		{"GET", func(c *chat.Client) error { _, err := c.Users.Get(context.Background(), "u1"); return err }},
 		{"POST", func(c *chat.Client) error {
-			_, err := c.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r"})
+			_, err := c.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser})
 			return err
 		}},
 	}
@@ -580,17 +469,17 @@ func TestTimeout(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t, chat.WithTimeout(20*time.Millisecond),
 				chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond}))
-			m.serve(blockUntilDone)
+			m.Serve(blockUntilDone)
 			err := tt.call(m.client)
 			require.Error(t, err)
 			assert.ErrorIs(t, err, context.DeadlineExceeded)
-			assert.Equal(t, 1, m.calls(), "retried after the call's time was up")
+			assert.Equal(t, 1, m.Calls(), "retried after the call's time was up")
 		})
 	}
 
 	t.Run("a call's own deadline", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.serve(blockUntilDone)
+		m.Serve(blockUntilDone)
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 		defer cancel()
 		_, err := m.client.Users.Get(ctx, "u1")
@@ -599,7 +488,7 @@ func TestTimeout(t *testing.T) {
 
 	t.Run("fast calls are unaffected", func(t *testing.T) {
 		m := newMockAPI(t, chat.WithTimeout(time.Minute))
-		m.reply(http.StatusOK, `{"data":{"uid":"u1"}}`)
+		m.Reply(http.StatusOK, `{"data":{"uid":"u1"}}`)
 		u, err := m.client.Users.Get(context.Background(), "u1")
 		require.NoError(t, err)
 		assert.Equal(t, "u1", u.UID)
@@ -625,7 +514,7 @@ func TestMaxResponseBytes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t, chat.WithMaxResponseBytes(limit))
-			m.reply(tt.status, tt.body)
+			m.Reply(tt.status, tt.body)
 			u, err := m.client.Users.Get(context.Background(), "u1")
 			if !tt.wantErr {
 				require.NoError(t, err)
@@ -633,7 +522,7 @@ func TestMaxResponseBytes(t *testing.T) {
 				return
 			}
 			assert.Nil(t, u)
-			ce := requireAPIError(t, err)
+			ce := wiretest.RequireAPIError(t, err)
 			assert.Equal(t, tt.wantStatus, ce.StatusCode)
 			if tt.status == http.StatusOK {
 				assert.Contains(t, ce.Message, "exceeds 64 bytes")
@@ -721,9 +610,9 @@ func TestRedirects(t *testing.T) {
 
 	t.Run("POST is not redirected", func(t *testing.T) {
 		reset()
-		msg, err := c.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r", Data: chat.MessageData{Text: "hi"}})
+		msg, err := c.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}})
 		assert.Nil(t, msg)
-		ce := requireAPIError(t, err)
+		ce := wiretest.RequireAPIError(t, err)
 		assert.Equal(t, http.StatusTemporaryRedirect, ce.StatusCode)
 		assert.Equal(t, http.MethodPost, ce.Method)
 		mu.Lock()
@@ -749,7 +638,7 @@ func TestHTTPClientNotModified(t *testing.T) {
 			resp.Header.Set("Location", "/v3/users/u2")
 			return resp, nil
 		}
-		return jsonResponse(http.StatusOK, `{"data":{"uid":"u2"}}`), nil
+		return wiretest.JSONResponse(http.StatusOK, `{"data":{"uid":"u2"}}`), nil
 	})
 	c, err := chat.NewClient("myapp", testAPIKey, chat.WithHTTPClient(hc), chat.WithoutRetries())
 	require.NoError(t, err)

@@ -18,7 +18,7 @@ import (
 // tags, pin and read marks. The per-conversation operations therefore take
 // the owner as their onBehalfOf argument, and the other party (a user's uid
 // or a group's guid) as the path id.
-type ConversationsService struct{ rc *rest.Client }
+type ConversationsService struct{ c *Caller }
 
 // ConversationType says whether a conversation is with a user or a group.
 type ConversationType string
@@ -134,22 +134,10 @@ type ListConversationsOptions struct {
 //
 // API: GET /v3/conversations (onBehalfOf optional)
 func (s *ConversationsService) List(ctx context.Context, opts *ListConversationsOptions, reqOpts ...RequestOption) (*Page[Conversation], error) {
-	if opts != nil && opts.Unique && actsOnBehalf(reqOpts) {
+	if opts != nil && opts.Unique && actingUser(reqOpts) != "" {
 		return nil, newArgError("opts.Unique", "cannot be combined with onBehalfOf")
 	}
-	return list[Conversation](ctx, s.rc, path("conversations"), opts, "", reqOpts)
-}
-
-// actsOnBehalf reports whether the request options send an onBehalfOf
-// header.
-func actsOnBehalf(opts []RequestOption) bool {
-	var s rest.Settings
-	for _, o := range opts {
-		if o != nil {
-			o(&s)
-		}
-	}
-	return s.OnBehalfOf != "" || s.Header.Get("onBehalfOf") != ""
+	return list[Conversation](ctx, s.c, &Request{Path: []string{"conversations"}, Query: opts}, reqOpts)
 }
 
 // All iterates over every conversation matching opts, page after page,
@@ -170,7 +158,7 @@ func (s *ConversationsService) All(ctx context.Context, opts *ListConversationsO
 //
 // API: GET /v3/conversations/pinned (onBehalfOf not supported)
 func (s *ConversationsService) ListAppPinned(ctx context.Context, opts ...RequestOption) ([]Conversation, error) {
-	out, err := do[[]Conversation](ctx, s.rc, http.MethodGet, path("conversations", "pinned"), nil, "", opts)
+	out, err := do[[]Conversation](ctx, s.c, &Request{Method: http.MethodGet, Path: []string{"conversations", "pinned"}}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +195,7 @@ func (s *ConversationsService) ReplaceAppPinned(ctx context.Context, req *Replac
 	if body.PinnedConversations == nil {
 		body.PinnedConversations = []ConversationRef{} // [] clears; null would not validate
 	}
-	out, err := do[[]Conversation](ctx, s.rc, http.MethodPut, path("conversations", "pinned"), &body, "", opts)
+	out, err := do[[]Conversation](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"conversations", "pinned"}, Body: &body}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -258,11 +246,11 @@ type MarkUnreadRequest struct {
 
 // conversation returns the path of the conversation of onBehalfOf with a
 // user ("users") or a group ("groups"), with more segments appended.
-func (s *ConversationsService) conversation(kind, id, idName, onBehalfOf string, more ...string) (rest.Path, error) {
-	if err := s.rc.Required(idName, id, "onBehalfOf", onBehalfOf); err != nil {
-		return rest.Path{}, err
+func (s *ConversationsService) conversation(kind, id, idName, onBehalfOf string, more ...string) ([]string, error) {
+	if err := required(idName, id, "onBehalfOf", onBehalfOf); err != nil {
+		return nil, err
 	}
-	return path(append([]string{kind, id, "conversation"}, more...)...), nil
+	return append([]string{kind, id, "conversation"}, more...), nil
 }
 
 // GetUser returns onBehalfOf's one-on-one conversation with the user uid.
@@ -274,7 +262,7 @@ func (s *ConversationsService) GetUser(ctx context.Context, uid, onBehalfOf stri
 	if err != nil {
 		return nil, err
 	}
-	return do[Conversation](ctx, s.rc, http.MethodGet, p, nil, onBehalfOf, opts)
+	return do[Conversation](ctx, s.c, &Request{Method: http.MethodGet, Path: p, OnBehalfOf: onBehalfOf}, opts)
 }
 
 // GetGroup returns onBehalfOf's conversation in the group guid; onBehalfOf
@@ -286,7 +274,7 @@ func (s *ConversationsService) GetGroup(ctx context.Context, guid, onBehalfOf st
 	if err != nil {
 		return nil, err
 	}
-	return do[Conversation](ctx, s.rc, http.MethodGet, p, nil, onBehalfOf, opts)
+	return do[Conversation](ctx, s.c, &Request{Method: http.MethodGet, Path: p, OnBehalfOf: onBehalfOf}, opts)
 }
 
 // UpdateUser sets onBehalfOf's tags on their conversation with the user uid
@@ -320,7 +308,7 @@ func (s *ConversationsService) update(ctx context.Context, kind, id, idName, onB
 	if body.Tags == nil {
 		body.Tags = []string{}
 	}
-	return do[Conversation](ctx, s.rc, http.MethodPut, p, &body, onBehalfOf, opts)
+	return do[Conversation](ctx, s.c, &Request{Method: http.MethodPut, Path: p, Body: &body, OnBehalfOf: onBehalfOf}, opts)
 }
 
 // ResetUser deletes onBehalfOf's conversation with the user uid for
@@ -333,7 +321,7 @@ func (s *ConversationsService) ResetUser(ctx context.Context, uid, onBehalfOf st
 	if err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, p, req, onBehalfOf, opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: p, Body: req, OnBehalfOf: onBehalfOf}, opts)
 }
 
 // ResetGroup deletes onBehalfOf's conversation in the group guid for
@@ -346,7 +334,7 @@ func (s *ConversationsService) ResetGroup(ctx context.Context, guid, onBehalfOf 
 	if err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, p, req, onBehalfOf, opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: p, Body: req, OnBehalfOf: onBehalfOf}, opts)
 }
 
 // PinUser pins onBehalfOf's conversation with the user uid to the top of
@@ -390,7 +378,7 @@ func (s *ConversationsService) pin(ctx context.Context, method, kind, id, idName
 	if err != nil {
 		return nil, err
 	}
-	return do[Conversation](ctx, s.rc, method, p, nil, onBehalfOf, opts)
+	return do[Conversation](ctx, s.c, &Request{Method: method, Path: p, OnBehalfOf: onBehalfOf}, opts)
 }
 
 // MarkUserRead marks the messages the user uid sent to onBehalfOf (the
@@ -450,7 +438,7 @@ func (s *ConversationsService) mark(ctx context.Context, method, kind, id, idNam
 	if err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, method, p, req, onBehalfOf, opts)
+	return do[Result](ctx, s.c, &Request{Method: method, Path: p, Body: req, OnBehalfOf: onBehalfOf}, opts)
 }
 
 // Get returns onBehalfOf's conversation conversationID (e.g.
@@ -461,10 +449,10 @@ func (s *ConversationsService) mark(ctx context.Context, method, kind, id, idNam
 // Deprecated: use [ConversationsService.GetUser] or
 // [ConversationsService.GetGroup] instead.
 func (s *ConversationsService) Get(ctx context.Context, conversationID, onBehalfOf string, opts ...RequestOption) (*Conversation, error) {
-	if err := s.rc.Required("conversationID", conversationID, "onBehalfOf", onBehalfOf); err != nil {
+	if err := required("conversationID", conversationID, "onBehalfOf", onBehalfOf); err != nil {
 		return nil, err
 	}
-	return do[Conversation](ctx, s.rc, http.MethodGet, path("conversations", conversationID), nil, onBehalfOf, opts)
+	return do[Conversation](ctx, s.c, &Request{Method: http.MethodGet, Path: []string{"conversations", conversationID}, OnBehalfOf: onBehalfOf}, opts)
 }
 
 // Delete deletes the conversation conversationID. The reference's example
@@ -476,8 +464,8 @@ func (s *ConversationsService) Get(ctx context.Context, conversationID, onBehalf
 // Deprecated: use [ConversationsService.ResetUser] or
 // [ConversationsService.ResetGroup] instead.
 func (s *ConversationsService) Delete(ctx context.Context, conversationID, onBehalfOf string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("conversationID", conversationID, "onBehalfOf", onBehalfOf); err != nil {
+	if err := required("conversationID", conversationID, "onBehalfOf", onBehalfOf); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, path("conversations", conversationID), nil, onBehalfOf, opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"conversations", conversationID}, OnBehalfOf: onBehalfOf}, opts)
 }

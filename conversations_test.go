@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // Reference examples (chat-core §2.10, §10.5, §10.6), as the service sends
@@ -39,7 +40,7 @@ const (
 func decodeConversation(t *testing.T, wire string) chat.Conversation {
 	t.Helper()
 	m := newMockAPI(t)
-	m.reply(http.StatusOK, `{"data":`+wire+`}`)
+	m.Reply(http.StatusOK, `{"data":`+wire+`}`)
 	c, err := m.client.Conversations.GetUser(context.Background(), "x", "y")
 	require.NoError(t, err)
 	return *c
@@ -67,7 +68,7 @@ func TestConversationsWire(t *testing.T) {
 			response: `{"data":[` + userConversationJSON + `],"meta":{"pagination":{"total":1,"count":1,"per_page":100,"current_page":1,"total_pages":1}}}`,
 			method:   http.MethodGet, path: "/v3/conversations",
 			want: &chat.Page[chat.Conversation]{Data: []chat.Conversation{userConv},
-				Meta: chat.Meta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}},
+				Meta: chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}},
 		},
 		{
 			name: "List with every filter, on behalf of a user",
@@ -85,7 +86,7 @@ func TestConversationsWire(t *testing.T) {
 			query: "conversationType=user&groupTags=g1,g2&hideAgentic=true&includeBlockedUsers=true&onlyAgentic=true&page=2&perPage=50" +
 				"&searchKey=Geo+rge&tags=a,b&unread=true&useCursoredIndex=0&userTags=vip&withBlockedInfo=true&withTags=true&withUserAndGroupTags=true",
 			want: &chat.Page[chat.Conversation]{Data: []chat.Conversation{},
-				Meta: chat.Meta{Pagination: &chat.Pagination{PerPage: 50, CurrentPage: 2}}},
+				Meta: chat.PageMeta{Pagination: &chat.Pagination{PerPage: 50, CurrentPage: 2}}},
 		},
 		{
 			name: "List unique, cursored index on",
@@ -360,24 +361,24 @@ func TestConversationsArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			requireArgError(t, tt.call(m.client), tt.wantName)
-			assert.Zero(t, m.calls(), "requests sent")
+			wiretest.RequireArgError(t, tt.call(m.client), tt.wantName)
+			assert.Zero(t, m.Calls(), "requests sent")
 		})
 	}
 }
 
 func TestConversationsAll(t *testing.T) {
 	m := newMockAPI(t)
-	m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 		switch req.URL.Query().Get("page") {
 		case "1":
-			return jsonResponse(http.StatusOK, `{"data":[{"conversationId":"a_user_b","unreadMessageCount":"1"},
+			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"conversationId":"a_user_b","unreadMessageCount":"1"},
 				{"conversationId":"a_user_c","unreadMessageCount":"0"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`), nil
 		case "2":
-			return jsonResponse(http.StatusOK, `{"data":[{"conversationId":"group_g","unreadMessageCount":"12"}],
+			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"conversationId":"group_g","unreadMessageCount":"12"}],
 				"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`), nil
 		}
-		return jsonResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST"}}`), nil
+		return wiretest.JSONResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST"}}`), nil
 	})
 	var ids []string
 	var counts []int
@@ -389,7 +390,7 @@ func TestConversationsAll(t *testing.T) {
 	}
 	assert.Equal(t, []string{"a_user_b", "a_user_c", "group_g"}, ids)
 	assert.Equal(t, []int{1, 0, 12}, counts, "string counts decode as numbers")
-	reqs := m.requests()
+	reqs := m.Requests()
 	require.Len(t, reqs, 2)
 	assert.Equal(t, "page=1&perPage=2&unread=true", reqs[0].RawQuery)
 	assert.Equal(t, "page=2&perPage=2&unread=true", reqs[1].RawQuery)
@@ -403,8 +404,8 @@ func TestConversationsAll(t *testing.T) {
 			errs = append(errs, err)
 		}
 		require.Len(t, errs, 1)
-		requireArgError(t, errs[0], "opts.Unique")
-		assert.Zero(t, m.calls())
+		wiretest.RequireArgError(t, errs[0], "opts.Unique")
+		assert.Zero(t, m.Calls())
 	})
 }
 

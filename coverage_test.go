@@ -1,7 +1,6 @@
 package chat_test
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"go/ast"
@@ -40,16 +39,8 @@ func (o operation) key() string { return o.base + " " + o.method + " " + o.path 
 // operation (chat-operations.txt keeps the reference's operation ids).
 func readOperations(t *testing.T, file string) []operation {
 	t.Helper()
-	f, err := os.Open(file)
-	require.NoError(t, err)
-	defer f.Close()
 	var ops []operation
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
+	for _, line := range readLines(t, file) {
 		fields := strings.Fields(line)
 		require.Len(t, fields, 4, "bad line %q", line)
 		switch fields[0] {
@@ -59,8 +50,23 @@ func readOperations(t *testing.T, file string) []operation {
 			ops = append(ops, operation{baseChat, fields[0], fields[1], fields[2]})
 		}
 	}
-	require.NoError(t, sc.Err())
 	return ops
+}
+
+// readLines returns the lines of a testdata file that are neither empty
+// nor comments (#), trimmed. The file must exist and hold some.
+func readLines(t *testing.T, file string) []string {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	require.NoError(t, err)
+	var lines []string
+	for line := range strings.Lines(string(b)) {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			lines = append(lines, line)
+		}
+	}
+	require.NotEmpty(t, lines, "%s holds no lines", file)
+	return lines
 }
 
 // referenceIndex reads the operation index (section 0) of a reference file
@@ -125,7 +131,6 @@ type sdkPackage struct {
 
 var sdkPackages = []sdkPackage{
 	{".", baseChat, func(recv string) string { return "client." + strings.TrimSuffix(recv, "Service") }},
-	{"calls", baseCall, func(string) string { return "client.Calls" }},
 	{"management", baseMgmt, func(recv string) string { return "mc." + strings.TrimSuffix(recv, "Service") }},
 }
 
@@ -174,7 +179,11 @@ func sdkMethods(t *testing.T) (methods []sdkMethod, undocumented []string) {
 						undocumented = append(undocumented, name)
 						continue
 					}
-					m.endpoint, m.onBehalfOf = pkg.base+" "+sub[1]+" "+sub[2], obo[sub[3]]
+					base := pkg.base
+					if recv.Name == "CallsService" {
+						base = baseCall // the Calls API's own address
+					}
+					m.endpoint, m.onBehalfOf = base+" "+sub[1]+" "+sub[2], obo[sub[3]]
 				}
 				methods = append(methods, m)
 			}

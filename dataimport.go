@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,7 +35,7 @@ const MaxImportEntities = 50
 // describe them inline (UserDetails, GroupDetails): the service creates
 // the entities a member or message names when they do not exist yet.
 type DataImportService struct {
-	rc *rest.Client
+	c *Caller
 
 	mu     sync.Mutex
 	pacers map[string]*rate.Limiter // the default pace per endpoint, shared by bulk imports: dataimport_bulk.go
@@ -91,7 +93,7 @@ type ImportGroup struct {
 	// Icon is the URL of the group's picture.
 	Icon string `json:"icon,omitempty"`
 	// Password is the password of a GroupPassword group.
-	Password string `json:"password,omitempty"`
+	Password Secret `json:"password,omitempty"`
 	// Owner is the owner's UID.
 	Owner string `json:"owner,omitempty"`
 	// CreatedAt is when the group was created in the other system.
@@ -103,14 +105,6 @@ type ImportGroup struct {
 	// OwnerDetails describes the owner, created when it does not exist
 	// (the wire's groupOwnerDetails).
 	OwnerDetails *UserDetails `json:"groupOwnerDetails,omitempty"`
-}
-
-// Format prints the group with its password redacted, for every verb.
-func (g ImportGroup) Format(f fmt.State, verb rune) {
-	type importGroup ImportGroup
-	v := importGroup(g)
-	redact(&v.Password)
-	formatRedacted(f, verb, v)
 }
 
 // GroupDetails describes a group inside an imported member or message, so
@@ -129,7 +123,7 @@ type GroupDetails struct {
 	// Icon is the URL of the group's picture.
 	Icon string `json:"icon,omitempty"`
 	// Password is the password of a GroupPassword group.
-	Password string `json:"password,omitempty"`
+	Password Secret `json:"password,omitempty"`
 	// Owner is the owner's UID.
 	Owner string `json:"owner,omitempty"`
 	// CreatedAt is when the group was created in the other system.
@@ -140,12 +134,13 @@ type GroupDetails struct {
 	Tags []string `json:"tags,omitempty"`
 }
 
-// Format prints the group with its password redacted, for every verb.
+// Format prints the group as fmt would, its Secret fields as REDACTED. (A type
+// that holds a Secret and is held by pointer needs it: fmt prints a pointer
+// field with %s, %q, %x or %d through a path that calls no method of the
+// values under it.)
 func (g GroupDetails) Format(f fmt.State, verb rune) {
-	type groupDetails GroupDetails
-	v := groupDetails(g)
-	redact(&v.Password)
-	formatRedacted(f, verb, v)
+	type plain GroupDetails
+	fmt.Fprintf(f, fmt.FormatString(f, verb), plain(g))
 }
 
 // ImportMember is a group membership to import. GUID and UID are
@@ -261,26 +256,6 @@ type ImportAttachment struct {
 	Size string `json:"size,omitempty"`
 }
 
-// ImportResult is the outcome of importing one entity.
-type ImportResult[T any] struct {
-	// Index is the entity's position in the slice given.
-	Index int
-	// Key is the entity's key in the request: the uid, the guid,
-	// "<guid>_member_<uid>" or the muid. Empty when the id was missing.
-	Key string
-	// Success reports whether the service imported the entity; then Err
-	// is nil.
-	Success bool
-	// Data is the entity as the service created it, when it sent it.
-	Data *T
-	// Err says why the entity was not imported: an [*ImportError] when
-	// the service refused it, an [*ArgumentError] when the SDK did (a
-	// missing or repeated id, found before sending), or, from the
-	// BulkImport methods, the error of the request that carried it or
-	// [ErrNotSent] for an entity the import stopped before sending.
-	Err error
-}
-
 // ImportError is the service's reason for not importing one entity: the
 // "error" of the entity's entry in the answer. The reference says the
 // entry carries "error details" with the error code without showing them;
@@ -312,26 +287,15 @@ func (e *ImportError) Error() string {
 	if e.Message != "" {
 		b.WriteString(": " + e.Message)
 	}
-	for _, k := range rest.SortedKeys(e.Details) {
+	for _, k := range slices.Sorted(maps.Keys(e.Details)) {
 		b.WriteString("; " + k + ": " + strings.Join(e.Details[k], ", "))
 	}
 	return b.String()
 }
 
-// Is matches [ErrConflict] for *_ALREADY_EXISTS and ERR_ALREADY_* codes,
-// [ErrNotFound] for *_NOT_FOUND codes, and [ErrBadRequest] for
-// ERR_IMPORT_INVALID_* and ERR_BAD_REQUEST.
-func (e *ImportError) Is(target error) bool {
-	switch target {
-	case ErrConflict:
-		return strings.HasSuffix(e.Code, "_ALREADY_EXISTS") || strings.HasPrefix(e.Code, "ERR_ALREADY_")
-	case ErrNotFound:
-		return strings.HasSuffix(e.Code, "_NOT_FOUND")
-	case ErrBadRequest:
-		return strings.HasPrefix(e.Code, "ERR_IMPORT_INVALID_") || e.Code == "ERR_BAD_REQUEST"
-	}
-	return false
-}
+// Is reports whether e's code falls under target, one of the package's
+// sentinel errors, as [Error.Is] does.
+func (e *ImportError) Is(target error) bool { return target != nil && target == classOf(e.Code, 0) }
 
 // ErrNoImportResult is the Err of an entity the service's answer has no
 // entry for.
@@ -347,8 +311,8 @@ var ErrNoImportResult = errors.New("chat: the service's answer has no result for
 // paced; see [DataImportService.BulkImportUsers].
 //
 // API: POST /v3/data_import/users (onBehalfOf not supported)
-func (s *DataImportService) ImportUsers(ctx context.Context, users []ImportUser, opts ...RequestOption) ([]ImportResult[User], error) {
-	return importOnce[ImportUser, User](ctx, s.rc, &userImport, users, opts)
+func (s *DataImportService) ImportUsers(ctx context.Context, users []ImportUser, opts ...RequestOption) ([]BulkResult[User], error) {
+	return importOnce[ImportUser, User](ctx, s.c, &userImport, users, opts)
 }
 
 // ImportGroups imports at most [MaxImportEntities] groups in one request
@@ -357,8 +321,8 @@ func (s *DataImportService) ImportUsers(ctx context.Context, users []ImportUser,
 // and distinct (case-insensitively).
 //
 // API: POST /v3/data_import/groups (onBehalfOf not supported)
-func (s *DataImportService) ImportGroups(ctx context.Context, groups []ImportGroup, opts ...RequestOption) ([]ImportResult[Group], error) {
-	return importOnce[ImportGroup, Group](ctx, s.rc, &groupImport, groups, opts)
+func (s *DataImportService) ImportGroups(ctx context.Context, groups []ImportGroup, opts ...RequestOption) ([]BulkResult[Group], error) {
+	return importOnce[ImportGroup, Group](ctx, s.c, &groupImport, groups, opts)
 }
 
 // ImportMembers imports at most [MaxImportEntities] group memberships in
@@ -368,8 +332,8 @@ func (s *DataImportService) ImportGroups(ctx context.Context, groups []ImportGro
 // SDK keys each as "<guid>_member_<uid>" and sends that as its memberId.
 //
 // API: POST /v3/data_import/members (onBehalfOf not supported)
-func (s *DataImportService) ImportMembers(ctx context.Context, members []ImportMember, opts ...RequestOption) ([]ImportResult[ImportedMember], error) {
-	return importOnce[ImportMember, ImportedMember](ctx, s.rc, &memberImport, members, opts)
+func (s *DataImportService) ImportMembers(ctx context.Context, members []ImportMember, opts ...RequestOption) ([]BulkResult[ImportedMember], error) {
+	return importOnce[ImportMember, ImportedMember](ctx, s.c, &memberImport, members, opts)
 }
 
 // ImportMessages imports at most [MaxImportEntities] messages in one
@@ -378,8 +342,8 @@ func (s *DataImportService) ImportMembers(ctx context.Context, members []ImportM
 // and distinct (exactly: muids are not lower-cased).
 //
 // API: POST /v3/data_import/messages (onBehalfOf not supported)
-func (s *DataImportService) ImportMessages(ctx context.Context, messages []ImportMessage, opts ...RequestOption) ([]ImportResult[Message], error) {
-	return importOnce[ImportMessage, Message](ctx, s.rc, &messageImport, messages, opts)
+func (s *DataImportService) ImportMessages(ctx context.Context, messages []ImportMessage, opts ...RequestOption) ([]BulkResult[Message], error) {
+	return importOnce[ImportMessage, Message](ctx, s.c, &messageImport, messages, opts)
 }
 
 // importSpec describes one import endpoint.
@@ -474,7 +438,7 @@ func (sp *importSpec[In]) keys(items []In) (keys []string, errs []error) {
 }
 
 // importOnce checks items and sends them in one request.
-func importOnce[In, Out any](ctx context.Context, rc *rest.Client, sp *importSpec[In], items []In, opts []RequestOption) ([]ImportResult[Out], error) {
+func importOnce[In, Out any](ctx context.Context, c *Caller, sp *importSpec[In], items []In, opts []RequestOption) ([]BulkResult[Out], error) {
 	switch {
 	case len(items) == 0:
 		return nil, newArgError(sp.prop, "must not be empty")
@@ -492,7 +456,7 @@ func importOnce[In, Out any](ctx context.Context, rc *rest.Client, sp *importSpe
 	for i := range idx {
 		idx[i] = i
 	}
-	return importChunk[In, Out](ctx, rc, sp, items, keys, idx, opts)
+	return importChunk[In, Out](ctx, c, sp, items, keys, idx, opts)
 }
 
 // importEntry is one entity's entry in the answer.
@@ -504,22 +468,25 @@ type importEntry[T any] struct {
 
 // importChunk sends the entities idx of items in one request and returns
 // their results, in the order of idx.
-func importChunk[In, Out any](ctx context.Context, rc *rest.Client, sp *importSpec[In], items []In, keys []string, idx []int, opts []RequestOption) ([]ImportResult[Out], error) {
+func importChunk[In, Out any](ctx context.Context, c *Caller, sp *importSpec[In], items []In, keys []string, idx []int, opts []RequestOption, tune ...func(*Request)) ([]BulkResult[Out], error) {
 	entities := make(map[string]any, len(idx))
 	for _, i := range idx {
 		entities[keys[i]] = sp.wire(&items[i], keys[i])
 	}
 	body := map[string]map[string]any{sp.prop: entities}
-	answer, err := rest.Data[map[string]importEntry[Out]](ctx, rc, &rest.Call{
-		Method: http.MethodPost, Path: path("data_import", sp.prop), Body: body, Options: opts,
-	})
+	call := &Request{Method: http.MethodPost, Path: []string{"data_import", sp.prop}, Body: body}
+	for _, t := range tune {
+		t(call)
+	}
+	answer, err := do[map[string]importEntry[Out]](ctx, c, call, opts)
 	if err != nil {
 		return nil, err
 	}
-	var folded map[string]string // lower-cased key -> key of the answer, built on demand
-	out := make([]ImportResult[Out], len(idx))
+	var scrub func(string) string // built on the first refused entity
+	var folded map[string]string  // lower-cased key -> key of the answer, built on demand
+	out := make([]BulkResult[Out], len(idx))
 	for n, i := range idx {
-		r := ImportResult[Out]{Index: i, Key: keys[i]}
+		r := BulkResult[Out]{Index: i, Key: keys[i]}
 		e, ok := (*answer)[keys[i]]
 		if !ok {
 			// The service lower-cases uids and guids; its answer may key
@@ -541,12 +508,23 @@ func importChunk[In, Out any](ctx context.Context, rc *rest.Client, sp *importSp
 		case e.Success:
 			r.Success, r.Data = true, e.Data
 		default:
+			if scrub == nil {
+				scrub = c.scrubber(call)
+			}
 			r.Data = e.Data
-			r.Err = parseImportError(e.Error)
+			r.Err = parseImportError(e.Error).scrubbed(scrub)
 		}
 		out[n] = r
 	}
 	return out, nil
+}
+
+// scrubbed returns e with scrub applied to every text the service filled:
+// it may echo the credentials the request carried.
+func (e *ImportError) scrubbed(scrub func(string) string) *ImportError {
+	e.Code, e.Message, e.DevMessage = scrub(e.Code), scrub(e.Message), scrub(e.DevMessage)
+	e.Details = rest.ScrubDetails(e.Details, scrub)
+	return e
 }
 
 // parseImportError reads an entry's "error": the API's error object, or a

@@ -3,68 +3,10 @@ package chat
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
-	"time"
 
 	"golang.org/x/time/rate"
 )
-
-// DefaultImportRequestsPerMinute is the pace of the BulkImport methods when
-// [BulkOptions] sets none: the service's limit of 60 requests per minute
-// per data import endpoint.
-const DefaultImportRequestsPerMinute = 60
-
-// defaultRateLimitRetries is BulkOptions.RateLimitRetries when zero.
-const defaultRateLimitRetries = 5
-
-// BulkOptions tunes a bulk import ([DataImportService.BulkImportUsers] and
-// the other BulkImport methods). The zero value (or nil) suits the
-// service's limits. A client with a [Limiter] ([WithLimiter]) also makes
-// each request wait for a permit of its standard budget.
-type BulkOptions struct {
-	// BatchSize is how many entities each request carries, 1 to
-	// [MaxImportEntities]; 0 means MaxImportEntities.
-	BatchSize int
-	// RequestsPerMinute paces the requests. 0 means
-	// [DefaultImportRequestsPerMinute] on a pace the client shares between
-	// its bulk imports to the same endpoint, so that imports run one after
-	// the other (or at once) stay within the service's limit together. Any
-	// other value paces this import alone: set it for an account with
-	// another limit, or high in tests against a fake.
-	RequestsPerMinute int
-	// RateLimitRetries is how many times a request answered 429 is sent
-	// again by the bulk import, beyond the client's own retries
-	// ([WithRetryPolicy]); 0 means 5, a negative value none.
-	RateLimitRetries int
-	// Progress, when set, is called after each request is answered (or
-	// fails), from the goroutine running the import.
-	Progress func(BulkProgress)
-}
-
-// BulkProgress reports how far a bulk import is.
-type BulkProgress struct {
-	// Total is the number of entities to import.
-	Total int
-	// Done is the number of entities with a final result: imported or
-	// failed.
-	Done int
-	// Imported is the number of entities the service imported.
-	Imported int
-	// Failed is the number refused by the SDK or the service, or carried
-	// by a request that failed.
-	Failed int
-	// Requests is the number of requests sent, repeated ones included.
-	Requests int
-}
-
-// ErrNotSent is the Err of an item a bulk method (a BulkImport method,
-// [UsersService.CreateMany], [UsersService.UpdateMany],
-// [MembersService.AddMany]) stopped before sending, because its context
-// ended or a request failed. It wraps that cause. The item was not sent:
-// it may be sent again.
-var ErrNotSent = errors.New("chat: not sent: the bulk operation stopped before this item's request")
 
 // BulkImportUsers imports any number of users and returns one result per
 // user, in the order given. It splits them into requests of at most
@@ -83,8 +25,9 @@ var ErrNotSent = errors.New("chat: not sent: the bulk operation stopped before t
 // A request answered 429 was not processed, so it is sent again (after the
 // client's own retries) once the wait the server asks for has passed
 // (Retry-After, else X-Rate-Limit-Reset), up to opts.RateLimitRetries
-// times; when that wait would pass ctx's deadline, or the retries run out,
-// the 429 stops the import. No other failed request is sent again, so that
+// times; when that wait is longer than the client's cap on server waits
+// ([RetryPolicy].MaxServerWait) or would pass ctx's deadline, or the
+// retries run out, the 429 stops the import. No other failed request is sent again, so that
 // no user is imported twice: the import stops, the users of that request
 // carry its error (whether the service imported them is then unknown,
 // unless it is a 429), the users not sent yet carry [ErrNotSent], and the
@@ -92,7 +35,7 @@ var ErrNotSent = errors.New("chat: not sent: the bulk operation stopped before t
 // included, and returns the results so far with ctx's error.
 //
 // API: POST /v3/data_import/users (onBehalfOf not supported)
-func (s *DataImportService) BulkImportUsers(ctx context.Context, users []ImportUser, opts *BulkOptions, reqOpts ...RequestOption) ([]ImportResult[User], error) {
+func (s *DataImportService) BulkImportUsers(ctx context.Context, users []ImportUser, opts *BulkOptions, reqOpts ...RequestOption) ([]BulkResult[User], error) {
 	return bulkImport[ImportUser, User](ctx, s, &userImport, users, opts, reqOpts)
 }
 
@@ -101,7 +44,7 @@ func (s *DataImportService) BulkImportUsers(ctx context.Context, users []ImportU
 // for users.
 //
 // API: POST /v3/data_import/groups (onBehalfOf not supported)
-func (s *DataImportService) BulkImportGroups(ctx context.Context, groups []ImportGroup, opts *BulkOptions, reqOpts ...RequestOption) ([]ImportResult[Group], error) {
+func (s *DataImportService) BulkImportGroups(ctx context.Context, groups []ImportGroup, opts *BulkOptions, reqOpts ...RequestOption) ([]BulkResult[Group], error) {
 	return bulkImport[ImportGroup, Group](ctx, s, &groupImport, groups, opts, reqOpts)
 }
 
@@ -110,7 +53,7 @@ func (s *DataImportService) BulkImportGroups(ctx context.Context, groups []Impor
 // [DataImportService.BulkImportUsers] does for users.
 //
 // API: POST /v3/data_import/members (onBehalfOf not supported)
-func (s *DataImportService) BulkImportMembers(ctx context.Context, members []ImportMember, opts *BulkOptions, reqOpts ...RequestOption) ([]ImportResult[ImportedMember], error) {
+func (s *DataImportService) BulkImportMembers(ctx context.Context, members []ImportMember, opts *BulkOptions, reqOpts ...RequestOption) ([]BulkResult[ImportedMember], error) {
 	return bulkImport[ImportMember, ImportedMember](ctx, s, &memberImport, members, opts, reqOpts)
 }
 
@@ -120,7 +63,7 @@ func (s *DataImportService) BulkImportMembers(ctx context.Context, members []Imp
 // chronological order, as the service asks.
 //
 // API: POST /v3/data_import/messages (onBehalfOf not supported)
-func (s *DataImportService) BulkImportMessages(ctx context.Context, messages []ImportMessage, opts *BulkOptions, reqOpts ...RequestOption) ([]ImportResult[Message], error) {
+func (s *DataImportService) BulkImportMessages(ctx context.Context, messages []ImportMessage, opts *BulkOptions, reqOpts ...RequestOption) ([]BulkResult[Message], error) {
 	return bulkImport[ImportMessage, Message](ctx, s, &messageImport, messages, opts, reqOpts)
 }
 
@@ -161,7 +104,7 @@ type bulkRun[In any] struct {
 	prog    BulkProgress
 }
 
-func bulkImport[In, Out any](ctx context.Context, s *DataImportService, sp *importSpec[In], items []In, o *BulkOptions, reqOpts []RequestOption) ([]ImportResult[Out], error) {
+func bulkImport[In, Out any](ctx context.Context, s *DataImportService, sp *importSpec[In], items []In, o *BulkOptions, reqOpts []RequestOption) ([]BulkResult[Out], error) {
 	var opt BulkOptions
 	if o != nil {
 		opt = *o
@@ -179,10 +122,10 @@ func bulkImport[In, Out any](ctx context.Context, s *DataImportService, sp *impo
 
 	keys, errs := sp.keys(items)
 	run.keys = keys
-	results := make([]ImportResult[Out], len(items))
+	results := make([]BulkResult[Out], len(items))
 	pending := make([]int, 0, len(items))
 	for i := range items {
-		results[i] = ImportResult[Out]{Index: i, Key: keys[i], Err: errs[i]}
+		results[i] = BulkResult[Out]{Index: i, Key: keys[i], Err: errs[i]}
 		if errs[i] != nil {
 			run.prog.Done++
 			run.prog.Failed++
@@ -211,7 +154,7 @@ func bulkImport[In, Out any](ctx context.Context, s *DataImportService, sp *impo
 		for n, i := range chunk {
 			results[i] = got[n]
 			if got[n].Success {
-				run.prog.Imported++
+				run.prog.Succeeded++
 			} else {
 				run.prog.Failed++
 			}
@@ -223,69 +166,29 @@ func bulkImport[In, Out any](ctx context.Context, s *DataImportService, sp *impo
 }
 
 // fail sets err as the result of the entities idx.
-func fail[T any](results []ImportResult[T], idx []int, err error) {
+func fail[T any](results []BulkResult[T], idx []int, err error) {
 	for _, i := range idx {
 		results[i].Err = err
 	}
 }
 
-// sendChunk sends the entities idx in one request when the pace allows,
-// sending it again after a 429. On failure, itemErr is what the entities
-// carry and err what stops the import.
-func sendChunk[In, Out any](ctx context.Context, run *bulkRun[In], idx []int) (got []ImportResult[Out], itemErr, err error) {
-	for refused := 0; ; refused++ {
-		if err := run.pacer.Wait(ctx); err != nil {
-			if ctx.Err() == nil {
-				// The pacer will not wait past ctx's deadline.
-				err = fmt.Errorf("chat: the next import request is not due before the context's deadline: %w", context.DeadlineExceeded)
-			} else {
-				err = ctx.Err()
-			}
-			return nil, fmt.Errorf("%w: %w", ErrNotSent, err), err
-		}
-		run.prog.Requests++
-		got, err := importChunk[In, Out](ctx, run.s.rc, run.sp, run.items, run.keys, idx, run.reqOpts)
-		if err == nil {
-			return got, nil, nil
-		}
-		var ae *Error
-		if !errors.As(err, &ae) || ae.StatusCode != http.StatusTooManyRequests || refused >= run.retries {
-			return nil, err, err
-		}
-		// The service did not process the request: it may go again once
-		// the wait the server asks for has passed.
-		wait := serverWait(ae, run.pacer)
-		if dl, ok := ctx.Deadline(); ok && time.Now().Add(wait).After(dl) {
-			return nil, err, err
-		}
-		if werr := sleep(ctx, wait); werr != nil {
-			return nil, fmt.Errorf("%w: %w", ErrNotSent, werr), werr
-		}
+// sendChunk sends the entities idx in one request when the pace allows.
+// The request goes through the client's one retry loop with the import's
+// pace before every attempt and run.retries further retries of a 429 (the
+// service did not process the request), each after the wait the server
+// asks for, within the client's cap on server waits. On failure, itemErr
+// is what the entities carry and err what stops the import.
+func sendChunk[In, Out any](ctx context.Context, run *bulkRun[In], idx []int) (got []BulkResult[Out], itemErr, err error) {
+	var attempts int
+	got, err = importChunk[In, Out](ctx, run.s.c, run.sp, run.items, run.keys, idx, run.reqOpts, func(r *Request) {
+		r.pace, r.rateLimitRetries, r.attempts = run.pacer, run.retries, &attempts
+	})
+	run.prog.Requests += attempts
+	switch {
+	case err == nil:
+		return got, nil, nil
+	case attempts == 0: // never sent: its pace or the context ended first
+		return nil, fmt.Errorf("%w: %w", ErrNotSent, err), err
 	}
-}
-
-// serverWait is the wait a 429 asks for: Retry-After, else until
-// X-Rate-Limit-Reset, else one interval of the pace.
-func serverWait(e *Error, pacer *rate.Limiter) time.Duration {
-	if e.RetryAfter > 0 {
-		return e.RetryAfter
-	}
-	if !e.RateLimitReset.IsZero() {
-		if d := time.Until(e.RateLimitReset); d > 0 {
-			return d
-		}
-	}
-	return time.Duration(float64(time.Second) / float64(pacer.Limit()))
-}
-
-// sleep waits for d, or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return nil, err, err
 }

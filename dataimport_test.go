@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 func TestDataImportWire(t *testing.T) {
@@ -39,7 +40,7 @@ func TestDataImportWire(t *testing.T) {
 				"alice":{"uid":"alice","name":"Alice","avatar":"https://a.example/a.png","link":"https://a.example","role":"admin",
 					"createdAt":1674104348,"lastActiveAt":1674224684,"metadata":{"k":"v"},"tags":["vip"]},
 				"bob":{"uid":"bob","name":"Bob","deactivatedAt":1674300000}}}`,
-			want: []chat.ImportResult[chat.User]{
+			want: []chat.BulkResult[chat.User]{
 				{Index: 0, Key: "alice", Success: true, Data: &chat.User{UID: "alice", Name: "Alice", Avatar: "https://a.example/a.png",
 					Metadata: map[string]any{"k": "v"}, Status: chat.UserOffline, Role: "admin", LastActiveAt: 1674224684, CreatedAt: 1674104348}},
 				{Index: 1, Key: "bob", Err: &chat.ImportError{Code: "ERR_IMPORT_INVALID_USER_FORMAT", Message: "The name is invalid.",
@@ -61,7 +62,7 @@ func TestDataImportWire(t *testing.T) {
 			body: `{"groups":{"hikers":{"guid":"hikers","name":"Hikers","type":"password","icon":"https://a.example/h.png","password":"pw",
 				"owner":"alice","createdAt":1674104348,"metadata":{"k":"v"},"tags":["outdoor"],
 				"groupOwnerDetails":{"uid":"alice","name":"Alice"}}}}`,
-			want: []chat.ImportResult[chat.Group]{{Index: 0, Key: "hikers", Success: true, Data: &chat.Group{
+			want: []chat.BulkResult[chat.Group]{{Index: 0, Key: "hikers", Success: true, Data: &chat.Group{
 				GUID: "hikers", Name: "Hikers", Type: chat.GroupPassword, ConversationID: "group_hikers", CreatedAt: 1674104348, Owner: "alice"}}},
 		},
 		{
@@ -82,7 +83,7 @@ func TestDataImportWire(t *testing.T) {
 				"hikers_member_bob":{"memberId":"hikers_member_bob","guid":"hikers","uid":"bob","scope":"moderator","joinedAt":1674200000,
 					"groupDetails":{"guid":"hikers","name":"Hikers","type":"public"},"userDetails":{"uid":"bob","name":"Bob"}},
 				"hikers_member_carol":{"memberId":"hikers_member_carol","guid":"hikers","uid":"carol","isBanned":true}}}`,
-			want: []chat.ImportResult[chat.ImportedMember]{
+			want: []chat.BulkResult[chat.ImportedMember]{
 				{Index: 0, Key: "hikers_member_bob", Success: true, Data: &chat.ImportedMember{GUID: "hikers", UID: "bob", Scope: chat.MemberModerator, JoinedAt: 1674200000}},
 				{Index: 1, Key: "hikers_member_carol", Success: true, Data: &chat.ImportedMember{GUID: "hikers", UID: "carol", Scope: chat.MemberParticipant, JoinedAt: 1674300000}},
 			},
@@ -112,7 +113,7 @@ func TestDataImportWire(t *testing.T) {
 				"senderUserDetails":{"uid":"s12","name":"user1","createdAt":1674228536},
 				"receiverUserDetails":{"uid":"r123","name":"superhero"},
 				"mentionedUserDetails":{"bob":{"uid":"bob","name":"Bob"}}}}}`,
-			want: []chat.ImportResult[chat.Message]{{Index: 0, Key: "3118", Success: true, Data: &chat.Message{
+			want: []chat.BulkResult[chat.Message]{{Index: 0, Key: "3118", Success: true, Data: &chat.Message{
 				ID: "7", MUID: "3118", ConversationID: "r123_user_s12", Sender: "s12", ReceiverType: chat.ReceiverUser, Receiver: "r123",
 				Category: chat.CategoryMessage, Type: chat.MessageTypeImage, Data: chat.MessageData{Text: "Hi <@uid:bob>"},
 				SentAt: 1674104348, DeliveredAt: 1674224684, ReadAt: 1674224685, UpdatedAt: 1674104348, Tags: []string{"old"}}}},
@@ -125,7 +126,7 @@ func TestDataImportWire(t *testing.T) {
 			response: `{"data":{"m":{"success":false,"error":{"code":"ERR_IMPORT_INVALID_MESSAGE_FORMAT","message":"sentAt is required"}}}}`,
 			method:   http.MethodPost, path: "/v3/data_import/messages",
 			body: `{"messages":{"m":{"muid":"m","sender":"a","receiverType":"group","receiver":"g","sentAt":0}}}`,
-			want: []chat.ImportResult[chat.Message]{{Index: 0, Key: "m",
+			want: []chat.BulkResult[chat.Message]{{Index: 0, Key: "m",
 				Err: &chat.ImportError{Code: "ERR_IMPORT_INVALID_MESSAGE_FORMAT", Message: "sentAt is required"}}},
 		},
 	})
@@ -138,14 +139,14 @@ func TestDataImportAnswers(t *testing.T) {
 	m := newMockAPI(t)
 	// alice answered under the lower-cased uid; bob's error a bare code;
 	// carol's a bare message; dave missing.
-	m.reply(http.StatusOK, `{"data":{"alice":{"success":true,"data":{"uid":"alice","name":"A"}},
+	m.Reply(http.StatusOK, `{"data":{"alice":{"success":true,"data":{"uid":"alice","name":"A"}},
 		"bob":{"success":false,"error":"ERR_UID_ALREADY_EXISTS"},
 		"carol":{"success":false,"error":"Something went wrong"}}}`)
 	res, err := m.client.DataImport.ImportUsers(ctx, users)
 	require.NoError(t, err, "entities that fail do not fail the call")
 	require.Len(t, res, 4)
 
-	assert.Equal(t, chat.ImportResult[chat.User]{Index: 0, Key: "Alice", Success: true, Data: &chat.User{UID: "alice", Name: "A"}}, res[0])
+	assert.Equal(t, chat.BulkResult[chat.User]{Index: 0, Key: "Alice", Success: true, Data: &chat.User{UID: "alice", Name: "A"}}, res[0])
 
 	var ie *chat.ImportError
 	require.ErrorAs(t, res[1].Err, &ie)
@@ -181,10 +182,10 @@ func TestDataImportAnswers(t *testing.T) {
 
 	t.Run("a failed request fails the call", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusBadRequest, `{"error":{"code":"ERR_IMPORT_INVALID_USER_FORMAT","message":"users must be an object"}}`)
+		m.Reply(http.StatusBadRequest, `{"error":{"code":"ERR_IMPORT_INVALID_USER_FORMAT","message":"users must be an object"}}`)
 		res, err := m.client.DataImport.ImportUsers(ctx, users[:1])
 		assert.Nil(t, res)
-		assert.Equal(t, "ERR_IMPORT_INVALID_USER_FORMAT", requireAPIError(t, err).Code)
+		assert.Equal(t, "ERR_IMPORT_INVALID_USER_FORMAT", wiretest.RequireAPIError(t, err).Code)
 	})
 }
 
@@ -255,8 +256,8 @@ func TestDataImportArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			ae := requireArgError(t, tt.call(m.client.DataImport), tt.wantName)
-			assert.Zero(t, m.calls())
+			ae := wiretest.RequireArgError(t, tt.call(m.client.DataImport), tt.wantName)
+			assert.Zero(t, m.Calls())
 			if strings.Contains(tt.name, "repeated") {
 				assert.Contains(t, ae.Problem, "[")
 			}
@@ -288,19 +289,19 @@ func (e *echoImport) answer(raw []byte) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return jsonResponse(http.StatusOK, string(b)), nil
+	return wiretest.JSONResponse(http.StatusOK, string(b)), nil
 }
 
 // serveImport makes m answer import requests through e, except those
 // refuse answers (by request number, from 1) with a response of its own.
 func serveImport(m *mockAPI, e *echoImport, refuse func(n int) *http.Response) {
-	m.serve(func(n int, _ *http.Request) (*http.Response, error) {
+	m.Serve(func(n int, _ *http.Request) (*http.Response, error) {
 		if refuse != nil {
 			if resp := refuse(n); resp != nil {
 				return resp, nil
 			}
 		}
-		return e.answer(m.requests()[n-1].Body)
+		return e.answer(m.Requests()[n-1].Body)
 	})
 }
 
@@ -337,7 +338,7 @@ func TestBulkImportChunks(t *testing.T) {
 			require.NoError(t, r.Err)
 			assert.Equal(t, users[i].Name, r.Data.Name)
 		}
-		reqs := m.requests()
+		reqs := m.Requests()
 		require.Len(t, reqs, 3)
 		for _, r := range reqs {
 			assertWire(t, r, http.MethodPost, "/v3/data_import/users")
@@ -350,9 +351,9 @@ func TestBulkImportChunks(t *testing.T) {
 		assert.Equal(t, "u050", e.keys[1][0])
 		assert.Equal(t, "u119", e.keys[2][19])
 		assert.Equal(t, []chat.BulkProgress{
-			{Total: 120, Done: 50, Imported: 50, Requests: 1},
-			{Total: 120, Done: 100, Imported: 100, Requests: 2},
-			{Total: 120, Done: 120, Imported: 120, Requests: 3},
+			{Total: 120, Done: 50, Succeeded: 50, Requests: 1},
+			{Total: 120, Done: 100, Succeeded: 100, Requests: 2},
+			{Total: 120, Done: 120, Succeeded: 120, Requests: 3},
 		}, progress)
 	})
 
@@ -377,9 +378,9 @@ func TestBulkImportChunks(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, [][]string{{"a", "b"}}, e.keys)
 		assert.True(t, res[0].Success)
-		requireArgError(t, res[1].Err, "messages[1].muid")
+		wiretest.RequireArgError(t, res[1].Err, "messages[1].muid")
 		assert.True(t, res[2].Success)
-		requireArgError(t, res[3].Err, "messages[3].muid")
+		wiretest.RequireArgError(t, res[3].Err, "messages[3].muid")
 		assert.Equal(t, chat.Timestamp(3), res[2].Data.SentAt)
 	})
 
@@ -388,7 +389,7 @@ func TestBulkImportChunks(t *testing.T) {
 		res, err := m.client.DataImport.BulkImportGroups(ctx, nil, nil)
 		require.NoError(t, err)
 		assert.Empty(t, res)
-		assert.Zero(t, m.calls())
+		assert.Zero(t, m.Calls())
 	})
 }
 
@@ -400,7 +401,7 @@ func TestBulkImportRateLimited(t *testing.T) {
 		e := &echoImport{prop: "users"}
 		serveImport(m, e, func(n int) *http.Response {
 			if n == 2 {
-				return jsonResponse(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0")
+				return wiretest.JSONResponse(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0")
 			}
 			return nil
 		})
@@ -409,7 +410,7 @@ func TestBulkImportRateLimited(t *testing.T) {
 		for _, r := range res {
 			require.True(t, r.Success, r.Key)
 		}
-		assert.Equal(t, 4, m.calls(), "the refused request went again")
+		assert.Equal(t, 4, m.Calls(), "the refused request went again")
 		require.Len(t, e.keys, 3, "three requests were processed")
 		seen := map[string]bool{}
 		for _, keys := range e.keys {
@@ -426,7 +427,7 @@ func TestBulkImportRateLimited(t *testing.T) {
 		e := &echoImport{prop: "users"}
 		serveImport(m, e, func(n int) *http.Response {
 			if n == 2 {
-				return jsonResponse(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "3600")
+				return wiretest.JSONResponse(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "3600")
 			}
 			return nil
 		})
@@ -436,26 +437,47 @@ func TestBulkImportRateLimited(t *testing.T) {
 		res, err := m.client.DataImport.BulkImportUsers(ctx, numberedUsers(120), fast)
 		assert.Less(t, time.Since(start), 10*time.Second)
 		assert.ErrorIs(t, err, chat.ErrRateLimited)
-		assert.Equal(t, 3600*time.Second, requireAPIError(t, err).RetryAfter)
-		assert.Equal(t, 2, m.calls())
+		assert.Equal(t, 3600*time.Second, wiretest.RequireAPIError(t, err).RetryAfter)
+		assert.Equal(t, 2, m.Calls())
 		assert.True(t, res[49].Success)
 		assert.ErrorIs(t, res[50].Err, chat.ErrRateLimited, "refused, so not imported")
 		assert.ErrorIs(t, res[100].Err, chat.ErrNotSent)
 		assert.ErrorIs(t, res[100].Err, chat.ErrRateLimited, "ErrNotSent wraps the cause")
 	})
 
+	t.Run("a wait beyond the client's cap stops at once, without a deadline", func(t *testing.T) {
+		for _, retryAfter := range []string{"3600", "99999999999999999999999", "soon", "-1"} {
+			m := newMockAPI(t)
+			m.Reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", retryAfter)
+			ctx, cancel := context.WithCancel(ctx)
+			done := make(chan error, 1)
+			go func() {
+				_, err := m.client.DataImport.BulkImportUsers(ctx, numberedUsers(3), fast)
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				assert.ErrorIs(t, err, chat.ErrRateLimited, retryAfter)
+				assert.Equal(t, 1, m.Calls(), "Retry-After %s: the refused request is not sent again", retryAfter)
+			case <-time.After(10 * time.Second):
+				t.Errorf("Retry-After %s: the import is still waiting", retryAfter)
+			}
+			cancel()
+		}
+	})
+
 	t.Run("RateLimitRetries bounds the repeats", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0")
+		m.Reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0")
 		_, err := m.client.DataImport.BulkImportUsers(ctx, numberedUsers(3), &chat.BulkOptions{RequestsPerMinute: 6_000_000, RateLimitRetries: 2})
 		assert.ErrorIs(t, err, chat.ErrRateLimited)
-		assert.Equal(t, 3, m.calls())
+		assert.Equal(t, 3, m.Calls())
 
 		m = newMockAPI(t)
-		m.reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0")
+		m.Reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0")
 		_, err = m.client.DataImport.BulkImportUsers(ctx, numberedUsers(3), &chat.BulkOptions{RequestsPerMinute: 6_000_000, RateLimitRetries: -1})
 		assert.ErrorIs(t, err, chat.ErrRateLimited)
-		assert.Equal(t, 1, m.calls())
+		assert.Equal(t, 1, m.Calls())
 	})
 
 	t.Run("another failure is not sent again and stops the import", func(t *testing.T) {
@@ -463,7 +485,7 @@ func TestBulkImportRateLimited(t *testing.T) {
 		e := &echoImport{prop: "groups"}
 		serveImport(m, e, func(n int) *http.Response {
 			if n == 2 {
-				return jsonResponse(http.StatusInternalServerError, `{"error":{"code":"ERR_MISSION_FAILED"}}`)
+				return wiretest.JSONResponse(http.StatusInternalServerError, `{"error":{"code":"ERR_MISSION_FAILED"}}`)
 			}
 			return nil
 		})
@@ -474,13 +496,13 @@ func TestBulkImportRateLimited(t *testing.T) {
 		var last chat.BulkProgress
 		res, err := m.client.DataImport.BulkImportGroups(ctx, groups, &chat.BulkOptions{BatchSize: 2, RequestsPerMinute: 6_000_000,
 			Progress: func(p chat.BulkProgress) { last = p }})
-		assert.Equal(t, "ERR_MISSION_FAILED", requireAPIError(t, err).Code)
-		assert.Equal(t, 2, m.calls())
+		assert.Equal(t, "ERR_MISSION_FAILED", wiretest.RequireAPIError(t, err).Code)
+		assert.Equal(t, 2, m.Calls())
 		assert.True(t, res[1].Success)
-		assert.Equal(t, "ERR_MISSION_FAILED", requireAPIError(t, res[2].Err).Code, "the request's error: the outcome is unknown")
+		assert.Equal(t, "ERR_MISSION_FAILED", wiretest.RequireAPIError(t, res[2].Err).Code, "the request's error: the outcome is unknown")
 		assert.NotErrorIs(t, res[2].Err, chat.ErrNotSent)
 		assert.ErrorIs(t, res[4].Err, chat.ErrNotSent)
-		assert.Equal(t, chat.BulkProgress{Total: 5, Done: 4, Imported: 2, Failed: 2, Requests: 2}, last)
+		assert.Equal(t, chat.BulkProgress{Total: 5, Done: 4, Succeeded: 2, Failed: 2, Requests: 2}, last)
 	})
 }
 
@@ -496,7 +518,7 @@ func TestBulkImportCancel(t *testing.T) {
 	res, err := m.client.DataImport.BulkImportUsers(ctx, numberedUsers(120), opts)
 	assert.Less(t, time.Since(start), 10*time.Second)
 	assert.ErrorIs(t, err, context.Canceled)
-	assert.Equal(t, 1, m.calls())
+	assert.Equal(t, 1, m.Calls())
 	require.Len(t, res, 120)
 	assert.True(t, res[0].Success)
 	assert.True(t, res[49].Success)
@@ -508,7 +530,7 @@ func TestBulkImportCancel(t *testing.T) {
 		m := newMockAPI(t)
 		_, err := m.client.DataImport.BulkImportUsers(ctx, numberedUsers(1), fast)
 		assert.ErrorIs(t, err, context.Canceled)
-		assert.Zero(t, m.calls())
+		assert.Zero(t, m.Calls())
 	})
 
 	t.Run("a deadline before the next request is due", func(t *testing.T) {
@@ -521,7 +543,7 @@ func TestBulkImportCancel(t *testing.T) {
 		res, err := m.client.DataImport.BulkImportUsers(ctx, numberedUsers(60), &chat.BulkOptions{RequestsPerMinute: 1})
 		assert.Less(t, time.Since(start), 10*time.Second)
 		assert.ErrorIs(t, err, context.DeadlineExceeded)
-		assert.Equal(t, 1, m.calls())
+		assert.Equal(t, 1, m.Calls())
 		assert.True(t, res[0].Success)
 		assert.True(t, errors.Is(res[59].Err, chat.ErrNotSent))
 	})
@@ -541,10 +563,10 @@ func TestBulkImportSharedPace(t *testing.T) {
 	defer cancel()
 	_, err = m.client.DataImport.BulkImportUsers(ctx, numberedUsers(1), nil)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.Equal(t, 1, m.calls())
+	assert.Equal(t, 1, m.Calls())
 
 	// Another endpoint has a pace of its own.
 	_, err = m.client.DataImport.BulkImportGroups(context.Background(), []chat.ImportGroup{{GUID: "g"}}, nil)
 	require.NoError(t, err)
-	assert.Equal(t, 2, m.calls())
+	assert.Equal(t, 2, m.Calls())
 }

@@ -5,7 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"math"
 	"net/http"
+	"os"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // getUserError makes Users.Get("nobody") fail with the given response and
@@ -20,13 +29,13 @@ import (
 func getUserError(t *testing.T, status int, body string, header ...string) (*chat.Error, error) {
 	t.Helper()
 	m := newMockAPI(t)
-	m.serve(func(int, *http.Request) (*http.Response, error) {
-		resp := jsonResponse(status, body, header...)
+	m.Serve(func(int, *http.Request) (*http.Response, error) {
+		resp := wiretest.JSONResponse(status, body, header...)
 		return resp, nil
 	})
 	user, err := m.client.Users.Get(context.Background(), "nobody")
 	assert.Nil(t, user)
-	return requireAPIError(t, err), err
+	return wiretest.RequireAPIError(t, err), err
 }
 
 func TestErrorFromBadRequest(t *testing.T) {
@@ -54,6 +63,16 @@ func TestErrorFromBadRequest(t *testing.T) {
 	assert.ErrorIs(t, err, chat.ErrBadRequest)
 }
 
+// TestErrorSaysADetailOnce: a 400 whose details repeat its message for one
+// field says it once.
+func TestErrorSaysADetailOnce(t *testing.T) {
+	const msg = `The receiverType must be "user" or "group".`
+	_, err := getUserError(t, http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":`+strconv.Quote(msg)+`,
+		"details":{"receiverType":[`+strconv.Quote(msg)+`],"receiver":["The receiver is required."]}}}`)
+	assert.Equal(t, "chat: GET /v3/users/nobody: 400 ERR_BAD_REQUEST: "+msg+"; receiver: The receiver is required.", err.Error())
+	assert.Equal(t, 1, strings.Count(err.Error(), msg))
+}
+
 func TestErrorStatuses(t *testing.T) {
 	reset := time.Date(2021, 7, 1, 12, 40, 46, 0, time.UTC)
 	rateHeaders := []string{"X-Rate-Limit", "700", "X-Rate-Limit-Remaining", "0", "X-Rate-Limit-Reset", fmt.Sprint(reset.Unix())}
@@ -69,7 +88,8 @@ func TestErrorStatuses(t *testing.T) {
 		wantRemaining  int
 	}{
 		{name: "401", status: http.StatusUnauthorized, code: "AUTH_ERR_APIKEY_NOT_FOUND", wantSentinel: chat.ErrUnauthorized},
-		{name: "403", status: http.StatusForbidden, code: "AUTH_ERR_NO_ACCESS", wantSentinel: chat.ErrForbidden},
+		{name: "403 for a key without the scope", status: http.StatusForbidden, code: "AUTH_ERR_NO_ACCESS", wantSentinel: chat.ErrUnauthorized},
+		{name: "403", status: http.StatusForbidden, code: "ERR_PERMISSION_DENIED", wantSentinel: chat.ErrForbidden},
 		{name: "404", status: http.StatusNotFound, code: "ERR_UID_NOT_FOUND", wantSentinel: chat.ErrNotFound,
 			header: []string{"X-Rate-Limit", "700", "X-Rate-Limit-Remaining", "699"}, wantLimit: 700, wantRemaining: 699},
 		{name: "409", status: http.StatusConflict, code: "ERR_ALREADY_JOINED", wantSentinel: chat.ErrConflict},
@@ -81,7 +101,12 @@ func TestErrorStatuses(t *testing.T) {
 		{name: "429 with Retry-After as a past HTTP date", status: http.StatusTooManyRequests, code: "ERR_TOO_MANY_REQUESTS",
 			header: []string{"Retry-After", "Wed, 21 Oct 2015 07:28:00 GMT"}, wantSentinel: chat.ErrRateLimited},
 		{name: "429 with a garbage Retry-After", status: http.StatusTooManyRequests, code: "ERR_TOO_MANY_REQUESTS",
-			header: []string{"Retry-After", "soon"}, wantSentinel: chat.ErrRateLimited},
+			header: []string{"Retry-After", "soon"}, wantSentinel: chat.ErrRateLimited, wantRetryAfter: math.MaxInt64},
+		{name: "429 with a Retry-After beyond int64", status: http.StatusTooManyRequests, code: "ERR_TOO_MANY_REQUESTS",
+			header: []string{"Retry-After", "99999999999999999999999"}, wantSentinel: chat.ErrRateLimited, wantRetryAfter: math.MaxInt64},
+		{name: "429 with only a reset", status: http.StatusTooManyRequests, code: "ERR_TOO_MANY_REQUESTS",
+			header: []string{"X-Rate-Limit-Reset", "99999999999"}, wantSentinel: chat.ErrRateLimited, wantRetryAfter: math.MaxInt64,
+			wantReset: time.Unix(99999999999, 0)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -179,29 +204,30 @@ func TestErrorText(t *testing.T) {
 }
 
 func TestErrorSentinels(t *testing.T) {
-	all := []error{chat.ErrNotFound, chat.ErrUnauthorized, chat.ErrForbidden, chat.ErrRateLimited,
-		chat.ErrBadRequest, chat.ErrConflict, chat.ErrInvalidArgument, chat.ErrPaginationStalled}
+	all := append(slices.Clone(allSentinels), chat.ErrInvalidArgument, chat.ErrPaginationStalled, chat.ErrEmptyResponse)
 	tests := []struct {
 		name string
 		err  error
 		want []error // every other sentinel must not match
 	}{
 		{"404", &chat.Error{StatusCode: 404}, []error{chat.ErrNotFound}},
-		{"a _NOT_FOUND code on a 400", &chat.Error{StatusCode: 400, Code: "ERR_GUID_NOT_FOUND"}, []error{chat.ErrNotFound, chat.ErrBadRequest}},
+		{"a _NOT_FOUND code on a 400", &chat.Error{StatusCode: 400, Code: "ERR_GUID_NOT_FOUND"}, []error{chat.ErrNotFound}},
 		{"401", &chat.Error{StatusCode: 401}, []error{chat.ErrUnauthorized}},
-		{"empty API key code", &chat.Error{StatusCode: 400, Code: "AUTH_ERR_EMPTY_APIKEY"}, []error{chat.ErrUnauthorized, chat.ErrBadRequest}},
-		{"unknown API key code", &chat.Error{StatusCode: 200, Code: "AUTH_ERR_APIKEY_NOT_FOUND"}, []error{chat.ErrUnauthorized, chat.ErrNotFound}},
+		{"empty API key code", &chat.Error{StatusCode: 400, Code: "AUTH_ERR_EMPTY_APIKEY"}, []error{chat.ErrUnauthorized}},
+		{"unknown API key code", &chat.Error{StatusCode: 401, Code: "AUTH_ERR_APIKEY_NOT_FOUND"}, []error{chat.ErrUnauthorized}},
 		{"403", &chat.Error{StatusCode: 403}, []error{chat.ErrForbidden}},
-		{"no access code", &chat.Error{StatusCode: 401, Code: "AUTH_ERR_NO_ACCESS"}, []error{chat.ErrForbidden, chat.ErrUnauthorized}},
-		{"permission denied code", &chat.Error{StatusCode: 400, Code: "ERR_PERMISSION_DENIED"}, []error{chat.ErrForbidden, chat.ErrBadRequest}},
+		{"no access code", &chat.Error{StatusCode: 403, Code: "AUTH_ERR_NO_ACCESS"}, []error{chat.ErrUnauthorized}},
+		{"permission denied code", &chat.Error{StatusCode: 400, Code: "ERR_PERMISSION_DENIED"}, []error{chat.ErrForbidden}},
 		{"429", &chat.Error{StatusCode: 429}, []error{chat.ErrRateLimited}},
-		{"too many requests code", &chat.Error{StatusCode: 400, Code: "ERR_TOO_MANY_REQUESTS"}, []error{chat.ErrRateLimited, chat.ErrBadRequest}},
+		{"too many requests code", &chat.Error{StatusCode: 400, Code: "ERR_TOO_MANY_REQUESTS"}, []error{chat.ErrRateLimited}},
 		{"400", &chat.Error{StatusCode: 400}, []error{chat.ErrBadRequest}},
 		{"409", &chat.Error{StatusCode: 409}, []error{chat.ErrConflict}},
-		{"ERR_ALREADY_ code", &chat.Error{StatusCode: 400, Code: "ERR_ALREADY_FRIEND"}, []error{chat.ErrConflict, chat.ErrBadRequest}},
-		{"_ALREADY_EXISTS code", &chat.Error{StatusCode: 400, Code: "ERR_BOT_ALREADY_EXISTS"}, []error{chat.ErrConflict, chat.ErrBadRequest}},
-		{"500", &chat.Error{StatusCode: 500, Code: "ERR_MISSION_FAILED"}, nil},
-		{"502 without a code", &chat.Error{StatusCode: 502}, nil},
+		{"ERR_ALREADY_ code", &chat.Error{StatusCode: 400, Code: "ERR_ALREADY_FRIEND"}, []error{chat.ErrConflict}},
+		{"_ALREADY_EXISTS code", &chat.Error{StatusCode: 400, Code: "ERR_BOT_ALREADY_EXISTS"}, []error{chat.ErrConflict}},
+		{"500", &chat.Error{StatusCode: 500, Code: "ERR_MISSION_FAILED"}, []error{chat.ErrServer}},
+		{"502 without a code", &chat.Error{StatusCode: 502}, []error{chat.ErrServer}},
+		{"a limit code on a 400", &chat.Error{StatusCode: 400, Code: "ERR_PLAN_QUOTA_RESTRICTION"}, []error{chat.ErrLimitExceeded}},
+		{"a 200 that held no data", &chat.Error{StatusCode: 200, Err: chat.ErrEmptyResponse}, []error{chat.ErrEmptyResponse}},
 		{"argument error", &chat.ArgumentError{Name: "uid", Problem: "must not be empty"}, []error{chat.ErrInvalidArgument}},
 		{"wrapped 404", fmt.Errorf("syncing user u1: %w", &chat.Error{StatusCode: 404}), []error{chat.ErrNotFound}},
 		{"twice wrapped 429", fmt.Errorf("job: %w", fmt.Errorf("send: %w", &chat.Error{StatusCode: 429})), []error{chat.ErrRateLimited}},
@@ -256,4 +282,229 @@ func TestErrorScrubsTheAPIKey(t *testing.T) {
 		assert.NotContains(t, out, testAPIKey, verb)
 	}
 	assert.ErrorIs(t, err, chat.ErrUnauthorized)
+}
+
+// errorClasses lists, for each sentinel, the error codes a user would
+// expect to match it: every code of the API reference appears once.
+var errorClasses = map[error][]string{
+	chat.ErrUnauthorized: {
+		"AUTH_ERR_EMPTY_APPID", "AUTH_ERR_INVALID_APPID", "AUTH_ERR_EMPTY_APIKEY", "AUTH_ERR_APIKEY_NOT_FOUND",
+		"AUTH_ERR_NO_ACCESS", "AUTH_ERR_EMPTY_AUTH_HEADER", "AUTH_ERR_EMPTY_AUTH_TOKEN",
+		"AUTH_ERR_AUTH_TOKEN_NOT_FOUND", "ERR_UNAUTHORIZED",
+	},
+	chat.ErrNotFound: {
+		"ERR_NOT_FOUND", "ERR_APIKEY_NOT_FOUND", "ERR_AUTH_TOKEN_NOT_FOUND", "ERR_ROLE_NOT_FOUND",
+		"ERR_UID_NOT_FOUND", "ERR_BOT_NOT_FOUND", "ERR_GUID_NOT_FOUND", "ERR_NOT_A_MEMBER",
+		"ERR_NOT_A_BANNED_USER", "ERR_CONVERSATION_NOT_FOUND", "ERR_MSG_NOT_FOUND", "ERR_MESSAGE_ID_NOT_FOUND",
+		"ERR_CALL_SESSION_NOT_FOUND", "ERR_NOT_A_FRIEND", "ERR_EXTENSION_NOT_FOUND", "ERR_WEBHOOK_NOT_FOUND",
+		"ERR_TRIGGER_NOT_FOUND", "ERR_API_NOT_FOUND", "ERR_APP_NOT_FOUND", "ERR_NOT_A_COLLABORATOR",
+		"ERR_PROVIDER_NOT_FOUND", "ERR_TOKEN_NOT_FOUND", "ERR_RULE_NOT_FOUND", "ERR_KEYWORD_NOT_FOUND",
+		"ERR_REASON_NOT_FOUND", "ERR_AGENT_NOT_FOUND", "ERR_TOOL_NOT_FOUND", "ERR_KB_NOT_FOUND",
+	},
+	chat.ErrForbidden: {
+		"ERR_PERMISSION_DENIED", "ERR_ROLE_DELETE_DENIED", "ERR_WRONG_GROUP_PASS", "ERR_GROUP_NOT_JOINED",
+		"ERR_GROUP_JOIN_NOT_ALLOWED", "ERR_BANNED_GROUPMEMBER", "ERR_GROUP_NO_CLEARANCE",
+		"ERR_GROUP_NO_ADMIN_SCOPE", "ERR_GROUP_NO_MODERATOR_SCOPE", "ERR_GROUP_NO_SCOPE_CLEARANCE",
+		"ERR_GROUP_NO_SELF_ACTION", "ERR_CONVERSATION_NOT_ACCESSIBLE", "ERR_MESSAGE_NOT_A_SENDER",
+		"ERR_MESSAGE_NO_ACCESS", "ERR_MESSAGE_ACTION_NOT_ALLOWED", "ERR_SYSTEM_PINNED_CONVERSATION",
+		"ERR_CALL_NOT_A_PART", "ERR_BLOCKED_RECEIVER", "ERR_BLOCKED_SENDER", "ERR_BLOCKED_BY_EXTENSION",
+		"ERR_BLOCKED_BY_WEBHOOK", "ERR_SELF_ACTION_DENIED", "ERR_APP_ARCHIVED", "ERR_EXTENSION_INACTIVE",
+		"ERR_APIKEY_NO_SELF_ACTION", "ERR_AUTHTOKEN_UNAVAILABLE", "ERR_AUTHTOKEN_NOT_ACCESSIBLE",
+		"ERR_APP_DELETION",
+	},
+	chat.ErrConflict: {
+		"ERR_BOT_ALREADY_EXISTS", "ERR_UID_ALREADY_EXISTS", "ERR_ALREADY_JOINED", "ERR_ALREADY_BANNED",
+		"ERR_ALREADY_FRIEND", "ERR_ALREADY_AN_OWNER", "ERR_PROVIDER_ALREADY_EXISTS", "ERR_TOKEN_ALREADY_EXISTS",
+		"ERR_IMPORT_MUID_ALREADY_EXISTS", "ERR_TOOL_ALREADY_ADDED", "ERR_CALL_BUSY_SELF", "ERR_CALL_BUSY_GROUP",
+		"ERR_CALL_BUSY_USER", "ERR_CALL_TERMINATED", "ERR_CALL_GROUP_ALREADY_JOINED",
+		"ERR_CALL_GROUP_ALREADY_LEFT", "ERR_CALL_USER_ALREADY_JOINED", "ERR_CALL_NOT_STARTED",
+	},
+	chat.ErrBadRequest: {
+		"ERR_BAD_REQUEST", "ERR_INVALID_API_VERSION", "ERR_EMPTY_GROUP_PASS", "ERR_SAME_SCOPE",
+		"ERR_EMPTY_RECEIVER", "ERR_INVALID_RECEIVER_TYPE", "ERR_INVALID_MESSAGE_DATA", "ERR_EMPTY_MESSAGE_TEXT",
+		"ERR_INVALID_MESSAGE_TEXT", "ERR_EMPTY_MESSAGE_CATEGORY", "ERR_INVALID_MESSAGE_CATEGORY",
+		"ERR_EMPTY_MESSAGE_TYPE", "ERR_INVALID_MESSAGE_TYPE", "ERR_EMPTY_MESSAGE_FILE", "ERR_EMPTY_CUSTOM_DATA",
+		"ERR_INVALID_MEDIA_MESSAGE", "ERR_INVALID_CUSTOM_DATA", "ERR_INVALID_METADATA",
+		"ERR_WRONG_MESSAGE_THREAD", "ERR_MESSAGE_THREAD_NESTING", "ERR_WRONG_MESSAGE_THREAD_CATEGORY",
+		"ERR_CALLING_SELF", "ERR_EMPTY_CALL_SESSION_ID", "ERR_CALL_INVALID_INIT", "ERR_CALL_GROUP_INVALID_STATUS",
+		"ERR_CALL_ONGOING_TO_INVALID", "ERR_CALL_EMPTY_JOINED_AT", "ERR_CANNOT_FORM_SELF_RELATION",
+		"ERR_CANNOT_BLOCK_SELF", "ERR_IMPORT_INVALID_MESSAGE_FORMAT", "ERR_IMPORT_INVALID_USER_FORMAT",
+		"ERR_IMPORT_INVALID_MEMBER_FORMAT", "ERR_IMPORT_INVALID_JOINEDAT", "ERR_IMPORT_INVALID_GROUP_FORMAT",
+	},
+	chat.ErrLimitExceeded: {
+		"ERR_PLAN_RESTRICTION", "ERR_SUBSCRIPTION_EXPIRED", "ERR_PLAN_QUOTA_RESTRICTION", "ERR_NO_VACANCY",
+		"ERR_PINNED_MESSAGES_LIMIT_EXCEEDED", "ERR_SAVED_MESSAGES_LIMIT_EXCEEDED",
+		"ERR_PINNED_CONVERSATIONS_LIMIT_EXCEEDED", "ERR_SYSTEM_PINNED_CONVERSATIONS_LIMIT_EXCEEDED",
+		"ERR_APP_CREATION_FAILED_MAX_LIMIT",
+	},
+	chat.ErrRateLimited: {
+		"ERR_TOO_MANY_REQUESTS",
+	},
+	chat.ErrServer: {
+		"ERR_MISSION_FAILED", "ERR_OPERATION_FAILED", "ERR_EXCEPTION", "ERR_BAD_ERROR_RESPONSE",
+		"ERR_AUTH_TOKEN_DELETE_FAILED", "ERR_AUTH_TOKENS_DELETE_FAILED", "ERR_ROLE_DELETE_FAILED",
+		"ERR_UID_DELETE_FAILED", "ERR_GROUP_DELETE_FAILED", "ERR_MEMBER_DELETE_FAILED",
+		"ERR_MEMBER_SCOPE_CHANGE_FAILED", "ERR_MEMBER_BAN_FAILED", "ERR_MEMBER_UNBAN_FAILED",
+		"ERR_USER_MESSAGE_DELETE_FAILED", "ERR_FAILED_TO_ADD_FRIEND", "ERR_AGENT_CREATION_FAILED",
+		"ERR_KB_INDEXING_FAILED", "ERR_WS_INIT_FAILED", "ERR_WS_APP_INIT_FAILED", "ERR_WS_APP_DESTROY_FAILED",
+		"ERR_WS_ROLE_CREATION_FAILED", "ERR_WS_ROLE_DELETION_FAILED", "ERR_WS_USER_CREATION_FAILED",
+		"ERR_WS_USER_UPDATION_FAILED", "ERR_WS_GROUP_CREATION_FAILED", "ERR_WS_GROUP_DELETION_FAILED",
+		"ERR_WS_GROUP_JOIN_FAILED",
+	},
+}
+
+// allSentinels are the classes an *Error can fall under.
+var allSentinels = []error{chat.ErrUnauthorized, chat.ErrForbidden, chat.ErrNotFound, chat.ErrConflict,
+	chat.ErrBadRequest, chat.ErrLimitExceeded, chat.ErrRateLimited, chat.ErrServer}
+
+// TestEveryErrorCodeHasOneClass checks that each error code of the
+// reference matches exactly its one sentinel, whatever status carries it:
+// a 401 AUTH_ERR_APIKEY_NOT_FOUND is an authentication failure, never a
+// missing group.
+func TestEveryErrorCodeHasOneClass(t *testing.T) {
+	codes := readLines(t, "testdata/error-codes.txt")
+	if ref, err := os.ReadFile("../shared/api/chat-core.md"); err == nil {
+		plat, err := os.ReadFile("../shared/api/platform.md")
+		require.NoError(t, err)
+		fromRef := map[string]bool{}
+		for _, m := range regexp.MustCompile("`((?:AUTH_)?ERR_[A-Z0-9_]+)`").FindAllStringSubmatch(string(ref)+string(plat), -1) {
+			fromRef[m[1]] = true
+		}
+		assert.ElementsMatch(t, slices.Sorted(maps.Keys(fromRef)), codes, "testdata/error-codes.txt differs from the reference's codes")
+	}
+	classOf := map[string]error{}
+	for sentinel, list := range errorClasses {
+		for _, code := range list {
+			require.NotContains(t, classOf, code, "%s is listed twice", code)
+			classOf[code] = sentinel
+		}
+	}
+	for _, code := range codes {
+		assert.Contains(t, classOf, code, "the reference's code %s has no class", code)
+	}
+	for code, want := range classOf {
+		for _, status := range []int{400, 401, 403, 404, 409, 429, 500} {
+			err := error(&chat.Error{StatusCode: status, Code: code})
+			for _, s := range allSentinels {
+				assert.Equal(t, s == want, errors.Is(err, s), "%d %s: errors.Is(err, %v)", status, code, s)
+			}
+			assert.Equal(t, want, chat.ClassOf(code, status))
+		}
+	}
+}
+
+// TestErrorClassByStatus checks the class of a failure whose code the SDK
+// does not know (or that has none): its status decides.
+func TestErrorClassByStatus(t *testing.T) {
+	for status, want := range map[int]error{
+		400: chat.ErrBadRequest, 401: chat.ErrUnauthorized, 403: chat.ErrForbidden, 404: chat.ErrNotFound,
+		405: chat.ErrBadRequest, 409: chat.ErrConflict, 410: chat.ErrNotFound, 413: chat.ErrLimitExceeded,
+		422: chat.ErrBadRequest, 429: chat.ErrRateLimited, 500: chat.ErrServer, 502: chat.ErrServer, 503: chat.ErrServer,
+		200: nil, 204: nil, 302: nil,
+	} {
+		for _, code := range []string{"", "ERR_SOMETHING_NEW"} {
+			err := error(&chat.Error{StatusCode: status, Code: code})
+			for _, s := range allSentinels {
+				assert.Equal(t, s == want, errors.Is(err, s), "%d %q: errors.Is(err, %v)", status, code, s)
+			}
+		}
+	}
+	// Codes the reference does not list fall under the class their name
+	// says, whatever the status.
+	for code, want := range map[string]error{
+		"AUTH_ERR_SOMETHING": chat.ErrUnauthorized, "ERR_WIDGET_NOT_FOUND": chat.ErrNotFound,
+		"ERR_WIDGET_ALREADY_EXISTS": chat.ErrConflict, "ERR_ALREADY_WIDGET": chat.ErrConflict,
+		"ERR_WIDGETS_LIMIT_EXCEEDED": chat.ErrLimitExceeded, "ERR_INVALID_WIDGET": chat.ErrBadRequest,
+		"ERR_EMPTY_WIDGET": chat.ErrBadRequest, "ERR_WIDGET_DELETE_FAILED": chat.ErrServer,
+	} {
+		assert.Equal(t, want, chat.ClassOf(code, 404), code)
+		assert.ErrorIs(t, &chat.Error{StatusCode: 500, Code: code}, want, code)
+	}
+}
+
+// TestNoDataIsNotSuccess answers operations that return something with a
+// 200 or 204 whose body holds no data: each is a *chat.Error with the
+// status, matching ErrEmptyResponse, saying for a write that it may have
+// been applied, and never a zero value passed off as success.
+func TestNoDataIsNotSuccess(t *testing.T) {
+	ctx := context.Background()
+	send := &chat.SendMessageRequest{Receiver: "bob", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}}
+	calls := []struct {
+		name  string
+		write bool
+		call  func(c *chat.Client) (any, error)
+	}{
+		{"Users.Get", false, func(c *chat.Client) (any, error) { return c.Users.Get(ctx, "u1") }},
+		{"Users.List", false, func(c *chat.Client) (any, error) { return c.Users.List(ctx, nil) }},
+		{"Messages.Send", true, func(c *chat.Client) (any, error) { return c.Messages.Send(ctx, send) }},
+		{"Messages.SendThread", true, func(c *chat.Client) (any, error) { return c.Messages.SendThread(ctx, "42", "alice", send) }},
+		{"AuthTokens.Create", true, func(c *chat.Client) (any, error) { return c.AuthTokens.Create(ctx, "u1", nil) }},
+		{"Users.Delete", true, func(c *chat.Client) (any, error) { return c.Users.Delete(ctx, "u1", nil) }},
+		{"Conversations.ListAppPinned", false, func(c *chat.Client) (any, error) { return c.Conversations.ListAppPinned(ctx) }},
+	}
+	for _, status := range []int{http.StatusOK, http.StatusNoContent} {
+		for _, body := range []string{``, `null`, `{}`, `{"data":null}`, ` `, `{"meta":{}}`} {
+			if status == http.StatusNoContent && body != `` {
+				continue
+			}
+			for _, tt := range calls {
+				t.Run(fmt.Sprintf("%s %d %q", tt.name, status, body), func(t *testing.T) {
+					m := newMockAPI(t)
+					m.Reply(status, body)
+					v, err := tt.call(m.client)
+					assert.True(t, reflect.ValueOf(v).IsNil(), "a value was returned: %#v", v)
+					require.ErrorIs(t, err, chat.ErrEmptyResponse)
+					ce := wiretest.RequireAPIError(t, err)
+					assert.Equal(t, status, ce.StatusCode)
+					want := "the response held no data"
+					if tt.write {
+						want += "; the request may have been applied"
+					}
+					assert.Equal(t, want, ce.Message)
+					assert.Equal(t, 1, m.Calls(), "not retried")
+					for _, s := range allSentinels {
+						assert.NotErrorIs(t, err, s)
+					}
+				})
+			}
+		}
+	}
+	t.Run("an empty object is no data, an empty list is an answer", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.Reply(http.StatusOK, `{"data":{}}`)
+		u, err := m.client.Users.Get(ctx, "u1")
+		assert.Nil(t, u)
+		assert.ErrorIs(t, err, chat.ErrEmptyResponse)
+		m.Reply(http.StatusOK, `{"data":[]}`)
+		p, err := m.client.Users.List(ctx, nil)
+		require.NoError(t, err)
+		assert.NotNil(t, p.Data)
+		assert.Empty(t, p.Data)
+		m.Reply(http.StatusOK, `{"meta":{"pagination":{"per_page":2}}}`)
+		_, err = m.client.Users.List(ctx, nil)
+		assert.ErrorIs(t, err, chat.ErrEmptyResponse, "a page's meta without its items")
+	})
+	t.Run("an object whose fields the SDK does not know is an answer", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.Reply(http.StatusOK, `{"data":{"pushProviders":[]}}`)
+		r, err := m.client.Notifications.AddAPNsProvider(ctx, &chat.APNsProvider{ProviderID: "p"})
+		require.NoError(t, err)
+		assert.Equal(t, &chat.Result{}, r)
+	})
+	t.Run("contact details may be empty", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.Reply(http.StatusOK, `{"data":{}}`)
+		cd, err := m.client.Notifications.GetContactDetails(ctx, "alice")
+		require.NoError(t, err)
+		assert.Equal(t, &chat.ContactDetails{}, cd)
+	})
+	t.Run("an error object in a 2xx is no data, with its code", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.Reply(http.StatusOK, `{"error":{"code":"ERR_UID_NOT_FOUND","message":"no such user"}}`)
+		_, err := m.client.Users.Get(ctx, "u1")
+		assert.ErrorIs(t, err, chat.ErrEmptyResponse)
+		assert.ErrorIs(t, err, chat.ErrNotFound)
+		ce := wiretest.RequireAPIError(t, err)
+		assert.Equal(t, "no such user", ce.Message)
+	})
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/chatrest/chat/chattest"
 )
 
-func ExampleUsersService_CreateMany() {
+func ExampleUsersService_BulkCreate() {
 	srv := chattest.NewServer()
 	defer srv.Close()
 	srv.AddUser(chat.User{UID: "carol", Name: "Carol"})
@@ -23,10 +23,10 @@ func ExampleUsersService_CreateMany() {
 		{UID: "bob", Name: "Bob"},
 		{UID: "carol", Name: "Carol"},
 	}
-	var last chat.ManyProgress
-	results, err := client.Users.CreateMany(context.Background(), users, &chat.ManyOptions{
+	var last chat.BulkProgress
+	results, err := client.Users.BulkCreate(context.Background(), users, &chat.BulkOptions{
 		Concurrency: 4,
-		Progress:    func(p chat.ManyProgress) { last = p },
+		Progress:    func(p chat.BulkProgress) { last = p },
 	})
 	if err != nil {
 		log.Fatal(err) // the context ended, or the API key is wrong
@@ -34,11 +34,11 @@ func ExampleUsersService_CreateMany() {
 	for _, r := range results {
 		switch {
 		case r.Err == nil:
-			fmt.Println("created", r.Value.UID)
+			fmt.Println("created", r.Data.UID)
 		case errors.Is(r.Err, chat.ErrConflict):
-			fmt.Println(r.ID, "exists already")
+			fmt.Println(r.Key, "exists already")
 		default:
-			fmt.Println(r.ID, "failed:", r.Err)
+			fmt.Println(r.Key, "failed:", r.Err)
 		}
 	}
 	fmt.Printf("%d of %d created\n", last.Succeeded, last.Total)
@@ -49,14 +49,14 @@ func ExampleUsersService_CreateMany() {
 	// 2 of 3 created
 }
 
-func ExampleUsersService_UpdateMany() {
+func ExampleUsersService_BulkUpdate() {
 	srv := chattest.NewServer()
 	defer srv.Close()
 	srv.AddUser(chat.User{UID: "alice", Name: "Alice"})
 	srv.AddUser(chat.User{UID: "bob", Name: "Bob"})
 	client := srv.Client()
 
-	results, err := client.Users.UpdateMany(context.Background(), []chat.UserUpdate{
+	results, err := client.Users.BulkUpdate(context.Background(), []chat.UserUpdate{
 		{UID: "alice", Request: chat.UpdateUserRequest{Role: "default", Tags: []string{"beta"}}},
 		{UID: "bob", Request: chat.UpdateUserRequest{Tags: []string{"beta"}}},
 		{UID: "zoe", Request: chat.UpdateUserRequest{Tags: []string{"beta"}}},
@@ -66,10 +66,10 @@ func ExampleUsersService_UpdateMany() {
 	}
 	for _, r := range results {
 		if r.Err != nil {
-			fmt.Println(r.ID, "not updated, not found:", errors.Is(r.Err, chat.ErrNotFound))
+			fmt.Println(r.Key, "not updated, not found:", errors.Is(r.Err, chat.ErrNotFound))
 			continue
 		}
-		fmt.Println(r.Value.UID, r.Value.Tags)
+		fmt.Println(r.Data.UID, r.Data.Tags)
 	}
 	// Output:
 	// alice [beta]
@@ -77,7 +77,7 @@ func ExampleUsersService_UpdateMany() {
 	// zoe not updated, not found: true
 }
 
-func ExampleMembersService_AddMany() {
+func ExampleMembersService_BulkAdd() {
 	srv := chattest.NewServer()
 	defer srv.Close()
 	srv.AddUser(chat.User{UID: "owner", Name: "Owner"})
@@ -92,7 +92,7 @@ func ExampleMembersService_AddMany() {
 	client := srv.Client()
 
 	// 61 users: three calls of at most 25, sent at once.
-	results, err := client.Members.AddMany(context.Background(), "all-hands", members, nil)
+	results, err := client.Members.BulkAdd(context.Background(), "all-hands", members, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func ExampleMessagesService_All() {
 
 	// All fetches pages of two as needed, newest first.
 	opts := &chat.ListMessagesOptions{
-		CursorOptions: chat.CursorOptions{Limit: 2, Affix: chat.AffixPrepend},
+		CursorOptions: chat.CursorOptions{Limit: 2, Direction: chat.DirectionBefore},
 		SearchKey:     "o",
 	}
 	for msg, err := range client.Messages.All(ctx, opts, chat.OnBehalfOf("bob")) {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/calls"
 	"github.com/chatrest/chat/chattest"
 )
 
@@ -22,9 +21,9 @@ func ExampleMetricsService_Usage() {
 	client := srv.Client()
 	srv.AddUser(chat.User{UID: "alice", Name: "Alice"})
 	srv.AddUser(chat.User{UID: "bob", Name: "Bob"})
-	start := calls.TimestampOf(examplesNow.Add(-2 * time.Hour))
-	if _, err := srv.AddCall(calls.Call{Type: calls.TypeVideo, Initiator: "alice", Receiver: "bob", StartedAt: start, EndedAt: start + 600,
-		Participants: []calls.Participant{{UID: "alice", JoinedAt: start}, {UID: "bob", JoinedAt: start}}}); err != nil {
+	start := chat.TimestampOf(examplesNow.Add(-2 * time.Hour))
+	if _, err := srv.AddCall(chat.Call{Type: chat.CallTypeVideo, Initiator: "alice", Receiver: "bob", StartedAt: start, EndedAt: start + 600,
+		Participants: []chat.CallParticipant{{UID: "alice", JoinedAt: start}, {UID: "bob", JoinedAt: start}}}); err != nil {
 		log.Fatal(err)
 	}
 

@@ -86,7 +86,7 @@ func ExampleMessagesService_Send() {
 	// Alice says Hello Bob high [greeting]
 }
 
-func ExampleMessagesService_AllThread() {
+func ExampleMessagesService_AllThreadMessages() {
 	srv := chattest.NewServer()
 	defer srv.Close()
 	client := srv.Client()
@@ -113,7 +113,7 @@ func ExampleMessagesService_AllThread() {
 
 	// Two replies per page: the iterator follows meta.next.
 	opts := &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 2}}
-	for m, err := range client.Messages.AllThread(ctx, parent.ID, opts) {
+	for m, err := range client.Messages.AllThreadMessages(ctx, parent.ID, opts) {
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -142,6 +142,32 @@ func ExampleUsersService_Create() {
 	fmt.Println(u.UID, u.Name, u.Role, u.Tags, u.Metadata["department"])
 	// Output:
 	// cometchat-uid-1 Andrew Joseph default [vip] sales
+}
+
+// A signup handler creates the user on the first signup and updates it on
+// the next ones, then mints the token the user's client logs in with.
+func ExampleUsersService_Upsert() {
+	srv := chattest.NewServer()
+	defer srv.Close()
+	client := srv.Client()
+	ctx := context.Background()
+
+	for _, name := range []string{"Ann", "Ann Lee"} {
+		u, err := client.Users.Upsert(ctx, &chat.CreateUserRequest{UID: "ann", Name: name})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(u.UID, u.Name)
+	}
+	tok, err := client.AuthTokens.Create(ctx, "ann", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(tok.UID, tok.AuthToken)
+	// Output:
+	// ann Ann
+	// ann Ann Lee
+	// ann REDACTED
 }
 
 func ExampleUsersService_All() {
@@ -175,13 +201,13 @@ func ExampleAuthTokensService_Create() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// Hand token.AuthToken to Alice's client so it can log in. Printing the
-	// token value never shows the secret.
+	// Hand string(token.AuthToken) to Alice's client so it can log in.
+	// Printing the token, or the Secret itself, never shows the value.
 	fmt.Println(token.UID, token.AuthToken != "")
-	fmt.Printf("%v\n", token.AuthToken == fmt.Sprint(token))
+	fmt.Println(token.AuthToken)
 	// Output:
 	// alice true
-	// false
+	// REDACTED
 }
 
 func ExampleAPIKeysService_Create() {

@@ -5,12 +5,10 @@ import (
 	"iter"
 	"net/http"
 	"strconv"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // FriendsService manages users' friend lists. Get it from [Client.Friends].
-type FriendsService struct{ rc *rest.Client }
+type FriendsService struct{ c *Caller }
 
 // maxFriendsPerCall is how many friends one Add may name.
 const maxFriendsPerCall = 25
@@ -35,7 +33,7 @@ type AddFriendsResponse struct {
 //
 // API: POST /v3/users/{uid}/friends (onBehalfOf not supported)
 func (s *FriendsService) Add(ctx context.Context, uid string, req *AddFriendsRequest, opts ...RequestOption) (*AddFriendsResponse, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
 	if req == nil || len(req.Accepted) == 0 {
@@ -44,7 +42,7 @@ func (s *FriendsService) Add(ctx context.Context, uid string, req *AddFriendsReq
 	if len(req.Accepted) > maxFriendsPerCall {
 		return nil, newArgError("req.Accepted", "must name at most "+strconv.Itoa(maxFriendsPerCall)+" users")
 	}
-	return do[AddFriendsResponse](ctx, s.rc, http.MethodPost, path("users", uid, "friends"), req, "", opts)
+	return do[AddFriendsResponse](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"users", uid, "friends"}, Body: req}, opts)
 }
 
 // ListFriendsOptions filters a list of friends.
@@ -59,10 +57,10 @@ type ListFriendsOptions struct {
 //
 // API: GET /v3/users/{uid}/friends (onBehalfOf not supported)
 func (s *FriendsService) List(ctx context.Context, uid string, opts *ListFriendsOptions, reqOpts ...RequestOption) (*Page[User], error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
-	return list[User](ctx, s.rc, path("users", uid, "friends"), opts, "", reqOpts)
+	return list[User](ctx, s.c, &Request{Path: []string{"users", uid, "friends"}, Query: opts}, reqOpts)
 }
 
 // All iterates over every friend of the user uid matching opts, page after
@@ -87,11 +85,11 @@ type RemoveFriendsRequest struct {
 //
 // API: DELETE /v3/users/{uid}/friends (onBehalfOf not supported)
 func (s *FriendsService) Remove(ctx context.Context, uid string, req *RemoveFriendsRequest, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
 	if req == nil || len(req.Friends) == 0 {
 		return nil, newArgError("req.Friends", "must not be empty")
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, path("users", uid, "friends"), req, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"users", uid, "friends"}, Body: req}, opts)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 func TestFriendsWire(t *testing.T) {
@@ -50,9 +51,9 @@ func TestFriendsWire(t *testing.T) {
 			response: `{"data":[` + friendJSON + `],"meta":{"pagination":{"total":21,"count":1,"per_page":10,"current_page":3,"total_pages":3},
 				"cursor":{"updatedAt":1638354799,"affix":"prepend"}}}`,
 			method: http.MethodGet, path: "/v3/users/cometchat-uid-1/friends", query: "page=3&perPage=10&searchKey=geo",
-			want: &chat.Page[chat.User]{Data: []chat.User{friend}, Meta: chat.Meta{
+			want: &chat.Page[chat.User]{Data: []chat.User{friend}, Meta: chat.PageMeta{
 				Pagination: &chat.Pagination{Total: 21, Count: 1, PerPage: 10, CurrentPage: 3, TotalPages: 3},
-				Cursor:     &chat.Cursor{UpdatedAt: 1638354799, Affix: chat.AffixPrepend},
+				Cursor:     &chat.Cursor{UpdatedAt: 1638354799, Direction: chat.DirectionBefore},
 			}},
 		},
 		{
@@ -60,7 +61,7 @@ func TestFriendsWire(t *testing.T) {
 			call:     func(c *chat.Client) (any, error) { return c.Friends.List(ctx, "a b", nil) },
 			response: `{"data":[],"meta":{"pagination":{"total":0,"count":0,"per_page":100,"current_page":1,"total_pages":0}}}`,
 			method:   http.MethodGet, path: "/v3/users/a%20b/friends",
-			want: &chat.Page[chat.User]{Data: []chat.User{}, Meta: chat.Meta{Pagination: &chat.Pagination{PerPage: 100, CurrentPage: 1}}},
+			want: &chat.Page[chat.User]{Data: []chat.User{}, Meta: chat.PageMeta{Pagination: &chat.Pagination{PerPage: 100, CurrentPage: 1}}},
 		},
 		{
 			name: "Remove sends a body on DELETE",
@@ -76,11 +77,11 @@ func TestFriendsWire(t *testing.T) {
 
 func TestFriendsAll(t *testing.T) {
 	m := newMockAPI(t)
-	m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 		if req.URL.Query().Get("page") == "1" {
-			return jsonResponse(http.StatusOK, `{"data":[{"uid":"b"},{"uid":"c"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`), nil
+			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"b"},{"uid":"c"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`), nil
 		}
-		return jsonResponse(http.StatusOK, `{"data":[{"uid":"d"}],"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`), nil
+		return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"d"}],"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`), nil
 	})
 	var uids []string
 	for u, err := range m.client.Friends.All(context.Background(), "a", &chat.ListFriendsOptions{SearchKey: "x", PageOptions: chat.PageOptions{PerPage: 2}}) {
@@ -88,7 +89,7 @@ func TestFriendsAll(t *testing.T) {
 		uids = append(uids, u.UID)
 	}
 	assert.Equal(t, []string{"b", "c", "d"}, uids)
-	reqs := m.requests()
+	reqs := m.Requests()
 	require.Len(t, reqs, 2)
 	assert.Equal(t, "/v3/users/a/friends", reqs[1].Path)
 	assert.Equal(t, "page=2&perPage=2&searchKey=x", reqs[1].RawQuery)
@@ -129,15 +130,15 @@ func TestFriendsArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			requireArgError(t, tt.call(m.client), tt.wantName)
-			assert.Zero(t, m.calls())
+			wiretest.RequireArgError(t, tt.call(m.client), tt.wantName)
+			assert.Zero(t, m.Calls())
 		})
 	}
 	t.Run("25 users are sent", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, `{"data":{"accepted":{}}}`)
+		m.Reply(http.StatusOK, `{"data":{"accepted":{}}}`)
 		_, err := m.client.Friends.Add(ctx, "a", &chat.AddFriendsRequest{Accepted: many[:25]})
 		require.NoError(t, err)
-		assert.Len(t, decodeBody(t, m.only())["accepted"], 25)
+		assert.Len(t, decodeBody(t, m.Only())["accepted"], 25)
 	})
 }

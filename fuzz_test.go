@@ -17,7 +17,6 @@ import (
 	"testing"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/calls"
 	"github.com/chatrest/chat/internal/rest"
 	"github.com/chatrest/chat/management"
 )
@@ -41,7 +40,7 @@ func (rt *recordingTransport) RoundTrip(req *http.Request) (*http.Response, erro
 	return &http.Response{
 		StatusCode: http.StatusOK,
 		Header:     http.Header{"Content-Type": {"application/json"}},
-		Body:       io.NopCloser(strings.NewReader(cmp.Or(rt.reply, `{"data":{}}`))),
+		Body:       io.NopCloser(strings.NewReader(cmp.Or(rt.reply, `{"data":{"ok":true}}`))),
 		Request:    req,
 	}, nil
 }
@@ -133,7 +132,7 @@ func FuzzPathEscaping(f *testing.F) {
 		{
 			name: "Messages.SendThread",
 			call: func(c clients, a, b string) error {
-				_, err := c.chat.Messages.SendThread(ctx, a, b, &chat.SendMessageRequest{Receiver: "r", Data: chat.MessageData{Text: "hi"}},
+				_, err := c.chat.Messages.SendThread(ctx, a, b, &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}},
 					chat.OnBehalfOf("ignored-option"))
 				return err
 			},
@@ -260,7 +259,7 @@ func FuzzPathEscaping(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mc, err := management.NewClient("mgmt-key", "mgmt-secret", management.WithHTTPClient(hc), management.WithoutRetries())
+			mc, err := management.NewClient("mgmt-key", "mgmt-secret", chat.WithHTTPClient(hc), chat.WithoutRetries())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -408,9 +407,48 @@ func fuzzDecode[T any](t *testing.T, data []byte) {
 	}
 	var lenient T
 	if err := rest.Unmarshal(data, &lenient); err == nil {
+		checkTimes(t, reflect.ValueOf(&lenient).Elem(), 0)
 		roundTrip(t, &lenient)
 	} else if strictErr == nil {
 		t.Fatalf("the lenient decoder refused what encoding/json accepts: %v", err)
+	}
+}
+
+// timestampTypes are the SDK's timestamp types, in Unix seconds.
+var timestampTypes = map[reflect.Type]bool{
+	reflect.TypeFor[chat.Timestamp](): true, reflect.TypeFor[chat.Timestamp](): true, reflect.TypeFor[management.Timestamp](): true,
+}
+
+// checkTimes fails when a timestamp in v decoded out of the range the SDK
+// keeps (a value that wrapped round would be far outside it), or to a
+// time.Time before the year -9999 or after 9999.
+func checkTimes(t *testing.T, v reflect.Value, depth int) {
+	if depth > 12 || !v.IsValid() {
+		return
+	}
+	if timestampTypes[v.Type()] {
+		if n := v.Int(); n > rest.MaxUnix || n < -rest.MaxUnix {
+			t.Fatalf("a %s decoded to %d, out of range", v.Type(), n)
+		}
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			checkTimes(t, v.Elem(), depth+1)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			checkTimes(t, v.Field(i), depth+1)
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			checkTimes(t, v.Index(i), depth+1)
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			checkTimes(t, it.Value(), depth+1)
+		}
 	}
 }
 
@@ -424,7 +462,8 @@ var decodeSeedStrings = []string{
 	`{"data":[],"meta":{"pagination":{"total":"0","count":5,"per_page":"100","current_page":1,"total_pages":1}},"cursor":{"updatedAt":1,"affix":"prepend"}}`,
 	`{"data":[{"id":1}],"meta":{"current":{"limit":"10","count":1},"next":{"affix":"append","sentAt":1,"id":2}}}`,
 	`{"data":{"metadata":{}}}`, `{"id":"1","data":{"metadata":{},"entities":{}}}`, `{"id":"1","data":{"metadata":{}},"sentAt":1}`, `{"data":[{"data":{"customData":{}}}]}`,
-	`[{"id":"1"}]`, `null`, `{}`, `{"id":{"a":1}}`, `{"sentAt":1e400}`, `{"sentAt":"NaN"}`, `{"n":` + strings.Repeat("[", 100),
+	`[{"id":"1"}]`, `null`, `{}`, `{"id":{"a":1}}`, `{"sentAt":1e400}`, `{"sentAt":"NaN"}`,
+	`{"createdAt":1e300,"sentAt":99999999999999999999999,"updatedAt":"Infinity","deletedAt":"-Infinity","editedAt":-1e300}`, `{"n":` + strings.Repeat("[", 100),
 }
 
 func decodeSeeds(f *testing.F) {
@@ -503,19 +542,19 @@ var modelDecoders = []struct {
 	{"CustomEmailProvider", fuzzDecode[chat.CustomEmailProvider]},
 	// AI agents, data import, metrics.
 	{"Agent", fuzzDecode[chat.Agent]},
-	{"AgentPage", fuzzDecode[chat.AgentPage]},
+	{"Page[Agent]", fuzzDecode[chat.Page[chat.Agent]]},
 	{"BYOAgent", fuzzDecode[chat.BYOAgent]},
 	{"TestBYOAgentResult", fuzzDecode[chat.TestBYOAgentResult]},
-	{"ImportResult[ImportedMember]", fuzzDecode[chat.ImportResult[chat.ImportedMember]]},
+	{"BulkResult[ImportedMember]", fuzzDecode[chat.BulkResult[chat.ImportedMember]]},
 	{"UsageMetrics", fuzzDecode[chat.UsageMetrics]},
 	{"MessageMetrics", fuzzDecode[chat.MessageMetrics]},
 	// Pages.
 	{"Page[Group]", fuzzDecode[chat.Page[chat.Group]]},
 	{"Page[Conversation]", fuzzDecode[chat.Page[chat.Conversation]]},
 	// Calls.
-	{"calls.Call", fuzzDecode[calls.Call]},
-	{"calls.Transcription", fuzzDecode[calls.Transcription]},
-	{"calls.Page[Call]", fuzzDecode[calls.Page[calls.Call]]},
+	{"chat.Call", fuzzDecode[chat.Call]},
+	{"chat.CallTranscription", fuzzDecode[chat.CallTranscription]},
+	{"chat.Page[Call]", fuzzDecode[chat.Page[chat.Call]]},
 	// Management.
 	{"management.App", fuzzDecode[management.App]},
 	{"management.AppSettings", fuzzDecode[management.AppSettings]},
@@ -524,7 +563,7 @@ var modelDecoders = []struct {
 	{"management.CollaboratorsUpdate", fuzzDecode[management.CollaboratorsUpdate]},
 	{"management.DeleteAppResult", fuzzDecode[management.DeleteAppResult]},
 	{"management.Extension", fuzzDecode[management.Extension]},
-	{"management.ExtensionPage", fuzzDecode[management.ExtensionPage]},
+	{"chat.Page[management.Extension]", fuzzDecode[chat.Page[management.Extension]]},
 	{"management.ExtensionsUpdate", fuzzDecode[management.ExtensionsUpdate]},
 	{"management.ExtensionReply[SettingsBody]", fuzzDecode[management.ExtensionReply[management.SettingsBody]]},
 	{"management.ExtensionReply[WidgetBody]", fuzzDecode[management.ExtensionReply[management.WidgetBody]]},

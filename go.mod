@@ -3,6 +3,7 @@ module github.com/chatrest/chat
 go 1.26.0
 
 require (
+	github.com/coder/websocket v1.8.15
 	github.com/google/btree v1.1.3
 	github.com/google/go-querystring v1.2.0
 	github.com/hashicorp/go-retryablehttp v0.7.8

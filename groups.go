@@ -2,15 +2,12 @@ package chat
 
 import (
 	"context"
-	"fmt"
 	"iter"
 	"net/http"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // GroupsService manages groups. Get it from [Client.Groups].
-type GroupsService struct{ rc *rest.Client }
+type GroupsService struct{ c *Caller }
 
 // GroupType is a group's access type.
 type GroupType string
@@ -87,7 +84,7 @@ type CreateGroupRequest struct {
 	Type GroupType `json:"type,omitempty"`
 	// Password is required for GroupPassword groups (at most 100
 	// characters); answers never show it.
-	Password string `json:"password,omitempty"`
+	Password Secret `json:"password,omitempty"`
 	// Icon is a URL of the group's picture (at most 3000 characters).
 	Icon string `json:"icon,omitempty"`
 	// Description is at most 255 characters.
@@ -105,14 +102,6 @@ type CreateGroupRequest struct {
 	Members *AddMembersRequest `json:"members,omitempty"`
 }
 
-// Format prints the request with its password redacted, for every verb.
-func (r CreateGroupRequest) Format(f fmt.State, verb rune) {
-	type createGroupRequest CreateGroupRequest
-	v := createGroupRequest(r)
-	redact(&v.Password)
-	formatRedacted(f, verb, v)
-}
-
 // Create creates a group and returns it. With the [OnBehalfOf] option the
 // group is created as that user, and Scope, HasJoined and JoinedAt are
 // relative to them. The request is checked against the service's limits
@@ -126,7 +115,7 @@ func (s *GroupsService) Create(ctx context.Context, req *CreateGroupRequest, opt
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.GUID", req.GUID, "req.Name", req.Name); err != nil {
+	if err := required("req.GUID", req.GUID, "req.Name", req.Name); err != nil {
 		return nil, err
 	}
 	if err := req.check(); err != nil {
@@ -137,7 +126,7 @@ func (s *GroupsService) Create(ctx context.Context, req *CreateGroupRequest, opt
 			return nil, err
 		}
 	}
-	return do[Group](ctx, s.rc, http.MethodPost, path("groups"), req, "", opts)
+	return do[Group](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"groups"}, Body: req}, opts)
 }
 
 // Get returns the group guid. With the [OnBehalfOf] option, Scope,
@@ -145,10 +134,10 @@ func (s *GroupsService) Create(ctx context.Context, req *CreateGroupRequest, opt
 //
 // API: GET /v3/groups/{guid} (onBehalfOf optional)
 func (s *GroupsService) Get(ctx context.Context, guid string, opts ...RequestOption) (*Group, error) {
-	if err := s.rc.Required("guid", guid); err != nil {
+	if err := required("guid", guid); err != nil {
 		return nil, err
 	}
-	return do[Group](ctx, s.rc, http.MethodGet, path("groups", guid), nil, "", opts)
+	return do[Group](ctx, s.c, &Request{Method: http.MethodGet, Path: []string{"groups", guid}}, opts)
 }
 
 // GroupSortBy is the field a list of groups is sorted by.
@@ -182,10 +171,10 @@ type ListGroupsOptions struct {
 	SortBy GroupSortBy `url:"sortBy,omitempty"`
 	// SortOrder is the direction of SortBy.
 	SortOrder SortOrder `url:"sortOrder,omitempty"`
-	// Affix and UpdatedAt are a cursor on the groups' updatedAt: groups
+	// Direction and UpdatedAt are a cursor on the groups' updatedAt: groups
 	// updated after (AffixAppend) or before (AffixPrepend) UpdatedAt. The
 	// answer's Meta.Cursor gives the next position.
-	Affix     Affix     `url:"affix,omitempty"`
+	Direction Direction `url:"affix,omitempty"`
 	UpdatedAt Timestamp `url:"updatedAt,omitempty"`
 	// WithTags includes each group's tags.
 	WithTags bool `url:"withTags,omitempty"`
@@ -227,7 +216,7 @@ func (s *GroupsService) List(ctx context.Context, opts *ListGroupsOptions, reqOp
 	if opts != nil && opts.HasJoined && actingUser(reqOpts) == "" {
 		return nil, newArgError("opts.HasJoined", "needs the OnBehalfOf request option")
 	}
-	return list[Group](ctx, s.rc, path("groups"), opts, "", reqOpts)
+	return list[Group](ctx, s.c, &Request{Path: []string{"groups"}, Query: opts}, reqOpts)
 }
 
 // All iterates over every group matching opts, page after page, starting
@@ -250,7 +239,7 @@ type UpdateGroupRequest struct {
 	Name string    `json:"name,omitempty"`
 	Type GroupType `json:"type,omitempty"`
 	// Password is the new password of a GroupPassword group.
-	Password    string         `json:"password,omitempty"`
+	Password    Secret         `json:"password,omitempty"`
 	Icon        string         `json:"icon,omitempty"`
 	Description string         `json:"description,omitempty"`
 	Metadata    map[string]any `json:"metadata,omitempty"`
@@ -262,14 +251,6 @@ type UpdateGroupRequest struct {
 	Unset []string `json:"unset,omitempty"`
 }
 
-// Format prints the request with its password redacted, for every verb.
-func (r UpdateGroupRequest) Format(f fmt.State, verb rune) {
-	type updateGroupRequest UpdateGroupRequest
-	v := updateGroupRequest(r)
-	redact(&v.Password)
-	formatRedacted(f, verb, v)
-}
-
 // Update changes the group guid and returns it. With the [OnBehalfOf]
 // option it acts as that user (with their scope's permissions) and
 // req.Owner is ignored. The fields set are checked against the service's
@@ -277,7 +258,7 @@ func (r UpdateGroupRequest) Format(f fmt.State, verb rune) {
 //
 // API: PUT /v3/groups/{guid} (onBehalfOf optional)
 func (s *GroupsService) Update(ctx context.Context, guid string, req *UpdateGroupRequest, opts ...RequestOption) (*Group, error) {
-	if err := s.rc.Required("guid", guid); err != nil {
+	if err := required("guid", guid); err != nil {
 		return nil, err
 	}
 	if req == nil {
@@ -286,7 +267,7 @@ func (s *GroupsService) Update(ctx context.Context, guid string, req *UpdateGrou
 	if err := req.check(); err != nil {
 		return nil, err
 	}
-	return do[Group](ctx, s.rc, http.MethodPut, path("groups", guid), req, "", opts)
+	return do[Group](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"groups", guid}, Body: req}, opts)
 }
 
 // Delete deletes the group guid. With the [OnBehalfOf] option it acts as
@@ -294,19 +275,8 @@ func (s *GroupsService) Update(ctx context.Context, guid string, req *UpdateGrou
 //
 // API: DELETE /v3/groups/{guid} (onBehalfOf optional)
 func (s *GroupsService) Delete(ctx context.Context, guid string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("guid", guid); err != nil {
+	if err := required("guid", guid); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, path("groups", guid), nil, "", opts)
-}
-
-// actingUser returns the UID the request options make the call act as.
-func actingUser(opts []RequestOption) string {
-	var s rest.Settings
-	for _, o := range opts {
-		if o != nil {
-			o(&s)
-		}
-	}
-	return s.OnBehalfOf
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"groups", guid}}, opts)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // groupJSON is the reference's group example (chat-core §2.2).
@@ -82,9 +83,9 @@ func TestGroupsWire(t *testing.T) {
 			call:     func(c *chat.Client) (any, error) { return c.Groups.List(ctx, nil) },
 			response: `{"data":[` + groupJSON + `],` + groupsPageMeta + `}`,
 			method:   http.MethodGet, path: "/v3/groups",
-			want: &chat.Page[chat.Group]{Data: []chat.Group{*groupValue}, Meta: chat.Meta{
+			want: &chat.Page[chat.Group]{Data: []chat.Group{*groupValue}, Meta: chat.PageMeta{
 				Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1},
-				Cursor:     &chat.Cursor{UpdatedAt: 1638440784, Affix: chat.AffixPrepend},
+				Cursor:     &chat.Cursor{UpdatedAt: 1638440784, Direction: chat.DirectionBefore},
 			}},
 		},
 		{
@@ -94,9 +95,9 @@ func TestGroupsWire(t *testing.T) {
 			},
 			response: `{"data":[` + groupJSON + `],` + groupsPageMeta + `}`,
 			method:   http.MethodGet, path: "/v3/groups", query: "hasJoined=true", obo: "cometchat-uid-4",
-			want: &chat.Page[chat.Group]{Data: []chat.Group{*groupValue}, Meta: chat.Meta{
+			want: &chat.Page[chat.Group]{Data: []chat.Group{*groupValue}, Meta: chat.PageMeta{
 				Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1},
-				Cursor:     &chat.Cursor{UpdatedAt: 1638440784, Affix: chat.AffixPrepend},
+				Cursor:     &chat.Cursor{UpdatedAt: 1638440784, Direction: chat.DirectionBefore},
 			}},
 		},
 		{
@@ -158,7 +159,7 @@ func TestGroupsListQuery(t *testing.T) {
 				PageOptions: chat.PageOptions{PerPage: 50, Page: 2},
 				SearchKey:   "proj ect", SearchIn: []string{"name", "guid"},
 				SortBy: chat.GroupSortByCreatedAt, SortOrder: chat.SortDescending,
-				Affix: chat.AffixAppend, UpdatedAt: 1638440000,
+				Direction: chat.DirectionAfter, UpdatedAt: 1638440000,
 				WithTags: true, Tags: []string{"a", "b"},
 				Type: chat.GroupPassword, Types: []chat.GroupType{chat.GroupPublic, chat.GroupPrivate},
 				HasJoined: true, GUID: "g1", GUIDs: []string{"g2", "g3"},
@@ -181,14 +182,14 @@ func TestGroupsListQuery(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, `{"data":[],"meta":{"pagination":{"total":0,"count":0,"per_page":100,"current_page":1,"total_pages":0}}}`)
+			m.Reply(http.StatusOK, `{"data":[],"meta":{"pagination":{"total":0,"count":0,"per_page":100,"current_page":1,"total_pages":0}}}`)
 			var opts []chat.RequestOption
 			if tt.obo != "" {
 				opts = append(opts, chat.OnBehalfOf(tt.obo))
 			}
 			_, err := m.client.Groups.List(context.Background(), tt.opts, opts...)
 			require.NoError(t, err)
-			r := m.only()
+			r := m.Only()
 			assertWire(t, r, http.MethodGet, "/v3/groups")
 			assert.Equal(t, tt.wantRaw, r.RawQuery)
 			for k, vs := range r.Query {
@@ -200,14 +201,14 @@ func TestGroupsListQuery(t *testing.T) {
 
 func TestGroupsAll(t *testing.T) {
 	m := newMockAPI(t)
-	m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 		switch req.URL.Query().Get("page") {
 		case "1":
-			return jsonResponse(http.StatusOK, `{"data":[{"guid":"g1"},{"guid":"g2"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`), nil
+			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"guid":"g1"},{"guid":"g2"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`), nil
 		case "2":
-			return jsonResponse(http.StatusOK, `{"data":[{"guid":"g3"}],"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`), nil
+			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"guid":"g3"}],"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`), nil
 		}
-		return jsonResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected page"}}`), nil
+		return wiretest.JSONResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected page"}}`), nil
 	})
 	opts := &chat.ListGroupsOptions{PageOptions: chat.PageOptions{PerPage: 2}, Types: []chat.GroupType{chat.GroupPublic}, HasJoined: true}
 	var guids []string
@@ -216,7 +217,7 @@ func TestGroupsAll(t *testing.T) {
 		guids = append(guids, g.GUID)
 	}
 	assert.Equal(t, []string{"g1", "g2", "g3"}, guids)
-	reqs := m.requests()
+	reqs := m.Requests()
 	require.Len(t, reqs, 2)
 	for i, r := range reqs {
 		assertWire(t, r, http.MethodGet, "/v3/groups")
@@ -232,8 +233,8 @@ func TestGroupsAll(t *testing.T) {
 			errs = append(errs, err)
 		}
 		require.Len(t, errs, 1)
-		requireArgError(t, errs[0], "opts.HasJoined")
-		assert.Zero(t, m.calls())
+		wiretest.RequireArgError(t, errs[0], "opts.HasJoined")
+		assert.Zero(t, m.Calls())
 	})
 }
 
@@ -285,8 +286,8 @@ func TestGroupsArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			requireArgError(t, tt.call(m.client), tt.wantName)
-			assert.Zero(t, m.calls())
+			wiretest.RequireArgError(t, tt.call(m.client), tt.wantName)
+			assert.Zero(t, m.Calls())
 		})
 	}
 }
@@ -296,7 +297,7 @@ func TestGroupsArguments(t *testing.T) {
 // a one-element array where the group object is documented.
 func TestGroupLenientDecoding(t *testing.T) {
 	m := newMockAPI(t)
-	m.reply(http.StatusOK, `{"data":[{"guid":"g1","membersCount":"0","joinedAt":"1638440784","createdAt":1638440784.0,
+	m.Reply(http.StatusOK, `{"data":[{"guid":"g1","membersCount":"0","joinedAt":"1638440784","createdAt":1638440784.0,
 		"hasJoined":"true","updatedBy":42,"tags":["a"]}]}`)
 	g, err := m.client.Groups.Get(context.Background(), "g1")
 	require.NoError(t, err)

@@ -266,11 +266,11 @@ type MarkInteractedRequest struct {
 //
 // API: PATCH /v3/messages/{id}/interacted (onBehalfOf required)
 func (s *MessagesService) MarkInteracted(ctx context.Context, id, onBehalfOf string, req *MarkInteractedRequest, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("id", id, "onBehalfOf", onBehalfOf); err != nil {
+	if err := required("id", id, "onBehalfOf", onBehalfOf); err != nil {
 		return nil, err
 	}
 	if req == nil || len(req.Interactions) == 0 {
 		return nil, newArgError("req.Interactions", "must not be empty")
 	}
-	return do[Result](ctx, s.rc, http.MethodPatch, path("messages", id, "interacted"), req, onBehalfOf, opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodPatch, Path: []string{"messages", id, "interacted"}, Body: req, OnBehalfOf: onBehalfOf}, opts)
 }

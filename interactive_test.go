@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 func TestMessagesMarkInteracted(t *testing.T) {
@@ -66,7 +67,7 @@ func TestInteractiveDataDecoding(t *testing.T) {
 	decode := func(t *testing.T, interactive string) *chat.Message {
 		t.Helper()
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, `{"data":{"id":"9","category":"interactive","type":"form","data":{"interactiveData":`+interactive+`,
+		m.Reply(http.StatusOK, `{"data":{"id":"9","category":"interactive","type":"form","data":{"interactiveData":`+interactive+`,
 			"interactionGoal":{"type":"anyOf","elementIds":["submit"]},"allowSenderInteraction":"true",
 			"interactions":[{"elementId":"submit","interactedAt":"1719993037"}]}}}`)
 		msg, err := m.client.Messages.Get(context.Background(), "9")
@@ -196,14 +197,14 @@ func TestInteractiveDataEncoding(t *testing.T) {
 
 	t.Run("in a send request", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, `{"data":{"id":"1"}}`)
+		m.Reply(http.StatusOK, `{"data":{"id":"1"}}`)
 		_, err := m.client.Messages.Send(context.Background(), &chat.SendMessageRequest{
 			Receiver: "u", ReceiverType: chat.ReceiverUser, Category: chat.CategoryInteractive, Type: chat.MessageTypeCustomInteractive,
 			Data: chat.MessageData{InteractiveData: &chat.InteractiveData{Raw: json.RawMessage(`{"widget":"rating","max":5}`)}},
 			MUID: "m1",
 		})
 		require.NoError(t, err)
-		assertJSONBody(t, m.only(), `{"receiver":"u","receiverType":"user","category":"interactive","type":"customInteractive",
+		wiretest.JSONBody(t, m.Only(), `{"receiver":"u","receiverType":"user","category":"interactive","type":"customInteractive",
 			"data":{"interactiveData":{"widget":"rating","max":5}},"muid":"m1"}`)
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 
@@ -108,31 +109,34 @@ type Limiter interface {
 	Observe(ctx context.Context, key LimitKey, obs RateObservation)
 }
 
-// limiterFor connects l to the request path of a client of appID; nil when
-// l is nil, for no limiting.
-func limiterFor(l Limiter, appID string) rest.Limiter {
-	if l == nil {
-		return nil
+// classify returns the class of a request with this method and escaped
+// path (below the version prefix), and whether its answers report that
+// class's budget (the data import endpoints' report their own).
+func classify(method, escapedPath string) (OperationClass, bool) {
+	core, observe := rest.Core(method, escapedPath)
+	if core {
+		return ClassCore, observe
 	}
-	r := &restLimiter{l: l}
-	r.keys[rest.ClassStandard] = LimitKey{AppID: appID, Class: ClassStandard}
-	r.keys[rest.ClassCore] = LimitKey{AppID: appID, Class: ClassCore}
-	return r
+	return ClassStandard, observe
 }
 
-// restLimiter hands one client's requests to a Limiter, with the keys of
-// the client's app.
-type restLimiter struct {
-	l    Limiter
-	keys [2]LimitKey // by rest.Class
-}
-
-func (r *restLimiter) Wait(ctx context.Context, c rest.Class) error {
-	return r.l.Wait(ctx, r.keys[c])
-}
-
-func (r *restLimiter) Observe(ctx context.Context, c rest.Class, obs rest.Observation) {
-	r.l.Observe(ctx, r.keys[c], RateObservation(obs))
+// observe reads the rate-limit headers of resp: X-Rate-Limit,
+// X-Rate-Limit-Remaining, the wait it asks for (serverWait) and
+// X-Rate-Limit-Reset (Unix seconds).
+func observe(resp *http.Response, sent, received time.Time) RateObservation {
+	h := resp.Header
+	o := RateObservation{Status: resp.StatusCode, Remaining: -1, Sent: sent, Received: received}
+	if n, err := strconv.Atoi(h.Get("X-Rate-Limit")); err == nil && n > 0 {
+		o.Limit = n
+	}
+	if n, err := strconv.Atoi(h.Get("X-Rate-Limit-Remaining")); err == nil && n >= 0 {
+		o.Remaining = n
+	}
+	o.RetryAfter, _ = serverWait(resp.StatusCode, h, received)
+	if s, err := strconv.ParseInt(h.Get("X-Rate-Limit-Reset"), 10, 64); err == nil && s > 0 && s <= rest.MaxUnix {
+		o.Reset = time.Unix(s, 0)
+	}
+	return o
 }
 
 // RateLimits are the budgets of a [RateLimiter]. The zero value is the

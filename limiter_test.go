@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // recLimiter is a Limiter that records, in one log shared with the mock
@@ -65,7 +66,7 @@ func newLimitedMock(t *testing.T, lim *recLimiter, opts ...chat.Option) *mockAPI
 
 // serveLogged answers through h after logging the request in lim's log.
 func (m *mockAPI) serveLogged(lim *recLimiter, h func(attempt int) *http.Response) {
-	m.serve(func(attempt int, req *http.Request) (*http.Response, error) {
+	m.Serve(func(attempt int, req *http.Request) (*http.Response, error) {
 		lim.add("send " + req.Method + " " + req.URL.EscapedPath())
 		return h(attempt), nil
 	})
@@ -76,10 +77,10 @@ func TestLimiterWaitsBeforeEveryAttemptAndObservesEveryAnswer(t *testing.T) {
 	m := newLimitedMock(t, lim, fastRetries)
 	m.serveLogged(lim, func(attempt int) *http.Response {
 		if attempt == 1 {
-			return jsonResponse(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`,
+			return wiretest.JSONResponse(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`,
 				"X-Rate-Limit", "100", "X-Rate-Limit-Remaining", "0", "Retry-After", "0", "X-Rate-Limit-Reset", "1700000060")
 		}
-		return jsonResponse(http.StatusOK, `{"data":{"uid":"ann","name":"Ann"}}`, "X-Rate-Limit", "100", "X-Rate-Limit-Remaining", "98")
+		return wiretest.JSONResponse(http.StatusOK, `{"data":{"uid":"ann","name":"Ann"}}`, "X-Rate-Limit", "100", "X-Rate-Limit-Remaining", "98")
 	})
 
 	before := time.Now()
@@ -109,7 +110,7 @@ func TestLimiterWaitsBeforeEveryAttemptAndObservesEveryAnswer(t *testing.T) {
 func TestLimiterObservationWithoutHeaders(t *testing.T) {
 	lim := &recLimiter{}
 	m := newLimitedMock(t, lim)
-	m.reply(http.StatusOK, `{"data":{}}`)
+	m.Reply(http.StatusOK, `{"data":{"ok":true}}`)
 	_, err := m.client.Users.Get(context.Background(), "ann")
 	require.NoError(t, err)
 	require.Len(t, lim.obs, 1)
@@ -181,7 +182,7 @@ func TestLimiterClasses(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			lim := &recLimiter{}
 			m := newLimitedMock(t, lim)
-			m.reply(http.StatusOK, `{"data":{}}`, "X-Rate-Limit", "60", "X-Rate-Limit-Remaining", "59")
+			m.Reply(http.StatusOK, `{"data":{"ok":true}}`, "X-Rate-Limit", "60", "X-Rate-Limit-Remaining", "59")
 			_ = tt.call(m.client) // the answer may not decode into every result: the class is what counts
 			want := []string{"wait myapp " + string(tt.class)}
 			if tt.observe {
@@ -198,7 +199,7 @@ func TestLimiterErrorFailsTheCallUnsent(t *testing.T) {
 	m := newLimitedMock(t, lim)
 	_, err := m.client.Users.Get(context.Background(), "ann")
 	assert.ErrorIs(t, err, down)
-	assert.Zero(t, m.calls(), "nothing sent")
+	assert.Zero(t, m.Calls(), "nothing sent")
 }
 
 func TestLimiterErrorEndsTheRetries(t *testing.T) {
@@ -210,10 +211,10 @@ func TestLimiterErrorEndsTheRetries(t *testing.T) {
 		return nil
 	}}
 	m := newLimitedMock(t, lim, fastRetries)
-	m.reply(http.StatusServiceUnavailable, `{"error":{"code":"ERR_MISSION_FAILED"}}`)
+	m.Reply(http.StatusServiceUnavailable, `{"error":{"code":"ERR_MISSION_FAILED"}}`)
 	_, err := m.client.Users.Get(context.Background(), "ann")
 	assert.ErrorIs(t, err, down)
-	assert.Equal(t, 1, m.calls(), "the retry was not sent")
+	assert.Equal(t, 1, m.Calls(), "the retry was not sent")
 }
 
 // waitingCtx tells, through asked, when a wait selects on its Done
@@ -233,10 +234,10 @@ func TestLimiterWaitEndsWithTheContext(t *testing.T) {
 	lim := chat.NewRateLimiter(chat.RateLimits{})
 	m := newMockAPI(t, chat.WithLimiter(lim))
 	// A refusal blocks the core class for 30 seconds.
-	m.reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "30")
+	m.Reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "30")
 	_, err := m.client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "ann", Name: "Ann"})
 	assert.ErrorIs(t, err, chat.ErrRateLimited)
-	require.Equal(t, 1, m.calls())
+	require.Equal(t, 1, m.Calls())
 
 	parent, cancel := context.WithCancel(context.Background())
 	ctx := &waitingCtx{Context: parent, asked: make(chan struct{})}
@@ -246,13 +247,13 @@ func TestLimiterWaitEndsWithTheContext(t *testing.T) {
 	}()
 	_, err = m.client.Users.Create(ctx, &chat.CreateUserRequest{UID: "bob", Name: "Bob"})
 	assert.ErrorIs(t, err, context.Canceled)
-	assert.Equal(t, 1, m.calls(), "the blocked create was not sent")
+	assert.Equal(t, 1, m.Calls(), "the blocked create was not sent")
 }
 
 func TestLimiterWaitCountsAgainstTheTimeout(t *testing.T) {
 	lim := chat.NewRateLimiter(chat.RateLimits{})
 	m := newMockAPI(t, chat.WithLimiter(lim), chat.WithTimeout(time.Second))
-	m.reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "30")
+	m.Reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "30")
 	_, err := m.client.Users.Delete(context.Background(), "ann", nil)
 	assert.ErrorIs(t, err, chat.ErrRateLimited)
 
@@ -260,12 +261,12 @@ func TestLimiterWaitCountsAgainstTheTimeout(t *testing.T) {
 	_, err = m.client.Users.Delete(context.Background(), "bob", nil)
 	assert.ErrorIs(t, err, context.DeadlineExceeded, "no permit within the client's timeout")
 	assert.Less(t, time.Since(start), time.Second, "refused at once, not at the timeout")
-	assert.Equal(t, 1, m.calls())
+	assert.Equal(t, 1, m.Calls())
 
-	m.reply(http.StatusOK, `{"data":{}}`)
+	m.Reply(http.StatusOK, `{"data":{"ok":true}}`)
 	_, err = m.client.Users.Get(context.Background(), "bob")
 	assert.NoError(t, err, "the standard class is not blocked")
-	assert.Equal(t, 2, m.calls())
+	assert.Equal(t, 2, m.Calls())
 }
 
 // TestRateLimiterLearnsSmallerBudgets checks that an answer's X-Rate-Limit
@@ -279,7 +280,7 @@ func TestRateLimiterLearnsSmallerBudgets(t *testing.T) {
 	assert.Equal(t, chat.DefaultStandardBudget, lim.Budget(std))
 	assert.Equal(t, chat.DefaultCoreBudget, lim.Budget(core))
 
-	m.reply(http.StatusOK, `{"data":{}}`, "X-Rate-Limit", "60", "X-Rate-Limit-Remaining", "59")
+	m.Reply(http.StatusOK, `{"data":{"ok":true}}`, "X-Rate-Limit", "60", "X-Rate-Limit-Remaining", "59")
 	_, err := m.client.Users.Get(context.Background(), "ann")
 	require.NoError(t, err)
 	assert.Equal(t, 60, lim.Budget(std), "the service's smaller budget")
@@ -332,7 +333,7 @@ func TestRateLimiterPaces(t *testing.T) {
 // window ends holds the class back, unless the request was sent at the
 // window's start (the service may have counted it in the window before).
 func TestRateLimiterHoldsBackWhenLittleIsLeft(t *testing.T) {
-	const per = 10 * time.Second
+	const per = time.Hour // long, so that the window never ends during the test
 	key := chat.LimitKey{AppID: "a", Class: chat.ClassCore}
 	// sentInWindow is a send time the limiter trusts: past the first 5% of
 	// the current window.

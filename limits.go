@@ -172,7 +172,7 @@ func (r *CreateGroupRequest) check() error {
 	return firstErr(
 		checkID("req.GUID", r.GUID),
 		checkLen("req.Name", r.Name, MaxNameLength),
-		checkLen("req.Password", r.Password, MaxGroupPasswordLength),
+		checkLen("req.Password", string(r.Password), MaxGroupPasswordLength),
 		checkLen("req.Icon", r.Icon, MaxURLLength),
 		checkLen("req.Description", r.Description, MaxDescriptionLength),
 		checkMetadata("req.Metadata", r.Metadata),
@@ -183,7 +183,7 @@ func (r *CreateGroupRequest) check() error {
 func (r *UpdateGroupRequest) check() error {
 	return firstErr(
 		checkLen("req.Name", r.Name, MaxNameLength),
-		checkLen("req.Password", r.Password, MaxGroupPasswordLength),
+		checkLen("req.Password", string(r.Password), MaxGroupPasswordLength),
 		checkLen("req.Icon", r.Icon, MaxURLLength),
 		checkLen("req.Description", r.Description, MaxDescriptionLength),
 		checkMetadata("req.Metadata", r.Metadata),
@@ -207,3 +207,19 @@ func (r *UpdateRoleRequest) check() error {
 }
 
 func (r *UpdateConversationRequest) check() error { return checkTags("req.Tags", r.Tags) }
+
+// checkReceiver checks a message's receiver: a UID or GUID, and whether it
+// is a user or a group. A message to multiple receivers alone needs
+// neither.
+func checkReceiver(receiver string, t ReceiverType, multiple bool) error {
+	if receiver == "" && t == "" && multiple {
+		return nil
+	}
+	if err := required("req.Receiver", receiver); err != nil {
+		return err
+	}
+	if t != ReceiverUser && t != ReceiverGroup {
+		return newArgError("req.ReceiverType", `must be "user" or "group"`)
+	}
+	return nil
+}

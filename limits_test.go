@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 )
 
@@ -99,13 +100,13 @@ func TestLimits(t *testing.T) {
 			{"guid of 101", createGroup(chat.CreateGroupRequest{GUID: long(101)}), "req.GUID"},
 			{"guid with a #", createGroup(chat.CreateGroupRequest{GUID: "a#b"}), "req.GUID"},
 			{"group name of 101", createGroup(chat.CreateGroupRequest{Name: long(101)}), "req.Name"},
-			{"group password of 101", createGroup(chat.CreateGroupRequest{Type: chat.GroupPassword, Password: long(101)}), "req.Password"},
+			{"group password of 101", createGroup(chat.CreateGroupRequest{Type: chat.GroupPassword, Password: chat.Secret(long(101))}), "req.Password"},
 			{"group icon of 3001", createGroup(chat.CreateGroupRequest{Icon: long(3001)}), "req.Icon"},
 			{"group description of 256", createGroup(chat.CreateGroupRequest{Description: long(256)}), "req.Description"},
 			{"group metadata", createGroup(chat.CreateGroupRequest{Metadata: bigMeta}), "req.Metadata"},
 			{"26 group tags", createGroup(chat.CreateGroupRequest{Tags: tags(26, 1)}), "req.Tags"},
 			{"update: group description", updateGroup(chat.UpdateGroupRequest{Description: long(256)}), "req.Description"},
-			{"update: group password", updateGroup(chat.UpdateGroupRequest{Password: long(101)}), "req.Password"},
+			{"update: group password", updateGroup(chat.UpdateGroupRequest{Password: chat.Secret(long(101))}), "req.Password"},
 			{"update: group tag", updateGroup(chat.UpdateGroupRequest{Tags: []string{"ok", long(101)}}), "req.Tags[1]"},
 
 			{"role id with a space", func(c *chat.Client) error {
@@ -130,18 +131,18 @@ func TestLimits(t *testing.T) {
 				return err
 			}, "req.Tags[0]"},
 
-			{"26 message tags", send(&chat.SendMessageRequest{Receiver: "u", Tags: tags(26, 1)}), "req.Tags"},
-			{"message tag of 101", send(&chat.SendMessageRequest{Receiver: "u", Tags: []string{"a", long(101)}}), "req.Tags[1]"},
+			{"26 message tags", send(&chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser, Tags: tags(26, 1)}), "req.Tags"},
+			{"message tag of 101", send(&chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser, Tags: []string{"a", long(101)}}), "req.Tags[1]"},
 			{"message of 65,537 characters", send(textMessage(t, chat.MaxMessageChars+1, "x")), "req"},
 			{"message of 65,537 characters, two-byte ones", send(textMessage(t, chat.MaxMessageChars+1, "é")), "req"},
-			{"message metadata that is not JSON", send(&chat.SendMessageRequest{Receiver: "u",
+			{"message metadata that is not JSON", send(&chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser,
 				Data: chat.MessageData{Metadata: map[string]any{"f": func() {}}}}), "req"},
 			{"thread reply of 65,537 characters", func(c *chat.Client) error {
 				_, err := c.Messages.SendThread(ctx, "42", "u1", textMessage(t, chat.MaxMessageChars+1, "x"))
 				return err
 			}, "req"},
 			{"bot message tag", func(c *chat.Client) error {
-				_, err := c.Messages.SendAsBot(ctx, "bot", &chat.SendMessageRequest{Receiver: "u", Tags: []string{long(101)}})
+				_, err := c.Messages.SendAsBot(ctx, "bot", &chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser, Tags: []string{long(101)}})
 				return err
 			}, "req.Tags[0]"},
 			{"edit to 65,537 characters", func(c *chat.Client) error {
@@ -157,10 +158,10 @@ func TestLimits(t *testing.T) {
 			t.Run(tt.name, func(t *testing.T) {
 				m := newMockAPI(t)
 				err := tt.call(m.client)
-				ae := requireArgError(t, err, tt.want)
+				ae := wiretest.RequireArgError(t, err, tt.want)
 				assert.NotEmpty(t, ae.Problem)
 				assert.Less(t, len(err.Error()), 200, "the error does not quote the value")
-				assert.Zero(t, m.calls(), "requests sent")
+				assert.Zero(t, m.Calls(), "requests sent")
 			})
 		}
 	})
@@ -181,13 +182,13 @@ func TestLimits(t *testing.T) {
 				Metadata: map[string]any{"k": strings.Repeat("<", chat.MaxMetadataBytes-len(`{"k":""}`))}})},
 			{"25 tags of 100", createUser(chat.CreateUserRequest{Tags: tags(25, 100)})},
 			{"group at every limit", createGroup(chat.CreateGroupRequest{GUID: long(100), Name: long(100), Type: chat.GroupPassword,
-				Password: long(100), Icon: long(3000), Description: long(255), Metadata: atLimitMeta, Tags: tags(25, 100)})},
-			{"group update at every limit", updateGroup(chat.UpdateGroupRequest{Name: long(100), Password: long(100), Icon: long(3000),
+				Password: chat.Secret(long(100)), Icon: long(3000), Description: long(255), Metadata: atLimitMeta, Tags: tags(25, 100)})},
+			{"group update at every limit", updateGroup(chat.UpdateGroupRequest{Name: long(100), Password: chat.Secret(long(100)), Icon: long(3000),
 				Description: long(255), Metadata: atLimitMeta, Tags: tags(25, 100)})},
 			{"message of 65,536 characters", send(textMessage(t, chat.MaxMessageChars, "x"))},
 			{"message of 65,536 characters, emoji", send(textMessage(t, chat.MaxMessageChars, "😀"))},
 			{"message of 65,536 characters once < > & are not escaped", send(textMessage(t, chat.MaxMessageChars, "<"))},
-			{"message to a receiver the SDK does not check", send(&chat.SendMessageRequest{Receiver: "Not A UID/../", Tags: tags(25, 100)})},
+			{"message to a receiver the SDK does not check", send(&chat.SendMessageRequest{Receiver: "Not A UID/../", ReceiverType: chat.ReceiverUser, Tags: tags(25, 100)})},
 			{"user update of an id the SDK does not check", func(c *chat.Client) error {
 				_, err := c.Users.Update(ctx, "legacy.id@example", &chat.UpdateUserRequest{Name: long(100)})
 				return err
@@ -197,7 +198,7 @@ func TestLimits(t *testing.T) {
 			t.Run(tt.name, func(t *testing.T) {
 				m := newMockAPI(t)
 				require.NoError(t, tt.call(m.client))
-				r := m.only()
+				r := m.Only()
 				assert.True(t, json.Valid(r.Body), "a JSON body")
 				if strings.Contains(tt.name, "65,536") {
 					assert.Equal(t, chat.MaxMessageChars, utf8.RuneCount(r.Body), "characters sent")
@@ -211,7 +212,7 @@ func TestLimits(t *testing.T) {
 		_, err := m.client.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser, MUID: "m",
 			Data: chat.MessageData{Text: "a<b && c>d"}})
 		require.NoError(t, err)
-		r := m.only()
+		r := m.Only()
 		assert.Equal(t, `{"receiver":"u","receiverType":"user","data":{"text":"a<b && c>d"},"muid":"m"}`, string(r.Body))
 		assert.Equal(t, "application/json", r.Header.Get("Content-Type"))
 		assert.Equal(t, int64(len(r.Body)), r.ContentLength)
@@ -223,9 +224,9 @@ func TestLimits(t *testing.T) {
 // comes back as an *chat.Error.
 func TestLimitsAgainstAnError(t *testing.T) {
 	m := newMockAPI(t)
-	m.reply(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"The name may not be greater than 100 characters.","details":{"name":["too long"]}}}`)
+	m.Reply(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"The name may not be greater than 100 characters.","details":{"name":["too long"]}}}`)
 	_, err := m.client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "u1", Name: strings.Repeat("😀", 100)})
-	ce := requireAPIError(t, err)
+	ce := wiretest.RequireAPIError(t, err)
 	assert.Equal(t, []string{"too long"}, ce.Details["name"])
 	assert.NotErrorIs(t, err, chat.ErrInvalidArgument)
 }
@@ -308,8 +309,8 @@ func TestMaxResponseBytesAgainstAnEndlessBody(t *testing.T) {
 			return err
 		}},
 		{"management", func(t *testing.T, base string, hc *http.Client) error {
-			mc, err := management.NewClient("key", "secret", management.WithBaseURL(base), management.WithInsecureLoopback(), management.WithoutRetries(),
-				management.WithHTTPClient(hc), management.WithMaxResponseBytes(limit), management.WithTimeout(time.Minute))
+			mc, err := management.NewClient("key", "secret", chat.WithBaseURL(base), chat.WithInsecureLoopback(), chat.WithoutRetries(),
+				chat.WithHTTPClient(hc), chat.WithMaxResponseBytes(limit), chat.WithTimeout(time.Minute))
 			require.NoError(t, err)
 			_, err = mc.Apps.List(context.Background(), nil)
 			return err
@@ -334,7 +335,7 @@ func TestMaxResponseBytesAgainstAnEndlessBody(t *testing.T) {
 
 				err := c.call(t, srv.URL, hc)
 
-				ce := requireAPIError(t, err)
+				ce := wiretest.RequireAPIError(t, err)
 				assert.Equal(t, a.status, ce.StatusCode)
 				require.Error(t, ce.Err, "the cause is kept")
 				assert.Contains(t, ce.Err.Error(), "exceeds 262144 bytes")

@@ -6,12 +6,10 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // MembersService adds, lists, re-scopes and kicks the members of groups. Get it from [Client.Members].
-type MembersService struct{ rc *rest.Client }
+type MembersService struct{ c *Caller }
 
 // MaxMembersPerCall is the most users one [MembersService.Add] call (or the
 // Members of a [CreateGroupRequest]) may name, across its four lists.
@@ -127,7 +125,7 @@ type MemberError struct {
 //
 // API: POST /v3/groups/{guid}/members (onBehalfOf optional)
 func (s *MembersService) Add(ctx context.Context, guid string, req *AddMembersRequest, opts ...RequestOption) (*AddMembersResponse, error) {
-	if err := s.rc.Required("guid", guid); err != nil {
+	if err := required("guid", guid); err != nil {
 		return nil, err
 	}
 	if req == nil {
@@ -136,7 +134,7 @@ func (s *MembersService) Add(ctx context.Context, guid string, req *AddMembersRe
 	if err := req.check("req."); err != nil {
 		return nil, err
 	}
-	return do[AddMembersResponse](ctx, s.rc, http.MethodPost, path("groups", guid, "members"), req, "", opts)
+	return do[AddMembersResponse](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"groups", guid, "members"}, Body: req}, opts)
 }
 
 // ListMembersOptions filters a list of group members. Zero fields are not
@@ -154,10 +152,10 @@ type ListMembersOptions struct {
 //
 // API: GET /v3/groups/{guid}/members (onBehalfOf not supported)
 func (s *MembersService) List(ctx context.Context, guid string, opts *ListMembersOptions, reqOpts ...RequestOption) (*Page[GroupMember], error) {
-	if err := s.rc.Required("guid", guid); err != nil {
+	if err := required("guid", guid); err != nil {
 		return nil, err
 	}
-	return list[GroupMember](ctx, s.rc, path("groups", guid, "members"), opts, "", reqOpts)
+	return list[GroupMember](ctx, s.c, &Request{Path: []string{"groups", guid, "members"}, Query: opts}, reqOpts)
 }
 
 // All iterates over every member of the group guid matching opts, page
@@ -193,16 +191,16 @@ type ScopeChange struct {
 //
 // API: PUT /v3/groups/{guid}/members/{uid} (onBehalfOf optional)
 func (s *MembersService) ChangeScope(ctx context.Context, guid, uid string, req *ChangeScopeRequest, opts ...RequestOption) (*ScopeChange, error) {
-	if err := s.rc.Required("guid", guid, "uid", uid); err != nil {
+	if err := required("guid", guid, "uid", uid); err != nil {
 		return nil, err
 	}
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.Scope", string(req.Scope)); err != nil {
+	if err := required("req.Scope", string(req.Scope)); err != nil {
 		return nil, err
 	}
-	return do[ScopeChange](ctx, s.rc, http.MethodPut, path("groups", guid, "members", uid), req, "", opts)
+	return do[ScopeChange](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"groups", guid, "members", uid}, Body: req}, opts)
 }
 
 // Kick removes the member uid from the group guid; unlike a ban, the user
@@ -211,8 +209,8 @@ func (s *MembersService) ChangeScope(ctx context.Context, guid, uid string, req 
 //
 // API: DELETE /v3/groups/{guid}/members/{uid} (onBehalfOf optional)
 func (s *MembersService) Kick(ctx context.Context, guid, uid string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("guid", guid, "uid", uid); err != nil {
+	if err := required("guid", guid, "uid", uid); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, path("groups", guid, "members", uid), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"groups", guid, "members", uid}}, opts)
 }

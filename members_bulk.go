@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// MemberToAdd is one user of [MembersService.AddMany].
+// MemberToAdd is one user of [MembersService.BulkAdd].
 type MemberToAdd struct {
 	// UID is the user to add.
 	UID string
@@ -16,7 +16,7 @@ type MemberToAdd struct {
 }
 
 // AddMemberError is the service's reason for not adding one user of
-// [MembersService.AddMany]: the error of the user's entry in the answer.
+// [MembersService.BulkAdd]: the error of the user's entry in the answer.
 // It matches the sentinel errors by its code, e.g. [ErrConflict] for
 // ERR_ALREADY_JOINED and [ErrNotFound] for ERR_UID_NOT_FOUND.
 type AddMemberError struct {
@@ -43,17 +43,15 @@ func (e *AddMemberError) Error() string {
 
 // Is reports whether e's code falls under one of the package's sentinel
 // errors, as [Error.Is] does.
-func (e *AddMemberError) Is(target error) bool {
-	return (&Error{Code: e.Code}).Is(target)
-}
+func (e *AddMemberError) Is(target error) bool { return target != nil && target == classOf(e.Code, 0) }
 
-// AddMany adds any number of users to the group guid, with the scope each
+// BulkAdd adds any number of users to the group guid, with the scope each
 // names, and returns one result per user, in the order given: the user's
 // [MemberResult] as the service answered it, and an [*AddMemberError] when
 // it was not added (ERR_ALREADY_JOINED for a member already, matching
 // [ErrConflict]). It sends the users in calls of at most
 // [MaxMembersPerCall] to [MembersService.Add], opts.Concurrency (default
-// [DefaultManyConcurrency]) calls at a time, at the pace of the client's
+// [DefaultBulkConcurrency]) calls at a time, at the pace of the client's
 // [Limiter] if it has one ([WithLimiter]). With the [OnBehalfOf] option it
 // acts as that user (an admin or moderator of the group).
 //
@@ -65,23 +63,23 @@ func (e *AddMemberError) Is(target error) bool {
 // is sent again only when the service did not process it (a 429, or a
 // connection that failed before sending), so no user is added twice; when
 // a call's outcome is unknown (a 5xx or a timeout), its users carry that
-// error. A context that ends, or an answer 401, stops AddMany as it stops
-// [UsersService.CreateMany]: it returns at once with the results so far
+// error. A context that ends, or an answer 401, stops BulkAdd as it stops
+// [UsersService.BulkCreate]: it returns at once with the results so far
 // and that error, the users not sent carrying [ErrNotSent].
 //
 // API: POST /v3/groups/{guid}/members (onBehalfOf optional)
-func (s *MembersService) AddMany(ctx context.Context, guid string, members []MemberToAdd, opts *ManyOptions, reqOpts ...RequestOption) ([]ManyResult[MemberResult], error) {
-	if err := s.rc.Required("guid", guid); err != nil {
+func (s *MembersService) BulkAdd(ctx context.Context, guid string, members []MemberToAdd, opts *BulkOptions, reqOpts ...RequestOption) ([]BulkResult[MemberResult], error) {
+	if err := required("guid", guid); err != nil {
 		return nil, err
 	}
-	if err := checkManyOptions(opts); err != nil {
+	if err := checkBulkOptions(opts); err != nil {
 		return nil, err
 	}
-	results := make([]ManyResult[MemberResult], len(members))
+	results := make([]BulkResult[MemberResult], len(members))
 	idx := make([]int, 0, len(members))
 	seen := make(map[string]int, len(members))
 	for i, m := range members {
-		results[i] = ManyResult[MemberResult]{Index: i, ID: m.UID}
+		results[i] = BulkResult[MemberResult]{Index: i, Key: m.UID}
 		err := uniqueID(seen, i, m.UID, "members")
 		if err == nil {
 			switch m.Scope {
@@ -101,7 +99,7 @@ func (s *MembersService) AddMany(ctx context.Context, guid string, members []Mem
 		n := min(MaxMembersPerCall, len(idx))
 		jobs, idx = append(jobs, idx[:n:n]), idx[n:]
 	}
-	return results, runMany(ctx, opts, results, jobs, func(ctx context.Context, job []int) {
+	return results, runBulk(ctx, opts, results, jobs, func(ctx context.Context, job []int) {
 		var req AddMembersRequest
 		for _, i := range job {
 			switch members[i].Scope {
@@ -119,7 +117,7 @@ func (s *MembersService) AddMany(ctx context.Context, guid string, members []Mem
 				results[i].Err = err
 				continue
 			}
-			results[i].Value, results[i].Err = memberOutcome(resp, members[i])
+			results[i].Data, results[i].Err = memberOutcome(resp, members[i])
 		}
 	})
 }

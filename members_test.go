@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // memberJSON is the reference's list-members item (chat-core §2.3).
@@ -38,8 +39,8 @@ func TestMembersWire(t *testing.T) {
 		"cursor":{"updatedAt":1638360106,"affix":"prepend"}}`
 	wantPage := &chat.Page[chat.GroupMember]{
 		Data:   []chat.GroupMember{memberValue},
-		Meta:   chat.Meta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}},
-		Cursor: &chat.Cursor{UpdatedAt: 1638360106, Affix: chat.AffixPrepend},
+		Meta:   chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}},
+		Cursor: &chat.Cursor{UpdatedAt: 1638360106, Direction: chat.DirectionBefore},
 	}
 	runWire(t, []wireCase{
 		{
@@ -129,14 +130,14 @@ func TestMembersWire(t *testing.T) {
 
 func TestMembersAll(t *testing.T) {
 	m := newMockAPI(t)
-	m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 		switch req.URL.Query().Get("page") {
 		case "1":
-			return jsonResponse(http.StatusOK, `{"data":[{"uid":"u1","scope":"admin"},{"uid":"u2","scope":"participant"}],"meta":{"pagination":{"per_page":2,"current_page":1}}}`), nil
+			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"u1","scope":"admin"},{"uid":"u2","scope":"participant"}],"meta":{"pagination":{"per_page":2,"current_page":1}}}`), nil
 		case "2":
-			return jsonResponse(http.StatusOK, `{"data":[{"uid":"u3","scope":"participant"}],"meta":{"pagination":{"per_page":2,"current_page":2}}}`), nil
+			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"u3","scope":"participant"}],"meta":{"pagination":{"per_page":2,"current_page":2}}}`), nil
 		}
-		return jsonResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected page"}}`), nil
+		return wiretest.JSONResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected page"}}`), nil
 	})
 	var got []string
 	for mem, err := range m.client.Members.All(context.Background(), "g", &chat.ListMembersOptions{PageOptions: chat.PageOptions{PerPage: 2}}) {
@@ -144,11 +145,11 @@ func TestMembersAll(t *testing.T) {
 		got = append(got, mem.UID+":"+string(mem.Scope))
 	}
 	assert.Equal(t, []string{"u1:admin", "u2:participant", "u3:participant"}, got)
-	reqs := m.requests()
+	reqs := m.Requests()
 	require.Len(t, reqs, 2)
 	for i, r := range reqs {
 		assertWire(t, r, http.MethodGet, "/v3/groups/g/members")
-		assertNoOnBehalfOf(t, r)
+		wiretest.NoOnBehalfOf(t, r)
 		assert.Equal(t, fmt.Sprintf("page=%d&perPage=2", i+1), r.RawQuery)
 	}
 }
@@ -212,8 +213,8 @@ func TestMembersArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			requireArgError(t, tt.call(m.client), tt.wantName)
-			assert.Zero(t, m.calls())
+			wiretest.RequireArgError(t, tt.call(m.client), tt.wantName)
+			assert.Zero(t, m.Calls())
 		})
 	}
 
@@ -222,7 +223,7 @@ func TestMembersArguments(t *testing.T) {
 		admins := uids("u", 25)
 		_, err := m.client.Members.Add(ctx, "g", &chat.AddMembersRequest{Admins: admins, Participants: []string{"U0", "u1"}})
 		require.NoError(t, err)
-		body := decodeBody(t, m.only())
+		body := decodeBody(t, m.Only())
 		assert.Len(t, body["admins"], 25)
 		assert.Equal(t, []any{"U0", "u1"}, body["participants"])
 	})
@@ -232,7 +233,7 @@ func TestMembersArguments(t *testing.T) {
 // reference §15.1 through the client.
 func TestGroupMemberDecoding(t *testing.T) {
 	m := newMockAPI(t)
-	m.reply(http.StatusOK, `{"data":[{"uid":5,"name":"Five","scope":"participant","joinedAt":"1638360106","createdAt":null}],
+	m.Reply(http.StatusOK, `{"data":[{"uid":5,"name":"Five","scope":"participant","joinedAt":"1638360106","createdAt":null}],
 		"meta":{"pagination":{"total":"1","count":"1","per_page":"100","current_page":"1","total_pages":"1"}}}`)
 	page, err := m.client.Members.List(context.Background(), "g", nil)
 	require.NoError(t, err)

@@ -15,7 +15,7 @@ import (
 // what hangs off them: threads and thread subscriptions, reactions, pins,
 // saves, interactions with interactive messages, and flags. Get it from
 // [Client.Messages].
-type MessagesService struct{ rc *rest.Client }
+type MessagesService struct{ c *Caller }
 
 // SendMessageRequest is the body of a message to send: a text or media
 // message (category "message"), a custom message (category "custom", with
@@ -55,9 +55,12 @@ type SendMessageRequest struct {
 
 // send checks req, gives it a muid when it has none, encodes it once and
 // sends it to p; an answer without a muid gets the one sent.
-func (s *MessagesService) send(ctx context.Context, p rest.Path, req *SendMessageRequest, onBehalfOf string, opts []RequestOption) (*Message, error) {
+func (s *MessagesService) send(ctx context.Context, p []string, req *SendMessageRequest, onBehalfOf string, opts []RequestOption) (*Message, error) {
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
+	}
+	if err := checkReceiver(req.Receiver, req.ReceiverType, req.MultipleReceivers != nil); err != nil {
+		return nil, err
 	}
 	if err := checkTags("req.Tags", req.Tags); err != nil {
 		return nil, err
@@ -70,7 +73,7 @@ func (s *MessagesService) send(ctx context.Context, p rest.Path, req *SendMessag
 	if err != nil {
 		return nil, err
 	}
-	msg, err := do[Message](ctx, s.rc, http.MethodPost, p, body, onBehalfOf, opts)
+	msg, err := do[Message](ctx, s.c, &Request{Method: http.MethodPost, Path: p, Body: body, OnBehalfOf: onBehalfOf}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +103,7 @@ type MultipleReceivers struct {
 //
 // API: POST /v3/messages (onBehalfOf optional)
 func (s *MessagesService) Send(ctx context.Context, req *SendMessageRequest, opts ...RequestOption) (*Message, error) {
-	return s.send(ctx, path("messages"), req, "", opts)
+	return s.send(ctx, []string{"messages"}, req, "", opts)
 }
 
 // SendThread sends a message on behalf of onBehalfOf as a reply in the
@@ -111,10 +114,10 @@ func (s *MessagesService) Send(ctx context.Context, req *SendMessageRequest, opt
 //
 // API: POST /v3/messages/{id}/thread (onBehalfOf required)
 func (s *MessagesService) SendThread(ctx context.Context, parentID, onBehalfOf string, req *SendMessageRequest, opts ...RequestOption) (*Message, error) {
-	if err := s.rc.Required("parentID", parentID, "onBehalfOf", onBehalfOf); err != nil {
+	if err := required("parentID", parentID, "onBehalfOf", onBehalfOf); err != nil {
 		return nil, err
 	}
-	return s.send(ctx, path("messages", parentID, "thread"), req, onBehalfOf, opts)
+	return s.send(ctx, []string{"messages", parentID, "thread"}, req, onBehalfOf, opts)
 }
 
 // ListThreadOptions filters and positions a list of thread replies.
@@ -122,25 +125,25 @@ type ListThreadOptions struct {
 	CursorOptions
 }
 
-// ListThread returns one page of the replies in the thread of the message
-// parentID. Page through with Meta.Next, or use [MessagesService.AllThread].
+// ListThreadMessages returns one page of the replies in the thread of the message
+// parentID. Page through with Meta.Next, or use [MessagesService.AllThreadMessages].
 //
 // API: GET /v3/messages/{id}/thread (onBehalfOf optional)
-func (s *MessagesService) ListThread(ctx context.Context, parentID string, opts *ListThreadOptions, reqOpts ...RequestOption) (*Page[Message], error) {
-	if err := s.rc.Required("parentID", parentID); err != nil {
+func (s *MessagesService) ListThreadMessages(ctx context.Context, parentID string, opts *ListThreadOptions, reqOpts ...RequestOption) (*Page[Message], error) {
+	if err := required("parentID", parentID); err != nil {
 		return nil, err
 	}
-	return list[Message](ctx, s.rc, path("messages", parentID, "thread"), opts, "", reqOpts)
+	return list[Message](ctx, s.c, &Request{Path: []string{"messages", parentID, "thread"}, Query: opts}, reqOpts)
 }
 
-// AllThread iterates over every reply in the thread of parentID, fetching
+// AllThreadMessages iterates over every reply in the thread of parentID, fetching
 // pages as needed from the position opts gives (nil: the start). It stops
 // at the first error, which it yields, and when ctx is done.
 //
 // API: GET /v3/messages/{id}/thread (onBehalfOf optional)
-func (s *MessagesService) AllThread(ctx context.Context, parentID string, opts *ListThreadOptions, reqOpts ...RequestOption) iter.Seq2[*Message, error] {
+func (s *MessagesService) AllThreadMessages(ctx context.Context, parentID string, opts *ListThreadOptions, reqOpts ...RequestOption) iter.Seq2[*Message, error] {
 	return cursorIter(ctx, opts, func(ctx context.Context, o *ListThreadOptions) (*Page[Message], error) {
-		return s.ListThread(ctx, parentID, o, reqOpts...)
+		return s.ListThreadMessages(ctx, parentID, o, reqOpts...)
 	})
 }
 
@@ -149,10 +152,10 @@ func (s *MessagesService) AllThread(ctx context.Context, parentID string, opts *
 //
 // API: GET /v3/messages/{id} (onBehalfOf optional)
 func (s *MessagesService) Get(ctx context.Context, id string, opts ...RequestOption) (*Message, error) {
-	if err := s.rc.Required("id", id); err != nil {
+	if err := required("id", id); err != nil {
 		return nil, err
 	}
-	return do[Message](ctx, s.rc, http.MethodGet, path("messages", id), nil, "", opts)
+	return do[Message](ctx, s.c, &Request{Method: http.MethodGet, Path: []string{"messages", id}}, opts)
 }
 
 // UpdateMessageRequest is the body of [MessagesService.Update]: the new
@@ -175,7 +178,7 @@ type UpdateMessageRequest struct {
 //
 // API: PUT /v3/messages/{id} (onBehalfOf optional)
 func (s *MessagesService) Update(ctx context.Context, id string, req *UpdateMessageRequest, opts ...RequestOption) (*Message, error) {
-	if err := s.rc.Required("id", id); err != nil {
+	if err := required("id", id); err != nil {
 		return nil, err
 	}
 	if req == nil {
@@ -188,7 +191,7 @@ func (s *MessagesService) Update(ctx context.Context, id string, req *UpdateMess
 	if err != nil {
 		return nil, err
 	}
-	return do[Message](ctx, s.rc, http.MethodPut, path("messages", id), body, "", opts)
+	return do[Message](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"messages", id}, Body: body}, opts)
 }
 
 // DeleteMessageRequest is the body of [MessagesService.Delete].
@@ -206,13 +209,13 @@ type DeleteMessageRequest struct {
 //
 // API: DELETE /v3/messages/{id} (onBehalfOf optional)
 func (s *MessagesService) Delete(ctx context.Context, id string, req *DeleteMessageRequest, opts ...RequestOption) (*Message, error) {
-	if err := s.rc.Required("id", id); err != nil {
+	if err := required("id", id); err != nil {
 		return nil, err
 	}
 	if req == nil {
 		req = &DeleteMessageRequest{}
 	}
-	return do[Message](ctx, s.rc, http.MethodDelete, path("messages", id), req, "", opts)
+	return do[Message](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"messages", id}, Body: req}, opts)
 }
 
 // AttachmentType is a kind of attachment, for the AttachmentTypes filters.
@@ -310,7 +313,7 @@ type ListMessagesOptions struct {
 //
 // API: GET /v3/messages (onBehalfOf optional)
 func (s *MessagesService) List(ctx context.Context, opts *ListMessagesOptions, reqOpts ...RequestOption) (*Page[Message], error) {
-	return list[Message](ctx, s.rc, path("messages"), opts, "", reqOpts)
+	return list[Message](ctx, s.c, &Request{Path: []string{"messages"}, Query: opts}, reqOpts)
 }
 
 // All iterates over every message matching opts, from the position opts
@@ -401,10 +404,10 @@ type ListUserMessagesOptions struct {
 //
 // API: GET /v3/users/{uid}/messages (onBehalfOf optional)
 func (s *MessagesService) ListUserMessages(ctx context.Context, uid string, opts *ListUserMessagesOptions, reqOpts ...RequestOption) (*Page[Message], error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
-	return list[Message](ctx, s.rc, path("users", uid, "messages"), opts, "", reqOpts)
+	return list[Message](ctx, s.c, &Request{Path: []string{"users", uid, "messages"}, Query: opts}, reqOpts)
 }
 
 // AllUserMessages iterates over the messages between the acting user and
@@ -448,10 +451,10 @@ type ListGroupMessagesOptions struct {
 //
 // API: GET /v3/groups/{guid}/messages (onBehalfOf optional)
 func (s *MessagesService) ListGroupMessages(ctx context.Context, guid string, opts *ListGroupMessagesOptions, reqOpts ...RequestOption) (*Page[Message], error) {
-	if err := s.rc.Required("guid", guid); err != nil {
+	if err := required("guid", guid); err != nil {
 		return nil, err
 	}
-	return list[Message](ctx, s.rc, path("groups", guid, "messages"), opts, "", reqOpts)
+	return list[Message](ctx, s.c, &Request{Path: []string{"groups", guid, "messages"}, Query: opts}, reqOpts)
 }
 
 // AllGroupMessages iterates over the messages of the group guid matching
@@ -472,10 +475,10 @@ func (s *MessagesService) AllGroupMessages(ctx context.Context, guid string, opt
 //
 // API: POST /v3/bots/{uid}/messages (onBehalfOf not supported)
 func (s *MessagesService) SendAsBot(ctx context.Context, botUID string, req *SendMessageRequest, opts ...RequestOption) (*Message, error) {
-	if err := s.rc.Required("botUID", botUID); err != nil {
+	if err := required("botUID", botUID); err != nil {
 		return nil, err
 	}
-	return s.send(ctx, path("bots", botUID, "messages"), req, "", opts)
+	return s.send(ctx, []string{"bots", botUID, "messages"}, req, "", opts)
 }
 
 // FlagMessageRequest is the body of [MessagesService.Flag].
@@ -505,16 +508,16 @@ type FlagResult struct {
 //
 // API: POST /v3/messages/{id}/flagged (onBehalfOf required)
 func (s *MessagesService) Flag(ctx context.Context, id, onBehalfOf string, req *FlagMessageRequest, opts ...RequestOption) (*FlagResult, error) {
-	if err := s.rc.Required("id", id, "onBehalfOf", onBehalfOf); err != nil {
+	if err := required("id", id, "onBehalfOf", onBehalfOf); err != nil {
 		return nil, err
 	}
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.ReasonID", req.ReasonID); err != nil {
+	if err := required("req.ReasonID", req.ReasonID); err != nil {
 		return nil, err
 	}
-	raw, err := do[json.RawMessage](ctx, s.rc, http.MethodPost, path("messages", id, "flagged"), req, onBehalfOf, opts)
+	raw, err := do[json.RawMessage](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"messages", id, "flagged"}, Body: req, OnBehalfOf: onBehalfOf}, opts)
 	if err != nil {
 		return nil, err
 	}

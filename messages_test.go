@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // Reference examples (chat-core §2.7), as the service sends them.
@@ -76,17 +77,17 @@ func TestMessagesSend(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, `{"data":`+textMessageJSON+`}`)
+			m.Reply(http.StatusOK, `{"data":`+textMessageJSON+`}`)
 
 			msg, err := m.client.Messages.Send(context.Background(), req, tt.opts...)
 			require.NoError(t, err)
 
-			r := m.only()
+			r := m.Only()
 			assertWire(t, r, http.MethodPost, "/v3/messages")
 			assert.Empty(t, r.RawQuery)
-			assertJSONBody(t, r, wantBody)
+			wiretest.JSONBody(t, r, wantBody)
 			if tt.onBehalfOf == "" {
-				assertNoOnBehalfOf(t, r)
+				wiretest.NoOnBehalfOf(t, r)
 			} else {
 				assert.Equal(t, tt.onBehalfOf, r.Header.Get("onBehalfOf"))
 			}
@@ -100,8 +101,8 @@ func TestMessagesSend(t *testing.T) {
 	t.Run("nil request", func(t *testing.T) {
 		m := newMockAPI(t)
 		_, err := m.client.Messages.Send(context.Background(), nil)
-		requireArgError(t, err, "req")
-		assert.Zero(t, m.calls(), "requests sent")
+		wiretest.RequireArgError(t, err, "req")
+		assert.Zero(t, m.Calls(), "requests sent")
 	})
 }
 
@@ -136,12 +137,12 @@ func TestMessagesSendThread(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, reply)
+			m.Reply(http.StatusOK, reply)
 
 			msg, err := m.client.Messages.SendThread(context.Background(), tt.parentID, "cometchat-uid-2", req, tt.opts...)
 			require.NoError(t, err)
 
-			r := m.only()
+			r := m.Only()
 			assertWire(t, r, http.MethodPost, tt.wantPath)
 			assert.Empty(t, r.RawQuery)
 			assert.Empty(t, r.Fragment)
@@ -194,8 +195,8 @@ func TestMessagesSendThreadArguments(t *testing.T) {
 			m := newMockAPI(t)
 			msg, err := m.client.Messages.SendThread(context.Background(), tt.parentID, tt.onBehalfOf, tt.req)
 			assert.Nil(t, msg)
-			requireArgError(t, err, tt.wantName)
-			assert.Zero(t, m.mt.GetTotalCallCount(), "requests sent")
+			wiretest.RequireArgError(t, err, tt.wantName)
+			assert.Zero(t, m.Calls(), "requests sent")
 			if tt.onBehalfOf != "" && tt.wantName == "onBehalfOf" {
 				assert.NotContains(t, err.Error(), tt.onBehalfOf, "the error shows the value")
 			}
@@ -221,21 +222,21 @@ func TestMessagesListThread(t *testing.T) {
 				require.Len(t, p.Data, 1)
 				assert.Equal(t, "43", p.Data[0].ID)
 				assert.Equal(t, "42", p.Data[0].ParentID)
-				assert.Equal(t, &chat.Current{Limit: 10, Count: 1}, p.Meta.Current)
-				assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, SentAt: 1638423490, ID: "43"}, p.Meta.Next)
+				assert.Equal(t, &chat.PageCount{Limit: 10, Count: 1}, p.Meta.Current)
+				assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, SentAt: 1638423490, ID: "43"}, p.Meta.Next)
 				assert.Nil(t, p.Meta.Pagination)
 			},
 		},
 		{
 			name: "every cursor option",
 			opts: &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{
-				Affix: chat.AffixPrepend, ID: "40", SentAt: 1638423400, Limit: 25,
+				Direction: chat.DirectionBefore, ID: "40", SentAt: 1638423400, Limit: 25,
 			}},
 			wantQuery: "affix=prepend&id=40&limit=25&sentAt=1638423400",
 			body:      `{"data":[],"meta":{"current":{"limit":25,"count":0}}}`,
 			check: func(t *testing.T, p *chat.Page[chat.Message]) {
 				assert.Empty(t, p.Data)
-				assert.Equal(t, &chat.Current{Limit: 25, Count: 0}, p.Meta.Current)
+				assert.Equal(t, &chat.PageCount{Limit: 25, Count: 0}, p.Meta.Current)
 				assert.Nil(t, p.Meta.Next)
 			},
 		},
@@ -249,8 +250,8 @@ func TestMessagesListThread(t *testing.T) {
 				require.Len(t, p.Data, 2)
 				assert.Equal(t, "43", p.Data[0].ID)
 				assert.Equal(t, "42", p.Data[0].ParentID)
-				assert.Equal(t, &chat.Current{Limit: 2, Count: 2}, p.Meta.Current)
-				assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, SentAt: 1638423499, ID: "44"}, p.Meta.Next)
+				assert.Equal(t, &chat.PageCount{Limit: 2, Count: 2}, p.Meta.Current)
+				assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, SentAt: 1638423499, ID: "44"}, p.Meta.Next)
 			},
 		},
 		{
@@ -263,19 +264,19 @@ func TestMessagesListThread(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, tt.body)
+			m.Reply(http.StatusOK, tt.body)
 
-			page, err := m.client.Messages.ListThread(context.Background(), "42", tt.opts, tt.reqOpts...)
+			page, err := m.client.Messages.ListThreadMessages(context.Background(), "42", tt.opts, tt.reqOpts...)
 			require.NoError(t, err)
 
-			r := m.only()
+			r := m.Only()
 			assertWire(t, r, http.MethodGet, "/v3/messages/42/thread")
 			assert.Equal(t, tt.wantQuery, r.RawQuery)
-			assertNoBody(t, r)
+			wiretest.NoBody(t, r)
 			if len(tt.reqOpts) > 0 {
 				assert.Equal(t, "cometchat-uid-1", r.Header.Get("onBehalfOf"))
 			} else {
-				assertNoOnBehalfOf(t, r)
+				wiretest.NoOnBehalfOf(t, r)
 			}
 			if tt.check != nil {
 				tt.check(t, page)
@@ -285,9 +286,9 @@ func TestMessagesListThread(t *testing.T) {
 
 	t.Run("empty parentID", func(t *testing.T) {
 		m := newMockAPI(t)
-		_, err := m.client.Messages.ListThread(context.Background(), "", nil)
-		requireArgError(t, err, "parentID")
-		assert.Zero(t, m.calls())
+		_, err := m.client.Messages.ListThreadMessages(context.Background(), "", nil)
+		wiretest.RequireArgError(t, err, "parentID")
+		assert.Zero(t, m.Calls())
 	})
 }
 
@@ -366,7 +367,7 @@ func TestMessagesAllThread(t *testing.T) {
 			messagesServer(m, tt.pages)
 			opts := &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 2}}
 
-			ids, errs := collectThread(t, m.client.Messages.AllThread(context.Background(), "42", opts))
+			ids, errs := collectThread(t, m.client.Messages.AllThreadMessages(context.Background(), "42", opts))
 			assert.Equal(t, tt.wantIDs, ids)
 			if tt.wantErr != nil {
 				require.Len(t, errs, 1)
@@ -376,7 +377,7 @@ func TestMessagesAllThread(t *testing.T) {
 			}
 
 			var got []string
-			for _, r := range m.requests() {
+			for _, r := range m.Requests() {
 				assert.Equal(t, "/v3/messages/42/thread", r.Path)
 				assert.Equal(t, "2", r.Query.Get("limit"), "limit kept on every page")
 				got = append(got, r.Query.Get("id"))
@@ -392,21 +393,21 @@ func TestMessagesAllThread(t *testing.T) {
 	t.Run("ranging twice starts afresh", func(t *testing.T) {
 		m := newMockAPI(t)
 		messagesServer(m, map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
-		seq := m.client.Messages.AllThread(context.Background(), "42", nil)
+		seq := m.client.Messages.AllThreadMessages(context.Background(), "42", nil)
 		first, _ := collectThread(t, seq)
 		second, _ := collectThread(t, seq)
 		assert.Equal(t, []string{"1", "2", "3"}, first)
 		assert.Equal(t, first, second)
-		assert.Equal(t, 4, m.calls())
+		assert.Equal(t, 4, m.Calls())
 	})
 
 	t.Run("breaking out stops fetching", func(t *testing.T) {
 		m := newMockAPI(t)
 		messagesServer(m, map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
-		for range m.client.Messages.AllThread(context.Background(), "42", nil) {
+		for range m.client.Messages.AllThreadMessages(context.Background(), "42", nil) {
 			break
 		}
-		assert.Equal(t, 1, m.calls())
+		assert.Equal(t, 1, m.Calls())
 	})
 
 	t.Run("cancelled context stops it", func(t *testing.T) {
@@ -416,7 +417,7 @@ func TestMessagesAllThread(t *testing.T) {
 		defer cancel()
 		var last error
 		n := 0
-		for msg, err := range m.client.Messages.AllThread(ctx, "42", nil) {
+		for msg, err := range m.client.Messages.AllThreadMessages(ctx, "42", nil) {
 			n++
 			require.Less(t, n, 10, "iterator did not stop")
 			if err != nil {
@@ -428,13 +429,13 @@ func TestMessagesAllThread(t *testing.T) {
 			}
 		}
 		assert.ErrorIs(t, last, context.Canceled)
-		assert.Equal(t, 1, m.calls(), "fetched a page after the context was cancelled")
+		assert.Equal(t, 1, m.Calls(), "fetched a page after the context was cancelled")
 	})
 
 	t.Run("an API error is yielded and ends it", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusNotFound, `{"error":{"code":"ERR_MSG_NOT_FOUND","message":"no such message"}}`)
-		ids, errs := collectThread(t, m.client.Messages.AllThread(context.Background(), "42", nil))
+		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_MSG_NOT_FOUND","message":"no such message"}}`)
+		ids, errs := collectThread(t, m.client.Messages.AllThreadMessages(context.Background(), "42", nil))
 		assert.Empty(t, ids)
 		require.Len(t, errs, 1)
 		assert.ErrorIs(t, errs[0], chat.ErrNotFound)
@@ -442,10 +443,10 @@ func TestMessagesAllThread(t *testing.T) {
 
 	t.Run("empty parentID", func(t *testing.T) {
 		m := newMockAPI(t)
-		_, errs := collectThread(t, m.client.Messages.AllThread(context.Background(), "", nil))
+		_, errs := collectThread(t, m.client.Messages.AllThreadMessages(context.Background(), "", nil))
 		require.Len(t, errs, 1)
-		requireArgError(t, errs[0], "parentID")
-		assert.Zero(t, m.calls())
+		wiretest.RequireArgError(t, errs[0], "parentID")
+		assert.Zero(t, m.Calls())
 	})
 }
 
@@ -640,8 +641,8 @@ func TestMessageDecoding(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, `{"data":`+tt.wire+`}`)
-			msg, err := m.client.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r"})
+			m.Reply(http.StatusOK, `{"data":`+tt.wire+`}`)
+			msg, err := m.client.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser})
 			require.NoError(t, err)
 			tt.check(t, msg)
 		})
@@ -660,10 +661,10 @@ func TestMessageDecodingFailure(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, `{"data":`+tt.wire+`}`)
-			msg, err := m.client.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r"})
+			m.Reply(http.StatusOK, `{"data":`+tt.wire+`}`)
+			msg, err := m.client.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser})
 			assert.Nil(t, msg)
-			ce := requireAPIError(t, err)
+			ce := wiretest.RequireAPIError(t, err)
 			assert.Equal(t, http.StatusOK, ce.StatusCode)
 			assert.Contains(t, ce.Message, "decoding response")
 			assert.Error(t, ce.Unwrap(), "the decoding error is kept")
@@ -751,11 +752,11 @@ func runMsgWire(t *testing.T, cases []msgWireCase) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, tc.reply)
+			m.Reply(http.StatusOK, tc.reply)
 			got, err := tc.call(context.Background(), m.client)
 			require.NoError(t, err)
 
-			r := m.only()
+			r := m.Only()
 			assertWire(t, r, tc.method, tc.path)
 			q := map[string]string{}
 			for k, vs := range r.Query {
@@ -771,12 +772,12 @@ func runMsgWire(t *testing.T, cases []msgWireCase) {
 				assert.Equal(t, tc.rawQ, r.RawQuery, "raw query")
 			}
 			if tc.body == "" {
-				assertNoBody(t, r)
+				wiretest.NoBody(t, r)
 			} else {
-				assertJSONBody(t, r, tc.body)
+				wiretest.JSONBody(t, r, tc.body)
 			}
 			if tc.obo == "" {
-				assertNoOnBehalfOf(t, r)
+				wiretest.NoOnBehalfOf(t, r)
 			} else {
 				assert.Equal(t, []string{tc.obo}, r.Header.Values("onBehalfOf"), "onBehalfOf header")
 			}
@@ -799,8 +800,8 @@ func runMsgArgs(t *testing.T, cases []msgArgCase) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			requireArgError(t, tc.call(context.Background(), m.client), tc.arg)
-			assert.Zero(t, m.calls(), "requests sent")
+			wiretest.RequireArgError(t, tc.call(context.Background(), m.client), tc.arg)
+			assert.Zero(t, m.Calls(), "requests sent")
 		})
 	}
 }
@@ -968,8 +969,8 @@ func TestMessagesList(t *testing.T) {
 		p := asMessagePage(t, got)
 		require.Len(t, p.Data, 1)
 		assert.Equal(t, "1", p.Data[0].ID)
-		assert.Equal(t, &chat.Current{Limit: 25, Count: 1}, p.Meta.Current)
-		assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, SentAt: 1638423490, ID: "1"}, p.Meta.Next)
+		assert.Equal(t, &chat.PageCount{Limit: 25, Count: 1}, p.Meta.Current)
+		assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, SentAt: 1638423490, ID: "1"}, p.Meta.Next)
 	}
 	runMsgWire(t, []msgWireCase{
 		{
@@ -981,7 +982,7 @@ func TestMessagesList(t *testing.T) {
 			name: "every filter",
 			call: func(ctx context.Context, c *chat.Client) (any, error) {
 				return c.Messages.List(ctx, &chat.ListMessagesOptions{
-					CursorOptions:                chat.CursorOptions{Affix: chat.AffixPrepend, ID: "40", SentAt: 1738368000, Limit: 25},
+					CursorOptions:                chat.CursorOptions{Direction: chat.DirectionBefore, ID: "40", SentAt: 1738368000, Limit: 25},
 					SearchKey:                    "hello world",
 					HideMessagesFromBlockedUsers: true,
 					HasAttachments:               true,
@@ -1051,12 +1052,12 @@ func TestMessagesList(t *testing.T) {
 // the request's id cursor ("" for the first page), and records the
 // queries.
 func messagesServer(m *mockAPI, pages map[string]string) {
-	m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 		body, ok := pages[req.URL.Query().Get("id")]
 		if !ok {
-			return jsonResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected cursor"}}`), nil
+			return wiretest.JSONResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected cursor"}}`), nil
 		}
-		return jsonResponse(http.StatusOK, body), nil
+		return wiretest.JSONResponse(http.StatusOK, body), nil
 	})
 }
 
@@ -1079,7 +1080,7 @@ func TestMessagesAllLists(t *testing.T) {
 		ids, errs := collectThread(t, m.client.Messages.All(context.Background(), opts, chat.OnBehalfOf("u1")))
 		assert.Empty(t, errs)
 		assert.Equal(t, []string{"1", "2", "3"}, ids)
-		reqs := m.requests()
+		reqs := m.Requests()
 		require.Len(t, reqs, 3)
 		for _, r := range reqs {
 			assert.Equal(t, "/v3/messages", r.Path)
@@ -1097,7 +1098,7 @@ func TestMessagesAllLists(t *testing.T) {
 		assert.Equal(t, []string{"1", "2", "3"}, ids)
 		require.Len(t, errs, 1)
 		assert.ErrorIs(t, errs[0], chat.ErrPaginationStalled)
-		for _, r := range m.requests() {
+		for _, r := range m.Requests() {
 			assert.Equal(t, "/v3/groups/g%2F1/messages", r.Path)
 		}
 	})
@@ -1114,7 +1115,7 @@ func TestMessagesAllLists(t *testing.T) {
 		assert.Empty(t, errs)
 		assert.Equal(t, []string{"1788", "1787", "1786", "1785"}, ids)
 		var cursors []string
-		for _, r := range m.requests() {
+		for _, r := range m.Requests() {
 			assert.Equal(t, "/v3/users/u2/messages", r.Path)
 			assert.Equal(t, "2", r.Query.Get("perPage"))
 			cursors = append(cursors, r.Query.Get("affix")+":"+r.Query.Get("id"))
@@ -1137,11 +1138,11 @@ func TestMessagesAllLists(t *testing.T) {
 		m := newMockAPI(t)
 		_, errs := collectThread(t, m.client.Messages.AllUserMessages(context.Background(), "", nil))
 		require.Len(t, errs, 1)
-		requireArgError(t, errs[0], "uid")
+		wiretest.RequireArgError(t, errs[0], "uid")
 		_, errs = collectThread(t, m.client.Messages.AllGroupMessages(context.Background(), "", nil))
 		require.Len(t, errs, 1)
-		requireArgError(t, errs[0], "guid")
-		assert.Zero(t, m.calls())
+		wiretest.RequireArgError(t, errs[0], "guid")
+		assert.Zero(t, m.Calls())
 	})
 }
 
@@ -1152,7 +1153,7 @@ func TestMessagesConversationLists(t *testing.T) {
 			name: "ListUserMessages with every filter",
 			call: func(ctx context.Context, c *chat.Client) (any, error) {
 				return c.Messages.ListUserMessages(ctx, "cometchat-uid-2", &chat.ListUserMessagesOptions{
-					CursorOptions: chat.CursorOptions{Affix: chat.AffixAppend, ID: "10", Limit: 5},
+					CursorOptions: chat.CursorOptions{Direction: chat.DirectionAfter, ID: "10", Limit: 5},
 					PerPage:       50,
 					ConversationFilters: chat.ConversationFilters{
 						SearchKey:               "k",
@@ -1194,7 +1195,7 @@ func TestMessagesConversationLists(t *testing.T) {
 			reply: userPage,
 			checkFn: func(t *testing.T, got any) {
 				p := asMessagePage(t, got)
-				assert.Equal(t, &chat.Cursor{ID: "1786", Affix: chat.AffixPrepend}, p.Meta.Cursor, "a numeric cursor id decodes")
+				assert.Equal(t, &chat.Cursor{ID: "1786", Direction: chat.DirectionBefore}, p.Meta.Cursor, "a numeric cursor id decodes")
 				assert.Equal(t, 1, p.Meta.Pagination.Count)
 			},
 		},
@@ -1209,7 +1210,7 @@ func TestMessagesConversationLists(t *testing.T) {
 			name: "ListGroupMessages with every filter",
 			call: func(ctx context.Context, c *chat.Client) (any, error) {
 				return c.Messages.ListGroupMessages(ctx, "project-group", &chat.ListGroupMessagesOptions{
-					CursorOptions:                chat.CursorOptions{Affix: chat.AffixPrepend, SentAt: 1638423490, Limit: 3},
+					CursorOptions:                chat.CursorOptions{Direction: chat.DirectionBefore, SentAt: 1638423490, Limit: 3},
 					HideMessagesFromBlockedUsers: true,
 					ConversationFilters: chat.ConversationFilters{
 						SearchKey:               "k",
@@ -1389,7 +1390,7 @@ func TestMessagesSendMUID(t *testing.T) {
 			return c.Messages.SendAsBot(context.Background(), "bot-1", req)
 		}},
 	}
-	sentMUID := func(t *testing.T, r wireRequest) string {
+	sentMUID := func(t *testing.T, r wiretest.Request) string {
 		t.Helper()
 		var body struct {
 			MUID string `json:"muid"`
@@ -1402,22 +1403,22 @@ func TestMessagesSendMUID(t *testing.T) {
 	rateLimitedOnce := func(reply string) func(int, *http.Request) (*http.Response, error) {
 		return func(attempt int, _ *http.Request) (*http.Response, error) {
 			if attempt == 1 {
-				return jsonResponse(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0"), nil
+				return wiretest.JSONResponse(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0"), nil
 			}
-			return jsonResponse(http.StatusOK, reply), nil
+			return wiretest.JSONResponse(http.StatusOK, reply), nil
 		}
 	}
 
 	for _, s := range sends {
 		t.Run(s.name+"/the SDK's muid, kept across a retry", func(t *testing.T) {
 			m := newMockAPI(t, fastRetries)
-			m.serve(rateLimitedOnce(`{"data":{"id":"7"}}`))
+			m.Serve(rateLimitedOnce(`{"data":{"id":"7"}}`))
 			req := &chat.SendMessageRequest{Receiver: "cometchat-uid-2", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}}
 
 			msg, err := s.send(m.client, req)
 			require.NoError(t, err)
 
-			reqs := m.requests()
+			reqs := m.Requests()
 			require.Len(t, reqs, 2, "attempts")
 			first, second := sentMUID(t, reqs[0]), sentMUID(t, reqs[1])
 			assert.Len(t, first, 26, "a crypto/rand text of 130 bits")
@@ -1428,22 +1429,22 @@ func TestMessagesSendMUID(t *testing.T) {
 			assert.Empty(t, req.MUID, "the caller's request is not changed")
 
 			// The next call is another message.
-			m.reply(http.StatusOK, `{"data":{"id":"8"}}`)
+			m.Reply(http.StatusOK, `{"data":{"id":"8"}}`)
 			msg2, err := s.send(m.client, req)
 			require.NoError(t, err)
-			third := sentMUID(t, m.requests()[2])
+			third := sentMUID(t, m.Requests()[2])
 			assert.NotEqual(t, first, third, "a new call, a new muid")
 			assert.Equal(t, third, msg2.MUID)
 		})
 
 		t.Run(s.name+"/the caller's muid", func(t *testing.T) {
 			m := newMockAPI(t, fastRetries)
-			m.serve(rateLimitedOnce(`{"data":{"id":"7","muid":"order-1234"}}`))
+			m.Serve(rateLimitedOnce(`{"data":{"id":"7","muid":"order-1234"}}`))
 			req := &chat.SendMessageRequest{Receiver: "cometchat-uid-2", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}, MUID: "order-1234"}
 
 			msg, err := s.send(m.client, req)
 			require.NoError(t, err)
-			reqs := m.requests()
+			reqs := m.Requests()
 			require.Len(t, reqs, 2, "attempts")
 			for i, r := range reqs {
 				assert.Equal(t, "order-1234", sentMUID(t, r), "attempt %d", i+1)
@@ -1454,11 +1455,11 @@ func TestMessagesSendMUID(t *testing.T) {
 
 	t.Run("the muid the service answers with wins", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, `{"data":{"id":"7","muid":"from-the-service"}}`)
+		m.Reply(http.StatusOK, `{"data":{"id":"7","muid":"from-the-service"}}`)
 		msg, err := m.client.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser})
 		require.NoError(t, err)
 		assert.Equal(t, "from-the-service", msg.MUID)
-		assert.NotEqual(t, "from-the-service", sentMUID(t, m.only()))
+		assert.NotEqual(t, "from-the-service", sentMUID(t, m.Only()))
 	})
 
 	t.Run("one request shared by concurrent sends", func(t *testing.T) {
@@ -1474,10 +1475,38 @@ func TestMessagesSendMUID(t *testing.T) {
 		}
 		wg.Wait()
 		seen := map[string]bool{}
-		for _, r := range m.requests() {
+		for _, r := range m.Requests() {
 			seen[sentMUID(t, r)] = true
 		}
 		assert.Len(t, seen, n, "every call its own muid")
 		assert.Empty(t, req.MUID)
 	})
+}
+
+// TestSendChecksTheReceiver refuses, before sending, a message without a
+// receiver or whose receiver type is missing or unknown; a message to
+// multiple receivers alone needs neither.
+func TestSendChecksTheReceiver(t *testing.T) {
+	ctx := context.Background()
+	m := newMockAPI(t)
+	for _, tt := range []struct {
+		name string
+		req  *chat.SendMessageRequest
+		arg  string
+	}{
+		{"no receiver", &chat.SendMessageRequest{ReceiverType: chat.ReceiverUser}, "req.Receiver"},
+		{"no receiver type", &chat.SendMessageRequest{Receiver: "bob"}, "req.ReceiverType"},
+		{"an unknown receiver type", &chat.SendMessageRequest{Receiver: "bob", ReceiverType: "room"}, "req.ReceiverType"},
+		{"a dot receiver", &chat.SendMessageRequest{Receiver: "..", ReceiverType: chat.ReceiverUser}, "req.Receiver"},
+	} {
+		_, err := m.client.Messages.Send(ctx, tt.req)
+		wiretest.RequireArgError(t, err, tt.arg)
+		_, err = m.client.Messages.SendThread(ctx, "42", "alice", tt.req)
+		wiretest.RequireArgError(t, err, tt.arg)
+	}
+	assert.Zero(t, m.Calls(), "nothing sent")
+	_, err := m.client.Messages.Send(ctx, &chat.SendMessageRequest{MultipleReceivers: &chat.MultipleReceivers{UIDs: []string{"a", "b"}},
+		Data: chat.MessageData{Text: "hi"}})
+	require.NoError(t, err)
+	assert.Equal(t, 1, m.Calls())
 }

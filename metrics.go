@@ -5,8 +5,6 @@ import (
 	"net/http"
 	"strconv"
 	"time"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // MetricsService reports the app's usage (call minutes, active and
@@ -14,7 +12,7 @@ import (
 // receipts in 5-minute buckets). Usage is tracked per monthly billing
 // cycle; for usage across the apps of a multi-tenant account see the
 // management API's usage report. Get it from [Client.Metrics].
-type MetricsService struct{ rc *rest.Client }
+type MetricsService struct{ c *Caller }
 
 // UsageOptions is the period [MetricsService.Usage] reports on. Both bounds
 // are required.
@@ -97,7 +95,7 @@ func (s *MetricsService) Usage(ctx context.Context, opts *UsageOptions, reqOpts 
 	case opts.ToDate < opts.FromDate:
 		return nil, newArgError("opts.ToDate", "must not be before opts.FromDate")
 	}
-	return rest.Get[UsageMetrics](ctx, s.rc, path("stats"), opts, "", reqOpts)
+	return do[UsageMetrics](ctx, s.c, &Request{Method: http.MethodGet, Path: []string{"stats"}, Query: opts}, reqOpts)
 }
 
 // MessageMetrics counts the messages sent and the receipts received in
@@ -156,5 +154,5 @@ func unixMillisText(s string) time.Time {
 //
 // API: GET /v3/stats/messages (onBehalfOf not supported)
 func (s *MetricsService) Messages(ctx context.Context, opts ...RequestOption) (*MessageMetrics, error) {
-	return do[MessageMetrics](ctx, s.rc, http.MethodGet, path("stats", "messages"), nil, "", opts)
+	return do[MessageMetrics](ctx, s.c, &Request{Method: http.MethodGet, Path: []string{"stats", "messages"}}, opts)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 func TestMetricsWire(t *testing.T) {
@@ -89,13 +90,13 @@ func TestMetricsArguments(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := m.client.Metrics.Usage(ctx, tt.opts)
-			requireArgError(t, err, tt.arg)
+			wiretest.RequireArgError(t, err, tt.arg)
 		})
 	}
-	assert.Zero(t, m.calls(), "nothing sent")
+	assert.Zero(t, m.Calls(), "nothing sent")
 
-	m.reply(http.StatusForbidden, `{"error":{"code":"AUTH_ERR_NO_ACCESS","message":"no access"}}`)
+	m.Reply(http.StatusForbidden, `{"error":{"code":"AUTH_ERR_NO_ACCESS","message":"no access"}}`)
 	_, err := m.client.Metrics.Messages(ctx)
-	assert.Equal(t, "AUTH_ERR_NO_ACCESS", requireAPIError(t, err).Code)
-	assert.ErrorIs(t, err, chat.ErrForbidden)
+	assert.Equal(t, "AUTH_ERR_NO_ACCESS", wiretest.RequireAPIError(t, err).Code)
+	assert.ErrorIs(t, err, chat.ErrUnauthorized)
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"iter"
 	"net/http"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // ModerationService manages rule-based moderation: rules that test new
@@ -14,7 +12,7 @@ import (
 // users give when flagging a message ([MessagesService.Flag]). Get it from
 // [Client.Moderation]. The deprecated management variants of rules,
 // keyword lists and blocked messages are in package management.
-type ModerationService struct{ rc *rest.Client }
+type ModerationService struct{ c *Caller }
 
 // ModerationReason is a reason for flagging a message.
 type ModerationReason struct {
@@ -46,10 +44,10 @@ func (s *ModerationService) CreateReason(ctx context.Context, req *CreateReasonR
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.ID", req.ID, "req.Name", req.Name); err != nil {
+	if err := required("req.ID", req.ID, "req.Name", req.Name); err != nil {
 		return nil, err
 	}
-	return do[ModerationReason](ctx, s.rc, http.MethodPost, path("moderation", "reasons"), req, "", opts)
+	return do[ModerationReason](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"moderation", "reasons"}, Body: req}, opts)
 }
 
 // ListReasonsOptions positions a list of moderation reasons. The reference
@@ -64,7 +62,7 @@ type ListReasonsOptions struct {
 //
 // API: GET /v3/moderation/reasons (onBehalfOf not supported)
 func (s *ModerationService) ListReasons(ctx context.Context, opts *ListReasonsOptions, reqOpts ...RequestOption) (*Page[ModerationReason], error) {
-	return list[ModerationReason](ctx, s.rc, path("moderation", "reasons"), opts, "", reqOpts)
+	return list[ModerationReason](ctx, s.c, &Request{Path: []string{"moderation", "reasons"}, Query: opts}, reqOpts)
 }
 
 // AllReasons iterates over every moderation reason, following meta.next
@@ -83,10 +81,10 @@ func (s *ModerationService) AllReasons(ctx context.Context, opts *ListReasonsOpt
 //
 // API: GET /v3/moderation/reasons/{id} (onBehalfOf not supported)
 func (s *ModerationService) GetReason(ctx context.Context, id string, opts ...RequestOption) (*ModerationReason, error) {
-	if err := s.rc.Required("id", id); err != nil {
+	if err := required("id", id); err != nil {
 		return nil, err
 	}
-	return do[ModerationReason](ctx, s.rc, http.MethodGet, path("moderation", "reasons", id), nil, "", opts)
+	return do[ModerationReason](ctx, s.c, &Request{Method: http.MethodGet, Path: []string{"moderation", "reasons", id}}, opts)
 }
 
 // UpdateReasonRequest is the body of [ModerationService.UpdateReason].
@@ -99,16 +97,16 @@ type UpdateReasonRequest struct {
 //
 // API: PUT /v3/moderation/reasons/{id} (onBehalfOf not supported)
 func (s *ModerationService) UpdateReason(ctx context.Context, id string, req *UpdateReasonRequest, opts ...RequestOption) (*ModerationReason, error) {
-	if err := s.rc.Required("id", id); err != nil {
+	if err := required("id", id); err != nil {
 		return nil, err
 	}
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.Name", req.Name); err != nil {
+	if err := required("req.Name", req.Name); err != nil {
 		return nil, err
 	}
-	return do[ModerationReason](ctx, s.rc, http.MethodPut, path("moderation", "reasons", id), req, "", opts)
+	return do[ModerationReason](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"moderation", "reasons", id}, Body: req}, opts)
 }
 
 // DeleteReason deletes the moderation reason id. The reference's schema
@@ -117,7 +115,7 @@ func (s *ModerationService) UpdateReason(ctx context.Context, id string, req *Up
 //
 // API: DELETE /v3/moderation/reasons/{id} (onBehalfOf not supported)
 func (s *ModerationService) DeleteReason(ctx context.Context, id string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("id", id); err != nil {
+	if err := required("id", id); err != nil {
 		return nil, err
 	}
 	// Either {"data": {success, message}} or {success, message}.
@@ -125,8 +123,8 @@ func (s *ModerationService) DeleteReason(ctx context.Context, id string, opts ..
 		Data *Result `json:"data"`
 		Result
 	}
-	call := &rest.Call{Method: http.MethodDelete, Path: path("moderation", "reasons", id), Options: opts}
-	if err := s.rc.Do(ctx, call, &out); err != nil {
+	call := &Request{Method: http.MethodDelete, Path: []string{"moderation", "reasons", id}}
+	if err := s.c.send(ctx, call, &out, opts); err != nil {
 		return nil, err
 	}
 	if out.Data != nil {

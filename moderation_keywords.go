@@ -111,7 +111,7 @@ func (s *ModerationService) CreateKeywordList(ctx context.Context, req *CreateKe
 	if err != nil {
 		return nil, err
 	}
-	return do[KeywordList](ctx, s.rc, http.MethodPost, path("moderation", "keywords"), &rest.RawBody{ContentType: ct, Data: body}, "", opts)
+	return do[KeywordList](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"moderation", "keywords"}, Body: &rest.RawBody{ContentType: ct, Data: body}}, opts)
 }
 
 // ListKeywordListsOptions positions a list of keyword lists. The reference
@@ -125,7 +125,7 @@ type ListKeywordListsOptions struct {
 //
 // API: GET /v3/moderation/keywords (onBehalfOf not supported)
 func (s *ModerationService) ListKeywordLists(ctx context.Context, opts *ListKeywordListsOptions, reqOpts ...RequestOption) (*Page[KeywordList], error) {
-	return list[KeywordList](ctx, s.rc, path("moderation", "keywords"), opts, "", reqOpts)
+	return list[KeywordList](ctx, s.c, &Request{Path: []string{"moderation", "keywords"}, Query: opts}, reqOpts)
 }
 
 // AllKeywordLists iterates over every keyword list, following meta.next
@@ -143,10 +143,10 @@ func (s *ModerationService) AllKeywordLists(ctx context.Context, opts *ListKeywo
 //
 // API: GET /v3/moderation/keywords/{keywordId} (onBehalfOf not supported)
 func (s *ModerationService) GetKeywordList(ctx context.Context, keywordID string, opts ...RequestOption) (*KeywordList, error) {
-	if err := s.rc.Required("keywordID", keywordID); err != nil {
+	if err := required("keywordID", keywordID); err != nil {
 		return nil, err
 	}
-	return do[KeywordList](ctx, s.rc, http.MethodGet, path("moderation", "keywords", keywordID), nil, "", opts)
+	return do[KeywordList](ctx, s.c, &Request{Method: http.MethodGet, Path: []string{"moderation", "keywords", keywordID}}, opts)
 }
 
 // UpdateKeywordListRequest is the form of [ModerationService.UpdateKeywordList]:
@@ -179,7 +179,7 @@ func (r *UpdateKeywordListRequest) Form() (contentType string, body []byte, err 
 //
 // API: PUT /v3/moderation/keywords/{keywordId} (onBehalfOf not supported)
 func (s *ModerationService) UpdateKeywordList(ctx context.Context, keywordID string, req *UpdateKeywordListRequest, opts ...RequestOption) (*KeywordList, error) {
-	if err := s.rc.Required("keywordID", keywordID); err != nil {
+	if err := required("keywordID", keywordID); err != nil {
 		return nil, err
 	}
 	if req == nil {
@@ -189,7 +189,7 @@ func (s *ModerationService) UpdateKeywordList(ctx context.Context, keywordID str
 	if err != nil {
 		return nil, err
 	}
-	return do[KeywordList](ctx, s.rc, http.MethodPut, path("moderation", "keywords", keywordID), &rest.RawBody{ContentType: ct, Data: body}, "", opts)
+	return do[KeywordList](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"moderation", "keywords", keywordID}, Body: &rest.RawBody{ContentType: ct, Data: body}}, opts)
 }
 
 // DeleteKeywordList deletes the keyword list keywordID. Rules that refer
@@ -197,10 +197,10 @@ func (s *ModerationService) UpdateKeywordList(ctx context.Context, keywordID str
 //
 // API: DELETE /v3/moderation/keywords/{keywordId} (onBehalfOf not supported)
 func (s *ModerationService) DeleteKeywordList(ctx context.Context, keywordID string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("keywordID", keywordID); err != nil {
+	if err := required("keywordID", keywordID); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, path("moderation", "keywords", keywordID), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"moderation", "keywords", keywordID}}, opts)
 }
 
 // keywordForm checks and encodes the form of a keyword list; id is sent

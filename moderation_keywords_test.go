@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // formPart is one part of a multipart body as the server reads it.
@@ -24,7 +25,7 @@ type formPart struct {
 
 // readForm parses the multipart/form-data body of r, in order, failing the
 // test when r is not one.
-func readForm(t *testing.T, r wireRequest) []formPart {
+func readForm(t *testing.T, r wiretest.Request) []formPart {
 	t.Helper()
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	require.NoError(t, err)
@@ -94,13 +95,13 @@ func TestModerationKeywordFormsWire(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, `{"data":`+keywordJSON+`}`)
+			m.Reply(http.StatusOK, `{"data":`+keywordJSON+`}`)
 			got, err := tt.call(m.client)
 			require.NoError(t, err)
 			assert.Equal(t, exampleKeywords, got)
-			r := m.only()
+			r := m.Only()
 			assertWire(t, r, tt.method, tt.path)
-			assertNoOnBehalfOf(t, r)
+			wiretest.NoOnBehalfOf(t, r)
 			assert.Empty(t, r.RawQuery)
 			assert.Equal(t, tt.parts, readForm(t, r))
 		})
@@ -116,7 +117,7 @@ func TestModerationKeywordsWire(t *testing.T) {
 			response: `{"data":[{"_id":"66a1","appId":"myapp","__v":0,"id":"profanity-list","category":"word","isCSV":true,"searchTerms":["x"],"active":true,"default":true}],"meta":{"current":{"limit":100,"count":1}}}`,
 			method:   http.MethodGet, path: "/v3/moderation/keywords",
 			want: &chat.Page[chat.KeywordList]{Data: []chat.KeywordList{{ID: "profanity-list", Category: chat.KeywordWord, IsCSV: true,
-				SearchTerms: []string{"x"}, Active: true, Default: true, AppID: "myapp"}}, Meta: chat.Meta{Current: &chat.Current{Limit: 100, Count: 1}}},
+				SearchTerms: []string{"x"}, Active: true, Default: true, AppID: "myapp"}}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 100, Count: 1}}},
 		},
 		{
 			name:     "GetKeywordList",
@@ -135,11 +136,11 @@ func TestModerationKeywordsWire(t *testing.T) {
 
 	t.Run("AllKeywordLists", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+		m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 			if req.URL.Query().Get("id") == "" {
-				return jsonResponse(http.StatusOK, `{"data":[{"id":"a"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"a"}}}`), nil
+				return wiretest.JSONResponse(http.StatusOK, `{"data":[{"id":"a"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"a"}}}`), nil
 			}
-			return jsonResponse(http.StatusOK, `{"data":[{"id":"b"}],"meta":{"current":{"limit":1,"count":1}}}`), nil
+			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"id":"b"}],"meta":{"current":{"limit":1,"count":1}}}`), nil
 		})
 		var ids []string
 		for k, err := range m.client.Moderation.AllKeywordLists(ctx, &chat.ListKeywordListsOptions{CursorOptions: chat.CursorOptions{Limit: 1}}) {
@@ -147,14 +148,14 @@ func TestModerationKeywordsWire(t *testing.T) {
 			ids = append(ids, k.ID)
 		}
 		assert.Equal(t, []string{"a", "b"}, ids)
-		assert.Equal(t, "affix=append&id=a&limit=1", m.requests()[1].RawQuery)
+		assert.Equal(t, "affix=append&id=a&limit=1", m.Requests()[1].RawQuery)
 	})
 
 	t.Run("Form is what CreateKeywordList sends", func(t *testing.T) {
 		req := &chat.CreateKeywordListRequest{ID: "k", Category: chat.KeywordWord, SearchTerms: []string{"a", "b"}}
 		ct, body, err := req.Form()
 		require.NoError(t, err)
-		parts := readForm(t, wireRequest{Header: http.Header{"Content-Type": {ct}}, Body: body})
+		parts := readForm(t, wiretest.Request{Header: http.Header{"Content-Type": {ct}}, Body: body})
 		assert.Equal(t, []formPart{{name: "category", value: "word"}, {name: "id", value: "k"}, {name: "searchTerms", value: "a,b"}}, parts)
 	})
 }
@@ -212,8 +213,8 @@ func TestModerationKeywordsArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			requireArgError(t, tt.call(m.client.Moderation), tt.wantName)
-			assert.Zero(t, m.calls())
+			wiretest.RequireArgError(t, tt.call(m.client.Moderation), tt.wantName)
+			assert.Zero(t, m.Calls())
 		})
 	}
 
@@ -223,7 +224,7 @@ func TestModerationKeywordsArguments(t *testing.T) {
 			File: &chat.KeywordFile{Content: failingReader{}}})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "disk on fire")
-		assert.Zero(t, m.calls())
+		assert.Zero(t, m.Calls())
 	})
 }
 

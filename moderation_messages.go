@@ -48,7 +48,7 @@ type ListBlockedMessagesOptions struct {
 //
 // API: GET /v3/moderation/blocked-messages (onBehalfOf not supported)
 func (s *ModerationService) ListBlockedMessages(ctx context.Context, opts *ListBlockedMessagesOptions, reqOpts ...RequestOption) (*Page[BlockedMessage], error) {
-	return list[BlockedMessage](ctx, s.rc, path("moderation", "blocked-messages"), opts, "", reqOpts)
+	return list[BlockedMessage](ctx, s.c, &Request{Path: []string{"moderation", "blocked-messages"}, Query: opts}, reqOpts)
 }
 
 // AllBlockedMessages iterates over every blocked message awaiting review,
@@ -83,16 +83,16 @@ type ReviewBlockedMessageRequest struct {
 //
 // API: PATCH /v3/moderation/blocked-messages/{id} (onBehalfOf not supported)
 func (s *ModerationService) ReviewBlockedMessage(ctx context.Context, id string, req *ReviewBlockedMessageRequest, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("id", id); err != nil {
+	if err := required("id", id); err != nil {
 		return nil, err
 	}
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.Status", string(req.Status)); err != nil {
+	if err := required("req.Status", string(req.Status)); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodPatch, path("moderation", "blocked-messages", id), req, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodPatch, Path: []string{"moderation", "blocked-messages", id}, Body: req}, opts)
 }
 
 // Flagger is one user's report in a [FlaggedMessage]: who flagged the
@@ -149,7 +149,7 @@ type ListFlaggedMessagesOptions struct {
 //
 // API: GET /v3/moderation/flagged-messages (onBehalfOf not supported)
 func (s *ModerationService) ListFlaggedMessages(ctx context.Context, opts *ListFlaggedMessagesOptions, reqOpts ...RequestOption) (*Page[FlaggedMessage], error) {
-	return list[FlaggedMessage](ctx, s.rc, path("moderation", "flagged-messages"), opts, "", reqOpts)
+	return list[FlaggedMessage](ctx, s.c, &Request{Path: []string{"moderation", "flagged-messages"}, Query: opts}, reqOpts)
 }
 
 // AllFlaggedMessages iterates over every flagged message awaiting review,
@@ -178,21 +178,21 @@ type ReviewFlaggedMessageRequest struct {
 //
 // API: PATCH /v3/moderation/flagged-messages/{id} (onBehalfOf not supported)
 func (s *ModerationService) ReviewFlaggedMessage(ctx context.Context, id string, req *ReviewFlaggedMessageRequest, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("id", id); err != nil {
+	if err := required("id", id); err != nil {
 		return nil, err
 	}
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.Status", string(req.Status)); err != nil {
+	if err := required("req.Status", string(req.Status)); err != nil {
 		return nil, err
 	}
 	var out struct {
 		Data *Result `json:"data"`
 		Result
 	}
-	call := &rest.Call{Method: http.MethodPatch, Path: path("moderation", "flagged-messages", id), Body: req, Options: opts}
-	if err := s.rc.Do(ctx, call, &out); err != nil {
+	call := &Request{Method: http.MethodPatch, Path: []string{"moderation", "flagged-messages", id}, Body: req}
+	if err := s.c.send(ctx, call, &out, opts); err != nil {
 		return nil, err
 	}
 	if out.Data != nil {
@@ -244,7 +244,7 @@ type ListReviewedMessagesOptions struct {
 //
 // API: GET /v3/moderation/reviewed-messages (onBehalfOf not supported)
 func (s *ModerationService) ListReviewedMessages(ctx context.Context, opts *ListReviewedMessagesOptions, reqOpts ...RequestOption) (*Page[ReviewedMessage], error) {
-	return list[ReviewedMessage](ctx, s.rc, path("moderation", "reviewed-messages"), opts, "", reqOpts)
+	return list[ReviewedMessage](ctx, s.c, &Request{Path: []string{"moderation", "reviewed-messages"}, Query: opts}, reqOpts)
 }
 
 // AllReviewedMessages iterates over every reviewed message, following

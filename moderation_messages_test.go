@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 func TestModerationMessagesWire(t *testing.T) {
@@ -39,7 +40,7 @@ func TestModerationMessagesWire(t *testing.T) {
 			},
 			response: `{"data":[` + blockedJSON + `],"meta":{"current":{"limit":10,"count":1}}}`,
 			method:   http.MethodGet, path: "/v3/moderation/blocked-messages", query: "id=41&limit=10",
-			want: &chat.Page[chat.BlockedMessage]{Data: []chat.BlockedMessage{blocked}, Meta: chat.Meta{Current: &chat.Current{Limit: 10, Count: 1}}},
+			want: &chat.Page[chat.BlockedMessage]{Data: []chat.BlockedMessage{blocked}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 10, Count: 1}}},
 		},
 		{
 			name: "ReviewBlockedMessage",
@@ -85,7 +86,7 @@ func TestModerationMessagesWire(t *testing.T) {
 				var raw map[string]any
 				require.NoError(t, json.Unmarshal(f.Raw, &raw))
 				assert.Equal(t, float64(1), raw["flaggedBy"].([]any)[0].(map[string]any)["extra"], "Raw keeps what is not typed")
-				assert.Equal(t, &chat.Current{Limit: 100, Count: 1}, page.Meta.Current)
+				assert.Equal(t, &chat.PageCount{Limit: 100, Count: 1}, page.Meta.Current)
 			},
 		},
 		{
@@ -131,9 +132,9 @@ func TestModerationMessagesWire(t *testing.T) {
 
 	t.Run("review errors", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusNotFound, `{"error":{"code":"ERR_MESSAGE_ID_NOT_FOUND","message":"no such message"}}`)
+		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_MESSAGE_ID_NOT_FOUND","message":"no such message"}}`)
 		_, err := m.client.Moderation.ReviewFlaggedMessage(ctx, "9", &chat.ReviewFlaggedMessageRequest{Status: chat.ReviewApproved})
-		assert.Equal(t, "ERR_MESSAGE_ID_NOT_FOUND", requireAPIError(t, err).Code)
+		assert.Equal(t, "ERR_MESSAGE_ID_NOT_FOUND", wiretest.RequireAPIError(t, err).Code)
 		assert.ErrorIs(t, err, chat.ErrNotFound)
 	})
 }
@@ -141,11 +142,11 @@ func TestModerationMessagesWire(t *testing.T) {
 func TestModerationAllMessageLists(t *testing.T) {
 	ctx := context.Background()
 	serve := func(m *mockAPI) {
-		m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+		m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 			if req.URL.Query().Get("id") == "" {
-				return jsonResponse(http.StatusOK, `{"data":[{"message":{"id":"1"},"id":"1"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"1"}}}`), nil
+				return wiretest.JSONResponse(http.StatusOK, `{"data":[{"message":{"id":"1"},"id":"1"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"1"}}}`), nil
 			}
-			return jsonResponse(http.StatusOK, `{"data":[{"message":{"id":"2"},"id":"2"}],"meta":{"current":{"limit":1,"count":1}}}`), nil
+			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"message":{"id":"2"},"id":"2"}],"meta":{"current":{"limit":1,"count":1}}}`), nil
 		})
 	}
 	opts := chat.CursorOptions{Limit: 1}
@@ -191,7 +192,7 @@ func TestModerationAllMessageLists(t *testing.T) {
 			ids, err := tt.ids(m.client)
 			require.NoError(t, err)
 			assert.Equal(t, []string{"1", "2"}, ids)
-			reqs := m.requests()
+			reqs := m.Requests()
 			require.Len(t, reqs, 2)
 			assert.Equal(t, tt.path, reqs[1].Path)
 			assert.Equal(t, "affix=append&id=1&limit=1", reqs[1].RawQuery)
@@ -228,8 +229,8 @@ func TestModerationMessagesArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			requireArgError(t, tt.call(m.client.Moderation), tt.wantName)
-			assert.Zero(t, m.calls())
+			wiretest.RequireArgError(t, tt.call(m.client.Moderation), tt.wantName)
+			assert.Zero(t, m.Calls())
 		})
 	}
 }

@@ -248,10 +248,10 @@ func (s *ModerationService) CreateRule(ctx context.Context, req *CreateRuleReque
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.ID", req.ID); err != nil {
+	if err := required("req.ID", req.ID); err != nil {
 		return nil, err
 	}
-	return do[ModerationRule](ctx, s.rc, http.MethodPost, path("moderation", "rules"), req, "", opts)
+	return do[ModerationRule](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"moderation", "rules"}, Body: req}, opts)
 }
 
 // ListRulesOptions positions a list of moderation rules: the reference
@@ -266,7 +266,7 @@ type ListRulesOptions struct {
 //
 // API: GET /v3/moderation/rules (onBehalfOf not supported)
 func (s *ModerationService) ListRules(ctx context.Context, opts *ListRulesOptions, reqOpts ...RequestOption) (*Page[ModerationRule], error) {
-	return list[ModerationRule](ctx, s.rc, path("moderation", "rules"), opts, "", reqOpts)
+	return list[ModerationRule](ctx, s.c, &Request{Path: []string{"moderation", "rules"}, Query: opts}, reqOpts)
 }
 
 // AllRules iterates over every moderation rule, following meta.next while
@@ -284,10 +284,10 @@ func (s *ModerationService) AllRules(ctx context.Context, opts *ListRulesOptions
 //
 // API: GET /v3/moderation/rules/{ruleId} (onBehalfOf not supported)
 func (s *ModerationService) GetRule(ctx context.Context, ruleID string, opts ...RequestOption) (*ModerationRule, error) {
-	if err := s.rc.Required("ruleID", ruleID); err != nil {
+	if err := required("ruleID", ruleID); err != nil {
 		return nil, err
 	}
-	return do[ModerationRule](ctx, s.rc, http.MethodGet, path("moderation", "rules", ruleID), nil, "", opts)
+	return do[ModerationRule](ctx, s.c, &Request{Method: http.MethodGet, Path: []string{"moderation", "rules", ruleID}}, opts)
 }
 
 // UpdateRuleRequest is the body of [ModerationService.UpdateRule]: the
@@ -308,23 +308,23 @@ type UpdateRuleRequest struct {
 //
 // API: PUT /v3/moderation/rules/{ruleId} (onBehalfOf not supported)
 func (s *ModerationService) UpdateRule(ctx context.Context, ruleID string, req *UpdateRuleRequest, opts ...RequestOption) (*ModerationRule, error) {
-	if err := s.rc.Required("ruleID", ruleID); err != nil {
+	if err := required("ruleID", ruleID); err != nil {
 		return nil, err
 	}
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	return do[ModerationRule](ctx, s.rc, http.MethodPut, path("moderation", "rules", ruleID), req, "", opts)
+	return do[ModerationRule](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"moderation", "rules", ruleID}, Body: req}, opts)
 }
 
 // DeleteRule deletes the moderation rule ruleID and its revisions.
 //
 // API: DELETE /v3/moderation/rules/{ruleId} (onBehalfOf not supported)
 func (s *ModerationService) DeleteRule(ctx context.Context, ruleID string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("ruleID", ruleID); err != nil {
+	if err := required("ruleID", ruleID); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, path("moderation", "rules", ruleID), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"moderation", "rules", ruleID}}, opts)
 }
 
 // ListRuleRevisionsOptions positions a list of a rule's revisions. The
@@ -338,10 +338,10 @@ type ListRuleRevisionsOptions struct {
 //
 // API: GET /v3/moderation/rules/{ruleId}/revisions (onBehalfOf not supported)
 func (s *ModerationService) ListRuleRevisions(ctx context.Context, ruleID string, opts *ListRuleRevisionsOptions, reqOpts ...RequestOption) (*Page[ModerationRule], error) {
-	if err := s.rc.Required("ruleID", ruleID); err != nil {
+	if err := required("ruleID", ruleID); err != nil {
 		return nil, err
 	}
-	return list[ModerationRule](ctx, s.rc, path("moderation", "rules", ruleID, "revisions"), opts, "", reqOpts)
+	return list[ModerationRule](ctx, s.c, &Request{Path: []string{"moderation", "rules", ruleID, "revisions"}, Query: opts}, reqOpts)
 }
 
 // AllRuleRevisions iterates over every revision of the moderation rule

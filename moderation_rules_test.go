@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // ruleJSON is the reference's example rule as the service returns it.
@@ -56,7 +57,7 @@ func TestModerationRulesWire(t *testing.T) {
 			},
 			response: `{"data":[` + ruleJSON + `],"meta":{"current":{"limit":20,"count":1}}}`,
 			method:   http.MethodGet, path: "/v3/moderation/rules", query: "limit=20",
-			want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*exampleRule}, Meta: chat.Meta{Current: &chat.Current{Limit: 20, Count: 1}}},
+			want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*exampleRule}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 20, Count: 1}}},
 		},
 		{
 			name:     "GetRule",
@@ -86,7 +87,7 @@ func TestModerationRulesWire(t *testing.T) {
 			response: `{"data":[` + ruleJSON + `,{"id":"moderation-test","active":false,"revisionId":"myapp_moderation-test_0"}],"meta":{"current":{"limit":100,"count":2}}}`,
 			method:   http.MethodGet, path: "/v3/moderation/rules/moderation-test/revisions",
 			want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*exampleRule, {ID: "moderation-test", RevisionID: "myapp_moderation-test_0"}},
-				Meta: chat.Meta{Current: &chat.Current{Limit: 100, Count: 2}}},
+				Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 100, Count: 2}}},
 		},
 	})
 }
@@ -132,11 +133,11 @@ func TestRuleConditionForms(t *testing.T) {
 
 func TestModerationAllRules(t *testing.T) {
 	m := newMockAPI(t)
-	m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 		if req.URL.Query().Get("id") == "" {
-			return jsonResponse(http.StatusOK, `{"data":[{"id":"a"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"a"}}}`), nil
+			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"id":"a"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"a"}}}`), nil
 		}
-		return jsonResponse(http.StatusOK, `{"data":[{"id":"b"}],"meta":{"current":{"limit":1,"count":1}}}`), nil
+		return wiretest.JSONResponse(http.StatusOK, `{"data":[{"id":"b"}],"meta":{"current":{"limit":1,"count":1}}}`), nil
 	})
 	var ids []string
 	for r, err := range m.client.Moderation.AllRules(context.Background(), &chat.ListRulesOptions{CursorOptions: chat.CursorOptions{Limit: 1}}) {
@@ -144,20 +145,20 @@ func TestModerationAllRules(t *testing.T) {
 		ids = append(ids, r.ID)
 	}
 	assert.Equal(t, []string{"a", "b"}, ids)
-	reqs := m.requests()
+	reqs := m.Requests()
 	require.Len(t, reqs, 2)
 	assert.Equal(t, "/v3/moderation/rules", reqs[1].Path)
 	assert.Equal(t, "affix=append&id=a&limit=1", reqs[1].RawQuery)
 
 	m = newMockAPI(t)
-	m.reply(http.StatusOK, `{"data":[{"id":"r","revisionId":"x_r_1"},{"id":"r","revisionId":"x_r_2"}],"meta":{"current":{"limit":100,"count":2}}}`)
+	m.Reply(http.StatusOK, `{"data":[{"id":"r","revisionId":"x_r_1"},{"id":"r","revisionId":"x_r_2"}],"meta":{"current":{"limit":100,"count":2}}}`)
 	var revs []string
 	for r, err := range m.client.Moderation.AllRuleRevisions(context.Background(), "r", nil) {
 		require.NoError(t, err)
 		revs = append(revs, r.RevisionID)
 	}
 	assert.Equal(t, []string{"x_r_1", "x_r_2"}, revs)
-	assert.Equal(t, "/v3/moderation/rules/r/revisions", m.only().Path)
+	assert.Equal(t, "/v3/moderation/rules/r/revisions", m.Only().Path)
 }
 
 func TestModerationRulesArguments(t *testing.T) {
@@ -193,8 +194,8 @@ func TestModerationRulesArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			requireArgError(t, tt.call(m.client.Moderation), tt.wantName)
-			assert.Zero(t, m.calls())
+			wiretest.RequireArgError(t, tt.call(m.client.Moderation), tt.wantName)
+			assert.Zero(t, m.Calls())
 		})
 	}
 }

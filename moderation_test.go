@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 func TestModerationWire(t *testing.T) {
@@ -34,7 +35,7 @@ func TestModerationWire(t *testing.T) {
 			method: http.MethodGet, path: "/v3/moderation/reasons",
 			want: &chat.Page[chat.ModerationReason]{Data: []chat.ModerationReason{
 				{ID: "harassment", Name: "Harassment", Default: true, CreatedAt: 1720000000, UpdatedAt: 1720000000}, *spam,
-			}, Meta: chat.Meta{Current: &chat.Current{Limit: 100, Count: 2}}},
+			}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 100, Count: 2}}},
 		},
 		{
 			name: "ListReasons with a limit",
@@ -43,7 +44,7 @@ func TestModerationWire(t *testing.T) {
 			},
 			response: `{"data":[],"meta":{"current":{"limit":5,"count":0}}}`,
 			method:   http.MethodGet, path: "/v3/moderation/reasons", query: "limit=5",
-			want: &chat.Page[chat.ModerationReason]{Data: []chat.ModerationReason{}, Meta: chat.Meta{Current: &chat.Current{Limit: 5}}},
+			want: &chat.Page[chat.ModerationReason]{Data: []chat.ModerationReason{}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 5}}},
 		},
 		{
 			name:     "GetReason",
@@ -73,20 +74,24 @@ func TestModerationWire(t *testing.T) {
 			method:   http.MethodDelete, path: "/v3/moderation/reasons/a%2Fb",
 			want: &chat.Result{Success: true, Message: "Reason deleted."},
 		},
-		{
-			name:     "DeleteReason with an empty body",
-			call:     func(c *chat.Client) (any, error) { return c.Moderation.DeleteReason(ctx, "spam") },
-			response: ``,
-			method:   http.MethodDelete, path: "/v3/moderation/reasons/spam",
-			want: &chat.Result{},
-		},
+	})
+
+	t.Run("DeleteReason with an empty body", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.Reply(http.StatusOK, ``)
+		res, err := m.client.Moderation.DeleteReason(ctx, "spam")
+		assert.Nil(t, res)
+		assert.ErrorIs(t, err, chat.ErrEmptyResponse)
+		ce := wiretest.RequireAPIError(t, err)
+		assert.Equal(t, http.StatusOK, ce.StatusCode)
+		assert.Equal(t, "the response held no data; the request may have been applied", ce.Message)
 	})
 
 	t.Run("DeleteReason error", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusNotFound, `{"error":{"code":"ERR_REASON_NOT_FOUND","message":"no such reason"}}`)
+		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_REASON_NOT_FOUND","message":"no such reason"}}`)
 		_, err := m.client.Moderation.DeleteReason(ctx, "spam")
-		assert.Equal(t, "ERR_REASON_NOT_FOUND", requireAPIError(t, err).Code)
+		assert.Equal(t, "ERR_REASON_NOT_FOUND", wiretest.RequireAPIError(t, err).Code)
 		assert.ErrorIs(t, err, chat.ErrNotFound)
 	})
 }
@@ -94,22 +99,22 @@ func TestModerationWire(t *testing.T) {
 func TestModerationAllReasons(t *testing.T) {
 	t.Run("one page without a next cursor", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, `{"data":[{"id":"a"},{"id":"b"}],"meta":{"current":{"limit":100,"count":2}}}`)
+		m.Reply(http.StatusOK, `{"data":[{"id":"a"},{"id":"b"}],"meta":{"current":{"limit":100,"count":2}}}`)
 		var ids []string
 		for r, err := range m.client.Moderation.AllReasons(context.Background(), nil) {
 			require.NoError(t, err)
 			ids = append(ids, r.ID)
 		}
 		assert.Equal(t, []string{"a", "b"}, ids)
-		assert.Equal(t, 1, m.calls())
+		assert.Equal(t, 1, m.Calls())
 	})
 	t.Run("follows meta.next", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+		m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 			if req.URL.Query().Get("id") == "" {
-				return jsonResponse(http.StatusOK, `{"data":[{"id":"a"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"a"}}}`), nil
+				return wiretest.JSONResponse(http.StatusOK, `{"data":[{"id":"a"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"a"}}}`), nil
 			}
-			return jsonResponse(http.StatusOK, `{"data":[{"id":"b"}],"meta":{"current":{"limit":1,"count":1}}}`), nil
+			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"id":"b"}],"meta":{"current":{"limit":1,"count":1}}}`), nil
 		})
 		var ids []string
 		for r, err := range m.client.Moderation.AllReasons(context.Background(), &chat.ListReasonsOptions{CursorOptions: chat.CursorOptions{Limit: 1}}) {
@@ -117,7 +122,7 @@ func TestModerationAllReasons(t *testing.T) {
 			ids = append(ids, r.ID)
 		}
 		assert.Equal(t, []string{"a", "b"}, ids)
-		reqs := m.requests()
+		reqs := m.Requests()
 		require.Len(t, reqs, 2)
 		assert.Equal(t, "affix=append&id=a&limit=1", reqs[1].RawQuery)
 	})
@@ -154,8 +159,8 @@ func TestModerationArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			requireArgError(t, tt.call(m.client.Moderation), tt.wantName)
-			assert.Zero(t, m.calls())
+			wiretest.RequireArgError(t, tt.call(m.client.Moderation), tt.wantName)
+			assert.Zero(t, m.Calls())
 		})
 	}
 }

@@ -3,11 +3,8 @@ package chat
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"iter"
 	"net/http"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // NotificationChannel is how a notification is delivered. Unknown values
@@ -121,7 +118,7 @@ type NotificationLog struct {
 	Member string `json:"member,omitempty"`
 	// TokenType is the platform of the push token notified.
 	TokenType  PushPlatform `json:"tokenType,omitempty"`
-	PushToken  string       `json:"pushToken,omitempty"`
+	PushToken  Secret       `json:"pushToken,omitempty"`
 	ProviderID string       `json:"providerId,omitempty"`
 	// Payload is what was sent to the provider, as JSON.
 	Payload json.RawMessage `json:"payload,omitempty"`
@@ -129,14 +126,6 @@ type NotificationLog struct {
 	// Reason says why not.
 	NotificationTriggered bool               `json:"notificationTriggered"`
 	Reason                NotificationReason `json:"reason,omitempty"`
-}
-
-// Format prints the entry with the push token redacted, for every verb.
-func (l NotificationLog) Format(f fmt.State, verb rune) {
-	type notificationLog NotificationLog
-	v := notificationLog(l)
-	redact(&v.PushToken)
-	formatRedacted(f, verb, v)
 }
 
 // ListLogsOptions filters and positions the list of notification logs.
@@ -174,10 +163,10 @@ type ListLogsOptions struct {
 	// selects both.
 	Success *bool `url:"success,omitempty"`
 
-	// Affix and LogID position the list: the logs after (append) or
+	// Direction and LogID position the list: the logs after (append) or
 	// before (prepend) the log entry LogID.
-	Affix Affix  `url:"affix,omitempty"`
-	LogID string `url:"logId,omitempty"`
+	Direction Direction `url:"affix,omitempty"`
+	LogID     string    `url:"logId,omitempty"`
 	// Limit is the page size. The reference lists no limit parameter but
 	// answers with meta.current.limit; it is sent when set.
 	Limit int `url:"limit,omitempty"`
@@ -187,7 +176,7 @@ type ListLogsOptions struct {
 type logsPage struct {
 	Data []NotificationLog `json:"data"`
 	Meta struct {
-		Current  *Current   `json:"current"`
+		Current  *PageCount `json:"current"`
 		Next     *logCursor `json:"next"`
 		Previous *logCursor `json:"previous"`
 	} `json:"meta"`
@@ -198,15 +187,15 @@ type logsPage struct {
 // positioned by, and leaves messageId, which it cannot send back as a
 // position.
 type logCursor struct {
-	Affix Affix  `json:"affix"`
-	LogID string `json:"logId"`
+	Direction Direction `json:"affix"`
+	LogID     string    `json:"logId"`
 }
 
 func (c *logCursor) cursor() *Cursor {
 	if c == nil {
 		return nil
 	}
-	return &Cursor{Affix: c.Affix, ID: c.LogID}
+	return &Cursor{Direction: c.Direction, ID: c.LogID}
 }
 
 // ListLogs returns one page of notification logs. Meta.Next and
@@ -218,8 +207,8 @@ func (c *logCursor) cursor() *Cursor {
 // API: GET /v3/notifications/v1/logs (onBehalfOf not supported)
 func (s *NotificationsService) ListLogs(ctx context.Context, opts *ListLogsOptions, reqOpts ...RequestOption) (*Page[NotificationLog], error) {
 	var out logsPage
-	call := &rest.Call{Method: http.MethodGet, Path: notificationsPath("v1", "logs"), Query: opts, Options: reqOpts}
-	if err := s.rc.Do(ctx, call, &out); err != nil {
+	call := &Request{Method: http.MethodGet, Path: notificationsPath("v1", "logs"), Query: opts}
+	if err := s.c.send(ctx, call, &out, reqOpts); err != nil {
 		return nil, err
 	}
 	page := &Page[NotificationLog]{Data: out.Data}
@@ -262,8 +251,8 @@ func followLogCursor(o *ListLogsOptions, next *Cursor) bool {
 	if next.ID == "" {
 		return false
 	}
-	if next.Affix != "" {
-		o.Affix = next.Affix
+	if next.Direction != "" {
+		o.Direction = next.Direction
 	}
 	o.LogID = next.ID
 	return true

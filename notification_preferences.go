@@ -4,8 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // UserNotificationPreferences are a user's own notification preferences,
@@ -68,7 +66,7 @@ type UserMutePreferences struct {
 // userQuery is the uid query parameter of the per-user calls.
 func userQuery(uid string) url.Values { return url.Values{"uid": {uid}} }
 
-func preferencesPath(segments ...string) rest.Path {
+func preferencesPath(segments ...string) []string {
 	return notificationsPath(append([]string{"v1", "preferences"}, segments...)...)
 }
 
@@ -78,10 +76,10 @@ func preferencesPath(segments ...string) rest.Path {
 //
 // API: GET /v3/notifications/v1/preferences (onBehalfOf not supported)
 func (s *NotificationsService) GetPreferences(ctx context.Context, uid string, opts ...RequestOption) (*NotificationSettings, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
-	return rest.Get[NotificationSettings](ctx, s.rc, preferencesPath(), userQuery(uid), "", opts)
+	return do[NotificationSettings](ctx, s.c, &Request{Method: http.MethodGet, Path: preferencesPath(), Query: userQuery(uid)}, opts)
 }
 
 // UpdatePreferences changes the user uid's notification preferences and
@@ -90,13 +88,13 @@ func (s *NotificationsService) GetPreferences(ctx context.Context, uid string, o
 //
 // API: PATCH /v3/notifications/v1/preferences (onBehalfOf not supported)
 func (s *NotificationsService) UpdatePreferences(ctx context.Context, uid string, req *UpdatePreferencesRequest, opts ...RequestOption) (*NotificationSettings, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	return rest.Data[NotificationSettings](ctx, s.rc, &rest.Call{Method: http.MethodPatch, Path: preferencesPath(), Query: userQuery(uid), Body: req, Options: opts})
+	return do[NotificationSettings](ctx, s.c, &Request{Method: http.MethodPatch, Path: preferencesPath(), Query: userQuery(uid), Body: req}, opts)
 }
 
 // ResetPreferences drops the user uid's own notification preferences, so
@@ -104,10 +102,10 @@ func (s *NotificationsService) UpdatePreferences(ctx context.Context, uid string
 //
 // API: DELETE /v3/notifications/v1/preferences (onBehalfOf not supported)
 func (s *NotificationsService) ResetPreferences(ctx context.Context, uid string, opts ...RequestOption) (*UserNotificationPreferences, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
-	return rest.Data[UserNotificationPreferences](ctx, s.rc, &rest.Call{Method: http.MethodDelete, Path: preferencesPath(), Query: userQuery(uid), Options: opts})
+	return do[UserNotificationPreferences](ctx, s.c, &Request{Method: http.MethodDelete, Path: preferencesPath(), Query: userQuery(uid)}, opts)
 }
 
 // MutedConversationType is the kind of a muted conversation. Unknown values
@@ -148,12 +146,12 @@ type UnmuteRequest struct {
 //
 // API: GET /v3/notifications/v1/preferences/mute (onBehalfOf not supported)
 func (s *NotificationsService) ListMuted(ctx context.Context, uid string, opts ...RequestOption) ([]MutedConversation, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
-	out, err := rest.Get[struct {
+	out, err := do[struct {
 		MutedConversations []MutedConversation `json:"mutedConversations"`
-	}](ctx, s.rc, preferencesPath("mute"), userQuery(uid), "", opts)
+	}](ctx, s.c, &Request{Method: http.MethodGet, Path: preferencesPath("mute"), Query: userQuery(uid)}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -164,13 +162,13 @@ func (s *NotificationsService) ListMuted(ctx context.Context, uid string, opts .
 //
 // API: PUT /v3/notifications/v1/preferences/mute (onBehalfOf not supported)
 func (s *NotificationsService) Mute(ctx context.Context, uid string, req *MuteRequest, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
 	if req == nil || len(req.Conversations) == 0 {
 		return nil, newArgError("req.Conversations", "must not be empty")
 	}
-	return rest.Data[Result](ctx, s.rc, &rest.Call{Method: http.MethodPut, Path: preferencesPath("mute"), Query: userQuery(uid), Body: req, Options: opts})
+	return do[Result](ctx, s.c, &Request{Method: http.MethodPut, Path: preferencesPath("mute"), Query: userQuery(uid), Body: req}, opts)
 }
 
 // Unmute unmutes conversations for the user uid. Only the id and type of
@@ -178,7 +176,7 @@ func (s *NotificationsService) Mute(ctx context.Context, uid string, req *MuteRe
 //
 // API: DELETE /v3/notifications/v1/preferences/mute (onBehalfOf not supported)
 func (s *NotificationsService) Unmute(ctx context.Context, uid string, req *UnmuteRequest, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
 	if req == nil || len(req.Conversations) == 0 {
@@ -188,7 +186,7 @@ func (s *NotificationsService) Unmute(ctx context.Context, uid string, req *Unmu
 	for i, c := range req.Conversations {
 		body.Conversations[i] = MutedConversation{ID: c.ID, Type: c.Type}
 	}
-	return rest.Data[Result](ctx, s.rc, &rest.Call{Method: http.MethodDelete, Path: preferencesPath("mute"), Query: userQuery(uid), Body: &body, Options: opts})
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: preferencesPath("mute"), Query: userQuery(uid), Body: &body}, opts)
 }
 
 // userTimezone is the body and answer of the timezone calls.
@@ -207,10 +205,10 @@ type UpdateTimezoneRequest struct {
 //
 // API: GET /v3/notifications/v1/preferences/timezone (onBehalfOf not supported)
 func (s *NotificationsService) GetTimezone(ctx context.Context, uid string, opts ...RequestOption) (string, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return "", err
 	}
-	out, err := rest.Get[userTimezone](ctx, s.rc, preferencesPath("timezone"), userQuery(uid), "", opts)
+	out, err := do[userTimezone](ctx, s.c, &Request{Method: http.MethodGet, Path: preferencesPath("timezone"), Query: userQuery(uid)}, opts)
 	if err != nil {
 		return "", err
 	}
@@ -221,16 +219,16 @@ func (s *NotificationsService) GetTimezone(ctx context.Context, uid string, opts
 //
 // API: PATCH /v3/notifications/v1/preferences/timezone (onBehalfOf not supported)
 func (s *NotificationsService) UpdateTimezone(ctx context.Context, uid string, req *UpdateTimezoneRequest, opts ...RequestOption) (string, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return "", err
 	}
 	if req == nil {
 		return "", newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.Timezone", req.Timezone); err != nil {
+	if err := required("req.Timezone", req.Timezone); err != nil {
 		return "", err
 	}
-	out, err := rest.Data[userTimezone](ctx, s.rc, &rest.Call{Method: http.MethodPatch, Path: preferencesPath("timezone"), Query: userQuery(uid), Body: req, Options: opts})
+	out, err := do[userTimezone](ctx, s.c, &Request{Method: http.MethodPatch, Path: preferencesPath("timezone"), Query: userQuery(uid), Body: req}, opts)
 	if err != nil {
 		return "", err
 	}
@@ -254,16 +252,16 @@ type UpdateContactDetailsRequest struct {
 	PhoneNumber string `json:"phno,omitempty"`
 }
 
-func contactDetailsPath() rest.Path { return notificationsPath("v1", "contact-details") }
+func contactDetailsPath() []string { return notificationsPath("v1", "contact-details") }
 
 // GetContactDetails returns the contact details of the user onBehalfOf.
 //
 // API: GET /v3/notifications/v1/contact-details (onBehalfOf required)
 func (s *NotificationsService) GetContactDetails(ctx context.Context, onBehalfOf string, opts ...RequestOption) (*ContactDetails, error) {
-	if err := s.rc.Required("onBehalfOf", onBehalfOf); err != nil {
+	if err := required("onBehalfOf", onBehalfOf); err != nil {
 		return nil, err
 	}
-	return do[ContactDetails](ctx, s.rc, http.MethodGet, contactDetailsPath(), nil, onBehalfOf, opts)
+	return do[ContactDetails](ctx, s.c, &Request{Method: http.MethodGet, Path: contactDetailsPath(), OnBehalfOf: onBehalfOf, emptyOK: true}, opts)
 }
 
 // UpdateContactDetails sets the email address or phone number of the user
@@ -271,21 +269,21 @@ func (s *NotificationsService) GetContactDetails(ctx context.Context, onBehalfOf
 //
 // API: PATCH /v3/notifications/v1/contact-details (onBehalfOf required)
 func (s *NotificationsService) UpdateContactDetails(ctx context.Context, onBehalfOf string, req *UpdateContactDetailsRequest, opts ...RequestOption) (*ContactDetails, error) {
-	if err := s.rc.Required("onBehalfOf", onBehalfOf); err != nil {
+	if err := required("onBehalfOf", onBehalfOf); err != nil {
 		return nil, err
 	}
 	if req == nil || req.Email == "" && req.PhoneNumber == "" {
 		return nil, newArgError("req", "must set Email or PhoneNumber")
 	}
-	return do[ContactDetails](ctx, s.rc, http.MethodPatch, contactDetailsPath(), req, onBehalfOf, opts)
+	return do[ContactDetails](ctx, s.c, &Request{Method: http.MethodPatch, Path: contactDetailsPath(), Body: req, OnBehalfOf: onBehalfOf, emptyOK: true}, opts)
 }
 
 // DeleteContactDetails removes the contact details of the user onBehalfOf.
 //
 // API: DELETE /v3/notifications/v1/contact-details (onBehalfOf required)
 func (s *NotificationsService) DeleteContactDetails(ctx context.Context, onBehalfOf string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("onBehalfOf", onBehalfOf); err != nil {
+	if err := required("onBehalfOf", onBehalfOf); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, contactDetailsPath(), nil, onBehalfOf, opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: contactDetailsPath(), OnBehalfOf: onBehalfOf}, opts)
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // FCMProvider is a Firebase Cloud Messaging configuration that push
@@ -33,17 +31,17 @@ type FCMProvider struct {
 type FCMServiceAccount struct {
 	ProjectID    string `json:"project_id"`
 	ClientEmail  string `json:"client_email"`
-	PrivateKey   string `json:"private_key"`
+	PrivateKey   Secret `json:"private_key"`
 	PrivateKeyID string `json:"private_key_id"`
 }
 
-// Format prints the credentials with the private key redacted, for every
-// verb.
+// Format prints the service account as fmt would, its Secret fields as REDACTED. (A type
+// that holds a Secret and is held by pointer needs it: fmt prints a pointer
+// field with %s, %q, %x or %d through a path that calls no method of the
+// values under it.)
 func (a FCMServiceAccount) Format(f fmt.State, verb rune) {
-	type fcmServiceAccount FCMServiceAccount
-	v := fcmServiceAccount(a)
-	redact(&v.PrivateKey)
-	formatRedacted(f, verb, v)
+	type plain FCMServiceAccount
+	fmt.Fprintf(f, fmt.FormatString(f, verb), plain(a))
 }
 
 // FCMNotificationInPayload says, per platform, for which notifications the
@@ -74,7 +72,7 @@ type APNsProvider struct {
 	BundleID string `json:"bundleId,omitempty"`
 	// P8KeyFilename is the name of the .p8 file; P8Key its content.
 	P8KeyFilename string `json:"p8KeyFilename,omitempty"`
-	P8Key         string `json:"p8Key,omitempty"`
+	P8Key         Secret `json:"p8Key,omitempty"`
 	// IncludeContentAvailable sets content-available, for background
 	// notifications.
 	IncludeContentAvailable bool `json:"includeContentAvailable"`
@@ -86,24 +84,16 @@ type APNsProvider struct {
 	ProductionMode bool `json:"productionMode"`
 }
 
-// Format prints the provider with its key redacted, for every verb.
-func (p APNsProvider) Format(f fmt.State, verb rune) {
-	type apnsProvider APNsProvider
-	v := apnsProvider(p)
-	redact(&v.P8Key)
-	formatRedacted(f, verb, v)
-}
-
 // pushProviders is the answer of the push provider lists.
 type pushProviders[T any] struct {
 	PushProviders []T `json:"pushProviders"`
 }
 
-func fcmPath(segments ...string) rest.Path {
+func fcmPath(segments ...string) []string {
 	return notificationsPath(append([]string{"push", "v1", "providers", "fcm"}, segments...)...)
 }
 
-func apnsPath(segments ...string) rest.Path {
+func apnsPath(segments ...string) []string {
 	return notificationsPath(append([]string{"push", "v1", "providers", "apns"}, segments...)...)
 }
 
@@ -111,7 +101,7 @@ func apnsPath(segments ...string) rest.Path {
 //
 // API: GET /v3/notifications/push/v1/providers/fcm (onBehalfOf not supported)
 func (s *NotificationsService) ListFCMProviders(ctx context.Context, opts ...RequestOption) ([]FCMProvider, error) {
-	out, err := do[pushProviders[FCMProvider]](ctx, s.rc, http.MethodGet, fcmPath(), nil, "", opts)
+	out, err := do[pushProviders[FCMProvider]](ctx, s.c, &Request{Method: http.MethodGet, Path: fcmPath()}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -137,24 +127,20 @@ func (s *NotificationsService) sendFCM(ctx context.Context, method string, req *
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.ProviderID", req.ProviderID); err != nil {
+	if err := required("req.ProviderID", req.ProviderID); err != nil {
 		return nil, err
 	}
-	var secrets []string
-	if req.ServiceAccountCreds != nil {
-		secrets = append(secrets, req.ServiceAccountCreds.PrivateKey)
-	}
-	return doSecret[Result](ctx, s.rc, &rest.Call{Method: method, Path: fcmPath(), Body: req, Options: opts}, secrets...)
+	return do[Result](ctx, s.c, &Request{Method: method, Path: fcmPath(), Body: req}, opts)
 }
 
 // DeleteFCMProvider deletes the FCM provider providerID.
 //
 // API: DELETE /v3/notifications/push/v1/providers/fcm/{providerId} (onBehalfOf not supported)
 func (s *NotificationsService) DeleteFCMProvider(ctx context.Context, providerID string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("providerID", providerID); err != nil {
+	if err := required("providerID", providerID); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, fcmPath(providerID), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: fcmPath(providerID)}, opts)
 }
 
 // SetDefaultFCMProvider makes providerID the FCM provider of push tokens
@@ -162,17 +148,17 @@ func (s *NotificationsService) DeleteFCMProvider(ctx context.Context, providerID
 //
 // API: PUT /v3/notifications/push/v1/providers/fcm/default/{providerId} (onBehalfOf not supported)
 func (s *NotificationsService) SetDefaultFCMProvider(ctx context.Context, providerID string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("providerID", providerID); err != nil {
+	if err := required("providerID", providerID); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodPut, fcmPath("default", providerID), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodPut, Path: fcmPath("default", providerID)}, opts)
 }
 
 // ListAPNsProviders returns the app's APNs providers.
 //
 // API: GET /v3/notifications/push/v1/providers/apns (onBehalfOf not supported)
 func (s *NotificationsService) ListAPNsProviders(ctx context.Context, opts ...RequestOption) ([]APNsProvider, error) {
-	out, err := do[pushProviders[APNsProvider]](ctx, s.rc, http.MethodGet, apnsPath(), nil, "", opts)
+	out, err := do[pushProviders[APNsProvider]](ctx, s.c, &Request{Method: http.MethodGet, Path: apnsPath()}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -201,20 +187,20 @@ func (s *NotificationsService) sendAPNs(ctx context.Context, method string, req 
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.ProviderID", req.ProviderID); err != nil {
+	if err := required("req.ProviderID", req.ProviderID); err != nil {
 		return nil, err
 	}
-	return doSecret[Result](ctx, s.rc, &rest.Call{Method: method, Path: apnsPath(), Body: req, Options: opts}, req.P8Key)
+	return do[Result](ctx, s.c, &Request{Method: method, Path: apnsPath(), Body: req}, opts)
 }
 
 // DeleteAPNsProvider deletes the APNs provider providerID.
 //
 // API: DELETE /v3/notifications/push/v1/providers/apns/{providerId} (onBehalfOf not supported)
 func (s *NotificationsService) DeleteAPNsProvider(ctx context.Context, providerID string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("providerID", providerID); err != nil {
+	if err := required("providerID", providerID); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, apnsPath(providerID), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: apnsPath(providerID)}, opts)
 }
 
 // SetDefaultAPNsProvider makes providerID the APNs provider of push tokens
@@ -222,17 +208,17 @@ func (s *NotificationsService) DeleteAPNsProvider(ctx context.Context, providerI
 //
 // API: PUT /v3/notifications/push/v1/providers/apns/default/{providerId} (onBehalfOf not supported)
 func (s *NotificationsService) SetDefaultAPNsProvider(ctx context.Context, providerID string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("providerID", providerID); err != nil {
+	if err := required("providerID", providerID); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodPut, apnsPath("default", providerID), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodPut, Path: apnsPath("default", providerID)}, opts)
 }
 
 // CustomPushProvider sends push notifications to a webhook of yours
 // instead of FCM or APNs. It carries the webhook's basic-auth password:
 // printing it shows the password as REDACTED; JSON encoding keeps it.
 //
-// As the body of [NotificationsService.SaveCustomPushProvider] every field
+// As the body of [NotificationsService.AddCustomPushProvider] every field
 // is required (the booleans are always sent); BasicAuthUsername and
 // BasicAuthPassword matter when UseBasicAuth is set.
 type CustomPushProvider struct {
@@ -241,15 +227,7 @@ type CustomPushProvider struct {
 	WebhookURL        string `json:"webhookURL"`
 	UseBasicAuth      bool   `json:"useBasicAuth"`
 	BasicAuthUsername string `json:"basicAuthUsername,omitempty"`
-	BasicAuthPassword string `json:"basicAuthPassword,omitempty"`
-}
-
-// Format prints the provider with its password redacted, for every verb.
-func (p CustomPushProvider) Format(f fmt.State, verb rune) {
-	type customPushProvider CustomPushProvider
-	v := customPushProvider(p)
-	redact(&v.BasicAuthPassword)
-	formatRedacted(f, verb, v)
+	BasicAuthPassword Secret `json:"basicAuthPassword,omitempty"`
 }
 
 // UpdateCustomProviderRequest is the body of the custom provider updates
@@ -264,18 +242,10 @@ type UpdateCustomProviderRequest struct {
 	WebhookURL           string `json:"webhookURL,omitempty"`
 	UseBasicAuth         *bool  `json:"useBasicAuth,omitempty"`
 	BasicAuthUsername    string `json:"basicAuthUsername,omitempty"`
-	BasicAuthPassword    string `json:"basicAuthPassword,omitempty"`
+	BasicAuthPassword    Secret `json:"basicAuthPassword,omitempty"`
 }
 
-// Format prints the request with its password redacted, for every verb.
-func (r UpdateCustomProviderRequest) Format(f fmt.State, verb rune) {
-	type updateCustomProviderRequest UpdateCustomProviderRequest
-	v := updateCustomProviderRequest(r)
-	redact(&v.BasicAuthPassword)
-	formatRedacted(f, verb, v)
-}
-
-func customPushPath() rest.Path {
+func customPushPath() []string {
 	return notificationsPath("push", "v1", "providers", "custom")
 }
 
@@ -297,22 +267,22 @@ func firstProvider[T any](out *pushProviders[T], err error) (*T, error) {
 //
 // API: GET /v3/notifications/push/v1/providers/custom (onBehalfOf not supported)
 func (s *NotificationsService) GetCustomPushProvider(ctx context.Context, opts ...RequestOption) (*CustomPushProvider, error) {
-	return firstProvider(do[pushProviders[CustomPushProvider]](ctx, s.rc, http.MethodGet, customPushPath(), nil, "", opts))
+	return firstProvider(do[pushProviders[CustomPushProvider]](ctx, s.c, &Request{Method: http.MethodGet, Path: customPushPath()}, opts))
 }
 
-// SaveCustomPushProvider configures the app's custom push provider and
+// AddCustomPushProvider configures the app's custom push provider and
 // returns it as saved.
 //
 // API: POST /v3/notifications/push/v1/providers/custom (onBehalfOf not supported)
-func (s *NotificationsService) SaveCustomPushProvider(ctx context.Context, req *CustomPushProvider, opts ...RequestOption) (*CustomPushProvider, error) {
+func (s *NotificationsService) AddCustomPushProvider(ctx context.Context, req *CustomPushProvider, opts ...RequestOption) (*CustomPushProvider, error) {
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.WebhookURL", req.WebhookURL); err != nil {
+	if err := required("req.WebhookURL", req.WebhookURL); err != nil {
 		return nil, err
 	}
-	call := &rest.Call{Method: http.MethodPost, Path: customPushPath(), Body: req, Options: opts}
-	return firstProvider(doSecret[pushProviders[CustomPushProvider]](ctx, s.rc, call, req.BasicAuthPassword))
+	call := &Request{Method: http.MethodPost, Path: customPushPath(), Body: req}
+	return firstProvider(do[pushProviders[CustomPushProvider]](ctx, s.c, call, opts))
 }
 
 // UpdateCustomPushProvider changes the fields set in req of the app's
@@ -323,15 +293,15 @@ func (s *NotificationsService) UpdateCustomPushProvider(ctx context.Context, req
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	call := &rest.Call{Method: http.MethodPut, Path: customPushPath(), Body: req, Options: opts}
-	return firstProvider(doSecret[pushProviders[CustomPushProvider]](ctx, s.rc, call, req.BasicAuthPassword))
+	call := &Request{Method: http.MethodPut, Path: customPushPath(), Body: req}
+	return firstProvider(do[pushProviders[CustomPushProvider]](ctx, s.c, call, opts))
 }
 
 // DeleteCustomPushProvider removes the app's custom push provider.
 //
 // API: DELETE /v3/notifications/push/v1/providers/custom (onBehalfOf not supported)
 func (s *NotificationsService) DeleteCustomPushProvider(ctx context.Context, opts ...RequestOption) (*Result, error) {
-	return do[Result](ctx, s.rc, http.MethodDelete, customPushPath(), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: customPushPath()}, opts)
 }
 
 // TwilioProvider holds the Twilio credentials SMS notifications are sent
@@ -341,50 +311,41 @@ type TwilioProvider struct {
 	// TwilioAccountSID, TwilioAuthToken and TwilioSenderPhoneNumber are
 	// required to save.
 	TwilioAccountSID        string `json:"twilioAccountSID,omitempty"`
-	TwilioAuthToken         string `json:"twilioAuthToken,omitempty"`
+	TwilioAuthToken         Secret `json:"twilioAuthToken,omitempty"`
 	TwilioSenderPhoneNumber string `json:"twilioSenderPhoneNumber,omitempty"`
 	// IsEnabled turns the provider on or off; nil leaves it as it is (the
 	// reference's answers do not show it).
 	IsEnabled *bool `json:"isEnabled,omitempty"`
 }
 
-// Format prints the credentials with the auth token redacted, for every
-// verb.
-func (p TwilioProvider) Format(f fmt.State, verb rune) {
-	type twilioProvider TwilioProvider
-	v := twilioProvider(p)
-	redact(&v.TwilioAuthToken)
-	formatRedacted(f, verb, v)
-}
+func twilioPath() []string { return notificationsPath("sms", "v1", "providers", "twilio") }
 
-func twilioPath() rest.Path { return notificationsPath("sms", "v1", "providers", "twilio") }
-
-// GetTwilio returns the app's Twilio credentials.
+// GetTwilioProvider returns the app's Twilio credentials.
 //
 // API: GET /v3/notifications/sms/v1/providers/twilio (onBehalfOf not supported)
-func (s *NotificationsService) GetTwilio(ctx context.Context, opts ...RequestOption) (*TwilioProvider, error) {
-	return do[TwilioProvider](ctx, s.rc, http.MethodGet, twilioPath(), nil, "", opts)
+func (s *NotificationsService) GetTwilioProvider(ctx context.Context, opts ...RequestOption) (*TwilioProvider, error) {
+	return do[TwilioProvider](ctx, s.c, &Request{Method: http.MethodGet, Path: twilioPath()}, opts)
 }
 
-// SaveTwilio stores the app's Twilio credentials and returns them.
+// AddTwilioProvider stores the app's Twilio credentials and returns them.
 //
 // API: POST /v3/notifications/sms/v1/providers/twilio (onBehalfOf not supported)
-func (s *NotificationsService) SaveTwilio(ctx context.Context, req *TwilioProvider, opts ...RequestOption) (*TwilioProvider, error) {
+func (s *NotificationsService) AddTwilioProvider(ctx context.Context, req *TwilioProvider, opts ...RequestOption) (*TwilioProvider, error) {
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.TwilioAccountSID", req.TwilioAccountSID, "req.TwilioAuthToken", req.TwilioAuthToken,
+	if err := required("req.TwilioAccountSID", req.TwilioAccountSID, "req.TwilioAuthToken", string(req.TwilioAuthToken),
 		"req.TwilioSenderPhoneNumber", req.TwilioSenderPhoneNumber); err != nil {
 		return nil, err
 	}
 	return s.sendTwilio(ctx, http.MethodPost, req, opts)
 }
 
-// UpdateTwilio changes the fields set in req of the app's Twilio
+// UpdateTwilioProvider changes the fields set in req of the app's Twilio
 // credentials and returns them.
 //
 // API: PUT /v3/notifications/sms/v1/providers/twilio (onBehalfOf not supported)
-func (s *NotificationsService) UpdateTwilio(ctx context.Context, req *TwilioProvider, opts ...RequestOption) (*TwilioProvider, error) {
+func (s *NotificationsService) UpdateTwilioProvider(ctx context.Context, req *TwilioProvider, opts ...RequestOption) (*TwilioProvider, error) {
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
@@ -392,20 +353,20 @@ func (s *NotificationsService) UpdateTwilio(ctx context.Context, req *TwilioProv
 }
 
 func (s *NotificationsService) sendTwilio(ctx context.Context, method string, req *TwilioProvider, opts []RequestOption) (*TwilioProvider, error) {
-	call := &rest.Call{Method: method, Path: twilioPath(), Body: req, Options: opts}
-	return doSecret[TwilioProvider](ctx, s.rc, call, req.TwilioAuthToken)
+	call := &Request{Method: method, Path: twilioPath(), Body: req}
+	return do[TwilioProvider](ctx, s.c, call, opts)
 }
 
-// DeleteTwilio removes the app's Twilio credentials.
+// DeleteTwilioProvider removes the app's Twilio credentials.
 //
 // API: DELETE /v3/notifications/sms/v1/providers/twilio (onBehalfOf not supported)
-func (s *NotificationsService) DeleteTwilio(ctx context.Context, opts ...RequestOption) (*Result, error) {
-	return do[Result](ctx, s.rc, http.MethodDelete, twilioPath(), nil, "", opts)
+func (s *NotificationsService) DeleteTwilioProvider(ctx context.Context, opts ...RequestOption) (*Result, error) {
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: twilioPath()}, opts)
 }
 
 // CustomSMSProvider sends SMS notifications to a webhook of yours. Printing
 // it shows the basic-auth password as REDACTED; JSON encoding keeps it.
-// As the body of [NotificationsService.SaveCustomSMSProvider] every field
+// As the body of [NotificationsService.AddCustomSMSProvider] every field
 // is required (the booleans are always sent).
 type CustomSMSProvider struct {
 	IsEnabled bool `json:"isEnabled"`
@@ -416,39 +377,31 @@ type CustomSMSProvider struct {
 	WebhookURL        string `json:"webhookURL"`
 	UseBasicAuth      bool   `json:"useBasicAuth"`
 	BasicAuthUsername string `json:"basicAuthUsername,omitempty"`
-	BasicAuthPassword string `json:"basicAuthPassword,omitempty"`
+	BasicAuthPassword Secret `json:"basicAuthPassword,omitempty"`
 }
 
-// Format prints the provider with its password redacted, for every verb.
-func (p CustomSMSProvider) Format(f fmt.State, verb rune) {
-	type customSMSProvider CustomSMSProvider
-	v := customSMSProvider(p)
-	redact(&v.BasicAuthPassword)
-	formatRedacted(f, verb, v)
-}
-
-func customSMSPath() rest.Path { return notificationsPath("sms", "v1", "providers", "custom") }
+func customSMSPath() []string { return notificationsPath("sms", "v1", "providers", "custom") }
 
 // GetCustomSMSProvider returns the app's custom SMS provider.
 //
 // API: GET /v3/notifications/sms/v1/providers/custom (onBehalfOf not supported)
 func (s *NotificationsService) GetCustomSMSProvider(ctx context.Context, opts ...RequestOption) (*CustomSMSProvider, error) {
-	return do[CustomSMSProvider](ctx, s.rc, http.MethodGet, customSMSPath(), nil, "", opts)
+	return do[CustomSMSProvider](ctx, s.c, &Request{Method: http.MethodGet, Path: customSMSPath()}, opts)
 }
 
-// SaveCustomSMSProvider configures the app's custom SMS provider and
+// AddCustomSMSProvider configures the app's custom SMS provider and
 // returns it.
 //
 // API: POST /v3/notifications/sms/v1/providers/custom (onBehalfOf not supported)
-func (s *NotificationsService) SaveCustomSMSProvider(ctx context.Context, req *CustomSMSProvider, opts ...RequestOption) (*CustomSMSProvider, error) {
+func (s *NotificationsService) AddCustomSMSProvider(ctx context.Context, req *CustomSMSProvider, opts ...RequestOption) (*CustomSMSProvider, error) {
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.WebhookURL", req.WebhookURL); err != nil {
+	if err := required("req.WebhookURL", req.WebhookURL); err != nil {
 		return nil, err
 	}
-	call := &rest.Call{Method: http.MethodPost, Path: customSMSPath(), Body: req, Options: opts}
-	return doSecret[CustomSMSProvider](ctx, s.rc, call, req.BasicAuthPassword)
+	call := &Request{Method: http.MethodPost, Path: customSMSPath(), Body: req}
+	return do[CustomSMSProvider](ctx, s.c, call, opts)
 }
 
 // UpdateCustomSMSProvider changes the fields set in req of the app's
@@ -459,15 +412,15 @@ func (s *NotificationsService) UpdateCustomSMSProvider(ctx context.Context, req 
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	call := &rest.Call{Method: http.MethodPut, Path: customSMSPath(), Body: req, Options: opts}
-	return doSecret[CustomSMSProvider](ctx, s.rc, call, req.BasicAuthPassword)
+	call := &Request{Method: http.MethodPut, Path: customSMSPath(), Body: req}
+	return do[CustomSMSProvider](ctx, s.c, call, opts)
 }
 
 // DeleteCustomSMSProvider removes the app's custom SMS provider.
 //
 // API: DELETE /v3/notifications/sms/v1/providers/custom (onBehalfOf not supported)
 func (s *NotificationsService) DeleteCustomSMSProvider(ctx context.Context, opts ...RequestOption) (*Result, error) {
-	return do[Result](ctx, s.rc, http.MethodDelete, customSMSPath(), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: customSMSPath()}, opts)
 }
 
 // SendGridProvider holds the SendGrid settings email notifications are
@@ -476,7 +429,7 @@ func (s *NotificationsService) DeleteCustomSMSProvider(ctx context.Context, opts
 type SendGridProvider struct {
 	// SendGridAPIKey, SendGridTemplateID, SendGridUnsubscribeGroupID,
 	// SenderName and SenderEmail are required to save.
-	SendGridAPIKey             string `json:"sendGridApiKey,omitempty"`
+	SendGridAPIKey             Secret `json:"sendGridApiKey,omitempty"`
 	SendGridTemplateID         string `json:"sendGridTemplateID,omitempty"`
 	SendGridUnsubscribeGroupID string `json:"sendGridUnsubscribeGroupID,omitempty"`
 	SenderName                 string `json:"senderName,omitempty"`
@@ -492,32 +445,24 @@ type SendGridProvider struct {
 	RepliesWebhook string `json:"repliesWebhook,omitempty"`
 }
 
-// Format prints the settings with the API key redacted, for every verb.
-func (p SendGridProvider) Format(f fmt.State, verb rune) {
-	type sendGridProvider SendGridProvider
-	v := sendGridProvider(p)
-	redact(&v.SendGridAPIKey)
-	formatRedacted(f, verb, v)
-}
+func sendGridPath() []string { return notificationsPath("email", "v1", "providers", "sendgrid") }
 
-func sendGridPath() rest.Path { return notificationsPath("email", "v1", "providers", "sendgrid") }
-
-// GetSendGrid returns the app's SendGrid settings.
+// GetSendGridProvider returns the app's SendGrid settings.
 //
 // API: GET /v3/notifications/email/v1/providers/sendgrid (onBehalfOf not supported)
-func (s *NotificationsService) GetSendGrid(ctx context.Context, opts ...RequestOption) (*SendGridProvider, error) {
-	return do[SendGridProvider](ctx, s.rc, http.MethodGet, sendGridPath(), nil, "", opts)
+func (s *NotificationsService) GetSendGridProvider(ctx context.Context, opts ...RequestOption) (*SendGridProvider, error) {
+	return do[SendGridProvider](ctx, s.c, &Request{Method: http.MethodGet, Path: sendGridPath()}, opts)
 }
 
-// SaveSendGrid stores the app's SendGrid settings and returns them.
+// AddSendGridProvider stores the app's SendGrid settings and returns them.
 // AllowEmailReplies is sent as false when nil, as the service requires it.
 //
 // API: POST /v3/notifications/email/v1/providers/sendgrid (onBehalfOf not supported)
-func (s *NotificationsService) SaveSendGrid(ctx context.Context, req *SendGridProvider, opts ...RequestOption) (*SendGridProvider, error) {
+func (s *NotificationsService) AddSendGridProvider(ctx context.Context, req *SendGridProvider, opts ...RequestOption) (*SendGridProvider, error) {
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.SendGridAPIKey", req.SendGridAPIKey, "req.SendGridTemplateID", req.SendGridTemplateID,
+	if err := required("req.SendGridAPIKey", string(req.SendGridAPIKey), "req.SendGridTemplateID", req.SendGridTemplateID,
 		"req.SendGridUnsubscribeGroupID", req.SendGridUnsubscribeGroupID, "req.SenderName", req.SenderName,
 		"req.SenderEmail", req.SenderEmail); err != nil {
 		return nil, err
@@ -529,11 +474,11 @@ func (s *NotificationsService) SaveSendGrid(ctx context.Context, req *SendGridPr
 	return s.sendSendGrid(ctx, http.MethodPost, &body, opts)
 }
 
-// UpdateSendGrid changes the fields set in req of the app's SendGrid
+// UpdateSendGridProvider changes the fields set in req of the app's SendGrid
 // settings and returns them.
 //
 // API: PUT /v3/notifications/email/v1/providers/sendgrid (onBehalfOf not supported)
-func (s *NotificationsService) UpdateSendGrid(ctx context.Context, req *SendGridProvider, opts ...RequestOption) (*SendGridProvider, error) {
+func (s *NotificationsService) UpdateSendGridProvider(ctx context.Context, req *SendGridProvider, opts ...RequestOption) (*SendGridProvider, error) {
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
@@ -541,20 +486,20 @@ func (s *NotificationsService) UpdateSendGrid(ctx context.Context, req *SendGrid
 }
 
 func (s *NotificationsService) sendSendGrid(ctx context.Context, method string, req *SendGridProvider, opts []RequestOption) (*SendGridProvider, error) {
-	call := &rest.Call{Method: method, Path: sendGridPath(), Body: req, Options: opts}
-	return doSecret[SendGridProvider](ctx, s.rc, call, req.SendGridAPIKey)
+	call := &Request{Method: method, Path: sendGridPath(), Body: req}
+	return do[SendGridProvider](ctx, s.c, call, opts)
 }
 
-// DeleteSendGrid removes the app's SendGrid settings.
+// DeleteSendGridProvider removes the app's SendGrid settings.
 //
 // API: DELETE /v3/notifications/email/v1/providers/sendgrid (onBehalfOf not supported)
-func (s *NotificationsService) DeleteSendGrid(ctx context.Context, opts ...RequestOption) (*Result, error) {
-	return do[Result](ctx, s.rc, http.MethodDelete, sendGridPath(), nil, "", opts)
+func (s *NotificationsService) DeleteSendGridProvider(ctx context.Context, opts ...RequestOption) (*Result, error) {
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: sendGridPath()}, opts)
 }
 
 // CustomEmailProvider sends email notifications to a webhook of yours.
 // Printing it shows the basic-auth password as REDACTED; JSON encoding
-// keeps it. As the body of [NotificationsService.SaveCustomEmailProvider]
+// keeps it. As the body of [NotificationsService.AddCustomEmailProvider]
 // every field is required (the booleans are always sent).
 type CustomEmailProvider struct {
 	IsEnabled bool `json:"isEnabled"`
@@ -565,39 +510,31 @@ type CustomEmailProvider struct {
 	WebhookURL        string `json:"webhookURL"`
 	UseBasicAuth      bool   `json:"useBasicAuth"`
 	BasicAuthUsername string `json:"basicAuthUsername,omitempty"`
-	BasicAuthPassword string `json:"basicAuthPassword,omitempty"`
+	BasicAuthPassword Secret `json:"basicAuthPassword,omitempty"`
 }
 
-// Format prints the provider with its password redacted, for every verb.
-func (p CustomEmailProvider) Format(f fmt.State, verb rune) {
-	type customEmailProvider CustomEmailProvider
-	v := customEmailProvider(p)
-	redact(&v.BasicAuthPassword)
-	formatRedacted(f, verb, v)
-}
-
-func customEmailPath() rest.Path { return notificationsPath("email", "v1", "providers", "custom") }
+func customEmailPath() []string { return notificationsPath("email", "v1", "providers", "custom") }
 
 // GetCustomEmailProvider returns the app's custom email provider.
 //
 // API: GET /v3/notifications/email/v1/providers/custom (onBehalfOf not supported)
 func (s *NotificationsService) GetCustomEmailProvider(ctx context.Context, opts ...RequestOption) (*CustomEmailProvider, error) {
-	return do[CustomEmailProvider](ctx, s.rc, http.MethodGet, customEmailPath(), nil, "", opts)
+	return do[CustomEmailProvider](ctx, s.c, &Request{Method: http.MethodGet, Path: customEmailPath()}, opts)
 }
 
-// SaveCustomEmailProvider configures the app's custom email provider and
+// AddCustomEmailProvider configures the app's custom email provider and
 // returns it.
 //
 // API: POST /v3/notifications/email/v1/providers/custom (onBehalfOf not supported)
-func (s *NotificationsService) SaveCustomEmailProvider(ctx context.Context, req *CustomEmailProvider, opts ...RequestOption) (*CustomEmailProvider, error) {
+func (s *NotificationsService) AddCustomEmailProvider(ctx context.Context, req *CustomEmailProvider, opts ...RequestOption) (*CustomEmailProvider, error) {
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.WebhookURL", req.WebhookURL); err != nil {
+	if err := required("req.WebhookURL", req.WebhookURL); err != nil {
 		return nil, err
 	}
-	call := &rest.Call{Method: http.MethodPost, Path: customEmailPath(), Body: req, Options: opts}
-	return doSecret[CustomEmailProvider](ctx, s.rc, call, req.BasicAuthPassword)
+	call := &Request{Method: http.MethodPost, Path: customEmailPath(), Body: req}
+	return do[CustomEmailProvider](ctx, s.c, call, opts)
 }
 
 // UpdateCustomEmailProvider changes the fields set in req of the app's
@@ -608,13 +545,13 @@ func (s *NotificationsService) UpdateCustomEmailProvider(ctx context.Context, re
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	call := &rest.Call{Method: http.MethodPut, Path: customEmailPath(), Body: req, Options: opts}
-	return doSecret[CustomEmailProvider](ctx, s.rc, call, req.BasicAuthPassword)
+	call := &Request{Method: http.MethodPut, Path: customEmailPath(), Body: req}
+	return do[CustomEmailProvider](ctx, s.c, call, opts)
 }
 
 // DeleteCustomEmailProvider removes the app's custom email provider.
 //
 // API: DELETE /v3/notifications/email/v1/providers/custom (onBehalfOf not supported)
 func (s *NotificationsService) DeleteCustomEmailProvider(ctx context.Context, opts ...RequestOption) (*Result, error) {
-	return do[Result](ctx, s.rc, http.MethodDelete, customEmailPath(), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: customEmailPath()}, opts)
 }

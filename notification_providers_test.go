@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 func TestNotificationProvidersWire(t *testing.T) {
@@ -123,8 +124,8 @@ func TestNotificationProvidersWire(t *testing.T) {
 			want: &chat.CustomPushProvider{},
 		},
 		{
-			name:     "SaveCustomPushProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.SaveCustomPushProvider(ctx, customPush) },
+			name:     "AddCustomPushProvider",
+			call:     func(c *chat.Client) (any, error) { return c.Notifications.AddCustomPushProvider(ctx, customPush) },
 			response: `{"data":{"pushProviders":[` + customPushJSON + `]}}`,
 			method:   http.MethodPost, path: "/v3/notifications/push/v1/providers/custom",
 			body: customPushJSON, want: customPush,
@@ -147,15 +148,15 @@ func TestNotificationProvidersWire(t *testing.T) {
 		},
 		// Twilio
 		{
-			name:     "GetTwilio",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.GetTwilio(ctx) },
+			name:     "GetTwilioProvider",
+			call:     func(c *chat.Client) (any, error) { return c.Notifications.GetTwilioProvider(ctx) },
 			response: `{"data":` + twilioJSON + `}`, method: http.MethodGet, path: "/v3/notifications/sms/v1/providers/twilio",
 			want: twilio,
 		},
 		{
-			name: "SaveTwilio",
+			name: "AddTwilioProvider",
 			call: func(c *chat.Client) (any, error) {
-				return c.Notifications.SaveTwilio(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: "tok",
+				return c.Notifications.AddTwilioProvider(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: "tok",
 					TwilioSenderPhoneNumber: "+15550100", IsEnabled: new(false)})
 			},
 			response: `{"data":` + twilioJSON + `}`, method: http.MethodPost, path: "/v3/notifications/sms/v1/providers/twilio",
@@ -163,16 +164,16 @@ func TestNotificationProvidersWire(t *testing.T) {
 			want: twilio,
 		},
 		{
-			name: "UpdateTwilio",
+			name: "UpdateTwilioProvider",
 			call: func(c *chat.Client) (any, error) {
-				return c.Notifications.UpdateTwilio(ctx, &chat.TwilioProvider{TwilioSenderPhoneNumber: "+15550100"})
+				return c.Notifications.UpdateTwilioProvider(ctx, &chat.TwilioProvider{TwilioSenderPhoneNumber: "+15550100"})
 			},
 			response: `{"data":` + twilioJSON + `}`, method: http.MethodPut, path: "/v3/notifications/sms/v1/providers/twilio",
 			body: `{"twilioSenderPhoneNumber":"+15550100"}`, want: twilio,
 		},
 		{
-			name:     "DeleteTwilio",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.DeleteTwilio(ctx) },
+			name:     "DeleteTwilioProvider",
+			call:     func(c *chat.Client) (any, error) { return c.Notifications.DeleteTwilioProvider(ctx) },
 			response: successJSON, method: http.MethodDelete, path: "/v3/notifications/sms/v1/providers/twilio",
 			want: success,
 		},
@@ -184,8 +185,8 @@ func TestNotificationProvidersWire(t *testing.T) {
 			want: customSMS,
 		},
 		{
-			name:     "SaveCustomSMSProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.SaveCustomSMSProvider(ctx, customSMS) },
+			name:     "AddCustomSMSProvider",
+			call:     func(c *chat.Client) (any, error) { return c.Notifications.AddCustomSMSProvider(ctx, customSMS) },
 			response: `{"data":` + customSMSJSON + `}`, method: http.MethodPost, path: "/v3/notifications/sms/v1/providers/custom",
 			body: customSMSJSON, want: customSMS,
 		},
@@ -205,28 +206,28 @@ func TestNotificationProvidersWire(t *testing.T) {
 		},
 		// SendGrid
 		{
-			name:     "GetSendGrid",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.GetSendGrid(ctx) },
+			name:     "GetSendGridProvider",
+			call:     func(c *chat.Client) (any, error) { return c.Notifications.GetSendGridProvider(ctx) },
 			response: `{"data":` + sendGridRespJSON + `}`, method: http.MethodGet, path: "/v3/notifications/email/v1/providers/sendgrid",
 			want: sendGridResp,
 		},
 		{
-			name:     "SaveSendGrid sends allowEmailReplies false by default",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.SaveSendGrid(ctx, sendGrid) },
+			name:     "AddSendGridProvider sends allowEmailReplies false by default",
+			call:     func(c *chat.Client) (any, error) { return c.Notifications.AddSendGridProvider(ctx, sendGrid) },
 			response: `{"data":` + sendGridRespJSON + `}`, method: http.MethodPost, path: "/v3/notifications/email/v1/providers/sendgrid",
 			body: sendGridReqJSON, want: sendGridResp,
 		},
 		{
-			name: "UpdateSendGrid",
+			name: "UpdateSendGridProvider",
 			call: func(c *chat.Client) (any, error) {
-				return c.Notifications.UpdateSendGrid(ctx, &chat.SendGridProvider{AllowEmailReplies: new(true), SenderEmailForReplies: "r@acme.test"})
+				return c.Notifications.UpdateSendGridProvider(ctx, &chat.SendGridProvider{AllowEmailReplies: new(true), SenderEmailForReplies: "r@acme.test"})
 			},
 			response: `{"data":` + sendGridRespJSON + `}`, method: http.MethodPut, path: "/v3/notifications/email/v1/providers/sendgrid",
 			body: `{"allowEmailReplies":true,"senderEmailForReplies":"r@acme.test"}`, want: sendGridResp,
 		},
 		{
-			name:     "DeleteSendGrid",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.DeleteSendGrid(ctx) },
+			name:     "DeleteSendGridProvider",
+			call:     func(c *chat.Client) (any, error) { return c.Notifications.DeleteSendGridProvider(ctx) },
 			response: successJSON, method: http.MethodDelete, path: "/v3/notifications/email/v1/providers/sendgrid",
 			want: success,
 		},
@@ -238,8 +239,8 @@ func TestNotificationProvidersWire(t *testing.T) {
 			want: customEmail,
 		},
 		{
-			name:     "SaveCustomEmailProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.SaveCustomEmailProvider(ctx, customEmail) },
+			name:     "AddCustomEmailProvider",
+			call:     func(c *chat.Client) (any, error) { return c.Notifications.AddCustomEmailProvider(ctx, customEmail) },
 			response: `{"data":` + customEmailJSON + `}`, method: http.MethodPost, path: "/v3/notifications/email/v1/providers/custom",
 			body: customEmailJSON, want: customEmail,
 		},
@@ -266,10 +267,10 @@ func TestNotificationProviderErrorsScrubbed(t *testing.T) {
 	ctx := context.Background()
 	const secret = "tw-auth-token-123"
 	m := newMockAPI(t)
-	m.reply(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"bad token `+secret+`","devMessage":"`+secret+`",
+	m.Reply(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"bad token `+secret+`","devMessage":"`+secret+`",
 		"details":{"twilioAuthToken":["`+secret+` is invalid"]}}}`)
-	_, err := m.client.Notifications.SaveTwilio(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: secret, TwilioSenderPhoneNumber: "+1"})
-	e := requireAPIError(t, err)
+	_, err := m.client.Notifications.AddTwilioProvider(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: secret, TwilioSenderPhoneNumber: "+1"})
+	e := wiretest.RequireAPIError(t, err)
 	assert.Equal(t, "ERR_BAD_REQUEST", e.Code)
 	assert.NotContains(t, err.Error(), secret)
 	assert.NotContains(t, e.DevMessage, secret)
@@ -301,38 +302,38 @@ func TestNotificationProviderArguments(t *testing.T) {
 		}, "req.ProviderID"},
 		{"DeleteAPNsProvider empty", func(s *chat.NotificationsService) error { _, err := s.DeleteAPNsProvider(ctx, ""); return err }, "providerID"},
 		{"SetDefaultAPNsProvider empty", func(s *chat.NotificationsService) error { _, err := s.SetDefaultAPNsProvider(ctx, ""); return err }, "providerID"},
-		{"SaveCustomPushProvider nil", func(s *chat.NotificationsService) error { _, err := s.SaveCustomPushProvider(ctx, nil); return err }, "req"},
-		{"SaveCustomPushProvider without URL", func(s *chat.NotificationsService) error {
-			_, err := s.SaveCustomPushProvider(ctx, &chat.CustomPushProvider{IsEnabled: true})
+		{"AddCustomPushProvider nil", func(s *chat.NotificationsService) error { _, err := s.AddCustomPushProvider(ctx, nil); return err }, "req"},
+		{"AddCustomPushProvider without URL", func(s *chat.NotificationsService) error {
+			_, err := s.AddCustomPushProvider(ctx, &chat.CustomPushProvider{IsEnabled: true})
 			return err
 		}, "req.WebhookURL"},
 		{"UpdateCustomPushProvider nil", func(s *chat.NotificationsService) error { _, err := s.UpdateCustomPushProvider(ctx, nil); return err }, "req"},
-		{"SaveTwilio nil", func(s *chat.NotificationsService) error { _, err := s.SaveTwilio(ctx, nil); return err }, "req"},
-		{"SaveTwilio without token", func(s *chat.NotificationsService) error {
-			_, err := s.SaveTwilio(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC", TwilioSenderPhoneNumber: "+1"})
+		{"AddTwilioProvider nil", func(s *chat.NotificationsService) error { _, err := s.AddTwilioProvider(ctx, nil); return err }, "req"},
+		{"AddTwilioProvider without token", func(s *chat.NotificationsService) error {
+			_, err := s.AddTwilioProvider(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC", TwilioSenderPhoneNumber: "+1"})
 			return err
 		}, "req.TwilioAuthToken"},
-		{"UpdateTwilio nil", func(s *chat.NotificationsService) error { _, err := s.UpdateTwilio(ctx, nil); return err }, "req"},
-		{"SaveCustomSMSProvider without URL", func(s *chat.NotificationsService) error {
-			_, err := s.SaveCustomSMSProvider(ctx, &chat.CustomSMSProvider{})
+		{"UpdateTwilioProvider nil", func(s *chat.NotificationsService) error { _, err := s.UpdateTwilioProvider(ctx, nil); return err }, "req"},
+		{"AddCustomSMSProvider without URL", func(s *chat.NotificationsService) error {
+			_, err := s.AddCustomSMSProvider(ctx, &chat.CustomSMSProvider{})
 			return err
 		}, "req.WebhookURL"},
 		{"UpdateCustomSMSProvider nil", func(s *chat.NotificationsService) error { _, err := s.UpdateCustomSMSProvider(ctx, nil); return err }, "req"},
-		{"SaveSendGrid nil", func(s *chat.NotificationsService) error { _, err := s.SaveSendGrid(ctx, nil); return err }, "req"},
-		{"SaveSendGrid without sender email", func(s *chat.NotificationsService) error {
-			_, err := s.SaveSendGrid(ctx, &chat.SendGridProvider{SendGridAPIKey: "k", SendGridTemplateID: "t", SendGridUnsubscribeGroupID: "1", SenderName: "n"})
+		{"AddSendGridProvider nil", func(s *chat.NotificationsService) error { _, err := s.AddSendGridProvider(ctx, nil); return err }, "req"},
+		{"AddSendGridProvider without sender email", func(s *chat.NotificationsService) error {
+			_, err := s.AddSendGridProvider(ctx, &chat.SendGridProvider{SendGridAPIKey: "k", SendGridTemplateID: "t", SendGridUnsubscribeGroupID: "1", SenderName: "n"})
 			return err
 		}, "req.SenderEmail"},
-		{"UpdateSendGrid nil", func(s *chat.NotificationsService) error { _, err := s.UpdateSendGrid(ctx, nil); return err }, "req"},
-		{"SaveCustomEmailProvider nil", func(s *chat.NotificationsService) error { _, err := s.SaveCustomEmailProvider(ctx, nil); return err }, "req"},
+		{"UpdateSendGridProvider nil", func(s *chat.NotificationsService) error { _, err := s.UpdateSendGridProvider(ctx, nil); return err }, "req"},
+		{"AddCustomEmailProvider nil", func(s *chat.NotificationsService) error { _, err := s.AddCustomEmailProvider(ctx, nil); return err }, "req"},
 		{"UpdateCustomEmailProvider nil", func(s *chat.NotificationsService) error { _, err := s.UpdateCustomEmailProvider(ctx, nil); return err }, "req"},
 		{"UpdateSettings nil", func(s *chat.NotificationsService) error { _, err := s.UpdateSettings(ctx, nil); return err }, "req"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			requireArgError(t, tt.call(m.client.Notifications), tt.wantName)
-			assert.Zero(t, m.calls())
+			wiretest.RequireArgError(t, tt.call(m.client.Notifications), tt.wantName)
+			assert.Zero(t, m.Calls())
 		})
 	}
 }

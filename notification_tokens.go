@@ -3,11 +3,8 @@ package chat
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"strings"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // PushPlatform is the platform and SDK of a device's push token; it says
@@ -66,10 +63,10 @@ type RegisterPushTokenRequest struct {
 	ProviderID string
 	// Token is the device's push token (at most 4,096 characters):
 	// required.
-	Token string
+	Token Secret
 	// AuthToken is the auth token of the user's login on the device:
 	// required. The push token belongs to that user and login.
-	AuthToken string
+	AuthToken Secret
 	// Timezone is the device's IANA time zone, e.g. "Asia/Kolkata".
 	Timezone string
 }
@@ -77,7 +74,7 @@ type RegisterPushTokenRequest struct {
 // MarshalJSON sends Token in the field its platform calls for: fcmToken,
 // deviceToken or voipToken.
 func (r RegisterPushTokenRequest) MarshalJSON() ([]byte, error) {
-	body := map[string]string{"platform": string(r.Platform), "authToken": r.AuthToken}
+	body := map[string]string{"platform": string(r.Platform), "authToken": string(r.AuthToken)}
 	if r.ProviderID != "" {
 		body["providerId"] = r.ProviderID
 	}
@@ -85,17 +82,9 @@ func (r RegisterPushTokenRequest) MarshalJSON() ([]byte, error) {
 		body["timezone"] = r.Timezone
 	}
 	if f := r.Platform.TokenField(); f != "" {
-		body[f] = r.Token
+		body[f] = string(r.Token)
 	}
 	return json.Marshal(body)
-}
-
-// Format prints the request with its tokens redacted, for every verb.
-func (r RegisterPushTokenRequest) Format(f fmt.State, verb rune) {
-	type registerPushTokenRequest RegisterPushTokenRequest
-	v := registerPushTokenRequest(r)
-	redact(&v.Token, &v.AuthToken)
-	formatRedacted(f, verb, v)
 }
 
 // PushTokenType is what a push token is used for. Unknown values decode
@@ -113,9 +102,9 @@ type PushToken struct {
 	// UID is the user the token belongs to.
 	UID string `json:"uid"`
 	// AuthToken is the login the token was registered with.
-	AuthToken string `json:"authToken"`
+	AuthToken Secret `json:"authToken"`
 	// Token is the push token itself.
-	Token      string        `json:"pushToken"`
+	Token      Secret        `json:"pushToken"`
 	Type       PushTokenType `json:"pushTokenType,omitempty"`
 	Platform   PushPlatform  `json:"platform,omitempty"`
 	ProviderID string        `json:"providerId,omitempty"`
@@ -126,31 +115,15 @@ type PushToken struct {
 	UpdatedAt string `json:"updatedAt,omitempty"`
 }
 
-// Format prints the token with its secrets redacted, for every verb.
-func (t PushToken) Format(f fmt.State, verb rune) {
-	type pushToken PushToken
-	v := pushToken(t)
-	redact(&v.AuthToken, &v.Token)
-	formatRedacted(f, verb, v)
-}
-
 // ListPushTokensOptions selects the push tokens to list. Printing it shows
 // AuthToken as REDACTED.
 type ListPushTokensOptions struct {
 	// AuthToken is a login of the user: required. It is sent in the
 	// query string, as the API requires.
-	AuthToken string `url:"authToken"`
+	AuthToken Secret `url:"authToken"`
 	// All lists every token of the user; otherwise only those of
 	// AuthToken's login.
 	All bool `url:"all,omitempty"`
-}
-
-// Format prints the options with the auth token redacted, for every verb.
-func (o ListPushTokensOptions) Format(f fmt.State, verb rune) {
-	type listPushTokensOptions ListPushTokensOptions
-	v := listPushTokensOptions(o)
-	redact(&v.AuthToken)
-	formatRedacted(f, verb, v)
 }
 
 // UnregisterPushTokensRequest selects the push tokens
@@ -158,18 +131,10 @@ func (o ListPushTokensOptions) Format(f fmt.State, verb rune) {
 // AuthToken as REDACTED.
 type UnregisterPushTokensRequest struct {
 	// AuthToken is a login of the user: required.
-	AuthToken string `json:"authToken"`
+	AuthToken Secret `json:"authToken"`
 	// All removes every token of the user; otherwise only those of
 	// AuthToken's login. It is sent as the query parameter all.
 	All bool `json:"-"`
-}
-
-// Format prints the request with the auth token redacted, for every verb.
-func (r UnregisterPushTokensRequest) Format(f fmt.State, verb rune) {
-	type unregisterPushTokensRequest UnregisterPushTokensRequest
-	v := unregisterPushTokensRequest(r)
-	redact(&v.AuthToken)
-	formatRedacted(f, verb, v)
 }
 
 // DeletePushTokenRequest is the body of
@@ -177,15 +142,7 @@ func (r UnregisterPushTokensRequest) Format(f fmt.State, verb rune) {
 // REDACTED.
 type DeletePushTokenRequest struct {
 	// AuthToken is a login of the token's user: required.
-	AuthToken string `json:"authToken"`
-}
-
-// Format prints the request with the auth token redacted, for every verb.
-func (r DeletePushTokenRequest) Format(f fmt.State, verb rune) {
-	type deletePushTokenRequest DeletePushTokenRequest
-	v := deletePushTokenRequest(r)
-	redact(&v.AuthToken)
-	formatRedacted(f, verb, v)
+	AuthToken Secret `json:"authToken"`
 }
 
 // pushTokens is the answer of the push token calls.
@@ -193,7 +150,7 @@ type pushTokens struct {
 	PushTokens []PushToken `json:"pushTokens"`
 }
 
-func tokensPath() rest.Path { return notificationsPath("push", "v1", "tokens") }
+func tokensPath() []string { return notificationsPath("push", "v1", "tokens") }
 
 // RegisterPushToken registers a device's push token for the user of
 // req.AuthToken, so that their notifications reach the device.
@@ -203,14 +160,14 @@ func (s *NotificationsService) RegisterPushToken(ctx context.Context, req *Regis
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.Platform", string(req.Platform), "req.Token", req.Token, "req.AuthToken", req.AuthToken); err != nil {
+	if err := required("req.Platform", string(req.Platform), "req.Token", string(req.Token), "req.AuthToken", string(req.AuthToken)); err != nil {
 		return nil, err
 	}
 	if req.Platform.TokenField() == "" {
 		return nil, newArgError("req.Platform", "must be an fcm_* or apns_* platform")
 	}
-	call := &rest.Call{Method: http.MethodPost, Path: tokensPath(), Body: req, Options: opts}
-	return doSecret[Result](ctx, s.rc, call, req.Token, req.AuthToken)
+	call := &Request{Method: http.MethodPost, Path: tokensPath(), Body: req}
+	return do[Result](ctx, s.c, call, opts)
 }
 
 // ListPushTokens returns the push tokens of the user of opts.AuthToken:
@@ -221,11 +178,11 @@ func (s *NotificationsService) ListPushTokens(ctx context.Context, opts *ListPus
 	if opts == nil {
 		return nil, newArgError("opts", "must not be nil")
 	}
-	if err := s.rc.Required("opts.AuthToken", opts.AuthToken); err != nil {
+	if err := required("opts.AuthToken", string(opts.AuthToken)); err != nil {
 		return nil, err
 	}
-	call := &rest.Call{Method: http.MethodGet, Path: tokensPath(), Query: opts, Options: reqOpts}
-	out, err := doSecret[pushTokens](ctx, s.rc, call, opts.AuthToken)
+	call := &Request{Method: http.MethodGet, Path: tokensPath(), Query: opts}
+	out, err := do[pushTokens](ctx, s.c, call, reqOpts)
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +200,7 @@ func (s *NotificationsService) UnregisterPushTokens(ctx context.Context, req *Un
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.AuthToken", req.AuthToken); err != nil {
+	if err := required("req.AuthToken", string(req.AuthToken)); err != nil {
 		return nil, err
 	}
 	var query any
@@ -252,8 +209,8 @@ func (s *NotificationsService) UnregisterPushTokens(ctx context.Context, req *Un
 			All bool `url:"all"`
 		}{true}
 	}
-	call := &rest.Call{Method: http.MethodDelete, Path: tokensPath(), Query: query, Body: req, Options: opts}
-	out, err := doSecret[pushTokens](ctx, s.rc, call, req.AuthToken)
+	call := &Request{Method: http.MethodDelete, Path: tokensPath(), Query: query, Body: req}
+	out, err := do[pushTokens](ctx, s.c, call, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -267,17 +224,17 @@ func (s *NotificationsService) UnregisterPushTokens(ctx context.Context, req *Un
 //
 // API: DELETE /v3/notifications/push/v1/tokens/{pushToken} (onBehalfOf not supported)
 func (s *NotificationsService) DeletePushToken(ctx context.Context, pushToken string, req *DeletePushTokenRequest, opts ...RequestOption) ([]PushToken, error) {
-	if err := s.rc.Required("pushToken", pushToken); err != nil {
+	if err := required("pushToken", pushToken); err != nil {
 		return nil, err
 	}
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.AuthToken", req.AuthToken); err != nil {
+	if err := required("req.AuthToken", string(req.AuthToken)); err != nil {
 		return nil, err
 	}
-	call := &rest.Call{Method: http.MethodDelete, Path: tokensPath().Secret(pushToken), Body: req, Options: opts}
-	out, err := doSecret[pushTokens](ctx, s.rc, call, pushToken, req.AuthToken)
+	call := &Request{Method: http.MethodDelete, Path: append(tokensPath(), pushToken), Secrets: []Secret{Secret(pushToken)}, Body: req}
+	out, err := do[pushTokens](ctx, s.c, call, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 const (
@@ -105,10 +106,10 @@ func TestPushTokensNeverShown(t *testing.T) {
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	m := newMockAPI(t, chat.WithLogger(logger))
-	m.reply(http.StatusNotFound, `{"error":{"code":"ERR_TOKEN_NOT_FOUND","message":"push token `+testPushToken+` of `+testAuthToken+` not found"}}`)
+	m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_TOKEN_NOT_FOUND","message":"push token `+testPushToken+` of `+testAuthToken+` not found"}}`)
 
 	_, err := m.client.Notifications.DeletePushToken(ctx, testPushToken, &chat.DeletePushTokenRequest{AuthToken: testAuthToken})
-	e := requireAPIError(t, err)
+	e := wiretest.RequireAPIError(t, err)
 	assert.ErrorIs(t, err, chat.ErrNotFound)
 	assert.Equal(t, "/v3/notifications/push/v1/tokens/REDACTED", e.Path)
 	_, err2 := m.client.Notifications.ListPushTokens(ctx, &chat.ListPushTokensOptions{AuthToken: testAuthToken})
@@ -202,8 +203,8 @@ func TestNotificationTokenArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			requireArgError(t, tt.call(m.client.Notifications), tt.wantName)
-			assert.Zero(t, m.calls())
+			wiretest.RequireArgError(t, tt.call(m.client.Notifications), tt.wantName)
+			assert.Zero(t, m.Calls())
 		})
 	}
 }

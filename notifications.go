@@ -2,12 +2,7 @@ package chat
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"net/http"
-	"strings"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // NotificationsService manages push, email and SMS notifications: the app's
@@ -21,7 +16,7 @@ import (
 // of these types with fmt shows its secrets as REDACTED, while JSON
 // encoding keeps them. Errors returned by the calls that send them have
 // them scrubbed too.
-type NotificationsService struct{ rc *rest.Client }
+type NotificationsService struct{ c *Caller }
 
 // NotificationSetting says when a notification is sent for an event, in
 // the app's settings and in a user's preferences. Its meaning depends on
@@ -312,7 +307,7 @@ type MentionTemplate struct {
 //
 // API: GET /v3/notifications/v1/settings (onBehalfOf not supported)
 func (s *NotificationsService) GetSettings(ctx context.Context, opts ...RequestOption) (*NotificationSettings, error) {
-	return do[NotificationSettings](ctx, s.rc, http.MethodGet, notificationsPath("v1", "settings"), nil, "", opts)
+	return do[NotificationSettings](ctx, s.c, &Request{Method: http.MethodGet, Path: notificationsPath("v1", "settings")}, opts)
 }
 
 // UpdateSettings changes the app's notification settings: only the fields
@@ -323,66 +318,17 @@ func (s *NotificationsService) UpdateSettings(ctx context.Context, req *Notifica
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	return do[Result](ctx, s.rc, http.MethodPatch, notificationsPath("v1", "settings"), req, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodPatch, Path: notificationsPath("v1", "settings"), Body: req}, opts)
 }
 
 // ResetSettings restores the app's default notification settings.
 //
 // API: DELETE /v3/notifications/v1/settings (onBehalfOf not supported)
 func (s *NotificationsService) ResetSettings(ctx context.Context, opts ...RequestOption) (*Result, error) {
-	return do[Result](ctx, s.rc, http.MethodDelete, notificationsPath("v1", "settings"), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: notificationsPath("v1", "settings")}, opts)
 }
 
 // notificationsPath is /notifications/{segments...}.
-func notificationsPath(segments ...string) rest.Path {
-	return path(append([]string{"notifications"}, segments...)...)
-}
-
-// doSecret is do for calls that send secrets outside the path (in the body
-// or the query): the returned error has them scrubbed, in case the service
-// echoes them.
-func doSecret[T any](ctx context.Context, rc *rest.Client, call *rest.Call, secrets ...string) (*T, error) {
-	v, err := rest.Data[T](ctx, rc, call)
-	return v, scrubSecrets(err, secrets)
-}
-
-// scrubSecrets replaces each secret (of 4 characters or more) in the
-// texts of an *Error with REDACTED.
-func scrubSecrets(err error, secrets []string) error {
-	var e *Error
-	if err == nil || !errors.As(err, &e) {
-		return err
-	}
-	for _, s := range secrets {
-		if len(s) < 4 {
-			continue
-		}
-		e.Message = strings.ReplaceAll(e.Message, s, rest.Redacted)
-		e.DevMessage = strings.ReplaceAll(e.DevMessage, s, rest.Redacted)
-		for k, vs := range e.Details {
-			for i, v := range vs {
-				vs[i] = strings.ReplaceAll(v, s, rest.Redacted)
-			}
-			if strings.Contains(k, s) {
-				delete(e.Details, k)
-				e.Details[strings.ReplaceAll(k, s, rest.Redacted)] = vs
-			}
-		}
-	}
-	return err
-}
-
-// redact replaces each non-empty string *p with REDACTED, for the Format
-// methods of types that carry secrets.
-func redact(p ...*string) {
-	for _, s := range p {
-		if *s != "" {
-			*s = rest.Redacted
-		}
-	}
-}
-
-// formatRedacted prints v, a copy with its secrets redacted, as verb asks.
-func formatRedacted(f fmt.State, verb rune, v any) {
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
+func notificationsPath(segments ...string) []string {
+	return append([]string{"notifications"}, segments...)
 }

@@ -4,8 +4,6 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // Option configures a [Client] in [NewClient].
@@ -13,6 +11,7 @@ type Option func(*options)
 
 type options struct {
 	region        Region
+	regionSet     bool
 	httpClient    *http.Client
 	baseURL       string
 	loopbackHTTP  bool
@@ -25,33 +24,9 @@ type options struct {
 	invalidOption string
 }
 
-// RetryPolicy says how often and how long the client retries a failed
-// request. See [WithRetryPolicy] for which requests are retried.
-type RetryPolicy struct {
-	// MaxRetries is the number of retries after the first attempt; 0 turns
-	// retries off.
-	MaxRetries int
-	// MinWait is the first backoff; each later one doubles, up to MaxWait,
-	// with jitter. Zero means the default (250ms).
-	MinWait time.Duration
-	// MaxWait caps the exponential backoff. Zero means the default (10s).
-	MaxWait time.Duration
-	// MaxServerWait is the longest wait the client accepts from a server's
-	// Retry-After or X-Rate-Limit-Reset; when the server asks for longer, the
-	// error is returned at once. Zero means the default (60s).
-	MaxServerWait time.Duration
-}
-
-// DefaultRetryPolicy is the policy of a client built without
-// [WithRetryPolicy]: 3 retries, backoff from 250ms to 10s, server-requested
-// waits up to 60s.
-func DefaultRetryPolicy() RetryPolicy {
-	return RetryPolicy{MaxRetries: 3, MinWait: 250 * time.Millisecond, MaxWait: 10 * time.Second, MaxServerWait: time.Minute}
-}
-
 // WithRegion selects the app's region: [RegionUS] (the default),
 // [RegionEU] or [RegionIN]. NewClient rejects any other value.
-func WithRegion(r Region) Option { return func(o *options) { o.region = r } }
+func WithRegion(r Region) Option { return func(o *options) { o.region, o.regionSet = r, true } }
 
 // WithHTTPClient sends requests through hc: its Transport, TLS configuration,
 // Timeout (per attempt) and Jar are honoured, and retries wrap it. The SDK
@@ -95,18 +70,9 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 // done.
 func WithRetryPolicy(p RetryPolicy) Option {
 	return func(o *options) {
-		def := DefaultRetryPolicy()
-		if p.MinWait <= 0 {
-			p.MinWait = def.MinWait
-		}
-		if p.MaxWait <= 0 {
-			p.MaxWait = def.MaxWait
-		}
-		if p.MaxServerWait <= 0 {
-			p.MaxServerWait = def.MaxServerWait
-		}
-		if p.MaxRetries < 0 {
-			o.invalidOption = "retry policy: MaxRetries must not be negative"
+		if p.MaxRetries < 0 || p.MinWait < 0 || p.MaxWait < 0 || p.MaxServerWait < 0 {
+			o.invalidOption = "retry policy values must not be negative"
+			return
 		}
 		o.retry = p
 	}
@@ -139,37 +105,21 @@ func WithMaxResponseBytes(n int64) Option { return func(o *options) { o.maxRespB
 // and relies on its retries of 429 answers ([WithRetryPolicy]).
 func WithLimiter(l Limiter) Option { return func(o *options) { o.limiter = l } }
 
-// RequestOption changes a single call, e.g. [OnBehalfOf].
-type RequestOption = rest.RequestOption
-
-// OnBehalfOf makes a call act as the user uid (the onBehalfOf header), for
-// operations where the API allows it as an option. Operations that require
-// it take the UID as a positional argument instead, which wins over this
-// option.
-func OnBehalfOf(uid string) RequestOption {
-	return func(s *rest.Settings) { s.OnBehalfOf = uid }
-}
-
-// WithHeader adds a header to a single call, for headers the SDK has no
-// option for.
-func WithHeader(key, value string) RequestOption {
-	return func(s *rest.Settings) {
-		if s.Header == nil {
-			s.Header = http.Header{}
+// newOptions applies opts over the defaults and checks the result.
+func newOptions(opts []Option) (*options, error) {
+	o := &options{region: RegionUS, retry: DefaultRetryPolicy()}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(o)
 		}
-		s.Header.Add(key, value)
 	}
-}
-
-// NewTransport returns the transport a client uses by default: a clone of
-// [http.DefaultTransport] tuned for many concurrent calls to one host (256
-// idle connections per host instead of 2, HTTP/2 when the server offers it).
-// Use it as the base when you need your own TLS settings.
-func NewTransport() *http.Transport {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.MaxIdleConns = 256
-	t.MaxIdleConnsPerHost = 256
-	t.IdleConnTimeout = 90 * time.Second
-	t.ForceAttemptHTTP2 = true
-	return t
+	switch {
+	case o.invalidOption != "":
+		return nil, newArgError("options", o.invalidOption)
+	case o.maxRespBytes < 0:
+		return nil, newArgError("options", "max response bytes must not be negative")
+	case o.timeout < 0:
+		return nil, newArgError("options", "timeout must not be negative")
+	}
+	return o, nil
 }

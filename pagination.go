@@ -4,6 +4,8 @@ import (
 	"context"
 	"iter"
 	"slices"
+
+	"github.com/chatrest/chat/internal/rest"
 )
 
 // Page is one page of a list: its items and the list's meta. Page-based
@@ -13,19 +15,19 @@ type Page[T any] struct {
 	// Data holds the page's items.
 	Data []T `json:"data"`
 	// Meta describes where the page sits in the list.
-	Meta Meta `json:"meta"`
+	Meta PageMeta `json:"meta"`
 	// Cursor is the cursor some page-based lists (users, group members)
 	// return beside meta rather than inside it.
 	Cursor *Cursor `json:"cursor,omitempty"`
 }
 
-// Meta is the "meta" object of a list response.
-type Meta struct {
+// PageMeta is the "meta" object of a list response.
+type PageMeta struct {
 	// Pagination is set by page-based lists (perPage/page).
 	Pagination *Pagination `json:"pagination,omitempty"`
 	// Current is set by cursor-based lists: the limit applied and the count
 	// returned.
-	Current *Current `json:"current,omitempty"`
+	Current *PageCount `json:"current,omitempty"`
 	// Next is the cursor for the following page of a cursor-based list.
 	Next *Cursor `json:"next,omitempty"`
 	// Previous is the cursor for the preceding page, when the API sends one.
@@ -48,36 +50,48 @@ type Pagination struct {
 	CurrentPage int `json:"current_page"`
 	// TotalPages is the number of pages.
 	TotalPages int `json:"total_pages"`
+	// Links are the addresses of neighbouring pages, when the list sends
+	// them (the management API's extensions).
+	Links *PageLinks `json:"links,omitempty"`
 }
 
-// Current is the meta.current object of a cursor-based list.
-type Current struct {
+// PageLinks are the links of a page of a page-based list.
+type PageLinks struct {
+	// Next is the address of the next page; empty on the last.
+	Next string `json:"next,omitempty"`
+}
+
+// PageCount is the meta.current object of a cursor-based list.
+type PageCount struct {
 	// Limit is the page size applied.
 	Limit int `json:"limit"`
 	// Count is the number of items on this page.
 	Count int `json:"count"`
 }
 
-// Affix is the direction of a cursor: after it or before it.
-type Affix string
+// Direction is the direction of a cursor: after it or before it.
+type Direction string
 
 // Cursor directions.
 const (
-	AffixAppend  Affix = "append"  // items after the cursor
-	AffixPrepend Affix = "prepend" // items before the cursor
+	DirectionAfter  Direction = "append"  // items after the cursor
+	DirectionBefore Direction = "prepend" // items before the cursor
 )
 
 // Cursor is a position in a cursor-based list. Which fields are set depends
 // on the list: messages use ID and SentAt, threads use UpdatedAt.
 type Cursor struct {
-	// Affix is the direction from the cursor.
-	Affix Affix `json:"affix,omitempty"`
+	// Direction is the direction from the cursor.
+	Direction Direction `json:"affix,omitempty"`
 	// ID is a message (or item) id cursor.
 	ID string `json:"id,omitempty"`
 	// SentAt is a sent-time cursor (Unix seconds).
 	SentAt Timestamp `json:"sentAt,omitempty"`
 	// UpdatedAt is an update-time cursor (Unix seconds).
 	UpdatedAt Timestamp `json:"updatedAt,omitempty"`
+	// CreatedAt is a creation-time cursor in Unix milliseconds (the list
+	// of Agent Builder agents).
+	CreatedAt int64 `json:"createdAt,omitempty"`
 }
 
 // PageOptions selects a page of a page-based list.
@@ -90,8 +104,8 @@ type PageOptions struct {
 
 // CursorOptions positions a cursor-based list of messages or reactions.
 type CursorOptions struct {
-	// Affix is the direction from the cursor.
-	Affix Affix `url:"affix,omitempty"`
+	// Direction is the direction from the cursor.
+	Direction Direction `url:"affix,omitempty"`
 	// ID is a message id cursor.
 	ID string `url:"id,omitempty"`
 	// SentAt is a timestamp cursor (Unix seconds).
@@ -103,8 +117,8 @@ type CursorOptions struct {
 // UpdateCursorOptions positions a cursor-based list ordered by update time,
 // such as the list of threads.
 type UpdateCursorOptions struct {
-	// Affix is the direction from the cursor.
-	Affix Affix `url:"affix,omitempty"`
+	// Direction is the direction from the cursor.
+	Direction Direction `url:"affix,omitempty"`
 	// UpdatedAt is the update-time cursor (Unix seconds).
 	UpdatedAt Timestamp `url:"updatedAt,omitempty"`
 	// Limit is the page size: default 100, at most 1000.
@@ -123,8 +137,8 @@ func (o *CursorOptions) follow(next *Cursor) bool {
 	if next.ID == "" && next.SentAt == 0 {
 		return false
 	}
-	if next.Affix != "" {
-		o.Affix = next.Affix
+	if next.Direction != "" {
+		o.Direction = next.Direction
 	}
 	o.ID, o.SentAt = next.ID, next.SentAt
 	return true
@@ -136,42 +150,18 @@ func (o *UpdateCursorOptions) follow(next *Cursor) bool {
 	if next.UpdatedAt == 0 {
 		return false
 	}
-	if next.Affix != "" {
-		o.Affix = next.Affix
+	if next.Direction != "" {
+		o.Direction = next.Direction
 	}
 	o.UpdatedAt = next.UpdatedAt
 	return true
 }
 
-// walk yields the items of page after page: fetch gets a page, and advance
-// moves the options to the next one, saying whether there is one. It stops
-// at the first error, which it yields, and when ctx is done.
+// walk yields the items of page after page, as rest.Walk does: fetch gets
+// a page, and advance moves the options to the next one, saying whether
+// there is one.
 func walk[T any](ctx context.Context, fetch func(context.Context) (*Page[T], error), advance func(*Page[T]) (bool, error)) iter.Seq2[*T, error] {
-	return func(yield func(*T, error) bool) {
-		for {
-			if err := ctx.Err(); err != nil {
-				yield(nil, err)
-				return
-			}
-			page, err := fetch(ctx)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			for i := range page.Data {
-				if !yield(&page.Data[i], nil) {
-					return
-				}
-			}
-			more, err := advance(page)
-			if err != nil {
-				yield(nil, err)
-			}
-			if !more || err != nil {
-				return
-			}
-		}
-	}
+	return rest.Walk(ctx, fetch, func(p *Page[T]) []T { return p.Data }, advance)
 }
 
 // pageIter walks a page-based list from the page opts names (default 1). It
@@ -312,4 +302,14 @@ func (g *stallGuard[C]) repeated(c C) bool {
 		g.checkpoint, g.power, g.since = c, g.power*2, 0
 	}
 	return false
+}
+
+// nonNil returns *p, or the zero value when p is nil, as a fresh copy the
+// iterators may change.
+func nonNil[T any](p *T) *T {
+	var v T
+	if p != nil {
+		v = *p
+	}
+	return &v
 }

@@ -73,7 +73,7 @@ func TestWalkCursorStopsOnALongCycle(t *testing.T) {
 		fetched++
 		k, _ := strconv.Atoi(strings.TrimPrefix(o.ID, "p"))
 		next := &Cursor{ID: "p" + strconv.Itoa((k+1)%40)}
-		return &Page[Message]{Data: []Message{{ID: o.ID}}, Meta: Meta{Next: next}}, nil
+		return &Page[Message]{Data: []Message{{ID: o.ID}}, Meta: PageMeta{Next: next}}, nil
 	}
 	var last error
 	for _, err := range cursorIter(context.Background(), &CursorOptions{Limit: 1}, fetch) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/chatrest/chat/internal/rest"
 )
@@ -18,7 +19,7 @@ import (
 // users of a role; scope permissions to the members of one group with a
 // scope (admin, moderator, participant). A denied action fails with 403
 // ERR_PERMISSION_DENIED.
-type PermissionsService struct{ rc *rest.Client }
+type PermissionsService struct{ c *Caller }
 
 // PermissionType says whether a permission applies to roles or group scopes.
 type PermissionType string
@@ -91,10 +92,10 @@ type UnsetPermissionResponse struct {
 //
 // API: GET /v3/roles/{role}/permissions (onBehalfOf not supported)
 func (s *PermissionsService) ListRole(ctx context.Context, role string, opts ...RequestOption) (*Page[Permission], error) {
-	if err := s.rc.Required("role", role); err != nil {
+	if err := required("role", role); err != nil {
 		return nil, err
 	}
-	return list[Permission](ctx, s.rc, path("roles", role, "permissions"), nil, "", opts)
+	return list[Permission](ctx, s.c, &Request{Path: []string{"roles", role, "permissions"}}, opts)
 }
 
 // SetRole sets permissions of the role role and returns the outcome per key
@@ -102,10 +103,10 @@ func (s *PermissionsService) ListRole(ctx context.Context, role string, opts ...
 //
 // API: PUT /v3/roles/{role}/permissions (onBehalfOf not supported)
 func (s *PermissionsService) SetRole(ctx context.Context, role string, req *SetPermissionsRequest, opts ...RequestOption) (*SetPermissionsResponse, error) {
-	if err := s.rc.Required("role", role); err != nil {
+	if err := required("role", role); err != nil {
 		return nil, err
 	}
-	return s.set(ctx, path("roles", role, "permissions"), req, opts)
+	return s.set(ctx, []string{"roles", role, "permissions"}, req, opts)
 }
 
 // UnsetRole returns the permission permission (e.g. "listUsers.mode") of
@@ -113,10 +114,10 @@ func (s *PermissionsService) SetRole(ctx context.Context, role string, req *SetP
 //
 // API: DELETE /v3/roles/{role}/permissions/{permission} (onBehalfOf not supported)
 func (s *PermissionsService) UnsetRole(ctx context.Context, role, permission string, opts ...RequestOption) (*UnsetPermissionResponse, error) {
-	if err := s.rc.Required("role", role, "permission", permission); err != nil {
+	if err := required("role", role, "permission", permission); err != nil {
 		return nil, err
 	}
-	return do[UnsetPermissionResponse](ctx, s.rc, http.MethodDelete, path("roles", role, "permissions", permission), nil, "", opts)
+	return do[UnsetPermissionResponse](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"roles", role, "permissions", permission}}, opts)
 }
 
 // ListScope returns the definitions of the permissions that apply to the
@@ -124,10 +125,10 @@ func (s *PermissionsService) UnsetRole(ctx context.Context, role, permission str
 //
 // API: GET /v3/groups/{guid}/scopes/{scope}/permissions (onBehalfOf not supported)
 func (s *PermissionsService) ListScope(ctx context.Context, guid string, scope MemberScope, opts ...RequestOption) (*Page[Permission], error) {
-	if err := s.rc.Required("guid", guid, "scope", string(scope)); err != nil {
+	if err := required("guid", guid, "scope", string(scope)); err != nil {
 		return nil, err
 	}
-	return list[Permission](ctx, s.rc, path("groups", guid, "scopes", string(scope), "permissions"), nil, "", opts)
+	return list[Permission](ctx, s.c, &Request{Path: []string{"groups", guid, "scopes", string(scope), "permissions"}}, opts)
 }
 
 // SetScope sets permissions of the members of the group guid with the scope
@@ -135,10 +136,10 @@ func (s *PermissionsService) ListScope(ctx context.Context, guid string, scope M
 //
 // API: PUT /v3/groups/{guid}/scopes/{scope}/permissions (onBehalfOf not supported)
 func (s *PermissionsService) SetScope(ctx context.Context, guid string, scope MemberScope, req *SetPermissionsRequest, opts ...RequestOption) (*SetPermissionsResponse, error) {
-	if err := s.rc.Required("guid", guid, "scope", string(scope)); err != nil {
+	if err := required("guid", guid, "scope", string(scope)); err != nil {
 		return nil, err
 	}
-	return s.set(ctx, path("groups", guid, "scopes", string(scope), "permissions"), req, opts)
+	return s.set(ctx, []string{"groups", guid, "scopes", string(scope), "permissions"}, req, opts)
 }
 
 // UnsetScope returns the permission permission of the members of the group
@@ -147,19 +148,19 @@ func (s *PermissionsService) SetScope(ctx context.Context, guid string, scope Me
 //
 // API: DELETE /v3/groups/{guid}/scopes/{scope}/permissions/{permission} (onBehalfOf not supported)
 func (s *PermissionsService) UnsetScope(ctx context.Context, guid string, scope MemberScope, permission string, opts ...RequestOption) (*UnsetPermissionResponse, error) {
-	if err := s.rc.Required("guid", guid, "scope", string(scope), "permission", permission); err != nil {
+	if err := required("guid", guid, "scope", string(scope), "permission", permission); err != nil {
 		return nil, err
 	}
-	return do[UnsetPermissionResponse](ctx, s.rc, http.MethodDelete, path("groups", guid, "scopes", string(scope), "permissions", permission), nil, "", opts)
+	return do[UnsetPermissionResponse](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"groups", guid, "scopes", string(scope), "permissions", permission}}, opts)
 }
 
 // set sends a set-permissions request and splits its answer, where the
 // outcomes per key sit beside "permissions" in one object.
-func (s *PermissionsService) set(ctx context.Context, p rest.Path, req *SetPermissionsRequest, opts []RequestOption) (*SetPermissionsResponse, error) {
+func (s *PermissionsService) set(ctx context.Context, p []string, req *SetPermissionsRequest, opts []RequestOption) (*SetPermissionsResponse, error) {
 	if req == nil || len(req.Permissions) == 0 {
 		return nil, newArgError("req.Permissions", "must not be empty")
 	}
-	raw, err := do[map[string]json.RawMessage](ctx, s.rc, http.MethodPut, p, req, "", opts)
+	raw, err := do[map[string]json.RawMessage](ctx, s.c, &Request{Method: http.MethodPut, Path: p, Body: req}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +175,7 @@ func (s *PermissionsService) set(ctx context.Context, p rest.Path, req *SetPermi
 			out.Results[k] = r
 		}
 		if err != nil {
-			return nil, fmt.Errorf("chat: PUT %s: decoding %q of the answer: %w", p.Redacted(), k, err)
+			return nil, fmt.Errorf("chat: PUT /v3/%s: decoding %q of the answer: %w", strings.Join(p, "/"), k, err)
 		}
 	}
 	return out, nil

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 const permissionJSON = `{"id":"sendMessage.allowedMessageTypes","type":"role","title":"Allowed message types",
@@ -21,7 +22,7 @@ func TestPermissionsWire(t *testing.T) {
 		AvailableValues: []string{"text", "image", "audio", "video", "file"}, DefaultValue: []any{}, CreatedAt: 1700000000, UpdatedAt: 1700000001}
 	page := `{"data":[` + permissionJSON + `],"meta":{"pagination":{"total":1,"count":1,"per_page":100,"current_page":1,"total_pages":1}}}`
 	wantPage := &chat.Page[chat.Permission]{Data: []chat.Permission{def},
-		Meta: chat.Meta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}}
+		Meta: chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}}
 	setReq := &chat.SetPermissionsRequest{Permissions: map[string]any{
 		"createGroup": "allow", "listUsers.mode": "friends", "createGroup.allowedGroupTypes": []string{"public"},
 	}}
@@ -75,15 +76,15 @@ func TestPermissionsWire(t *testing.T) {
 
 	t.Run("a result that is not an object fails", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, `{"data":{"createGroup":"oops","permissions":{}}}`)
+		m.Reply(http.StatusOK, `{"data":{"createGroup":"oops","permissions":{}}}`)
 		_, err := m.client.Permissions.SetRole(ctx, "manager", setReq)
 		assert.ErrorContains(t, err, `decoding "createGroup"`)
 	})
 	t.Run("an API error is returned as such", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusNotFound, `{"error":{"code":"ERR_ROLE_NOT_FOUND","message":"no role"}}`)
+		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_ROLE_NOT_FOUND","message":"no role"}}`)
 		_, err := m.client.Permissions.SetRole(ctx, "manager", setReq)
-		assert.Equal(t, "ERR_ROLE_NOT_FOUND", requireAPIError(t, err).Code)
+		assert.Equal(t, "ERR_ROLE_NOT_FOUND", wiretest.RequireAPIError(t, err).Code)
 	})
 }
 
@@ -123,8 +124,8 @@ func TestPermissionsArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			requireArgError(t, tt.call(m.client.Permissions), tt.wantName)
-			assert.Zero(t, m.calls())
+			wiretest.RequireArgError(t, tt.call(m.client.Permissions), tt.wantName)
+			assert.Zero(t, m.Calls())
 		})
 	}
 }

@@ -14,10 +14,10 @@ import (
 //
 // API: POST /v3/messages/{id}/pin (onBehalfOf optional)
 func (s *MessagesService) Pin(ctx context.Context, id string, opts ...RequestOption) (*Message, error) {
-	if err := s.rc.Required("id", id); err != nil {
+	if err := required("id", id); err != nil {
 		return nil, err
 	}
-	return do[Message](ctx, s.rc, http.MethodPost, path("messages", id, "pin"), nil, "", opts)
+	return do[Message](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"messages", id, "pin"}}, opts)
 }
 
 // Unpin unpins the message id and returns it without PinnedBy and
@@ -26,10 +26,10 @@ func (s *MessagesService) Pin(ctx context.Context, id string, opts ...RequestOpt
 //
 // API: DELETE /v3/messages/{id}/pin (onBehalfOf optional)
 func (s *MessagesService) Unpin(ctx context.Context, id string, opts ...RequestOption) (*Message, error) {
-	if err := s.rc.Required("id", id); err != nil {
+	if err := required("id", id); err != nil {
 		return nil, err
 	}
-	return do[Message](ctx, s.rc, http.MethodDelete, path("messages", id, "pin"), nil, "", opts)
+	return do[Message](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"messages", id, "pin"}}, opts)
 }
 
 // Save saves the message id for onBehalfOf and returns it with SavedAt,
@@ -39,10 +39,10 @@ func (s *MessagesService) Unpin(ctx context.Context, id string, opts ...RequestO
 //
 // API: POST /v3/messages/{id}/save (onBehalfOf required)
 func (s *MessagesService) Save(ctx context.Context, id, onBehalfOf string, opts ...RequestOption) (*Message, error) {
-	if err := s.rc.Required("id", id, "onBehalfOf", onBehalfOf); err != nil {
+	if err := required("id", id, "onBehalfOf", onBehalfOf); err != nil {
 		return nil, err
 	}
-	return do[Message](ctx, s.rc, http.MethodPost, path("messages", id, "save"), nil, onBehalfOf, opts)
+	return do[Message](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"messages", id, "save"}, OnBehalfOf: onBehalfOf}, opts)
 }
 
 // Unsave removes the message id from onBehalfOf's saved messages and
@@ -50,8 +50,8 @@ func (s *MessagesService) Save(ctx context.Context, id, onBehalfOf string, opts 
 //
 // API: DELETE /v3/messages/{id}/save (onBehalfOf required)
 func (s *MessagesService) Unsave(ctx context.Context, id, onBehalfOf string, opts ...RequestOption) (*Message, error) {
-	if err := s.rc.Required("id", id, "onBehalfOf", onBehalfOf); err != nil {
+	if err := required("id", id, "onBehalfOf", onBehalfOf); err != nil {
 		return nil, err
 	}
-	return do[Message](ctx, s.rc, http.MethodDelete, path("messages", id, "save"), nil, onBehalfOf, opts)
+	return do[Message](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"messages", id, "save"}, OnBehalfOf: onBehalfOf}, opts)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 func TestMessagesPinsAndSaves(t *testing.T) {
@@ -86,12 +87,12 @@ func TestMessagesPinsAndSaves(t *testing.T) {
 
 func TestMessagesPinErrors(t *testing.T) {
 	m := newMockAPI(t)
-	m.reply(http.StatusBadRequest, `{"error":{"code":"ERR_PINNED_MESSAGES_LIMIT_EXCEEDED","message":"limit"}}`)
+	m.Reply(http.StatusBadRequest, `{"error":{"code":"ERR_PINNED_MESSAGES_LIMIT_EXCEEDED","message":"limit"}}`)
 	_, err := m.client.Messages.Pin(context.Background(), "42")
-	assert.ErrorIs(t, err, chat.ErrBadRequest)
-	assert.Equal(t, "ERR_PINNED_MESSAGES_LIMIT_EXCEEDED", requireAPIError(t, err).Code)
+	assert.ErrorIs(t, err, chat.ErrLimitExceeded)
+	assert.Equal(t, "ERR_PINNED_MESSAGES_LIMIT_EXCEEDED", wiretest.RequireAPIError(t, err).Code)
 
-	m.reply(http.StatusNotFound, `{"error":{"code":"ERR_MESSAGE_ID_NOT_FOUND","message":"no message"}}`)
+	m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_MESSAGE_ID_NOT_FOUND","message":"no message"}}`)
 	_, err = m.client.Messages.Unpin(context.Background(), "42")
 	assert.ErrorIs(t, err, chat.ErrNotFound)
 }

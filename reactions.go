@@ -37,10 +37,10 @@ type ListReactionsOptions struct {
 //
 // API: GET /v3/messages/{id}/reactions (onBehalfOf optional)
 func (s *MessagesService) ListReactions(ctx context.Context, id string, opts *ListReactionsOptions, reqOpts ...RequestOption) (*Page[Reaction], error) {
-	if err := s.rc.Required("id", id); err != nil {
+	if err := required("id", id); err != nil {
 		return nil, err
 	}
-	return list[Reaction](ctx, s.rc, path("messages", id, "reactions"), opts, "", reqOpts)
+	return list[Reaction](ctx, s.c, &Request{Path: []string{"messages", id, "reactions"}, Query: opts}, reqOpts)
 }
 
 // AllReactions iterates over every reaction to the message id, following
@@ -60,10 +60,10 @@ func (s *MessagesService) AllReactions(ctx context.Context, id string, opts *Lis
 //
 // API: GET /v3/messages/{id}/reactions/{reaction} (onBehalfOf optional)
 func (s *MessagesService) ListReactionsFor(ctx context.Context, id, reaction string, opts *ListReactionsOptions, reqOpts ...RequestOption) (*Page[Reaction], error) {
-	if err := s.rc.Required("id", id, "reaction", reaction); err != nil {
+	if err := required("id", id, "reaction", reaction); err != nil {
 		return nil, err
 	}
-	return list[Reaction](ctx, s.rc, path("messages", id, "reactions", reaction), opts, "", reqOpts)
+	return list[Reaction](ctx, s.c, &Request{Path: []string{"messages", id, "reactions", reaction}, Query: opts}, reqOpts)
 }
 
 // AllReactionsFor iterates over every reaction with the emoji reaction to
@@ -85,10 +85,10 @@ func (s *MessagesService) AllReactionsFor(ctx context.Context, id, reaction stri
 //
 // API: POST /v3/messages/{id}/reactions/{reaction} (onBehalfOf required)
 func (s *MessagesService) AddReaction(ctx context.Context, id, reaction, onBehalfOf string, opts ...RequestOption) (*Message, error) {
-	if err := s.rc.Required("id", id, "reaction", reaction, "onBehalfOf", onBehalfOf); err != nil {
+	if err := required("id", id, "reaction", reaction, "onBehalfOf", onBehalfOf); err != nil {
 		return nil, err
 	}
-	return do[Message](ctx, s.rc, http.MethodPost, path("messages", id, "reactions", reaction), nil, onBehalfOf, opts)
+	return do[Message](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"messages", id, "reactions", reaction}, OnBehalfOf: onBehalfOf}, opts)
 }
 
 // RemoveReaction removes onBehalfOf's emoji reaction from the message id,
@@ -96,8 +96,8 @@ func (s *MessagesService) AddReaction(ctx context.Context, id, reaction, onBehal
 //
 // API: DELETE /v3/messages/{id}/reactions/{reaction} (onBehalfOf required)
 func (s *MessagesService) RemoveReaction(ctx context.Context, id, reaction, onBehalfOf string, opts ...RequestOption) (*Message, error) {
-	if err := s.rc.Required("id", id, "reaction", reaction, "onBehalfOf", onBehalfOf); err != nil {
+	if err := required("id", id, "reaction", reaction, "onBehalfOf", onBehalfOf); err != nil {
 		return nil, err
 	}
-	return do[Message](ctx, s.rc, http.MethodDelete, path("messages", id, "reactions", reaction), nil, onBehalfOf, opts)
+	return do[Message](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"messages", id, "reactions", reaction}, OnBehalfOf: onBehalfOf}, opts)
 }

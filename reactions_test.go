@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // reactionJSON is a reaction list item as chat-core §2.9 describes it.
@@ -40,7 +41,7 @@ func TestMessagesReactions(t *testing.T) {
 		require.NotNil(t, r.ReactedBy)
 		assert.Equal(t, "George Alan", r.ReactedBy.Name)
 		assert.Equal(t, chat.Timestamp(1638423400), r.ReactedBy.LastActiveAt)
-		assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, ID: "7"}, p.Meta.Next)
+		assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, ID: "7"}, p.Meta.Next)
 	}
 	checkCounts := func(t *testing.T, got any) {
 		msg := asMessage(t, got)
@@ -58,7 +59,7 @@ func TestMessagesReactions(t *testing.T) {
 		{
 			name: "ListReactions with a cursor on behalf of a user",
 			call: func(ctx context.Context, c *chat.Client) (any, error) {
-				return c.Messages.ListReactions(ctx, "42", &chat.ListReactionsOptions{CursorOptions: chat.CursorOptions{Affix: chat.AffixAppend, ID: "6", Limit: 5}},
+				return c.Messages.ListReactions(ctx, "42", &chat.ListReactionsOptions{CursorOptions: chat.CursorOptions{Direction: chat.DirectionAfter, ID: "6", Limit: 5}},
 					chat.OnBehalfOf("cometchat-uid-1"))
 			},
 			method: http.MethodGet, path: "/v3/messages/42/reactions", obo: "cometchat-uid-1",
@@ -161,17 +162,17 @@ func TestMessagesAllReactions(t *testing.T) {
 		m := newMockAPI(t)
 		messagesServer(m, pages)
 		assert.Equal(t, []string{"1", "2", "3"}, collect(t, m.client.Messages.AllReactions(context.Background(), "42", opts)))
-		for _, r := range m.requests() {
+		for _, r := range m.Requests() {
 			assert.Equal(t, "/v3/messages/42/reactions", r.Path)
 			assert.Equal(t, "2", r.Query.Get("limit"))
 		}
-		assert.Len(t, m.requests(), 3)
+		assert.Len(t, m.Requests(), 3)
 	})
 	t.Run("AllReactionsFor", func(t *testing.T) {
 		m := newMockAPI(t)
 		messagesServer(m, pages)
 		assert.Equal(t, []string{"1", "2", "3"}, collect(t, m.client.Messages.AllReactionsFor(context.Background(), "42", "👍", opts, chat.OnBehalfOf("u1"))))
-		for _, r := range m.requests() {
+		for _, r := range m.Requests() {
 			assert.Equal(t, "/v3/messages/42/reactions/%F0%9F%91%8D", r.Path)
 			assert.Equal(t, "u1", r.Header.Get("onBehalfOf"))
 		}
@@ -179,12 +180,12 @@ func TestMessagesAllReactions(t *testing.T) {
 	t.Run("arguments", func(t *testing.T) {
 		m := newMockAPI(t)
 		for _, err := range m.client.Messages.AllReactionsFor(context.Background(), "42", "", nil) {
-			requireArgError(t, err, "reaction")
+			wiretest.RequireArgError(t, err, "reaction")
 		}
 		for _, err := range m.client.Messages.AllReactions(context.Background(), "", nil) {
-			requireArgError(t, err, "id")
+			wiretest.RequireArgError(t, err, "id")
 		}
-		assert.Zero(t, m.calls())
+		assert.Zero(t, m.Calls())
 	})
 }
 
@@ -192,7 +193,7 @@ func TestMessagesAllReactions(t *testing.T) {
 // inconsistencies through the client.
 func TestReactionDecoding(t *testing.T) {
 	m := newMockAPI(t)
-	m.reply(http.StatusOK, `{"data":[{"id":7,"messageId":42,"reaction":"👍","uid":"u","reactedAt":"1638423490",
+	m.Reply(http.StatusOK, `{"data":[{"id":7,"messageId":42,"reaction":"👍","uid":"u","reactedAt":"1638423490",
 		"reactedBy":[{"uid":"u","createdAt":"1596537299"}]}],"meta":{"current":{"limit":"10","count":"1"},"next":{"affix":"append","id":7}}}`)
 	p, err := m.client.Messages.ListReactions(context.Background(), "42", nil)
 	require.NoError(t, err)
@@ -203,5 +204,5 @@ func TestReactionDecoding(t *testing.T) {
 	assert.Equal(t, chat.Timestamp(1638423490), r.ReactedAt)
 	require.NotNil(t, r.ReactedBy, "a one-element array where an object is documented")
 	assert.Equal(t, chat.Timestamp(1596537299), r.ReactedBy.CreatedAt)
-	assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, ID: "7"}, p.Meta.Next)
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, ID: "7"}, p.Meta.Next)
 }

@@ -3,12 +3,15 @@ package chat_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -70,7 +73,7 @@ func newRedirectHosts(t *testing.T) *redirectHosts {
 				return
 			}
 			w.Header().Set("Content-Type", "application/json")
-			_, _ = io.WriteString(w, `{"data":{}}`)
+			_, _ = io.WriteString(w, `{"data":{"ok":true}}`)
 		})
 	}
 	h.origin = httptest.NewServer(serve("origin"))
@@ -208,8 +211,8 @@ func TestChatClientRedirects(t *testing.T) {
 // PATCH.
 func TestManagementClientRedirects(t *testing.T) {
 	h := newRedirectHosts(t)
-	mc, err := management.NewClient(redirMgmtKey, redirMgmtSecret, management.WithBaseURL(h.origin.URL),
-		management.WithInsecureLoopback())
+	mc, err := management.NewClient(redirMgmtKey, redirMgmtSecret, chat.WithBaseURL(h.origin.URL),
+		chat.WithInsecureLoopback())
 	require.NoError(t, err)
 	t.Cleanup(mc.CloseIdleConnections)
 	ctx := t.Context()
@@ -286,4 +289,62 @@ func base64Credentials(user, password string) string {
 	r, _ := http.NewRequestWithContext(context.Background(), "GET", "http://x", nil)
 	r.SetBasicAuth(user, password)
 	return strings.TrimPrefix(r.Header.Get("Authorization"), "Basic ")
+}
+
+// TestRedirectNeverDowngradesToHTTP serves the API over https and answers
+// with redirects to a plain http listener on loopback, for a GET and for a
+// PUT whose body carries a provider's secret, in the chat and management
+// clients: nothing ever arrives over plain http, and the call fails with
+// a transport error that shows no credential.
+func TestRedirectNeverDowngradesToHTTP(t *testing.T) {
+	const twilioToken = "twilio-auth-token-downgrade-0123"
+	var plainHits atomic.Int32
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		plainHits.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"data":{"uid":"u1"}}`)
+	}))
+	t.Cleanup(plain.Close)
+	var tlsHits atomic.Int32
+	api := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tlsHits.Add(1)
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Location", plain.URL+r.URL.Path)
+		w.WriteHeader(http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(api.Close)
+
+	c, err := chat.NewClient("myapp", redirAPIKey, chat.WithBaseURL(api.URL), chat.WithHTTPClient(api.Client()), fastRetries)
+	require.NoError(t, err)
+	mc, err := management.NewClient(redirMgmtKey, redirMgmtSecret, chat.WithBaseURL(api.URL),
+		chat.WithHTTPClient(api.Client()), chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: time.Millisecond}))
+	require.NoError(t, err)
+	ctx := t.Context()
+	for name, call := range map[string]func() error{
+		"GET": func() error { _, err := c.Users.Get(ctx, "u1"); return err },
+		"PUT with a provider's secret": func() error {
+			_, err := c.Notifications.UpdateTwilioProvider(ctx, &chat.TwilioProvider{TwilioAccountSID: "sid", TwilioAuthToken: twilioToken})
+			return err
+		},
+		"management GET": func() error { _, err := mc.Webhooks.Get(ctx, "app1", "hook"); return err },
+		"management PUT with a password": func() error {
+			pw := chat.Secret("webhook-password-downgrade-0123")
+			_, err := mc.Webhooks.Update(ctx, "app1", "hook", &management.UpdateWebhookRequest{Password: &pw})
+			return err
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			tlsHits.Store(0)
+			err := call()
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "redirect refused")
+			var ce *chat.Error
+			assert.False(t, errors.As(err, &ce), "a transport error, not an API error")
+			assert.Equal(t, int32(1), tlsHits.Load(), "a refused redirect is not retried")
+			for _, secret := range []string{redirAPIKey, redirMgmtKey, redirMgmtSecret, twilioToken} {
+				assert.NotContains(t, fmt.Sprintf("%v %+v %#v", err, err, err), secret)
+			}
+		})
+	}
+	assert.Zero(t, plainHits.Load(), "requests arrived over plain http")
 }

@@ -2,8 +2,6 @@ package chat
 
 import (
 	"net/url"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // Region is the data region an app lives in. It selects the API host.
@@ -47,10 +45,4 @@ func validAppID(appID string) string {
 		}
 	}
 	return ""
-}
-
-// parseBaseURL checks a WithBaseURL address and returns it with the version
-// prefix added.
-func parseBaseURL(raw string, allowLoopbackHTTP bool) (*url.URL, string) {
-	return rest.ParseBase(raw, allowLoopbackHTTP, apiVersion)
 }

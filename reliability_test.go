@@ -666,6 +666,7 @@ func reliabilityDoc(matrix, cancelTable, stamp string) string {
 		"{{deadline}}", relDeadline.String(),
 		"{{wait}}", relLongWait.String(),
 		"{{prompt}}", relPrompt.String(),
+		"{{hostile}}", hostileReliability(),
 	).Replace(reliabilityTemplate)
 }
 
@@ -782,4 +783,5 @@ a re-sent message as possibly delivered twice.
   timeout, a 200 cut short) fails with the outcome unknown: the service
   may have applied it. Check the resource (or, for a send, re-send with
   the same muid) before treating it as not applied.
-`
+
+{{hostile}}`

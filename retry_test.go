@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -18,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // fastRetries retries 3 times with waits of a millisecond or two, so that
@@ -96,11 +98,11 @@ func TestRetryTable(t *testing.T) {
 		{name: "429", status: 429, idempotentAttempts: 4, postAttempts: 4},
 		{name: "429 with Retry-After 0", status: 429, idempotentAttempts: 4, postAttempts: 4,
 			respond: func(*http.Request) (*http.Response, error) {
-				return jsonResponse(429, errorBody("ERR_TOO_MANY_REQUESTS"), "Retry-After", "0"), nil
+				return wiretest.JSONResponse(429, errorBody("ERR_TOO_MANY_REQUESTS"), "Retry-After", "0"), nil
 			}},
 		{name: "429 with a reset already passed", status: 429, idempotentAttempts: 4, postAttempts: 4,
 			respond: func(*http.Request) (*http.Response, error) {
-				return jsonResponse(429, errorBody("ERR_TOO_MANY_REQUESTS"), "X-Rate-Limit-Reset", fmt.Sprint(time.Now().Add(-time.Minute).Unix())), nil
+				return wiretest.JSONResponse(429, errorBody("ERR_TOO_MANY_REQUESTS"), "X-Rate-Limit-Reset", fmt.Sprint(time.Now().Add(-time.Minute).Unix())), nil
 			}},
 		{name: "500", status: 500, idempotentAttempts: 4, postAttempts: 1},
 		{name: "501", status: 501, idempotentAttempts: 1, postAttempts: 1},
@@ -108,7 +110,7 @@ func TestRetryTable(t *testing.T) {
 		{name: "503", status: 503, idempotentAttempts: 4, postAttempts: 1},
 		{name: "503 with Retry-After 0", status: 503, idempotentAttempts: 4, postAttempts: 1,
 			respond: func(*http.Request) (*http.Response, error) {
-				return jsonResponse(503, errorBody("ERR_X"), "Retry-After", "0"), nil
+				return wiretest.JSONResponse(503, errorBody("ERR_X"), "Retry-After", "0"), nil
 			}},
 		{name: "504", status: 504, idempotentAttempts: 4, postAttempts: 1},
 		{name: "400", status: 400, idempotentAttempts: 1, postAttempts: 1},
@@ -122,10 +124,10 @@ func TestRetryTable(t *testing.T) {
 				respond := o.respond
 				if respond == nil {
 					respond = func(*http.Request) (*http.Response, error) {
-						return jsonResponse(o.status, errorBody(fmt.Sprintf("ERR_%d", o.status))), nil
+						return wiretest.JSONResponse(o.status, errorBody(fmt.Sprintf("ERR_%d", o.status))), nil
 					}
 				}
-				m.serve(func(_ int, req *http.Request) (*http.Response, error) { return respond(req) })
+				m.Serve(func(_ int, req *http.Request) (*http.Response, error) { return respond(req) })
 
 				err := c.call(context.Background(), m.client)
 				require.Error(t, err)
@@ -134,15 +136,15 @@ func TestRetryTable(t *testing.T) {
 				if c.idempotent {
 					want = o.idempotentAttempts
 				}
-				assert.Equal(t, want, m.calls(), "attempts")
-				for i, r := range m.requests() {
+				assert.Equal(t, want, m.Calls(), "attempts")
+				for i, r := range m.Requests() {
 					assert.Equal(t, c.path, r.Path, "attempt %d", i+1)
 					if c.body != "" {
 						assert.JSONEq(t, c.body, string(r.Body), "body of attempt %d", i+1)
 					}
 				}
 				if o.status != 0 {
-					ce := requireAPIError(t, err)
+					ce := wiretest.RequireAPIError(t, err)
 					assert.Equal(t, o.status, ce.StatusCode)
 					assert.Equal(t, want, ce.Attempts, "Error.Attempts")
 				} else {
@@ -160,17 +162,17 @@ func TestRetryThenSuccess(t *testing.T) {
 	for _, c := range retryCalls {
 		t.Run(c.name, func(t *testing.T) {
 			m := newMockAPI(t, fastRetries)
-			m.serve(func(attempt int, _ *http.Request) (*http.Response, error) {
+			m.Serve(func(attempt int, _ *http.Request) (*http.Response, error) {
 				switch attempt {
 				case 1:
 					return nil, syscall.ECONNREFUSED
 				case 2:
-					return jsonResponse(429, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0"), nil
+					return wiretest.JSONResponse(429, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0"), nil
 				}
-				return jsonResponse(200, `{"data":{"uid":"u1","id":"1","success":true}}`), nil
+				return wiretest.JSONResponse(200, `{"data":{"uid":"u1","id":"1","success":true}}`), nil
 			})
 			require.NoError(t, c.call(context.Background(), m.client))
-			assert.Equal(t, 3, m.calls())
+			assert.Equal(t, 3, m.Calls())
 		})
 	}
 }
@@ -178,16 +180,18 @@ func TestRetryThenSuccess(t *testing.T) {
 func TestWithoutRetries(t *testing.T) {
 	responders := map[string]func(*http.Request) (*http.Response, error){
 		"connection refused": func(*http.Request) (*http.Response, error) { return nil, syscall.ECONNREFUSED },
-		"429":                func(*http.Request) (*http.Response, error) { return jsonResponse(429, `{}`, "Retry-After", "0"), nil },
-		"503":                func(*http.Request) (*http.Response, error) { return jsonResponse(503, `{}`), nil },
+		"429": func(*http.Request) (*http.Response, error) {
+			return wiretest.JSONResponse(429, `{}`, "Retry-After", "0"), nil
+		},
+		"503": func(*http.Request) (*http.Response, error) { return wiretest.JSONResponse(503, `{}`), nil },
 	}
 	for _, c := range retryCalls {
 		for name, respond := range responders {
 			t.Run(c.name+"/"+name, func(t *testing.T) {
 				m := newMockAPI(t, chat.WithoutRetries())
-				m.serve(func(_ int, req *http.Request) (*http.Response, error) { return respond(req) })
+				m.Serve(func(_ int, req *http.Request) (*http.Response, error) { return respond(req) })
 				require.Error(t, c.call(context.Background(), m.client))
-				assert.Equal(t, 1, m.calls())
+				assert.Equal(t, 1, m.Calls())
 			})
 		}
 	}
@@ -226,6 +230,26 @@ func TestRetryServerWait(t *testing.T) {
 			check:  func(t *testing.T, ce *chat.Error) { assert.False(t, ce.RateLimitReset.IsZero()) },
 		},
 		{
+			name: "Retry-After too large for int64 is too long", status: 429, call: retryCalls[0],
+			header: []string{"Retry-After", "99999999999999999999999"},
+			check:  func(t *testing.T, ce *chat.Error) { assert.Equal(t, time.Duration(math.MaxInt64), ce.RetryAfter) },
+		},
+		{
+			name: "a garbage Retry-After on a 503 is too long", status: 503, call: retryCalls[1],
+			header: []string{"Retry-After", "in a while"},
+			check:  func(t *testing.T, ce *chat.Error) { assert.Equal(t, time.Duration(math.MaxInt64), ce.RetryAfter) },
+		},
+		{
+			name: "a negative Retry-After is too long", status: 429, call: retryCalls[3],
+			header: []string{"Retry-After", "-1"},
+			check:  func(t *testing.T, ce *chat.Error) { assert.Equal(t, time.Duration(math.MaxInt64), ce.RetryAfter) },
+		},
+		{
+			name: "an unreadable X-Rate-Limit-Reset is too long", status: 429, call: retryCalls[4],
+			header: []string{"X-Rate-Limit-Reset", "tomorrow"},
+			check:  func(t *testing.T, ce *chat.Error) { assert.Equal(t, time.Duration(math.MaxInt64), ce.RetryAfter) },
+		},
+		{
 			name: "Retry-After that would pass the context deadline", status: 429, call: retryCalls[0],
 			opts: []chat.Option{chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: time.Millisecond, MaxServerWait: 3 * time.Hour})},
 			ctx: func() (context.Context, context.CancelFunc) {
@@ -245,7 +269,7 @@ func TestRetryServerWait(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t, append([]chat.Option{fastRetries}, tt.opts...)...)
-			m.reply(tt.status, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, tt.header...)
+			m.Reply(tt.status, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, tt.header...)
 			ctx, cancel := context.Background(), context.CancelFunc(func() {})
 			if tt.ctx != nil {
 				ctx, cancel = tt.ctx()
@@ -253,9 +277,9 @@ func TestRetryServerWait(t *testing.T) {
 			defer cancel()
 
 			err := tt.call.call(ctx, m.client)
-			ce := requireAPIError(t, err)
+			ce := wiretest.RequireAPIError(t, err)
 			assert.Equal(t, tt.status, ce.StatusCode)
-			assert.Equal(t, 1, m.calls(), "attempts")
+			assert.Equal(t, 1, m.Calls(), "attempts")
 			assert.Equal(t, 1, ce.Attempts)
 			tt.check(t, ce)
 		})
@@ -272,13 +296,13 @@ func TestRetryCancelledDuringBackoff(t *testing.T) {
 				m := newMockAPI(t, slow)
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
-				m.serve(func(int, *http.Request) (*http.Response, error) {
+				m.Serve(func(int, *http.Request) (*http.Response, error) {
 					cancel()
-					return jsonResponse(429, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`), nil
+					return wiretest.JSONResponse(429, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`), nil
 				})
 				err := c.call(ctx, m.client)
 				assert.ErrorIs(t, err, context.Canceled)
-				assert.Equal(t, 1, m.calls())
+				assert.Equal(t, 1, m.Calls())
 			})
 		}
 	})
@@ -290,9 +314,9 @@ func TestRetryCancelledDuringBackoff(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
 				attempted := make(chan struct{}, 4)
-				m.serve(func(int, *http.Request) (*http.Response, error) {
+				m.Serve(func(int, *http.Request) (*http.Response, error) {
 					attempted <- struct{}{}
-					return jsonResponse(429, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`), nil
+					return wiretest.JSONResponse(429, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`), nil
 				})
 				go func() {
 					<-attempted
@@ -300,7 +324,7 @@ func TestRetryCancelledDuringBackoff(t *testing.T) {
 				}()
 				err := c.call(ctx, m.client)
 				assert.ErrorIs(t, err, context.Canceled)
-				assert.Equal(t, 1, m.calls())
+				assert.Equal(t, 1, m.Calls())
 			})
 		}
 	})
@@ -398,26 +422,26 @@ func TestRetryUnreadableSuccess(t *testing.T) {
 	fast := chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: time.Millisecond})
 	broken := func(attempt int, _ *http.Request) (*http.Response, error) {
 		if attempt == 1 {
-			return jsonResponse(http.StatusOK, `{"data":{"uid":"alice"`), nil
+			return wiretest.JSONResponse(http.StatusOK, `{"data":{"uid":"alice"`), nil
 		}
-		return jsonResponse(http.StatusOK, `{"data":{"uid":"alice","name":"Alice"}}`), nil
+		return wiretest.JSONResponse(http.StatusOK, `{"data":{"uid":"alice","name":"Alice"}}`), nil
 	}
 
 	t.Run("GET recovers", func(t *testing.T) {
 		m := newMockAPI(t, fast)
-		m.serve(broken)
+		m.Serve(broken)
 		u, err := m.client.Users.Get(t.Context(), "alice")
 		require.NoError(t, err)
 		assert.Equal(t, "Alice", u.Name)
-		assert.Equal(t, 2, m.calls())
+		assert.Equal(t, 2, m.Calls())
 	})
 	t.Run("GET gives up after the budget", func(t *testing.T) {
 		m := newMockAPI(t, fast)
-		m.reply(http.StatusOK, `<html>maintenance</html>`)
+		m.Reply(http.StatusOK, `<html>maintenance</html>`)
 		_, err := m.client.Users.Get(t.Context(), "alice")
 		var ce *chat.Error
 		require.ErrorAs(t, err, &ce)
-		assert.Equal(t, 3, m.calls(), "1 attempt + MaxRetries 2")
+		assert.Equal(t, 3, m.Calls(), "1 attempt + MaxRetries 2")
 		assert.Equal(t, 3, ce.Attempts)
 		assert.Contains(t, ce.Message, "decoding response")
 	})
@@ -436,12 +460,12 @@ func TestRetryUnreadableSuccess(t *testing.T) {
 	} {
 		t.Run(write.name+" is not resent", func(t *testing.T) {
 			m := newMockAPI(t, fast)
-			m.serve(broken)
+			m.Serve(broken)
 			err := write.call(m.client)
 			var ce *chat.Error
 			require.ErrorAs(t, err, &ce)
 			assert.Equal(t, http.StatusOK, ce.StatusCode)
-			assert.Equal(t, 1, m.calls())
+			assert.Equal(t, 1, m.Calls())
 		})
 	}
 }

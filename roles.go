@@ -4,14 +4,12 @@ import (
 	"context"
 	"iter"
 	"net/http"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // RolesService manages roles and their (deprecated) restricted features.
 // Get it from [Client.Roles]. A user has one role ([User.Role]); users
 // without one have the role "default", which cannot be deleted.
-type RolesService struct{ rc *rest.Client }
+type RolesService struct{ c *Caller }
 
 // DefaultRole is the role of users created without one. It always exists.
 const DefaultRole = "default"
@@ -74,13 +72,13 @@ func (s *RolesService) Create(ctx context.Context, req *CreateRoleRequest, opts 
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.Role", req.Role, "req.Name", req.Name); err != nil {
+	if err := required("req.Role", req.Role, "req.Name", req.Name); err != nil {
 		return nil, err
 	}
 	if err := req.check(); err != nil {
 		return nil, err
 	}
-	return do[Role](ctx, s.rc, http.MethodPost, path("roles"), req, "", opts)
+	return do[Role](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"roles"}, Body: req}, opts)
 }
 
 // ListRolesOptions selects a page of roles.
@@ -93,7 +91,7 @@ type ListRolesOptions struct {
 //
 // API: GET /v3/roles (onBehalfOf not supported)
 func (s *RolesService) List(ctx context.Context, opts *ListRolesOptions, reqOpts ...RequestOption) (*Page[Role], error) {
-	return list[Role](ctx, s.rc, path("roles"), opts, "", reqOpts)
+	return list[Role](ctx, s.c, &Request{Path: []string{"roles"}, Query: opts}, reqOpts)
 }
 
 // All iterates over every role, page after page, starting at opts.Page
@@ -111,10 +109,10 @@ func (s *RolesService) All(ctx context.Context, opts *ListRolesOptions, reqOpts 
 //
 // API: GET /v3/roles/{role} (onBehalfOf not supported)
 func (s *RolesService) Get(ctx context.Context, role string, opts ...RequestOption) (*Role, error) {
-	if err := s.rc.Required("role", role); err != nil {
+	if err := required("role", role); err != nil {
 		return nil, err
 	}
-	return do[Role](ctx, s.rc, http.MethodGet, path("roles", role), nil, "", opts)
+	return do[Role](ctx, s.c, &Request{Method: http.MethodGet, Path: []string{"roles", role}}, opts)
 }
 
 // UpdateRoleRequest is the body of [RolesService.Update]. Empty fields are
@@ -133,7 +131,7 @@ type UpdateRoleRequest struct {
 //
 // API: PUT /v3/roles/{role} (onBehalfOf not supported)
 func (s *RolesService) Update(ctx context.Context, role string, req *UpdateRoleRequest, opts ...RequestOption) (*Role, error) {
-	if err := s.rc.Required("role", role); err != nil {
+	if err := required("role", role); err != nil {
 		return nil, err
 	}
 	if req == nil {
@@ -142,7 +140,7 @@ func (s *RolesService) Update(ctx context.Context, role string, req *UpdateRoleR
 	if err := req.check(); err != nil {
 		return nil, err
 	}
-	return do[Role](ctx, s.rc, http.MethodPut, path("roles", role), req, "", opts)
+	return do[Role](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"roles", role}, Body: req}, opts)
 }
 
 // Delete deletes the role role. The "default" role cannot be deleted
@@ -150,10 +148,10 @@ func (s *RolesService) Update(ctx context.Context, role string, req *UpdateRoleR
 //
 // API: DELETE /v3/roles/{role} (onBehalfOf not supported)
 func (s *RolesService) Delete(ctx context.Context, role string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("role", role); err != nil {
+	if err := required("role", role); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, path("roles", role), nil, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"roles", role}}, opts)
 }
 
 // RestrictedFeature is a feature a role's users may not use.
@@ -181,13 +179,13 @@ type RestrictFeaturesRequest struct {
 //
 // Deprecated: use client.Permissions ([PermissionsService.SetRole]) instead.
 func (s *RolesService) RestrictFeatures(ctx context.Context, role string, req *RestrictFeaturesRequest, opts ...RequestOption) (map[string]Result, error) {
-	if err := s.rc.Required("role", role); err != nil {
+	if err := required("role", role); err != nil {
 		return nil, err
 	}
 	if req == nil || len(req.FeaturesToRestrict) == 0 {
 		return nil, newArgError("req.FeaturesToRestrict", "must not be empty")
 	}
-	return resultMap(do[map[string]Result](ctx, s.rc, http.MethodPost, path("roles", role, "restrictedfeatures"), req, "", opts))
+	return resultMap(do[map[string]Result](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"roles", role, "restrictedfeatures"}, Body: req}, opts))
 }
 
 // ListRestrictedFeatures returns the features the users of the role role
@@ -197,10 +195,10 @@ func (s *RolesService) RestrictFeatures(ctx context.Context, role string, req *R
 //
 // Deprecated: use client.Permissions ([PermissionsService.ListRole]) instead.
 func (s *RolesService) ListRestrictedFeatures(ctx context.Context, role string, opts ...RequestOption) (*Page[RestrictedFeature], error) {
-	if err := s.rc.Required("role", role); err != nil {
+	if err := required("role", role); err != nil {
 		return nil, err
 	}
-	return list[RestrictedFeature](ctx, s.rc, path("roles", role, "restrictedfeatures"), nil, "", opts)
+	return list[RestrictedFeature](ctx, s.c, &Request{Path: []string{"roles", role, "restrictedfeatures"}}, opts)
 }
 
 // AllowFeaturesRequest is the body of [RolesService.AllowFeatures].
@@ -218,11 +216,11 @@ type AllowFeaturesRequest struct {
 //
 // Deprecated: use client.Permissions ([PermissionsService.UnsetRole]) instead.
 func (s *RolesService) AllowFeatures(ctx context.Context, role string, req *AllowFeaturesRequest, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("role", role); err != nil {
+	if err := required("role", role); err != nil {
 		return nil, err
 	}
 	if req == nil || len(req.FeaturesToAllow) == 0 && !req.AllowAll {
 		return nil, newArgError("req", "must name features or set AllowAll")
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, path("roles", role, "restrictedfeatures"), req, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"roles", role, "restrictedfeatures"}, Body: req}, opts)
 }

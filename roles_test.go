@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // roleJSON is the reference's role example (chat-core §2.6).
@@ -43,7 +44,7 @@ func TestRolesWire(t *testing.T) {
 			response: `{"data":[` + roleJSON + `],"meta":{"pagination":{"total":1,"count":1,"per_page":10,"current_page":1,"total_pages":1}}}`,
 			method:   http.MethodGet, path: "/v3/roles", query: "perPage=10",
 			want: &chat.Page[chat.Role]{Data: []chat.Role{*manager},
-				Meta: chat.Meta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 10, CurrentPage: 1, TotalPages: 1}}},
+				Meta: chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 10, CurrentPage: 1, TotalPages: 1}}},
 		},
 		{
 			name:     "Get",
@@ -87,7 +88,7 @@ func TestRolesWire(t *testing.T) {
 			method: http.MethodGet, path: "/v3/roles/manager/restrictedfeatures",
 			want: &chat.Page[chat.RestrictedFeature]{
 				Data: []chat.RestrictedFeature{{Title: "List users", Description: "Lists users", Key: "u.listUsers", Path: "/v3/users", CreatedAt: 1638343994}},
-				Meta: chat.Meta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}},
+				Meta: chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}},
 			},
 		},
 		{
@@ -111,11 +112,11 @@ func TestRolesWire(t *testing.T) {
 
 func TestRolesAll(t *testing.T) {
 	m := newMockAPI(t)
-	m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 		if req.URL.Query().Get("page") == "1" {
-			return jsonResponse(http.StatusOK, `{"data":[{"role":"default"},{"role":"manager"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`), nil
+			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"role":"default"},{"role":"manager"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`), nil
 		}
-		return jsonResponse(http.StatusOK, `{"data":[{"role":"support"}],"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`), nil
+		return wiretest.JSONResponse(http.StatusOK, `{"data":[{"role":"support"}],"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`), nil
 	})
 	var roles []string
 	for r, err := range m.client.Roles.All(context.Background(), &chat.ListRolesOptions{PageOptions: chat.PageOptions{PerPage: 2}}) {
@@ -123,7 +124,7 @@ func TestRolesAll(t *testing.T) {
 		roles = append(roles, r.Role)
 	}
 	assert.Equal(t, []string{"default", "manager", "support"}, roles)
-	assert.Len(t, m.requests(), 2)
+	assert.Len(t, m.Requests(), 2)
 }
 
 func TestRolesArguments(t *testing.T) {
@@ -170,8 +171,8 @@ func TestRolesArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			requireArgError(t, tt.call(m.client), tt.wantName)
-			assert.Zero(t, m.calls())
+			wiretest.RequireArgError(t, tt.call(m.client), tt.wantName)
+			assert.Zero(t, m.Calls())
 		})
 	}
 }

@@ -27,7 +27,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/calls"
 	"github.com/chatrest/chat/chattest"
 	"github.com/chatrest/chat/management"
 	"github.com/chatrest/chat/webhook"
@@ -163,7 +162,7 @@ func TestNoSecretLeaks(t *testing.T) {
 	srv := chattest.NewServer(chattest.WithAPIKey(leakAPIKey), chattest.WithManagementCredentials(leakMgmtKey, leakMgmtSecret))
 	defer srv.Close()
 	client := srv.Client(chat.WithLogger(debugLogger(&chatLog)), chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 1, MinWait: time.Millisecond, MaxWait: time.Millisecond}))
-	mc := srv.ManagementClient(management.WithLogger(debugLogger(&mgmtLog)), management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithLogger(debugLogger(&mgmtLog)), chat.WithoutRetries())
 	s := &shown{t: t, texts: map[string]string{}}
 	secrets := []string{leakAPIKey, leakMgmtKey, leakMgmtSecret, leakWrongKey, leakWrongSecret, leakHookPassword, leakHookPassword2,
 		leakTenantPass, leakPrivateKey, leakP8Key, leakTwilio, leakSendGrid, leakBasicAuth, leakGiphy, leakGroupPassword,
@@ -187,26 +186,26 @@ func TestNoSecretLeaks(t *testing.T) {
 	// Users and auth tokens: minted, listed, used in paths, deleted.
 	alice, err := client.Users.Create(ctx, &chat.CreateUserRequest{UID: "alice", Name: "Alice", WithAuthToken: true})
 	s.ok("create user with token", alice, err)
-	keep(alice.AuthToken)
+	keep(string(alice.AuthToken))
 	bob, err := client.Users.Create(ctx, &chat.CreateUserRequest{UID: "bob", Name: "Bob"})
 	s.ok("create user", bob, err)
 	tok, err := client.AuthTokens.Create(ctx, "alice", nil)
 	s.ok("create auth token", tok, err)
 	tok2, err := client.AuthTokens.Create(ctx, "alice", &chat.CreateAuthTokenRequest{Force: true})
 	s.ok("create another auth token", tok2, err)
-	keep(tok.AuthToken, tok2.AuthToken)
+	keep(string(tok.AuthToken), string(tok2.AuthToken))
 	tokens, err := client.AuthTokens.List(ctx, "alice", nil)
 	s.ok("list auth tokens", tokens, err)
 	for _, at := range tokens.Data {
-		keep(at.AuthToken)
+		keep(string(at.AuthToken))
 	}
-	got, err := client.AuthTokens.Get(ctx, "alice", tok.AuthToken)
+	got, err := client.AuthTokens.Get(ctx, "alice", string(tok.AuthToken))
 	s.ok("get auth token", got, err)
-	upd, err := client.AuthTokens.Update(ctx, "alice", tok.AuthToken, &chat.UpdateAuthTokenRequest{Platform: "ios"})
+	upd, err := client.AuthTokens.Update(ctx, "alice", string(tok.AuthToken), &chat.UpdateAuthTokenRequest{Platform: "ios"})
 	s.ok("update auth token", upd, err)
-	res, err := client.AuthTokens.Delete(ctx, "alice", tok2.AuthToken)
+	res, err := client.AuthTokens.Delete(ctx, "alice", string(tok2.AuthToken))
 	s.ok("delete auth token", res, err)
-	got, err = client.AuthTokens.Get(ctx, "alice", tok2.AuthToken)
+	got, err = client.AuthTokens.Get(ctx, "alice", string(tok2.AuthToken))
 	s.fails("get a deleted auth token (404)", got, err)
 	got, err = client.AuthTokens.Get(ctx, "alice", leakUnknownToken)
 	s.fails("get an unknown auth token (404)", got, err)
@@ -217,19 +216,19 @@ func TestNoSecretLeaks(t *testing.T) {
 	// API keys: created, read, changed and deleted by value.
 	key, err := client.APIKeys.Create(ctx, &chat.CreateAPIKeyRequest{Name: "leak", Scope: chat.ScopeFullAccess})
 	s.ok("create API key", key, err)
-	keep(key.APIKey)
+	keep(string(key.APIKey))
 	keys, err := client.APIKeys.List(ctx, nil)
 	s.ok("list API keys", keys, err)
 	for _, k := range keys.Data {
-		keep(k.APIKey)
+		keep(string(k.APIKey))
 	}
-	k2, err := client.APIKeys.Get(ctx, key.APIKey)
+	k2, err := client.APIKeys.Get(ctx, string(key.APIKey))
 	s.ok("get API key", k2, err)
-	k2, err = client.APIKeys.Update(ctx, key.APIKey, &chat.UpdateAPIKeyRequest{Name: "renamed"})
+	k2, err = client.APIKeys.Update(ctx, string(key.APIKey), &chat.UpdateAPIKeyRequest{Name: "renamed"})
 	s.ok("update API key", k2, err)
-	res, err = client.APIKeys.Delete(ctx, key.APIKey)
+	res, err = client.APIKeys.Delete(ctx, string(key.APIKey))
 	s.ok("delete API key", res, err)
-	k2, err = client.APIKeys.Get(ctx, key.APIKey)
+	k2, err = client.APIKeys.Get(ctx, string(key.APIKey))
 	s.fails("get a deleted API key (404)", k2, err)
 
 	// Messages, groups, failures.
@@ -256,7 +255,7 @@ func TestNoSecretLeaks(t *testing.T) {
 	_, err = management.NewClient(leakMgmtKey, leakMgmtSecret+"\n")
 	s.fails("management.NewClient with a bad secret", nil, err)
 	require.NoError(t, srv.Fail(chattest.Fault{Route: "GET /v3/users/{uid}/auth_tokens/{authToken}", Kind: chattest.FaultDropBefore, Times: 2}))
-	got, err = client.AuthTokens.Get(ctx, "alice", tok.AuthToken)
+	got, err = client.AuthTokens.Get(ctx, "alice", string(tok.AuthToken))
 	s.fails("connection dropped twice on an auth token's path", got, err)
 	require.NoError(t, srv.Fail(chattest.Fault{Route: "GET /v3/apikeys/{apiKey}", Kind: chattest.FaultHTML, Status: 502, Times: 2}))
 	k2, err = client.APIKeys.Get(ctx, leakAPIKey)
@@ -274,16 +273,16 @@ func TestNoSecretLeaks(t *testing.T) {
 	s.ok("add APNs provider", r, err)
 	apns, err := n.ListAPNsProviders(ctx)
 	s.ok("list APNs providers", apns, err)
-	twilio, err := n.SaveTwilio(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: leakTwilio, TwilioSenderPhoneNumber: "+15550100"})
+	twilio, err := n.AddTwilioProvider(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: leakTwilio, TwilioSenderPhoneNumber: "+15550100"})
 	s.ok("save Twilio", twilio, err)
-	twilio, err = n.GetTwilio(ctx)
+	twilio, err = n.GetTwilioProvider(ctx)
 	s.ok("get Twilio", twilio, err)
-	sendgrid, err := n.SaveSendGrid(ctx, &chat.SendGridProvider{SendGridAPIKey: leakSendGrid, SendGridTemplateID: "d-1",
+	sendgrid, err := n.AddSendGridProvider(ctx, &chat.SendGridProvider{SendGridAPIKey: leakSendGrid, SendGridTemplateID: "d-1",
 		SendGridUnsubscribeGroupID: "7", SenderName: "Demo", SenderEmail: "no-reply@demo.test"})
 	s.ok("save SendGrid", sendgrid, err)
-	sendgrid, err = n.GetSendGrid(ctx)
+	sendgrid, err = n.GetSendGridProvider(ctx)
 	s.ok("get SendGrid", sendgrid, err)
-	custom, err := n.SaveCustomPushProvider(ctx, &chat.CustomPushProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/push",
+	custom, err := n.AddCustomPushProvider(ctx, &chat.CustomPushProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/push",
 		UseBasicAuth: true, BasicAuthUsername: "u", BasicAuthPassword: leakBasicAuth})
 	s.ok("save custom push provider", custom, err)
 	custom, err = n.GetCustomPushProvider(ctx)
@@ -291,7 +290,7 @@ func TestNoSecretLeaks(t *testing.T) {
 	for platform, token := range map[chat.PushPlatform]string{
 		chat.PushPlatformFCMAndroid: leakFCMToken, chat.PushPlatformAPNsIOSDevice: leakDeviceToken, chat.PushPlatformAPNsIOSVoIP: leakVoIPToken,
 	} {
-		req := &chat.RegisterPushTokenRequest{Platform: platform, Token: token, AuthToken: tok.AuthToken}
+		req := &chat.RegisterPushTokenRequest{Platform: platform, Token: chat.Secret(token), AuthToken: tok.AuthToken}
 		s.value("register push token request", req)
 		r, err := n.RegisterPushToken(ctx, req)
 		s.ok("register push token", r, err)
@@ -330,18 +329,18 @@ func TestNoSecretLeaks(t *testing.T) {
 	apps, err := mc.Apps.List(ctx, nil)
 	s.ok("list apps", apps, err)
 	for _, a := range apps.Data {
-		keep(a.AccessKey, a.StatsToken)
+		keep(string(a.AccessKey), string(a.StatsToken))
 		for k, v := range a.APIKeys {
-			keep(k, v.APIKey)
+			keep(k, string(v.APIKey))
 		}
 	}
 	tenant, err := mc.Tenants.Add(ctx, &management.AddTenantRequest{Name: "Ann", Email: "ann@example.com", Password: leakTenantPass,
 		AppName: "Ann's app", AppRegion: chat.RegionUS})
 	s.ok("add tenant", tenant, err)
-	keep(tenant.App.APIKey, tenant.App.AuthKey)
-	_, err = srv.ManagementClientWith(leakMgmtKey, leakWrongSecret, management.WithLogger(debugLogger(&mgmtLog))).Apps.List(ctx, nil)
+	keep(string(tenant.App.APIKey), string(tenant.App.AuthKey))
+	_, err = srv.ManagementClientWith(leakMgmtKey, leakWrongSecret, chat.WithLogger(debugLogger(&mgmtLog))).Apps.List(ctx, nil)
 	s.fails("list apps with a wrong secret (401)", nil, err)
-	_, err = srv.ManagementClientWith(leakMgmtKey, leakWrongSecret, management.WithLogger(debugLogger(&mgmtLog))).Tenants.Add(ctx,
+	_, err = srv.ManagementClientWith(leakMgmtKey, leakWrongSecret, chat.WithLogger(debugLogger(&mgmtLog))).Tenants.Add(ctx,
 		&management.AddTenantRequest{Name: "B", Email: "b@example.com", Password: leakTenantPass, AppName: "B", AppRegion: chat.RegionUS})
 	s.fails("add tenant with a wrong secret (401)", nil, err)
 	require.True(t, srv.EnableExtensions(srv.AppID(), management.ExtensionGiphy))
@@ -366,18 +365,18 @@ func TestNoSecretLeaks(t *testing.T) {
 	}, webhook.WithLogger(debugLogger(&hookLog))))
 	defer recv.Close()
 	for id, pw := range map[string]string{"leakhook": leakHookPassword, "wronghook": leakHookPassword2} {
-		req := &management.CreateWebhookRequest{ID: id, Name: id, URL: recv.URL, UseBasicAuth: true, Username: "hookuser", Password: pw}
+		req := &management.CreateWebhookRequest{ID: id, Name: id, URL: recv.URL, UseBasicAuth: true, Username: "hookuser", Password: chat.Secret(pw)}
 		s.value("create webhook request", req)
 		hook, err := mc.Webhooks.Create(ctx, srv.AppID(), req)
 		s.ok("create webhook", hook, err)
-		added, err := mc.Webhooks.AddTriggers(ctx, srv.AppID(), id, []string{"message_sent"})
+		added, err := mc.Webhooks.AddTriggers(ctx, srv.AppID(), id, []webhook.Trigger{"message_sent"})
 		s.ok("add triggers", added, err)
 	}
 	hook, err := mc.Webhooks.Get(ctx, srv.AppID(), "leakhook")
 	s.ok("get webhook", hook, err)
 	hooks, err := mc.Webhooks.List(ctx, srv.AppID(), nil)
 	s.ok("list webhooks", hooks, err)
-	newPassword := leakHookPassword
+	newPassword := chat.Secret(leakHookPassword)
 	updReq := &management.UpdateWebhookRequest{Password: &newPassword}
 	s.value("update webhook request", updReq)
 	hook, err = mc.Webhooks.Update(ctx, srv.AppID(), "leakhook", updReq)
@@ -414,7 +413,7 @@ func TestNoSecretLeaks(t *testing.T) {
 	require.Contains(t, hookLog.String(), "401", "the webhook with the wrong password was refused and logged")
 
 	// The credentials the service issued really went through the session.
-	for _, issued := range []string{alice.AuthToken, tok.AuthToken, tok2.AuthToken, key.APIKey, tenant.App.APIKey, tenant.App.AuthKey} {
+	for _, issued := range []string{string(alice.AuthToken), string(tok.AuthToken), string(tok2.AuthToken), string(key.APIKey), string(tenant.App.APIKey), string(tenant.App.AuthKey)} {
 		require.NotEmpty(t, issued)
 		require.Contains(t, secrets, issued)
 	}
@@ -444,22 +443,22 @@ var leakPackages = map[string]string{
 // add it here.
 var leakTypes = []reflect.Type{
 	// package calls
-	reflect.TypeFor[calls.Call](),
-	reflect.TypeFor[calls.ListCallsOptions](),
-	reflect.TypeFor[calls.ListTranscriptionsOptions](),
-	reflect.TypeFor[calls.Meta](),
-	reflect.TypeFor[calls.Mode](),
-	reflect.TypeFor[calls.Page[calls.Call]](),
-	reflect.TypeFor[calls.Pagination](),
-	reflect.TypeFor[calls.Participant](),
-	reflect.TypeFor[calls.ReceiverType](),
-	reflect.TypeFor[calls.Recording](),
-	reflect.TypeFor[calls.Service](),
-	reflect.TypeFor[calls.State](),
-	reflect.TypeFor[calls.Status](),
-	reflect.TypeFor[calls.Timestamp](),
-	reflect.TypeFor[calls.Transcription](),
-	reflect.TypeFor[calls.Type](),
+	reflect.TypeFor[chat.Call](),
+	reflect.TypeFor[chat.ListCallsOptions](),
+	reflect.TypeFor[chat.ListTranscriptionsOptions](),
+	reflect.TypeFor[chat.PageMeta](),
+	reflect.TypeFor[chat.CallMode](),
+	reflect.TypeFor[chat.Page[chat.Call]](),
+	reflect.TypeFor[chat.Pagination](),
+	reflect.TypeFor[chat.CallParticipant](),
+	reflect.TypeFor[chat.ReceiverType](),
+	reflect.TypeFor[chat.CallRecording](),
+	reflect.TypeFor[chat.CallsService](),
+	reflect.TypeFor[chat.ParticipantState](),
+	reflect.TypeFor[chat.CallStatus](),
+	reflect.TypeFor[chat.Timestamp](),
+	reflect.TypeFor[chat.CallTranscription](),
+	reflect.TypeFor[chat.CallType](),
 
 	// package chat
 	reflect.TypeFor[chat.AIAgentsService](),
@@ -472,10 +471,7 @@ var leakTypes = []reflect.Type{
 	reflect.TypeFor[chat.AddMemberError](),
 	reflect.TypeFor[chat.AddMembersRequest](),
 	reflect.TypeFor[chat.AddMembersResponse](),
-	reflect.TypeFor[chat.Affix](),
-	reflect.TypeFor[chat.AgentCursor](),
-	reflect.TypeFor[chat.AgentPageMeta](),
-	reflect.TypeFor[chat.AgentPage](),
+	reflect.TypeFor[chat.Direction](),
 	reflect.TypeFor[chat.Agent](),
 	reflect.TypeFor[chat.AllowFeaturesRequest](),
 	reflect.TypeFor[chat.ArgumentError](),
@@ -515,7 +511,7 @@ var leakTypes = []reflect.Type{
 	reflect.TypeFor[chat.CreateRoleRequest](),
 	reflect.TypeFor[chat.CreateRuleRequest](),
 	reflect.TypeFor[chat.CreateUserRequest](),
-	reflect.TypeFor[chat.Current](),
+	reflect.TypeFor[chat.PageCount](),
 	reflect.TypeFor[chat.CursorOptions](),
 	reflect.TypeFor[chat.Cursor](),
 	reflect.TypeFor[chat.CustomEmailProvider](),
@@ -560,7 +556,7 @@ var leakTypes = []reflect.Type{
 	reflect.TypeFor[chat.ImportMember](),
 	reflect.TypeFor[chat.ImportMessageData](),
 	reflect.TypeFor[chat.ImportMessage](),
-	reflect.TypeFor[chat.ImportResult[chat.User]](),
+	reflect.TypeFor[chat.BulkResult[chat.User]](),
 	reflect.TypeFor[chat.ImportUser](),
 	reflect.TypeFor[chat.ImportedMember](),
 	reflect.TypeFor[chat.IntegrationType](),
@@ -600,9 +596,9 @@ var leakTypes = []reflect.Type{
 	reflect.TypeFor[chat.ListThreadsOptions](),
 	reflect.TypeFor[chat.ListUserMessagesOptions](),
 	reflect.TypeFor[chat.ListUsersOptions](),
-	reflect.TypeFor[chat.ManyOptions](),
-	reflect.TypeFor[chat.ManyProgress](),
-	reflect.TypeFor[chat.ManyResult[chat.User]](),
+	reflect.TypeFor[chat.BulkOptions](),
+	reflect.TypeFor[chat.BulkProgress](),
+	reflect.TypeFor[chat.BulkResult[chat.User]](),
 	reflect.TypeFor[chat.MarkDeliveredRequest](),
 	reflect.TypeFor[chat.MarkInteractedRequest](),
 	reflect.TypeFor[chat.MarkReadRequest](),
@@ -620,7 +616,7 @@ var leakTypes = []reflect.Type{
 	reflect.TypeFor[chat.MessageType](),
 	reflect.TypeFor[chat.Message](),
 	reflect.TypeFor[chat.MessagesService](),
-	reflect.TypeFor[chat.Meta](),
+	reflect.TypeFor[chat.PageMeta](),
 	reflect.TypeFor[chat.MetricsService](),
 	reflect.TypeFor[chat.ModelSettings](),
 	reflect.TypeFor[chat.ModerationReason](),
@@ -676,6 +672,12 @@ var leakTypes = []reflect.Type{
 	reflect.TypeFor[chat.RestrictFeaturesRequest](),
 	reflect.TypeFor[chat.RestrictedFeature](),
 	reflect.TypeFor[chat.Result](),
+	reflect.TypeFor[chat.Secret](),
+	reflect.TypeFor[chat.Caller](),
+	reflect.TypeFor[chat.Credentials](),
+	reflect.TypeFor[chat.Request](),
+	reflect.TypeFor[chat.RequestOption](),
+	reflect.TypeFor[chat.Response](),
 	reflect.TypeFor[chat.RetryPolicy](),
 	reflect.TypeFor[chat.ReviewBlockedMessageRequest](),
 	reflect.TypeFor[chat.ReviewFlaggedMessageRequest](),
@@ -770,7 +772,6 @@ var leakTypes = []reflect.Type{
 	reflect.TypeFor[management.CollaboratorsUpdate](),
 	reflect.TypeFor[management.CreateAppRequest](),
 	reflect.TypeFor[management.CreateWebhookRequest](),
-	reflect.TypeFor[management.DataList[management.AppAPIKey]](),
 	reflect.TypeFor[management.DataMaskingSettings](),
 	reflect.TypeFor[management.DeleteAppResult](),
 	reflect.TypeFor[management.E2EESettings](),
@@ -778,9 +779,6 @@ var leakTypes = []reflect.Type{
 	reflect.TypeFor[management.EmailRepliesSettings](),
 	reflect.TypeFor[management.ExtensionHook](),
 	reflect.TypeFor[management.ExtensionID](),
-	reflect.TypeFor[management.ExtensionMeta](),
-	reflect.TypeFor[management.ExtensionPage](),
-	reflect.TypeFor[management.ExtensionPagination](),
 	reflect.TypeFor[management.ExtensionReply[management.SettingsBody]](),
 	reflect.TypeFor[management.ExtensionSettings](),
 	reflect.TypeFor[management.Extension](),
@@ -800,8 +798,8 @@ var leakTypes = []reflect.Type{
 	reflect.TypeFor[management.MessageShortcutsSettings](),
 	reflect.TypeFor[management.ModerationService](),
 	reflect.TypeFor[management.NotificationInPayload](),
-	reflect.TypeFor[management.Option](),
-	reflect.TypeFor[management.PageLinks](),
+	reflect.TypeFor[chat.Option](),
+	reflect.TypeFor[chat.PageLinks](),
 	reflect.TypeFor[management.ProfanityFilterSettings](),
 	reflect.TypeFor[management.PushNotificationSettings](),
 	reflect.TypeFor[management.RawSettings](),

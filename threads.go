@@ -27,7 +27,7 @@ type ListThreadsOptions struct {
 //
 // API: GET /v3/threads (onBehalfOf optional)
 func (s *MessagesService) ListThreads(ctx context.Context, opts *ListThreadsOptions, reqOpts ...RequestOption) (*Page[Message], error) {
-	return list[Message](ctx, s.rc, path("threads"), opts, "", reqOpts)
+	return list[Message](ctx, s.c, &Request{Path: []string{"threads"}, Query: opts}, reqOpts)
 }
 
 // AllThreads iterates over every thread matching opts, following
@@ -46,10 +46,10 @@ func (s *MessagesService) AllThreads(ctx context.Context, opts *ListThreadsOptio
 //
 // API: POST /v3/messages/{id}/thread/subscription (onBehalfOf required)
 func (s *MessagesService) SubscribeThread(ctx context.Context, id, onBehalfOf string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("id", id, "onBehalfOf", onBehalfOf); err != nil {
+	if err := required("id", id, "onBehalfOf", onBehalfOf); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodPost, path("messages", id, "thread", "subscription"), nil, onBehalfOf, opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"messages", id, "thread", "subscription"}, OnBehalfOf: onBehalfOf}, opts)
 }
 
 // UnsubscribeThread unsubscribes onBehalfOf from the thread of the message
@@ -57,8 +57,8 @@ func (s *MessagesService) SubscribeThread(ctx context.Context, id, onBehalfOf st
 //
 // API: DELETE /v3/messages/{id}/thread/subscription (onBehalfOf required)
 func (s *MessagesService) UnsubscribeThread(ctx context.Context, id, onBehalfOf string, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("id", id, "onBehalfOf", onBehalfOf); err != nil {
+	if err := required("id", id, "onBehalfOf", onBehalfOf); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, path("messages", id, "thread", "subscription"), nil, onBehalfOf, opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"messages", id, "thread", "subscription"}, OnBehalfOf: onBehalfOf}, opts)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 const threadItemJSON = `{"id":"42","sender":"cometchat-uid-1","category":"message","type":"text","data":{"text":"parent"},
@@ -34,14 +35,14 @@ func TestMessagesThreads(t *testing.T) {
 				require.NotNil(t, parent.LastReply)
 				assert.Equal(t, "45", parent.LastReply.ID)
 				assert.Equal(t, "42", parent.LastReply.ParentID)
-				assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, UpdatedAt: 1638423499}, p.Meta.Next)
+				assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, UpdatedAt: 1638423499}, p.Meta.Next)
 			},
 		},
 		{
 			name: "ListThreads with every option",
 			call: func(ctx context.Context, c *chat.Client) (any, error) {
 				return c.Messages.ListThreads(ctx, &chat.ListThreadsOptions{
-					UpdateCursorOptions:  chat.UpdateCursorOptions{Affix: chat.AffixPrepend, UpdatedAt: 1638423499, Limit: 50},
+					UpdateCursorOptions:  chat.UpdateCursorOptions{Direction: chat.DirectionBefore, UpdatedAt: 1638423499, Limit: 50},
 					ParticipatedByMe:     true,
 					WithUnreadReplyCount: true,
 					WithMentionCount:     true,
@@ -111,12 +112,12 @@ func threadsPage(next int, ids ...string) string {
 
 func TestMessagesAllThreads(t *testing.T) {
 	serve := func(m *mockAPI, pages map[string]string) {
-		m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+		m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 			body, ok := pages[req.URL.Query().Get("updatedAt")]
 			if !ok {
-				return jsonResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected cursor"}}`), nil
+				return wiretest.JSONResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected cursor"}}`), nil
 			}
-			return jsonResponse(http.StatusOK, body), nil
+			return wiretest.JSONResponse(http.StatusOK, body), nil
 		})
 	}
 	tests := []struct {
@@ -169,7 +170,7 @@ func TestMessagesAllThreads(t *testing.T) {
 				assert.Empty(t, errs)
 			}
 			var cursors []string
-			for _, r := range m.requests() {
+			for _, r := range m.Requests() {
 				assert.Equal(t, "/v3/threads", r.Path)
 				assert.Equal(t, "2", r.Query.Get("limit"))
 				assert.Equal(t, "true", r.Query.Get("participatedByMe"))

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strconv"
 	"time"
+
+	"github.com/chatrest/chat/internal/rest"
 )
 
 // Timestamp is a point in time as the API sends it: Unix seconds. Zero means
@@ -32,25 +34,18 @@ func TimestampOf(t time.Time) Timestamp {
 	return Timestamp(t.Unix())
 }
 
-// UnmarshalJSON accepts a number, a numeric string, "" or null.
+// UnmarshalJSON accepts a number, a numeric string, "" or null. A value
+// beyond the year 9999 (or before -9999) saturates to that bound; NaN and
+// other text are an error.
 func (t *Timestamp) UnmarshalJSON(b []byte) error {
-	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
-		b = b[1 : len(b)-1]
+	n, ok, valid := rest.ParseUnix(b, rest.MaxUnix)
+	if !valid {
+		return &json.UnmarshalTypeError{Value: "timestamp " + strconv.Quote(string(b)), Type: reflect.TypeFor[Timestamp]()}
 	}
-	s := string(b)
-	switch s {
-	case "", "null":
-		return nil
-	}
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+	if ok {
 		*t = Timestamp(n)
-		return nil
 	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		*t = Timestamp(f)
-		return nil
-	}
-	return &json.UnmarshalTypeError{Value: "timestamp " + strconv.Quote(s), Type: reflect.TypeFor[Timestamp]()}
+	return nil
 }
 
 // Result is the answer of operations that change something without

@@ -2,15 +2,14 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"net/http"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // UsersService manages the app's users. Get it from [Client.Users].
-type UsersService struct{ rc *rest.Client }
+type UsersService struct{ c *Caller }
 
 // UserStatus is a user's presence.
 type UserStatus string
@@ -61,17 +60,16 @@ type User struct {
 	// BlockedAt is when this user was blocked.
 	BlockedAt Timestamp `json:"blockedAt,omitempty"`
 	// AuthToken is set only in the answer to a create with WithAuthToken.
-	AuthToken string `json:"authToken,omitempty"`
+	AuthToken Secret `json:"authToken,omitempty"`
 }
 
-// Format prints the user with AuthToken redacted, for every verb.
+// Format prints the user as fmt would, its Secret fields as REDACTED. (A type
+// that holds a Secret and is held by pointer needs it: fmt prints a pointer
+// field with %s, %q, %x or %d through a path that calls no method of the
+// values under it.)
 func (u User) Format(f fmt.State, verb rune) {
-	type user User
-	v := user(u)
-	if v.AuthToken != "" {
-		v.AuthToken = rest.Redacted
-	}
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
+	type plain User
+	fmt.Fprintf(f, fmt.FormatString(f, verb), plain(u))
 }
 
 // CreateUserRequest is the body of [UsersService.Create].
@@ -107,13 +105,13 @@ func (s *UsersService) Create(ctx context.Context, req *CreateUserRequest, opts 
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.UID", req.UID, "req.Name", req.Name); err != nil {
+	if err := required("req.UID", req.UID, "req.Name", req.Name); err != nil {
 		return nil, err
 	}
 	if err := req.check(); err != nil {
 		return nil, err
 	}
-	return do[User](ctx, s.rc, http.MethodPost, path("users"), req, "", opts)
+	return do[User](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"users"}, Body: req}, opts)
 }
 
 // Get returns the user uid. With the [OnBehalfOf] option, fields such as
@@ -121,10 +119,10 @@ func (s *UsersService) Create(ctx context.Context, req *CreateUserRequest, opts 
 //
 // API: GET /v3/users/{uid} (onBehalfOf optional)
 func (s *UsersService) Get(ctx context.Context, uid string, opts ...RequestOption) (*User, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
-	return do[User](ctx, s.rc, http.MethodGet, path("users", uid), nil, "", opts)
+	return do[User](ctx, s.c, &Request{Method: http.MethodGet, Path: []string{"users", uid}}, opts)
 }
 
 // ListUsersOptions filters a list of users. Zero fields are not sent.
@@ -163,7 +161,7 @@ type ListUsersOptions struct {
 //
 // API: GET /v3/users (onBehalfOf not supported)
 func (s *UsersService) List(ctx context.Context, opts *ListUsersOptions, reqOpts ...RequestOption) (*Page[User], error) {
-	return list[User](ctx, s.rc, path("users"), opts, "", reqOpts)
+	return list[User](ctx, s.c, &Request{Path: []string{"users"}, Query: opts}, reqOpts)
 }
 
 // All iterates over every user matching opts, page after page, starting at
@@ -175,6 +173,32 @@ func (s *UsersService) All(ctx context.Context, opts *ListUsersOptions, reqOpts 
 	return pageIter(ctx, opts, func(ctx context.Context, o *ListUsersOptions) (*Page[User], error) {
 		return s.List(ctx, o, reqOpts...)
 	})
+}
+
+// Upsert creates the user req.UID, or updates it when it exists already,
+// and returns the user: the first step of a signup, safe to repeat. It
+// makes at most two calls:
+//
+//  1. POST /v3/users, as [UsersService.Create];
+//  2. only when that answers that the user exists ([ErrConflict]),
+//     PUT /v3/users/{uid}, as [UsersService.Update], with req's name,
+//     avatar, link, role, status message, metadata and tags.
+//
+// An existing user gets no auth token from req.WithAuthToken: mint one
+// with [AuthTokensService.Create]. When two Upserts of one UID race, both
+// succeed and the user ends with the fields of the call that lands last;
+// when the user is deleted between the two calls, the update fails with
+// [ErrNotFound].
+//
+// API: POST /v3/users (onBehalfOf not supported)
+// API: PUT /v3/users/{uid} (onBehalfOf not supported)
+func (s *UsersService) Upsert(ctx context.Context, req *CreateUserRequest, opts ...RequestOption) (*User, error) {
+	u, err := s.Create(ctx, req, opts...)
+	if !errors.Is(err, ErrConflict) {
+		return u, err
+	}
+	return s.Update(ctx, req.UID, &UpdateUserRequest{Name: req.Name, Avatar: req.Avatar, Link: req.Link, Role: req.Role,
+		StatusMessage: req.StatusMessage, Metadata: req.Metadata, Tags: req.Tags}, opts...)
 }
 
 // UpdateUserRequest is the body of [UsersService.Update]. Empty fields are
@@ -203,7 +227,7 @@ type UpdateUserRequest struct {
 //
 // API: PUT /v3/users/{uid} (onBehalfOf not supported)
 func (s *UsersService) Update(ctx context.Context, uid string, req *UpdateUserRequest, opts ...RequestOption) (*User, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
 	if req == nil {
@@ -212,7 +236,7 @@ func (s *UsersService) Update(ctx context.Context, uid string, req *UpdateUserRe
 	if err := req.check(); err != nil {
 		return nil, err
 	}
-	return do[User](ctx, s.rc, http.MethodPut, path("users", uid), req, "", opts)
+	return do[User](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"users", uid}, Body: req}, opts)
 }
 
 // DeleteUserRequest is the body of [UsersService.Delete].
@@ -226,10 +250,10 @@ type DeleteUserRequest struct {
 //
 // API: DELETE /v3/users/{uid} (onBehalfOf not supported)
 func (s *UsersService) Delete(ctx context.Context, uid string, req *DeleteUserRequest, opts ...RequestOption) (*Result, error) {
-	if err := s.rc.Required("uid", uid); err != nil {
+	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.rc, http.MethodDelete, path("users", uid), req, "", opts)
+	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"users", uid}, Body: req}, opts)
 }
 
 // DeactivateUsersRequest is the body of [UsersService.Deactivate].
@@ -252,7 +276,7 @@ func (s *UsersService) Deactivate(ctx context.Context, req *DeactivateUsersReque
 	if req == nil || len(req.UIDs) == 0 {
 		return nil, newArgError("req.UIDs", "must not be empty")
 	}
-	return do[DeactivateUsersResponse](ctx, s.rc, http.MethodDelete, path("users"), req, "", opts)
+	return do[DeactivateUsersResponse](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"users"}, Body: req}, opts)
 }
 
 // ReactivateUsersRequest is the body of [UsersService.Reactivate].
@@ -276,5 +300,5 @@ func (s *UsersService) Reactivate(ctx context.Context, req *ReactivateUsersReque
 	if req == nil || len(req.UIDs) == 0 {
 		return nil, newArgError("req.UIDs", "must not be empty")
 	}
-	return do[ReactivateUsersResponse](ctx, s.rc, http.MethodPut, path("users"), req, "", opts)
+	return do[ReactivateUsersResponse](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"users"}, Body: req}, opts)
 }

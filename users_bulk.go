@@ -9,64 +9,7 @@ import (
 	"sync"
 )
 
-// DefaultManyConcurrency is how many requests [UsersService.CreateMany],
-// [UsersService.UpdateMany] and [MembersService.AddMany] have in flight at
-// once when [ManyOptions] sets no Concurrency.
-const DefaultManyConcurrency = 8
-
-// ManyOptions tunes the methods that send many requests at once:
-// [UsersService.CreateMany], [UsersService.UpdateMany] and
-// [MembersService.AddMany]. The zero value (or nil) suits most uses.
-//
-// These methods do not pace their requests themselves: give the client a
-// [Limiter] ([WithLimiter]) to keep them within the app's budgets, or they
-// go as fast as Concurrency allows and meet the service's 429s (which the
-// client's retries then absorb, when the service's wait is short enough).
-type ManyOptions struct {
-	// Concurrency is how many requests are in flight at once; 0 means
-	// [DefaultManyConcurrency].
-	Concurrency int
-	// Progress, when set, is called after each request is answered (or
-	// fails), from the goroutine that called the method: one call at a
-	// time, in the order the answers arrive. It should return quickly, as
-	// no result is taken in meanwhile.
-	Progress func(ManyProgress)
-}
-
-// ManyProgress reports how far a [UsersService.CreateMany],
-// [UsersService.UpdateMany] or [MembersService.AddMany] is.
-type ManyProgress struct {
-	// Total is the number of items given.
-	Total int
-	// Done is the number of items with a result: succeeded or failed.
-	Done int
-	// Succeeded is the number of items the service acted on.
-	Succeeded int
-	// Failed is the number of items refused by the SDK or the service, or
-	// whose request failed.
-	Failed int
-}
-
-// ManyResult is the outcome for one item of [UsersService.CreateMany],
-// [UsersService.UpdateMany] or [MembersService.AddMany].
-type ManyResult[T any] struct {
-	// Index is the item's position in the slice given.
-	Index int
-	// ID is the item's id: the user's uid.
-	ID string
-	// Value is what the service answered for the item when it succeeded
-	// (the user created or updated, or the member's result); nil
-	// otherwise.
-	Value *T
-	// Err says why the item failed; nil when it succeeded. It is an
-	// [*ArgumentError] for an item refused before sending (a missing or
-	// repeated id, an invalid field), an [*Error] (or a transport or
-	// context error) for a request that failed, or [ErrNotSent] wrapping
-	// the cause for an item the method stopped before sending.
-	Err error
-}
-
-// UserUpdate is one item of [UsersService.UpdateMany]: the user and the
+// UserUpdate is one item of [UsersService.BulkUpdate]: the user and the
 // changes.
 type UserUpdate struct {
 	// UID is the user to update.
@@ -75,10 +18,10 @@ type UserUpdate struct {
 	Request UpdateUserRequest
 }
 
-// CreateMany creates the users reqs and returns one result per user, in
+// BulkCreate creates the users reqs and returns one result per user, in
 // the order given, each with the user created or the reason it was not. It
 // sends one request per user, opts.Concurrency (default
-// [DefaultManyConcurrency]) at a time, at the pace of the client's
+// [DefaultBulkConcurrency]) at a time, at the pace of the client's
 // [Limiter] if it has one ([WithLimiter]): with a [RateLimiter] at the
 // service's budgets, 97% of the core budget, 9,700 users a minute, with no
 // 429.
@@ -94,35 +37,35 @@ type UserUpdate struct {
 // did not process it (a 429, or a connection that failed before sending),
 // as the client's retry policy says. When a request's outcome is unknown (a
 // 5xx or a timeout), its user carries that error: the user may exist.
-// Running CreateMany again for the failed users then reports, for those
+// Running BulkCreate again for the failed users then reports, for those
 // that do, ERR_UID_ALREADY_EXISTS.
 //
-// When ctx ends, CreateMany returns at once with the results so far and
+// When ctx ends, BulkCreate returns at once with the results so far and
 // ctx's error: the requests in flight carry it (whether the service
 // processed them is unknown), and the users not sent carry [ErrNotSent]. An
 // answer 401 (a wrong API key) stops it the same way, with that error, as
 // every request would meet it.
 //
 // API: POST /v3/users (onBehalfOf not supported)
-func (s *UsersService) CreateMany(ctx context.Context, reqs []CreateUserRequest, opts *ManyOptions, reqOpts ...RequestOption) ([]ManyResult[User], error) {
-	if err := checkManyOptions(opts); err != nil {
+func (s *UsersService) BulkCreate(ctx context.Context, reqs []CreateUserRequest, opts *BulkOptions, reqOpts ...RequestOption) ([]BulkResult[User], error) {
+	if err := checkBulkOptions(opts); err != nil {
 		return nil, err
 	}
-	results := make([]ManyResult[User], len(reqs))
+	results := make([]BulkResult[User], len(reqs))
 	for i := range reqs {
-		results[i] = ManyResult[User]{Index: i, ID: reqs[i].UID}
+		results[i] = BulkResult[User]{Index: i, Key: reqs[i].UID}
 	}
 	jobs := singles(results, "reqs", func(i int) string { return reqs[i].UID })
-	return results, runMany(ctx, opts, results, jobs, func(ctx context.Context, job []int) {
+	return results, runBulk(ctx, opts, results, jobs, func(ctx context.Context, job []int) {
 		i := job[0]
-		results[i].Value, results[i].Err = s.Create(ctx, &reqs[i], reqOpts...)
+		results[i].Data, results[i].Err = s.Create(ctx, &reqs[i], reqOpts...)
 	})
 }
 
-// UpdateMany applies the changes updates and returns one result per
+// BulkUpdate applies the changes updates and returns one result per
 // update, in the order given, each with the user as changed or the reason
 // it was not. It sends one request per update, opts.Concurrency (default
-// [DefaultManyConcurrency]) at a time, at the pace of the client's
+// [DefaultBulkConcurrency]) at a time, at the pace of the client's
 // [Limiter] if it has one.
 //
 // Updates the SDK refuses (an empty UID, one that repeats an earlier
@@ -130,28 +73,28 @@ func (s *UsersService) CreateMany(ctx context.Context, reqs []CreateUserRequest,
 // an [*ArgumentError] and are not sent; updates the service refuses get its
 // [*Error] (an unknown user: ERR_UID_NOT_FOUND, matching [ErrNotFound]).
 // Neither stops the others, and the error is nil when every update was
-// sent. A context that ends, or an answer 401, stops UpdateMany as it stops
-// [UsersService.CreateMany]. An update is idempotent: the client's retry
+// sent. A context that ends, or an answer 401, stops BulkUpdate as it stops
+// [UsersService.BulkCreate]. An update is idempotent: the client's retry
 // policy may send it again after a 5xx.
 //
 // API: PUT /v3/users/{uid} (onBehalfOf not supported)
-func (s *UsersService) UpdateMany(ctx context.Context, updates []UserUpdate, opts *ManyOptions, reqOpts ...RequestOption) ([]ManyResult[User], error) {
-	if err := checkManyOptions(opts); err != nil {
+func (s *UsersService) BulkUpdate(ctx context.Context, updates []UserUpdate, opts *BulkOptions, reqOpts ...RequestOption) ([]BulkResult[User], error) {
+	if err := checkBulkOptions(opts); err != nil {
 		return nil, err
 	}
-	results := make([]ManyResult[User], len(updates))
+	results := make([]BulkResult[User], len(updates))
 	for i := range updates {
-		results[i] = ManyResult[User]{Index: i, ID: updates[i].UID}
+		results[i] = BulkResult[User]{Index: i, Key: updates[i].UID}
 	}
 	jobs := singles(results, "updates", func(i int) string { return updates[i].UID })
-	return results, runMany(ctx, opts, results, jobs, func(ctx context.Context, job []int) {
+	return results, runBulk(ctx, opts, results, jobs, func(ctx context.Context, job []int) {
 		i := job[0]
-		results[i].Value, results[i].Err = s.Update(ctx, updates[i].UID, &updates[i].Request, reqOpts...)
+		results[i].Data, results[i].Err = s.Update(ctx, updates[i].UID, &updates[i].Request, reqOpts...)
 	})
 }
 
-// checkManyOptions refuses options no run can use.
-func checkManyOptions(o *ManyOptions) error {
+// checkBulkOptions refuses options no run can use.
+func checkBulkOptions(o *BulkOptions) error {
 	if o != nil && o.Concurrency < 0 {
 		return newArgError("opts.Concurrency", "must not be negative")
 	}
@@ -161,7 +104,7 @@ func checkManyOptions(o *ManyOptions) error {
 // singles returns one job per item whose id is given and not seen before
 // (case-insensitively), and sets the Err of the others; arg names the
 // items' argument.
-func singles[T any](results []ManyResult[T], arg string, id func(int) string) [][]int {
+func singles[T any](results []BulkResult[T], arg string, id func(int) string) [][]int {
 	jobs := make([][]int, 0, len(results))
 	idx := make([]int, len(results)) // backing array of the jobs
 	seen := make(map[string]int, len(results))
@@ -192,23 +135,23 @@ func uniqueID(seen map[string]int, i int, id, arg string) error {
 	return nil
 }
 
-// runMany sends jobs (each a set of item indexes) with send, up to
+// runBulk sends jobs (each a set of item indexes) with send, up to
 // opts.Concurrency at a time, and reports progress as they finish. send
 // writes the results of its job's items. Items that already have an Err
-// count as failed without being sent. runMany returns when every job has
+// count as failed without being sent. runBulk returns when every job has
 // finished, or, once ctx ends or an item fails with ErrUnauthorized, when
 // the jobs in flight have; the items of the jobs not started then carry
 // ErrNotSent wrapping the cause, which is returned.
-func runMany[T any](ctx context.Context, opts *ManyOptions, results []ManyResult[T], jobs [][]int, send func(context.Context, []int)) error {
-	var o ManyOptions
+func runBulk[T any](ctx context.Context, opts *BulkOptions, results []BulkResult[T], jobs [][]int, send func(context.Context, []int)) error {
+	var o BulkOptions
 	if opts != nil {
 		o = *opts
 	}
 	workers := min(o.Concurrency, len(jobs))
 	if o.Concurrency == 0 {
-		workers = min(DefaultManyConcurrency, len(jobs))
+		workers = min(DefaultBulkConcurrency, len(jobs))
 	}
-	prog := ManyProgress{Total: len(results)}
+	prog := BulkProgress{Total: len(results)}
 	for _, r := range results {
 		if r.Err != nil {
 			prog.Done++
@@ -257,6 +200,7 @@ func runMany[T any](ctx context.Context, opts *ManyOptions, results []ManyResult
 						stop = err
 					}
 				} else {
+					results[i].Success = true
 					prog.Succeeded++
 				}
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // userJSON is the reference's user example (chat-core §2.1).
@@ -24,7 +25,7 @@ const userJSON = `{"uid":"cometchat-uid-5","name":"John Paul","link":"https://ex
 func TestUsersCreate(t *testing.T) {
 	const token = "cometchat-uid-5_1630306819c3027ce530b2367f3c97b4106f0cb8"
 	m := newMockAPI(t)
-	m.reply(http.StatusOK, `{"data":{"uid":"cometchat-uid-5","name":"John Paul","role":"default","tags":["vip"],
+	m.Reply(http.StatusOK, `{"data":{"uid":"cometchat-uid-5","name":"John Paul","role":"default","tags":["vip"],
 		"metadata":{"rawMetadata":"{\"email\":\"user@email.com\"}"},"createdAt":1638354015,"authToken":"`+token+`"}}`)
 
 	user, err := m.client.Users.Create(context.Background(), &chat.CreateUserRequest{
@@ -40,26 +41,26 @@ func TestUsersCreate(t *testing.T) {
 	})
 	require.NoError(t, err)
 
-	r := m.only()
+	r := m.Only()
 	assertWire(t, r, http.MethodPost, "/v3/users")
-	assertNoOnBehalfOf(t, r)
-	assertJSONBody(t, r, `{"uid":"cometchat-uid-5","name":"John Paul","avatar":"https://example.com/jp.png",
+	wiretest.NoOnBehalfOf(t, r)
+	wiretest.JSONBody(t, r, `{"uid":"cometchat-uid-5","name":"John Paul","avatar":"https://example.com/jp.png",
 		"link":"https://example.com/jp","role":"default","statusMessage":"busy",
 		"metadata":{"@private":{"email":"user@email.com","contactNumber":"0123456789"}},
 		"tags":["vip"],"withAuthToken":true}`)
 
 	assert.Equal(t, "cometchat-uid-5", user.UID)
-	assert.Equal(t, token, user.AuthToken)
+	assert.Equal(t, chat.Secret(token), user.AuthToken)
 	assert.Equal(t, []string{"vip"}, user.Tags)
 	assert.Equal(t, map[string]any{"rawMetadata": `{"email":"user@email.com"}`}, user.Metadata)
 	assert.Equal(t, chat.Timestamp(1638354015), user.CreatedAt)
 
 	t.Run("withAuthToken false is left out", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, `{"data":{"uid":"u1","name":"U"}}`)
+		m.Reply(http.StatusOK, `{"data":{"uid":"u1","name":"U"}}`)
 		user, err := m.client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "u1", Name: "U"})
 		require.NoError(t, err)
-		assertJSONBody(t, m.only(), `{"uid":"u1","name":"U"}`)
+		wiretest.JSONBody(t, m.Only(), `{"uid":"u1","name":"U"}`)
 		assert.Empty(t, user.AuthToken)
 	})
 
@@ -75,8 +76,8 @@ func TestUsersCreate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
 			_, err := m.client.Users.Create(context.Background(), tt.req)
-			requireArgError(t, err, tt.wantName)
-			assert.Zero(t, m.calls())
+			wiretest.RequireArgError(t, err, tt.wantName)
+			assert.Zero(t, m.Calls())
 		})
 	}
 }
@@ -106,27 +107,27 @@ func TestUsersGet(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, `{"data":`+userJSON+`}`)
+			m.Reply(http.StatusOK, `{"data":`+userJSON+`}`)
 
 			user, err := m.client.Users.Get(context.Background(), tt.uid)
 			require.NoError(t, err)
 
-			r := m.only()
+			r := m.Only()
 			assertWire(t, r, http.MethodGet, tt.wantPath)
 			assert.Empty(t, r.RawQuery, "query")
 			assert.Empty(t, r.Fragment, "fragment")
-			assertNoBody(t, r)
-			assertNoOnBehalfOf(t, r)
+			wiretest.NoBody(t, r)
+			wiretest.NoOnBehalfOf(t, r)
 			assert.Equal(t, "cometchat-uid-5", user.UID)
 		})
 	}
 
 	t.Run("decodes the reference example", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, `{"data":`+userJSON+`}`)
+		m.Reply(http.StatusOK, `{"data":`+userJSON+`}`)
 		user, err := m.client.Users.Get(context.Background(), "cometchat-uid-5", chat.OnBehalfOf("cometchat-uid-4"))
 		require.NoError(t, err)
-		assert.Equal(t, "cometchat-uid-4", m.only().Header.Get("onBehalfOf"))
+		assert.Equal(t, "cometchat-uid-4", m.Only().Header.Get("onBehalfOf"))
 		assert.Equal(t, &chat.User{
 			UID: "cometchat-uid-5", Name: "John Paul", Link: "https://example.com/jp", Avatar: "https://example.com/jp.png",
 			Metadata: map[string]any{"email": "user@email.com", "contactNumber": "0123456789"},
@@ -139,18 +140,18 @@ func TestUsersGet(t *testing.T) {
 		t.Run(fmt.Sprintf("uid %q", uid), func(t *testing.T) {
 			m := newMockAPI(t)
 			_, err := m.client.Users.Get(context.Background(), uid)
-			requireArgError(t, err, "uid")
-			assert.Zero(t, m.calls())
+			wiretest.RequireArgError(t, err, "uid")
+			assert.Zero(t, m.Calls())
 		})
 	}
 
 	t.Run("not found", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusNotFound, `{"error":{"code":"ERR_UID_NOT_FOUND","message":"The UID nobody does not exist."}}`)
+		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_UID_NOT_FOUND","message":"The UID nobody does not exist."}}`)
 		user, err := m.client.Users.Get(context.Background(), "nobody")
 		assert.Nil(t, user)
 		assert.ErrorIs(t, err, chat.ErrNotFound)
-		ce := requireAPIError(t, err)
+		ce := wiretest.RequireAPIError(t, err)
 		assert.Equal(t, "ERR_UID_NOT_FOUND", ce.Code)
 		assert.Equal(t, "/v3/users/nobody", ce.Path)
 	})
@@ -212,15 +213,15 @@ func TestUsersList(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, `{"data":[`+userJSON+`],"meta":{"pagination":{"total":1,"count":1,"per_page":50,"current_page":2,"total_pages":2}},
+			m.Reply(http.StatusOK, `{"data":[`+userJSON+`],"meta":{"pagination":{"total":1,"count":1,"per_page":50,"current_page":2,"total_pages":2}},
 				"cursor":{"updatedAt":1638354799,"affix":"prepend"}}`)
 
 			page, err := m.client.Users.List(context.Background(), tt.opts)
 			require.NoError(t, err)
 
-			r := m.only()
+			r := m.Only()
 			assertWire(t, r, http.MethodGet, "/v3/users")
-			assertNoBody(t, r)
+			wiretest.NoBody(t, r)
 			got := map[string]string{}
 			for k, vs := range r.Query {
 				require.Len(t, vs, 1, "query %s repeated", k)
@@ -232,13 +233,13 @@ func TestUsersList(t *testing.T) {
 			require.Len(t, page.Data, 1)
 			assert.Equal(t, "cometchat-uid-5", page.Data[0].UID)
 			assert.Equal(t, &chat.Pagination{Total: 1, Count: 1, PerPage: 50, CurrentPage: 2, TotalPages: 2}, page.Meta.Pagination)
-			assert.Equal(t, &chat.Cursor{UpdatedAt: 1638354799, Affix: chat.AffixPrepend}, page.Cursor)
+			assert.Equal(t, &chat.Cursor{UpdatedAt: 1638354799, Direction: chat.DirectionBefore}, page.Cursor)
 		})
 	}
 
 	t.Run("pagination numbers as strings", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, `{"data":[],"meta":{"pagination":{"total":"0","count":"5","per_page":"100","current_page":"1","total_pages":"1"}}}`)
+		m.Reply(http.StatusOK, `{"data":[],"meta":{"pagination":{"total":"0","count":"5","per_page":"100","current_page":"1","total_pages":"1"}}}`)
 		page, err := m.client.Users.List(context.Background(), nil)
 		require.NoError(t, err)
 		assert.Equal(t, &chat.Pagination{Total: 0, Count: 5, PerPage: 100, CurrentPage: 1, TotalPages: 1}, page.Meta.Pagination)
@@ -330,12 +331,12 @@ func TestUsersAll(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.serve(func(_ int, req *http.Request) (*http.Response, error) {
+			m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
 				body, ok := tt.pages[req.URL.Query().Get("page")]
 				if !ok {
-					return jsonResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected page"}}`), nil
+					return wiretest.JSONResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected page"}}`), nil
 				}
-				return jsonResponse(http.StatusOK, body), nil
+				return wiretest.JSONResponse(http.StatusOK, body), nil
 			})
 			var before chat.ListUsersOptions
 			if tt.opts != nil {
@@ -360,7 +361,7 @@ func TestUsersAll(t *testing.T) {
 				assert.Empty(t, errs)
 			}
 			var pages []string
-			for _, r := range m.requests() {
+			for _, r := range m.Requests() {
 				pages = append(pages, r.Query.Get("page"))
 				if before.PerPage != 0 {
 					assert.Equal(t, strconv.Itoa(before.PerPage), r.Query.Get("perPage"))
@@ -376,7 +377,7 @@ func TestUsersAll(t *testing.T) {
 
 func TestUsersUpdate(t *testing.T) {
 	m := newMockAPI(t)
-	m.reply(http.StatusOK, `{"data":{"uid":"cometchat-uid-5","name":"Johnny","tags":["a"],"updatedAt":1638354799}}`)
+	m.Reply(http.StatusOK, `{"data":{"uid":"cometchat-uid-5","name":"Johnny","tags":["a"],"updatedAt":1638354799}}`)
 
 	user, err := m.client.Users.Update(context.Background(), "cometchat-uid-5", &chat.UpdateUserRequest{
 		Name:     "Johnny",
@@ -386,9 +387,9 @@ func TestUsersUpdate(t *testing.T) {
 	})
 	require.NoError(t, err)
 
-	r := m.only()
+	r := m.Only()
 	assertWire(t, r, http.MethodPut, "/v3/users/cometchat-uid-5")
-	assertJSONBody(t, r, `{"name":"Johnny","metadata":{"email":"j@example.com"},"tags":["a"],"unset":["avatar","link"]}`)
+	wiretest.JSONBody(t, r, `{"name":"Johnny","metadata":{"email":"j@example.com"},"tags":["a"],"unset":["avatar","link"]}`)
 	assert.Equal(t, "Johnny", user.Name)
 	assert.Equal(t, chat.Timestamp(1638354799), user.UpdatedAt)
 
@@ -403,8 +404,8 @@ func TestUsersUpdate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
 			_, err := m.client.Users.Update(context.Background(), tt.uid, tt.req)
-			requireArgError(t, err, tt.wantName)
-			assert.Zero(t, m.calls())
+			wiretest.RequireArgError(t, err, tt.wantName)
+			assert.Zero(t, m.Calls())
 		})
 	}
 }
@@ -422,17 +423,17 @@ func TestUsersDelete(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, `{"data":{"success":true,"message":"User with uid u/1 has been deleted successfully."}}`)
+			m.Reply(http.StatusOK, `{"data":{"success":true,"message":"User with uid u/1 has been deleted successfully."}}`)
 
 			res, err := m.client.Users.Delete(context.Background(), "u/1", tt.req)
 			require.NoError(t, err)
 
-			r := m.only()
+			r := m.Only()
 			assertWire(t, r, http.MethodDelete, "/v3/users/u%2F1")
 			if tt.wantBody == "" {
-				assertNoBody(t, r)
+				wiretest.NoBody(t, r)
 			} else {
-				assertJSONBody(t, r, tt.wantBody)
+				wiretest.JSONBody(t, r, tt.wantBody)
 			}
 			assert.Equal(t, &chat.Result{Success: true, Message: "User with uid u/1 has been deleted successfully."}, res)
 		})
@@ -440,7 +441,7 @@ func TestUsersDelete(t *testing.T) {
 
 	t.Run("Message with a capital M", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.reply(http.StatusOK, `{"data":{"success":true,"Message":"done"}}`)
+		m.Reply(http.StatusOK, `{"data":{"success":true,"Message":"done"}}`)
 		res, err := m.client.Users.Delete(context.Background(), "u1", nil)
 		require.NoError(t, err)
 		assert.Equal(t, &chat.Result{Success: true, Message: "done"}, res)
@@ -449,21 +450,21 @@ func TestUsersDelete(t *testing.T) {
 	t.Run("empty uid", func(t *testing.T) {
 		m := newMockAPI(t)
 		_, err := m.client.Users.Delete(context.Background(), "", nil)
-		requireArgError(t, err, "uid")
-		assert.Zero(t, m.calls())
+		wiretest.RequireArgError(t, err, "uid")
+		assert.Zero(t, m.Calls())
 	})
 }
 
 func TestUsersDeactivate(t *testing.T) {
 	m := newMockAPI(t)
-	m.reply(http.StatusOK, `{"data":{"deactivatedUids":["u1","u2"]}}`)
+	m.Reply(http.StatusOK, `{"data":{"deactivatedUids":["u1","u2"]}}`)
 
 	res, err := m.client.Users.Deactivate(context.Background(), &chat.DeactivateUsersRequest{UIDs: []string{"u1", "u2"}})
 	require.NoError(t, err)
 
-	r := m.only()
+	r := m.Only()
 	assertWire(t, r, http.MethodDelete, "/v3/users")
-	assertJSONBody(t, r, `{"uidsToDeactivate":["u1","u2"]}`)
+	wiretest.JSONBody(t, r, `{"uidsToDeactivate":["u1","u2"]}`)
 	assert.Equal(t, []string{"u1", "u2"}, res.DeactivatedUIDs)
 
 	for _, tt := range []struct {
@@ -473,22 +474,22 @@ func TestUsersDeactivate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
 			_, err := m.client.Users.Deactivate(context.Background(), tt.req)
-			requireArgError(t, err, "req.UIDs")
-			assert.Zero(t, m.calls())
+			wiretest.RequireArgError(t, err, "req.UIDs")
+			assert.Zero(t, m.Calls())
 		})
 	}
 }
 
 func TestUsersReactivate(t *testing.T) {
 	m := newMockAPI(t)
-	m.reply(http.StatusOK, `{"data":{"nonDeactivatedUids":["u1"]}}`)
+	m.Reply(http.StatusOK, `{"data":{"nonDeactivatedUids":["u1"]}}`)
 
 	res, err := m.client.Users.Reactivate(context.Background(), &chat.ReactivateUsersRequest{UIDs: []string{"u1", "u2"}})
 	require.NoError(t, err)
 
-	r := m.only()
+	r := m.Only()
 	assertWire(t, r, http.MethodPut, "/v3/users")
-	assertJSONBody(t, r, `{"uidsToActivate":["u1","u2"]}`)
+	wiretest.JSONBody(t, r, `{"uidsToActivate":["u1","u2"]}`)
 	assert.Equal(t, []string{"u1"}, res.NonDeactivatedUIDs)
 
 	for _, tt := range []struct {
@@ -498,8 +499,8 @@ func TestUsersReactivate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
 			_, err := m.client.Users.Reactivate(context.Background(), tt.req)
-			requireArgError(t, err, "req.UIDs")
-			assert.Zero(t, m.calls())
+			wiretest.RequireArgError(t, err, "req.UIDs")
+			assert.Zero(t, m.Calls())
 		})
 	}
 }
@@ -522,9 +523,58 @@ func TestUserFormat(t *testing.T) {
 			})
 		}
 	}
-	assert.Equal(t, token, u.AuthToken, "printing changed the user")
+	assert.Equal(t, chat.Secret(token), u.AuthToken, "printing changed the user")
 
 	b, err := json.Marshal(u)
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"authToken":"`+token+`"`, "JSON keeps the token")
+}
+
+// TestUsersUpsert checks the two calls of an upsert: a create, and only
+// when the user exists, an update with the same fields.
+func TestUsersUpsert(t *testing.T) {
+	ctx := context.Background()
+	req := &chat.CreateUserRequest{UID: "u1", Name: "Ann", Avatar: "https://a.example/1.png", Role: "default",
+		Metadata: map[string]any{"plan": "pro"}, Tags: []string{"vip"}, WithAuthToken: true}
+
+	t.Run("a new user is created", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.Reply(http.StatusOK, `{"data":{"uid":"u1","name":"Ann","authToken":"u1_tok"}}`)
+		u, err := m.client.Users.Upsert(ctx, req)
+		require.NoError(t, err)
+		assert.Equal(t, "u1", u.UID)
+		assert.Equal(t, chat.Secret("u1_tok"), u.AuthToken)
+		r := m.Only()
+		assertWire(t, r, http.MethodPost, "/v3/users")
+		wiretest.JSONBody(t, r, `{"uid":"u1","name":"Ann","avatar":"https://a.example/1.png","role":"default",
+			"metadata":{"plan":"pro"},"tags":["vip"],"withAuthToken":true}`)
+	})
+
+	t.Run("an existing user is updated", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.Serve(func(n int, _ *http.Request) (*http.Response, error) {
+			if n == 1 {
+				return wiretest.JSONResponse(http.StatusConflict, `{"error":{"code":"ERR_UID_ALREADY_EXISTS","message":"exists"}}`), nil
+			}
+			return wiretest.JSONResponse(http.StatusOK, `{"data":{"uid":"u1","name":"Ann"}}`), nil
+		})
+		u, err := m.client.Users.Upsert(ctx, req, chat.WithHeader("X-Trace", "t1"))
+		require.NoError(t, err)
+		assert.Equal(t, "Ann", u.Name)
+		reqs := m.Requests()
+		require.Len(t, reqs, 2)
+		assertWire(t, reqs[1], http.MethodPut, "/v3/users/u1")
+		wiretest.JSONBody(t, reqs[1], `{"name":"Ann","avatar":"https://a.example/1.png","role":"default","metadata":{"plan":"pro"},"tags":["vip"]}`)
+		assert.Equal(t, "t1", reqs[1].Header.Get("X-Trace"), "the options go with both calls")
+	})
+
+	t.Run("another failure is returned as it is", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.Reply(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"bad"}}`)
+		_, err := m.client.Users.Upsert(ctx, req)
+		assert.ErrorIs(t, err, chat.ErrBadRequest)
+		assert.Equal(t, 1, m.Calls())
+		_, err = m.client.Users.Upsert(ctx, nil)
+		wiretest.RequireArgError(t, err, "req")
+	})
 }

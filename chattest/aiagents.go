@@ -154,12 +154,12 @@ func (st *state) listAgents(c *call) (any, error) {
 	p := c.params()
 	limit := p.intRange("limit", 10, 1, 100)
 	search := strings.ToLower(p.str("search"))
-	affix := oneOf(p, "affix", chat.AffixAppend, chat.AffixPrepend)
+	affix := oneOf(p, "affix", chat.DirectionAfter, chat.DirectionBefore)
 	cursor, hasCursor := p.timestamp("createdAt")
 	if err := p.err(); err != nil {
 		return nil, err
 	}
-	prepend := affix == chat.AffixPrepend
+	prepend := affix == chat.DirectionBefore
 	var match []*chat.Agent
 	for i := range st.agents {
 		a := st.agents[i]
@@ -179,19 +179,19 @@ func (st *state) listAgents(c *call) (any, error) {
 	for _, a := range match[:min(limit, len(match))] {
 		out = append(out, clone(*a))
 	}
-	meta := chat.AgentPageMeta{Current: &chat.Current{Limit: limit, Count: len(out)}}
-	dir := chat.AffixAppend
-	back := chat.AffixPrepend
+	meta := chat.PageMeta{Current: &chat.PageCount{Limit: limit, Count: len(out)}}
+	dir := chat.DirectionAfter
+	back := chat.DirectionBefore
 	if prepend {
 		dir, back = back, dir
 	}
 	if len(out) > 0 {
-		meta.Previous = &chat.AgentCursor{Affix: back, CreatedAt: out[0].CreatedAt}
+		meta.Previous = &chat.Cursor{Direction: back, CreatedAt: out[0].CreatedAt}
 		if len(match) > limit {
-			meta.Next = &chat.AgentCursor{Affix: dir, CreatedAt: out[len(out)-1].CreatedAt}
+			meta.Next = &chat.Cursor{Direction: dir, CreatedAt: out[len(out)-1].CreatedAt}
 		}
 	}
-	return chat.AgentPage{Data: out, Meta: meta}, nil
+	return chat.Page[chat.Agent]{Data: out, Meta: meta}, nil
 }
 
 // byoBody is the body of create and test BYO agent.

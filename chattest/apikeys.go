@@ -37,7 +37,7 @@ func (st *state) addAPIKey(key, name string, scope chat.Scope, now time.Time) *a
 	for n := st.apiKeySeq; key == "" || st.apiKeys[key] != nil; n++ {
 		key = st.hexID("apikey", n)
 	}
-	k := &apiKeyRec{k: chat.APIKey{APIKey: key, Name: name, Scope: scope, CreatedAt: chat.TimestampOf(now)}, seq: st.apiKeySeq}
+	k := &apiKeyRec{k: chat.APIKey{APIKey: chat.Secret(key), Name: name, Scope: scope, CreatedAt: chat.TimestampOf(now)}, seq: st.apiKeySeq}
 	st.apiKeys[key] = k
 	return k
 }
@@ -125,7 +125,7 @@ func (st *state) updateAPIKey(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if k.k.APIKey == c.apiKey {
+	if k.k.APIKey == chat.Secret(c.apiKey) {
 		return nil, errAPIKeyNoSelfAction()
 	}
 	var b struct {
@@ -158,10 +158,10 @@ func (st *state) deleteAPIKey(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if k.k.APIKey == c.apiKey {
+	if k.k.APIKey == chat.Secret(c.apiKey) {
 		return nil, errAPIKeyNoSelfAction()
 	}
-	delete(st.apiKeys, k.k.APIKey)
+	delete(st.apiKeys, string(k.k.APIKey))
 	return data(chat.Result{Success: true, Message: "The API key " + k.k.Name + " has been deleted successfully."}), nil
 }
 

@@ -26,7 +26,7 @@ func authTokenRoutes() []route {
 // mintToken creates an auth token "{uid}_{40 hex}" for u.
 func (st *state) mintToken(u *userRec, c *call) chat.AuthToken {
 	st.tokenSeq++
-	t := chat.AuthToken{UID: u.u.UID, AuthToken: u.u.UID + "_" + st.hexID("authtoken", st.tokenSeq), CreatedAt: c.timestamp()}
+	t := chat.AuthToken{UID: u.u.UID, AuthToken: chat.Secret(u.u.UID + "_" + st.hexID("authtoken", st.tokenSeq)), CreatedAt: c.timestamp()}
 	u.tokens = append(u.tokens, t)
 	if len(u.tokens) > maxTokensPerUser {
 		u.tokens = slices.Delete(u.tokens, 0, len(u.tokens)-maxTokensPerUser)
@@ -52,7 +52,7 @@ func (st *state) token(c *call) (*userRec, int, error) {
 		return nil, 0, err
 	}
 	tok := c.r.PathValue("authToken")
-	i := slices.IndexFunc(u.tokens, func(t chat.AuthToken) bool { return t.AuthToken == tok })
+	i := slices.IndexFunc(u.tokens, func(t chat.AuthToken) bool { return t.AuthToken == chat.Secret(tok) })
 	if i < 0 {
 		return nil, 0, errAuthTokenNotFound(u.u.UID)
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/calls"
 )
 
 // The Calls API has its own address (https://{appId}.call-{region}...),
@@ -37,7 +36,7 @@ func (c *callsState) init() { c.calls = map[string]*callRec{} }
 // callRec is a stored call. c.Transcriptions is always empty: the call
 // object's recent transcriptions are computed from transcripts.
 type callRec struct {
-	c           calls.Call
+	c           chat.Call
 	seq         int64
 	transcripts []transcriptRec
 	transSeq    int64
@@ -45,13 +44,13 @@ type callRec struct {
 
 // transcriptRec is a stored transcription; seq orders ties.
 type transcriptRec struct {
-	t   calls.Transcription
+	t   chat.CallTranscription
 	seq int64
 }
 
 // newestTranscripts returns the call's transcriptions newest first: the
 // latest end time first, then the latest added.
-func (r *callRec) newestTranscripts() []calls.Transcription {
+func (r *callRec) newestTranscripts() []chat.CallTranscription {
 	recs := append([]transcriptRec(nil), r.transcripts...)
 	sort.SliceStable(recs, func(i, j int) bool {
 		if recs[i].t.EndTime != recs[j].t.EndTime {
@@ -59,7 +58,7 @@ func (r *callRec) newestTranscripts() []calls.Transcription {
 		}
 		return recs[i].seq > recs[j].seq
 	})
-	out := make([]calls.Transcription, len(recs))
+	out := make([]chat.CallTranscription, len(recs))
 	for i, t := range recs {
 		out[i] = t.t
 	}
@@ -68,7 +67,7 @@ func (r *callRec) newestTranscripts() []calls.Transcription {
 
 // wire is the call as list and get answer it: with at most the 5 most
 // recent transcriptions, when it has any.
-func (r *callRec) wire() calls.Call {
+func (r *callRec) wire() chat.Call {
 	c := r.c
 	if c.HasTranscription {
 		ts := r.newestTranscripts()
@@ -81,7 +80,7 @@ func (r *callRec) wire() calls.Call {
 // call), or is one of its participants, answered or not.
 func (r *callRec) tookPart(uid string) bool {
 	c := &r.c
-	if c.Initiator == uid || c.ReceiverType == calls.ReceiverUser && c.Receiver == uid {
+	if c.Initiator == uid || c.ReceiverType == chat.ReceiverUser && c.Receiver == uid {
 		return true
 	}
 	for _, p := range c.Participants {
@@ -156,19 +155,19 @@ func oneOf[T ~string](p *params, name string, allowed ...T) T {
 }
 
 var (
-	callTypes         = []calls.Type{calls.TypeAudio, calls.TypeVideo}
-	callModes         = []calls.Mode{calls.ModeCall, calls.ModeMeet, calls.ModePresenter}
-	callStatuses      = []calls.Status{calls.StatusInitiated, calls.StatusOngoing, calls.StatusEnded, calls.StatusUnanswered, calls.StatusRejected, calls.StatusCanceled}
-	callReceiverTypes = []calls.ReceiverType{calls.ReceiverUser, calls.ReceiverGroup}
-	participantStates = []calls.State{calls.StateOngoing, calls.StateEnded, calls.StateUnanswered, calls.StateRejected}
+	callTypes         = []chat.CallType{chat.CallTypeAudio, chat.CallTypeVideo}
+	callModes         = []chat.CallMode{chat.CallModeCall, chat.CallModeMeet, chat.CallModePresenter}
+	callStatuses      = []chat.CallStatus{chat.CallStatusInitiated, chat.CallStatusOngoing, chat.CallStatusEnded, chat.CallStatusUnanswered, chat.CallStatusRejected, chat.CallStatusCanceled}
+	callReceiverTypes = []chat.ReceiverType{chat.ReceiverUser, chat.ReceiverGroup}
+	participantStates = []chat.ParticipantState{chat.ParticipantOngoing, chat.ParticipantEnded, chat.ParticipantUnanswered, chat.ParticipantRejected}
 )
 
 // callFilter is the query of the list of calls.
 type callFilter struct {
-	typ                    calls.Type
-	mode                   calls.Mode
-	status                 calls.Status
-	receiverType           calls.ReceiverType
+	typ                    chat.CallType
+	mode                   chat.CallMode
+	status                 chat.CallStatus
+	receiverType           chat.ReceiverType
 	participants           int64
 	hasParticipants        bool
 	startedAt, endedAt     int64
@@ -238,18 +237,18 @@ func (st *state) listCalls(c *call) (any, error) {
 		}
 		return recs[i].seq > recs[j].seq
 	})
-	out := make([]calls.Call, len(recs))
+	out := make([]chat.Call, len(recs))
 	for i, r := range recs {
 		out[i] = r.wire()
 	}
 	page, meta := paginate(out, pq)
-	return chat.Page[calls.Call]{Data: page, Meta: meta}, nil
+	return chat.Page[chat.Call]{Data: page, Meta: meta}, nil
 }
 
 // getCallWire is a call as get answers it: the reference's get example
 // adds metaData and tags, empty arrays when there are none.
 type getCallWire struct {
-	calls.Call
+	chat.Call
 	MetaData json.RawMessage `json:"metaData"`
 	Tags     []string        `json:"tags"`
 }
@@ -286,5 +285,5 @@ func (st *state) listTranscriptions(c *call) (any, error) {
 		return nil, err
 	}
 	page, meta := paginate(r.newestTranscripts(), pq)
-	return chat.Page[calls.Transcription]{Data: page, Meta: meta}, nil
+	return chat.Page[chat.CallTranscription]{Data: page, Meta: meta}, nil
 }

@@ -65,6 +65,18 @@ func (st *state) conv(id string) *derivedConv {
 
 func (cv *derivedConv) exists() bool { return len(cv.msgs) > 0 || cv.openedAt != 0 }
 
+// allConvs returns every conversation that exists (see conv), in no
+// order.
+func (st *state) allConvs() []*derivedConv {
+	out := make([]*derivedConv, 0, len(st.convs))
+	for _, cv := range st.convs {
+		if cv.exists() {
+			out = append(out, cv)
+		}
+	}
+	return out
+}
+
 // opened is when cv was started without a message, while it has none;
 // zero otherwise.
 func (cv *derivedConv) opened() chat.Timestamp {

@@ -209,7 +209,7 @@ func checkImportGroup(v *validator, prefix string, g *chat.GroupDetails) {
 	default:
 		v.add(prefix+"type", `The %stype must be "public", "password" or "private".`, prefix)
 	}
-	checkText(v, prefix+"password", g.Password, false, 100)
+	checkText(v, prefix+"password", string(g.Password), false, 100)
 	checkText(v, prefix+"icon", g.Icon, false, 3000)
 	checkTags(v, prefix+"tags", g.Tags)
 	if g.Metadata != nil {
@@ -326,7 +326,7 @@ func (st *state) storeImportedGroup(g chat.GroupDetails, now chat.Timestamp) *gr
 		Owner: owner, Tags: g.Tags, Metadata: g.Metadata, CreatedAt: created, UpdatedAt: created,
 	}, members: map[string]*memberRec{}, banned: map[string]*banRec{}}
 	if g.Type == chat.GroupPassword {
-		rec.password = g.Password
+		rec.password = string(g.Password)
 	}
 	if owner == "" {
 		rec.g.Owner = appSystem

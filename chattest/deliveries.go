@@ -44,8 +44,9 @@ const (
 // Errors a [Delivery] can end with besides the receiver's own failures.
 var (
 	// ErrNotLoopback is the error of a delivery to a webhook URL whose host
-	// is not a loopback address: the fake never connects anywhere else, so
-	// it records the delivery as failed without calling it.
+	// is not a loopback address: without [WithLocalNetwork] the fake never
+	// connects anywhere else, so it records the delivery as failed without
+	// calling it.
 	ErrNotLoopback = errors.New("chattest: not delivered: the fake only calls loopback addresses")
 	// ErrDeliveryStopped is the error of a delivery the server was closed
 	// before it could finish.
@@ -103,7 +104,7 @@ type deliveryState struct {
 	log     []*Delivery    // the most recent deliveries, at most 2*maxDeliveries
 	queue   []*deliveryJob // waiting for the delivery goroutine, in order
 	settled int            // deliveries that reached their final state
-	changed chan struct{}  // closed, and replaced, when a delivery settles or delivery stops
+	changed chan struct{}  // closed, and replaced, when a delivery is attempted or settles, or delivery stops
 	wake    chan struct{}  // a token when the queue grows
 	roots   *x509.CertPool // certificates https receivers may use
 	cancel  context.CancelFunc
@@ -111,6 +112,8 @@ type deliveryState struct {
 	running bool          // the goroutine was started
 	closing bool          // no new delivery goes out
 	stopped bool          // closing, and every delivery has settled
+
+	localNetwork bool // receivers may be on the machine's networks: localnetwork.go
 }
 
 func (d *deliveryState) init() {
@@ -132,7 +135,9 @@ type deliveryJob struct {
 // data once, records a pending [Delivery] per enabled webhook of the app
 // subscribed to trigger, and leaves the sending to the delivery goroutine,
 // which it starts on first use. A delivery to a URL whose host is not a
-// loopback address fails at once ([ErrNotLoopback]).
+// loopback address fails at once ([ErrNotLoopback]; under
+// [WithLocalNetwork], one the fake may not call fails with
+// [ErrNotLocalNetwork]).
 //
 // data may be a [lazy] payload, built only when some webhook listens.
 func (st *state) emit(trigger string, data any) {
@@ -160,13 +165,14 @@ func (st *state) emit(trigger string, data any) {
 		d := &Delivery{Trigger: trigger, WebhookID: h.w.ID, AppID: st.appID, URL: shownURL(h.w.WebhookURL),
 			Type: eventType(trigger), Data: raw, State: DeliveryPending}
 		dv.log = append(dv.log, d)
+		refused := dv.refuse(h.w.WebhookURL)
 		switch {
 		case encErr != nil:
 			st.settle(d, encErr)
 		case dv.closing:
 			st.settle(d, ErrDeliveryStopped)
-		case !loopbackURL(h.w.WebhookURL):
-			st.settle(d, ErrNotLoopback)
+		case refused != nil:
+			st.settle(d, refused)
 		default:
 			j := &deliveryJob{d: d, url: h.w.WebhookURL, retry: h.w.RetryOnFailure, env: &webhook.Envelope{
 				Trigger: trigger, Data: raw, AppID: st.appID, Region: deliveryRegion, Webhook: h.w.ID, Type: d.Type,
@@ -187,7 +193,7 @@ func (st *state) emit(trigger string, data any) {
 		dv.running = true
 		ctx, cancel := context.WithCancel(context.Background())
 		dv.cancel, dv.done = cancel, make(chan struct{})
-		go st.deliverLoop(ctx, newDeliveryClient(dv.roots), dv.done, dv.wake)
+		go st.deliverLoop(ctx, newDeliveryClient(dv.roots, dv.dialControl()), dv.done, dv.wake)
 	}
 	select {
 	case dv.wake <- struct{}{}:
@@ -278,6 +284,8 @@ func (st *state) deliver(ctx context.Context, hc *http.Client, j *deliveryJob) {
 		j.d.Attempts, j.d.StatusCode, j.d.Err = attempt, status, err
 		if last {
 			st.settle(j.d, err)
+		} else {
+			st.deliv.notify() // the dashboard shows each attempt
 		}
 		st.mu.Unlock()
 		if last {
@@ -317,11 +325,11 @@ func post(ctx context.Context, hc *http.Client, j *deliveryJob) (int, error) {
 }
 
 // newDeliveryClient returns the client deliveries go through: it dials
-// loopback addresses only (whatever a host name resolves to), uses no
-// proxy, follows no redirect (a 3xx is a failed delivery), keeps no idle
-// connection, and trusts roots for https receivers.
-func newDeliveryClient(roots *x509.CertPool) *http.Client {
-	dialer := &net.Dialer{Timeout: deliveryTimeout, Control: loopbackOnly}
+// only the addresses control accepts (whatever a host name resolves to),
+// uses no proxy, follows no redirect (a 3xx is a failed delivery), keeps
+// no idle connection, and trusts roots for https receivers.
+func newDeliveryClient(roots *x509.CertPool, control func(network, address string, c syscall.RawConn) error) *http.Client {
+	dialer := &net.Dialer{Timeout: deliveryTimeout, Control: control}
 	return &http.Client{
 		Transport: &http.Transport{
 			DialContext:            dialer.DialContext,
@@ -404,7 +412,8 @@ func (st *state) stopDeliveries() {
 // Deliveries are made by one goroutine per server, in order, to webhooks
 // whose URL is on a loopback address: an [net/http/httptest.Server]
 // receiver, plain http, or https with httptest's certificate, which the
-// fake trusts (it is the fake's own, [Server.Certificate]). A webhook with
+// fake trusts (it is the fake's own, [Server.Certificate]); under
+// [WithLocalNetwork], to receivers on the machine's networks too. A webhook with
 // useBasicAuth sends its username and password as HTTP Basic auth. A 2xx
 // answer delivers; anything else fails, and with retryOnFailure the
 // delivery is retried 3 times, after 10ms, 20ms and 40ms. Each attempt

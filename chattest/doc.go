@@ -17,7 +17,8 @@
 //		}
 //	}
 //
-// It serves every operation of the chat API reference: users, auth tokens,
+// It serves every operation of the chat API reference (and the client API of
+// the platform's client SDKs: see Client API below): users, auth tokens,
 // API keys, groups with their members and bans, messages of every category
 // (and the action messages the service emits when members change or a
 // message is edited or deleted), threads and thread subscriptions,
@@ -34,7 +35,7 @@
 // [chat.WithBaseURL] is set). A path it does not serve answers 404
 // ERR_API_NOT_FOUND.
 //
-// Every request needs the apikey header (401 AUTH_ERR_EMPTY_APIKEY or
+// Every request of the server API needs the apikey header (401 AUTH_ERR_EMPTY_APIKEY or
 // AUTH_ERR_APIKEY_NOT_FOUND otherwise); an authOnly key may only create users
 // and auth tokens (403 AUTH_ERR_NO_ACCESS). Where the reference declares the
 // onBehalfOf header it must name an existing, active user (404
@@ -77,7 +78,8 @@
 // moderation decisions, and the calls seeded with [Server.AddCall].
 // Deliveries are POSTed by one goroutine per server, in order, with the
 // webhook's Basic auth, to loopback receivers only (the fake connects
-// nowhere else); [Server.Deliveries] reports them, [Server.AwaitDeliveries]
+// nowhere else), or under [WithLocalNetwork] to receivers on the networks
+// of the machine's interfaces too; [Server.Deliveries] reports them, [Server.AwaitDeliveries]
 // waits for them, [Server.Fire] sends any trigger by hand, and
 // [Server.Close] stops them.
 //
@@ -143,7 +145,108 @@
 // replaced by [Redacted] (and the management credentials); [Server.RequestCount] counts them by route and
 // [Server.AwaitRequests] waits for them.
 //
+// # Dashboard
+//
+// The same address serves a dashboard at /_chattest/ ([Server.DashboardURL]):
+// read-only HTML pages of the app as it stands, for a person to see what a
+// test or a demo did. They show the users with their auth tokens (masked to
+// their last 4 characters), the groups and their members, the conversations
+// with each owner's unread count, the messages of a conversation with their
+// threads and reactions, the webhooks with each delivery's state, status
+// and attempts, and the request log (redacted, as [Server.Requests] is).
+// No page shows a credential. An open page updates itself, through a
+// Server-Sent Events stream (/_chattest/events), whenever a request is
+// served or a delivery progresses; the state seeded with the methods of
+// [Server] shows on the next change or reload. The pages answer GET only,
+// and only to loopback clients that address the server by a loopback name,
+// unless [WithLocalNetwork] is given. [Handler.Close] ends the streams.
+//
+// # Client API
+//
+// The same address serves the client API of the platform's official client
+// SDKs, and its websocket, so that a web or mobile app logs in with an auth
+// token minted through [chat.AuthTokensService] and chats against the fake.
+// The API reference does not document the client API: what the fake serves
+// is the service's behaviour as the official JavaScript SDK
+// (@cometchat/chat-sdk-javascript 4.2.0) shows it, and what that SDK needs.
+// Point the SDK at the fake with its AppSettingsBuilder's
+// overrideClientHost and overrideAdminHost, both "HOST:PORT/v3.0", and
+// have it trust [Server.Certificate]:
+//
+//	new CometChat.AppSettingsBuilder().setRegion("us")
+//	  .overrideClientHost("127.0.0.1:PORT/v3.0").overrideAdminHost("127.0.0.1:PORT/v3.0").build()
+//
+// Its requests, under /v3.0, carry the appId and authToken headers instead
+// of apikey: the token's owner is the acting user, as onBehalfOf is on the
+// server API. A missing or unknown token (or one of a deactivated user)
+// answers 401 AUTH_ERR_AUTH_TOKEN_NOT_FOUND, on which the SDK logs out; an
+// appId of another app 401 AUTH_ERR_APP_NOT_FOUND. The client API is not
+// counted against [WithRateLimit]'s budgets, and lets pages of any origin
+// call it (CORS). Its routes:
+//
+//   - PUT /v3.0/me, the login ({platform, deviceId, appInfo}; name, avatar,
+//     link, statusMessage and metadata, when sent, update the user): the
+//     user, its authToken, status "online", a jwt for the websocket, and
+//     settings (CLIENT_API_HOST, ADMIN_API_HOST, CHAT_HOST, CHAT_WSS_PORT:
+//     the address the request came to; CHAT_API_VERSION "v3.0";
+//     ANALYTICS_PING_DISABLED). GET /v3.0/me answers the same; DELETE
+//     /v3.0/me logs out, the token staying valid; GET /v3.0/settings
+//     answers the settings; POST /v3.0/user_sessions answers an empty
+//     object.
+//   - POST, GET and DELETE /v3.0/blockedusers ({blockedUids}): the acting
+//     user's blocked users. POST /v3.0/groups/{guid}/members: the acting
+//     user joins a public group, or a password group with its password,
+//     and gets the "joined" action message; DELETE
+//     /v3.0/groups/{guid}/members: the acting user leaves.
+//   - The server API's users, groups, members (PUT
+//     /v3.0/groups/{guid}/members adds them) and banned users;
+//     conversations, with their read, delivered, unread and pin marks;
+//     messages (send, get, edit, delete with a JSON body), user and group
+//     message lists, threads, reactions, pins, saves and flags: as on /v3,
+//     with the acting user's view. A single conversation is an object, not
+//     an array of one. The lists take per_page, the SDKs' page size: as
+//     perPage on page lists, as limit on message lists, whose meta.cursor
+//     repeats meta.next, and whose meta.pagination counts the whole list,
+//     as SDK 3.x reads it. A message list asked with unread=1 and count=1
+//     answers the unread counts of the acting user's conversations,
+//     [{entityId, entityType, count}].
+//
+// Any other path under /v3.0 (calls, push notifications, AI features)
+// answers 404 ERR_API_NOT_FOUND.
+//
+// The websocket is at wss://HOST:PORT/ (the SDK builds it from CHAT_HOST
+// and CHAT_WSS_PORT). A client authenticates with the frame {"type":
+// "auth", "body": {"auth": jwt}} and is answered {"type": "auth", "body":
+// {"code": "200", "status": "OK"}}, or "401" and closed; the jwt is valid
+// while its user is active and holds the token it logged in with. A
+// {"action": "ping"} frame is answered {"action": "pong"}. The server
+// pushes, as JSON text frames:
+//
+//   - "message": every message a user should see, sent by a client, by the
+//     server API (on behalf of a user, or as the app), by a bot, as a
+//     thread reply, to a group's members, and the action messages of edits,
+//     deletions and member changes. Its deviceId is the resource header of
+//     the request that sent it (the SDK's session), so that the sending
+//     client skips its own. A message held by moderation is not pushed.
+//   - "receipts": the read and delivered marks, made with a "receipts"
+//     frame (which marks the conversation, as the REST marks do) or through
+//     the REST API, to the message's sender, or to the group's members.
+//   - "typing_indicator": the frames of a client, relayed to the receiver
+//     or to the group's members.
+//   - "presence": a user's first websocket makes them available, the last
+//     to close offline; clients subscribed to presence (ALL_USERS, ROLES,
+//     FRIENDS) are told.
+//
+// Frames are written by one goroutine per connection, from a queue of 1024:
+// a client that stops reading until its queue is full is dropped (no more
+// frames; closed with 1008 after the frame being written), and the server
+// never waits for it. [Server.AwaitOnline] waits until a user's websocket
+// has authenticated. The jwt and the authToken header are redacted in the
+// request log; websocket frames are not logged.
+//
 // To serve the fake outside a test, on a fixed address, use [NewHandler]
 // (or [OpenHandler], and [Handler.Close]), or the command cmd/chattest,
-// whose -data, -seed and -export flags keep, seed and export the state.
+// which serves the chat API, the Management API and the dashboard on one
+// address, and whose -data, -seed and -export flags keep, seed and export
+// the state.
 package chattest

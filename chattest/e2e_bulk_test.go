@@ -15,7 +15,7 @@ import (
 	"github.com/chatrest/chat/chattest"
 )
 
-func TestCreateMany(t *testing.T) {
+func TestBulkCreate(t *testing.T) {
 	srv, client := start(t)
 	seed(srv, "taken")
 
@@ -28,28 +28,28 @@ func TestCreateMany(t *testing.T) {
 		{UID: "carl", Name: ""}, // no name: Create refuses it
 		{UID: "dora", Name: "Dora"},
 	}
-	var progress []chat.ManyProgress
-	res, err := client.Users.CreateMany(t.Context(), reqs, &chat.ManyOptions{
+	var progress []chat.BulkProgress
+	res, err := client.Users.BulkCreate(t.Context(), reqs, &chat.BulkOptions{
 		Concurrency: 3,
-		Progress:    func(p chat.ManyProgress) { progress = append(progress, p) },
+		Progress:    func(p chat.BulkProgress) { progress = append(progress, p) },
 	})
 	require.NoError(t, err, "every user was sent")
 	require.Len(t, res, len(reqs))
 	for i, r := range res {
 		assert.Equal(t, i, r.Index)
-		assert.Equal(t, reqs[i].UID, r.ID)
+		assert.Equal(t, reqs[i].UID, r.Key)
 	}
 
 	for _, i := range []int{0, 1, 6} {
 		require.NoError(t, res[i].Err, reqs[i].UID)
-		require.NotNil(t, res[i].Value)
+		require.NotNil(t, res[i].Data)
 	}
-	assert.Equal(t, "ann", res[0].Value.UID)
-	assert.Equal(t, []string{"vip"}, res[0].Value.Tags)
-	assert.Equal(t, "Dora", res[6].Value.Name)
+	assert.Equal(t, "ann", res[0].Data.UID)
+	assert.Equal(t, []string{"vip"}, res[0].Data.Tags)
+	assert.Equal(t, "Dora", res[6].Data.Name)
 
 	requireAPIError(t, res[2].Err, http.StatusConflict, "ERR_UID_ALREADY_EXISTS", chat.ErrConflict)
-	assert.Nil(t, res[2].Value)
+	assert.Nil(t, res[2].Data)
 	var ae *chat.ArgumentError
 	require.ErrorAs(t, res[3].Err, &ae)
 	assert.Equal(t, "reqs[3].UID", ae.Name, "repeats reqs[0].UID")
@@ -70,25 +70,25 @@ func TestCreateMany(t *testing.T) {
 		assert.Equal(t, 2+1+i, p.Done, "the two refused before sending count from the start")
 		assert.Equal(t, p.Done, p.Succeeded+p.Failed)
 	}
-	assert.Equal(t, chat.ManyProgress{Total: 7, Done: 7, Succeeded: 3, Failed: 4}, progress[4])
+	assert.Equal(t, chat.BulkProgress{Total: 7, Done: 7, Succeeded: 3, Failed: 4}, progress[4])
 }
 
-func TestCreateManyOptions(t *testing.T) {
+func TestBulkCreateOptions(t *testing.T) {
 	_, client := start(t)
-	_, err := client.Users.CreateMany(t.Context(), []chat.CreateUserRequest{{UID: "a", Name: "A"}}, &chat.ManyOptions{Concurrency: -1})
+	_, err := client.Users.BulkCreate(t.Context(), []chat.CreateUserRequest{{UID: "a", Name: "A"}}, &chat.BulkOptions{Concurrency: -1})
 	var ae *chat.ArgumentError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, "opts.Concurrency", ae.Name)
 
-	res, err := client.Users.CreateMany(t.Context(), nil, nil)
+	res, err := client.Users.BulkCreate(t.Context(), nil, nil)
 	require.NoError(t, err)
 	assert.Empty(t, res)
 }
 
-// TestCreateManyCancelled cancels a run from its progress callback: it
+// TestBulkCreateCancelled cancels a run from its progress callback: it
 // returns with ctx's error, the users not sent carry ErrNotSent and are
 // not created, and every user created was reported so.
-func TestCreateManyCancelled(t *testing.T) {
+func TestBulkCreateCancelled(t *testing.T) {
 	srv, client := start(t)
 	reqs := make([]chat.CreateUserRequest, 40)
 	for i := range reqs {
@@ -96,7 +96,7 @@ func TestCreateManyCancelled(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	res, err := client.Users.CreateMany(ctx, reqs, &chat.ManyOptions{Concurrency: 2, Progress: func(p chat.ManyProgress) {
+	res, err := client.Users.BulkCreate(ctx, reqs, &chat.BulkOptions{Concurrency: 2, Progress: func(p chat.BulkProgress) {
 		if p.Done == 3 {
 			cancel()
 		}
@@ -109,13 +109,13 @@ func TestCreateManyCancelled(t *testing.T) {
 		switch {
 		case r.Err == nil:
 			succeeded++
-			assert.True(t, created, "%s reported created", r.ID)
+			assert.True(t, created, "%s reported created", r.Key)
 		case errors.Is(r.Err, chat.ErrNotSent):
 			notSent++
 			assert.ErrorIs(t, r.Err, context.Canceled, "ErrNotSent wraps the cause")
-			assert.False(t, created, "%s not sent", r.ID)
+			assert.False(t, created, "%s not sent", r.Key)
 		default:
-			assert.ErrorIs(t, r.Err, context.Canceled, "%s was in flight", r.ID)
+			assert.ErrorIs(t, r.Err, context.Canceled, "%s was in flight", r.Key)
 		}
 	}
 	assert.GreaterOrEqual(t, notSent, len(reqs)-3-2, "at most the two in flight went on")
@@ -124,9 +124,9 @@ func TestCreateManyCancelled(t *testing.T) {
 	assert.LessOrEqual(t, sent, len(reqs)-notSent, "the users not sent were not sent")
 }
 
-// TestCreateManyStopsOnAWrongKey stops at the first 401: every other
+// TestBulkCreateStopsOnAWrongKey stops at the first 401: every other
 // request would meet it.
-func TestCreateManyStopsOnAWrongKey(t *testing.T) {
+func TestBulkCreateStopsOnAWrongKey(t *testing.T) {
 	srv := chattest.NewServer()
 	t.Cleanup(srv.Close)
 	client := srv.ClientWithAPIKey("0000000000000000000000000000000000000000", chat.WithoutRetries())
@@ -134,7 +134,7 @@ func TestCreateManyStopsOnAWrongKey(t *testing.T) {
 	for i := range reqs {
 		reqs[i] = chat.CreateUserRequest{UID: fmt.Sprintf("u%02d", i), Name: "U"}
 	}
-	res, err := client.Users.CreateMany(t.Context(), reqs, &chat.ManyOptions{Concurrency: 1})
+	res, err := client.Users.BulkCreate(t.Context(), reqs, &chat.BulkOptions{Concurrency: 1})
 	require.ErrorIs(t, err, chat.ErrUnauthorized)
 	assert.ErrorIs(t, res[0].Err, chat.ErrUnauthorized)
 	assert.ErrorIs(t, res[29].Err, chat.ErrNotSent)
@@ -142,7 +142,7 @@ func TestCreateManyStopsOnAWrongKey(t *testing.T) {
 	assert.LessOrEqual(t, srv.RequestCount("POST /v3/users"), 2, "stopped at once")
 }
 
-func TestUpdateMany(t *testing.T) {
+func TestBulkUpdate(t *testing.T) {
 	srv, client := start(t)
 	seed(srv, "ann", "bob")
 	updates := []chat.UserUpdate{
@@ -151,16 +151,16 @@ func TestUpdateMany(t *testing.T) {
 		{UID: "Bob", Request: chat.UpdateUserRequest{Tags: []string{"team"}}},
 		{UID: "bob", Request: chat.UpdateUserRequest{Name: "Bob again"}},
 	}
-	var last chat.ManyProgress
-	res, err := client.Users.UpdateMany(t.Context(), updates, &chat.ManyOptions{Progress: func(p chat.ManyProgress) { last = p }})
+	var last chat.BulkProgress
+	res, err := client.Users.BulkUpdate(t.Context(), updates, &chat.BulkOptions{Progress: func(p chat.BulkProgress) { last = p }})
 	require.NoError(t, err)
 	require.Len(t, res, 4)
 	require.NoError(t, res[0].Err)
-	assert.Equal(t, "Ann B.", res[0].Value.Name)
+	assert.Equal(t, "Ann B.", res[0].Data.Name)
 	requireAPIError(t, res[1].Err, http.StatusNotFound, "ERR_UID_NOT_FOUND", chat.ErrNotFound)
 	require.NoError(t, res[2].Err)
-	assert.Equal(t, "Bob", res[2].ID)
-	assert.Equal(t, "bob", res[2].Value.UID)
+	assert.Equal(t, "Bob", res[2].Key)
+	assert.Equal(t, "bob", res[2].Data.UID)
 	var ae *chat.ArgumentError
 	require.ErrorAs(t, res[3].Err, &ae)
 	assert.Equal(t, "updates[3].UID", ae.Name, "repeats updates[2].UID")
@@ -170,10 +170,10 @@ func TestUpdateMany(t *testing.T) {
 	bob, _ := srv.User("bob")
 	assert.Equal(t, "Bob", bob.Name, "the repeated update was not sent")
 	assert.Equal(t, 3, srv.RequestCount("PUT /v3/users/{uid}"))
-	assert.Equal(t, chat.ManyProgress{Total: 4, Done: 4, Succeeded: 2, Failed: 2}, last)
+	assert.Equal(t, chat.BulkProgress{Total: 4, Done: 4, Succeeded: 2, Failed: 2}, last)
 }
 
-func TestAddMany(t *testing.T) {
+func TestBulkAdd(t *testing.T) {
 	srv, client := start(t)
 	var uids []string
 	for i := range 60 {
@@ -201,9 +201,9 @@ func TestAddMany(t *testing.T) {
 		chat.MemberToAdd{UID: "x", Scope: "owner"},         // not a scope one may add with
 		chat.MemberToAdd{UID: "", Scope: chat.MemberAdmin}, // no uid
 	)
-	var reports []chat.ManyProgress
-	res, err := client.Members.AddMany(t.Context(), "g", members, &chat.ManyOptions{
-		Progress: func(p chat.ManyProgress) { reports = append(reports, p) },
+	var reports []chat.BulkProgress
+	res, err := client.Members.BulkAdd(t.Context(), "g", members, &chat.BulkOptions{
+		Progress: func(p chat.BulkProgress) { reports = append(reports, p) },
 	})
 	require.NoError(t, err)
 	require.Len(t, res, len(members))
@@ -213,21 +213,21 @@ func TestAddMany(t *testing.T) {
 	for i := range 60 {
 		r := res[i]
 		assert.Equal(t, i, r.Index)
-		assert.Equal(t, members[i].UID, r.ID)
+		assert.Equal(t, members[i].UID, r.Key)
 		if i == 5 {
 			continue
 		}
-		require.NoError(t, r.Err, r.ID)
-		require.NotNil(t, r.Value)
-		assert.True(t, r.Value.Success)
-		require.NotNil(t, r.Value.Data, "the action message")
+		require.NoError(t, r.Err, r.Key)
+		require.NotNil(t, r.Data)
+		assert.True(t, r.Data.Success)
+		require.NotNil(t, r.Data.Data, "the action message")
 	}
 	var me *chat.AddMemberError
 	require.ErrorAs(t, res[5].Err, &me)
 	assert.Equal(t, chat.AddMemberError{UID: "m05", Code: "ERR_ALREADY_JOINED", Message: "The user m05 is already a member of the group g."}, *me)
 	assert.ErrorIs(t, res[5].Err, chat.ErrConflict)
-	require.NotNil(t, res[5].Value, "the service's entry is kept")
-	assert.False(t, res[5].Value.Success)
+	require.NotNil(t, res[5].Data, "the service's entry is kept")
+	assert.False(t, res[5].Data.Success)
 	require.ErrorAs(t, res[60].Err, &me)
 	assert.Equal(t, "ERR_UID_NOT_FOUND", me.Code)
 	assert.ErrorIs(t, res[60].Err, chat.ErrNotFound)
@@ -245,20 +245,20 @@ func TestAddMany(t *testing.T) {
 	assert.Subset(t, scopes, []string{"owner:admin", "m00:admin", "m01:moderator", "m02:participant", "m05:participant", "m59:participant"})
 	g, _ := srv.Group("g")
 	assert.Equal(t, 61, g.MembersCount)
-	assert.Equal(t, chat.ManyProgress{Total: 64, Done: 64, Succeeded: 59, Failed: 5}, reports[2])
+	assert.Equal(t, chat.BulkProgress{Total: 64, Done: 64, Succeeded: 59, Failed: 5}, reports[2])
 }
 
 func TestAddManyToAMissingGroup(t *testing.T) {
 	srv, client := start(t)
 	seed(srv, "ann", "bob")
-	res, err := client.Members.AddMany(t.Context(), "nope", []chat.MemberToAdd{{UID: "ann"}, {UID: "bob"}}, nil)
+	res, err := client.Members.BulkAdd(t.Context(), "nope", []chat.MemberToAdd{{UID: "ann"}, {UID: "bob"}}, nil)
 	require.NoError(t, err, "the call was sent")
 	for _, r := range res {
 		requireAPIError(t, r.Err, http.StatusNotFound, "ERR_GUID_NOT_FOUND", chat.ErrNotFound)
-		assert.Nil(t, r.Value)
+		assert.Nil(t, r.Data)
 	}
 
-	_, err = client.Members.AddMany(t.Context(), "", []chat.MemberToAdd{{UID: "ann"}}, nil)
+	_, err = client.Members.BulkAdd(t.Context(), "", []chat.MemberToAdd{{UID: "ann"}}, nil)
 	var ae *chat.ArgumentError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, "guid", ae.Name)
@@ -288,11 +288,11 @@ func TestLimiterClassesMatchTheFakes(t *testing.T) {
 	client := srv.Client(chat.WithLimiter(lim))
 	ctx := t.Context()
 
-	_, err := client.Users.CreateMany(ctx, []chat.CreateUserRequest{{UID: "ann", Name: "Ann"}, {UID: "bob", Name: "Bob"}}, nil)
+	_, err := client.Users.BulkCreate(ctx, []chat.CreateUserRequest{{UID: "ann", Name: "Ann"}, {UID: "bob", Name: "Bob"}}, nil)
 	require.NoError(t, err)
 	_, err = client.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "g", Name: "G", Type: chat.GroupPublic})
 	require.NoError(t, err)
-	_, err = client.Members.AddMany(ctx, "g", []chat.MemberToAdd{{UID: "ann"}}, nil)
+	_, err = client.Members.BulkAdd(ctx, "g", []chat.MemberToAdd{{UID: "ann"}}, nil)
 	require.NoError(t, err)
 	_, err = client.Users.Delete(ctx, "bob", nil)
 	require.NoError(t, err)
@@ -300,7 +300,7 @@ func TestLimiterClassesMatchTheFakes(t *testing.T) {
 
 	_, err = client.Users.Get(ctx, "ann")
 	require.NoError(t, err)
-	_, err = client.Users.UpdateMany(ctx, []chat.UserUpdate{{UID: "ann", Request: chat.UpdateUserRequest{Name: "A"}}}, nil)
+	_, err = client.Users.BulkUpdate(ctx, []chat.UserUpdate{{UID: "ann", Request: chat.UpdateUserRequest{Name: "A"}}}, nil)
 	require.NoError(t, err)
 	_, err = client.Members.List(ctx, "g", nil)
 	require.NoError(t, err)

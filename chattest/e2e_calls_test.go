@@ -10,17 +10,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/calls"
 	"github.com/chatrest/chat/chattest"
 	"github.com/chatrest/chat/management"
 	"github.com/chatrest/chat/webhook"
 )
 
 // at is t0 plus s seconds, as a calls timestamp.
-func at(s int64) calls.Timestamp { return calls.TimestampOf(t0) + calls.Timestamp(s) }
+func at(s int64) chat.Timestamp { return chat.TimestampOf(t0) + chat.Timestamp(s) }
 
 // addCall seeds c and returns it as stored.
-func addCall(t *testing.T, srv *chattest.Server, c calls.Call) calls.Call {
+func addCall(t *testing.T, srv *chattest.Server, c chat.Call) chat.Call {
 	t.Helper()
 	got, err := srv.AddCall(c)
 	require.NoError(t, err)
@@ -28,7 +27,7 @@ func addCall(t *testing.T, srv *chattest.Server, c calls.Call) calls.Call {
 }
 
 // sessionIDs lists the session ids of calls.
-func sessionIDs(cs []calls.Call) []string {
+func sessionIDs(cs []chat.Call) []string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
 		out[i] = c.SessionID
@@ -44,17 +43,17 @@ func sessionIDs(cs []calls.Call) []string {
 //	c4 video call bob -> alice, unanswered
 func seedCalls(t *testing.T, srv *chattest.Server) {
 	t.Helper()
-	addCall(t, srv, calls.Call{SessionID: "c1", Initiator: "alice", Receiver: "bob", InitiatedAt: at(0), StartedAt: at(5), EndedAt: at(95),
-		Participants: []calls.Participant{{UID: "alice", JoinedAt: at(5)}, {UID: "bob", JoinedAt: at(5)}},
-		Recordings:   []calls.Recording{{StartTime: at(10), EndTime: at(70), RecordingURL: "https://rec.example/c1.mp4"}}})
-	addCall(t, srv, calls.Call{SessionID: "c2", Type: calls.TypeVideo, Initiator: "alice", ReceiverType: calls.ReceiverGroup, Receiver: "team",
+	addCall(t, srv, chat.Call{SessionID: "c1", Initiator: "alice", Receiver: "bob", InitiatedAt: at(0), StartedAt: at(5), EndedAt: at(95),
+		Participants: []chat.CallParticipant{{UID: "alice", JoinedAt: at(5)}, {UID: "bob", JoinedAt: at(5)}},
+		Recordings:   []chat.CallRecording{{StartTime: at(10), EndTime: at(70), RecordingURL: "https://rec.example/c1.mp4"}}})
+	addCall(t, srv, chat.Call{SessionID: "c2", Type: chat.CallTypeVideo, Initiator: "alice", ReceiverType: chat.ReceiverGroup, Receiver: "team",
 		InitiatedAt: at(100), StartedAt: at(110), EndedAt: at(170),
-		Participants: []calls.Participant{{UID: "alice", JoinedAt: at(110)}, {UID: "bob", JoinedAt: at(110), LeftAt: at(140)},
+		Participants: []chat.CallParticipant{{UID: "alice", JoinedAt: at(110)}, {UID: "bob", JoinedAt: at(110), LeftAt: at(140)},
 			{UID: "carol", JoinedAt: at(120)}, {UID: "dave"}}})
-	addCall(t, srv, calls.Call{SessionID: "c3", Mode: calls.ModeMeet, Initiator: "carol", ReceiverType: calls.ReceiverGroup, Receiver: "team",
-		InitiatedAt: at(200), StartedAt: at(200), Participants: []calls.Participant{{UID: "carol", JoinedAt: at(200)}}})
-	addCall(t, srv, calls.Call{SessionID: "c4", Type: calls.TypeVideo, Initiator: "bob", Receiver: "alice", InitiatedAt: at(300),
-		Status: calls.StatusUnanswered, Participants: []calls.Participant{{UID: "alice"}}})
+	addCall(t, srv, chat.Call{SessionID: "c3", Mode: chat.CallModeMeet, Initiator: "carol", ReceiverType: chat.ReceiverGroup, Receiver: "team",
+		InitiatedAt: at(200), StartedAt: at(200), Participants: []chat.CallParticipant{{UID: "carol", JoinedAt: at(200)}}})
+	addCall(t, srv, chat.Call{SessionID: "c4", Type: chat.CallTypeVideo, Initiator: "bob", Receiver: "alice", InitiatedAt: at(300),
+		Status: chat.CallStatusUnanswered, Participants: []chat.CallParticipant{{UID: "alice"}}})
 }
 
 func TestCallsGetAsSeeded(t *testing.T) {
@@ -64,10 +63,10 @@ func TestCallsGetAsSeeded(t *testing.T) {
 
 	c, err := client.Calls.Get(t.Context(), "c1")
 	require.NoError(t, err)
-	assert.Equal(t, calls.TypeAudio, c.Type)
-	assert.Equal(t, calls.ModeCall, c.Mode)
-	assert.Equal(t, calls.StatusEnded, c.Status)
-	assert.Equal(t, calls.ReceiverUser, c.ReceiverType)
+	assert.Equal(t, chat.CallTypeAudio, c.Type)
+	assert.Equal(t, chat.CallModeCall, c.Mode)
+	assert.Equal(t, chat.CallStatusEnded, c.Status)
+	assert.Equal(t, chat.ReceiverUser, c.ReceiverType)
 	assert.Equal(t, "00:01:30", c.TotalDuration)
 	assert.Equal(t, 90*time.Second, c.Duration())
 	assert.Equal(t, t0.Add(5*time.Second), c.StartedTime())
@@ -82,7 +81,7 @@ func TestCallsGetAsSeeded(t *testing.T) {
 	p := c.Participants[1]
 	assert.Equal(t, "bob", p.UID)
 	assert.True(t, p.IsJoined)
-	assert.Equal(t, calls.StateEnded, p.State)
+	assert.Equal(t, chat.ParticipantEnded, p.State)
 	assert.InDelta(t, 1.5, p.TotalDuration, 1e-9, "a participant's totalDuration is minutes")
 	assert.Equal(t, c.MID, p.MID)
 	require.Len(t, c.Recordings, 1)
@@ -95,7 +94,7 @@ func TestCallsGetAsSeeded(t *testing.T) {
 	c2, err := client.Calls.Get(t.Context(), "c2")
 	require.NoError(t, err)
 	assert.Equal(t, 3, c2.TotalParticipants, "dave never answered")
-	assert.Equal(t, calls.StateUnanswered, c2.Participants[3].State)
+	assert.Equal(t, chat.ParticipantUnanswered, c2.Participants[3].State)
 	assert.False(t, c2.Participants[3].IsJoined)
 	assert.InDelta(t, 0.5+1+5.0/6, c2.TotalVideoMinutes, 1e-9)
 
@@ -113,34 +112,34 @@ func TestCallsListFilters(t *testing.T) {
 	srv, client := start(t)
 	seed(srv, "alice", "bob", "carol", "dave")
 	seedCalls(t, srv)
-	require.NoError(t, srv.AddTranscription("c2", calls.Transcription{TranscriptURL: "https://t.example/c2.txt"}))
+	require.NoError(t, srv.AddTranscription("c2", chat.CallTranscription{TranscriptURL: "https://t.example/c2.txt"}))
 
 	yes, no, two := true, false, 2
 	for _, tt := range []struct {
 		name string
-		opts *calls.ListCallsOptions
+		opts *chat.ListCallsOptions
 		obo  string
 		want []string
 	}{
 		{"all, newest first", nil, "", []string{"c4", "c3", "c2", "c1"}},
-		{"type", &calls.ListCallsOptions{Type: calls.TypeVideo}, "", []string{"c4", "c2"}},
-		{"mode", &calls.ListCallsOptions{Mode: calls.ModeMeet}, "", []string{"c3"}},
-		{"status", &calls.ListCallsOptions{Status: calls.StatusEnded}, "", []string{"c2", "c1"}},
-		{"status unanswered", &calls.ListCallsOptions{Status: calls.StatusUnanswered}, "", []string{"c4"}},
-		{"receiverType", &calls.ListCallsOptions{ReceiverType: calls.ReceiverGroup}, "", []string{"c3", "c2"}},
-		{"participantsCount", &calls.ListCallsOptions{ParticipantsCount: &two}, "", []string{"c1"}},
-		{"participantsCount 0", &calls.ListCallsOptions{ParticipantsCount: new(int)}, "", []string{"c4"}},
-		{"startedAt from", &calls.ListCallsOptions{StartedAt: at(110)}, "", []string{"c3", "c2"}},
-		{"endedAt until", &calls.ListCallsOptions{EndedAt: at(100)}, "", []string{"c1"}},
-		{"hasRecording", &calls.ListCallsOptions{HasRecording: &yes}, "", []string{"c1"}},
-		{"hasRecording false", &calls.ListCallsOptions{HasRecording: &no}, "", []string{"c4", "c3", "c2"}},
-		{"hasTranscription", &calls.ListCallsOptions{HasTranscription: &yes}, "", []string{"c2"}},
-		{"hasTranscription false", &calls.ListCallsOptions{HasTranscription: &no}, "", []string{"c4", "c3", "c1"}},
-		{"uid took part", &calls.ListCallsOptions{UID: "Dave"}, "", []string{"c2"}},
-		{"uid who was called", &calls.ListCallsOptions{UID: "bob"}, "", []string{"c4", "c2", "c1"}},
+		{"type", &chat.ListCallsOptions{Type: chat.CallTypeVideo}, "", []string{"c4", "c2"}},
+		{"mode", &chat.ListCallsOptions{Mode: chat.CallModeMeet}, "", []string{"c3"}},
+		{"status", &chat.ListCallsOptions{Status: chat.CallStatusEnded}, "", []string{"c2", "c1"}},
+		{"status unanswered", &chat.ListCallsOptions{Status: chat.CallStatusUnanswered}, "", []string{"c4"}},
+		{"receiverType", &chat.ListCallsOptions{ReceiverType: chat.ReceiverGroup}, "", []string{"c3", "c2"}},
+		{"participantsCount", &chat.ListCallsOptions{ParticipantsCount: &two}, "", []string{"c1"}},
+		{"participantsCount 0", &chat.ListCallsOptions{ParticipantsCount: new(int)}, "", []string{"c4"}},
+		{"startedAt from", &chat.ListCallsOptions{StartedAt: at(110)}, "", []string{"c3", "c2"}},
+		{"endedAt until", &chat.ListCallsOptions{EndedAt: at(100)}, "", []string{"c1"}},
+		{"hasRecording", &chat.ListCallsOptions{HasRecording: &yes}, "", []string{"c1"}},
+		{"hasRecording false", &chat.ListCallsOptions{HasRecording: &no}, "", []string{"c4", "c3", "c2"}},
+		{"hasTranscription", &chat.ListCallsOptions{HasTranscription: &yes}, "", []string{"c2"}},
+		{"hasTranscription false", &chat.ListCallsOptions{HasTranscription: &no}, "", []string{"c4", "c3", "c1"}},
+		{"uid took part", &chat.ListCallsOptions{UID: "Dave"}, "", []string{"c2"}},
+		{"uid who was called", &chat.ListCallsOptions{UID: "bob"}, "", []string{"c4", "c2", "c1"}},
 		{"on behalf of carol", nil, "carol", []string{"c3", "c2"}},
-		{"on behalf of, filtered", &calls.ListCallsOptions{Type: calls.TypeAudio}, "alice", []string{"c1"}},
-		{"combined", &calls.ListCallsOptions{Type: calls.TypeVideo, Status: calls.StatusEnded, ReceiverType: calls.ReceiverGroup}, "", []string{"c2"}},
+		{"on behalf of, filtered", &chat.ListCallsOptions{Type: chat.CallTypeAudio}, "alice", []string{"c1"}},
+		{"combined", &chat.ListCallsOptions{Type: chat.CallTypeVideo, Status: chat.CallStatusEnded, ReceiverType: chat.ReceiverGroup}, "", []string{"c2"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var opts []chat.RequestOption
@@ -156,11 +155,11 @@ func TestCallsListFilters(t *testing.T) {
 	}
 
 	t.Run("invalid filters are a 400 naming each field", func(t *testing.T) {
-		_, err := client.Calls.List(t.Context(), &calls.ListCallsOptions{Type: "hologram", Mode: "party", Status: "late", ReceiverType: "robot"})
+		_, err := client.Calls.List(t.Context(), &chat.ListCallsOptions{Type: "hologram", Mode: "party", Status: "late", ReceiverType: "robot"})
 		ce := requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
 		assert.ElementsMatch(t, []string{"type", "mode", "status", "receiverType"}, detailFields(ce.Details))
 		bad := -1
-		_, err = client.Calls.List(t.Context(), &calls.ListCallsOptions{ParticipantsCount: &bad, PerPage: 1001})
+		_, err = client.Calls.List(t.Context(), &chat.ListCallsOptions{ParticipantsCount: &bad, PageOptions: chat.PageOptions{PerPage: 1001}})
 		ce = requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
 		assert.ElementsMatch(t, []string{"participantsCount", "perPage"}, detailFields(ce.Details))
 	})
@@ -181,16 +180,16 @@ func detailFields(m map[string][]string) []string {
 func TestCallsPagination(t *testing.T) {
 	srv, client := start(t)
 	for i := range 7 {
-		addCall(t, srv, calls.Call{SessionID: "s" + strconv.Itoa(i), Initiator: "alice", Receiver: "bob", InitiatedAt: at(int64(i))})
+		addCall(t, srv, chat.Call{SessionID: "s" + strconv.Itoa(i), Initiator: "alice", Receiver: "bob", InitiatedAt: at(int64(i))})
 	}
-	page, err := client.Calls.List(t.Context(), &calls.ListCallsOptions{PerPage: 3, Page: 3})
+	page, err := client.Calls.List(t.Context(), &chat.ListCallsOptions{PageOptions: chat.PageOptions{PerPage: 3, Page: 3}})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"s0"}, sessionIDs(page.Data))
-	assert.Equal(t, &calls.Pagination{Total: 7, Count: 1, PerPage: 3, CurrentPage: 3, TotalPages: 3}, page.Meta.Pagination)
+	assert.Equal(t, &chat.Pagination{Total: 7, Count: 1, PerPage: 3, CurrentPage: 3, TotalPages: 3}, page.Meta.Pagination)
 
 	srv.ResetRequests()
 	var ids []string
-	for c, err := range client.Calls.All(t.Context(), &calls.ListCallsOptions{PerPage: 3}) {
+	for c, err := range client.Calls.All(t.Context(), &chat.ListCallsOptions{PageOptions: chat.PageOptions{PerPage: 3}}) {
 		require.NoError(t, err)
 		ids = append(ids, c.SessionID)
 	}
@@ -209,20 +208,20 @@ func TestCallTranscriptions(t *testing.T) {
 	assert.Empty(t, page.Data, "no transcript until one is generated")
 
 	for i := range 7 {
-		require.NoError(t, srv.AddTranscription("c1", calls.Transcription{TID: "t" + strconv.Itoa(i), StartTime: at(5), EndTime: at(10 + int64(i)),
+		require.NoError(t, srv.AddTranscription("c1", chat.CallTranscription{TID: "t" + strconv.Itoa(i), StartTime: at(5), EndTime: at(10 + int64(i)),
 			TranscriptURL: "https://t.example/" + strconv.Itoa(i)}))
 	}
-	page, err = client.Calls.ListTranscriptions(ctx, "c1", &calls.ListTranscriptionsOptions{PerPage: 2, Page: 2})
+	page, err = client.Calls.ListTranscriptions(ctx, "c1", &chat.ListTranscriptionsOptions{PageOptions: chat.PageOptions{PerPage: 2, Page: 2}})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"t4", "t3"}, tids(page.Data), "newest first")
-	assert.Equal(t, &calls.Pagination{Total: 7, Count: 2, PerPage: 2, CurrentPage: 2, TotalPages: 4}, page.Meta.Pagination)
+	assert.Equal(t, &chat.Pagination{Total: 7, Count: 2, PerPage: 2, CurrentPage: 2, TotalPages: 4}, page.Meta.Pagination)
 	tr := page.Data[0]
 	assert.Equal(t, "c1", tr.RoomName, "the room defaults to the session")
 	assert.True(t, t0.Equal(tr.Date()), "generated at the server's time, not %v", tr.Date())
 	assert.Equal(t, "https://t.example/4", tr.TranscriptURL)
 
-	var all []calls.Transcription
-	for tr, err := range client.Calls.AllTranscriptions(ctx, "c1", &calls.ListTranscriptionsOptions{PerPage: 3}) {
+	var all []chat.CallTranscription
+	for tr, err := range client.Calls.AllTranscriptions(ctx, "c1", &chat.ListTranscriptionsOptions{PageOptions: chat.PageOptions{PerPage: 3}}) {
 		require.NoError(t, err)
 		all = append(all, *tr)
 	}
@@ -233,7 +232,7 @@ func TestCallTranscriptions(t *testing.T) {
 	assert.True(t, c.HasTranscription)
 	assert.Equal(t, []string{"t6", "t5", "t4", "t3", "t2"}, tids(c.Transcriptions), "a call carries its 5 most recent transcriptions")
 
-	list, err := client.Calls.List(ctx, &calls.ListCallsOptions{UID: "bob", Type: calls.TypeAudio})
+	list, err := client.Calls.List(ctx, &chat.ListCallsOptions{UID: "bob", Type: chat.CallTypeAudio})
 	require.NoError(t, err)
 	require.Len(t, list.Data, 1)
 	assert.Len(t, list.Data[0].Transcriptions, 5)
@@ -241,12 +240,12 @@ func TestCallTranscriptions(t *testing.T) {
 	_, err = client.Calls.ListTranscriptions(ctx, "nope", nil)
 	requireAPIError(t, err, http.StatusNotFound, "ERR_CALL_SESSION_NOT_FOUND", chat.ErrNotFound)
 
-	assert.Error(t, srv.AddTranscription("nope", calls.Transcription{}), "unknown call")
-	assert.Error(t, srv.AddTranscription("c1", calls.Transcription{TID: "t1"}), "a TID the call has")
-	assert.Error(t, srv.AddTranscription("c1", calls.Transcription{StartTime: at(10), EndTime: at(5)}), "times out of order")
+	assert.Error(t, srv.AddTranscription("nope", chat.CallTranscription{}), "unknown call")
+	assert.Error(t, srv.AddTranscription("c1", chat.CallTranscription{TID: "t1"}), "a TID the call has")
+	assert.Error(t, srv.AddTranscription("c1", chat.CallTranscription{StartTime: at(10), EndTime: at(5)}), "times out of order")
 }
 
-func tids(ts []calls.Transcription) []string {
+func tids(ts []chat.CallTranscription) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
 		out[i] = t.TID
@@ -280,20 +279,20 @@ func TestCallsOnBehalfOf(t *testing.T) {
 
 func TestAddCallValidates(t *testing.T) {
 	srv, _ := start(t)
-	first := addCall(t, srv, calls.Call{Initiator: "Alice", Receiver: "Bob"})
+	first := addCall(t, srv, chat.Call{Initiator: "Alice", Receiver: "Bob"})
 	assert.Regexp(t, `^v1\.us\.test-app\.1700000000[0-9a-f]{40}$`, first.SessionID, "a generated session id")
-	assert.Equal(t, calls.StatusInitiated, first.Status)
+	assert.Equal(t, chat.CallStatusInitiated, first.Status)
 	assert.Equal(t, at(0), first.InitiatedAt, "initiated at the server's time")
 	assert.Equal(t, "alice", first.Initiator, "uids are lower-cased")
 	assert.Equal(t, "bob", first.Receiver)
-	second := addCall(t, srv, calls.Call{Initiator: "alice", Receiver: "bob"})
+	second := addCall(t, srv, chat.Call{Initiator: "alice", Receiver: "bob"})
 	assert.NotEqual(t, first.SessionID, second.SessionID)
 
-	tooMany := make([]calls.Participant, 51)
+	tooMany := make([]chat.CallParticipant, 51)
 	for i := range tooMany {
 		tooMany[i].UID = "u" + strconv.Itoa(i)
 	}
-	for name, c := range map[string]calls.Call{
+	for name, c := range map[string]chat.Call{
 		"no initiator":           {Receiver: "bob"},
 		"no receiver":            {Initiator: "alice"},
 		"bad type":               {Initiator: "a", Receiver: "b", Type: "hologram"},
@@ -303,21 +302,21 @@ func TestAddCallValidates(t *testing.T) {
 		"started before made":    {Initiator: "a", Receiver: "b", InitiatedAt: at(10), StartedAt: at(5)},
 		"ended before start":     {Initiator: "a", Receiver: "b", StartedAt: at(10), EndedAt: at(5)},
 		"too many participants":  {Initiator: "a", Receiver: "b", Participants: tooMany},
-		"participant without id": {Initiator: "a", Receiver: "b", Participants: []calls.Participant{{JoinedAt: at(1)}}},
-		"bad participant state":  {Initiator: "a", Receiver: "b", Participants: []calls.Participant{{UID: "a", State: "asleep"}}},
-		"left before joining":    {Initiator: "a", Receiver: "b", Participants: []calls.Participant{{UID: "a", JoinedAt: at(5), LeftAt: at(1)}}},
+		"participant without id": {Initiator: "a", Receiver: "b", Participants: []chat.CallParticipant{{JoinedAt: at(1)}}},
+		"bad participant state":  {Initiator: "a", Receiver: "b", Participants: []chat.CallParticipant{{UID: "a", State: "asleep"}}},
+		"left before joining":    {Initiator: "a", Receiver: "b", Participants: []chat.CallParticipant{{UID: "a", JoinedAt: at(5), LeftAt: at(1)}}},
 		"session taken":          {SessionID: first.SessionID, Initiator: "a", Receiver: "b"},
 		"metadata not JSON":      {Initiator: "a", Receiver: "b", MetaData: []byte("{")},
 	} {
 		_, err := srv.AddCall(c)
 		assert.Error(t, err, name)
 	}
-	meeting := addCall(t, srv, calls.Call{Mode: calls.ModePresenter, Initiator: "alice"})
-	assert.Equal(t, calls.ModePresenter, meeting.Mode, "a meeting needs no receiver")
+	meeting := addCall(t, srv, chat.Call{Mode: chat.CallModePresenter, Initiator: "alice"})
+	assert.Equal(t, chat.CallModePresenter, meeting.Mode, "a meeting needs no receiver")
 }
 
 // callTriggers are the triggers a seeded call fires.
-var callTriggers = []string{
+var callTriggers = []webhook.Trigger{
 	"call_initiated", "call_started", "call_participant_joined", "call_participant_left", "call_ended",
 	"meeting_started", "meeting_participant_joined", "meeting_participant_left", "meeting_ended",
 	"recording_generated", "transcription_generated",
@@ -359,10 +358,10 @@ func TestAddCallFiresTriggers(t *testing.T) {
 	seed(srv, "alice", "bob")
 	events := callEvents(t, srv)
 
-	c := addCall(t, srv, calls.Call{SessionID: "s1", Type: calls.TypeAudio, Initiator: "alice", Receiver: "bob",
+	c := addCall(t, srv, chat.Call{SessionID: "s1", Type: chat.CallTypeAudio, Initiator: "alice", Receiver: "bob",
 		InitiatedAt: at(0), StartedAt: at(5), EndedAt: at(95),
-		Participants: []calls.Participant{{UID: "alice", JoinedAt: at(5)}, {UID: "bob", JoinedAt: at(8), LeftAt: at(60)}},
-		Recordings:   []calls.Recording{{StartTime: at(10), EndTime: at(31), RecordingURL: "https://rec.example/s1.mp4"}}})
+		Participants: []chat.CallParticipant{{UID: "alice", JoinedAt: at(5)}, {UID: "bob", JoinedAt: at(8), LeftAt: at(60)}},
+		Recordings:   []chat.CallRecording{{StartTime: at(10), EndTime: at(31), RecordingURL: "https://rec.example/s1.mp4"}}})
 	evs := events()
 	assert.Equal(t, []string{"call_initiated", "call_started", "call_participant_joined", "call_participant_joined",
 		"call_participant_left", "call_participant_left", "call_ended", "recording_generated"}, triggers(evs))
@@ -402,7 +401,7 @@ func TestAddCallFiresTriggers(t *testing.T) {
 	assert.Equal(t, 21*time.Second, rec.Duration.Duration())
 	assert.Equal(t, chat.Timestamp(at(10)), rec.StartTime)
 
-	require.NoError(t, srv.AddTranscription(c.SessionID, calls.Transcription{TID: "t1", TranscriptURL: "https://t.example/t1", StartTime: at(5), EndTime: at(95)}))
+	require.NoError(t, srv.AddTranscription(c.SessionID, chat.CallTranscription{TID: "t1", TranscriptURL: "https://t.example/t1", StartTime: at(5), EndTime: at(95)}))
 	evs = events()
 	require.Len(t, evs, 9)
 	tr := evs[8].(*webhook.TranscriptionEvent)
@@ -417,8 +416,8 @@ func TestAddCallFiresTriggers(t *testing.T) {
 func TestAddMeetingFiresMeetingTriggers(t *testing.T) {
 	srv, _ := start(t)
 	events := callEvents(t, srv)
-	addCall(t, srv, calls.Call{SessionID: "m1", Mode: calls.ModePresenter, Type: calls.TypeVideo, Initiator: "carol",
-		StartedAt: at(0), Participants: []calls.Participant{{UID: "carol", JoinedAt: at(0)}}})
+	addCall(t, srv, chat.Call{SessionID: "m1", Mode: chat.CallModePresenter, Type: chat.CallTypeVideo, Initiator: "carol",
+		StartedAt: at(0), Participants: []chat.CallParticipant{{UID: "carol", JoinedAt: at(0)}}})
 	evs := events()
 	assert.Equal(t, []string{"meeting_started", "meeting_participant_joined"}, triggers(evs),
 		"no call_initiated for a meeting, no end while it goes on")
@@ -427,7 +426,7 @@ func TestAddMeetingFiresMeetingTriggers(t *testing.T) {
 	assert.Equal(t, "carol", p.Occupant.Name, "the uid of a user the fake does not have")
 	assert.False(t, p.Occupant.AudioCall)
 
-	addCall(t, srv, calls.Call{SessionID: "u1", Initiator: "carol", Receiver: "dave", Status: calls.StatusUnanswered})
+	addCall(t, srv, chat.Call{SessionID: "u1", Initiator: "carol", Receiver: "dave", Status: chat.CallStatusUnanswered})
 	assert.Equal(t, "call_initiated", triggers(events())[2], "an unanswered call only rings")
 	assert.Len(t, events(), 3)
 }

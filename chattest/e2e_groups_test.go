@@ -166,7 +166,7 @@ func TestGroupCreateRules(t *testing.T) {
 		{"long name", &chat.CreateGroupRequest{GUID: "g", Name: strings.Repeat("n", 101)}, 400, "ERR_BAD_REQUEST", []string{"name"}},
 		{"bad type", &chat.CreateGroupRequest{GUID: "g", Name: "G", Type: "secret"}, 400, "ERR_BAD_REQUEST", []string{"type"}},
 		{"long description and password", &chat.CreateGroupRequest{GUID: "g", Name: "G", Type: chat.GroupPassword,
-			Password: strings.Repeat("p", 101), Description: strings.Repeat("d", 256)}, 400, "ERR_BAD_REQUEST", []string{"description", "password"}},
+			Password: chat.Secret(strings.Repeat("p", 101)), Description: strings.Repeat("d", 256)}, 400, "ERR_BAD_REQUEST", []string{"description", "password"}},
 		{"26 tags", &chat.CreateGroupRequest{GUID: "g", Name: "G", Tags: slices.Repeat([]string{"t"}, 26)}, 400, "ERR_BAD_REQUEST", []string{"tags"}},
 		{"long tag", &chat.CreateGroupRequest{GUID: "g", Name: "G", Tags: []string{strings.Repeat("t", 101)}}, 400, "ERR_BAD_REQUEST", []string{"tags"}},
 		{"big metadata", &chat.CreateGroupRequest{GUID: "g", Name: "G", Metadata: map[string]any{"k": strings.Repeat("m", 6000)}}, 400, "ERR_BAD_REQUEST", []string{"metadata"}},
@@ -347,11 +347,11 @@ func TestGroupsList(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"beta", "delta", "gamma"}, groupGUIDs(p))
 	assert.Equal(t, &chat.Pagination{Total: 4, Count: 3, PerPage: 3, CurrentPage: 1, TotalPages: 2}, p.Meta.Pagination)
-	assert.Equal(t, &chat.Cursor{Affix: chat.AffixPrepend, UpdatedAt: at(3)}, p.Meta.Cursor)
-	p, err = client.Groups.List(ctx, &chat.ListGroupsOptions{Affix: p.Meta.Cursor.Affix, UpdatedAt: p.Meta.Cursor.UpdatedAt})
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionBefore, UpdatedAt: at(3)}, p.Meta.Cursor)
+	p, err = client.Groups.List(ctx, &chat.ListGroupsOptions{Direction: p.Meta.Cursor.Direction, UpdatedAt: p.Meta.Cursor.UpdatedAt})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"alpha"}, groupGUIDs(p), "prepend: updated before the cursor")
-	assert.Equal(t, []string{"delta", "beta"}, list(&chat.ListGroupsOptions{Affix: chat.AffixAppend, UpdatedAt: at(3)}), "append: updated after, oldest first")
+	assert.Equal(t, []string{"delta", "beta"}, list(&chat.ListGroupsOptions{Direction: chat.DirectionAfter, UpdatedAt: at(3)}), "append: updated after, oldest first")
 
 	var all []string
 	for g, err := range client.Groups.All(ctx, &chat.ListGroupsOptions{PageOptions: chat.PageOptions{PerPage: 1}}) {

@@ -24,7 +24,7 @@ import (
 func startMgmt(t *testing.T, opts ...chattest.Option) (*chattest.Server, *management.Client) {
 	t.Helper()
 	srv, _ := start(t, opts...)
-	return srv, srv.ManagementClient(management.WithoutRetries())
+	return srv, srv.ManagementClient(chat.WithoutRetries())
 }
 
 // rawMgmt sends a request to the management API with the key and secret
@@ -72,9 +72,9 @@ func TestManagementOwnApp(t *testing.T) {
 	extra := srv.AddAPIKey("mobile", chat.ScopeAuthOnly)
 	got, ok := srv.ManagementApp("shop-app")
 	require.True(t, ok)
-	assert.Contains(t, got.APIKeys, extra.APIKey)
+	assert.Contains(t, got.APIKeys, string(extra.APIKey))
 	k, _ := got.APIKeys.Key(chat.ScopeAuthOnly)
-	assert.Equal(t, extra.APIKey, k)
+	assert.Equal(t, string(extra.APIKey), k)
 
 	// It cannot be deleted.
 	_, err = mc.Apps.Delete(t.Context(), "shop-app")
@@ -177,7 +177,7 @@ func TestManagementAppValidationAndLimit(t *testing.T) {
 		require.NoError(t, err)
 	}
 	_, err = mc.Apps.Create(ctx, &management.CreateAppRequest{Name: "one too many", Region: chat.RegionUS})
-	requireAPIError(t, err, http.StatusForbidden, "ERR_APP_CREATION_FAILED_MAX_LIMIT", chat.ErrForbidden)
+	requireAPIError(t, err, http.StatusForbidden, "ERR_APP_CREATION_FAILED_MAX_LIMIT", chat.ErrLimitExceeded)
 	_, err = srv.AddManagementApp("seeded", chat.RegionUS)
 	assert.Error(t, err)
 	_, err = mc.Apps.Delete(ctx, "app-1")
@@ -202,15 +202,15 @@ func TestManagementTenants(t *testing.T) {
 	assert.Equal(t, "ann-s-app", tenant.App.AppID)
 	assert.Equal(t, chat.RegionIN, tenant.App.Region)
 	assert.Equal(t, "Build", tenant.App.Plan)
-	assert.Regexp(t, `^[0-9a-f]{40}$`, tenant.App.APIKey)
-	assert.Regexp(t, `^[0-9a-f]{40}$`, tenant.App.AuthKey)
+	assert.Regexp(t, `^[0-9a-f]{40}$`, string(tenant.App.APIKey))
+	assert.Regexp(t, `^[0-9a-f]{40}$`, string(tenant.App.AuthKey))
 
 	// The tenant's app is an app of the account, owned by the tenant.
 	app, ok := srv.ManagementApp("ann-s-app")
 	require.True(t, ok)
 	assert.Equal(t, "ann@example.com", app.AppOwner.Email)
 	k, _ := app.APIKeys.Key(chat.ScopeFullAccess)
-	assert.Equal(t, tenant.App.APIKey, k)
+	assert.Equal(t, string(tenant.App.APIKey), k)
 	assert.Equal(t, &management.AppMetadata{Industry: "retail"}, app.Metadata)
 
 	// An email is one account.
@@ -225,7 +225,7 @@ func TestManagementTenants(t *testing.T) {
 	assert.Contains(t, ce.Details, "appRegion")
 
 	// Basic auth, with the management credentials.
-	_, err = srv.ManagementClientWith(srv.ManagementKey(), "wrong-secret", management.WithoutRetries()).Tenants.Add(ctx, req)
+	_, err = srv.ManagementClientWith(srv.ManagementKey(), "wrong-secret", chat.WithoutRetries()).Tenants.Add(ctx, req)
 	requireAPIError(t, err, http.StatusUnauthorized, "AUTH_ERR_APIKEY_NOT_FOUND", chat.ErrUnauthorized)
 	body, err := json.Marshal(map[string]any{"name": "B", "email": "b@example.com", "password": "p", "appName": "B", "appRegion": "us"})
 	require.NoError(t, err)
@@ -244,7 +244,7 @@ func TestManagementTenants(t *testing.T) {
 	r2 := *req
 	r2.Email = "late@example.com"
 	_, err = mc.Tenants.Add(ctx, &r2)
-	requireAPIError(t, err, http.StatusForbidden, "ERR_APP_CREATION_FAILED_MAX_LIMIT", chat.ErrForbidden)
+	requireAPIError(t, err, http.StatusForbidden, "ERR_APP_CREATION_FAILED_MAX_LIMIT", chat.ErrLimitExceeded)
 	r2.Email = "late@example.com"
 	_, err = mc.Apps.Delete(ctx, "filler-0")
 	require.NoError(t, err)
@@ -444,7 +444,7 @@ func TestManagementExtensions(t *testing.T) {
 	require.NoError(t, err)
 	giphy, err = management.GetExtensionSettings[management.GiphySettings](ctx, ext, app)
 	require.NoError(t, err)
-	assert.Equal(t, "giphy-2", giphy.GiphyAPIKey)
+	assert.Equal(t, chat.Secret("giphy-2"), giphy.GiphyAPIKey)
 	del, err := management.DeleteExtensionSettings[management.GiphySettings](ctx, ext, app)
 	require.NoError(t, err)
 	assert.True(t, del.Body.OK())

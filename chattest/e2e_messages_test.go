@@ -111,7 +111,7 @@ func TestMessageGetUpdateDelete(t *testing.T) {
 	assert.Equal(t, map[string]any{"v": 2.0}, edited.Data.Metadata)
 
 	_, err = client.Messages.Update(ctx, action.ID, &chat.UpdateMessageRequest{Data: text("x")})
-	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrForbidden)
 	_, err = client.Messages.Update(ctx, msg.ID, &chat.UpdateMessageRequest{Tags: make([]string, 26)})
 	require.ErrorIs(t, err, chat.ErrInvalidArgument, "refused by the SDK (the fake's check: TestRawErrors)")
 
@@ -130,9 +130,9 @@ func TestMessageGetUpdateDelete(t *testing.T) {
 	require.NoError(t, err, "a soft-deleted message stays")
 	assert.Equal(t, t2, got.DeletedAt)
 	_, err = client.Messages.Update(ctx, msg.ID, &chat.UpdateMessageRequest{Data: text("x")})
-	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrForbidden)
 	_, err = client.Messages.Delete(ctx, msg.ID, nil)
-	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrForbidden)
 
 	deletion, err = client.Messages.Delete(ctx, msg.ID, &chat.DeleteMessageRequest{Permanent: true})
 	require.NoError(t, err)
@@ -496,7 +496,7 @@ func TestMessagesAllWhileSending(t *testing.T) {
 	assert.Equal(t, want, got, "every text message once, in id order, late ones included")
 
 	var back []string
-	for m, err := range client.Messages.All(ctx, &chat.ListMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 4, Affix: chat.AffixPrepend}, Category: chat.CategoryMessage}) {
+	for m, err := range client.Messages.All(ctx, &chat.ListMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 4, Direction: chat.DirectionBefore}, Category: chat.CategoryMessage}) {
 		require.NoError(t, err)
 		back = append(back, m.ID)
 	}
@@ -521,7 +521,7 @@ func TestUserMessages(t *testing.T) {
 	require.NotNil(t, page.Meta.Pagination)
 	assert.Equal(t, chat.Pagination{Total: 10, Count: 4, PerPage: 4, CurrentPage: 1, TotalPages: 3}, *page.Meta.Pagination)
 	require.NotNil(t, page.Meta.Cursor, "the cursor is in meta, as in the reference's example")
-	assert.Equal(t, &chat.Cursor{ID: withBob[3], Affix: chat.AffixAppend}, page.Meta.Cursor)
+	assert.Equal(t, &chat.Cursor{ID: withBob[3], Direction: chat.DirectionAfter}, page.Meta.Cursor)
 	assert.Nil(t, page.Meta.Next)
 
 	var got []string
@@ -532,7 +532,7 @@ func TestUserMessages(t *testing.T) {
 	assert.Equal(t, withBob, got, "AllUserMessages follows meta.cursor")
 
 	got = nil
-	for m, err := range client.Messages.AllUserMessages(ctx, "alice", &chat.ListUserMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 3, Affix: chat.AffixPrepend}, ConversationFilters: chat.ConversationFilters{Sender: "bob"}}, chat.OnBehalfOf("bob")) {
+	for m, err := range client.Messages.AllUserMessages(ctx, "alice", &chat.ListUserMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 3, Direction: chat.DirectionBefore}, ConversationFilters: chat.ConversationFilters{Sender: "bob"}}, chat.OnBehalfOf("bob")) {
 		require.NoError(t, err)
 		assert.Equal(t, "bob", m.Sender)
 		got = append(got, m.ID)
@@ -587,8 +587,8 @@ func TestReactions(t *testing.T) {
 	assert.Equal(t, chat.TimestampOf(t0), r.ReactedAt)
 	require.NotNil(t, r.ReactedBy)
 	assert.Equal(t, "Bob", r.ReactedBy.Name)
-	assert.Equal(t, &chat.Current{Limit: 10, Count: 3}, page.Meta.Current)
-	assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, ID: page.Data[2].ID}, page.Meta.Next, "next is {affix, id}")
+	assert.Equal(t, &chat.PageCount{Limit: 10, Count: 3}, page.Meta.Current)
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, ID: page.Data[2].ID}, page.Meta.Next, "next is {affix, id}")
 
 	page, err = client.Messages.ListReactionsFor(ctx, msg.ID, "👍", nil, chat.OnBehalfOf("alice"))
 	require.NoError(t, err)
@@ -632,7 +632,7 @@ func TestReactions(t *testing.T) {
 	_, err = client.Messages.Delete(ctx, msg.ID, nil)
 	require.NoError(t, err)
 	_, err = client.Messages.AddReaction(ctx, msg.ID, "👍", "bob")
-	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrForbidden)
 }
 
 func TestPins(t *testing.T) {
@@ -685,7 +685,7 @@ func TestPins(t *testing.T) {
 	require.NoError(t, err, "pinning a pinned message again is not a new pin")
 	over := send(t, client, "alice", toUser("bob", "one too many"))
 	_, err = client.Messages.Pin(ctx, over.ID)
-	requireAPIError(t, err, 400, "ERR_PINNED_MESSAGES_LIMIT_EXCEEDED", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_PINNED_MESSAGES_LIMIT_EXCEEDED", chat.ErrLimitExceeded)
 	other := send(t, client, "alice", toUser("carl", "another conversation"))
 	_, err = client.Messages.Pin(ctx, other.ID)
 	require.NoError(t, err, "the limit is per conversation")
@@ -744,7 +744,7 @@ func TestSaves(t *testing.T) {
 		require.NoError(t, err)
 	}
 	_, err = client.Messages.Save(ctx, msg.ID, "bob")
-	requireAPIError(t, err, 400, "ERR_SAVED_MESSAGES_LIMIT_EXCEEDED", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_SAVED_MESSAGES_LIMIT_EXCEEDED", chat.ErrLimitExceeded)
 	_, err = client.Messages.Save(ctx, msg.ID, "alice")
 	require.NoError(t, err, "the limit is per user")
 }
@@ -787,12 +787,12 @@ func TestMarkInteracted(t *testing.T) {
 	ce := requireAPIError(t, err, 400, "ERR_BAD_REQUEST", chat.ErrBadRequest)
 	assert.NotEmpty(t, ce.Details["interactions.1"], "details %v", ce.Details)
 	_, err = client.Messages.MarkInteracted(ctx, msg.ID, "bot", &chat.MarkInteractedRequest{Interactions: []string{"yes"}})
-	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrForbidden)
 	_, err = client.Messages.MarkInteracted(ctx, msg.ID, "bob", &chat.MarkInteractedRequest{Interactions: []string{"yes"}})
 	requireAPIError(t, err, 403, "ERR_MESSAGE_NO_ACCESS", chat.ErrForbidden)
 	plain := send(t, client, "alice", toUser("bob", "not interactive"))
 	_, err = client.Messages.MarkInteracted(ctx, plain.ID, "bob", &chat.MarkInteractedRequest{Interactions: []string{"yes"}})
-	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrForbidden)
 	_, err = client.Messages.MarkInteracted(ctx, "999", "bob", &chat.MarkInteractedRequest{Interactions: []string{"yes"}})
 	requireAPIError(t, err, 404, "ERR_MESSAGE_ID_NOT_FOUND", chat.ErrNotFound)
 
@@ -830,15 +830,15 @@ func TestThreadsList(t *testing.T) {
 	page, err := client.Messages.ListThreads(ctx, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []string{p2.ID, p1.ID}, pageIDs(page), "by updatedAt, oldest first")
-	assert.Equal(t, &chat.Current{Limit: 100, Count: 2}, page.Meta.Current)
-	assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, UpdatedAt: chat.TimestampOf(t0.Add(2 * time.Minute))}, page.Meta.Next)
+	assert.Equal(t, &chat.PageCount{Limit: 100, Count: 2}, page.Meta.Current)
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, UpdatedAt: chat.TimestampOf(t0.Add(2 * time.Minute))}, page.Meta.Next)
 	thread := page.Data[1]
 	assert.Equal(t, 1, thread.ReplyCount)
 	require.NotNil(t, thread.LastReply)
 	assert.Equal(t, last.ID, thread.LastReply.ID)
 	assert.Equal(t, chat.TimestampOf(t0.Add(2*time.Minute)), thread.UpdatedAt, "a reply moves the thread's updatedAt")
 
-	page, err = client.Messages.ListThreads(ctx, &chat.ListThreadsOptions{UpdateCursorOptions: chat.UpdateCursorOptions{Affix: chat.AffixPrepend}})
+	page, err = client.Messages.ListThreads(ctx, &chat.ListThreadsOptions{UpdateCursorOptions: chat.UpdateCursorOptions{Direction: chat.DirectionBefore}})
 	require.NoError(t, err)
 	assert.Equal(t, []string{p1.ID, p2.ID}, pageIDs(page))
 
@@ -887,7 +887,7 @@ func TestAllThreadsWithTies(t *testing.T) {
 			assert.Equal(t, want, got, "every thread once")
 
 			var back []string
-			for m, err := range client.Messages.AllThreads(ctx, &chat.ListThreadsOptions{UpdateCursorOptions: chat.UpdateCursorOptions{Limit: limit, Affix: chat.AffixPrepend}}) {
+			for m, err := range client.Messages.AllThreads(ctx, &chat.ListThreadsOptions{UpdateCursorOptions: chat.UpdateCursorOptions{Limit: limit, Direction: chat.DirectionBefore}}) {
 				require.NoError(t, err)
 				back = append(back, m.ID)
 			}
@@ -1004,7 +1004,7 @@ func TestAddMessage(t *testing.T) {
 	assert.Empty(t, nested.ParentID, "a reply cannot have a thread")
 	assert.Equal(t, "app_system", srv.AddMessage(chat.Message{Receiver: "bob", ReceiverType: chat.ReceiverUser}).Sender)
 
-	page, err := client.Messages.ListThread(ctx, m.ID, nil)
+	page, err := client.Messages.ListThreadMessages(ctx, m.ID, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []string{reply.ID}, pageIDs(page))
 	got, err := client.Messages.Get(ctx, m.ID)

@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/calls"
 	"github.com/chatrest/chat/chattest"
 )
 
@@ -44,13 +43,13 @@ func TestUsageMetrics(t *testing.T) {
 	// In the period [t0, t0+1000]: an audio call alice/bob for 90s (a 1-minute
 	// recording), a video call bob/carol for 30s overlapping it. Outside:
 	// an earlier audio call of dave.
-	addCall(t, srv, calls.Call{Initiator: "alice", Receiver: "bob", StartedAt: at(10), EndedAt: at(100),
-		Participants: []calls.Participant{{UID: "alice", JoinedAt: at(10)}, {UID: "bob", JoinedAt: at(10)}},
-		Recordings:   []calls.Recording{{StartTime: at(20), EndTime: at(80)}}})
-	addCall(t, srv, calls.Call{Type: calls.TypeVideo, Initiator: "carol", Receiver: "dave", StartedAt: at(50), EndedAt: at(80),
-		Participants: []calls.Participant{{UID: "carol", JoinedAt: at(50)}, {UID: "dave", JoinedAt: at(60), LeftAt: at(70)}}})
-	addCall(t, srv, calls.Call{Initiator: "dave", Receiver: "alice", StartedAt: at(-5000), EndedAt: at(-4000),
-		Participants: []calls.Participant{{UID: "dave", JoinedAt: at(-5000)}}})
+	addCall(t, srv, chat.Call{Initiator: "alice", Receiver: "bob", StartedAt: at(10), EndedAt: at(100),
+		Participants: []chat.CallParticipant{{UID: "alice", JoinedAt: at(10)}, {UID: "bob", JoinedAt: at(10)}},
+		Recordings:   []chat.CallRecording{{StartTime: at(20), EndTime: at(80)}}})
+	addCall(t, srv, chat.Call{Type: chat.CallTypeVideo, Initiator: "carol", Receiver: "dave", StartedAt: at(50), EndedAt: at(80),
+		Participants: []chat.CallParticipant{{UID: "carol", JoinedAt: at(50)}, {UID: "dave", JoinedAt: at(60), LeftAt: at(70)}}})
+	addCall(t, srv, chat.Call{Initiator: "dave", Receiver: "alice", StartedAt: at(-5000), EndedAt: at(-4000),
+		Participants: []chat.CallParticipant{{UID: "dave", JoinedAt: at(-5000)}}})
 	clk.Set(t0.Add(200 * time.Second))
 	dm(t, client, "bob", "alice", "hi")
 
@@ -161,9 +160,9 @@ func TestAgentBuilderAgents(t *testing.T) {
 	page, err := ai.ListAgents(ctx, &chat.ListAgentsOptions{Limit: 2})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"Support Agent", "Sales Agent"}, agentNames(page.Data))
-	assert.Equal(t, &chat.Current{Limit: 2, Count: 2}, page.Meta.Current)
+	assert.Equal(t, &chat.PageCount{Limit: 2, Count: 2}, page.Meta.Current)
 	require.NotNil(t, page.Meta.Next)
-	assert.Equal(t, chat.AgentCursor{Affix: chat.AffixAppend, CreatedAt: created[1].CreatedAt}, *page.Meta.Next)
+	assert.Equal(t, chat.Cursor{Direction: chat.DirectionAfter, CreatedAt: created[1].CreatedAt}, *page.Meta.Next)
 
 	page, err = ai.ListAgents(ctx, &chat.ListAgentsOptions{Search: "SUPPORT"})
 	require.NoError(t, err)
@@ -173,7 +172,7 @@ func TestAgentBuilderAgents(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"Support Agent"}, agentNames(page.Data), "search matches the uid")
 
-	page, err = ai.ListAgents(ctx, &chat.ListAgentsOptions{Affix: chat.AffixPrepend, CreatedAt: created[3].CreatedAt, Limit: 2})
+	page, err = ai.ListAgents(ctx, &chat.ListAgentsOptions{Direction: chat.DirectionBefore, CreatedAt: created[3].CreatedAt, Limit: 2})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"Billing Helper", "Sales Agent"}, agentNames(page.Data), "prepend walks back, newest first")
 

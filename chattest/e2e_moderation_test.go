@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/management"
 	"github.com/chatrest/chat/webhook"
 )
 
@@ -522,7 +521,7 @@ func TestModerationForgetsRemovedMessages(t *testing.T) {
 
 func TestModerationManagementVariants(t *testing.T) {
 	srv, client := start(t)
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	mod, ctx, app := mc.Moderation, t.Context(), srv.AppID()
 	seed(srv, "alice", "bob")
 
@@ -582,7 +581,7 @@ func TestModerationManagementVariants(t *testing.T) {
 
 	_, err = mod.ListRules(ctx, "other-app", nil)
 	requireAPIError(t, err, http.StatusNotFound, "ERR_APP_NOT_FOUND", chat.ErrNotFound)
-	_, err = srv.ManagementClientWith("wrong", "creds", management.WithoutRetries()).Moderation.ListRules(ctx, app, nil)
+	_, err = srv.ManagementClientWith("wrong", "creds", chat.WithoutRetries()).Moderation.ListRules(ctx, app, nil)
 	var ce *chat.Error
 	require.ErrorAs(t, err, &ce)
 	assert.Equal(t, http.StatusUnauthorized, ce.StatusCode)
@@ -595,8 +594,8 @@ func TestModerationWebhooks(t *testing.T) {
 	mod, ctx := client.Moderation, t.Context()
 	seed(srv, "alice", "bob")
 	recv := newHookReceiver(t, &webhook.Verifier{Username: hookUser, Password: hookPassword})
-	hookTo(t, srv, "moderation", recv.URL, string(webhook.TriggerModerationEngineApproved),
-		string(webhook.TriggerModerationEngineBlocked), string(webhook.TriggerModerationManualApproved))
+	hookTo(t, srv, "moderation", recv.URL, webhook.TriggerModerationEngineApproved,
+		webhook.TriggerModerationEngineBlocked, webhook.TriggerModerationManualApproved)
 	_, err := mod.CreateRule(ctx, &chat.CreateRuleRequest{ID: "no-casinos", Name: "No casinos", Actions: []chat.RuleAction{chat.ActionBlockMessage},
 		Conditions: []chat.RuleCondition{{Operand: chat.ConditionText, Operator: chat.ConditionContains, Category: chat.KeywordWord,
 			Values: []string{"casino"}, Message: []string{"Gambling"}}}})

@@ -191,7 +191,7 @@ func TestNotificationSingleProviders(t *testing.T) {
 			name: "custom push",
 			get:  func() (any, error) { return n.GetCustomPushProvider(ctx) },
 			save: func() (any, error) {
-				return n.SaveCustomPushProvider(ctx, &chat.CustomPushProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/push"})
+				return n.AddCustomPushProvider(ctx, &chat.CustomPushProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/push"})
 			},
 			update: func() (any, error) {
 				return n.UpdateCustomPushProvider(ctx, &chat.UpdateCustomProviderRequest{UseBasicAuth: new(true), BasicAuthUsername: "u", BasicAuthPassword: "p"})
@@ -200,25 +200,25 @@ func TestNotificationSingleProviders(t *testing.T) {
 			saved: &chat.CustomPushProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/push"},
 			after: &chat.CustomPushProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/push", UseBasicAuth: true, BasicAuthUsername: "u", BasicAuthPassword: "p"},
 			bad: func() error {
-				_, err := n.SaveCustomPushProvider(ctx, &chat.CustomPushProvider{WebhookURL: "http://hooks.demo/push"})
+				_, err := n.AddCustomPushProvider(ctx, &chat.CustomPushProvider{WebhookURL: "http://hooks.demo/push"})
 				return err
 			},
 			badKey: "webhookURL",
 		},
 		{
 			name: "Twilio",
-			get:  func() (any, error) { return n.GetTwilio(ctx) },
+			get:  func() (any, error) { return n.GetTwilioProvider(ctx) },
 			save: func() (any, error) {
-				return n.SaveTwilio(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: "tok", TwilioSenderPhoneNumber: "+15550100"})
+				return n.AddTwilioProvider(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: "tok", TwilioSenderPhoneNumber: "+15550100"})
 			},
 			update: func() (any, error) {
-				return n.UpdateTwilio(ctx, &chat.TwilioProvider{TwilioSenderPhoneNumber: "+15550199", IsEnabled: new(false)})
+				return n.UpdateTwilioProvider(ctx, &chat.TwilioProvider{TwilioSenderPhoneNumber: "+15550199", IsEnabled: new(false)})
 			},
-			del:   func() (*chat.Result, error) { return n.DeleteTwilio(ctx) },
+			del:   func() (*chat.Result, error) { return n.DeleteTwilioProvider(ctx) },
 			saved: &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: "tok", TwilioSenderPhoneNumber: "+15550100", IsEnabled: new(true)},
 			after: &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: "tok", TwilioSenderPhoneNumber: "+15550199", IsEnabled: new(false)},
 			bad: func() error {
-				_, err := n.UpdateTwilio(ctx, &chat.TwilioProvider{})
+				_, err := n.UpdateTwilioProvider(ctx, &chat.TwilioProvider{})
 				return err
 			},
 			badKey: "", // updating nothing is fine; checked below as not found before saving
@@ -227,7 +227,7 @@ func TestNotificationSingleProviders(t *testing.T) {
 			name: "custom SMS",
 			get:  func() (any, error) { return n.GetCustomSMSProvider(ctx) },
 			save: func() (any, error) {
-				return n.SaveCustomSMSProvider(ctx, &chat.CustomSMSProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/sms"})
+				return n.AddCustomSMSProvider(ctx, &chat.CustomSMSProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/sms"})
 			},
 			update: func() (any, error) {
 				return n.UpdateCustomSMSProvider(ctx, &chat.UpdateCustomProviderRequest{UseStoredPhoneNumber: new(true)})
@@ -236,29 +236,29 @@ func TestNotificationSingleProviders(t *testing.T) {
 			saved: &chat.CustomSMSProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/sms"},
 			after: &chat.CustomSMSProvider{IsEnabled: true, UseStoredPhoneNumber: true, WebhookURL: "https://hooks.demo/sms"},
 			bad: func() error {
-				_, err := n.SaveCustomSMSProvider(ctx, &chat.CustomSMSProvider{WebhookURL: "https://hooks.demo/sms", UseBasicAuth: true})
+				_, err := n.AddCustomSMSProvider(ctx, &chat.CustomSMSProvider{WebhookURL: "https://hooks.demo/sms", UseBasicAuth: true})
 				return err
 			},
 			badKey: "basicAuthPassword",
 		},
 		{
 			name: "SendGrid",
-			get:  func() (any, error) { return n.GetSendGrid(ctx) },
+			get:  func() (any, error) { return n.GetSendGridProvider(ctx) },
 			save: func() (any, error) {
-				return n.SaveSendGrid(ctx, &chat.SendGridProvider{SendGridAPIKey: "SG.k", SendGridTemplateID: "d-1", SendGridUnsubscribeGroupID: "7",
+				return n.AddSendGridProvider(ctx, &chat.SendGridProvider{SendGridAPIKey: "SG.k", SendGridTemplateID: "d-1", SendGridUnsubscribeGroupID: "7",
 					SenderName: "Demo", SenderEmail: "no-reply@demo.test"})
 			},
 			update: func() (any, error) {
-				return n.UpdateSendGrid(ctx, &chat.SendGridProvider{AllowEmailReplies: new(true), SenderEmailForReplies: "replies@demo.test"})
+				return n.UpdateSendGridProvider(ctx, &chat.SendGridProvider{AllowEmailReplies: new(true), SenderEmailForReplies: "replies@demo.test"})
 			},
-			del: func() (*chat.Result, error) { return n.DeleteSendGrid(ctx) },
+			del: func() (*chat.Result, error) { return n.DeleteSendGridProvider(ctx) },
 			saved: &chat.SendGridProvider{SendGridAPIKey: "SG.k", SendGridTemplateID: "d-1", SendGridUnsubscribeGroupID: "7",
 				SenderName: "Demo", SenderEmail: "no-reply@demo.test", AllowEmailReplies: new(false), IsEnabled: new(true)},
 			after: &chat.SendGridProvider{SendGridAPIKey: "SG.k", SendGridTemplateID: "d-1", SendGridUnsubscribeGroupID: "7",
 				SenderName: "Demo", SenderEmail: "no-reply@demo.test", AllowEmailReplies: new(true), IsEnabled: new(true),
 				SenderEmailForReplies: "replies@demo.test", RepliesWebhook: "https://test-app.notifications.chattest.invalid/email/v1/replies"},
 			bad: func() error {
-				_, err := n.SaveSendGrid(ctx, &chat.SendGridProvider{SendGridAPIKey: "SG.k", SendGridTemplateID: "d-1", SendGridUnsubscribeGroupID: "7",
+				_, err := n.AddSendGridProvider(ctx, &chat.SendGridProvider{SendGridAPIKey: "SG.k", SendGridTemplateID: "d-1", SendGridUnsubscribeGroupID: "7",
 					SenderName: "Demo", SenderEmail: "not an address"})
 				return err
 			},
@@ -268,7 +268,7 @@ func TestNotificationSingleProviders(t *testing.T) {
 			name: "custom email",
 			get:  func() (any, error) { return n.GetCustomEmailProvider(ctx) },
 			save: func() (any, error) {
-				return n.SaveCustomEmailProvider(ctx, &chat.CustomEmailProvider{IsEnabled: true, UseStoredEmailID: true, WebhookURL: "https://hooks.demo/email"})
+				return n.AddCustomEmailProvider(ctx, &chat.CustomEmailProvider{IsEnabled: true, UseStoredEmailID: true, WebhookURL: "https://hooks.demo/email"})
 			},
 			update: func() (any, error) {
 				return n.UpdateCustomEmailProvider(ctx, &chat.UpdateCustomProviderRequest{IsEnabled: new(false), WebhookURL: "https://hooks.demo/email2"})
@@ -277,7 +277,7 @@ func TestNotificationSingleProviders(t *testing.T) {
 			saved: &chat.CustomEmailProvider{IsEnabled: true, UseStoredEmailID: true, WebhookURL: "https://hooks.demo/email"},
 			after: &chat.CustomEmailProvider{IsEnabled: false, UseStoredEmailID: true, WebhookURL: "https://hooks.demo/email2"},
 			bad: func() error {
-				_, err := n.SaveCustomEmailProvider(ctx, &chat.CustomEmailProvider{WebhookURL: "ftp://hooks.demo"})
+				_, err := n.AddCustomEmailProvider(ctx, &chat.CustomEmailProvider{WebhookURL: "ftp://hooks.demo"})
 				return err
 			},
 			badKey: "webhookURL",
@@ -497,7 +497,7 @@ func login(t *testing.T, client *chat.Client, uid string) string {
 	t.Helper()
 	tok, err := client.AuthTokens.Create(t.Context(), uid, &chat.CreateAuthTokenRequest{Force: true})
 	require.NoError(t, err)
-	return tok.AuthToken
+	return string(tok.AuthToken)
 }
 
 func TestPushTokens(t *testing.T) {
@@ -507,7 +507,7 @@ func TestPushTokens(t *testing.T) {
 	n := client.Notifications
 	phone, laptop, bobs := login(t, client, "alice"), login(t, client, "alice"), login(t, client, "bob")
 	register := func(auth string, platform chat.PushPlatform, token, provider string) error {
-		_, err := n.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{Platform: platform, Token: token, AuthToken: auth, ProviderID: provider})
+		_, err := n.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{Platform: platform, Token: chat.Secret(token), AuthToken: chat.Secret(auth), ProviderID: provider})
 		return err
 	}
 
@@ -527,13 +527,13 @@ func TestPushTokens(t *testing.T) {
 	require.NoError(t, register(laptop, chat.PushPlatformFCMWeb, "fcm-laptop", ""))
 	require.NoError(t, register(phone, chat.PushPlatformAPNsIOSVoIP, "voip-phone", "apns-x"))
 
-	mine, err := n.ListPushTokens(ctx, &chat.ListPushTokensOptions{AuthToken: phone})
+	mine, err := n.ListPushTokens(ctx, &chat.ListPushTokensOptions{AuthToken: chat.Secret(phone)})
 	require.NoError(t, err)
 	require.Len(t, mine, 2)
-	assert.Equal(t, chat.PushToken{UID: "alice", AuthToken: phone, Token: "fcm-phone-1", Type: chat.PushTokenChat,
+	assert.Equal(t, chat.PushToken{UID: "alice", AuthToken: chat.Secret(phone), Token: "fcm-phone-1", Type: chat.PushTokenChat,
 		Platform: chat.PushPlatformFCMAndroid, ProviderID: "fcm-a", CreatedAt: "2023-11-14T22:13:20.000Z", UpdatedAt: "2023-11-14T22:13:20.000Z"}, mine[0])
-	assert.Equal(t, "voip-phone", mine[1].Token)
-	all, err := n.ListPushTokens(ctx, &chat.ListPushTokensOptions{AuthToken: laptop, All: true})
+	assert.Equal(t, chat.Secret("voip-phone"), mine[1].Token)
+	all, err := n.ListPushTokens(ctx, &chat.ListPushTokensOptions{AuthToken: chat.Secret(laptop), All: true})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"fcm-phone-1", "fcm-laptop", "voip-phone"}, tokenValues(all))
 	assert.Equal(t, "fcm-b", all[1].ProviderID, "the default at registration")
@@ -550,32 +550,32 @@ func TestPushTokens(t *testing.T) {
 	err = register(phone, chat.PushPlatformFCMAndroid, strings.Repeat("x", 4097), "")
 	e = requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
 	assert.Contains(t, e.Details, "fcmToken")
-	_, err = n.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{Platform: "fcm_tizen", Token: "t", AuthToken: phone})
+	_, err = n.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{Platform: "fcm_tizen", Token: "t", AuthToken: chat.Secret(phone)})
 	e = requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
 	assert.Contains(t, e.Details, "platform")
 
 	// Deleting one token needs a login of its user.
-	_, err = n.DeletePushToken(ctx, "voip-phone", &chat.DeletePushTokenRequest{AuthToken: bobs})
+	_, err = n.DeletePushToken(ctx, "voip-phone", &chat.DeletePushTokenRequest{AuthToken: chat.Secret(bobs)})
 	requireAPIError(t, err, http.StatusNotFound, "ERR_TOKEN_NOT_FOUND", chat.ErrNotFound)
-	removed, err := n.DeletePushToken(ctx, "voip-phone", &chat.DeletePushTokenRequest{AuthToken: laptop})
+	removed, err := n.DeletePushToken(ctx, "voip-phone", &chat.DeletePushTokenRequest{AuthToken: chat.Secret(laptop)})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"voip-phone"}, tokenValues(removed))
-	_, err = n.DeletePushToken(ctx, "voip-phone", &chat.DeletePushTokenRequest{AuthToken: laptop})
+	_, err = n.DeletePushToken(ctx, "voip-phone", &chat.DeletePushTokenRequest{AuthToken: chat.Secret(laptop)})
 	requireAPIError(t, err, http.StatusNotFound, "ERR_TOKEN_NOT_FOUND", chat.ErrNotFound)
 
-	removed, err = n.UnregisterPushTokens(ctx, &chat.UnregisterPushTokensRequest{AuthToken: laptop})
+	removed, err = n.UnregisterPushTokens(ctx, &chat.UnregisterPushTokensRequest{AuthToken: chat.Secret(laptop)})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"fcm-laptop"}, tokenValues(removed))
 	assert.Equal(t, []string{"fcm-phone-2"}, tokenValues(srv.PushTokens("alice")))
 	require.NoError(t, register(laptop, chat.PushPlatformFCMWeb, "fcm-laptop", ""))
-	removed, err = n.UnregisterPushTokens(ctx, &chat.UnregisterPushTokensRequest{AuthToken: laptop, All: true})
+	removed, err = n.UnregisterPushTokens(ctx, &chat.UnregisterPushTokensRequest{AuthToken: chat.Secret(laptop), All: true})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"fcm-phone-2", "fcm-laptop"}, tokenValues(removed))
 	assert.Empty(t, srv.PushTokens("alice"))
 
 	// The timezone sent with a token becomes the user's.
 	_, err = n.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{Platform: chat.PushPlatformAPNsIOSDevice, Token: "dev",
-		AuthToken: bobs, Timezone: "Europe/Paris"})
+		AuthToken: chat.Secret(bobs), Timezone: "Europe/Paris"})
 	require.NoError(t, err)
 	tz, err := n.GetTimezone(ctx, "bob")
 	require.NoError(t, err)
@@ -585,7 +585,7 @@ func TestPushTokens(t *testing.T) {
 func tokenValues(ts []chat.PushToken) []string {
 	out := make([]string, len(ts))
 	for i, t := range ts {
-		out[i] = t.Token
+		out[i] = string(t.Token)
 	}
 	return out
 }
@@ -601,7 +601,7 @@ func TestPushTokensPerUserLimit(t *testing.T) {
 			auth = login(t, client, "alice")
 		}
 		_, err := client.Notifications.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{
-			Platform: kinds[i%3], Token: fmt.Sprint("tok-", i), AuthToken: auth})
+			Platform: kinds[i%3], Token: chat.Secret(fmt.Sprint("tok-", i)), AuthToken: chat.Secret(auth)})
 		if i < 100 {
 			require.NoError(t, err, i)
 			continue
@@ -619,10 +619,10 @@ func TestNotificationLogs(t *testing.T) {
 	n := client.Notifications
 	_, err := n.AddFCMProvider(ctx, &chat.FCMProvider{ProviderID: "fcm", ServiceAccountCreds: &chat.FCMServiceAccount{ProjectID: "p", ClientEmail: "c", PrivateKey: "k"}})
 	require.NoError(t, err)
-	_, err = n.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{Platform: chat.PushPlatformFCMAndroid, Token: "bob-phone", AuthToken: login(t, client, "bob")})
+	_, err = n.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{Platform: chat.PushPlatformFCMAndroid, Token: "bob-phone", AuthToken: chat.Secret(login(t, client, "bob"))})
 	require.NoError(t, err)
 	_, err = n.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{Platform: chat.PushPlatformAPNsIOSDevice, Token: "carol-phone",
-		AuthToken: login(t, client, "carol"), ProviderID: "apns-gone"})
+		AuthToken: chat.Secret(login(t, client, "carol")), ProviderID: "apns-gone"})
 	require.NoError(t, err)
 	step := 0
 	send := func(from string, req *chat.SendMessageRequest) {
@@ -645,7 +645,7 @@ func TestNotificationLogs(t *testing.T) {
 	assert.Equal(t, "bob", l.Receiver)
 	assert.Equal(t, chat.ReceiverUser, l.ReceiverType)
 	assert.Equal(t, chat.PushPlatformFCMAndroid, l.TokenType)
-	assert.Equal(t, "bob-phone", l.PushToken)
+	assert.Equal(t, chat.Secret("bob-phone"), l.PushToken)
 	assert.Equal(t, "fcm", l.ProviderID, "the default provider")
 	assert.Equal(t, t0.Add(time.Minute).UnixMilli(), l.MessageSentAtMS)
 	assert.True(t, l.NotificationTriggered)
@@ -656,7 +656,7 @@ func TestNotificationLogs(t *testing.T) {
 	require.NoError(t, json.Unmarshal(l.Payload, &payload))
 	assert.Equal(t, "Alice", payload.Payload.Title)
 	assert.Equal(t, "hi", payload.Payload.Body)
-	assert.Equal(t, &chat.Current{Limit: 10, Count: 1}, page.Meta.Current)
+	assert.Equal(t, &chat.PageCount{Limit: 10, Count: 1}, page.Meta.Current)
 	assert.Nil(t, page.Meta.Next)
 
 	// Bob mutes Alice, then only wants mentions, then turns DND on.
@@ -735,18 +735,18 @@ func TestNotificationLogs(t *testing.T) {
 	page, err = n.ListLogs(ctx, &chat.ListLogsOptions{Limit: 3})
 	require.NoError(t, err)
 	assert.Equal(t, logIDs(logs[:3]), logIDs(page.Data))
-	assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, ID: logs[2].ID}, page.Meta.Next)
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, ID: logs[2].ID}, page.Meta.Next)
 	assert.Nil(t, page.Meta.Previous)
-	page, err = n.ListLogs(ctx, &chat.ListLogsOptions{Limit: 3, Affix: chat.AffixAppend, LogID: page.Meta.Next.ID})
+	page, err = n.ListLogs(ctx, &chat.ListLogsOptions{Limit: 3, Direction: chat.DirectionAfter, LogID: page.Meta.Next.ID})
 	require.NoError(t, err)
 	assert.Equal(t, logIDs(logs[3:6]), logIDs(page.Data))
-	assert.Equal(t, &chat.Cursor{Affix: chat.AffixPrepend, ID: logs[3].ID}, page.Meta.Previous)
-	page, err = n.ListLogs(ctx, &chat.ListLogsOptions{Limit: 2, Affix: chat.AffixPrepend, LogID: logs[3].ID})
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionBefore, ID: logs[3].ID}, page.Meta.Previous)
+	page, err = n.ListLogs(ctx, &chat.ListLogsOptions{Limit: 2, Direction: chat.DirectionBefore, LogID: logs[3].ID})
 	require.NoError(t, err)
 	assert.Equal(t, []string{logs[2].ID, logs[1].ID}, logIDs(page.Data), "backward, newest first")
-	assert.Equal(t, &chat.Cursor{Affix: chat.AffixPrepend, ID: logs[1].ID}, page.Meta.Next)
-	assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, ID: logs[2].ID}, page.Meta.Previous)
-	page, err = n.ListLogs(ctx, &chat.ListLogsOptions{Limit: 2, Affix: chat.AffixPrepend})
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionBefore, ID: logs[1].ID}, page.Meta.Next)
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, ID: logs[2].ID}, page.Meta.Previous)
+	page, err = n.ListLogs(ctx, &chat.ListLogsOptions{Limit: 2, Direction: chat.DirectionBefore})
 	require.NoError(t, err)
 	assert.Equal(t, []string{logs[7].ID, logs[6].ID}, logIDs(page.Data), "the last entries")
 	assert.Nil(t, page.Meta.Previous)
@@ -758,7 +758,7 @@ func TestNotificationLogs(t *testing.T) {
 	}
 	assert.Equal(t, logIDs(logs), walked)
 	walked = nil
-	for l, err := range n.AllLogs(ctx, &chat.ListLogsOptions{Limit: 3, Affix: chat.AffixPrepend}) {
+	for l, err := range n.AllLogs(ctx, &chat.ListLogsOptions{Limit: 3, Direction: chat.DirectionBefore}) {
 		require.NoError(t, err)
 		walked = append(walked, l.ID)
 	}
@@ -777,7 +777,7 @@ func TestNotificationLogs(t *testing.T) {
 		"channel":      {Channel: "pigeon"},
 		"receiverType": {ReceiverType: "bot"},
 		"reason":       {Reason: "BAD_LUCK"},
-		"affix":        {Affix: "sideways"},
+		"affix":        {Direction: "sideways"},
 		"limit":        {Limit: 1001},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -801,7 +801,7 @@ func logIDs(ls []chat.NotificationLog) []string {
 func TestNotificationsNeedFullAccess(t *testing.T) {
 	srv, _ := start(t)
 	key := srv.AddAPIKey("auth only", chat.ScopeAuthOnly)
-	client := srv.ClientWithAPIKey(key.APIKey, chat.WithoutRetries())
+	client := srv.ClientWithAPIKey(string(key.APIKey), chat.WithoutRetries())
 	_, err := client.Notifications.GetSettings(t.Context())
-	requireAPIError(t, err, http.StatusForbidden, "AUTH_ERR_NO_ACCESS", chat.ErrForbidden)
+	requireAPIError(t, err, http.StatusForbidden, "AUTH_ERR_NO_ACCESS", chat.ErrUnauthorized)
 }

@@ -27,7 +27,7 @@ func TestWebhookReceipts(t *testing.T) {
 	assert.Empty(t, srv.Deliveries(), "no webhook listens yet")
 
 	recv := newHookReceiver(t, &webhook.Verifier{Username: hookUser, Password: hookPassword})
-	hookTo(t, srv, "receipts", recv.URL, string(webhook.TriggerMessageDeliveryReceipt), string(webhook.TriggerMessageReadReceipt))
+	hookTo(t, srv, "receipts", recv.URL, webhook.TriggerMessageDeliveryReceipt, webhook.TriggerMessageReadReceipt)
 	sent, err := client.Messages.Send(ctx, toUser("bob", "after the hook"), chat.OnBehalfOf("alice"))
 	require.NoError(t, err)
 	require.NotEqual(t, first.ID, sent.ID)
@@ -65,7 +65,7 @@ func TestWebhookGroupReceipts(t *testing.T) {
 	srv.AddGroup(chat.Group{GUID: "team", Name: "Team", Type: chat.GroupPublic, Owner: "alice"}, "bob")
 	ctx := t.Context()
 	recv := newHookReceiver(t, &webhook.Verifier{Username: hookUser, Password: hookPassword})
-	hookTo(t, srv, "receipts", recv.URL, string(webhook.TriggerMessageReadReceipt))
+	hookTo(t, srv, "receipts", recv.URL, webhook.TriggerMessageReadReceipt)
 
 	sent, err := client.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "team", ReceiverType: chat.ReceiverGroup,
 		Data: chat.MessageData{Text: "standup"}}, chat.OnBehalfOf("alice"))

@@ -319,7 +319,7 @@ func TestConversationPinLimits(t *testing.T) {
 		require.NoError(t, err)
 	}
 	_, err := conv.PinUser(ctx, "u6", "bob")
-	requireAPIError(t, err, http.StatusBadRequest, "ERR_PINNED_CONVERSATIONS_LIMIT_EXCEEDED", chat.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, "ERR_PINNED_CONVERSATIONS_LIMIT_EXCEEDED", chat.ErrLimitExceeded)
 	_, err = conv.PinUser(ctx, "u1", "bob")
 	require.NoError(t, err, "pinning a pinned conversation again is not a sixth pin")
 	_, err = conv.UnpinUser(ctx, "u1", "bob")
@@ -350,7 +350,7 @@ func TestConversationPinLimits(t *testing.T) {
 		six[i] = chat.ConversationRef{UID: fmt.Sprintf("u%d", i+1)}
 	}
 	_, err = conv.ReplaceAppPinned(ctx, &chat.ReplaceAppPinnedRequest{PinnedConversations: six})
-	requireAPIError(t, err, http.StatusBadRequest, "ERR_SYSTEM_PINNED_CONVERSATIONS_LIMIT_EXCEEDED", chat.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, "ERR_SYSTEM_PINNED_CONVERSATIONS_LIMIT_EXCEEDED", chat.ErrLimitExceeded)
 	_, err = conv.ReplaceAppPinned(ctx, &chat.ReplaceAppPinnedRequest{PinnedConversations: []chat.ConversationRef{{}}})
 	ce := requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
 	assert.Contains(t, ce.Details, "pinnedConversations.0")
@@ -678,7 +678,7 @@ func TestRoles(t *testing.T) {
 		require.NoError(t, err)
 	}
 	_, err = roles.Create(ctx, &chat.CreateRoleRequest{Role: "one-too-many", Name: "R"})
-	requireAPIError(t, err, http.StatusBadRequest, "ERR_PLAN_QUOTA_RESTRICTION", chat.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, "ERR_PLAN_QUOTA_RESTRICTION", chat.ErrLimitExceeded)
 	page, err := roles.List(ctx, &chat.ListRolesOptions{PageOptions: chat.PageOptions{PerPage: 10}})
 	require.NoError(t, err)
 	assert.Equal(t, &chat.Pagination{Total: 25, Count: 10, PerPage: 10, CurrentPage: 1, TotalPages: 3}, page.Meta.Pagination)
@@ -843,7 +843,7 @@ func TestModerationReasons(t *testing.T) {
 		{ID: "spam", Name: "Spam", Default: true, CreatedAt: chat.TimestampOf(t0), UpdatedAt: chat.TimestampOf(t0)},
 		*created,
 	}, page.Data)
-	assert.Equal(t, &chat.Current{Limit: 100, Count: 2}, page.Meta.Current)
+	assert.Equal(t, &chat.PageCount{Limit: 100, Count: 2}, page.Meta.Current)
 	assert.Nil(t, page.Meta.Next)
 	r := do(t, srv, http.MethodGet, "/v3/moderation/reasons", "", key(srv))
 	assert.Equal(t, "1700000000", r.body["data"].([]any)[0].(map[string]any)["createdAt"], "strings on the wire")
@@ -889,7 +889,7 @@ func TestSocialRoutesNeedAFullAccessKey(t *testing.T) {
 	srv, _ := start(t)
 	seed(srv, "alice")
 	k := srv.AddAPIKey("login", chat.ScopeAuthOnly)
-	client := srv.ClientWithAPIKey(k.APIKey, chat.WithoutRetries())
+	client := srv.ClientWithAPIKey(string(k.APIKey), chat.WithoutRetries())
 	ctx := t.Context()
 	for name, call := range map[string]func() error{
 		"conversations": func() error { _, err := client.Conversations.List(ctx, nil); return err },
@@ -900,7 +900,7 @@ func TestSocialRoutesNeedAFullAccessKey(t *testing.T) {
 		"moderation":    func() error { _, err := client.Moderation.ListReasons(ctx, nil); return err },
 	} {
 		t.Run(name, func(t *testing.T) {
-			requireAPIError(t, call(), http.StatusForbidden, "AUTH_ERR_NO_ACCESS", chat.ErrForbidden)
+			requireAPIError(t, call(), http.StatusForbidden, "AUTH_ERR_NO_ACCESS", chat.ErrUnauthorized)
 		})
 	}
 }

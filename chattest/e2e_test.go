@@ -89,14 +89,14 @@ func TestConversation(t *testing.T) {
 	assert.Equal(t, []string{"vip"}, alice.Tags)
 	assert.Equal(t, map[string]any{"team": "red"}, alice.Metadata)
 	assert.Equal(t, chat.TimestampOf(t0), alice.CreatedAt)
-	assert.Regexp(t, `^alice_[0-9a-f]{40}$`, alice.AuthToken)
+	assert.Regexp(t, `^alice_[0-9a-f]{40}$`, string(alice.AuthToken))
 
 	_, err = client.Users.Create(ctx, &chat.CreateUserRequest{UID: "bob", Name: "Bob"})
 	require.NoError(t, err)
 	tok, err := client.AuthTokens.Create(ctx, "bob", nil)
 	require.NoError(t, err)
 	assert.Equal(t, "bob", tok.UID)
-	assert.Regexp(t, `^bob_[0-9a-f]{40}$`, tok.AuthToken)
+	assert.Regexp(t, `^bob_[0-9a-f]{40}$`, string(tok.AuthToken))
 	assert.Equal(t, chat.TimestampOf(t0), tok.CreatedAt)
 
 	msg, err := client.Messages.Send(ctx, &chat.SendMessageRequest{
@@ -134,13 +134,13 @@ func TestConversation(t *testing.T) {
 	assert.Equal(t, "bob", reply.Sender)
 	assert.Equal(t, "alice_user_bob", reply.ConversationID, "the uids are sorted")
 
-	page, err := client.Messages.ListThread(ctx, msg.ID, nil)
+	page, err := client.Messages.ListThreadMessages(ctx, msg.ID, nil)
 	require.NoError(t, err)
 	require.Len(t, page.Data, 1)
 	assert.Equal(t, "2", page.Data[0].ID)
 	assert.Equal(t, "1", page.Data[0].ParentID)
-	assert.Equal(t, &chat.Current{Limit: 10, Count: 1}, page.Meta.Current)
-	assert.Equal(t, &chat.Cursor{Affix: chat.AffixAppend, ID: "2", SentAt: chat.TimestampOf(t0)}, page.Meta.Next)
+	assert.Equal(t, &chat.PageCount{Limit: 10, Count: 1}, page.Meta.Current)
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, ID: "2", SentAt: chat.TimestampOf(t0)}, page.Meta.Next)
 
 	parent, ok := srv.Message("1")
 	require.True(t, ok)
@@ -195,7 +195,7 @@ func threadIDs(t *testing.T, srv *chattest.Server, parentID string) []string {
 	return ids
 }
 
-func TestAllThread(t *testing.T) {
+func TestAllThreadMessages(t *testing.T) {
 	srv, client := start(t)
 	ctx := t.Context()
 	seed(srv, "alice", "bob")
@@ -214,7 +214,7 @@ func TestAllThread(t *testing.T) {
 	t.Run("append with replies added while iterating", func(t *testing.T) {
 		var got []string
 		added := 0
-		for m, err := range client.Messages.AllThread(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 4}}) {
+		for m, err := range client.Messages.AllThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 4}}) {
 			require.NoError(t, err)
 			assert.Equal(t, parent.ID, m.ParentID)
 			got = append(got, m.ID)
@@ -231,7 +231,7 @@ func TestAllThread(t *testing.T) {
 
 	t.Run("prepend walks back from the newest", func(t *testing.T) {
 		var got []string
-		for m, err := range client.Messages.AllThread(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 7, Affix: chat.AffixPrepend}}) {
+		for m, err := range client.Messages.AllThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 7, Direction: chat.DirectionBefore}}) {
 			require.NoError(t, err)
 			got = append(got, m.ID)
 		}
@@ -242,24 +242,24 @@ func TestAllThread(t *testing.T) {
 
 	t.Run("from an id cursor", func(t *testing.T) {
 		all := threadIDs(t, srv, parent.ID)
-		page, err := client.Messages.ListThread(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{ID: all[9], Limit: 3}})
+		page, err := client.Messages.ListThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{ID: all[9], Limit: 3}})
 		require.NoError(t, err)
 		assert.Equal(t, all[10:13], pageIDs(page))
 		assert.Equal(t, all[12], page.Meta.Next.ID)
-		page, err = client.Messages.ListThread(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{ID: all[9], Limit: 3, Affix: chat.AffixPrepend}})
+		page, err = client.Messages.ListThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{ID: all[9], Limit: 3, Direction: chat.DirectionBefore}})
 		require.NoError(t, err)
 		assert.Equal(t, []string{all[8], all[7], all[6]}, pageIDs(page))
-		assert.Equal(t, &chat.Cursor{Affix: chat.AffixPrepend, ID: all[6], SentAt: chat.TimestampOf(t0)}, page.Meta.Next)
+		assert.Equal(t, &chat.Cursor{Direction: chat.DirectionBefore, ID: all[6], SentAt: chat.TimestampOf(t0)}, page.Meta.Next)
 	})
 
 	t.Run("past the end", func(t *testing.T) {
 		all := threadIDs(t, srv, parent.ID)
 		last := all[len(all)-1]
-		page, err := client.Messages.ListThread(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{ID: last}})
+		page, err := client.Messages.ListThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{ID: last}})
 		require.NoError(t, err)
 		assert.Empty(t, page.Data)
 		assert.NotNil(t, page.Data, "an empty list is [], not null")
-		assert.Equal(t, &chat.Current{Limit: 10, Count: 0}, page.Meta.Current)
+		assert.Equal(t, &chat.PageCount{Limit: 10, Count: 0}, page.Meta.Current)
 		assert.Equal(t, last, page.Meta.Next.ID, "an empty page keeps the cursor, to poll from")
 	})
 }
@@ -293,7 +293,7 @@ func TestAllThreadWhileRepliesArrive(t *testing.T) {
 		})
 	}
 	var got []string
-	for m, err := range client.Messages.AllThread(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 3}}) {
+	for m, err := range client.Messages.AllThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 3}}) {
 		require.NoError(t, err)
 		got = append(got, m.ID)
 	}
@@ -321,14 +321,14 @@ func TestThreadCursorBySentAt(t *testing.T) {
 	}
 	minute1 := chat.TimestampOf(t0.Add(time.Minute))
 
-	page, err := client.Messages.ListThread(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{SentAt: minute1}})
+	page, err := client.Messages.ListThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{SentAt: minute1}})
 	require.NoError(t, err)
 	assert.Equal(t, ids[2:], pageIDs(page), "a sentAt cursor alone is inclusive")
 
-	page, err = client.Messages.ListThread(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{SentAt: minute1, Affix: chat.AffixPrepend}})
+	page, err = client.Messages.ListThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{SentAt: minute1, Direction: chat.DirectionBefore}})
 	require.NoError(t, err)
 	assert.Equal(t, []string{ids[3], ids[2], ids[1], ids[0]}, pageIDs(page))
-	assert.Equal(t, &chat.Cursor{Affix: chat.AffixPrepend, ID: ids[0], SentAt: chat.TimestampOf(t0)}, page.Meta.Next)
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionBefore, ID: ids[0], SentAt: chat.TimestampOf(t0)}, page.Meta.Next)
 }
 
 func TestUsersAllPages(t *testing.T) {
@@ -536,17 +536,17 @@ func TestAuthTokens(t *testing.T) {
 	page, err := client.AuthTokens.List(ctx, "alice", nil)
 	require.NoError(t, err)
 	require.Len(t, page.Data, 2)
-	assert.Equal(t, []string{first.AuthToken, second.AuthToken}, []string{page.Data[0].AuthToken, page.Data[1].AuthToken})
+	assert.Equal(t, []string{string(first.AuthToken), string(second.AuthToken)}, []string{string(page.Data[0].AuthToken), string(page.Data[1].AuthToken)})
 	assert.Equal(t, &chat.Pagination{Total: 2, Count: 2, PerPage: 100, CurrentPage: 1, TotalPages: 1}, page.Meta.Pagination)
 
-	upd, err := client.AuthTokens.Update(ctx, "alice", first.AuthToken, &chat.UpdateAuthTokenRequest{
+	upd, err := client.AuthTokens.Update(ctx, "alice", string(first.AuthToken), &chat.UpdateAuthTokenRequest{
 		Platform: "ios", UserAgent: "app/1.0", AppInfo: map[string]any{"version": "1.0"},
 	})
 	require.NoError(t, err)
 	assert.Equal(t, "ios", upd.Platform)
 	assert.Equal(t, "app/1.0", upd.UserAgent)
 	assert.JSONEq(t, `{"version":"1.0"}`, string(upd.AppInfo))
-	got, err := client.AuthTokens.Get(ctx, "alice", first.AuthToken)
+	got, err := client.AuthTokens.Get(ctx, "alice", string(first.AuthToken))
 	require.NoError(t, err)
 	assert.Equal(t, "ios", got.Platform)
 
@@ -555,10 +555,10 @@ func TestAuthTokens(t *testing.T) {
 	_, err = client.AuthTokens.List(ctx, "nobody", nil)
 	requireAPIError(t, err, 404, "ERR_UID_NOT_FOUND", chat.ErrNotFound)
 
-	res, err := client.AuthTokens.Delete(ctx, "alice", first.AuthToken)
+	res, err := client.AuthTokens.Delete(ctx, "alice", string(first.AuthToken))
 	require.NoError(t, err)
 	assert.True(t, res.Success)
-	_, err = client.AuthTokens.Get(ctx, "alice", first.AuthToken)
+	_, err = client.AuthTokens.Get(ctx, "alice", string(first.AuthToken))
 	requireAPIError(t, err, 404, "ERR_AUTH_TOKEN_NOT_FOUND", chat.ErrNotFound)
 
 	res, err = client.AuthTokens.Flush(ctx, "alice")
@@ -567,7 +567,7 @@ func TestAuthTokens(t *testing.T) {
 	page, err = client.AuthTokens.List(ctx, "alice", nil)
 	require.NoError(t, err)
 	assert.Empty(t, page.Data)
-	_, err = client.AuthTokens.Get(ctx, "alice", second.AuthToken)
+	_, err = client.AuthTokens.Get(ctx, "alice", string(second.AuthToken))
 	requireAPIError(t, err, 404, "ERR_AUTH_TOKEN_NOT_FOUND", chat.ErrNotFound)
 }
 
@@ -578,7 +578,7 @@ func TestAPIKeys(t *testing.T) {
 	auth, err := client.APIKeys.Create(ctx, &chat.CreateAPIKeyRequest{Name: "Mobile login"})
 	require.NoError(t, err)
 	assert.Equal(t, chat.ScopeAuthOnly, auth.Scope, "authOnly by default")
-	assert.Regexp(t, `^[0-9a-f]{40}$`, auth.APIKey)
+	assert.Regexp(t, `^[0-9a-f]{40}$`, string(auth.APIKey))
 	assert.Equal(t, chat.TimestampOf(t0), auth.CreatedAt)
 	full, err := client.APIKeys.Create(ctx, &chat.CreateAPIKeyRequest{Name: "Backend", Scope: chat.ScopeFullAccess})
 	require.NoError(t, err)
@@ -586,7 +586,7 @@ func TestAPIKeys(t *testing.T) {
 	page, err := client.APIKeys.List(ctx, nil)
 	require.NoError(t, err)
 	require.Len(t, page.Data, 3)
-	assert.Equal(t, srv.APIKey(), page.Data[0].APIKey, "the seeded key comes first")
+	assert.Equal(t, chat.Secret(srv.APIKey()), page.Data[0].APIKey, "the seeded key comes first")
 	assert.Equal(t, 3, page.Meta.Pagination.Total)
 	page, err = client.APIKeys.List(ctx, &chat.ListAPIKeysOptions{Scope: chat.ScopeAuthOnly})
 	require.NoError(t, err)
@@ -597,28 +597,28 @@ func TestAPIKeys(t *testing.T) {
 	require.Len(t, page.Data, 1)
 	assert.Equal(t, full.APIKey, page.Data[0].APIKey)
 
-	got, err := client.APIKeys.Get(ctx, auth.APIKey)
+	got, err := client.APIKeys.Get(ctx, string(auth.APIKey))
 	require.NoError(t, err)
 	assert.Equal(t, "Mobile login", got.Name)
-	upd, err := client.APIKeys.Update(ctx, auth.APIKey, &chat.UpdateAPIKeyRequest{Name: "Login", Scope: chat.ScopeFullAccess})
+	upd, err := client.APIKeys.Update(ctx, string(auth.APIKey), &chat.UpdateAPIKeyRequest{Name: "Login", Scope: chat.ScopeFullAccess})
 	require.NoError(t, err)
 	assert.Equal(t, "Login", upd.Name)
 	assert.Equal(t, chat.ScopeFullAccess, upd.Scope)
 
 	_, err = client.APIKeys.Update(ctx, srv.APIKey(), &chat.UpdateAPIKeyRequest{Name: "me"})
-	requireAPIError(t, err, 400, "ERR_APIKEY_NO_SELF_ACTION", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_APIKEY_NO_SELF_ACTION", chat.ErrForbidden)
 	_, err = client.APIKeys.Delete(ctx, srv.APIKey())
-	requireAPIError(t, err, 400, "ERR_APIKEY_NO_SELF_ACTION", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_APIKEY_NO_SELF_ACTION", chat.ErrForbidden)
 	// The other full key may delete the seeded one.
-	_, err = srv.ClientWithAPIKey(full.APIKey).APIKeys.Delete(ctx, srv.APIKey())
+	_, err = srv.ClientWithAPIKey(string(full.APIKey)).APIKeys.Delete(ctx, srv.APIKey())
 	require.NoError(t, err)
 	_, err = client.Users.List(ctx, nil)
 	requireAPIError(t, err, 401, "AUTH_ERR_APIKEY_NOT_FOUND", chat.ErrUnauthorized)
 
-	res, err := srv.ClientWithAPIKey(full.APIKey).APIKeys.Delete(ctx, auth.APIKey)
+	res, err := srv.ClientWithAPIKey(string(full.APIKey)).APIKeys.Delete(ctx, string(auth.APIKey))
 	require.NoError(t, err)
 	assert.True(t, res.Success)
-	_, err = srv.ClientWithAPIKey(full.APIKey).APIKeys.Get(ctx, auth.APIKey)
+	_, err = srv.ClientWithAPIKey(string(full.APIKey)).APIKeys.Get(ctx, string(auth.APIKey))
 	requireAPIError(t, err, 404, "ERR_APIKEY_NOT_FOUND", chat.ErrNotFound)
 }
 
@@ -630,7 +630,7 @@ func TestAPIKeyQuota(t *testing.T) {
 		require.NoError(t, err)
 	}
 	_, err := client.APIKeys.Create(ctx, &chat.CreateAPIKeyRequest{Name: "one too many"})
-	requireAPIError(t, err, 400, "ERR_PLAN_QUOTA_RESTRICTION", chat.ErrBadRequest)
+	requireAPIError(t, err, 400, "ERR_PLAN_QUOTA_RESTRICTION", chat.ErrLimitExceeded)
 }
 
 func TestAuthOnlyKey(t *testing.T) {
@@ -638,7 +638,7 @@ func TestAuthOnlyKey(t *testing.T) {
 	ctx := t.Context()
 	key := srv.AddAPIKey("login", "")
 	assert.Equal(t, chat.ScopeAuthOnly, key.Scope)
-	client := srv.ClientWithAPIKey(key.APIKey, chat.WithoutRetries())
+	client := srv.ClientWithAPIKey(string(key.APIKey), chat.WithoutRetries())
 
 	u, err := client.Users.Create(ctx, &chat.CreateUserRequest{UID: "eve", Name: "Eve"})
 	require.NoError(t, err)
@@ -661,7 +661,7 @@ func TestAuthOnlyKey(t *testing.T) {
 	}
 	for name, call := range forbidden {
 		t.Run(name, func(t *testing.T) {
-			requireAPIError(t, call(), 403, "AUTH_ERR_NO_ACCESS", chat.ErrForbidden)
+			requireAPIError(t, call(), 403, "AUTH_ERR_NO_ACCESS", chat.ErrUnauthorized)
 		})
 	}
 }
@@ -712,15 +712,15 @@ func TestErrors(t *testing.T) {
 		{"unknown user delete", func() error { _, err := client.Users.Delete(ctx, "nobody", nil); return err },
 			404, "ERR_UID_NOT_FOUND", chat.ErrNotFound, ""},
 		{"empty receiver", func() error { _, err := client.Messages.Send(ctx, toUser("", "x")); return err },
-			400, "ERR_EMPTY_RECEIVER", chat.ErrBadRequest, "receiver"},
+			0, "", chat.ErrInvalidArgument, ""},
 		{"bad receiver type", func() error {
 			_, err := client.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "bob", ReceiverType: "room", Data: text("x")})
 			return err
-		}, 400, "ERR_INVALID_RECEIVER_TYPE", chat.ErrBadRequest, "receiverType"},
+		}, 0, "", chat.ErrInvalidArgument, ""},
 		{"missing receiver type", func() error {
 			_, err := client.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "bob", Data: text("x")})
 			return err
-		}, 400, "ERR_INVALID_RECEIVER_TYPE", chat.ErrBadRequest, "receiverType"},
+		}, 0, "", chat.ErrInvalidArgument, ""},
 		{"unknown receiver", func() error { _, err := client.Messages.Send(ctx, toUser("nobody", "x")); return err },
 			404, "ERR_UID_NOT_FOUND", chat.ErrNotFound, ""},
 		{"unknown onBehalfOf", func() error {
@@ -751,20 +751,20 @@ func TestErrors(t *testing.T) {
 			_, err := client.Messages.SendThread(ctx, "999", "bob", toUser("alice", "x"))
 			return err
 		}, 404, "ERR_MSG_NOT_FOUND", chat.ErrNotFound, ""},
-		{"list unknown thread", func() error { _, err := client.Messages.ListThread(ctx, "999", nil); return err },
+		{"list unknown thread", func() error { _, err := client.Messages.ListThreadMessages(ctx, "999", nil); return err },
 			404, "ERR_MSG_NOT_FOUND", chat.ErrNotFound, ""},
-		{"non-numeric message id", func() error { _, err := client.Messages.ListThread(ctx, "abc", nil); return err },
+		{"non-numeric message id", func() error { _, err := client.Messages.ListThreadMessages(ctx, "abc", nil); return err },
 			404, "ERR_MSG_NOT_FOUND", chat.ErrNotFound, ""},
 		{"reply to a reply", func() error {
 			_, err := client.Messages.SendThread(ctx, reply.ID, "alice", toUser("bob", "x"))
 			return err
 		}, 400, "ERR_MESSAGE_THREAD_NESTING", chat.ErrBadRequest, ""},
 		{"thread limit too large", func() error {
-			_, err := client.Messages.ListThread(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 1001}})
+			_, err := client.Messages.ListThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 1001}})
 			return err
 		}, 400, "ERR_BAD_REQUEST", chat.ErrBadRequest, "limit"},
 		{"bad affix", func() error {
-			_, err := client.Messages.ListThread(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Affix: "sideways"}})
+			_, err := client.Messages.ListThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Direction: "sideways"}})
 			return err
 		}, 400, "ERR_BAD_REQUEST", chat.ErrBadRequest, "affix"},
 		{"unknown auth token", func() error { _, err := client.AuthTokens.Get(ctx, "alice", "alice_nope"); return err },
@@ -919,7 +919,7 @@ func TestAuthTokensRoll(t *testing.T) {
 		tok, err := client.AuthTokens.Create(ctx, "alice", &chat.CreateAuthTokenRequest{Force: true})
 		require.NoError(t, err)
 		if i == 0 {
-			first = tok.AuthToken
+			first = string(tok.AuthToken)
 		}
 	}
 	page, err := client.AuthTokens.List(ctx, "alice", &chat.ListAuthTokensOptions{PageOptions: chat.PageOptions{PerPage: 30}})

@@ -80,9 +80,9 @@ func awaitHooks(t *testing.T, srv *chattest.Server, n int) {
 
 // hookTo creates the webhook id for url with Basic auth and subscribes it
 // to triggers.
-func hookTo(t *testing.T, srv *chattest.Server, id, url string, triggers ...string) {
+func hookTo(t *testing.T, srv *chattest.Server, id, url string, triggers ...webhook.Trigger) {
 	t.Helper()
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	_, err := mc.Webhooks.Create(t.Context(), srv.AppID(), &management.CreateWebhookRequest{
 		ID: id, Name: id, URL: url, UseBasicAuth: true, Username: hookUser, Password: hookPassword,
 	})
@@ -101,7 +101,7 @@ func TestWebhookEndToEnd(t *testing.T) {
 	ctx := t.Context()
 	recv := newHookReceiver(t, &webhook.Verifier{Username: hookUser, Password: hookPassword})
 
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	hook, err := mc.Webhooks.Create(ctx, srv.AppID(), &management.CreateWebhookRequest{
 		ID: "orders", Name: "Orders", URL: recv.URL + "/hooks", UseBasicAuth: true,
 		Username: hookUser, Password: hookPassword, Enabled: new(true),
@@ -110,7 +110,7 @@ func TestWebhookEndToEnd(t *testing.T) {
 	assert.Equal(t, "orders", hook.ID)
 	assert.True(t, hook.Enabled)
 	assert.Empty(t, hook.Password, "the password is never answered")
-	added, err := mc.Webhooks.AddTriggers(ctx, srv.AppID(), "orders", []string{string(webhook.TriggerMessageSent)})
+	added, err := mc.Webhooks.AddTriggers(ctx, srv.AppID(), "orders", []webhook.Trigger{webhook.TriggerMessageSent})
 	require.NoError(t, err)
 	assert.True(t, added["message_sent"].Success)
 
@@ -193,8 +193,8 @@ func TestWebhookOnlySubscribedTriggers(t *testing.T) {
 	assert.EqualValues(t, 1, recv.hits.Load())
 
 	// Removing the trigger stops the deliveries.
-	mc := srv.ManagementClient(management.WithoutRetries())
-	_, err = mc.Webhooks.RemoveTriggers(t.Context(), srv.AppID(), "edits", []string{"message_edited"})
+	mc := srv.ManagementClient(chat.WithoutRetries())
+	_, err = mc.Webhooks.RemoveTriggers(t.Context(), srv.AppID(), "edits", []webhook.Trigger{"message_edited"})
 	require.NoError(t, err)
 	_, err = client.Messages.Update(t.Context(), m.ID, &chat.UpdateMessageRequest{Data: chat.MessageData{Text: "again"}}, chat.OnBehalfOf("alice"))
 	require.NoError(t, err)
@@ -206,12 +206,12 @@ func TestWebhookDisabled(t *testing.T) {
 	srv, client := start(t)
 	seed(srv, "alice", "bob")
 	recv := newHookReceiver(t, &webhook.Verifier{Unauthenticated: true})
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	ctx := t.Context()
 	hook, err := mc.Webhooks.Create(ctx, srv.AppID(), &management.CreateWebhookRequest{ID: "off", Name: "Off", URL: recv.URL, Enabled: new(false)})
 	require.NoError(t, err)
 	assert.False(t, hook.Enabled)
-	_, err = mc.Webhooks.AddTriggers(ctx, srv.AppID(), "off", []string{"message_sent"})
+	_, err = mc.Webhooks.AddTriggers(ctx, srv.AppID(), "off", []webhook.Trigger{"message_sent"})
 	require.NoError(t, err)
 
 	_, err = client.Messages.Send(ctx, toUser("bob", "unheard"), chat.OnBehalfOf("alice"))
@@ -247,7 +247,7 @@ func TestWebhookWrongPassword(t *testing.T) {
 	assert.Equal(t, 1, d.Attempts, "no retry without retryOnFailure")
 	assert.EqualValues(t, 1, recv.hits.Load())
 
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	hook, err := mc.Webhooks.Update(ctx, srv.AppID(), "refused", &management.UpdateWebhookRequest{RetryOnFailure: new(true)})
 	require.NoError(t, err)
 	assert.True(t, hook.RetryOnFailure)
@@ -263,7 +263,7 @@ func TestWebhookWrongPassword(t *testing.T) {
 	assert.NotContains(t, fmt.Sprintf("%+v", srv.Deliveries()), hookPassword)
 
 	// The right password now: delivered at the first attempt.
-	_, err = mc.Webhooks.Update(ctx, srv.AppID(), "refused", &management.UpdateWebhookRequest{Password: new("anotherPassword1")})
+	_, err = mc.Webhooks.Update(ctx, srv.AppID(), "refused", &management.UpdateWebhookRequest{Password: new(chat.Secret("anotherPassword1"))})
 	require.NoError(t, err)
 	_, err = client.Messages.Send(ctx, toUser("bob", "three"), chat.OnBehalfOf("alice"))
 	require.NoError(t, err)
@@ -291,10 +291,10 @@ func TestWebhookRetryRecovers(t *testing.T) {
 		}
 	}))
 	t.Cleanup(recv.Close)
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	_, err := mc.Webhooks.Create(t.Context(), srv.AppID(), &management.CreateWebhookRequest{ID: "flaky", Name: "Flaky", URL: recv.URL, RetryOnFailure: true})
 	require.NoError(t, err)
-	_, err = mc.Webhooks.AddTriggers(t.Context(), srv.AppID(), "flaky", []string{"message_sent"})
+	_, err = mc.Webhooks.AddTriggers(t.Context(), srv.AppID(), "flaky", []webhook.Trigger{"message_sent"})
 	require.NoError(t, err)
 	_, err = client.Messages.Send(t.Context(), toUser("bob", "hi"), chat.OnBehalfOf("alice"))
 	require.NoError(t, err)
@@ -370,7 +370,7 @@ func TestWebhookNonLoopbackURL(t *testing.T) {
 // their errors through the management client.
 func TestWebhookManagement(t *testing.T) {
 	srv, _ := start(t)
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	ctx := t.Context()
 	app := srv.AppID()
 
@@ -409,7 +409,7 @@ func TestWebhookManagement(t *testing.T) {
 	assert.True(t, updated.RetryOnFailure, "fields not sent stay")
 
 	// Triggers, in the reference's order whatever the order added.
-	res, err := mc.Webhooks.AddTriggers(ctx, app, "orders_hook", []string{"group_created", "message_sent", "message_sent"})
+	res, err := mc.Webhooks.AddTriggers(ctx, app, "orders_hook", []webhook.Trigger{"group_created", "message_sent", "message_sent"})
 	require.NoError(t, err)
 	assert.Len(t, res, 2)
 	triggers, err := mc.Webhooks.ListTriggers(ctx, app, "orders_hook")
@@ -418,11 +418,11 @@ func TestWebhookManagement(t *testing.T) {
 		{ID: "message_sent", Category: "messages", Description: "A message is sent."},
 		{ID: "group_created", Category: "groups", Description: "A group is created."},
 	}, triggers)
-	_, err = mc.Webhooks.RemoveTriggers(ctx, app, "orders_hook", []string{"message_sent", "call_started"})
+	_, err = mc.Webhooks.RemoveTriggers(ctx, app, "orders_hook", []webhook.Trigger{"message_sent", "call_started"})
 	require.NoError(t, err)
 	triggers, err = mc.Webhooks.ListTriggers(ctx, app, "orders_hook")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"group_created"}, triggerIDsOf(triggers))
+	assert.Equal(t, []webhook.Trigger{webhook.TriggerGroupCreated}, triggersOf(triggers))
 
 	// Errors.
 	_, err = mc.Webhooks.Get(ctx, app, "nope")
@@ -435,11 +435,11 @@ func TestWebhookManagement(t *testing.T) {
 	requireAPIError(t, err, http.StatusNotFound, "ERR_APP_NOT_FOUND", chat.ErrNotFound)
 	_, err = mc.Webhooks.Create(ctx, "another-app", &management.CreateWebhookRequest{ID: "x", Name: "X", URL: "https://hooks.example.com/x"})
 	requireAPIError(t, err, http.StatusNotFound, "ERR_APP_NOT_FOUND", chat.ErrNotFound)
-	_, err = mc.Webhooks.AddTriggers(ctx, app, "orders_hook", []string{"message_sent", "user_mentioned"})
+	_, err = mc.Webhooks.AddTriggers(ctx, app, "orders_hook", []webhook.Trigger{"message_sent", "user_mentioned"})
 	requireAPIError(t, err, http.StatusNotFound, "ERR_TRIGGER_NOT_FOUND", chat.ErrNotFound)
 	triggers, err = mc.Webhooks.ListTriggers(ctx, app, "orders_hook")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"group_created"}, triggerIDsOf(triggers), "a failed add changes nothing")
+	assert.Equal(t, []webhook.Trigger{webhook.TriggerGroupCreated}, triggersOf(triggers), "a failed add changes nothing")
 	_, err = mc.Webhooks.Create(ctx, app, &management.CreateWebhookRequest{ID: "audit", Name: "Again", URL: "https://hooks.example.com/x"})
 	ce := requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
 	assert.Contains(t, ce.Details, "id")
@@ -462,17 +462,17 @@ func TestWebhookManagement(t *testing.T) {
 		require.NoError(t, err)
 	}
 	_, err = mc.Webhooks.Create(ctx, app, &management.CreateWebhookRequest{ID: "h26", Name: "H", URL: "https://hooks.example.com/h"})
-	requireAPIError(t, err, http.StatusBadRequest, "ERR_PLAN_QUOTA_RESTRICTION", chat.ErrBadRequest)
+	requireAPIError(t, err, http.StatusBadRequest, "ERR_PLAN_QUOTA_RESTRICTION", chat.ErrLimitExceeded)
 
 	// Wrong management credentials.
-	_, err = srv.ManagementClientWith("k", "s", management.WithoutRetries()).Webhooks.List(ctx, app, nil)
+	_, err = srv.ManagementClientWith("k", "s", chat.WithoutRetries()).Webhooks.List(ctx, app, nil)
 	var ae *chat.Error
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, http.StatusUnauthorized, ae.StatusCode)
 }
 
-func triggerIDsOf(ts []management.Trigger) []string {
-	out := make([]string, len(ts))
+func triggersOf(ts []management.Trigger) []webhook.Trigger {
+	out := make([]webhook.Trigger, len(ts))
 	for i, t := range ts {
 		out[i] = t.ID
 	}
@@ -483,21 +483,18 @@ func triggerIDsOf(ts []management.Trigger) []string {
 // be subscribed to, in the reference's order, and user_mentioned cannot.
 func TestWebhookTriggersMatchThePackage(t *testing.T) {
 	srv, _ := start(t)
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	ctx := t.Context()
 	_, err := mc.Webhooks.Create(ctx, srv.AppID(), &management.CreateWebhookRequest{ID: "all", Name: "All", URL: "https://hooks.example.com/all"})
 	require.NoError(t, err)
-	var ids []string
-	for _, tr := range webhook.Triggers() {
-		ids = append(ids, string(tr))
-	}
+	ids := webhook.Triggers()
 	require.Len(t, ids, 46)
 	res, err := mc.Webhooks.AddTriggers(ctx, srv.AppID(), "all", ids)
 	require.NoError(t, err)
 	assert.Len(t, res, 46)
 	listed, err := mc.Webhooks.ListTriggers(ctx, srv.AppID(), "all")
 	require.NoError(t, err)
-	assert.Equal(t, ids, triggerIDsOf(listed))
+	assert.Equal(t, ids, triggersOf(listed))
 	for _, tr := range listed {
 		assert.NotEmpty(t, tr.Category, tr.ID)
 		assert.NotEmpty(t, tr.Description, tr.ID)
@@ -578,11 +575,7 @@ func TestWebhookPayloads(t *testing.T) {
 	seed(srv, "alice", "bob", "carol")
 	ctx := t.Context()
 	recv := newHookReceiver(t, &webhook.Verifier{Username: hookUser, Password: hookPassword})
-	var all []string
-	for _, tr := range webhook.Triggers() {
-		all = append(all, string(tr))
-	}
-	hookTo(t, srv, "everything", recv.URL, all...)
+	hookTo(t, srv, "everything", recv.URL, webhook.Triggers()...)
 	next := func() webhook.Event { t.Helper(); return recv.next(t) }
 
 	m, err := client.Messages.Send(ctx, toUser("bob", "hi"), chat.OnBehalfOf("alice"))
@@ -736,13 +729,13 @@ func TestWebhookOtherApps(t *testing.T) {
 	srv, client := start(t)
 	seed(srv, "alice", "bob")
 	ctx := t.Context()
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	other, err := mc.Apps.Create(ctx, &management.CreateAppRequest{Name: "Tenant app", Region: chat.RegionEU})
 	require.NoError(t, err)
 	recv := newHookReceiver(t, &webhook.Verifier{Unauthenticated: true})
 	_, err = mc.Webhooks.Create(ctx, other.ID, &management.CreateWebhookRequest{ID: "tenant", Name: "Tenant", URL: recv.URL})
 	require.NoError(t, err)
-	_, err = mc.Webhooks.AddTriggers(ctx, other.ID, "tenant", []string{"message_sent"})
+	_, err = mc.Webhooks.AddTriggers(ctx, other.ID, "tenant", []webhook.Trigger{"message_sent"})
 	require.NoError(t, err)
 
 	page, err := mc.Webhooks.List(ctx, other.ID, nil)

@@ -41,12 +41,12 @@ func ExampleServer_AddAPIKey() {
 	srv := chattest.NewServer()
 	defer srv.Close()
 	key := srv.AddAPIKey("login", chat.ScopeAuthOnly)
-	client := srv.ClientWithAPIKey(key.APIKey)
+	client := srv.ClientWithAPIKey(string(key.APIKey))
 
 	_, err := client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
 	fmt.Println(err)
 	_, err = client.Users.List(context.Background(), nil)
-	fmt.Println(errors.Is(err, chat.ErrForbidden))
+	fmt.Println(errors.Is(err, chat.ErrUnauthorized))
 	// Output:
 	// <nil>
 	// true

@@ -38,7 +38,7 @@ func ExampleServer_Deliveries() {
 	}); err != nil {
 		log.Fatal(err)
 	}
-	if _, err := mc.Webhooks.AddTriggers(ctx, srv.AppID(), "inbox", []string{"message_sent"}); err != nil {
+	if _, err := mc.Webhooks.AddTriggers(ctx, srv.AppID(), "inbox", []webhook.Trigger{"message_sent"}); err != nil {
 		log.Fatal(err)
 	}
 
@@ -83,7 +83,7 @@ func ExampleServer_AwaitDeliveries() {
 	}); err != nil {
 		log.Fatal(err)
 	}
-	if _, err := mc.Webhooks.AddTriggers(ctx, srv.AppID(), "inbox", []string{"message_sent"}); err != nil {
+	if _, err := mc.Webhooks.AddTriggers(ctx, srv.AppID(), "inbox", []webhook.Trigger{"message_sent"}); err != nil {
 		log.Fatal(err)
 	}
 	if _, err := srv.Client().Messages.Send(ctx, &chat.SendMessageRequest{
@@ -118,7 +118,7 @@ func ExampleServer_Fire() {
 	if _, err := mc.Webhooks.Create(ctx, srv.AppID(), &management.CreateWebhookRequest{ID: "campaigns", Name: "Campaigns", URL: recv.URL}); err != nil {
 		log.Fatal(err)
 	}
-	if _, err := mc.Webhooks.AddTriggers(ctx, srv.AppID(), "campaigns", []string{"after_campaign_completed"}); err != nil {
+	if _, err := mc.Webhooks.AddTriggers(ctx, srv.AppID(), "campaigns", []webhook.Trigger{"after_campaign_completed"}); err != nil {
 		log.Fatal(err)
 	}
 

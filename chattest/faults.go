@@ -291,6 +291,7 @@ func (h *Handler) answerFault(w http.ResponseWriter, x *exchange, class rateClas
 	st := h.st
 	st.mu.Lock()
 	x.entry.Status = status
+	h.log.touch()
 	rate := st.rate.peek(class, st.clock())
 	st.mu.Unlock()
 

@@ -307,8 +307,8 @@ func (st *state) listGroups(c *call) (any, error) {
 	default:
 		p.v.add("sortOrder", `The sortOrder field must be "asc" or "desc".`)
 	}
-	affix := chat.Affix(p.str("affix"))
-	if affix != "" && affix != chat.AffixAppend && affix != chat.AffixPrepend {
+	affix := chat.Direction(p.str("affix"))
+	if affix != "" && affix != chat.DirectionAfter && affix != chat.DirectionBefore {
 		p.v.add("affix", `The affix field must be "append" or "prepend".`)
 	}
 	cursor, hasCursor := p.timestamp("updatedAt")
@@ -347,7 +347,7 @@ func (st *state) listGroups(c *call) (any, error) {
 		return nil, err
 	}
 	if hasCursor && affix == "" {
-		affix = chat.AffixPrepend
+		affix = chat.DirectionBefore
 	}
 
 	viewer := c.onBehalfOf
@@ -399,8 +399,8 @@ func (st *state) listGroups(c *call) (any, error) {
 			(hasUpdatedFrom || hasUpdatedTo) && gg.UpdatedAt == gg.CreatedAt,
 			hasUpdatedFrom && int64(gg.UpdatedAt) < updatedFrom,
 			hasUpdatedTo && int64(gg.UpdatedAt) > updatedTo,
-			hasCursor && affix == chat.AffixPrepend && int64(gg.UpdatedAt) >= cursor,
-			hasCursor && affix == chat.AffixAppend && int64(gg.UpdatedAt) <= cursor:
+			hasCursor && affix == chat.DirectionBefore && int64(gg.UpdatedAt) >= cursor,
+			hasCursor && affix == chat.DirectionAfter && int64(gg.UpdatedAt) <= cursor:
 			return false
 		}
 		if hasGTE || hasLTE || hasEQ {
@@ -414,9 +414,9 @@ func (st *state) listGroups(c *call) (any, error) {
 	for i, g := range page {
 		out[i] = st.view(g, viewer, withTags)
 	}
-	next := &chat.Cursor{Affix: chat.AffixPrepend, UpdatedAt: chat.Timestamp(cursor)}
+	next := &chat.Cursor{Direction: chat.DirectionBefore, UpdatedAt: chat.Timestamp(cursor)}
 	if affix != "" {
-		next.Affix = affix
+		next.Direction = affix
 	}
 	if n := len(out); n > 0 {
 		next.UpdatedAt = out[n-1].UpdatedAt

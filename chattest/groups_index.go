@@ -235,7 +235,7 @@ func (st *state) joinedPrivate(uid string) int { return st.privateOf[uid] }
 type groupOrder struct {
 	sortBy string
 	desc   bool
-	affix  chat.Affix
+	affix  chat.Direction
 }
 
 // less compares two groups in the order o.
@@ -243,7 +243,7 @@ func (o groupOrder) less(a, b *groupRec) bool {
 	x, y := a.g, b.g
 	if o.sortBy == "" {
 		if x.UpdatedAt != y.UpdatedAt {
-			return (x.UpdatedAt < y.UpdatedAt) == (o.affix == chat.AffixAppend)
+			return (x.UpdatedAt < y.UpdatedAt) == (o.affix == chat.DirectionAfter)
 		}
 		return x.GUID < y.GUID
 	}
@@ -266,9 +266,9 @@ func (o groupOrder) less(a, b *groupRec) bool {
 func (st *state) groupsIn(o groupOrder, cursor int64, hasCursor bool) iter.Seq[*groupRec] {
 	byUpdated := func(at int64) *groupRec { return &groupRec{g: chat.Group{UpdatedAt: chat.Timestamp(at)}} }
 	switch {
-	case o.sortBy == "" && o.affix == chat.AffixAppend && hasCursor:
+	case o.sortBy == "" && o.affix == chat.DirectionAfter && hasCursor:
 		return ascendFrom(st.groupsByUpdated, byUpdated(cursor+1))
-	case o.sortBy == "" && o.affix == chat.AffixAppend:
+	case o.sortBy == "" && o.affix == chat.DirectionAfter:
 		return ascend(st.groupsByUpdated)
 	case o.sortBy == "":
 		floor := func(at chat.Timestamp) *groupRec { return byUpdated(int64(at)) }

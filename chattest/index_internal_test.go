@@ -283,7 +283,7 @@ func (st *state) checkGroupsIndex() error {
 	}
 	for _, sortBy := range []string{"", "name", "guid", "createdAt"} {
 		for _, desc := range []bool{false, true} {
-			for _, affix := range []chat.Affix{"", chat.AffixAppend, chat.AffixPrepend} {
+			for _, affix := range []chat.Direction{"", chat.DirectionAfter, chat.DirectionBefore} {
 				o := groupOrder{sortBy: sortBy, desc: desc, affix: affix}
 				what := fmt.Sprintf("groups in order %+v", o)
 				if err := sameItems(what, collect(st.groupsIn(o, 0, false)), sortedBy(groups, o.less)); err != nil {
@@ -295,7 +295,7 @@ func (st *state) checkGroupsIndex() error {
 				for cursor := int64(1_699_999_999); cursor < 1_700_000_010; cursor++ {
 					var want []*groupRec
 					for _, g := range sortedBy(groups, o.less) {
-						if at := int64(g.g.UpdatedAt); affix == chat.AffixAppend && at > cursor || affix == chat.AffixPrepend && at < cursor {
+						if at := int64(g.g.UpdatedAt); affix == chat.DirectionAfter && at > cursor || affix == chat.DirectionBefore && at < cursor {
 							want = append(want, g)
 						}
 					}
@@ -478,7 +478,7 @@ func (w *randomWorld) checkTotals() {
 			}
 			var page struct {
 				Data []json.RawMessage `json:"data"`
-				Meta chat.Meta         `json:"meta"`
+				Meta chat.PageMeta     `json:"meta"`
 			}
 			err = json.NewDecoder(resp.Body).Decode(&page)
 			resp.Body.Close()

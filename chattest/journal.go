@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -45,11 +48,12 @@ type change struct {
 	At time.Time `json:"at"`
 
 	// A request: its method, escaped path and query, the onBehalfOf
-	// header, the API key that sent it by creation order (1 is the
-	// server's own; 0 for the management API, whose credentials are the
-	// server's), the headers a handler reads (journaledHeaders), the body
-	// (JSON as it is, else as text or base64), and the status answered,
-	// which a replay must answer too.
+	// header (for the client API, /v3.0, the user whose auth token sent
+	// it), the API key that sent it by creation order (1 is the server's
+	// own; 0 for the management and client APIs, whose credentials are
+	// the server's and the user's), the headers a handler reads
+	// (journaledHeaders), the body (JSON as it is, else as text or
+	// base64), and the status answered, which a replay must answer too.
 	Method     string            `json:"method,omitempty"`
 	Path       string            `json:"path,omitempty"`
 	OnBehalfOf string            `json:"onBehalfOf,omitempty"`
@@ -60,7 +64,9 @@ type change struct {
 	Base64     []byte            `json:"base64,omitempty"`
 	Status     int               `json:"status,omitempty"`
 
-	// A call of a seeding method (seed_ops.go): its name and arguments.
+	// A change made outside a request (seed_ops.go): a call of a seeding
+	// method, or an event of the client API's websocket (realtime.go),
+	// by name, and its arguments.
 	Seed string          `json:"seed,omitempty"`
 	Args json.RawMessage `json:"args,omitempty"`
 }
@@ -72,6 +78,9 @@ var journaledHeaders = []string{"Content-Type", "X-Webhook-Version"}
 // requestChange is the change a request served at at makes.
 func requestChange(st *state, r *http.Request, body []byte, res served, at time.Time) change {
 	ch := change{At: at, Method: r.Method, Path: r.URL.EscapedPath(), OnBehalfOf: r.Header.Get("onBehalfOf"), Status: res.status}
+	if res.client != "" {
+		ch.OnBehalfOf = res.client
+	}
 	if r.URL.RawQuery != "" {
 		ch.Path += "?" + r.URL.RawQuery
 	}
@@ -159,6 +168,7 @@ type journal struct {
 
 	appID   string
 	created time.Time // when the state began: the time of its first server
+	jwtKey  []byte    // the key that signs the client API's jwts, kept in the database; nil in memory
 }
 
 // The database's buckets and the keys of its meta bucket.
@@ -168,6 +178,7 @@ var (
 	formatKey     = []byte("format")
 	appKey        = []byte("app")
 	createdKey    = []byte("created")
+	jwtKeyKey     = []byte("jwtKey")
 )
 
 // dbFile is the database's file in the data directory.
@@ -188,6 +199,7 @@ func openJournal(dir, appID string, created time.Time) (*journal, []change, erro
 		return nil, nil, err
 	}
 	var changes []change
+	var jwtKey []byte
 	err = db.Update(func(tx *bolt.Tx) error {
 		meta, err := tx.CreateBucketIfNotExists(metaBucket)
 		if err != nil {
@@ -196,6 +208,14 @@ func openJournal(dir, appID string, created time.Time) (*journal, []change, erro
 		cb, err := tx.CreateBucketIfNotExists(changesBucket)
 		if err != nil {
 			return err
+		}
+		// The jwts a server signed stay valid on the directory's next
+		// server, so that the client SDKs' websockets reconnect.
+		if jwtKey = bytes.Clone(meta.Get(jwtKeyKey)); jwtKey == nil {
+			jwtKey = newJWTKey()
+			if err := meta.Put(jwtKeyKey, jwtKey); err != nil {
+				return err
+			}
 		}
 		if meta.Get(appKey) == nil {
 			if err := meta.Put(formatKey, []byte(fmt.Sprint(stateFormat))); err != nil {
@@ -228,7 +248,9 @@ func openJournal(dir, appID string, created time.Time) (*journal, []change, erro
 		db.Close()
 		return nil, nil, fmt.Errorf("chattest: the data directory %s: %w", dir, err)
 	}
-	return newJournal(db, appID, created, uint64(len(changes))), changes, nil
+	j := newJournal(db, appID, created, uint64(len(changes)))
+	j.jwtKey = jwtKey
+	return j, changes, nil
 }
 
 // openDB opens the database of the data directory dir, creating both.
@@ -298,8 +320,12 @@ func (j *journal) wait(seq uint64) error {
 	return j.err
 }
 
-// failed is the error that stopped the journal, if any.
+// failed is the error that stopped the journal, if any; nil for no
+// journal.
 func (j *journal) failed() error {
+	if j == nil {
+		return nil
+	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return j.err
@@ -331,13 +357,36 @@ func (j *journal) changes() ([][]byte, error) {
 	return out, err
 }
 
-// close closes the database.
+// sync returns once every change added is written, or with the error
+// that stopped the journal.
+func (j *journal) sync() error {
+	j.mu.Lock()
+	last := j.next
+	j.mu.Unlock()
+	if last == 0 {
+		return nil
+	}
+	return j.wait(last - 1)
+}
+
+// close writes the changes added, then closes the database: every later
+// change fails with errJournalClosed.
 func (j *journal) close() error {
 	if j.db == nil {
 		return nil
 	}
-	return j.db.Close()
+	err := j.sync()
+	j.mu.Lock()
+	if j.err == nil {
+		j.err = errJournalClosed
+	}
+	j.mu.Unlock()
+	return errors.Join(err, j.db.Close())
 }
+
+// errJournalClosed is the failure of a change made after the handler was
+// closed.
+var errJournalClosed = errors.New("the server was closed")
 
 // seqKey is the database key of the change seq: its sequence number, big
 // endian, so that keys sort in order.
@@ -349,12 +398,12 @@ func seqKey(seq uint64) []byte { return binary.BigEndian.AppendUint64(nil, seq) 
 // returns a wait that returns nil at once.
 func (h *Handler) keep(rt route, r *http.Request, body []byte, res served) (wait func() error) {
 	st := h.st
-	if h.journal == nil || !res.ran || rt.pattern == "" || r.Method == http.MethodGet && st.lazy == 0 {
+	if st.journal == nil || !res.ran || rt.pattern == "" || r.Method == http.MethodGet && st.lazy == 0 {
 		return noWait
 	}
 	ch := requestChange(st, r, body, res, res.now)
-	seq := h.journal.add(ch.encode())
-	return func() error { return h.journal.wait(seq) }
+	seq := st.journal.add(ch.encode())
+	return func() error { return st.journal.wait(seq) }
 }
 
 func noWait() error { return nil }
@@ -379,10 +428,13 @@ type replayer struct {
 	ch  *change // the change being replayed
 	res served  // what serving its request did
 	hit bool    // its request matched a route
+
+	online map[string]bool // the users whose last presence change replayed brought them online
+	last   time.Time       // the time of the last change replayed
 }
 
 func (h *Handler) newReplayer() *replayer {
-	rp := &replayer{h: h, mux: http.NewServeMux()}
+	rp := &replayer{h: h, mux: http.NewServeMux(), online: map[string]bool{}}
 	for _, rt := range append(allRoutes(), allMgmtRoutes()...) {
 		rp.mux.HandleFunc(rt.pattern, func(w http.ResponseWriter, r *http.Request) { rp.serve(rt, r) })
 	}
@@ -423,8 +475,32 @@ func (rp *replayer) replay(changes []change) error {
 		if err != nil {
 			return fmt.Errorf("change %d: %w", i+1, err)
 		}
+		if ch.Seed == presenceOp {
+			var a presenceArgs
+			json.Unmarshal(ch.Args, &a) // replayed: it decodes
+			rp.online[a.UID] = a.Online
+		}
+		rp.last = at
 	}
 	return nil
+}
+
+// endPresence makes the users whom the replayed changes left online go
+// offline, at the time of the last change, which the journal keeps: their
+// websockets did not outlive the server that kept the changes (a crash
+// journals no offline).
+func (rp *replayer) endPresence() {
+	st := rp.h.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	clock, last := st.clock, rp.last
+	st.clock = func() time.Time { return last }
+	for _, uid := range slices.Sorted(maps.Keys(rp.online)) {
+		if rp.online[uid] {
+			st.presenceChanged(uid, false)
+		}
+	}
+	st.clock = clock
 }
 
 // request replays the request of ch.
@@ -471,6 +547,15 @@ func (rp *replayer) serve(rt route, r *http.Request) {
 		r.Header.Set("secret", st.mgmtSecret)
 	case authBasic:
 		r.SetBasicAuth(st.mgmtKey, st.mgmtSecret)
+	case authClient:
+		// The user's auth token that sent it, or another of theirs: a
+		// handler reads none but to authenticate, and to sign a jwt
+		// which the answer, not the state, holds.
+		r.Header.Del("onBehalfOf")
+		r.Header.Set("appId", st.appID)
+		if u := st.users[strings.ToLower(rp.ch.OnBehalfOf)]; u != nil && len(u.tokens) > 0 {
+			r.Header.Set("authToken", string(u.tokens[0].AuthToken))
+		}
 	}
 	rp.res = st.serve(rt, classify(rt.pattern), r, rp.ch.body(), nil)
 	rp.hit = true

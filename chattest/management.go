@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/management"
 )
 
@@ -106,7 +107,7 @@ func (s *Server) startMgmt() {
 }
 
 // ManagementURL is the address of the fake's Management API, e.g.
-// "https://127.0.0.1:41235": pass it to [management.WithBaseURL]. It uses
+// "https://127.0.0.1:41235": pass it to [chat.WithBaseURL]. It uses
 // the same certificate as [Server.URL].
 func (s *Server) ManagementURL() string { return s.mts.URL }
 
@@ -121,21 +122,21 @@ func (s *Server) ManagementSecret() string { return s.h.mgmtSecret }
 // certificate; opts are applied after those settings. Like [Server.Client]
 // it never returns nil: if opts are invalid, every call fails with an error
 // wrapping the [*chat.ArgumentError].
-func (s *Server) ManagementClient(opts ...management.Option) *management.Client {
+func (s *Server) ManagementClient(opts ...chat.Option) *management.Client {
 	return s.ManagementClientWith(s.h.mgmtKey, s.h.mgmtSecret, opts...)
 }
 
 // ManagementClientWith is [Server.ManagementClient] with other credentials,
 // e.g. wrong ones.
-func (s *Server) ManagementClientWith(key, secret string, opts ...management.Option) *management.Client {
-	base := []management.Option{management.WithBaseURL(s.ManagementURL()), management.WithHTTPClient(&http.Client{Transport: s.transport()})}
+func (s *Server) ManagementClientWith(key, secret string, opts ...chat.Option) *management.Client {
+	base := []chat.Option{chat.WithBaseURL(s.ManagementURL()), chat.WithHTTPClient(&http.Client{Transport: s.transport()})}
 	c, err := management.NewClient(key, secret, append(base, opts...)...)
 	if err == nil {
 		return c
 	}
 	broken := &http.Client{Transport: failingTransport{wrapClientErr("management.NewClient", err)}}
-	c, err = management.NewClient(s.h.mgmtKey, s.h.mgmtSecret, management.WithBaseURL(s.ManagementURL()),
-		management.WithHTTPClient(broken), management.WithoutRetries())
+	c, err = management.NewClient(s.h.mgmtKey, s.h.mgmtSecret, chat.WithBaseURL(s.ManagementURL()),
+		chat.WithHTTPClient(broken), chat.WithoutRetries())
 	if err != nil {
 		panic("chattest: unreachable: " + err.Error())
 	}

@@ -68,15 +68,16 @@ func extraMessageRoutes() []route {
 // member changes: category "action", type "groupMember", data.action
 // (e.g. "added", "kicked", "banned", "unbanned", "scopeChanged"), sender
 // "app_system", and entities by (the acting user, or app_system), on (the
-// affected user) and for (the group). Groups call it; it is called with
-// st.mu held.
-func (st *state) emitGroupAction(now time.Time, action, byUID, onUID, guid string) {
+// affected user) and for (the group), and pushes it live to the group's
+// members and the affected user. Groups call it; it is called with st.mu
+// held. It returns the action message.
+func (st *state) emitGroupAction(now time.Time, action, byUID, onUID, guid string) *msgRec {
 	guid, byUID, onUID = strings.ToLower(guid), strings.ToLower(byUID), strings.ToLower(onUID)
 	if byUID == "" {
 		byUID = appSystem
 	}
 	ts := chat.TimestampOf(now)
-	st.addRec(chat.Message{
+	rec := st.addRec(chat.Message{
 		ConversationID: "group_" + guid,
 		Sender:         appSystem,
 		ReceiverType:   chat.ReceiverGroup,
@@ -91,6 +92,8 @@ func (st *state) emitGroupAction(now time.Time, action, byUID, onUID, guid strin
 		SentAt:    ts,
 		UpdatedAt: ts,
 	}, nil)
+	st.pushMessage(rec, "") // realtime.go: sent by app_system, from no client
+	return rec
 }
 
 // recountExtras recomputes the pin and save counters from the messages,
@@ -218,7 +221,7 @@ func (st *state) listReactions(c *call) (any, error) {
 		by := st.userEntity(r.uid)
 		out[i] = chat.Reaction{ID: strconv.FormatInt(r.id, 10), MessageID: m.m.ID, Reaction: r.reaction, UID: r.uid, ReactedAt: r.at, ReactedBy: &by}
 	}
-	return chat.Page[chat.Reaction]{Data: out, Meta: chat.Meta{Current: &chat.Current{Limit: q.limit, Count: len(out)}, Next: next}}, nil
+	return chat.Page[chat.Reaction]{Data: out, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: q.limit, Count: len(out)}, Next: next}}, nil
 }
 
 // pinTarget returns the message of the path for a pin or unpin:

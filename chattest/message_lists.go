@@ -204,8 +204,8 @@ func (f *msgFilter) render(page []*msgRec) []chat.Message {
 // items that keep and every filter of f accept.
 func (st *state) cursorList(f *msgFilter, items []*msgRec, keep func(*msgRec) bool, q cursorQuery) chat.Page[chat.Message] {
 	page, next := cursorPage(items, msgKey, st.listed(f, keep), q)
-	return chat.Page[chat.Message]{Data: f.render(page), Meta: chat.Meta{
-		Current: &chat.Current{Limit: q.limit, Count: len(page)},
+	return chat.Page[chat.Message]{Data: f.render(page), Meta: chat.PageMeta{
+		Current: &chat.PageCount{Limit: q.limit, Count: len(page)},
 		Next:    next,
 	}}
 }
@@ -236,11 +236,32 @@ func (st *state) listMessages(c *call) (any, error) {
 	if err := p.err(); err != nil {
 		return nil, err
 	}
-	var keep func(*msgRec) bool
-	if f.viewer != "" {
-		keep = func(m *msgRec) bool { return st.canSee(f.viewer, m) }
+	return st.cursorList(&f, st.messages, st.visibleTo(f.viewer), q), nil
+}
+
+// visibleTo returns what keeps the messages of GET /v3/messages that
+// viewer sees: nil, every message, without a viewer.
+func (st *state) visibleTo(viewer string) func(*msgRec) bool {
+	if viewer == "" {
+		return nil
 	}
-	return st.cursorList(&f, st.messages, keep, q), nil
+	return func(m *msgRec) bool { return st.canSee(viewer, m) }
+}
+
+// countListed counts the messages of items that keep and every filter of
+// f accept: the total of a list, wherever its cursor is.
+func (st *state) countListed(f *msgFilter, items []*msgRec, keep func(*msgRec) bool) int {
+	keep = st.listed(f, keep)
+	if keep == nil {
+		return len(items)
+	}
+	n := 0
+	for _, m := range items {
+		if keep(m) {
+			n++
+		}
+	}
+	return n
 }
 
 // GET /v3/groups/{guid}/messages
@@ -273,8 +294,8 @@ type userMessagesMeta struct {
 }
 
 type numericIDCursor struct {
-	ID    int64      `json:"id"`
-	Affix chat.Affix `json:"affix"`
+	ID    int64          `json:"id"`
+	Affix chat.Direction `json:"affix"`
 }
 
 // GET /v3/users/{uid}/messages
@@ -305,24 +326,15 @@ func (st *state) listUserMessages(c *call) (any, error) {
 	if f.viewer != "" {
 		items = st.pairMsgs[pairKey(uid, f.viewer)]
 	}
-	keep := st.listed(&f, nil)
-	page, next := cursorPage(items, msgKey, keep, q)
-	total := len(items)
-	if keep != nil {
-		total = 0
-		for _, m := range items {
-			if keep(m) {
-				total++
-			}
-		}
-	}
+	page, next := cursorPage(items, msgKey, st.listed(&f, nil), q)
+	total := st.countListed(&f, items, nil)
 	meta := userMessagesMeta{Pagination: chat.Pagination{
 		Total: total, Count: len(page), PerPage: q.limit, CurrentPage: 1,
 		TotalPages: (total + q.limit - 1) / q.limit,
 	}}
 	if next != nil && next.ID != "" {
 		id, _ := strconv.ParseInt(next.ID, 10, 64)
-		meta.Cursor = &numericIDCursor{ID: id, Affix: next.Affix}
+		meta.Cursor = &numericIDCursor{ID: id, Affix: next.Direction}
 	}
 	return struct {
 		Data []chat.Message   `json:"data"`

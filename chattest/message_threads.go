@@ -38,9 +38,9 @@ type threadsQuery struct {
 func (st *state) listThreads(c *call) (any, error) {
 	p := c.params()
 	q := threadsQuery{limit: p.intRange("limit", 100, 1, 1000)}
-	switch a := chat.Affix(p.str("affix")); a {
-	case "", chat.AffixAppend:
-	case chat.AffixPrepend:
+	switch a := chat.Direction(p.str("affix")); a {
+	case "", chat.DirectionAfter:
+	case chat.DirectionBefore:
 		q.prepend = true
 	default:
 		p.v.add("affix", `The affix field must be "append" or "prepend".`)
@@ -94,22 +94,22 @@ func (st *state) listThreads(c *call) (any, error) {
 		}
 	}
 	page := rest[:end]
-	affix := chat.AffixAppend
+	affix := chat.DirectionAfter
 	if q.prepend {
-		affix = chat.AffixPrepend
+		affix = chat.DirectionBefore
 	}
 	var next *chat.Cursor
 	switch {
 	case len(page) > 0:
-		next = &chat.Cursor{Affix: affix, UpdatedAt: page[len(page)-1].m.UpdatedAt}
+		next = &chat.Cursor{Direction: affix, UpdatedAt: page[len(page)-1].m.UpdatedAt}
 	case q.hasCursor:
-		next = &chat.Cursor{Affix: affix, UpdatedAt: chat.Timestamp(q.updatedAt)}
+		next = &chat.Cursor{Direction: affix, UpdatedAt: chat.Timestamp(q.updatedAt)}
 	}
 	out := make([]chat.Message, len(page))
 	for i, m := range page {
 		out[i] = m.view(viewer, true)
 	}
-	return chat.Page[chat.Message]{Data: out, Meta: chat.Meta{Current: &chat.Current{Limit: q.limit, Count: len(out)}, Next: next}}, nil
+	return chat.Page[chat.Message]{Data: out, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: q.limit, Count: len(out)}, Next: next}}, nil
 }
 
 // subscriptionTarget returns the message of the path for a subscription

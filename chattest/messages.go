@@ -244,6 +244,7 @@ func (st *state) storeMessage(c *call, sender string, parent *msgRec) (*msgRec, 
 	}, parent)
 	st.moderateMessage(rec, now)
 	st.emit("message_sent", messagePayload(rec))
+	st.pushMessage(rec, c.device()) // realtime.go
 	return rec, nil
 }
 
@@ -476,8 +477,8 @@ func (st *state) listThread(c *call) (any, error) {
 	for i, m := range page {
 		out[i] = m.view(c.onBehalfOf, true)
 	}
-	return chat.Page[chat.Message]{Data: out, Meta: chat.Meta{
-		Current: &chat.Current{Limit: q.limit, Count: len(out)},
+	return chat.Page[chat.Message]{Data: out, Meta: chat.PageMeta{
+		Current: &chat.PageCount{Limit: q.limit, Count: len(out)},
 		Next:    next,
 	}}, nil
 }
@@ -536,7 +537,7 @@ func (st *state) updateMessage(c *call) (any, error) {
 	editor := actingUID(c)
 	m.m.EditedAt, m.m.EditedBy, m.m.UpdatedAt = now, editor, now
 	st.messageChanged(m)
-	return data(st.emitMessageAction(m, chat.ActionEdited, editor, now).view(c.onBehalfOf, true)), nil
+	return data(st.emitMessageAction(c, m, chat.ActionEdited, editor).view(c.onBehalfOf, true)), nil
 }
 
 // DELETE /v3/messages/{id}
@@ -571,7 +572,7 @@ func (st *state) deleteMessage(c *call) (any, error) {
 	st.convRemove(m)
 	m.m.DeletedAt, m.m.UpdatedAt = now, now
 	st.messageChanged(m)
-	action := st.emitMessageAction(m, chat.ActionDeleted, actingUID(c), now)
+	action := st.emitMessageAction(c, m, chat.ActionDeleted, actingUID(c))
 	if b.Permanent {
 		st.removeRecs(func(r *msgRec) bool { return r == m })
 	}
@@ -588,7 +589,9 @@ func (st *state) messageChanged(m *msgRec) {
 // emitMessageAction stores the action message the service emits when m is
 // edited or deleted: category "action", type "message", sent by who acted,
 // with entities by (who acted), on (m as it now is) and for (m's receiver).
-func (st *state) emitMessageAction(m *msgRec, action, by string, now chat.Timestamp) *msgRec {
+// It is sent at the time of c, and pushed live as coming from c's client.
+func (st *state) emitMessageAction(c *call, m *msgRec, action, by string) *msgRec {
+	now := c.timestamp()
 	on := m.m
 	on.Data.Reactions = m.reactionCounts("")
 	rec := st.addRecBetween(chat.Message{
@@ -607,6 +610,7 @@ func (st *state) emitMessageAction(m *msgRec, action, by string, now chat.Timest
 		UpdatedAt: now,
 	}, nil, m.between)
 	st.emit("message_"+action, messagePayload(rec)) // message_edited, message_deleted
+	st.pushMessage(rec, c.device())
 	return rec
 }
 

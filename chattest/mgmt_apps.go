@@ -165,7 +165,7 @@ func (st *state) render(a *mgmtApp, inList bool) management.App {
 	out.APIKeys = management.AppAPIKeys{}
 	if a.own {
 		for key, k := range st.apiKeys {
-			out.APIKeys[key] = management.AppAPIKey{APIKey: key, Name: k.k.Name, Scope: k.k.Scope, CreatedBy: "app_system"}
+			out.APIKeys[key] = management.AppAPIKey{APIKey: chat.Secret(key), Name: k.k.Name, Scope: k.k.Scope, CreatedBy: "app_system"}
 		}
 	} else {
 		for key, k := range a.app.APIKeys {
@@ -232,10 +232,10 @@ func (st *state) addApp(name string, region chat.Region, now chat.Timestamp, own
 	restKey := st.hexID("mgmt-app-key", 2*a.seq)
 	authKey := st.hexID("mgmt-app-key", 2*a.seq+1)
 	a.app.APIKeys = management.AppAPIKeys{
-		restKey: {APIKey: restKey, Name: "Rest API Key", Scope: chat.ScopeFullAccess, CreatedBy: "app_system"},
-		authKey: {APIKey: authKey, Name: "Auth Key", Scope: chat.ScopeAuthOnly, CreatedBy: "app_system"},
+		restKey: {APIKey: chat.Secret(restKey), Name: "Rest API Key", Scope: chat.ScopeFullAccess, CreatedBy: "app_system"},
+		authKey: {APIKey: chat.Secret(authKey), Name: "Auth Key", Scope: chat.ScopeAuthOnly, CreatedBy: "app_system"},
 	}
-	a.app.AccessKey = st.hexID("mgmt-access-key", a.seq)
+	a.app.AccessKey = chat.Secret(st.hexID("mgmt-access-key", a.seq))
 	return a, nil
 }
 
@@ -396,7 +396,7 @@ func (st *state) addTenant(c *call) (any, error) {
 	restKey, _ := a.app.APIKeys.Key(chat.ScopeFullAccess)
 	authKey, _ := a.app.APIKeys.Key(chat.ScopeAuthOnly)
 	return data(management.Tenant{Name: b.Name, Email: email, CreatedAt: now, ContactNumber: b.ContactNumber,
-		App: management.TenantApp{Name: a.app.Name, AppID: a.app.ID, Region: a.app.Region, AuthKey: authKey, APIKey: restKey,
+		App: management.TenantApp{Name: a.app.Name, AppID: a.app.ID, Region: a.app.Region, AuthKey: chat.Secret(authKey), APIKey: chat.Secret(restKey),
 			CreatedAt: now, Plan: "Build"}}), nil
 }
 

@@ -127,21 +127,21 @@ func (st *state) listExtensions(c *call) (any, error) {
 	out := make([]management.Extension, len(ids))
 	created := st.since
 	for i, id := range ids {
-		hooks := management.DataList[management.ExtensionHook]{}
+		hooks := []management.ExtensionHook{}
 		for _, h := range extensionHooks(id) {
 			hooks = append(hooks, management.ExtensionHook{Hook: h, IsActive: true, Enabled: 1, CreatedAt: created})
 		}
 		out[i] = management.Extension{ID: id, Name: extensionName(id), TagLine: extensionName(id) + " for your app.",
 			Author: "chattest", IsActive: a.extensions[id] != nil && a.extensions[id].enabled, CreatedAt: created, Hooks: hooks,
-			Categories: management.DataList[json.RawMessage]{}}
+			Categories: []json.RawMessage{}}
 	}
-	pg := &management.ExtensionPagination{Pagination: *meta.Pagination}
+	pg := meta.Pagination
 	if q.page < pg.TotalPages {
 		next := url.URL{Scheme: "https", Host: c.r.Host, Path: "/apps/" + a.app.ID + "/extensions",
 			RawQuery: url.Values{"perPage": {strconv.Itoa(q.perPage)}, "page": {strconv.Itoa(q.page + 1)}}.Encode()}
-		pg.Links.Next = next.String()
+		pg.Links = &chat.PageLinks{Next: next.String()}
 	}
-	return management.ExtensionPage{Data: out, Meta: management.ExtensionMeta{Pagination: pg}}, nil
+	return chat.Page[management.Extension]{Data: out, Meta: chat.PageMeta{Pagination: pg}}, nil
 }
 
 // POST /apps/{appId}/extensions

@@ -112,9 +112,9 @@ func (st *state) listReasons(c *call) (any, error) {
 	for _, r := range recs[:min(limit, len(recs))] {
 		out = append(out, r.wire())
 	}
-	meta := chat.Meta{Current: &chat.Current{Limit: limit, Count: len(out)}}
+	meta := chat.PageMeta{Current: &chat.PageCount{Limit: limit, Count: len(out)}}
 	if len(recs) > limit {
-		meta.Next = &chat.Cursor{Affix: chat.AffixAppend, ID: out[len(out)-1].ID}
+		meta.Next = &chat.Cursor{Direction: chat.DirectionAfter, ID: out[len(out)-1].ID}
 	}
 	return chat.Page[reasonWire]{Data: out, Meta: meta}, nil
 }

@@ -581,9 +581,9 @@ func modPage[T, W any](c *call, items []T, key func(T) string, view func(T) W) (
 	for i, t := range page {
 		out[i] = view(t)
 	}
-	meta := chat.Meta{Current: &chat.Current{Limit: limit, Count: len(out)}}
+	meta := chat.PageMeta{Current: &chat.PageCount{Limit: limit, Count: len(out)}}
 	if len(items) > limit {
-		meta.Next = &chat.Cursor{Affix: chat.AffixAppend, ID: key(page[len(page)-1])}
+		meta.Next = &chat.Cursor{Direction: chat.DirectionAfter, ID: key(page[len(page)-1])}
 	}
 	return chat.Page[W]{Data: out, Meta: meta}, nil
 }

@@ -37,7 +37,7 @@ func TestMUIDRepeatedBySameSender(t *testing.T) {
 	srv, client := start(t)
 	seed(srv, "alice", "bob")
 	recv := newHookReceiver(t, &webhook.Verifier{Username: hookUser, Password: hookPassword})
-	hookTo(t, srv, "sent", recv.URL, string(webhook.TriggerMessageSent))
+	hookTo(t, srv, "sent", recv.URL, webhook.TriggerMessageSent)
 	ctx := t.Context()
 
 	first, err := client.Messages.Send(ctx, withMUID("bob", "hello", "m-1"), chat.OnBehalfOf("alice"))

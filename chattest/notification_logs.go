@@ -71,7 +71,7 @@ func (st *state) notifLogMessage(m *msgRec) {
 			continue
 		}
 		for _, t := range st.notif.tokens {
-			if t.UID == uid && st.authTokenUser(t.AuthToken) != nil {
+			if t.UID == uid && st.authTokenUser(string(t.AuthToken)) != nil {
 				st.notifLogPush(m, uid, t)
 			}
 		}
@@ -331,8 +331,8 @@ func (st *state) listNotifLogs(c *call) (any, error) {
 		}
 	}
 	limit := p.intRange("limit", 10, 1, 1000)
-	affix := chat.Affix(p.str("affix"))
-	if affix != "" && affix != chat.AffixAppend && affix != chat.AffixPrepend {
+	affix := chat.Direction(p.str("affix"))
+	if affix != "" && affix != chat.DirectionAfter && affix != chat.DirectionBefore {
 		p.v.add("affix", `The affix field must be "append" or "prepend".`)
 	}
 	logs := st.notif.logs
@@ -357,7 +357,7 @@ func (st *state) listNotifLogs(c *call) (any, error) {
 	// walk's direction, and back whether some lie behind it.
 	var page []int
 	var more, back bool
-	if affix == chat.AffixPrepend {
+	if affix == chat.DirectionBefore {
 		end := len(idx)
 		if pos >= 0 {
 			end = sort.SearchInts(idx, pos)
@@ -379,11 +379,11 @@ func (st *state) listNotifLogs(c *call) (any, error) {
 	for _, i := range page {
 		out = append(out, logs[i].l)
 	}
-	forward, backward := chat.AffixAppend, chat.AffixPrepend
-	if affix == chat.AffixPrepend {
+	forward, backward := chat.DirectionAfter, chat.DirectionBefore
+	if affix == chat.DirectionBefore {
 		forward, backward = backward, forward
 	}
-	meta := map[string]any{"current": chat.Current{Limit: limit, Count: len(out)}}
+	meta := map[string]any{"current": chat.PageCount{Limit: limit, Count: len(out)}}
 	if len(out) > 0 && more {
 		meta["next"] = map[string]any{"affix": forward, "logId": out[len(out)-1].ID}
 	}

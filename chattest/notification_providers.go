@@ -101,7 +101,7 @@ func decodeFCM(c *call) (chat.FCMProvider, error) {
 	} else {
 		checkText(&v, "serviceAccountCreds.project_id", sa.ProjectID, true, 1000)
 		checkText(&v, "serviceAccountCreds.client_email", sa.ClientEmail, true, 1000)
-		checkText(&v, "serviceAccountCreds.private_key", sa.PrivateKey, true, 10000)
+		checkText(&v, "serviceAccountCreds.private_key", string(sa.PrivateKey), true, 10000)
 	}
 	return b, v.err()
 }
@@ -190,7 +190,7 @@ func decodeAPNs(c *call) (chat.APNsProvider, error) {
 	checkText(&v, "keyId", b.KeyID, true, 100)
 	checkText(&v, "teamId", b.TeamID, true, 100)
 	checkText(&v, "bundleId", b.BundleID, true, 255)
-	checkText(&v, "p8Key", b.P8Key, true, 10000)
+	checkText(&v, "p8Key", string(b.P8Key), true, 10000)
 	return b, v.err()
 }
 

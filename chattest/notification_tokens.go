@@ -46,7 +46,7 @@ func (st *state) authTokenUser(tok string) *userRec {
 		return nil
 	}
 	has := func(u *userRec) bool {
-		return slices.ContainsFunc(u.tokens, func(t chat.AuthToken) bool { return t.AuthToken == tok })
+		return slices.ContainsFunc(u.tokens, func(t chat.AuthToken) bool { return t.AuthToken == chat.Secret(tok) })
 	}
 	// Tokens the fake mints are "{uid}_{hex}": look at that user first.
 	if i := strings.LastIndexByte(tok, '_'); i > 0 {
@@ -159,16 +159,16 @@ func (st *state) registerPushToken(c *call) (any, error) {
 		}
 	}
 	now := isoTime(c)
-	if i := slices.IndexFunc(n.tokens, func(t chat.PushToken) bool { return t.Token == token }); i >= 0 {
+	if i := slices.IndexFunc(n.tokens, func(t chat.PushToken) bool { return t.Token == chat.Secret(token) }); i >= 0 {
 		t := &n.tokens[i]
-		if t.AuthToken != b.AuthToken || t.Platform != b.Platform {
+		if t.AuthToken != chat.Secret(b.AuthToken) || t.Platform != b.Platform {
 			return nil, errPushTokenExists()
 		}
 		t.ProviderID, t.UpdatedAt = b.ProviderID, now
 	} else {
 		// The login's token of the same kind is replaced.
 		n.tokens = slices.DeleteFunc(n.tokens, func(t chat.PushToken) bool {
-			return t.AuthToken == b.AuthToken && t.Platform.TokenField() == field
+			return t.AuthToken == chat.Secret(b.AuthToken) && t.Platform.TokenField() == field
 		})
 		count := 0
 		for _, t := range n.tokens {
@@ -180,7 +180,7 @@ func (st *state) registerPushToken(c *call) (any, error) {
 			return nil, validationError(map[string][]string{field: {fmt.Sprintf("A user can have at most %d push tokens.", maxPushTokensPerUser)}})
 		}
 		n.tokens = append(n.tokens, chat.PushToken{
-			UID: uid, AuthToken: b.AuthToken, Token: token, Type: chat.PushTokenChat, Platform: b.Platform,
+			UID: uid, AuthToken: chat.Secret(b.AuthToken), Token: chat.Secret(token), Type: chat.PushTokenChat, Platform: b.Platform,
 			ProviderID: b.ProviderID, CreatedAt: now, UpdatedAt: now,
 		})
 	}
@@ -195,7 +195,7 @@ func (st *state) registerPushToken(c *call) (any, error) {
 func (n *notifStore) pushTokensOf(uid, authToken string, all bool) []chat.PushToken {
 	out := []chat.PushToken{}
 	for _, t := range n.tokens {
-		if t.UID == uid && (all || t.AuthToken == authToken) {
+		if t.UID == uid && (all || t.AuthToken == chat.Secret(authToken)) {
 			out = append(out, t)
 		}
 	}
@@ -254,7 +254,7 @@ func (st *state) unregisterPushTokens(c *call) (any, error) {
 	}
 	uid := u.u.UID
 	removed := st.notif.removePushTokens(func(t chat.PushToken) bool {
-		return t.UID == uid && (all || t.AuthToken == authToken)
+		return t.UID == uid && (all || t.AuthToken == chat.Secret(authToken))
 	})
 	return data(map[string]any{"pushTokens": removed}), nil
 }
@@ -271,7 +271,7 @@ func (st *state) deletePushToken(c *call) (any, error) {
 		return nil, err
 	}
 	token, uid := c.r.PathValue("pushToken"), u.u.UID
-	removed := st.notif.removePushTokens(func(t chat.PushToken) bool { return t.UID == uid && t.Token == token })
+	removed := st.notif.removePushTokens(func(t chat.PushToken) bool { return t.UID == uid && t.Token == chat.Secret(token) })
 	if len(removed) == 0 {
 		return nil, errPushTokenNotFound()
 	}

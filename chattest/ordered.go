@@ -67,7 +67,7 @@ func mergeSeq[T any](a, b iter.Seq[T], less func(x, y T) bool) iter.Seq[T] {
 // is how many items keep accepts when the caller knows it, else -1: then
 // the walk goes to the end of seq to count them; otherwise it stops after
 // the page.
-func walkPage[T any](seq iter.Seq[T], keep func(T) bool, total int, q pageQuery) ([]T, chat.Meta) {
+func walkPage[T any](seq iter.Seq[T], keep func(T) bool, total int, q pageQuery) ([]T, chat.PageMeta) {
 	start := (q.page - 1) * q.perPage
 	end := start + q.perPage
 	out := []T{}
@@ -93,8 +93,8 @@ func walkPage[T any](seq iter.Seq[T], keep func(T) bool, total int, q pageQuery)
 }
 
 // pageMeta is the meta.pagination of a page of count items of total.
-func pageMeta(total, count int, q pageQuery) chat.Meta {
-	return chat.Meta{Pagination: &chat.Pagination{
+func pageMeta(total, count int, q pageQuery) chat.PageMeta {
+	return chat.PageMeta{Pagination: &chat.Pagination{
 		Total:       total,
 		Count:       count,
 		PerPage:     q.perPage,

@@ -107,7 +107,7 @@ func pageParams(p *params) pageQuery {
 
 // paginate returns the page q selects from items and its meta.pagination.
 // A page past the end is empty.
-func paginate[T any](items []T, q pageQuery) ([]T, chat.Meta) {
+func paginate[T any](items []T, q pageQuery) ([]T, chat.PageMeta) {
 	total := len(items)
 	start := min((q.page-1)*q.perPage, total)
 	end := min(start+q.perPage, total)
@@ -119,8 +119,8 @@ func paginate[T any](items []T, q pageQuery) ([]T, chat.Meta) {
 // cursorQuery positions a cursor-based list of messages (reference §1.8).
 type cursorQuery struct {
 	limit     int
-	affix     chat.Affix // "", append or prepend
-	id        int64      // message id cursor, when hasID
+	affix     chat.Direction // "", append or prepend
+	id        int64          // message id cursor, when hasID
 	hasID     bool
 	sentAt    int64 // timestamp cursor, when hasSentAt
 	hasSentAt bool
@@ -129,8 +129,8 @@ type cursorQuery struct {
 // cursorParams reads limit (default 10, 1..1000), affix, id and sentAt.
 func cursorParams(p *params) cursorQuery {
 	q := cursorQuery{limit: p.intRange("limit", 10, 1, 1000)}
-	switch a := chat.Affix(p.str("affix")); a {
-	case "", chat.AffixAppend, chat.AffixPrepend:
+	switch a := chat.Direction(p.str("affix")); a {
+	case "", chat.DirectionAfter, chat.DirectionBefore:
 		q.affix = a
 	default:
 		p.v.add("affix", `The affix field must be "append" or "prepend".`)
@@ -157,10 +157,10 @@ func cursorParams(p *params) cursorQuery {
 // repeats or skips an item, even while items are being added: ids only grow.
 // When the page is empty, next repeats the request's cursor (nil if none).
 func cursorPage[T any](items []T, key func(T) (id, sentAt int64), keep func(T) bool, q cursorQuery) ([]T, *chat.Cursor) {
-	prepend := q.affix == chat.AffixPrepend
-	affix := chat.AffixAppend
+	prepend := q.affix == chat.DirectionBefore
+	affix := chat.DirectionAfter
 	if prepend {
-		affix = chat.AffixPrepend
+		affix = chat.DirectionBefore
 	}
 	out := make([]T, 0, min(q.limit, len(items)))
 	add := func(it T) bool {
@@ -190,9 +190,9 @@ func cursorPage[T any](items []T, key func(T) (id, sentAt int64), keep func(T) b
 	switch {
 	case len(out) > 0:
 		id, sentAt := key(out[len(out)-1])
-		return out, &chat.Cursor{Affix: affix, ID: strconv.FormatInt(id, 10), SentAt: chat.Timestamp(sentAt)}
+		return out, &chat.Cursor{Direction: affix, ID: strconv.FormatInt(id, 10), SentAt: chat.Timestamp(sentAt)}
 	case q.hasID || q.hasSentAt:
-		next := &chat.Cursor{Affix: affix, SentAt: chat.Timestamp(q.sentAt)}
+		next := &chat.Cursor{Direction: affix, SentAt: chat.Timestamp(q.sentAt)}
 		if q.hasID {
 			next.ID = strconv.FormatInt(q.id, 10)
 		}

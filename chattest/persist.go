@@ -98,13 +98,17 @@ func OpenHandler(opts ...Option) (*Handler, error) {
 		changes = seed.Changes
 	}
 	h := newHandler(cfg, &created)
+	if j != nil && j.jwtKey != nil {
+		h.st.jwtKey = j.jwtKey
+	}
 	fail := func(err error) (*Handler, error) {
 		if j != nil {
 			j.close()
 		}
 		return nil, err
 	}
-	if err := h.newReplayer().replay(changes); err != nil {
+	rp := h.newReplayer()
+	if err := rp.replay(changes); err != nil {
 		from := "the data directory " + cfg.dataDir
 		if seeding {
 			from = cfg.seedFile
@@ -115,11 +119,14 @@ func OpenHandler(opts ...Option) (*Handler, error) {
 		for i := range changes {
 			j.add(changes[i].encode())
 		}
-		if err := j.wait(uint64(len(changes)) - 1); err != nil {
-			return fail(fmt.Errorf("chattest: seeding the data directory %s: %w", cfg.dataDir, err))
+	}
+	h.st.journal = j
+	rp.endPresence()
+	if j != nil {
+		if err := j.sync(); err != nil {
+			return fail(fmt.Errorf("chattest: writing the data directory %s: %w", cfg.dataDir, err))
 		}
 	}
-	h.journal = j
 	if n := len(changes); n > 0 && h.paced != nil {
 		h.paced = h.paced.notBefore(changes[n-1].At)
 		h.st.clock = h.paced.now
@@ -134,8 +141,8 @@ func (h *Handler) unusable(r *http.Request) *apiError {
 	if h.broken != nil {
 		return newAPIError(http.StatusInternalServerError, codeException, "The fake could not start as configured.", h.broken.Error())
 	}
-	if h.journal != nil && r.Method != http.MethodGet {
-		if err := h.journal.failed(); err != nil {
+	if h.st.journal != nil && r.Method != http.MethodGet {
+		if err := h.st.journal.failed(); err != nil {
 			return errNotSaved(err)
 		}
 	}
@@ -152,15 +159,25 @@ func OpenServer(opts ...Option) (*Server, error) {
 	return serve(h), nil
 }
 
-// Close closes the data directory's database ([WithDataDir]), after the
-// requests in flight; serve nothing with h afterwards. [Server.Close]
-// closes its handler. Calling it again does nothing.
+// Close ends what the handler runs beside the requests it answers: the
+// dashboard's live streams, the client API's websockets and the requests
+// held by a [Fault.Delay] end at once, and webhook deliveries stop,
+// failing those not yet made with [ErrDeliveryStopped]. With
+// [WithDataDir], it then closes the directory's database once the
+// requests in flight have kept their changes. Call it when you stop
+// serving the handler, before [http.Server.Shutdown], which would
+// otherwise wait for the streams. The handler still answers requests after
+// Close, but with a data directory it refuses those that would change the
+// state (500 ERR_EXCEPTION). [Server.Close] closes its handler. Calling it
+// again does nothing more.
 func (h *Handler) Close() error {
-	h.stop()
+	h.halt()
 	var err error
 	h.closed.Do(func() {
-		if h.journal != nil {
-			err = h.journal.close()
+		if j := h.st.journal; j != nil {
+			h.serving.Lock()
+			err = j.close()
+			h.serving.Unlock()
 		}
 	})
 	return err
@@ -171,10 +188,10 @@ func (h *Handler) Close() error {
 // through, in order. It needs [WithDataDir] or [WithExport], without which
 // the server keeps no record of its changes.
 func (h *Handler) Export(w io.Writer) error {
-	if h.journal == nil {
+	if h.st.journal == nil {
 		return errors.New("chattest: Export needs WithDataDir or WithExport: without them the server keeps no record of its changes")
 	}
-	changes, err := h.journal.changes()
+	changes, err := h.st.journal.changes()
 	if err != nil {
 		return fmt.Errorf("chattest: reading the changes: %w", err)
 	}
@@ -183,7 +200,7 @@ func (h *Handler) Export(w io.Writer) error {
 		Format  int       `json:"chattest"`
 		AppID   string    `json:"appId"`
 		Created time.Time `json:"created"`
-	}{stateFormat, h.journal.appID, h.journal.created.UTC()}) // strings and a time always encode
+	}{stateFormat, h.st.journal.appID, h.st.journal.created.UTC()}) // strings and a time always encode
 	bw.Write(head[:len(head)-1])
 	bw.WriteString(`,"changes":[`)
 	for i, ch := range changes {

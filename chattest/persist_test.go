@@ -48,12 +48,12 @@ func TestDataDirKeepsTheState(t *testing.T) {
 	srv, err = chattest.OpenServer(chattest.WithDataDir(dir))
 	require.NoError(t, err)
 	defer srv.Close()
-	c = srv.ClientWithAPIKey(key.APIKey) // the key created before the restart
+	c = srv.ClientWithAPIKey(string(key.APIKey)) // the key created before the restart
 	defer c.CloseIdleConnections()
 	members, err := c.Members.List(ctx, "team", nil)
 	require.NoError(t, err)
 	assert.Len(t, members.Data, 3)
-	thread, err := c.Messages.ListThread(ctx, parent.ID, nil)
+	thread, err := c.Messages.ListThreadMessages(ctx, parent.ID, nil)
 	require.NoError(t, err)
 	require.Len(t, thread.Data, 1)
 	assert.Equal(t, reply.ID, thread.Data[0].ID)

@@ -43,7 +43,7 @@ func createAtRateLimit(tb testing.TB, users, budget, speed, concurrency int) rat
 
 	reqs := userRequests(users)
 	start := time.Now()
-	res, err := client.Users.CreateMany(context.Background(), reqs, &chat.ManyOptions{Concurrency: concurrency})
+	res, err := client.Users.BulkCreate(context.Background(), reqs, &chat.BulkOptions{Concurrency: concurrency})
 	run := rateRun{users: users, took: time.Since(start)}
 	require.NoError(tb, err)
 
@@ -53,7 +53,7 @@ func createAtRateLimit(tb testing.TB, users, budget, speed, concurrency int) rat
 			run.surfaced++
 		case r.Err != nil:
 			run.failed++
-			tb.Errorf("user %s: %v", r.ID, r.Err)
+			tb.Errorf("user %s: %v", r.Key, r.Err)
 		}
 	}
 	for _, r := range srv.Requests() {
@@ -144,12 +144,12 @@ func TestRateLimiterPacesByTheServersClock(t *testing.T) {
 	reqs := userRequests(users)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	res, err := client.Users.CreateMany(ctx, reqs, &chat.ManyOptions{Concurrency: 8})
+	res, err := client.Users.BulkCreate(ctx, reqs, &chat.BulkOptions{Concurrency: 8})
 	require.NoError(t, err)
 	var first, last chat.Timestamp
 	for i, r := range res {
 		require.NoError(t, r.Err, "user %d", i)
-		u, ok := srv.User(r.ID)
+		u, ok := srv.User(r.Key)
 		require.True(t, ok)
 		if first == 0 || u.CreatedAt < first {
 			first = u.CreatedAt

@@ -24,7 +24,7 @@ func TestCoreOperationsMatchTheSDK(t *testing.T) {
 	for _, rt := range allRoutes() {
 		method, path, _ := strings.Cut(rt.pattern, " ")
 		path = wildcard.ReplaceAllString(strings.TrimPrefix(path, "/v3"), "x")
-		class, _ := rest.Classify(method, path)
-		assert.Equal(t, classify(rt.pattern) == rateCore, class == rest.ClassCore, "%s", rt.pattern)
+		core, _ := rest.Core(method, path)
+		assert.Equal(t, classify(rt.pattern) == rateCore, core, "%s", rt.pattern)
 	}
 }

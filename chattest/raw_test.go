@@ -25,7 +25,7 @@ type rawResponse struct {
 }
 
 // errorBody returns the "error" object of an error answer.
-func (r rawResponse) errorBody(t *testing.T) map[string]any {
+func (r rawResponse) errorBody(t testing.TB) map[string]any {
 	t.Helper()
 	e, ok := r.body["error"].(map[string]any)
 	require.True(t, ok, "an error body: %v", r.body)
@@ -34,7 +34,17 @@ func (r rawResponse) errorBody(t *testing.T) map[string]any {
 
 // do sends a raw request; header holds extra headers ("apikey" is not added
 // for you).
-func do(t *testing.T, srv *chattest.Server, method, path, body string, header map[string]string) rawResponse {
+func do(t testing.TB, srv *chattest.Server, method, path, body string, header map[string]string) rawResponse {
+	t.Helper()
+	resp := sendRaw(t, srv, method, path, body, header)
+	defer resp.Body.Close()
+	var out map[string]any
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out), "every answer is JSON")
+	return rawResponse{resp, out}
+}
+
+// sendRaw sends a raw request and returns the answer, its body unread.
+func sendRaw(t testing.TB, srv *chattest.Server, method, path, body string, header map[string]string) *http.Response {
 	t.Helper()
 	var rd io.Reader
 	if body != "" {
@@ -47,10 +57,7 @@ func do(t *testing.T, srv *chattest.Server, method, path, body string, header ma
 	}
 	resp, err := srv.HTTPClient().Do(req)
 	require.NoError(t, err)
-	defer resp.Body.Close()
-	var out map[string]any
-	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out), "every answer is JSON")
-	return rawResponse{resp, out}
+	return resp
 }
 
 func key(srv *chattest.Server, more ...string) map[string]string {
@@ -84,6 +91,12 @@ func TestRawErrors(t *testing.T) {
 		{"trailing slash", "GET", "/v3/users/", "", key(srv), 404, "ERR_API_NOT_FOUND", ""},
 		{"thread reply without onBehalfOf", "POST", "/v3/messages/" + parent.ID + "/thread",
 			`{"receiver":"alice","receiverType":"user","data":{"text":"x"}}`, key(srv), 400, "ERR_BAD_REQUEST", "onBehalfOf"},
+		{"message without receiver", "POST", "/v3/messages", `{"receiverType":"user","data":{"text":"x"}}`, key(srv, "onBehalfOf", "alice"),
+			400, "ERR_EMPTY_RECEIVER", "receiver"},
+		{"message with a bad receiver type", "POST", "/v3/messages", `{"receiver":"bob","receiverType":"room","data":{"text":"x"}}`,
+			key(srv, "onBehalfOf", "alice"), 400, "ERR_INVALID_RECEIVER_TYPE", "receiverType"},
+		{"message without receiver type", "POST", "/v3/messages", `{"receiver":"bob","data":{"text":"x"}}`, key(srv, "onBehalfOf", "alice"),
+			400, "ERR_INVALID_RECEIVER_TYPE", "receiverType"},
 		{"get unknown message", "GET", "/v3/messages/42", "", key(srv), 404, "ERR_MSG_NOT_FOUND", ""},
 		{"get message as unknown user", "GET", "/v3/messages/" + parent.ID, "", key(srv, "onBehalfOf", "ghost"), 404, "ERR_UID_NOT_FOUND", ""},
 		{"escaped path value", "GET", "/v3/users/a%2Fb", "", key(srv), 404, "ERR_UID_NOT_FOUND", ""},

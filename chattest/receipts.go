@@ -46,12 +46,12 @@ type receiptUser struct {
 // mark names, whose receiver is the message's sender in a one-on-one
 // conversation and the group in a group conversation. The reference does
 // not say whether a mark that covers several messages fires one receipt or
-// one per message; the fake fires one, for the message marked. It runs with
-// st.mu held.
+// one per message; the fake fires one, for the message marked. The
+// receipt is pushed live too (realtime.go). It runs with st.mu held.
 func (st *state) emitReceipt(c *call, t convTarget, action string, id int64) {
 	trigger := receiptTriggers[action]
 	m := st.msgByID[id]
-	if m == nil || !st.hooked(trigger) {
+	if m == nil || !st.hooked(trigger) && len(st.rtByUID) == 0 {
 		return
 	}
 	receiver, rt := m.m.Sender, chat.ReceiverUser
@@ -62,8 +62,10 @@ func (st *state) emitReceipt(c *call, t convTarget, action string, id int64) {
 	if u := st.users[t.owner]; u != nil {
 		reader.Name, reader.Status = u.u.Name, u.u.Status
 	}
-	st.emit(trigger, receiptPayload{
+	p := receiptPayload{
 		Receiver: receiver, ReceiverType: rt, Type: "receipts", Sender: t.owner, MessageSender: m.m.Sender,
 		Body: receiptBody{Action: action, MessageID: strconv.FormatInt(id, 10), User: reader, Timestamp: c.timestamp()},
-	})
+	}
+	st.emit(trigger, p)
+	st.pushReceipt(p, c.device())
 }

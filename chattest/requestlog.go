@@ -21,8 +21,8 @@ import (
 )
 
 // Redacted replaces every credential in the request log: API keys, auth
-// tokens, push tokens, passwords and providers' credentials, and the values
-// of the credential headers (see [Request]).
+// tokens, the client API's jwts, push tokens, passwords and providers'
+// credentials, and the values of the credential headers (see [Request]).
 const Redacted = "REDACTED"
 
 // maxLoggedRequests is how many requests the log keeps, the most recent.
@@ -35,18 +35,19 @@ const maxLoggedRequests = 10000
 //
 //   - the values of the credential headers, whole: apikey, key, secret,
 //     Authorization, Proxy-Authorization, Cookie, and those named as the
-//     fields below are (X-Auth-Token, X-Api-Key, ...);
+//     fields below are (authToken, X-Auth-Token, X-Api-Key, ...);
 //   - by name, the path segments of {apiKey}, {authToken} and {pushToken},
 //     and the query parameters, JSON body fields (at any depth) and
 //     multipart or URL-encoded form fields whose name ends, in any letter
 //     case and ignoring "_" and "-", with password, token, secret,
 //     secretKey, apiKey, apiVideoKey, privateKey, p8Key, authKey,
-//     accessKey, appKey or certificate: the passwords of webhooks, tenants
-//     and groups, the providers' credentials (basicAuthPassword,
+//     accessKey, appKey, certificate or jwt: the passwords of webhooks,
+//     tenants and groups, the providers' credentials (basicAuthPassword,
 //     private_key, p8Key, twilioAuthToken, sendGridApiKey, ...), push tokens
-//     (fcmToken, deviceToken, voipToken) and uploaded certificates;
+//     (fcmToken, deviceToken, voipToken), uploaded certificates and the
+//     client API's jwts;
 //   - by value, wherever it appears (path, query, headers, body, escaped or
-//     not), every API key and auth token the server has held or issued,
+//     not), every API key, auth token and jwt the server has held or issued,
 //     and the credentials the request itself carries in the places above,
 //     when at least 4 characters long (a shorter value is redacted only
 //     where its name says it is a credential, so that a password "p" does
@@ -111,6 +112,7 @@ var secretFieldSuffixes = []string{
 	"accesskey",   // an app's accessKey
 	"appkey",      // the E2EE extension's virgilAppKey
 	"certificate", // APNs p12 and p8 certificate uploads
+	"jwt",         // the client API's websocket credential
 }
 
 // minSecretLen is the length below which a value is not redacted wherever
@@ -166,6 +168,7 @@ type requestLog struct {
 	counts  map[string]int // requests by route pattern; "" for none
 	total   int
 	arrived chan struct{} // closed, and replaced, when a request arrives
+	changed chan struct{} // closed, and replaced, when a request arrives or is answered: the dashboard's feed
 
 	known   sync.Map    // every credential the server has held or issued (string: true), read without the lock
 	secrets secretIndex // known, with their escaped forms
@@ -179,6 +182,14 @@ type requestLog struct {
 func (l *requestLog) init() {
 	l.counts = map[string]int{}
 	l.arrived = make(chan struct{})
+	l.changed = make(chan struct{})
+}
+
+// touch wakes the dashboard's live pages: a request arrived, or the state
+// changed as one was served.
+func (l *requestLog) touch() {
+	close(l.changed)
+	l.changed = make(chan struct{})
 }
 
 // learn adds a credential to those never logged, for good: a key or token
@@ -193,13 +204,13 @@ func (l *requestLog) learn(secret string) {
 
 // learnFrom learns the credentials an answer body issues or shows.
 func (l *requestLog) learnFrom(out []byte) {
-	if bytes.Contains(out, []byte(`"authToken"`)) || bytes.Contains(out, []byte(`"apiKey"`)) {
+	if bytes.Contains(out, []byte(`"authToken"`)) || bytes.Contains(out, []byte(`"apiKey"`)) || bytes.Contains(out, []byte(`"jwt"`)) {
 		jsonSecrets(out, l.learn)
 	}
 }
 
-// jsonSecrets calls add with the string value of every apiKey and authToken
-// field (in any letter case, at any depth) of the JSON document b.
+// jsonSecrets calls add with the string value of every apiKey, authToken
+// and jwt field (in any letter case, at any depth) of the JSON document b.
 func jsonSecrets(b []byte, add func(string)) {
 	if len(b) == 0 {
 		return
@@ -213,7 +224,7 @@ func jsonSecrets(b []byte, add func(string)) {
 		switch v := v.(type) {
 		case map[string]any:
 			for k, e := range v {
-				if s, ok := e.(string); ok && (strings.EqualFold(k, "apiKey") || strings.EqualFold(k, "authToken")) {
+				if s, ok := e.(string); ok && (strings.EqualFold(k, "apiKey") || strings.EqualFold(k, "authToken") || strings.EqualFold(k, "jwt")) {
 					add(s)
 					continue
 				}
@@ -568,6 +579,7 @@ func (l *requestLog) add(e *Request) {
 	l.total++
 	close(l.arrived)
 	l.arrived = make(chan struct{})
+	l.touch()
 }
 
 // count returns how many requests of route ("*": all) arrived.

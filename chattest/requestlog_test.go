@@ -80,35 +80,35 @@ func TestRequestLogNeverHoldsCredentials(t *testing.T) {
 	require.NotEmpty(t, created.AuthToken)
 	tok, err := client.AuthTokens.Create(ctx, "alice", nil)
 	require.NoError(t, err)
-	_, err = client.AuthTokens.Get(ctx, "alice", tok.AuthToken)
+	_, err = client.AuthTokens.Get(ctx, "alice", string(tok.AuthToken))
 	require.NoError(t, err)
-	_, err = client.AuthTokens.Update(ctx, "alice", tok.AuthToken, &chat.UpdateAuthTokenRequest{Platform: "ios"})
+	_, err = client.AuthTokens.Update(ctx, "alice", string(tok.AuthToken), &chat.UpdateAuthTokenRequest{Platform: "ios"})
 	require.NoError(t, err)
 	_, err = client.AuthTokens.Get(ctx, "alice", "not-a-token-but-in-its-place")
 	require.ErrorIs(t, err, chat.ErrNotFound)
 
 	key, err := client.APIKeys.Create(ctx, &chat.CreateAPIKeyRequest{Name: "made", Scope: chat.ScopeFullAccess})
 	require.NoError(t, err)
-	_, err = client.APIKeys.Get(ctx, key.APIKey)
+	_, err = client.APIKeys.Get(ctx, string(key.APIKey))
 	require.NoError(t, err)
-	_, err = client.APIKeys.Delete(ctx, key.APIKey)
+	_, err = client.APIKeys.Delete(ctx, string(key.APIKey))
 	require.NoError(t, err)
 	seeded := srv.AddAPIKey("seeded", chat.ScopeAuthOnly)
-	_, err = srv.ClientWithAPIKey(seeded.APIKey).Users.Create(ctx, &chat.CreateUserRequest{UID: "carol", Name: "Carol"})
+	_, err = srv.ClientWithAPIKey(string(seeded.APIKey)).Users.Create(ctx, &chat.CreateUserRequest{UID: "carol", Name: "Carol"})
 	require.NoError(t, err)
 	_, err = srv.ClientWithAPIKey("wrong-key-0123").Users.List(ctx, nil)
 	require.ErrorIs(t, err, chat.ErrUnauthorized)
 
 	// Credentials where they do not belong: in a message, a query, headers
 	// and a body's apiKey field.
-	secrets := []string{mainKey, created.AuthToken, tok.AuthToken, key.APIKey, seeded.APIKey, "wrong-key-0123",
+	secrets := []string{mainKey, string(created.AuthToken), string(tok.AuthToken), string(key.APIKey), string(seeded.APIKey), "wrong-key-0123",
 		"not-a-token-but-in-its-place", "bearer-token-0123", "mgmt-key-0123", "mgmt-secret-0123", "in-a-field-0123"}
 	leak := "keys " + mainKey + " " + key.APIKey + " " + seeded.APIKey + " tokens " + created.AuthToken + " " + tok.AuthToken
-	_, err = client.Messages.Send(ctx, toUser("bob", leak), chat.OnBehalfOf("alice"),
-		chat.WithHeader("X-Debug", leak), chat.WithHeader("Authorization", "Bearer bearer-token-0123"),
+	_, err = client.Messages.Send(ctx, toUser("bob", string(leak)), chat.OnBehalfOf("alice"),
+		chat.WithHeader("X-Debug", string(leak)), chat.WithHeader("Authorization", "Bearer bearer-token-0123"),
 		chat.WithHeader("Key", "mgmt-key-0123"), chat.WithHeader("Secret", "mgmt-secret-0123"))
 	require.NoError(t, err)
-	_, err = client.Users.List(ctx, &chat.ListUsersOptions{SearchKey: tok.AuthToken})
+	_, err = client.Users.List(ctx, &chat.ListUsersOptions{SearchKey: string(tok.AuthToken)})
 	require.NoError(t, err)
 	resp, _ := fetch(t, srv, "POST", "/v3/nothing?k="+url.QueryEscape(mainKey), `{"nested":[{"APIKEY":"in-a-field-0123"}],"also":"`+strings.ReplaceAll(mainKey, "/", `\/`)+`"}`)
 	require.Equal(t, 404, resp.StatusCode)
@@ -167,7 +167,7 @@ func TestRequestLogNeverHoldsCredentials(t *testing.T) {
 // leaves every other field as sent.
 func TestRequestLogRedactsCredentialFieldsByName(t *testing.T) {
 	srv, client := start(t)
-	mc := srv.ManagementClient(management.WithoutRetries())
+	mc := srv.ManagementClient(chat.WithoutRetries())
 	ctx := t.Context()
 	seed(srv, "alice")
 	n := client.Notifications
@@ -180,24 +180,24 @@ func TestRequestLogRedactsCredentialFieldsByName(t *testing.T) {
 	for platform, token := range map[chat.PushPlatform]string{
 		chat.PushPlatformFCMAndroid: "fcm-token-0123", chat.PushPlatformAPNsIOSDevice: "device-token-0123", chat.PushPlatformAPNsIOSVoIP: "voip-token-0123",
 	} {
-		_, err := n.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{Platform: platform, Token: token, AuthToken: auth, Timezone: "Europe/Paris"})
+		_, err := n.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{Platform: platform, Token: chat.Secret(token), AuthToken: chat.Secret(auth), Timezone: "Europe/Paris"})
 		require.NoError(t, err, platform)
 	}
-	_, err = n.ListPushTokens(ctx, &chat.ListPushTokensOptions{AuthToken: auth, All: true})
+	_, err = n.ListPushTokens(ctx, &chat.ListPushTokensOptions{AuthToken: chat.Secret(auth), All: true})
 	require.NoError(t, err)
-	_, err = n.DeletePushToken(ctx, "fcm-token-0123", &chat.DeletePushTokenRequest{AuthToken: auth})
+	_, err = n.DeletePushToken(ctx, "fcm-token-0123", &chat.DeletePushTokenRequest{AuthToken: chat.Secret(auth)})
 	require.NoError(t, err)
 
 	// Providers' credentials; one-letter passwords.
 	_, err = n.AddAPNsProvider(ctx, &chat.APNsProvider{ProviderID: "apns-1", KeyID: "kid", TeamID: "team", BundleID: "app.bundle",
 		P8KeyFilename: "key.p8", P8Key: "p8-key-0123"})
 	require.NoError(t, err)
-	_, err = n.SaveTwilio(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: "twilio-0123", TwilioSenderPhoneNumber: "+15550100"})
+	_, err = n.AddTwilioProvider(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: "twilio-0123", TwilioSenderPhoneNumber: "+15550100"})
 	require.NoError(t, err)
-	_, err = n.SaveSendGrid(ctx, &chat.SendGridProvider{SendGridAPIKey: "SG.sendgrid-0123", SendGridTemplateID: "d-1",
+	_, err = n.AddSendGridProvider(ctx, &chat.SendGridProvider{SendGridAPIKey: "SG.sendgrid-0123", SendGridTemplateID: "d-1",
 		SendGridUnsubscribeGroupID: "7", SenderName: "Demo", SenderEmail: "no-reply@demo.test"})
 	require.NoError(t, err)
-	_, err = n.SaveCustomPushProvider(ctx, &chat.CustomPushProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/push",
+	_, err = n.AddCustomPushProvider(ctx, &chat.CustomPushProvider{IsEnabled: true, WebhookURL: "https://hooks.demo/push",
 		UseBasicAuth: true, BasicAuthUsername: "pusher", BasicAuthPassword: "p"})
 	require.NoError(t, err)
 	_, err = client.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "happy-path", Name: "Happy path", Type: chat.GroupPassword, Password: "p"})
@@ -484,7 +484,7 @@ func TestRequestLogRedactsAmongManyTokens(t *testing.T) {
 		seed(srv, uid)
 		tok, err := client.AuthTokens.Create(ctx, uid, &chat.CreateAuthTokenRequest{})
 		require.NoError(t, err)
-		tokens = append(tokens, tok.AuthToken)
+		tokens = append(tokens, string(tok.AuthToken))
 	}
 	tok := tokens[57]
 	req, err := http.NewRequest(http.MethodPost, srv.URL()+"/v3/users/user-057/auth_tokens/"+url.PathEscape(tok)+"?note="+url.QueryEscape("see "+tok),

@@ -64,7 +64,7 @@ var listKinds = []listKind{
 			return ""
 		},
 		page: func(ctx context.Context, c *chat.Client, _ string) (int, error) {
-			return pageLen(c.Messages.ListGroupMessages(ctx, "big", &chat.ListGroupMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 50, Affix: chat.AffixPrepend}}, chat.OnBehalfOf("alice")))
+			return pageLen(c.Messages.ListGroupMessages(ctx, "big", &chat.ListGroupMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 50, Direction: chat.DirectionBefore}}, chat.OnBehalfOf("alice")))
 		},
 	},
 	{
@@ -81,7 +81,7 @@ var listKinds = []listKind{
 			return ""
 		},
 		page: func(ctx context.Context, c *chat.Client, _ string) (int, error) {
-			return pageLen(c.Messages.ListUserMessages(ctx, "bob", &chat.ListUserMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 50, Affix: chat.AffixPrepend}}, chat.OnBehalfOf("alice")))
+			return pageLen(c.Messages.ListUserMessages(ctx, "bob", &chat.ListUserMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 50, Direction: chat.DirectionBefore}}, chat.OnBehalfOf("alice")))
 		},
 	},
 	{
@@ -94,7 +94,7 @@ var listKinds = []listKind{
 			return ""
 		},
 		page: func(ctx context.Context, c *chat.Client, _ string) (int, error) {
-			return pageLen(c.Messages.List(ctx, &chat.ListMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 50, Affix: chat.AffixPrepend}}))
+			return pageLen(c.Messages.List(ctx, &chat.ListMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 50, Direction: chat.DirectionBefore}}))
 		},
 	},
 	{
@@ -108,7 +108,7 @@ var listKinds = []listKind{
 			return parent.ID
 		},
 		page: func(ctx context.Context, c *chat.Client, parentID string) (int, error) {
-			return pageLen(c.Messages.ListThread(ctx, parentID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 50, Affix: chat.AffixPrepend}}))
+			return pageLen(c.Messages.ListThreadMessages(ctx, parentID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 50, Direction: chat.DirectionBefore}}))
 		},
 	},
 	{

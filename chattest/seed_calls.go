@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/calls"
 )
 
 // maxCallParticipants is how many users a call may have.
@@ -42,19 +41,19 @@ const maxCallParticipants = 50
 // does not name, more than 50 participants, a participant without UID,
 // times out of order, MetaData that is not JSON, or a SessionID already
 // stored.
-func (s *Server) AddCall(c calls.Call) (calls.Call, error) {
+func (s *Server) AddCall(c chat.Call) (chat.Call, error) {
 	r := seeded(s, "AddCall", c, (*state).seedCall)
 	return r.call, r.err
 }
 
 // callResult is what [Server.AddCall] returns.
 type callResult struct {
-	call calls.Call
+	call chat.Call
 	err  error
 }
 
 // seedCall is [Server.AddCall] with st.mu held.
-func (st *state) seedCall(c calls.Call) callResult {
+func (st *state) seedCall(c chat.Call) callResult {
 	c = clone(c)
 	now := chat.TimestampOf(st.clock())
 	fillCall(&c, now)
@@ -96,14 +95,14 @@ func (st *state) seedCall(c calls.Call) callResult {
 // time, ISO-8601), StartTime and EndTime (the call's start and end). It
 // returns an error, and stores nothing, for an unknown call, a TID the
 // call already has, or an EndTime before StartTime.
-func (s *Server) AddTranscription(sessionID string, t calls.Transcription) error {
+func (s *Server) AddTranscription(sessionID string, t chat.CallTranscription) error {
 	return seeded(s, "AddTranscription", transcriptionArgs{sessionID, t}, (*state).seedTranscription)
 }
 
 // transcriptionArgs are the arguments of [Server.AddTranscription].
 type transcriptionArgs struct {
-	SessionID     string              `json:"sessionId"`
-	Transcription calls.Transcription `json:"transcription"`
+	SessionID     string                 `json:"sessionId"`
+	Transcription chat.CallTranscription `json:"transcription"`
 }
 
 // seedTranscription is [Server.AddTranscription] with st.mu held.
@@ -121,46 +120,46 @@ func (st *state) seedTranscription(a transcriptionArgs) error {
 }
 
 // Call returns the stored call sessionID as the API shows it.
-func (s *Server) Call(sessionID string) (calls.Call, bool) {
+func (s *Server) Call(sessionID string) (chat.Call, bool) {
 	st := s.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	r := st.calls[sessionID]
 	if r == nil {
-		return calls.Call{}, false
+		return chat.Call{}, false
 	}
 	return clone(r.wire()), true
 }
 
 // fillCall fills in what AddCall documents, before validation.
-func fillCall(c *calls.Call, now chat.Timestamp) {
+func fillCall(c *chat.Call, now chat.Timestamp) {
 	c.Initiator = strings.ToLower(c.Initiator)
 	if c.ReceiverType == "" {
-		c.ReceiverType = calls.ReceiverUser
+		c.ReceiverType = chat.ReceiverUser
 	}
-	if c.ReceiverType == calls.ReceiverUser {
+	if c.ReceiverType == chat.ReceiverUser {
 		c.Receiver = strings.ToLower(c.Receiver)
 	}
 	if c.Type == "" {
-		c.Type = calls.TypeAudio
+		c.Type = chat.CallTypeAudio
 	}
 	if c.Mode == "" {
-		c.Mode = calls.ModeCall
+		c.Mode = chat.CallModeCall
 	}
 	if c.Status == "" {
 		switch {
 		case c.EndedAt != 0:
-			c.Status = calls.StatusEnded
+			c.Status = chat.CallStatusEnded
 		case c.StartedAt != 0:
-			c.Status = calls.StatusOngoing
+			c.Status = chat.CallStatusOngoing
 		default:
-			c.Status = calls.StatusInitiated
+			c.Status = chat.CallStatusInitiated
 		}
 	}
 	if c.InitiatedAt == 0 {
 		c.InitiatedAt = c.StartedAt
 		if c.InitiatedAt == 0 {
-			c.InitiatedAt = calls.Timestamp(now)
+			c.InitiatedAt = chat.Timestamp(now)
 		}
 	}
 	var audio, video float64
@@ -174,11 +173,11 @@ func fillCall(c *calls.Call, now chat.Timestamp) {
 		if p.State == "" {
 			switch {
 			case !p.IsJoined:
-				p.State = calls.StateUnanswered
+				p.State = chat.ParticipantUnanswered
 			case p.LeftAt != 0 || c.EndedAt != 0:
-				p.State = calls.StateEnded
+				p.State = chat.ParticipantEnded
 			default:
-				p.State = calls.StateOngoing
+				p.State = chat.ParticipantOngoing
 			}
 		}
 		if p.IsJoined {
@@ -191,7 +190,7 @@ func fillCall(c *calls.Call, now chat.Timestamp) {
 		if p.TotalAudioMinutes == 0 && p.TotalVideoMinutes == 0 && p.TotalDuration == 0 && p.JoinedAt != 0 && end > p.JoinedAt {
 			minutes := float64(end-p.JoinedAt) / 60
 			p.TotalDuration = minutes
-			if c.Type == calls.TypeVideo {
+			if c.Type == chat.CallTypeVideo {
 				p.TotalVideoMinutes = minutes
 			} else {
 				p.TotalAudioMinutes = minutes
@@ -223,7 +222,7 @@ func fillCall(c *calls.Call, now chat.Timestamp) {
 }
 
 // checkCall validates a filled call and fills the recordings' ids.
-func (st *state) checkCall(c *calls.Call) error {
+func (st *state) checkCall(c *chat.Call) error {
 	var problems []string
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	if c.SessionID != "" && st.calls[c.SessionID] != nil {
@@ -232,7 +231,7 @@ func (st *state) checkCall(c *calls.Call) error {
 	if c.Initiator == "" {
 		bad("Initiator is required")
 	}
-	if c.Receiver == "" && c.Mode == calls.ModeCall {
+	if c.Receiver == "" && c.Mode == chat.CallModeCall {
 		bad(`Receiver is required for mode "call"`)
 	}
 	if !slices.Contains(callTypes, c.Type) {
@@ -287,7 +286,7 @@ func (st *state) checkCall(c *calls.Call) error {
 
 // checkTranscript validates t against the call r (nil: a call being
 // added) and fills its defaults from r.
-func checkTranscript(t *calls.Transcription, r *callRec) error {
+func checkTranscript(t *chat.CallTranscription, r *callRec) error {
 	if t.EndTime != 0 && t.EndTime < t.StartTime {
 		return errors.New("EndTime is before StartTime")
 	}
@@ -303,7 +302,7 @@ func checkTranscript(t *calls.Transcription, r *callRec) error {
 
 // addTranscript stores t for the call r, filling its defaults, and fires
 // transcription_generated.
-func (st *state) addTranscript(r *callRec, t calls.Transcription, now chat.Timestamp) {
+func (st *state) addTranscript(r *callRec, t chat.CallTranscription, now chat.Timestamp) {
 	r.transSeq++
 	if t.TID == "" {
 		t.TID = uuidOf(st.hexID("transcript "+r.c.SessionID, r.transSeq))
@@ -378,12 +377,12 @@ type (
 // emitCall fires the triggers of a call that was made, as AddCall
 // documents. The fake stores no call message: call_initiated's call.id is
 // the session id.
-func (st *state) emitCall(c *calls.Call) {
+func (st *state) emitCall(c *chat.Call) {
 	prefix := "meeting_"
-	if c.Mode == calls.ModeCall {
+	if c.Mode == chat.CallModeCall {
 		prefix = "call_"
 		conv := "group_" + c.Receiver
-		if c.ReceiverType == calls.ReceiverUser {
+		if c.ReceiverType == chat.ReceiverUser {
 			conv = userConversationID(c.Initiator, c.Receiver)
 		}
 		st.emit("call_initiated", callInitiatedPayload{Call: chat.Message{
@@ -401,9 +400,9 @@ func (st *state) emitCall(c *calls.Call) {
 	// Joins and leaves in the order they happened; a leave at the moment
 	// of a join comes after it.
 	type move struct {
-		at   calls.Timestamp
+		at   chat.Timestamp
 		left bool
-		p    *calls.Participant
+		p    *chat.CallParticipant
 	}
 	var moves []move
 	var all []occupantPayload
@@ -453,7 +452,7 @@ func (st *state) emitCall(c *calls.Call) {
 
 // leftAt is when p left the call: its LeftAt, or the call's end for a
 // participant still in it when it ended; zero while p is in the call.
-func leftAt(c *calls.Call, p *calls.Participant) calls.Timestamp {
+func leftAt(c *chat.Call, p *chat.CallParticipant) chat.Timestamp {
 	if p.LeftAt != 0 {
 		return p.LeftAt
 	}
@@ -463,8 +462,8 @@ func leftAt(c *calls.Call, p *calls.Participant) calls.Timestamp {
 // occupant is p as call and meeting triggers show it: its name is the
 // user's, or the uid for a user the fake does not have; left_at only once
 // it left (withLeft).
-func (st *state) occupant(c *calls.Call, p *calls.Participant, withLeft bool) occupantPayload {
-	o := occupantPayload{JoinedAt: int64(p.JoinedAt), AudioCall: strconv.FormatBool(c.Type == calls.TypeAudio), Name: p.UID}
+func (st *state) occupant(c *chat.Call, p *chat.CallParticipant, withLeft bool) occupantPayload {
+	o := occupantPayload{JoinedAt: int64(p.JoinedAt), AudioCall: strconv.FormatBool(c.Type == chat.CallTypeAudio), Name: p.UID}
 	if u := st.users[p.UID]; u != nil && u.u.Name != "" {
 		o.Name = u.u.Name
 	}

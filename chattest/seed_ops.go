@@ -22,17 +22,20 @@ func seeded[A, R any](s *Server, op string, args A, apply func(*state, A) R) R {
 	st.mu.Lock()
 	restore := st.freezeClock()
 	r := apply(st, args)
-	wait := s.h.keepCall(op, args)
+	wait := st.keepCall(op, args)
 	restore()
 	st.mu.Unlock()
 	_ = wait() // reported by the next request, as above
 	return r
 }
 
-// keepCall journals a call of the seeding method op with args, with st.mu
-// held, and returns what waits until it is written.
-func (h *Handler) keepCall(op string, args any) (wait func() error) {
-	if h.journal == nil {
+// keepCall journals a change made outside a request, with st.mu held: a
+// call of the seeding method op with args, or an event of the client API's
+// websocket (realtime.go), replayed by the op of that name (seedOps). It
+// returns what waits until the change is written. Without a journal, or
+// while one is replayed, it keeps nothing.
+func (st *state) keepCall(op string, args any) (wait func() error) {
+	if st.journal == nil {
 		return noWait
 	}
 	raw, err := json.Marshal(args)
@@ -41,8 +44,8 @@ func (h *Handler) keepCall(op string, args any) (wait func() error) {
 		// does not is kept as null, and replays as the zero value.
 		raw = []byte("null")
 	}
-	seq := h.journal.add((&change{At: h.st.clock(), Seed: op, Args: raw}).encode())
-	return func() error { return h.journal.wait(seq) }
+	seq := st.journal.add((&change{At: st.clock(), Seed: op, Args: raw}).encode())
+	return func() error { return st.journal.wait(seq) }
 }
 
 // synced runs read, an inspection method that may bring lazily kept state
@@ -56,7 +59,7 @@ func synced[R any](s *Server, read func(st *state) R) R {
 	r := read(st)
 	wait := noWait
 	if st.lazy != 0 {
-		wait = s.h.keepCall("sync", syncArgs{Parts: st.lazy})
+		wait = st.keepCall("sync", syncArgs{Parts: st.lazy})
 	}
 	restore()
 	st.mu.Unlock()
@@ -112,6 +115,8 @@ func seedOps() map[string]func(*state, json.RawMessage) error {
 		"AddManagementApp":    replayOf((*state).seedApp),
 		"EnableExtensions":    replayOf((*state).seedExtensions),
 		"sync":                replayOf((*state).seedSync),
+		receiptOp:             replayOf(func(st *state, a receiptArgs) struct{} { return st.markReceipt(a, "") }),
+		presenceOp:            replayOf((*state).replayPresence),
 	}
 }
 

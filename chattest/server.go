@@ -41,6 +41,7 @@ type config struct {
 	rateStandard int
 	importLimit  int         // data import requests per minute and endpoint; 0: default, -1: not enforced (dataimport.go)
 	paced        *pacedClock // clock as a chat.Clock: the real clock, or WithFastClock's; nil for WithClock's (clock.go)
+	localNetwork bool        // WithLocalNetwork: localnetwork.go
 
 	dataDir  string // persist.go
 	seedFile string
@@ -139,7 +140,8 @@ func (q quietHandshakes) Write(p []byte) (int, error) {
 // configuration, as cmd/chattest does. Create it with [NewHandler]. It
 // enforces [WithRateLimit] as a [Server] does; seeding, inspection, fault
 // injection and the request log's accessors are methods of [Server], which
-// serves a Handler over HTTPS.
+// serves a Handler over HTTPS. Call [Handler.Close] when you stop serving
+// it.
 //
 // Printing a Handler (with any fmt verb) shows its app id, never its API
 // key.
@@ -152,18 +154,19 @@ type Handler struct {
 	routes   map[string]bool // the registered patterns, for Fault.Route
 
 	mgmt       http.Handler // the management API: management.go
+	dash       http.Handler // the dashboard under /_chattest/: dashboard.go
 	mgmtKey    string
 	mgmtSecret string
 	closing    chan struct{} // closed by stop: delays end
 	stopped    sync.Once
-	closed     sync.Once // Close
+	closed     sync.Once    // Close
+	serving    sync.RWMutex // held shared by each request: Close takes it to close the data directory after them
 
 	paced        *pacedClock // the clock as a chat.Clock; nil for WithClock's: clock.go
 	rateCore     int         // WithRateLimit's budgets
 	rateStandard int
 
-	journal *journal // the changes kept (WithDataDir, WithExport); nil: none: journal.go
-	broken  error    // why the options that read or write files failed: every request answers it (persist.go)
+	broken error // why the options that read or write files failed: every request answers it (persist.go)
 
 	// Guarded by st.mu:
 	faults []*activeFault // faults.go
@@ -171,10 +174,13 @@ type Handler struct {
 }
 
 // NewHandler returns the fake API for one app, seeded with a fullAccess API
-// key and nothing else, configured as [NewServer] is. It serves paths under
-// /v3; any other path answers 404 ERR_API_NOT_FOUND. With [WithDataDir] or
-// [WithSeedFile], use [OpenHandler], which reports what stops them:
-// NewHandler returns a handler that answers every request with that error.
+// key and nothing else, configured as [NewServer] is. It serves the server
+// API under /v3, the client API under /v3.0 with its websocket at / (see the
+// package doc: the client SDKs need it served over TLS), and its dashboard
+// under /_chattest/; any other path answers 404 ERR_API_NOT_FOUND. With
+// [WithDataDir] or [WithSeedFile], use [OpenHandler], which reports what
+// stops them: NewHandler returns a handler that answers every request with
+// that error.
 func NewHandler(opts ...Option) *Handler {
 	h, err := OpenHandler(opts...)
 	if err != nil {
@@ -224,6 +230,7 @@ func newHandler(cfg config, created *time.Time) *Handler {
 	h.log.learn(cfg.mgmtKey)
 	h.log.learn(cfg.mgmtSecret)
 	h.mgmt = h.newMgmtMux()
+	h.dash = h.newDashboard(cfg.localNetwork)
 	mux := http.NewServeMux()
 	for _, rt := range allRoutes() {
 		mux.Handle(rt.pattern, h.endpoint(rt))
@@ -251,7 +258,7 @@ func allRoutes() []route {
 	routes = append(routes, dataImportRoutes()...)
 	routes = append(routes, metricsRoutes()...)
 	routes = append(routes, aiAgentRoutes()...)
-	return routes
+	return append(routes, clientRoutes(routes)...)
 }
 
 // allMgmtRoutes lists the management API's routes, served by
@@ -277,6 +284,17 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.notFound.ServeHTTP(w, r)
 		return
 	}
+	if isDashboardPath(r.URL.Path) {
+		h.dash.ServeHTTP(w, r)
+		return
+	}
+	if r.URL.Path == "/" && isWebSocket(r) {
+		h.serveRealtime(w, r) // realtime.go: the client API's websocket
+		return
+	}
+	if h.clientCORS(w, r) { // client_api.go: browsers' preflight requests
+		return
+	}
 	h.mux.ServeHTTP(w, r)
 }
 
@@ -300,9 +318,19 @@ func (h *Handler) GoString() string { return h.String() }
 // Format prints [Handler.String] for every verb.
 func (h *Handler) Format(f fmt.State, verb rune) { io.WriteString(f, h.String()) }
 
-// stop ends the waits of delayed requests (see [Fault.Delay]), so that
-// closing a server does not wait for them. Calling it again does nothing.
+// stop ends the waits of delayed requests (see [Fault.Delay]) and the
+// dashboard's live streams, so that closing a server does not wait for
+// them. Calling it again does nothing.
 func (h *Handler) stop() { h.stopped.Do(func() { close(h.closing) }) }
+
+// halt ends what the handler runs beside the requests it answers (see
+// [Handler.Close]), leaving its data directory open. Calling it again
+// does nothing more.
+func (h *Handler) halt() {
+	h.stop()
+	h.st.stopDeliveries() // deliveries.go
+	h.st.stopRealtime()   // realtime.go
+}
 
 // validAppID reports whether id is one DNS label, the rule chat.NewClient
 // applies.
@@ -346,17 +374,17 @@ func (s *Server) APIKey() string { return s.h.apiKey }
 // connect with your own HTTP client, or use [Server.HTTPClient].
 func (s *Server) Certificate() *x509.Certificate { return s.ts.Certificate() }
 
-// Handler serves the fake API (paths under /v3) without the TLS server
-// around it, e.g. to mount it in another server. It shares the state, the
-// faults and the request log of s.
+// Handler serves the fake API (paths under /v3, the client API under /v3.0
+// and its websocket at /) and its dashboard (under /_chattest/) without the
+// TLS server around it, e.g. to mount it in another server. It shares the
+// state, the faults and the request log of s.
 func (s *Server) Handler() http.Handler { return s.h }
 
 // Close shuts the server down, waiting for requests in flight (a request
 // held by a [Fault.Delay] is dropped at once), and closes the idle
 // connections of the clients it made. Calling it again does nothing.
 func (s *Server) Close() {
-	s.h.stop()
-	s.st.stopDeliveries() // deliveries.go: no delivery goroutine outlives Close
+	s.h.halt() // no delivery goroutine, dashboard stream or websocket outlives Close
 	s.closeIdle()
 	s.mts.Close()
 	s.ts.Close()
@@ -481,6 +509,7 @@ const (
 	authAPIKey authKind = iota // the app's apikey header (chat and calls APIs)
 	authMgmt                   // the management key and secret headers
 	authBasic                  // HTTP Basic auth with the management key and secret (add-tenant)
+	authClient                 // the appId and authToken headers of the client API (client_api.go)
 )
 
 // cleanPath is path.Clean keeping a trailing slash, as ServeMux cleans.
@@ -507,6 +536,8 @@ func (st *state) notFound(c *call) (any, error) {
 func (h *Handler) endpoint(rt route) http.Handler {
 	class := classify(rt.pattern)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.serving.RLock() // Close closes the data directory after the requests in flight
+		defer h.serving.RUnlock()
 		if err := h.unusable(r); err != nil {
 			status, out := answerError(err)
 			w.Header().Set("Content-Type", "application/json")
@@ -535,6 +566,7 @@ func (h *Handler) endpoint(rt route) http.Handler {
 		}
 		res := st.serve(rt, class, r, body, bodyErr)
 		h.log.learnFrom(res.out)
+		h.log.touch()
 		saved := h.keep(rt, r, body, res) // journal.go
 		status, out, rate := res.status, res.out, res.rate
 		if x.fault.Kind != FaultDropAfter {
@@ -573,6 +605,7 @@ type served struct {
 	rate   rateInfo
 	ran    bool      // the route's handler ran: the request may have changed the state
 	apiKey string    // the calling API key, once authorized
+	client string    // the acting user of a client API request, once authorized
 	now    time.Time // the server's time of the request
 }
 
@@ -601,6 +634,9 @@ func (st *state) serve(rt route, class rateClass, r *http.Request, body []byte, 
 	var v any
 	if err == nil {
 		res.ran, res.apiKey = true, c.apiKey
+		if rt.auth == authClient {
+			res.client = c.onBehalfOf
+		}
 		v, err = rt.handle(st, c)
 	}
 	if c.rate != nil {
@@ -625,7 +661,10 @@ func (st *state) serve(rt route, class rateClass, r *http.Request, body []byte, 
 // authorize checks the apikey header, the key's scope, and the onBehalfOf
 // header as rt requires, and records the caller in c.
 func (st *state) authorize(rt route, c *call) error {
-	if rt.auth != authAPIKey {
+	switch rt.auth {
+	case authClient:
+		return st.authorizeClient(c)
+	case authMgmt, authBasic:
 		return st.authorizeMgmt(rt, c)
 	}
 	key := c.r.Header.Get("apikey")

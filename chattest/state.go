@@ -35,6 +35,7 @@ type state struct {
 
 	rate rateLimiter // requests per minute and class: ratelimit.go
 
+	journal   *journal  // the changes kept (WithDataDir, WithExport), once replayed; nil: none: journal.go
 	replaying bool      // a journal is being replayed: journal.go
 	lazy      lazyParts // what the request or call in progress brought up to date lazily: journal.go
 
@@ -50,6 +51,7 @@ type state struct {
 	agentsState        // AI agents: aiagents.go
 	mgmtState          // management apps, tenants, collaborators, settings, extensions: mgmt_apps.go
 	hooksState         // webhooks, triggers and deliveries: mgmt_webhooks.go, deliveries.go
+	realtimeState      // the client API's websockets: realtime.go
 }
 
 func newState(cfg config) *state {
@@ -76,6 +78,8 @@ func newState(cfg config) *state {
 	st.agentsState.init()
 	st.mgmtState.init(st)
 	st.hooksState.init()
+	st.deliv.localNetwork = cfg.localNetwork
+	st.realtimeState.init()
 	st.addAPIKey(cfg.apiKey, "Default key", scopeFullAccess, st.clock())
 	return st
 }

@@ -12,8 +12,10 @@ import (
 // through pointers, maps (in key order) and slices, unexported fields
 // included. A pointer met again renders as a reference to where it was
 // first met. Left out: the lock, the clock, the rate limits' counts, the
-// flags of a request in progress, webhook deliveries, and the indexes and
-// caches derived from the rest (checkIndexes checks those).
+// journal, the flags of a request in progress, webhook deliveries, the
+// open websockets and the key that signs their jwts (a server's own, or
+// its data directory's), and the indexes and caches derived from the rest
+// (checkIndexes checks those).
 func dumpState(st *state) string {
 	d := &dumper{seen: map[uintptr]string{}}
 	d.value("st", reflect.ValueOf(st))
@@ -22,10 +24,11 @@ func dumpState(st *state) string {
 
 // dumpSkip are the fields left out, by struct type and field name.
 var dumpSkip = map[string][]string{
-	"state":       {"mu", "clock", "rate", "replaying", "lazy", "usersIndex", "messagesIndex", "conversationsIndex"},
-	"groupsState": {"groupsIndex"},
-	"groupRec":    {"count", "countEpoch", "counted"},
-	"hooksState":  {"deliv"},
+	"state":         {"mu", "clock", "rate", "journal", "replaying", "lazy", "usersIndex", "messagesIndex", "conversationsIndex"},
+	"realtimeState": {"jwtKey", "rtConns", "rtByUID", "rtClosed"},
+	"groupsState":   {"groupsIndex"},
+	"groupRec":      {"count", "countEpoch", "counted"},
+	"hooksState":    {"deliv"},
 }
 
 type dumper struct {

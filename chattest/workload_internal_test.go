@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/calls"
 	"github.com/chatrest/chat/management"
+	"github.com/chatrest/chat/webhook"
 )
 
 // everyArea changes every area of the server at least once, through the
@@ -138,7 +138,7 @@ func everyArea(t *testing.T, srv *Server) (failed int) {
 	check("app", err)
 	_, err = mc.Webhooks.Create(ctx, srv.AppID(), &management.CreateWebhookRequest{ID: "hook", Name: "Hook", URL: "http://127.0.0.1:1/hook"})
 	check("webhook", err)
-	_, err = mc.Webhooks.AddTriggers(ctx, srv.AppID(), "hook", []string{"message_sent"})
+	_, err = mc.Webhooks.AddTriggers(ctx, srv.AppID(), "hook", []webhook.Trigger{webhook.TriggerMessageSent})
 	check("triggers", err)
 	_, err = mc.Settings.Map(ctx, srv.AppID(), map[management.SettingKey]bool{management.SettingPushEnabled: true})
 	check("settings", err)
@@ -153,8 +153,8 @@ func everyArea(t *testing.T, srv *Server) (failed int) {
 	srv.SetScopePermissions("club", chat.MemberParticipant, map[string]any{"sendMessage": "deny"})
 	srv.AddModerationReason(chat.ModerationReason{ID: "spam", Name: "Spam"})
 	srv.AddAPIKey("seeded", chat.ScopeFullAccess)
-	if call, err := srv.AddCall(calls.Call{Initiator: "alice", Receiver: "bob", StartedAt: 1_700_000_000, EndedAt: 1_700_000_060}); err == nil {
-		check("transcription", srv.AddTranscription(call.SessionID, calls.Transcription{}))
+	if call, err := srv.AddCall(chat.Call{Initiator: "alice", Receiver: "bob", StartedAt: 1_700_000_000, EndedAt: 1_700_000_060}); err == nil {
+		check("transcription", srv.AddTranscription(call.SessionID, chat.CallTranscription{}))
 	} else {
 		check("call", err)
 	}

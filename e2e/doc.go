@@ -1,6 +1,7 @@
 // Package e2e holds the end-to-end tests that drive chattest from outside the
 // Go SDK, as users do: a headless browser on chattest's dashboard, and the
-// platform's official JavaScript client SDK under Node against cmd/chattest.
+// platform's official JavaScript client SDK under Node against cmd/chattest
+// and in a browser, in examples/localproduct.
 //
 // It is a module of its own so that the browser driver and the other test
 // tools it needs never become dependencies of the SDK. The tests need

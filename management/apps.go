@@ -19,7 +19,7 @@ import (
 )
 
 // AppsService creates, lists and deletes apps and requests usage reports. Get it from [Client.Apps].
-type AppsService struct{ rc *rest.Client }
+type AppsService struct{ c *chat.Caller }
 
 // Timestamp is a point in time in a management answer. The reference's
 // examples disagree on the wire form: the older ones send Unix seconds,
@@ -53,12 +53,10 @@ func (t *Timestamp) UnmarshalJSON(b []byte) error {
 	case "", "null":
 		return nil
 	}
-	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-		*t = Timestamp(n)
-		return nil
-	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		*t = Timestamp(f)
+	if n, ok, valid := rest.ParseUnix([]byte(s), rest.MaxUnix); valid {
+		if ok {
+			*t = Timestamp(n)
+		}
 		return nil
 	}
 	if tm, err := time.Parse(time.RFC3339Nano, s); err == nil {
@@ -118,29 +116,12 @@ type App struct {
 	// a fullAccess "Rest API Key" and an authOnly "Auth Key".
 	APIKeys AppAPIKeys `json:"apiKeys,omitempty"`
 	// AccessKey is a credential lists add (its use is not documented).
-	AccessKey string `json:"accessKey,omitempty"`
+	AccessKey chat.Secret `json:"accessKey,omitempty"`
 	// StatsToken is a credential newer lists add (its use is not
 	// documented).
-	StatsToken string `json:"statsToken,omitempty"`
+	StatsToken chat.Secret `json:"statsToken,omitempty"`
 	// Metadata is what the owner said about the app (newer answers).
 	Metadata *AppMetadata `json:"metadata,omitempty"`
-}
-
-// Format prints the app with its credentials redacted, for every verb.
-func (a App) Format(f fmt.State, verb rune) {
-	type app App
-	v := app(a)
-	redact(&v.AccessKey, &v.StatsToken)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
-}
-
-// redact replaces each non-empty string by [rest.Redacted].
-func redact(fields ...*string) {
-	for _, p := range fields {
-		if *p != "" {
-			*p = rest.Redacted
-		}
-	}
 }
 
 // AppOwner is the account that owns an app.
@@ -207,21 +188,13 @@ type AppMetadata struct {
 // Printing an AppAPIKey shows the key as REDACTED; JSON encoding keeps it.
 type AppAPIKey struct {
 	// APIKey is the key itself.
-	APIKey string `json:"apiKey"`
+	APIKey chat.Secret `json:"apiKey"`
 	// Name is "Rest API Key" or "Auth Key" for the keys made with the app.
 	Name string `json:"name,omitempty"`
 	// Scope is what the key may do.
 	Scope chat.Scope `json:"scope,omitempty"`
 	// CreatedBy is "app_system" for the keys made with the app.
 	CreatedBy string `json:"createdBy,omitempty"`
-}
-
-// Format prints the key with its secret redacted, for every verb.
-func (k AppAPIKey) Format(f fmt.State, verb rune) {
-	type apiKey AppAPIKey
-	v := apiKey(k)
-	redact(&v.APIKey)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
 }
 
 // AppAPIKeys are an app's API keys keyed by the key itself, as the wire
@@ -238,7 +211,7 @@ func (k AppAPIKeys) Key(scope chat.Scope) (string, bool) {
 	for _, key := range slices.Sorted(maps.Keys(k)) {
 		if v := k[key]; v.Scope == scope {
 			if v.APIKey != "" {
-				return v.APIKey, true
+				return string(v.APIKey), true
 			}
 			return key, true
 		}
@@ -288,14 +261,14 @@ type CreateAppRequest struct {
 // fails with ERR_APP_CREATION_FAILED_MAX_LIMIT.
 //
 // API: POST /apps (management)
-func (s *AppsService) Create(ctx context.Context, req *CreateAppRequest, opts ...RequestOption) (*App, error) {
+func (s *AppsService) Create(ctx context.Context, req *CreateAppRequest, opts ...chat.RequestOption) (*App, error) {
 	if req == nil {
 		return nil, argError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.Name", req.Name, "req.Region", string(req.Region)); err != nil {
+	if err := required("req.Name", req.Name, "req.Region", string(req.Region)); err != nil {
 		return nil, err
 	}
-	return do[App](ctx, s.rc, http.MethodPost, path("apps"), req, opts)
+	return do[App](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: []string{"apps"}, Body: req}, opts)
 }
 
 // ListAppsOptions filters and pages the list of apps.
@@ -311,8 +284,8 @@ type ListAppsOptions struct {
 // List returns one page of the account's apps.
 //
 // API: GET /apps (management)
-func (s *AppsService) List(ctx context.Context, opts *ListAppsOptions, reqOpts ...RequestOption) (*chat.Page[App], error) {
-	return listPage[App](ctx, s.rc, path("apps"), opts, reqOpts)
+func (s *AppsService) List(ctx context.Context, opts *ListAppsOptions, reqOpts ...chat.RequestOption) (*chat.Page[App], error) {
+	return listPage[App](ctx, s.c, &chat.Request{Path: []string{"apps"}, Query: opts}, reqOpts)
 }
 
 // All iterates over the account's apps from the page opts names (default
@@ -320,7 +293,7 @@ func (s *AppsService) List(ctx context.Context, opts *ListAppsOptions, reqOpts .
 // when ctx is done; opts is not modified.
 //
 // API: GET /apps (management)
-func (s *AppsService) All(ctx context.Context, opts *ListAppsOptions, reqOpts ...RequestOption) iter.Seq2[*App, error] {
+func (s *AppsService) All(ctx context.Context, opts *ListAppsOptions, reqOpts ...chat.RequestOption) iter.Seq2[*App, error] {
 	var o ListAppsOptions
 	if opts != nil {
 		o = *opts
@@ -349,11 +322,11 @@ type DeleteAppResult struct {
 // (ERR_APP_DELETION).
 //
 // API: DELETE /apps/{appId} (management)
-func (s *AppsService) Delete(ctx context.Context, appID string, opts ...RequestOption) (*DeleteAppResult, error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *AppsService) Delete(ctx context.Context, appID string, opts ...chat.RequestOption) (*DeleteAppResult, error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
-	return do[DeleteAppResult](ctx, s.rc, http.MethodDelete, path("apps", appID), nil, opts)
+	return do[DeleteAppResult](ctx, s.c, &chat.Request{Method: http.MethodDelete, Path: []string{"apps", appID}}, opts)
 }
 
 // UsageRequest is the body of [AppsService.RequestUsage].
@@ -368,57 +341,32 @@ type UsageRequest struct {
 // only says so. A nil req asks for the current billing cycle.
 //
 // API: POST /apps/{appId}/usage (management)
-func (s *AppsService) RequestUsage(ctx context.Context, appID string, req *UsageRequest, opts ...RequestOption) (*chat.Result, error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *AppsService) RequestUsage(ctx context.Context, appID string, req *UsageRequest, opts ...chat.RequestOption) (*chat.Result, error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
 	if req == nil {
 		req = &UsageRequest{}
 	}
-	return do[chat.Result](ctx, s.rc, http.MethodPost, path("apps", appID, "usage"), req, opts)
-}
-
-// listPage fetches one page of a page-number list; query is a struct with
-// url tags.
-func listPage[T any](ctx context.Context, rc *rest.Client, p rest.Path, query any, opts []RequestOption) (*chat.Page[T], error) {
-	var page chat.Page[T]
-	if err := rc.Do(ctx, &rest.Call{Method: http.MethodGet, Path: p, Query: query, Options: opts}, &page); err != nil {
-		return nil, err
-	}
-	return &page, nil
+	return do[chat.Result](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: []string{"apps", appID, "usage"}, Body: req}, opts)
 }
 
 // walkPages yields the items of a page-number list from page first (at
-// least 1), fetching pages with fetch. It stops after an empty or short
-// page, or the last page meta.pagination names, at the first error, which
-// it yields, and when ctx is done. A page other than the one asked for
-// stops it with [chat.ErrPaginationStalled].
+// least 1), fetching pages with fetch, as rest.WalkPages does: it stops
+// after an empty or short page, or the last page meta.pagination names, at
+// the first error, which it yields, and when ctx is done; a page other than
+// the one asked for, or one that repeats the previous page, stops it with
+// [chat.ErrPaginationStalled].
 func walkPages[T any](ctx context.Context, first int, fetch func(context.Context, int) (*chat.Page[T], error)) iter.Seq2[*T, error] {
-	return func(yield func(*T, error) bool) {
-		for page := max(first, 1); ; page++ {
-			if err := ctx.Err(); err != nil {
-				yield(nil, err)
-				return
-			}
-			p, err := fetch(ctx, page)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			pg := p.Meta.Pagination
-			if len(p.Data) > 0 && pg != nil && pg.CurrentPage != 0 && pg.CurrentPage != page {
-				yield(nil, chat.ErrPaginationStalled)
-				return
-			}
-			for i := range p.Data {
-				if !yield(&p.Data[i], nil) {
-					return
-				}
-			}
-			if len(p.Data) == 0 || pg == nil || pg.TotalPages > 0 && page >= pg.TotalPages ||
-				pg.PerPage > 0 && len(p.Data) < pg.PerPage {
-				return
-			}
+	return rest.WalkPages(ctx, first, 0, func(ctx context.Context, page int) ([]T, *rest.PageInfo, error) {
+		p, err := fetch(ctx, page)
+		if err != nil {
+			return nil, nil, err
 		}
-	}
+		var info *rest.PageInfo
+		if pg := p.Meta.Pagination; pg != nil {
+			info = &rest.PageInfo{CurrentPage: pg.CurrentPage, PerPage: pg.PerPage, TotalPages: pg.TotalPages}
+		}
+		return p.Data, info, nil
+	})
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 )
 
@@ -78,7 +79,7 @@ func TestAppsWire(t *testing.T) {
 			},
 			response: `{"data":[` + appJSON + `],"meta":{"pagination":{"total":11,"count":1,"per_page":10,"current_page":2,"total_pages":2}}}`,
 			method:   http.MethodGet, path: "/apps", query: "page=2&perPage=10&searchKey=sh+op",
-			want: &chat.Page[management.App]{Data: []management.App{*wantApp()}, Meta: chat.Meta{Pagination: &chat.Pagination{
+			want: &chat.Page[management.App]{Data: []management.App{*wantApp()}, Meta: chat.PageMeta{Pagination: &chat.Pagination{
 				Total: 11, Count: 1, PerPage: 10, CurrentPage: 2, TotalPages: 2}}},
 		},
 		{
@@ -121,25 +122,25 @@ func TestAppsValidate(t *testing.T) {
 	m := newMockAPI(t)
 	c := m.client
 	_, err := c.Apps.Create(ctx, nil)
-	requireArgError(t, err, "req")
+	wiretest.RequireArgError(t, err, "req")
 	_, err = c.Apps.Create(ctx, &management.CreateAppRequest{Region: chat.RegionUS})
-	requireArgError(t, err, "req.Name")
+	wiretest.RequireArgError(t, err, "req.Name")
 	_, err = c.Apps.Create(ctx, &management.CreateAppRequest{Name: "x"})
-	requireArgError(t, err, "req.Region")
+	wiretest.RequireArgError(t, err, "req.Region")
 	_, err = c.Apps.Delete(ctx, "")
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = c.Apps.Delete(ctx, "..")
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = c.Apps.RequestUsage(ctx, "", nil)
-	requireArgError(t, err, "appID")
-	assert.Zero(t, m.count(), "nothing is sent")
+	wiretest.RequireArgError(t, err, "appID")
+	assert.Zero(t, m.Calls(), "nothing is sent")
 }
 
 // TestAppNewerExample decodes the newer list example, whose types differ:
 // ISO-8601 timestamps and a string owner.
 func TestAppNewerExample(t *testing.T) {
 	m := newMockAPI(t)
-	m.reply(http.StatusOK, `{"data":[{"id":"a1","name":"N","version":"3","owner":"1656","role":"owner","plan":"free-2023-01",
+	m.Reply(http.StatusOK, `{"data":[{"id":"a1","name":"N","version":"3","owner":"1656","role":"owner","plan":"free-2023-01",
 	"planName":"Build","trialEndsAt":"2023-02-01T00:00:00.000Z","createdAt":"2023-01-01T10:20:30Z","updatedAt":"",
 	"statsToken":"st-secret-99","metadata":{"industry":"retail","technology":"go","otherTechnology":""},
 	"appOwner":{"id":"1656","emailVerified":true,"pooledBilling":false,"isTestAccount":true,"createdAt":"2022-12-31T23:59:59+01:00"},
@@ -154,7 +155,7 @@ func TestAppNewerExample(t *testing.T) {
 	assert.Equal(t, time.Date(2023, 2, 1, 0, 0, 0, 0, time.UTC), a.TrialEndsAt.Time())
 	assert.Equal(t, time.Date(2023, 1, 1, 10, 20, 30, 0, time.UTC), a.CreatedAt.Time())
 	assert.True(t, a.UpdatedAt.IsZero())
-	assert.Equal(t, "st-secret-99", a.StatsToken)
+	assert.Equal(t, chat.Secret("st-secret-99"), a.StatsToken)
 	assert.Equal(t, &management.AppMetadata{Industry: "retail", Technology: "go"}, a.Metadata)
 	assert.Equal(t, time.Date(2022, 12, 31, 22, 59, 59, 0, time.UTC), a.AppOwner.CreatedAt.Time())
 	assert.True(t, a.AppOwner.EmailVerified)
@@ -174,6 +175,9 @@ func TestTimestampDecoding(t *testing.T) {
 		{`"2020-04-07T21:36:33.123+00:00"`, 1586295393},
 		{`""`, 0},
 		{`null`, 0},
+		{`1e300`, 253402300799},
+		{`"99999999999999999999999"`, 253402300799},
+		{`"-Infinity"`, -253402300799},
 	} {
 		var got management.Timestamp
 		require.NoError(t, json.Unmarshal([]byte(tt.in), &got), tt.in)
@@ -181,6 +185,7 @@ func TestTimestampDecoding(t *testing.T) {
 	}
 	var bad management.Timestamp
 	assert.Error(t, json.Unmarshal([]byte(`"yesterday"`), &bad))
+	assert.Error(t, json.Unmarshal([]byte(`"NaN"`), &bad))
 	assert.Equal(t, time.Time{}, management.Timestamp(0).Time())
 	out, err := json.Marshal(management.Timestamp(1586295393))
 	require.NoError(t, err)
@@ -272,7 +277,7 @@ func newPagedAPI(t *testing.T, answer func(*http.Request) string) *pagedAPI {
 		resp.Header.Set("Content-Type", "application/json")
 		return resp, nil
 	})
-	c, err := management.NewClient(testKey, testSecret, management.WithoutRetries(), management.WithHTTPClient(&http.Client{Transport: mt}))
+	c, err := management.NewClient(testKey, testSecret, chat.WithoutRetries(), chat.WithHTTPClient(&http.Client{Transport: mt}))
 	require.NoError(t, err)
 	p.client = c
 	return p
@@ -327,7 +332,7 @@ func TestAppsAllStalls(t *testing.T) {
 
 func TestAppsAllStopsOnError(t *testing.T) {
 	m := newMockAPI(t)
-	m.reply(http.StatusNotFound, `{"error":{"code":"ERR_APP_NOT_FOUND","message":"no"}}`)
+	m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_APP_NOT_FOUND","message":"no"}}`)
 	n := 0
 	for a, err := range m.client.Apps.All(context.Background(), nil) {
 		n++

@@ -14,13 +14,9 @@
 package management
 
 import (
-	"cmp"
+	"encoding/base64"
 	"fmt"
 	"io"
-	"log/slog"
-	"net/http"
-	"net/url"
-	"time"
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/internal/rest"
@@ -52,79 +48,20 @@ type Client struct {
 	// [github.com/chatrest/chat.Client.Moderation] instead.
 	Moderation *ModerationService
 
-	rc *rest.Client
-	hc *http.Client
+	c *chat.Caller
 }
-
-// Option configures a [Client] in [NewClient].
-type Option func(*options)
-
-type options struct {
-	httpClient    *http.Client
-	baseURL       string
-	loopbackHTTP  bool
-	userAgent     string
-	logger        *slog.Logger
-	retry         chat.RetryPolicy
-	timeout       time.Duration
-	maxRespBytes  int64
-	invalidOption string
-}
-
-// WithHTTPClient sends requests through hc, as [chat.WithHTTPClient] does:
-// its Transport, TLS configuration, Timeout and Jar are honoured and
-// retries wrap it; hc itself is not modified.
-func WithHTTPClient(hc *http.Client) Option { return func(o *options) { o.httpClient = hc } }
-
-// WithBaseURL sends requests to u instead of [DefaultBaseURL], e.g. a
-// proxy or a test server. It must be an https URL with no query, fragment
-// or credentials; plain http is accepted only with [WithInsecureLoopback].
-func WithBaseURL(u string) Option { return func(o *options) { o.baseURL = u } }
-
-// WithInsecureLoopback allows a plain http [WithBaseURL] when its host is a
-// loopback address, for tests.
-func WithInsecureLoopback() Option { return func(o *options) { o.loopbackHTTP = true } }
-
-// WithUserAgent replaces the User-Agent header.
-func WithUserAgent(ua string) Option { return func(o *options) { o.userAgent = ua } }
-
-// WithLogger logs each request and its outcome at debug level, as
-// [chat.WithLogger] does; the key and secret are never logged.
-func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
-
-// WithRetryPolicy replaces [chat.DefaultRetryPolicy]. Which requests are
-// retried is as in [chat.WithRetryPolicy]: a POST is retried only when it
-// cannot have reached the service, or on 429.
-func WithRetryPolicy(p chat.RetryPolicy) Option {
-	return func(o *options) {
-		if p.MaxRetries < 0 || p.MinWait < 0 || p.MaxWait < 0 || p.MaxServerWait < 0 {
-			o.invalidOption = "retry policy values must not be negative"
-			return
-		}
-		o.retry = p
-	}
-}
-
-// WithoutRetries turns retries off.
-func WithoutRetries() Option { return WithRetryPolicy(chat.RetryPolicy{}) }
-
-// WithTimeout bounds every call, retries included.
-func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
-
-// WithMaxResponseBytes caps the response body read (default 32 MiB).
-func WithMaxResponseBytes(n int64) Option { return func(o *options) { o.maxRespBytes = n } }
 
 // NewClient returns a Management API client authenticated with key and
 // secret, which it sends as the "key" and "secret" headers of every
-// request. Both must be non-empty; otherwise, or when an option is invalid,
-// NewClient returns a [*chat.ArgumentError] naming the problem.
-func NewClient(key, secret string, opts ...Option) (*Client, error) {
-	o := options{retry: chat.DefaultRetryPolicy()}
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&o)
-		}
-	}
+// request (and as HTTP Basic credentials to add a tenant). Both must be
+// non-empty. The options are package chat's: [chat.WithHTTPClient],
+// [chat.WithBaseURL] (which replaces [DefaultBaseURL]),
+// [chat.WithInsecureLoopback], [chat.WithUserAgent], [chat.WithLogger],
+// [chat.WithRetryPolicy], [chat.WithoutRetries], [chat.WithTimeout] and
+// [chat.WithMaxResponseBytes]; [chat.WithRegion] and [chat.WithLimiter],
+// which concern an app's chat API, are refused. Problems are reported as a
+// [*chat.ArgumentError] naming the argument.
+func NewClient(key, secret string, opts ...chat.Option) (*Client, error) {
 	switch {
 	case key == "":
 		return nil, argError("key", "must not be empty")
@@ -134,57 +71,35 @@ func NewClient(key, secret string, opts ...Option) (*Client, error) {
 		return nil, argError("secret", "must not be empty")
 	case !rest.ValidHeader(secret):
 		return nil, argError("secret", "contains a control character")
-	case o.invalidOption != "":
-		return nil, argError("options", o.invalidOption)
-	case o.maxRespBytes < 0:
-		return nil, argError("options", "max response bytes must not be negative")
-	case o.timeout < 0:
-		return nil, argError("options", "timeout must not be negative")
 	}
-	base, _ := url.Parse(DefaultBaseURL)
-	if o.baseURL != "" {
-		u, problem := rest.ParseBase(o.baseURL, o.loopbackHTTP, "")
-		if problem != "" {
-			return nil, argError("baseURL", problem)
-		}
-		base = u
+	c, err := chat.NewCaller(DefaultBaseURL, chat.Credentials{"key": chat.Secret(key), "secret": chat.Secret(secret)}, opts...)
+	if err != nil {
+		return nil, err
 	}
-	rc, hc := rest.NewFromConfig(base, rest.Config{
-		HTTPClient:        o.httpClient,
-		NewTransport:      func() http.RoundTripper { return chat.NewTransport() },
-		CredentialHeaders: []string{"key", "secret", "Authorization"},
-		Auth: func(h http.Header) {
-			h["Key"] = []string{key}
-			h["Secret"] = []string{secret}
-		},
-		Secrets:          func() []string { return []string{key, secret} },
-		UserAgent:        cmp.Or(o.userAgent, "chat-go/"+chat.Version+" (management)"),
-		Logger:           o.logger,
-		Timeout:          o.timeout,
-		MaxResponseBytes: o.maxRespBytes,
-		Retry:            rest.RetryPolicy(o.retry),
-		NewError:         func(f *rest.Failure) error { return (*chat.Error)(f) },
-		NewArgError:      argError,
-	})
-	c := &Client{rc: rc, hc: hc}
-	c.Apps = &AppsService{rc: rc}
-	c.Tenants = newTenantsService(rc, key, secret)
-	c.Collaborators = &CollaboratorsService{rc: rc}
-	c.Settings = &SettingsService{rc: rc}
-	c.Extensions = &ExtensionsService{rc: rc}
-	c.Webhooks = &WebhooksService{rc: rc}
-	c.Moderation = &ModerationService{rc: rc}
-	return c, nil
+	// Adding a tenant authenticates with HTTP Basic auth instead.
+	basic := base64.StdEncoding.EncodeToString([]byte(key + ":" + secret))
+	tenants, err := c.WithCredentials(chat.Credentials{"Authorization": chat.Secret("Basic " + basic)})
+	if err != nil {
+		return nil, err
+	}
+	return &Client{
+		Apps:          &AppsService{c: c},
+		Tenants:       &TenantsService{c: tenants},
+		Collaborators: &CollaboratorsService{c: c},
+		Settings:      &SettingsService{c: c},
+		Extensions:    &ExtensionsService{c: c},
+		Webhooks:      &WebhooksService{c: c},
+		Moderation:    &ModerationService{c: c},
+		c:             c,
+	}, nil
 }
 
-func argError(name, problem string) error { return &chat.ArgumentError{Name: name, Problem: problem} }
-
 // BaseURL is the address the client sends to.
-func (c *Client) BaseURL() string { return c.rc.Base() }
+func (c *Client) BaseURL() string { return c.c.BaseURL() }
 
 // CloseIdleConnections closes the idle connections of the client's
 // transport. The client stays usable.
-func (c *Client) CloseIdleConnections() { c.hc.CloseIdleConnections() }
+func (c *Client) CloseIdleConnections() { c.c.CloseIdleConnections() }
 
 // String describes the client without its key or secret.
 func (c *Client) String() string {
@@ -199,7 +114,3 @@ func (c *Client) GoString() string { return c.String() }
 
 // Format prints [Client.String] for every verb.
 func (c *Client) Format(f fmt.State, verb rune) { io.WriteString(f, c.String()) }
-
-// RequestOption changes one call: [chat.WithHeader] works here too, and
-// [WithWebhookVersion] selects the webhook implementation.
-type RequestOption = chat.RequestOption

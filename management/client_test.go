@@ -3,15 +3,18 @@ package management_test
 import (
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
+	"time"
 
-	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 )
 
@@ -23,105 +26,40 @@ const (
 	testHost   = "apimgmt.cometchat.io"
 )
 
-// wireRequest is what the mock server saw of one request.
-type wireRequest struct {
-	Method   string
-	Scheme   string
-	Host     string
-	Path     string // escaped, exactly as sent
-	RawQuery string
-	Header   http.Header
-	Body     []byte
-}
-
-// mockAPI is a management client whose requests go to an httpmock
-// transport that records them and answers with a fixed response.
+// mockAPI is a management client whose requests go to the wire harness's
+// mock transport, without retries.
 type mockAPI struct {
-	t      testing.TB
+	*wiretest.Mock
 	client *management.Client
-
-	mu     sync.Mutex
-	reqs   []wireRequest
-	status int
-	body   string
 }
 
-// newMockAPI returns a client for testKey/testSecret over a mock transport,
-// without retries, answering 200 {"data":{}} until told otherwise.
-func newMockAPI(t testing.TB, opts ...management.Option) *mockAPI {
+// newMockAPI returns a client for testKey/testSecret over a mock transport
+// that answers 200 until told otherwise.
+func newMockAPI(t testing.TB, opts ...chat.Option) *mockAPI {
 	t.Helper()
-	m := &mockAPI{t: t, status: http.StatusOK, body: `{"data":{}}`}
-	mt := httpmock.NewMockTransport()
-	mt.RegisterNoResponder(m.respond)
-	all := append([]management.Option{management.WithoutRetries()}, opts...)
-	all = append(all, management.WithHTTPClient(&http.Client{Transport: mt}))
-	c, err := management.NewClient(testKey, testSecret, all...)
+	m := &mockAPI{Mock: wiretest.New(t)}
+	all := append([]chat.Option{chat.WithoutRetries()}, opts...)
+	c, err := management.NewClient(testKey, testSecret, append(all, chat.WithHTTPClient(m.HTTPClient()))...)
 	require.NoError(t, err)
 	m.client = c
 	return m
 }
 
-func (m *mockAPI) respond(req *http.Request) (*http.Response, error) {
-	w := wireRequest{Method: req.Method, Scheme: req.URL.Scheme, Host: req.URL.Host, Path: req.URL.EscapedPath(),
-		RawQuery: req.URL.RawQuery, Header: req.Header.Clone()}
-	if req.Body != nil {
-		b, err := io.ReadAll(req.Body)
-		if err != nil {
-			return nil, err
-		}
-		w.Body = b
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.reqs = append(m.reqs, w)
-	resp := httpmock.NewStringResponse(m.status, m.body)
-	resp.Header.Set("Content-Type", "application/json")
-	return resp, nil
-}
-
-// reply makes every request answer status with body.
-func (m *mockAPI) reply(status int, body string) {
-	m.mu.Lock()
-	m.status, m.body = status, body
-	m.mu.Unlock()
-}
-
-// only returns the one request seen, failing the test if there were more
-// or none.
-func (m *mockAPI) only() wireRequest {
-	m.t.Helper()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	require.Len(m.t, m.reqs, 1, "requests sent")
-	return m.reqs[0]
-}
-
-// count is the number of requests seen.
-func (m *mockAPI) count() int {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return len(m.reqs)
-}
+// credentials are the headers every management call carries; it never
+// sends an apikey.
+var credentials = map[string]string{"key": testKey, "secret": testSecret}
 
 // assertWire checks the request line and the credential headers of a
-// management call: key and secret, never apikey.
-func assertWire(t *testing.T, r wireRequest, method, escapedPath string) {
+// management call.
+func assertWire(t *testing.T, r wiretest.Request, method, escapedPath string) {
 	t.Helper()
 	assert.Equal(t, method, r.Method, "method")
 	assert.Equal(t, escapedPath, r.Path, "escaped path")
-	assert.Equal(t, "https", r.Scheme, "scheme")
 	assert.Equal(t, testHost, r.Host, "host")
-	assert.Equal(t, []string{testKey}, r.Header.Values("key"), "key header")
-	assert.Equal(t, []string{testSecret}, r.Header.Values("secret"), "secret header")
+	for k, v := range credentials {
+		assert.Equal(t, []string{v}, r.Header.Values(k), k+" header")
+	}
 	assert.Empty(t, r.Header.Values("apikey"), "apikey header")
-	assert.Equal(t, "application/json", r.Header.Get("Accept"), "Accept header")
-}
-
-// assertJSONBody checks that the request carried want as its JSON body.
-func assertJSONBody(t *testing.T, r wireRequest, want string) {
-	t.Helper()
-	assert.Equal(t, "application/json", r.Header.Get("Content-Type"), "Content-Type header")
-	assert.JSONEq(t, want, string(r.Body), "JSON body")
 }
 
 // wireCase is one operation's expected wire and decoded result.
@@ -135,7 +73,7 @@ type wireCase struct {
 	header   map[string]string // further headers the request must carry
 	body     string            // JSON; "" means no body
 	want     any
-	check    func(t *testing.T, r wireRequest, got any) // instead of want, when set
+	check    func(t *testing.T, r wiretest.Request, got any) // instead of want, when set
 }
 
 // runWire runs each case against a mock API answering 200 with its
@@ -145,20 +83,14 @@ func runWire(t *testing.T, tests []wireCase) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, tt.response)
+			m.Reply(http.StatusOK, tt.response)
 			got, err := tt.call(m.client)
 			require.NoError(t, err)
-			r := m.only()
-			assertWire(t, r, tt.method, tt.path)
-			assert.Equal(t, tt.query, r.RawQuery, "query")
-			for k, v := range tt.header {
-				assert.Equal(t, []string{v}, r.Header.Values(k), k+" header")
-			}
-			if tt.body == "" {
-				assert.Empty(t, r.Body, "body")
-			} else {
-				assertJSONBody(t, r, tt.body)
-			}
+			r := m.Only()
+			header := maps.Clone(credentials)
+			maps.Copy(header, tt.header)
+			wiretest.Check(t, r, wiretest.Expect{Method: tt.method, Host: testHost, Path: tt.path, Query: tt.query,
+				Body: tt.body, Header: header, Absent: []string{"apikey"}})
 			if tt.check != nil {
 				tt.check(t, r, got)
 			} else {
@@ -168,34 +100,25 @@ func runWire(t *testing.T, tests []wireCase) {
 	}
 }
 
-// requireArgError checks that err is a *chat.ArgumentError naming name.
-func requireArgError(t *testing.T, err error, name string) {
-	t.Helper()
-	var ae *chat.ArgumentError
-	require.ErrorAs(t, err, &ae)
-	assert.Equal(t, name, ae.Name, "argument named")
-	assert.ErrorIs(t, err, chat.ErrInvalidArgument)
-}
-
 func TestNewClientValidates(t *testing.T) {
 	for _, tt := range []struct {
 		name, key, secret string
-		opts              []management.Option
+		opts              []chat.Option
 		arg               string
 	}{
 		{"empty key", "", testSecret, nil, "key"},
 		{"empty secret", testKey, "", nil, "secret"},
 		{"key with newline", "k\nx", testSecret, nil, "key"},
 		{"secret with newline", testKey, "s\r\n", nil, "secret"},
-		{"plain http", testKey, testSecret, []management.Option{management.WithBaseURL("http://example.com")}, "baseURL"},
-		{"plain http loopback without opt-in", testKey, testSecret, []management.Option{management.WithBaseURL("http://127.0.0.1:1")}, "baseURL"},
-		{"credentials in URL", testKey, testSecret, []management.Option{management.WithBaseURL("https://u:p@example.com")}, "baseURL"},
-		{"negative retries", testKey, testSecret, []management.Option{management.WithRetryPolicy(chat.RetryPolicy{MaxRetries: -1})}, "options"},
+		{"plain http", testKey, testSecret, []chat.Option{chat.WithBaseURL("http://example.com")}, "baseURL"},
+		{"plain http loopback without opt-in", testKey, testSecret, []chat.Option{chat.WithBaseURL("http://127.0.0.1:1")}, "baseURL"},
+		{"credentials in URL", testKey, testSecret, []chat.Option{chat.WithBaseURL("https://u:p@example.com")}, "baseURL"},
+		{"negative retries", testKey, testSecret, []chat.Option{chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: -1})}, "options"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := management.NewClient(tt.key, tt.secret, tt.opts...)
 			assert.Nil(t, c)
-			requireArgError(t, err, tt.arg)
+			wiretest.RequireArgError(t, err, tt.arg)
 			assert.NotContains(t, err.Error(), testSecret)
 		})
 	}
@@ -206,11 +129,11 @@ func TestNewClientAddresses(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, management.DefaultBaseURL, c.BaseURL())
 
-	c, err = management.NewClient(testKey, testSecret, management.WithBaseURL("https://proxy.example.com/mgmt/"))
+	c, err = management.NewClient(testKey, testSecret, chat.WithBaseURL("https://proxy.example.com/mgmt/"))
 	require.NoError(t, err)
 	assert.Equal(t, "https://proxy.example.com/mgmt", c.BaseURL())
 
-	c, err = management.NewClient(testKey, testSecret, management.WithBaseURL("http://127.0.0.1:8080"), management.WithInsecureLoopback())
+	c, err = management.NewClient(testKey, testSecret, chat.WithBaseURL("http://127.0.0.1:8080"), chat.WithInsecureLoopback())
 	require.NoError(t, err)
 	assert.Equal(t, "http://127.0.0.1:8080", c.BaseURL())
 }
@@ -223,5 +146,44 @@ func TestClientNeverPrintsCredentials(t *testing.T) {
 		assert.NotContains(t, out, testKey, verb)
 		assert.NotContains(t, out, testSecret, verb)
 		assert.Contains(t, out, "apimgmt.cometchat.io", verb)
+	}
+}
+
+// TestRetryPolicyZeroWaitsAreDefaults gives the client a policy that sets
+// only MaxRetries: its zero waits mean the defaults, as chat.RetryPolicy
+// documents, so a 503 is retried after a backoff of at least half the
+// default first wait (250ms, with jitter), and a 429's Retry-After of 1s is
+// honoured (within the default cap of 60s), not refused as too long.
+func TestRetryPolicyZeroWaitsAreDefaults(t *testing.T) {
+	var mu sync.Mutex
+	var arrivals []time.Time
+	status := []int{http.StatusServiceUnavailable, http.StatusOK, http.StatusTooManyRequests, http.StatusOK}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		st := status[len(arrivals)%len(status)]
+		arrivals = append(arrivals, time.Now())
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if st == http.StatusTooManyRequests {
+			w.Header().Set("Retry-After", "1")
+		}
+		w.WriteHeader(st)
+		io.WriteString(w, `{"data":{"id":"hook","name":"hook"}}`)
+	}))
+	t.Cleanup(srv.Close)
+	mc, err := management.NewClient(testKey, testSecret, chat.WithBaseURL(srv.URL), chat.WithInsecureLoopback(),
+		chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 2}))
+	require.NoError(t, err)
+	t.Cleanup(mc.CloseIdleConnections)
+
+	for _, want := range []time.Duration{125 * time.Millisecond, time.Second} {
+		_, err := mc.Webhooks.Get(t.Context(), "app1", "hook")
+		require.NoError(t, err)
+		mu.Lock()
+		require.Len(t, arrivals, 2)
+		assert.GreaterOrEqual(t, arrivals[1].Sub(arrivals[0]), want, "the wait before the retry")
+		arrivals = arrivals[:0]
+		status = status[2:]
+		mu.Unlock()
 	}
 }

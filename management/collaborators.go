@@ -12,7 +12,7 @@ import (
 )
 
 // CollaboratorsService manages an app's collaborators. Get it from [Client.Collaborators].
-type CollaboratorsService struct{ rc *rest.Client }
+type CollaboratorsService struct{ c *chat.Caller }
 
 // CollaboratorRole is a team member's role on an app.
 type CollaboratorRole string
@@ -104,8 +104,8 @@ type CollaboratorsUpdate struct {
 // (ERR_NOT_A_COLLABORATOR).
 //
 // API: POST /apps/{appId}/collaborators (management)
-func (s *CollaboratorsService) Update(ctx context.Context, appID string, req *UpdateCollaboratorsRequest, opts ...RequestOption) (*CollaboratorsUpdate, error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *CollaboratorsService) Update(ctx context.Context, appID string, req *UpdateCollaboratorsRequest, opts ...chat.RequestOption) (*CollaboratorsUpdate, error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
 	if req == nil {
@@ -114,17 +114,17 @@ func (s *CollaboratorsService) Update(ctx context.Context, appID string, req *Up
 	if len(req.Admins)+len(req.Moderators)+len(req.CollaboratorsToRemove) == 0 {
 		return nil, argError("req", "must name at least one email address")
 	}
-	return do[CollaboratorsUpdate](ctx, s.rc, http.MethodPost, path("apps", appID, "collaborators"), req, opts)
+	return do[CollaboratorsUpdate](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: []string{"apps", appID, "collaborators"}, Body: req}, opts)
 }
 
 // List returns the members of the team of the app appID.
 //
 // API: GET /apps/{appId}/collaborators (management)
-func (s *CollaboratorsService) List(ctx context.Context, appID string, opts ...RequestOption) ([]Collaborator, error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *CollaboratorsService) List(ctx context.Context, appID string, opts ...chat.RequestOption) ([]Collaborator, error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
-	out, err := do[[]Collaborator](ctx, s.rc, http.MethodGet, path("apps", appID, "collaborators"), nil, opts)
+	out, err := do[[]Collaborator](ctx, s.c, &chat.Request{Method: http.MethodGet, Path: []string{"apps", appID, "collaborators"}}, opts)
 	if err != nil {
 		return nil, err
 	}

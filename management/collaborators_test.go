@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 )
 
@@ -54,14 +55,14 @@ func TestCollaboratorsValidate(t *testing.T) {
 	m := newMockAPI(t)
 	ctx := context.Background()
 	_, err := m.client.Collaborators.Update(ctx, "", &management.UpdateCollaboratorsRequest{Admins: []string{"a@example.com"}})
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = m.client.Collaborators.Update(ctx, "app", nil)
-	requireArgError(t, err, "req")
+	wiretest.RequireArgError(t, err, "req")
 	_, err = m.client.Collaborators.Update(ctx, "app", &management.UpdateCollaboratorsRequest{})
-	requireArgError(t, err, "req")
+	wiretest.RequireArgError(t, err, "req")
 	_, err = m.client.Collaborators.List(ctx, "")
-	requireArgError(t, err, "appID")
-	assert.Zero(t, m.count())
+	wiretest.RequireArgError(t, err, "appID")
+	assert.Zero(t, m.Calls())
 }
 
 func TestResults(t *testing.T) {

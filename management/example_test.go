@@ -19,7 +19,7 @@ func Example() {
 	defer srv.Close()
 
 	mc, err := management.NewClient(srv.ManagementKey(), srv.ManagementSecret(),
-		management.WithBaseURL(srv.ManagementURL()), management.WithHTTPClient(srv.HTTPClient()))
+		chat.WithBaseURL(srv.ManagementURL()), chat.WithHTTPClient(srv.HTTPClient()))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -259,7 +259,7 @@ func ExampleGetExtensionSettings() {
 	}
 	fmt.Println(email.SenderName, email.MessageDelay)
 	// Credentials print redacted.
-	fmt.Printf("%+v\n", email)
+	fmt.Printf("%+v\n", *email)
 	// Output:
 	// Shop 10
 	// {MessageDelay:10 SenderEmail: SenderName:Shop SendGridAPIKey:REDACTED SendGridTemplateID: SendGridUnsubscribeGroupID: UseWebhook:false WebhookURL: UseWebhookBasicAuth:false WebhookUsername: WebhookPassword:}

@@ -10,6 +10,7 @@ import (
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
 	"github.com/chatrest/chat/management"
+	"github.com/chatrest/chat/webhook"
 )
 
 // webhookExampleServer is a fake whose clock stands still, so that the examples
@@ -149,7 +150,7 @@ func ExampleWebhooksService_AddTriggers() {
 		log.Fatal(err)
 	}
 
-	res, err := mc.Webhooks.AddTriggers(ctx, srv.AppID(), "orders", []string{"message_sent", "group_created"})
+	res, err := mc.Webhooks.AddTriggers(ctx, srv.AppID(), "orders", []webhook.Trigger{"message_sent", "group_created"})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -164,7 +165,7 @@ func ExampleWebhooksService_AddTriggers() {
 	}
 
 	// An unknown trigger id is refused.
-	_, err = mc.Webhooks.AddTriggers(ctx, srv.AppID(), "orders", []string{"message_sent_twice"})
+	_, err = mc.Webhooks.AddTriggers(ctx, srv.AppID(), "orders", []webhook.Trigger{"message_sent_twice"})
 	var ce *chat.Error
 	if errors.As(err, &ce) {
 		fmt.Println(ce.Code)

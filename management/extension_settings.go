@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+
+	"github.com/chatrest/chat"
 )
 
 // ExtensionSettings is implemented by the typed settings of an extension
@@ -37,7 +39,7 @@ type settingsPtr[T any] interface {
 //	giphy, err := management.GetExtensionSettings[management.GiphySettings](ctx, mc.Extensions, appID)
 //
 // API: GET /apps/{appId}/extensions/{extId}/v1/settings (management)
-func GetExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *ExtensionsService, appID string, opts ...RequestOption) (*T, error) {
+func GetExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *ExtensionsService, appID string, opts ...chat.RequestOption) (*T, error) {
 	out := new(T)
 	id := PT(out).ExtensionID()
 	reply, err := s.settingsCall(ctx, http.MethodGet, appID, id, nil, opts)
@@ -56,7 +58,7 @@ func GetExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *Exte
 //	_, err := management.StoreExtensionSettings(ctx, mc.Extensions, appID, &management.GiphySettings{GiphyAPIKey: key})
 //
 // API: POST /apps/{appId}/extensions/{extId}/v1/settings (management)
-func StoreExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *ExtensionsService, appID string, settings PT, opts ...RequestOption) (*ExtensionReply[SettingsBody], error) {
+func StoreExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *ExtensionsService, appID string, settings PT, opts ...chat.RequestOption) (*ExtensionReply[SettingsBody], error) {
 	if settings == nil {
 		return nil, argError("settings", "must not be nil")
 	}
@@ -67,7 +69,7 @@ func StoreExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *Ex
 // configure, for the app appID (see [ExtensionsService.UpdateSettings]).
 //
 // API: PUT /apps/{appId}/extensions/{extId}/v1/settings (management)
-func UpdateExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *ExtensionsService, appID string, settings PT, opts ...RequestOption) (*ExtensionReply[SettingsBody], error) {
+func UpdateExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *ExtensionsService, appID string, settings PT, opts ...chat.RequestOption) (*ExtensionReply[SettingsBody], error) {
 	if settings == nil {
 		return nil, argError("settings", "must not be nil")
 	}
@@ -80,43 +82,27 @@ func UpdateExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *E
 //	_, err := management.DeleteExtensionSettings[management.GiphySettings](ctx, mc.Extensions, appID)
 //
 // API: DELETE /apps/{appId}/extensions/{extId}/v1/settings (management)
-func DeleteExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *ExtensionsService, appID string, opts ...RequestOption) (*ExtensionReply[SettingsBody], error) {
+func DeleteExtensionSettings[T any, PT settingsPtr[T]](ctx context.Context, s *ExtensionsService, appID string, opts ...chat.RequestOption) (*ExtensionReply[SettingsBody], error) {
 	return s.settingsCall(ctx, http.MethodDelete, appID, PT(new(T)).ExtensionID(), nil, opts)
 }
 
 // GiphySettings configure the gifs-giphy extension.
 type GiphySettings struct {
 	// GiphyAPIKey is the Giphy API key (a credential).
-	GiphyAPIKey string `json:"giphyApiKey,omitempty"`
+	GiphyAPIKey chat.Secret `json:"giphyApiKey,omitempty"`
 }
 
 // ExtensionID is [ExtensionGiphy].
 func (GiphySettings) ExtensionID() ExtensionID { return ExtensionGiphy }
 
-// Format prints the settings with the API key redacted, for every verb.
-func (s GiphySettings) Format(f fmt.State, verb rune) {
-	type plain GiphySettings
-	v := plain(s)
-	redact(&v.GiphyAPIKey)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
-}
-
 // TenorSettings configure the gifs-tenor extension.
 type TenorSettings struct {
 	// TenorAPIKey is the Tenor API key (a credential).
-	TenorAPIKey string `json:"tenorApiKey,omitempty"`
+	TenorAPIKey chat.Secret `json:"tenorApiKey,omitempty"`
 }
 
 // ExtensionID is [ExtensionTenor].
 func (TenorSettings) ExtensionID() ExtensionID { return ExtensionTenor }
-
-// Format prints the settings with the API key redacted, for every verb.
-func (s TenorSettings) Format(f fmt.State, verb rune) {
-	type plain TenorSettings
-	v := plain(s)
-	redact(&v.TenorAPIKey)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
-}
 
 // XSSFilterSettings configure the xss-filter extension.
 type XSSFilterSettings struct {
@@ -159,16 +145,8 @@ type ReportSettings struct {
 	WebhookURL string `json:"webhookURL,omitempty"`
 	// BasicAuthUsername and BasicAuthPassword (a credential) authenticate
 	// the webhook calls.
-	BasicAuthUsername string `json:"basicAuthUsername,omitempty"`
-	BasicAuthPassword string `json:"basicAuthPassword,omitempty"`
-}
-
-// Format prints the settings with the password redacted, for every verb.
-func (s ReportSettings) Format(f fmt.State, verb rune) {
-	type plain ReportSettings
-	v := plain(s)
-	redact(&v.BasicAuthPassword)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
+	BasicAuthUsername string      `json:"basicAuthUsername,omitempty"`
+	BasicAuthPassword chat.Secret `json:"basicAuthPassword,omitempty"`
 }
 
 // ReportUserSettings configure the report-user extension.
@@ -186,24 +164,16 @@ func (ReportMessageSettings) ExtensionID() ExtensionID { return ExtensionReportM
 // VoiceTranscriptionSettings configure the voice-transcription extension.
 type VoiceTranscriptionSettings struct {
 	// RevAIAPIKey is the Rev.ai API key (a credential); required.
-	RevAIAPIKey string `json:"revaiAPIKey,omitempty"`
+	RevAIAPIKey chat.Secret `json:"revaiAPIKey,omitempty"`
 }
 
 // ExtensionID is [ExtensionVoiceTranscription].
 func (VoiceTranscriptionSettings) ExtensionID() ExtensionID { return ExtensionVoiceTranscription }
 
-// Format prints the settings with the API key redacted, for every verb.
-func (s VoiceTranscriptionSettings) Format(f fmt.State, verb rune) {
-	type plain VoiceTranscriptionSettings
-	v := plain(s)
-	redact(&v.RevAIAPIKey)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
-}
-
 // StipopSettings configure the stickers-stipop extension.
 type StipopSettings struct {
 	// StipopAPIKey is the Stipop API key (a credential).
-	StipopAPIKey string `json:"stipopApiKey,omitempty"`
+	StipopAPIKey chat.Secret `json:"stipopApiKey,omitempty"`
 	// StipopAppID is the Stipop app id.
 	StipopAppID string `json:"stipopAppId,omitempty"`
 }
@@ -211,18 +181,10 @@ type StipopSettings struct {
 // ExtensionID is [ExtensionStipop].
 func (StipopSettings) ExtensionID() ExtensionID { return ExtensionStipop }
 
-// Format prints the settings with the API key redacted, for every verb.
-func (s StipopSettings) Format(f fmt.State, verb rune) {
-	type plain StipopSettings
-	v := plain(s)
-	redact(&v.StipopAPIKey)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
-}
-
 // TinyURLSettings configure the url-shortener-tinyurl extension.
 type TinyURLSettings struct {
 	// TinyURLAPIToken is the TinyURL API token (a credential).
-	TinyURLAPIToken string `json:"tinyUrlAPIToken,omitempty"`
+	TinyURLAPIToken chat.Secret `json:"tinyUrlAPIToken,omitempty"`
 	// TinyURLDomain is the domain of the short links.
 	TinyURLDomain string `json:"tinyUrlDomain,omitempty"`
 }
@@ -230,32 +192,16 @@ type TinyURLSettings struct {
 // ExtensionID is [ExtensionTinyURL].
 func (TinyURLSettings) ExtensionID() ExtensionID { return ExtensionTinyURL }
 
-// Format prints the settings with the token redacted, for every verb.
-func (s TinyURLSettings) Format(f fmt.State, verb rune) {
-	type plain TinyURLSettings
-	v := plain(s)
-	redact(&v.TinyURLAPIToken)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
-}
-
 // BitlySettings configure the url-shortener-bitly extension.
 type BitlySettings struct {
 	// BitlyAccessToken is the Bitly access token (a credential).
-	BitlyAccessToken string `json:"bitlyAccessToken,omitempty"`
+	BitlyAccessToken chat.Secret `json:"bitlyAccessToken,omitempty"`
 	// GroupGUID is the Bitly group.
 	GroupGUID string `json:"groupGUID,omitempty"`
 }
 
 // ExtensionID is [ExtensionBitly].
 func (BitlySettings) ExtensionID() ExtensionID { return ExtensionBitly }
-
-// Format prints the settings with the token redacted, for every verb.
-func (s BitlySettings) Format(f fmt.State, verb rune) {
-	type plain BitlySettings
-	v := plain(s)
-	redact(&v.BitlyAccessToken)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
-}
 
 // IntercomSettings configure the intercom extension.
 type IntercomSettings struct {
@@ -264,7 +210,7 @@ type IntercomSettings struct {
 	// CustomerSupportUID is the user who answers in the chat.
 	CustomerSupportUID string `json:"customerSupportUid,omitempty"`
 	// IntercomAccessToken is the Intercom access token (a credential).
-	IntercomAccessToken string `json:"intercomAccessToken,omitempty"`
+	IntercomAccessToken chat.Secret `json:"intercomAccessToken,omitempty"`
 	// WebhookURL receives Intercom's events.
 	WebhookURL string `json:"webhookURL,omitempty"`
 }
@@ -272,18 +218,10 @@ type IntercomSettings struct {
 // ExtensionID is [ExtensionIntercom].
 func (IntercomSettings) ExtensionID() ExtensionID { return ExtensionIntercom }
 
-// Format prints the settings with the token redacted, for every verb.
-func (s IntercomSettings) Format(f fmt.State, verb rune) {
-	type plain IntercomSettings
-	v := plain(s)
-	redact(&v.IntercomAccessToken)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
-}
-
 // ChatwootSettings configure the chatwoot extension.
 type ChatwootSettings struct {
 	// ChatwootAccessToken is the Chatwoot access token (a credential).
-	ChatwootAccessToken string `json:"chatwootAccessToken,omitempty"`
+	ChatwootAccessToken chat.Secret `json:"chatwootAccessToken,omitempty"`
 	// CustomerSupportUID is the user who answers in the chat.
 	CustomerSupportUID string `json:"customerSupportUid,omitempty"`
 	// ChatwootInboxID and ChatwootAccountID locate the Chatwoot inbox.
@@ -298,53 +236,29 @@ type ChatwootSettings struct {
 // ExtensionID is [ExtensionChatwoot].
 func (ChatwootSettings) ExtensionID() ExtensionID { return ExtensionChatwoot }
 
-// Format prints the settings with the token redacted, for every verb.
-func (s ChatwootSettings) Format(f fmt.State, verb rune) {
-	type plain ChatwootSettings
-	v := plain(s)
-	redact(&v.ChatwootAccessToken)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
-}
-
 // RichMediaSettings configure the rich-media extension.
 type RichMediaSettings struct {
 	// IframelyAPIKey is the Iframely API key (a credential).
-	IframelyAPIKey string `json:"iframelyApiKey,omitempty"`
+	IframelyAPIKey chat.Secret `json:"iframelyApiKey,omitempty"`
 }
 
 // ExtensionID is [ExtensionRichMedia].
 func (RichMediaSettings) ExtensionID() ExtensionID { return ExtensionRichMedia }
 
-// Format prints the settings with the API key redacted, for every verb.
-func (s RichMediaSettings) Format(f fmt.State, verb rune) {
-	type plain RichMediaSettings
-	v := plain(s)
-	redact(&v.IframelyAPIKey)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
-}
-
 // VirusScannerSettings configure the virus-malware-scanner extension.
 type VirusScannerSettings struct {
 	// ScaniiAPIKey and ScaniiSecretKey are the Scanii credentials.
-	ScaniiAPIKey    string `json:"scaniiApiKey,omitempty"`
-	ScaniiSecretKey string `json:"scaniiSecretKey,omitempty"`
+	ScaniiAPIKey    chat.Secret `json:"scaniiApiKey,omitempty"`
+	ScaniiSecretKey chat.Secret `json:"scaniiSecretKey,omitempty"`
 }
 
 // ExtensionID is [ExtensionVirusScanner].
 func (VirusScannerSettings) ExtensionID() ExtensionID { return ExtensionVirusScanner }
 
-// Format prints the settings with the credentials redacted, for every verb.
-func (s VirusScannerSettings) Format(f fmt.State, verb rune) {
-	type plain VirusScannerSettings
-	v := plain(s)
-	redact(&v.ScaniiAPIKey, &v.ScaniiSecretKey)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
-}
-
 // BroadcastSettings configure the broadcast extension.
 type BroadcastSettings struct {
 	// APIVideoKey is the api.video key (a credential).
-	APIVideoKey string `json:"apiVideoKey,omitempty"`
+	APIVideoKey chat.Secret `json:"apiVideoKey,omitempty"`
 	// RecordVideo records the broadcasts.
 	RecordVideo bool `json:"recordVideo"`
 }
@@ -352,33 +266,17 @@ type BroadcastSettings struct {
 // ExtensionID is [ExtensionBroadcast].
 func (BroadcastSettings) ExtensionID() ExtensionID { return ExtensionBroadcast }
 
-// Format prints the settings with the key redacted, for every verb.
-func (s BroadcastSettings) Format(f fmt.State, verb rune) {
-	type plain BroadcastSettings
-	v := plain(s)
-	redact(&v.APIVideoKey)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
-}
-
 // E2EESettings configure the e2ee (end-to-end encryption) extension.
 type E2EESettings struct {
 	// VirgilAppID and VirgilAppKeyID identify the Virgil app and key.
 	VirgilAppID    string `json:"virgilAppID,omitempty"`
 	VirgilAppKeyID string `json:"virgilAppKeyID,omitempty"`
 	// VirgilAppKey is the Virgil app key (a credential).
-	VirgilAppKey string `json:"virgilAppKey,omitempty"`
+	VirgilAppKey chat.Secret `json:"virgilAppKey,omitempty"`
 }
 
 // ExtensionID is [ExtensionE2EE].
 func (E2EESettings) ExtensionID() ExtensionID { return ExtensionE2EE }
-
-// Format prints the settings with the key redacted, for every verb.
-func (s E2EESettings) Format(f fmt.State, verb rune) {
-	type plain E2EESettings
-	v := plain(s)
-	redact(&v.VirgilAppKey)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
-}
 
 // HumanModerationSettings configure the human-moderation extension: which
 // messages wait for a moderator.
@@ -480,22 +378,14 @@ type SMSNotificationSettings struct {
 	MessageDelay int `json:"messageDelay"`
 	// TwilioAccountSid and TwilioAuthToken (a credential) are the Twilio
 	// account.
-	TwilioAccountSid string `json:"twilioAccountSid,omitempty"`
-	TwilioAuthToken  string `json:"twilioAuthToken,omitempty"`
+	TwilioAccountSid string      `json:"twilioAccountSid,omitempty"`
+	TwilioAuthToken  chat.Secret `json:"twilioAuthToken,omitempty"`
 	// WebsiteURL is linked in the SMS.
 	WebsiteURL string `json:"websiteURL,omitempty"`
 }
 
 // ExtensionID is [ExtensionSMSNotification].
 func (SMSNotificationSettings) ExtensionID() ExtensionID { return ExtensionSMSNotification }
-
-// Format prints the settings with the token redacted, for every verb.
-func (s SMSNotificationSettings) Format(f fmt.State, verb rune) {
-	type plain SMSNotificationSettings
-	v := plain(s)
-	redact(&v.TwilioAuthToken)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
-}
 
 // EmailNotificationSettings configure the email-notification extension.
 type EmailNotificationSettings struct {
@@ -505,7 +395,7 @@ type EmailNotificationSettings struct {
 	SenderEmail string `json:"senderEmail,omitempty"`
 	SenderName  string `json:"senderName,omitempty"`
 	// SendGridAPIKey is the SendGrid API key (a credential).
-	SendGridAPIKey string `json:"sendGridApiKey,omitempty"`
+	SendGridAPIKey chat.Secret `json:"sendGridApiKey,omitempty"`
 	// SendGridTemplateID and SendGridUnsubscribeGroupID select the SendGrid
 	// template and unsubscribe group.
 	SendGridTemplateID         string `json:"sendGridTemplateId,omitempty"`
@@ -515,22 +405,13 @@ type EmailNotificationSettings struct {
 	WebhookURL string `json:"webhookURL,omitempty"`
 	// UseWebhookBasicAuth authenticates the webhook calls with
 	// WebhookUsername and WebhookPassword (a credential).
-	UseWebhookBasicAuth bool   `json:"useWebhookBasicAuth"`
-	WebhookUsername     string `json:"webhookUsername,omitempty"`
-	WebhookPassword     string `json:"webhookPassword,omitempty"`
+	UseWebhookBasicAuth bool        `json:"useWebhookBasicAuth"`
+	WebhookUsername     string      `json:"webhookUsername,omitempty"`
+	WebhookPassword     chat.Secret `json:"webhookPassword,omitempty"`
 }
 
 // ExtensionID is [ExtensionEmailNotification].
 func (EmailNotificationSettings) ExtensionID() ExtensionID { return ExtensionEmailNotification }
-
-// Format prints the settings with the credentials redacted, for every
-// verb.
-func (s EmailNotificationSettings) Format(f fmt.State, verb rune) {
-	type plain EmailNotificationSettings
-	v := plain(s)
-	redact(&v.SendGridAPIKey, &v.WebhookPassword)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
-}
 
 // MessageShortcutsSettings configure the message-shortcuts extension.
 type MessageShortcutsSettings struct {
@@ -547,17 +428,17 @@ type FCMCredentials struct {
 	ProjectID   string `json:"project_id,omitempty"`
 	ClientEmail string `json:"client_email,omitempty"`
 	// PrivateKey is the service account's private key (a credential).
-	PrivateKey   string `json:"private_key,omitempty"`
-	PrivateKeyID string `json:"private_key_id,omitempty"`
+	PrivateKey   chat.Secret `json:"private_key,omitempty"`
+	PrivateKeyID string      `json:"private_key_id,omitempty"`
 }
 
-// Format prints the credentials with the private key redacted, for every
-// verb.
+// Format prints the credentials as fmt would, its Secret fields as REDACTED. (A type
+// that holds a Secret and is held by pointer needs it: fmt prints a pointer
+// field with %s, %q, %x or %d through a path that calls no method of the
+// values under it.)
 func (c FCMCredentials) Format(f fmt.State, verb rune) {
 	type plain FCMCredentials
-	v := plain(c)
-	redact(&v.PrivateKey)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
+	fmt.Fprintf(f, fmt.FormatString(f, verb), plain(c))
 }
 
 // NotificationInPayload selects, per platform, whether push payloads carry

@@ -22,7 +22,7 @@ import (
 // JSON, or with the typed [GetExtensionSettings], [StoreExtensionSettings],
 // [UpdateExtensionSettings] and [DeleteExtensionSettings] and a settings
 // type such as [GiphySettings].
-type ExtensionsService struct{ rc *rest.Client }
+type ExtensionsService struct{ c *chat.Caller }
 
 // ExtensionID names an extension.
 type ExtensionID string
@@ -109,43 +109,6 @@ const (
 	HookAfterUserDeleted          HookName = "after_user_deleted"
 )
 
-// DataList is a list the service wraps in an object, {"data": [...]}, as
-// it does for an extension's hooks and categories. It decodes from that
-// form or a bare array, and encodes as the former.
-type DataList[T any] []T
-
-// MarshalJSON encodes the list as {"data": [...]}.
-func (l DataList[T]) MarshalJSON() ([]byte, error) {
-	items := []T(l)
-	if items == nil {
-		items = []T{}
-	}
-	return json.Marshal(struct {
-		Data []T `json:"data"`
-	}{items})
-}
-
-// UnmarshalJSON accepts {"data": [...]}, a bare array, or null.
-func (l *DataList[T]) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '[' {
-		var items []T
-		if err := rest.Unmarshal(b, &items); err != nil {
-			return err
-		}
-		*l = items
-		return nil
-	}
-	var w struct {
-		Data []T `json:"data"`
-	}
-	if err := rest.Unmarshal(b, &w); err != nil {
-		return err
-	}
-	*l = w.Data
-	return nil
-}
-
 // Extension is an extension as listed for an app.
 type Extension struct {
 	// ID is the extension's id.
@@ -174,11 +137,64 @@ type Extension struct {
 	IsThirdParty bool `json:"isThirdParty,omitempty"`
 	// CreatedAt is when the extension was published.
 	CreatedAt chat.Timestamp `json:"createdAt,omitempty"`
-	// Hooks are the events it hooks into.
-	Hooks DataList[ExtensionHook] `json:"hooks,omitempty"`
+	// Hooks are the events it hooks into. The service wraps the list in
+	// an object, {"data": [...]}; a bare array decodes too.
+	Hooks []ExtensionHook `json:"-"`
 	// Categories are its categories, as sent (the reference shows only
-	// empty lists).
-	Categories DataList[json.RawMessage] `json:"categories,omitempty"`
+	// empty lists), wrapped as Hooks are.
+	Categories []json.RawMessage `json:"-"`
+}
+
+// extensionJSON is Extension with its lists in their wire form.
+type extensionJSON struct {
+	plainExtension
+	Hooks      *wrappedList[ExtensionHook]   `json:"hooks,omitempty"`
+	Categories *wrappedList[json.RawMessage] `json:"categories,omitempty"`
+}
+
+type plainExtension Extension
+
+// MarshalJSON encodes e with its lists wrapped, {"data": [...]}, as the
+// service sends them.
+func (e Extension) MarshalJSON() ([]byte, error) {
+	w := extensionJSON{plainExtension: plainExtension(e)}
+	if e.Hooks != nil {
+		w.Hooks = &wrappedList[ExtensionHook]{e.Hooks}
+	}
+	if e.Categories != nil {
+		w.Categories = &wrappedList[json.RawMessage]{e.Categories}
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON decodes e, its lists wrapped or bare.
+func (e *Extension) UnmarshalJSON(b []byte) error {
+	var w extensionJSON
+	if err := rest.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*e = Extension(w.plainExtension)
+	if w.Hooks != nil {
+		e.Hooks = w.Hooks.Data
+	}
+	if w.Categories != nil {
+		e.Categories = w.Categories.Data
+	}
+	return nil
+}
+
+// wrappedList is a list the service wraps in an object, {"data": [...]};
+// it also decodes from a bare array.
+type wrappedList[T any] struct {
+	Data []T `json:"data"`
+}
+
+func (l *wrappedList[T]) UnmarshalJSON(b []byte) error {
+	if b = bytes.TrimSpace(b); len(b) > 0 && b[0] == '[' {
+		return rest.Unmarshal(b, &l.Data)
+	}
+	type plain wrappedList[T]
+	return rest.Unmarshal(b, (*plain)(l))
 }
 
 // ExtensionHook is an event an extension hooks into.
@@ -193,35 +209,6 @@ type ExtensionHook struct {
 	Enabled int `json:"enabled,omitempty"`
 	// CreatedAt is when the hook was added.
 	CreatedAt chat.Timestamp `json:"createdAt,omitempty"`
-}
-
-// ExtensionPage is one page of the list of extensions.
-type ExtensionPage struct {
-	// Data holds the page's extensions.
-	Data []Extension `json:"data"`
-	// Meta describes where the page sits in the list.
-	Meta ExtensionMeta `json:"meta"`
-}
-
-// ExtensionMeta is the "meta" object of the list of extensions.
-type ExtensionMeta struct {
-	// Pagination is the page-number pagination, with the link to the next
-	// page.
-	Pagination *ExtensionPagination `json:"pagination,omitempty"`
-}
-
-// ExtensionPagination is [chat.Pagination] with the "links" object the
-// list of extensions adds.
-type ExtensionPagination struct {
-	chat.Pagination
-	// Links holds the address of the next page.
-	Links PageLinks `json:"links,omitzero"`
-}
-
-// PageLinks are the links of a page of a management list.
-type PageLinks struct {
-	// Next is the address of the next page; empty on the last.
-	Next string `json:"next,omitempty"`
 }
 
 // ListExtensionsOptions pages the list of extensions.
@@ -252,17 +239,17 @@ func (o *ListExtensionsOptions) values() url.Values {
 // with IsActive telling whether the app has it enabled.
 //
 // API: GET /apps/{appId}/extensions (management)
-func (s *ExtensionsService) List(ctx context.Context, appID string, opts *ListExtensionsOptions, reqOpts ...RequestOption) (*ExtensionPage, error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *ExtensionsService) List(ctx context.Context, appID string, opts *ListExtensionsOptions, reqOpts ...chat.RequestOption) (*chat.Page[Extension], error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
 	return s.list(ctx, appID, opts.values(), reqOpts)
 }
 
-func (s *ExtensionsService) list(ctx context.Context, appID string, q url.Values, reqOpts []RequestOption) (*ExtensionPage, error) {
-	var page ExtensionPage
-	call := &rest.Call{Method: http.MethodGet, Path: path("apps", appID, "extensions"), Query: q, Options: reqOpts}
-	if err := s.rc.Do(ctx, call, &page); err != nil {
+func (s *ExtensionsService) list(ctx context.Context, appID string, q url.Values, reqOpts []chat.RequestOption) (*chat.Page[Extension], error) {
+	var page chat.Page[Extension]
+	call := &chat.Request{Method: http.MethodGet, Path: []string{"apps", appID, "extensions"}, Query: q}
+	if err := s.c.Do(ctx, call, &page, reqOpts...); err != nil {
 		return nil, err
 	}
 	return &page, nil
@@ -276,53 +263,40 @@ func (s *ExtensionsService) list(ctx context.Context, appID string, q url.Values
 // when a page would repeat.
 //
 // API: GET /apps/{appId}/extensions (management)
-func (s *ExtensionsService) All(ctx context.Context, appID string, opts *ListExtensionsOptions, reqOpts ...RequestOption) iter.Seq2[*Extension, error] {
+func (s *ExtensionsService) All(ctx context.Context, appID string, opts *ListExtensionsOptions, reqOpts ...chat.RequestOption) iter.Seq2[*Extension, error] {
 	return func(yield func(*Extension, error) bool) {
-		if err := s.rc.Required("appID", appID); err != nil {
+		if err := required("appID", appID); err != nil {
 			yield(nil, err)
 			return
 		}
 		q := opts.values()
 		seen := map[string]bool{q.Encode(): true}
-		for {
-			if err := ctx.Err(); err != nil {
-				yield(nil, err)
-				return
-			}
-			page, err := s.list(ctx, appID, q, reqOpts)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			for i := range page.Data {
-				if !yield(&page.Data[i], nil) {
-					return
-				}
-			}
+		fetch := func(ctx context.Context) (*chat.Page[Extension], error) { return s.list(ctx, appID, q, reqOpts) }
+		advance := func(page *chat.Page[Extension]) (bool, error) {
 			pg := page.Meta.Pagination
 			if len(page.Data) == 0 || pg == nil {
-				return
+				return false, nil
 			}
 			switch {
-			case pg.Links.Next != "":
+			case pg.Links != nil && pg.Links.Next != "":
 				u, err := url.Parse(pg.Links.Next)
 				if err != nil {
-					yield(nil, fmt.Errorf("management: the next-page link is not a valid URL: %w", err))
-					return
+					return false, fmt.Errorf("management: the next-page link is not a valid URL: %w", err)
 				}
 				q = u.Query()
 			case pg.CurrentPage > 0 && pg.CurrentPage < pg.TotalPages:
 				q = opts.values()
 				q.Set("page", strconv.Itoa(pg.CurrentPage+1))
 			default:
-				return
+				return false, nil
 			}
 			if seen[q.Encode()] {
-				yield(nil, chat.ErrPaginationStalled)
-				return
+				return false, chat.ErrPaginationStalled
 			}
 			seen[q.Encode()] = true
+			return true, nil
 		}
+		rest.Walk(ctx, fetch, func(p *chat.Page[Extension]) []Extension { return p.Data }, advance)(yield)
 	}
 }
 
@@ -346,8 +320,8 @@ type ExtensionsUpdate struct {
 // ERR_EXTENSION_NOT_FOUND.
 //
 // API: POST /apps/{appId}/extensions (management)
-func (s *ExtensionsService) SetEnabled(ctx context.Context, appID string, req *SetExtensionsRequest, opts ...RequestOption) (*ExtensionsUpdate, error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *ExtensionsService) SetEnabled(ctx context.Context, appID string, req *SetExtensionsRequest, opts ...chat.RequestOption) (*ExtensionsUpdate, error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
 	if req == nil {
@@ -356,7 +330,7 @@ func (s *ExtensionsService) SetEnabled(ctx context.Context, appID string, req *S
 	if len(req.Enabled)+len(req.Disabled) == 0 {
 		return nil, argError("req", "must name at least one extension")
 	}
-	return do[ExtensionsUpdate](ctx, s.rc, http.MethodPost, path("apps", appID, "extensions"), req, opts)
+	return do[ExtensionsUpdate](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: []string{"apps", appID, "extensions"}, Body: req}, opts)
 }
 
 // ExtensionReply is the answer of an extension's own operations (its
@@ -433,14 +407,14 @@ func (r RawSettings) Format(f fmt.State, verb rune) {
 }
 
 // settingsPath is /apps/{appId}/extensions/{extId}/v1/settings.
-func settingsPath(appID string, extID ExtensionID) rest.Path {
-	return path("apps", appID, "extensions", string(extID), "v1", "settings")
+func settingsPath(appID string, extID ExtensionID) []string {
+	return []string{"apps", appID, "extensions", string(extID), "v1", "settings"}
 }
 
 // settingsCall validates the arguments of a settings operation and sends
 // it; body is wrapped as {"settings": body} unless nil.
-func (s *ExtensionsService) settingsCall(ctx context.Context, method, appID string, extID ExtensionID, settings any, opts []RequestOption) (*ExtensionReply[SettingsBody], error) {
-	if err := s.rc.Required("appID", appID, "extID", string(extID)); err != nil {
+func (s *ExtensionsService) settingsCall(ctx context.Context, method, appID string, extID ExtensionID, settings any, opts []chat.RequestOption) (*ExtensionReply[SettingsBody], error) {
+	if err := required("appID", appID, "extID", string(extID)); err != nil {
 		return nil, err
 	}
 	var body any
@@ -452,7 +426,7 @@ func (s *ExtensionsService) settingsCall(ctx context.Context, method, appID stri
 			Settings any `json:"settings"`
 		}{settings}
 	}
-	return do[ExtensionReply[SettingsBody]](ctx, s.rc, method, settingsPath(appID, extID), body, opts)
+	return do[ExtensionReply[SettingsBody]](ctx, s.c, &chat.Request{Method: method, Path: settingsPath(appID, extID), Body: body}, opts)
 }
 
 // isNilValue reports whether v is nil or a nil pointer, map or slice.
@@ -482,7 +456,7 @@ func isNilValue(v any) bool {
 // or updates).
 //
 // API: POST /apps/{appId}/extensions/{extId}/v1/settings (management)
-func (s *ExtensionsService) StoreSettings(ctx context.Context, appID string, extID ExtensionID, settings any, opts ...RequestOption) (*ExtensionReply[SettingsBody], error) {
+func (s *ExtensionsService) StoreSettings(ctx context.Context, appID string, extID ExtensionID, settings any, opts ...chat.RequestOption) (*ExtensionReply[SettingsBody], error) {
 	if extID == ExtensionStickers || extID == ExtensionDataMasking {
 		return nil, argError("extID", string(extID)+" has no store operation; use UpdateSettings")
 	}
@@ -493,7 +467,7 @@ func (s *ExtensionsService) StoreSettings(ctx context.Context, appID string, ext
 // appID, sending {"settings": settings}.
 //
 // API: PUT /apps/{appId}/extensions/{extId}/v1/settings (management)
-func (s *ExtensionsService) UpdateSettings(ctx context.Context, appID string, extID ExtensionID, settings any, opts ...RequestOption) (*ExtensionReply[SettingsBody], error) {
+func (s *ExtensionsService) UpdateSettings(ctx context.Context, appID string, extID ExtensionID, settings any, opts ...chat.RequestOption) (*ExtensionReply[SettingsBody], error) {
 	return s.settingsCall(ctx, http.MethodPut, appID, extID, settings, opts)
 }
 
@@ -501,7 +475,7 @@ func (s *ExtensionsService) UpdateSettings(ctx context.Context, appID string, ex
 // appID, raw in Body.Data.Settings.
 //
 // API: GET /apps/{appId}/extensions/{extId}/v1/settings (management)
-func (s *ExtensionsService) GetSettings(ctx context.Context, appID string, extID ExtensionID, opts ...RequestOption) (*ExtensionReply[SettingsBody], error) {
+func (s *ExtensionsService) GetSettings(ctx context.Context, appID string, extID ExtensionID, opts ...chat.RequestOption) (*ExtensionReply[SettingsBody], error) {
 	return s.settingsCall(ctx, http.MethodGet, appID, extID, nil, opts)
 }
 
@@ -509,7 +483,7 @@ func (s *ExtensionsService) GetSettings(ctx context.Context, appID string, extID
 // appID; [SettingsBody.OK] reports the extension's outcome.
 //
 // API: DELETE /apps/{appId}/extensions/{extId}/v1/settings (management)
-func (s *ExtensionsService) DeleteSettings(ctx context.Context, appID string, extID ExtensionID, opts ...RequestOption) (*ExtensionReply[SettingsBody], error) {
+func (s *ExtensionsService) DeleteSettings(ctx context.Context, appID string, extID ExtensionID, opts ...chat.RequestOption) (*ExtensionReply[SettingsBody], error) {
 	return s.settingsCall(ctx, http.MethodDelete, appID, extID, nil, opts)
 }
 
@@ -543,8 +517,8 @@ type WidgetListBody struct {
 }
 
 // widgetPath is /apps/{appId}/extensions/widget/v2/settings.
-func widgetPath(appID string) rest.Path {
-	return path("apps", appID, "extensions", "widget", "v2", "settings")
+func widgetPath(appID string) []string {
+	return []string{"apps", appID, "extensions", "widget", "v2", "settings"}
 }
 
 // StoreChatWidget stores a new chat widget for the app appID and returns
@@ -554,8 +528,8 @@ func widgetPath(appID string) rest.Path {
 // is sent as {"settings": settings}.
 //
 // API: POST /apps/{appId}/extensions/widget/v2/settings (management)
-func (s *ExtensionsService) StoreChatWidget(ctx context.Context, appID string, settings any, opts ...RequestOption) (*ExtensionReply[WidgetBody], error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *ExtensionsService) StoreChatWidget(ctx context.Context, appID string, settings any, opts ...chat.RequestOption) (*ExtensionReply[WidgetBody], error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
 	if isNilValue(settings) {
@@ -564,7 +538,7 @@ func (s *ExtensionsService) StoreChatWidget(ctx context.Context, appID string, s
 	body := struct {
 		Settings any `json:"settings"`
 	}{settings}
-	return do[ExtensionReply[WidgetBody]](ctx, s.rc, http.MethodPost, widgetPath(appID), body, opts)
+	return do[ExtensionReply[WidgetBody]](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: widgetPath(appID), Body: body}, opts)
 }
 
 // UpdateChatWidget replaces the configuration of the chat widget widgetID
@@ -574,8 +548,8 @@ func (s *ExtensionsService) StoreChatWidget(ctx context.Context, appID string, s
 // encode as a JSON object.
 //
 // API: PUT /apps/{appId}/extensions/widget/v2/settings (management)
-func (s *ExtensionsService) UpdateChatWidget(ctx context.Context, appID, widgetID string, settings any, opts ...RequestOption) (*ExtensionReply[WidgetBody], error) {
-	if err := s.rc.Required("appID", appID, "widgetID", widgetID); err != nil {
+func (s *ExtensionsService) UpdateChatWidget(ctx context.Context, appID, widgetID string, settings any, opts ...chat.RequestOption) (*ExtensionReply[WidgetBody], error) {
+	if err := required("appID", appID, "widgetID", widgetID); err != nil {
 		return nil, err
 	}
 	if isNilValue(settings) {
@@ -594,18 +568,18 @@ func (s *ExtensionsService) UpdateChatWidget(ctx context.Context, appID, widgetI
 	body := struct {
 		Settings map[string]json.RawMessage `json:"settings"`
 	}{fields}
-	return do[ExtensionReply[WidgetBody]](ctx, s.rc, http.MethodPut, widgetPath(appID), body, opts)
+	return do[ExtensionReply[WidgetBody]](ctx, s.c, &chat.Request{Method: http.MethodPut, Path: widgetPath(appID), Body: body}, opts)
 }
 
 // ListChatWidgets returns the chat widgets of the app appID in
 // Body.Data.
 //
 // API: GET /apps/{appId}/extensions/widget/v2/settings (management)
-func (s *ExtensionsService) ListChatWidgets(ctx context.Context, appID string, opts ...RequestOption) (*ExtensionReply[WidgetListBody], error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *ExtensionsService) ListChatWidgets(ctx context.Context, appID string, opts ...chat.RequestOption) (*ExtensionReply[WidgetListBody], error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
-	return do[ExtensionReply[WidgetListBody]](ctx, s.rc, http.MethodGet, widgetPath(appID), nil, opts)
+	return do[ExtensionReply[WidgetListBody]](ctx, s.c, &chat.Request{Method: http.MethodGet, Path: widgetPath(appID)}, opts)
 }
 
 // CertificatesBody is the body of the push certificate operations: which
@@ -621,13 +595,13 @@ type CertificatesBody struct {
 }
 
 // pushPath is /apps/{appId}/extensions/push-notification/v1/{op}.
-func pushPath(appID, op string) rest.Path {
-	return path("apps", appID, "extensions", string(ExtensionPushNotification), "v1", op)
+func pushPath(appID, op string) []string {
+	return []string{"apps", appID, "extensions", string(ExtensionPushNotification), "v1", op}
 }
 
 // uploadCertificate sends content as the multipart part "certificate".
-func (s *ExtensionsService) uploadCertificate(ctx context.Context, appID, op, filename string, content []byte, opts []RequestOption) (*ExtensionReply[CertificatesBody], error) {
-	if err := s.rc.Required("appID", appID, "filename", filename); err != nil {
+func (s *ExtensionsService) uploadCertificate(ctx context.Context, appID, op, filename string, content []byte, opts []chat.RequestOption) (*ExtensionReply[CertificatesBody], error) {
+	if err := required("appID", appID, "filename", filename); err != nil {
 		return nil, err
 	}
 	if len(content) == 0 {
@@ -637,7 +611,7 @@ func (s *ExtensionsService) uploadCertificate(ctx context.Context, appID, op, fi
 	if err != nil {
 		return nil, argError("content", err.Error())
 	}
-	return do[ExtensionReply[CertificatesBody]](ctx, s.rc, http.MethodPost, pushPath(appID, op), body, opts)
+	return do[ExtensionReply[CertificatesBody]](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: pushPath(appID, op), Body: body}, opts)
 }
 
 // UploadAPNsP12 uploads an APNs certificate in PKCS #12 form (a .p12 file)
@@ -646,7 +620,7 @@ func (s *ExtensionsService) uploadCertificate(ctx context.Context, appID, op, fi
 // certificates are then stored.
 //
 // API: POST /apps/{appId}/extensions/push-notification/v1/upload-certificate-p12 (management)
-func (s *ExtensionsService) UploadAPNsP12(ctx context.Context, appID, filename string, content []byte, opts ...RequestOption) (*ExtensionReply[CertificatesBody], error) {
+func (s *ExtensionsService) UploadAPNsP12(ctx context.Context, appID, filename string, content []byte, opts ...chat.RequestOption) (*ExtensionReply[CertificatesBody], error) {
 	return s.uploadCertificate(ctx, appID, "upload-certificate-p12", filename, content, opts)
 }
 
@@ -656,7 +630,7 @@ func (s *ExtensionsService) UploadAPNsP12(ctx context.Context, appID, filename s
 // [PushNotificationSettings].
 //
 // API: POST /apps/{appId}/extensions/push-notification/v1/upload-certificate-p8 (management)
-func (s *ExtensionsService) UploadAPNsP8(ctx context.Context, appID, filename string, content []byte, opts ...RequestOption) (*ExtensionReply[CertificatesBody], error) {
+func (s *ExtensionsService) UploadAPNsP8(ctx context.Context, appID, filename string, content []byte, opts ...chat.RequestOption) (*ExtensionReply[CertificatesBody], error) {
 	return s.uploadCertificate(ctx, appID, "upload-certificate-p8", filename, content, opts)
 }
 
@@ -665,9 +639,9 @@ func (s *ExtensionsService) UploadAPNsP8(ctx context.Context, appID, filename st
 // answer and does not say what it means beyond the call's outcome.
 //
 // API: GET /apps/{appId}/extensions/push-notification/v1/query-certificates (management)
-func (s *ExtensionsService) QueryCertificates(ctx context.Context, appID string, opts ...RequestOption) (*ExtensionReply[CertificatesBody], error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *ExtensionsService) QueryCertificates(ctx context.Context, appID string, opts ...chat.RequestOption) (*ExtensionReply[CertificatesBody], error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
-	return do[ExtensionReply[CertificatesBody]](ctx, s.rc, http.MethodGet, pushPath(appID, "query-certificates"), nil, opts)
+	return do[ExtensionReply[CertificatesBody]](ctx, s.c, &chat.Request{Method: http.MethodGet, Path: pushPath(appID, "query-certificates")}, opts)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 )
 
@@ -29,10 +30,10 @@ func wantExtension() management.Extension {
 		ID: management.ExtensionPolls, Name: "Polls", TagLine: "Ask", Description: "Polls in chats", Author: "CometChat",
 		Email: "ext@example.com", WebhookURL: "https://ext.example.com/hook", AccessToAppData: true, AdminURL: "https://a",
 		WebsiteURL: "https://w", IsActive: true, CreatedAt: 1600000000,
-		Hooks: management.DataList[management.ExtensionHook]{
+		Hooks: []management.ExtensionHook{
 			{Hook: management.HookBeforeMessage, Description: "checks", IsActive: true, Enabled: 1, CreatedAt: 1600000001},
 		},
-		Categories: management.DataList[json.RawMessage]{},
+		Categories: []json.RawMessage{},
 	}
 }
 
@@ -53,11 +54,10 @@ func TestExtensionsWire(t *testing.T) {
 			response: `{"data":[` + extensionJSON + `],"meta":{"pagination":{"total":2,"count":1,"per_page":1,"current_page":1,
 				"total_pages":2,"links":{"next":"https://apimgmt.cometchat.io/apps/app1/extensions?page=2&perPage=1"}}}}`,
 			method: http.MethodGet, path: "/apps/app1/extensions", query: "perPage=1",
-			want: &management.ExtensionPage{Data: []management.Extension{wantExtension()}, Meta: management.ExtensionMeta{
-				Pagination: &management.ExtensionPagination{
-					Pagination: chat.Pagination{Total: 2, Count: 1, PerPage: 1, CurrentPage: 1, TotalPages: 2},
-					Links:      management.PageLinks{Next: "https://apimgmt.cometchat.io/apps/app1/extensions?page=2&perPage=1"},
-				}}},
+			want: &chat.Page[management.Extension]{Data: []management.Extension{wantExtension()}, Meta: chat.PageMeta{
+				Pagination: &chat.Pagination{Total: 2, Count: 1, PerPage: 1, CurrentPage: 1, TotalPages: 2,
+					Links: &chat.PageLinks{Next: "https://apimgmt.cometchat.io/apps/app1/extensions?page=2&perPage=1"}},
+			}},
 		},
 		{
 			name: "set enabled",
@@ -113,7 +113,7 @@ func TestExtensionsWire(t *testing.T) {
 			},
 			response: `{"data":{"statusCode":200,"success":true,"body":{"data":{"success":true}}}}`,
 			method:   http.MethodDelete, path: "/apps/app1/extensions/gifs-giphy/v1/settings",
-			check: func(t *testing.T, _ wireRequest, got any) {
+			check: func(t *testing.T, _ wiretest.Request, got any) {
 				r := got.(*management.ExtensionReply[management.SettingsBody])
 				assert.True(t, r.Body.OK())
 				assert.Empty(t, r.Body.Data.Settings)
@@ -126,7 +126,7 @@ func TestExtensionsWire(t *testing.T) {
 			},
 			response: `{"data":{"statusCode":200,"success":true,"body":{"success":true}}}`,
 			method:   http.MethodDelete, path: "/apps/app1/extensions/sms-notification/v1/settings",
-			check: func(t *testing.T, _ wireRequest, got any) {
+			check: func(t *testing.T, _ wiretest.Request, got any) {
 				assert.True(t, got.(*management.ExtensionReply[management.SettingsBody]).Body.OK())
 			},
 		},
@@ -138,7 +138,7 @@ func TestExtensionsWire(t *testing.T) {
 			response: settingsReply(`{"giphyApiKey":"giphy-key"}`),
 			method:   http.MethodPost, path: "/apps/app1/extensions/gifs-giphy/v1/settings",
 			body: `{"settings":{"giphyApiKey":"giphy-key"}}`,
-			check: func(t *testing.T, _ wireRequest, got any) {
+			check: func(t *testing.T, _ wiretest.Request, got any) {
 				var s management.GiphySettings
 				require.NoError(t, got.(*management.ExtensionReply[management.SettingsBody]).Body.Data.Settings.Decode(&s))
 				assert.Equal(t, *giphy, s)
@@ -154,7 +154,7 @@ func TestExtensionsWire(t *testing.T) {
 			response: settingsReply(`{}`),
 			method:   http.MethodPut, path: "/apps/app1/extensions/report-message/v1/settings",
 			body:  `{"settings":{"maxReports":3,"useWebhook":false,"webhookURL":"https://hook.example.com"}}`,
-			check: func(*testing.T, wireRequest, any) {},
+			check: func(*testing.T, wiretest.Request, any) {},
 		},
 		{
 			name: "get typed",
@@ -189,7 +189,7 @@ func TestExtensionsWire(t *testing.T) {
 			},
 			response: `{"data":{"statusCode":200,"success":true,"body":{"data":{"success":true}}}}`,
 			method:   http.MethodDelete, path: "/apps/app1/extensions/data-masking/v1/settings",
-			check: func(t *testing.T, _ wireRequest, got any) {
+			check: func(t *testing.T, _ wiretest.Request, got any) {
 				assert.True(t, got.(*management.ExtensionReply[management.SettingsBody]).Body.OK())
 			},
 		},
@@ -264,12 +264,12 @@ func TestExtensionsUploadCertificates(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, tt.response)
+			m.Reply(http.StatusOK, tt.response)
 			content := []byte("\x00\x01certificate bytes\xff")
 			got, err := tt.upload(m.client, tt.filename, content)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, got.Body)
-			r := m.only()
+			r := m.Only()
 			assertWire(t, r, http.MethodPost, "/apps/app1/extensions/push-notification/v1/"+tt.op)
 			mediaType, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 			require.NoError(t, err)
@@ -342,11 +342,11 @@ func TestExtensionsAllStalls(t *testing.T) {
 		}
 		n++
 	}
-	assert.Equal(t, 2, n, "the first page, then page 2, which links to itself")
+	assert.Equal(t, 1, n, "page 2 repeats page 1 and is refused before its items are yielded")
 	assert.ErrorIs(t, last, chat.ErrPaginationStalled)
 
 	for _, err := range srv.client.Extensions.All(context.Background(), "", nil) {
-		requireArgError(t, err, "appID")
+		wiretest.RequireArgError(t, err, "appID")
 	}
 }
 
@@ -355,69 +355,69 @@ func TestExtensionsValidate(t *testing.T) {
 	ctx := context.Background()
 	ext := m.client.Extensions
 	_, err := ext.List(ctx, "", nil)
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = ext.SetEnabled(ctx, "", &management.SetExtensionsRequest{Enabled: []management.ExtensionID{"polls"}})
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = ext.SetEnabled(ctx, "app", nil)
-	requireArgError(t, err, "req")
+	wiretest.RequireArgError(t, err, "req")
 	_, err = ext.SetEnabled(ctx, "app", &management.SetExtensionsRequest{})
-	requireArgError(t, err, "req")
+	wiretest.RequireArgError(t, err, "req")
 	_, err = ext.StoreSettings(ctx, "", "polls", map[string]any{})
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = ext.StoreSettings(ctx, "app", "", map[string]any{})
-	requireArgError(t, err, "extID")
+	wiretest.RequireArgError(t, err, "extID")
 	_, err = ext.StoreSettings(ctx, "app", "polls", nil)
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = ext.StoreSettings(ctx, "app", "polls", (*management.GiphySettings)(nil))
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = ext.StoreSettings(ctx, "app", "polls", json.RawMessage(nil))
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = ext.StoreSettings(ctx, "app", management.ExtensionStickers, map[string]any{})
-	requireArgError(t, err, "extID")
+	wiretest.RequireArgError(t, err, "extID")
 	_, err = ext.StoreSettings(ctx, "app", management.ExtensionDataMasking, map[string]any{})
-	requireArgError(t, err, "extID")
+	wiretest.RequireArgError(t, err, "extID")
 	_, err = management.StoreExtensionSettings(ctx, ext, "app", &management.StickersSettings{})
-	requireArgError(t, err, "extID")
+	wiretest.RequireArgError(t, err, "extID")
 	_, err = management.StoreExtensionSettings[management.GiphySettings](ctx, ext, "app", nil)
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = management.UpdateExtensionSettings[management.GiphySettings](ctx, ext, "app", nil)
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = ext.UpdateSettings(ctx, "app", "polls", nil)
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = ext.GetSettings(ctx, "app", "..")
-	requireArgError(t, err, "extID")
+	wiretest.RequireArgError(t, err, "extID")
 	_, err = management.GetExtensionSettings[management.GiphySettings](ctx, ext, "")
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = ext.DeleteSettings(ctx, "", "polls")
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = ext.StoreChatWidget(ctx, "", map[string]any{})
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = ext.StoreChatWidget(ctx, "app", nil)
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = ext.UpdateChatWidget(ctx, "app", "", map[string]any{})
-	requireArgError(t, err, "widgetID")
+	wiretest.RequireArgError(t, err, "widgetID")
 	_, err = ext.UpdateChatWidget(ctx, "app", "w", []string{"not an object"})
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = ext.UpdateChatWidget(ctx, "app", "w", nil)
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = ext.UpdateChatWidget(ctx, "app", "w", func() {})
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = ext.ListChatWidgets(ctx, "")
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = ext.UploadAPNsP12(ctx, "", "a.p12", []byte("x"))
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = ext.UploadAPNsP12(ctx, "app", "", []byte("x"))
-	requireArgError(t, err, "filename")
+	wiretest.RequireArgError(t, err, "filename")
 	_, err = ext.UploadAPNsP8(ctx, "app", "a.p8", nil)
-	requireArgError(t, err, "content")
+	wiretest.RequireArgError(t, err, "content")
 	_, err = ext.QueryCertificates(ctx, "")
-	requireArgError(t, err, "appID")
-	assert.Zero(t, m.count())
+	wiretest.RequireArgError(t, err, "appID")
+	assert.Zero(t, m.Calls())
 }
 
 func TestGetExtensionSettingsBadSettings(t *testing.T) {
 	m := newMockAPI(t)
-	m.reply(http.StatusOK, settingsReply(`["not","an","object"]`))
+	m.Reply(http.StatusOK, settingsReply(`["not","an","object"]`))
 	_, err := management.GetExtensionSettings[management.GiphySettings](context.Background(), m.client.Extensions, "app")
 	assert.ErrorContains(t, err, "gifs-giphy settings")
 }
@@ -466,14 +466,18 @@ func TestExtensionSettingsNeverPrintCredentials(t *testing.T) {
 	assert.JSONEq(t, `{"data":{"settings":{"giphyApiKey":"s3cret-giphy"}}}`, string(b), "JSON keeps the settings")
 }
 
-func TestDataList(t *testing.T) {
-	var l management.DataList[management.ExtensionHook]
-	require.NoError(t, json.Unmarshal([]byte(`[{"hook":"after_message","enabled":"1"}]`), &l))
-	assert.Equal(t, management.DataList[management.ExtensionHook]{{Hook: management.HookAfterMessage, Enabled: 1}}, l, "a bare array, leniently")
-	require.NoError(t, json.Unmarshal([]byte(`null`), &l))
-	assert.Empty(t, l)
-	b, err := json.Marshal(management.DataList[string](nil))
+// TestExtensionLists decodes an extension's hooks and categories wrapped
+// in {"data": [...]}, as the service sends them, or bare, and encodes them
+// wrapped.
+func TestExtensionLists(t *testing.T) {
+	var e management.Extension
+	require.NoError(t, json.Unmarshal([]byte(`{"id":"x","hooks":[{"hook":"after_message","enabled":"1"}],"categories":{"data":["c"]}}`), &e))
+	assert.Equal(t, []management.ExtensionHook{{Hook: management.HookAfterMessage, Enabled: 1}}, e.Hooks, "a bare array, leniently")
+	assert.Equal(t, []json.RawMessage{json.RawMessage(`"c"`)}, e.Categories)
+	require.NoError(t, json.Unmarshal([]byte(`{"id":"x","hooks":null}`), &e))
+	assert.Empty(t, e.Hooks)
+	b, err := json.Marshal(management.Extension{ID: "x", Hooks: []management.ExtensionHook{}})
 	require.NoError(t, err)
-	assert.JSONEq(t, `{"data":[]}`, string(b))
+	assert.JSONEq(t, `{"id":"x","isActive":false,"hooks":{"data":[]}}`, string(b))
 	assert.Len(t, management.KnownExtensionIDs(), 39, "the reference names 39 extensions")
 }

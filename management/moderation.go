@@ -15,11 +15,11 @@ import (
 // deprecated: use [chat.ModerationService] ([chat.Client.Moderation]),
 // which the reference recommends and which also reviews flagged messages.
 // Get it from [Client.Moderation].
-type ModerationService struct{ rc *rest.Client }
+type ModerationService struct{ c *chat.Caller }
 
 // modPath is /apps/{appId}/moderation followed by segments.
-func modPath(appID string, segments ...string) rest.Path {
-	return path(append([]string{"apps", appID, "moderation"}, segments...)...)
+func modPath(appID string, segments ...string) []string {
+	return append([]string{"apps", appID, "moderation"}, segments...)
 }
 
 // CreateRule creates a moderation rule of the app appID and returns it.
@@ -27,17 +27,17 @@ func modPath(appID string, segments ...string) rest.Path {
 // Deprecated: use chat's ModerationService.CreateRule.
 //
 // API: POST /apps/{appId}/moderation/rules (management)
-func (s *ModerationService) CreateRule(ctx context.Context, appID string, req *chat.CreateRuleRequest, opts ...RequestOption) (*chat.ModerationRule, error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *ModerationService) CreateRule(ctx context.Context, appID string, req *chat.CreateRuleRequest, opts ...chat.RequestOption) (*chat.ModerationRule, error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
 	if req == nil {
 		return nil, argError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.ID", req.ID); err != nil {
+	if err := required("req.ID", req.ID); err != nil {
 		return nil, err
 	}
-	return do[chat.ModerationRule](ctx, s.rc, http.MethodPost, modPath(appID, "rules"), req, opts)
+	return do[chat.ModerationRule](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: modPath(appID, "rules"), Body: req}, opts)
 }
 
 // ListRules returns one page of the moderation rules of the app appID.
@@ -45,11 +45,11 @@ func (s *ModerationService) CreateRule(ctx context.Context, appID string, req *c
 // Deprecated: use chat's ModerationService.ListRules.
 //
 // API: GET /apps/{appId}/moderation/rules (management)
-func (s *ModerationService) ListRules(ctx context.Context, appID string, opts *chat.ListRulesOptions, reqOpts ...RequestOption) (*chat.Page[chat.ModerationRule], error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *ModerationService) ListRules(ctx context.Context, appID string, opts *chat.ListRulesOptions, reqOpts ...chat.RequestOption) (*chat.Page[chat.ModerationRule], error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
-	return listPage[chat.ModerationRule](ctx, s.rc, modPath(appID, "rules"), opts, reqOpts)
+	return listPage[chat.ModerationRule](ctx, s.c, &chat.Request{Path: modPath(appID, "rules"), Query: opts}, reqOpts)
 }
 
 // GetRule returns the moderation rule ruleID of the app appID.
@@ -57,11 +57,11 @@ func (s *ModerationService) ListRules(ctx context.Context, appID string, opts *c
 // Deprecated: use chat's ModerationService.GetRule.
 //
 // API: GET /apps/{appId}/moderation/rules/{ruleId} (management)
-func (s *ModerationService) GetRule(ctx context.Context, appID, ruleID string, opts ...RequestOption) (*chat.ModerationRule, error) {
-	if err := s.rc.Required("appID", appID, "ruleID", ruleID); err != nil {
+func (s *ModerationService) GetRule(ctx context.Context, appID, ruleID string, opts ...chat.RequestOption) (*chat.ModerationRule, error) {
+	if err := required("appID", appID, "ruleID", ruleID); err != nil {
 		return nil, err
 	}
-	return do[chat.ModerationRule](ctx, s.rc, http.MethodGet, modPath(appID, "rules", ruleID), nil, opts)
+	return do[chat.ModerationRule](ctx, s.c, &chat.Request{Method: http.MethodGet, Path: modPath(appID, "rules", ruleID)}, opts)
 }
 
 // UpdateRule changes the moderation rule ruleID of the app appID, as a new
@@ -70,14 +70,14 @@ func (s *ModerationService) GetRule(ctx context.Context, appID, ruleID string, o
 // Deprecated: use chat's ModerationService.UpdateRule.
 //
 // API: PUT /apps/{appId}/moderation/rules/{ruleId} (management)
-func (s *ModerationService) UpdateRule(ctx context.Context, appID, ruleID string, req *chat.UpdateRuleRequest, opts ...RequestOption) (*chat.ModerationRule, error) {
-	if err := s.rc.Required("appID", appID, "ruleID", ruleID); err != nil {
+func (s *ModerationService) UpdateRule(ctx context.Context, appID, ruleID string, req *chat.UpdateRuleRequest, opts ...chat.RequestOption) (*chat.ModerationRule, error) {
+	if err := required("appID", appID, "ruleID", ruleID); err != nil {
 		return nil, err
 	}
 	if req == nil {
 		return nil, argError("req", "must not be nil")
 	}
-	return do[chat.ModerationRule](ctx, s.rc, http.MethodPut, modPath(appID, "rules", ruleID), req, opts)
+	return do[chat.ModerationRule](ctx, s.c, &chat.Request{Method: http.MethodPut, Path: modPath(appID, "rules", ruleID), Body: req}, opts)
 }
 
 // DeleteRule deletes the moderation rule ruleID of the app appID.
@@ -85,11 +85,11 @@ func (s *ModerationService) UpdateRule(ctx context.Context, appID, ruleID string
 // Deprecated: use chat's ModerationService.DeleteRule.
 //
 // API: DELETE /apps/{appId}/moderation/rules/{ruleId} (management)
-func (s *ModerationService) DeleteRule(ctx context.Context, appID, ruleID string, opts ...RequestOption) (*chat.Result, error) {
-	if err := s.rc.Required("appID", appID, "ruleID", ruleID); err != nil {
+func (s *ModerationService) DeleteRule(ctx context.Context, appID, ruleID string, opts ...chat.RequestOption) (*chat.Result, error) {
+	if err := required("appID", appID, "ruleID", ruleID); err != nil {
 		return nil, err
 	}
-	return do[chat.Result](ctx, s.rc, http.MethodDelete, modPath(appID, "rules", ruleID), nil, opts)
+	return do[chat.Result](ctx, s.c, &chat.Request{Method: http.MethodDelete, Path: modPath(appID, "rules", ruleID)}, opts)
 }
 
 // ListRuleRevisions returns one page of the revisions of the moderation
@@ -98,11 +98,11 @@ func (s *ModerationService) DeleteRule(ctx context.Context, appID, ruleID string
 // Deprecated: use chat's ModerationService.ListRuleRevisions.
 //
 // API: GET /apps/{appId}/moderation/rules/{ruleId}/revisions (management)
-func (s *ModerationService) ListRuleRevisions(ctx context.Context, appID, ruleID string, opts *chat.ListRuleRevisionsOptions, reqOpts ...RequestOption) (*chat.Page[chat.ModerationRule], error) {
-	if err := s.rc.Required("appID", appID, "ruleID", ruleID); err != nil {
+func (s *ModerationService) ListRuleRevisions(ctx context.Context, appID, ruleID string, opts *chat.ListRuleRevisionsOptions, reqOpts ...chat.RequestOption) (*chat.Page[chat.ModerationRule], error) {
+	if err := required("appID", appID, "ruleID", ruleID); err != nil {
 		return nil, err
 	}
-	return listPage[chat.ModerationRule](ctx, s.rc, modPath(appID, "rules", ruleID, "revisions"), opts, reqOpts)
+	return listPage[chat.ModerationRule](ctx, s.c, &chat.Request{Path: modPath(appID, "rules", ruleID, "revisions"), Query: opts}, reqOpts)
 }
 
 // CreateKeywordList creates a keyword list of the app appID and returns
@@ -112,8 +112,8 @@ func (s *ModerationService) ListRuleRevisions(ctx context.Context, appID, ruleID
 // Deprecated: use chat's ModerationService.CreateKeywordList.
 //
 // API: POST /apps/{appId}/moderation/keywords (management)
-func (s *ModerationService) CreateKeywordList(ctx context.Context, appID string, req *chat.CreateKeywordListRequest, opts ...RequestOption) (*chat.KeywordList, error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *ModerationService) CreateKeywordList(ctx context.Context, appID string, req *chat.CreateKeywordListRequest, opts ...chat.RequestOption) (*chat.KeywordList, error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
 	if req == nil {
@@ -123,7 +123,7 @@ func (s *ModerationService) CreateKeywordList(ctx context.Context, appID string,
 	if err != nil {
 		return nil, err
 	}
-	return do[chat.KeywordList](ctx, s.rc, http.MethodPost, modPath(appID, "keywords"), &rest.RawBody{ContentType: ct, Data: body}, opts)
+	return do[chat.KeywordList](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: modPath(appID, "keywords"), Body: &rest.RawBody{ContentType: ct, Data: body}}, opts)
 }
 
 // ListKeywordLists returns one page of the keyword lists of the app appID.
@@ -131,11 +131,11 @@ func (s *ModerationService) CreateKeywordList(ctx context.Context, appID string,
 // Deprecated: use chat's ModerationService.ListKeywordLists.
 //
 // API: GET /apps/{appId}/moderation/keywords (management)
-func (s *ModerationService) ListKeywordLists(ctx context.Context, appID string, opts *chat.ListKeywordListsOptions, reqOpts ...RequestOption) (*chat.Page[chat.KeywordList], error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *ModerationService) ListKeywordLists(ctx context.Context, appID string, opts *chat.ListKeywordListsOptions, reqOpts ...chat.RequestOption) (*chat.Page[chat.KeywordList], error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
-	return listPage[chat.KeywordList](ctx, s.rc, modPath(appID, "keywords"), opts, reqOpts)
+	return listPage[chat.KeywordList](ctx, s.c, &chat.Request{Path: modPath(appID, "keywords"), Query: opts}, reqOpts)
 }
 
 // GetKeywordList returns the keyword list keywordID of the app appID.
@@ -143,11 +143,11 @@ func (s *ModerationService) ListKeywordLists(ctx context.Context, appID string, 
 // Deprecated: use chat's ModerationService.GetKeywordList.
 //
 // API: GET /apps/{appId}/moderation/keywords/{keywordId} (management)
-func (s *ModerationService) GetKeywordList(ctx context.Context, appID, keywordID string, opts ...RequestOption) (*chat.KeywordList, error) {
-	if err := s.rc.Required("appID", appID, "keywordID", keywordID); err != nil {
+func (s *ModerationService) GetKeywordList(ctx context.Context, appID, keywordID string, opts ...chat.RequestOption) (*chat.KeywordList, error) {
+	if err := required("appID", appID, "keywordID", keywordID); err != nil {
 		return nil, err
 	}
-	return do[chat.KeywordList](ctx, s.rc, http.MethodGet, modPath(appID, "keywords", keywordID), nil, opts)
+	return do[chat.KeywordList](ctx, s.c, &chat.Request{Method: http.MethodGet, Path: modPath(appID, "keywords", keywordID)}, opts)
 }
 
 // UpdateKeywordList replaces the keyword list keywordID of the app appID
@@ -157,8 +157,8 @@ func (s *ModerationService) GetKeywordList(ctx context.Context, appID, keywordID
 // Deprecated: use chat's ModerationService.UpdateKeywordList.
 //
 // API: PUT /apps/{appId}/moderation/keywords/{keywordId} (management)
-func (s *ModerationService) UpdateKeywordList(ctx context.Context, appID, keywordID string, req *chat.UpdateKeywordListRequest, opts ...RequestOption) (*chat.KeywordList, error) {
-	if err := s.rc.Required("appID", appID, "keywordID", keywordID); err != nil {
+func (s *ModerationService) UpdateKeywordList(ctx context.Context, appID, keywordID string, req *chat.UpdateKeywordListRequest, opts ...chat.RequestOption) (*chat.KeywordList, error) {
+	if err := required("appID", appID, "keywordID", keywordID); err != nil {
 		return nil, err
 	}
 	if req == nil {
@@ -168,7 +168,7 @@ func (s *ModerationService) UpdateKeywordList(ctx context.Context, appID, keywor
 	if err != nil {
 		return nil, err
 	}
-	return do[chat.KeywordList](ctx, s.rc, http.MethodPut, modPath(appID, "keywords", keywordID), &rest.RawBody{ContentType: ct, Data: body}, opts)
+	return do[chat.KeywordList](ctx, s.c, &chat.Request{Method: http.MethodPut, Path: modPath(appID, "keywords", keywordID), Body: &rest.RawBody{ContentType: ct, Data: body}}, opts)
 }
 
 // DeleteKeywordList deletes the keyword list keywordID of the app appID.
@@ -176,11 +176,11 @@ func (s *ModerationService) UpdateKeywordList(ctx context.Context, appID, keywor
 // Deprecated: use chat's ModerationService.DeleteKeywordList.
 //
 // API: DELETE /apps/{appId}/moderation/keywords/{keywordId} (management)
-func (s *ModerationService) DeleteKeywordList(ctx context.Context, appID, keywordID string, opts ...RequestOption) (*chat.Result, error) {
-	if err := s.rc.Required("appID", appID, "keywordID", keywordID); err != nil {
+func (s *ModerationService) DeleteKeywordList(ctx context.Context, appID, keywordID string, opts ...chat.RequestOption) (*chat.Result, error) {
+	if err := required("appID", appID, "keywordID", keywordID); err != nil {
 		return nil, err
 	}
-	return do[chat.Result](ctx, s.rc, http.MethodDelete, modPath(appID, "keywords", keywordID), nil, opts)
+	return do[chat.Result](ctx, s.c, &chat.Request{Method: http.MethodDelete, Path: modPath(appID, "keywords", keywordID)}, opts)
 }
 
 // ListBlockedMessages returns one page of the blocked messages of the app
@@ -189,11 +189,11 @@ func (s *ModerationService) DeleteKeywordList(ctx context.Context, appID, keywor
 // Deprecated: use chat's ModerationService.ListBlockedMessages.
 //
 // API: GET /apps/{appId}/moderation/blocked-messages (management)
-func (s *ModerationService) ListBlockedMessages(ctx context.Context, appID string, opts *chat.ListBlockedMessagesOptions, reqOpts ...RequestOption) (*chat.Page[chat.BlockedMessage], error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *ModerationService) ListBlockedMessages(ctx context.Context, appID string, opts *chat.ListBlockedMessagesOptions, reqOpts ...chat.RequestOption) (*chat.Page[chat.BlockedMessage], error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
-	return listPage[chat.BlockedMessage](ctx, s.rc, modPath(appID, "blocked-messages"), opts, reqOpts)
+	return listPage[chat.BlockedMessage](ctx, s.c, &chat.Request{Path: modPath(appID, "blocked-messages"), Query: opts}, reqOpts)
 }
 
 // ReviewBlockedMessage approves (or, with the chat API's review form,
@@ -204,15 +204,15 @@ func (s *ModerationService) ListBlockedMessages(ctx context.Context, appID strin
 // Deprecated: use chat's ModerationService.ReviewBlockedMessage.
 //
 // API: PATCH /apps/{appId}/moderation/blocked-messages/{messageId} (management)
-func (s *ModerationService) ReviewBlockedMessage(ctx context.Context, appID, messageID string, req *chat.ReviewBlockedMessageRequest, opts ...RequestOption) (*chat.Result, error) {
-	if err := s.rc.Required("appID", appID, "messageID", messageID); err != nil {
+func (s *ModerationService) ReviewBlockedMessage(ctx context.Context, appID, messageID string, req *chat.ReviewBlockedMessageRequest, opts ...chat.RequestOption) (*chat.Result, error) {
+	if err := required("appID", appID, "messageID", messageID); err != nil {
 		return nil, err
 	}
 	if req == nil {
 		return nil, argError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.Status", string(req.Status)); err != nil {
+	if err := required("req.Status", string(req.Status)); err != nil {
 		return nil, err
 	}
-	return do[chat.Result](ctx, s.rc, http.MethodPatch, modPath(appID, "blocked-messages", messageID), req, opts)
+	return do[chat.Result](ctx, s.c, &chat.Request{Method: http.MethodPatch, Path: modPath(appID, "blocked-messages", messageID), Body: req}, opts)
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 )
 
@@ -61,7 +62,7 @@ func TestModerationWire(t *testing.T) {
 			},
 			response: `{"data":[` + modRuleJSON + `],"meta":{"current":{"limit":5,"count":1}}}`,
 			method:   http.MethodGet, path: "/apps/app1/moderation/rules", query: "limit=5",
-			want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*modRule}, Meta: chat.Meta{Current: &chat.Current{Limit: 5, Count: 1}}},
+			want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*modRule}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 5, Count: 1}}},
 		},
 		{
 			name:     "GetRule",
@@ -90,14 +91,14 @@ func TestModerationWire(t *testing.T) {
 			},
 			response: `{"data":[` + modRuleJSON + `],"meta":{"current":{"limit":100,"count":1}}}`,
 			method:   http.MethodGet, path: "/apps/app1/moderation/rules/no-spam/revisions",
-			want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*modRule}, Meta: chat.Meta{Current: &chat.Current{Limit: 100, Count: 1}}},
+			want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*modRule}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 100, Count: 1}}},
 		},
 		{
 			name:     "ListKeywordLists",
 			call:     func(c *management.Client) (any, error) { return c.Moderation.ListKeywordLists(ctx, "app1", nil) },
 			response: `{"data":[` + modKeywordJSON + `],"meta":{"current":{"limit":100,"count":1}}}`,
 			method:   http.MethodGet, path: "/apps/app1/moderation/keywords",
-			want: &chat.Page[chat.KeywordList]{Data: []chat.KeywordList{*modKeywords}, Meta: chat.Meta{Current: &chat.Current{Limit: 100, Count: 1}}},
+			want: &chat.Page[chat.KeywordList]{Data: []chat.KeywordList{*modKeywords}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 100, Count: 1}}},
 		},
 		{
 			name:     "GetKeywordList",
@@ -122,7 +123,7 @@ func TestModerationWire(t *testing.T) {
 			method:   http.MethodGet, path: "/apps/app1/moderation/blocked-messages", query: "id=7",
 			want: &chat.Page[chat.BlockedMessage]{Data: []chat.BlockedMessage{{RuleID: "no-spam",
 				Message: &chat.Message{ID: "8", Data: chat.MessageData{Text: "casino", Moderation: &chat.Moderation{Status: "pending"}}},
-				Actions: []chat.RuleAction{chat.ActionBlockMessage}}}, Meta: chat.Meta{Current: &chat.Current{Limit: 100, Count: 1}}},
+				Actions: []chat.RuleAction{chat.ActionBlockMessage}}}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 100, Count: 1}}},
 		},
 		{
 			name: "ReviewBlockedMessage",
@@ -192,11 +193,11 @@ func TestModerationKeywordFormsWire(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.reply(http.StatusOK, `{"data":`+modKeywordJSON+`}`)
+			m.Reply(http.StatusOK, `{"data":`+modKeywordJSON+`}`)
 			got, err := tt.call(m.client)
 			require.NoError(t, err)
 			assert.Equal(t, modKeywords, got)
-			r := m.only()
+			r := m.Only()
 			assertWire(t, r, tt.method, tt.path)
 			assert.Empty(t, r.RawQuery)
 			assert.Equal(t, tt.fields, formFields(t, r.Header.Get("Content-Type"), r.Body))
@@ -272,8 +273,8 @@ func TestModerationArguments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			requireArgError(t, tt.call(m.client.Moderation), tt.wantName)
-			assert.Zero(t, m.count())
+			wiretest.RequireArgError(t, tt.call(m.client.Moderation), tt.wantName)
+			assert.Zero(t, m.Calls())
 		})
 	}
 }

@@ -2,15 +2,40 @@ package management
 
 import (
 	"context"
+	"net/http"
 
+	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/internal/rest"
 )
 
-// path builds a request path from segments, each escaped on its own.
-func path(segments ...string) rest.Path { return rest.NewPath(segments...) }
-
-// do sends one call and returns the decoded "data" of its response; body is
-// sent as JSON (nil sends none).
-func do[T any](ctx context.Context, rc *rest.Client, method string, p rest.Path, body any, opts []RequestOption) (*T, error) {
-	return rest.Data[T](ctx, rc, &rest.Call{Method: method, Path: p, Body: body, Options: opts})
+// do sends req and returns the decoded "data" member of its answer.
+func do[T any](ctx context.Context, c *chat.Caller, req *chat.Request, opts []chat.RequestOption) (*T, error) {
+	env := new(struct {
+		Data T `json:"data"`
+	})
+	if err := c.Do(ctx, req, env, opts...); err != nil {
+		return nil, err
+	}
+	return &env.Data, nil
 }
+
+// listPage sends a GET of a list and returns the page it answers.
+func listPage[T any](ctx context.Context, c *chat.Caller, req *chat.Request, opts []chat.RequestOption) (*chat.Page[T], error) {
+	req.Method = http.MethodGet
+	page := new(chat.Page[T])
+	if err := c.Do(ctx, req, page, opts...); err != nil {
+		return nil, err
+	}
+	return page, nil
+}
+
+// required checks name/value pairs and returns a [*chat.ArgumentError]
+// naming the first argument that is empty or a dot segment.
+func required(nameValues ...string) error {
+	if name, problem := rest.Required(nameValues...); name != "" {
+		return argError(name, problem)
+	}
+	return nil
+}
+
+func argError(name, problem string) error { return &chat.ArgumentError{Name: name, Problem: problem} }

@@ -6,7 +6,6 @@ import (
 	"net/http"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // SettingsService manages an app's settings. Get it from [Client.Settings].
@@ -14,7 +13,7 @@ import (
 // Settings are app-wide switches keyed by dotted names ([SettingKey]); most
 // hold a boolean, a few an array. Mapping a key sets it; unmapping resets
 // it to its default.
-type SettingsService struct{ rc *rest.Client }
+type SettingsService struct{ c *chat.Caller }
 
 // SettingKey names an app setting.
 type SettingKey string
@@ -61,8 +60,8 @@ const (
 // the outcome for each key. It sends {"settings": {key: value, ...}}.
 //
 // API: POST /apps/{appId}/settings (management)
-func (s *SettingsService) Map(ctx context.Context, appID string, settings map[SettingKey]bool, opts ...RequestOption) (Results, error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *SettingsService) Map(ctx context.Context, appID string, settings map[SettingKey]bool, opts ...chat.RequestOption) (Results, error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
 	if len(settings) == 0 {
@@ -76,7 +75,7 @@ func (s *SettingsService) Map(ctx context.Context, appID string, settings map[Se
 	body := struct {
 		Settings map[SettingKey]bool `json:"settings"`
 	}{settings}
-	out, err := do[Results](ctx, s.rc, http.MethodPost, path("apps", appID, "settings"), body, opts)
+	out, err := do[Results](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: []string{"apps", appID, "settings"}, Body: body}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -118,11 +117,11 @@ func (s AppSettings) Strings(key SettingKey) (values []string, ok bool) {
 // List returns the settings of the app appID.
 //
 // API: GET /apps/{appId}/settings (management)
-func (s *SettingsService) List(ctx context.Context, appID string, opts ...RequestOption) (AppSettings, error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *SettingsService) List(ctx context.Context, appID string, opts ...chat.RequestOption) (AppSettings, error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
-	out, err := do[AppSettings](ctx, s.rc, http.MethodGet, path("apps", appID, "settings"), nil, opts)
+	out, err := do[AppSettings](ctx, s.c, &chat.Request{Method: http.MethodGet, Path: []string{"apps", appID, "settings"}}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -134,8 +133,8 @@ func (s *SettingsService) List(ctx context.Context, appID string, opts ...Reques
 // passed is unconfirmed; this sends them as {"settings": [key, ...]}.
 //
 // API: DELETE /apps/{appId}/settings (management)
-func (s *SettingsService) Unmap(ctx context.Context, appID string, keys []SettingKey, opts ...RequestOption) (*chat.Result, error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *SettingsService) Unmap(ctx context.Context, appID string, keys []SettingKey, opts ...chat.RequestOption) (*chat.Result, error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
 	if len(keys) == 0 {
@@ -149,5 +148,5 @@ func (s *SettingsService) Unmap(ctx context.Context, appID string, keys []Settin
 	body := struct {
 		Settings []SettingKey `json:"settings"`
 	}{keys}
-	return do[chat.Result](ctx, s.rc, http.MethodDelete, path("apps", appID, "settings"), body, opts)
+	return do[chat.Result](ctx, s.c, &chat.Request{Method: http.MethodDelete, Path: []string{"apps", appID, "settings"}, Body: body}, opts)
 }

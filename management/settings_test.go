@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 )
 
@@ -60,20 +61,20 @@ func TestSettingsValidate(t *testing.T) {
 	m := newMockAPI(t)
 	ctx := context.Background()
 	_, err := m.client.Settings.Map(ctx, "", map[management.SettingKey]bool{management.SettingPushEnabled: true})
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = m.client.Settings.Map(ctx, "app", nil)
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = m.client.Settings.Map(ctx, "app", map[management.SettingKey]bool{"": true})
-	requireArgError(t, err, "settings")
+	wiretest.RequireArgError(t, err, "settings")
 	_, err = m.client.Settings.List(ctx, "")
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = m.client.Settings.Unmap(ctx, "", []management.SettingKey{management.SettingPushEnabled})
-	requireArgError(t, err, "appID")
+	wiretest.RequireArgError(t, err, "appID")
 	_, err = m.client.Settings.Unmap(ctx, "app", nil)
-	requireArgError(t, err, "keys")
+	wiretest.RequireArgError(t, err, "keys")
 	_, err = m.client.Settings.Unmap(ctx, "app", []management.SettingKey{""})
-	requireArgError(t, err, "keys")
-	assert.Zero(t, m.count())
+	wiretest.RequireArgError(t, err, "keys")
+	assert.Zero(t, m.Calls())
 }
 
 func TestAppSettingsAccessors(t *testing.T) {

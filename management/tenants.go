@@ -2,12 +2,9 @@ package management
 
 import (
 	"context"
-	"encoding/base64"
-	"fmt"
 	"net/http"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // TenantsService adds tenants. Get it from [Client.Tenants].
@@ -18,26 +15,7 @@ import (
 // sends the management key as the user name and the secret as the
 // password ("Authorization: Basic base64(key:secret)"), and not the key
 // and secret headers.
-type TenantsService struct{ rc *rest.Client }
-
-// newTenantsService returns the tenants service over a copy of rc that
-// authenticates with HTTP Basic auth (key as user name, secret as
-// password) instead of the key and secret headers.
-func newTenantsService(rc *rest.Client, key, secret string) *TenantsService {
-	basic := *rc
-	credential := base64.StdEncoding.EncodeToString([]byte(key + ":" + secret))
-	header := []string{"Basic " + credential}
-	basic.Auth = func(h http.Header) { h["Authorization"] = header }
-	secrets := rc.Secrets
-	basic.Secrets = func() []string {
-		var out []string
-		if secrets != nil {
-			out = secrets()
-		}
-		return append(out, credential)
-	}
-	return &TenantsService{rc: &basic}
-}
+type TenantsService struct{ c *chat.Caller }
 
 // AddTenantRequest is the body of [TenantsService.Add]: the tenant's
 // account and its first app.
@@ -51,7 +29,7 @@ type AddTenantRequest struct {
 	// required.
 	Email string `json:"email"`
 	// Password is the account's password, in plain text; required.
-	Password string `json:"password"`
+	Password chat.Secret `json:"password"`
 	// ContactNumber is the customer's phone number.
 	ContactNumber string `json:"contactNumber,omitempty"`
 	// Role is the customer's role, e.g. "developer" or "business owner".
@@ -64,14 +42,6 @@ type AddTenantRequest struct {
 	Industry string `json:"industry,omitempty"`
 	// Technology is what the app is built with.
 	Technology string `json:"technology,omitempty"`
-}
-
-// Format prints the request with the password redacted, for every verb.
-func (r AddTenantRequest) Format(f fmt.State, verb rune) {
-	type request AddTenantRequest
-	v := request(r)
-	redact(&v.Password)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
 }
 
 // Tenant is an account added with [TenantsService.Add], with its app.
@@ -101,21 +71,13 @@ type TenantApp struct {
 	Region chat.Region `json:"region"`
 	// AuthKey is the app's authOnly key, for creating users and auth
 	// tokens.
-	AuthKey string `json:"authKey,omitempty"`
+	AuthKey chat.Secret `json:"authKey,omitempty"`
 	// APIKey is the app's fullAccess REST API key.
-	APIKey string `json:"apiKey,omitempty"`
+	APIKey chat.Secret `json:"apiKey,omitempty"`
 	// CreatedAt is when the app was created.
 	CreatedAt chat.Timestamp `json:"createdAt,omitempty"`
 	// Plan is the app's plan, e.g. "Build".
 	Plan string `json:"plan,omitempty"`
-}
-
-// Format prints the app with its keys redacted, for every verb.
-func (a TenantApp) Format(f fmt.State, verb rune) {
-	type app TenantApp
-	v := app(a)
-	redact(&v.AuthKey, &v.APIKey)
-	fmt.Fprintf(f, fmt.FormatString(f, verb), v)
 }
 
 // Add creates a tenant: a customer account with its first app, and returns
@@ -123,13 +85,13 @@ func (a TenantApp) Format(f fmt.State, verb rune) {
 // (see [TenantsService]).
 //
 // API: POST /tenants (management)
-func (s *TenantsService) Add(ctx context.Context, req *AddTenantRequest, opts ...RequestOption) (*Tenant, error) {
+func (s *TenantsService) Add(ctx context.Context, req *AddTenantRequest, opts ...chat.RequestOption) (*Tenant, error) {
 	if req == nil {
 		return nil, argError("req", "must not be nil")
 	}
-	if err := s.rc.Required("req.Name", req.Name, "req.Email", req.Email, "req.Password", req.Password,
+	if err := required("req.Name", req.Name, "req.Email", req.Email, "req.Password", string(req.Password),
 		"req.AppName", req.AppName, "req.AppRegion", string(req.AppRegion)); err != nil {
 		return nil, err
 	}
-	return do[Tenant](ctx, s.rc, http.MethodPost, path("tenants"), req, opts)
+	return do[Tenant](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: []string{"tenants"}, Body: req}, opts)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 )
 
@@ -37,10 +38,10 @@ func tenantRequest() *management.AddTenantRequest {
 // secret headers, and decodes the tenant.
 func TestTenantsAddWire(t *testing.T) {
 	m := newMockAPI(t)
-	m.reply(http.StatusOK, `{"data":`+tenantJSON+`}`)
+	m.Reply(http.StatusOK, `{"data":`+tenantJSON+`}`)
 	got, err := m.client.Tenants.Add(context.Background(), tenantRequest())
 	require.NoError(t, err)
-	r := m.only()
+	r := m.Only()
 
 	assert.Equal(t, http.MethodPost, r.Method)
 	assert.Equal(t, "/tenants", r.Path)
@@ -57,7 +58,7 @@ func TestTenantsAddWire(t *testing.T) {
 	assert.Empty(t, r.Header.Values("key"), "no key header")
 	assert.Empty(t, r.Header.Values("secret"), "no secret header")
 	assert.Empty(t, r.Header.Values("apikey"), "no apikey header")
-	assertJSONBody(t, r, `{"name":"Example User","email":"user@example.com","password":"`+tenantPassword+`",
+	wiretest.JSONBody(t, r, `{"name":"Example User","email":"user@example.com","password":"`+tenantPassword+`",
 		"contactNumber":"1234567890","role":"engineer","appName":"Create App","appRegion":"us","industry":"retail","technology":"go"}`)
 
 	assert.Equal(t, &management.Tenant{
@@ -71,15 +72,13 @@ func TestTenantsAddWire(t *testing.T) {
 // tenants service leaves the other services' credentials alone.
 func TestTenantsOthersKeepKeySecret(t *testing.T) {
 	m := newMockAPI(t)
-	m.reply(http.StatusOK, `{"data":`+tenantJSON+`}`)
+	m.Reply(http.StatusOK, `{"data":`+tenantJSON+`}`)
 	_, err := m.client.Tenants.Add(context.Background(), tenantRequest())
 	require.NoError(t, err)
-	m.reply(http.StatusOK, `{"data":[]}`)
+	m.Reply(http.StatusOK, `{"data":[]}`)
 	_, err = m.client.Apps.List(context.Background(), nil)
 	require.NoError(t, err)
-	m.mu.Lock()
-	second := m.reqs[1]
-	m.mu.Unlock()
+	second := m.Requests()[1]
 	assertWire(t, second, http.MethodGet, "/apps")
 	assert.Empty(t, second.Header.Values("Authorization"))
 }
@@ -88,7 +87,7 @@ func TestTenantsValidate(t *testing.T) {
 	m := newMockAPI(t)
 	ctx := context.Background()
 	_, err := m.client.Tenants.Add(ctx, nil)
-	requireArgError(t, err, "req")
+	wiretest.RequireArgError(t, err, "req")
 	for _, tt := range []struct {
 		arg    string
 		change func(*management.AddTenantRequest)
@@ -102,9 +101,9 @@ func TestTenantsValidate(t *testing.T) {
 		req := tenantRequest()
 		tt.change(req)
 		_, err := m.client.Tenants.Add(ctx, req)
-		requireArgError(t, err, tt.arg)
+		wiretest.RequireArgError(t, err, tt.arg)
 	}
-	assert.Zero(t, m.count())
+	assert.Zero(t, m.Calls())
 }
 
 func TestTenantsNeverPrintSecrets(t *testing.T) {
@@ -120,7 +119,7 @@ func TestTenantsNeverPrintSecrets(t *testing.T) {
 
 	// A failure shows neither the credentials nor the Basic auth header.
 	m := newMockAPI(t)
-	m.reply(http.StatusUnauthorized, `{"error":{"code":"AUTH_ERR_EMPTY_AUTH_HEADER","message":"missing"}}`)
+	m.Reply(http.StatusUnauthorized, `{"error":{"code":"AUTH_ERR_EMPTY_AUTH_HEADER","message":"missing"}}`)
 	_, err := m.client.Tenants.Add(context.Background(), tenantRequest())
 	var ce *chat.Error
 	require.True(t, errors.As(err, &ce))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/internal/rest"
+	"github.com/chatrest/chat/webhook"
 )
 
 // WebhooksService manages an app's webhooks, the HTTPS endpoints the
@@ -21,7 +22,7 @@ import (
 //
 // Every operation accepts [WithWebhookVersion] to choose between the legacy
 // webhook implementation (the default) and the new one.
-type WebhooksService struct{ rc *rest.Client }
+type WebhooksService struct{ c *chat.Caller }
 
 // The limits the reference sets on webhooks; the client checks them before
 // sending.
@@ -53,17 +54,11 @@ const webhookVersionHeader = "X-Webhook-Version"
 // The reference does not say how the two implementations differ (payloads,
 // triggers, retries): that is unconfirmed, so test the version you choose
 // against your receiver.
-func WithWebhookVersion(v int) RequestOption {
-	return func(s *rest.Settings) {
-		if v < 1 {
-			s.Header.Del(webhookVersionHeader)
-			return
-		}
-		if s.Header == nil {
-			s.Header = http.Header{}
-		}
-		s.Header.Set(webhookVersionHeader, strconv.Itoa(v))
+func WithWebhookVersion(v int) chat.RequestOption {
+	if v < 1 {
+		return chat.WithHeader(webhookVersionHeader, "")
 	}
+	return chat.WithHeader(webhookVersionHeader, strconv.Itoa(v))
 }
 
 // Webhook is a webhook of an app: where the service POSTs the events of the
@@ -84,7 +79,7 @@ type Webhook struct {
 	Username string `json:"username,omitempty"`
 	// Password is the Basic-auth password, when the service returns it
 	// (the reference's schema lists it; its examples leave it out).
-	Password string `json:"password,omitempty"`
+	Password chat.Secret `json:"password,omitempty"`
 	// Enabled reports whether the webhook receives deliveries. The
 	// reference's examples leave it out of responses; then it is false.
 	Enabled bool `json:"enabled,omitempty"`
@@ -134,7 +129,7 @@ type CreateWebhookRequest struct {
 	// Password is the Basic-auth password: at most 100 characters, no
 	// spaces. The reference says both are alphanumeric only; the client
 	// does not enforce that.
-	Password string `json:"password,omitempty"`
+	Password chat.Secret `json:"password,omitempty"`
 	// Enabled switches deliveries on or off; nil leaves the service's
 	// default, which the reference does not state (chattest enables the
 	// webhook). Set it, e.g. Enabled: new(true), to be sure.
@@ -173,7 +168,7 @@ type UpdateWebhookRequest struct {
 	// Username is the new Basic-auth user name.
 	Username *string `json:"username,omitempty"`
 	// Password is the new Basic-auth password.
-	Password *string `json:"password,omitempty"`
+	Password *chat.Secret `json:"password,omitempty"`
 	// RetryOnFailure switches retries of failed deliveries on or off.
 	RetryOnFailure *bool `json:"retryOnFailure,omitempty"`
 	// Enabled switches deliveries on or off.
@@ -199,7 +194,7 @@ func (r UpdateWebhookRequest) GoString() string { return r.String() }
 func (r UpdateWebhookRequest) Format(f fmt.State, verb rune) { io.WriteString(f, r.String()) }
 
 // shownSecret is how a secret prints: REDACTED, or "" when empty.
-func shownSecret(s string) string {
+func shownSecret(s chat.Secret) string {
 	if s == "" {
 		return `""`
 	}
@@ -238,8 +233,8 @@ func shownString(s *string, isURL bool) string {
 // field, e.g. "req.URL".
 //
 // API: POST /apps/{appId}/webhooks (management)
-func (s *WebhooksService) Create(ctx context.Context, appID string, req *CreateWebhookRequest, opts ...RequestOption) (*Webhook, error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *WebhooksService) Create(ctx context.Context, appID string, req *CreateWebhookRequest, opts ...chat.RequestOption) (*Webhook, error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
 	if req == nil {
@@ -248,7 +243,7 @@ func (s *WebhooksService) Create(ctx context.Context, appID string, req *CreateW
 	if err := req.validate(); err != nil {
 		return nil, err
 	}
-	return do[Webhook](ctx, s.rc, http.MethodPost, path("apps", appID, "webhooks"), req, opts)
+	return do[Webhook](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: []string{"apps", appID, "webhooks"}, Body: req}, opts)
 }
 
 func (r *CreateWebhookRequest) validate() error {
@@ -273,7 +268,7 @@ func (r *CreateWebhookRequest) validate() error {
 	if err := checkWebhookText("req.Username", r.Username, MaxWebhookUsernameLen, true); err != nil {
 		return err
 	}
-	return checkWebhookText("req.Password", r.Password, MaxWebhookPasswordLen, true)
+	return checkWebhookText("req.Password", string(r.Password), MaxWebhookPasswordLen, true)
 }
 
 func (r *UpdateWebhookRequest) validate() error {
@@ -296,7 +291,7 @@ func (r *UpdateWebhookRequest) validate() error {
 		}
 	}
 	if r.Password != nil {
-		return checkWebhookText("req.Password", *r.Password, MaxWebhookPasswordLen, true)
+		return checkWebhookText("req.Password", string(*r.Password), MaxWebhookPasswordLen, true)
 	}
 	return nil
 }
@@ -373,16 +368,16 @@ type ListWebhooksOptions struct {
 // them all and there is no iterator.
 //
 // API: GET /apps/{appId}/webhooks (management)
-func (s *WebhooksService) List(ctx context.Context, appID string, opts *ListWebhooksOptions, reqOpts ...RequestOption) (*chat.Page[Webhook], error) {
-	if err := s.rc.Required("appID", appID); err != nil {
+func (s *WebhooksService) List(ctx context.Context, appID string, opts *ListWebhooksOptions, reqOpts ...chat.RequestOption) (*chat.Page[Webhook], error) {
+	if err := required("appID", appID); err != nil {
 		return nil, err
 	}
 	var page chat.Page[Webhook]
-	call := &rest.Call{Method: http.MethodGet, Path: path("apps", appID, "webhooks"), Options: reqOpts}
+	call := &chat.Request{Method: http.MethodGet, Path: []string{"apps", appID, "webhooks"}}
 	if opts != nil {
 		call.Query = opts
 	}
-	if err := s.rc.Do(ctx, call, &page); err != nil {
+	if err := s.c.Do(ctx, call, &page, reqOpts...); err != nil {
 		return nil, err
 	}
 	return &page, nil
@@ -391,19 +386,19 @@ func (s *WebhooksService) List(ctx context.Context, appID string, opts *ListWebh
 // Get returns the webhook webhookID of the app appID.
 //
 // API: GET /apps/{appId}/webhooks/{webhookId} (management)
-func (s *WebhooksService) Get(ctx context.Context, appID, webhookID string, opts ...RequestOption) (*Webhook, error) {
-	if err := s.rc.Required("appID", appID, "webhookID", webhookID); err != nil {
+func (s *WebhooksService) Get(ctx context.Context, appID, webhookID string, opts ...chat.RequestOption) (*Webhook, error) {
+	if err := required("appID", appID, "webhookID", webhookID); err != nil {
 		return nil, err
 	}
-	return do[Webhook](ctx, s.rc, http.MethodGet, path("apps", appID, "webhooks", webhookID), nil, opts)
+	return do[Webhook](ctx, s.c, &chat.Request{Method: http.MethodGet, Path: []string{"apps", appID, "webhooks", webhookID}}, opts)
 }
 
 // Update changes the fields req sets on the webhook webhookID of the app
 // appID and returns the webhook.
 //
 // API: PUT /apps/{appId}/webhooks/{webhookId} (management)
-func (s *WebhooksService) Update(ctx context.Context, appID, webhookID string, req *UpdateWebhookRequest, opts ...RequestOption) (*Webhook, error) {
-	if err := s.rc.Required("appID", appID, "webhookID", webhookID); err != nil {
+func (s *WebhooksService) Update(ctx context.Context, appID, webhookID string, req *UpdateWebhookRequest, opts ...chat.RequestOption) (*Webhook, error) {
+	if err := required("appID", appID, "webhookID", webhookID); err != nil {
 		return nil, err
 	}
 	if req == nil {
@@ -412,27 +407,26 @@ func (s *WebhooksService) Update(ctx context.Context, appID, webhookID string, r
 	if err := req.validate(); err != nil {
 		return nil, err
 	}
-	return do[Webhook](ctx, s.rc, http.MethodPut, path("apps", appID, "webhooks", webhookID), req, opts)
+	return do[Webhook](ctx, s.c, &chat.Request{Method: http.MethodPut, Path: []string{"apps", appID, "webhooks", webhookID}, Body: req}, opts)
 }
 
 // Delete deletes the webhook webhookID of the app appID; its deliveries
 // stop.
 //
 // API: DELETE /apps/{appId}/webhooks/{webhookId} (management)
-func (s *WebhooksService) Delete(ctx context.Context, appID, webhookID string, opts ...RequestOption) (*chat.Result, error) {
-	if err := s.rc.Required("appID", appID, "webhookID", webhookID); err != nil {
+func (s *WebhooksService) Delete(ctx context.Context, appID, webhookID string, opts ...chat.RequestOption) (*chat.Result, error) {
+	if err := required("appID", appID, "webhookID", webhookID); err != nil {
 		return nil, err
 	}
-	return do[chat.Result](ctx, s.rc, http.MethodDelete, path("apps", appID, "webhooks", webhookID), nil, opts)
+	return do[chat.Result](ctx, s.c, &chat.Request{Method: http.MethodDelete, Path: []string{"apps", appID, "webhooks", webhookID}}, opts)
 }
 
 // Trigger is an event a webhook can subscribe to, as [WebhooksService.ListTriggers]
 // returns it.
 type Trigger struct {
-	// ID is the trigger id, e.g. "message_sent"; package
-	// [github.com/chatrest/chat/webhook] names the event each one
-	// delivers.
-	ID string `json:"id"`
+	// ID is the trigger, e.g. [webhook.TriggerMessageSent]; package
+	// webhook decodes the event each one delivers.
+	ID webhook.Trigger `json:"id"`
 	// Category is the trigger's area, e.g. messages or groups.
 	Category string `json:"category,omitempty"`
 	// Description says when the trigger fires.
@@ -441,10 +435,10 @@ type Trigger struct {
 
 // triggersBody is the body of add-triggers and remove-triggers.
 type triggersBody struct {
-	TriggerIDs []string `json:"triggerIds"`
+	TriggerIDs []webhook.Trigger `json:"triggerIds"`
 }
 
-func checkTriggerIDs(ids []string) error {
+func checkTriggerIDs(ids []webhook.Trigger) error {
 	if len(ids) == 0 {
 		return argError("triggerIDs", "must name at least one trigger")
 	}
@@ -465,14 +459,14 @@ func checkTriggerIDs(ids []string) error {
 // such as [WithWebhookVersion] can follow them.
 //
 // API: POST /apps/{appId}/webhooks/{webhookId}/triggers (management)
-func (s *WebhooksService) AddTriggers(ctx context.Context, appID, webhookID string, triggerIDs []string, opts ...RequestOption) (map[string]chat.Result, error) {
-	if err := s.rc.Required("appID", appID, "webhookID", webhookID); err != nil {
+func (s *WebhooksService) AddTriggers(ctx context.Context, appID, webhookID string, triggerIDs []webhook.Trigger, opts ...chat.RequestOption) (map[string]chat.Result, error) {
+	if err := required("appID", appID, "webhookID", webhookID); err != nil {
 		return nil, err
 	}
 	if err := checkTriggerIDs(triggerIDs); err != nil {
 		return nil, err
 	}
-	out, err := do[map[string]chat.Result](ctx, s.rc, http.MethodPost, path("apps", appID, "webhooks", webhookID, "triggers"), &triggersBody{triggerIDs}, opts)
+	out, err := do[map[string]chat.Result](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: []string{"apps", appID, "webhooks", webhookID, "triggers"}, Body: &triggersBody{triggerIDs}}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -485,11 +479,11 @@ func (s *WebhooksService) AddTriggers(ctx context.Context, appID, webhookID stri
 // them come in one call.
 //
 // API: GET /apps/{appId}/webhooks/{webhookId}/triggers (management)
-func (s *WebhooksService) ListTriggers(ctx context.Context, appID, webhookID string, opts ...RequestOption) ([]Trigger, error) {
-	if err := s.rc.Required("appID", appID, "webhookID", webhookID); err != nil {
+func (s *WebhooksService) ListTriggers(ctx context.Context, appID, webhookID string, opts ...chat.RequestOption) ([]Trigger, error) {
+	if err := required("appID", appID, "webhookID", webhookID); err != nil {
 		return nil, err
 	}
-	out, err := do[[]Trigger](ctx, s.rc, http.MethodGet, path("apps", appID, "webhooks", webhookID, "triggers"), nil, opts)
+	out, err := do[[]Trigger](ctx, s.c, &chat.Request{Method: http.MethodGet, Path: []string{"apps", appID, "webhooks", webhookID, "triggers"}}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -500,12 +494,12 @@ func (s *WebhooksService) ListTriggers(ctx context.Context, appID, webhookID str
 // the triggers triggerIDs.
 //
 // API: DELETE /apps/{appId}/webhooks/{webhookId}/triggers (management)
-func (s *WebhooksService) RemoveTriggers(ctx context.Context, appID, webhookID string, triggerIDs []string, opts ...RequestOption) (*chat.Result, error) {
-	if err := s.rc.Required("appID", appID, "webhookID", webhookID); err != nil {
+func (s *WebhooksService) RemoveTriggers(ctx context.Context, appID, webhookID string, triggerIDs []webhook.Trigger, opts ...chat.RequestOption) (*chat.Result, error) {
+	if err := required("appID", appID, "webhookID", webhookID); err != nil {
 		return nil, err
 	}
 	if err := checkTriggerIDs(triggerIDs); err != nil {
 		return nil, err
 	}
-	return do[chat.Result](ctx, s.rc, http.MethodDelete, path("apps", appID, "webhooks", webhookID, "triggers"), &triggersBody{triggerIDs}, opts)
+	return do[chat.Result](ctx, s.c, &chat.Request{Method: http.MethodDelete, Path: []string{"apps", appID, "webhooks", webhookID, "triggers"}, Body: &triggersBody{triggerIDs}}, opts)
 }

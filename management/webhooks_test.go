@@ -11,7 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
+	"github.com/chatrest/chat/webhook"
 )
 
 // hookPassword is a webhook password shaped so that a leak is recognisable.
@@ -23,7 +25,7 @@ func TestWebhooksWire(t *testing.T) {
 		Username: "cc", Enabled: true, CreatedAt: 1684141151, UpdatedAt: 1684145021}
 	const hookJSON = `{"id":"orders_hook","name":"Orders","webhookURL":"https://example.com/hooks","useBasicAuth":true,
 		"username":"cc","enabled":true,"createdAt":1684141151,"updatedAt":1684145021}`
-	noVersion := func(t *testing.T, r wireRequest, got any) {
+	noVersion := func(t *testing.T, r wiretest.Request, got any) {
 		assert.Empty(t, r.Header.Values("X-Webhook-Version"), "X-Webhook-Version header")
 		assert.Equal(t, hook, got)
 	}
@@ -75,7 +77,7 @@ func TestWebhooksWire(t *testing.T) {
 			response: `{"data":[` + hookJSON + `],"meta":{"pagination":{"total":1,"count":1,"per_page":10,"current_page":1,"total_pages":1}}}`,
 			method:   http.MethodGet, path: "/apps/app1/webhooks", query: "perPage=10&searchKey=ord+ers",
 			want: &chat.Page[management.Webhook]{Data: []management.Webhook{*hook},
-				Meta: chat.Meta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 10, CurrentPage: 1, TotalPages: 1}}},
+				Meta: chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 10, CurrentPage: 1, TotalPages: 1}}},
 		},
 		{
 			name:     "List without options, string timestamps",
@@ -107,7 +109,7 @@ func TestWebhooksWire(t *testing.T) {
 			name: "Update sends only the set fields, false included",
 			call: func(c *management.Client) (any, error) {
 				return c.Webhooks.Update(ctx, "app1", "orders_hook", &management.UpdateWebhookRequest{
-					Name: new("Orders"), Enabled: new(false), RetryOnFailure: new(true), Password: new(hookPassword),
+					Name: new("Orders"), Enabled: new(false), RetryOnFailure: new(true), Password: new(chat.Secret(hookPassword)),
 				}, management.WithWebhookVersion(3), management.WithWebhookVersion(2))
 			},
 			response: `{"data":` + hookJSON + `}`,
@@ -126,7 +128,7 @@ func TestWebhooksWire(t *testing.T) {
 		{
 			name: "AddTriggers",
 			call: func(c *management.Client) (any, error) {
-				return c.Webhooks.AddTriggers(ctx, "app1", "orders_hook", []string{"message_sent", "group_created"}, management.WithWebhookVersion(2))
+				return c.Webhooks.AddTriggers(ctx, "app1", "orders_hook", []webhook.Trigger{"message_sent", "group_created"}, management.WithWebhookVersion(2))
 			},
 			response: `{"data":{"message_sent":{"success":true,"message":"Triggers has been added successfully."},
 				"group_created":{"success":true,"message":"Triggers has been added successfully."}}}`,
@@ -148,7 +150,7 @@ func TestWebhooksWire(t *testing.T) {
 		{
 			name: "RemoveTriggers sends the ids in the body",
 			call: func(c *management.Client) (any, error) {
-				return c.Webhooks.RemoveTriggers(ctx, "app1", "orders_hook", []string{"message_sent"})
+				return c.Webhooks.RemoveTriggers(ctx, "app1", "orders_hook", []webhook.Trigger{"message_sent"})
 			},
 			response: `{"data":{"success":true,"message":"Removed trigger successfully."}}`,
 			method:   http.MethodDelete, path: "/apps/app1/webhooks/orders_hook/triggers",
@@ -198,7 +200,7 @@ func TestWebhooksValidate(t *testing.T) {
 		{"create basic auth without password", create(with(func(r *management.CreateWebhookRequest) { r.UseBasicAuth, r.Username = true, "u" })), "req.Password"},
 		{"create username of 51", create(with(func(r *management.CreateWebhookRequest) { r.Username = strings.Repeat("u", 51) })), "req.Username"},
 		{"create username with a space", create(with(func(r *management.CreateWebhookRequest) { r.Username = "a b" })), "req.Username"},
-		{"create password of 101", create(with(func(r *management.CreateWebhookRequest) { r.Password = strings.Repeat("p", 101) })), "req.Password"},
+		{"create password of 101", create(with(func(r *management.CreateWebhookRequest) { r.Password = chat.Secret(strings.Repeat("p", 101)) })), "req.Password"},
 		{"create password with a newline", create(with(func(r *management.CreateWebhookRequest) { r.Password = "p\nq" })), "req.Password"},
 		{"get without app", func(c *management.Client) error { _, err := c.Webhooks.Get(ctx, "", "h1"); return err }, "appID"},
 		{"get without webhook", func(c *management.Client) error { _, err := c.Webhooks.Get(ctx, "app1", ""); return err }, "webhookID"},
@@ -212,28 +214,28 @@ func TestWebhooksValidate(t *testing.T) {
 		{"update empty name", update(&management.UpdateWebhookRequest{Name: new("")}), "req.Name"},
 		{"update plain http URL", update(&management.UpdateWebhookRequest{URL: new("http://10.0.0.1/h")}), "req.URL"},
 		{"update long username", update(&management.UpdateWebhookRequest{Username: new(strings.Repeat("u", 51))}), "req.Username"},
-		{"update long password", update(&management.UpdateWebhookRequest{Password: new(strings.Repeat("p", 101))}), "req.Password"},
+		{"update long password", update(&management.UpdateWebhookRequest{Password: new(chat.Secret(strings.Repeat("p", 101)))}), "req.Password"},
 		{"delete without webhook", func(c *management.Client) error { _, err := c.Webhooks.Delete(ctx, "app1", ""); return err }, "webhookID"},
 		{"add no triggers", func(c *management.Client) error {
 			_, err := c.Webhooks.AddTriggers(ctx, "app1", "h1", nil)
 			return err
 		}, "triggerIDs"},
 		{"add an empty trigger", func(c *management.Client) error {
-			_, err := c.Webhooks.AddTriggers(ctx, "app1", "h1", []string{"message_sent", ""})
+			_, err := c.Webhooks.AddTriggers(ctx, "app1", "h1", []webhook.Trigger{"message_sent", ""})
 			return err
 		}, "triggerIDs[1]"},
 		{"list triggers without webhook", func(c *management.Client) error { _, err := c.Webhooks.ListTriggers(ctx, "app1", ""); return err }, "webhookID"},
 		{"remove no triggers", func(c *management.Client) error {
-			_, err := c.Webhooks.RemoveTriggers(ctx, "app1", "h1", []string{})
+			_, err := c.Webhooks.RemoveTriggers(ctx, "app1", "h1", []webhook.Trigger{})
 			return err
 		}, "triggerIDs"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
 			err := tt.call(m.client)
-			requireArgError(t, err, tt.arg)
+			wiretest.RequireArgError(t, err, tt.arg)
 			assert.NotContains(t, err.Error(), hookPassword)
-			assert.Zero(t, m.count(), "requests sent")
+			assert.Zero(t, m.Calls(), "requests sent")
 		})
 	}
 }
@@ -241,22 +243,22 @@ func TestWebhooksValidate(t *testing.T) {
 func TestWebhooksAcceptLimits(t *testing.T) {
 	ctx := context.Background()
 	m := newMockAPI(t)
-	m.reply(http.StatusOK, `{"data":{"id":"h"}}`)
+	m.Reply(http.StatusOK, `{"data":{"id":"h"}}`)
 	for _, r := range []*management.CreateWebhookRequest{
 		{ID: strings.Repeat("a", 50), Name: strings.Repeat("é", 50), URL: "https://example.com/" + strings.Repeat("a", 255-len("https://example.com/")),
-			UseBasicAuth: true, Username: strings.Repeat("u", 50), Password: strings.Repeat("p", 100)},
+			UseBasicAuth: true, Username: strings.Repeat("u", 50), Password: chat.Secret(strings.Repeat("p", 100))},
 		{ID: "test_webhook-201", Name: "With spaces is fine", URL: "http://localhost:9000/h"},
 		{ID: "H1", Name: "Loopback v6", URL: "http://[::1]:9000/h"},
 	} {
 		_, err := m.client.Webhooks.Create(ctx, "app1", r)
 		require.NoError(t, err, "%v", r)
 	}
-	assert.Equal(t, 3, m.count())
+	assert.Equal(t, 3, m.Calls())
 }
 
 func TestWebhooksAPIErrors(t *testing.T) {
 	m := newMockAPI(t)
-	m.reply(http.StatusNotFound, `{"error":{"code":"ERR_WEBHOOK_NOT_FOUND","message":"The webhook h1 does not exist."}}`)
+	m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_WEBHOOK_NOT_FOUND","message":"The webhook h1 does not exist."}}`)
 	_, err := m.client.Webhooks.Get(context.Background(), "app1", "h1")
 	var ae *chat.Error
 	require.ErrorAs(t, err, &ae)
@@ -267,7 +269,7 @@ func TestWebhooksAPIErrors(t *testing.T) {
 func TestWebhookTypesNeverPrintThePassword(t *testing.T) {
 	hook := management.Webhook{ID: "h1", Name: "Hook", URL: "https://cc:" + hookPassword + "@example.com/h", UseBasicAuth: true, Username: "cc", Password: hookPassword, Enabled: true}
 	create := management.CreateWebhookRequest{ID: "h1", Name: "Hook", URL: "https://example.com/h", UseBasicAuth: true, Username: "cc", Password: hookPassword, Enabled: new(true)}
-	update := management.UpdateWebhookRequest{Name: new("Hook"), Password: new(hookPassword), URL: new("https://u:" + hookPassword + "@example.com/")}
+	update := management.UpdateWebhookRequest{Name: new("Hook"), Password: new(chat.Secret(hookPassword)), URL: new("https://u:" + hookPassword + "@example.com/")}
 	for _, v := range []any{hook, &hook, []management.Webhook{hook}, create, &create, update, &update,
 		struct{ W *management.Webhook }{&hook}} {
 		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%d"} {

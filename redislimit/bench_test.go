@@ -2,7 +2,9 @@ package redislimit_test
 
 import (
 	"context"
+	"net/http"
 	"testing"
+	"time"
 
 	"github.com/go-redis/redis_rate/v10"
 
@@ -44,6 +46,36 @@ func BenchmarkWait(b *testing.B) {
 		l := chat.NewRateLimiter(chat.RateLimits{Standard: budget})
 		for b.Loop() {
 			if err := l.Wait(ctx, key); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkObserve429 measures sharing a 429's hold: a Limiter's Observe
+// of a refused answer, which hands the wait to Redis in one script, against
+// the floor of one SET with an expiry, in the same run.
+//
+//	CHAT_TEST_REDIS_ADDR=127.0.0.1:6379 go test -run '^$' -bench Observe429 -count 6 .
+func BenchmarkObserve429(b *testing.B) {
+	rdb := sharedRedis(b)
+	ctx := context.Background()
+	key := chat.LimitKey{AppID: "bench", Class: chat.ClassStandard}
+
+	b.Run("redislimit", func(b *testing.B) {
+		l := newLimiter(b, rdb, redislimit.WithPrefix(uniquePrefix()))
+		for b.Loop() {
+			// Each answer asks for a wait ending later than the last: each is shared.
+			l.Observe(ctx, key, chat.RateObservation{Status: http.StatusTooManyRequests, Remaining: -1, RetryAfter: time.Second, Received: time.Now()})
+		}
+		if l.Degraded() {
+			b.Fatal("Redis failed")
+		}
+	})
+	b.Run("SET PX", func(b *testing.B) {
+		name := uniquePrefix() + "{bench}:standard:hold"
+		for b.Loop() {
+			if err := rdb.Set(ctx, name, "1", time.Second).Err(); err != nil {
 				b.Fatal(err)
 			}
 		}

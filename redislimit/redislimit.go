@@ -28,11 +28,16 @@
 //
 // # What the service says
 //
-//   - A 429 holds the class back, in every process, until the wait the
-//     service asks for has passed (Retry-After, else X-Rate-Limit-Reset;
-//     at most one window). So does an answer saying nothing is left of the
-//     budget (X-Rate-Limit-Remaining: 0), until X-Rate-Limit-Reset. The
-//     processes learn of it from Redis within 50 ms.
+//   - A 429 holds the class back, in every process, for the wait the
+//     service asks for: Retry-After, counted from the answer's arrival,
+//     else X-Rate-Limit-Reset less the process's time; at most one window,
+//     and at most the SDK's cap on server waits (a minute). So does an
+//     answer saying nothing is left of the budget (X-Rate-Limit-Remaining:
+//     0), until X-Rate-Limit-Reset. The process hands Redis the wait, and
+//     Redis times it with its own clock: a process whose clock is ahead or
+//     behind neither lengthens nor shortens a Retry-After's hold. A longer
+//     hold is never shortened by a shorter one. The processes learn of a
+//     hold from Redis within 50 ms.
 //   - An answer reporting a smaller budget (X-Rate-Limit) than the one
 //     configured makes the process pace its class at that budget; a larger
 //     one is not used.
@@ -60,8 +65,9 @@
 // For app A and class C (core or standard), with the prefix P
 // ([WithPrefix], default "chat:"), the Limiter keeps the cell rate state in
 // "rate:P{A}:C" (redis_rate adds "rate:") and a hold after a 429 in
-// "P{A}:C:hold"; both expire on their own. The braces make both keys of an
-// app fall in one slot of a Redis Cluster.
+// "P{A}:C:hold", which expires when the hold ends and holds its end in
+// Unix milliseconds by Redis's clock; both expire on their own. The braces
+// make both keys of an app fall in one slot of a Redis Cluster.
 package redislimit
 
 import (
@@ -71,7 +77,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 
@@ -116,6 +121,7 @@ type Limiter struct {
 	core     int // budgets per window
 	standard int
 	local    *chat.RateLimiter // the fallback; nil when failing closed
+	now      func() time.Time  // the process's clock; tests set it apart from the others'
 
 	mu   sync.Mutex
 	keys map[chat.LimitKey]*keyState
@@ -136,7 +142,7 @@ type keyState struct {
 
 	mu       sync.Mutex
 	budget   int       // paced at: configured, or less as reported
-	held     time.Time // no permit before
+	held     time.Time // no permit before, by the process's clock
 	holdRead time.Time // when held was last read from Redis
 }
 
@@ -164,7 +170,7 @@ func New(rdb redis.Cmdable, opts ...Option) (*Limiter, error) {
 		cfg.limits.Per = time.Minute
 	}
 	l := &Limiter{rdb: rdb, gcra: redis_rate.NewLimiter(rdb), cfg: cfg, core: cfg.limits.Core, standard: cfg.limits.Standard,
-		keys: map[chat.LimitKey]*keyState{}}
+		keys: map[chat.LimitKey]*keyState{}, now: time.Now}
 	if l.core <= 0 {
 		l.core = chat.DefaultCoreBudget
 	}
@@ -284,25 +290,23 @@ func (l *Limiter) ask(ctx context.Context, ks *keyState) (time.Duration, error) 
 	return max(res.RetryAfter, time.Millisecond), nil
 }
 
-// hold returns how long the key is held back after a 429, reading the hold
-// from Redis when what the process knows of it is older than holdRefresh.
+// hold returns how long the key is held back after a 429, asking Redis how
+// long the hold has left when what the process knows of it is older than
+// holdRefresh.
 func (l *Limiter) hold(ctx context.Context, ks *keyState) (time.Duration, error) {
-	now := time.Now()
+	now := l.now()
 	ks.mu.Lock()
 	held, fresh := ks.held, now.Sub(ks.holdRead) < holdRefresh
 	ks.mu.Unlock()
 	if !fresh {
-		v, err := bounded(ctx, l.cfg.timeout, func(ctx context.Context) (string, error) {
-			return l.rdb.Get(ctx, ks.holdKey).Result()
+		left, err := bounded(ctx, l.cfg.timeout, func(ctx context.Context) (time.Duration, error) {
+			return l.rdb.PTTL(ctx, ks.holdKey).Result()
 		})
-		switch {
-		case errors.Is(err, redis.Nil):
-		case err != nil:
+		if err != nil {
 			return 0, err
-		default:
-			if ms, perr := strconv.ParseInt(v, 10, 64); perr == nil {
-				held = later(held, time.UnixMilli(ms))
-			}
+		}
+		if left > 0 { // -2 ns: no hold; -1 ns: a key without expiry, not ours
+			held = later(held, now.Add(left))
 		}
 		ks.mu.Lock()
 		ks.held, ks.holdRead = later(ks.held, held), now
@@ -375,7 +379,7 @@ func (l *Limiter) tryRedis() bool {
 	if !l.down {
 		return true
 	}
-	if !l.probing && !time.Now().Before(l.nextProbe) {
+	if !l.probing && !l.now().Before(l.nextProbe) {
 		l.probing = true
 		go l.probe()
 	}
@@ -388,7 +392,7 @@ func (l *Limiter) probe() {
 		return l.rdb.Ping(ctx).Result()
 	})
 	l.hmu.Lock()
-	l.probing, l.nextProbe = false, time.Now().Add(l.cfg.probeInterval)
+	l.probing, l.nextProbe = false, l.now().Add(l.cfg.probeInterval)
 	if err != nil {
 		l.lastErr = err
 	}
@@ -406,7 +410,7 @@ func (l *Limiter) markDown(err error) {
 	if l.down {
 		return
 	}
-	l.down, l.nextProbe = true, time.Now().Add(l.cfg.probeInterval)
+	l.down, l.nextProbe = true, l.now().Add(l.cfg.probeInterval)
 	if l.cfg.failClosed {
 		l.cfg.logger.Warn("redislimit: Redis is unreachable; refusing requests until it answers (fail closed)",
 			"err", err.Error(), "prefix", l.cfg.prefix, "probe_interval", l.cfg.probeInterval)
@@ -447,25 +451,14 @@ func (l *Limiter) Observe(ctx context.Context, key chat.LimitKey, obs chat.RateO
 		l.local.Observe(ctx, key, obs)
 	}
 	ks := l.state(key)
-	now := time.Now()
+	now := l.now()
+	wait := l.serverWait(obs, now).Truncate(time.Millisecond)
 	ks.mu.Lock()
 	if obs.Limit > 0 {
 		ks.budget = min(ks.configured, obs.Limit)
 	}
-	var until time.Time
-	switch {
-	case obs.Status == http.StatusTooManyRequests:
-		until = obs.RefusedUntil()
-		if until.IsZero() {
-			until = now.Add(l.cfg.limits.Per / 60) // no hint: a second of a minute
-		}
-	case obs.Remaining == 0 && obs.Status < 300:
-		until = obs.Reset
-	}
-	if latest := now.Add(l.cfg.limits.Per); until.After(latest) {
-		until = latest
-	}
-	if !until.After(ks.held) || !until.After(now) {
+	until := now.Add(wait)
+	if wait <= 0 || !until.After(ks.held) {
 		ks.mu.Unlock()
 		return
 	}
@@ -474,22 +467,54 @@ func (l *Limiter) Observe(ctx context.Context, key chat.LimitKey, obs chat.RateO
 	if l.Degraded() {
 		return // the fallback holds itself back
 	}
-	// Share the hold: a later one replaces it, an earlier one does not.
+	// Share the hold: a longer one replaces it, a shorter one does not.
 	_, err := bounded(context.WithoutCancel(ctx), l.cfg.timeout, func(ctx context.Context) (any, error) {
-		return holdScript.Run(ctx, l.rdb, []string{ks.holdKey}, until.UnixMilli()).Result()
+		return holdScript.Run(ctx, l.rdb, []string{ks.holdKey}, wait.Milliseconds()).Result()
 	})
 	if err != nil && !errors.Is(err, redis.Nil) {
 		l.markDown(err)
 	}
 }
 
-// holdScript sets KEYS[1] to ARGV[1], a time in Unix milliseconds, expiring
-// then, unless it holds a later time.
+// serverWait returns how long, from now, obs asks its class to be held
+// back: after a 429, Retry-After, else X-Rate-Limit-Reset (as
+// [chat.RateObservation.RefusedUntil] reads them), else a second of a
+// minute; after an answer saying nothing is left of the budget,
+// X-Rate-Limit-Reset. It is at most one window and at most the SDK's cap
+// on server waits; 0 or less for no hold.
+func (l *Limiter) serverWait(obs chat.RateObservation, now time.Time) time.Duration {
+	if obs.Received.IsZero() {
+		obs.Received = now
+	}
+	var wait time.Duration
+	switch {
+	case obs.Status == http.StatusTooManyRequests:
+		until := obs.RefusedUntil()
+		if until.IsZero() {
+			return min(l.cfg.limits.Per/60, l.maxHold()) // no hint: a second of a minute
+		}
+		wait = until.Sub(now)
+	case obs.Remaining == 0 && obs.Status < 300 && !obs.Reset.IsZero():
+		wait = obs.Reset.Sub(now)
+	}
+	return min(wait, l.maxHold())
+}
+
+// maxHold is the longest a hold lasts: one window, and no longer than the
+// SDK's clients wait for a server by default.
+func (l *Limiter) maxHold() time.Duration {
+	return min(l.cfg.limits.Per, chat.DefaultRetryPolicy().MaxServerWait)
+}
+
+// holdScript holds KEYS[1] for ARGV[1] milliseconds by Redis's clock,
+// unless it is held longer already: the key expires when the hold ends,
+// and holds its end, in Unix milliseconds by Redis's clock, for operators.
 var holdScript = redis.NewScript(`
-local cur = tonumber(redis.call("GET", KEYS[1]) or "0")
 local ms = tonumber(ARGV[1])
-if ms > cur then
-  redis.call("SET", KEYS[1], ARGV[1], "PXAT", ms)
+if ms > redis.call("PTTL", KEYS[1]) then
+  local t = redis.call("TIME")
+  local at = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + ms
+  redis.call("SET", KEYS[1], string.format("%.0f", at), "PX", ms)
 end
 return 0
 `)

@@ -202,11 +202,7 @@ func TestA429HoldsEveryProcess(t *testing.T) {
 	a.Observe(t.Context(), key, chat.RateObservation{Status: http.StatusTooManyRequests, Remaining: 0, RetryAfter: 400 * time.Millisecond, Received: now})
 	until := now.Add(400 * time.Millisecond)
 
-	v, err := rdb.Get(t.Context(), prefix+"{app}:standard:hold").Result()
-	require.NoError(t, err, "the hold is shared through Redis")
-	assert.Equal(t, strconv.FormatInt(until.UnixMilli(), 10), v)
-	pttl, err := rdb.PTTL(t.Context(), prefix+"{app}:standard:hold").Result()
-	require.NoError(t, err)
+	pttl := holdInRedis(t, rdb, prefix+"{app}:standard:hold")
 	assert.True(t, pttl > 0 && pttl <= 400*time.Millisecond, "the hold expires when it ends: %v", pttl)
 
 	short, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
@@ -218,9 +214,7 @@ func TestA429HoldsEveryProcess(t *testing.T) {
 	// An earlier hold does not shorten a later one.
 	b.Observe(t.Context(), key, chat.RateObservation{Status: http.StatusTooManyRequests, Remaining: -1, RetryAfter: time.Minute, Received: time.Now()})
 	a.Observe(t.Context(), key, chat.RateObservation{Status: http.StatusTooManyRequests, Remaining: -1, RetryAfter: time.Second, Received: time.Now()})
-	pttl, err = rdb.PTTL(t.Context(), prefix+"{app}:standard:hold").Result()
-	require.NoError(t, err)
-	assert.Greater(t, pttl, 50*time.Second, "the minute's hold stays")
+	assert.Greater(t, holdInRedis(t, rdb, prefix+"{app}:standard:hold"), 50*time.Second, "the minute's hold stays")
 }
 
 // TestNothingLeftHoldsUntilReset: an answer saying nothing is left of the
@@ -231,10 +225,10 @@ func TestNothingLeftHoldsUntilReset(t *testing.T) {
 	a := newLimiter(t, rdb, redislimit.WithPrefix(prefix))
 	key := chat.LimitKey{AppID: "app", Class: chat.ClassCore}
 	reset := time.Now().Add(30 * time.Second).Truncate(time.Second)
-	a.Observe(t.Context(), key, chat.RateObservation{Status: http.StatusOK, Remaining: 0, Reset: reset, Received: time.Now()})
-	v, err := rdb.Get(t.Context(), prefix+"{app}:core:hold").Result()
-	require.NoError(t, err)
-	assert.Equal(t, strconv.FormatInt(reset.UnixMilli(), 10), v)
+	observed := time.Now()
+	a.Observe(t.Context(), key, chat.RateObservation{Status: http.StatusOK, Remaining: 0, Reset: reset, Received: observed})
+	pttl := holdInRedis(t, rdb, prefix+"{app}:core:hold")
+	assert.True(t, pttl > reset.Sub(observed)-time.Second && pttl <= reset.Sub(observed), "held until the reset: %v", pttl)
 
 	a.Observe(t.Context(), chat.LimitKey{AppID: "app", Class: chat.ClassStandard},
 		chat.RateObservation{Status: http.StatusOK, Remaining: 5, Reset: reset, Received: time.Now()})
@@ -303,4 +297,120 @@ func TestFailClosedWithoutRedis(t *testing.T) {
 	}
 	assert.Equal(t, 1, logs.count(slog.LevelWarn), "%q", logs.messages())
 	assert.Contains(t, logs.messages()[0], "refusing requests until it answers (fail closed)")
+}
+
+// holdInRedis returns how long the hold in key has left by Redis's clock,
+// and checks that the key holds the hold's end by that clock, in Unix
+// milliseconds.
+func holdInRedis(t *testing.T, rdb redis.Cmdable, key string) time.Duration {
+	t.Helper()
+	var pttl *redis.DurationCmd
+	var get *redis.StringCmd
+	var now *redis.TimeCmd
+	_, err := rdb.TxPipelined(t.Context(), func(p redis.Pipeliner) error { // at one instant of Redis's
+		pttl, get, now = p.PTTL(t.Context(), key), p.Get(t.Context(), key), p.Time(t.Context())
+		return nil
+	})
+	require.NoError(t, err, "%s holds a hold", key)
+	require.Positive(t, pttl.Val(), "%s expires when the hold ends", key)
+	end, err := strconv.ParseInt(get.Val(), 10, 64)
+	require.NoError(t, err, "%s holds the hold's end in Unix milliseconds: %q", key, get.Val())
+	assert.InDelta(t, pttl.Val().Milliseconds(), end-now.Val().UnixMilli(), 2, "the end, by Redis's clock, is when the key expires")
+	return pttl.Val()
+}
+
+// TestAHoldIgnoresProcessClocks: a process whose clock is minutes ahead,
+// or behind, records a 429 asking for a second's wait: every process is
+// held for that second by Redis's clock, neither for the minutes of the
+// skew nor for less.
+func TestAHoldIgnoresProcessClocks(t *testing.T) {
+	for _, skew := range []time.Duration{5 * time.Minute, -5 * time.Minute} {
+		t.Run(fmt.Sprintf("clock %+v", skew), func(t *testing.T) {
+			rdb := sharedRedis(t)
+			prefix := uniquePrefix()
+			skewed := newLimiter(t, rdb, redislimit.WithPrefix(prefix))
+			clock := func() time.Time { return time.Now().Add(skew) }
+			redislimit.SetClock(skewed, clock)
+			right := newLimiter(t, newRedis(t, redisAddr(t)), redislimit.WithPrefix(prefix))
+			key := chat.LimitKey{AppID: "app", Class: chat.ClassCore}
+			ctx := t.Context()
+
+			// The service's clock is right: its reset is a second from now.
+			skewed.Observe(ctx, key, chat.RateObservation{Status: http.StatusTooManyRequests, Remaining: 0,
+				RetryAfter: time.Second, Reset: time.Now().Add(time.Second), Received: clock()})
+			pttl := holdInRedis(t, rdb, prefix+"{app}:core:hold")
+			assert.True(t, pttl > 500*time.Millisecond && pttl <= time.Second, "held for the second asked: %v", pttl)
+			for name, l := range map[string]*redislimit.Limiter{"the skewed process": skewed, "another process": right} {
+				left, err := redislimit.HoldLeft(ctx, l, key)
+				require.NoError(t, err)
+				assert.True(t, left > 500*time.Millisecond && left <= time.Second, "%s waits the second asked: %v", name, left)
+			}
+
+			short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+			defer cancel()
+			assert.ErrorIs(t, right.Wait(short, key), context.DeadlineExceeded, "another process is held back")
+			long, cancel := context.WithTimeout(ctx, 10*time.Second)
+			defer cancel()
+			assert.NoError(t, right.Wait(long, key), "and gets a permit once the second has passed")
+
+			// A longer hold set by a right clock is not shortened by a
+			// shorter one from the skewed clock.
+			right.Observe(ctx, key, chat.RateObservation{Status: http.StatusTooManyRequests, Remaining: -1, RetryAfter: 30 * time.Second, Received: time.Now()})
+			skewed.Observe(ctx, key, chat.RateObservation{Status: http.StatusTooManyRequests, Remaining: -1, RetryAfter: time.Second, Received: clock()})
+			assert.Greater(t, holdInRedis(t, rdb, prefix+"{app}:core:hold"), 25*time.Second, "the longer hold stays")
+		})
+	}
+}
+
+// TestAHoldNeverOutlastsTheWaitAsked: the hold in Redis ends when the wait
+// the service asked for, counted from the answer's arrival, does; and no
+// later than the SDK's cap on server waits, or one window.
+func TestAHoldNeverOutlastsTheWaitAsked(t *testing.T) {
+	rdb := sharedRedis(t)
+	ctx := t.Context()
+	type observed struct {
+		name  string
+		per   time.Duration // the limits' window; 0 for a minute
+		obs   func(now time.Time) chat.RateObservation
+		least time.Duration // the hold lasts more than this
+		most  time.Duration // and no more than this
+	}
+	refused := func(retryAfter time.Duration, received time.Time) chat.RateObservation {
+		return chat.RateObservation{Status: http.StatusTooManyRequests, Remaining: -1, RetryAfter: retryAfter, Received: received}
+	}
+	for _, c := range []observed{
+		{name: "Retry-After", obs: func(now time.Time) chat.RateObservation { return refused(2*time.Second, now) },
+			least: 1500 * time.Millisecond, most: 2 * time.Second},
+		{name: "Retry-After counted from the arrival", obs: func(now time.Time) chat.RateObservation {
+			return refused(time.Second, now.Add(-300*time.Millisecond))
+		}, least: 200 * time.Millisecond, most: 700 * time.Millisecond},
+		{name: "Retry-After without the arrival's time", obs: func(time.Time) chat.RateObservation { return refused(time.Second, time.Time{}) },
+			least: 500 * time.Millisecond, most: time.Second},
+		{name: "Retry-After of an hour", obs: func(now time.Time) chat.RateObservation { return refused(time.Hour, now) },
+			least: 55 * time.Second, most: chat.DefaultRetryPolicy().MaxServerWait},
+		{name: "Retry-After longer than the window", per: 2 * time.Second,
+			obs:   func(now time.Time) chat.RateObservation { return refused(time.Minute, now) },
+			least: 1500 * time.Millisecond, most: 2 * time.Second},
+		{name: "X-Rate-Limit-Reset", obs: func(now time.Time) chat.RateObservation {
+			return chat.RateObservation{Status: http.StatusTooManyRequests, Remaining: 0, Reset: now.Add(3 * time.Second), Received: now}
+		}, least: 2500 * time.Millisecond, most: 3 * time.Second},
+		{name: "X-Rate-Limit-Reset in an hour", obs: func(now time.Time) chat.RateObservation {
+			return chat.RateObservation{Status: http.StatusTooManyRequests, Remaining: 0, Reset: now.Add(time.Hour), Received: now}
+		}, least: 55 * time.Second, most: chat.DefaultRetryPolicy().MaxServerWait},
+		{name: "nothing left until X-Rate-Limit-Reset in an hour", obs: func(now time.Time) chat.RateObservation {
+			return chat.RateObservation{Status: http.StatusOK, Remaining: 0, Reset: now.Add(time.Hour), Received: now}
+		}, least: 55 * time.Second, most: chat.DefaultRetryPolicy().MaxServerWait},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			prefix := uniquePrefix()
+			l := newLimiter(t, rdb, redislimit.WithPrefix(prefix), redislimit.WithLimits(chat.RateLimits{Per: c.per}))
+			key := chat.LimitKey{AppID: "app", Class: chat.ClassStandard}
+			l.Observe(ctx, key, c.obs(time.Now()))
+			pttl := holdInRedis(t, rdb, prefix+"{app}:standard:hold")
+			assert.True(t, pttl > c.least && pttl <= c.most, "held %v, not in (%v, %v]", pttl, c.least, c.most)
+			left, err := redislimit.HoldLeft(ctx, l, key)
+			require.NoError(t, err)
+			assert.True(t, left > c.least && left <= c.most, "Wait would wait %v, not in (%v, %v]", left, c.least, c.most)
+		})
+	}
 }

@@ -1,59 +1,78 @@
 // Command chattest serves the in-memory fake of the chat REST API v3
-// (package chattest) on a loopback address, to try code against it by hand,
-// or from tests that cannot start it in-process, e.g. in another language.
+// (package chattest) as a local chat platform: to try code against it by
+// hand, to run the quickstart or a demo, or to serve the tests of programs
+// in other languages and other containers.
 //
 // Usage:
 //
 //	chattest [flags]
 //
 // It serves HTTPS (HTTP/2 and HTTP/1.1) with a self-signed certificate made
-// at start, valid for localhost, 127.0.0.1 and ::1, and writes the
-// certificate's PEM to a file for clients to trust; with -http it serves
-// plain HTTP instead. It prints the base URL, the app id and a line of Go
-// that makes a client of it, and stops gracefully on SIGINT (Ctrl+C) or
-// SIGTERM. The state lives in memory and is gone when it stops, unless
-// -data keeps it in a directory: every change is synced there before it is
-// acknowledged, so a later start on the directory, even after a crash or
-// kill -9, has everything the clients were answered (chattest.WithDataDir).
-// -export writes the state as a JSON state file, which -seed starts from,
-// so that a team can share demo data (chattest.WithSeedFile).
+// at start, valid for localhost, 127.0.0.1 and ::1 (and, with -listen-any,
+// for the machine's host name and addresses), and writes the certificate's
+// PEM to a file for clients to trust; with -http it serves plain HTTP
+// instead. The chat and calls APIs (paths /v3/...), the Management API
+// (paths /apps/... and /tenants) and a live dashboard (/_chattest/) share
+// one address.
+//
+// At start it prints, ready to paste into a shell: the base URLs, the app
+// id, the API key and management credentials it generated, a curl line
+// that works as printed, and the environment lines (CHAT_APP_ID,
+// CHAT_REGION, CHAT_API_KEY, CHAT_BASE_URL, CHAT_CA_FILE) that point the
+// quickstart at it. The API key is generated at start unless one is given
+// with -api-key or $CHATTEST_API_KEY; a key given is never printed.
 //
 // The Management API is served on the same address (paths /apps... and
-// /tenants), with chattest's fixed management key and secret.
+// /tenants), with the management key and secret it generates at start, and so is the
+// client API of the platform's official client SDKs (paths /v3.0/..., and
+// its websocket at /: see package chattest), which needs HTTPS.
 //
-// The API key is never printed unless -print-key is given. It is, in order:
-// -api-key, the environment variable CHATTEST_API_KEY, or the fixed default
-// key of package chattest.
+// It listens on loopback addresses only, and refuses another -addr, unless
+// -listen-any is given: then it listens on every interface by default (or
+// on -addr), warns so on start, shows its dashboard to clients on any
+// address, and delivers webhook events to receivers on the networks of the
+// machine's interfaces as well as on loopback (see
+// chattest.WithLocalNetwork). An https receiver's certificate is checked
+// against the system's roots (SSL_CERT_FILE adds yours on Linux).
+//
+// It stops cleanly on SIGINT (Ctrl+C) or SIGTERM: it ends the dashboard's
+// live streams and the webhook deliveries, waits up to 5 seconds for the
+// requests in flight, removes the certificate file it made in the
+// temporary directory, and exits 0.
+//
+// The state lives in memory and is gone when it stops, unless -data keeps
+// it in a directory: every change is synced there before it is
+// acknowledged, so a later start on the directory, even after a crash or
+// kill -9, has everything the clients were answered, the client API's
+// logins included (chattest.WithDataDir). -export writes the state as a
+// JSON state file, which -seed starts from, so that a team can share demo
+// data (chattest.WithSeedFile). The API key is the server's own, given or
+// generated at each start, and is not part of the state.
 //
 // Flags:
 //
-//	-addr host:port       loopback address to listen on (default 127.0.0.1:8443)
-//	-app-id id            the app to fake (default test-app)
-//	-api-key key          its fullAccess API key
-//	-rate-limit c,s       enforce c core and s standard requests per minute
-//	-http                 serve plain HTTP (clients need chat.WithInsecureLoopback)
-//	-cert file            where to write the certificate (default chattest-PORT.pem in the temporary directory)
-//	-print-key            print the API key and the management key and secret
-//	-data dir             keep the state in dir across stops and crashes
-//	-seed file            start from the state file (with -data: only when dir holds no state yet)
-//	-export file          write the state of -data (or -seed) to file (- for stdout) and exit
+//	-addr host:port  address to listen on (default 127.0.0.1:8443; :8443 with -listen-any)
+//	-listen-any      listen beyond loopback, for containers and other machines
+//	-app-id id       the app to fake (default test-app)
+//	-api-key key     its fullAccess API key (default $CHATTEST_API_KEY, else generated)
+//	-rate-limit c,s  enforce c core and s standard requests per minute
+//	-http            serve plain HTTP (clients need chat.WithInsecureLoopback)
+//	-cert file       where to write the certificate (default chattest-PORT.pem in the temporary directory)
+//	-data dir        keep the state in dir across stops and crashes
+//	-seed file       start from the state file (with -data: only when dir holds no state yet)
+//	-export file     write the state of -data (or -seed) to file (- for stdout) and exit
 package main
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log"
-	"math/big"
 	"net"
 	"net/http"
 	"os"
@@ -65,6 +84,7 @@ import (
 	"time"
 
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/rest"
 )
 
 func main() { os.Exit(runMain(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -105,13 +125,13 @@ const shutdownTimeout = 5 * time.Second
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("chattest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	addr := fs.String("addr", "127.0.0.1:8443", "loopback `host:port` to listen on")
+	addr := fs.String("addr", "", "`host:port` to listen on (default 127.0.0.1:8443; :8443 with -listen-any)")
+	listenAny := fs.Bool("listen-any", false, "listen beyond loopback, for containers: the dashboard answers any client, and webhooks may be delivered on the machine's networks")
 	appID := fs.String("app-id", "test-app", "the app `id` to fake")
-	apiKey := fs.String("api-key", "", "its fullAccess API `key` (default $CHATTEST_API_KEY, else chattest's fixed key)")
+	apiKey := fs.String("api-key", "", "its fullAccess API `key`, never printed (default $CHATTEST_API_KEY, else one generated and printed)")
 	rateLimit := fs.String("rate-limit", "", "enforce `core,standard` requests per minute (default: nothing refused)")
 	plainHTTP := fs.Bool("http", false, "serve plain HTTP instead of HTTPS")
 	certFile := fs.String("cert", "", "`file` to write the certificate's PEM to (default chattest-PORT.pem in the temporary directory)")
-	printKey := fs.Bool("print-key", false, "print the API key and the management key and secret")
 	state := addStateFlags(fs) // -data, -seed, -export: state.go
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -123,20 +143,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return usagef("unexpected arguments: %q", fs.Args())
 	}
 
+	if *addr == "" {
+		*addr = "127.0.0.1:8443"
+		if *listenAny {
+			*addr = ":8443"
+		}
+	}
 	host, _, err := net.SplitHostPort(*addr)
 	if err != nil {
 		return usagef("-addr %q: %v", *addr, err)
 	}
-	if !loopback(host) {
-		return usagef("-addr %q: the host must be loopback (localhost, 127.0.0.1, ::1): the fake has no real security", *addr)
+	if !*listenAny && !rest.IsLoopback(host) {
+		return usagef("-addr %q: the host must be loopback (localhost, 127.0.0.1, ::1) unless -listen-any is given: the fake has no real security", *addr)
 	}
-	opts := []chattest.Option{chattest.WithAppID(*appID)}
 	key := *apiKey
 	if key == "" {
 		key = os.Getenv("CHATTEST_API_KEY")
 	}
-	if key != "" {
-		opts = append(opts, chattest.WithAPIKey(key))
+	given := key != ""
+	if !given {
+		key = randomKey()
+	}
+	mgmtKey, mgmtSecret := randomKey(), randomKey()
+	opts := []chattest.Option{chattest.WithAppID(*appID), chattest.WithAPIKey(key), chattest.WithManagementCredentials(mgmtKey, mgmtSecret)}
+	if *listenAny {
+		opts = append(opts, chattest.WithLocalNetwork())
 	}
 	if *rateLimit != "" {
 		core, standard, err := parseRateLimit(*rateLimit)
@@ -145,17 +176,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		opts = append(opts, chattest.WithRateLimit(core, standard))
 	}
+	// A handler keeps the default of a setting it cannot use: check them
+	// before a data directory is opened (or made) for them.
+	if probe := chattest.NewHandler(opts...); probe.AppID() != *appID {
+		return usagef("-app-id %q: must be one DNS label (letters, digits and hyphens, at most 63)", *appID)
+	} else if probe.APIKey() != key {
+		return usagef("the API key must be printable ASCII without spaces")
+	}
 	h, err := state.open(opts, stdout)
 	if h == nil || err != nil {
 		return err // exported, or the state cannot be used
 	}
 	defer h.Close()
-	if h.AppID() != *appID {
-		return usagef("-app-id %q: must be one DNS label (letters, digits and hyphens, at most 63)", *appID)
-	}
-	if key != "" && h.APIKey() != key {
-		return usagef("the API key must be printable ASCII without spaces")
-	}
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -163,23 +195,50 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	defer ln.Close()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	b := banner{appID: h.AppID(), state: state.where(), mgmtKey: mgmtKey, mgmtSec: mgmtSecret, http: *plainHTTP}
+	if !given {
+		b.apiKey = key
+	}
+	// Clients on this machine use the address listened on, or loopback
+	// when it is every interface's.
+	local := host
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
+		local = "127.0.0.1"
+	}
+	var names []string
+	var ips []net.IP
+	if *listenAny {
+		names, ips = machineAddrs()
+		for _, n := range names {
+			b.others = append(b.others, urlOf(*plainHTTP, n, port))
+		}
+		for _, ip := range ips {
+			b.others = append(b.others, urlOf(*plainHTTP, ip.String(), port))
+		}
+	}
+	if ip := net.ParseIP(local); ip != nil {
+		ips = append(ips, ip)
+	} else {
+		names = append(names, local)
+	}
+	b.base = urlOf(*plainHTTP, local, port)
+
 	srv := &http.Server{Handler: withManagement(h), ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(stderr, "chattest: ", 0)}
-	scheme := "http"
 	if !*plainHTTP {
-		scheme = "https"
-		cert, certPEM, err := selfSigned(host)
+		cert, certPEM, err := selfSigned(names, ips)
 		if err != nil {
 			return err
 		}
 		if *certFile == "" {
 			*certFile = filepath.Join(os.TempDir(), "chattest-"+port+".pem")
+			defer os.Remove(*certFile) // made for this run only
 		}
 		if err := os.WriteFile(*certFile, certPEM, 0o644); err != nil {
 			return fmt.Errorf("writing the certificate: %w", err)
 		}
+		b.certFile = *certFile
 		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
-	base := scheme + "://" + net.JoinHostPort(host, port)
 
 	served := make(chan error, 1)
 	go func() {
@@ -189,7 +248,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			served <- srv.ServeTLS(ln, "", "")
 		}
 	}()
-	printBanner(stdout, h, base, *certFile, *plainHTTP, *printKey)
+	if *listenAny {
+		fmt.Fprintf(stderr, "chattest: WARNING: -listen-any: listening on %s, beyond loopback. Anyone who can reach it "+
+			"can use the API with the printed key and see the dashboard, and webhook events go to receivers on this "+
+			"machine's networks. The fake has no real security: use it on a network you trust only.\n", ln.Addr())
+	}
+	b.print(stdout)
 
 	select {
 	case err := <-served:
@@ -197,6 +261,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case <-ctx.Done():
 	}
 	fmt.Fprintln(stdout, "chattest: shutting down")
+	h.Close() // the dashboard's streams would hold Shutdown
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
@@ -208,9 +273,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// urlOf is the base URL of host and port.
+func urlOf(plainHTTP bool, host, port string) string {
+	scheme := "https"
+	if plainHTTP {
+		scheme = "http"
+	}
+	return scheme + "://" + net.JoinHostPort(host, port)
+}
+
+// randomKey returns 40 random hex characters, the form of the service's
+// API keys.
+func randomKey() string {
+	b := make([]byte, 20)
+	rand.Read(b) // never fails: crypto/rand panics rather than return an error
+	return hex.EncodeToString(b)
+}
+
 // withManagement serves the fake's Management API (paths /apps... and
-// /tenants, which the chat API does not use) beside its chat API (/v3/...),
-// on the same address.
+// /tenants, which the chat API does not use) beside its chat API (/v3/...)
+// and its dashboard, on the same address.
 func withManagement(h *chattest.Handler) http.Handler {
 	mgmt := h.Management()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -221,43 +303,6 @@ func withManagement(h *chattest.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
-}
-
-// printBanner says where the fake is and how to reach it, without the API
-// key unless printKey.
-func printBanner(w io.Writer, h *chattest.Handler, base, certFile string, plainHTTP, printKey bool) {
-	fmt.Fprintf(w, "chattest: serving the chat API v3 of app %q at %s\n", h.AppID(), base)
-	opts := fmt.Sprintf("chat.WithBaseURL(%q)", base)
-	if plainHTTP {
-		opts += ", chat.WithInsecureLoopback()"
-	} else {
-		fmt.Fprintf(w, "chattest: self-signed certificate, for clients to trust: %s (e.g. SSL_CERT_FILE=%s on Linux)\n", certFile, certFile)
-	}
-	keyArg := "apiKey"
-	if printKey {
-		fmt.Fprintf(w, "chattest: API key: %s\n", h.APIKey())
-		keyArg = strconv.Quote(h.APIKey())
-	} else {
-		fmt.Fprintln(w, "chattest: API key: not shown (-api-key, $CHATTEST_API_KEY or -print-key)")
-	}
-	fmt.Fprintf(w, "chattest: Go: client, err := chat.NewClient(%q, %s, %s)\n", h.AppID(), keyArg, opts)
-	mgmtOpts := strings.ReplaceAll(opts, "chat.", "management.")
-	if printKey {
-		fmt.Fprintf(w, "chattest: management key and secret: %s %s\n", h.ManagementKey(), h.ManagementSecret())
-		fmt.Fprintf(w, "chattest: Go: mc, err := management.NewClient(%q, %q, %s)\n", h.ManagementKey(), h.ManagementSecret(), mgmtOpts)
-	} else {
-		fmt.Fprintf(w, "chattest: Go: mc, err := management.NewClient(key, secret, %s)\n", mgmtOpts)
-	}
-	fmt.Fprintln(w, "chattest: stop with Ctrl+C")
-}
-
-// loopback reports whether host names the local machine only.
-func loopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // parseRateLimit reads "core,standard", two budgets per minute; 0 leaves a
@@ -274,38 +319,4 @@ func parseRateLimit(v string) (core, standard int, err error) {
 		return 0, 0, usagef("-rate-limit %q: want two budgets per minute, core,standard, e.g. 10000,20000", v)
 	}
 	return core, standard, nil
-}
-
-// selfSigned makes a certificate for localhost, 127.0.0.1, ::1 and host,
-// valid from an hour ago for 30 days, and returns it with its PEM.
-func selfSigned(host string) (tls.Certificate, []byte, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return tls.Certificate{}, nil, err
-	}
-	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 128))
-	if err != nil {
-		return tls.Certificate{}, nil, err
-	}
-	now := time.Now()
-	tmpl := &x509.Certificate{
-		SerialNumber:          serial,
-		Subject:               pkix.Name{CommonName: "chattest", Organization: []string{"chattest"}},
-		NotBefore:             now.Add(-time.Hour),
-		NotAfter:              now.Add(30 * 24 * time.Hour),
-		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
-		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-		DNSNames:              []string{"localhost"},
-		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
-	}
-	if ip := net.ParseIP(host); ip != nil && !ip.Equal(net.IPv4(127, 0, 0, 1)) && !ip.Equal(net.IPv6loopback) {
-		tmpl.IPAddresses = append(tmpl.IPAddresses, ip)
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		return tls.Certificate{}, nil, err
-	}
-	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), nil
 }

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -59,7 +58,7 @@ func (o *output) banner(t *testing.T) string {
 	var b strings.Builder
 	for line := range o.lines {
 		b.WriteString(line + "\n")
-		if line == "chattest: stop with Ctrl+C" {
+		if line == bannerEnd {
 			return b.String()
 		}
 	}
@@ -69,9 +68,10 @@ func (o *output) banner(t *testing.T) string {
 
 // instance is a running command.
 type instance struct {
-	base, certFile, banner string
-	out                    *output
-	stop                   func() error // stops it and returns what run returned
+	printed
+	banner string
+	out    *output
+	stop   func() error // stops it and returns what run returned
 }
 
 // serve runs the command with args until the test stops it.
@@ -93,12 +93,7 @@ func serve(t *testing.T, args ...string) *instance {
 	}
 	t.Cleanup(func() { in.stop() })
 	in.banner = out.banner(t)
-	m := regexp.MustCompile(`at (https?://\S+)\n`).FindStringSubmatch(in.banner)
-	require.NotNil(t, m, in.banner)
-	in.base = m[1]
-	if m := regexp.MustCompile(`trust: (\S+) `).FindStringSubmatch(in.banner); m != nil {
-		in.certFile = m[1]
-	}
+	in.printed = parseBanner(t, in.banner)
 	return in
 }
 
@@ -130,8 +125,13 @@ func TestServeHTTPS(t *testing.T) {
 	assert.True(t, strings.HasPrefix(in.base, "https://127.0.0.1:"), in.base)
 	assert.Equal(t, certFile, in.certFile)
 	assert.Contains(t, in.banner, `app "demo"`)
-	assert.Contains(t, in.banner, `chat.NewClient("demo", apiKey, chat.WithBaseURL("`+in.base+`"))`)
-	assert.NotContains(t, in.banner, key, "the key is not printed")
+	assert.Contains(t, in.banner, `# Go: client, err := chat.NewClient(appID, apiKey, chat.WithBaseURL("`+in.base+`")) (trusting the certificate: SSL_CERT_FILE=`+certFile)
+	assert.Contains(t, in.banner, "# Dashboard: "+in.base+"/_chattest/\n")
+	assert.NotContains(t, in.banner, key, "the key given is not printed")
+	assert.Empty(t, in.apiKey)
+	assert.NotContains(t, in.env, "CHAT_API_KEY")
+	assert.Equal(t, "demo", in.env["CHAT_APP_ID"])
+	assert.Empty(t, in.others, "loopback only")
 
 	hc := trusting(t, certFile)
 	client, err := chat.NewClient("demo", key, chat.WithBaseURL(in.base), chat.WithHTTPClient(hc), chat.WithoutRetries())
@@ -157,16 +157,18 @@ func TestServeHTTPS(t *testing.T) {
 	})
 
 	t.Run("the management API on the same address", func(t *testing.T) {
-		assert.Contains(t, in.banner, `management.NewClient(key, secret, management.WithBaseURL("`+in.base+`"))`)
-		defaults := chattest.NewHandler()
-		mc, err := management.NewClient(defaults.ManagementKey(), defaults.ManagementSecret(),
-			management.WithBaseURL(in.base), management.WithHTTPClient(hc), management.WithoutRetries())
+		assert.Contains(t, in.banner, `management.NewClient(key, secret, chat.WithBaseURL("`+in.base+`"))`)
+		assert.Regexp(t, `^[0-9a-f]{40}$`, in.mgmtKey)
+		assert.Regexp(t, `^[0-9a-f]{40}$`, in.mgmtSecret)
+		mc, err := management.NewClient(in.mgmtKey, in.mgmtSecret,
+			chat.WithBaseURL(in.base), chat.WithHTTPClient(hc), chat.WithoutRetries())
 		require.NoError(t, err)
 		apps, err := mc.Apps.List(ctx, nil)
 		require.NoError(t, err)
 		require.NotEmpty(t, apps.Data)
 		assert.Equal(t, "demo", apps.Data[0].ID)
-		bad, err := management.NewClient("wrong", "wrong", management.WithBaseURL(in.base), management.WithHTTPClient(hc), management.WithoutRetries())
+		defaults := chattest.NewHandler()
+		bad, err := management.NewClient(defaults.ManagementKey(), defaults.ManagementSecret(), chat.WithBaseURL(in.base), chat.WithHTTPClient(hc), chat.WithoutRetries())
 		require.NoError(t, err)
 		_, err = bad.Apps.List(ctx, nil)
 		require.ErrorIs(t, err, chat.ErrUnauthorized)
@@ -193,12 +195,14 @@ func TestServeHTTPS(t *testing.T) {
 func TestServeHTTPWithRateLimit(t *testing.T) {
 	noLeaks(t)
 	t.Setenv("CHATTEST_API_KEY", "from-the-environment")
-	in := serve(t, "-addr", "127.0.0.1:0", "-http", "-rate-limit", "1,0", "-print-key")
+	in := serve(t, "-addr", "127.0.0.1:0", "-http", "-rate-limit", "1,0")
 
 	assert.True(t, strings.HasPrefix(in.base, "http://127.0.0.1:"), in.base)
 	assert.Empty(t, in.certFile)
-	assert.Contains(t, in.banner, "chattest: API key: from-the-environment\n")
-	assert.Contains(t, in.banner, `chat.NewClient("test-app", "from-the-environment", chat.WithBaseURL("`+in.base+`"), chat.WithInsecureLoopback())`)
+	assert.NotContains(t, in.banner, "from-the-environment")
+	assert.Contains(t, in.banner, "# API key: the one given with -api-key or $CHATTEST_API_KEY (not shown)\n")
+	assert.Contains(t, in.banner, `# Go: client, err := chat.NewClient(appID, apiKey, chat.WithBaseURL("`+in.base+`"), chat.WithInsecureLoopback())`+"\n")
+	assert.NotContains(t, in.env, "CHAT_CA_FILE")
 
 	hc := &http.Client{Transport: chat.NewTransport()}
 	t.Cleanup(hc.CloseIdleConnections)
@@ -229,12 +233,17 @@ func TestDefaultCertificateFile(t *testing.T) {
 	assert.Equal(t, want, in.certFile)
 	assert.Contains(t, in.banner, "SSL_CERT_FILE="+want)
 	hc := trusting(t, want)
-	client, err := chat.NewClient("test-app", "7e57c4a7000000000000000000000000c4a77e57", chat.WithBaseURL(in.base), chat.WithHTTPClient(hc))
+	client, err := chat.NewClient("test-app", in.apiKey, chat.WithBaseURL(in.base), chat.WithHTTPClient(hc))
 	require.NoError(t, err)
 	_, err = client.APIKeys.List(t.Context(), nil)
-	require.NoError(t, err, "the default key")
+	require.NoError(t, err, "the key generated")
+	fixed, err := chat.NewClient("test-app", chattest.NewHandler().APIKey(), chat.WithBaseURL(in.base), chat.WithHTTPClient(hc))
+	require.NoError(t, err)
+	_, err = fixed.APIKeys.List(t.Context(), nil)
+	require.ErrorIs(t, err, chat.ErrUnauthorized, "not chattest's fixed key")
 	hc.CloseIdleConnections()
 	require.NoError(t, in.stop())
+	assert.NoFileExists(t, want, "removed on stop")
 }
 
 func TestBadFlags(t *testing.T) {
@@ -248,7 +257,7 @@ func TestBadFlags(t *testing.T) {
 		code int
 		want string
 	}{
-		{"all interfaces", []string{"-addr", ":0"}, 2, "must be loopback"},
+		{"all interfaces", []string{"-addr", ":0"}, 2, "must be loopback (localhost, 127.0.0.1, ::1) unless -listen-any is given"},
 		{"a public address", []string{"-addr", "0.0.0.0:0"}, 2, "must be loopback"},
 		{"a name", []string{"-addr", "example.com:0"}, 2, "must be loopback"},
 		{"no port", []string{"-addr", "127.0.0.1"}, 2, "-addr"},
@@ -258,6 +267,7 @@ func TestBadFlags(t *testing.T) {
 		{"not a number", []string{"-addr", "127.0.0.1:0", "-rate-limit", "a,b"}, 2, "-rate-limit"},
 		{"negative", []string{"-addr", "127.0.0.1:0", "-rate-limit", "-1,5"}, 2, "-rate-limit"},
 		{"arguments", []string{"serve"}, 2, "unexpected arguments"},
+		{"print-key is gone: a key given is never printed", []string{"-print-key"}, 2, "flag provided but not defined: -print-key"},
 		{"unknown flag", []string{"-port", "1"}, 2, "flag provided but not defined: -port"},
 		{"address in use", []string{"-addr", busy.Addr().String()}, 1, "address already in use"},
 		{"unwritable certificate", []string{"-addr", "127.0.0.1:0", "-cert", filepath.Join(t.TempDir(), "no", "such", "dir")}, 1, "writing the certificate"},
@@ -272,6 +282,46 @@ func TestBadFlags(t *testing.T) {
 			assert.Empty(t, stdout.String(), "nothing served")
 		})
 	}
+}
+
+// With -listen-any, the command listens beyond loopback with a warning,
+// names the machine in its certificate, and shows its dashboard to a
+// client on the machine's network.
+func TestListenAny(t *testing.T) {
+	noLeaks(t)
+	ip := interfaceIP(t)
+	in := serve(t, "-listen-any", "-addr", net.JoinHostPort(ip.String(), "0"))
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(in.base, "https://"))
+	assert.Equal(t, "https://"+net.JoinHostPort(ip.String(), port), in.base)
+	assert.Contains(t, in.others, in.base)
+	host, err := os.Hostname()
+	require.NoError(t, err)
+	assert.Contains(t, in.others, "https://"+net.JoinHostPort(host, port))
+	hc := trusting(t, in.certFile) // the certificate is valid for the machine's address
+	resp, err := hc.Get(in.base + "/_chattest/users")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusOK, resp.StatusCode, "a client on the machine's network sees the dashboard")
+	hc.CloseIdleConnections()
+	require.NoError(t, in.stop())
+}
+
+func TestListenAnyWarns(t *testing.T) {
+	noLeaks(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	out, errOut := newOutput(), newOutput()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"-listen-any", "-addr", ":0", "-http"}, out, errOut)
+		close(out.lines)
+	}()
+	banner := parseBanner(t, out.banner(t))
+	cancel()
+	require.NoError(t, <-done)
+	assert.Contains(t, errOut.String(), "chattest: WARNING: -listen-any: listening on [::]:")
+	assert.Contains(t, errOut.String(), "use it on a network you trust only")
+	assert.True(t, strings.HasPrefix(banner.base, "http://127.0.0.1:"), "clients on the machine use loopback: %s", banner.base)
+	assert.NotEmpty(t, banner.others)
 }
 
 func TestStopsOnSignal(t *testing.T) {

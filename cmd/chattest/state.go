@@ -53,6 +53,17 @@ func (f stateFlags) open(opts []chattest.Option, stdout io.Writer) (*chattest.Ha
 	return nil, errors.Join(err, h.Close())
 }
 
+// where says where the state lives, for the banner.
+func (f stateFlags) where() string {
+	switch {
+	case *f.data != "":
+		return fmt.Sprintf("kept in %q (every change is saved before it is answered)", *f.data)
+	case *f.seed != "":
+		return fmt.Sprintf("started from %q, in memory (it forgets the changes when it stops)", *f.seed)
+	}
+	return "in memory (it forgets everything when it stops)"
+}
+
 // exportTo writes h's state to the file path, or to stdout for "-".
 func exportTo(h *chattest.Handler, path string, stdout io.Writer) error {
 	if path == "-" {

@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,14 +18,9 @@ import (
 	"github.com/chatrest/chat/chattest"
 )
 
-// buildCommand builds the command into a temporary directory.
-func buildCommand(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "chattest")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	require.NoError(t, err, "go build: %s", out)
-	return bin
-}
+// stateKey is the API key the tests of the state give the command, the
+// same at every start.
+const stateKey = "state-test-key-0123456789"
 
 // startOnDir builds the command and starts it with -data on a new
 // directory; under -short, it skips the test.
@@ -36,63 +29,31 @@ func startOnDir(t *testing.T) (bin, dir string, p *process) {
 	if testing.Short() {
 		t.Skip("builds the command and runs it")
 	}
-	bin, dir = buildCommand(t), t.TempDir()
-	return bin, dir, start(t, bin, "-data", dir)
+	bin, dir = build(t)["chattest"], t.TempDir()
+	return bin, dir, startHTTP(t, bin, "-data", dir)
 }
 
-// process is the command running as a process of its own.
-type process struct {
-	cmd  *exec.Cmd
-	base string
-	out  bytes.Buffer
-}
-
-// start runs the built command with -http on a free loopback port and
-// args, and waits until it answers.
-func start(t *testing.T, bin string, args ...string) *process {
+// startHTTP starts the built command with -http on a free loopback port,
+// the API key stateKey and args, and returns once it is ready.
+func startHTTP(t *testing.T, bin string, args ...string) *process {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := ln.Addr().String()
-	ln.Close()
-	p := &process{base: "http://" + addr}
-	p.cmd = exec.Command(bin, append([]string{"-http", "-addr", addr}, args...)...)
-	p.cmd.Stdout, p.cmd.Stderr = &p.out, &p.out
-	require.NoError(t, p.cmd.Start())
-	t.Cleanup(func() { p.kill() })
-	hc := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, err := hc.Get(p.base + "/v3/users")
-		if err == nil {
-			resp.Body.Close()
-			return p
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the command did not answer within 30s: %v\n%s", err, p.out.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	return startProcess(t, bin, nil, append([]string{"-http", "-addr", "127.0.0.1:0", "-api-key", stateKey}, args...)...)
 }
 
 // kill sends SIGKILL and waits for the process to end.
-func (p *process) kill() {
-	if p.cmd.ProcessState == nil {
-		p.cmd.Process.Kill()
-		p.cmd.Wait()
-	}
+func kill(p *process) {
+	p.cmd.Process.Kill()
+	p.cmd.Wait()
 }
 
-func (p *process) client(t *testing.T) *chat.Client {
+// client returns a client of the process p.
+func client(t *testing.T, p *process) *chat.Client {
 	t.Helper()
-	c, err := chat.NewClient("test-app", chattestKey(), chat.WithBaseURL(p.base), chat.WithInsecureLoopback(), chat.WithoutRetries())
+	c, err := chat.NewClient("test-app", stateKey, chat.WithBaseURL(p.base), chat.WithInsecureLoopback(), chat.WithoutRetries())
 	require.NoError(t, err)
 	t.Cleanup(c.CloseIdleConnections)
 	return c
 }
-
-// chattestKey is the API key of a command started without -api-key.
-func chattestKey() string { return chattest.NewHandler().APIKey() }
 
 // TestKillLosesNothingAcknowledged runs the command with -data, sends
 // messages from 8 goroutines, kills the process with SIGKILL in the middle
@@ -101,7 +62,7 @@ func chattestKey() string { return chattest.NewHandler().APIKey() }
 // group and the auth token created before.
 func TestKillLosesNothingAcknowledged(t *testing.T) {
 	bin, dir, first := startOnDir(t)
-	c := first.client(t)
+	c := client(t, first)
 	ctx := context.Background()
 	for _, uid := range []string{"alice", "bob"} {
 		_, err := c.Users.Create(ctx, &chat.CreateUserRequest{UID: uid, Name: uid})
@@ -142,12 +103,12 @@ func TestKillLosesNothingAcknowledged(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("300 sends were not answered within a minute")
 	}
-	first.kill() // SIGKILL, sends in flight
+	kill(first) // SIGKILL, sends in flight
 	wg.Wait()
 	require.Equal(t, "signal: killed", first.cmd.ProcessState.String())
 
-	second := start(t, bin, "-data", dir)
-	c = second.client(t)
+	second := startHTTP(t, bin, "-data", dir)
+	c = client(t, second)
 	for _, uid := range []string{"alice", "bob"} {
 		_, err := c.Users.Get(ctx, uid)
 		assert.NoError(t, err, uid)
@@ -185,7 +146,7 @@ func TestKillLosesNothingAcknowledged(t *testing.T) {
 // directory again gives the same file.
 func TestExportSeedRoundTrip(t *testing.T) {
 	bin, dir, p := startOnDir(t)
-	c := p.client(t)
+	c := client(t, p)
 	ctx := context.Background()
 	_, err := c.Users.Create(ctx, &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
 	require.NoError(t, err)
@@ -193,15 +154,15 @@ func TestExportSeedRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	sent, err := c.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "bob", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "demo"}}, chat.OnBehalfOf("alice"))
 	require.NoError(t, err)
-	p.kill()
+	kill(p)
 
 	file := filepath.Join(t.TempDir(), "demo.json")
 	out, err := exec.Command(bin, "-data", dir, "-export", file).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 
 	seededDir := t.TempDir()
-	q := start(t, bin, "-data", seededDir, "-seed", file)
-	c = q.client(t)
+	q := startHTTP(t, bin, "-data", seededDir, "-seed", file)
+	c = client(t, q)
 	m, err := c.Messages.Get(ctx, sent.ID)
 	require.NoError(t, err)
 	assert.Equal(t, "demo", m.Data.Text)
@@ -209,7 +170,7 @@ func TestExportSeedRoundTrip(t *testing.T) {
 	u, err := c.Users.Get(ctx, "bob")
 	require.NoError(t, err)
 	assert.Equal(t, "Bob", u.Name)
-	q.kill()
+	kill(q)
 
 	again := filepath.Join(t.TempDir(), "again.json")
 	out, err = exec.Command(bin, "-data", seededDir, "-export", again).CombinedOutput()

@@ -3,17 +3,23 @@
 // other user, and list the thread.
 //
 // With CHAT_APP_ID, CHAT_REGION and CHAT_API_KEY set it talks to the real
-// service; otherwise it starts the in-memory fake (package chattest) and runs
-// the same flow against it:
+// service; with CHAT_BASE_URL set too, to that address instead, e.g. a
+// running cmd/chattest, trusting the certificate in the PEM file
+// CHAT_CA_FILE when one is given (cmd/chattest prints these lines at
+// start). Otherwise it starts the in-memory fake (package chattest) and
+// runs the same flow against it:
 //
 //	go run ./examples/quickstart
 package main
 
 import (
 	"context"
-	"errors"
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
+	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/chatrest/chat"
@@ -74,7 +80,7 @@ func run() error {
 	fmt.Printf("4. %s replied in the thread of %s with message %s: %q\n", reply.Sender, reply.ParentID, reply.ID, reply.Data.Text)
 
 	fmt.Printf("5. thread of message %s:\n", msg.ID)
-	for m, err := range client.Messages.AllThread(ctx, msg.ID, nil) {
+	for m, err := range client.Messages.AllThreadMessages(ctx, msg.ID, nil) {
 		if err != nil {
 			return fmt.Errorf("listing the thread: %w", err)
 		}
@@ -84,15 +90,24 @@ func run() error {
 }
 
 // newClient returns a client for the real service when CHAT_APP_ID,
-// CHAT_REGION and CHAT_API_KEY are set, and otherwise one for an in-memory
-// chattest server, which done closes.
+// CHAT_REGION and CHAT_API_KEY are set (for CHAT_BASE_URL when it is set
+// too, trusting CHAT_CA_FILE), and otherwise one for an in-memory chattest
+// server, which done closes.
 func newClient() (client *chat.Client, done func(), err error) {
 	appID, region, apiKey := os.Getenv("CHAT_APP_ID"), os.Getenv("CHAT_REGION"), os.Getenv("CHAT_API_KEY")
 	if appID != "" || apiKey != "" {
 		if region == "" {
 			region = string(chat.RegionUS)
 		}
-		client, err = chat.NewClient(appID, apiKey, chat.WithRegion(chat.Region(region)))
+		opts := []chat.Option{chat.WithRegion(chat.Region(region))}
+		if base := os.Getenv("CHAT_BASE_URL"); base != "" {
+			more, err := baseURLOptions(base, os.Getenv("CHAT_CA_FILE"))
+			if err != nil {
+				return nil, nil, err
+			}
+			opts = append(opts, more...)
+		}
+		client, err = chat.NewClient(appID, apiKey, opts...)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -104,20 +119,36 @@ func newClient() (client *chat.Client, done func(), err error) {
 	return srv.Client(), srv.Close, nil
 }
 
-// ensureUser creates a user, or fetches it when it exists already, so that
+// baseURLOptions send to base instead of the service: over HTTPS trusting
+// the PEM certificates in caFile when it is set, or over plain HTTP when
+// base is an http:// URL of a loopback address.
+func baseURLOptions(base, caFile string) ([]chat.Option, error) {
+	opts := []chat.Option{chat.WithBaseURL(base)}
+	if strings.HasPrefix(base, "http://") {
+		opts = append(opts, chat.WithInsecureLoopback())
+	}
+	if caFile != "" {
+		pem, err := os.ReadFile(caFile)
+		if err != nil {
+			return nil, fmt.Errorf("CHAT_CA_FILE: %w", err)
+		}
+		roots := x509.NewCertPool()
+		if !roots.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("CHAT_CA_FILE %s: no PEM certificate in it", caFile)
+		}
+		tr := chat.NewTransport()
+		tr.TLSClientConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+		opts = append(opts, chat.WithHTTPClient(&http.Client{Transport: tr}))
+	}
+	return opts, nil
+}
+
+// ensureUser creates a user, or updates it when it exists already, so that
 // the quickstart can run more than once against the real service.
 func ensureUser(ctx context.Context, client *chat.Client, uid, name string) (*chat.User, error) {
-	u, err := client.Users.Create(ctx, &chat.CreateUserRequest{UID: uid, Name: name})
-	if err == nil {
-		return u, nil
-	}
-	var apiErr *chat.Error
-	if !errors.As(err, &apiErr) || apiErr.StatusCode >= 500 {
+	u, err := client.Users.Upsert(ctx, &chat.CreateUserRequest{UID: uid, Name: name})
+	if err != nil {
 		return nil, fmt.Errorf("creating user %s: %w", uid, err)
 	}
-	existing, getErr := client.Users.Get(ctx, uid)
-	if getErr != nil {
-		return nil, fmt.Errorf("creating user %s: %w", uid, err)
-	}
-	return existing, nil
+	return u, nil
 }

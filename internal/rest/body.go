@@ -2,9 +2,7 @@ package rest
 
 import (
 	"bytes"
-	"context"
 	"mime/multipart"
-	"net/http"
 	"net/textproto"
 	"strings"
 )
@@ -64,26 +62,3 @@ func Multipart(fields []FormField, files ...FormFile) (*RawBody, error) {
 }
 
 var quoteEscaper = strings.NewReplacer("\\", "\\\\", `"`, "\\\"", "\r", "", "\n", "")
-
-// envelope is the success body: {"data": ...}.
-type envelope[T any] struct {
-	Data T `json:"data"`
-}
-
-// Data sends call and returns the decoded "data" member of its response,
-// the envelope every operation of the APIs answers with. A response without
-// data gives a zero T.
-func Data[T any](ctx context.Context, c *Client, call *Call) (*T, error) {
-	// One allocation holds the envelope and the result, which is returned
-	// in place (the envelope has no other field to keep alive).
-	env := new(envelope[T])
-	if err := c.Do(ctx, call, env); err != nil {
-		return nil, err
-	}
-	return &env.Data, nil
-}
-
-// Get is Data for a GET of p with an optional query.
-func Get[T any](ctx context.Context, c *Client, p Path, query any, onBehalfOf string, opts []RequestOption) (*T, error) {
-	return Data[T](ctx, c, &Call{Method: http.MethodGet, Path: p, Query: query, OnBehalfOf: onBehalfOf, Options: opts})
-}

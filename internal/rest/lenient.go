@@ -5,6 +5,7 @@ import (
 	"encoding"
 	"encoding/json"
 	"errors"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -320,8 +321,10 @@ func coerceInt(v any) any {
 	if _, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return json.Number(s)
 	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		return int64(f)
+	// A float or an integer too large for int64 saturates, as timestamps
+	// do (ParseUnix); NaN and text stay as they are, a type error.
+	if n, ok, valid := ParseUnix([]byte(s), math.MaxInt64); ok && valid {
+		return n
 	}
 	return v
 }

@@ -15,65 +15,15 @@ import (
 // request: in errors and in log lines.
 const Redacted = "REDACTED"
 
-// Path is a request path built from segments, each escaped on its own so that
-// no input can add a segment, a query or a fragment, or climb with "..".
-// The zero Path is the root.
-type Path struct {
-	escaped  string // what is sent, e.g. "/users/a%2Fb/auth_tokens/tok"
-	redacted string // what is shown; "" when it equals escaped
-	bad      bool   // a segment was empty, "." or ".."
-	secrets  []string
-}
-
-// NewPath joins segments into a Path.
-func NewPath(segments ...string) Path {
-	var p Path
-	n := 0
-	for _, s := range segments {
-		n += len(s) + 1
-	}
-	var b strings.Builder
-	b.Grow(n + n/4)
-	for _, s := range segments {
-		p.bad = p.bad || !validSegment(s)
-		b.WriteByte('/')
-		b.WriteString(escapeSegment(s))
-	}
-	p.escaped = b.String()
-	return p
-}
-
-// Secret returns p with one more segment whose value is a secret (an auth
-// token or an API key): it is sent as given but shown as [Redacted].
-func (p Path) Secret(segment string) Path {
-	shown := p.Redacted()
-	p.bad = p.bad || !validSegment(segment)
-	p.escaped += "/" + escapeSegment(segment)
-	p.redacted = shown + "/" + Redacted
-	p.secrets = append(p.secrets[:len(p.secrets):len(p.secrets)], segment)
-	return p
-}
-
-// Escaped is the path as it goes on the wire.
-func (p Path) Escaped() string { return p.escaped }
-
-// Redacted is the path with secret segments replaced, safe to print.
-func (p Path) Redacted() string {
-	if p.redacted == "" {
-		return p.escaped
-	}
-	return p.redacted
-}
-
-// Valid reports whether every segment is non-empty and not a dot segment.
-func (p Path) Valid() bool { return !p.bad }
-
-func validSegment(s string) bool {
+// ValidSegment reports whether s can be one path segment: not empty, "."
+// or "..", which would change the path's shape.
+func ValidSegment(s string) bool {
 	return s != "" && s != "." && s != ".."
 }
 
-// escapeSegment escapes s for use as exactly one path segment.
-func escapeSegment(s string) string {
+// EscapeSegment escapes s for use as exactly one path segment: no value
+// can add a segment, a query or a fragment.
+func EscapeSegment(s string) string {
 	for i := 0; i < len(s); i++ {
 		if !unreserved(s[i]) {
 			return url.PathEscape(s)
@@ -214,9 +164,13 @@ func compileQuery(t reflect.Type, index []int, plan *[]queryField) bool {
 	return true
 }
 
-// queryScalar reports whether fmt.Sprint prints a value of t as its plain
-// string, number or boolean, as queryScalarString does.
+// queryScalar reports whether a value of t goes in a query as its plain
+// string, number or boolean, as scalarString writes it: fmt.Sprint prints it
+// so, or it is a Secret, whose value is sent though fmt hides it.
 func queryScalar(t reflect.Type) bool {
+	if isSecretType(t) {
+		return true // sent as its value; only printing it hides it
+	}
 	if t.Implements(stringerType) || t.Implements(formatterType) || t.Implements(errorType) {
 		return false
 	}
@@ -284,4 +238,19 @@ func (f *queryField) scalarString(v reflect.Value) string {
 	default:
 		return strconv.FormatUint(v.Uint(), 10)
 	}
+}
+
+// Required checks name/value pairs of required arguments and returns the
+// name of the first one that is empty or a dot segment (which would change
+// a path's shape) and what is wrong with it; "" when all are fine.
+func Required(nameValues ...string) (name, problem string) {
+	for i := 0; i+1 < len(nameValues); i += 2 {
+		switch nameValues[i+1] {
+		case "":
+			return nameValues[i], "must not be empty"
+		case ".", "..":
+			return nameValues[i], `must not be "." or ".."`
+		}
+	}
+	return "", ""
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"iter"
+	"reflect"
 )
 
 // ErrPaginationStalled is yielded by an iterator whose next page would
@@ -14,9 +15,14 @@ var ErrPaginationStalled = errors.New("chat: pagination did not advance")
 // Walk yields the items of page after page: fetch gets the current page,
 // items lists its items, and advance moves to the next page, saying whether
 // there is one. It stops at the first error, which it yields, and when ctx
-// is done.
+// is done. A page whose items repeat the previous page's, item for item,
+// stops it with ErrPaginationStalled before they are yielded again: a
+// server (or a caching proxy) that answers every page alike would
+// otherwise keep it going for ever. Every iterator of the SDK runs on
+// Walk.
 func Walk[T, P any](ctx context.Context, fetch func(context.Context) (P, error), items func(P) []T, advance func(P) (bool, error)) iter.Seq2[*T, error] {
 	return func(yield func(*T, error) bool) {
+		var prev []T
 		for {
 			if err := ctx.Err(); err != nil {
 				yield(nil, err)
@@ -28,6 +34,10 @@ func Walk[T, P any](ctx context.Context, fetch func(context.Context) (P, error),
 				return
 			}
 			list := items(page)
+			if len(list) > 0 && repeats(list, prev) {
+				yield(nil, ErrPaginationStalled)
+				return
+			}
 			for i := range list {
 				if !yield(&list[i], nil) {
 					return
@@ -40,8 +50,24 @@ func Walk[T, P any](ctx context.Context, fetch func(context.Context) (P, error),
 			if !more || err != nil {
 				return
 			}
+			prev = list
 		}
 	}
+}
+
+// repeats reports whether list holds the same items as prev, in order.
+// Items of different pages usually differ in their first field (an id),
+// so the comparison is cheap.
+func repeats[T any](list, prev []T) bool {
+	if len(list) != len(prev) {
+		return false
+	}
+	for i := range list {
+		if !reflect.DeepEqual(&list[i], &prev[i]) { // pointers: no copy of the item
+			return false
+		}
+	}
+	return true
 }
 
 // PageInfo is what a page-numbered list's meta.pagination says about one

@@ -1,0 +1,623 @@
+package chattest
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/chatrest/chat"
+)
+
+// How the fake's websocket behaves.
+const (
+	// rtQueue is how many frames a connection may have waiting to be
+	// written. A connection whose queue is full is dropped (see
+	// state.send): the server never waits for a slow client.
+	rtQueue = 1024
+	// rtDropGrace is how long a dropped connection's writer may still wait
+	// for the client to take the frame it is writing before the
+	// connection is cut without a close frame.
+	rtDropGrace = 10 * time.Second
+	// rtReadLimit bounds a frame from a client.
+	rtReadLimit = 64 << 10
+	// statusQueueFull closes a connection whose queue filled up: 1008,
+	// policy violation, with a reason saying why.
+	statusQueueFull = websocket.StatusPolicyViolation
+)
+
+// realtimeState holds the websocket connections of the client API and the
+// key that signs their jwts. Guarded by st.mu, like the rest of the state;
+// the frames are written by one goroutine per connection, from its
+// bounded queue, never with st.mu held.
+type realtimeState struct {
+	jwtKey    []byte                      // signs the login's jwts: random, per server or per data directory (journal.go)
+	rtConns   map[*rtConn]bool            // every open connection
+	rtByUID   map[string]map[*rtConn]bool // the authenticated connections, by uid
+	rtChanged chan struct{}               // closed, and replaced, when a user's connections change
+	rtClosed  bool                        // the server is closing: no new connection
+	rtWG      sync.WaitGroup              // a count per connection, until its goroutines end
+}
+
+func (rs *realtimeState) init() {
+	rs.jwtKey = newJWTKey()
+	rs.rtConns = map[*rtConn]bool{}
+	rs.rtByUID = map[string]map[*rtConn]bool{}
+	rs.rtChanged = make(chan struct{})
+}
+
+// newJWTKey returns a random key to sign jwts with.
+func newJWTKey() []byte {
+	key := make([]byte, 32)
+	rand.Read(key) // never fails (crypto/rand)
+	return key
+}
+
+// rtConn is one websocket of the client API.
+type rtConn struct {
+	ws        *websocket.Conn
+	out       chan []byte   // frames waiting to be written, at most rtQueue
+	kill      chan struct{} // closed when the connection is dropped
+	wctx      context.Context
+	stopWrite context.CancelFunc // ends a write in progress, cutting the connection
+	// Guarded by st.mu:
+	uid      string   // the user, once the auth frame is verified
+	device   string   // the deviceId of its auth frame
+	presence string   // its presence subscription: ALL_USERS, ROLES, FRIENDS or none
+	roles    []string // the roles of a ROLES subscription
+	dropped  bool     // no longer pushed to
+	// Set when dropped, read by the writer once kill is closed:
+	code   websocket.StatusCode
+	reason string
+	flush  bool // write the frames queued before closing
+}
+
+// frame is a websocket frame as the client SDKs read it.
+type frame struct {
+	AppID         string            `json:"appId"`
+	Type          string            `json:"type,omitempty"`
+	Action        string            `json:"action,omitempty"`
+	Receiver      string            `json:"receiver,omitempty"`
+	ReceiverType  chat.ReceiverType `json:"receiverType,omitempty"`
+	Sender        string            `json:"sender,omitempty"`
+	MessageSender string            `json:"messageSender,omitempty"`
+	DeviceID      string            `json:"deviceId"`
+	Body          any               `json:"body,omitempty"`
+}
+
+// inFrame is a frame from a client; only what the fake acts on is read.
+// An auth frame's body carries the jwt and the presence subscription.
+type inFrame struct {
+	Type         string            `json:"type"`
+	Action       string            `json:"action"`
+	Receiver     string            `json:"receiver"`
+	ReceiverType chat.ReceiverType `json:"receiverType"`
+	DeviceID     string            `json:"deviceId"`
+	Body         struct {
+		Auth                 string          `json:"auth"`
+		PresenceSubscription string          `json:"presenceSubscription"`
+		Roles                []string        `json:"roles"`
+		Action               string          `json:"action"`
+		MessageID            json.RawMessage `json:"messageId"`
+		Metadata             json.RawMessage `json:"metadata"`
+	} `json:"body"`
+}
+
+// isWebSocket reports whether r asks to upgrade to a websocket.
+func isWebSocket(r *http.Request) bool {
+	return strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
+}
+
+// serveRealtime serves one websocket of the client API until the client
+// leaves, the server closes, or the connection is dropped.
+func (h *Handler) serveRealtime(w http.ResponseWriter, r *http.Request) {
+	st := h.st
+	st.mu.Lock()
+	closed := st.rtClosed
+	if !closed {
+		st.rtWG.Add(1)
+	}
+	st.mu.Unlock()
+	if closed {
+		http.Error(w, "chattest: the server is closing", http.StatusServiceUnavailable)
+		return
+	}
+	defer st.rtWG.Done()
+	// Any origin may connect: the fake listens on loopback, and a frame
+	// does nothing before it authenticates with a jwt.
+	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+	if err != nil {
+		return // Accept has answered
+	}
+	ws.SetReadLimit(rtReadLimit)
+	c := &rtConn{ws: ws, out: make(chan []byte, rtQueue), kill: make(chan struct{})}
+	c.wctx, c.stopWrite = context.WithCancel(context.Background())
+	defer c.stopWrite()
+	st.mu.Lock()
+	st.rtConns[c] = true
+	st.mu.Unlock()
+	written := make(chan struct{})
+	go c.writeLoop(written)
+	// Reading ends when the client leaves, or when the writer or
+	// stopRealtime closes the connection.
+	for {
+		_, b, err := ws.Read(context.Background())
+		if err != nil {
+			break
+		}
+		st.mu.Lock()
+		wait := st.receive(c, b)
+		st.mu.Unlock()
+		_ = wait() // a change that cannot be written refuses the next ones (errNotSaved)
+	}
+	st.mu.Lock()
+	st.drop(c, websocket.StatusNormalClosure, "", false)
+	st.mu.Unlock()
+	<-written
+}
+
+// writeLoop writes c's frames in order until c is dropped, then closes the
+// websocket with the status the drop gave, after the frames still queued
+// when the drop asks for them to be flushed.
+func (c *rtConn) writeLoop(done chan<- struct{}) {
+	defer close(done)
+	write := func(f []byte) bool { return c.ws.Write(c.wctx, websocket.MessageText, f) == nil }
+	for {
+		select {
+		case <-c.kill:
+		default:
+			select {
+			case f := <-c.out:
+				if !write(f) {
+					c.ws.CloseNow()
+					<-c.kill
+					return
+				}
+				continue
+			case <-c.kill:
+			}
+		}
+		// Dropped: c.code, c.reason and c.flush are set.
+		for flushed := !c.flush; !flushed; {
+			select {
+			case f := <-c.out:
+				flushed = !write(f)
+			default:
+				flushed = true
+			}
+		}
+		c.ws.Close(c.code, c.reason)
+		return
+	}
+}
+
+// drop stops pushing to c and has its writer close it with code, after
+// the frame being written and, when flush is set, those already queued.
+// A client that takes none of them within rtDropGrace is cut off without
+// a close frame. It runs with st.mu held; dropping c again does nothing.
+func (st *state) drop(c *rtConn, code websocket.StatusCode, reason string, flush bool) {
+	if c.dropped {
+		return
+	}
+	c.dropped, c.code, c.reason, c.flush = true, code, reason, flush
+	time.AfterFunc(rtDropGrace, c.stopWrite)
+	delete(st.rtConns, c)
+	if c.uid != "" {
+		delete(st.rtByUID[c.uid], c)
+		if len(st.rtByUID[c.uid]) == 0 {
+			delete(st.rtByUID, c.uid)
+			st.presenceChanged(c.uid, false)
+		}
+		st.rtNotify()
+	}
+	close(c.kill)
+}
+
+// send queues f for c. A connection whose queue is full (the client
+// stopped reading) is dropped: pushed nothing more, and closed with 1008
+// (policy violation) after the frame being written; the server never
+// waits for a slow client. It runs with st.mu held.
+func (st *state) send(c *rtConn, f []byte) {
+	if c.dropped || f == nil {
+		return
+	}
+	select {
+	case c.out <- f:
+	default:
+		st.drop(c, statusQueueFull, "chattest: the connection fell too far behind", false)
+	}
+}
+
+// stopRealtime closes every websocket at once and waits for their
+// goroutines; no new one is accepted. Calling it again does nothing more.
+func (st *state) stopRealtime() {
+	st.mu.Lock()
+	st.rtClosed = true
+	st.rtNotify()
+	var open []*rtConn
+	for c := range st.rtConns {
+		st.drop(c, websocket.StatusGoingAway, "chattest: the server is closing", false)
+		open = append(open, c)
+	}
+	st.mu.Unlock()
+	for _, c := range open {
+		c.stopWrite()
+		c.ws.CloseNow()
+	}
+	st.rtWG.Wait()
+}
+
+// rtNotify wakes the AwaitOnline calls. It runs with st.mu held.
+func (rs *realtimeState) rtNotify() {
+	close(rs.rtChanged)
+	rs.rtChanged = make(chan struct{})
+}
+
+// AwaitOnline waits until the user uid has a websocket of the client API
+// that authenticated with its login's jwt, so that a test can send what
+// that user's client should receive live without sleeping. It returns an
+// error when ctx ends first, or when the server closes.
+func (s *Server) AwaitOnline(ctx context.Context, uid string) error {
+	st := s.st
+	uid = strings.ToLower(uid)
+	for {
+		st.mu.Lock()
+		online, closed, changed := len(st.rtByUID[uid]) > 0, st.rtClosed, st.rtChanged
+		st.mu.Unlock()
+		switch {
+		case online:
+			return nil
+		case closed:
+			return fmt.Errorf("chattest: AwaitOnline(%q): the server is closed", uid)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("chattest: AwaitOnline(%q): %w", uid, ctx.Err())
+		case <-changed:
+		}
+	}
+}
+
+// receive acts on a frame from c. It runs with st.mu held, and returns
+// what waits, after unlocking, until the change the frame made is kept
+// (WithDataDir).
+func (st *state) receive(c *rtConn, b []byte) (wait func() error) {
+	var f inFrame
+	if json.Unmarshal(b, &f) != nil {
+		return noWait
+	}
+	switch {
+	case f.Action == "ping":
+		st.send(c, st.encodeFrame(frame{Action: "pong"}))
+	case f.Type == "auth":
+		st.authenticate(c, &f)
+	case c.uid == "":
+		// Nothing else before the auth frame.
+	case f.Type == "typing_indicator":
+		st.relayTyping(c, &f)
+	case f.Type == "receipts":
+		return st.receipt(c, &f)
+	}
+	return noWait
+}
+
+// authenticate verifies the jwt of an auth frame and answers it: code
+// "200" when it is a jwt of this server for an active user who still holds
+// the auth token it was issued for; "401" otherwise, and the connection
+// is dropped.
+func (st *state) authenticate(c *rtConn, f *inFrame) {
+	uid, ok := st.verifyJWT(f.Body.Auth)
+	if !ok || c.uid != "" && c.uid != uid {
+		st.send(c, st.encodeFrame(frame{Type: "auth", DeviceID: f.DeviceID, Body: authBody{Code: "401", Status: "UNAUTHORIZED"}}))
+		st.drop(c, websocket.StatusPolicyViolation, "chattest: not a valid jwt", true)
+		return
+	}
+	if c.uid == "" {
+		c.uid = uid
+		if st.rtByUID[uid] == nil {
+			st.rtByUID[uid] = map[*rtConn]bool{}
+			st.presenceChanged(uid, true)
+		}
+		st.rtByUID[uid][c] = true
+		st.rtNotify()
+	}
+	c.device, c.presence, c.roles = f.DeviceID, f.Body.PresenceSubscription, f.Body.Roles
+	st.send(c, st.encodeFrame(frame{Type: "auth", Sender: uid, DeviceID: f.DeviceID, Body: authBody{Code: "200", Status: "OK"}}))
+}
+
+// authBody is the body of the answer to an auth frame.
+type authBody struct {
+	Code   string `json:"code"`
+	Status string `json:"status"`
+}
+
+// encodeFrame encodes f, of the fake's app; nil when its body does not
+// encode (a message seeded with a value JSON cannot hold), which is then
+// not sent.
+func (st *state) encodeFrame(f frame) []byte {
+	f.AppID = st.appID
+	b, err := json.Marshal(f)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// pushTo sends f to every connection of the users uids, but for the
+// connection the event came from (device, when not empty). It runs with
+// st.mu held.
+func (st *state) pushTo(uids []string, f []byte) {
+	seen := map[string]bool{}
+	for _, uid := range uids {
+		if seen[uid] {
+			continue
+		}
+		seen[uid] = true
+		for c := range st.rtByUID[uid] {
+			st.send(c, f)
+		}
+	}
+}
+
+// audience returns who sees m live: its two users, or the members of its
+// group (and the user an action is about, who may have just left).
+func (st *state) audience(m *msgRec) []string {
+	if m.m.ReceiverType != chat.ReceiverGroup {
+		return []string{m.between[0], m.between[1]}
+	}
+	var uids []string
+	if g := st.groups[m.m.Receiver]; g != nil {
+		uids = st.memberUIDs(g)
+	}
+	if m.m.Category == chat.CategoryAction && m.m.Data.Entities != nil && m.m.Data.Entities.On != nil &&
+		m.m.Data.Entities.On.EntityType == chat.EntityUser {
+		var on chat.User
+		if json.Unmarshal(m.m.Data.Entities.On.Entity, &on) == nil {
+			uids = append(uids, on.UID)
+		}
+	}
+	return uids
+}
+
+// pushMessage sends m live to the users who see it, as a "message" frame
+// whose deviceId is device: the resource header of the request that sent
+// it, so that the sending client recognizes its own. A message held for
+// moderation is not pushed. It runs with st.mu held.
+func (st *state) pushMessage(m *msgRec, device string) {
+	if len(st.rtByUID) == 0 || m.m.Data.Moderation != nil && m.m.Data.Moderation.Status == modPending {
+		return
+	}
+	st.pushTo(st.audience(m), st.encodeFrame(frame{Type: "message", Receiver: m.m.Receiver, ReceiverType: m.m.ReceiverType,
+		Sender: m.m.Sender, DeviceID: device, Body: m.view("", true)}))
+}
+
+// device is the resource header of c's request: the client SDKs' session id.
+func (c *call) device() string { return c.r.Header.Get("resource") }
+
+// pushReceipt sends a "receipts" frame for the receipt p: to the sender of
+// the message in a one-on-one conversation, to the group's members in a
+// group. It runs with st.mu held.
+func (st *state) pushReceipt(p receiptPayload, device string) {
+	if len(st.rtByUID) == 0 {
+		return
+	}
+	to := []string{p.MessageSender}
+	if p.ReceiverType == chat.ReceiverGroup {
+		if g := st.groups[p.Receiver]; g != nil {
+			to = st.memberUIDs(g)
+		}
+	}
+	to = slices.DeleteFunc(to, func(uid string) bool { return uid == p.Sender })
+	st.pushTo(to, st.encodeFrame(frame{Type: p.Type, Receiver: p.Receiver, ReceiverType: p.ReceiverType, Sender: p.Sender,
+		MessageSender: p.MessageSender, DeviceID: device, Body: p.Body}))
+}
+
+// receipt applies a receipts frame of c's user, as the read and delivered
+// marks of the REST API do (the same checks, answer and events): it marks
+// the conversation read or delivered up to the frame's message. A frame
+// the marks refuse is ignored, and so is every frame once the data
+// directory can take no change (WithDataDir). It returns what waits until
+// the change is kept.
+func (st *state) receipt(c *rtConn, f *inFrame) (wait func() error) {
+	var id json.Number
+	if json.Unmarshal(f.Body.MessageID, &id) != nil {
+		var s string
+		if json.Unmarshal(f.Body.MessageID, &s) != nil {
+			return noWait
+		}
+		id = json.Number(s)
+	}
+	n, err := id.Int64()
+	a := receiptArgs{UID: c.uid, Receiver: f.Receiver, ReceiverType: f.ReceiverType, Action: f.Body.Action, MessageID: n}
+	if err != nil || a.Action != receiptRead && a.Action != receiptDelivered ||
+		a.ReceiverType != chat.ReceiverUser && a.ReceiverType != chat.ReceiverGroup || st.journal.failed() != nil {
+		return noWait
+	}
+	st.markReceipt(a, c.device)
+	return st.keepCall(receiptOp, a)
+}
+
+// receiptArgs are a receipts frame as the journal keeps it: its user, the
+// conversation, the mark and the message.
+type receiptArgs struct {
+	UID          string            `json:"uid"`
+	Receiver     string            `json:"receiver"`
+	ReceiverType chat.ReceiverType `json:"receiverType"`
+	Action       string            `json:"action"`
+	MessageID    int64             `json:"messageId"`
+}
+
+// receiptOp names a receipts frame in the journal (seedOps).
+const receiptOp = "receipt"
+
+// markReceipt makes the read or delivered mark a of a receipts frame,
+// whose pushes carry device; the journal replays it with none.
+func (st *state) markReceipt(a receiptArgs, device string) struct{} {
+	body, _ := json.Marshal(markBody{MessageID: &a.MessageID}) // an int64 pointer always encodes
+	r, _ := http.NewRequest(http.MethodPost, "/", nil)         // a constant URL always parses
+	r.Header.Set("resource", device)
+	cl := &call{r: r, body: body, now: st.clock(), onBehalfOf: a.UID}
+	mark := (*state).markRead
+	if a.Action == receiptDelivered {
+		mark = (*state).markDelivered
+	}
+	switch a.ReceiverType {
+	case chat.ReceiverUser:
+		r.SetPathValue("uid", a.Receiver)
+		userConv(mark)(st, cl)
+	case chat.ReceiverGroup:
+		r.SetPathValue("guid", a.Receiver)
+		groupConv(mark)(st, cl)
+	}
+	return struct{}{}
+}
+
+// relayTyping relays a typing_indicator frame of c's user to the receiver,
+// or to the group's other members, if c's user may message them.
+func (st *state) relayTyping(c *rtConn, f *inFrame) {
+	if f.Body.Action != "started" && f.Body.Action != "ended" {
+		return
+	}
+	receiver := strings.ToLower(f.Receiver)
+	if st.checkReceiver(c.uid, f.ReceiverType, receiver) != nil {
+		return
+	}
+	to := []string{receiver}
+	if f.ReceiverType == chat.ReceiverGroup {
+		to = slices.DeleteFunc(st.memberUIDs(st.groups[receiver]), func(uid string) bool { return uid == c.uid })
+	}
+	body := struct {
+		Action   string          `json:"action"`
+		User     chat.User       `json:"user"`
+		Metadata json.RawMessage `json:"metadata,omitempty"`
+	}{f.Body.Action, st.userEntity(c.uid), f.Body.Metadata}
+	st.pushTo(to, st.encodeFrame(frame{Type: "typing_indicator", Receiver: receiver, ReceiverType: f.ReceiverType,
+		Sender: c.uid, DeviceID: c.device, Body: body}))
+}
+
+// presenceChanged records that uid came online (their first websocket
+// authenticated) or went offline (their last one closed), and pushes a
+// "presence" frame to the users whose subscription covers uid. It runs
+// with st.mu held. The journal keeps the change, and the next request, or
+// closing the server, writes it.
+func (st *state) presenceChanged(uid string, online bool) {
+	u := st.activeUser(uid)
+	if u == nil {
+		return
+	}
+	now := chat.TimestampOf(st.clock())
+	action, status := "offline", chat.UserOffline
+	if online {
+		action, status = "online", chat.UserAvailable
+	}
+	u.u.Status, u.u.LastActiveAt = status, now
+	st.keepCall(presenceOp, presenceArgs{UID: uid, Online: online})
+	f := st.encodeFrame(frame{Type: "presence", Sender: uid, Body: struct {
+		Action    string         `json:"action"`
+		Timestamp chat.Timestamp `json:"timestamp"`
+		User      chat.User      `json:"user"`
+	}{action, now, u.view(false)}})
+	for other, conns := range st.rtByUID {
+		if other == uid {
+			continue
+		}
+		for c := range conns {
+			if st.subscribed(c, u) {
+				st.send(c, f)
+			}
+		}
+	}
+}
+
+// presenceArgs are a presence change as the journal keeps it.
+type presenceArgs struct {
+	UID    string `json:"uid"`
+	Online bool   `json:"online"`
+}
+
+// presenceOp names a presence change in the journal (seedOps).
+const presenceOp = "presence"
+
+// replayPresence replays a presence change: nobody is connected to be told.
+func (st *state) replayPresence(a presenceArgs) struct{} {
+	st.presenceChanged(a.UID, a.Online)
+	return struct{}{}
+}
+
+// subscribed reports whether c's presence subscription covers u.
+func (st *state) subscribed(c *rtConn, u *userRec) bool {
+	switch c.presence {
+	case "ALL_USERS":
+		return true
+	case "ROLES":
+		return slices.Contains(c.roles, u.u.Role)
+	case "FRIENDS":
+		return st.friends[c.uid][u.u.UID] != nil
+	}
+	return false
+}
+
+// jwtClaims are what the fake's jwts say: the app, the user, when issued,
+// and a hash of the auth token the login used.
+type jwtClaims struct {
+	Issuer    string `json:"iss"`
+	Audience  string `json:"aud"`
+	Subject   string `json:"sub"`
+	IssuedAt  int64  `json:"iat"`
+	TokenHash string `json:"tok"`
+}
+
+// jwtHeader is the header of every jwt the fake signs: HMAC-SHA256.
+var jwtHeader = base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"HS256","typ":"JWT"}`))
+
+// tokenHash identifies an auth token in a jwt without showing it.
+func tokenHash(tok string) string {
+	sum := sha256.Sum256([]byte(tok))
+	return hex.EncodeToString(sum[:16])
+}
+
+// signJWT returns a jwt for uid's login with the auth token tok, signed
+// with the server's key.
+func (st *state) signJWT(uid, tok string, now time.Time) string {
+	claims, _ := json.Marshal(jwtClaims{Issuer: "chattest", Audience: st.appID, Subject: uid, IssuedAt: now.Unix(), TokenHash: tokenHash(tok)})
+	unsigned := jwtHeader + "." + base64.RawURLEncoding.EncodeToString(claims)
+	return unsigned + "." + base64.RawURLEncoding.EncodeToString(st.jwtMAC(unsigned))
+}
+
+func (st *state) jwtMAC(unsigned string) []byte {
+	mac := hmac.New(sha256.New, st.jwtKey)
+	mac.Write([]byte(unsigned))
+	return mac.Sum(nil)
+}
+
+// verifyJWT returns the user a jwt of this server authenticates: an active
+// user who still holds the auth token the jwt was issued for.
+func (st *state) verifyJWT(jwt string) (uid string, ok bool) {
+	head, rest, _ := strings.Cut(jwt, ".")
+	payload, sig, _ := strings.Cut(rest, ".")
+	mac, err := base64.RawURLEncoding.DecodeString(sig)
+	if head != jwtHeader || err != nil || !hmac.Equal(mac, st.jwtMAC(head+"."+payload)) {
+		return "", false
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(payload)
+	var cl jwtClaims
+	if err != nil || json.Unmarshal(raw, &cl) != nil || cl.Audience != st.appID {
+		return "", false
+	}
+	u := st.activeUser(cl.Subject)
+	if u == nil || !slices.ContainsFunc(u.tokens, func(t chat.AuthToken) bool { return tokenHash(string(t.AuthToken)) == cl.TokenHash }) {
+		return "", false
+	}
+	return u.u.UID, true
+}

@@ -1,0 +1,208 @@
+// Package wiretest is the one harness of the SDK's wire tests, in package
+// chat and in package management: a mock transport (httpmock) that records
+// every request a client sends and answers as a test says, and the checks
+// of what went on the wire.
+package wiretest
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"sync"
+	"testing"
+
+	"github.com/jarcoal/httpmock"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+)
+
+// Request is what the mock transport saw of one request.
+type Request struct {
+	Method        string
+	Scheme        string
+	Host          string
+	Path          string // escaped, exactly as sent
+	RawQuery      string
+	Query         url.Values
+	Fragment      string
+	Header        http.Header
+	ContentLength int64
+	Body          []byte
+}
+
+// Mock is a transport that records every request and answers through its
+// handler: 200 {"data":{"ok":true}} until told otherwise.
+type Mock struct {
+	t  testing.TB
+	mt *httpmock.MockTransport
+
+	mu     sync.Mutex
+	reqs   []Request
+	handle func(attempt int, req *http.Request) (*http.Response, error)
+}
+
+// New returns a Mock for the test t.
+func New(t testing.TB) *Mock {
+	m := &Mock{t: t, mt: httpmock.NewMockTransport()}
+	m.handle = func(int, *http.Request) (*http.Response, error) {
+		return JSONResponse(http.StatusOK, `{"data":{"ok":true}}`), nil
+	}
+	m.mt.RegisterNoResponder(m.respond)
+	return m
+}
+
+// HTTPClient is an http.Client whose requests go to m.
+func (m *Mock) HTTPClient() *http.Client { return &http.Client{Transport: m.mt} }
+
+func (m *Mock) respond(req *http.Request) (*http.Response, error) {
+	w := Request{
+		Method: req.Method, Scheme: req.URL.Scheme, Host: req.URL.Host, Path: req.URL.EscapedPath(),
+		RawQuery: req.URL.RawQuery, Query: req.URL.Query(), Fragment: req.URL.Fragment,
+		Header: req.Header.Clone(), ContentLength: req.ContentLength,
+	}
+	if req.Body != nil {
+		b, err := io.ReadAll(req.Body)
+		if err != nil {
+			return nil, err
+		}
+		w.Body = b
+	}
+	m.mu.Lock()
+	m.reqs = append(m.reqs, w)
+	n, handle := len(m.reqs), m.handle
+	m.mu.Unlock()
+	return handle(n, req)
+}
+
+// Reply makes every request answer status with body and the given header
+// name/value pairs.
+func (m *Mock) Reply(status int, body string, header ...string) {
+	m.Serve(func(int, *http.Request) (*http.Response, error) {
+		return JSONResponse(status, body, header...), nil
+	})
+}
+
+// Serve makes every request answer through h; attempt counts from 1.
+func (m *Mock) Serve(h func(attempt int, req *http.Request) (*http.Response, error)) {
+	m.mu.Lock()
+	m.handle = h
+	m.mu.Unlock()
+}
+
+// Requests returns the requests seen so far.
+func (m *Mock) Requests() []Request {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]Request(nil), m.reqs...)
+}
+
+// Only returns the one request seen, failing the test if there were more
+// or none.
+func (m *Mock) Only() Request {
+	m.t.Helper()
+	reqs := m.Requests()
+	require.Len(m.t, reqs, 1, "requests sent")
+	return reqs[0]
+}
+
+// Calls is the number of requests the transport received.
+func (m *Mock) Calls() int { return m.mt.GetTotalCallCount() }
+
+// JSONResponse is an answer with a JSON body and the given header
+// name/value pairs.
+func JSONResponse(status int, body string, header ...string) *http.Response {
+	resp := httpmock.NewStringResponse(status, body)
+	resp.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(header); i += 2 {
+		resp.Header.Set(header[i], header[i+1])
+	}
+	return resp
+}
+
+// Expect is what one request must have been.
+type Expect struct {
+	Method string
+	Host   string
+	Path   string // escaped
+	Query  string // raw; "" means none
+	// OnBehalfOf is the onBehalfOf header; "" means not sent.
+	OnBehalfOf string
+	// Body is the JSON body; "" means none at all (no Content-Type).
+	Body string
+	// Header holds headers the request must carry, with their one value
+	// (the credentials, and more); Absent names headers it must not.
+	Header map[string]string
+	Absent []string
+}
+
+// Check asserts that r is what e says.
+func Check(t *testing.T, r Request, e Expect) {
+	t.Helper()
+	assert.Equal(t, e.Method, r.Method, "method")
+	assert.Equal(t, e.Path, r.Path, "escaped path")
+	assert.Equal(t, "https", r.Scheme, "scheme")
+	assert.Equal(t, e.Host, r.Host, "host")
+	assert.Equal(t, e.Query, r.RawQuery, "query")
+	assert.Equal(t, "application/json", r.Header.Get("Accept"), "Accept header")
+	for k, v := range e.Header {
+		assert.Equal(t, []string{v}, r.Header.Values(k), k+" header")
+	}
+	for _, k := range e.Absent {
+		assert.Empty(t, r.Header.Values(k), k+" header")
+	}
+	if e.OnBehalfOf == "" {
+		NoOnBehalfOf(t, r)
+	} else {
+		assert.Equal(t, []string{e.OnBehalfOf}, r.Header.Values("onBehalfOf"), "onBehalfOf header")
+	}
+	if e.Body == "" {
+		NoBody(t, r)
+	} else {
+		JSONBody(t, r, e.Body)
+	}
+}
+
+// JSONBody asserts that the request carried want as its JSON body.
+func JSONBody(t *testing.T, r Request, want string) {
+	t.Helper()
+	assert.Equal(t, "application/json", r.Header.Get("Content-Type"), "Content-Type")
+	assert.JSONEq(t, want, string(r.Body), "body")
+}
+
+// NoBody asserts that the request carried no body at all.
+func NoBody(t *testing.T, r Request) {
+	t.Helper()
+	assert.Empty(t, r.Body, "body")
+	assert.Zero(t, r.ContentLength, "Content-Length")
+	assert.Empty(t, r.Header.Get("Content-Type"), "Content-Type")
+}
+
+// NoOnBehalfOf asserts that the onBehalfOf header was not sent.
+func NoOnBehalfOf(t *testing.T, r Request) {
+	t.Helper()
+	_, sent := r.Header[http.CanonicalHeaderKey("onBehalfOf")]
+	assert.False(t, sent, "onBehalfOf header sent: %q", r.Header.Get("onBehalfOf"))
+}
+
+// RequireArgError asserts that err is a *chat.ArgumentError naming name,
+// and returns it.
+func RequireArgError(t *testing.T, err error, name string) *chat.ArgumentError {
+	t.Helper()
+	var ae *chat.ArgumentError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, name, ae.Name, "argument named")
+	assert.ErrorIs(t, err, chat.ErrInvalidArgument)
+	return ae
+}
+
+// RequireAPIError asserts that err is a *chat.Error, and returns it.
+func RequireAPIError(t *testing.T, err error) *chat.Error {
+	t.Helper()
+	var ce *chat.Error
+	require.Error(t, err)
+	require.True(t, errors.As(err, &ce), "want *chat.Error, got %T: %v", err, err)
+	return ce
+}

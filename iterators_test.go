@@ -1,0 +1,121 @@
+package chat_test
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/management"
+)
+
+// iterators returns every method of every service of the chat client
+// (calls included) and the management client that returns an iterator,
+// as functions that start it with plain arguments: "x" for each id, nil
+// options.
+func iterators(t *testing.T, services ...any) map[string]func(ctx context.Context) iter.Seq2[any, error] {
+	t.Helper()
+	ctxType := reflect.TypeFor[context.Context]()
+	out := map[string]func(ctx context.Context) iter.Seq2[any, error]{}
+	for _, client := range services {
+		cv := reflect.ValueOf(client).Elem()
+		for i := range cv.NumField() {
+			f := cv.Type().Field(i)
+			if !f.IsExported() || f.Type.Kind() != reflect.Pointer || !strings.HasSuffix(f.Type.Elem().Name(), "Service") {
+				continue
+			}
+			svc := cv.Field(i)
+			for j := range svc.NumMethod() {
+				m, mt := svc.Method(j), svc.Type().Method(j)
+				ft := m.Type()
+				if ft.NumOut() != 1 || !strings.HasPrefix(ft.Out(0).Name(), "Seq2[") {
+					continue
+				}
+				name := f.Type.Elem().Name() + "." + mt.Name
+				out[name] = func(ctx context.Context) iter.Seq2[any, error] {
+					in := make([]reflect.Value, 0, ft.NumIn())
+					for k := range ft.NumIn() {
+						at := ft.In(k)
+						switch {
+						case at == ctxType:
+							in = append(in, reflect.ValueOf(ctx))
+						case ft.IsVariadic() && k == ft.NumIn()-1:
+						case at.Kind() == reflect.String:
+							in = append(in, reflect.ValueOf("x").Convert(at))
+						default:
+							in = append(in, reflect.Zero(at))
+						}
+					}
+					seq := m.Call(in)[0]
+					return func(yield func(any, error) bool) {
+						yieldFn := reflect.MakeFunc(seq.Type().In(0), func(args []reflect.Value) []reflect.Value {
+							err, _ := args[1].Interface().(error)
+							return []reflect.Value{reflect.ValueOf(yield(args[0].Interface(), err))}
+						})
+						seq.Call([]reflect.Value{yieldFn})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestEveryIteratorStopsOnARepeatedPage answers every page of every
+// iterator with the same item, as a server or a caching proxy that ignores
+// the page asked for would, while the page meta names no current page or
+// total and the cursors move on: each iterator yields the item once and
+// stops with ErrPaginationStalled, after at most two requests.
+func TestEveryIteratorStopsOnARepeatedPage(t *testing.T) {
+	var requests atomic.Int64
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := requests.Add(1)
+		if n > 20 {
+			http.Error(w, "the iterator did not stop", http.StatusTeapot)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		// One item, a full page of one, and cursors that move on with every
+		// request, in each of the shapes the lists use.
+		fmt.Fprintf(w, `{"data":[{"id":"1","uid":"u1","guid":"g1","sessionId":"s1","name":"same","reaction":"r"}],
+			"meta":{"pagination":{"per_page":1,"count":1,"links":{"next":"/x?page=%[1]d"}},
+				"current":{"limit":1,"count":1},
+				"next":{"affix":"append","id":"%[1]d","logId":"%[1]d","sentAt":%[1]d,"updatedAt":%[1]d,"createdAt":%[1]d,"cursor":"c%[1]d"}}}`, n+1)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := chat.NewClient("myapp", testAPIKey, chat.WithBaseURL(srv.URL), chat.WithHTTPClient(srv.Client()), chat.WithoutRetries())
+	require.NoError(t, err)
+	mc, err := management.NewClient("key", "secret", chat.WithBaseURL(srv.URL), chat.WithHTTPClient(srv.Client()),
+		chat.WithoutRetries())
+	require.NoError(t, err)
+
+	its := iterators(t, c, mc)
+	require.GreaterOrEqual(t, len(its), 30, "iterators found")
+	for name, start := range its {
+		t.Run(name, func(t *testing.T) {
+			requests.Store(0)
+			var items int
+			var last error
+			for item, err := range start(t.Context()) {
+				if err != nil {
+					last = err
+					break
+				}
+				require.NotNil(t, item)
+				items++
+			}
+			assert.ErrorIs(t, last, chat.ErrPaginationStalled)
+			assert.Equal(t, 1, items, "the repeated item is yielded once")
+			assert.LessOrEqual(t, requests.Load(), int64(2), "requests")
+		})
+	}
+}

@@ -1,0 +1,40 @@
+package chat
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/chatrest/chat/internal/rest"
+)
+
+// Secret is a credential the API sends or receives: an API key, an auth
+// token, a group's or a webhook's password, a push or email provider's
+// key. On the wire it is a JSON string like any other, and string(s) is its
+// value; but printing it with any fmt verb, or logging it with log/slog,
+// shows REDACTED (an empty Secret shows as ""), and an error of a call whose
+// request carried it never shows it, even when the service echoes it back.
+type Secret string
+
+// String returns REDACTED, or "" for an empty Secret.
+func (s Secret) String() string {
+	if s == "" {
+		return ""
+	}
+	return rest.Redacted
+}
+
+// GoString is String, so that %#v hides the value too.
+func (s Secret) GoString() string { return s.String() }
+
+// Format prints String for every verb (%v, %s, %q, %x, %d, ...).
+func (s Secret) Format(f fmt.State, verb rune) {
+	if verb == 'q' {
+		fmt.Fprintf(f, "%q", s.String())
+		return
+	}
+	io.WriteString(f, s.String())
+}
+
+// LogValue makes log/slog show String.
+func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
