@@ -119,9 +119,10 @@
 // stops and crashes (every change is synced before it is acknowledged);
 // [Server.Export] writes it as a JSON state file, which [WithSeedFile]
 // starts another server from, e.g. shared demo data or a test's fixture
-// ([WithExport] keeps what Export needs without a directory). Open such a
-// server with [OpenServer], which reports a directory or file it cannot
-// use:
+// ([WithExport] keeps what Export needs without a directory). What the
+// client API and its websocket change is kept too, and a client SDK's
+// login stays valid across restarts of a directory. Open such a server
+// with [OpenServer], which reports a directory or file it cannot use:
 //
 //	srv, err := chattest.OpenServer(chattest.WithDataDir("testdata/state"))
 //

@@ -19,8 +19,9 @@ import (
 // the seeding methods (users created, deactivated, deleted and replaced;
 // groups created, updated, retyped, replaced and deleted; members added,
 // kicked and banned; messages sent, replied to, deleted softly and for
-// good; conversations opened and reset; users blocked), on a clock that
-// often stands still so that timestamps tie, and after every step checks
+// good; conversations opened and reset; users blocked; groups joined and
+// left through the client API), on a clock that often stands still so
+// that timestamps tie, and after every step checks
 // each index against what it indexes, recomputed from scratch: the orders
 // the lists walk, the counts they answer with, and each user's
 // conversation list against the conversations sorted the slow way.
@@ -99,7 +100,7 @@ func (w *randomWorld) aMessage() string {
 
 func (w *randomWorld) step() {
 	r := w.r
-	switch n := r.IntN(100); {
+	switch n := r.IntN(104); {
 	case n < 10:
 		w.call("POST", "/v3/users", "", map[string]any{"uid": w.uid(), "name": "User " + strconv.Itoa(r.IntN(4))})
 	case n < 13:
@@ -151,9 +152,37 @@ func (w *randomWorld) step() {
 		w.call("POST", "/v3/users/"+w.uid()+"/conversation/read", w.uid(), map[string]any{"messageId": r.IntN(200)})
 	case n < 97:
 		w.call("POST", "/v3/groups/"+w.guid()+"/conversation/read", w.uid(), nil)
-	default:
+	case n < 100:
 		w.call("POST", "/v3/users/"+w.uid()+"/blockedusers", "", map[string]any{"blockedUids": []string{w.uid()}})
+	case n < 102:
+		w.asClient("POST", "/v3.0/groups/"+w.guid()+"/members", w.uid(), map[string]any{"password": "pw"})
+	default:
+		w.asClient("DELETE", "/v3.0/groups/"+w.guid()+"/members", w.uid(), nil)
 	}
+}
+
+// asClient sends a request of the client API as uid, with an auth token
+// minted for uid (a user that does not exist gets none, and is refused);
+// the answer's status does not matter.
+func (w *randomWorld) asClient(method, path, uid string, body any) {
+	w.call("POST", "/v3/users/"+uid+"/auth_tokens", "", nil)
+	st := w.srv.st
+	st.mu.Lock()
+	tok := ""
+	if u := st.users[uid]; u != nil && len(u.tokens) > 0 {
+		tok = string(u.tokens[len(u.tokens)-1].AuthToken)
+	}
+	st.mu.Unlock()
+	w.last = method + " " + path + " as the client of " + uid
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequest(method, w.srv.URL()+path, bytes.NewReader(b))
+	req.Header.Set("appId", w.srv.AppID())
+	req.Header.Set("authToken", tok)
+	resp, err := w.hc.Do(req)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	resp.Body.Close()
 }
 
 // checkIndexes compares every index with what it indexes.

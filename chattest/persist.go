@@ -18,16 +18,23 @@ import (
 // serves, and what the seeding methods stored.
 //
 // The directory holds a database (chattest.db, of go.etcd.io/bbolt) with
-// every change the state went through, in order: each request that may
-// have changed the state, and each call of a seeding method. A request's
-// change is synced to disk before the request is answered, so nothing
+// every change the state went through, in order: each request of the
+// chat, management and client APIs that may have changed the state, each
+// call of a seeding method, and what the client API's websockets change
+// (read and delivery receipts, users coming online and going offline). A
+// request's change is synced to disk before the request is answered, and
+// a receipt's before the websocket's next frame is read, so nothing
 // acknowledged is lost in a crash; a request whose change cannot be
 // written answers 500 ERR_EXCEPTION, and so does every later request that
-// would change the state. Opening the directory replays the changes at the
-// times they happened, through the same code; a change that replays
-// otherwise than it happened fails the opening. The request log, faults,
-// the rate limits' counts and webhook deliveries are not kept: changes
-// replay without being logged, limited or delivered.
+// would change the state (later receipts are ignored). Opening the
+// directory replays the changes at the times they happened, through the
+// same code; a change that replays otherwise than it happened fails the
+// opening. Users whom the changes leave online (the server was killed)
+// go offline as of the last change. The request log, faults, the rate
+// limits' counts and webhook deliveries are not kept: changes replay
+// without being logged, limited or delivered. The directory also keeps
+// the key that signs the client API's jwts, so that the client SDKs'
+// logins stay valid across restarts.
 //
 // A directory holds the state of one app: opening it for another app id
 // fails. One server at a time may have it open. When the clock the server
@@ -51,11 +58,15 @@ func WithDataDir(dir string) Option { return func(c *config) { c.dataDir = dir }
 // A state file is JSON: {"chattest": 1, "appId": ..., "created": ...,
 // "changes": [...]}, one change a line, each a request ({"at", "method",
 // "path", "onBehalfOf", "key", "header", "body", "status"}: key is the API
-// key it was sent with, by creation order, 1 being the server's own, and
-// status what it answered, which replaying checks when present) or a
-// seeding call ({"at", "seed": "AddUser", "args": {...}}). Such a file may
-// be written by hand, e.g. as fixture data: a change without "status" is
-// replayed whatever it answers.
+// key it was sent with, by creation order, 1 being the server's own; for
+// the client API (paths under /v3.0), onBehalfOf is the user whose auth
+// token sent it, and who must hold one when it replays; status is what it
+// answered, which replaying checks when present), a seeding call ({"at",
+// "seed": "AddUser", "args": {...}}), or what a websocket changed ({"at",
+// "seed": "receipt", "args": {"uid", "receiver", "receiverType",
+// "action", "messageId"}} or {"at", "seed": "presence", "args": {"uid",
+// "online"}}). Such a file may be written by hand, e.g. as fixture data: a
+// change without "status" is replayed whatever it answers.
 func WithSeedFile(path string) Option { return func(c *config) { c.seedFile = path } }
 
 // WithExport makes the server keep the changes of its state in memory, so

@@ -70,6 +70,104 @@ func TestDataDirKeepsTheState(t *testing.T) {
 	assert.Greater(t, next.ID, reply.ID)
 }
 
+// A data directory keeps what the client API and its websocket changed,
+// as the platform's client SDKs show it after a restart: the profile a
+// login updated, a group joined, a message sent, a read receipt sent on
+// the websocket. The users who were online are offline, and the jwt of a
+// login before the restart still authenticates a websocket after it.
+func TestDataDirKeepsTheClientAPI(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	srv, err := chattest.OpenServer(chattest.WithDataDir(dir))
+	require.NoError(t, err)
+	c := srv.Client()
+	seedThroughAPI(t, c)
+	_, err = c.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "lobby", Name: "Lobby", Type: chat.GroupPublic, Owner: "carol"})
+	require.NoError(t, err)
+	alice, aliceTok := online(t, srv, c, "alice", "")
+	bob := as(srv, mint(t, c, "bob"))
+	r := do(t, srv, "PUT", "/v3.0/me", `{"platform":"WEB","name":"Bobby","statusMessage":"on the train"}`, bob)
+	require.Equal(t, 200, r.resp.StatusCode, r.body)
+	r = do(t, srv, "POST", "/v3.0/groups/lobby/members", `{}`, bob)
+	require.Equal(t, 200, r.resp.StatusCode, r.body)
+	r = do(t, srv, "POST", "/v3.0/messages", `{"receiver":"alice","receiverType":"user","category":"message","type":"text","data":{"text":"hi from the train"}}`, bob)
+	require.Equal(t, 200, r.resp.StatusCode, r.body)
+	id := r.body["data"].(map[string]any)["id"].(string)
+	assert.Equal(t, id, body(alice.nextOf("message"))["id"], "alice sees it live")
+	alice.send(map[string]any{"appId": srv.AppID(), "type": "receipts", "receiver": "bob", "receiverType": "user",
+		"deviceId": alice.device, "body": map[string]any{"action": "read", "messageId": id}})
+	alice.send(map[string]any{"action": "ping"})
+	for f := alice.next(); f["action"] != "pong"; f = alice.next() { // frames are acted on in order
+	}
+	unread := func(c *chat.Client) int {
+		conv, err := c.Conversations.GetUser(ctx, "bob", "alice")
+		require.NoError(t, err)
+		return conv.UnreadMessageCount
+	}
+	require.Equal(t, 0, unread(c), "read on the websocket")
+	r = do(t, srv, "PUT", "/v3.0/me", `{"platform":"WEB"}`, as(srv, aliceTok))
+	require.Equal(t, 200, r.resp.StatusCode, r.body)
+	jwt := r.body["data"].(map[string]any)["jwt"].(string)
+	c.CloseIdleConnections()
+	srv.Close()
+
+	srv, err = chattest.OpenServer(chattest.WithDataDir(dir))
+	require.NoError(t, err)
+	defer srv.Close()
+	c = srv.Client()
+	defer c.CloseIdleConnections()
+	u, err := c.Users.Get(ctx, "bob")
+	require.NoError(t, err)
+	assert.Equal(t, "Bobby", u.Name)
+	assert.Equal(t, "on the train", u.StatusMessage)
+	members, err := c.Members.List(ctx, "lobby", nil)
+	require.NoError(t, err)
+	assert.Len(t, members.Data, 2, "carol and bob")
+	m, err := c.Messages.Get(ctx, id)
+	require.NoError(t, err)
+	assert.Equal(t, "hi from the train", m.Data.Text)
+	assert.Equal(t, 0, unread(c), "the receipt is kept")
+	a, err := c.Users.Get(ctx, "alice")
+	require.NoError(t, err)
+	assert.Equal(t, chat.UserOffline, a.Status, "her websocket closed with the server")
+	assert.NotZero(t, a.LastActiveAt)
+
+	again := dialRT(t, srv, true)
+	again.send(authFrame(srv, "alice", "device-alice", jwt, ""))
+	require.Equal(t, map[string]any{"code": "200", "status": "OK"}, body(again.nextOf("auth")), "a jwt of the first server")
+	wctx, cancel := context.WithTimeout(ctx, frameTimeout)
+	defer cancel()
+	require.NoError(t, srv.AwaitOnline(wctx, "alice"))
+}
+
+// A state exported while a user is online starts a server where that user
+// is offline, as of the last change: no websocket outlives its server.
+func TestSeededUsersAreOffline(t *testing.T) {
+	srv := chattest.NewServer(chattest.WithExport())
+	c := srv.Client()
+	seed(srv, "alice", "bob")
+	online(t, srv, c, "alice", "")
+	during, err := c.Users.Get(context.Background(), "alice")
+	require.NoError(t, err)
+	require.Equal(t, chat.UserAvailable, during.Status)
+	var export bytes.Buffer
+	require.NoError(t, srv.Export(&export))
+	c.CloseIdleConnections()
+	srv.Close()
+	file := filepath.Join(t.TempDir(), "state.json")
+	require.NoError(t, os.WriteFile(file, export.Bytes(), 0o600))
+
+	for _, opts := range [][]chattest.Option{{chattest.WithSeedFile(file)}, {chattest.WithSeedFile(file), chattest.WithDataDir(t.TempDir())}} {
+		seeded, err := chattest.OpenServer(opts...)
+		require.NoError(t, err)
+		u, ok := seeded.User("alice")
+		require.True(t, ok)
+		assert.Equal(t, chat.UserOffline, u.Status)
+		assert.Equal(t, during.LastActiveAt, u.LastActiveAt, "the time of the last change")
+		seeded.Close()
+	}
+}
+
 // seedThroughAPI creates alice, bob and carol, and the group team of the
 // three.
 func seedThroughAPI(t *testing.T, c *chat.Client) {

@@ -444,6 +444,7 @@ func (st *state) receipt(c *rtConn, f *inFrame) (wait func() error) {
 		a.ReceiverType != chat.ReceiverUser && a.ReceiverType != chat.ReceiverGroup || st.journal.failed() != nil {
 		return noWait
 	}
+	defer st.freezeClock()() // the mark and its change at one time
 	st.markReceipt(a, c.device)
 	return st.keepCall(receiptOp, a)
 }
@@ -516,6 +517,7 @@ func (st *state) presenceChanged(uid string, online bool) {
 	if u == nil {
 		return
 	}
+	defer st.freezeClock()() // the change and its record at one time
 	now := chat.TimestampOf(st.clock())
 	action, status := "offline", chat.UserOffline
 	if online {

@@ -2,7 +2,15 @@ package chattest
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/coder/websocket"
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/management"
@@ -17,7 +25,8 @@ import (
 // permissions, moderation reasons, rules, keyword lists and reviews,
 // notification settings, providers, preferences and push tokens, data
 // imports, AI agents, calls, management apps, settings, extensions,
-// collaborators, tenants and webhooks. It returns how many calls failed,
+// collaborators, tenants and webhooks, and what the client API and its
+// websocket change (clientArea). It returns how many calls failed,
 // for the caller to check that most did not: a failure changes less, not
 // nothing that matters here.
 func everyArea(t *testing.T, srv *Server) (failed int) {
@@ -143,6 +152,8 @@ func everyArea(t *testing.T, srv *Server) (failed int) {
 	_, err = mc.Settings.Map(ctx, srv.AppID(), map[management.SettingKey]bool{management.SettingPushEnabled: true})
 	check("settings", err)
 
+	clientArea(t, srv, check)
+
 	srv.AddUser(chat.User{UID: "frank", Name: "Frank", Metadata: map[string]any{"k": []any{"v"}}})
 	srv.AddGroup(chat.Group{GUID: "club", Name: "Club"}, "frank", "alice:admin")
 	srv.AddMessage(chat.Message{Sender: "frank", ReceiverType: chat.ReceiverGroup, Receiver: "club", Data: chat.MessageData{Text: "seeded"}})
@@ -165,4 +176,122 @@ func everyArea(t *testing.T, srv *Server) (failed int) {
 	srv.Role("gold")
 	srv.NotificationLogs()
 	return failed
+}
+
+// clientArea changes what the client API changes, as the users alice and
+// bob (made by everyArea): a login that updates the profile, joining and
+// leaving a group, blocking, sending, reacting and marking read through
+// /v3.0, and, on bob's websocket, coming online, a receipts frame and
+// going offline. It reports each failure to check.
+func clientArea(t *testing.T, srv *Server, check func(string, error)) {
+	t.Helper()
+	ctx := context.Background()
+	c := srv.Client(chat.WithoutRetries())
+	hc := srv.HTTPClient()
+	defer hc.CloseIdleConnections()
+	token := func(uid string) string {
+		tok, err := c.AuthTokens.Create(ctx, uid, &chat.CreateAuthTokenRequest{})
+		check("token of "+uid, err)
+		if tok == nil {
+			return ""
+		}
+		return string(tok.AuthToken)
+	}
+	alice, bob := token("alice"), token("bob")
+	// as sends a request of the client API with the auth token tok and
+	// returns the data of a 200.
+	as := func(tok, method, path, body string) map[string]any {
+		req, _ := http.NewRequest(method, srv.URL()+path, strings.NewReader(body))
+		req.Header.Set("appId", srv.AppID())
+		req.Header.Set("authToken", tok)
+		req.Header.Set("resource", "device-1")
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := hc.Do(req)
+		if err != nil {
+			check(method+" "+path, err)
+			return nil
+		}
+		defer resp.Body.Close()
+		var out struct {
+			Data  map[string]any  `json:"data"`
+			Error json.RawMessage `json:"error"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusOK {
+			check(method+" "+path, fmt.Errorf("status %d: %s", resp.StatusCode, out.Error))
+		}
+		return out.Data
+	}
+
+	as(alice, "PUT", "/v3.0/me", `{"platform":"javascript","deviceId":"device-1","name":"Alice Client","statusMessage":"around"}`)
+	_, err := c.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "lobby", Name: "Lobby", Type: chat.GroupPublic, Owner: "carol"})
+	check("create lobby", err)
+	as(alice, "POST", "/v3.0/groups/lobby/members", `{}`)
+	as(bob, "POST", "/v3.0/groups/lobby/members", `{}`)
+	as(bob, "DELETE", "/v3.0/groups/lobby/members", "")
+	as(alice, "POST", "/v3.0/blockedusers", `{"blockedUids":["dave"]}`)
+	sent := as(alice, "POST", "/v3.0/messages", `{"receiver":"bob","receiverType":"user","category":"message","type":"text","data":{"text":"from a client"}}`)
+	as(alice, "POST", "/v3.0/messages", `{"receiver":"lobby","receiverType":"group","category":"message","type":"text","data":{"text":"hello lobby"}}`)
+	id, _ := sent["id"].(string)
+	as(bob, "POST", "/v3.0/messages/"+id+"/reactions/"+url.PathEscape("🎉"), `{}`)
+	as(bob, "POST", "/v3.0/users/alice/conversation/delivered", `{"messageId":`+id+`}`)
+
+	// bob's websocket: online, a receipts frame marking alice's message
+	// read, then offline.
+	jwt, _ := as(bob, "PUT", "/v3.0/me", `{"platform":"javascript","deviceId":"device-2"}`)["jwt"].(string)
+	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(dctx, "wss://"+strings.TrimPrefix(srv.URL(), "https://"), &websocket.DialOptions{HTTPClient: srv.HTTPClient()})
+	if err != nil {
+		check("websocket", err)
+		return
+	}
+	defer ws.CloseNow()
+	// send writes frame f, then reads frames until one that until
+	// accepts, when until is not nil.
+	send := func(f map[string]any, until func(map[string]any) bool) {
+		b, _ := json.Marshal(f)
+		if err := ws.Write(dctx, websocket.MessageText, b); err != nil {
+			check("websocket write", err)
+			return
+		}
+		for until != nil {
+			_, in, err := ws.Read(dctx)
+			if err != nil {
+				check("websocket read", err)
+				return
+			}
+			var f map[string]any
+			if json.Unmarshal(in, &f) == nil && until(f) {
+				return
+			}
+		}
+	}
+	send(map[string]any{"appId": srv.AppID(), "type": "auth", "sender": "bob", "deviceId": "device-2", "body": map[string]any{"auth": jwt}},
+		func(f map[string]any) bool { return f["type"] == "auth" })
+	send(map[string]any{"appId": srv.AppID(), "type": "receipts", "receiver": "alice", "receiverType": "user", "deviceId": "device-2",
+		"body": map[string]any{"action": "read", "messageId": id}}, nil)
+	// Frames are acted on in order: the pong follows the receipt.
+	send(map[string]any{"action": "ping"}, func(f map[string]any) bool { return f["action"] == "pong" })
+	ws.Close(websocket.StatusNormalClosure, "")
+	awaitOffline(t, srv, "bob")
+}
+
+// awaitOffline waits until uid has no websocket left.
+func awaitOffline(t *testing.T, srv *Server, uid string) {
+	t.Helper()
+	st := srv.st
+	timeout := time.After(10 * time.Second)
+	for {
+		st.mu.Lock()
+		online, changed := len(st.rtByUID[uid]) > 0, st.rtChanged
+		st.mu.Unlock()
+		if !online {
+			return
+		}
+		select {
+		case <-changed:
+		case <-timeout:
+			t.Fatalf("%s still has a websocket after 10s", uid)
+		}
+	}
 }
