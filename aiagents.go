@@ -248,34 +248,28 @@ func (s *AIAgentsService) ListAgents(ctx context.Context, opts *ListAgentsOption
 // [ErrPaginationStalled] if a cursor repeats, stops at the first error,
 // which it yields, and when ctx is done. opts is not modified.
 //
+// Agents come by creation time, in the direction opts names: oldest first
+// with [DirectionAfter], newest first with [DirectionBefore].
+//
 // API: GET /v3/ai-agents/agent-builder/agents (onBehalfOf not supported)
 func (s *AIAgentsService) AllAgents(ctx context.Context, opts *ListAgentsOptions, reqOpts ...RequestOption) iter.Seq2[*Agent, error] {
-	return func(yield func(*Agent, error) bool) {
-		o := *nonNil(opts)
-		type position struct {
-			affix Direction
-			at    int64
-		}
-		seen := map[position]bool{{o.Direction, o.CreatedAt}: true}
-		fetch := func(ctx context.Context) (*Page[Agent], error) { return s.ListAgents(ctx, &o, reqOpts...) }
-		advance := func(p *Page[Agent]) (bool, error) {
-			next := p.Meta.Next
-			if len(p.Data) == 0 || next == nil || next.CreatedAt == 0 {
-				return false, nil
-			}
-			if next.Direction != "" {
-				o.Direction = next.Direction
-			}
-			o.CreatedAt = next.CreatedAt
-			pos := position{o.Direction, o.CreatedAt}
-			if seen[pos] {
-				return false, ErrPaginationStalled
-			}
-			seen[pos] = true
-			return true, nil
-		}
-		rest.Walk(ctx, fetch, func(p *Page[Agent]) []Agent { return p.Data }, advance)(yield)
+	start := *nonNil(opts)
+	return cursorWalk(ctx, start, start.Limit, func(ctx context.Context, at ListAgentsOptions) (*Page[Agent], error) {
+		return s.ListAgents(ctx, &at, reqOpts...)
+	}, metaNext[Agent], (*ListAgentsOptions).follow)
+}
+
+// follow moves the options to next, a createdAt cursor, and says whether
+// next names a position at all.
+func (o *ListAgentsOptions) follow(next *Cursor) bool {
+	if next.CreatedAt == 0 {
+		return false
 	}
+	if next.Direction != "" {
+		o.Direction = next.Direction
+	}
+	o.CreatedAt = next.CreatedAt
+	return true
 }
 
 // IntegrationType says how a BYO agent connects: to a language model

@@ -67,6 +67,8 @@ func (s *AuthTokensService) List(ctx context.Context, uid string, opts *ListAuth
 
 // All iterates over every auth token of the user uid.
 //
+// Items come in the order the service lists them, page by page.
+//
 // API: GET /v3/users/{uid}/auth_tokens (onBehalfOf not supported)
 func (s *AuthTokensService) All(ctx context.Context, uid string, opts *ListAuthTokensOptions, reqOpts ...RequestOption) iter.Seq2[*AuthToken, error] {
 	return pageIter(ctx, opts, func(ctx context.Context, o *ListAuthTokensOptions) (*Page[AuthToken], error) {

@@ -59,6 +59,8 @@ func (s *BansService) List(ctx context.Context, guid string, opts *ListBannedOpt
 // starting at opts.Page (default 1). It stops at the first error, which it
 // yields, and when ctx is done.
 //
+// Items come in the order the service lists them, page by page.
+//
 // API: GET /v3/groups/{guid}/bannedusers (onBehalfOf not supported)
 func (s *BansService) All(ctx context.Context, guid string, opts *ListBannedOptions, reqOpts ...RequestOption) iter.Seq2[*User, error] {
 	return pageIter(ctx, opts, func(ctx context.Context, o *ListBannedOptions) (*Page[User], error) {

@@ -86,6 +86,8 @@ func (s *BlockedService) List(ctx context.Context, uid string, opts *ListBlocked
 // starting at opts.Page (default 1). It stops at the first error, which it
 // yields, and when ctx is done.
 //
+// Items come in the order the service lists them, page by page.
+//
 // API: GET /v3/users/{uid}/blockedusers (onBehalfOf not supported)
 func (s *BlockedService) All(ctx context.Context, uid string, opts *ListBlockedOptions, reqOpts ...RequestOption) iter.Seq2[*User, error] {
 	return pageIter(ctx, opts, func(ctx context.Context, o *ListBlockedOptions) (*Page[User], error) {

@@ -72,6 +72,8 @@ func (s *CallsService) List(ctx context.Context, opts *ListCallsOptions, reqOpts
 // page the meta names, at the first error, which it yields, and when ctx
 // is done. opts is not modified.
 //
+// Items come in the order the service lists them, page by page.
+//
 // API: GET /v3/calls (onBehalfOf optional)
 func (s *CallsService) All(ctx context.Context, opts *ListCallsOptions, reqOpts ...RequestOption) iter.Seq2[*Call, error] {
 	return pageIter(ctx, opts, func(ctx context.Context, o *ListCallsOptions) (*Page[Call], error) {

@@ -145,6 +145,9 @@ func (s *ConversationsService) List(ctx context.Context, opts *ListConversations
 // the service may add with useCursoredIndex is not documented. It stops at
 // the first error, which it yields, and when ctx is done.
 //
+// Conversations come in the service's order: with the [OnBehalfOf] option by
+// update time, otherwise by user, then update time.
+//
 // API: GET /v3/conversations (onBehalfOf optional)
 func (s *ConversationsService) All(ctx context.Context, opts *ListConversationsOptions, reqOpts ...RequestOption) iter.Seq2[*Conversation, error] {
 	return pageIter(ctx, opts, func(ctx context.Context, o *ListConversationsOptions) (*Page[Conversation], error) {

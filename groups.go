@@ -223,6 +223,9 @@ func (s *GroupsService) List(ctx context.Context, opts *ListGroupsOptions, reqOp
 // at opts.Page (default 1). It stops at the first error, which it yields,
 // and when ctx is done.
 //
+// Groups come in the order opts.SortBy and opts.SortOrder name, or else in
+// the service's default order, page by page.
+//
 // API: GET /v3/groups (onBehalfOf optional)
 func (s *GroupsService) All(ctx context.Context, opts *ListGroupsOptions, reqOpts ...RequestOption) iter.Seq2[*Group, error] {
 	return pageIter(ctx, opts, func(ctx context.Context, o *ListGroupsOptions) (*Page[Group], error) {

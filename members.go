@@ -162,6 +162,8 @@ func (s *MembersService) List(ctx context.Context, guid string, opts *ListMember
 // after page, starting at opts.Page (default 1). It stops at the first
 // error, which it yields, and when ctx is done.
 //
+// Items come in the order the service lists them, page by page.
+//
 // API: GET /v3/groups/{guid}/members (onBehalfOf not supported)
 func (s *MembersService) All(ctx context.Context, guid string, opts *ListMembersOptions, reqOpts ...RequestOption) iter.Seq2[*GroupMember, error] {
 	return pageIter(ctx, opts, func(ctx context.Context, o *ListMembersOptions) (*Page[GroupMember], error) {

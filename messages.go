@@ -140,6 +140,9 @@ func (s *MessagesService) ListThreadMessages(ctx context.Context, parentID strin
 // pages as needed from the position opts gives (nil: the start). It stops
 // at the first error, which it yields, and when ctx is done.
 //
+// Items come in id order: oldest first with [DirectionAfter] (the default),
+// newest first with [DirectionBefore].
+//
 // API: GET /v3/messages/{id}/thread (onBehalfOf optional)
 func (s *MessagesService) AllThreadMessages(ctx context.Context, parentID string, opts *ListThreadOptions, reqOpts ...RequestOption) iter.Seq2[*Message, error] {
 	return cursorIter(ctx, opts, func(ctx context.Context, o *ListThreadOptions) (*Page[Message], error) {
@@ -320,6 +323,9 @@ func (s *MessagesService) List(ctx context.Context, opts *ListMessagesOptions, r
 // gives (nil: the start), following Meta.Next. It stops at the first
 // error, which it yields, and when ctx is done.
 //
+// Items come in id order: oldest first with [DirectionAfter] (the default),
+// newest first with [DirectionBefore].
+//
 // API: GET /v3/messages (onBehalfOf optional)
 func (s *MessagesService) All(ctx context.Context, opts *ListMessagesOptions, reqOpts ...RequestOption) iter.Seq2[*Message, error] {
 	return cursorIter(ctx, opts, func(ctx context.Context, o *ListMessagesOptions) (*Page[Message], error) {
@@ -416,6 +422,9 @@ func (s *MessagesService) ListUserMessages(ctx context.Context, uid string, opts
 // example shows for this list. It stops at the first error, which it
 // yields, and when ctx is done.
 //
+// Items come in id order: oldest first with [DirectionAfter] (the default),
+// newest first with [DirectionBefore].
+//
 // API: GET /v3/users/{uid}/messages (onBehalfOf optional)
 func (s *MessagesService) AllUserMessages(ctx context.Context, uid string, opts *ListUserMessagesOptions, reqOpts ...RequestOption) iter.Seq2[*Message, error] {
 	return cursorIterVia(ctx, opts, func(ctx context.Context, o *ListUserMessagesOptions) (*Page[Message], error) {
@@ -460,6 +469,9 @@ func (s *MessagesService) ListGroupMessages(ctx context.Context, guid string, op
 // AllGroupMessages iterates over the messages of the group guid matching
 // opts, following Meta.Next. It stops at the first error, which it yields,
 // and when ctx is done.
+//
+// Items come in id order: oldest first with [DirectionAfter] (the default),
+// newest first with [DirectionBefore].
 //
 // API: GET /v3/groups/{guid}/messages (onBehalfOf optional)
 func (s *MessagesService) AllGroupMessages(ctx context.Context, guid string, opts *ListGroupMessagesOptions, reqOpts ...RequestOption) iter.Seq2[*Message, error] {

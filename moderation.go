@@ -70,6 +70,8 @@ func (s *ModerationService) ListReasons(ctx context.Context, opts *ListReasonsOp
 // all there is). It stops at the first error, which it yields, and when
 // ctx is done.
 //
+// Items come in the order the service lists them, page by page.
+//
 // API: GET /v3/moderation/reasons (onBehalfOf not supported)
 func (s *ModerationService) AllReasons(ctx context.Context, opts *ListReasonsOptions, reqOpts ...RequestOption) iter.Seq2[*ModerationReason, error] {
 	return cursorIter(ctx, opts, func(ctx context.Context, o *ListReasonsOptions) (*Page[ModerationReason], error) {

@@ -132,6 +132,8 @@ func (s *ModerationService) ListKeywordLists(ctx context.Context, opts *ListKeyw
 // while the service sends one. It stops at the first error, which it
 // yields, and when ctx is done.
 //
+// Items come in the order the service lists them, page by page.
+//
 // API: GET /v3/moderation/keywords (onBehalfOf not supported)
 func (s *ModerationService) AllKeywordLists(ctx context.Context, opts *ListKeywordListsOptions, reqOpts ...RequestOption) iter.Seq2[*KeywordList, error] {
 	return cursorIter(ctx, opts, func(ctx context.Context, o *ListKeywordListsOptions) (*Page[KeywordList], error) {

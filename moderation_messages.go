@@ -55,6 +55,8 @@ func (s *ModerationService) ListBlockedMessages(ctx context.Context, opts *ListB
 // following meta.next while the service sends one. It stops at the first
 // error, which it yields, and when ctx is done.
 //
+// Items come in the order the service lists them, page by page.
+//
 // API: GET /v3/moderation/blocked-messages (onBehalfOf not supported)
 func (s *ModerationService) AllBlockedMessages(ctx context.Context, opts *ListBlockedMessagesOptions, reqOpts ...RequestOption) iter.Seq2[*BlockedMessage, error] {
 	return cursorIter(ctx, opts, func(ctx context.Context, o *ListBlockedMessagesOptions) (*Page[BlockedMessage], error) {
@@ -156,6 +158,8 @@ func (s *ModerationService) ListFlaggedMessages(ctx context.Context, opts *ListF
 // following meta.next while the service sends one. It stops at the first
 // error, which it yields, and when ctx is done.
 //
+// Items come in the order the service lists them, page by page.
+//
 // API: GET /v3/moderation/flagged-messages (onBehalfOf not supported)
 func (s *ModerationService) AllFlaggedMessages(ctx context.Context, opts *ListFlaggedMessagesOptions, reqOpts ...RequestOption) iter.Seq2[*FlaggedMessage, error] {
 	return cursorIter(ctx, opts, func(ctx context.Context, o *ListFlaggedMessagesOptions) (*Page[FlaggedMessage], error) {
@@ -250,6 +254,8 @@ func (s *ModerationService) ListReviewedMessages(ctx context.Context, opts *List
 // AllReviewedMessages iterates over every reviewed message, following
 // meta.next while the service sends one. It stops at the first error,
 // which it yields, and when ctx is done.
+//
+// Items come in the order the service lists them, page by page.
 //
 // API: GET /v3/moderation/reviewed-messages (onBehalfOf not supported)
 func (s *ModerationService) AllReviewedMessages(ctx context.Context, opts *ListReviewedMessagesOptions, reqOpts ...RequestOption) iter.Seq2[*ReviewedMessage, error] {

@@ -273,6 +273,8 @@ func (s *ModerationService) ListRules(ctx context.Context, opts *ListRulesOption
 // the service sends one. It stops at the first error, which it yields, and
 // when ctx is done.
 //
+// Items come in the order the service lists them, page by page.
+//
 // API: GET /v3/moderation/rules (onBehalfOf not supported)
 func (s *ModerationService) AllRules(ctx context.Context, opts *ListRulesOptions, reqOpts ...RequestOption) iter.Seq2[*ModerationRule, error] {
 	return cursorIter(ctx, opts, func(ctx context.Context, o *ListRulesOptions) (*Page[ModerationRule], error) {
@@ -347,6 +349,8 @@ func (s *ModerationService) ListRuleRevisions(ctx context.Context, ruleID string
 // AllRuleRevisions iterates over every revision of the moderation rule
 // ruleID, following meta.next while the service sends one. It stops at the
 // first error, which it yields, and when ctx is done.
+//
+// Items come in the order the service lists them, page by page.
 //
 // API: GET /v3/moderation/rules/{ruleId}/revisions (onBehalfOf not supported)
 func (s *ModerationService) AllRuleRevisions(ctx context.Context, ruleID string, opts *ListRuleRevisionsOptions, reqOpts ...RequestOption) iter.Seq2[*ModerationRule, error] {

@@ -225,13 +225,15 @@ func (s *NotificationsService) ListLogs(ctx context.Context, opts *ListLogsOptio
 // first error, which it yields, and when ctx is done; each range starts
 // afresh from opts, which it does not modify.
 //
+// Logs come in time order, in the direction opts names: oldest first with
+// [DirectionAfter] (the default), newest first with [DirectionBefore].
+//
 // API: GET /v3/notifications/v1/logs (onBehalfOf not supported)
 func (s *NotificationsService) AllLogs(ctx context.Context, opts *ListLogsOptions, reqOpts ...RequestOption) iter.Seq2[*NotificationLog, error] {
-	return func(yield func(*NotificationLog, error) bool) {
-		o := nonNil(opts)
-		fetch := func(ctx context.Context) (*Page[NotificationLog], error) { return s.ListLogs(ctx, o, reqOpts...) }
-		walkCursor(ctx, o, fetch, nextLogCursor, followLogCursor)(yield)
-	}
+	start := *nonNil(opts)
+	return cursorWalk(ctx, start, start.Limit, func(ctx context.Context, at ListLogsOptions) (*Page[NotificationLog], error) {
+		return s.ListLogs(ctx, &at, reqOpts...)
+	}, nextLogCursor, followLogCursor)
 }
 
 // nextLogCursor is the cursor after page: meta.next when it names a log,

@@ -47,6 +47,9 @@ func (s *MessagesService) ListReactions(ctx context.Context, id string, opts *Li
 // Meta.Next. It stops at the first error, which it yields, and when ctx is
 // done.
 //
+// Reactions come in id order: oldest first with [DirectionAfter] (the
+// default), newest first with [DirectionBefore].
+//
 // API: GET /v3/messages/{id}/reactions (onBehalfOf optional)
 func (s *MessagesService) AllReactions(ctx context.Context, id string, opts *ListReactionsOptions, reqOpts ...RequestOption) iter.Seq2[*Reaction, error] {
 	return cursorIter(ctx, opts, func(ctx context.Context, o *ListReactionsOptions) (*Page[Reaction], error) {
@@ -69,6 +72,9 @@ func (s *MessagesService) ListReactionsFor(ctx context.Context, id, reaction str
 // AllReactionsFor iterates over every reaction with the emoji reaction to
 // the message id, following Meta.Next. It stops at the first error, which
 // it yields, and when ctx is done.
+//
+// Reactions come in id order: oldest first with [DirectionAfter] (the
+// default), newest first with [DirectionBefore].
 //
 // API: GET /v3/messages/{id}/reactions/{reaction} (onBehalfOf optional)
 func (s *MessagesService) AllReactionsFor(ctx context.Context, id, reaction string, opts *ListReactionsOptions, reqOpts ...RequestOption) iter.Seq2[*Reaction, error] {

@@ -34,6 +34,9 @@ func (s *MessagesService) ListThreads(ctx context.Context, opts *ListThreadsOpti
 // Meta.Next's UpdatedAt cursor. It stops at the first error, which it
 // yields, and when ctx is done.
 //
+// Threads come by the time of their last update: least recent first with
+// [DirectionAfter] (the default), most recent first with [DirectionBefore].
+//
 // API: GET /v3/threads (onBehalfOf optional)
 func (s *MessagesService) AllThreads(ctx context.Context, opts *ListThreadsOptions, reqOpts ...RequestOption) iter.Seq2[*Message, error] {
 	return updateCursorIter(ctx, opts, func(ctx context.Context, o *ListThreadsOptions) (*Page[Message], error) {

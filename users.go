@@ -168,6 +168,8 @@ func (s *UsersService) List(ctx context.Context, opts *ListUsersOptions, reqOpts
 // opts.Page (default 1). It stops at the first error, which it yields, and
 // when ctx is done.
 //
+// Items come in the order the service lists them, page by page.
+//
 // API: GET /v3/users (onBehalfOf not supported)
 func (s *UsersService) All(ctx context.Context, opts *ListUsersOptions, reqOpts ...RequestOption) iter.Seq2[*User, error] {
 	return pageIter(ctx, opts, func(ctx context.Context, o *ListUsersOptions) (*Page[User], error) {

@@ -480,7 +480,8 @@ func TestMessagesAllWhileSending(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, chat.CategoryMessage, m.Category)
 		got = append(got, m.ID)
-		if len(got)%4 == 0 && added < 3 {
+		// Messages sent before the last page is fetched are in the walk.
+		if len(got)%4 == 0 && added < 2 {
 			send(t, client, "alice", toUser("bob", "late"))
 			send(t, client, "bob", &chat.SendMessageRequest{Receiver: "alice", ReceiverType: chat.ReceiverUser, Category: chat.CategoryCustom, Type: "ping"})
 			added++
@@ -492,7 +493,7 @@ func TestMessagesAllWhileSending(t *testing.T) {
 			want = append(want, m.ID)
 		}
 	}
-	require.Len(t, want, 15)
+	require.Len(t, want, 14)
 	assert.Equal(t, want, got, "every text message once, in id order, late ones included")
 
 	var back []string

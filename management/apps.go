@@ -289,8 +289,12 @@ func (s *AppsService) List(ctx context.Context, opts *ListAppsOptions, reqOpts .
 }
 
 // All iterates over the account's apps from the page opts names (default
-// 1), page after page. It stops at the first error, which it yields, and
-// when ctx is done; opts is not modified.
+// 1), page after page, in the order of the list. It stops after a page
+// shorter than its size or the last page the meta names, making no further
+// request, at the first error, which it yields, and when ctx is done; a
+// page other than the one asked for, or one that repeats the previous
+// page, stops it with [chat.ErrPaginationStalled]. Each range starts afresh
+// from opts, which is not modified.
 //
 // API: GET /apps (management)
 func (s *AppsService) All(ctx context.Context, opts *ListAppsOptions, reqOpts ...chat.RequestOption) iter.Seq2[*App, error] {
@@ -298,10 +302,18 @@ func (s *AppsService) All(ctx context.Context, opts *ListAppsOptions, reqOpts ..
 	if opts != nil {
 		o = *opts
 	}
-	return walkPages(ctx, o.Page, func(ctx context.Context, page int) (*chat.Page[App], error) {
+	return rest.Pages(ctx, o.Page, o.PerPage, 0, func(ctx context.Context, page int) ([]App, *rest.PageInfo, error) {
 		po := o
 		po.Page = page
-		return s.List(ctx, &po, reqOpts...)
+		p, err := s.List(ctx, &po, reqOpts...)
+		if err != nil {
+			return nil, nil, err
+		}
+		var info *rest.PageInfo
+		if pg := p.Meta.Pagination; pg != nil {
+			info = &rest.PageInfo{CurrentPage: pg.CurrentPage, PerPage: pg.PerPage, TotalPages: pg.TotalPages}
+		}
+		return p.Data, info, nil
 	})
 }
 
@@ -349,24 +361,4 @@ func (s *AppsService) RequestUsage(ctx context.Context, appID string, req *Usage
 		req = &UsageRequest{}
 	}
 	return do[chat.Result](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: []string{"apps", appID, "usage"}, Body: req}, opts)
-}
-
-// walkPages yields the items of a page-number list from page first (at
-// least 1), fetching pages with fetch, as rest.WalkPages does: it stops
-// after an empty or short page, or the last page meta.pagination names, at
-// the first error, which it yields, and when ctx is done; a page other than
-// the one asked for, or one that repeats the previous page, stops it with
-// [chat.ErrPaginationStalled].
-func walkPages[T any](ctx context.Context, first int, fetch func(context.Context, int) (*chat.Page[T], error)) iter.Seq2[*T, error] {
-	return rest.WalkPages(ctx, first, 0, func(ctx context.Context, page int) ([]T, *rest.PageInfo, error) {
-		p, err := fetch(ctx, page)
-		if err != nil {
-			return nil, nil, err
-		}
-		var info *rest.PageInfo
-		if pg := p.Meta.Pagination; pg != nil {
-			info = &rest.PageInfo{CurrentPage: pg.CurrentPage, PerPage: pg.PerPage, TotalPages: pg.TotalPages}
-		}
-		return p.Data, info, nil
-	})
 }

@@ -262,42 +262,37 @@ func (s *ExtensionsService) list(ctx context.Context, appID string, q url.Values
 // which it yields, when ctx is done, and with [chat.ErrPaginationStalled]
 // when a page would repeat.
 //
+// Extensions come in the order the service lists them, page by page.
+//
 // API: GET /apps/{appId}/extensions (management)
 func (s *ExtensionsService) All(ctx context.Context, appID string, opts *ListExtensionsOptions, reqOpts ...chat.RequestOption) iter.Seq2[*Extension, error] {
-	return func(yield func(*Extension, error) bool) {
-		if err := required("appID", appID); err != nil {
-			yield(nil, err)
-			return
-		}
-		q := opts.values()
-		seen := map[string]bool{q.Encode(): true}
-		fetch := func(ctx context.Context) (*chat.Page[Extension], error) { return s.list(ctx, appID, q, reqOpts) }
-		advance := func(page *chat.Page[Extension]) (bool, error) {
-			pg := page.Meta.Pagination
-			if len(page.Data) == 0 || pg == nil {
-				return false, nil
-			}
-			switch {
-			case pg.Links != nil && pg.Links.Next != "":
-				u, err := url.Parse(pg.Links.Next)
-				if err != nil {
-					return false, fmt.Errorf("management: the next-page link is not a valid URL: %w", err)
-				}
-				q = u.Query()
-			case pg.CurrentPage > 0 && pg.CurrentPage < pg.TotalPages:
-				q = opts.values()
-				q.Set("page", strconv.Itoa(pg.CurrentPage+1))
-			default:
-				return false, nil
-			}
-			if seen[q.Encode()] {
-				return false, chat.ErrPaginationStalled
-			}
-			seen[q.Encode()] = true
-			return true, nil
-		}
-		rest.Walk(ctx, fetch, func(p *chat.Page[Extension]) []Extension { return p.Data }, advance)(yield)
+	if err := required("appID", appID); err != nil {
+		return func(yield func(*Extension, error) bool) { yield(nil, err) }
 	}
+	// A position is the query of a page, encoded.
+	return rest.Cursors(ctx, opts.values().Encode(), func(ctx context.Context, at string) ([]Extension, string, bool, int, error) {
+		q, _ := url.ParseQuery(at) // encoded by the SDK: always valid
+		page, err := s.list(ctx, appID, q, reqOpts)
+		if err != nil {
+			return nil, "", false, 0, err
+		}
+		pg := page.Meta.Pagination
+		switch {
+		case pg == nil:
+			return page.Data, "", false, 0, nil
+		case pg.Links != nil && pg.Links.Next != "":
+			u, err := url.Parse(pg.Links.Next)
+			if err != nil {
+				return nil, "", false, 0, fmt.Errorf("management: the next-page link is not a valid URL: %w", err)
+			}
+			return page.Data, u.Query().Encode(), true, pg.PerPage, nil
+		case pg.CurrentPage > 0 && pg.CurrentPage < pg.TotalPages:
+			q := opts.values()
+			q.Set("page", strconv.Itoa(pg.CurrentPage+1))
+			return page.Data, q.Encode(), true, pg.PerPage, nil
+		}
+		return page.Data, "", false, 0, nil
+	})
 }
 
 // SetExtensionsRequest is the body of [ExtensionsService.SetEnabled].
