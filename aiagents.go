@@ -116,13 +116,8 @@ func (a *Agent) UpdatedTime() time.Time { return unixMillis(a.UpdatedAt) }
 // UnmarshalJSON decodes the agent leniently and keeps it in Raw.
 func (a *Agent) UnmarshalJSON(b []byte) error {
 	type plain Agent
-	var p plain
-	if err := rest.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*a = Agent(p)
-	a.Raw = append(json.RawMessage(nil), b...)
-	return nil
+	*a = Agent{}
+	return decodeKeepingRaw(b, (*plain)(a), &a.Raw)
 }
 
 func unixMillis(ms int64) time.Time {
@@ -339,13 +334,8 @@ func (a *BYOAgent) UpdatedTime() time.Time { return isoTime(a.UpdatedAt) }
 // UnmarshalJSON decodes the agent leniently and keeps it in Raw.
 func (a *BYOAgent) UnmarshalJSON(b []byte) error {
 	type plain BYOAgent
-	var p plain
-	if err := rest.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*a = BYOAgent(p)
-	a.Raw = append(json.RawMessage(nil), b...)
-	return nil
+	*a = BYOAgent{}
+	return decodeKeepingRaw(b, (*plain)(a), &a.Raw)
 }
 
 func isoTime(s string) time.Time {
@@ -470,13 +460,8 @@ type TestBYOAgentResult struct {
 // UnmarshalJSON decodes the result leniently and keeps it in Raw.
 func (r *TestBYOAgentResult) UnmarshalJSON(b []byte) error {
 	type plain TestBYOAgentResult
-	var p plain
-	if err := rest.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*r = TestBYOAgentResult(p)
-	r.Raw = append(json.RawMessage(nil), b...)
-	return nil
+	*r = TestBYOAgentResult{}
+	return decodeKeepingRaw(b, (*plain)(r), &r.Raw)
 }
 
 // TestBYOAgent tests the connection to a bring-your-own agent before (or

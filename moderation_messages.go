@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"iter"
 	"net/http"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // ReviewStatus is a moderator's verdict on a blocked or flagged message.
@@ -131,13 +129,8 @@ type FlaggedMessage struct {
 // UnmarshalJSON decodes the typed fields and keeps b in Raw.
 func (f *FlaggedMessage) UnmarshalJSON(b []byte) error {
 	type plain FlaggedMessage
-	var p plain
-	if err := rest.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*f = FlaggedMessage(p)
-	f.Raw = append(json.RawMessage(nil), b...)
-	return nil
+	*f = FlaggedMessage{}
+	return decodeKeepingRaw(b, (*plain)(f), &f.Raw)
 }
 
 // ListFlaggedMessagesOptions positions a list of flagged messages. The
@@ -228,13 +221,8 @@ type ReviewedMessage struct {
 // UnmarshalJSON decodes the typed fields and keeps b in Raw.
 func (r *ReviewedMessage) UnmarshalJSON(b []byte) error {
 	type plain ReviewedMessage
-	var p plain
-	if err := rest.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*r = ReviewedMessage(p)
-	r.Raw = append(json.RawMessage(nil), b...)
-	return nil
+	*r = ReviewedMessage{}
+	return decodeKeepingRaw(b, (*plain)(r), &r.Raw)
 }
 
 // ListReviewedMessagesOptions positions a list of reviewed messages. The

@@ -148,46 +148,41 @@ func messageBody(v any) (*rest.RawBody, error) {
 }
 
 func (r *CreateUserRequest) check() error {
-	return firstErr(
-		checkID("req.UID", r.UID),
-		checkLen("req.Name", r.Name, MaxNameLength),
-		checkLen("req.Avatar", r.Avatar, MaxURLLength),
-		checkLen("req.Link", r.Link, MaxURLLength),
-		checkMetadata("req.Metadata", r.Metadata),
-		checkTags("req.Tags", r.Tags),
-	)
+	return firstErr(checkID("req.UID", r.UID), checkUser(r.Name, r.Avatar, r.Link, r.Metadata, r.Tags))
 }
 
 func (r *UpdateUserRequest) check() error {
+	return checkUser(r.Name, r.Avatar, r.Link, r.Metadata, r.Tags)
+}
+
+// checkUser checks the fields a user's creation and update share.
+func checkUser(name, avatar, link string, metadata map[string]any, tags []string) error {
 	return firstErr(
-		checkLen("req.Name", r.Name, MaxNameLength),
-		checkLen("req.Avatar", r.Avatar, MaxURLLength),
-		checkLen("req.Link", r.Link, MaxURLLength),
-		checkMetadata("req.Metadata", r.Metadata),
-		checkTags("req.Tags", r.Tags),
+		checkLen("req.Name", name, MaxNameLength),
+		checkLen("req.Avatar", avatar, MaxURLLength),
+		checkLen("req.Link", link, MaxURLLength),
+		checkMetadata("req.Metadata", metadata),
+		checkTags("req.Tags", tags),
 	)
 }
 
 func (r *CreateGroupRequest) check() error {
-	return firstErr(
-		checkID("req.GUID", r.GUID),
-		checkLen("req.Name", r.Name, MaxNameLength),
-		checkLen("req.Password", string(r.Password), MaxGroupPasswordLength),
-		checkLen("req.Icon", r.Icon, MaxURLLength),
-		checkLen("req.Description", r.Description, MaxDescriptionLength),
-		checkMetadata("req.Metadata", r.Metadata),
-		checkTags("req.Tags", r.Tags),
-	)
+	return firstErr(checkID("req.GUID", r.GUID), checkGroup(r.Name, r.Password, r.Icon, r.Description, r.Metadata, r.Tags))
 }
 
 func (r *UpdateGroupRequest) check() error {
+	return checkGroup(r.Name, r.Password, r.Icon, r.Description, r.Metadata, r.Tags)
+}
+
+// checkGroup checks the fields a group's creation and update share.
+func checkGroup(name string, password Secret, icon, description string, metadata map[string]any, tags []string) error {
 	return firstErr(
-		checkLen("req.Name", r.Name, MaxNameLength),
-		checkLen("req.Password", string(r.Password), MaxGroupPasswordLength),
-		checkLen("req.Icon", r.Icon, MaxURLLength),
-		checkLen("req.Description", r.Description, MaxDescriptionLength),
-		checkMetadata("req.Metadata", r.Metadata),
-		checkTags("req.Tags", r.Tags),
+		checkLen("req.Name", name, MaxNameLength),
+		checkLen("req.Password", string(password), MaxGroupPasswordLength),
+		checkLen("req.Icon", icon, MaxURLLength),
+		checkLen("req.Description", description, MaxDescriptionLength),
+		checkMetadata("req.Metadata", metadata),
+		checkTags("req.Tags", tags),
 	)
 }
 
