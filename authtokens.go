@@ -26,8 +26,8 @@ type AuthToken struct {
 	Platform string `json:"platform,omitempty"`
 	// UserAgent is the client user agent recorded with Update.
 	UserAgent string `json:"userAgent,omitempty"`
-	// AppInfo is the app information recorded with Update, as JSON (the
-	// reference types it as a string in one place and an object in another).
+	// AppInfo is the app information recorded with Update, as JSON: a
+	// string or an object, kept as sent.
 	AppInfo json.RawMessage `json:"appInfo,omitempty"`
 }
 

@@ -8,9 +8,7 @@ import (
 
 // BansService bans users from groups, unbans them and lists the banned. Get it from [Client.Bans].
 //
-// Its paths are /groups/{guid}/bannedusers[/{uid}], as the API
-// specification and the per-endpoint pages give them; the banned-users
-// overview page says /groups/{guid}/banned_members instead (unconfirmed).
+// Its paths are /groups/{guid}/bannedusers[/{uid}].
 type BansService struct{ c *Caller }
 
 // Ban bans the user uid from the group guid: a member is removed, and the
@@ -43,9 +41,7 @@ type ListBannedOptions struct {
 }
 
 // List returns one page of the users banned from the group guid, as plain
-// users (the reference's schema for banned users, with scope, isBanned and
-// bannedAt, is not what its example returns). Use [BansService.All] to walk
-// every page.
+// users. Use [BansService.All] to walk every page.
 //
 // API: GET /v3/groups/{guid}/bannedusers (onBehalfOf not supported)
 func (s *BansService) List(ctx context.Context, guid string, opts *ListBannedOptions, reqOpts ...RequestOption) (*Page[User], error) {

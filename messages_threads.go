@@ -12,11 +12,11 @@ type ListThreadsOptions struct {
 	UpdateCursorOptions
 	// ParticipatedByMe keeps the threads the acting user took part in.
 	ParticipatedByMe bool `url:"participatedByMe,omitempty"`
-	// WithUnreadReplyCount adds the acting user's unread reply count to
-	// each thread (the response field is unconfirmed).
+	// WithUnreadReplyCount asks the service to add the acting user's
+	// unread reply count to each thread; the SDK does not decode it.
 	WithUnreadReplyCount bool `url:"withUnreadReplyCount,omitempty"`
-	// WithMentionCount adds the acting user's mention count to each thread
-	// (the response field is unconfirmed).
+	// WithMentionCount asks the service to add the acting user's mention
+	// count to each thread; the SDK does not decode it.
 	WithMentionCount bool `url:"withMentionCount,omitempty"`
 }
 

@@ -218,7 +218,8 @@ type UpdateUserRequest struct {
 	StatusMessage string `json:"statusMessage,omitempty"`
 	// Metadata replaces the user's metadata.
 	Metadata map[string]any `json:"metadata,omitempty"`
-	// Tags replaces the user's tags (whether it merges is unconfirmed).
+	// Tags replaces the user's tags (chattest: nil leaves them, an empty
+	// list clears them).
 	Tags []string `json:"tags,omitempty"`
 	// Unset clears fields: "avatar", "link" and/or "metadata".
 	Unset []string `json:"unset,omitempty"`
@@ -287,9 +288,9 @@ type ReactivateUsersRequest struct {
 	UIDs []string `json:"uidsToActivate"`
 }
 
-// ReactivateUsersResponse is the answer of [UsersService.Reactivate]. The
-// API names its list "nonDeactivatedUids"; the reference does not say
-// whether it holds the reactivated users or those that failed.
+// ReactivateUsersResponse is the answer of [UsersService.Reactivate]:
+// the list the service names "nonDeactivatedUids" (chattest lists the
+// users now active).
 type ReactivateUsersResponse struct {
 	// NonDeactivatedUIDs is the list the service returns (key "nonDeactivatedUids").
 	NonDeactivatedUIDs []string `json:"nonDeactivatedUids"`

@@ -122,7 +122,7 @@ func paginate[T any](items []T, q pageQuery) ([]T, chat.PageMeta) {
 	}}
 }
 
-// cursorQuery positions a cursor-based list of messages (reference §1.8).
+// cursorQuery positions a cursor-based list of messages.
 type cursorQuery struct {
 	limit     int
 	affix     chat.Direction // "", append or prepend

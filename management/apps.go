@@ -21,11 +21,10 @@ import (
 // AppsService creates, lists and deletes apps and requests usage reports. Get it from [Client.Apps].
 type AppsService struct{ c *chat.Caller }
 
-// Timestamp is a point in time in a management answer. The reference's
-// examples disagree on the wire form: the older ones send Unix seconds,
-// the newer ones ISO-8601 strings ("2023-01-31T10:20:30.000Z"); both decode,
-// as do numeric strings, "" and null (which leave it zero). It holds Unix
-// seconds and encodes as a number.
+// Timestamp is a point in time in a management answer. Older answers send
+// Unix seconds, newer ones ISO-8601 strings ("2023-01-31T10:20:30.000Z");
+// both decode, as do numeric strings, "" and null (which leave it zero). It
+// holds Unix seconds and encodes as a number.
 type Timestamp int64
 
 // Time returns t as a time.Time in UTC, or the zero time.Time when t is
@@ -69,16 +68,16 @@ func (t *Timestamp) UnmarshalJSON(b []byte) error {
 // AppState is the lifecycle state of an app.
 type AppState string
 
-// App states. The reference shows "active"; an app whose deletion is
-// scheduled is archived (ERR_APP_ARCHIVED) until it is deleted for good.
+// App states. An app is active; an app whose deletion is scheduled is
+// archived (ERR_APP_ARCHIVED) until it is deleted for good.
 const (
 	AppStateActive   AppState = "active"
 	AppStateArchived AppState = "archived"
 )
 
-// App is an app of the account, as created and listed. The reference has
-// two generations of examples whose types differ (timestamps as integers or
-// ISO strings, owner as a number or a string); both decode.
+// App is an app of the account, as created and listed. Older and newer
+// answers type some fields differently (timestamps as integers or ISO
+// strings, owner as a number or a string); both decode.
 //
 // An App holds credentials: its API keys, access key and stats token.
 // Printing an App (with any fmt verb) shows them as REDACTED; JSON encoding
@@ -115,10 +114,9 @@ type App struct {
 	// APIKeys are the app's API keys, keyed by the key itself: on create,
 	// a fullAccess "Rest API Key" and an authOnly "Auth Key".
 	APIKeys AppAPIKeys `json:"apiKeys,omitempty"`
-	// AccessKey is a credential lists add (its use is not documented).
+	// AccessKey is a credential lists add.
 	AccessKey chat.Secret `json:"accessKey,omitempty"`
-	// StatsToken is a credential newer lists add (its use is not
-	// documented).
+	// StatsToken is a credential newer lists add.
 	StatsToken chat.Secret `json:"statsToken,omitempty"`
 	// Metadata is what the owner said about the app (newer answers).
 	Metadata *AppMetadata `json:"metadata,omitempty"`

@@ -27,7 +27,7 @@ type ExtensionsService struct{ c *chat.Caller }
 // ExtensionID names an extension.
 type ExtensionID string
 
-// The extensions the reference names.
+// The extensions of the platform.
 const (
 	ExtensionWidget             ExtensionID = "widget"
 	ExtensionDocument           ExtensionID = "document"
@@ -70,8 +70,8 @@ const (
 	ExtensionMessageShortcuts   ExtensionID = "message-shortcuts"
 )
 
-// KnownExtensionIDs returns the ids of the extensions the reference names,
-// in its order, as a new slice.
+// KnownExtensionIDs returns the ids of the extensions this package has
+// constants for, as a new slice.
 func KnownExtensionIDs() []ExtensionID {
 	return []ExtensionID{
 		ExtensionWidget, ExtensionDocument, ExtensionWhiteboard, ExtensionDataMasking, ExtensionEmailNotification,
@@ -89,7 +89,7 @@ func KnownExtensionIDs() []ExtensionID {
 // HookName names an event an extension hooks into.
 type HookName string
 
-// The hook names the reference shows.
+// Hook names.
 const (
 	HookBeforeMessage             HookName = "before_message"
 	HookAfterMessage              HookName = "after_message"
@@ -140,8 +140,7 @@ type Extension struct {
 	// Hooks are the events it hooks into. The service wraps the list in
 	// an object, {"data": [...]}; a bare array decodes too.
 	Hooks []ExtensionHook `json:"-"`
-	// Categories are its categories, as sent (the reference shows only
-	// empty lists), wrapped as Hooks are.
+	// Categories are its categories, kept as sent, wrapped as Hooks are.
 	Categories []json.RawMessage `json:"-"`
 }
 
@@ -215,8 +214,8 @@ type ExtensionHook struct {
 type ListExtensionsOptions struct {
 	// PerPage is the page size: default 25, at most 1000.
 	PerPage int `url:"perPage,omitempty"`
-	// Page is the page number, from 1. The reference declares only
-	// perPage; the next-page link carries page, so it is sent when set.
+	// Page is the page number, from 1, sent when set (the next-page link
+	// carries it).
 	Page int `url:"page,omitempty"`
 }
 
@@ -338,7 +337,8 @@ type ExtensionReply[B any] struct {
 	StatusCode int `json:"statusCode"`
 	// Success reports whether the extension succeeded.
 	Success bool `json:"success"`
-	// ResponseTime is how long the extension took (unit not documented).
+	// ResponseTime is how long the extension took, as the service sends
+	// it.
 	ResponseTime float64 `json:"responseTime,omitempty"`
 	// Body is the extension's answer.
 	Body B `json:"body"`
@@ -487,8 +487,7 @@ type ChatWidget struct {
 	// WidgetID identifies the widget.
 	WidgetID string `json:"widgetId"`
 	// Configuration is the widget's configuration as stored: name,
-	// version "v2", style, main, sidebar and the app id. Its schema is not
-	// in the reference, so it is kept raw.
+	// version "v2", style, main, sidebar and the app id, kept raw.
 	Configuration json.RawMessage `json:"configuration,omitempty"`
 }
 
@@ -518,9 +517,8 @@ func widgetPath(appID string) []string {
 
 // StoreChatWidget stores a new chat widget for the app appID and returns
 // its id in Body.Data.WidgetID. settings is the widget's configuration
-// ({"name", "version": "v2", "style", "sidebar", "main"}: the reference
-// does not give the schema), any value that encodes as a JSON object; it
-// is sent as {"settings": settings}.
+// ({"name", "version": "v2", "style", "sidebar", "main"}), any value that
+// encodes as a JSON object; it is sent as {"settings": settings}.
 //
 // API: POST /apps/{appId}/extensions/widget/v2/settings (management)
 func (s *ExtensionsService) StoreChatWidget(ctx context.Context, appID string, settings any, opts ...chat.RequestOption) (*ExtensionReply[WidgetBody], error) {
@@ -537,10 +535,9 @@ func (s *ExtensionsService) StoreChatWidget(ctx context.Context, appID string, s
 }
 
 // UpdateChatWidget replaces the configuration of the chat widget widgetID
-// of the app appID. The reference does not give the body's schema; as
-// clients of the service do, this sends the configuration with the widget
-// id added, {"settings": {..., "widgetId": widgetID}}, so settings must
-// encode as a JSON object.
+// of the app appID. It sends the configuration with the widget id added,
+// {"settings": {..., "widgetId": widgetID}}, so settings must encode as a
+// JSON object.
 //
 // API: PUT /apps/{appId}/extensions/widget/v2/settings (management)
 func (s *ExtensionsService) UpdateChatWidget(ctx context.Context, appID, widgetID string, settings any, opts ...chat.RequestOption) (*ExtensionReply[WidgetBody], error) {
@@ -630,8 +627,8 @@ func (s *ExtensionsService) UploadAPNsP8(ctx context.Context, appID, filename st
 }
 
 // QueryCertificates queries the APNs certificates of the push-notification
-// extension of the app appID. The reference shows only body.success in the
-// answer and does not say what it means beyond the call's outcome.
+// extension of the app appID. The answer's Body.Success reports the
+// call's outcome.
 //
 // API: GET /apps/{appId}/extensions/push-notification/v1/query-certificates (management)
 func (s *ExtensionsService) QueryCertificates(ctx context.Context, appID string, opts ...chat.RequestOption) (*ExtensionReply[CertificatesBody], error) {
