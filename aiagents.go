@@ -16,17 +16,13 @@ import (
 // an external framework (Mastra, CrewAI, LangGraph, Vercel AI SDK, AG2,
 // Agno, AG-UI). Get it from [Client.AIAgents].
 //
-// The API reference confirms only the paths of the five operations here,
-// not their request or response bodies. The field names of the types below
-// come from CometChat's public AI Agents API documentation and are marked
-// unconfirmed; every request type has an Extra map for fields this SDK
-// does not model, and every result keeps the object as received in Raw.
-// The answers are decoded whether or not the service wraps them in "data"
-// or in an "agent" member.
+// Every request type has an Extra map for fields this SDK does not model,
+// and every result keeps the object as received in Raw. The answers are
+// decoded whether or not the service wraps them in "data" or in an "agent"
+// member.
 //
-// The reference names further AI Agents operations whose paths and bodies
-// it does not give; the SDK does not implement them (send them yourself,
-// e.g. with an [http.Client], until they are confirmed):
+// The SDK does not implement the other AI Agents operations (send them
+// yourself, e.g. with an [http.Client]):
 //   - Agent Builder agents: get, update, delete agent; search agent tools;
 //     list agent tools and actions; list available models.
 //   - Tools (Composio): add tools to agent, remove tools from agent, get
@@ -48,14 +44,14 @@ import (
 //   - BYO: update BYO agent (by UID), delete BYO agent; BYO tools list /
 //     get / create / update / delete; integrations list.
 //
-// Errors the reference names for these APIs: ERR_AGENT_NOT_FOUND,
+// Errors of these APIs include ERR_AGENT_NOT_FOUND,
 // ERR_AGENT_CREATION_FAILED, ERR_TOOL_NOT_FOUND, ERR_TOOL_ALREADY_ADDED,
 // ERR_KB_NOT_FOUND, ERR_KB_INDEXING_FAILED and the authentication codes.
 type AIAgentsService struct{ c *Caller }
 
-// Agent is an agent made with the Agent Builder. Its field names are
-// unconfirmed by the reference (see [AIAgentsService]); its times are Unix
-// milliseconds, read with [Agent.CreatedTime] and [Agent.UpdatedTime].
+// Agent is an agent made with the Agent Builder. Raw keeps the object as
+// received; its times are Unix milliseconds, read with [Agent.CreatedTime]
+// and [Agent.UpdatedTime].
 type Agent struct {
 	// UID identifies the agent.
 	UID string `json:"uid"`
@@ -116,13 +112,8 @@ func (a *Agent) UpdatedTime() time.Time { return unixMillis(a.UpdatedAt) }
 // UnmarshalJSON decodes the agent leniently and keeps it in Raw.
 func (a *Agent) UnmarshalJSON(b []byte) error {
 	type plain Agent
-	var p plain
-	if err := rest.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*a = Agent(p)
-	a.Raw = append(json.RawMessage(nil), b...)
-	return nil
+	*a = Agent{}
+	return decodeKeepingRaw(b, (*plain)(a), &a.Raw)
 }
 
 func unixMillis(ms int64) time.Time {
@@ -133,7 +124,7 @@ func unixMillis(ms int64) time.Time {
 }
 
 // ModelSettings are the settings of an Agent Builder agent's model
-// (modelMetaData; unconfirmed by the reference).
+// (modelMetaData).
 type ModelSettings struct {
 	// Temperature is the sampling temperature; nil leaves the default.
 	Temperature *float64 `json:"temperature,omitempty"`
@@ -142,10 +133,9 @@ type ModelSettings struct {
 }
 
 // CreateAgentRequest is the body of [AIAgentsService.CreateAgent]. The
-// reference says an agent is created "with optional tools, API tools, MCP
-// servers, frontend actions" whose references are validated first, but
-// gives no field names: those below are unconfirmed (see
-// [AIAgentsService]).
+// tools, API tools, MCP servers and frontend actions it names are
+// validated by the service before the agent is created; Extra sends
+// fields not modelled here.
 type CreateAgentRequest struct {
 	// Name is required.
 	Name string `json:"name"`
@@ -221,8 +211,7 @@ func (s *AIAgentsService) CreateAgent(ctx context.Context, req *CreateAgentReque
 }
 
 // ListAgentsOptions filters and positions the list of Agent Builder
-// agents. The reference confirms limit and search; affix and createdAt,
-// the list's cursor, come from the public documentation (unconfirmed).
+// agents: limit and search, and the list's cursor, affix and createdAt.
 type ListAgentsOptions struct {
 	// Limit is the page size.
 	Limit int `url:"limit,omitempty"`
@@ -248,34 +237,28 @@ func (s *AIAgentsService) ListAgents(ctx context.Context, opts *ListAgentsOption
 // [ErrPaginationStalled] if a cursor repeats, stops at the first error,
 // which it yields, and when ctx is done. opts is not modified.
 //
+// Agents come by creation time, in the direction opts names: oldest first
+// with [DirectionAfter], newest first with [DirectionBefore].
+//
 // API: GET /v3/ai-agents/agent-builder/agents (onBehalfOf not supported)
 func (s *AIAgentsService) AllAgents(ctx context.Context, opts *ListAgentsOptions, reqOpts ...RequestOption) iter.Seq2[*Agent, error] {
-	return func(yield func(*Agent, error) bool) {
-		o := *nonNil(opts)
-		type position struct {
-			affix Direction
-			at    int64
-		}
-		seen := map[position]bool{{o.Direction, o.CreatedAt}: true}
-		fetch := func(ctx context.Context) (*Page[Agent], error) { return s.ListAgents(ctx, &o, reqOpts...) }
-		advance := func(p *Page[Agent]) (bool, error) {
-			next := p.Meta.Next
-			if len(p.Data) == 0 || next == nil || next.CreatedAt == 0 {
-				return false, nil
-			}
-			if next.Direction != "" {
-				o.Direction = next.Direction
-			}
-			o.CreatedAt = next.CreatedAt
-			pos := position{o.Direction, o.CreatedAt}
-			if seen[pos] {
-				return false, ErrPaginationStalled
-			}
-			seen[pos] = true
-			return true, nil
-		}
-		rest.Walk(ctx, fetch, func(p *Page[Agent]) []Agent { return p.Data }, advance)(yield)
+	start := *nonNil(opts)
+	return cursorWalk(ctx, start, start.Limit, func(ctx context.Context, at ListAgentsOptions) (*Page[Agent], error) {
+		return s.ListAgents(ctx, &at, reqOpts...)
+	}, metaNext[Agent], (*ListAgentsOptions).follow)
+}
+
+// follow moves the options to next, a createdAt cursor, and says whether
+// next names a position at all.
+func (o *ListAgentsOptions) follow(next *Cursor) bool {
+	if next.CreatedAt == 0 {
+		return false
 	}
+	if next.Direction != "" {
+		o.Direction = next.Direction
+	}
+	o.CreatedAt = next.CreatedAt
+	return true
 }
 
 // IntegrationType says how a BYO agent connects: to a language model
@@ -288,9 +271,9 @@ const (
 	IntegrationAgent IntegrationType = "agent"
 )
 
-// BYOAgent is a bring-your-own agent. Its field names are unconfirmed by
-// the reference (see [AIAgentsService]); its times are ISO-8601 strings,
-// read with [BYOAgent.CreatedTime] and [BYOAgent.UpdatedTime].
+// BYOAgent is a bring-your-own agent. Raw keeps the object as received;
+// its times are ISO-8601 strings, read with [BYOAgent.CreatedTime] and
+// [BYOAgent.UpdatedTime].
 type BYOAgent struct {
 	// UID identifies the agent (a UUID v4 the service generates).
 	UID string `json:"uid"`
@@ -345,13 +328,8 @@ func (a *BYOAgent) UpdatedTime() time.Time { return isoTime(a.UpdatedAt) }
 // UnmarshalJSON decodes the agent leniently and keeps it in Raw.
 func (a *BYOAgent) UnmarshalJSON(b []byte) error {
 	type plain BYOAgent
-	var p plain
-	if err := rest.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*a = BYOAgent(p)
-	a.Raw = append(json.RawMessage(nil), b...)
-	return nil
+	*a = BYOAgent{}
+	return decodeKeepingRaw(b, (*plain)(a), &a.Raw)
 }
 
 func isoTime(s string) time.Time {
@@ -363,14 +341,12 @@ func isoTime(s string) time.Time {
 }
 
 // CreateBYOAgentRequest is the body of [AIAgentsService.CreateBYOAgent].
-// The reference gives no field names; those below are unconfirmed (see
-// [AIAgentsService]). The tools and actions named are validated by the
-// service before the agent is created.
+// The tools and actions named are validated by the service before the
+// agent is created; Extra sends fields not modelled here.
 type CreateBYOAgentRequest struct {
 	// Name is required; at most 100 characters.
 	Name string `json:"name"`
-	// Icon is the URL of the agent's avatar (the newest public
-	// documentation marks it required).
+	// Icon is the URL of the agent's avatar; the service may require it.
 	Icon string `json:"icon,omitempty"`
 	// IsActive turns the agent on or off; nil leaves the default (on).
 	IsActive *bool `json:"isActive,omitempty"`
@@ -424,8 +400,8 @@ func (s *AIAgentsService) CreateBYOAgent(ctx context.Context, req *CreateBYOAgen
 }
 
 // ListBYOAgents returns every bring-your-own agent of the app; the list is
-// not paginated. The public documentation shows a bare JSON array; an array
-// under "data" decodes too.
+// not paginated. The answer is a bare JSON array; an array under "data"
+// or "agents" decodes too.
 //
 // API: GET /v3/ai-agents/agents (onBehalfOf not supported)
 func (s *AIAgentsService) ListBYOAgents(ctx context.Context, opts ...RequestOption) ([]BYOAgent, error) {
@@ -439,10 +415,9 @@ func (s *AIAgentsService) ListBYOAgents(ctx context.Context, opts ...RequestOpti
 	return out.v, nil
 }
 
-// TestBYOAgentRequest is the body of [AIAgentsService.TestBYOAgent].
-// Neither the reference nor the public documentation gives its fields;
-// this sends the connection settings [CreateBYOAgentRequest] takes, which a
-// test of the connection needs, and Extra for anything else.
+// TestBYOAgentRequest is the body of [AIAgentsService.TestBYOAgent]: the
+// connection settings [CreateBYOAgentRequest] takes, and Extra for
+// anything else.
 type TestBYOAgentRequest struct {
 	// IntegrateWith names the platform, e.g. "mastra".
 	IntegrateWith string `json:"integrateWith,omitempty"`
@@ -461,9 +436,9 @@ func (r TestBYOAgentRequest) MarshalJSON() ([]byte, error) {
 	return withExtra(plain(r), r.Extra)
 }
 
-// TestBYOAgentResult is the answer of [AIAgentsService.TestBYOAgent]. Its
-// shape is unconfirmed: Success and Message are read when the service sends
-// them, and Raw keeps the whole answer.
+// TestBYOAgentResult is the answer of [AIAgentsService.TestBYOAgent]:
+// Success and Message are read when the service sends them, and Raw keeps
+// the whole answer.
 type TestBYOAgentResult struct {
 	// Success reports whether the agent could be reached.
 	Success bool `json:"success"`
@@ -476,13 +451,8 @@ type TestBYOAgentResult struct {
 // UnmarshalJSON decodes the result leniently and keeps it in Raw.
 func (r *TestBYOAgentResult) UnmarshalJSON(b []byte) error {
 	type plain TestBYOAgentResult
-	var p plain
-	if err := rest.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*r = TestBYOAgentResult(p)
-	r.Raw = append(json.RawMessage(nil), b...)
-	return nil
+	*r = TestBYOAgentResult{}
+	return decodeKeepingRaw(b, (*plain)(r), &r.Raw)
 }
 
 // TestBYOAgent tests the connection to a bring-your-own agent before (or
@@ -500,7 +470,7 @@ func (s *AIAgentsService) TestBYOAgent(ctx context.Context, req *TestBYOAgentReq
 	return &out.v, nil
 }
 
-// answer decodes a response whose envelope the reference leaves open: the
+// answer decodes a response whose envelope may vary (see CHOICES.md): the
 // value itself, or the value under "data", under the member K names, or
 // under "data" then that member. The member's name is a type, not a
 // field, so that the lenient decoder's second pass, which zeroes the

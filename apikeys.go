@@ -74,6 +74,8 @@ func (s *APIKeysService) List(ctx context.Context, opts *ListAPIKeysOptions, req
 
 // All iterates over every API key matching opts.
 //
+// Items come in the order the service lists them, page by page.
+//
 // API: GET /v3/apikeys (onBehalfOf not supported)
 func (s *APIKeysService) All(ctx context.Context, opts *ListAPIKeysOptions, reqOpts ...RequestOption) iter.Seq2[*APIKey, error] {
 	return pageIter(ctx, opts, func(ctx context.Context, o *ListAPIKeysOptions) (*Page[APIKey], error) {

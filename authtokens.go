@@ -26,8 +26,8 @@ type AuthToken struct {
 	Platform string `json:"platform,omitempty"`
 	// UserAgent is the client user agent recorded with Update.
 	UserAgent string `json:"userAgent,omitempty"`
-	// AppInfo is the app information recorded with Update, as JSON (the
-	// reference types it as a string in one place and an object in another).
+	// AppInfo is the app information recorded with Update, as JSON: a
+	// string or an object, kept as sent.
 	AppInfo json.RawMessage `json:"appInfo,omitempty"`
 }
 
@@ -66,6 +66,8 @@ func (s *AuthTokensService) List(ctx context.Context, uid string, opts *ListAuth
 }
 
 // All iterates over every auth token of the user uid.
+//
+// Items come in the order the service lists them, page by page.
 //
 // API: GET /v3/users/{uid}/auth_tokens (onBehalfOf not supported)
 func (s *AuthTokensService) All(ctx context.Context, uid string, opts *ListAuthTokensOptions, reqOpts ...RequestOption) iter.Seq2[*AuthToken, error] {

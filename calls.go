@@ -22,11 +22,9 @@ type CallsService struct{ c *Caller }
 // ListCallsOptions filters and pages the list of calls. Every filter is
 // optional; unset fields are not sent.
 //
-// The reference declares no page or perPage parameter for this list,
-// though it answers with meta.pagination. This sends page and perPage (the
-// names every other page-numbered list of the API uses) when they are set,
-// and nothing when they are zero, so that a server that ignores them is
-// asked the same as without.
+// The list answers with meta.pagination. Page and PerPage are sent as
+// page and perPage, the names of the API's other page-numbered lists, when
+// they are set, and not at all when they are zero.
 type ListCallsOptions struct {
 	// Type keeps audio or video calls.
 	Type CallType `url:"type,omitempty"`
@@ -35,14 +33,14 @@ type ListCallsOptions struct {
 	// ParticipantsCount keeps calls with exactly this many participants;
 	// a pointer, so that 0 can be asked for.
 	ParticipantsCount *int `url:"participantsCount,omitempty"`
-	// StartedAt filters on the start time (Unix seconds). The reference
-	// says only that it is a 10-digit Unix time, not whether it matches
-	// exactly or bounds a range.
+	// StartedAt filters on the start time (Unix seconds). chattest keeps
+	// the calls started at or after it.
 	StartedAt Timestamp `url:"startedAt,omitempty"`
-	// EndedAt filters on the end time (Unix seconds), as StartedAt.
+	// EndedAt filters on the end time (Unix seconds). chattest keeps the
+	// calls ended at or before it.
 	EndedAt Timestamp `url:"endedAt,omitempty"`
-	// Status keeps calls in one status. The schema lists rejected, ongoing
-	// and ended; its description also names unanswered.
+	// Status keeps calls in one status: rejected, ongoing, ended or
+	// unanswered.
 	Status CallStatus `url:"status,omitempty"`
 	// ReceiverType keeps calls made to users or to groups.
 	ReceiverType ReceiverType `url:"receiverType,omitempty"`
@@ -53,8 +51,7 @@ type ListCallsOptions struct {
 	HasTranscription *bool `url:"hasTranscription,omitempty"`
 	// UID keeps the calls that user took part in.
 	UID string `url:"uid,omitempty"`
-	// PageOptions picks the page (not declared by the reference; see
-	// above).
+	// PageOptions picks the page (see above).
 	PageOptions
 }
 
@@ -71,6 +68,8 @@ func (s *CallsService) List(ctx context.Context, opts *ListCallsOptions, reqOpts
 // opts.Page (default 1). It stops after an empty or short page or the last
 // page the meta names, at the first error, which it yields, and when ctx
 // is done. opts is not modified.
+//
+// Items come in the order the service lists them, page by page.
 //
 // API: GET /v3/calls (onBehalfOf optional)
 func (s *CallsService) All(ctx context.Context, opts *ListCallsOptions, reqOpts ...RequestOption) iter.Seq2[*Call, error] {
@@ -142,10 +141,8 @@ const (
 // CallStatus is where a call is in its life.
 type CallStatus string
 
-// Call statuses, as the reference's overview lists them. The list
-// operation's schema names only rejected, ongoing and ended as filter
-// values (its description adds unanswered); the others decode and are
-// sent as given.
+// Call statuses. The list filter takes rejected, ongoing, ended and
+// unanswered; the others decode, and are sent as given.
 const (
 	CallStatusInitiated  CallStatus = "initiated"
 	CallStatusOngoing    CallStatus = "ongoing"
@@ -169,10 +166,9 @@ const (
 // Call is one call or meeting session: who made it to whom, when, for how
 // long, who took part, and its recordings and transcriptions.
 //
-// Minutes are fractional (the reference's schema says integer, its
-// examples are fractions such as 0.3166). TotalDuration is a timer string
-// such as "00:00:19" (the schema says integer; a number decodes as its
-// text); [Call.Duration] reads it.
+// Minutes are fractional, such as 0.3166. TotalDuration is a timer string
+// such as "00:00:19" (a number decodes as its text); [Call.Duration] reads
+// it.
 type Call struct {
 	// SessionID identifies the call, e.g. "v1.us.31780434a95d45.1692368168aefb...".
 	SessionID string `json:"sessionId"`
@@ -215,17 +211,16 @@ type Call struct {
 	// Participants lists everyone the call involved, those who never
 	// answered included (they carry only UID, minutes, IsJoined and State).
 	Participants []CallParticipant `json:"participants,omitempty"`
-	// Recordings lists the call's recordings (named by the reference's
-	// overview only).
+	// Recordings lists the call's recordings.
 	Recordings []CallRecording `json:"recordings,omitempty"`
 	// Transcriptions holds at most the 5 most recent transcriptions, and
 	// only when HasTranscription is set; list them all with
 	// [CallsService.ListTranscriptions].
 	Transcriptions []CallTranscription `json:"transcriptions,omitempty"`
-	// MetaData is the call's metadata as sent (an array in the reference's
-	// get-call example, which alone shows it).
+	// MetaData is the call's metadata, kept as sent ([CallsService.Get]
+	// answers with an array).
 	MetaData json.RawMessage `json:"metaData,omitempty"`
-	// Tags are the call's tags (in the get-call example only).
+	// Tags are the call's tags ([CallsService.Get] answers with them).
 	Tags []string `json:"tags,omitempty"`
 }
 
@@ -277,15 +272,14 @@ type CallParticipant struct {
 	TotalAudioMinutes float64 `json:"totalAudioMinutes"`
 	// TotalVideoMinutes is the user's video minutes.
 	TotalVideoMinutes float64 `json:"totalVideoMinutes"`
-	// TotalDuration is the user's time in the call in minutes (the
-	// reference's overview calls it totalDurationInMinutes).
+	// TotalDuration is the user's time in the call in minutes.
 	TotalDuration float64 `json:"totalDuration"`
 	// IsJoined reports whether the user joined.
 	IsJoined bool `json:"isJoined"`
 	// State is ongoing, ended, unanswered or rejected.
 	State ParticipantState `json:"state,omitempty"`
-	// DeviceID names the device the user joined from (a string; the
-	// schema says integer, the examples are strings, and both decode).
+	// DeviceID names the device the user joined from (a number decodes
+	// as its text).
 	DeviceID string `json:"deviceId,omitempty"`
 	// JoinedAt is when the user joined.
 	JoinedAt Timestamp `json:"joinedAt,omitempty"`
@@ -301,8 +295,7 @@ func (p *CallParticipant) JoinedTime() time.Time { return p.JoinedAt.Time() }
 // LeftTime is LeftAt as a time.Time (zero when unset).
 func (p *CallParticipant) LeftTime() time.Time { return p.LeftAt.Time() }
 
-// CallRecording is one recording of a call. The reference describes it in its
-// overview only.
+// CallRecording is one recording of a call.
 type CallRecording struct {
 	// RID identifies the recording.
 	RID string `json:"rid"`

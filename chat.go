@@ -36,6 +36,15 @@
 //		fmt.Println(user.UID)
 //	}
 //
+// An iterator asks for the next page only when the previous one was full,
+// stops at the first error, which it yields, and yields
+// [ErrPaginationStalled] rather than loop when a server repeats a page or a
+// cursor. Each range starts afresh from the options it was given, which it
+// never modifies. A walk stopped part way can be resumed later without
+// repeating an item: [PageOptions.ResumeAt] continues a page-based list
+// after the number of items already seen, [CursorOptions.ResumeAfter] a
+// message list after the last message seen.
+//
 // The package chattest serves an in-memory fake of the API for tests.
 package chat
 

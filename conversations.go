@@ -55,8 +55,8 @@ type Conversation struct {
 	// relative to the acting user. Decode it with [Conversation.User] or
 	// [Conversation.Group].
 	ConversationWith json.RawMessage `json:"conversationWith,omitempty"`
-	// Tags are the acting user's tags on the conversation (the reference
-	// does not confirm that lists echo them without WithTags).
+	// Tags are the acting user's tags on the conversation; lists may
+	// leave them out unless asked WithTags.
 	Tags []string `json:"tags,omitempty"`
 	// PinnedBy is who pinned the conversation: the acting user's uid, or
 	// "app_system" for an app pin. Empty when not pinned.
@@ -120,7 +120,7 @@ type ListConversationsOptions struct {
 	// OnlyAgentic keeps only conversations with AI agents.
 	OnlyAgentic bool `url:"onlyAgentic,omitempty"`
 	// UseCursoredIndex is sent as 1 or 0 when set; the service defaults to
-	// 1. The reference does not show what changes in the answer.
+	// 1.
 	UseCursoredIndex *bool `url:"useCursoredIndex,int,omitempty"`
 	// Unique (sent as 1) is for super-admins; it cannot be combined with
 	// onBehalfOf, and List refuses the combination before sending.
@@ -141,9 +141,12 @@ func (s *ConversationsService) List(ctx context.Context, opts *ListConversations
 }
 
 // All iterates over every conversation matching opts, page after page,
-// starting at opts.Page (default 1). It walks meta.pagination; the cursor
-// the service may add with useCursoredIndex is not documented. It stops at
-// the first error, which it yields, and when ctx is done.
+// starting at opts.Page (default 1). It walks meta.pagination, not a
+// cursor the service may add with useCursoredIndex. It stops at the first
+// error, which it yields, and when ctx is done.
+//
+// Conversations come in the service's order: with the [OnBehalfOf] option by
+// update time, otherwise by user, then update time.
 //
 // API: GET /v3/conversations (onBehalfOf optional)
 func (s *ConversationsService) All(ctx context.Context, opts *ListConversationsOptions, reqOpts ...RequestOption) iter.Seq2[*Conversation, error] {
@@ -425,8 +428,7 @@ func (s *ConversationsService) MarkUserUnread(ctx context.Context, uid, onBehalf
 }
 
 // MarkGroupUnread marks the messages of the group guid after req.MessageID
-// as unread again for onBehalfOf. (An older revision of the reference did
-// not declare onBehalfOf here; the current one requires it.)
+// as unread again for onBehalfOf, which is required.
 //
 // API: DELETE /v3/groups/{guid}/conversation/read (onBehalfOf required)
 func (s *ConversationsService) MarkGroupUnread(ctx context.Context, guid, onBehalfOf string, req *MarkUnreadRequest, opts ...RequestOption) (*Result, error) {
@@ -455,9 +457,8 @@ func (s *ConversationsService) Get(ctx context.Context, conversationID, onBehalf
 	return do[Conversation](ctx, s.c, &Request{Method: http.MethodGet, Path: []string{"conversations", conversationID}, OnBehalfOf: onBehalfOf}, opts)
 }
 
-// Delete deletes the conversation conversationID. The reference's example
-// says it is deleted "for all the users"; the replacements reset it for
-// onBehalfOf only.
+// Delete deletes the conversation conversationID for all its users; the
+// replacements reset it for onBehalfOf only.
 //
 // API: DELETE /v3/conversations/{conversationId} (onBehalfOf required)
 //

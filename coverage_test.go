@@ -70,14 +70,12 @@ func readLines(t *testing.T, file string) []string {
 }
 
 // referenceIndex reads the operation index (section 0) of a reference file
-// beside the repository, expanding "POST|GET" forms; ok is false when the
-// reference is not there.
-func referenceIndex(t *testing.T, file string, withBase bool) (keys []string, ok bool) {
+// beside the repository, expanding "POST|GET" forms. A reference that is
+// missing or holds no index fails the test.
+func referenceIndex(t *testing.T, file string, withBase bool) (keys []string) {
 	t.Helper()
 	ref, err := os.ReadFile(file)
-	if err != nil {
-		return nil, false
-	}
+	require.NoError(t, err, "the API reference must be beside the repository (../shared/api), as in every checkout")
 	text := string(ref)
 	if i := strings.Index(text, "## 0. Operation index"); i >= 0 {
 		text = text[i:]
@@ -104,7 +102,7 @@ func referenceIndex(t *testing.T, file string, withBase bool) (keys []string, ok
 			}
 		}
 	}
-	return keys, true
+	return keys
 }
 
 // sdkMethod is an exported service method with its "API:" doc line.
@@ -204,7 +202,7 @@ func TestCoverage(t *testing.T) {
 	platformOps := readOperations(t, "testdata/platform-operations.txt")
 	require.Len(t, platformOps, 142, "the platform reference indexes 142 operations")
 
-	// When the references are beside the repository, the copies must match.
+	// The copies must match the references beside the repository.
 	for _, ref := range []struct {
 		file, copy string
 		ops        []operation
@@ -213,10 +211,8 @@ func TestCoverage(t *testing.T) {
 		{"../shared/api/chat-core.md", "testdata/chat-operations.txt", chatOps, false},
 		{"../shared/api/platform.md", "testdata/platform-operations.txt", platformOps, true},
 	} {
-		fromRef, ok := referenceIndex(t, ref.file, ref.withBase)
-		if !ok {
-			continue
-		}
+		fromRef := referenceIndex(t, ref.file, ref.withBase)
+		require.NotEmpty(t, fromRef, "%s has no operation index", ref.file)
 		var fromCopy []string
 		for _, o := range ref.ops {
 			fromCopy = append(fromCopy, o.key())

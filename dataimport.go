@@ -17,8 +17,8 @@ import (
 	"github.com/chatrest/chat/internal/rest"
 )
 
-// MaxImportEntities is the most entities one data import request may carry
-// (platform reference §3). The Import methods refuse more before sending;
+// MaxImportEntities is the most entities one data import request may
+// carry. The Import methods refuse more before sending;
 // the BulkImport methods split larger imports into requests of at most
 // this many.
 const MaxImportEntities = 50
@@ -41,10 +41,9 @@ type DataImportService struct {
 	pacers map[string]*rate.Limiter // the default pace per endpoint, shared by bulk imports: dataimport_bulk.go
 }
 
-// ImportUser is a user to import, with the fields of the reference's
-// import-users body. UID and Name are required. Timestamps are Unix
-// seconds, sent as integers as the reference's schema types them (its
-// examples quote them as strings).
+// ImportUser is a user to import, with the fields of the import-users
+// body. UID and Name are required. Timestamps are Unix seconds, sent as
+// integers.
 type ImportUser struct {
 	// UID is the user's id (required): at most 100 characters of a-z, 0-9,
 	// - and _; the service lower-cases it. It keys the user in the request.
@@ -77,8 +76,8 @@ type ImportUser struct {
 // the fields of [ImportUser]; UID and Name are required.
 type UserDetails = ImportUser
 
-// ImportGroup is a group to import, with the fields of the reference's
-// import-groups body. GUID, Name and Type are required.
+// ImportGroup is a group to import, with the fields of the import-groups
+// body. GUID, Name and Type are required.
 //
 // Printing an ImportGroup shows the password as REDACTED; JSON encoding
 // keeps it.
@@ -145,7 +144,7 @@ func (g GroupDetails) Format(f fmt.State, verb rune) {
 
 // ImportMember is a group membership to import. GUID and UID are
 // required. The SDK keys it in the request as "<guid>_member_<uid>" and
-// sends that key as memberId, as the reference requires.
+// sends that key as memberId, as the service requires.
 type ImportMember struct {
 	// GUID is the group (required).
 	GUID string `json:"guid"`
@@ -180,7 +179,7 @@ type ImportedMember struct {
 }
 
 // ImportMessage is a message to import, with the fields of the
-// reference's import-messages body. MUID, Sender, ReceiverType, Receiver
+// import-messages body. MUID, Sender, ReceiverType, Receiver
 // and SentAt are required. Import messages in chronological order.
 type ImportMessage struct {
 	// MUID is the message's id in the other system (required, unique: a
@@ -251,17 +250,14 @@ type ImportAttachment struct {
 	MimeType string `json:"mimeType"`
 	// Extension is the file name's extension, e.g. "png" (required).
 	Extension string `json:"extension"`
-	// Size is the file's size as a string, as the reference types it (its
-	// example sends "350.2").
+	// Size is the file's size as a string, such as "350.2".
 	Size string `json:"size,omitempty"`
 }
 
 // ImportError is the service's reason for not importing one entity: the
-// "error" of the entity's entry in the answer. The reference says the
-// entry carries "error details" with the error code without showing them;
-// the SDK reads the API's usual {"code", "message", "devMessage",
-// "details"} object, or a bare string as the code (an upper-case
-// identifier) or the message.
+// "error" of the entity's entry in the answer. The SDK reads the API's
+// usual {"code", "message", "devMessage", "details"} object, or a bare
+// string as the code (an upper-case identifier) or the message.
 type ImportError struct {
 	// Code is the error code, e.g. "ERR_IMPORT_MUID_ALREADY_EXISTS".
 	Code string

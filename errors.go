@@ -149,8 +149,8 @@ func classOf(code string, status int) error {
 	return nil
 }
 
-// codeClasses gives every error code of the API reference its class; the
-// rules in classOf cover codes the reference does not list.
+// codeClasses gives every documented error code of the API its class; the
+// rules in classOf cover the others.
 var codeClasses = map[string]error{
 	// Authentication: the key, app id or auth token is missing, unknown or
 	// not allowed.

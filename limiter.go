@@ -15,8 +15,8 @@ import (
 )
 
 // OperationClass is a rate-limit class. The service counts each app's
-// requests of a class against a budget of its own, per minute (platform
-// reference §3). The values are short lower-case words, usable in keys.
+// requests of a class against a budget of its own, per minute. The values
+// are short lower-case words, usable in keys.
 type OperationClass string
 
 const (
@@ -36,8 +36,8 @@ const (
 	ClassStandard OperationClass = "standard"
 )
 
-// The service's budgets per minute (platform reference §3), which a
-// [RateLimiter] uses when [RateLimits] sets none.
+// The service's budgets per minute, which a [RateLimiter] uses when
+// [RateLimits] sets none.
 const (
 	DefaultCoreBudget     = 10000
 	DefaultStandardBudget = 20000

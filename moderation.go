@@ -50,9 +50,9 @@ func (s *ModerationService) CreateReason(ctx context.Context, req *CreateReasonR
 	return do[ModerationReason](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"moderation", "reasons"}, Body: req}, opts)
 }
 
-// ListReasonsOptions positions a list of moderation reasons. The reference
-// declares no query parameters for it but describes moderation lists as
-// cursor-based (meta.current, meta.next); the fields are sent when set.
+// ListReasonsOptions positions a list of moderation reasons, a
+// cursor-based list (meta.current, meta.next); the fields are sent when
+// set.
 type ListReasonsOptions struct {
 	CursorOptions
 }
@@ -66,9 +66,10 @@ func (s *ModerationService) ListReasons(ctx context.Context, opts *ListReasonsOp
 }
 
 // AllReasons iterates over every moderation reason, following meta.next
-// while the service sends one (the reference shows none: then one page is
-// all there is). It stops at the first error, which it yields, and when
-// ctx is done.
+// while the service sends one (without one, the first page is all there
+// is). It stops at the first error, which it yields, and when ctx is done.
+//
+// Items come in the order the service lists them, page by page.
 //
 // API: GET /v3/moderation/reasons (onBehalfOf not supported)
 func (s *ModerationService) AllReasons(ctx context.Context, opts *ListReasonsOptions, reqOpts ...RequestOption) iter.Seq2[*ModerationReason, error] {
@@ -109,9 +110,8 @@ func (s *ModerationService) UpdateReason(ctx context.Context, id string, req *Up
 	return do[ModerationReason](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"moderation", "reasons", id}, Body: req}, opts)
 }
 
-// DeleteReason deletes the moderation reason id. The reference's schema
-// puts success and message at the top level rather than under "data"
-// (unconfirmed); both forms decode.
+// DeleteReason deletes the moderation reason id. The answer's success and
+// message are read under "data" or at the top level.
 //
 // API: DELETE /v3/moderation/reasons/{id} (onBehalfOf not supported)
 func (s *ModerationService) DeleteReason(ctx context.Context, id string, opts ...RequestOption) (*Result, error) {

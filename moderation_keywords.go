@@ -13,7 +13,7 @@ import (
 
 // MaxKeywordFileBytes bounds the CSV file of a keyword list the SDK reads
 // into memory to send (it keeps the body so that a retry can send it
-// again). The reference states no limit; this is the SDK's own.
+// again). The bound is the SDK's own.
 const MaxKeywordFileBytes = 32 << 20
 
 // KeywordList is a list of words, patterns or sentences that moderation
@@ -29,9 +29,8 @@ type KeywordList struct {
 	IsCSV bool `json:"isCSV"`
 	// SearchTerms are the words or patterns of a word or pattern list.
 	SearchTerms []string `json:"searchTerms,omitempty"`
-	// DisallowedSentences are the sentences of a sentence-similarity list.
-	// The reference lists them in requests only; they decode when the
-	// service sends them.
+	// DisallowedSentences are the sentences of a sentence-similarity list,
+	// when the service sends them.
 	DisallowedSentences []string `json:"disallowedSentences,omitempty"`
 	// RevisionID names this revision of the list.
 	RevisionID string `json:"revisionId,omitempty"`
@@ -59,17 +58,15 @@ type KeywordFile struct {
 // CreateKeywordListRequest is the form of [ModerationService.CreateKeywordList],
 // sent as multipart/form-data (see [CreateKeywordListRequest.Form]).
 type CreateKeywordListRequest struct {
-	// ID is the list's id (required): the reference marks only category
-	// required, but never shows the service choosing an id.
+	// ID is the list's id (required, checked before anything is sent).
 	ID string
 	// Category is required.
 	Category    KeywordCategory
 	Name        string
 	Description string
-	// SearchTerms are the words or patterns; the reference requires them
-	// (or File) for word and pattern lists. They are sent comma-separated
-	// in one field, as the reference says, so a term may not contain a
-	// comma.
+	// SearchTerms are the words or patterns, required (or File) for word
+	// and pattern lists. They are sent comma-separated in one field, so a
+	// term may not contain a comma.
 	SearchTerms []string
 	// DisallowedSentences are the sentences of a sentence-similarity list,
 	// which requires them (or File).
@@ -83,9 +80,8 @@ type CreateKeywordListRequest struct {
 // and bytes; the deprecated management variant sends the same. The fields
 // are category, id, name, description (each when set), searchTerms (the
 // terms joined with commas), one disallowedSentences field per sentence
-// (the reference types the field as an array of strings without saying
-// how a form carries one; repeated fields are OpenAPI's default encoding
-// of an array in a form), and the part "file" (Content-Type text/csv).
+// (repeated fields, OpenAPI's default encoding of an array in a form),
+// and the part "file" (Content-Type text/csv).
 // It checks r as CreateKeywordList does.
 func (r *CreateKeywordListRequest) Form() (contentType string, body []byte, err error) {
 	if r.ID == "" {
@@ -114,8 +110,8 @@ func (s *ModerationService) CreateKeywordList(ctx context.Context, req *CreateKe
 	return do[KeywordList](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"moderation", "keywords"}, Body: &rest.RawBody{ContentType: ct, Data: body}}, opts)
 }
 
-// ListKeywordListsOptions positions a list of keyword lists. The reference
-// declares no parameters; the cursor fields are sent when set.
+// ListKeywordListsOptions positions a list of keyword lists; the cursor
+// fields are sent when set.
 type ListKeywordListsOptions struct {
 	CursorOptions
 }
@@ -131,6 +127,8 @@ func (s *ModerationService) ListKeywordLists(ctx context.Context, opts *ListKeyw
 // AllKeywordLists iterates over every keyword list, following meta.next
 // while the service sends one. It stops at the first error, which it
 // yields, and when ctx is done.
+//
+// Items come in the order the service lists them, page by page.
 //
 // API: GET /v3/moderation/keywords (onBehalfOf not supported)
 func (s *ModerationService) AllKeywordLists(ctx context.Context, opts *ListKeywordListsOptions, reqOpts ...RequestOption) iter.Seq2[*KeywordList, error] {
@@ -151,8 +149,7 @@ func (s *ModerationService) GetKeywordList(ctx context.Context, keywordID string
 
 // UpdateKeywordListRequest is the form of [ModerationService.UpdateKeywordList]:
 // the same fields as [CreateKeywordListRequest] but the id, which is in the
-// path. The reference gives the update the create's schema, so Category is
-// required here too.
+// path. Category is required here too.
 type UpdateKeywordListRequest struct {
 	// Category is required.
 	Category            KeywordCategory

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"iter"
 	"net/http"
-
-	"github.com/chatrest/chat/internal/rest"
 )
 
 // ReviewStatus is a moderator's verdict on a blocked or flagged message.
@@ -37,8 +35,8 @@ type BlockedMessage struct {
 	UpdatedAt Timestamp    `json:"updatedAt,omitempty"`
 }
 
-// ListBlockedMessagesOptions positions a list of blocked messages. The
-// reference declares no parameters; the cursor fields are sent when set.
+// ListBlockedMessagesOptions positions a list of blocked messages; the
+// cursor fields are sent when set.
 type ListBlockedMessagesOptions struct {
 	CursorOptions
 }
@@ -55,6 +53,8 @@ func (s *ModerationService) ListBlockedMessages(ctx context.Context, opts *ListB
 // following meta.next while the service sends one. It stops at the first
 // error, which it yields, and when ctx is done.
 //
+// Items come in the order the service lists them, page by page.
+//
 // API: GET /v3/moderation/blocked-messages (onBehalfOf not supported)
 func (s *ModerationService) AllBlockedMessages(ctx context.Context, opts *ListBlockedMessagesOptions, reqOpts ...RequestOption) iter.Seq2[*BlockedMessage, error] {
 	return cursorIter(ctx, opts, func(ctx context.Context, o *ListBlockedMessagesOptions) (*Page[BlockedMessage], error) {
@@ -65,10 +65,10 @@ func (s *ModerationService) AllBlockedMessages(ctx context.Context, opts *ListBl
 // ReviewBlockedMessageRequest is the body of
 // [ModerationService.ReviewBlockedMessage].
 //
-// The reference documents two operations on the one path: review
-// (status "approved" or "rejected", and reviewed) and an older approve
-// (status only, e.g. "approved"). This request covers both: leave
-// Reviewed nil to send the older form.
+// The path takes two forms of body: review (status "approved" or
+// "rejected", and reviewed) and the older approve (status only, e.g.
+// "approved"). This request covers both: leave Reviewed nil to send the
+// older form.
 type ReviewBlockedMessageRequest struct {
 	// Status is [ReviewApproved] or [ReviewRejected] (required).
 	Status ReviewStatus `json:"status"`
@@ -113,9 +113,8 @@ type Flagger struct {
 }
 
 // FlaggedMessage is a message users flagged ([MessagesService.Flag]) that
-// awaits review. The reference's schema leaves the item's shape open; its
-// example shows the message's own fields with appId and flaggedBy beside
-// them, which are typed here, and Raw keeps the item as sent.
+// awaits review: the message's own fields with appId and flaggedBy beside
+// them. Raw keeps the item as sent.
 type FlaggedMessage struct {
 	Message
 	// AppID is the app's id.
@@ -129,17 +128,12 @@ type FlaggedMessage struct {
 // UnmarshalJSON decodes the typed fields and keeps b in Raw.
 func (f *FlaggedMessage) UnmarshalJSON(b []byte) error {
 	type plain FlaggedMessage
-	var p plain
-	if err := rest.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*f = FlaggedMessage(p)
-	f.Raw = append(json.RawMessage(nil), b...)
-	return nil
+	*f = FlaggedMessage{}
+	return decodeKeepingRaw(b, (*plain)(f), &f.Raw)
 }
 
-// ListFlaggedMessagesOptions positions a list of flagged messages. The
-// reference declares no parameters; the cursor fields are sent when set.
+// ListFlaggedMessagesOptions positions a list of flagged messages; the
+// cursor fields are sent when set.
 type ListFlaggedMessagesOptions struct {
 	CursorOptions
 }
@@ -155,6 +149,8 @@ func (s *ModerationService) ListFlaggedMessages(ctx context.Context, opts *ListF
 // AllFlaggedMessages iterates over every flagged message awaiting review,
 // following meta.next while the service sends one. It stops at the first
 // error, which it yields, and when ctx is done.
+//
+// Items come in the order the service lists them, page by page.
 //
 // API: GET /v3/moderation/flagged-messages (onBehalfOf not supported)
 func (s *ModerationService) AllFlaggedMessages(ctx context.Context, opts *ListFlaggedMessagesOptions, reqOpts ...RequestOption) iter.Seq2[*FlaggedMessage, error] {
@@ -172,9 +168,9 @@ type ReviewFlaggedMessageRequest struct {
 }
 
 // ReviewFlaggedMessage approves or disapproves the flagged message id,
-// which then moves to the reviewed list. The reference's table documents
-// the answer as {"data": {}} and its example as {"success", "message"} at
-// the top level; both decode (an empty answer gives a zero Result).
+// which then moves to the reviewed list. The answer may be {"data": {}}
+// or {"success", "message"} at the top level; both decode (an empty
+// answer gives a zero Result).
 //
 // API: PATCH /v3/moderation/flagged-messages/{id} (onBehalfOf not supported)
 func (s *ModerationService) ReviewFlaggedMessage(ctx context.Context, id string, req *ReviewFlaggedMessageRequest, opts ...RequestOption) (*Result, error) {
@@ -201,11 +197,10 @@ func (s *ModerationService) ReviewFlaggedMessage(ctx context.Context, id string,
 	return &out.Result, nil
 }
 
-// ReviewedMessage is a blocked or flagged message a moderator reviewed.
-// The reference's schema leaves the item's shape open; its example shows
-// the fields of a [BlockedMessage], which are typed here, as are the
-// flaggedBy users of a message that was flagged. The message's
-// Data.Moderation.Status is the verdict. Raw keeps the item as sent.
+// ReviewedMessage is a blocked or flagged message a moderator reviewed:
+// the fields of a [BlockedMessage], and the flaggedBy users of a message
+// that was flagged. The message's Data.Moderation.Status is the verdict.
+// Raw keeps the item as sent.
 type ReviewedMessage struct {
 	RuleID     string         `json:"ruleId,omitempty"`
 	RuleName   string         `json:"ruleName,omitempty"`
@@ -224,17 +219,12 @@ type ReviewedMessage struct {
 // UnmarshalJSON decodes the typed fields and keeps b in Raw.
 func (r *ReviewedMessage) UnmarshalJSON(b []byte) error {
 	type plain ReviewedMessage
-	var p plain
-	if err := rest.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*r = ReviewedMessage(p)
-	r.Raw = append(json.RawMessage(nil), b...)
-	return nil
+	*r = ReviewedMessage{}
+	return decodeKeepingRaw(b, (*plain)(r), &r.Raw)
 }
 
-// ListReviewedMessagesOptions positions a list of reviewed messages. The
-// reference declares no parameters; the cursor fields are sent when set.
+// ListReviewedMessagesOptions positions a list of reviewed messages; the
+// cursor fields are sent when set.
 type ListReviewedMessagesOptions struct {
 	CursorOptions
 }
@@ -250,6 +240,8 @@ func (s *ModerationService) ListReviewedMessages(ctx context.Context, opts *List
 // AllReviewedMessages iterates over every reviewed message, following
 // meta.next while the service sends one. It stops at the first error,
 // which it yields, and when ctx is done.
+//
+// Items come in the order the service lists them, page by page.
 //
 // API: GET /v3/moderation/reviewed-messages (onBehalfOf not supported)
 func (s *ModerationService) AllReviewedMessages(ctx context.Context, opts *ListReviewedMessagesOptions, reqOpts ...RequestOption) iter.Seq2[*ReviewedMessage, error] {

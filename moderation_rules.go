@@ -8,9 +8,8 @@ import (
 	"github.com/chatrest/chat/internal/rest"
 )
 
-// RuleAction is what a moderation rule does with a message it matches.
-// The reference names the two below ("seen" values); others decode as they
-// come.
+// RuleAction is what a moderation rule does with a message it matches:
+// one of the two below; other values decode as they come.
 type RuleAction string
 
 // Moderation rule actions.
@@ -60,7 +59,7 @@ const (
 // receiver matches: a user filter (Entity [RuleFilterUser]) compares the
 // user's "uid", "name", "role", "tags" or "createdAt"; a group filter
 // (Entity [RuleFilterGroup]) the group's "guid", "name", "type", "tags" or
-// "createdAt". The reference requires every field.
+// "createdAt". Every field is required.
 type RuleFilter struct {
 	// Type is the party: [RuleFilterSender] or [RuleFilterReceiver].
 	Type RuleFilterType `json:"type"`
@@ -70,9 +69,9 @@ type RuleFilter struct {
 	Operand string `json:"operand"`
 	// Operator is the comparison.
 	Operator RuleFilterOperator `json:"operator"`
-	// Value is what the operand is compared with. The reference types it as
-	// a string; for [FilterIn] and [FilterNotIn] it does not say how several
-	// values are written (chattest takes them comma-separated).
+	// Value is what the operand is compared with, a string; for
+	// [FilterIn] and [FilterNotIn], write several values comma-separated
+	// (as chattest reads them).
 	Value string `json:"value"`
 }
 
@@ -114,12 +113,12 @@ const (
 // Operand (its text, image, video or custom data) contains or equals one
 // of Values.
 //
-// The reference is not consistent about it, and RuleCondition reads every
-// form: the flag that says Values name keyword lists is
+// The service spells some fields in several ways, and RuleCondition reads
+// every form: the flag that says Values name keyword lists is
 // isKeywordReferencePresent in requests (which is what RuleCondition
 // writes), isKeywordsReferencePresent in responses, and
-// isListReferencePresent on one built-in rule; value and message are
-// strings in the schema and arrays of strings in responses. RuleCondition
+// isListReferencePresent on one built-in rule; value and message come as
+// strings or as arrays of strings. RuleCondition
 // writes them as arrays, the form the service answers with, so that a
 // rule read from the API can be sent back unchanged.
 type RuleCondition struct {
@@ -151,8 +150,8 @@ type RuleCondition struct {
 	Weight int `json:"weight,omitempty"`
 }
 
-// UnmarshalJSON reads a condition in any of the forms the reference shows
-// (see [RuleCondition]).
+// UnmarshalJSON reads a condition in any of the forms described at
+// [RuleCondition].
 func (c *RuleCondition) UnmarshalJSON(b []byte) error {
 	type plain RuleCondition
 	var w struct {
@@ -209,8 +208,8 @@ type ModerationRule struct {
 	Enabled bool `json:"enabled"`
 	// Conditions are the rule's tests.
 	Conditions []RuleCondition `json:"conditions,omitempty"`
-	// Filters narrow the messages the rule applies to. The reference's
-	// response schema does not list them; they decode when sent.
+	// Filters narrow the messages the rule applies to, when the service
+	// sends them.
 	Filters []RuleFilter `json:"filters,omitempty"`
 	// Actions are taken on a match.
 	Actions []RuleAction `json:"action,omitempty"`
@@ -227,8 +226,7 @@ type ModerationRule struct {
 
 // CreateRuleRequest is the body of [ModerationService.CreateRule].
 type CreateRuleRequest struct {
-	// ID is the rule's id (required): the reference marks no field of the
-	// body required, but never shows the service choosing an id.
+	// ID is the rule's id (required, checked before anything is sent).
 	ID string `json:"id"`
 	// Name is at most 100 characters.
 	Name        string `json:"name,omitempty"`
@@ -254,9 +252,8 @@ func (s *ModerationService) CreateRule(ctx context.Context, req *CreateRuleReque
 	return do[ModerationRule](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"moderation", "rules"}, Body: req}, opts)
 }
 
-// ListRulesOptions positions a list of moderation rules: the reference
-// declares limit; the cursor fields are sent when set, as for every
-// moderation list.
+// ListRulesOptions positions a list of moderation rules: Limit, and the
+// cursor fields, sent when set as for every moderation list.
 type ListRulesOptions struct {
 	CursorOptions
 }
@@ -272,6 +269,8 @@ func (s *ModerationService) ListRules(ctx context.Context, opts *ListRulesOption
 // AllRules iterates over every moderation rule, following meta.next while
 // the service sends one. It stops at the first error, which it yields, and
 // when ctx is done.
+//
+// Items come in the order the service lists them, page by page.
 //
 // API: GET /v3/moderation/rules (onBehalfOf not supported)
 func (s *ModerationService) AllRules(ctx context.Context, opts *ListRulesOptions, reqOpts ...RequestOption) iter.Seq2[*ModerationRule, error] {
@@ -327,8 +326,8 @@ func (s *ModerationService) DeleteRule(ctx context.Context, ruleID string, opts 
 	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"moderation", "rules", ruleID}}, opts)
 }
 
-// ListRuleRevisionsOptions positions a list of a rule's revisions. The
-// reference declares no parameters; the cursor fields are sent when set.
+// ListRuleRevisionsOptions positions a list of a rule's revisions; the
+// cursor fields are sent when set.
 type ListRuleRevisionsOptions struct {
 	CursorOptions
 }
@@ -347,6 +346,8 @@ func (s *ModerationService) ListRuleRevisions(ctx context.Context, ruleID string
 // AllRuleRevisions iterates over every revision of the moderation rule
 // ruleID, following meta.next while the service sends one. It stops at the
 // first error, which it yields, and when ctx is done.
+//
+// Items come in the order the service lists them, page by page.
 //
 // API: GET /v3/moderation/rules/{ruleId}/revisions (onBehalfOf not supported)
 func (s *ModerationService) AllRuleRevisions(ctx context.Context, ruleID string, opts *ListRuleRevisionsOptions, reqOpts ...RequestOption) iter.Seq2[*ModerationRule, error] {

@@ -167,8 +167,8 @@ type ListLogsOptions struct {
 	// before (prepend) the log entry LogID.
 	Direction Direction `url:"affix,omitempty"`
 	LogID     string    `url:"logId,omitempty"`
-	// Limit is the page size. The reference lists no limit parameter but
-	// answers with meta.current.limit; it is sent when set.
+	// Limit is the page size, sent when set; the answer's
+	// meta.current.limit echoes it.
 	Limit int `url:"limit,omitempty"`
 }
 
@@ -182,10 +182,9 @@ type logsPage struct {
 	} `json:"meta"`
 }
 
-// logCursor is a cursor of the logs list. The reference shows it as
-// {affix, messageId}; the SDK reads the log id (logId) the list is
-// positioned by, and leaves messageId, which it cannot send back as a
-// position.
+// logCursor is a cursor of the logs list: the SDK reads the log id
+// (logId) the list is positioned by, and leaves a messageId, which it
+// cannot send back as a position (see CHOICES.md).
 type logCursor struct {
 	Direction Direction `json:"affix"`
 	LogID     string    `json:"logId"`
@@ -200,9 +199,9 @@ func (c *logCursor) cursor() *Cursor {
 
 // ListLogs returns one page of notification logs. Meta.Next and
 // Meta.Previous carry the cursors the service sends: their ID is the log
-// id (meta.next.logId) to pass as [ListLogsOptions.LogID]. The reference
-// shows these cursors as {affix, messageId}, which names no position the
-// list accepts; ID is then empty.
+// id (meta.next.logId) to pass as [ListLogsOptions.LogID]. A cursor
+// that carries a messageId instead names no position the list accepts;
+// its ID is then empty.
 //
 // API: GET /v3/notifications/v1/logs (onBehalfOf not supported)
 func (s *NotificationsService) ListLogs(ctx context.Context, opts *ListLogsOptions, reqOpts ...RequestOption) (*Page[NotificationLog], error) {
@@ -225,13 +224,15 @@ func (s *NotificationsService) ListLogs(ctx context.Context, opts *ListLogsOptio
 // first error, which it yields, and when ctx is done; each range starts
 // afresh from opts, which it does not modify.
 //
+// Logs come in time order, in the direction opts names: oldest first with
+// [DirectionAfter] (the default), newest first with [DirectionBefore].
+//
 // API: GET /v3/notifications/v1/logs (onBehalfOf not supported)
 func (s *NotificationsService) AllLogs(ctx context.Context, opts *ListLogsOptions, reqOpts ...RequestOption) iter.Seq2[*NotificationLog, error] {
-	return func(yield func(*NotificationLog, error) bool) {
-		o := nonNil(opts)
-		fetch := func(ctx context.Context) (*Page[NotificationLog], error) { return s.ListLogs(ctx, o, reqOpts...) }
-		walkCursor(ctx, o, fetch, nextLogCursor, followLogCursor)(yield)
-	}
+	start := *nonNil(opts)
+	return cursorWalk(ctx, start, start.Limit, func(ctx context.Context, at ListLogsOptions) (*Page[NotificationLog], error) {
+		return s.ListLogs(ctx, &at, reqOpts...)
+	}, nextLogCursor, followLogCursor)
 }
 
 // nextLogCursor is the cursor after page: meta.next when it names a log,

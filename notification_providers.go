@@ -9,9 +9,8 @@ import (
 // FCMProvider is a Firebase Cloud Messaging configuration that push
 // notifications are sent through. It carries the service account's private
 // key: printing it shows the key as REDACTED; JSON encoding keeps it.
-//
-// The reference shows no item of the provider list; the SDK decodes the
-// fields the add and update bodies have.
+// Items of the provider list decode into the fields the add and update
+// bodies have.
 type FCMProvider struct {
 	// ProviderID names the provider; push tokens registered with this id
 	// are sent through it.
@@ -166,9 +165,9 @@ func (s *NotificationsService) ListAPNsProviders(ctx context.Context, opts ...Re
 }
 
 // AddAPNsProvider adds an APNs provider; req.ProviderID must be new. The
-// reference's example answer is {"pushProviders": []} where the other
-// provider calls answer {"success": true}: Result.Success is then false,
-// and the nil error is what reports success.
+// service may answer {"pushProviders": []} where the other provider calls
+// answer {"success": true}: Result.Success is then false, and the nil
+// error is what reports success.
 //
 // API: POST /v3/notifications/push/v1/providers/apns (onBehalfOf not supported)
 func (s *NotificationsService) AddAPNsProvider(ctx context.Context, req *APNsProvider, opts ...RequestOption) (*Result, error) {
@@ -313,8 +312,8 @@ type TwilioProvider struct {
 	TwilioAccountSID        string `json:"twilioAccountSID,omitempty"`
 	TwilioAuthToken         Secret `json:"twilioAuthToken,omitempty"`
 	TwilioSenderPhoneNumber string `json:"twilioSenderPhoneNumber,omitempty"`
-	// IsEnabled turns the provider on or off; nil leaves it as it is (the
-	// reference's answers do not show it).
+	// IsEnabled turns the provider on or off; nil leaves it as it is.
+	// Answers may leave it out.
 	IsEnabled *bool `json:"isEnabled,omitempty"`
 }
 

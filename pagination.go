@@ -3,7 +3,6 @@ package chat
 import (
 	"context"
 	"iter"
-	"slices"
 
 	"github.com/chatrest/chat/internal/rest"
 )
@@ -100,6 +99,8 @@ type PageOptions struct {
 	PerPage int `url:"perPage,omitempty"`
 	// Page is the page number, from 1 (the default).
 	Page int `url:"page,omitempty"`
+
+	skip int // items of the first page already seen (ResumeAt)
 }
 
 // CursorOptions positions a cursor-based list of messages or reactions.
@@ -131,6 +132,34 @@ func (o *UpdateCursorOptions) updateCursorOptions() *UpdateCursorOptions {
 	return o
 }
 
+// ResumeAt sets the options to continue a walk over a page-based list,
+// begun with these options, after its first done items: the All iterator
+// then yields item done+1 first. A program exporting a list can keep the
+// count of items it wrote and, after a stop, resume from there without
+// writing any item twice, as long as the list has not changed in between
+// (an item added or removed before that point moves the others). The page
+// size must be the same as in the first walk: when PerPage is 0 it is set
+// to 100, the lists' default.
+func (o *PageOptions) ResumeAt(done int) {
+	if o.PerPage <= 0 {
+		o.PerPage = 100
+	}
+	done += (max(o.Page, 1)-1)*o.PerPage + o.skip
+	done = max(done, 0)
+	o.Page, o.skip = done/o.PerPage+1, done%o.PerPage
+}
+
+// ResumeAfter sets the options to continue a walk over a cursor-based list
+// (messages, thread messages, reactions) after the item with the given id,
+// the last one a previous walk yielded, in the same direction: the All
+// iterator then yields the item that came next. A program exporting
+// messages keeps the id of the last message it wrote and resumes from it
+// after a stop; messages sent in the meantime are included when the walk
+// goes forward ([DirectionAfter], the default).
+func (o *CursorOptions) ResumeAfter(id string) {
+	o.ID, o.SentAt = id, 0
+}
+
 // follow moves the options to next, an id or sentAt cursor, and says
 // whether next names a position at all.
 func (o *CursorOptions) follow(next *Cursor) bool {
@@ -157,61 +186,42 @@ func (o *UpdateCursorOptions) follow(next *Cursor) bool {
 	return true
 }
 
-// walk yields the items of page after page, as rest.Walk does: fetch gets
-// a page, and advance moves the options to the next one, saying whether
-// there is one.
-func walk[T any](ctx context.Context, fetch func(context.Context) (*Page[T], error), advance func(*Page[T]) (bool, error)) iter.Seq2[*T, error] {
-	return rest.Walk(ctx, fetch, func(p *Page[T]) []T { return p.Data }, advance)
-}
+// The iterators below adapt the SDK's one pager (rest.Pages and
+// rest.Cursors) to the lists' options and pages. Each range over an
+// iterator starts afresh from the options it was made with, which it
+// copies and never modifies.
 
-// pageIter walks a page-based list from the page opts names (default 1). It
-// stops after an empty or short page, or the last page the meta names; a
-// server that answers with another page than the one asked for stops it
-// with ErrPaginationStalled. Each range over the iterator starts afresh from
-// opts, which it does not modify.
+// pageIter walks a page-based list from the page opts names (default 1),
+// page after page. It stops after an empty page, a page shorter than its
+// size, or the last page the meta names, and yields ErrPaginationStalled
+// when the server answers with another page than the one asked for.
 func pageIter[T, O any, PO interface {
 	*O
 	pageOptions() *PageOptions
 }](ctx context.Context, opts PO, fetch func(context.Context, PO) (*Page[T], error)) iter.Seq2[*T, error] {
-	return func(yield func(*T, error) bool) {
-		o := PO(nonNil((*O)(opts)))
-		po := o.pageOptions()
-		po.Page = max(po.Page, 1)
-		advance := func(page *Page[T]) (bool, error) {
-			pg := page.Meta.Pagination
-			if len(page.Data) == 0 || pg == nil {
-				return false, nil
-			}
-			perPage := pg.PerPage
-			if perPage == 0 {
-				perPage = po.PerPage
-			}
-			if pg.TotalPages > 0 && po.Page >= pg.TotalPages || perPage > 0 && len(page.Data) < perPage {
-				return false, nil
-			}
-			po.Page++
-			return true, nil
+	o := *nonNil((*O)(opts))
+	po := PO(&o).pageOptions()
+	return rest.Pages(ctx, po.Page, po.PerPage, po.skip, func(ctx context.Context, n int) ([]T, *rest.PageInfo, error) {
+		q := o
+		PO(&q).pageOptions().Page = n
+		page, err := fetch(ctx, &q)
+		if err != nil {
+			return nil, nil, err
 		}
-		// A page other than the one asked for is refused before its items
-		// are yielded: they would repeat (or skip) items already seen.
-		fetchPage := func(ctx context.Context) (*Page[T], error) {
-			page, err := fetch(ctx, o)
-			if err == nil && len(page.Data) > 0 {
-				if pg := page.Meta.Pagination; pg != nil && pg.CurrentPage != 0 && pg.CurrentPage != po.Page {
-					return nil, ErrPaginationStalled
-				}
-			}
-			return page, err
-		}
-		walk(ctx, fetchPage, advance)(yield)
+		return page.Data, pageInfo(page.Meta.Pagination), nil
+	})
+}
+
+// pageInfo is what the pager needs of a page-based list's meta.
+func pageInfo(pg *Pagination) *rest.PageInfo {
+	if pg == nil {
+		return nil
 	}
+	return &rest.PageInfo{CurrentPage: pg.CurrentPage, PerPage: pg.PerPage, TotalPages: pg.TotalPages}
 }
 
 // cursorIter walks a cursor-based list from the position opts gives,
-// following meta.next. It stops on an empty page or a missing next cursor,
-// and yields ErrPaginationStalled if a cursor repeats (see stallGuard). Each
-// range over the iterator starts afresh from opts, which it does not
-// modify.
+// following meta.next.
 func cursorIter[T, O any, PO interface {
 	*O
 	cursorOptions() *CursorOptions
@@ -225,83 +235,57 @@ func cursorIterVia[T, O any, PO interface {
 	*O
 	cursorOptions() *CursorOptions
 }](ctx context.Context, opts PO, fetch func(context.Context, PO) (*Page[T], error), next func(*Page[T]) *Cursor) iter.Seq2[*T, error] {
-	return func(yield func(*T, error) bool) {
-		o := PO(nonNil((*O)(opts)))
-		walkCursor(ctx, o.cursorOptions(), func(ctx context.Context) (*Page[T], error) { return fetch(ctx, o) }, next, (*CursorOptions).follow)(yield)
-	}
+	o := *nonNil((*O)(opts))
+	start := *PO(&o).cursorOptions()
+	return cursorWalk(ctx, start, start.Limit, func(ctx context.Context, at CursorOptions) (*Page[T], error) {
+		q := o
+		*PO(&q).cursorOptions() = at
+		return fetch(ctx, &q)
+	}, next, (*CursorOptions).follow)
 }
 
 // updateCursorIter walks a list ordered by update time from the position
-// opts gives, following meta.next's updatedAt, as cursorIter does.
+// opts gives, following meta.next's updatedAt.
 func updateCursorIter[T, O any, PO interface {
 	*O
 	updateCursorOptions() *UpdateCursorOptions
 }](ctx context.Context, opts PO, fetch func(context.Context, PO) (*Page[T], error)) iter.Seq2[*T, error] {
-	return func(yield func(*T, error) bool) {
-		o := PO(nonNil((*O)(opts)))
-		walkCursor(ctx, o.updateCursorOptions(), func(ctx context.Context) (*Page[T], error) { return fetch(ctx, o) }, metaNext[T], (*UpdateCursorOptions).follow)(yield)
-	}
+	o := *nonNil((*O)(opts))
+	start := *PO(&o).updateCursorOptions()
+	// A page of threads may end early, before threads that share its last
+	// update time: a short page does not end the walk.
+	return cursorWalk(ctx, start, -1, func(ctx context.Context, at UpdateCursorOptions) (*Page[T], error) {
+		q := o
+		*PO(&q).updateCursorOptions() = at
+		return fetch(ctx, &q)
+	}, metaNext[T], (*UpdateCursorOptions).follow)
 }
 
 func metaNext[T any](page *Page[T]) *Cursor { return page.Meta.Next }
 
-// walkCursor walks pages, moving the cursor options co with follow to the
-// cursor next finds in each page. It stops on an empty page or a page
-// without a cursor, and yields ErrPaginationStalled when the list goes
-// round in circles (see stallGuard), in memory that does not grow with the
-// number of pages.
-func walkCursor[T any, C comparable](ctx context.Context, co *C, fetch func(context.Context) (*Page[T], error), next func(*Page[T]) *Cursor, follow func(*C, *Cursor) bool) iter.Seq2[*T, error] {
-	var guard stallGuard[C]
-	guard.start(*co)
-	advance := func(page *Page[T]) (bool, error) {
+// cursorWalk walks a cursor-based list from the position start (the
+// options that hold a position, compared to tell a list that goes round in
+// circles). fetch gets the page at a position, next finds the cursor a page
+// gives and follow moves a position to it. A page is full when it holds
+// meta.current.limit items, or else limit (0: unknown); the walk stops
+// after a page that is not, making no further request, as after an empty
+// page or one without a cursor. A negative limit is for lists whose pages
+// may be short before the end: only an empty page or one without a cursor
+// ends the walk.
+func cursorWalk[T any, P comparable](ctx context.Context, start P, limit int, fetch func(context.Context, P) (*Page[T], error), next func(*Page[T]) *Cursor, follow func(*P, *Cursor) bool) iter.Seq2[*T, error] {
+	return rest.Cursors(ctx, start, func(ctx context.Context, at P) ([]T, P, bool, int, error) {
+		page, err := fetch(ctx, at)
+		if err != nil {
+			return nil, at, false, 0, err
+		}
+		size := max(limit, 0)
+		if cur := page.Meta.Current; cur != nil && cur.Limit > 0 && limit >= 0 {
+			size = cur.Limit
+		}
 		n := next(page)
-		if len(page.Data) == 0 || n == nil || !follow(co, n) {
-			return false, nil
-		}
-		if guard.repeated(*co) {
-			return false, ErrPaginationStalled
-		}
-		return true, nil
-	}
-	return walk(ctx, fetch, advance)
-}
-
-// stallGuard tells when a sequence of cursor positions repeats, in constant
-// memory. A position equal to one of the last len(recent) positions is
-// caught at once, before its page is fetched again: a server that repeats
-// its cursor or alternates between a few. A longer cycle is caught by
-// Brent's method: a checkpoint, moved to the current position after 1, 2,
-// 4, 8, ... positions, is met again within at most two turns of the cycle
-// once the checkpoint is on it, so a range over a list that cycles always
-// ends.
-type stallGuard[C comparable] struct {
-	recent     [16]C
-	n          int // positions recorded; recent[n%len(recent)] is the next slot
-	checkpoint C
-	power      int // positions between checkpoint moves
-	since      int // positions since the checkpoint moved
-}
-
-func (g *stallGuard[C]) start(c C) {
-	g.checkpoint, g.power = c, 1
-	g.record(c)
-}
-
-func (g *stallGuard[C]) record(c C) {
-	g.recent[g.n%len(g.recent)] = c
-	g.n++
-}
-
-// repeated records c and reports whether it repeats an earlier position.
-func (g *stallGuard[C]) repeated(c C) bool {
-	if c == g.checkpoint || slices.Contains(g.recent[:min(g.n, len(g.recent))], c) {
-		return true
-	}
-	g.record(c)
-	if g.since++; g.since == g.power {
-		g.checkpoint, g.power, g.since = c, g.power*2, 0
-	}
-	return false
+		ok := n != nil && follow(&at, n)
+		return page.Data, at, ok, size, nil
+	})
 }
 
 // nonNil returns *p, or the zero value when p is nil, as a fresh copy the

@@ -87,8 +87,7 @@ type UnsetPermissionResponse struct {
 }
 
 // ListRole returns the definitions of the permissions that apply to roles.
-// The reference does not say whether the answer carries the role's current
-// values; the effective values come back from SetRole and UnsetRole.
+// The role's effective values come back from SetRole and UnsetRole.
 //
 // API: GET /v3/roles/{role}/permissions (onBehalfOf not supported)
 func (s *PermissionsService) ListRole(ctx context.Context, role string, opts ...RequestOption) (*Page[Permission], error) {

@@ -773,9 +773,8 @@ it answers 200 with the stored message, stores nothing and fires no
 webhook event again; another sender's muid is another message, and a send
 without a muid is never deduplicated (chattest/muid_test.go).
 
-**The real service's behaviour on a repeated muid is unconfirmed**: the API
-reference does not say that it deduplicates. Until it is confirmed, treat
-a re-sent message as possibly delivered twice.
+**Do not count on the service to deduplicate a repeated muid**: treat a
+message re-sent after an unknown outcome as possibly delivered twice.
 
 ## What a caller should know
 

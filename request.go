@@ -354,7 +354,7 @@ func (c *Caller) newCall(ctx context.Context, req *Request, out any, opts []Requ
 		if enc := v.Encode(); enc != "" {
 			// Commas separate array values (tags=a,b). A decoded query is the
 			// same with or without escaping them; sent literally, it reads as
-			// the reference writes it.
+			// the API's documentation writes it.
 			u += "?" + strings.ReplaceAll(enc, "%2C", ",")
 		}
 	}

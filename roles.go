@@ -98,6 +98,8 @@ func (s *RolesService) List(ctx context.Context, opts *ListRolesOptions, reqOpts
 // (default 1). It stops at the first error, which it yields, and when ctx
 // is done.
 //
+// Items come in the order the service lists them, page by page.
+//
 // API: GET /v3/roles (onBehalfOf not supported)
 func (s *RolesService) All(ctx context.Context, opts *ListRolesOptions, reqOpts ...RequestOption) iter.Seq2[*Role, error] {
 	return pageIter(ctx, opts, func(ctx context.Context, o *ListRolesOptions) (*Page[Role], error) {
@@ -168,7 +170,7 @@ type RestrictedFeature struct {
 // RestrictFeaturesRequest is the body of [RolesService.RestrictFeatures].
 type RestrictFeaturesRequest struct {
 	// FeaturesToRestrict are feature keys, e.g. "listUsers" or
-	// "u.listUsers" (whether the "u." prefix is required is unconfirmed).
+	// "u.listUsers", sent as given (chattest takes either form).
 	FeaturesToRestrict []string `json:"featuresToRestrict"`
 }
 

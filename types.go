@@ -58,3 +58,13 @@ type Result struct {
 	// Message is the service's description of what happened.
 	Message string `json:"message,omitempty"`
 }
+
+// decodeKeepingRaw decodes b leniently into v, the plain form of a type
+// (one without its UnmarshalJSON method), and keeps a copy of b in raw.
+func decodeKeepingRaw(b []byte, v any, raw *json.RawMessage) error {
+	if err := rest.Unmarshal(b, v); err != nil {
+		return err
+	}
+	*raw = append(json.RawMessage(nil), b...)
+	return nil
+}

@@ -168,6 +168,8 @@ func (s *UsersService) List(ctx context.Context, opts *ListUsersOptions, reqOpts
 // opts.Page (default 1). It stops at the first error, which it yields, and
 // when ctx is done.
 //
+// Items come in the order the service lists them, page by page.
+//
 // API: GET /v3/users (onBehalfOf not supported)
 func (s *UsersService) All(ctx context.Context, opts *ListUsersOptions, reqOpts ...RequestOption) iter.Seq2[*User, error] {
 	return pageIter(ctx, opts, func(ctx context.Context, o *ListUsersOptions) (*Page[User], error) {
@@ -216,7 +218,8 @@ type UpdateUserRequest struct {
 	StatusMessage string `json:"statusMessage,omitempty"`
 	// Metadata replaces the user's metadata.
 	Metadata map[string]any `json:"metadata,omitempty"`
-	// Tags replaces the user's tags (whether it merges is unconfirmed).
+	// Tags replaces the user's tags (chattest: nil leaves them, an empty
+	// list clears them).
 	Tags []string `json:"tags,omitempty"`
 	// Unset clears fields: "avatar", "link" and/or "metadata".
 	Unset []string `json:"unset,omitempty"`
@@ -285,9 +288,9 @@ type ReactivateUsersRequest struct {
 	UIDs []string `json:"uidsToActivate"`
 }
 
-// ReactivateUsersResponse is the answer of [UsersService.Reactivate]. The
-// API names its list "nonDeactivatedUids"; the reference does not say
-// whether it holds the reactivated users or those that failed.
+// ReactivateUsersResponse is the answer of [UsersService.Reactivate]:
+// the list the service names "nonDeactivatedUids" (chattest lists the
+// users now active).
 type ReactivateUsersResponse struct {
 	// NonDeactivatedUIDs is the list the service returns (key "nonDeactivatedUids").
 	NonDeactivatedUIDs []string `json:"nonDeactivatedUids"`

@@ -8,20 +8,19 @@ import (
 	"github.com/chatrest/chat"
 )
 
-// The reference confirms the paths of five AI Agents operations but none
-// of their bodies; the fake follows CometChat's public AI Agents
-// documentation, as the SDK does: create answers {"agent": {...}} without
+// The AI Agents bodies follow CometChat's public AI Agents documentation,
+// as the SDK does (see CHOICES.md): create answers {"agent": {...}} without
 // a "data" envelope, the Agent Builder list answers {"data": [...],
 // "meta": {...}} with a createdAt cursor, and the BYO list answers a bare
 // array. Tools, actions, API tools, MCP servers and frontend actions are
 // accepted by name: the fake has no registry of them to validate against.
 
 const (
-	// maxAgentName is the longest agent name (BYO limit of the reference,
-	// applied to Agent Builder agents too).
+	// maxAgentName is the longest agent name (the BYO limit, applied to
+	// Agent Builder agents too).
 	maxAgentName = 100
 	// defaultAgentModel is the model of an Agent Builder agent created
-	// without one (the documentation's example model).
+	// without one (see CHOICES.md).
 	defaultAgentModel = "gpt-4o-mini"
 )
 
@@ -143,8 +142,8 @@ func (st *state) createAgent(c *call) (any, error) {
 
 // GET /v3/ai-agents/agent-builder/agents
 //
-// Agents in creation order, limit at a time (default 10, at most 100; the
-// reference gives no bounds). search keeps the agents whose name,
+// Agents in creation order, limit at a time (default 10, at most 100: the
+// fake's bounds). search keeps the agents whose name,
 // description or uid contains it, ignoring case. The cursor is createdAt
 // (Unix milliseconds) with affix: append (the default) lists the agents
 // created after it, oldest first; prepend those created before it, newest
@@ -213,7 +212,7 @@ type byoBody struct {
 // checkConnection validates how a BYO agent connects: integrateWith and
 // integrationType (llm or agent) are required; an agent integration needs
 // integrationMeta, whose url or baseUrl, when given, must be an https URL
-// (the reference: "URL must be HTTPS").
+// ("URL must be HTTPS").
 func checkConnection(v *validator, b *byoBody) {
 	checkText(v, "integrateWith", b.IntegrateWith, true, 100)
 	switch b.IntegrationType {
@@ -243,7 +242,7 @@ func checkConnection(v *validator, b *byoBody) {
 // name (at most 100 characters), integrateWith and integrationType are
 // required, as checkConnection says; isActive defaults to true. The uid is
 // a UUID v4; createdAt and updatedAt are ISO-8601 strings and deletedAt is
-// null, as in the documentation's example.
+// null (see CHOICES.md).
 func (st *state) createBYOAgent(c *call) (any, error) {
 	var b byoBody
 	if err := c.decode(&b); err != nil {
@@ -284,8 +283,8 @@ type byoWire struct {
 
 // GET /v3/ai-agents/agents
 //
-// Every BYO agent, in creation order, as a bare JSON array (the
-// documentation's shape).
+// Every BYO agent, in creation order, as a bare JSON array (see
+// CHOICES.md).
 func (st *state) listBYOAgents(c *call) (any, error) {
 	out := make([]byoWire, len(st.byoAgents))
 	for i, a := range st.byoAgents {
@@ -296,8 +295,7 @@ func (st *state) listBYOAgents(c *call) (any, error) {
 
 // POST /v3/ai-agents/agents/test
 //
-// Neither the reference nor the documentation gives this operation's body
-// or answer. The fake validates the connection settings as create does
+// The fake validates the connection settings as create does
 // (integrateWith, integrationType, integrationMeta) and, without calling
 // anything, answers {"data": {"success": true, "message": ...}}.
 func (st *state) testBYOAgent(c *call) (any, error) {

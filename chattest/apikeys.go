@@ -75,8 +75,7 @@ func (st *state) createAPIKey(c *call) (any, error) {
 
 // GET /v3/apikeys
 //
-// searchKey matches names containing it, ignoring case (the reference only
-// says it "matches name").
+// searchKey matches names containing it, ignoring case.
 func (st *state) listAPIKeys(c *call) (any, error) {
 	p := c.params()
 	pq := pageParams(p)

@@ -9,7 +9,7 @@ import (
 )
 
 // maxTokensPerUser is how many auth tokens a user keeps; minting one more
-// drops the oldest (the reference: 100 active, rolling).
+// drops the oldest (100 active, rolling).
 const maxTokensPerUser = 100
 
 func authTokenRoutes() []route {

@@ -28,8 +28,7 @@ func (st *state) addBlock(blocker, blocked string, now chat.Timestamp) {
 
 // POST /v3/users/{uid}/blockedusers
 //
-// The answer maps each named uid to its outcome (the reference's example
-// keys it by an unrelated uid; the fake uses the blocked uids). Naming the
+// The answer maps each named (blocked) uid to its outcome. Naming the
 // user itself fails the call (ERR_CANNOT_BLOCK_SELF); an unknown user fails
 // its entry only. Blocking a blocked user again succeeds.
 func (st *state) blockUsers(c *call) (any, error) {

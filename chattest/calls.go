@@ -112,9 +112,8 @@ func errCallNotAPart(sessionID, uid string) *apiError {
 // pathCall returns the call named by the path's {sessionId}, which the
 // onBehalfOf user, when there is one, must have taken part in.
 //
-// The reference says only that onBehalfOf scopes results to the user; for
-// a call the user had no part in, the fake answers 403
-// ERR_CALL_NOT_A_PART, one of the reference's calling codes.
+// onBehalfOf scopes results to the user: for a call the user had no part
+// in, the fake answers 403 ERR_CALL_NOT_A_PART (see CHOICES.md).
 func (st *state) pathCall(c *call) (*callRec, error) {
 	id := c.r.PathValue("sessionId")
 	r := st.calls[id]
@@ -198,15 +197,13 @@ func (f *callFilter) keep(r *callRec) bool {
 // GET /v3/calls
 //
 // Calls come newest first (by initiatedAt, then the latest stored), page
-// by page: the reference declares no page or perPage parameter, so the
-// fake takes the API's usual ones (perPage default 100, at most 1000; page
-// from 1) and answers meta.pagination. The filters are as the reference
-// names them; where it leaves their meaning open, the fake chooses:
-// participantsCount matches totalParticipants exactly, startedAt keeps
-// calls started at or after it, endedAt calls ended at or before it, uid
-// (like onBehalfOf) the calls the user made, was called in (one-on-one) or
-// is a participant of. status accepts the six statuses of the reference's
-// overview.
+// by page with the API's usual parameters (perPage default 100, at most
+// 1000; page from 1), answering meta.pagination. The filters (see
+// CHOICES.md): participantsCount matches totalParticipants exactly,
+// startedAt keeps calls started at or after it, endedAt calls ended at or
+// before it, uid (like onBehalfOf) the calls the user made, was called in
+// (one-on-one) or is a participant of. status accepts the six call
+// statuses.
 func (st *state) listCalls(c *call) (any, error) {
 	p := c.params()
 	pq := pageParams(p)
@@ -245,8 +242,8 @@ func (st *state) listCalls(c *call) (any, error) {
 	return chat.Page[chat.Call]{Data: page, Meta: meta}, nil
 }
 
-// getCallWire is a call as get answers it: the reference's get example
-// adds metaData and tags, empty arrays when there are none.
+// getCallWire is a call as get answers it, with metaData and tags, empty
+// arrays when there are none.
 type getCallWire struct {
 	chat.Call
 	MetaData json.RawMessage `json:"metaData"`

@@ -56,9 +56,7 @@ type appPin struct {
 }
 
 // id is the pin's conversationId: "group_{guid}", or "user_{uid}" for the
-// conversations with a user (the reference does not show which id an
-// app-pinned user conversation has; the overview's "user_{uid}" form is
-// used).
+// conversations with a user (see CHOICES.md).
 func (p appPin) id() string {
 	if p.ref.GUID != "" {
 		return "group_" + p.ref.GUID
@@ -343,7 +341,7 @@ func (st *state) accessibleConv(t convTarget) (*derivedConv, error) {
 
 // GET /v3/users/{uid}/conversation, GET /v3/groups/{guid}/conversation
 //
-// Like the reference's examples, data is an array of one conversation. The
+// data is an array of one conversation, as the service answers. The
 // owner's tags are included.
 func (st *state) getConversation(c *call, t convTarget) (any, error) {
 	cv, err := st.accessibleConv(t)
@@ -392,7 +390,7 @@ func (st *state) resetConversation(c *call, t convTarget) (any, error) {
 	var b struct {
 		DeleteMessagesPermanently bool   `json:"deleteMessagesPermanently"`
 		PreserveOrder             bool   `json:"preserveOrder"`
-		ConversationWith          string `json:"conversationWith"` // R-old; ignored
+		ConversationWith          string `json:"conversationWith"` // an older body's field; ignored
 	}
 	if err := c.decode(&b); err != nil {
 		return nil, err
@@ -496,7 +494,7 @@ func (st *state) markedID(c *call, cv *derivedConv, required bool) (int64, error
 }
 
 // userResult is the answer of mark read and delivered on a user
-// conversation, whose key the reference capitalises: {"success", "Message"}.
+// conversation, whose key the service capitalises: {"success", "Message"}.
 type userResult struct {
 	Success bool   `json:"success"`
 	Message string `json:"Message"`
@@ -701,8 +699,8 @@ func (st *state) getConversationByID(c *call) (any, error) {
 
 // DELETE /v3/conversations/{conversationId} (deprecated)
 //
-// As the reference's example says, the conversation is deleted for all
-// its users: each of them has it reset.
+// The conversation is deleted for all its users: each of them has it
+// reset.
 func (st *state) deleteConversationByID(c *call) (any, error) {
 	cv, err := st.convByID(c)
 	if err != nil {

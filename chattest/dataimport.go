@@ -15,8 +15,7 @@ import (
 	"github.com/chatrest/chat"
 )
 
-// The data import endpoints' limits (platform reference §3, §12) and error
-// codes (§2.3).
+// The data import endpoints' limits and error codes.
 const (
 	serviceImportLimit        = 60 // requests per minute and endpoint
 	maxImportEntities         = chat.MaxImportEntities
@@ -115,8 +114,7 @@ func (st *state) admitImport(c *call, prop string) error {
 // importEntities admits an import request and returns the entities of its
 // body's property prop, by key. A body without that property as an object
 // of 1 to 50 entities is refused whole: 400 with the endpoint's format
-// code, or ERR_BAD_REQUEST for more than 50 entities (the reference names
-// no code for it).
+// code, or ERR_BAD_REQUEST for more than 50 entities (see CHOICES.md).
 func (st *state) importEntities(c *call, prop, code string) (map[string]json.RawMessage, error) {
 	if err := st.admitImport(c, prop); err != nil {
 		return nil, err
@@ -135,8 +133,7 @@ func (st *state) importEntities(c *call, prop, code string) (map[string]json.Raw
 }
 
 // importEntry is one entity's entry in an import's answer. A failure
-// carries the API's error object ({"code", "message", ...}); the
-// reference says only that the entry holds the error's details.
+// carries the API's error object ({"code", "message", ...}).
 type importEntry struct {
 	Success bool      `json:"success"`
 	Data    any       `json:"data,omitempty"`
@@ -352,11 +349,11 @@ func sortedKeys[V any](m map[string]V) []string {
 // Each user is created with its own createdAt (default now), lastActiveAt
 // and tags, deactivated when deactivatedAt is set. The uid must equal the
 // key; a uid already taken (by a deleted user too) fails with
-// ERR_UID_ALREADY_EXISTS, as the reference does not say whether an import
-// updates users; invalid fields, and a role that does not exist, with
-// ERR_IMPORT_INVALID_USER_FORMAT. The entry's data has the fields the
-// reference lists: uid, name, avatar, metadata, status, role, lastActiveAt
-// and createdAt. Imports emit no webhook events.
+// ERR_UID_ALREADY_EXISTS: an import never updates a user (see
+// CHOICES.md); invalid fields, and a role that does not exist, with
+// ERR_IMPORT_INVALID_USER_FORMAT. The entry's data has the fields uid,
+// name, avatar, metadata, status, role, lastActiveAt and createdAt.
+// Imports emit no webhook events.
 func (st *state) importUsers(c *call) (any, error) {
 	entities, err := st.importEntities(c, "users", codeImportInvalidUser)
 	if err != nil {

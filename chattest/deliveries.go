@@ -22,9 +22,8 @@ import (
 	"github.com/chatrest/chat/webhook"
 )
 
-// How the fake delivers. The reference leaves the retry schedule, the
-// attempt count and the timeout unconfirmed; these are the fake's choices,
-// short so that tests stay fast.
+// How the fake delivers: its own retry schedule, attempt count and timeout
+// (see CHOICES.md), short so that tests stay fast.
 const (
 	// deliveryRegion is the region every envelope names.
 	deliveryRegion = "us"
@@ -212,9 +211,9 @@ func (st *state) hooked(trigger string) bool {
 }
 
 // eventType is the envelope's type for trigger: "call" for call_* and
-// "meet" for meeting_* triggers, as [webhook.NewEnvelope] sets it. The
-// reference does not say whether recording_generated and
-// transcription_generated carry one; they carry none here.
+// "meet" for meeting_* triggers, as [webhook.NewEnvelope] sets it;
+// recording_generated and transcription_generated carry none (see
+// CHOICES.md).
 func eventType(trigger string) string {
 	switch {
 	case strings.HasPrefix(trigger, "call_"):
@@ -461,7 +460,7 @@ func (s *Server) AwaitDeliveries(ctx context.Context, n int) error {
 // subscribed to trigger gets a delivery. Use it for the triggers the fake
 // cannot produce itself (receipts, connection status, campaigns and
 // notifications) or to send a payload of your own. trigger must be one of
-// the 46 trigger ids of the reference, and data must encode as JSON (a
+// the 46 trigger ids ([webhook.Triggers]), and data must encode as JSON (a
 // [json.RawMessage] is sent as it is).
 func (s *Server) Fire(trigger string, data any) error {
 	if !knownTrigger(trigger) {
@@ -478,8 +477,8 @@ func (s *Server) Fire(trigger string, data any) error {
 	return nil
 }
 
-// The payloads of the triggers the chat API's handlers fire (reference
-// §14.4). Each builds a value emit encodes at once.
+// The payloads of the triggers the chat API's handlers fire. Each builds a
+// value emit encodes at once.
 
 // messagePayload is the data of message_sent, message_edited and
 // message_deleted: {"message": m}, m as the app sees it (for the last two,

@@ -1,7 +1,7 @@
 // Package chattest serves an in-memory, stateful fake of the chat REST API v3
 // over HTTPS on a loopback address, for tests of code that uses package chat.
-// It stores what the requests create and answers as the API reference
-// describes: the same paths, envelopes, error codes and statuses, so that a
+// It stores what the requests create and answers as the service does:
+// the same paths, envelopes, error codes and statuses, so that a
 // [chat.Client] pointed at it behaves as against the service.
 //
 //	func TestWelcome(t *testing.T) {
@@ -17,7 +17,7 @@
 //		}
 //	}
 //
-// It serves every operation of the chat API reference (and the client API of
+// It serves every operation of the chat REST API (and the client API of
 // the platform's client SDKs: see Client API below): users, auth tokens,
 // API keys, groups with their members and bans, messages of every category
 // (and the action messages the service emits when members change or a
@@ -37,17 +37,17 @@
 //
 // Every request of the server API needs the apikey header (401 AUTH_ERR_EMPTY_APIKEY or
 // AUTH_ERR_APIKEY_NOT_FOUND otherwise); an authOnly key may only create users
-// and auth tokens (403 AUTH_ERR_NO_ACCESS). Where the reference declares the
+// and auth tokens (403 AUTH_ERR_NO_ACCESS). Where an operation takes the
 // onBehalfOf header it must name an existing, active user (404
-// ERR_UID_NOT_FOUND); where it declares none, the header is ignored.
+// ERR_UID_NOT_FOUND); where it takes none, the header is ignored.
 // Validation failures are 400 ERR_BAD_REQUEST with details per field.
 //
 // A message sent with a muid (send, bot send or thread reply) that its
 // sender already used is not stored again: the server answers 200 with the
 // message first sent with that muid and fires no event; another sender's
 // muid is another message, and a send without a muid is never
-// deduplicated. What the real service does with a repeated muid is
-// unconfirmed.
+// deduplicated. Code that also runs against the service should not count
+// on it doing the same.
 //
 // Ids are deterministic: message ids count up from "1", and API keys and
 // auth tokens derive from the app id and a counter. Timestamps come from
@@ -167,8 +167,8 @@
 // The same address serves the client API of the platform's official client
 // SDKs, and its websocket, so that a web or mobile app logs in with an auth
 // token minted through [chat.AuthTokensService] and chats against the fake.
-// The API reference does not document the client API: what the fake serves
-// is the service's behaviour as the official JavaScript SDK
+// What the fake serves is the service's behaviour as the official
+// JavaScript SDK
 // (@cometchat/chat-sdk-javascript 4.2.0) shows it, and what that SDK needs.
 // Point the SDK at the fake with its AppSettingsBuilder's
 // overrideClientHost and overrideAdminHost, both "HOST:PORT/v3.0", and

@@ -309,7 +309,7 @@ func TestGroupsList(t *testing.T) {
 	assert.Equal(t, []string{"beta", "delta"}, list(&chat.ListGroupsOptions{SearchKey: "TA"}), "names or guids containing ta, case-insensitively")
 	assert.Equal(t, []string{"alpha"}, list(&chat.ListGroupsOptions{SearchKey: "lph", SearchIn: []string{"guid"}}))
 	assert.Equal(t, []string{"beta"}, list(&chat.ListGroupsOptions{Type: chat.GroupPassword}))
-	assert.Equal(t, []string{"beta"}, list(&chat.ListGroupsOptions{Type: "protected"}), "R-new's name of password groups")
+	assert.Equal(t, []string{"beta"}, list(&chat.ListGroupsOptions{Type: "protected"}), "protected is the other name of password groups")
 	assert.Equal(t, []string{"beta", "alpha"}, list(&chat.ListGroupsOptions{Types: []chat.GroupType{chat.GroupPublic, chat.GroupPassword}}))
 	assert.Equal(t, []string{"beta", "alpha"}, list(&chat.ListGroupsOptions{Tags: []string{"red", "blue"}}))
 	assert.Equal(t, []string{"delta", "alpha"}, list(&chat.ListGroupsOptions{GUID: "ALPHA", GUIDs: []string{"delta"}}))

@@ -2,7 +2,6 @@ package chattest_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -307,14 +306,9 @@ func TestBlockedUsersCannotMessage(t *testing.T) {
 	srv.AddGroup(chat.Group{GUID: "team"}, "alice", "bob")
 	fromAlice := send(t, client, "alice", toGroup("team", "before the block"))
 	fromBob := send(t, client, "bob", toGroup("team", "from bob"))
-	if _, err := client.Blocked.Block(ctx, "bob", &chat.BlockUsersRequest{BlockedUIDs: []string{"alice"}}); err != nil {
-		var ce *chat.Error
-		if errors.As(err, &ce) && ce.Code == "ERR_API_NOT_FOUND" {
-			t.Skip("blocked users are not served by chattest yet")
-		}
-		require.NoError(t, err)
-	}
-	_, err := client.Messages.Send(ctx, toUser("bob", "hi"), chat.OnBehalfOf("alice"))
+	_, err := client.Blocked.Block(ctx, "bob", &chat.BlockUsersRequest{BlockedUIDs: []string{"alice"}})
+	require.NoError(t, err)
+	_, err = client.Messages.Send(ctx, toUser("bob", "hi"), chat.OnBehalfOf("alice"))
 	requireAPIError(t, err, 403, "ERR_BLOCKED_SENDER", chat.ErrForbidden)
 	_, err = client.Messages.Send(ctx, toUser("alice", "hi"), chat.OnBehalfOf("bob"))
 	requireAPIError(t, err, 403, "ERR_BLOCKED_RECEIVER", chat.ErrForbidden)
@@ -480,7 +474,8 @@ func TestMessagesAllWhileSending(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, chat.CategoryMessage, m.Category)
 		got = append(got, m.ID)
-		if len(got)%4 == 0 && added < 3 {
+		// Messages sent before the last page is fetched are in the walk.
+		if len(got)%4 == 0 && added < 2 {
 			send(t, client, "alice", toUser("bob", "late"))
 			send(t, client, "bob", &chat.SendMessageRequest{Receiver: "alice", ReceiverType: chat.ReceiverUser, Category: chat.CategoryCustom, Type: "ping"})
 			added++
@@ -492,7 +487,7 @@ func TestMessagesAllWhileSending(t *testing.T) {
 			want = append(want, m.ID)
 		}
 	}
-	require.Len(t, want, 15)
+	require.Len(t, want, 14)
 	assert.Equal(t, want, got, "every text message once, in id order, late ones included")
 
 	var back []string

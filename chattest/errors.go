@@ -6,7 +6,7 @@ import (
 	"sort"
 )
 
-// Error codes the fake answers with, as named by the API reference.
+// Error codes the fake answers with, as the service names them.
 const (
 	codeEmptyAPIKey           = "AUTH_ERR_EMPTY_APIKEY"
 	codeAPIKeyUnknown         = "AUTH_ERR_APIKEY_NOT_FOUND"

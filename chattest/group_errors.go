@@ -7,14 +7,14 @@ import (
 	"github.com/chatrest/chat"
 )
 
-// Error codes of groups, members and bans (platform reference §2.2). The
-// reference gives no HTTP status per code; the fake answers 404 when the
+// Error codes of groups, members and bans. The fake chooses the HTTP
+// status per code (see CHOICES.md): 404 when the
 // group, the member or the ban addressed does not exist, 409 when what is
 // asked for is already so, 403 when the acting user's scope forbids it and
 // 400 otherwise.
 const (
 	codeGUIDNotFound          = "ERR_GUID_NOT_FOUND"
-	codeGUIDExists            = "ERR_GUID_ALREADY_EXISTS" // not named by the reference
+	codeGUIDExists            = "ERR_GUID_ALREADY_EXISTS" // chosen by the fake (see CHOICES.md)
 	codeEmptyGroupPass        = "ERR_EMPTY_GROUP_PASS"
 	codeNotAMember            = "ERR_NOT_A_MEMBER"
 	codeAlreadyJoined         = "ERR_ALREADY_JOINED"

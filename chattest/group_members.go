@@ -258,8 +258,8 @@ func (st *state) ban(c *call, g *groupRec, r rank, uid string) *apiError {
 //
 // With onBehalfOf the user must be an admin or moderator, and may add
 // users with a scope no higher than their own. Each user's failure is an
-// entry {"success": false, "error": {"code", "message"}} (the reference
-// does not show one): ERR_UID_NOT_FOUND, ERR_ALREADY_JOINED,
+// entry {"success": false, "error": {"code", "message"}}:
+// ERR_UID_NOT_FOUND, ERR_ALREADY_JOINED,
 // ERR_BANNED_GROUPMEMBER, ERR_GROUP_NO_SCOPE_CLEARANCE, or for usersToBan
 // ERR_ALREADY_BANNED and the checks of a ban.
 func (st *state) addMembers(c *call) (any, error) {
@@ -331,7 +331,7 @@ func (st *state) listMembers(c *call) (any, error) {
 
 // PUT /v3/groups/{guid}/members/{uid}
 //
-// A missing scope is participant, the reference's default. With
+// A missing scope is participant, the default. With
 // onBehalfOf the user must be an admin or moderator with a scope at least
 // as high as both the member's and the new one. Nobody changes their own
 // scope or the owner's.

@@ -15,8 +15,8 @@ const (
 	maxMembersPerCall = chat.MaxMembersPerCall
 	// maxGroupMembers is how many members a group may have.
 	maxGroupMembers = 100000
-	// maxMetadataBytes bounds a group's metadata, JSON-encoded (the
-	// constraints page says 5 KB; an overview page says ~1.6K characters).
+	// maxMetadataBytes bounds a group's metadata, JSON-encoded: the larger
+	// of the service's two limits, as chat checks it (see CHOICES.md).
 	maxMetadataBytes = 5 * 1024
 )
 
@@ -190,13 +190,11 @@ func checkGroupType(v *validator, t chat.GroupType) {
 // POST /v3/groups
 //
 // The owner is the body's owner, else the onBehalfOf user, else
-// app_system (the reference's "system user", who is not a member). A user
-// owner joins as an admin. The type defaults to public, as the groups
-// overview says. Users in members join as for add-members, acting as the
-// app; those that cannot join are left out silently (the reference does
-// not say how the answer reports them). The answer is relative to the
-// onBehalfOf user, or to the owner without the header, as the reference's
-// example shows the owner's scope.
+// app_system (the "system user", who is not a member). A user owner joins
+// as an admin. The type defaults to public. Users in members join as for
+// add-members, acting as the app; those that cannot join are left out
+// silently (see CHOICES.md). The answer is relative to the onBehalfOf
+// user, or to the owner without the header, showing the owner's scope.
 func (st *state) createGroup(c *call) (any, error) {
 	var b struct {
 		GUID        string          `json:"guid"`
@@ -287,9 +285,9 @@ func (st *state) getGroup(c *call) (any, error) {
 // are skipped, the cursor being a bare timestamp). With affix=append the
 // order is least recently updated first. With onBehalfOf, private groups
 // the user has not joined are not listed, and hasJoined=true keeps the
-// groups the user has joined; without it, hasJoined is ignored, as the
-// reference says it only works with the header. The type filter takes
-// "protected" (R-new's name) as "password". Tags show only with withTags.
+// groups the user has joined; without it, hasJoined is ignored, as it
+// only works with the header. The type filter takes "protected" as
+// "password" (see CHOICES.md). Tags show only with withTags.
 func (st *state) listGroups(c *call) (any, error) {
 	p := c.params()
 	pq := pageParams(p)
@@ -428,7 +426,7 @@ func (st *state) listGroups(c *call) (any, error) {
 // PUT /v3/groups/{guid}
 //
 // With onBehalfOf the user must be an admin of the group, and the body's
-// owner is ignored, as the reference says. Without it, a new owner must be
+// owner is ignored. Without it, a new owner must be
 // a member; they become an admin if they were not (a scopeChanged action).
 // Changing the type to password needs a password unless the group has one;
 // changing it away from password drops the password. updatedBy is the

@@ -60,8 +60,7 @@ func (h *Handler) ManagementSecret() string { return h.mgmtSecret }
 
 // authorizeMgmt checks a management route's credentials: the key and
 // secret headers, or for add-tenant HTTP Basic auth with the key as user
-// name and the secret as password (the reference does not say which
-// credentials its Basic auth takes).
+// name and the secret as password (see CHOICES.md).
 func (st *state) authorizeMgmt(rt route, c *call) error {
 	if rt.auth == authBasic {
 		user, pass, ok := c.r.BasicAuth()

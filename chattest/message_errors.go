@@ -5,11 +5,11 @@ import (
 	"net/http"
 )
 
-// Error codes of messages beyond send and threads (platform reference
-// §2.2, chat-core §1.10). The reference gives statuses only for pins and
-// saves (400 limits, 403 permission, 404 unknown message); the fake
-// answers 403 when the acting user may not act on the message, 404 when
-// the message does not exist and 400 otherwise.
+// Error codes of messages beyond send and threads. Pins and saves answer
+// 400 for limits, 403 for permission and 404 for an unknown message; for
+// the other codes the fake answers 403 when the acting user may not act on
+// the message, 404 when the message does not exist and 400 otherwise (see
+// CHOICES.md).
 const (
 	codeMessageIDNotFound       = "ERR_MESSAGE_ID_NOT_FOUND"
 	codeMessageNotASender       = "ERR_MESSAGE_NOT_A_SENDER"

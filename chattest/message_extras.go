@@ -13,8 +13,7 @@ import (
 
 const (
 	// maxPinnedPerConversation is how many messages a conversation may
-	// have pinned; app and user pins share it (the reference's pin
-	// operation says so; its messages overview says they count apart).
+	// have pinned; app and user pins share it (see CHOICES.md).
 	maxPinnedPerConversation = 100
 	// maxSavedPerUser is how many messages a user may have saved.
 	maxSavedPerUser = 100
@@ -195,7 +194,7 @@ func (st *state) removeReaction(c *call) (any, error) {
 //
 // Reactions in the order they were added, cursor-paginated by reaction id
 // (limit default 10, affix, id; sentAt does not apply): meta.next is
-// {affix, id}, as the reference shows.
+// {affix, id}.
 func (st *state) listReactions(c *call) (any, error) {
 	m, err := st.visibleMessage(c, c.r.PathValue("id"))
 	if err != nil {
@@ -416,7 +415,7 @@ func (st *state) markInteracted(c *call) (any, error) {
 // POST /v3/messages/{id}/flagged (onBehalfOf required)
 //
 // reasonId must name a moderation reason (ERR_REASON_NOT_FOUND). The
-// answer is {} as the reference documents; a user flagging a message again
+// answer is {}; a user flagging a message again
 // replaces their flag.
 func (st *state) flagMessage(c *call) (any, error) {
 	m, err := st.savableMessage(c)

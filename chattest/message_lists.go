@@ -8,7 +8,7 @@ import (
 	"github.com/chatrest/chat"
 )
 
-// msgFilter is the filters of the message lists (reference §9.2 to §9.4).
+// msgFilter is the filters of the message lists.
 // Every filter set must hold for a message to be listed.
 type msgFilter struct {
 	viewer         string // the acting user; "" for the app
@@ -89,8 +89,8 @@ func filterParams(p *params, viewer string, all bool) msgFilter {
 		p.v.add("attachmentTypes", `The attachmentTypes must be "image", "video", "audio" or "file".`)
 	}
 	// Accepted, not applied: the read and delivery state of messages lives
-	// with conversations, and the answer fields of count and of the
-	// mention options are unconfirmed.
+	// with conversations, and the fake adds no count or mention fields to
+	// its answers (see CHOICES.md).
 	for _, name := range []string{"unread", "undelivered", "count", "mentionsWithBlockedInfo", "mentionsWithTagInfo"} {
 		p.boolean(name)
 	}
@@ -286,8 +286,8 @@ func (st *state) listGroupMessages(c *call) (any, error) {
 }
 
 // userMessagesMeta is the meta of GET /users/{uid}/messages as the
-// reference's example shows it: meta.pagination and a meta.cursor whose id
-// is a number.
+// service answers it: meta.pagination and a meta.cursor whose id is a
+// number.
 type userMessagesMeta struct {
 	Pagination chat.Pagination  `json:"pagination"`
 	Cursor     *numericIDCursor `json:"cursor,omitempty"`
@@ -301,10 +301,10 @@ type numericIDCursor struct {
 // GET /v3/users/{uid}/messages
 //
 // The one-on-one messages between the onBehalfOf user and uid; without
-// onBehalfOf, every one-on-one message uid sent or received (the reference
-// leaves that case open). The page size is limit, else perPage, else 100.
+// onBehalfOf, every one-on-one message uid sent or received (see
+// CHOICES.md). The page size is limit, else perPage, else 100.
 // The answer carries meta.pagination and meta.cursor {id (a number),
-// affix}, as the reference's example does, and no meta.next: following
+// affix}, and no meta.next: following
 // the cursor (an exclusive id cursor, as for the other lists) walks the
 // list without skipping or repeating. meta.pagination counts every
 // matching message; its current_page is always 1.

@@ -34,7 +34,7 @@ type threadsQuery struct {
 // repeats a thread of a list that does not change; a thread updated in the
 // cursor's second after the page was served is not seen, as the cursor
 // cannot tell it apart. withUnreadReplyCount and withMentionCount are
-// accepted but not applied (their answer fields are unconfirmed).
+// accepted but not applied (see CHOICES.md).
 func (st *state) listThreads(c *call) (any, error) {
 	p := c.params()
 	q := threadsQuery{limit: p.intRange("limit", 100, 1, 1000)}
@@ -128,7 +128,7 @@ func (st *state) subscriptionTarget(c *call) (*msgRec, error) {
 
 // POST /v3/messages/{id}/thread/subscription (onBehalfOf required)
 //
-// Idempotent; the answer is {"success": true}, as the reference shows.
+// Idempotent; the answer is {"success": true}.
 func (st *state) subscribeThread(c *call) (any, error) {
 	m, err := st.subscriptionTarget(c)
 	if err != nil {

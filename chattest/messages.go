@@ -255,7 +255,7 @@ func (st *state) storeMessage(c *call, sender string, parent *msgRec) (*msgRec, 
 // message with the same muid is another message, and a repeated muid
 // answers the message first sent with it, even if the body differs (say,
 // another receiver or parent). A message removed for good frees its muid.
-// The reference does not say what the service does with a repeated muid.
+// This is the fake's choice (see CHOICES.md).
 //
 // An index kept by addRec and removeRecs finds it in constant time.
 func (st *state) messageByMUID(sender, muid string) *msgRec {
@@ -461,7 +461,7 @@ func (st *state) sendThreadMessage(c *call) (any, error) {
 
 // GET /v3/messages/{id}/thread
 //
-// Cursor-paginated as reference §1.8 describes; see cursorPage.
+// Cursor-paginated; see cursorPage.
 func (st *state) listThread(c *call) (any, error) {
 	parent, err := st.visibleMessage(c, c.r.PathValue("id"))
 	if err != nil {
@@ -491,7 +491,7 @@ func msgKey(m *msgRec) (int64, int64) { return m.id, int64(m.m.SentAt) }
 // The sender edits their message (the app, without onBehalfOf, any
 // message): data.text and data.metadata replace the message's when sent,
 // and tags when sent. The answer is the "edited" action message the
-// service emits, as the reference's example shows; the edited message is
+// service emits; the edited message is
 // its data.entities.on.
 func (st *state) updateMessage(c *call) (any, error) {
 	id := c.r.PathValue("id")

@@ -15,8 +15,8 @@ import (
 const (
 	// metricsBucket is the length of a message metrics data point.
 	metricsBucket = 5 * time.Minute
-	// metricsWindow is the period message metrics cover: the last hour, as
-	// in the reference's example (12 data points).
+	// metricsWindow is the period message metrics cover: the last hour
+	// (12 data points).
 	metricsWindow = time.Hour
 )
 
@@ -41,9 +41,8 @@ func metricsRoutes() []route {
 //     of the period (the fake has no connections; calls are its only
 //     presence).
 //
-// Minutes are rounded up to whole minutes, as the reference types them as
-// integers. time_range echoes the period in milliseconds, as the
-// reference's example does.
+// Minutes are rounded up to whole minutes, answered as integers.
+// time_range echoes the period in milliseconds (see CHOICES.md).
 func (st *state) usageMetrics(c *call) (any, error) {
 	p := c.params()
 	from, hasFrom := p.timestamp("fromDate")
@@ -158,8 +157,8 @@ func (st *state) peakParticipants(from, to int64, now chat.Timestamp) int {
 
 // GET /v3/stats/messages
 //
-// The reference declares no parameter; the fake covers the last hour, as
-// its example does: 12 buckets of 5 minutes aligned to the clock, the last
+// No parameter; the fake covers the last hour: 12 buckets of 5 minutes
+// aligned to the clock, the last
 // one holding the request's time. messagesSent counts the stored messages
 // (action messages excepted, thread replies and deleted messages included)
 // by the time they were sent. The fake stores read and delivered marks per

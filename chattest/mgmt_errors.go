@@ -5,8 +5,8 @@ import (
 	"net/http"
 )
 
-// The management API's error codes (reference §2.3). The reference gives no
-// status for any of them; the fake answers 404 for what does not exist,
+// The management API's error codes. The fake chooses their statuses (see
+// CHOICES.md): 404 for what does not exist,
 // 409 for ERR_ALREADY_AN_OWNER, and 403 for an operation the state of the
 // app, the account or the extension refuses.
 const (

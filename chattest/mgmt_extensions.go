@@ -76,8 +76,8 @@ func extensionHooks(id management.ExtensionID) []management.HookName {
 	return nil
 }
 
-// known reports whether id is an extension of the catalog (the reference's
-// list).
+// known reports whether id is an extension of the catalog
+// ([management.KnownExtensionIDs]).
 func knownExtension(id management.ExtensionID) bool {
 	return slices.Contains(management.KnownExtensionIDs(), id)
 }
@@ -108,9 +108,9 @@ func (a *mgmtApp) enabledExtension(id management.ExtensionID) (*extensionRec, er
 
 // GET /apps/{appId}/extensions
 //
-// The catalog of the reference's extensions, in its order, each with
-// isActive as enabled for the app. perPage defaults to 25 (at most 1000);
-// page, which the reference does not declare, selects the page, and
+// The catalog of extensions ([management.KnownExtensionIDs]), in its
+// order, each with isActive as enabled for the app. perPage defaults to 25
+// (at most 1000); page selects the page (see CHOICES.md), and
 // meta.pagination.links.next is the address of the next page (absent on
 // the last).
 func (st *state) listExtensions(c *call) (any, error) {
@@ -215,7 +215,7 @@ func settingsBody(c *call) (map[string]json.RawMessage, error) {
 	return b.Settings, nil
 }
 
-// checkExtensionSettings validates the fields the reference marks required:
+// checkExtensionSettings validates the required fields:
 // xss-filter's dropMessage (a boolean) and voice-transcription's
 // revaiAPIKey (a string).
 func checkExtensionSettings(id management.ExtensionID, s map[string]json.RawMessage) error {
@@ -344,8 +344,8 @@ func (st *state) widgetFor(c *call) (*mgmtApp, error) {
 
 // POST /apps/{appId}/extensions/widget/v2/settings
 //
-// Stores a widget: {"settings": {...}} (the schema is not in the
-// reference: any object), kept as its configuration with version "v2"
+// Stores a widget: {"settings": {...}} (any object), kept as its
+// configuration with version "v2"
 // unless given and the app id; the widget id is a UUID-shaped hex string.
 func (st *state) storeChatWidget(c *call) (any, error) {
 	a, err := st.widgetFor(c)

@@ -23,8 +23,8 @@ const maxCollaborators = 25
 // account's own address (ManagementOwnerEmail) 403 ERR_SELF_ACTION_DENIED;
 // the app's owner, for a tenant's app, 409 ERR_ALREADY_AN_OWNER; removing
 // someone not on the team 404 ERR_NOT_A_COLLABORATOR. The answer has, per
-// list, an object of {"success": true} by address, or [] for an empty list,
-// as the reference's example shows.
+// list, an object of {"success": true} by address, or [] for an empty
+// list.
 func (st *state) updateCollaborators(c *call) (any, error) {
 	a, err := st.appFor(c)
 	if err != nil {
@@ -129,8 +129,8 @@ func (st *state) listCollaborators(c *call) (any, error) {
 	return data(out), nil
 }
 
-// defaultSettings are a new app's settings: the defaults the reference's
-// overview gives (updateOnGroupActions and updateOnReplies true), false
+// defaultSettings are a new app's settings: the service's defaults
+// (updateOnGroupActions and updateOnReplies true), false
 // for the other boolean keys and [] for the advanced push features.
 func defaultSettings() map[management.SettingKey]any {
 	return map[management.SettingKey]any{
@@ -149,8 +149,8 @@ func defaultSettings() map[management.SettingKey]any {
 
 // POST /apps/{appId}/settings
 //
-// Body {"settings": {key: bool}}: every key one the reference names, and
-// boolean (the array-valued core.notifications.push.advanced.included
+// Body {"settings": {key: bool}}: every key a known
+// [management.SettingKey], and boolean (the array-valued core.notifications.push.advanced.included
 // cannot be mapped). The settings are recorded; they do not change how the
 // chat API behaves.
 func (st *state) mapSettings(c *call) (any, error) {
@@ -205,10 +205,10 @@ func (st *state) listSettings(c *call) (any, error) {
 
 // DELETE /apps/{appId}/settings
 //
-// Resets the keys named to their defaults. The reference declares no body;
-// the fake reads the keys from {"settings": [key, ...]} (what the SDK
-// sends) or {"settings": {key: value}}. Every key must be one the
-// reference names.
+// Resets the keys named to their defaults. The fake reads the keys from
+// {"settings": [key, ...]} (what the SDK sends) or {"settings": {key:
+// value}} (see CHOICES.md). Every key must be a known
+// [management.SettingKey].
 func (st *state) unmapSettings(c *call) (any, error) {
 	a, err := st.appFor(c)
 	if err != nil {

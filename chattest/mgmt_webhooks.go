@@ -12,7 +12,7 @@ import (
 	"github.com/chatrest/chat/internal/rest"
 )
 
-// The reference's limits on webhooks (§4).
+// The service's limits on webhooks.
 const (
 	maxWebhooks           = 25
 	maxWebhookIDLen       = 50
@@ -46,8 +46,8 @@ type hookRec struct {
 }
 
 // webhookWire is a webhook as the fake answers it. The password is never
-// answered: the reference's schema lists it, but its examples leave it out,
-// and a fake that echoed it would put it in every test log.
+// answered (see CHOICES.md): a fake that echoed it would put it in every
+// test log.
 type webhookWire struct {
 	ID             string         `json:"id"`
 	Name           string         `json:"name"`
@@ -67,9 +67,8 @@ type triggerInfo struct {
 	Description string `json:"description"`
 }
 
-// triggerTable is the reference's 46 trigger ids (§14.3), in its order.
-// The categories and descriptions are the fake's own words: the reference
-// names the schema's fields but gives no values.
+// triggerTable is the 46 trigger ids, in the order of [webhook.Triggers].
+// The categories and descriptions are the fake's own words.
 var triggerTable = []triggerInfo{
 	{"message_sent", "messages", "A message is sent."},
 	{"message_edited", "messages", "A message is edited."},
@@ -142,8 +141,7 @@ func mgmtWebhookRoutes() []route {
 // 404 ERR_APP_NOT_FOUND, 403 ERR_APP_ARCHIVED); an X-Webhook-Version
 // header, when sent, must be a positive integer. Every app keeps its own
 // webhooks, but only the fake's own app has events to deliver. The fake
-// keeps one set of webhooks whatever the version: the reference does not
-// say how legacy and version 2 webhooks differ.
+// keeps one set of webhooks whatever the version (see CHOICES.md).
 func (st *state) hookApp(c *call) (string, error) {
 	if v := c.r.Header.Get("X-Webhook-Version"); v != "" {
 		if n, err := strconv.Atoi(v); err != nil || n < 1 {
@@ -188,9 +186,8 @@ type webhookBody struct {
 
 // check validates the fields sent; create requires id, name and
 // webhookURL. The rules are those package management checks: the
-// reference's lengths, an id of letters, digits, "_" and "-" (the
-// reference says alphanumeric but its example id has an underscore),
-// credentials without spaces, and an https URL, or plain http to a
+// service's lengths, an id of letters, digits, "_" and "-", credentials
+// without spaces, and an https URL, or plain http to a
 // loopback host so that tests can use httptest.NewServer receivers.
 func (b *webhookBody) check(v *validator, create bool) {
 	if create {
@@ -314,11 +311,10 @@ func (b *webhookBody) apply(h *hookRec) {
 
 // POST /apps/{appId}/webhooks
 //
-// enabled defaults to true (the reference does not say; a webhook is
-// created to receive events) and retryOnFailure to false. A taken id is a
-// 400 ERR_BAD_REQUEST on the id field, and a 26th webhook a 400
-// ERR_PLAN_QUOTA_RESTRICTION, as for API keys: the reference names no code
-// for either. The new webhook subscribes to no trigger.
+// enabled defaults to true (a webhook is created to receive events) and
+// retryOnFailure to false. A taken id is a 400 ERR_BAD_REQUEST on the id
+// field, and a 26th webhook a 400 ERR_PLAN_QUOTA_RESTRICTION, as for API
+// keys (see CHOICES.md). The new webhook subscribes to no trigger.
 func (st *state) createWebhook(c *call) (any, error) {
 	app, err := st.hookApp(c)
 	if err != nil {
@@ -355,7 +351,7 @@ func (st *state) createWebhook(c *call) (any, error) {
 //
 // Webhooks in creation order; searchKey keeps those whose name contains it
 // (case-insensitively). perPage defaults to 100 (at most 1000); page is
-// accepted too, although the reference declares none.
+// accepted too.
 func (st *state) listWebhooks(c *call) (any, error) {
 	app, err := st.hookApp(c)
 	if err != nil {
@@ -470,7 +466,7 @@ func (st *state) addTriggers(c *call) (any, error) {
 
 // GET /apps/{appId}/webhooks/{webhookId}/triggers
 //
-// The webhook's triggers in the reference's order, page-paginated
+// The webhook's triggers in the order of [webhook.Triggers], page-paginated
 // (perPage default 100).
 func (st *state) listTriggers(c *call) (any, error) {
 	_, h, err := st.hook(c)

@@ -13,8 +13,8 @@ type reasonRec struct {
 	seq int64
 }
 
-// reasonWire is a reason as list and get answer it: the reference types
-// its timestamps as strings there (integers on create).
+// reasonWire is a reason as list and get answer it: its timestamps are
+// strings there (integers on create).
 type reasonWire struct {
 	ID          string `json:"id"`
 	Name        string `json:"name"`
@@ -62,8 +62,7 @@ func (st *state) pathReason(c *call) (*reasonRec, error) {
 
 // POST /v3/moderation/reasons
 //
-// An id already in use is a 400 with details (the reference names no code
-// for it).
+// An id already in use is a 400 with details (see CHOICES.md).
 func (st *state) createReason(c *call) (any, error) {
 	var b struct {
 		ID          string `json:"id"`
@@ -151,8 +150,7 @@ func (st *state) updateReason(c *call) (any, error) {
 
 // DELETE /v3/moderation/reasons/{id}
 //
-// As the reference's schema shows, success and message are at the top
-// level, not under "data".
+// success and message are at the top level, not under "data".
 func (st *state) deleteReason(c *call) (any, error) {
 	r, err := st.pathReason(c)
 	if err != nil {

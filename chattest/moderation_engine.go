@@ -10,7 +10,7 @@ import (
 	"github.com/chatrest/chat"
 )
 
-// Message moderation statuses (reference §10.2).
+// Message moderation statuses.
 const (
 	modPending     = "pending"
 	modApproved    = "approved"
@@ -36,13 +36,13 @@ const (
 //
 // A message no rule matches gets data.moderation.status "approved" and
 // fires moderation_engine_approved. One a rule with the action
-// blockMessage matches is kept for review, as the reference says: its
+// blockMessage matches is kept for review: its
 // status is "pending" (with data.moderation.rule) until a moderator
 // reviews it, and it is listed by the blocked-messages list. A match of a
 // rule without blockMessage (e.g. dropMessage) leaves the message
 // "disapproved", with nothing to review. Both fire
 // moderation_engine_blocked, whose message has the status "disapproved"
-// (the engine's verdict; reference §14.4). The fake still stores and
+// (the engine's verdict). The fake still stores and
 // answers blocked messages as any other; it does not hide them from the
 // receiver.
 func (st *state) moderateMessage(m *msgRec, now chat.Timestamp) {

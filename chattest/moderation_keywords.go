@@ -32,8 +32,8 @@ type keywordWire struct {
 	Default             bool           `json:"default"`
 }
 
-// keywordItem is a keyword list as lists answer it: with the storage
-// fields the reference shows there.
+// keywordItem is a keyword list as lists answer it: with the service's
+// storage fields.
 type keywordItem struct {
 	StorageID string `json:"_id"`
 	AppID     string `json:"appId"`
@@ -98,7 +98,7 @@ func (st *state) pathKeyword(c *call) (*keywordRec, error) {
 // holding a JSON array of strings is read as that array; the name
 // disallowedSentences[] is accepted too) and the CSV part file, whose
 // every non-empty cell is a term (or a sentence, for a
-// sentence-similarity list). It validates as the reference says:
+// sentence-similarity list). It validates:
 // category word, pattern or sentence-similarity; terms (from searchTerms
 // or the file) required for word and pattern lists, at most 100
 // characters each, and patterns must compile (Go's regexp syntax);
@@ -252,8 +252,7 @@ func mergeValidation(a, b error) error {
 // GET /v3/moderation/keywords (and the management variant)
 //
 // Lists in creation order, the built-in one first, paginated as the rules
-// are; items carry _id, appId and __v (the revision count less one) as the
-// reference shows.
+// are; items carry _id, appId and __v (the revision count less one).
 func (st *state) listKeywordLists(c *call) (any, error) {
 	recs := make([]*keywordRec, 0, len(st.keywords))
 	for _, k := range st.keywords {

@@ -47,7 +47,7 @@ type flaggerWire struct {
 }
 
 // flaggedWire is a flagged message as listed: the message's fields, with
-// appId and flaggedBy, as the reference's example shows.
+// appId and flaggedBy.
 type flaggedWire struct {
 	AppID string `json:"appId"`
 	chat.Message
@@ -167,8 +167,7 @@ func (st *state) reviewBlockedMessage(c *call) (any, error) {
 }
 
 // hookCondWire is a rule condition as moderation_manual_approved reports
-// it: the reference lists its fields without their types; message is a
-// string there, as in the reviewed-messages example.
+// it; message is a string there, as in the reviewed-messages list.
 type hookCondWire struct {
 	ID           int      `json:"id"`
 	KeywordsRef  bool     `json:"isKeywordsReferencePresent"`
@@ -230,7 +229,7 @@ func (st *state) flaggers(m *msgRec) []flaggerWire {
 // Messages users flagged whose flags were not reviewed yet, in message id
 // order, paginated as the blocked messages are. Each is the message's
 // fields with appId and flaggedBy (uid, name, avatar, role, reasonId,
-// reasonName, description, remark), as the reference's example shows.
+// reasonName, description, remark).
 func (st *state) listFlaggedMessages(c *call) (any, error) {
 	return modPage(c, st.flagged(), func(m *msgRec) string { return m.m.ID }, func(m *msgRec) flaggedWire {
 		return flaggedWire{AppID: st.appID, Message: m.view("", true), FlaggedBy: st.flaggers(m)}
@@ -243,8 +242,7 @@ func (st *state) listFlaggedMessages(c *call) (any, error) {
 // approved) or "disapproved" (it becomes disapproved). The message leaves
 // the flagged list for the reviewed one, for good: later flags do not
 // bring it back. A message without flags awaiting review is
-// ERR_MESSAGE_ID_NOT_FOUND. The answer is {"data": {}}, as the reference's
-// table documents.
+// ERR_MESSAGE_ID_NOT_FOUND. The answer is {"data": {}}.
 func (st *state) reviewFlaggedMessage(c *call) (any, error) {
 	id := c.r.PathValue("id")
 	m := st.lookupMessage(id)

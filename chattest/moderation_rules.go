@@ -13,7 +13,7 @@ import (
 	"github.com/chatrest/chat"
 )
 
-// Moderation error codes (reference §2.3).
+// Moderation error codes.
 const (
 	codeRuleNotFound    = "ERR_RULE_NOT_FOUND"
 	codeKeywordNotFound = "ERR_KEYWORD_NOT_FOUND"
@@ -23,7 +23,7 @@ const (
 // rulesState holds moderation rules, keyword lists and the blocked, flagged
 // and reviewed messages.
 //
-// The app starts with the built-in rules the reference names
+// The app starts with the service's built-in rules
 // (text-profanity-filter, image-moderation, video-moderation,
 // custom-profanity-filter, contact_details_filter, email_filter), all
 // disabled so that messages flow unmoderated until a test enables one or
@@ -51,7 +51,7 @@ func (r *rulesState) init() {
 	r.seedDefaults()
 }
 
-// ruleCondWire is a rule condition as the service answers it: the reference's
+// ruleCondWire is a rule condition as the service answers it: the
 // response spelling isKeywordsReferencePresent, and value and message as
 // arrays.
 type ruleCondWire struct {
@@ -351,7 +351,7 @@ func modStrings(raw json.RawMessage) (list []string, ok bool) {
 	return list, json.Unmarshal(raw, &list) == nil
 }
 
-// Enumerations of rule bodies (reference §10.1).
+// Enumerations of rule bodies.
 var (
 	filterOperands = map[string][]string{
 		"user":  {"uid", "name", "role", "tags", "createdAt"},
@@ -486,7 +486,7 @@ func compileConds(conds []ruleCondWire) ([]compiledCond, *badPattern) {
 // id is required (an id in use is a 400, as for reasons); name is at most
 // 100 characters; enabled defaults to true; action items are free strings
 // (the fake acts on blockMessage and dropMessage); filters and conditions
-// are checked against the reference's enumerations. The answer is
+// are checked against the enumerations of rule bodies. The answer is
 // revision 1.
 func (st *state) createRule(c *call) (any, error) {
 	var b ruleBody

@@ -218,7 +218,7 @@ type logFilter struct {
 	bools map[string]bool   // notificationTriggered, success
 }
 
-// logEnums are the parameters whose values the reference enumerates.
+// logEnums are the parameters that take one of a set of values.
 var logEnums = map[string][]string{
 	"receiverType": {"user", "group"},
 	"channel":      {"push", "email", "sms"},
@@ -301,11 +301,11 @@ func (f *logFilter) matches(r *notifLogRec) bool {
 // the entries before logId, or from the last. meta.next {affix, logId}
 // names the last entry of the page, in the walk's direction, while
 // matching entries lie beyond it; meta.previous names the first entry,
-// with the other affix, while matching entries lie behind it (the
-// reference shows these cursors with a messageId; the fake sends the log
-// id its logId parameter takes). An unknown logId is a 400. Every
-// filter of the reference applies; success selects the same entries as
-// notificationTriggered, as the fake's deliveries never fail.
+// with the other affix, while matching entries lie behind it. The cursors
+// carry the log id the logId parameter takes (see CHOICES.md). An unknown
+// logId is a 400. Every filter of the list applies; success selects the
+// same entries as notificationTriggered, as the fake's deliveries never
+// fail.
 func (st *state) listNotifLogs(c *call) (any, error) {
 	st.notifSync()
 	p := c.params()

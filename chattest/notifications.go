@@ -82,9 +82,9 @@ func notificationRoutes() []route {
 	return routes
 }
 
-// defaultNotifSettingsJSON are the settings of a new app, as the
-// reference's example shows them where it does (the email and SMS pacing
-// and the templates are the fake's own).
+// defaultNotifSettingsJSON are the settings of a new app, the service's
+// defaults (the email and SMS pacing and the templates are the fake's
+// own).
 const defaultNotifSettingsJSON = `{
 "preferences": {
 	"group": {

@@ -116,7 +116,7 @@ func paginate[T any](items []T, q pageQuery) ([]T, chat.PageMeta) {
 	return out, pageMeta(total, len(out), q)
 }
 
-// cursorQuery positions a cursor-based list of messages (reference §1.8).
+// cursorQuery positions a cursor-based list of messages.
 type cursorQuery struct {
 	limit     int
 	affix     chat.Direction // "", append or prepend

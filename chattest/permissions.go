@@ -34,8 +34,7 @@ var (
 	noDefault    = []string{}
 	anyString    []string
 	rolePermDefs = rolePermissionDefs()
-	// scopePermDefs are the group-scope permissions (the reference's
-	// example lists 11).
+	// scopePermDefs are the 11 group-scope permissions.
 	scopePermDefs = []chat.Permission{
 		scopePerm("sendMessage", "Send messages in the group", chat.PermissionString, allowDeny, "allow"),
 		scopePerm("sendThreadedMessage", "Reply in threads", chat.PermissionString, allowDeny, "allow"),
@@ -45,7 +44,7 @@ var (
 		scopePerm("listReactions.allowedScopes", "Scopes whose reactions are listed", chat.PermissionStringArray, scopeValues, noDefault),
 		scopePerm("listMembers", "List the group's members", chat.PermissionString, allowDeny, "allow"),
 		scopePerm("listMembers.allowedScopes", "Scopes of the members listed", chat.PermissionStringArray, scopeValues, noDefault),
-		// The reference's example sets initiateCall to "friends".
+		// initiateCall also takes "friends".
 		scopePerm("initiateCall", "Start calls in the group", chat.PermissionString, []string{"allow", "deny", "friends"}, "allow"),
 		scopePerm("initiateCall.allowedScopes", "Scopes that may be called", chat.PermissionStringArray, scopeValues, noDefault),
 		scopePerm("initiateCall.allowedType", "Call types allowed", chat.PermissionStringArray, []string{"audio", "video"}, noDefault),
@@ -56,8 +55,7 @@ func scopePerm(id, title string, dt chat.PermissionDataType, values []string, de
 	return permissionDef(chat.PermissionScope, id, title, dt, values, def)
 }
 
-// rolePermissionDefs are the role permissions: the 28 keys the reference
-// names (its example lists 28).
+// rolePermissionDefs are the 28 role permissions.
 func rolePermissionDefs() []chat.Permission {
 	s, a := chat.PermissionString, chat.PermissionStringArray
 	p := func(id, title string, dt chat.PermissionDataType, values []string, def any) chat.Permission {

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// The service's budgets per minute (platform reference §3), which the fake
+// The service's budgets per minute, which the fake
 // reports when [WithRateLimit] is not given.
 const (
 	serviceCoreLimit     = 10000

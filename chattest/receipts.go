@@ -18,7 +18,7 @@ var receiptTriggers = map[string]string{
 }
 
 // receiptPayload is the data of message_delivery_receipt and
-// message_read_receipt (reference §14.4).
+// message_read_receipt.
 type receiptPayload struct {
 	Receiver      string            `json:"receiver"`
 	ReceiverType  chat.ReceiverType `json:"receiverType"`
@@ -44,9 +44,9 @@ type receiptUser struct {
 // emitReceipt fires the trigger of action for the acting user's mark of
 // the conversation t up to the message id: one event for the message the
 // mark names, whose receiver is the message's sender in a one-on-one
-// conversation and the group in a group conversation. The reference does
-// not say whether a mark that covers several messages fires one receipt or
-// one per message; the fake fires one, for the message marked. The
+// conversation and the group in a group conversation. A mark that covers
+// several messages fires one receipt, for the message marked (see
+// CHOICES.md). The
 // receipt is pushed live too (realtime.go). It runs with st.mu held.
 func (st *state) emitReceipt(c *call, t convTarget, action string, id int64) {
 	trigger := receiptTriggers[action]

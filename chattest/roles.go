@@ -76,8 +76,7 @@ func (b *roleBody) check(v *validator, create bool) {
 
 // POST /v3/roles
 //
-// A role id already in use is a 400 with details (the reference names no
-// code for it).
+// A role id already in use is a 400 with details (see CHOICES.md).
 func (st *state) createRole(c *call) (any, error) {
 	var b roleBody
 	if err := c.decode(&b); err != nil {
@@ -194,8 +193,8 @@ func (st *state) updateRole(c *call) (any, error) {
 
 // DELETE /v3/roles/{role}
 //
-// The "default" role cannot be deleted (403 ERR_ROLE_DELETE_DENIED; the
-// reference gives no status). Users keep the name of a deleted role, and
+// The "default" role cannot be deleted (403 ERR_ROLE_DELETE_DENIED). Users
+// keep the name of a deleted role, and
 // its restricted features and permissions go with it.
 func (st *state) deleteRole(c *call) (any, error) {
 	r, err := st.pathRole(c)
@@ -211,9 +210,9 @@ func (st *state) deleteRole(c *call) (any, error) {
 	return data(chat.Result{Success: true, Message: "The role " + r.r.Role + " has been deleted successfully."}), nil
 }
 
-// restrictableFeatures are the features a role can be restricted from (the restrict
-// features overview's keys), with the API path each guards, written as the
-// reference writes paths. Answers prefix keys with "u."; requests may send
+// restrictableFeatures are the features a role can be restricted from,
+// with the API path each guards, written as the service writes paths
+// ("{{guid}}"). Answers prefix keys with "u."; requests may send
 // them with or without it.
 var restrictableFeatures = map[string]string{
 	"addMember": "/v3/groups/{{guid}}/members", "ban": "/v3/groups/{{guid}}/bannedusers/{{uid}}",

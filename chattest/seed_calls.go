@@ -37,8 +37,8 @@ const maxCallParticipants = 50
 //
 // AddCall returns an error, and stores nothing, when c is not a call the
 // API could have: an Initiator missing, a Receiver missing for mode "call",
-// a type, mode, status, receiver type or participant state the reference
-// does not name, more than 50 participants, a participant without UID,
+// a type, mode, status, receiver type or participant state that package
+// chat does not name, more than 50 participants, a participant without UID,
 // times out of order, MetaData that is not JSON, or a SessionID already
 // stored.
 func (s *Server) AddCall(c chat.Call) (chat.Call, error) {
@@ -332,7 +332,7 @@ func uuidOf(hex string) string {
 	return hex[0:8] + "-" + hex[8:12] + "-" + hex[12:16] + "-" + hex[16:20] + "-" + hex[20:32]
 }
 
-// The data of the call and meeting webhook triggers (reference §14.4).
+// The data of the call and meeting webhook triggers.
 type (
 	callInitiatedPayload struct {
 		Call chat.Message `json:"call"`

@@ -487,7 +487,7 @@ func (s *Server) Format(f fmt.State, verb rune) { io.WriteString(f, s.String()) 
 type oboRule int
 
 const (
-	oboIgnored  oboRule = iota // not declared by the reference: the header is ignored
+	oboIgnored  oboRule = iota // the operation takes no onBehalfOf: the header is ignored
 	oboOptional                // when present, it must name an active user
 	oboRequired                // it must be present and name an active user
 )

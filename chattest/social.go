@@ -82,7 +82,7 @@ type socialRel struct {
 	seq   int64
 }
 
-// Error codes of this area, as named by the reference.
+// Error codes of this area, as the service names them.
 const (
 	codeConversationNotAccessible = "ERR_CONVERSATION_NOT_ACCESSIBLE"
 	codeConversationNotFound      = "ERR_CONVERSATION_NOT_FOUND"
@@ -98,7 +98,7 @@ const (
 
 // errConversationNotAccessible: the conversation is not the acting user's,
 // they are not a member of the group, or it has no messages yet. The
-// reference gives no status; the fake answers 403.
+// fake answers 403 (see CHOICES.md).
 func errConversationNotAccessible(conversationID, uid string) *apiError {
 	return newAPIError(http.StatusForbidden, codeConversationNotAccessible,
 		"The conversation "+conversationID+" is not accessible to the user "+uid+".",

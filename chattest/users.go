@@ -13,7 +13,7 @@ import (
 )
 
 // userRec is a stored user. u holds every field, tags included; the answers
-// show tags only where the reference says so.
+// show tags only where the service does.
 type userRec struct {
 	u           chat.User // AuthToken is always empty
 	deactivated bool
@@ -124,7 +124,7 @@ func (st *state) listUsers(c *call) (any, error) {
 	withTags := p.boolean("withTags")
 	onlyDeactivated := p.boolean("onlyDeactivated")
 	withDeactivated := p.boolean("withDeactivated")
-	p.boolean("count") // accepted; the reference does not say what it adds
+	p.boolean("count") // accepted, not applied (see CHOICES.md)
 	createdFrom, hasCreatedFrom := p.timestamp("createdAt[from]")
 	createdTo, hasCreatedTo := p.timestamp("createdAt[to]")
 	updatedFrom, hasUpdatedFrom := p.timestamp("updatedAt[from]")
@@ -316,8 +316,8 @@ func (st *state) deactivateUsers(c *call) (any, error) {
 
 // PUT /v3/users
 //
-// nonDeactivatedUids lists every named user that is now active (the
-// reference leaves the meaning of the name open); unknown uids are left out.
+// nonDeactivatedUids lists every named user that is now active (see
+// CHOICES.md); unknown uids are left out.
 func (st *state) reactivateUsers(c *call) (any, error) {
 	uids, err := st.uidList(c, "uidsToActivate")
 	if err != nil {

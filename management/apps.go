@@ -21,11 +21,10 @@ import (
 // AppsService creates, lists and deletes apps and requests usage reports. Get it from [Client.Apps].
 type AppsService struct{ c *chat.Caller }
 
-// Timestamp is a point in time in a management answer. The reference's
-// examples disagree on the wire form: the older ones send Unix seconds,
-// the newer ones ISO-8601 strings ("2023-01-31T10:20:30.000Z"); both decode,
-// as do numeric strings, "" and null (which leave it zero). It holds Unix
-// seconds and encodes as a number.
+// Timestamp is a point in time in a management answer. Older answers send
+// Unix seconds, newer ones ISO-8601 strings ("2023-01-31T10:20:30.000Z");
+// both decode, as do numeric strings, "" and null (which leave it zero). It
+// holds Unix seconds and encodes as a number.
 type Timestamp int64
 
 // Time returns t as a time.Time in UTC, or the zero time.Time when t is
@@ -69,16 +68,16 @@ func (t *Timestamp) UnmarshalJSON(b []byte) error {
 // AppState is the lifecycle state of an app.
 type AppState string
 
-// App states. The reference shows "active"; an app whose deletion is
-// scheduled is archived (ERR_APP_ARCHIVED) until it is deleted for good.
+// App states. An app is active; an app whose deletion is scheduled is
+// archived (ERR_APP_ARCHIVED) until it is deleted for good.
 const (
 	AppStateActive   AppState = "active"
 	AppStateArchived AppState = "archived"
 )
 
-// App is an app of the account, as created and listed. The reference has
-// two generations of examples whose types differ (timestamps as integers or
-// ISO strings, owner as a number or a string); both decode.
+// App is an app of the account, as created and listed. Older and newer
+// answers type some fields differently (timestamps as integers or ISO
+// strings, owner as a number or a string); both decode.
 //
 // An App holds credentials: its API keys, access key and stats token.
 // Printing an App (with any fmt verb) shows them as REDACTED; JSON encoding
@@ -115,10 +114,9 @@ type App struct {
 	// APIKeys are the app's API keys, keyed by the key itself: on create,
 	// a fullAccess "Rest API Key" and an authOnly "Auth Key".
 	APIKeys AppAPIKeys `json:"apiKeys,omitempty"`
-	// AccessKey is a credential lists add (its use is not documented).
+	// AccessKey is a credential lists add.
 	AccessKey chat.Secret `json:"accessKey,omitempty"`
-	// StatsToken is a credential newer lists add (its use is not
-	// documented).
+	// StatsToken is a credential newer lists add.
 	StatsToken chat.Secret `json:"statsToken,omitempty"`
 	// Metadata is what the owner said about the app (newer answers).
 	Metadata *AppMetadata `json:"metadata,omitempty"`
@@ -289,8 +287,12 @@ func (s *AppsService) List(ctx context.Context, opts *ListAppsOptions, reqOpts .
 }
 
 // All iterates over the account's apps from the page opts names (default
-// 1), page after page. It stops at the first error, which it yields, and
-// when ctx is done; opts is not modified.
+// 1), page after page, in the order of the list. It stops after a page
+// shorter than its size or the last page the meta names, making no further
+// request, at the first error, which it yields, and when ctx is done; a
+// page other than the one asked for, or one that repeats the previous
+// page, stops it with [chat.ErrPaginationStalled]. Each range starts afresh
+// from opts, which is not modified.
 //
 // API: GET /apps (management)
 func (s *AppsService) All(ctx context.Context, opts *ListAppsOptions, reqOpts ...chat.RequestOption) iter.Seq2[*App, error] {
@@ -298,10 +300,18 @@ func (s *AppsService) All(ctx context.Context, opts *ListAppsOptions, reqOpts ..
 	if opts != nil {
 		o = *opts
 	}
-	return walkPages(ctx, o.Page, func(ctx context.Context, page int) (*chat.Page[App], error) {
+	return rest.Pages(ctx, o.Page, o.PerPage, 0, func(ctx context.Context, page int) ([]App, *rest.PageInfo, error) {
 		po := o
 		po.Page = page
-		return s.List(ctx, &po, reqOpts...)
+		p, err := s.List(ctx, &po, reqOpts...)
+		if err != nil {
+			return nil, nil, err
+		}
+		var info *rest.PageInfo
+		if pg := p.Meta.Pagination; pg != nil {
+			info = &rest.PageInfo{CurrentPage: pg.CurrentPage, PerPage: pg.PerPage, TotalPages: pg.TotalPages}
+		}
+		return p.Data, info, nil
 	})
 }
 
@@ -349,24 +359,4 @@ func (s *AppsService) RequestUsage(ctx context.Context, appID string, req *Usage
 		req = &UsageRequest{}
 	}
 	return do[chat.Result](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: []string{"apps", appID, "usage"}, Body: req}, opts)
-}
-
-// walkPages yields the items of a page-number list from page first (at
-// least 1), fetching pages with fetch, as rest.WalkPages does: it stops
-// after an empty or short page, or the last page meta.pagination names, at
-// the first error, which it yields, and when ctx is done; a page other than
-// the one asked for, or one that repeats the previous page, stops it with
-// [chat.ErrPaginationStalled].
-func walkPages[T any](ctx context.Context, first int, fetch func(context.Context, int) (*chat.Page[T], error)) iter.Seq2[*T, error] {
-	return rest.WalkPages(ctx, first, 0, func(ctx context.Context, page int) ([]T, *rest.PageInfo, error) {
-		p, err := fetch(ctx, page)
-		if err != nil {
-			return nil, nil, err
-		}
-		var info *rest.PageInfo
-		if pg := p.Meta.Pagination; pg != nil {
-			info = &rest.PageInfo{CurrentPage: pg.CurrentPage, PerPage: pg.PerPage, TotalPages: pg.TotalPages}
-		}
-		return p.Data, info, nil
-	})
 }

@@ -17,9 +17,9 @@ type CollaboratorsService struct{ c *chat.Caller }
 // CollaboratorRole is a team member's role on an app.
 type CollaboratorRole string
 
-// Collaborator roles. The reference shows "admin" and "developer" in lists,
-// and admins and moderators in requests; "owner" is the account's role on
-// its own apps ([App.Role]).
+// Collaborator roles. Lists show "admin" and "developer", and requests
+// name admins and moderators; "owner" is the account's role on its own
+// apps ([App.Role]).
 const (
 	RoleOwner     CollaboratorRole = "owner"
 	RoleAdmin     CollaboratorRole = "admin"
@@ -47,8 +47,8 @@ type Collaborator struct {
 // a category it had nothing to do in, decodes as empty Results.
 type Results map[string]chat.Result
 
-// UnmarshalJSON accepts an object of results, or an array (empty in every
-// example) or null as no results.
+// UnmarshalJSON accepts an object of results, or an array or null as no
+// results.
 func (r *Results) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
 	if len(b) > 0 && (b[0] == '[' || b[0] == 'n') {
@@ -91,8 +91,8 @@ type UpdateCollaboratorsRequest struct {
 type CollaboratorsUpdate struct {
 	Admins     Results `json:"admins,omitempty"`
 	Moderators Results `json:"moderators,omitempty"`
-	// Developers appears in the reference's example though requests cannot
-	// name developers.
+	// Developers may appear in the answer, though requests cannot name
+	// developers.
 	Developers            Results `json:"developers,omitempty"`
 	CollaboratorsToRemove Results `json:"collaboratorsToRemove,omitempty"`
 }

@@ -15,8 +15,8 @@ import (
 // [DeleteExtensionSettings]; a type of your own works too, for an extension
 // this package has no type for.
 //
-// The settings types describe a whole configuration as the reference lists
-// it: booleans and numbers are always sent, strings, lists and objects when
+// The settings types describe a whole configuration: booleans and numbers
+// are always sent, strings, lists and objects when
 // not empty. To change a few fields only, get the settings first and
 // update the whole, or send a map with [ExtensionsService.UpdateSettings].
 // Fields holding credentials (API keys, tokens, private keys, passwords)
@@ -114,8 +114,7 @@ type XSSFilterSettings struct {
 // ExtensionID is [ExtensionXSSFilter].
 func (XSSFilterSettings) ExtensionID() ExtensionID { return ExtensionXSSFilter }
 
-// ImageModerationSettings configure the image-moderation extension (the
-// reference shows only dropMessage).
+// ImageModerationSettings configure the image-moderation extension.
 type ImageModerationSettings struct {
 	// DropMessage drops a message whose image is unsafe.
 	DropMessage bool `json:"dropMessage"`
@@ -313,8 +312,7 @@ type Sticker struct {
 // StickersSettings configure the stickers extension, which has no store
 // operation: use [UpdateExtensionSettings].
 type StickersSettings struct {
-	// DropMessage is as the reference lists it (its meaning is not
-	// documented).
+	// DropMessage is the extension's dropMessage setting, sent as set.
 	DropMessage bool `json:"dropMessage"`
 	// CustomMasterStickersData are the app's own stickers.
 	CustomMasterStickersData []Sticker `json:"customMasterStickersData,omitempty"`
@@ -466,8 +464,7 @@ type MessagePayloadOptions struct {
 type PushNotificationSettings struct {
 	// Version is the settings format, 2.
 	Version int `json:"version"`
-	// PushProvider selects the provider (an integer; values not
-	// documented).
+	// PushProvider selects the provider, an integer sent as set.
 	PushProvider int `json:"pushProvider"`
 	// FCMCredentials are the Firebase credentials.
 	FCMCredentials *FCMCredentials `json:"fcmCredentials,omitempty"`
@@ -497,7 +494,7 @@ type PushNotificationSettings struct {
 	KeyID    string `json:"keyId,omitempty"`
 	TeamID   string `json:"teamId,omitempty"`
 	BundleID string `json:"bundleId,omitempty"`
-	// AppID is as the reference lists it (not documented further).
+	// AppID is the extension's appId setting, sent as set.
 	AppID string `json:"appId,omitempty"`
 	// CometChatMessagePayloadOptions trim the message in the payload.
 	CometChatMessagePayloadOptions *MessagePayloadOptions `json:"cometchatMessagePayloadOptions,omitempty"`

@@ -27,7 +27,7 @@ type ExtensionsService struct{ c *chat.Caller }
 // ExtensionID names an extension.
 type ExtensionID string
 
-// The extensions the reference names.
+// The extensions of the platform.
 const (
 	ExtensionWidget             ExtensionID = "widget"
 	ExtensionDocument           ExtensionID = "document"
@@ -70,8 +70,8 @@ const (
 	ExtensionMessageShortcuts   ExtensionID = "message-shortcuts"
 )
 
-// KnownExtensionIDs returns the ids of the extensions the reference names,
-// in its order, as a new slice.
+// KnownExtensionIDs returns the ids of the extensions this package has
+// constants for, as a new slice.
 func KnownExtensionIDs() []ExtensionID {
 	return []ExtensionID{
 		ExtensionWidget, ExtensionDocument, ExtensionWhiteboard, ExtensionDataMasking, ExtensionEmailNotification,
@@ -89,7 +89,7 @@ func KnownExtensionIDs() []ExtensionID {
 // HookName names an event an extension hooks into.
 type HookName string
 
-// The hook names the reference shows.
+// Hook names.
 const (
 	HookBeforeMessage             HookName = "before_message"
 	HookAfterMessage              HookName = "after_message"
@@ -140,8 +140,7 @@ type Extension struct {
 	// Hooks are the events it hooks into. The service wraps the list in
 	// an object, {"data": [...]}; a bare array decodes too.
 	Hooks []ExtensionHook `json:"-"`
-	// Categories are its categories, as sent (the reference shows only
-	// empty lists), wrapped as Hooks are.
+	// Categories are its categories, kept as sent, wrapped as Hooks are.
 	Categories []json.RawMessage `json:"-"`
 }
 
@@ -215,8 +214,8 @@ type ExtensionHook struct {
 type ListExtensionsOptions struct {
 	// PerPage is the page size: default 25, at most 1000.
 	PerPage int `url:"perPage,omitempty"`
-	// Page is the page number, from 1. The reference declares only
-	// perPage; the next-page link carries page, so it is sent when set.
+	// Page is the page number, from 1, sent when set (the next-page link
+	// carries it).
 	Page int `url:"page,omitempty"`
 }
 
@@ -262,42 +261,37 @@ func (s *ExtensionsService) list(ctx context.Context, appID string, q url.Values
 // which it yields, when ctx is done, and with [chat.ErrPaginationStalled]
 // when a page would repeat.
 //
+// Extensions come in the order the service lists them, page by page.
+//
 // API: GET /apps/{appId}/extensions (management)
 func (s *ExtensionsService) All(ctx context.Context, appID string, opts *ListExtensionsOptions, reqOpts ...chat.RequestOption) iter.Seq2[*Extension, error] {
-	return func(yield func(*Extension, error) bool) {
-		if err := required("appID", appID); err != nil {
-			yield(nil, err)
-			return
-		}
-		q := opts.values()
-		seen := map[string]bool{q.Encode(): true}
-		fetch := func(ctx context.Context) (*chat.Page[Extension], error) { return s.list(ctx, appID, q, reqOpts) }
-		advance := func(page *chat.Page[Extension]) (bool, error) {
-			pg := page.Meta.Pagination
-			if len(page.Data) == 0 || pg == nil {
-				return false, nil
-			}
-			switch {
-			case pg.Links != nil && pg.Links.Next != "":
-				u, err := url.Parse(pg.Links.Next)
-				if err != nil {
-					return false, fmt.Errorf("management: the next-page link is not a valid URL: %w", err)
-				}
-				q = u.Query()
-			case pg.CurrentPage > 0 && pg.CurrentPage < pg.TotalPages:
-				q = opts.values()
-				q.Set("page", strconv.Itoa(pg.CurrentPage+1))
-			default:
-				return false, nil
-			}
-			if seen[q.Encode()] {
-				return false, chat.ErrPaginationStalled
-			}
-			seen[q.Encode()] = true
-			return true, nil
-		}
-		rest.Walk(ctx, fetch, func(p *chat.Page[Extension]) []Extension { return p.Data }, advance)(yield)
+	if err := required("appID", appID); err != nil {
+		return func(yield func(*Extension, error) bool) { yield(nil, err) }
 	}
+	// A position is the query of a page, encoded.
+	return rest.Cursors(ctx, opts.values().Encode(), func(ctx context.Context, at string) ([]Extension, string, bool, int, error) {
+		q, _ := url.ParseQuery(at) // encoded by the SDK: always valid
+		page, err := s.list(ctx, appID, q, reqOpts)
+		if err != nil {
+			return nil, "", false, 0, err
+		}
+		pg := page.Meta.Pagination
+		switch {
+		case pg == nil:
+			return page.Data, "", false, 0, nil
+		case pg.Links != nil && pg.Links.Next != "":
+			u, err := url.Parse(pg.Links.Next)
+			if err != nil {
+				return nil, "", false, 0, fmt.Errorf("management: the next-page link is not a valid URL: %w", err)
+			}
+			return page.Data, u.Query().Encode(), true, pg.PerPage, nil
+		case pg.CurrentPage > 0 && pg.CurrentPage < pg.TotalPages:
+			q := opts.values()
+			q.Set("page", strconv.Itoa(pg.CurrentPage+1))
+			return page.Data, q.Encode(), true, pg.PerPage, nil
+		}
+		return page.Data, "", false, 0, nil
+	})
 }
 
 // SetExtensionsRequest is the body of [ExtensionsService.SetEnabled].
@@ -343,7 +337,8 @@ type ExtensionReply[B any] struct {
 	StatusCode int `json:"statusCode"`
 	// Success reports whether the extension succeeded.
 	Success bool `json:"success"`
-	// ResponseTime is how long the extension took (unit not documented).
+	// ResponseTime is how long the extension took, as the service sends
+	// it.
 	ResponseTime float64 `json:"responseTime,omitempty"`
 	// Body is the extension's answer.
 	Body B `json:"body"`
@@ -492,8 +487,7 @@ type ChatWidget struct {
 	// WidgetID identifies the widget.
 	WidgetID string `json:"widgetId"`
 	// Configuration is the widget's configuration as stored: name,
-	// version "v2", style, main, sidebar and the app id. Its schema is not
-	// in the reference, so it is kept raw.
+	// version "v2", style, main, sidebar and the app id, kept raw.
 	Configuration json.RawMessage `json:"configuration,omitempty"`
 }
 
@@ -523,9 +517,8 @@ func widgetPath(appID string) []string {
 
 // StoreChatWidget stores a new chat widget for the app appID and returns
 // its id in Body.Data.WidgetID. settings is the widget's configuration
-// ({"name", "version": "v2", "style", "sidebar", "main"}: the reference
-// does not give the schema), any value that encodes as a JSON object; it
-// is sent as {"settings": settings}.
+// ({"name", "version": "v2", "style", "sidebar", "main"}), any value that
+// encodes as a JSON object; it is sent as {"settings": settings}.
 //
 // API: POST /apps/{appId}/extensions/widget/v2/settings (management)
 func (s *ExtensionsService) StoreChatWidget(ctx context.Context, appID string, settings any, opts ...chat.RequestOption) (*ExtensionReply[WidgetBody], error) {
@@ -542,10 +535,9 @@ func (s *ExtensionsService) StoreChatWidget(ctx context.Context, appID string, s
 }
 
 // UpdateChatWidget replaces the configuration of the chat widget widgetID
-// of the app appID. The reference does not give the body's schema; as
-// clients of the service do, this sends the configuration with the widget
-// id added, {"settings": {..., "widgetId": widgetID}}, so settings must
-// encode as a JSON object.
+// of the app appID. It sends the configuration with the widget id added,
+// {"settings": {..., "widgetId": widgetID}}, so settings must encode as a
+// JSON object.
 //
 // API: PUT /apps/{appId}/extensions/widget/v2/settings (management)
 func (s *ExtensionsService) UpdateChatWidget(ctx context.Context, appID, widgetID string, settings any, opts ...chat.RequestOption) (*ExtensionReply[WidgetBody], error) {
@@ -635,8 +627,8 @@ func (s *ExtensionsService) UploadAPNsP8(ctx context.Context, appID, filename st
 }
 
 // QueryCertificates queries the APNs certificates of the push-notification
-// extension of the app appID. The reference shows only body.success in the
-// answer and does not say what it means beyond the call's outcome.
+// extension of the app appID. The answer's Body.Success reports the
+// call's outcome.
 //
 // API: GET /apps/{appId}/extensions/push-notification/v1/query-certificates (management)
 func (s *ExtensionsService) QueryCertificates(ctx context.Context, appID string, opts ...chat.RequestOption) (*ExtensionReply[CertificatesBody], error) {

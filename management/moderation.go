@@ -13,7 +13,7 @@ import (
 // API's [chat.ModerationService] addressed by app id on the Management API.
 // They take the same requests and return the same types. Every method is
 // deprecated: use [chat.ModerationService] ([chat.Client.Moderation]),
-// which the reference recommends and which also reviews flagged messages.
+// which the service recommends and which also reviews flagged messages.
 // Get it from [Client.Moderation].
 type ModerationService struct{ c *chat.Caller }
 
@@ -197,9 +197,8 @@ func (s *ModerationService) ListBlockedMessages(ctx context.Context, appID strin
 }
 
 // ReviewBlockedMessage approves (or, with the chat API's review form,
-// rejects) the blocked message messageID of the app appID. The reference
-// documents this variant with status only ("approved"); Reviewed is sent
-// when set.
+// rejects) the blocked message messageID of the app appID. This variant
+// takes status only ("approved"); Reviewed is sent when set.
 //
 // Deprecated: use chat's ModerationService.ReviewBlockedMessage.
 //

@@ -18,7 +18,7 @@ type SettingsService struct{ c *chat.Caller }
 // SettingKey names an app setting.
 type SettingKey string
 
-// The setting keys the reference names. Unless noted, they hold booleans;
+// Setting keys. Unless noted, they hold booleans;
 // the defaults are the service's.
 const (
 	// SettingUpdateOnGroupActions: group actions (member joined, left,
@@ -128,9 +128,8 @@ func (s *SettingsService) List(ctx context.Context, appID string, opts ...chat.R
 	return *out, nil
 }
 
-// Unmap resets the settings keys of the app appID to their defaults. The
-// reference declares no body for this operation, so how the keys are
-// passed is unconfirmed; this sends them as {"settings": [key, ...]}.
+// Unmap resets the settings keys of the app appID to their defaults. It
+// sends them as {"settings": [key, ...]}.
 //
 // API: DELETE /apps/{appId}/settings (management)
 func (s *SettingsService) Unmap(ctx context.Context, appID string, keys []SettingKey, opts ...chat.RequestOption) (*chat.Result, error) {

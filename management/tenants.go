@@ -10,9 +10,8 @@ import (
 // TenantsService adds tenants. Get it from [Client.Tenants].
 //
 // Unlike every other management operation, adding a tenant authenticates
-// with HTTP Basic auth rather than the key and secret headers. The
-// reference does not say which credentials Basic auth takes; this service
-// sends the management key as the user name and the secret as the
+// with HTTP Basic auth rather than the key and secret headers: this
+// service sends the management key as the user name and the secret as the
 // password ("Authorization: Basic base64(key:secret)"), and not the key
 // and secret headers.
 type TenantsService struct{ c *chat.Caller }

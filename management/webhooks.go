@@ -24,7 +24,7 @@ import (
 // webhook implementation (the default) and the new one.
 type WebhooksService struct{ c *chat.Caller }
 
-// The limits the reference sets on webhooks; the client checks them before
+// The service's limits on webhooks; the client checks them before
 // sending.
 const (
 	// MaxWebhooksPerApp is how many webhooks an app may have.
@@ -51,9 +51,8 @@ const webhookVersionHeader = "X-Webhook-Version"
 // implementation; WithWebhookVersion(2) selects the new one. A version
 // below 1 removes the header again. Given twice, the last one wins.
 //
-// The reference does not say how the two implementations differ (payloads,
-// triggers, retries): that is unconfirmed, so test the version you choose
-// against your receiver.
+// The two implementations may differ in payloads, triggers and retries:
+// test the version you choose against your receiver.
 func WithWebhookVersion(v int) chat.RequestOption {
 	if v < 1 {
 		return chat.WithHeader(webhookVersionHeader, "")
@@ -78,13 +77,13 @@ type Webhook struct {
 	// Username is the Basic-auth user name.
 	Username string `json:"username,omitempty"`
 	// Password is the Basic-auth password, when the service returns it
-	// (the reference's schema lists it; its examples leave it out).
+	// (answers usually leave it out).
 	Password chat.Secret `json:"password,omitempty"`
-	// Enabled reports whether the webhook receives deliveries. The
-	// reference's examples leave it out of responses; then it is false.
+	// Enabled reports whether the webhook receives deliveries; false when
+	// the answer leaves it out.
 	Enabled bool `json:"enabled,omitempty"`
-	// RetryOnFailure reports whether failed deliveries are retried. The
-	// reference does not confirm that responses carry it.
+	// RetryOnFailure reports whether failed deliveries are retried; false
+	// when the answer leaves it out.
 	RetryOnFailure bool `json:"retryOnFailure,omitempty"`
 	// CreatedAt and UpdatedAt are Unix seconds.
 	CreatedAt chat.Timestamp `json:"createdAt,omitempty"`
@@ -109,9 +108,8 @@ func (w Webhook) Format(f fmt.State, verb rune) { io.WriteString(f, w.String()) 
 // Printing it (with any fmt verb) never shows its Password.
 type CreateWebhookRequest struct {
 	// ID is required: at most 50 characters, letters, digits, "_" and
-	// "-". The reference says "alphanumeric only, no spaces" but its own
-	// example id is "test_webhook201"; the client accepts underscores and
-	// hyphens and leaves the final word to the service.
+	// "-" (no spaces); the client leaves the final word on the characters
+	// to the service.
 	ID string `json:"id"`
 	// Name is required: at most 50 characters.
 	Name string `json:"name"`
@@ -121,22 +119,22 @@ type CreateWebhookRequest struct {
 	// a local fake such as chattest can call.
 	URL string `json:"webhookURL"`
 	// UseBasicAuth makes deliveries carry HTTP Basic auth with Username
-	// and Password, both then required (the reference recommends it).
+	// and Password, both then required (recommended).
 	UseBasicAuth bool `json:"useBasicAuth,omitempty"`
 	// Username is the Basic-auth user name: at most 50 characters, no
 	// spaces.
 	Username string `json:"username,omitempty"`
 	// Password is the Basic-auth password: at most 100 characters, no
-	// spaces. The reference says both are alphanumeric only; the client
-	// does not enforce that.
+	// spaces. The service may refuse characters other than letters and
+	// digits in either; the client does not check that.
 	Password chat.Secret `json:"password,omitempty"`
 	// Enabled switches deliveries on or off; nil leaves the service's
-	// default, which the reference does not state (chattest enables the
-	// webhook). Set it, e.g. Enabled: new(true), to be sure.
+	// default (chattest enables the webhook). Set it, e.g.
+	// Enabled: new(true), to be sure.
 	Enabled *bool `json:"enabled,omitempty"`
 	// RetryOnFailure retries deliveries that fail with a non-2xx status
-	// or a network error (default false). The reference gives no attempt
-	// count or schedule.
+	// or a network error (default false), as often and as late as the
+	// service decides.
 	RetryOnFailure bool `json:"retryOnFailure,omitempty"`
 }
 
@@ -228,7 +226,7 @@ func shownString(s *string, isURL bool) string {
 
 // Create creates a webhook in the app appID and returns it. It subscribes
 // to no trigger yet: add them with [WebhooksService.AddTriggers]. The
-// request is checked against the reference's limits first (see
+// request is checked against the service's limits first (see
 // [CreateWebhookRequest]); a problem is a [*chat.ArgumentError] naming the
 // field, e.g. "req.URL".
 //
@@ -363,9 +361,9 @@ type ListWebhooksOptions struct {
 }
 
 // List returns the webhooks of the app appID, with meta.pagination. The
-// reference declares no page parameter for this list, and an app has at
-// most 25 webhooks ([MaxWebhooksPerApp]), so the default page of 100 holds
-// them all and there is no iterator.
+// list takes no page parameter, and an app has at most 25 webhooks
+// ([MaxWebhooksPerApp]), so the default page of 100 holds them all and
+// there is no iterator.
 //
 // API: GET /apps/{appId}/webhooks (management)
 func (s *WebhooksService) List(ctx context.Context, appID string, opts *ListWebhooksOptions, reqOpts ...chat.RequestOption) (*chat.Page[Webhook], error) {
@@ -451,7 +449,7 @@ func checkTriggerIDs(ids []webhook.Trigger) error {
 }
 
 // AddTriggers subscribes the webhook webhookID of the app appID to the
-// triggers triggerIDs (e.g. "message_sent"; the reference lists 46) and
+// triggers triggerIDs (e.g. "message_sent"; see [webhook.Trigger]) and
 // returns the outcome per trigger id. Adding a trigger the webhook already
 // has is not an error; an unknown trigger id is ERR_TRIGGER_NOT_FOUND.
 //
@@ -474,9 +472,9 @@ func (s *WebhooksService) AddTriggers(ctx context.Context, appID, webhookID stri
 }
 
 // ListTriggers returns the triggers the webhook webhookID of the app appID
-// subscribes to. The response carries meta.pagination, but the reference
-// declares no paging parameter and there are only 46 triggers, so all of
-// them come in one call.
+// subscribes to. The response carries meta.pagination, but the list takes
+// no paging parameter and there are only 46 triggers, so all of them come
+// in one call.
 //
 // API: GET /apps/{appId}/webhooks/{webhookId}/triggers (management)
 func (s *WebhooksService) ListTriggers(ctx context.Context, appID, webhookID string, opts ...chat.RequestOption) ([]Trigger, error) {

@@ -25,8 +25,8 @@
 //		return nil // an error answers 500, so the service retries
 //	}))
 //
-// Basic auth is the only authentication the reference documents for
-// deliveries (no signature header): give the webhook useBasicAuth, a
+// Basic auth is the only authentication deliveries carry (there is no
+// signature header): give the webhook useBasicAuth, a
 // username and a password, and the [Verifier] the same. A Verifier without
 // a Username rejects everything unless Unauthenticated is set.
 //
@@ -51,8 +51,8 @@
 // Decoding is lenient where the service is inconsistent: numbers sent as
 // strings ("duration": "21.433000", "audio_call": "true") decode into
 // numbers and booleans, and times come as Unix seconds ([chat.Timestamp]),
-// milliseconds ([Millis]) or, where the reference leaves the format open,
-// either or an ISO-8601 string ([Time]).
+// milliseconds ([Millis]) or, where payloads vary, either or an ISO-8601
+// string ([Time]).
 //
 // # Testing a receiver
 //

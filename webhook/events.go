@@ -88,8 +88,7 @@ func (e *MessageActionEvent) Action() string { return e.Message.Data.Action }
 // ReceiptEvent is a message_delivery_receipt or message_read_receipt
 // delivery: a user's device received, or the user read, a message.
 //
-// The reference lists sender and messageSender without their types; they
-// are taken to be UIDs.
+// Sender and MessageSender are UIDs.
 type ReceiptEvent struct {
 	Base
 	// Receiver is the receipt's receiver: a UID or GUID.
@@ -287,11 +286,11 @@ type TranscriptionEvent struct {
 	TID string `json:"tid"`
 	// TranscriptURL is where to download the transcript.
 	TranscriptURL string `json:"transcript_url"`
-	// TranscriptDate is the transcript's date as sent; the reference
-	// gives no format (the calls API sends an ISO-8601 string).
+	// TranscriptDate is the transcript's date as sent (the calls API
+	// sends an ISO-8601 string).
 	TranscriptDate string `json:"transcriptDate"`
-	// StartTime is when the transcribed part of the call starts, as sent:
-	// the reference says an integer without a unit.
+	// StartTime is when the transcribed part of the call starts, an
+	// integer kept as sent.
 	StartTime int64 `json:"startTime"`
 	// EndTime is when it ends, in the unit of StartTime.
 	EndTime int64 `json:"endTime"`
@@ -332,9 +331,8 @@ type ModerationMatch struct {
 }
 
 // ModerationCondition is a moderation rule's condition as a webhook
-// reports it. The reference lists these fields without all their types;
-// Value, SimilarityValue, DisallowedSentences, Prompts and Weight are kept
-// as JSON.
+// reports it. Value, SimilarityValue, DisallowedSentences, Prompts and
+// Weight are kept as JSON.
 type ModerationCondition struct {
 	// ID is the condition's id.
 	ID string `json:"id,omitempty"`
@@ -556,8 +554,8 @@ type NotificationCreatedEvent struct {
 // FeedItemEvent is an after_feed_item_sent, after_feed_item_delivered,
 // after_feed_item_read or after_feed_item_interacted delivery: an in-app
 // feed item's progress. Its times are zero until they happen. Variables,
-// Metadata, RealtimeFanout and Content are kept as JSON: the reference
-// does not give their shape.
+// Metadata, RealtimeFanout and Content are kept as JSON, whatever their
+// shape.
 type FeedItemEvent struct {
 	Base
 	// ID is the feed item's id.
@@ -615,7 +613,7 @@ type FeedItemEvent struct {
 // PushNotificationEvent is an after_push_notification_sent,
 // after_push_notification_delivered or after_push_notification_clicked
 // delivery. Its times are zero until they happen. Variables and Metadata
-// are kept as JSON: the reference does not give their shape.
+// are kept as JSON, whatever their shape.
 type PushNotificationEvent struct {
 	Base
 	// PushNotificationID is the push notification's id.

@@ -23,14 +23,14 @@ func WithLogger(l *slog.Logger) HandlerOption {
 //
 //   - 200 when fn returns nil (or fn is nil);
 //   - 500 when fn returns an error, so that a webhook with retryOnFailure
-//     delivers the event again (the reference does not say how often or
-//     when; expect the same event more than once and deduplicate);
+//     delivers the event again (as often and as late as the service
+//     decides: expect the same event more than once and deduplicate);
 //   - 405 (with Allow: POST) for a method other than POST, 401 (with
 //     WWW-Authenticate) for missing or wrong credentials, 415 for a body
 //     that is not JSON, 413 for a body over the limit and 400 for one that
 //     does not decode, without calling fn: see [StatusCode].
 //
-// The reference asks receivers to answer at once: fn runs before the
+// The service expects receivers to answer at once: fn runs before the
 // answer, so keep it short, and hand long work to a queue of your own.
 // Answers carry only the status text, never the error. The handler is
 // safe for concurrent use; fn is called concurrently for concurrent

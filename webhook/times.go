@@ -27,10 +27,10 @@ type Seconds float64
 // Duration returns s as a time.Duration.
 func (s Seconds) Duration() time.Duration { return time.Duration(float64(s) * float64(time.Second)) }
 
-// Time is a point in time in the payloads whose time format the reference
-// does not pin down: moderation failures, campaigns, notifications, feed
-// items and push notifications. Their examples show Unix seconds, while the
-// same service's REST answers use ISO-8601 strings, so Time takes either:
+// Time is a point in time in the payloads whose time format varies:
+// moderation failures, campaigns, notifications, feed items and push
+// notifications. They may carry Unix seconds, or ISO-8601 strings as the
+// same service's REST answers do, so Time takes either:
 //
 //   - a number or numeric string: Unix seconds, or Unix milliseconds when
 //     it has 13 digits or more (seconds would need the year 33658 for that);

@@ -33,9 +33,8 @@ const (
 	// disconnects: [UserConnectionEvent].
 	TriggerUserConnectionStatusChanged Trigger = "user_connection_status_changed"
 	// TriggerUserMentioned fires when a message mentions users:
-	// [MessageEvent]. The reference documents its payload but does not list
-	// it among the triggers a webhook can subscribe to; it is not in
-	// [Triggers].
+	// [MessageEvent]. A webhook cannot subscribe to it; it is not in
+	// [Triggers], but its deliveries decode.
 	TriggerUserMentioned Trigger = "user_mentioned"
 )
 
@@ -123,8 +122,8 @@ const (
 	TriggerAfterPushNotificationClicked Trigger = "after_push_notification_clicked"
 )
 
-// Triggers returns the 46 trigger ids a webhook can subscribe to, in the
-// reference's order (messages, users, groups, calls and meetings,
+// Triggers returns the 46 trigger ids a webhook can subscribe to, by area
+// (messages, users, groups, calls and meetings,
 // moderation, campaigns and notifications). [TriggerUserMentioned] is not
 // among them. The slice is new on every call.
 func Triggers() []Trigger {

@@ -23,8 +23,8 @@ const DefaultMaxBodyBytes = 1 << 20
 // have useBasicAuth set). A Verifier is safe for concurrent use once it is
 // set up.
 //
-// The reference documents HTTP Basic auth as the only way to authenticate
-// deliveries: there is no signature header.
+// HTTP Basic auth is the only way deliveries authenticate: there is no
+// signature header.
 //
 // Printing a Verifier (with any fmt verb) shows the password as REDACTED.
 type Verifier struct {

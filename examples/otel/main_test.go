@@ -125,7 +125,6 @@ func TestSpansOfEachCall(t *testing.T) {
 		{"Messages.SendThread", "POST /v3/messages/1/thread", "POST", "200"},
 		{"Messages.AllThreadMessages", "GET /v3/messages/1/thread", "GET", "503"},
 		{"Messages.AllThreadMessages", "GET /v3/messages/1/thread", "GET", "200"},
-		{"Messages.AllThreadMessages", "GET /v3/messages/1/thread", "GET", "200"}, // the next page, empty
 		{"Notifications.ListPushTokens", tokensPath, "GET", "200"},
 	}, attempts)
 

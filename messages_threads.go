@@ -12,11 +12,11 @@ type ListThreadsOptions struct {
 	UpdateCursorOptions
 	// ParticipatedByMe keeps the threads the acting user took part in.
 	ParticipatedByMe bool `url:"participatedByMe,omitempty"`
-	// WithUnreadReplyCount adds the acting user's unread reply count to
-	// each thread (the response field is unconfirmed).
+	// WithUnreadReplyCount asks the service to add the acting user's
+	// unread reply count to each thread; the SDK does not decode it.
 	WithUnreadReplyCount bool `url:"withUnreadReplyCount,omitempty"`
-	// WithMentionCount adds the acting user's mention count to each thread
-	// (the response field is unconfirmed).
+	// WithMentionCount asks the service to add the acting user's mention
+	// count to each thread; the SDK does not decode it.
 	WithMentionCount bool `url:"withMentionCount,omitempty"`
 }
 
@@ -33,6 +33,9 @@ func (s *MessagesService) ListThreads(ctx context.Context, opts *ListThreadsOpti
 // AllThreads iterates over every thread matching opts, following
 // Meta.Next's UpdatedAt cursor. It stops at the first error, which it
 // yields, and when ctx is done.
+//
+// Threads come by the time of their last update: least recent first with
+// [DirectionAfter] (the default), most recent first with [DirectionBefore].
 //
 // API: GET /v3/threads (onBehalfOf optional)
 func (s *MessagesService) AllThreads(ctx context.Context, opts *ListThreadsOptions, reqOpts ...RequestOption) iter.Seq2[*Message, error] {

@@ -355,8 +355,8 @@ func TestMaxResponseBytesAgainstAnEndlessBody(t *testing.T) {
 
 // A caller that retries a send on its own, across calls, sets the muid:
 // the fake (chattest) then answers the second send with the message the
-// first one stored. What the real service does with a repeated muid is
-// unconfirmed.
+// first one stored. The SDK does not count on the real service doing the
+// same.
 func ExampleSendMessageRequest_muid() {
 	srv, client := newExampleServer()
 	defer srv.Close()

@@ -9,8 +9,8 @@ import (
 // PinnedBy and PinnedAt. Without the [OnBehalfOf] option the app pins
 // (PinnedBy "app_system"); with it the user pins, as their role and scope
 // permit. A conversation holds at most 100 pinned messages
-// (ERR_PINNED_MESSAGES_LIMIT_EXCEEDED); whether app and user pins share
-// that limit is unconfirmed.
+// (ERR_PINNED_MESSAGES_LIMIT_EXCEEDED); chattest counts the app's and the
+// users' pins together.
 //
 // API: POST /v3/messages/{id}/pin (onBehalfOf optional)
 func (s *MessagesService) Pin(ctx context.Context, id string, opts ...RequestOption) (*Message, error) {
@@ -35,7 +35,7 @@ func (s *MessagesService) Unpin(ctx context.Context, id string, opts ...RequestO
 // Save saves the message id for onBehalfOf and returns it with SavedAt,
 // which only that user sees. It is idempotent (the first SavedAt stays). A
 // user can save at most 100 messages (ERR_SAVED_MESSAGES_LIMIT_EXCEEDED);
-// the reference has no endpoint listing them.
+// the API has no endpoint listing them.
 //
 // API: POST /v3/messages/{id}/save (onBehalfOf required)
 func (s *MessagesService) Save(ctx context.Context, id, onBehalfOf string, opts ...RequestOption) (*Message, error) {

@@ -37,8 +37,8 @@ type InteractionGoal struct {
 // message.
 //
 // The typed fields cover forms and cards. Raw keeps the object as the
-// service sent it, so that schedulers and custom interactive content (whose
-// shape the reference leaves open) lose nothing: decode Raw into your own
+// service sent it, so that schedulers and custom interactive content (of
+// any shape) lose nothing: decode Raw into your own
 // type. When encoding, the typed fields are written and every other member
 // of Raw is kept beside them; to send custom content, set Raw and leave the
 // typed fields empty. Content that does not fit the typed fields leaves

@@ -9,17 +9,16 @@ import (
 	"github.com/chatrest/chat/internal/rest"
 )
 
-// Limits of the service (platform reference §4, chat reference §1.9) that
-// the client checks before it sends a create or update. A request that
+// Limits of the service that the client checks before it sends a create
+// or update. A request that
 // breaks one fails with an [*ArgumentError] naming the field (for example
 // "req.UID", "req.Tags[3]" or "req.Metadata"), and nothing is sent.
 //
-// Characters are counted as Unicode code points. The reference says the
-// service counts an emoji as two characters in some fields (UTF8mb4); the
-// client takes the more lenient count, so that it never refuses what the
-// service accepts, and the service may still refuse a text the client let
-// through. Where the reference gives two limits for one thing, the client
-// checks the larger.
+// Characters are counted as Unicode code points. The service counts an
+// emoji as two characters in some fields (UTF8mb4); the client takes the
+// more lenient count, so that it never refuses what the service accepts,
+// and the service may still refuse a text the client let through. Where a
+// limit is stated two ways, the client checks the larger.
 //
 // Ids are checked where they are created (a user's UID, a group's GUID, a
 // role's id). Ids that name something that already exists — in a path, a
@@ -46,14 +45,13 @@ const (
 	// MaxTagLength is the most characters of one tag.
 	MaxTagLength = 100
 	// MaxMetadataBytes is the most bytes of a user's or group's metadata,
-	// encoded as JSON. The reference's constraints page says 5 KB; its
-	// overview pages say about 1,600 characters. The client checks the
-	// larger, 5 KiB.
+	// encoded as JSON. The service may refuse metadata from about 1,600
+	// characters; the client checks the larger bound, 5 KiB.
 	MaxMetadataBytes = 5 << 10
 	// MaxMessageChars is the most characters of a message as JSON,
-	// metadata included: the body of a send or an edit. The reference
-	// also says a message's data object holds at most 10 KB, which would
-	// make this limit unreachable; the client checks this one only.
+	// metadata included: the body of a send or an edit. The client checks
+	// this limit only; the service may also hold a message's data object
+	// to 10 KB.
 	MaxMessageChars = 65536
 )
 
@@ -148,46 +146,41 @@ func messageBody(v any) (*rest.RawBody, error) {
 }
 
 func (r *CreateUserRequest) check() error {
-	return firstErr(
-		checkID("req.UID", r.UID),
-		checkLen("req.Name", r.Name, MaxNameLength),
-		checkLen("req.Avatar", r.Avatar, MaxURLLength),
-		checkLen("req.Link", r.Link, MaxURLLength),
-		checkMetadata("req.Metadata", r.Metadata),
-		checkTags("req.Tags", r.Tags),
-	)
+	return firstErr(checkID("req.UID", r.UID), checkUser(r.Name, r.Avatar, r.Link, r.Metadata, r.Tags))
 }
 
 func (r *UpdateUserRequest) check() error {
+	return checkUser(r.Name, r.Avatar, r.Link, r.Metadata, r.Tags)
+}
+
+// checkUser checks the fields a user's creation and update share.
+func checkUser(name, avatar, link string, metadata map[string]any, tags []string) error {
 	return firstErr(
-		checkLen("req.Name", r.Name, MaxNameLength),
-		checkLen("req.Avatar", r.Avatar, MaxURLLength),
-		checkLen("req.Link", r.Link, MaxURLLength),
-		checkMetadata("req.Metadata", r.Metadata),
-		checkTags("req.Tags", r.Tags),
+		checkLen("req.Name", name, MaxNameLength),
+		checkLen("req.Avatar", avatar, MaxURLLength),
+		checkLen("req.Link", link, MaxURLLength),
+		checkMetadata("req.Metadata", metadata),
+		checkTags("req.Tags", tags),
 	)
 }
 
 func (r *CreateGroupRequest) check() error {
-	return firstErr(
-		checkID("req.GUID", r.GUID),
-		checkLen("req.Name", r.Name, MaxNameLength),
-		checkLen("req.Password", string(r.Password), MaxGroupPasswordLength),
-		checkLen("req.Icon", r.Icon, MaxURLLength),
-		checkLen("req.Description", r.Description, MaxDescriptionLength),
-		checkMetadata("req.Metadata", r.Metadata),
-		checkTags("req.Tags", r.Tags),
-	)
+	return firstErr(checkID("req.GUID", r.GUID), checkGroup(r.Name, r.Password, r.Icon, r.Description, r.Metadata, r.Tags))
 }
 
 func (r *UpdateGroupRequest) check() error {
+	return checkGroup(r.Name, r.Password, r.Icon, r.Description, r.Metadata, r.Tags)
+}
+
+// checkGroup checks the fields a group's creation and update share.
+func checkGroup(name string, password Secret, icon, description string, metadata map[string]any, tags []string) error {
 	return firstErr(
-		checkLen("req.Name", r.Name, MaxNameLength),
-		checkLen("req.Password", string(r.Password), MaxGroupPasswordLength),
-		checkLen("req.Icon", r.Icon, MaxURLLength),
-		checkLen("req.Description", r.Description, MaxDescriptionLength),
-		checkMetadata("req.Metadata", r.Metadata),
-		checkTags("req.Tags", r.Tags),
+		checkLen("req.Name", name, MaxNameLength),
+		checkLen("req.Password", string(password), MaxGroupPasswordLength),
+		checkLen("req.Icon", icon, MaxURLLength),
+		checkLen("req.Description", description, MaxDescriptionLength),
+		checkMetadata("req.Metadata", metadata),
+		checkTags("req.Tags", tags),
 	)
 }
 

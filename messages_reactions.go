@@ -23,10 +23,9 @@ type Reaction struct {
 	ReactedBy *User `json:"reactedBy,omitempty"`
 }
 
-// ListReactionsOptions positions a list of reactions. The reference
-// declares no query parameters for these lists, but answers with
-// meta.next {affix, id}: Limit, Affix and ID are sent as for messages
-// (unconfirmed); SentAt does not apply.
+// ListReactionsOptions positions a list of reactions, which answers with
+// meta.next {affix, id}: Limit, Affix and ID are sent as for messages;
+// SentAt does not apply.
 type ListReactionsOptions struct {
 	CursorOptions
 }
@@ -46,6 +45,9 @@ func (s *MessagesService) ListReactions(ctx context.Context, id string, opts *Li
 // AllReactions iterates over every reaction to the message id, following
 // Meta.Next. It stops at the first error, which it yields, and when ctx is
 // done.
+//
+// Reactions come in id order: oldest first with [DirectionAfter] (the
+// default), newest first with [DirectionBefore].
 //
 // API: GET /v3/messages/{id}/reactions (onBehalfOf optional)
 func (s *MessagesService) AllReactions(ctx context.Context, id string, opts *ListReactionsOptions, reqOpts ...RequestOption) iter.Seq2[*Reaction, error] {
@@ -70,6 +72,9 @@ func (s *MessagesService) ListReactionsFor(ctx context.Context, id, reaction str
 // the message id, following Meta.Next. It stops at the first error, which
 // it yields, and when ctx is done.
 //
+// Reactions come in id order: oldest first with [DirectionAfter] (the
+// default), newest first with [DirectionBefore].
+//
 // API: GET /v3/messages/{id}/reactions/{reaction} (onBehalfOf optional)
 func (s *MessagesService) AllReactionsFor(ctx context.Context, id, reaction string, opts *ListReactionsOptions, reqOpts ...RequestOption) iter.Seq2[*Reaction, error] {
 	return cursorIter(ctx, opts, func(ctx context.Context, o *ListReactionsOptions) (*Page[Reaction], error) {
@@ -80,8 +85,6 @@ func (s *MessagesService) AllReactionsFor(ctx context.Context, id, reaction stri
 // AddReaction adds the emoji reaction to the message id on behalf of
 // onBehalfOf, and returns the message with its reaction counts
 // (Data.Reactions). The emoji travels percent-encoded as one path segment.
-// The messages overview names POST /messages/{id}/reactions without the
-// emoji segment; the specification's path is used.
 //
 // API: POST /v3/messages/{id}/reactions/{reaction} (onBehalfOf required)
 func (s *MessagesService) AddReaction(ctx context.Context, id, reaction, onBehalfOf string, opts ...RequestOption) (*Message, error) {
