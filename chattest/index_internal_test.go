@@ -73,12 +73,20 @@ func (w *randomWorld) guid() string { return "g" + strconv.Itoa(w.r.IntN(5)) }
 // status does not matter.
 func (w *randomWorld) call(method, path, obo string, body any) {
 	w.last = method + " " + path + " as " + obo
+	header := map[string]string{"apikey": w.srv.APIKey()}
+	if obo != "" {
+		header["onBehalfOf"] = obo
+	}
+	w.send(method, path, header, body)
+}
+
+// send sends a request with header and body as JSON.
+func (w *randomWorld) send(method, path string, header map[string]string, body any) {
 	b, _ := json.Marshal(body)
 	req, _ := http.NewRequest(method, w.srv.URL()+path, bytes.NewReader(b))
-	req.Header.Set("apikey", w.srv.APIKey())
 	req.Header.Set("Content-Type", "application/json")
-	if obo != "" {
-		req.Header.Set("onBehalfOf", obo)
+	for k, v := range header {
+		req.Header.Set(k, v)
 	}
 	resp, err := w.hc.Do(req)
 	if err != nil {
@@ -174,15 +182,7 @@ func (w *randomWorld) asClient(method, path, uid string, body any) {
 	}
 	st.mu.Unlock()
 	w.last = method + " " + path + " as the client of " + uid
-	b, _ := json.Marshal(body)
-	req, _ := http.NewRequest(method, w.srv.URL()+path, bytes.NewReader(b))
-	req.Header.Set("appId", w.srv.AppID())
-	req.Header.Set("authToken", tok)
-	resp, err := w.hc.Do(req)
-	if err != nil {
-		w.t.Fatal(err)
-	}
-	resp.Body.Close()
+	w.send(method, path, map[string]string{"appId": w.srv.AppID(), "authToken": tok}, body)
 }
 
 // checkIndexes compares every index with what it indexes.

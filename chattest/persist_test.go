@@ -26,10 +26,7 @@ import (
 func TestDataDirKeepsTheState(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	srv, err := chattest.OpenServer(chattest.WithDataDir(dir))
-	require.NoError(t, err)
-	c := srv.Client()
-	seedThroughAPI(t, c)
+	srv, c := openSeeded(t, dir)
 	parent, err := c.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "team", ReceiverType: chat.ReceiverGroup, Data: chat.MessageData{Text: "first"}}, chat.OnBehalfOf("alice"))
 	require.NoError(t, err)
 	reply, err := c.Messages.SendThread(ctx, parent.ID, "bob", &chat.SendMessageRequest{Receiver: "team", ReceiverType: chat.ReceiverGroup, Data: chat.MessageData{Text: "second"}})
@@ -78,11 +75,8 @@ func TestDataDirKeepsTheState(t *testing.T) {
 func TestDataDirKeepsTheClientAPI(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	srv, err := chattest.OpenServer(chattest.WithDataDir(dir))
-	require.NoError(t, err)
-	c := srv.Client()
-	seedThroughAPI(t, c)
-	_, err = c.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "lobby", Name: "Lobby", Type: chat.GroupPublic, Owner: "carol"})
+	srv, c := openSeeded(t, dir)
+	_, err := c.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "lobby", Name: "Lobby", Type: chat.GroupPublic, Owner: "carol"})
 	require.NoError(t, err)
 	alice, aliceTok := online(t, srv, c, "alice", "")
 	bob := as(srv, mint(t, c, "bob"))
@@ -150,12 +144,8 @@ func TestSeededUsersAreOffline(t *testing.T) {
 	during, err := c.Users.Get(context.Background(), "alice")
 	require.NoError(t, err)
 	require.Equal(t, chat.UserAvailable, during.Status)
-	var export bytes.Buffer
-	require.NoError(t, srv.Export(&export))
 	c.CloseIdleConnections()
-	srv.Close()
-	file := filepath.Join(t.TempDir(), "state.json")
-	require.NoError(t, os.WriteFile(file, export.Bytes(), 0o600))
+	file := exportFile(t, srv)
 
 	for _, opts := range [][]chattest.Option{{chattest.WithSeedFile(file)}, {chattest.WithSeedFile(file), chattest.WithDataDir(t.TempDir())}} {
 		seeded, err := chattest.OpenServer(opts...)
@@ -166,6 +156,29 @@ func TestSeededUsersAreOffline(t *testing.T) {
 		assert.Equal(t, during.LastActiveAt, u.LastActiveAt, "the time of the last change")
 		seeded.Close()
 	}
+}
+
+// openSeeded opens a server on the data directory dir and seeds it
+// through the API (seedThroughAPI); it returns the server and a client.
+func openSeeded(t *testing.T, dir string) (*chattest.Server, *chat.Client) {
+	t.Helper()
+	srv, err := chattest.OpenServer(chattest.WithDataDir(dir))
+	require.NoError(t, err)
+	c := srv.Client()
+	seedThroughAPI(t, c)
+	return srv, c
+}
+
+// exportFile exports the state of srv to a file, closes srv, and returns
+// the file's path.
+func exportFile(t *testing.T, srv *chattest.Server) string {
+	t.Helper()
+	var out bytes.Buffer
+	require.NoError(t, srv.Export(&out))
+	srv.Close()
+	path := filepath.Join(t.TempDir(), "state.json")
+	require.NoError(t, os.WriteFile(path, out.Bytes(), 0o600))
+	return path
 }
 
 // seedThroughAPI creates alice, bob and carol, and the group team of the
@@ -193,13 +206,8 @@ func TestSeedFileServesWhatItHolds(t *testing.T) {
 	m, err := c.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "bob", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hello"}}, chat.OnBehalfOf("alice"))
 	require.NoError(t, err)
 	src.AddUser(chat.User{UID: "dave", Name: "Dave", Tags: []string{"seeded"}})
-	var file bytes.Buffer
-	require.NoError(t, src.Export(&file))
 	c.CloseIdleConnections()
-	src.Close()
-
-	path := filepath.Join(t.TempDir(), "fixture.json")
-	require.NoError(t, os.WriteFile(path, file.Bytes(), 0o600))
+	path := exportFile(t, src)
 	srv, err := chattest.OpenServer(chattest.WithSeedFile(path), chattest.WithExport())
 	require.NoError(t, err)
 	defer srv.Close()
@@ -216,9 +224,11 @@ func TestSeedFileServesWhatItHolds(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 3, group.MembersCount)
 
+	want, err := os.ReadFile(path)
+	require.NoError(t, err)
 	var again bytes.Buffer
 	require.NoError(t, srv.Export(&again))
-	assert.Equal(t, file.String(), again.String())
+	assert.Equal(t, string(want), again.String())
 }
 
 // A state file written by hand: requests without status and seeding calls.
