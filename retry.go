@@ -153,7 +153,9 @@ func (c *Caller) serverWaitAcceptable(ctx context.Context, resp *http.Response) 
 func (c *Caller) backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp != nil {
 		if d, asked := serverWait(resp.StatusCode, resp.Header, time.Now()); asked {
-			return d
+			// checkRetry has refused a wait beyond the cap; the cap holds
+			// here too, so that no path waits longer.
+			return min(d, c.retry.MaxServerWait)
 		}
 	}
 	return jitteredBackoff(minWait, maxWait, attempt)
@@ -180,11 +182,16 @@ func jitteredBackoff(minWait, maxWait time.Duration, attempt int) time.Duration 
 // error at once instead of retrying.
 const tooLong = time.Duration(math.MaxInt64)
 
-// serverWait reads the wait an answer asks for: Retry-After, in seconds or
-// as an HTTP date; else, for a 429, until X-Rate-Limit-Reset (Unix
-// seconds). asked is false when it asks for none. Every wait for a server
-// in the SDK is read here.
+// serverWait reads the wait an error answer asks for: Retry-After, in
+// seconds or as an HTTP date; else, for a 429, until X-Rate-Limit-Reset
+// (Unix seconds). asked is false when it asks for none. A success or a
+// redirect asks for no wait, whatever its headers say: a 2xx retried
+// because its body was cut short waits the policy's backoff. Every wait
+// for a server in the SDK is read here.
 func serverWait(status int, h http.Header, now time.Time) (d time.Duration, asked bool) {
+	if status < 400 {
+		return 0, false
+	}
 	if v := h.Get("Retry-After"); v != "" {
 		return retryAfter(v, now), true
 	}

@@ -64,10 +64,16 @@ func TestServerWait(t *testing.T) {
 		assert.True(t, ok)
 		assert.Equal(t, 2*time.Second, d)
 	})
+	t.Run("a success or redirect asks for no wait", func(t *testing.T) {
+		for _, status := range []int{http.StatusOK, http.StatusNoContent, http.StatusMovedPermanently} {
+			_, ok := serverWait(status, http.Header{"Retry-After": {"Fri, 31 Dec 9999 23:59:59 GMT"}}, now)
+			assert.False(t, ok, status)
+		}
+	})
 }
 
 func TestBackoffBounds(t *testing.T) {
-	c := &Caller{}
+	c := &Caller{retry: DefaultRetryPolicy()}
 	const minWait, maxWait = 100 * time.Millisecond, 2 * time.Second
 	for attempt := range 40 {
 		step := maxWait
@@ -98,12 +104,26 @@ func TestBackoffBounds(t *testing.T) {
 		assert.Equal(t, time.Duration(0), c.backoff(0, 0, 3, nil))
 	})
 	t.Run("the server's delay is used as given", func(t *testing.T) {
-		resp := &http.Response{Header: http.Header{"Retry-After": {"7"}}}
+		resp := &http.Response{StatusCode: http.StatusServiceUnavailable, Header: http.Header{"Retry-After": {"7"}}}
 		for attempt := range 4 {
 			assert.Equal(t, 7*time.Second, c.backoff(minWait, maxWait, attempt, resp))
 		}
-		zero := &http.Response{Header: http.Header{"Retry-After": {"0"}}}
+		zero := &http.Response{StatusCode: http.StatusTooManyRequests, Header: http.Header{"Retry-After": {"0"}}}
 		assert.Zero(t, c.backoff(minWait, maxWait, 2, zero))
+	})
+	t.Run("no wait is longer than MaxServerWait", func(t *testing.T) {
+		for _, v := range []string{"Fri, 31 Dec 9999 23:59:59 GMT", "86400", "soon"} {
+			resp := &http.Response{StatusCode: http.StatusServiceUnavailable, Header: http.Header{"Retry-After": {v}}}
+			assert.Equal(t, time.Minute, c.backoff(minWait, maxWait, 0, resp), v)
+		}
+	})
+	t.Run("a success's Retry-After is no wait", func(t *testing.T) {
+		// A GET whose 200 was cut short is retried after the backoff,
+		// whatever Retry-After the 200 carried.
+		resp := &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Retry-After": {"Fri, 31 Dec 9999 23:59:59 GMT"}}}
+		d := c.backoff(minWait, maxWait, 0, resp)
+		assert.GreaterOrEqual(t, d, minWait/2)
+		assert.LessOrEqual(t, d, minWait)
 	})
 	t.Run("a response without a delay backs off exponentially", func(t *testing.T) {
 		d := c.backoff(minWait, maxWait, 1, &http.Response{Header: http.Header{}})
