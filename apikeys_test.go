@@ -117,11 +117,7 @@ func TestAPIKeysAll(t *testing.T) {
 
 func TestAPIKeysArguments(t *testing.T) {
 	ctx := context.Background()
-	tests := []struct {
-		name     string
-		call     func(c *chat.Client) error
-		wantName string
-	}{
+	tests := []argCase[*chat.Client]{
 		{"Create nil request", func(c *chat.Client) error { _, err := c.APIKeys.Create(ctx, nil); return err }, "req"},
 		{"Create empty name", func(c *chat.Client) error { _, err := c.APIKeys.Create(ctx, &chat.CreateAPIKeyRequest{}); return err }, "req.Name"},
 		{"Get empty key", func(c *chat.Client) error { _, err := c.APIKeys.Get(ctx, ""); return err }, "apiKey"},
@@ -133,13 +129,7 @@ func TestAPIKeysArguments(t *testing.T) {
 		{"Update nil request", func(c *chat.Client) error { _, err := c.APIKeys.Update(ctx, otherKey, nil); return err }, "req"},
 		{"Delete empty key", func(c *chat.Client) error { _, err := c.APIKeys.Delete(ctx, ""); return err }, "apiKey"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			wiretest.RequireArgError(t, tt.call(m.client), tt.wantName)
-			assert.Zero(t, m.Calls())
-		})
-	}
+	runArgs(t, wholeClient, tests)
 }
 
 func TestAPIKeyFormat(t *testing.T) {

@@ -109,22 +109,12 @@ func TestBansAll(t *testing.T) {
 
 func TestBansArguments(t *testing.T) {
 	ctx := context.Background()
-	tests := []struct {
-		name     string
-		call     func(c *chat.Client) error
-		wantName string
-	}{
+	tests := []argCase[*chat.Client]{
 		{"Ban empty guid", func(c *chat.Client) error { _, err := c.Bans.Ban(ctx, "", "u"); return err }, "guid"},
 		{"Ban empty uid", func(c *chat.Client) error { _, err := c.Bans.Ban(ctx, "g", ""); return err }, "uid"},
 		{"Unban dot guid", func(c *chat.Client) error { _, err := c.Bans.Unban(ctx, ".", "u"); return err }, "guid"},
 		{"Unban dot uid", func(c *chat.Client) error { _, err := c.Bans.Unban(ctx, "g", ".."); return err }, "uid"},
 		{"List empty guid", func(c *chat.Client) error { _, err := c.Bans.List(ctx, "", nil); return err }, "guid"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			wiretest.RequireArgError(t, tt.call(m.client), tt.wantName)
-			assert.Zero(t, m.Calls())
-		})
-	}
+	runArgs(t, wholeClient, tests)
 }

@@ -97,11 +97,7 @@ func TestBlockedAll(t *testing.T) {
 
 func TestBlockedArguments(t *testing.T) {
 	ctx := context.Background()
-	tests := []struct {
-		name     string
-		call     func(c *chat.Client) error
-		wantName string
-	}{
+	tests := []argCase[*chat.Client]{
 		{"Block empty uid", func(c *chat.Client) error {
 			_, err := c.Blocked.Block(ctx, "", &chat.BlockUsersRequest{BlockedUIDs: []string{"b"}})
 			return err
@@ -118,11 +114,5 @@ func TestBlockedArguments(t *testing.T) {
 		}, "req.BlockedUIDs"},
 		{"List empty uid", func(c *chat.Client) error { _, err := c.Blocked.List(ctx, "", nil); return err }, "uid"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			wiretest.RequireArgError(t, tt.call(m.client), tt.wantName)
-			assert.Zero(t, m.Calls())
-		})
-	}
+	runArgs(t, wholeClient, tests)
 }

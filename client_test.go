@@ -111,6 +111,31 @@ func runWire(t *testing.T, tests []wireCase) {
 	}
 }
 
+// argCase is a call of S that must fail on its arguments: the error names
+// arg, and nothing is sent.
+type argCase[S any] struct {
+	name string
+	call func(s S) error
+	arg  string
+}
+
+// runArgs runs each case on the part of a fresh mock client that service
+// picks, and checks that the call fails on the argument it names without
+// sending a request.
+func runArgs[S any](t *testing.T, service func(*chat.Client) S, cases []argCase[S]) {
+	t.Helper()
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			wiretest.RequireArgError(t, tt.call(service(m.client)), tt.arg)
+			assert.Zero(t, m.Calls(), "requests sent")
+		})
+	}
+}
+
+// wholeClient is the service of runArgs for calls made on the client.
+func wholeClient(c *chat.Client) *chat.Client { return c }
+
 // decodeBody decodes a request body into a generic map.
 func decodeBody(t *testing.T, r wiretest.Request) map[string]any {
 	t.Helper()

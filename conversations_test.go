@@ -302,11 +302,7 @@ func TestConversationsArguments(t *testing.T) {
 	c := func(f func(s *chat.ConversationsService) error) func(*chat.Client) error {
 		return func(cl *chat.Client) error { return f(cl.Conversations) }
 	}
-	tests := []struct {
-		name     string
-		call     func(c *chat.Client) error
-		wantName string
-	}{
+	tests := []argCase[*chat.Client]{
 		{"List unique with the OnBehalfOf option", c(func(s *chat.ConversationsService) error {
 			_, err := s.List(ctx, &chat.ListConversationsOptions{Unique: true}, chat.OnBehalfOf("u"))
 			return err
@@ -358,13 +354,7 @@ func TestConversationsArguments(t *testing.T) {
 			return err
 		}), "conversationID"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			wiretest.RequireArgError(t, tt.call(m.client), tt.wantName)
-			assert.Zero(t, m.Calls(), "requests sent")
-		})
-	}
+	runArgs(t, wholeClient, tests)
 }
 
 func TestConversationsAll(t *testing.T) {

@@ -101,11 +101,7 @@ func TestFriendsArguments(t *testing.T) {
 	for i := range many {
 		many[i] = fmt.Sprintf("u%d", i)
 	}
-	tests := []struct {
-		name     string
-		call     func(c *chat.Client) error
-		wantName string
-	}{
+	tests := []argCase[*chat.Client]{
 		{"Add empty uid", func(c *chat.Client) error {
 			_, err := c.Friends.Add(ctx, "", &chat.AddFriendsRequest{Accepted: []string{"b"}})
 			return err
@@ -127,13 +123,7 @@ func TestFriendsArguments(t *testing.T) {
 			return err
 		}, "req.Friends"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			wiretest.RequireArgError(t, tt.call(m.client), tt.wantName)
-			assert.Zero(t, m.Calls())
-		})
-	}
+	runArgs(t, wholeClient, tests)
 	t.Run("25 users are sent", func(t *testing.T) {
 		m := newMockAPI(t)
 		m.Reply(http.StatusOK, `{"data":{"accepted":{}}}`)

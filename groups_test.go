@@ -244,11 +244,7 @@ func TestGroupsArguments(t *testing.T) {
 	for i := range tooMany {
 		tooMany[i] = "u" + string(rune('a'+i))
 	}
-	tests := []struct {
-		name     string
-		call     func(c *chat.Client) error
-		wantName string
-	}{
+	tests := []argCase[*chat.Client]{
 		{"Create nil request", func(c *chat.Client) error { _, err := c.Groups.Create(ctx, nil); return err }, "req"},
 		{"Create empty guid", func(c *chat.Client) error {
 			_, err := c.Groups.Create(ctx, &chat.CreateGroupRequest{Name: "G"})
@@ -283,13 +279,7 @@ func TestGroupsArguments(t *testing.T) {
 		{"Update nil request", func(c *chat.Client) error { _, err := c.Groups.Update(ctx, "g", nil); return err }, "req"},
 		{"Delete dot guid", func(c *chat.Client) error { _, err := c.Groups.Delete(ctx, "."); return err }, "guid"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			wiretest.RequireArgError(t, tt.call(m.client), tt.wantName)
-			assert.Zero(t, m.Calls())
-		})
-	}
+	runArgs(t, wholeClient, tests)
 }
 
 // TestGroupLenientDecoding feeds the decoder the inconsistencies of

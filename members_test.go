@@ -163,11 +163,7 @@ func TestMembersArguments(t *testing.T) {
 		}
 		return out
 	}
-	tests := []struct {
-		name     string
-		call     func(c *chat.Client) error
-		wantName string
-	}{
+	tests := []argCase[*chat.Client]{
 		{"Add empty guid", func(c *chat.Client) error {
 			_, err := c.Members.Add(ctx, "", &chat.AddMembersRequest{Participants: []string{"u"}})
 			return err
@@ -210,13 +206,7 @@ func TestMembersArguments(t *testing.T) {
 		{"Kick dot uid", func(c *chat.Client) error { _, err := c.Members.Kick(ctx, "g", ".."); return err }, "uid"},
 		{"Kick empty guid", func(c *chat.Client) error { _, err := c.Members.Kick(ctx, "", "u"); return err }, "guid"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			wiretest.RequireArgError(t, tt.call(m.client), tt.wantName)
-			assert.Zero(t, m.Calls())
-		})
-	}
+	runArgs(t, wholeClient, tests)
 
 	t.Run("25 distinct users, repeats and case folded, are sent", func(t *testing.T) {
 		m := newMockAPI(t)

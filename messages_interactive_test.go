@@ -28,20 +28,21 @@ func TestMessagesMarkInteracted(t *testing.T) {
 			},
 		},
 	})
-	runMsgArgs(t, []msgArgCase{
-		{"empty id", func(ctx context.Context, c *chat.Client) error {
+	ctx := context.Background()
+	runArgs(t, wholeClient, []argCase[*chat.Client]{
+		{"empty id", func(c *chat.Client) error {
 			_, err := c.Messages.MarkInteracted(ctx, "", "u", &chat.MarkInteractedRequest{Interactions: []string{"a"}})
 			return err
 		}, "id"},
-		{"empty onBehalfOf", func(ctx context.Context, c *chat.Client) error {
+		{"empty onBehalfOf", func(c *chat.Client) error {
 			_, err := c.Messages.MarkInteracted(ctx, "1", "", &chat.MarkInteractedRequest{Interactions: []string{"a"}})
 			return err
 		}, "onBehalfOf"},
-		{"nil request", func(ctx context.Context, c *chat.Client) error {
+		{"nil request", func(c *chat.Client) error {
 			_, err := c.Messages.MarkInteracted(ctx, "1", "u", nil)
 			return err
 		}, "req.Interactions"},
-		{"no interactions", func(ctx context.Context, c *chat.Client) error {
+		{"no interactions", func(c *chat.Client) error {
 			_, err := c.Messages.MarkInteracted(ctx, "1", "u", &chat.MarkInteractedRequest{})
 			return err
 		}, "req.Interactions"},

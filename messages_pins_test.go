@@ -75,13 +75,14 @@ func TestMessagesPinsAndSaves(t *testing.T) {
 			},
 		},
 	})
-	runMsgArgs(t, []msgArgCase{
-		{"Pin empty id", func(ctx context.Context, c *chat.Client) error { _, err := c.Messages.Pin(ctx, ""); return err }, "id"},
-		{"Unpin dot id", func(ctx context.Context, c *chat.Client) error { _, err := c.Messages.Unpin(ctx, "."); return err }, "id"},
-		{"Save empty id", func(ctx context.Context, c *chat.Client) error { _, err := c.Messages.Save(ctx, "", "u"); return err }, "id"},
-		{"Save empty onBehalfOf", func(ctx context.Context, c *chat.Client) error { _, err := c.Messages.Save(ctx, "1", ""); return err }, "onBehalfOf"},
-		{"Unsave empty onBehalfOf", func(ctx context.Context, c *chat.Client) error { _, err := c.Messages.Unsave(ctx, "1", ""); return err }, "onBehalfOf"},
-		{"Unsave empty id", func(ctx context.Context, c *chat.Client) error { _, err := c.Messages.Unsave(ctx, "", "u"); return err }, "id"},
+	ctx := context.Background()
+	runArgs(t, wholeClient, []argCase[*chat.Client]{
+		{"Pin empty id", func(c *chat.Client) error { _, err := c.Messages.Pin(ctx, ""); return err }, "id"},
+		{"Unpin dot id", func(c *chat.Client) error { _, err := c.Messages.Unpin(ctx, "."); return err }, "id"},
+		{"Save empty id", func(c *chat.Client) error { _, err := c.Messages.Save(ctx, "", "u"); return err }, "id"},
+		{"Save empty onBehalfOf", func(c *chat.Client) error { _, err := c.Messages.Save(ctx, "1", ""); return err }, "onBehalfOf"},
+		{"Unsave empty onBehalfOf", func(c *chat.Client) error { _, err := c.Messages.Unsave(ctx, "1", ""); return err }, "onBehalfOf"},
+		{"Unsave empty id", func(c *chat.Client) error { _, err := c.Messages.Unsave(ctx, "", "u"); return err }, "id"},
 	})
 }
 

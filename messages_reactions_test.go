@@ -106,36 +106,37 @@ func TestMessagesReactions(t *testing.T) {
 			reply: `{"data":` + reactedMessageJSON + `}`, checkFn: checkCounts,
 		},
 	})
-	runMsgArgs(t, []msgArgCase{
-		{"ListReactions empty id", func(ctx context.Context, c *chat.Client) error {
+	ctx := context.Background()
+	runArgs(t, wholeClient, []argCase[*chat.Client]{
+		{"ListReactions empty id", func(c *chat.Client) error {
 			_, err := c.Messages.ListReactions(ctx, "", nil)
 			return err
 		}, "id"},
-		{"ListReactionsFor empty reaction", func(ctx context.Context, c *chat.Client) error {
+		{"ListReactionsFor empty reaction", func(c *chat.Client) error {
 			_, err := c.Messages.ListReactionsFor(ctx, "1", "", nil)
 			return err
 		}, "reaction"},
-		{"ListReactionsFor dot-dot reaction", func(ctx context.Context, c *chat.Client) error {
+		{"ListReactionsFor dot-dot reaction", func(c *chat.Client) error {
 			_, err := c.Messages.ListReactionsFor(ctx, "1", "..", nil)
 			return err
 		}, "reaction"},
-		{"AddReaction empty id", func(ctx context.Context, c *chat.Client) error {
+		{"AddReaction empty id", func(c *chat.Client) error {
 			_, err := c.Messages.AddReaction(ctx, "", "👍", "u")
 			return err
 		}, "id"},
-		{"AddReaction empty reaction", func(ctx context.Context, c *chat.Client) error {
+		{"AddReaction empty reaction", func(c *chat.Client) error {
 			_, err := c.Messages.AddReaction(ctx, "1", "", "u")
 			return err
 		}, "reaction"},
-		{"AddReaction empty onBehalfOf", func(ctx context.Context, c *chat.Client) error {
+		{"AddReaction empty onBehalfOf", func(c *chat.Client) error {
 			_, err := c.Messages.AddReaction(ctx, "1", "👍", "")
 			return err
 		}, "onBehalfOf"},
-		{"RemoveReaction empty onBehalfOf", func(ctx context.Context, c *chat.Client) error {
+		{"RemoveReaction empty onBehalfOf", func(c *chat.Client) error {
 			_, err := c.Messages.RemoveReaction(ctx, "1", "👍", "")
 			return err
 		}, "onBehalfOf"},
-		{"RemoveReaction empty reaction", func(ctx context.Context, c *chat.Client) error {
+		{"RemoveReaction empty reaction", func(c *chat.Client) error {
 			_, err := c.Messages.RemoveReaction(ctx, "1", "", "u")
 			return err
 		}, "reaction"},

@@ -798,24 +798,6 @@ func runMsgWire(t *testing.T, cases []msgWireCase) {
 	}
 }
 
-// msgArgCase is a call that must fail on its arguments without a request.
-type msgArgCase struct {
-	name string
-	call func(ctx context.Context, c *chat.Client) error
-	arg  string // the argument the error names
-}
-
-func runMsgArgs(t *testing.T, cases []msgArgCase) {
-	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			wiretest.RequireArgError(t, tc.call(context.Background(), m.client), tc.arg)
-			assert.Zero(t, m.Calls(), "requests sent")
-		})
-	}
-}
-
 func asMessage(t *testing.T, got any) *chat.Message {
 	t.Helper()
 	msg, ok := got.(*chat.Message)
@@ -935,18 +917,19 @@ func TestMessagesGetUpdateDelete(t *testing.T) {
 		},
 	})
 
-	runMsgArgs(t, []msgArgCase{
-		{"Get empty id", func(ctx context.Context, c *chat.Client) error { _, err := c.Messages.Get(ctx, ""); return err }, "id"},
-		{"Get dot-dot id", func(ctx context.Context, c *chat.Client) error { _, err := c.Messages.Get(ctx, ".."); return err }, "id"},
-		{"Update empty id", func(ctx context.Context, c *chat.Client) error {
+	ctx := context.Background()
+	runArgs(t, wholeClient, []argCase[*chat.Client]{
+		{"Get empty id", func(c *chat.Client) error { _, err := c.Messages.Get(ctx, ""); return err }, "id"},
+		{"Get dot-dot id", func(c *chat.Client) error { _, err := c.Messages.Get(ctx, ".."); return err }, "id"},
+		{"Update empty id", func(c *chat.Client) error {
 			_, err := c.Messages.Update(ctx, "", &chat.UpdateMessageRequest{})
 			return err
 		}, "id"},
-		{"Update nil request", func(ctx context.Context, c *chat.Client) error {
+		{"Update nil request", func(c *chat.Client) error {
 			_, err := c.Messages.Update(ctx, "1", nil)
 			return err
 		}, "req"},
-		{"Delete empty id", func(ctx context.Context, c *chat.Client) error { _, err := c.Messages.Delete(ctx, "", nil); return err }, "id"},
+		{"Delete empty id", func(c *chat.Client) error { _, err := c.Messages.Delete(ctx, "", nil); return err }, "id"},
 	})
 }
 
@@ -1267,12 +1250,13 @@ func TestMessagesConversationLists(t *testing.T) {
 			},
 		},
 	})
-	runMsgArgs(t, []msgArgCase{
-		{"ListUserMessages empty uid", func(ctx context.Context, c *chat.Client) error {
+	ctx := context.Background()
+	runArgs(t, wholeClient, []argCase[*chat.Client]{
+		{"ListUserMessages empty uid", func(c *chat.Client) error {
 			_, err := c.Messages.ListUserMessages(ctx, "", nil)
 			return err
 		}, "uid"},
-		{"ListGroupMessages dot guid", func(ctx context.Context, c *chat.Client) error {
+		{"ListGroupMessages dot guid", func(c *chat.Client) error {
 			_, err := c.Messages.ListGroupMessages(ctx, ".", nil)
 			return err
 		}, "guid"},
@@ -1352,28 +1336,29 @@ func TestMessagesSendAsBotAndFlag(t *testing.T) {
 			},
 		},
 	})
-	runMsgArgs(t, []msgArgCase{
-		{"SendAsBot empty bot", func(ctx context.Context, c *chat.Client) error {
+	ctx := context.Background()
+	runArgs(t, wholeClient, []argCase[*chat.Client]{
+		{"SendAsBot empty bot", func(c *chat.Client) error {
 			_, err := c.Messages.SendAsBot(ctx, "", &chat.SendMessageRequest{})
 			return err
 		}, "botUID"},
-		{"SendAsBot nil request", func(ctx context.Context, c *chat.Client) error {
+		{"SendAsBot nil request", func(c *chat.Client) error {
 			_, err := c.Messages.SendAsBot(ctx, "bot", nil)
 			return err
 		}, "req"},
-		{"Flag empty id", func(ctx context.Context, c *chat.Client) error {
+		{"Flag empty id", func(c *chat.Client) error {
 			_, err := c.Messages.Flag(ctx, "", "u", &chat.FlagMessageRequest{ReasonID: "r"})
 			return err
 		}, "id"},
-		{"Flag empty onBehalfOf", func(ctx context.Context, c *chat.Client) error {
+		{"Flag empty onBehalfOf", func(c *chat.Client) error {
 			_, err := c.Messages.Flag(ctx, "1", "", &chat.FlagMessageRequest{ReasonID: "r"})
 			return err
 		}, "onBehalfOf"},
-		{"Flag nil request", func(ctx context.Context, c *chat.Client) error {
+		{"Flag nil request", func(c *chat.Client) error {
 			_, err := c.Messages.Flag(ctx, "1", "u", nil)
 			return err
 		}, "req"},
-		{"Flag without a reason", func(ctx context.Context, c *chat.Client) error {
+		{"Flag without a reason", func(c *chat.Client) error {
 			_, err := c.Messages.Flag(ctx, "1", "u", &chat.FlagMessageRequest{Remark: "x"})
 			return err
 		}, "req.ReasonID"},

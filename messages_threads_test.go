@@ -76,20 +76,21 @@ func TestMessagesThreads(t *testing.T) {
 			},
 		},
 	})
-	runMsgArgs(t, []msgArgCase{
-		{"SubscribeThread empty id", func(ctx context.Context, c *chat.Client) error {
+	ctx := context.Background()
+	runArgs(t, wholeClient, []argCase[*chat.Client]{
+		{"SubscribeThread empty id", func(c *chat.Client) error {
 			_, err := c.Messages.SubscribeThread(ctx, "", "u")
 			return err
 		}, "id"},
-		{"SubscribeThread empty onBehalfOf", func(ctx context.Context, c *chat.Client) error {
+		{"SubscribeThread empty onBehalfOf", func(c *chat.Client) error {
 			_, err := c.Messages.SubscribeThread(ctx, "1", "")
 			return err
 		}, "onBehalfOf"},
-		{"UnsubscribeThread empty onBehalfOf", func(ctx context.Context, c *chat.Client) error {
+		{"UnsubscribeThread empty onBehalfOf", func(c *chat.Client) error {
 			_, err := c.Messages.UnsubscribeThread(ctx, "1", "")
 			return err
 		}, "onBehalfOf"},
-		{"UnsubscribeThread dot-dot id", func(ctx context.Context, c *chat.Client) error {
+		{"UnsubscribeThread dot-dot id", func(c *chat.Client) error {
 			_, err := c.Messages.UnsubscribeThread(ctx, "..", "u")
 			return err
 		}, "id"},

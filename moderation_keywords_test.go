@@ -167,11 +167,7 @@ func (failingReader) Read([]byte) (int, error) { return 0, errors.New("disk on f
 
 func TestModerationKeywordsArguments(t *testing.T) {
 	ctx := context.Background()
-	tests := []struct {
-		name     string
-		call     func(s *chat.ModerationService) error
-		wantName string
-	}{
+	tests := []argCase[*chat.ModerationService]{
 		{"CreateKeywordList nil", func(s *chat.ModerationService) error { _, err := s.CreateKeywordList(ctx, nil); return err }, "req"},
 		{"CreateKeywordList without id", func(s *chat.ModerationService) error {
 			_, err := s.CreateKeywordList(ctx, &chat.CreateKeywordListRequest{Category: chat.KeywordWord})
@@ -210,13 +206,7 @@ func TestModerationKeywordsArguments(t *testing.T) {
 		}, "req.Category"},
 		{"DeleteKeywordList dot", func(s *chat.ModerationService) error { _, err := s.DeleteKeywordList(ctx, "."); return err }, "keywordID"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			wiretest.RequireArgError(t, tt.call(m.client.Moderation), tt.wantName)
-			assert.Zero(t, m.Calls())
-		})
-	}
+	runArgs(t, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
 
 	t.Run("a failing file is reported and nothing is sent", func(t *testing.T) {
 		m := newMockAPI(t)

@@ -202,11 +202,7 @@ func TestModerationAllMessageLists(t *testing.T) {
 
 func TestModerationMessagesArguments(t *testing.T) {
 	ctx := context.Background()
-	tests := []struct {
-		name     string
-		call     func(s *chat.ModerationService) error
-		wantName string
-	}{
+	tests := []argCase[*chat.ModerationService]{
 		{"ReviewBlockedMessage empty id", func(s *chat.ModerationService) error {
 			_, err := s.ReviewBlockedMessage(ctx, "", &chat.ReviewBlockedMessageRequest{Status: chat.ReviewApproved})
 			return err
@@ -226,11 +222,5 @@ func TestModerationMessagesArguments(t *testing.T) {
 			return err
 		}, "req.Status"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			wiretest.RequireArgError(t, tt.call(m.client.Moderation), tt.wantName)
-			assert.Zero(t, m.Calls())
-		})
-	}
+	runArgs(t, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
 }

@@ -163,11 +163,7 @@ func TestModerationAllRules(t *testing.T) {
 
 func TestModerationRulesArguments(t *testing.T) {
 	ctx := context.Background()
-	tests := []struct {
-		name     string
-		call     func(s *chat.ModerationService) error
-		wantName string
-	}{
+	tests := []argCase[*chat.ModerationService]{
 		{"CreateRule nil", func(s *chat.ModerationService) error { _, err := s.CreateRule(ctx, nil); return err }, "req"},
 		{"CreateRule without id", func(s *chat.ModerationService) error {
 			_, err := s.CreateRule(ctx, &chat.CreateRuleRequest{Name: "n"})
@@ -191,11 +187,5 @@ func TestModerationRulesArguments(t *testing.T) {
 			return nil
 		}, "ruleID"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			wiretest.RequireArgError(t, tt.call(m.client.Moderation), tt.wantName)
-			assert.Zero(t, m.Calls())
-		})
-	}
+	runArgs(t, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
 }

@@ -130,11 +130,7 @@ func TestModerationAllReasons(t *testing.T) {
 
 func TestModerationArguments(t *testing.T) {
 	ctx := context.Background()
-	tests := []struct {
-		name     string
-		call     func(s *chat.ModerationService) error
-		wantName string
-	}{
+	tests := []argCase[*chat.ModerationService]{
 		{"CreateReason nil", func(s *chat.ModerationService) error { _, err := s.CreateReason(ctx, nil); return err }, "req"},
 		{"CreateReason without id", func(s *chat.ModerationService) error {
 			_, err := s.CreateReason(ctx, &chat.CreateReasonRequest{Name: "n"})
@@ -156,11 +152,5 @@ func TestModerationArguments(t *testing.T) {
 		}, "req.Name"},
 		{"DeleteReason dot", func(s *chat.ModerationService) error { _, err := s.DeleteReason(ctx, "."); return err }, "id"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			wiretest.RequireArgError(t, tt.call(m.client.Moderation), tt.wantName)
-			assert.Zero(t, m.Calls())
-		})
-	}
+	runArgs(t, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
 }

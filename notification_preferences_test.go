@@ -5,10 +5,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/internal/wiretest"
 )
 
 func TestNotificationPreferencesWire(t *testing.T) {
@@ -140,11 +137,7 @@ func TestNotificationPreferencesWire(t *testing.T) {
 func TestNotificationPreferenceArguments(t *testing.T) {
 	ctx := context.Background()
 	conv := []chat.MutedConversation{{ID: "bob", Type: chat.MutedOneOnOne}}
-	tests := []struct {
-		name     string
-		call     func(s *chat.NotificationsService) error
-		wantName string
-	}{
+	tests := []argCase[*chat.NotificationsService]{
 		{"GetPreferences empty uid", func(s *chat.NotificationsService) error { _, err := s.GetPreferences(ctx, ""); return err }, "uid"},
 		{"UpdatePreferences empty uid", func(s *chat.NotificationsService) error {
 			_, err := s.UpdatePreferences(ctx, "", &chat.UpdatePreferencesRequest{})
@@ -185,11 +178,5 @@ func TestNotificationPreferenceArguments(t *testing.T) {
 		}, "req"},
 		{"DeleteContactDetails empty", func(s *chat.NotificationsService) error { _, err := s.DeleteContactDetails(ctx, ""); return err }, "onBehalfOf"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			wiretest.RequireArgError(t, tt.call(m.client.Notifications), tt.wantName)
-			assert.Zero(t, m.Calls())
-		})
-	}
+	runArgs(t, func(c *chat.Client) *chat.NotificationsService { return c.Notifications }, tests)
 }

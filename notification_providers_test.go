@@ -279,11 +279,7 @@ func TestNotificationProviderErrorsScrubbed(t *testing.T) {
 
 func TestNotificationProviderArguments(t *testing.T) {
 	ctx := context.Background()
-	tests := []struct {
-		name     string
-		call     func(s *chat.NotificationsService) error
-		wantName string
-	}{
+	tests := []argCase[*chat.NotificationsService]{
 		{"AddFCMProvider nil", func(s *chat.NotificationsService) error { _, err := s.AddFCMProvider(ctx, nil); return err }, "req"},
 		{"AddFCMProvider without id", func(s *chat.NotificationsService) error {
 			_, err := s.AddFCMProvider(ctx, &chat.FCMProvider{})
@@ -329,11 +325,5 @@ func TestNotificationProviderArguments(t *testing.T) {
 		{"UpdateCustomEmailProvider nil", func(s *chat.NotificationsService) error { _, err := s.UpdateCustomEmailProvider(ctx, nil); return err }, "req"},
 		{"UpdateSettings nil", func(s *chat.NotificationsService) error { _, err := s.UpdateSettings(ctx, nil); return err }, "req"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			wiretest.RequireArgError(t, tt.call(m.client.Notifications), tt.wantName)
-			assert.Zero(t, m.Calls())
-		})
-	}
+	runArgs(t, func(c *chat.Client) *chat.NotificationsService { return c.Notifications }, tests)
 }

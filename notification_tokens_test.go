@@ -146,11 +146,7 @@ func TestNotificationTokenArguments(t *testing.T) {
 	ok := func() *chat.RegisterPushTokenRequest {
 		return &chat.RegisterPushTokenRequest{Platform: chat.PushPlatformFCMAndroid, Token: "t", AuthToken: "a"}
 	}
-	tests := []struct {
-		name     string
-		call     func(s *chat.NotificationsService) error
-		wantName string
-	}{
+	tests := []argCase[*chat.NotificationsService]{
 		{"RegisterPushToken nil", func(s *chat.NotificationsService) error { _, err := s.RegisterPushToken(ctx, nil); return err }, "req"},
 		{"RegisterPushToken without platform", func(s *chat.NotificationsService) error {
 			r := ok()
@@ -200,11 +196,5 @@ func TestNotificationTokenArguments(t *testing.T) {
 			return err
 		}, "req.AuthToken"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			wiretest.RequireArgError(t, tt.call(m.client.Notifications), tt.wantName)
-			assert.Zero(t, m.Calls())
-		})
-	}
+	runArgs(t, func(c *chat.Client) *chat.NotificationsService { return c.Notifications }, tests)
 }

@@ -91,11 +91,7 @@ func TestPermissionsWire(t *testing.T) {
 func TestPermissionsArguments(t *testing.T) {
 	ctx := context.Background()
 	req := &chat.SetPermissionsRequest{Permissions: map[string]any{"createGroup": "deny"}}
-	tests := []struct {
-		name     string
-		call     func(p *chat.PermissionsService) error
-		wantName string
-	}{
+	tests := []argCase[*chat.PermissionsService]{
 		{"ListRole empty", func(p *chat.PermissionsService) error { _, err := p.ListRole(ctx, ""); return err }, "role"},
 		{"SetRole empty role", func(p *chat.PermissionsService) error { _, err := p.SetRole(ctx, "", req); return err }, "role"},
 		{"SetRole nil", func(p *chat.PermissionsService) error { _, err := p.SetRole(ctx, "r", nil); return err }, "req.Permissions"},
@@ -121,11 +117,5 @@ func TestPermissionsArguments(t *testing.T) {
 			return err
 		}, "guid"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			wiretest.RequireArgError(t, tt.call(m.client.Permissions), tt.wantName)
-			assert.Zero(t, m.Calls())
-		})
-	}
+	runArgs(t, func(c *chat.Client) *chat.PermissionsService { return c.Permissions }, tests)
 }

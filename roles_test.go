@@ -129,11 +129,7 @@ func TestRolesAll(t *testing.T) {
 
 func TestRolesArguments(t *testing.T) {
 	ctx := context.Background()
-	tests := []struct {
-		name     string
-		call     func(c *chat.Client) error
-		wantName string
-	}{
+	tests := []argCase[*chat.Client]{
 		{"Create nil", func(c *chat.Client) error { _, err := c.Roles.Create(ctx, nil); return err }, "req"},
 		{"Create without role", func(c *chat.Client) error {
 			_, err := c.Roles.Create(ctx, &chat.CreateRoleRequest{Name: "n"})
@@ -168,11 +164,5 @@ func TestRolesArguments(t *testing.T) {
 			return err
 		}, "req"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			wiretest.RequireArgError(t, tt.call(m.client), tt.wantName)
-			assert.Zero(t, m.Calls())
-		})
-	}
+	runArgs(t, wholeClient, tests)
 }
