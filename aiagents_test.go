@@ -201,14 +201,9 @@ func TestAIAgentsAllAgents(t *testing.T) {
 	ctx := context.Background()
 	t.Run("follows meta.next's createdAt", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
-			switch req.URL.Query().Get("createdAt") {
-			case "":
-				return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"a"},{"uid":"b"}],"meta":{"current":{"limit":2,"count":2},"next":{"affix":"append","createdAt":2}}}`), nil
-			case "2":
-				return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"c"}],"meta":{"current":{"limit":2,"count":1}}}`), nil
-			}
-			return wiretest.JSONResponse(http.StatusOK, `{"data":[]}`), nil
+		m.ServePages("createdAt", map[string]string{
+			"":  `{"data":[{"uid":"a"},{"uid":"b"}],"meta":{"current":{"limit":2,"count":2},"next":{"affix":"append","createdAt":2}}}`,
+			"2": `{"data":[{"uid":"c"}],"meta":{"current":{"limit":2,"count":1}}}`,
 		})
 		opts := &chat.ListAgentsOptions{Limit: 2, Search: "s"}
 		var uids []string

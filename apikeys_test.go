@@ -97,11 +97,9 @@ func TestAPIKeysWire(t *testing.T) {
 
 func TestAPIKeysAll(t *testing.T) {
 	m := newMockAPI(t)
-	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
-		if req.URL.Query().Get("page") == "1" {
-			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"apiKey":"k1"},{"apiKey":"k2"}],"meta":{"pagination":{"per_page":2,"current_page":1}}}`), nil
-		}
-		return wiretest.JSONResponse(http.StatusOK, `{"data":[],"meta":{"pagination":{"per_page":2,"current_page":2}}}`), nil
+	m.ServePages("page", map[string]string{
+		"1": `{"data":[{"apiKey":"k1"},{"apiKey":"k2"}],"meta":{"pagination":{"per_page":2,"current_page":1}}}`,
+		"2": `{"data":[],"meta":{"pagination":{"per_page":2,"current_page":2}}}`,
 	})
 	var keys []string
 	for k, err := range m.client.APIKeys.All(context.Background(), &chat.ListAPIKeysOptions{Scope: chat.ScopeAuthOnly}) {

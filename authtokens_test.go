@@ -120,16 +120,11 @@ func TestAuthTokensWire(t *testing.T) {
 
 func TestAuthTokensAll(t *testing.T) {
 	m := newMockAPI(t)
-	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
-		switch req.URL.Query().Get("page") {
-		case "1":
-			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"u1","authToken":"t1"},{"uid":"u1","authToken":"t2"}],
-				"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`), nil
-		case "2":
-			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"u1","authToken":"t3"}],
-				"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`), nil
-		}
-		return wiretest.JSONResponse(http.StatusBadRequest, `{}`), nil
+	m.ServePages("page", map[string]string{
+		"1": `{"data":[{"uid":"u1","authToken":"t1"},{"uid":"u1","authToken":"t2"}],
+		"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`,
+		"2": `{"data":[{"uid":"u1","authToken":"t3"}],
+		"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`,
 	})
 	var tokens []string
 	for tok, err := range m.client.AuthTokens.All(context.Background(), "u1", &chat.ListAuthTokensOptions{PageOptions: chat.PageOptions{PerPage: 2}}) {

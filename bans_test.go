@@ -71,14 +71,9 @@ func TestBansWire(t *testing.T) {
 
 func TestBansAll(t *testing.T) {
 	m := newMockAPI(t)
-	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
-		switch req.URL.Query().Get("page") {
-		case "1":
-			return wiretest.JSONResponse(http.StatusOK, usersPage(1, 2, `"per_page":2,"current_page":1,"total_pages":2`)), nil
-		case "2":
-			return wiretest.JSONResponse(http.StatusOK, usersPage(3, 2, `"per_page":2,"current_page":2,"total_pages":2`)), nil
-		}
-		return wiretest.JSONResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected page"}}`), nil
+	m.ServePages("page", map[string]string{
+		"1": usersPage(1, 2, `"per_page":2,"current_page":1,"total_pages":2`),
+		"2": usersPage(3, 2, `"per_page":2,"current_page":2,"total_pages":2`),
 	})
 	var uids []string
 	for u, err := range m.client.Bans.All(context.Background(), "g", &chat.ListBannedOptions{PageOptions: chat.PageOptions{PerPage: 2}}) {

@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/internal/wiretest"
 )
 
 func TestBlockedWire(t *testing.T) {
@@ -77,11 +76,9 @@ func TestBlockedWire(t *testing.T) {
 
 func TestBlockedAll(t *testing.T) {
 	m := newMockAPI(t)
-	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
-		if req.URL.Query().Get("page") == "1" {
-			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"b"},{"uid":"c"}],"meta":{"pagination":{"per_page":2,"current_page":1}}}`), nil
-		}
-		return wiretest.JSONResponse(http.StatusOK, `{"data":[],"meta":{"pagination":{"per_page":2,"current_page":2}}}`), nil
+	m.ServePages("page", map[string]string{
+		"1": `{"data":[{"uid":"b"},{"uid":"c"}],"meta":{"pagination":{"per_page":2,"current_page":1}}}`,
+		"2": `{"data":[],"meta":{"pagination":{"per_page":2,"current_page":2}}}`,
 	})
 	var uids []string
 	for u, err := range m.client.Blocked.All(context.Background(), "a/b", &chat.ListBlockedOptions{PageOptions: chat.PageOptions{PerPage: 2}}) {

@@ -359,16 +359,11 @@ func TestConversationsArguments(t *testing.T) {
 
 func TestConversationsAll(t *testing.T) {
 	m := newMockAPI(t)
-	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
-		switch req.URL.Query().Get("page") {
-		case "1":
-			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"conversationId":"a_user_b","unreadMessageCount":"1"},
-				{"conversationId":"a_user_c","unreadMessageCount":"0"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`), nil
-		case "2":
-			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"conversationId":"group_g","unreadMessageCount":"12"}],
-				"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`), nil
-		}
-		return wiretest.JSONResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST"}}`), nil
+	m.ServePages("page", map[string]string{
+		"1": `{"data":[{"conversationId":"a_user_b","unreadMessageCount":"1"},
+		{"conversationId":"a_user_c","unreadMessageCount":"0"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`,
+		"2": `{"data":[{"conversationId":"group_g","unreadMessageCount":"12"}],
+		"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`,
 	})
 	var ids []string
 	var counts []int

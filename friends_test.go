@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/internal/wiretest"
 )
 
 func TestFriendsWire(t *testing.T) {
@@ -77,11 +76,9 @@ func TestFriendsWire(t *testing.T) {
 
 func TestFriendsAll(t *testing.T) {
 	m := newMockAPI(t)
-	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
-		if req.URL.Query().Get("page") == "1" {
-			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"b"},{"uid":"c"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`), nil
-		}
-		return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"d"}],"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`), nil
+	m.ServePages("page", map[string]string{
+		"1": `{"data":[{"uid":"b"},{"uid":"c"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`,
+		"2": `{"data":[{"uid":"d"}],"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`,
 	})
 	var uids []string
 	for u, err := range m.client.Friends.All(context.Background(), "a", &chat.ListFriendsOptions{SearchKey: "x", PageOptions: chat.PageOptions{PerPage: 2}}) {

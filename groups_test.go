@@ -201,14 +201,9 @@ func TestGroupsListQuery(t *testing.T) {
 
 func TestGroupsAll(t *testing.T) {
 	m := newMockAPI(t)
-	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
-		switch req.URL.Query().Get("page") {
-		case "1":
-			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"guid":"g1"},{"guid":"g2"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`), nil
-		case "2":
-			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"guid":"g3"}],"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`), nil
-		}
-		return wiretest.JSONResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected page"}}`), nil
+	m.ServePages("page", map[string]string{
+		"1": `{"data":[{"guid":"g1"},{"guid":"g2"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`,
+		"2": `{"data":[{"guid":"g3"}],"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`,
 	})
 	opts := &chat.ListGroupsOptions{PageOptions: chat.PageOptions{PerPage: 2}, Types: []chat.GroupType{chat.GroupPublic}, HasJoined: true}
 	var guids []string

@@ -130,14 +130,9 @@ func TestMembersWire(t *testing.T) {
 
 func TestMembersAll(t *testing.T) {
 	m := newMockAPI(t)
-	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
-		switch req.URL.Query().Get("page") {
-		case "1":
-			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"u1","scope":"admin"},{"uid":"u2","scope":"participant"}],"meta":{"pagination":{"per_page":2,"current_page":1}}}`), nil
-		case "2":
-			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"uid":"u3","scope":"participant"}],"meta":{"pagination":{"per_page":2,"current_page":2}}}`), nil
-		}
-		return wiretest.JSONResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected page"}}`), nil
+	m.ServePages("page", map[string]string{
+		"1": `{"data":[{"uid":"u1","scope":"admin"},{"uid":"u2","scope":"participant"}],"meta":{"pagination":{"per_page":2,"current_page":1}}}`,
+		"2": `{"data":[{"uid":"u3","scope":"participant"}],"meta":{"pagination":{"per_page":2,"current_page":2}}}`,
 	})
 	var got []string
 	for mem, err := range m.client.Members.All(context.Background(), "g", &chat.ListMembersOptions{PageOptions: chat.PageOptions{PerPage: 2}}) {

@@ -161,7 +161,7 @@ func TestMessagesAllReactions(t *testing.T) {
 
 	t.Run("AllReactions", func(t *testing.T) {
 		m := newMockAPI(t)
-		messagesServer(m, pages)
+		m.ServePages("id", pages)
 		assert.Equal(t, []string{"1", "2", "3"}, collect(t, m.client.Messages.AllReactions(context.Background(), "42", opts)))
 		for _, r := range m.Requests() {
 			assert.Equal(t, "/v3/messages/42/reactions", r.Path)
@@ -171,7 +171,7 @@ func TestMessagesAllReactions(t *testing.T) {
 	})
 	t.Run("AllReactionsFor", func(t *testing.T) {
 		m := newMockAPI(t)
-		messagesServer(m, pages)
+		m.ServePages("id", pages)
 		assert.Equal(t, []string{"1", "2", "3"}, collect(t, m.client.Messages.AllReactionsFor(context.Background(), "42", "👍", opts, chat.OnBehalfOf("u1"))))
 		for _, r := range m.Requests() {
 			assert.Equal(t, "/v3/messages/42/reactions/%F0%9F%91%8D", r.Path)

@@ -374,7 +374,7 @@ func TestMessagesAllThread(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			messagesServer(m, tt.pages)
+			m.ServePages("id", tt.pages)
 			opts := &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 2}}
 
 			ids, errs := collectThread(t, m.client.Messages.AllThreadMessages(context.Background(), "42", opts))
@@ -402,7 +402,7 @@ func TestMessagesAllThread(t *testing.T) {
 
 	t.Run("ranging twice starts afresh", func(t *testing.T) {
 		m := newMockAPI(t)
-		messagesServer(m, map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
+		m.ServePages("id", map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
 		seq := m.client.Messages.AllThreadMessages(context.Background(), "42", nil)
 		first, _ := collectThread(t, seq)
 		second, _ := collectThread(t, seq)
@@ -413,7 +413,7 @@ func TestMessagesAllThread(t *testing.T) {
 
 	t.Run("breaking out stops fetching", func(t *testing.T) {
 		m := newMockAPI(t)
-		messagesServer(m, map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
+		m.ServePages("id", map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
 		for range m.client.Messages.AllThreadMessages(context.Background(), "42", nil) {
 			break
 		}
@@ -422,7 +422,7 @@ func TestMessagesAllThread(t *testing.T) {
 
 	t.Run("cancelled context stops it", func(t *testing.T) {
 		m := newMockAPI(t)
-		messagesServer(m, map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
+		m.ServePages("id", map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		var last error
@@ -1041,19 +1041,6 @@ func TestMessagesList(t *testing.T) {
 	})
 }
 
-// messagesServer answers a cursor-based message list from pages keyed by
-// the request's id cursor ("" for the first page), and records the
-// queries.
-func messagesServer(m *mockAPI, pages map[string]string) {
-	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
-		body, ok := pages[req.URL.Query().Get("id")]
-		if !ok {
-			return wiretest.JSONResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected cursor"}}`), nil
-		}
-		return wiretest.JSONResponse(http.StatusOK, body), nil
-	})
-}
-
 func msgPage(meta string, ids ...string) string {
 	var data []string
 	for _, id := range ids {
@@ -1068,7 +1055,7 @@ func TestMessagesAllLists(t *testing.T) {
 	}
 	t.Run("All follows meta.next", func(t *testing.T) {
 		m := newMockAPI(t)
-		messagesServer(m, map[string]string{"": msgPage(nextMeta("2"), "1", "2"), "2": msgPage(nextMeta("3"), "3"), "3": msgPage(`{}`)})
+		m.ServePages("id", map[string]string{"": msgPage(nextMeta("2"), "1", "2"), "2": msgPage(nextMeta("3"), "3"), "3": msgPage(`{}`)})
 		opts := &chat.ListMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 2}, Category: chat.CategoryMessage}
 		ids, errs := collectThread(t, m.client.Messages.All(context.Background(), opts, chat.OnBehalfOf("u1")))
 		assert.Empty(t, errs)
@@ -1086,7 +1073,7 @@ func TestMessagesAllLists(t *testing.T) {
 
 	t.Run("AllGroupMessages follows meta.next and stalls on a repeat", func(t *testing.T) {
 		m := newMockAPI(t)
-		messagesServer(m, map[string]string{"": msgPage(nextMeta("2"), "1", "2"), "2": msgPage(nextMeta("2"), "3", "4")})
+		m.ServePages("id", map[string]string{"": msgPage(nextMeta("2"), "1", "2"), "2": msgPage(nextMeta("2"), "3", "4")})
 		ids, errs := collectThread(t, m.client.Messages.AllGroupMessages(context.Background(), "g/1", nil))
 		assert.Equal(t, []string{"1", "2", "3", "4"}, ids)
 		require.Len(t, errs, 1)
@@ -1099,7 +1086,7 @@ func TestMessagesAllLists(t *testing.T) {
 	t.Run("AllUserMessages follows meta.cursor with a numeric id", func(t *testing.T) {
 		m := newMockAPI(t)
 		pagination := `"pagination":{"total":0,"count":2,"per_page":100,"current_page":1,"total_pages":1}`
-		messagesServer(m, map[string]string{
+		m.ServePages("id", map[string]string{
 			"":     msgPage(`{`+pagination+`,"cursor":{"id":1786,"affix":"prepend"}}`, "1788", "1787"),
 			"1786": msgPage(`{"current":{"limit":2,"count":2},"next":{"affix":"prepend","id":"1784"}}`, "1786", "1785"),
 			"1784": msgPage(`{"cursor":{"id":1783,"affix":"prepend"}}`),
@@ -1118,7 +1105,7 @@ func TestMessagesAllLists(t *testing.T) {
 
 	t.Run("AllUserMessages follows a cursor beside meta", func(t *testing.T) {
 		m := newMockAPI(t)
-		messagesServer(m, map[string]string{
+		m.ServePages("id", map[string]string{
 			"":  `{"data":[{"id":"5"}],"meta":{},"cursor":{"id":4,"affix":"prepend"}}`,
 			"4": `{"data":[{"id":"4"}],"meta":{}}`,
 		})

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/internal/wiretest"
 )
 
 const threadItemJSON = `{"id":"42","sender":"cometchat-uid-1","category":"message","type":"text","data":{"text":"parent"},
@@ -112,15 +111,6 @@ func threadsPage(next int, ids ...string) string {
 }
 
 func TestMessagesAllThreads(t *testing.T) {
-	serve := func(m *mockAPI, pages map[string]string) {
-		m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
-			body, ok := pages[req.URL.Query().Get("updatedAt")]
-			if !ok {
-				return wiretest.JSONResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected cursor"}}`), nil
-			}
-			return wiretest.JSONResponse(http.StatusOK, body), nil
-		})
-	}
 	tests := []struct {
 		name     string
 		pages    map[string]string
@@ -152,7 +142,7 @@ func TestMessagesAllThreads(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			serve(m, tt.pages)
+			m.ServePages("updatedAt", tt.pages)
 			opts := &chat.ListThreadsOptions{UpdateCursorOptions: chat.UpdateCursorOptions{Limit: 2}, ParticipatedByMe: true}
 			var ids []string
 			var errs []error

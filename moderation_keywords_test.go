@@ -136,11 +136,9 @@ func TestModerationKeywordsWire(t *testing.T) {
 
 	t.Run("AllKeywordLists", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
-			if req.URL.Query().Get("id") == "" {
-				return wiretest.JSONResponse(http.StatusOK, `{"data":[{"id":"a"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"a"}}}`), nil
-			}
-			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"id":"b"}],"meta":{"current":{"limit":1,"count":1}}}`), nil
+		m.ServePages("id", map[string]string{
+			"":  `{"data":[{"id":"a"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"a"}}}`,
+			"a": `{"data":[{"id":"b"}],"meta":{"current":{"limit":1,"count":1}}}`,
 		})
 		var ids []string
 		for k, err := range m.client.Moderation.AllKeywordLists(ctx, &chat.ListKeywordListsOptions{CursorOptions: chat.CursorOptions{Limit: 1}}) {

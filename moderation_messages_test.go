@@ -141,13 +141,9 @@ func TestModerationMessagesWire(t *testing.T) {
 
 func TestModerationAllMessageLists(t *testing.T) {
 	ctx := context.Background()
-	serve := func(m *mockAPI) {
-		m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
-			if req.URL.Query().Get("id") == "" {
-				return wiretest.JSONResponse(http.StatusOK, `{"data":[{"message":{"id":"1"},"id":"1"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"1"}}}`), nil
-			}
-			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"message":{"id":"2"},"id":"2"}],"meta":{"current":{"limit":1,"count":1}}}`), nil
-		})
+	pages := map[string]string{
+		"":  `{"data":[{"message":{"id":"1"},"id":"1"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"1"}}}`,
+		"1": `{"data":[{"message":{"id":"2"},"id":"2"}],"meta":{"current":{"limit":1,"count":1}}}`,
 	}
 	opts := chat.CursorOptions{Limit: 1}
 	tests := []struct {
@@ -188,7 +184,7 @@ func TestModerationAllMessageLists(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			serve(m)
+			m.ServePages("id", pages)
 			ids, err := tt.ids(m.client)
 			require.NoError(t, err)
 			assert.Equal(t, []string{"1", "2"}, ids)

@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // ruleJSON is the reference's example rule as the service returns it.
@@ -133,11 +132,9 @@ func TestRuleConditionForms(t *testing.T) {
 
 func TestModerationAllRules(t *testing.T) {
 	m := newMockAPI(t)
-	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
-		if req.URL.Query().Get("id") == "" {
-			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"id":"a"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"a"}}}`), nil
-		}
-		return wiretest.JSONResponse(http.StatusOK, `{"data":[{"id":"b"}],"meta":{"current":{"limit":1,"count":1}}}`), nil
+	m.ServePages("id", map[string]string{
+		"":  `{"data":[{"id":"a"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"a"}}}`,
+		"a": `{"data":[{"id":"b"}],"meta":{"current":{"limit":1,"count":1}}}`,
 	})
 	var ids []string
 	for r, err := range m.client.Moderation.AllRules(context.Background(), &chat.ListRulesOptions{CursorOptions: chat.CursorOptions{Limit: 1}}) {

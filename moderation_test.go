@@ -110,11 +110,9 @@ func TestModerationAllReasons(t *testing.T) {
 	})
 	t.Run("follows meta.next", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
-			if req.URL.Query().Get("id") == "" {
-				return wiretest.JSONResponse(http.StatusOK, `{"data":[{"id":"a"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"a"}}}`), nil
-			}
-			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"id":"b"}],"meta":{"current":{"limit":1,"count":1}}}`), nil
+		m.ServePages("id", map[string]string{
+			"":  `{"data":[{"id":"a"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"a"}}}`,
+			"a": `{"data":[{"id":"b"}],"meta":{"current":{"limit":1,"count":1}}}`,
 		})
 		var ids []string
 		for r, err := range m.client.Moderation.AllReasons(context.Background(), &chat.ListReasonsOptions{CursorOptions: chat.CursorOptions{Limit: 1}}) {

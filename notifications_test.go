@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/internal/wiretest"
 )
 
 const settingsJSON = `{
@@ -174,14 +173,9 @@ func TestNotificationAllLogs(t *testing.T) {
 
 	t.Run("follows meta.next.logId", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
-			switch req.URL.Query().Get("logId") {
-			case "":
-				return wiretest.JSONResponse(http.StatusOK, page([]string{"a", "b"}, 2, "b")), nil
-			case "b":
-				return wiretest.JSONResponse(http.StatusOK, page([]string{"c"}, 2, "")), nil
-			}
-			return wiretest.JSONResponse(http.StatusOK, page(nil, 2, "")), nil
+		m.ServePages("logId", map[string]string{
+			"":  page([]string{"a", "b"}, 2, "b"),
+			"b": page([]string{"c"}, 2, ""),
 		})
 		opts := &chat.ListLogsOptions{Limit: 2, Sender: "alice"}
 		assert.Equal(t, []string{"a", "b", "c"}, collect(t, m, opts))
@@ -193,11 +187,9 @@ func TestNotificationAllLogs(t *testing.T) {
 	})
 	t.Run("continues after a full page without a cursor", func(t *testing.T) {
 		m := newMockAPI(t)
-		m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
-			if req.URL.Query().Get("logId") == "" {
-				return wiretest.JSONResponse(http.StatusOK, page([]string{"a", "b"}, 2, "")), nil
-			}
-			return wiretest.JSONResponse(http.StatusOK, page(nil, 2, "")), nil
+		m.ServePages("logId", map[string]string{
+			"":  page([]string{"a", "b"}, 2, ""),
+			"b": page(nil, 2, ""),
 		})
 		assert.Equal(t, []string{"a", "b"}, collect(t, m, &chat.ListLogsOptions{Direction: chat.DirectionAfter}))
 		reqs := m.Requests()

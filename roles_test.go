@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // roleJSON is the reference's role example (chat-core §2.6).
@@ -112,11 +111,9 @@ func TestRolesWire(t *testing.T) {
 
 func TestRolesAll(t *testing.T) {
 	m := newMockAPI(t)
-	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
-		if req.URL.Query().Get("page") == "1" {
-			return wiretest.JSONResponse(http.StatusOK, `{"data":[{"role":"default"},{"role":"manager"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`), nil
-		}
-		return wiretest.JSONResponse(http.StatusOK, `{"data":[{"role":"support"}],"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`), nil
+	m.ServePages("page", map[string]string{
+		"1": `{"data":[{"role":"default"},{"role":"manager"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`,
+		"2": `{"data":[{"role":"support"}],"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`,
 	})
 	var roles []string
 	for r, err := range m.client.Roles.All(context.Background(), &chat.ListRolesOptions{PageOptions: chat.PageOptions{PerPage: 2}}) {

@@ -331,13 +331,7 @@ func TestUsersAll(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := newMockAPI(t)
-			m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
-				body, ok := tt.pages[req.URL.Query().Get("page")]
-				if !ok {
-					return wiretest.JSONResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected page"}}`), nil
-				}
-				return wiretest.JSONResponse(http.StatusOK, body), nil
-			})
+			m.ServePages("page", tt.pages)
 			var before chat.ListUsersOptions
 			if tt.opts != nil {
 				before = *tt.opts

@@ -92,6 +92,19 @@ func (m *Mock) Serve(h func(attempt int, req *http.Request) (*http.Response, err
 	m.mu.Unlock()
 }
 
+// ServePages makes every request answer 200 with the page that pages
+// holds for the value of its query parameter param ("" when it has none),
+// and 400 when pages holds none: a paged list that follows its cursor.
+func (m *Mock) ServePages(param string, pages map[string]string) {
+	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
+		body, ok := pages[req.URL.Query().Get(param)]
+		if !ok {
+			return JSONResponse(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"unexpected `+param+`"}}`), nil
+		}
+		return JSONResponse(http.StatusOK, body), nil
+	})
+}
+
 // Requests returns the requests seen so far.
 func (m *Mock) Requests() []Request {
 	m.mu.Lock()
