@@ -206,11 +206,7 @@ func TestAIAgentsAllAgents(t *testing.T) {
 			"2": `{"data":[{"uid":"c"}],"meta":{"current":{"limit":2,"count":1}}}`,
 		})
 		opts := &chat.ListAgentsOptions{Limit: 2, Search: "s"}
-		var uids []string
-		for a, err := range m.client.AIAgents.AllAgents(ctx, opts) {
-			require.NoError(t, err)
-			uids = append(uids, a.UID)
-		}
+		uids := collectKeys(t, m.client.AIAgents.AllAgents(ctx, opts), func(a *chat.Agent) string { return a.UID })
 		assert.Equal(t, []string{"a", "b", "c"}, uids)
 		reqs := m.Requests()
 		require.Len(t, reqs, 2)

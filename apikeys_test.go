@@ -101,11 +101,8 @@ func TestAPIKeysAll(t *testing.T) {
 		"1": `{"data":[{"apiKey":"k1"},{"apiKey":"k2"}],"meta":{"pagination":{"per_page":2,"current_page":1}}}`,
 		"2": `{"data":[],"meta":{"pagination":{"per_page":2,"current_page":2}}}`,
 	})
-	var keys []string
-	for k, err := range m.client.APIKeys.All(context.Background(), &chat.ListAPIKeysOptions{Scope: chat.ScopeAuthOnly}) {
-		require.NoError(t, err)
-		keys = append(keys, string(k.APIKey))
-	}
+	keys := collectKeys(t, m.client.APIKeys.All(context.Background(), &chat.ListAPIKeysOptions{Scope: chat.ScopeAuthOnly}),
+		func(k *chat.APIKey) string { return string(k.APIKey) })
 	assert.Equal(t, []string{"k1", "k2"}, keys)
 	reqs := m.Requests()
 	require.Len(t, reqs, 2)

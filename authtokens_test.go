@@ -126,11 +126,8 @@ func TestAuthTokensAll(t *testing.T) {
 		"2": `{"data":[{"uid":"u1","authToken":"t3"}],
 		"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`,
 	})
-	var tokens []string
-	for tok, err := range m.client.AuthTokens.All(context.Background(), "u1", &chat.ListAuthTokensOptions{PageOptions: chat.PageOptions{PerPage: 2}}) {
-		require.NoError(t, err)
-		tokens = append(tokens, string(tok.AuthToken))
-	}
+	tokens := collectKeys(t, m.client.AuthTokens.All(context.Background(), "u1", &chat.ListAuthTokensOptions{PageOptions: chat.PageOptions{PerPage: 2}}),
+		func(tok *chat.AuthToken) string { return string(tok.AuthToken) })
 	assert.Equal(t, []string{"t1", "t2", "t3"}, tokens)
 	for _, r := range m.Requests() {
 		assert.Equal(t, "/v3/users/u1/auth_tokens", r.Path)

@@ -75,11 +75,8 @@ func TestBansAll(t *testing.T) {
 		"1": usersPage(1, 2, `"per_page":2,"current_page":1,"total_pages":2`),
 		"2": usersPage(3, 2, `"per_page":2,"current_page":2,"total_pages":2`),
 	})
-	var uids []string
-	for u, err := range m.client.Bans.All(context.Background(), "g", &chat.ListBannedOptions{PageOptions: chat.PageOptions{PerPage: 2}}) {
-		require.NoError(t, err)
-		uids = append(uids, u.UID)
-	}
+	uids := collectKeys(t, m.client.Bans.All(context.Background(), "g", &chat.ListBannedOptions{PageOptions: chat.PageOptions{PerPage: 2}}),
+		func(u *chat.User) string { return u.UID })
 	assert.Equal(t, []string{"u1", "u2", "u3", "u4"}, uids)
 	reqs := m.Requests()
 	require.Len(t, reqs, 2)

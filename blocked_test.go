@@ -80,11 +80,8 @@ func TestBlockedAll(t *testing.T) {
 		"1": `{"data":[{"uid":"b"},{"uid":"c"}],"meta":{"pagination":{"per_page":2,"current_page":1}}}`,
 		"2": `{"data":[],"meta":{"pagination":{"per_page":2,"current_page":2}}}`,
 	})
-	var uids []string
-	for u, err := range m.client.Blocked.All(context.Background(), "a/b", &chat.ListBlockedOptions{PageOptions: chat.PageOptions{PerPage: 2}}) {
-		require.NoError(t, err)
-		uids = append(uids, u.UID)
-	}
+	uids := collectKeys(t, m.client.Blocked.All(context.Background(), "a/b", &chat.ListBlockedOptions{PageOptions: chat.PageOptions{PerPage: 2}}),
+		func(u *chat.User) string { return u.UID })
 	assert.Equal(t, []string{"b", "c"}, uids)
 	reqs := m.Requests()
 	require.Len(t, reqs, 2)

@@ -230,11 +230,8 @@ func TestCallsAll(t *testing.T) {
 		m := newMockAPI(t)
 		m.Serve(pageResponder([]string{`{"sessionId":"a"}`, `{"sessionId":"b"}`, `{"sessionId":"c"}`}, 2))
 		opts := &chat.ListCallsOptions{Type: chat.CallTypeAudio, PageOptions: chat.PageOptions{PerPage: 2}}
-		var ids []string
-		for c, err := range m.client.Calls.All(ctx, opts, chat.OnBehalfOf("u2")) {
-			require.NoError(t, err)
-			ids = append(ids, c.SessionID)
-		}
+		ids := collectKeys(t, m.client.Calls.All(ctx, opts, chat.OnBehalfOf("u2")),
+			func(c *chat.Call) string { return c.SessionID })
 		assert.Equal(t, []string{"a", "b", "c"}, ids)
 		reqs := m.Requests()
 		require.Len(t, reqs, 2)
@@ -277,11 +274,8 @@ func TestCallsAll(t *testing.T) {
 	t.Run("transcriptions, from a given page", func(t *testing.T) {
 		m := newMockAPI(t)
 		m.Serve(pageResponder([]string{`{"tid":"t1"}`, `{"tid":"t2"}`, `{"tid":"t3"}`}, 1))
-		var tids []string
-		for tr, err := range m.client.Calls.AllTranscriptions(ctx, "s1", &chat.ListTranscriptionsOptions{PageOptions: chat.PageOptions{PerPage: 1, Page: 2}}) {
-			require.NoError(t, err)
-			tids = append(tids, tr.TID)
-		}
+		tids := collectKeys(t, m.client.Calls.AllTranscriptions(ctx, "s1", &chat.ListTranscriptionsOptions{PageOptions: chat.PageOptions{PerPage: 1, Page: 2}}),
+			func(tr *chat.CallTranscription) string { return tr.TID })
 		assert.Equal(t, []string{"t2", "t3"}, tids)
 		for _, r := range m.Requests() {
 			assertWire(t, r, http.MethodGet, "/v3/calls/s1/transcriptions")

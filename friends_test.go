@@ -80,11 +80,8 @@ func TestFriendsAll(t *testing.T) {
 		"1": `{"data":[{"uid":"b"},{"uid":"c"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`,
 		"2": `{"data":[{"uid":"d"}],"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`,
 	})
-	var uids []string
-	for u, err := range m.client.Friends.All(context.Background(), "a", &chat.ListFriendsOptions{SearchKey: "x", PageOptions: chat.PageOptions{PerPage: 2}}) {
-		require.NoError(t, err)
-		uids = append(uids, u.UID)
-	}
+	uids := collectKeys(t, m.client.Friends.All(context.Background(), "a", &chat.ListFriendsOptions{SearchKey: "x", PageOptions: chat.PageOptions{PerPage: 2}}),
+		func(u *chat.User) string { return u.UID })
 	assert.Equal(t, []string{"b", "c", "d"}, uids)
 	reqs := m.Requests()
 	require.Len(t, reqs, 2)

@@ -206,11 +206,8 @@ func TestGroupsAll(t *testing.T) {
 		"2": `{"data":[{"guid":"g3"}],"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`,
 	})
 	opts := &chat.ListGroupsOptions{PageOptions: chat.PageOptions{PerPage: 2}, Types: []chat.GroupType{chat.GroupPublic}, HasJoined: true}
-	var guids []string
-	for g, err := range m.client.Groups.All(context.Background(), opts, chat.OnBehalfOf("u1")) {
-		require.NoError(t, err)
-		guids = append(guids, g.GUID)
-	}
+	guids := collectKeys(t, m.client.Groups.All(context.Background(), opts, chat.OnBehalfOf("u1")),
+		func(g *chat.Group) string { return g.GUID })
 	assert.Equal(t, []string{"g1", "g2", "g3"}, guids)
 	reqs := m.Requests()
 	require.Len(t, reqs, 2)

@@ -119,3 +119,28 @@ func TestEveryIteratorStopsOnARepeatedPage(t *testing.T) {
 		})
 	}
 }
+
+// collectKeys ranges over seq, failing the test at the first error it
+// yields, and returns key of every item in order.
+func collectKeys[T any](t *testing.T, seq iter.Seq2[*T, error], key func(*T) string) []string {
+	t.Helper()
+	var keys []string
+	for v, err := range seq {
+		require.NoError(t, err)
+		keys = append(keys, key(v))
+	}
+	return keys
+}
+
+// collect ranges over seq and returns key of every item and every error
+// it yields, in order.
+func collect[T any](seq iter.Seq2[*T, error], key func(*T) string) (keys []string, errs []error) {
+	for v, err := range seq {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		keys = append(keys, key(v))
+	}
+	return keys, errs
+}

@@ -134,11 +134,8 @@ func TestMembersAll(t *testing.T) {
 		"1": `{"data":[{"uid":"u1","scope":"admin"},{"uid":"u2","scope":"participant"}],"meta":{"pagination":{"per_page":2,"current_page":1}}}`,
 		"2": `{"data":[{"uid":"u3","scope":"participant"}],"meta":{"pagination":{"per_page":2,"current_page":2}}}`,
 	})
-	var got []string
-	for mem, err := range m.client.Members.All(context.Background(), "g", &chat.ListMembersOptions{PageOptions: chat.PageOptions{PerPage: 2}}) {
-		require.NoError(t, err)
-		got = append(got, mem.UID+":"+string(mem.Scope))
-	}
+	got := collectKeys(t, m.client.Members.All(context.Background(), "g", &chat.ListMembersOptions{PageOptions: chat.PageOptions{PerPage: 2}}),
+		func(mem *chat.GroupMember) string { return mem.UID + ":" + string(mem.Scope) })
 	assert.Equal(t, []string{"u1:admin", "u2:participant", "u3:participant"}, got)
 	reqs := m.Requests()
 	require.Len(t, reqs, 2)

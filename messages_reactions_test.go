@@ -149,20 +149,13 @@ func TestMessagesAllReactions(t *testing.T) {
 		"2": `{"data":[{"id":"3","reaction":"👍"}],"meta":{"current":{"limit":2,"count":1},"next":{"affix":"append","id":"3"}}}`,
 		"3": `{"data":[],"meta":{"current":{"limit":2,"count":0}}}`,
 	}
-	collect := func(t *testing.T, seq func(func(*chat.Reaction, error) bool)) []string {
-		var ids []string
-		for r, err := range seq {
-			require.NoError(t, err)
-			ids = append(ids, r.ID)
-		}
-		return ids
-	}
+	reactionID := func(r *chat.Reaction) string { return r.ID }
 	opts := &chat.ListReactionsOptions{CursorOptions: chat.CursorOptions{Limit: 2}}
 
 	t.Run("AllReactions", func(t *testing.T) {
 		m := newMockAPI(t)
 		m.ServePages("id", pages)
-		assert.Equal(t, []string{"1", "2", "3"}, collect(t, m.client.Messages.AllReactions(context.Background(), "42", opts)))
+		assert.Equal(t, []string{"1", "2", "3"}, collectKeys(t, m.client.Messages.AllReactions(context.Background(), "42", opts), reactionID))
 		for _, r := range m.Requests() {
 			assert.Equal(t, "/v3/messages/42/reactions", r.Path)
 			assert.Equal(t, "2", r.Query.Get("limit"))
@@ -172,7 +165,7 @@ func TestMessagesAllReactions(t *testing.T) {
 	t.Run("AllReactionsFor", func(t *testing.T) {
 		m := newMockAPI(t)
 		m.ServePages("id", pages)
-		assert.Equal(t, []string{"1", "2", "3"}, collect(t, m.client.Messages.AllReactionsFor(context.Background(), "42", "👍", opts, chat.OnBehalfOf("u1"))))
+		assert.Equal(t, []string{"1", "2", "3"}, collectKeys(t, m.client.Messages.AllReactionsFor(context.Background(), "42", "👍", opts, chat.OnBehalfOf("u1")), reactionID))
 		for _, r := range m.Requests() {
 			assert.Equal(t, "/v3/messages/42/reactions/%F0%9F%91%8D", r.Path)
 			assert.Equal(t, "u1", r.Header.Get("onBehalfOf"))

@@ -304,17 +304,8 @@ func threadPage(next string, ids ...string) string {
 	return `{"data":[` + strings.Join(data, ",") + `],"meta":` + meta + `}`
 }
 
-func collectThread(t *testing.T, seq func(func(*chat.Message, error) bool)) (ids []string, errs []error) {
-	t.Helper()
-	for msg, err := range seq {
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		ids = append(ids, msg.ID)
-	}
-	return ids, errs
-}
+// messageID is the key of a message for collect.
+func messageID(m *chat.Message) string { return m.ID }
 
 func TestMessagesAllThread(t *testing.T) {
 	tests := []struct {
@@ -377,7 +368,7 @@ func TestMessagesAllThread(t *testing.T) {
 			m.ServePages("id", tt.pages)
 			opts := &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 2}}
 
-			ids, errs := collectThread(t, m.client.Messages.AllThreadMessages(context.Background(), "42", opts))
+			ids, errs := collect(m.client.Messages.AllThreadMessages(context.Background(), "42", opts), messageID)
 			assert.Equal(t, tt.wantIDs, ids)
 			if tt.wantErr != nil {
 				require.Len(t, errs, 1)
@@ -404,8 +395,8 @@ func TestMessagesAllThread(t *testing.T) {
 		m := newMockAPI(t)
 		m.ServePages("id", map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
 		seq := m.client.Messages.AllThreadMessages(context.Background(), "42", nil)
-		first, _ := collectThread(t, seq)
-		second, _ := collectThread(t, seq)
+		first, _ := collect(seq, messageID)
+		second, _ := collect(seq, messageID)
 		assert.Equal(t, []string{"1", "2", "3"}, first)
 		assert.Equal(t, first, second)
 		assert.Equal(t, 4, m.Calls())
@@ -445,7 +436,7 @@ func TestMessagesAllThread(t *testing.T) {
 	t.Run("an API error is yielded and ends it", func(t *testing.T) {
 		m := newMockAPI(t)
 		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_MSG_NOT_FOUND","message":"no such message"}}`)
-		ids, errs := collectThread(t, m.client.Messages.AllThreadMessages(context.Background(), "42", nil))
+		ids, errs := collect(m.client.Messages.AllThreadMessages(context.Background(), "42", nil), messageID)
 		assert.Empty(t, ids)
 		require.Len(t, errs, 1)
 		assert.ErrorIs(t, errs[0], chat.ErrNotFound)
@@ -453,7 +444,7 @@ func TestMessagesAllThread(t *testing.T) {
 
 	t.Run("empty parentID", func(t *testing.T) {
 		m := newMockAPI(t)
-		_, errs := collectThread(t, m.client.Messages.AllThreadMessages(context.Background(), "", nil))
+		_, errs := collect(m.client.Messages.AllThreadMessages(context.Background(), "", nil), messageID)
 		require.Len(t, errs, 1)
 		wiretest.RequireArgError(t, errs[0], "parentID")
 		assert.Zero(t, m.Calls())
@@ -1057,7 +1048,7 @@ func TestMessagesAllLists(t *testing.T) {
 		m := newMockAPI(t)
 		m.ServePages("id", map[string]string{"": msgPage(nextMeta("2"), "1", "2"), "2": msgPage(nextMeta("3"), "3"), "3": msgPage(`{}`)})
 		opts := &chat.ListMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 2}, Category: chat.CategoryMessage}
-		ids, errs := collectThread(t, m.client.Messages.All(context.Background(), opts, chat.OnBehalfOf("u1")))
+		ids, errs := collect(m.client.Messages.All(context.Background(), opts, chat.OnBehalfOf("u1")), messageID)
 		assert.Empty(t, errs)
 		assert.Equal(t, []string{"1", "2", "3"}, ids)
 		reqs := m.Requests()
@@ -1074,7 +1065,7 @@ func TestMessagesAllLists(t *testing.T) {
 	t.Run("AllGroupMessages follows meta.next and stalls on a repeat", func(t *testing.T) {
 		m := newMockAPI(t)
 		m.ServePages("id", map[string]string{"": msgPage(nextMeta("2"), "1", "2"), "2": msgPage(nextMeta("2"), "3", "4")})
-		ids, errs := collectThread(t, m.client.Messages.AllGroupMessages(context.Background(), "g/1", nil))
+		ids, errs := collect(m.client.Messages.AllGroupMessages(context.Background(), "g/1", nil), messageID)
 		assert.Equal(t, []string{"1", "2", "3", "4"}, ids)
 		require.Len(t, errs, 1)
 		assert.ErrorIs(t, errs[0], chat.ErrPaginationStalled)
@@ -1091,7 +1082,7 @@ func TestMessagesAllLists(t *testing.T) {
 			"1786": msgPage(`{"current":{"limit":2,"count":2},"next":{"affix":"prepend","id":"1784"}}`, "1786", "1785"),
 			"1784": msgPage(`{"cursor":{"id":1783,"affix":"prepend"}}`),
 		})
-		ids, errs := collectThread(t, m.client.Messages.AllUserMessages(context.Background(), "u2", &chat.ListUserMessagesOptions{PerPage: 2}, chat.OnBehalfOf("u1")))
+		ids, errs := collect(m.client.Messages.AllUserMessages(context.Background(), "u2", &chat.ListUserMessagesOptions{PerPage: 2}, chat.OnBehalfOf("u1")), messageID)
 		assert.Empty(t, errs)
 		assert.Equal(t, []string{"1788", "1787", "1786", "1785"}, ids)
 		var cursors []string
@@ -1109,17 +1100,17 @@ func TestMessagesAllLists(t *testing.T) {
 			"":  `{"data":[{"id":"5"}],"meta":{},"cursor":{"id":4,"affix":"prepend"}}`,
 			"4": `{"data":[{"id":"4"}],"meta":{}}`,
 		})
-		ids, errs := collectThread(t, m.client.Messages.AllUserMessages(context.Background(), "u2", nil))
+		ids, errs := collect(m.client.Messages.AllUserMessages(context.Background(), "u2", nil), messageID)
 		assert.Empty(t, errs)
 		assert.Equal(t, []string{"5", "4"}, ids)
 	})
 
 	t.Run("empty ids", func(t *testing.T) {
 		m := newMockAPI(t)
-		_, errs := collectThread(t, m.client.Messages.AllUserMessages(context.Background(), "", nil))
+		_, errs := collect(m.client.Messages.AllUserMessages(context.Background(), "", nil), messageID)
 		require.Len(t, errs, 1)
 		wiretest.RequireArgError(t, errs[0], "uid")
-		_, errs = collectThread(t, m.client.Messages.AllGroupMessages(context.Background(), "", nil))
+		_, errs = collect(m.client.Messages.AllGroupMessages(context.Background(), "", nil), messageID)
 		require.Len(t, errs, 1)
 		wiretest.RequireArgError(t, errs[0], "guid")
 		assert.Zero(t, m.Calls())

@@ -144,15 +144,7 @@ func TestMessagesAllThreads(t *testing.T) {
 			m := newMockAPI(t)
 			m.ServePages("updatedAt", tt.pages)
 			opts := &chat.ListThreadsOptions{UpdateCursorOptions: chat.UpdateCursorOptions{Limit: 2}, ParticipatedByMe: true}
-			var ids []string
-			var errs []error
-			for msg, err := range m.client.Messages.AllThreads(context.Background(), opts, chat.OnBehalfOf("u1")) {
-				if err != nil {
-					errs = append(errs, err)
-					continue
-				}
-				ids = append(ids, msg.ID)
-			}
+			ids, errs := collect(m.client.Messages.AllThreads(context.Background(), opts, chat.OnBehalfOf("u1")), messageID)
 			assert.Equal(t, tt.wantIDs, ids)
 			if tt.wantErr != nil {
 				require.Len(t, errs, 1)

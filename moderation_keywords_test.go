@@ -140,11 +140,8 @@ func TestModerationKeywordsWire(t *testing.T) {
 			"":  `{"data":[{"id":"a"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"a"}}}`,
 			"a": `{"data":[{"id":"b"}],"meta":{"current":{"limit":1,"count":1}}}`,
 		})
-		var ids []string
-		for k, err := range m.client.Moderation.AllKeywordLists(ctx, &chat.ListKeywordListsOptions{CursorOptions: chat.CursorOptions{Limit: 1}}) {
-			require.NoError(t, err)
-			ids = append(ids, k.ID)
-		}
+		ids := collectKeys(t, m.client.Moderation.AllKeywordLists(ctx, &chat.ListKeywordListsOptions{CursorOptions: chat.CursorOptions{Limit: 1}}),
+			func(k *chat.KeywordList) string { return k.ID })
 		assert.Equal(t, []string{"a", "b"}, ids)
 		assert.Equal(t, "affix=append&id=a&limit=1", m.Requests()[1].RawQuery)
 	})

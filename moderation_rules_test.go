@@ -136,11 +136,8 @@ func TestModerationAllRules(t *testing.T) {
 		"":  `{"data":[{"id":"a"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"a"}}}`,
 		"a": `{"data":[{"id":"b"}],"meta":{"current":{"limit":1,"count":1}}}`,
 	})
-	var ids []string
-	for r, err := range m.client.Moderation.AllRules(context.Background(), &chat.ListRulesOptions{CursorOptions: chat.CursorOptions{Limit: 1}}) {
-		require.NoError(t, err)
-		ids = append(ids, r.ID)
-	}
+	ids := collectKeys(t, m.client.Moderation.AllRules(context.Background(), &chat.ListRulesOptions{CursorOptions: chat.CursorOptions{Limit: 1}}),
+		func(r *chat.ModerationRule) string { return r.ID })
 	assert.Equal(t, []string{"a", "b"}, ids)
 	reqs := m.Requests()
 	require.Len(t, reqs, 2)
@@ -149,11 +146,8 @@ func TestModerationAllRules(t *testing.T) {
 
 	m = newMockAPI(t)
 	m.Reply(http.StatusOK, `{"data":[{"id":"r","revisionId":"x_r_1"},{"id":"r","revisionId":"x_r_2"}],"meta":{"current":{"limit":100,"count":2}}}`)
-	var revs []string
-	for r, err := range m.client.Moderation.AllRuleRevisions(context.Background(), "r", nil) {
-		require.NoError(t, err)
-		revs = append(revs, r.RevisionID)
-	}
+	revs := collectKeys(t, m.client.Moderation.AllRuleRevisions(context.Background(), "r", nil),
+		func(r *chat.ModerationRule) string { return r.RevisionID })
 	assert.Equal(t, []string{"x_r_1", "x_r_2"}, revs)
 	assert.Equal(t, "/v3/moderation/rules/r/revisions", m.Only().Path)
 }

@@ -100,11 +100,8 @@ func TestModerationAllReasons(t *testing.T) {
 	t.Run("one page without a next cursor", func(t *testing.T) {
 		m := newMockAPI(t)
 		m.Reply(http.StatusOK, `{"data":[{"id":"a"},{"id":"b"}],"meta":{"current":{"limit":100,"count":2}}}`)
-		var ids []string
-		for r, err := range m.client.Moderation.AllReasons(context.Background(), nil) {
-			require.NoError(t, err)
-			ids = append(ids, r.ID)
-		}
+		ids := collectKeys(t, m.client.Moderation.AllReasons(context.Background(), nil),
+			func(r *chat.ModerationReason) string { return r.ID })
 		assert.Equal(t, []string{"a", "b"}, ids)
 		assert.Equal(t, 1, m.Calls())
 	})
@@ -114,11 +111,8 @@ func TestModerationAllReasons(t *testing.T) {
 			"":  `{"data":[{"id":"a"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"a"}}}`,
 			"a": `{"data":[{"id":"b"}],"meta":{"current":{"limit":1,"count":1}}}`,
 		})
-		var ids []string
-		for r, err := range m.client.Moderation.AllReasons(context.Background(), &chat.ListReasonsOptions{CursorOptions: chat.CursorOptions{Limit: 1}}) {
-			require.NoError(t, err)
-			ids = append(ids, r.ID)
-		}
+		ids := collectKeys(t, m.client.Moderation.AllReasons(context.Background(), &chat.ListReasonsOptions{CursorOptions: chat.CursorOptions{Limit: 1}}),
+			func(r *chat.ModerationReason) string { return r.ID })
 		assert.Equal(t, []string{"a", "b"}, ids)
 		reqs := m.Requests()
 		require.Len(t, reqs, 2)

@@ -163,12 +163,7 @@ func TestNotificationAllLogs(t *testing.T) {
 	}
 	collect := func(t *testing.T, m *mockAPI, opts *chat.ListLogsOptions) []string {
 		t.Helper()
-		var ids []string
-		for l, err := range m.client.Notifications.AllLogs(context.Background(), opts) {
-			require.NoError(t, err)
-			ids = append(ids, l.ID)
-		}
-		return ids
+		return collectKeys(t, m.client.Notifications.AllLogs(context.Background(), opts), func(l *chat.NotificationLog) string { return l.ID })
 	}
 
 	t.Run("follows meta.next.logId", func(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
 )
@@ -115,11 +114,8 @@ func TestRolesAll(t *testing.T) {
 		"1": `{"data":[{"role":"default"},{"role":"manager"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`,
 		"2": `{"data":[{"role":"support"}],"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`,
 	})
-	var roles []string
-	for r, err := range m.client.Roles.All(context.Background(), &chat.ListRolesOptions{PageOptions: chat.PageOptions{PerPage: 2}}) {
-		require.NoError(t, err)
-		roles = append(roles, r.Role)
-	}
+	roles := collectKeys(t, m.client.Roles.All(context.Background(), &chat.ListRolesOptions{PageOptions: chat.PageOptions{PerPage: 2}}),
+		func(r *chat.Role) string { return r.Role })
 	assert.Equal(t, []string{"default", "manager", "support"}, roles)
 	assert.Len(t, m.Requests(), 2)
 }

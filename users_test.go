@@ -337,15 +337,7 @@ func TestUsersAll(t *testing.T) {
 				before = *tt.opts
 			}
 
-			var uids []string
-			var errs []error
-			for u, err := range m.client.Users.All(context.Background(), tt.opts) {
-				if err != nil {
-					errs = append(errs, err)
-					continue
-				}
-				uids = append(uids, u.UID)
-			}
+			uids, errs := collect(m.client.Users.All(context.Background(), tt.opts), func(u *chat.User) string { return u.UID })
 
 			assert.Equal(t, tt.wantUIDs, uids)
 			if tt.wantErr != nil {
