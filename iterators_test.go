@@ -144,3 +144,16 @@ func collect[T any](seq iter.Seq2[*T, error], key func(*T) string) (keys []strin
 	}
 	return keys, errs
 }
+
+// assertYielded asserts that a walk collected wantKeys and then failed
+// once with wantErr or, when wantErr is nil, did not fail at all.
+func assertYielded(t *testing.T, keys []string, errs []error, wantKeys []string, wantErr error) {
+	t.Helper()
+	assert.Equal(t, wantKeys, keys)
+	if wantErr == nil {
+		assert.Empty(t, errs)
+		return
+	}
+	require.Len(t, errs, 1)
+	assert.ErrorIs(t, errs[0], wantErr)
+}

@@ -369,13 +369,7 @@ func TestMessagesAllThread(t *testing.T) {
 			opts := &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 2}}
 
 			ids, errs := collect(m.client.Messages.AllThreadMessages(context.Background(), "42", opts), messageID)
-			assert.Equal(t, tt.wantIDs, ids)
-			if tt.wantErr != nil {
-				require.Len(t, errs, 1)
-				assert.ErrorIs(t, errs[0], tt.wantErr)
-			} else {
-				assert.Empty(t, errs)
-			}
+			assertYielded(t, ids, errs, tt.wantIDs, tt.wantErr)
 
 			var got []string
 			for _, r := range m.Requests() {

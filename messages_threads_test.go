@@ -145,13 +145,7 @@ func TestMessagesAllThreads(t *testing.T) {
 			m.ServePages("updatedAt", tt.pages)
 			opts := &chat.ListThreadsOptions{UpdateCursorOptions: chat.UpdateCursorOptions{Limit: 2}, ParticipatedByMe: true}
 			ids, errs := collect(m.client.Messages.AllThreads(context.Background(), opts, chat.OnBehalfOf("u1")), messageID)
-			assert.Equal(t, tt.wantIDs, ids)
-			if tt.wantErr != nil {
-				require.Len(t, errs, 1)
-				assert.ErrorIs(t, errs[0], tt.wantErr)
-			} else {
-				assert.Empty(t, errs)
-			}
+			assertYielded(t, ids, errs, tt.wantIDs, tt.wantErr)
 			var cursors []string
 			for _, r := range m.Requests() {
 				assert.Equal(t, "/v3/threads", r.Path)

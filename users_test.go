@@ -339,13 +339,7 @@ func TestUsersAll(t *testing.T) {
 
 			uids, errs := collect(m.client.Users.All(context.Background(), tt.opts), func(u *chat.User) string { return u.UID })
 
-			assert.Equal(t, tt.wantUIDs, uids)
-			if tt.wantErr != nil {
-				require.Len(t, errs, 1)
-				assert.ErrorIs(t, errs[0], tt.wantErr)
-			} else {
-				assert.Empty(t, errs)
-			}
+			assertYielded(t, uids, errs, tt.wantUIDs, tt.wantErr)
 			var pages []string
 			for _, r := range m.Requests() {
 				pages = append(pages, r.Query.Get("page"))
