@@ -89,9 +89,8 @@ func (st *state) listBlocked(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := c.params()
-	pq := pageParams(p)
-	if err := p.err(); err != nil {
+	pq, err := c.pageOnly()
+	if err != nil {
 		return nil, err
 	}
 	users := st.relatedUsers(uid, st.blocks[uid], "")

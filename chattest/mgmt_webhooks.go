@@ -473,9 +473,8 @@ func (st *state) listTriggers(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := c.params()
-	q := pageParams(p)
-	if err := p.err(); err != nil {
+	q, err := c.pageOnly()
+	if err != nil {
 		return nil, err
 	}
 	var subscribed []triggerInfo

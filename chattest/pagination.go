@@ -105,6 +105,14 @@ func pageParams(p *params) pageQuery {
 	}
 }
 
+// pageOnly reads perPage and page for a list that takes no other query
+// parameter; a bad one is a 400 ERR_BAD_REQUEST naming it.
+func (c *call) pageOnly() (pageQuery, error) {
+	p := c.params()
+	q := pageParams(p)
+	return q, p.err()
+}
+
 // paginate returns the page q selects from items and its meta.pagination.
 // A page past the end is empty.
 func paginate[T any](items []T, q pageQuery) ([]T, chat.PageMeta) {
