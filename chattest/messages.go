@@ -467,9 +467,8 @@ func (st *state) listThread(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := c.params()
-	q := cursorParams(p)
-	if err := p.err(); err != nil {
+	q, err := c.cursorOnly()
+	if err != nil {
 		return nil, err
 	}
 	page, next := cursorPage(parent.replies, msgKey, nil, q)

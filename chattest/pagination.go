@@ -148,6 +148,14 @@ func cursorParams(p *params) cursorQuery {
 	return q
 }
 
+// cursorOnly reads limit, affix, id and sentAt for a list that takes no
+// other query parameter; a bad one is a 400 ERR_BAD_REQUEST naming it.
+func (c *call) cursorOnly() (cursorQuery, error) {
+	p := c.params()
+	q := cursorParams(p)
+	return q, p.err()
+}
+
 // cursorPage returns the page q selects from the items keep accepts (nil
 // accepts all) of items, which are in ascending id order, and the cursor
 // that continues after it (meta.next). It finds the cursor in items by
