@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"math"
 	"mime"
 	"mime/multipart"
@@ -235,6 +236,16 @@ func checkExtensionSettings(id management.ExtensionID, s map[string]json.RawMess
 	return v.err()
 }
 
+// saveSettings checks s, the settings extension id is to hold, stores it
+// in e and answers it as a store or update does.
+func (e *extensionRec) saveSettings(id management.ExtensionID, s map[string]json.RawMessage) (any, error) {
+	if err := checkExtensionSettings(id, s); err != nil {
+		return nil, err
+	}
+	e.settings = s
+	return settingsAnswer(id, clone(s)), nil
+}
+
 // settingsAnswer is the body of a store, update or delete: body.data with
 // the settings (or success), except for sms-notification, which answers
 // body.success.
@@ -265,11 +276,7 @@ func (st *state) storeExtensionSettings(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkExtensionSettings(id, s); err != nil {
-		return nil, err
-	}
-	e.settings = s
-	return settingsAnswer(id, clone(s)), nil
+	return e.saveSettings(id, s)
 }
 
 // PUT /apps/{appId}/extensions/{extId}/v1/settings
@@ -287,20 +294,12 @@ func (st *state) updateExtensionSettings(c *call) (any, error) {
 		return nil, err
 	}
 	merged := map[string]json.RawMessage{}
-	for k, v := range e.settings {
-		merged[k] = v
-	}
-	for k, v := range s {
-		merged[k] = v
-	}
+	maps.Copy(merged, e.settings)
+	maps.Copy(merged, s)
 	if _, ok := merged["dropMessage"]; !ok && id == management.ExtensionXSSFilter {
 		merged["dropMessage"] = json.RawMessage("true")
 	}
-	if err := checkExtensionSettings(id, merged); err != nil {
-		return nil, err
-	}
-	e.settings = merged
-	return settingsAnswer(id, clone(merged)), nil
+	return e.saveSettings(id, merged)
 }
 
 // GET /apps/{appId}/extensions/{extId}/v1/settings
