@@ -328,14 +328,14 @@ func (st *state) deleteExtensionSettings(c *call) (any, error) {
 	return settingsAnswer(id, nil), nil
 }
 
-// widgetFor returns the app the path names, whose widget extension must be
+// appWith returns the app the path names, whose extension id must be
 // enabled.
-func (st *state) widgetFor(c *call) (*mgmtApp, error) {
+func (st *state) appWith(c *call, id management.ExtensionID) (*mgmtApp, error) {
 	a, err := st.appFor(c)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := a.enabledExtension(management.ExtensionWidget); err != nil {
+	if _, err := a.enabledExtension(id); err != nil {
 		return nil, err
 	}
 	return a, nil
@@ -347,7 +347,7 @@ func (st *state) widgetFor(c *call) (*mgmtApp, error) {
 // configuration with version "v2"
 // unless given and the app id; the widget id is a UUID-shaped hex string.
 func (st *state) storeChatWidget(c *call) (any, error) {
-	a, err := st.widgetFor(c)
+	a, err := st.appWith(c, management.ExtensionWidget)
 	if err != nil {
 		return nil, err
 	}
@@ -372,7 +372,7 @@ func (st *state) storeChatWidget(c *call) (any, error) {
 // Replaces the configuration of the widget settings.widgetId names (a
 // widget id is required; an unknown one is 400 ERR_BAD_REQUEST).
 func (st *state) updateChatWidget(c *call) (any, error) {
-	a, err := st.widgetFor(c)
+	a, err := st.appWith(c, management.ExtensionWidget)
 	if err != nil {
 		return nil, err
 	}
@@ -401,7 +401,7 @@ func (st *state) updateChatWidget(c *call) (any, error) {
 //
 // The widgets in the order they were stored.
 func (st *state) listChatWidgets(c *call) (any, error) {
-	a, err := st.widgetFor(c)
+	a, err := st.appWith(c, management.ExtensionWidget)
 	if err != nil {
 		return nil, err
 	}
@@ -410,19 +410,6 @@ func (st *state) listChatWidgets(c *call) (any, error) {
 		out[i] = management.ChatWidget{WidgetID: w.id, Configuration: rawJSON(w.config)}
 	}
 	return extensionReply(map[string]any{"data": out}), nil
-}
-
-// certificateFor returns the app the path names, whose push-notification
-// extension must be enabled.
-func (st *state) certificateFor(c *call) (*mgmtApp, error) {
-	a, err := st.appFor(c)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := a.enabledExtension(management.ExtensionPushNotification); err != nil {
-		return nil, err
-	}
-	return a, nil
 }
 
 // readCertificate reads the multipart/form-data body's "certificate" file
@@ -460,7 +447,7 @@ func readCertificate(c *call) error {
 //
 // Records a p12 certificate; body tells which certificates are stored.
 func (st *state) uploadP12(c *call) (any, error) {
-	a, err := st.certificateFor(c)
+	a, err := st.appWith(c, management.ExtensionPushNotification)
 	if err != nil {
 		return nil, err
 	}
@@ -473,7 +460,7 @@ func (st *state) uploadP12(c *call) (any, error) {
 
 // POST /apps/{appId}/extensions/push-notification/v1/upload-certificate-p8
 func (st *state) uploadP8(c *call) (any, error) {
-	a, err := st.certificateFor(c)
+	a, err := st.appWith(c, management.ExtensionPushNotification)
 	if err != nil {
 		return nil, err
 	}
@@ -488,7 +475,7 @@ func (st *state) uploadP8(c *call) (any, error) {
 //
 // body.success is true when a certificate (p12 or p8) is stored.
 func (st *state) queryCertificates(c *call) (any, error) {
-	a, err := st.certificateFor(c)
+	a, err := st.appWith(c, management.ExtensionPushNotification)
 	if err != nil {
 		return nil, err
 	}
