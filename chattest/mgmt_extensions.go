@@ -443,15 +443,25 @@ func readCertificate(c *call) error {
 	}
 }
 
-// POST /apps/{appId}/extensions/push-notification/v1/upload-certificate-p12
-//
-// Records a p12 certificate; body tells which certificates are stored.
-func (st *state) uploadP12(c *call) (any, error) {
+// certificateUpload returns the app the path names, whose push-notification
+// extension must be enabled, once readCertificate has read the body.
+func (st *state) certificateUpload(c *call) (*mgmtApp, error) {
 	a, err := st.appWith(c, management.ExtensionPushNotification)
 	if err != nil {
 		return nil, err
 	}
 	if err := readCertificate(c); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// POST /apps/{appId}/extensions/push-notification/v1/upload-certificate-p12
+//
+// Records a p12 certificate; body tells which certificates are stored.
+func (st *state) uploadP12(c *call) (any, error) {
+	a, err := st.certificateUpload(c)
+	if err != nil {
 		return nil, err
 	}
 	a.certP12 = true
@@ -460,11 +470,8 @@ func (st *state) uploadP12(c *call) (any, error) {
 
 // POST /apps/{appId}/extensions/push-notification/v1/upload-certificate-p8
 func (st *state) uploadP8(c *call) (any, error) {
-	a, err := st.appWith(c, management.ExtensionPushNotification)
+	a, err := st.certificateUpload(c)
 	if err != nil {
-		return nil, err
-	}
-	if err := readCertificate(c); err != nil {
 		return nil, err
 	}
 	a.certP8 = true
