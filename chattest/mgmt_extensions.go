@@ -341,28 +341,44 @@ func (st *state) appWith(c *call, id management.ExtensionID) (*mgmtApp, error) {
 	return a, nil
 }
 
+// widgetSettings returns the app the path names, whose widget extension
+// must be enabled, and the settings of the body (settingsBody).
+func (st *state) widgetSettings(c *call) (*mgmtApp, map[string]json.RawMessage, error) {
+	a, err := st.appWith(c, management.ExtensionWidget)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := settingsBody(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, s, nil
+}
+
+// widgetConfig makes s the configuration a widget of a keeps: version
+// "v2" unless given, a's id as appId, and no widgetId.
+func widgetConfig(a *mgmtApp, s map[string]json.RawMessage) map[string]json.RawMessage {
+	if _, ok := s["version"]; !ok {
+		s["version"] = rawJSON("v2")
+	}
+	delete(s, "widgetId")
+	s["appId"] = rawJSON(a.app.ID)
+	return s
+}
+
 // POST /apps/{appId}/extensions/widget/v2/settings
 //
 // Stores a widget: {"settings": {...}} (any object), kept as its
 // configuration with version "v2"
 // unless given and the app id; the widget id is a UUID-shaped hex string.
 func (st *state) storeChatWidget(c *call) (any, error) {
-	a, err := st.appWith(c, management.ExtensionWidget)
-	if err != nil {
-		return nil, err
-	}
-	s, err := settingsBody(c)
+	a, s, err := st.widgetSettings(c)
 	if err != nil {
 		return nil, err
 	}
 	st.widgets++
 	h := st.hexID("mgmt-widget", st.widgets)
-	w := &widgetRec{id: h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32], config: s}
-	if _, ok := s["version"]; !ok {
-		s["version"] = rawJSON("v2")
-	}
-	delete(s, "widgetId")
-	s["appId"] = rawJSON(a.app.ID)
+	w := &widgetRec{id: h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32], config: widgetConfig(a, s)}
 	a.widgets = append(a.widgets, w)
 	return extensionReply(map[string]any{"data": map[string]any{"widgetId": w.id}}), nil
 }
@@ -372,11 +388,7 @@ func (st *state) storeChatWidget(c *call) (any, error) {
 // Replaces the configuration of the widget settings.widgetId names (a
 // widget id is required; an unknown one is 400 ERR_BAD_REQUEST).
 func (st *state) updateChatWidget(c *call) (any, error) {
-	a, err := st.appWith(c, management.ExtensionWidget)
-	if err != nil {
-		return nil, err
-	}
-	s, err := settingsBody(c)
+	a, s, err := st.widgetSettings(c)
 	if err != nil {
 		return nil, err
 	}
@@ -388,12 +400,7 @@ func (st *state) updateChatWidget(c *call) (any, error) {
 	if i < 0 {
 		return nil, validationError(map[string][]string{"settings.widgetId": {"The widget " + id + " does not exist."}})
 	}
-	delete(s, "widgetId")
-	if _, ok := s["version"]; !ok {
-		s["version"] = rawJSON("v2")
-	}
-	s["appId"] = rawJSON(a.app.ID)
-	a.widgets[i].config = s
+	a.widgets[i].config = widgetConfig(a, s)
 	return extensionReply(map[string]any{"data": map[string]any{"success": true}}), nil
 }
 
