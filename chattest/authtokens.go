@@ -85,9 +85,8 @@ func (st *state) listAuthTokens(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := c.params()
-	pq := pageParams(p)
-	if err := p.err(); err != nil {
+	pq, err := c.pageOnly()
+	if err != nil {
 		return nil, err
 	}
 	page, meta := paginate(u.tokens, pq)

@@ -32,11 +32,7 @@ func (st *state) addBlock(blocker, blocked string, now chat.Timestamp) {
 // user itself fails the call (ERR_CANNOT_BLOCK_SELF); an unknown user fails
 // its entry only. Blocking a blocked user again succeeds.
 func (st *state) blockUsers(c *call) (any, error) {
-	uid, err := st.socialUID(c)
-	if err != nil {
-		return nil, err
-	}
-	uids, err := uidsField(c, "blockedUids", 0)
+	uid, uids, err := st.socialUIDs(c, "blockedUids", 0)
 	if err != nil {
 		return nil, err
 	}
@@ -63,11 +59,7 @@ func (st *state) blockUsers(c *call) (any, error) {
 // Unblocking a user who is not blocked succeeds, so that a retried call
 // does too.
 func (st *state) unblockUsers(c *call) (any, error) {
-	uid, err := st.socialUID(c)
-	if err != nil {
-		return nil, err
-	}
-	uids, err := uidsField(c, "blockedUids", 0)
+	uid, uids, err := st.socialUIDs(c, "blockedUids", 0)
 	if err != nil {
 		return nil, err
 	}
@@ -89,9 +81,8 @@ func (st *state) listBlocked(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := c.params()
-	pq := pageParams(p)
-	if err := p.err(); err != nil {
+	pq, err := c.pageOnly()
+	if err != nil {
 		return nil, err
 	}
 	users := st.relatedUsers(uid, st.blocks[uid], "")

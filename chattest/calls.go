@@ -276,9 +276,8 @@ func (st *state) listTranscriptions(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := c.params()
-	pq := pageParams(p)
-	if err := p.err(); err != nil {
+	pq, err := c.pageOnly()
+	if err != nil {
 		return nil, err
 	}
 	page, meta := paginate(r.newestTranscripts(), pq)

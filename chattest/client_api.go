@@ -481,8 +481,7 @@ func (st *state) joinGroup(c *call) (any, error) {
 		return nil, errGroupFull(g.g.GUID)
 	}
 	st.join(g, uid, chat.MemberParticipant, c.timestamp())
-	joined := st.emitGroupAction(c.now, "joined", uid, uid, g.g.GUID)
-	st.emitMember(c, "group_member_joined", g, uid)
+	joined := st.memberAction(c, g, "joined", uid)
 	return data(joined.view(uid, true)), nil
 }
 
@@ -499,8 +498,7 @@ func (st *state) leaveGroup(c *call) (any, error) {
 		return nil, errNotAMember(g.g.GUID, uid)
 	}
 	st.leave(g, uid)
-	st.emitGroupAction(c.now, "left", uid, uid, g.g.GUID)
-	st.emitMember(c, "group_member_left", g, uid)
+	st.memberAction(c, g, "left", uid)
 	return data(chat.Result{Success: true, Message: "The user " + uid + " has left the group " + g.g.GUID + "."}), nil
 }
 

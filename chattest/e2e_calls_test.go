@@ -28,11 +28,7 @@ func addCall(t *testing.T, srv *chattest.Server, c chat.Call) chat.Call {
 
 // sessionIDs lists the session ids of calls.
 func sessionIDs(cs []chat.Call) []string {
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.SessionID
-	}
-	return out
+	return ids(cs, func(c chat.Call) string { return c.SessionID })
 }
 
 // seedCalls stores four calls of different kinds, oldest first:
@@ -246,11 +242,7 @@ func TestCallTranscriptions(t *testing.T) {
 }
 
 func tids(ts []chat.CallTranscription) []string {
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = t.TID
-	}
-	return out
+	return ids(ts, func(t chat.CallTranscription) string { return t.TID })
 }
 
 func TestCallsOnBehalfOf(t *testing.T) {
@@ -346,11 +338,7 @@ func callEvents(t *testing.T, srv *chattest.Server) func() []webhook.Event {
 }
 
 func triggers(evs []webhook.Event) []string {
-	out := make([]string, len(evs))
-	for i, ev := range evs {
-		out[i] = string(ev.Trigger())
-	}
-	return out
+	return ids(evs, func(ev webhook.Event) string { return string(ev.Trigger()) })
 }
 
 func TestAddCallFiresTriggers(t *testing.T) {

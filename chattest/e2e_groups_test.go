@@ -43,11 +43,7 @@ func bannedUIDs(t *testing.T, client *chat.Client, guid string) []string {
 
 // groupGUIDs lists the guids of a page of groups.
 func groupGUIDs(p *chat.Page[chat.Group]) []string {
-	out := make([]string, len(p.Data))
-	for i, g := range p.Data {
-		out[i] = g.GUID
-	}
-	return out
+	return ids(p.Data, func(g chat.Group) string { return g.GUID })
 }
 
 func membersCountp(n int) *int { return &n }

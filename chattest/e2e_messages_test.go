@@ -33,14 +33,6 @@ func send(t *testing.T, client *chat.Client, from string, req *chat.SendMessageR
 	return m
 }
 
-func ids[T any](items []T, id func(T) string) []string {
-	out := make([]string, len(items))
-	for i, it := range items {
-		out[i] = id(it)
-	}
-	return out
-}
-
 func TestMessageGetUpdateDelete(t *testing.T) {
 	clk := &clock{now: t0}
 	srv, client := start(t, chattest.WithClock(clk.Now))

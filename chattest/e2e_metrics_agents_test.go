@@ -193,11 +193,7 @@ func TestAgentBuilderAgents(t *testing.T) {
 }
 
 func agentNames(as []chat.Agent) []string {
-	out := make([]string, len(as))
-	for i, a := range as {
-		out[i] = a.Name
-	}
-	return out
+	return ids(as, func(a chat.Agent) string { return a.Name })
 }
 
 func TestBYOAgents(t *testing.T) {

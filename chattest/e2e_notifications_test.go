@@ -583,11 +583,7 @@ func TestPushTokens(t *testing.T) {
 }
 
 func tokenValues(ts []chat.PushToken) []string {
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = string(t.Token)
-	}
-	return out
+	return ids(ts, func(t chat.PushToken) string { return string(t.Token) })
 }
 
 func TestPushTokensPerUserLimit(t *testing.T) {
@@ -789,11 +785,7 @@ func TestNotificationLogs(t *testing.T) {
 }
 
 func logIDs(ls []chat.NotificationLog) []string {
-	out := make([]string, len(ls))
-	for i, l := range ls {
-		out[i] = l.ID
-	}
-	return out
+	return ids(ls, func(l chat.NotificationLog) string { return l.ID })
 }
 
 // TestNotificationsNeedFullAccess checks that an authOnly key cannot use

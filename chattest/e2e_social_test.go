@@ -48,11 +48,7 @@ func groupPost(t *testing.T, client *chat.Client, from, guid, s string) int64 {
 
 // convSummary is "conversationId:unread" for each conversation.
 func convSummary(p *chat.Page[chat.Conversation]) []string {
-	out := make([]string, len(p.Data))
-	for i, c := range p.Data {
-		out[i] = c.ConversationID + ":" + strconv.Itoa(c.UnreadMessageCount)
-	}
-	return out
+	return ids(p.Data, func(c chat.Conversation) string { return c.ConversationID + ":" + strconv.Itoa(c.UnreadMessageCount) })
 }
 
 func listFor(t *testing.T, client *chat.Client, uid string, opts *chat.ListConversationsOptions) []string {

@@ -68,6 +68,15 @@ func requireAPIError(t *testing.T, err error, status int, code string, sentinel 
 	return ce
 }
 
+// ids lists what id makes of each of items, in order.
+func ids[T any](items []T, id func(T) string) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = id(it)
+	}
+	return out
+}
+
 func text(s string) chat.MessageData { return chat.MessageData{Text: s} }
 
 func toUser(uid, s string) *chat.SendMessageRequest {
@@ -174,11 +183,7 @@ func TestConversation(t *testing.T) {
 	assert.Equal(t, "Hello Bob", quoting.QuotedMessage.Data.Text)
 
 	all := srv.Messages()
-	ids := make([]string, len(all))
-	for i, m := range all {
-		ids[i] = m.ID
-	}
-	assert.Equal(t, []string{"1", "2", "3", "4", "5"}, ids)
+	assert.Equal(t, []string{"1", "2", "3", "4", "5"}, messageIDs(all))
 	all[0].Data.Metadata["k"] = "changed"
 	again, _ := srv.Message("1")
 	assert.Equal(t, "v", again.Data.Metadata["k"], "Messages returns copies")
@@ -264,12 +269,11 @@ func TestAllThreadMessages(t *testing.T) {
 	})
 }
 
-func pageIDs(p *chat.Page[chat.Message]) []string {
-	ids := make([]string, len(p.Data))
-	for i, m := range p.Data {
-		ids[i] = m.ID
-	}
-	return ids
+func pageIDs(p *chat.Page[chat.Message]) []string { return messageIDs(p.Data) }
+
+// messageIDs lists the ids of ms.
+func messageIDs(ms []chat.Message) []string {
+	return ids(ms, func(m chat.Message) string { return m.ID })
 }
 
 func TestAllThreadWhileRepliesArrive(t *testing.T) {

@@ -35,6 +35,18 @@ func (st *state) socialUID(c *call) (string, error) {
 	return uid, nil
 }
 
+// socialUIDs returns the active user the path's {uid} names and the uids
+// the body's array field lists (see uidsField).
+func (st *state) socialUIDs(c *call, field string, limit int) (uid string, uids []string, err error) {
+	if uid, err = st.socialUID(c); err != nil {
+		return "", nil, err
+	}
+	if uids, err = uidsField(c, field, limit); err != nil {
+		return "", nil, err
+	}
+	return uid, uids, nil
+}
+
 // uidsField reads the body's array of uids named field: required, at most
 // limit items (0: no limit), lower-cased, without repeats, in order.
 func uidsField(c *call, field string, limit int) ([]string, error) {
@@ -89,11 +101,7 @@ func (st *state) befriend(a, b string, now chat.Timestamp) bool {
 // addToConversations opens a conversation with each new friend, listed
 // without a last message until one is sent.
 func (st *state) addFriends(c *call) (any, error) {
-	uid, err := st.socialUID(c)
-	if err != nil {
-		return nil, err
-	}
-	uids, err := uidsField(c, "accepted", maxFriendsPerCall)
+	uid, uids, err := st.socialUIDs(c, "accepted", maxFriendsPerCall)
 	if err != nil {
 		return nil, err
 	}
@@ -174,11 +182,7 @@ func (st *state) listFriends(c *call) (any, error) {
 // Users named who are not friends are skipped, so that a retried call
 // succeeds.
 func (st *state) removeFriends(c *call) (any, error) {
-	uid, err := st.socialUID(c)
-	if err != nil {
-		return nil, err
-	}
-	uids, err := uidsField(c, "friends", 0)
+	uid, uids, err := st.socialUIDs(c, "friends", 0)
 	if err != nil {
 		return nil, err
 	}

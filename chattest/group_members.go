@@ -220,8 +220,7 @@ func (st *state) addMember(c *call, g *groupRec, uid string, scope chat.MemberSc
 	}
 	st.join(g, uid, scope, c.timestamp())
 	before := len(st.messages)
-	st.emitGroupAction(c.now, "added", actor(c), uid, g.g.GUID)
-	st.emitMember(c, "group_member_added", g, uid)
+	st.memberAction(c, g, "added", uid)
 	res := chat.MemberResult{Success: true}
 	if n := len(st.messages); n > before {
 		m := st.messages[n-1].m
@@ -249,9 +248,17 @@ func (st *state) ban(c *call, g *groupRec, r rank, uid string) *apiError {
 	st.leave(g, uid)
 	st.groupSeq++
 	g.banned[uid] = &banRec{bannedAt: c.timestamp(), seq: st.groupSeq}
-	st.emitGroupAction(c.now, "banned", actor(c), uid, g.g.GUID)
-	st.emitMember(c, "group_member_banned", g, uid)
+	st.memberAction(c, g, "banned", uid)
 	return nil
+}
+
+// memberAction records action ("added", "kicked", "banned", "unbanned",
+// "joined" or "left") on uid in g by the caller of c: the group action
+// message, which it returns, and the group_member_<action> webhook event.
+func (st *state) memberAction(c *call, g *groupRec, action, uid string) *msgRec {
+	m := st.emitGroupAction(c.now, action, actor(c), uid, g.g.GUID)
+	st.emitMember(c, "group_member_"+action, g, uid)
+	return m
 }
 
 // POST /v3/groups/{guid}/members
@@ -397,8 +404,7 @@ func (st *state) kickMember(c *call) (any, error) {
 		return nil, err
 	}
 	st.leave(g, uid)
-	st.emitGroupAction(c.now, "kicked", actor(c), uid, g.g.GUID)
-	st.emitMember(c, "group_member_kicked", g, uid)
+	st.memberAction(c, g, "kicked", uid)
 	return data(chat.Result{Success: true, Message: fmt.Sprintf("User %s has been kicked from the group %s successfully.", uid, g.g.GUID)}), nil
 }
 
@@ -439,8 +445,7 @@ func (st *state) unbanUser(c *call) (any, error) {
 		return nil, errNotABannedUser(g.g.GUID, uid)
 	}
 	delete(g.banned, uid)
-	st.emitGroupAction(c.now, "unbanned", actor(c), uid, g.g.GUID)
-	st.emitMember(c, "group_member_unbanned", g, uid)
+	st.memberAction(c, g, "unbanned", uid)
 	return data(chat.Result{Success: true, Message: fmt.Sprintf("User %s has been unbanned from the group %s successfully.", uid, g.g.GUID)}), nil
 }
 
@@ -453,9 +458,8 @@ func (st *state) listBanned(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := c.params()
-	pq := pageParams(p)
-	if err := p.err(); err != nil {
+	pq, err := c.pageOnly()
+	if err != nil {
 		return nil, err
 	}
 	var uids []string

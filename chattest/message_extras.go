@@ -200,9 +200,8 @@ func (st *state) listReactions(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := c.params()
-	q := cursorParams(p)
-	if err := p.err(); err != nil {
+	q, err := c.cursorOnly()
+	if err != nil {
 		return nil, err
 	}
 	q.hasSentAt, q.sentAt = false, 0

@@ -467,9 +467,8 @@ func (st *state) listThread(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := c.params()
-	q := cursorParams(p)
-	if err := p.err(); err != nil {
+	q, err := c.cursorOnly()
+	if err != nil {
 		return nil, err
 	}
 	page, next := cursorPage(parent.replies, msgKey, nil, q)
@@ -630,16 +629,7 @@ func (s *Server) Messages() []chat.Message {
 
 // Message returns the stored message id (a decimal string such as "1"), as
 // the app sees it.
-func (s *Server) Message(id string) (chat.Message, bool) {
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	m := st.lookupMessage(id)
-	if m == nil {
-		return chat.Message{}, false
-	}
-	return clone(m.view("", true)), true
-}
+func (s *Server) Message(id string) (chat.Message, bool) { return s.MessageAs(id, "") }
 
 // actingUID is who acts in c: the onBehalfOf user, or app_system.
 func actingUID(c *call) string {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"math"
 	"mime"
 	"mime/multipart"
@@ -235,6 +236,16 @@ func checkExtensionSettings(id management.ExtensionID, s map[string]json.RawMess
 	return v.err()
 }
 
+// saveSettings checks s, the settings extension id is to hold, stores it
+// in e and answers it as a store or update does.
+func (e *extensionRec) saveSettings(id management.ExtensionID, s map[string]json.RawMessage) (any, error) {
+	if err := checkExtensionSettings(id, s); err != nil {
+		return nil, err
+	}
+	e.settings = s
+	return settingsAnswer(id, clone(s)), nil
+}
+
 // settingsAnswer is the body of a store, update or delete: body.data with
 // the settings (or success), except for sms-notification, which answers
 // body.success.
@@ -265,11 +276,7 @@ func (st *state) storeExtensionSettings(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkExtensionSettings(id, s); err != nil {
-		return nil, err
-	}
-	e.settings = s
-	return settingsAnswer(id, clone(s)), nil
+	return e.saveSettings(id, s)
 }
 
 // PUT /apps/{appId}/extensions/{extId}/v1/settings
@@ -287,20 +294,12 @@ func (st *state) updateExtensionSettings(c *call) (any, error) {
 		return nil, err
 	}
 	merged := map[string]json.RawMessage{}
-	for k, v := range e.settings {
-		merged[k] = v
-	}
-	for k, v := range s {
-		merged[k] = v
-	}
+	maps.Copy(merged, e.settings)
+	maps.Copy(merged, s)
 	if _, ok := merged["dropMessage"]; !ok && id == management.ExtensionXSSFilter {
 		merged["dropMessage"] = json.RawMessage("true")
 	}
-	if err := checkExtensionSettings(id, merged); err != nil {
-		return nil, err
-	}
-	e.settings = merged
-	return settingsAnswer(id, clone(merged)), nil
+	return e.saveSettings(id, merged)
 }
 
 // GET /apps/{appId}/extensions/{extId}/v1/settings
@@ -329,17 +328,42 @@ func (st *state) deleteExtensionSettings(c *call) (any, error) {
 	return settingsAnswer(id, nil), nil
 }
 
-// widgetFor returns the app the path names, whose widget extension must be
+// appWith returns the app the path names, whose extension id must be
 // enabled.
-func (st *state) widgetFor(c *call) (*mgmtApp, error) {
+func (st *state) appWith(c *call, id management.ExtensionID) (*mgmtApp, error) {
 	a, err := st.appFor(c)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := a.enabledExtension(management.ExtensionWidget); err != nil {
+	if _, err := a.enabledExtension(id); err != nil {
 		return nil, err
 	}
 	return a, nil
+}
+
+// widgetSettings returns the app the path names, whose widget extension
+// must be enabled, and the settings of the body (settingsBody).
+func (st *state) widgetSettings(c *call) (*mgmtApp, map[string]json.RawMessage, error) {
+	a, err := st.appWith(c, management.ExtensionWidget)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := settingsBody(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	return a, s, nil
+}
+
+// widgetConfig makes s the configuration a widget of a keeps: version
+// "v2" unless given, a's id as appId, and no widgetId.
+func widgetConfig(a *mgmtApp, s map[string]json.RawMessage) map[string]json.RawMessage {
+	if _, ok := s["version"]; !ok {
+		s["version"] = rawJSON("v2")
+	}
+	delete(s, "widgetId")
+	s["appId"] = rawJSON(a.app.ID)
+	return s
 }
 
 // POST /apps/{appId}/extensions/widget/v2/settings
@@ -348,22 +372,13 @@ func (st *state) widgetFor(c *call) (*mgmtApp, error) {
 // configuration with version "v2"
 // unless given and the app id; the widget id is a UUID-shaped hex string.
 func (st *state) storeChatWidget(c *call) (any, error) {
-	a, err := st.widgetFor(c)
-	if err != nil {
-		return nil, err
-	}
-	s, err := settingsBody(c)
+	a, s, err := st.widgetSettings(c)
 	if err != nil {
 		return nil, err
 	}
 	st.widgets++
 	h := st.hexID("mgmt-widget", st.widgets)
-	w := &widgetRec{id: h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32], config: s}
-	if _, ok := s["version"]; !ok {
-		s["version"] = rawJSON("v2")
-	}
-	delete(s, "widgetId")
-	s["appId"] = rawJSON(a.app.ID)
+	w := &widgetRec{id: h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32], config: widgetConfig(a, s)}
 	a.widgets = append(a.widgets, w)
 	return extensionReply(map[string]any{"data": map[string]any{"widgetId": w.id}}), nil
 }
@@ -373,11 +388,7 @@ func (st *state) storeChatWidget(c *call) (any, error) {
 // Replaces the configuration of the widget settings.widgetId names (a
 // widget id is required; an unknown one is 400 ERR_BAD_REQUEST).
 func (st *state) updateChatWidget(c *call) (any, error) {
-	a, err := st.widgetFor(c)
-	if err != nil {
-		return nil, err
-	}
-	s, err := settingsBody(c)
+	a, s, err := st.widgetSettings(c)
 	if err != nil {
 		return nil, err
 	}
@@ -389,12 +400,7 @@ func (st *state) updateChatWidget(c *call) (any, error) {
 	if i < 0 {
 		return nil, validationError(map[string][]string{"settings.widgetId": {"The widget " + id + " does not exist."}})
 	}
-	delete(s, "widgetId")
-	if _, ok := s["version"]; !ok {
-		s["version"] = rawJSON("v2")
-	}
-	s["appId"] = rawJSON(a.app.ID)
-	a.widgets[i].config = s
+	a.widgets[i].config = widgetConfig(a, s)
 	return extensionReply(map[string]any{"data": map[string]any{"success": true}}), nil
 }
 
@@ -402,7 +408,7 @@ func (st *state) updateChatWidget(c *call) (any, error) {
 //
 // The widgets in the order they were stored.
 func (st *state) listChatWidgets(c *call) (any, error) {
-	a, err := st.widgetFor(c)
+	a, err := st.appWith(c, management.ExtensionWidget)
 	if err != nil {
 		return nil, err
 	}
@@ -411,19 +417,6 @@ func (st *state) listChatWidgets(c *call) (any, error) {
 		out[i] = management.ChatWidget{WidgetID: w.id, Configuration: rawJSON(w.config)}
 	}
 	return extensionReply(map[string]any{"data": out}), nil
-}
-
-// certificateFor returns the app the path names, whose push-notification
-// extension must be enabled.
-func (st *state) certificateFor(c *call) (*mgmtApp, error) {
-	a, err := st.appFor(c)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := a.enabledExtension(management.ExtensionPushNotification); err != nil {
-		return nil, err
-	}
-	return a, nil
 }
 
 // readCertificate reads the multipart/form-data body's "certificate" file
@@ -457,15 +450,25 @@ func readCertificate(c *call) error {
 	}
 }
 
-// POST /apps/{appId}/extensions/push-notification/v1/upload-certificate-p12
-//
-// Records a p12 certificate; body tells which certificates are stored.
-func (st *state) uploadP12(c *call) (any, error) {
-	a, err := st.certificateFor(c)
+// certificateUpload returns the app the path names, whose push-notification
+// extension must be enabled, once readCertificate has read the body.
+func (st *state) certificateUpload(c *call) (*mgmtApp, error) {
+	a, err := st.appWith(c, management.ExtensionPushNotification)
 	if err != nil {
 		return nil, err
 	}
 	if err := readCertificate(c); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// POST /apps/{appId}/extensions/push-notification/v1/upload-certificate-p12
+//
+// Records a p12 certificate; body tells which certificates are stored.
+func (st *state) uploadP12(c *call) (any, error) {
+	a, err := st.certificateUpload(c)
+	if err != nil {
 		return nil, err
 	}
 	a.certP12 = true
@@ -474,11 +477,8 @@ func (st *state) uploadP12(c *call) (any, error) {
 
 // POST /apps/{appId}/extensions/push-notification/v1/upload-certificate-p8
 func (st *state) uploadP8(c *call) (any, error) {
-	a, err := st.certificateFor(c)
+	a, err := st.certificateUpload(c)
 	if err != nil {
-		return nil, err
-	}
-	if err := readCertificate(c); err != nil {
 		return nil, err
 	}
 	a.certP8 = true
@@ -489,7 +489,7 @@ func (st *state) uploadP8(c *call) (any, error) {
 //
 // body.success is true when a certificate (p12 or p8) is stored.
 func (st *state) queryCertificates(c *call) (any, error) {
-	a, err := st.certificateFor(c)
+	a, err := st.appWith(c, management.ExtensionPushNotification)
 	if err != nil {
 		return nil, err
 	}

@@ -184,6 +184,18 @@ type webhookBody struct {
 	RetryOnFailure *bool   `json:"retryOnFailure"`
 }
 
+// webhookBodyOf reads and checks the body of create-webhook (create) or
+// update-webhook.
+func webhookBodyOf(c *call, create bool) (webhookBody, error) {
+	var b webhookBody
+	if err := c.decode(&b); err != nil {
+		return b, err
+	}
+	var v validator
+	b.check(&v, create)
+	return b, v.err()
+}
+
 // check validates the fields sent; create requires id, name and
 // webhookURL. The rules are those package management checks: the
 // service's lengths, an id of letters, digits, "_" and "-", credentials
@@ -320,13 +332,8 @@ func (st *state) createWebhook(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var b webhookBody
-	if err := c.decode(&b); err != nil {
-		return nil, err
-	}
-	var v validator
-	b.check(&v, true)
-	if err := v.err(); err != nil {
+	b, err := webhookBodyOf(c, true)
+	if err != nil {
 		return nil, err
 	}
 	for _, h := range st.webhooks[app] {
@@ -392,13 +399,8 @@ func (st *state) updateWebhook(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var b webhookBody
-	if err := c.decode(&b); err != nil {
-		return nil, err
-	}
-	var v validator
-	b.check(&v, false)
-	if err := v.err(); err != nil {
+	b, err := webhookBodyOf(c, false)
+	if err != nil {
 		return nil, err
 	}
 	next := *h
@@ -473,9 +475,8 @@ func (st *state) listTriggers(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := c.params()
-	q := pageParams(p)
-	if err := p.err(); err != nil {
+	q, err := c.pageOnly()
+	if err != nil {
 		return nil, err
 	}
 	var subscribed []triggerInfo

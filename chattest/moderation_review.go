@@ -135,13 +135,7 @@ func (st *state) reviewBlockedMessage(c *call) (any, error) {
 	if err := c.decode(&b); err != nil {
 		return nil, err
 	}
-	var v validator
-	if b.Status == "" {
-		v.add("status", "The status field is required.")
-	} else {
-		checkModEnum(&v, "status", b.Status, []string{string(chat.ReviewApproved), string(chat.ReviewRejected)})
-	}
-	if err := v.err(); err != nil {
+	if err := checkReviewStatus(b.Status, string(chat.ReviewApproved), string(chat.ReviewRejected)); err != nil {
 		return nil, err
 	}
 	rec, now := st.blocked[i], c.timestamp()
@@ -164,6 +158,18 @@ func (st *state) reviewBlockedMessage(c *call) (any, error) {
 		msg = "Message with ID " + id + " has been approved."
 	}
 	return data(chat.Result{Success: true, Message: msg}), nil
+}
+
+// checkReviewStatus validates a review's status: required, and one of
+// allowed.
+func checkReviewStatus(status string, allowed ...string) error {
+	var v validator
+	if status == "" {
+		v.add("status", "The status field is required.")
+	} else {
+		checkModEnum(&v, "status", status, allowed)
+	}
+	return v.err()
 }
 
 // hookCondWire is a rule condition as moderation_manual_approved reports
@@ -255,13 +261,7 @@ func (st *state) reviewFlaggedMessage(c *call) (any, error) {
 	if err := c.decode(&b); err != nil {
 		return nil, err
 	}
-	var v validator
-	if b.Status == "" {
-		v.add("status", "The status field is required.")
-	} else {
-		checkModEnum(&v, "status", b.Status, []string{string(chat.ReviewApproved), string(chat.ReviewDisapproved)})
-	}
-	if err := v.err(); err != nil {
+	if err := checkReviewStatus(b.Status, string(chat.ReviewApproved), string(chat.ReviewDisapproved)); err != nil {
 		return nil, err
 	}
 	st.setModeration(m, b.Status)

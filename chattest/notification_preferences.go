@@ -147,8 +147,7 @@ func checkUserPreferences(patch map[string]any) error {
 // settings' shape ({preferences: {group, oneOnOne, mute}, sound,
 // templates}).
 func (st *state) getUserPreferences(c *call) (any, error) {
-	st.notifSync()
-	_, u, err := st.notifUserOf(c)
+	u, err := st.notifUserOf(c)
 	if err != nil {
 		return nil, err
 	}
@@ -161,8 +160,7 @@ func (st *state) getUserPreferences(c *call) (any, error) {
 // override are kept but have no effect (no error). It answers as GET
 // does.
 func (st *state) updateUserPreferences(c *call) (any, error) {
-	st.notifSync()
-	_, u, err := st.notifUserOf(c)
+	u, err := st.notifUserOf(c)
 	if err != nil {
 		return nil, err
 	}
@@ -183,8 +181,7 @@ func (st *state) updateUserPreferences(c *call) (any, error) {
 // It drops the user's choices and answers with the app's settings in the
 // user-level shape.
 func (st *state) resetUserPreferences(c *call) (any, error) {
-	st.notifSync()
-	_, u, err := st.notifUserOf(c)
+	u, err := st.notifUserOf(c)
 	if err != nil {
 		return nil, err
 	}
@@ -228,8 +225,7 @@ func decodeMuteBody(c *call, v *validator) (convs []chat.MutedConversation, err 
 //
 // Mutes that have ended are not listed.
 func (st *state) listMuted(c *call) (any, error) {
-	st.notifSync()
-	_, u, err := st.notifUserOf(c)
+	u, err := st.notifUserOf(c)
 	if err != nil {
 		return nil, err
 	}
@@ -243,8 +239,7 @@ func (st *state) listMuted(c *call) (any, error) {
 // the app does not let users mute (mutedGroupsOverride,
 // mutedOneOnOnesOverride), but then have no effect.
 func (st *state) muteConversations(c *call) (any, error) {
-	st.notifSync()
-	_, u, err := st.notifUserOf(c)
+	u, err := st.notifUserOf(c)
 	if err != nil {
 		return nil, err
 	}
@@ -278,8 +273,7 @@ func (st *state) muteConversations(c *call) (any, error) {
 //
 // Conversations that are not muted are ignored.
 func (st *state) unmuteConversations(c *call) (any, error) {
-	st.notifSync()
-	_, u, err := st.notifUserOf(c)
+	u, err := st.notifUserOf(c)
 	if err != nil {
 		return nil, err
 	}
@@ -315,8 +309,7 @@ func validTimezone(tz string) bool {
 // A user who never set one (here or when registering a push token) is in
 // UTC.
 func (st *state) getTimezone(c *call) (any, error) {
-	st.notifSync()
-	_, u, err := st.notifUserOf(c)
+	u, err := st.notifUserOf(c)
 	if err != nil {
 		return nil, err
 	}
@@ -331,8 +324,7 @@ func (st *state) getTimezone(c *call) (any, error) {
 //
 // The timezone must be an IANA id (checked with time.LoadLocation).
 func (st *state) updateTimezone(c *call) (any, error) {
-	st.notifSync()
-	_, u, err := st.notifUserOf(c)
+	u, err := st.notifUserOf(c)
 	if err != nil {
 		return nil, err
 	}

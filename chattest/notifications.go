@@ -333,17 +333,19 @@ func (st *state) resetNotifSettings(c *call) (any, error) {
 	return data(chat.Result{Success: true}), nil
 }
 
-// notifUserOf returns the notification record of the user named by the
-// uid query parameter, which must be an active user.
-func (st *state) notifUserOf(c *call) (string, *notifUser, error) {
+// notifUserOf brings the notification logs up to date (notifSync) and
+// returns the notification record of the user named by the uid query
+// parameter, which must be an active user.
+func (st *state) notifUserOf(c *call) (*notifUser, error) {
+	st.notifSync()
 	uid := strings.ToLower(c.r.URL.Query().Get("uid"))
 	if uid == "" {
-		return "", nil, validationError(map[string][]string{"uid": {"The uid field is required."}})
+		return nil, validationError(map[string][]string{"uid": {"The uid field is required."}})
 	}
 	if st.activeUser(uid) == nil {
-		return "", nil, errUIDNotFound(uid)
+		return nil, errUIDNotFound(uid)
 	}
-	return uid, st.notif.user(uid), nil
+	return st.notif.user(uid), nil
 }
 
 // Error codes of the notifications area.

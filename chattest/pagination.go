@@ -105,6 +105,14 @@ func pageParams(p *params) pageQuery {
 	}
 }
 
+// pageOnly reads perPage and page for a list that takes no other query
+// parameter; a bad one is a 400 ERR_BAD_REQUEST naming it.
+func (c *call) pageOnly() (pageQuery, error) {
+	p := c.params()
+	q := pageParams(p)
+	return q, p.err()
+}
+
 // paginate returns the page q selects from items and its meta.pagination.
 // A page past the end is empty.
 func paginate[T any](items []T, q pageQuery) ([]T, chat.PageMeta) {
@@ -138,6 +146,14 @@ func cursorParams(p *params) cursorQuery {
 	q.id, q.hasID = p.timestamp("id")
 	q.sentAt, q.hasSentAt = p.timestamp("sentAt")
 	return q
+}
+
+// cursorOnly reads limit, affix, id and sentAt for a list that takes no
+// other query parameter; a bad one is a 400 ERR_BAD_REQUEST naming it.
+func (c *call) cursorOnly() (cursorQuery, error) {
+	p := c.params()
+	q := cursorParams(p)
+	return q, p.err()
 }
 
 // cursorPage returns the page q selects from the items keep accepts (nil

@@ -194,9 +194,8 @@ func unsetPermission(c *call, defs []chat.Permission, set map[string]any) (any, 
 
 // listPermissions answers a page of definitions.
 func listPermissions(c *call, defs []chat.Permission) (any, error) {
-	p := c.params()
-	pq := pageParams(p)
-	if err := p.err(); err != nil {
+	pq, err := c.pageOnly()
+	if err != nil {
 		return nil, err
 	}
 	page, meta := paginate(defs, pq)

@@ -116,9 +116,8 @@ func (st *state) putRole(r chat.Role) *roleRec {
 
 // GET /v3/roles
 func (st *state) listRoles(c *call) (any, error) {
-	p := c.params()
-	pq := pageParams(p)
-	if err := p.err(); err != nil {
+	pq, err := c.pageOnly()
+	if err != nil {
 		return nil, err
 	}
 	recs := make([]*roleRec, 0, len(st.roles))
@@ -303,9 +302,8 @@ func (st *state) listRestrictedFeatures(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := c.params()
-	pq := pageParams(p)
-	if err := p.err(); err != nil {
+	pq, err := c.pageOnly()
+	if err != nil {
 		return nil, err
 	}
 	out := make([]chat.RestrictedFeature, 0, len(st.restricted[r.r.Role]))

@@ -80,43 +80,39 @@ func (st *state) seedMessage(m chat.Message) chat.Message {
 // ThreadSubscribers returns the uids subscribed to the thread of the
 // message id, sorted.
 func (s *Server) ThreadSubscribers(id string) []string {
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	m := st.lookupMessage(id)
-	if m == nil {
-		return nil
-	}
-	out := make([]string, 0, len(m.subscribers))
-	for uid := range m.subscribers {
-		out = append(out, uid)
-	}
-	sort.Strings(out)
+	out, _ := readMessage(s, id, func(m *msgRec) []string {
+		out := make([]string, 0, len(m.subscribers))
+		for uid := range m.subscribers {
+			out = append(out, uid)
+		}
+		sort.Strings(out)
+		return out
+	})
 	return out
 }
 
 // MessageFlags returns the flags users put on the message id, in the order
 // first flagged.
 func (s *Server) MessageFlags(id string) []MessageFlag {
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	m := st.lookupMessage(id)
-	if m == nil {
-		return nil
-	}
-	return slices.Clone(m.flags)
+	flags, _ := readMessage(s, id, func(m *msgRec) []MessageFlag { return slices.Clone(m.flags) })
+	return flags
 }
 
 // MessageAs returns the stored message id as the user uid sees it: with
 // reactedByMe, and uid's savedAt and interactions.
 func (s *Server) MessageAs(id, uid string) (chat.Message, bool) {
+	return readMessage(s, id, func(m *msgRec) chat.Message { return clone(m.view(strings.ToLower(uid), true)) })
+}
+
+// readMessage returns what read makes of the stored message id, with the
+// state locked; ok is false, and v the zero value, when there is none.
+func readMessage[T any](s *Server, id string, read func(m *msgRec) T) (v T, ok bool) {
 	st := s.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	m := st.lookupMessage(id)
 	if m == nil {
-		return chat.Message{}, false
+		return v, false
 	}
-	return clone(m.view(strings.ToLower(uid), true)), true
+	return read(m), true
 }

@@ -1,7 +1,6 @@
 package chattest
 
 import (
-	"encoding/json"
 	"fmt"
 	"iter"
 	"slices"
@@ -277,21 +276,13 @@ func (st *state) deleteUser(c *call) (any, error) {
 // returns the named users that exist (deactivated or not), lower-cased and
 // without repeats, in the order given.
 func (st *state) uidList(c *call, field string) ([]string, error) {
-	var b map[string]json.RawMessage
-	if err := c.decode(&b); err != nil {
+	named, err := uidsField(c, field, 0)
+	if err != nil {
 		return nil, err
-	}
-	var named []string
-	if raw, ok := b[field]; ok && json.Unmarshal(raw, &named) != nil {
-		return nil, validationError(map[string][]string{field: {"The " + field + " field must be an array of strings."}})
-	}
-	if len(named) == 0 {
-		return nil, validationError(map[string][]string{field: {"The " + field + " field is required."}})
 	}
 	out := []string{}
 	for _, uid := range named {
-		uid = strings.ToLower(uid)
-		if u := st.users[uid]; u != nil && !u.deleted && !slices.Contains(out, uid) {
+		if u := st.users[uid]; u != nil && !u.deleted {
 			out = append(out, uid)
 		}
 	}
