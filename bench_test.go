@@ -25,6 +25,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chatrest/chat"
 )
@@ -341,6 +342,32 @@ func compare(b *testing.B, sdk func(context.Context, *chat.Client) error, hw fun
 				b.Fatal(err)
 			}
 		}
+	})
+
+	// serial/alternating times the two sides call by call, alternating
+	// which goes first, so that both see the same moment of a noisy
+	// machine: the time ratio of the report is read from it.
+	b.Run("serial/alternating", func(b *testing.B) {
+		c, hc := srv.sdkClient(b), srv.tunedHTTPClient(b)
+		calls := [2]func() error{
+			func() error { return sdk(ctx, c) },
+			func() error { return hw(ctx, hc, srv.URL) },
+		}
+		var took [2]time.Duration
+		i := 0
+		for b.Loop() {
+			for k := range 2 {
+				side := (i + k) % 2
+				start := time.Now()
+				if err := calls[side](); err != nil {
+					b.Fatal(err)
+				}
+				took[side] += time.Since(start)
+			}
+			i++
+		}
+		b.ReportMetric(float64(took[0].Nanoseconds())/float64(i), "sdk-ns/call")
+		b.ReportMetric(float64(took[1].Nanoseconds())/float64(i), "handwritten-ns/call")
 	})
 
 	parallel := func(b *testing.B, call func() error) {
