@@ -19,6 +19,7 @@ type banner struct {
 	apiKey   string   // the API key; "" when the user gave it: never printed then
 	mgmtKey  string
 	mgmtSec  string
+	kept     bool // the generated credentials are kept in the data directory
 	http     bool
 }
 
@@ -37,12 +38,16 @@ func (b banner) print(w io.Writer) {
 	if b.certFile != "" {
 		p("# Certificate (self-signed, trust it): %s", b.certFile)
 	}
+	generated := "generated at start"
+	if b.kept {
+		generated = "kept in the data directory"
+	}
 	if b.apiKey != "" {
-		p("# API key, generated at start: %s", b.apiKey)
+		p("# API key, %s: %s", generated, b.apiKey)
 	} else {
 		p("# API key: the one given with -api-key or $CHATTEST_API_KEY (not shown)")
 	}
-	p("# Management key and secret, generated at start: %s %s", b.mgmtKey, b.mgmtSec)
+	p("# Management key and secret, %s: %s %s", generated, b.mgmtKey, b.mgmtSec)
 
 	p("# Environment for the quickstart (go run ./examples/quickstart) and your own program:")
 	env := []string{"CHAT_APP_ID=" + shellQuote(b.appID), "CHAT_REGION=us", "CHAT_BASE_URL=" + shellQuote(b.base)}

@@ -51,11 +51,13 @@ func parseBanner(t *testing.T, banner string) printed {
 			if v, ok := field(line, "# Certificate (self-signed, trust it):"); ok {
 				p.certFile = v
 			}
-			if v, ok := field(line, "# API key, generated at start:"); ok {
-				p.apiKey = v
-			}
-			if v, ok := field(line, "# Management key and secret, generated at start:"); ok {
-				p.mgmtKey, p.mgmtSecret, _ = strings.Cut(v, " ")
+			for _, how := range []string{"generated at start", "kept in the data directory"} {
+				if v, ok := field(line, "# API key, "+how+":"); ok {
+					p.apiKey = v
+				}
+				if v, ok := field(line, "# Management key and secret, "+how+":"); ok {
+					p.mgmtKey, p.mgmtSecret, _ = strings.Cut(v, " ")
+				}
 			}
 			if v, ok := field(line, "# From other machines:"); ok {
 				p.others = strings.Split(v, ", ")

@@ -46,8 +46,11 @@
 // kill -9, has everything the clients were answered, the client API's
 // logins included (chattest.WithDataDir). -export writes the state as a
 // JSON state file, which -seed starts from, so that a team can share demo
-// data (chattest.WithSeedFile). The API key is the server's own, given or
-// generated at each start, and is not part of the state.
+// data (chattest.WithSeedFile). The API key is the server's own: given,
+// or generated. Without -data the key and the management credentials are
+// generated at each start; with -data they are generated at the first
+// start and kept in the directory (credentials.json), so that the
+// environment lines printed then stay good across restarts.
 //
 // Flags:
 //
@@ -161,11 +164,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		key = os.Getenv("CHATTEST_API_KEY")
 	}
 	given := key != ""
-	if !given {
-		key = randomKey()
+	// A handler keeps the default of a setting it cannot use: check them
+	// before a data directory is opened (or made) for them.
+	if probe := chattest.NewHandler(chattest.WithAppID(*appID), chattest.WithAPIKey(key)); probe.AppID() != *appID {
+		return usagef("-app-id %q: must be one DNS label (letters, digits and hyphens, at most 63)", *appID)
+	} else if given && probe.APIKey() != key {
+		return usagef("the API key must be printable ASCII without spaces")
 	}
-	mgmtKey, mgmtSecret := randomKey(), randomKey()
-	opts := []chattest.Option{chattest.WithAppID(*appID), chattest.WithAPIKey(key), chattest.WithManagementCredentials(mgmtKey, mgmtSecret)}
+	creds, kept, err := state.credentials()
+	if err != nil {
+		return err
+	}
+	if !given {
+		key = creds.APIKey
+	}
+	opts := []chattest.Option{chattest.WithAppID(*appID), chattest.WithAPIKey(key), chattest.WithManagementCredentials(creds.ManagementKey, creds.ManagementSecret)}
 	if *listenAny {
 		opts = append(opts, chattest.WithLocalNetwork())
 	}
@@ -175,13 +188,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		opts = append(opts, chattest.WithRateLimit(core, standard))
-	}
-	// A handler keeps the default of a setting it cannot use: check them
-	// before a data directory is opened (or made) for them.
-	if probe := chattest.NewHandler(opts...); probe.AppID() != *appID {
-		return usagef("-app-id %q: must be one DNS label (letters, digits and hyphens, at most 63)", *appID)
-	} else if probe.APIKey() != key {
-		return usagef("the API key must be printable ASCII without spaces")
 	}
 	h, err := state.open(opts, stdout)
 	if h == nil || err != nil {
@@ -195,7 +201,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	defer ln.Close()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	b := banner{appID: h.AppID(), state: state.where(), mgmtKey: mgmtKey, mgmtSec: mgmtSecret, http: *plainHTTP}
+	b := banner{appID: h.AppID(), state: state.where(), mgmtKey: creds.ManagementKey, mgmtSec: creds.ManagementSecret, kept: kept, http: *plainHTTP}
 	if !given {
 		b.apiKey = key
 	}

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/chatrest/chat/chattest"
 )
@@ -78,4 +81,48 @@ func exportTo(h *chattest.Handler, path string, stdout io.Writer) error {
 		return fmt.Errorf("-export: %w", err)
 	}
 	return out.Close()
+}
+
+// credentials are the server's own API key and management credentials.
+type credentials struct {
+	APIKey           string `json:"apiKey"`
+	ManagementKey    string `json:"managementKey"`
+	ManagementSecret string `json:"managementSecret"`
+}
+
+// credentialsFile is the file of a data directory that keeps the
+// credentials generated at its first start.
+const credentialsFile = "credentials.json"
+
+// credentials returns the credentials to serve with. With -data they are
+// those kept in the directory, generated and written there (readable by
+// its owner only) at its first start, so that the environment printed
+// then stays good across restarts; kept reports it. Otherwise they are new.
+func (f stateFlags) credentials() (c credentials, kept bool, err error) {
+	fresh := credentials{APIKey: randomKey(), ManagementKey: randomKey(), ManagementSecret: randomKey()}
+	if *f.data == "" || *f.export != "" {
+		return fresh, false, nil
+	}
+	path := filepath.Join(*f.data, credentialsFile)
+	b, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		if json.Unmarshal(b, &c) != nil || c.APIKey == "" || c.ManagementKey == "" || c.ManagementSecret == "" {
+			return credentials{}, false, fmt.Errorf("-data: %s holds no credentials (remove it to generate new ones)", path)
+		}
+		return c, true, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return credentials{}, false, fmt.Errorf("-data: %w", err)
+	}
+	if err := os.MkdirAll(*f.data, 0o700); err != nil {
+		return credentials{}, false, fmt.Errorf("-data: %w", err)
+	}
+	out, err := json.MarshalIndent(fresh, "", "\t")
+	if err != nil {
+		return credentials{}, false, err
+	}
+	if err := os.WriteFile(path, append(out, '\n'), 0o600); err != nil {
+		return credentials{}, false, fmt.Errorf("-data: %w", err)
+	}
+	return fresh, true, nil
 }

@@ -182,8 +182,55 @@ func TestExportSeedRoundTrip(t *testing.T) {
 	assert.Equal(t, string(want), string(got))
 }
 
+// TestDataKeepsTheGeneratedCredentials: started on a data directory
+// without a key, the command generates the API key and management
+// credentials once and keeps them there, owner-readable only; a restart
+// prints the same ones, and the environment printed at the first start
+// still reaches the users created then.
+func TestDataKeepsTheGeneratedCredentials(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command and runs it")
+	}
+	bin, dir := build(t)["chattest"], t.TempDir()
+	args := []string{"-http", "-addr", "127.0.0.1:0", "-data", dir}
+	first := startProcess(t, bin, nil, args...)
+	assert.Contains(t, first.banner, "# API key, kept in the data directory: "+first.apiKey+"\n")
+	require.Len(t, first.apiKey, 40)
+	require.NotEmpty(t, first.mgmtSecret)
+	c, err := chat.NewClient("test-app", first.apiKey, chat.WithBaseURL(first.base), chat.WithInsecureLoopback(), chat.WithoutRetries())
+	require.NoError(t, err)
+	t.Cleanup(c.CloseIdleConnections)
+	_, err = c.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
+	require.NoError(t, err)
+	kill(first)
+
+	info, err := os.Stat(filepath.Join(dir, "credentials.json"))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm())
+
+	second := startProcess(t, bin, nil, args...)
+	assert.Equal(t, first.apiKey, second.apiKey)
+	assert.Equal(t, first.mgmtKey, second.mgmtKey)
+	assert.Equal(t, first.mgmtSecret, second.mgmtSecret)
+	c, err = chat.NewClient("test-app", first.apiKey, chat.WithBaseURL(second.base), chat.WithInsecureLoopback(), chat.WithoutRetries())
+	require.NoError(t, err)
+	t.Cleanup(c.CloseIdleConnections)
+	u, err := c.Users.Get(context.Background(), "alice")
+	require.NoError(t, err)
+	assert.Equal(t, "Alice", u.Name)
+	kill(second)
+
+	// Without -data, each start generates its own.
+	a := startProcess(t, bin, nil, "-http", "-addr", "127.0.0.1:0")
+	assert.Contains(t, a.banner, "# API key, generated at start: "+a.apiKey+"\n")
+	b := startProcess(t, bin, nil, "-http", "-addr", "127.0.0.1:0")
+	assert.NotEqual(t, a.apiKey, b.apiKey)
+	assert.NotEqual(t, a.mgmtSecret, b.mgmtSecret)
+}
+
 // TestStateFlagsReportTheirProblems: -export without a state, a data
-// directory of another app, and a seed file that is not one.
+// directory of another app, a seed file that is not one, and a data
+// directory whose credentials file is not one.
 func TestStateFlagsReportTheirProblems(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	assert.Equal(t, 2, runMain([]string{"-export", "-"}, &stdout, &stderr))
@@ -202,4 +249,11 @@ func TestStateFlagsReportTheirProblems(t *testing.T) {
 	stderr.Reset()
 	assert.Equal(t, 1, runMain([]string{"-seed", bad, "-export", "-"}, &stdout, &stderr))
 	assert.Contains(t, stderr.String(), "is not a state file of format 1")
+
+	broken := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(broken, "credentials.json"), []byte(`{"apiKey":"half-written`), 0o600))
+	stderr.Reset()
+	assert.Equal(t, 1, runMain([]string{"-data", broken, "-addr", "127.0.0.1:0"}, &stdout, &stderr))
+	assert.Contains(t, stderr.String(), "credentials.json holds no credentials (remove it to generate new ones)")
+	assert.NotContains(t, stderr.String(), "half-written")
 }
