@@ -1,6 +1,7 @@
 package chattest
 
 import (
+	"cmp"
 	"iter"
 	"slices"
 	"sort"
@@ -123,7 +124,7 @@ func (st *state) convRemove(m *msgRec) {
 	if cv == nil {
 		return
 	}
-	if i, ok := slices.BinarySearchFunc(cv.msgs, m.id, func(x *msgRec, id int64) int { return cmpInt(x.id, id) }); ok && cv.msgs[i] == m {
+	if i, ok := slices.BinarySearchFunc(cv.msgs, m.id, func(x *msgRec, id int64) int { return cmp.Compare(x.id, id) }); ok && cv.msgs[i] == m {
 		cv.msgs = slices.Delete(cv.msgs, i, i+1)
 		cv.tally = convTally{}
 		for j := range cv.msgs {

@@ -91,14 +91,17 @@ func dataImportRoutes() []route {
 
 // admitImport counts one request to the import endpoint prop unless the
 // endpoint's budget is used up; then the request is refused and not
-// counted. Either way the answer reports the endpoint's budget.
+// counted. Either way the answer reports the endpoint's budget. A replayed
+// request is admitted, whatever the budget of the server replaying it.
 func (st *state) admitImport(c *call, prop string) error {
 	i := &st.importState
 	if w := c.now.Unix() / 60; w != i.importWindow {
 		i.importWindow = w
 		clear(i.importUsed)
 	}
-	if i.importEnforce && i.importUsed[prop] >= i.importLimit {
+	// A replayed request was admitted when it was made (a refused one is
+	// not journaled): it is counted, not refused.
+	if i.importEnforce && i.importUsed[prop] >= i.importLimit && !st.replaying {
 		end := time.Unix((i.importWindow+1)*60, 0)
 		wait := max(int((end.Sub(c.now)+time.Second-1)/time.Second), 1) // rounded up
 		c.rate = &rateInfo{limit: i.importLimit, refused: true, reset: end, retryAfter: wait}

@@ -1,6 +1,7 @@
 package chattest
 
 import (
+	"cmp"
 	"iter"
 	"slices"
 
@@ -178,19 +179,9 @@ func (st *state) leave(g *groupRec, uid string) {
 
 // removeFromOrder removes m from the join order of g.
 func (g *groupRec) removeFromOrder(m *memberRec) {
-	if i, ok := slices.BinarySearchFunc(g.order, m.seq, func(x *memberRec, seq int64) int { return cmpInt(x.seq, seq) }); ok {
+	if i, ok := slices.BinarySearchFunc(g.order, m.seq, func(x *memberRec, seq int64) int { return cmp.Compare(x.seq, seq) }); ok {
 		g.order = slices.Delete(g.order, i, i+1)
 	}
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // countValid reports whether the count of active members of g is up to

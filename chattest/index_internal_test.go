@@ -2,6 +2,7 @@ package chattest
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -436,7 +437,7 @@ func (st *state) checkConversationsIndex() error {
 			// by id.
 			slices.SortFunc(want, func(a, b convItem) int {
 				if a.at != b.at {
-					return -cmpInt(int64(a.at), int64(b.at))
+					return -cmp.Compare(int64(a.at), int64(b.at))
 				}
 				if a.with != b.with {
 					return strings.Compare(a.with, b.with)

@@ -236,9 +236,13 @@ func openJournal(dir, appID string, created time.Time) (*journal, []change, erro
 			return fmt.Errorf("its creation time: %w", err)
 		}
 		return cb.ForEach(func(k, v []byte) error {
+			n := len(changes) + 1
+			if len(k) != 8 || binary.BigEndian.Uint64(k) != uint64(len(changes)) {
+				return fmt.Errorf("change %d is missing or out of order (key %x)", n, k)
+			}
 			var ch change
 			if err := json.Unmarshal(v, &ch); err != nil {
-				return fmt.Errorf("change %d: %w", binary.BigEndian.Uint64(k)+1, err)
+				return fmt.Errorf("change %d: %w", n, err)
 			}
 			changes = append(changes, ch)
 			return nil
@@ -333,14 +337,12 @@ func (j *journal) failed() error {
 
 // changes returns every change, encoded, once those added are written.
 func (j *journal) changes() ([][]byte, error) {
+	if err := j.sync(); err != nil {
+		return nil, err
+	}
 	j.mu.Lock()
 	last := j.next
 	j.mu.Unlock()
-	if last > 0 {
-		if err := j.wait(last - 1); err != nil {
-			return nil, err
-		}
-	}
 	if j.db == nil {
 		j.mu.Lock()
 		defer j.mu.Unlock()
@@ -394,12 +396,20 @@ func seqKey(seq uint64) []byte { return binary.BigEndian.AppendUint64(nil, seq) 
 
 // keep journals the request r that serve served, if it may have changed
 // the state, and returns what waits until it is written; it is called with
-// st.mu held. Without a journal, or for a request that changed nothing, it
-// returns a wait that returns nil at once.
+// st.mu held. A read, which changes nothing, waits until the changes it
+// may show are written, so that a crash loses nothing a client was shown.
+// Without a journal, or for a request that was refused (a 429 changes
+// nothing), it returns a wait that returns nil at once.
 func (h *Handler) keep(rt route, r *http.Request, body []byte, res served) (wait func() error) {
 	st := h.st
-	if st.journal == nil || !res.ran || rt.pattern == "" || r.Method == http.MethodGet && st.lazy == 0 {
+	if st.journal == nil || !res.ran || rt.pattern == "" || res.status == http.StatusTooManyRequests {
 		return noWait
+	}
+	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && st.lazy == 0 {
+		return func() error {
+			_ = st.journal.sync() // a journal that failed takes no change since: the read is served
+			return nil
+		}
 	}
 	ch := requestChange(st, r, body, res, res.now)
 	seq := st.journal.add(ch.encode())
@@ -558,6 +568,7 @@ func (rp *replayer) serve(rt route, r *http.Request) {
 		}
 	}
 	rp.res = st.serve(rt, classify(rt.pattern), r, rp.ch.body(), nil)
+	rp.h.log.learnFrom(rp.res.out) // the request log hides what was issued before the restart
 	rp.hit = true
 }
 

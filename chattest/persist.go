@@ -24,7 +24,10 @@ import (
 // (read and delivery receipts, users coming online and going offline). A
 // request's change is synced to disk before the request is answered, and
 // a receipt's before the websocket's next frame is read, so nothing
-// acknowledged is lost in a crash; a request whose change cannot be
+// acknowledged is lost in a crash; a read waits until the changes it may
+// show are written. (A websocket push or a webhook delivery of a change
+// may leave before the change is written: a crash in that moment can lose
+// a change another client was pushed.) A request whose change cannot be
 // written answers 500 ERR_EXCEPTION, and so does every later request that
 // would change the state (later receipts are ignored). Opening the
 // directory replays the changes at the times they happened, through the
@@ -37,7 +40,12 @@ import (
 // logins stay valid across restarts.
 //
 // A directory holds the state of one app: opening it for another app id
-// fails. One server at a time may have it open. When the clock the server
+// fails. Open it with the server's own API key ([WithAPIKey]) and
+// management credentials it was changed with: changes made with them
+// replay with them. A database file damaged or edited outside chattest
+// may fail to open, or crash the process: bbolt reads its file in place
+// and does not survive every corruption.
+// One server at a time may have it open. When the clock the server
 // starts with ([WithFastClock], or the real clock) reads earlier than the
 // last change, it is moved forward by whole minutes, so that time does not
 // go back; a [WithClock] clock is left as given.

@@ -18,6 +18,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/chatrest/chat"
 )
 
@@ -278,5 +282,32 @@ func TestJournalKeepsTheHeadersHandlersRead(t *testing.T) {
 	}
 	if read < 5 {
 		t.Fatalf("found %d header reads: the search is broken", read)
+	}
+}
+
+// A data directory whose changes are not numbered 1, 2, 3... (a key of
+// another length, a gap) is refused with an error, never a panic.
+func TestDataDirWithStrayKeysIsRefused(t *testing.T) {
+	for name, key := range map[string][]byte{"short key": {7}, "gap": seqKey(5)} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			srv, err := OpenServer(WithDataDir(dir))
+			require.NoError(t, err)
+			c := srv.Client()
+			_, err = c.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
+			require.NoError(t, err)
+			c.CloseIdleConnections()
+			srv.Close()
+
+			db, err := bolt.Open(filepath.Join(dir, dbFile), 0o600, nil)
+			require.NoError(t, err)
+			require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+				return tx.Bucket(changesBucket).Put(key, []byte(`{"method":"GET","path":"/v3/users"}`))
+			}))
+			require.NoError(t, db.Close())
+
+			_, err = OpenServer(WithDataDir(dir))
+			assert.ErrorContains(t, err, "change 2 is missing or out of order")
+		})
 	}
 }

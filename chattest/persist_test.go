@@ -381,3 +381,81 @@ func BenchmarkReplay(b *testing.B) {
 	b.ReportMetric(perOp*1e9/(users+messages), "ns/change")
 	b.ReportMetric(perOp, "s/100k-messages")
 }
+
+// A data directory opens under another import limit than the one its
+// changes were made under: a replayed import is admitted, and one the
+// limit refused (which changed nothing) is not kept.
+func TestDataDirOpensUnderAnotherImportLimit(t *testing.T) {
+	ctx := context.Background()
+	imports := func(srv *chattest.Server, from, n int) (refused int) {
+		c := srv.Client(chat.WithoutRetries())
+		defer c.CloseIdleConnections()
+		for i := from; i < from+n; i++ {
+			_, err := c.DataImport.ImportUsers(ctx, []chat.ImportUser{{UID: "u" + strconv.Itoa(i), Name: "U"}})
+			if errors.Is(err, chat.ErrRateLimited) {
+				refused++
+				continue
+			}
+			require.NoError(t, err)
+		}
+		return refused
+	}
+	frozen := chattest.WithClock(func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) })
+
+	lifted := t.TempDir()
+	srv, err := chattest.OpenServer(chattest.WithDataDir(lifted), chattest.WithDataImportLimit(-1), frozen)
+	require.NoError(t, err)
+	assert.Zero(t, imports(srv, 0, 70))
+	srv.Close()
+	srv, err = chattest.OpenServer(chattest.WithDataDir(lifted), frozen) // 60 a minute
+	require.NoError(t, err, "70 imports in a minute, made without a limit, replayed under one")
+	_, ok := srv.User("u69")
+	assert.True(t, ok)
+	srv.Close()
+
+	limited := t.TempDir()
+	srv, err = chattest.OpenServer(chattest.WithDataDir(limited), frozen)
+	require.NoError(t, err)
+	assert.Equal(t, 5, imports(srv, 0, 65))
+	srv.Close()
+	srv, err = chattest.OpenServer(chattest.WithDataDir(limited), chattest.WithDataImportLimit(-1), frozen)
+	require.NoError(t, err, "imports refused with 429 replayed without a limit")
+	defer srv.Close()
+	_, ok = srv.User("u59")
+	assert.True(t, ok)
+	_, ok = srv.User("u60")
+	assert.False(t, ok, "an import the limit refused is not made by the replay")
+}
+
+// After a restart the request log still hides the credentials issued
+// before it: an auth token sent in a message's text shows as redacted.
+func TestRequestLogHidesCredentialsIssuedBeforeARestart(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	srv, err := chattest.OpenServer(chattest.WithDataDir(dir))
+	require.NoError(t, err)
+	c := srv.Client()
+	u, err := c.Users.Create(ctx, &chat.CreateUserRequest{UID: "alice", Name: "Alice", WithAuthToken: true})
+	require.NoError(t, err)
+	_, err = c.Users.Create(ctx, &chat.CreateUserRequest{UID: "bob", Name: "Bob"})
+	require.NoError(t, err)
+	c.CloseIdleConnections()
+	srv.Close()
+	token := string(u.AuthToken)
+	require.NotEmpty(t, token)
+
+	srv, err = chattest.OpenServer(chattest.WithDataDir(dir))
+	require.NoError(t, err)
+	defer srv.Close()
+	c = srv.Client()
+	defer c.CloseIdleConnections()
+	_, err = c.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "bob", ReceiverType: chat.ReceiverUser,
+		Data: chat.MessageData{Text: "my token is " + token}}, chat.OnBehalfOf("alice"))
+	require.NoError(t, err)
+	reqs := srv.Requests()
+	require.NotEmpty(t, reqs)
+	last := reqs[len(reqs)-1]
+	assert.Equal(t, "POST /v3/messages", last.Route)
+	assert.NotContains(t, last.Body, token)
+	assert.Contains(t, last.Body, "my token is ")
+}

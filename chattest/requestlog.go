@@ -549,7 +549,7 @@ func redactPath(path, pattern string) string {
 	_, pat, _ := strings.Cut(pattern, " ")
 	named := false
 	for _, w := range secretWildcards {
-		if i := strings.Index(pat, w); i > 0 && pat[i-1] == '{' && strings.HasPrefix(pat[i+len(w):], "}") {
+		if strings.Contains(pat, "{"+w+"}") {
 			named = true
 		}
 	}

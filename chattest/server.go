@@ -699,7 +699,7 @@ func (st *state) authorize(rt route, c *call) error {
 
 // readBody reads at most maxBodyBytes of the request body.
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
+	if r.Body == nil || r.Body == http.NoBody {
 		return nil, nil
 	}
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))

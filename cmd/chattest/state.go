@@ -94,13 +94,14 @@ type credentials struct {
 // credentials generated at its first start.
 const credentialsFile = "credentials.json"
 
-// credentials returns the credentials to serve with. With -data they are
-// those kept in the directory, generated and written there (readable by
-// its owner only) at its first start, so that the environment printed
-// then stays good across restarts; kept reports it. Otherwise they are new.
+// credentials returns the credentials to serve (or export) with. With
+// -data they are those kept in the directory, generated and written there
+// (readable by its owner only) at its first start, so that the environment
+// printed then stays good across restarts, and the changes made with them
+// replay; kept reports it. Otherwise they are new.
 func (f stateFlags) credentials() (c credentials, kept bool, err error) {
 	fresh := credentials{APIKey: randomKey(), ManagementKey: randomKey(), ManagementSecret: randomKey()}
-	if *f.data == "" || *f.export != "" {
+	if *f.data == "" {
 		return fresh, false, nil
 	}
 	path := filepath.Join(*f.data, credentialsFile)
@@ -113,6 +114,8 @@ func (f stateFlags) credentials() (c credentials, kept bool, err error) {
 		return c, true, nil
 	case !errors.Is(err, fs.ErrNotExist):
 		return credentials{}, false, fmt.Errorf("-data: %w", err)
+	case *f.export != "":
+		return fresh, false, nil // an export writes nothing to the directory
 	}
 	if err := os.MkdirAll(*f.data, 0o700); err != nil {
 		return credentials{}, false, fmt.Errorf("-data: %w", err)
