@@ -220,8 +220,9 @@ type Call struct {
 	// MetaData is the call's metadata, kept as sent ([CallsService.Get]
 	// answers with an array).
 	MetaData json.RawMessage `json:"metaData,omitempty"`
-	// Tags are the call's tags ([CallsService.Get] answers with them).
-	Tags []string `json:"tags,omitempty"`
+	// Tags are the call's tags ([CallsService.Get] answers with them, an
+	// empty list included).
+	Tags []string `json:"tags,omitzero"`
 }
 
 // InitiatedTime is InitiatedAt as a time.Time (zero when unset).

@@ -182,19 +182,20 @@ type logsPage struct {
 	} `json:"meta"`
 }
 
-// logCursor is a cursor of the logs list: the SDK reads the log id
-// (logId) the list is positioned by, and leaves a messageId, which it
-// cannot send back as a position (see CHOICES.md).
+// logCursor is a cursor of the logs list: the log id (logId) the list is
+// positioned by, or a messageId, which names no position the list accepts
+// and is kept in [Cursor.MessageID] only (see CHOICES.md).
 type logCursor struct {
 	Direction Direction `json:"affix"`
 	LogID     string    `json:"logId"`
+	MessageID int64     `json:"messageId"`
 }
 
 func (c *logCursor) cursor() *Cursor {
 	if c == nil {
 		return nil
 	}
-	return &Cursor{Direction: c.Direction, ID: c.LogID}
+	return &Cursor{Direction: c.Direction, ID: c.LogID, MessageID: c.MessageID}
 }
 
 // ListLogs returns one page of notification logs. Meta.Next and

@@ -250,9 +250,28 @@ type NotificationTemplates struct {
 	UserMentionTemplatePrivacy     *MentionTemplate `json:"userMentionTemplatePrivacy,omitempty"`
 	GroupMentionTemplateDefault    *MentionTemplate `json:"groupMentionTemplateDefault,omitempty"`
 	GroupMentionTemplatePrivacy    *MentionTemplate `json:"groupMentionTemplatePrivacy,omitempty"`
+
+	// InteractiveFormTemplateDefault and InteractiveFormTemplatePrivacy
+	// are the templates of interactive form messages.
+	InteractiveFormTemplateDefault *TextTemplate `json:"interactiveFormTemplateDefault,omitempty"`
+	InteractiveFormTemplatePrivacy *TextTemplate `json:"interactiveFormTemplatePrivacy,omitempty"`
+	// InteractiveCardTemplateDefault and InteractiveCardTemplatePrivacy
+	// are the templates of interactive card messages.
+	InteractiveCardTemplateDefault *TextTemplate `json:"interactiveCardTemplateDefault,omitempty"`
+	InteractiveCardTemplatePrivacy *TextTemplate `json:"interactiveCardTemplatePrivacy,omitempty"`
+	// InteractiveSchedulerTemplateDefault and
+	// InteractiveSchedulerTemplatePrivacy are the templates of scheduler
+	// messages.
+	InteractiveSchedulerTemplateDefault *TextTemplate `json:"interactiveSchedulerTemplateDefault,omitempty"`
+	InteractiveSchedulerTemplatePrivacy *TextTemplate `json:"interactiveSchedulerTemplatePrivacy,omitempty"`
+	// InteractiveCustomTemplateDefault and InteractiveCustomTemplatePrivacy
+	// are the templates of custom interactive messages.
+	InteractiveCustomTemplateDefault *TextTemplate `json:"interactiveCustomTemplateDefault,omitempty"`
+	InteractiveCustomTemplatePrivacy *TextTemplate `json:"interactiveCustomTemplatePrivacy,omitempty"`
 }
 
-// TextTemplate is the template of text message notifications.
+// TextTemplate is the template of text message notifications, and of
+// interactive ones.
 type TextTemplate struct {
 	TitleOneOnOne string `json:"titleOneOnOne,omitempty"`
 	TitleGroup    string `json:"titleGroup,omitempty"`

@@ -134,7 +134,7 @@ func TestNotificationLogsWire(t *testing.T) {
 			want: &chat.Page[chat.NotificationLog]{Data: []chat.NotificationLog{entry}, Meta: chat.PageMeta{
 				Current:  &chat.PageCount{Limit: 5, Count: 1},
 				Next:     &chat.Cursor{Direction: chat.DirectionAfter, ID: "67e3c56babf90e20e2652edb"},
-				Previous: &chat.Cursor{Direction: chat.DirectionBefore, ID: "67e3c56babf90e20e2652edb"},
+				Previous: &chat.Cursor{Direction: chat.DirectionBefore, ID: "67e3c56babf90e20e2652edb", MessageID: 3939},
 			}},
 		},
 		{
@@ -143,7 +143,7 @@ func TestNotificationLogsWire(t *testing.T) {
 			response: `{"data":[],"meta":{"current":{"limit":10,"count":0},"next":{"affix":"append","messageId":3939}}}`,
 			method:   http.MethodGet, path: "/v3/notifications/v1/logs",
 			want: &chat.Page[chat.NotificationLog]{Data: []chat.NotificationLog{}, Meta: chat.PageMeta{
-				Current: &chat.PageCount{Limit: 10}, Next: &chat.Cursor{Direction: chat.DirectionAfter},
+				Current: &chat.PageCount{Limit: 10}, Next: &chat.Cursor{Direction: chat.DirectionAfter, MessageID: 3939},
 			}},
 		},
 	})

@@ -91,6 +91,10 @@ type Cursor struct {
 	// CreatedAt is a creation-time cursor in Unix milliseconds (the list
 	// of Agent Builder agents).
 	CreatedAt int64 `json:"createdAt,omitempty"`
+	// MessageID is the message a cursor of the notification logs names,
+	// when it names one instead of a log entry; it is not a position the
+	// list accepts (see [NotificationsService.ListLogs]).
+	MessageID int64 `json:"messageId,omitempty"`
 }
 
 // PageOptions selects a page of a page-based list.
