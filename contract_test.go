@@ -26,19 +26,11 @@ const examplesDir = "testdata/reference/examples"
 type contractCall func(ctx context.Context, c *chat.Client, doc any) (any, error)
 
 // contractCase is how one operation's result is compared with its
-// documented answer.
+// documented answer: see [wiretest.Contract] for part, view and repair.
 type contractCase struct {
-	call contractCall
-	// part is where the result sits in the documented answer: "data"
-	// when empty, "-" for the whole answer (a page: data, meta, cursor),
-	// or a dotted path ("data.pushTokens").
-	part string
-	// view, when set, turns the result into what is compared, for
-	// results that regroup the answer (the imports' per-entity results).
-	view func(t *testing.T, result any) any
-	// repair, when set, gives the documented answer the shape its schema
-	// describes, for an example that is not an answer the service could
-	// send (list-groups); every key and value stays and is compared.
+	call   contractCall
+	part   string
+	view   func(t *testing.T, result any) any
 	repair func(t *testing.T, doc any) any
 }
 
@@ -107,78 +99,25 @@ func TestContractRoundTrip(t *testing.T) {
 			if why, ok := contractNoMethod[name]; ok {
 				_, has := cases[name]
 				require.False(t, has, "%s is listed as without a method, yet has a case", name)
-				t.Skipf("%s %s: %s", ex.Method, ex.Path, why)
+				t.Logf("%s %s: no SDK method: %s", ex.Method, ex.Path, why)
+				return
 			}
 			cc, ok := cases[name]
 			require.True(t, ok, "no case for %s %s (%s)", ex.Method, ex.Path, ex.File)
-			runContractCase(t, ex, cc, func(t *testing.T, body []byte) (any, error) {
-				m := newMockAPI(t)
-				m.Reply(http.StatusOK, string(body))
-				res, err := cc.call(t.Context(), m.client, wiretest.DecodeTree(t, body))
-				if err == nil {
-					r := m.Only()
-					assert.Equal(t, ex.Method, r.Method, "method")
-				}
-				return res, err
-			}, contractExcused[name], contractPending[name])
-		})
-	}
-}
-
-// runContractCase calls the method on each documented answer of ex and
-// compares.
-func runContractCase(t *testing.T, ex wiretest.Example, cc contractCase, call func(*testing.T, []byte) (any, error), excused []string, pending string) {
-	keys, bodies := ex.Answers()
-	require.NotEmpty(t, keys, "%s documents no 2xx answer", ex.File)
-	used := map[string]bool{}
-	for i, body := range bodies {
-		t.Run(keys[i], func(t *testing.T) {
-			doc := wiretest.DecodeTree(t, body)
-			if cc.repair != nil {
-				doc = cc.repair(t, doc)
-				b, err := json.Marshal(doc)
-				require.NoError(t, err)
-				body = b
-			}
-			res, err := call(t, body)
-			require.NoError(t, err)
-			require.NotNil(t, res)
-			var want any
-			switch cc.part {
-			case "":
-				want = wiretest.Select(t, doc, "data")
-			case "-":
-				want = doc
-			default:
-				want = wiretest.Select(t, doc, cc.part)
-			}
-			var got any
-			if cc.view != nil {
-				got = wiretest.Encode(t, cc.view(t, res))
-			} else {
-				got = wiretest.Encode(t, res)
-			}
-			got = typedEntities(t, got)
-			for _, p := range wiretest.Lacks(want, got) {
-				if pending != "" {
-					t.Logf("not held to the example (%s): %s", pending, p)
-					continue
-				}
-				if wiretest.Excused(p, excused) {
-					t.Logf("excused (CHOICES.md): %s", p)
-					for _, e := range excused {
-						if wiretest.Excused(p, []string{e}) {
-							used[e] = true
-						}
+			wiretest.CheckContract(t, ex, wiretest.Contract{
+				Call: func(t *testing.T, body []byte, doc any) (any, error) {
+					m := newMockAPI(t)
+					m.Reply(http.StatusOK, string(body))
+					res, err := cc.call(t.Context(), m.client, doc)
+					if err == nil {
+						assert.Equal(t, ex.Method, m.Only().Method, "method")
 					}
-					continue
-				}
-				t.Errorf("the encoded result lacks %s", p)
-			}
+					return res, err
+				},
+				Part: cc.part, View: cc.view, Repair: cc.repair, Expand: typedEntities,
+				Excused: contractExcused[name], Pending: contractPending[name],
+			})
 		})
-	}
-	for _, e := range excused {
-		assert.True(t, used[e], "excused place %s is no longer needed: remove it here and in CHOICES.md", e)
 	}
 }
 

@@ -44,15 +44,20 @@ type Collaborator struct {
 // Results are per-item outcomes of a management operation that acts on
 // several items at once, keyed by the item (an email address, a setting
 // key, an extension id). An empty JSON array, which the service sends for
-// a category it had nothing to do in, decodes as empty Results.
+// a category it had nothing to do in, decodes as empty Results (not nil,
+// so that it encodes again as an empty object).
 type Results map[string]chat.Result
 
-// UnmarshalJSON accepts an object of results, or an array or null as no
-// results.
+// UnmarshalJSON accepts an object of results, an array as no results, or
+// null (which leaves r nil).
 func (r *Results) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
-	if len(b) > 0 && (b[0] == '[' || b[0] == 'n') {
+	if len(b) > 0 && b[0] == 'n' {
 		*r = nil
+		return nil
+	}
+	if len(b) > 0 && b[0] == '[' {
+		*r = Results{}
 		return nil
 	}
 	var m map[string]chat.Result
@@ -89,12 +94,12 @@ type UpdateCollaboratorsRequest struct {
 // CollaboratorsUpdate is the answer of [CollaboratorsService.Update]: the
 // outcome for each email address, by the category it was sent in.
 type CollaboratorsUpdate struct {
-	Admins     Results `json:"admins,omitempty"`
-	Moderators Results `json:"moderators,omitempty"`
+	Admins     Results `json:"admins,omitzero"`
+	Moderators Results `json:"moderators,omitzero"`
 	// Developers may appear in the answer, though requests cannot name
 	// developers.
-	Developers            Results `json:"developers,omitempty"`
-	CollaboratorsToRemove Results `json:"collaboratorsToRemove,omitempty"`
+	Developers            Results `json:"developers,omitzero"`
+	CollaboratorsToRemove Results `json:"collaboratorsToRemove,omitzero"`
 }
 
 // Update adds, changes and removes members of the team of the app appID in

@@ -34,7 +34,9 @@ func TestCollaboratorsWire(t *testing.T) {
 					"admin1@example.com": {Success: true},
 					"admin2@example.com": {Success: false, Message: "nope"},
 				},
-				Developers: management.Results{"dev@example.com": {Success: true}},
+				Moderators:            management.Results{},
+				Developers:            management.Results{"dev@example.com": {Success: true}},
+				CollaboratorsToRemove: management.Results{},
 			},
 		},
 		{

@@ -16,8 +16,8 @@ import (
 // this package has no type for.
 //
 // The settings types describe a whole configuration: booleans and numbers
-// are always sent, strings, lists and objects when
-// not empty. To change a few fields only, get the settings first and
+// are always sent, strings and objects when not empty, lists and maps when
+// not nil (an empty list is sent as [], as the service answers it). To change a few fields only, get the settings first and
 // update the whole, or send a map with [ExtensionsService.UpdateSettings].
 // Fields holding credentials (API keys, tokens, private keys, passwords)
 // print as REDACTED with any fmt verb; JSON encoding keeps them.
@@ -286,11 +286,11 @@ type HumanModerationSettings struct {
 	AllGroupMessages bool `json:"allGroupMessages"`
 	AllMessages      bool `json:"allMessages"`
 	// Senders are the uids whose messages are held.
-	Senders []string `json:"senders,omitempty"`
+	Senders []string `json:"senders,omitzero"`
 	// ReceiverGroups are the guids whose messages are held.
-	ReceiverGroups []string `json:"receiverGroups,omitempty"`
+	ReceiverGroups []string `json:"receiverGroups,omitzero"`
 	// ReceiverUsers are the uids whose incoming messages are held.
-	ReceiverUsers []string `json:"receiverUsers,omitempty"`
+	ReceiverUsers []string `json:"receiverUsers,omitzero"`
 }
 
 // ExtensionID is [ExtensionHumanModeration].
@@ -315,9 +315,9 @@ type StickersSettings struct {
 	// DropMessage is the extension's dropMessage setting, sent as set.
 	DropMessage bool `json:"dropMessage"`
 	// CustomMasterStickersData are the app's own stickers.
-	CustomMasterStickersData []Sticker `json:"customMasterStickersData,omitempty"`
+	CustomMasterStickersData []Sticker `json:"customMasterStickersData,omitzero"`
 	// DefaultMasterStickersData are the built-in stickers.
-	DefaultMasterStickersData []Sticker `json:"defaultMasterStickersData,omitempty"`
+	DefaultMasterStickersData []Sticker `json:"defaultMasterStickersData,omitzero"`
 }
 
 // ExtensionID is [ExtensionStickers].
@@ -338,9 +338,9 @@ type DataMaskingSettings struct {
 	// DropMessage drops a message that matches instead of masking it.
 	DropMessage bool `json:"dropMessage"`
 	// CustomRegexData are the app's own patterns.
-	CustomRegexData []MaskingRegex `json:"customregexData,omitempty"`
+	CustomRegexData []MaskingRegex `json:"customregexData,omitzero"`
 	// DefaultRegexData are the built-in patterns.
-	DefaultRegexData []MaskingRegex `json:"defaultRegexData,omitempty"`
+	DefaultRegexData []MaskingRegex `json:"defaultRegexData,omitzero"`
 }
 
 // ExtensionID is [ExtensionDataMasking].
@@ -349,7 +349,7 @@ func (DataMaskingSettings) ExtensionID() ExtensionID { return ExtensionDataMaski
 // ProfanityFilterSettings configure the profanity-filter extension.
 type ProfanityFilterSettings struct {
 	// Badwords are words filtered beyond the built-in list.
-	Badwords []string `json:"badwords,omitempty"`
+	Badwords []string `json:"badwords,omitzero"`
 	// DropMessage drops a message with profanity instead of masking it.
 	DropMessage bool `json:"dropMessage"`
 }
@@ -414,7 +414,7 @@ func (EmailNotificationSettings) ExtensionID() ExtensionID { return ExtensionEma
 // MessageShortcutsSettings configure the message-shortcuts extension.
 type MessageShortcutsSettings struct {
 	// Shortcuts maps a shortcut (e.g. "!ty") to the text it expands to.
-	Shortcuts map[string]string `json:"shortcuts,omitempty"`
+	Shortcuts map[string]string `json:"shortcuts,omitzero"`
 }
 
 // ExtensionID is [ExtensionMessageShortcuts].

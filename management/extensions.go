@@ -125,16 +125,16 @@ type Extension struct {
 	// WebhookURL is where the extension receives its hooks.
 	WebhookURL string `json:"webhookURL,omitempty"`
 	// AccessToAppData reports whether it reads the app's data.
-	AccessToAppData bool `json:"accessToAppData,omitempty"`
+	AccessToAppData bool `json:"accessToAppData"`
 	// AdminURL and WebsiteURL are its pages.
 	AdminURL   string `json:"adminURL,omitempty"`
 	WebsiteURL string `json:"websiteURL,omitempty"`
 	// IsActive reports whether the extension is enabled for the app.
 	IsActive bool `json:"isActive"`
 	// IsPrivate, IsInvisible and IsThirdParty describe its publication.
-	IsPrivate    bool `json:"isPrivate,omitempty"`
-	IsInvisible  bool `json:"isInvisible,omitempty"`
-	IsThirdParty bool `json:"isThirdParty,omitempty"`
+	IsPrivate    bool `json:"isPrivate"`
+	IsInvisible  bool `json:"isInvisible"`
+	IsThirdParty bool `json:"isThirdParty"`
 	// CreatedAt is when the extension was published.
 	CreatedAt chat.Timestamp `json:"createdAt,omitempty"`
 	// Hooks are the events it hooks into. The service wraps the list in
@@ -305,8 +305,8 @@ type SetExtensionsRequest struct {
 // ExtensionsUpdate is the answer of [ExtensionsService.SetEnabled]: the
 // outcome for each extension id.
 type ExtensionsUpdate struct {
-	Enabled  Results `json:"enabled,omitempty"`
-	Disabled Results `json:"disabled,omitempty"`
+	Enabled  Results `json:"enabled,omitzero"`
+	Disabled Results `json:"disabled,omitzero"`
 }
 
 // SetEnabled enables and disables extensions of the app appID in one call,

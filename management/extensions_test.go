@@ -478,6 +478,6 @@ func TestExtensionLists(t *testing.T) {
 	assert.Empty(t, e.Hooks)
 	b, err := json.Marshal(management.Extension{ID: "x", Hooks: []management.ExtensionHook{}})
 	require.NoError(t, err)
-	assert.JSONEq(t, `{"id":"x","isActive":false,"hooks":{"data":[]}}`, string(b))
+	assert.JSONEq(t, `{"id":"x","isActive":false,"accessToAppData":false,"isPrivate":false,"isInvisible":false,"isThirdParty":false,"hooks":{"data":[]}}`, string(b))
 	assert.Len(t, management.KnownExtensionIDs(), 39, "the reference names 39 extensions")
 }

@@ -90,6 +90,26 @@ type Webhook struct {
 	UpdatedAt chat.Timestamp `json:"updatedAt,omitempty"`
 }
 
+// UnmarshalJSON decodes a webhook, also when the service wraps it as
+// {"data": {...}} (the answer of get and update puts such a wrapper in an
+// array, [{"data": {...}}], which decodes too).
+func (w *Webhook) UnmarshalJSON(b []byte) error {
+	type plain Webhook
+	var v struct {
+		plain
+		Data *plain `json:"data"`
+	}
+	if err := rest.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	if v.Data != nil && v.ID == "" {
+		*w = Webhook(*v.Data)
+		return nil
+	}
+	*w = Webhook(v.plain)
+	return nil
+}
+
 // String describes the webhook with its password, if any, shown as
 // REDACTED.
 func (w Webhook) String() string {

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -130,10 +131,11 @@ func Select(t testing.TB, tree any, path string) any {
 // documented value, has: every member of every object of want must be in
 // got under the same key, every array must have as many items, each
 // holding what want's holds, and every other value must be equal. Members
-// got has beyond want's are not looked at. Two leniencies follow what the
-// SDK's decoding does and lose nothing: a number and a string holding the
-// same number are equal (the API sends counts and ids either way), and a
-// member whose documented value is null may be left out.
+// got has beyond want's are not looked at. Three leniencies follow what
+// the SDK's decoding does and lose nothing: a number and a string holding
+// the same number are equal (the API sends counts and ids either way), an
+// empty array is an empty object (the management API writes an empty map
+// as []), and a member whose documented value is null may be left out.
 //
 // Each place is a path from the root: "data.entities.sender.entity.uid",
 // "data[0].tags", with what is wrong there.
@@ -171,6 +173,9 @@ func lacks(out *[]string, at string, want, got any) {
 			lacks(out, p, w[k], gv)
 		}
 	case []any:
+		if m, ok := got.(map[string]any); ok && len(w) == 0 && len(m) == 0 {
+			return // an empty map, which the service writes as []
+		}
 		g, ok := got.([]any)
 		if !ok {
 			*out = append(*out, fmt.Sprintf("%s: want an array of %d, got %s", orRoot(at), len(w), show(got)))
@@ -288,4 +293,92 @@ func matchPath(place, pattern string) bool {
 		place, pattern = place[j+1:], pattern[i+3:]
 	}
 	return place == pattern || strings.HasPrefix(place, pattern+".") || strings.HasPrefix(place, pattern+"[")
+}
+
+// Contract is how one operation's result is held to its documented
+// answers by [CheckContract].
+type Contract struct {
+	// Call calls the SDK method with body, a documented answer, served
+	// whatever is asked, and returns what the method returned. doc is body
+	// as a tree, for calls whose arguments must name what it holds.
+	Call func(t *testing.T, body []byte, doc any) (any, error)
+	// Part is where the result sits in the documented answer: "data"
+	// when empty, "-" for the whole answer (a page: data, meta, cursor),
+	// or a path for Select ("data.pushTokens", "0.data").
+	Part string
+	// View, when set, turns the result into what is compared, for results
+	// that regroup the answer.
+	View func(t *testing.T, result any) any
+	// Expand, when set, rewrites the encoded result before it is compared
+	// (the chat package decodes the entities a message keeps as JSON).
+	Expand func(t *testing.T, tree any) any
+	// Repair, when set, gives the documented answer the shape its schema
+	// describes, for an example that is not an answer a service could
+	// send; every key and value stays and is compared.
+	Repair func(t *testing.T, doc any) any
+	// Excused are the places the SDK drops or rewrites on purpose (see
+	// Excused); each must excuse something.
+	Excused []string
+	// Pending, when set, says why what the result lacks is logged rather
+	// than failed.
+	Pending string
+}
+
+// CheckContract calls c.Call on each documented 2xx answer of ex, encodes
+// the result again with encoding/json and fails the test for each place
+// the documented answer has and the result lacks (see Lacks), but those c
+// excuses; an excuse that excuses nothing fails too.
+func CheckContract(t *testing.T, ex Example, c Contract) {
+	t.Helper()
+	keys, bodies := ex.Answers()
+	require.NotEmpty(t, keys, "%s documents no 2xx answer", ex.File)
+	used := map[string]bool{}
+	for i, body := range bodies {
+		t.Run(keys[i], func(t *testing.T) {
+			doc := DecodeTree(t, body)
+			if c.Repair != nil {
+				doc = c.Repair(t, doc)
+				b, err := json.Marshal(doc)
+				require.NoError(t, err)
+				body = b
+			}
+			res, err := c.Call(t, body, DecodeTree(t, body))
+			require.NoError(t, err)
+			require.NotNil(t, res)
+			var want any
+			switch c.Part {
+			case "":
+				want = Select(t, doc, "data")
+			case "-":
+				want = doc
+			default:
+				want = Select(t, doc, c.Part)
+			}
+			if c.View != nil {
+				res = c.View(t, res)
+			}
+			got := Encode(t, res)
+			if c.Expand != nil {
+				got = c.Expand(t, got)
+			}
+			for _, p := range Lacks(want, got) {
+				switch {
+				case c.Pending != "":
+					t.Logf("not held to the example (%s): %s", c.Pending, p)
+				case Excused(p, c.Excused):
+					t.Logf("excused (CHOICES.md): %s", p)
+					for _, e := range c.Excused {
+						if Excused(p, []string{e}) {
+							used[e] = true
+						}
+					}
+				default:
+					t.Errorf("the encoded result lacks %s", p)
+				}
+			}
+		})
+	}
+	for _, e := range c.Excused {
+		assert.True(t, used[e], "excused place %s is no longer needed: remove it here and in CHOICES.md", e)
+	}
 }
