@@ -110,7 +110,9 @@ func TestContractRoundTrip(t *testing.T) {
 					m.Reply(http.StatusOK, string(body))
 					res, err := cc.call(t.Context(), m.client, doc)
 					if err == nil {
-						assert.Equal(t, ex.Method, m.Only().Method, "method")
+						r := m.Only()
+						assert.Equal(t, ex.Method, r.Method, "method")
+						assert.Regexp(t, ex.PathPattern("/v3"), r.Path, "escaped path")
 					}
 					return res, err
 				},

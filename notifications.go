@@ -251,22 +251,25 @@ type NotificationTemplates struct {
 	GroupMentionTemplateDefault    *MentionTemplate `json:"groupMentionTemplateDefault,omitempty"`
 	GroupMentionTemplatePrivacy    *MentionTemplate `json:"groupMentionTemplatePrivacy,omitempty"`
 
-	// InteractiveFormTemplateDefault and InteractiveFormTemplatePrivacy
-	// are the templates of interactive form messages.
+	// InteractiveFormTemplateDefault is the template of interactive form
+	// messages.
 	InteractiveFormTemplateDefault *TextTemplate `json:"interactiveFormTemplateDefault,omitempty"`
+	// InteractiveFormTemplatePrivacy is its privacy variant.
 	InteractiveFormTemplatePrivacy *TextTemplate `json:"interactiveFormTemplatePrivacy,omitempty"`
-	// InteractiveCardTemplateDefault and InteractiveCardTemplatePrivacy
-	// are the templates of interactive card messages.
+	// InteractiveCardTemplateDefault is the template of interactive card
+	// messages.
 	InteractiveCardTemplateDefault *TextTemplate `json:"interactiveCardTemplateDefault,omitempty"`
+	// InteractiveCardTemplatePrivacy is its privacy variant.
 	InteractiveCardTemplatePrivacy *TextTemplate `json:"interactiveCardTemplatePrivacy,omitempty"`
-	// InteractiveSchedulerTemplateDefault and
-	// InteractiveSchedulerTemplatePrivacy are the templates of scheduler
+	// InteractiveSchedulerTemplateDefault is the template of scheduler
 	// messages.
 	InteractiveSchedulerTemplateDefault *TextTemplate `json:"interactiveSchedulerTemplateDefault,omitempty"`
+	// InteractiveSchedulerTemplatePrivacy is its privacy variant.
 	InteractiveSchedulerTemplatePrivacy *TextTemplate `json:"interactiveSchedulerTemplatePrivacy,omitempty"`
-	// InteractiveCustomTemplateDefault and InteractiveCustomTemplatePrivacy
-	// are the templates of custom interactive messages.
+	// InteractiveCustomTemplateDefault is the template of custom
+	// interactive messages.
 	InteractiveCustomTemplateDefault *TextTemplate `json:"interactiveCustomTemplateDefault,omitempty"`
+	// InteractiveCustomTemplatePrivacy is its privacy variant.
 	InteractiveCustomTemplatePrivacy *TextTemplate `json:"interactiveCustomTemplatePrivacy,omitempty"`
 }
 

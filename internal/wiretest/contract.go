@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,6 +44,24 @@ func (e Example) Name() string {
 		return *e.OperationID
 	}
 	return strings.TrimSuffix(filepath.Base(e.File), ".json")
+}
+
+// PathPattern is a regular expression matching the escaped paths of the
+// operation: its Path below prefix (e.g. "/v3"), each {parameter} one
+// non-empty segment.
+func (e Example) PathPattern(prefix string) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString("^" + regexp.QuoteMeta(prefix))
+	for seg := range strings.SplitSeq(strings.TrimPrefix(e.Path, "/"), "/") {
+		b.WriteString("/")
+		if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+			b.WriteString("[^/]+")
+		} else {
+			b.WriteString(regexp.QuoteMeta(seg))
+		}
+	}
+	b.WriteString("$")
+	return regexp.MustCompile(b.String())
 }
 
 // Answers returns the documented 2xx answers, keyed as in Responses, in
