@@ -1,0 +1,678 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chatrest/chat"
+	"github.com/spf13/cobra"
+)
+
+const importLong = `Import users, groups, members or messages from another chat system through the
+Data Import API, keeping their ids and timestamps. Import them in that order:
+users, then groups, members and messages, which name them.
+
+FILE is JSON Lines (.jsonl, .ndjson, .json: one record per line, in the Data
+Import API's shape, e.g. {"uid":"alice","name":"Alice","createdAt":1700000000})
+or CSV (.csv) with a header row naming each column's field: a nested field by
+its path (groupDetails.name, data.text); timestamps in Unix seconds or RFC 3339;
+tags as a JSON array or comma-separated; metadata and other free-form fields as
+JSON. --format overrides the extension.
+
+The records go in batches of 50, the most a request takes, paced at the
+endpoint's budget (--budget, 60 requests a minute by default, the service's).
+A checkpoint beside the file (FILE.checkpoint) records after each answered
+batch how far the import got: run the same command again after a kill, a crash
+or a network failure, and it resumes there. A batch sent whose answer was lost
+is sent again: the service answers that its entities exist, and they count as
+already present, never imported twice. Records the service refuses, and those
+that cannot be read or break its rules, go to FILE.errors.jsonl, one JSON
+object a line with the line number, the API's code and message, and the record.
+
+Progress shows as a bar on a terminal, and as a line every --progress-interval
+otherwise. The run ends with a summary on standard output (JSON with --json):
+records imported, already present and refused. --dry-run reads and checks every
+record without sending anything.
+
+Exit status: 0 when every record is imported or already present, 3 when some
+were refused, 1 when the import stopped on an error (run it again to resume),
+2 for a usage error or a file that cannot be read, 130 when interrupted.`
+
+// importOptions are the flags of the import command.
+type importOptions struct {
+	format      string
+	dryRun      bool
+	restart     bool
+	budget      string
+	concurrency int
+	interval    time.Duration
+}
+
+func (c *cli) importCmd() *cobra.Command {
+	var o importOptions
+	kinds := make([]string, len(importKinds))
+	for i, k := range importKinds {
+		kinds[i] = k.name
+	}
+	cmd := &cobra.Command{
+		Use:   "import users|groups|members|messages FILE",
+		Short: "Migrate users, groups, members or messages with the Data Import API, resumably",
+		Long:  importLong,
+		Args:  exactArgs(2),
+		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			if len(args) == 0 {
+				return kinds, cobra.ShellCompDirectiveNoFileComp
+			}
+			if len(args) == 1 {
+				return []string{"jsonl", "ndjson", "json", "csv"}, cobra.ShellCompDirectiveFilterFileExt
+			}
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			kind := importKindNamed(args[0])
+			if kind == nil {
+				return usageErrorf("cannot import %q: give one of %s", args[0], strings.Join(kinds, ", "))
+			}
+			return c.runImport(cmd, kind, args[1], &o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.format, "format", "", "the file's format, jsonl or csv (default: from its extension)")
+	f.BoolVar(&o.dryRun, "dry-run", false, "read and check every record, send nothing")
+	f.BoolVar(&o.restart, "restart", false, "ignore the checkpoint and import the file from its start")
+	f.StringVar(&o.budget, "budget", "60/1m", "the endpoint's budget: requests per window, e.g. 60/1m")
+	f.IntVar(&o.concurrency, "concurrency", 0, "requests in flight at once (default 4; 1 for messages, which keep the file's order)")
+	f.DurationVar(&o.interval, "progress-interval", 10*time.Second, "how often to print a progress line when standard error is not a terminal")
+	return cmd
+}
+
+// parseBudget reads "N/WINDOW" (e.g. 60/1m, 60/s) or "N" (per minute).
+func parseBudget(s string) (int, time.Duration, error) {
+	n, per, found := strings.Cut(s, "/")
+	budget, err := strconv.Atoi(strings.TrimSpace(n))
+	if err != nil || budget < 1 {
+		return 0, 0, usageErrorf("--budget %q: want requests per window, e.g. 60/1m", s)
+	}
+	window := time.Minute
+	if found {
+		per = strings.TrimSpace(per)
+		if per != "" && (per[0] < '0' || per[0] > '9') {
+			per = "1" + per
+		}
+		if window, err = time.ParseDuration(per); err != nil || window <= 0 {
+			return 0, 0, usageErrorf("--budget %q: the window must be a duration, e.g. 1m or 1s", s)
+		}
+	}
+	return budget, window, nil
+}
+
+// errorLine is a refused record, as FILE.errors.jsonl holds it.
+type errorLine struct {
+	Line int64 `json:"line"`
+	// Key is the record's id (uid, guid, <guid>_member_<uid>, muid).
+	Key     string              `json:"key,omitempty"`
+	Code    string              `json:"code,omitempty"`
+	Message string              `json:"message"`
+	Details map[string][]string `json:"details,omitempty"`
+	// RefusedBy is "api" for a record the service refused, "chat" for one
+	// this command refused before sending.
+	RefusedBy string `json:"refusedBy"`
+	// Record is the record as read (a CSV row as an object), or Text when
+	// it is not JSON.
+	Record json.RawMessage `json:"record,omitempty"`
+	Text   string          `json:"text,omitempty"`
+}
+
+// parsed is a record read, decoded and checked.
+type parsed struct {
+	raw     rawRecord
+	rec     any
+	key     string
+	refusal *errorLine // why it is refused before sending
+}
+
+// parse decodes and checks one record.
+func (k *importKind) parse(raw rawRecord) parsed {
+	p := parsed{raw: raw}
+	refuse := func(msg string, details map[string][]string) parsed {
+		p.refusal = &errorLine{Line: raw.line, Key: p.key, Code: k.formatCode, Message: msg, Details: details, RefusedBy: "chat"}
+		if json.Valid(raw.json) {
+			p.refusal.Record = raw.json
+		} else {
+			p.refusal.Text = string(raw.json)
+		}
+		return p
+	}
+	if raw.err != nil {
+		return refuse("the "+k.entity+" cannot be read: "+raw.err.Error(), fieldDetails(raw.err))
+	}
+	rec, err := k.decode(raw.json)
+	if err != nil {
+		return refuse("the "+k.entity+" cannot be read: "+err.Error(), fieldDetails(err))
+	}
+	p.rec, p.key = rec, k.key(rec)
+	if probs := k.check(rec); len(probs) > 0 {
+		details := map[string][]string{}
+		msgs := make([]string, len(probs))
+		for i, pr := range probs {
+			details[pr.field] = append(details[pr.field], pr.msg)
+			msgs[i] = pr.field + " " + pr.msg
+		}
+		return refuse("the "+k.entity+" breaks the service's rules: "+strings.Join(msgs, "; "), details)
+	}
+	return p
+}
+
+func fieldDetails(err error) map[string][]string {
+	var fe fieldError
+	if errors.As(err, &fe) {
+		return map[string][]string{fe.field: {fe.msg}}
+	}
+	return nil
+}
+
+// batch is up to chat.MaxImportEntities records sent in one request, with
+// the records refused before sending that the file holds among them.
+type batch struct {
+	seq     int
+	recs    []parsed // to send
+	refused []parsed // refused before sending
+	end     int64    // the offset after the batch's last record
+	endLine int64
+	keys    map[string]bool
+
+	// Filled when sent.
+	out      []outcome
+	err      error
+	attempts int
+	answered time.Time
+}
+
+func (b *batch) records() int { return len(b.recs) + len(b.refused) }
+
+// importer is one run of an import.
+type importer struct {
+	c      *cli
+	kind   *importKind
+	path   string
+	format string
+	file   *os.File
+	cpPath string
+	// errPath is FILE.errors.jsonl, and errs that file open for appending.
+	errPath string
+	errs    *os.File
+	cp      *checkpoint
+	prog    *progress
+	began   time.Time
+	// requests and last are the requests this run sent and when the last
+	// was answered.
+	requests int64
+	last     time.Time
+}
+
+func (c *cli) runImport(cmd *cobra.Command, kind *importKind, path string, o *importOptions) error {
+	format := o.format
+	switch format {
+	case "":
+		var err error
+		if format, err = formatOf(path); err != nil {
+			return err
+		}
+	case formatJSONL, formatCSV:
+	default:
+		return usageErrorf("--format must be jsonl or csv")
+	}
+	budget, per, err := parseBudget(o.budget)
+	if err != nil {
+		return err
+	}
+	if o.concurrency < 0 {
+		return usageErrorf("--concurrency must be at least 1")
+	}
+	conc := o.concurrency
+	if conc == 0 {
+		conc = kind.concurrency
+	}
+	if o.interval <= 0 {
+		return usageErrorf("--progress-interval must be positive")
+	}
+	file, err := os.Open(path)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	defer file.Close()
+	if info, err := file.Stat(); err != nil || info.IsDir() {
+		return usageErrorf("%s is not a file", path)
+	}
+	im := &importer{c: c, kind: kind, path: path, format: format, file: file,
+		cpPath: path + ".checkpoint", errPath: path + ".errors.jsonl"}
+	if o.dryRun {
+		return im.dryRun()
+	}
+
+	// The pace: the endpoint's budget per window. The data import
+	// endpoints count as the standard class, which this client uses for
+	// nothing else.
+	limiter := chat.NewRateLimiter(chat.RateLimits{Standard: budget, Per: per})
+	client, err := c.chatClient(cmd, chat.WithLimiter(limiter))
+	if err != nil {
+		return err
+	}
+	defer client.CloseIdleConnections()
+	if err := im.open(o.restart); err != nil {
+		return err
+	}
+	defer im.errs.Close()
+	if im.cp.Complete {
+		fmt.Fprintf(c.stderr, "chat: %s was imported completely (%s); --restart imports it again\n", path, im.cp.Updated.Format(time.RFC3339))
+		return im.summary(nil)
+	}
+	if im.cp.Records > 0 {
+		fmt.Fprintf(c.stderr, "chat: resuming the import of %s: %s\n", path, im.cp.describe())
+	}
+	total, err := countRecords(path, format, kind)
+	if err != nil {
+		total = -1 // the import reports the problem where it meets it
+	}
+	im.prog = newProgress(c.stderr, c.errTerminal, o.interval, kind.name, total, im.cp.Records)
+	im.began = time.Now()
+	runErr := im.run(cmd.Context(), client, conc)
+	im.prog.finish(im.cp)
+	return im.summary(runErr)
+}
+
+// open reads the checkpoint, or starts a new one (with --restart, or when
+// there is none), and opens the errors file at the checkpoint's size.
+func (im *importer) open(restart bool) error {
+	cp, err := loadCheckpoint(im.cpPath)
+	if err != nil {
+		return err
+	}
+	switch {
+	case cp == nil || restart:
+		cp = &checkpoint{Version: checkpointVersion, Kind: im.kind.name, Format: im.format}
+	case cp.Kind != im.kind.name || cp.Format != im.format:
+		return usageErrorf("%s records an import of %s from %s, not of %s from %s: run the same import, or use --restart",
+			im.cpPath, cp.Kind, cp.Format, im.kind.name, im.format)
+	default:
+		ok, err := cp.matches(im.file)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return usageErrorf("%s changed since %s was written (its first %s records are not the same): restore it, or use --restart to import it from its start",
+				im.path, im.cpPath, thousands(cp.Records))
+		}
+	}
+	im.cp = cp
+	errs, err := os.OpenFile(im.errPath, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	// What follows the checkpoint's size was written for batches it does
+	// not count: they are sent again.
+	if err := errs.Truncate(cp.ErrorsSize); err != nil {
+		errs.Close()
+		return err
+	}
+	if _, err := errs.Seek(cp.ErrorsSize, io.SeekStart); err != nil {
+		errs.Close()
+		return err
+	}
+	im.errs = errs
+	if cp.ErrorsSize == 0 && cp.Records == 0 {
+		// A new import: the checkpoint exists from the start.
+		return cp.save(im.cpPath, im.file)
+	}
+	return nil
+}
+
+// run reads the file from the checkpoint, sends its batches with up to conc
+// in flight, and records each answered batch in order. It returns nil once
+// every record is done, else what stopped it: a failed request, a file
+// that cannot be read further, or ctx's end.
+func (im *importer) run(ctx context.Context, client *chat.Client, conc int) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	src, err := openSource(im.file, im.format, im.kind, im.cp.Offset, im.cp.Line)
+	if err != nil {
+		return err
+	}
+
+	// Batches not yet recorded are at most twice the requests in flight:
+	// memory does not grow with the file.
+	slots := make(chan struct{}, 2*conc)
+	work := make(chan *batch)
+	done := make(chan *batch)
+	var readErr error
+	go func() {
+		defer close(work)
+		readErr = im.read(ctx, src, slots, work)
+	}()
+	var wg sync.WaitGroup
+	for range conc {
+		wg.Go(func() {
+			for b := range work {
+				im.send(ctx, client, b)
+				done <- b
+			}
+		})
+	}
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+
+	var stop error
+	waiting := map[int]*batch{}
+	next := 0
+	for b := range done {
+		waiting[b.seq] = b
+		for b := waiting[next]; b != nil; b = waiting[next] {
+			delete(waiting, next)
+			next++
+			<-slots
+			if stop != nil {
+				continue
+			}
+			if b.err != nil {
+				stop = b.err
+				cancel()
+				continue
+			}
+			if err := im.commit(b); err != nil {
+				stop = err
+				cancel()
+			}
+		}
+	}
+	for range waiting {
+		<-slots
+	}
+	switch {
+	case stop != nil:
+		return stop
+	case readErr != nil:
+		return readErr
+	case ctx.Err() != nil:
+		return ctx.Err()
+	}
+	im.cp.Complete = true
+	return im.cp.save(im.cpPath, im.file)
+}
+
+// read makes batches of the records of src and hands them to work, each
+// after taking a slot. A record whose id repeats one of its batch's ends
+// the batch: the service takes each id once per request.
+func (im *importer) read(ctx context.Context, src source, slots chan struct{}, work chan<- *batch) error {
+	seq := 0
+	b := &batch{keys: map[string]bool{}}
+	emit := func() bool {
+		if b.records() == 0 {
+			return true
+		}
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			return false
+		}
+		b.seq = seq
+		seq++
+		select {
+		case work <- b:
+		case <-ctx.Done():
+			return false
+		}
+		b = &batch{keys: map[string]bool{}}
+		return true
+	}
+	for {
+		raw, err := src.next()
+		if errors.Is(err, io.EOF) {
+			emit()
+			return nil
+		}
+		if err != nil {
+			emit()
+			return err
+		}
+		p := im.kind.parse(raw)
+		if p.refusal != nil {
+			b.refused = append(b.refused, p)
+		} else {
+			if b.keys[p.key] && !emit() {
+				return nil
+			}
+			b.keys[p.key] = true
+			b.recs = append(b.recs, p)
+		}
+		b.end, b.endLine = raw.end, raw.endLine
+		if len(b.recs) == chat.MaxImportEntities && !emit() {
+			return nil
+		}
+	}
+}
+
+// send imports the records of b in one request, when it has any.
+func (im *importer) send(ctx context.Context, client *chat.Client, b *batch) {
+	if len(b.recs) == 0 {
+		return
+	}
+	recs := make([]any, len(b.recs))
+	for i, p := range b.recs {
+		recs[i] = p.rec
+	}
+	var resp chat.Response
+	b.out, b.err = im.kind.send(ctx, client.DataImport, recs, chat.CaptureResponse(&resp))
+	b.attempts, b.answered = resp.Attempts, time.Now()
+}
+
+// commit records an answered batch: its refusals in the errors file, its
+// counts and its end in the checkpoint.
+func (im *importer) commit(b *batch) error {
+	var lines []errorLine
+	for _, p := range b.refused {
+		lines = append(lines, *p.refusal)
+	}
+	cp := im.cp
+	for i, p := range b.recs {
+		o := b.out[i]
+		var ie *chat.ImportError
+		switch {
+		case o.ok:
+			cp.Imported++
+		case errors.As(o.err, &ie) && slices.Contains(im.kind.present, ie.Code):
+			cp.AlreadyPresent++
+		default:
+			el := errorLine{Line: p.raw.line, Key: p.key, Message: o.err.Error(), RefusedBy: "api", Record: p.raw.json}
+			if ie != nil {
+				el.Code, el.Message, el.Details = ie.Code, ie.Message, ie.Details
+				if el.Message == "" {
+					el.Message = ie.Error()
+				}
+			}
+			lines = append(lines, el)
+		}
+	}
+	if len(lines) > 0 {
+		slices.SortStableFunc(lines, func(a, b errorLine) int { return int(a.Line - b.Line) })
+		var buf []byte
+		for _, l := range lines {
+			j, err := json.Marshal(l)
+			if err != nil {
+				return err
+			}
+			buf = append(append(buf, j...), '\n')
+		}
+		if _, err := im.errs.Write(buf); err != nil {
+			return fmt.Errorf("writing %s: %w", im.errPath, err)
+		}
+		if err := im.errs.Sync(); err != nil {
+			return fmt.Errorf("writing %s: %w", im.errPath, err)
+		}
+		cp.ErrorsSize += int64(len(buf))
+		cp.Refused += int64(len(lines))
+	}
+	cp.Records += int64(b.records())
+	cp.Offset, cp.Line = b.end, b.endLine
+	cp.Requests += int64(b.attempts)
+	im.requests += int64(b.attempts)
+	if b.attempts > 0 {
+		im.last = b.answered
+	}
+	if err := cp.save(im.cpPath, im.file); err != nil {
+		return fmt.Errorf("writing %s: %w", im.cpPath, err)
+	}
+	im.prog.update(cp)
+	return nil
+}
+
+// importSummary is the summary --json prints.
+type importSummary struct {
+	Kind           string  `json:"kind"`
+	File           string  `json:"file"`
+	Complete       bool    `json:"complete"`
+	Records        int64   `json:"records"`
+	Imported       int64   `json:"imported"`
+	AlreadyPresent int64   `json:"alreadyPresent"`
+	Refused        int64   `json:"refused"`
+	ErrorsFile     string  `json:"errorsFile,omitempty"`
+	Requests       int64   `json:"requests"`
+	Seconds        float64 `json:"seconds"`
+	// BudgetUsed is this run's requests per window over the budget.
+	BudgetUsed float64 `json:"budgetUsed,omitempty"`
+	Error      string  `json:"error,omitempty"`
+}
+
+// summary prints what the import did and returns the command's error for
+// runErr: nil, or an exit status of 3 when records were refused.
+func (im *importer) summary(runErr error) error {
+	cp := im.cp
+	s := importSummary{Kind: im.kind.name, File: im.path, Complete: cp.Complete, Records: cp.Records, Imported: cp.Imported,
+		AlreadyPresent: cp.AlreadyPresent, Refused: cp.Refused, Requests: im.requests}
+	if cp.Refused > 0 {
+		s.ErrorsFile = im.errPath
+	}
+	if !im.began.IsZero() && !im.last.IsZero() {
+		s.Seconds = im.last.Sub(im.began).Seconds()
+	}
+	if runErr != nil {
+		s.Error = runErr.Error()
+	}
+	if im.c.jsonOut {
+		b, err := json.MarshalIndent(s, "", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(im.c.stdout, "%s\n", b)
+	} else {
+		state := "complete"
+		if !cp.Complete {
+			state = "stopped at line " + thousands(cp.Line) + ": run the same command to resume"
+		}
+		t := newTable(im.c.stdout, im.kind.name+" from "+im.path, state)
+		t.row("records", thousands(cp.Records))
+		t.row("imported", thousands(cp.Imported))
+		t.row("already present", thousands(cp.AlreadyPresent))
+		refused := thousands(cp.Refused)
+		if cp.Refused > 0 {
+			refused += " (" + im.errPath + ")"
+		}
+		t.row("refused", refused)
+		if im.requests > 0 {
+			t.row("requests", fmt.Sprintf("%s in %s this run", thousands(im.requests), time.Duration(s.Seconds*float64(time.Second)).Round(time.Millisecond)))
+		}
+		if err := t.flush(); err != nil {
+			return err
+		}
+	}
+	switch {
+	case runErr != nil && errors.Is(runErr, context.Canceled):
+		return runErr
+	case runErr != nil:
+		var ue *usageError
+		if errors.As(runErr, &ue) {
+			return runErr
+		}
+		return fmt.Errorf("the import stopped: %w", runErr)
+	case cp.Refused > 0:
+		return &exitError{code: exitRefused, err: fmt.Errorf("%s records refused: see %s", thousands(cp.Refused), im.errPath)}
+	}
+	return nil
+}
+
+// dryRun reads and checks every record, and reports those the import
+// would refuse before sending.
+func (im *importer) dryRun() error {
+	src, err := openSource(im.file, im.format, im.kind, 0, 0)
+	if err != nil {
+		return err
+	}
+	const shown = 1000
+	var records, invalid int64
+	for {
+		raw, err := src.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		records++
+		p := im.kind.parse(raw)
+		if p.refusal == nil {
+			continue
+		}
+		invalid++
+		if invalid <= shown {
+			fmt.Fprintf(im.c.stderr, "line %d: %s: %s\n", p.refusal.Line, p.refusal.Code, p.refusal.Message)
+		}
+	}
+	if invalid > shown {
+		fmt.Fprintf(im.c.stderr, "... and %s more\n", thousands(invalid-shown))
+	}
+	if im.c.jsonOut {
+		b, _ := json.MarshalIndent(map[string]any{"kind": im.kind.name, "file": im.path, "records": records, "valid": records - invalid, "invalid": invalid}, "", "  ")
+		fmt.Fprintf(im.c.stdout, "%s\n", b)
+	} else {
+		fmt.Fprintf(im.c.stdout, "dry run: %s %s in %s: %s valid, %s invalid; nothing was sent\n",
+			thousands(records), im.kind.name, im.path, thousands(records-invalid), thousands(invalid))
+	}
+	if invalid > 0 {
+		return &exitError{code: exitRefused, err: fmt.Errorf("%s records would be refused", thousands(invalid))}
+	}
+	return nil
+}
+
+// countRecords counts the records of the file, for the progress bar.
+func countRecords(path, format string, kind *importKind) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	src, err := openSource(f, format, kind, 0, 0)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for {
+		_, err := src.next()
+		if errors.Is(err, io.EOF) {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+		n++
+	}
+}
