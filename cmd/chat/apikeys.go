@@ -33,7 +33,11 @@ func (c *cli) apiKeysListCmd() *cobra.Command {
 			return showList(c, cmd, limit, func(ctx context.Context) iter.Seq2[*chat.APIKey, error] {
 				return client.APIKeys.All(ctx, opts)
 			}, []string{"KEY", "NAME", "SCOPE", "CREATED"}, func(k *chat.APIKey) []string {
-				return []string{string(k.APIKey), k.Name, string(k.Scope), when(k.CreatedAt)}
+				key := string(k.APIKey)
+				if key == c.settings.APIKey {
+					key = redacted + " (this command's)"
+				}
+				return []string{key, k.Name, string(k.Scope), when(k.CreatedAt)}
 			})
 		},
 	}

@@ -250,6 +250,7 @@ func (c *cli) resolveSettings(cmd *cobra.Command) (*settings, error) {
 	}
 	c.stdout.redact(out.APIKey, out.MgmtKey, out.MgmtSecret)
 	c.stderr.redact(out.APIKey, out.MgmtKey, out.MgmtSecret)
+	c.settings = &out
 	return &out, nil
 }
 

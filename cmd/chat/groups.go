@@ -70,7 +70,7 @@ func (c *cli) groupsGetCmd() *cobra.Command {
 // groupFlags are the flags of groups create and update.
 type groupFlags struct {
 	name, typ, password, icon, description, owner, metadata string
-	tags                                                   []string
+	tags                                                    []string
 }
 
 func (g *groupFlags) add(cmd *cobra.Command) {

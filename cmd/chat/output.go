@@ -89,34 +89,32 @@ func showList[T any](c *cli, cmd *cobra.Command, limit int, walk func(ctx contex
 		return usageErrorf("--limit must not be negative")
 	}
 	n := 0
-	{
-		for v, err := range walk(ctx) {
-			if err != nil {
+	for v, err := range walk(ctx) {
+		if err != nil {
+			return err
+		}
+		if c.jsonOut {
+			raw := json.RawMessage(nil)
+			if len(queue) > 0 {
+				raw, queue = queue[0], queue[1:]
+			} else if raw, err = json.Marshal(v); err != nil {
 				return err
 			}
-			if c.jsonOut {
-				raw := json.RawMessage(nil)
-				if len(queue) > 0 {
-					raw, queue = queue[0], queue[1:]
-				} else if raw, err = json.Marshal(v); err != nil {
-					return err
-				}
-				sep := ",\n  "
-				if n == 0 {
-					sep = "\n  "
-				}
-				if _, err := io.WriteString(c.stdout, sep); err != nil {
-					return err
-				}
-				if err := printJSON(c.stdout, raw, "  "); err != nil {
-					return err
-				}
-			} else {
-				t.row(row(v)...)
+			sep := ",\n  "
+			if n == 0 {
+				sep = "\n  "
 			}
-			if n++; limit > 0 && n >= limit {
-				break
+			if _, err := io.WriteString(c.stdout, sep); err != nil {
+				return err
 			}
+			if err := printJSON(c.stdout, raw, "  "); err != nil {
+				return err
+			}
+		} else {
+			t.row(row(v)...)
+		}
+		if n++; limit > 0 && n >= limit {
+			break
 		}
 	}
 	if c.jsonOut {

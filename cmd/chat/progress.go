@@ -21,6 +21,7 @@ type progress struct {
 	w        io.Writer
 	interval time.Duration
 	last     time.Time
+	printed  string // the last line written
 }
 
 func newProgress(w io.Writer, terminal bool, interval time.Duration, kind string, total, start int64) *progress {
@@ -58,6 +59,7 @@ func (p *progress) update(cp *checkpoint) {
 	}
 	if now := time.Now(); now.Sub(p.last) >= p.interval {
 		p.last = now
+		p.printed = p.counts(cp)
 		fmt.Fprintln(p.w, p.line(cp, now))
 	}
 }
@@ -74,7 +76,14 @@ func (p *progress) finish(cp *checkpoint) {
 		}
 		return
 	}
-	fmt.Fprintln(p.w, p.line(cp, time.Now()))
+	if p.counts(cp) != p.printed {
+		fmt.Fprintln(p.w, p.line(cp, time.Now()))
+	}
+}
+
+// counts identifies the counts of cp, to tell whether a line shows them.
+func (p *progress) counts(cp *checkpoint) string {
+	return fmt.Sprint(cp.Records, cp.Imported, cp.AlreadyPresent, cp.Refused)
 }
 
 // line is the plain progress line: done/total records, the rate of this

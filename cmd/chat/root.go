@@ -35,6 +35,8 @@ type cli struct {
 	debug   bool
 	timeout time.Duration
 	flagSet settings // the settings' flags; resolveSettings reads those given
+
+	settings *settings // the settings in force, once resolved
 }
 
 // usageError is a mistake in how the command was called: exit status 2.
