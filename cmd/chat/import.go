@@ -395,9 +395,6 @@ func (im *importer) run(ctx context.Context, client *chat.Client, conc int) erro
 			}
 		}
 	}
-	for range waiting {
-		<-slots
-	}
 	switch {
 	case stop != nil:
 		return stop

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -32,6 +33,9 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 var chatBin string
 
 func TestMain(m *testing.M) {
+	if bin := os.Getenv("CHAT_TEST_MEASURE_BIN"); bin != "" {
+		os.Exit(measure(bin))
+	}
 	flag.Parse()
 	dir, err := os.MkdirTemp("", "chat-cli-test")
 	if err != nil {
@@ -48,6 +52,33 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// measure runs bin with the JSON arguments of $CHAT_TEST_MEASURE_ARGS,
+// and writes its peak memory (bytes) to $CHAT_TEST_MEASURE_OUT. A run of
+// the test binary does this, a process much smaller than a test's: a
+// child's peak memory counts its parent's at the time it started the
+// child (the kernel keeps it across the exec), so a command started by a
+// test holding a fake's data would seem to use that much.
+func measure(bin string) int {
+	var args []string
+	if err := json.Unmarshal([]byte(os.Getenv("CHAT_TEST_MEASURE_ARGS")), &args); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 125
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	err := cmd.Run()
+	if cmd.ProcessState == nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 125
+	}
+	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss * 1024
+	if err := os.WriteFile(os.Getenv("CHAT_TEST_MEASURE_OUT"), []byte(strconv.FormatInt(rss, 10)), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 125
+	}
+	return cmd.ProcessState.ExitCode()
 }
 
 // exchange is a request the fake answered, with the body it sent.
@@ -175,7 +206,7 @@ func (f *fake) mgmtClient(t testing.TB) *management.Client {
 type result struct {
 	stdout, stderr string
 	code           int
-	maxRSS         int64 // peak resident memory, bytes
+	maxRSS         int64 // peak resident memory, bytes, measured by runMeasured
 }
 
 // baseEnv is the environment of every run: no configuration of the
@@ -195,7 +226,30 @@ func (f *fake) run(t testing.TB, args []string, extraEnv ...string) result {
 // runChat runs the command with env, stdin and args.
 func runChat(t testing.TB, env []string, stdin string, args ...string) result {
 	t.Helper()
-	cmd := exec.CommandContext(context.Background(), chatBin, args...)
+	return runChatAs(t, chatBin, env, stdin, args...)
+}
+
+// runMeasured runs the command as runChat does, through a small process
+// that measures its peak memory (see measure) into the result's maxRSS.
+func runMeasured(t testing.TB, env []string, stdin string, args ...string) result {
+	t.Helper()
+	encoded, err := json.Marshal(args)
+	require.NoError(t, err)
+	out := filepath.Join(t.TempDir(), "rss")
+	test, err := os.Executable()
+	require.NoError(t, err)
+	r := runChatAs(t, test, append(env, "CHAT_TEST_MEASURE_BIN="+chatBin, "CHAT_TEST_MEASURE_ARGS="+string(encoded), "CHAT_TEST_MEASURE_OUT="+out), stdin)
+	b, err := os.ReadFile(out)
+	require.NoError(t, err, "stderr: %s", r.stderr)
+	r.maxRSS, err = strconv.ParseInt(string(b), 10, 64)
+	require.NoError(t, err)
+	return r
+}
+
+// runChatAs runs bin with env, stdin and args.
+func runChatAs(t testing.TB, bin string, env []string, stdin string, args ...string) result {
+	t.Helper()
+	cmd := exec.CommandContext(context.Background(), bin, args...)
 	cmd.Env = env
 	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
@@ -206,9 +260,6 @@ func runChat(t testing.TB, env []string, stdin string, args ...string) result {
 		r.code = ee.ExitCode()
 	} else {
 		require.NoError(t, err, "running chat %s", strings.Join(args, " "))
-	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.maxRSS = ru.Maxrss * 1024
 	}
 	return r
 }
