@@ -1,0 +1,129 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/pem"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The credentials of TestCredentialsNeverShow: what a hostile or broken
+// server echoes back.
+const (
+	testAPIKey     = "k3y-0f-th3-4pp-7e57c4a7d00d"
+	testMgmtKey    = "mgmt-k3y-5ecr3t-7e57"
+	testMgmtSecret = "mgmt-5ecr3t-v4lu3-7e57c4a7"
+)
+
+// echoServer answers every request with its credentials in the answer: as
+// the API's error (400, which no client retries), or with echo200 as the
+// data of a success, in every string the command shows.
+func echoServer(t *testing.T, echo200 bool) (url, caFile string) {
+	t.Helper()
+	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		creds := "apikey=" + r.Header.Get("apikey") + " key=" + r.Header.Get("key") + " secret=" + r.Header.Get("secret")
+		w.Header().Set("Content-Type", "application/json")
+		if !echo200 {
+			w.WriteHeader(http.StatusBadRequest)
+			json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{
+				"code": "ERR_BAD_REQUEST", "message": "bad request from " + creds, "devMessage": creds,
+				"details": map[string][]string{"apikey": {creds}},
+			}})
+			return
+		}
+		item := map[string]any{"uid": creds, "name": creds, "guid": creds, "id": creds, "apiKey": r.Header.Get("apikey"),
+			"webhookURL": "https://" + creds, "authToken": creds, "text": creds, "data": map[string]any{"text": creds}}
+		var data any = item
+		if r.Method == http.MethodGet && (strings.HasSuffix(r.URL.Path, "s") || strings.HasSuffix(r.URL.Path, "triggers")) {
+			data = []any{item}
+		}
+		json.NewEncoder(w).Encode(map[string]any{"data": data, "meta": map[string]any{"pagination": map[string]any{"total": 1, "count": 1, "per_page": 100, "current_page": 1, "total_pages": 1}}})
+	}))
+	t.Cleanup(ts.Close)
+	caFile = filepath.Join(t.TempDir(), "ca.pem")
+	require.NoError(t, os.WriteFile(caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ts.Certificate().Raw}), 0o644))
+	return ts.URL, caFile
+}
+
+// TestCredentialsNeverShow runs every command with known credentials
+// against a server that echoes them in its errors and in its data, with
+// and without --json and --debug, and finds them in no output.
+func TestCredentialsNeverShow(t *testing.T) {
+	dir := t.TempDir()
+	users := filepath.Join(dir, "users.jsonl")
+	require.NoError(t, os.WriteFile(users, []byte(`{"uid":"ann","name":"Ann"}`+"\n"), 0o644))
+	commands := [][]string{
+		{"users", "list"}, {"users", "get", "u"}, {"users", "create", "u", "--name", "n"}, {"users", "update", "u", "--name", "n"},
+		{"users", "delete", "u"}, {"users", "deactivate", "u"}, {"users", "reactivate", "u"},
+		{"tokens", "create", "u"}, {"tokens", "list", "u"}, {"tokens", "delete", "u", "tok"},
+		{"groups", "list"}, {"groups", "get", "g"}, {"groups", "create", "g", "--name", "n", "--type", "public"},
+		{"groups", "update", "g", "--name", "n"}, {"groups", "delete", "g"},
+		{"members", "list", "g"}, {"members", "add", "g", "u"}, {"members", "scope", "g", "u", "admin"}, {"members", "kick", "g", "u"},
+		{"messages", "send", "--as", "a", "--to", "b", "--text", "t"}, {"messages", "list", "--thread", "1"}, {"messages", "get", "1"},
+		{"apikeys", "list"}, {"apikeys", "create", "--name", "n"}, {"apikeys", "delete", "k"},
+		{"import", "users", users, "--restart"},
+		{"apps", "list"}, {"apps", "create", "--name", "n", "--region", "us"}, {"apps", "delete", "a"},
+		{"webhooks", "list"}, {"webhooks", "get", "w"}, {"webhooks", "create", "w", "--name", "n", "--url", "https://x.example"},
+		{"webhooks", "update", "w", "--name", "n"}, {"webhooks", "delete", "w"},
+		{"webhooks", "triggers", "list", "w"}, {"webhooks", "triggers", "add", "w", "message_sent"},
+		{"webhooks", "triggers", "remove", "w", "message_sent"},
+		{"config", "list"}, {"config", "path"}, {"config", "set", "region", "eu"}, {"config", "unset", "region"},
+	}
+	for _, leaf := range commandPaths(t, true) {
+		covered := slices.ContainsFunc(commands, func(args []string) bool {
+			return len(args) >= len(leaf) && slices.Equal(args[:len(leaf)], leaf)
+		})
+		assert.True(t, covered, "chat %s is not run by this test", strings.Join(leaf, " "))
+	}
+
+	// A profile holds the credentials too: config list must not show them.
+	env := baseEnv(dir)
+	cfgEnv := append(env, "CHAT_CONFIG="+filepath.Join(dir, "config.toml"))
+	for _, kv := range [][2]string{{"api-key", testAPIKey}, {"mgmt-key", testMgmtKey}, {"mgmt-secret", testMgmtSecret}} {
+		r := runChat(t, cfgEnv, kv[1]+"\n", "config", "set", kv[0], "-")
+		require.Equal(t, 0, r.code, r.stderr)
+	}
+	info, err := os.Stat(filepath.Join(dir, "config.toml"))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm())
+
+	for _, mode := range []struct {
+		name    string
+		echo200 bool
+	}{{"errors", false}, {"data", true}} {
+		url, ca := echoServer(t, mode.echo200)
+		runEnv := append(slices.Clone(cfgEnv), "CHAT_APP_ID=app", "CHAT_BASE_URL="+url, "CHAT_CA_FILE="+ca, "CHAT_MGMT_BASE_URL="+url)
+		for _, args := range commands {
+			for _, extra := range [][]string{nil, {"--json"}, {"--debug"}} {
+				args := append(slices.Clone(args), extra...)
+				t.Run(mode.name+"/"+strings.Join(args, " "), func(t *testing.T) {
+					r := runChat(t, runEnv, "", args...)
+					out := r.stdout + r.stderr
+					for _, secret := range []string{testAPIKey, testMgmtKey, testMgmtSecret} {
+						assert.NotContains(t, out, secret)
+					}
+					if args[0] == "config" {
+						return
+					}
+					// The server echoed them in its error, or in the data
+					// --json prints whole: the command hid them.
+					if !mode.echo200 {
+						assert.Equal(t, 1, r.code, r.stderr)
+						assert.Contains(t, r.stderr, "ERR_BAD_REQUEST")
+						assert.Contains(t, r.stderr, "REDACTED")
+					} else if slices.Contains(args, "--json") && r.code == 0 {
+						assert.Contains(t, r.stdout, "REDACTED")
+					}
+				})
+			}
+		}
+	}
+}
