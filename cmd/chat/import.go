@@ -211,6 +211,7 @@ type importer struct {
 	errPath string
 	errs    *os.File
 	cp      *checkpoint
+	saver   *saver
 	prog    *progress
 	began   time.Time
 	// requests and last are the requests this run sent and when the last
@@ -372,6 +373,7 @@ func (im *importer) run(ctx context.Context, client *chat.Client, conc int) erro
 		close(done)
 	}()
 
+	im.saver = newSaver(im)
 	var stop error
 	waiting := map[int]*batch{}
 	next := 0
@@ -394,6 +396,9 @@ func (im *importer) run(ctx context.Context, client *chat.Client, conc int) erro
 				cancel()
 			}
 		}
+	}
+	if err := im.saver.close(); err != nil && stop == nil {
+		stop = fmt.Errorf("writing %s: %w", im.cpPath, err)
 	}
 	switch {
 	case stop != nil:
@@ -513,9 +518,6 @@ func (im *importer) commit(b *batch) error {
 		if _, err := im.errs.Write(buf); err != nil {
 			return fmt.Errorf("writing %s: %w", im.errPath, err)
 		}
-		if err := im.errs.Sync(); err != nil {
-			return fmt.Errorf("writing %s: %w", im.errPath, err)
-		}
 		cp.ErrorsSize += int64(len(buf))
 		cp.Refused += int64(len(lines))
 	}
@@ -526,11 +528,92 @@ func (im *importer) commit(b *batch) error {
 	if b.attempts > 0 {
 		im.last = b.answered
 	}
-	if err := cp.save(im.cpPath, im.file); err != nil {
+	if err := im.saver.post(cp); err != nil {
 		return fmt.Errorf("writing %s: %w", im.cpPath, err)
 	}
 	im.prog.update(cp)
 	return nil
+}
+
+// maxUnsaved is how many batches the import may record ahead of the
+// checkpoint written: a kill then sends at most these again, besides
+// those in flight.
+const maxUnsaved = 8
+
+// saver writes the checkpoint in the background, each time the latest
+// state recorded, so that the import does not wait on the disk for every
+// batch. The errors file is synced first: the checkpoint never counts
+// lines it may have lost.
+type saver struct {
+	im   *importer
+	mu   sync.Mutex
+	cond *sync.Cond
+	// pending is the latest state not written yet; posted and saved count
+	// the states recorded and the last one written.
+	pending       *checkpoint
+	posted, saved int
+	closed        bool
+	err           error
+	done          chan struct{}
+}
+
+func newSaver(im *importer) *saver {
+	s := &saver{im: im, done: make(chan struct{})}
+	s.cond = sync.NewCond(&s.mu)
+	go s.loop()
+	return s
+}
+
+func (s *saver) loop() {
+	defer close(s.done)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for {
+		for s.pending == nil && !s.closed {
+			s.cond.Wait()
+		}
+		if s.pending == nil {
+			return
+		}
+		cp, n := s.pending, s.posted
+		s.pending = nil
+		s.mu.Unlock()
+		err := s.im.errs.Sync()
+		if err == nil {
+			err = cp.save(s.im.cpPath, s.im.file)
+		}
+		s.mu.Lock()
+		if err != nil && s.err == nil {
+			s.err = err
+		}
+		s.saved = n
+		s.cond.Broadcast()
+	}
+}
+
+// post records a copy of cp to be written, and waits while more than
+// maxUnsaved states are not written yet.
+func (s *saver) post(cp *checkpoint) error {
+	c := *cp
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.posted++
+	s.pending = &c
+	s.cond.Broadcast()
+	for s.err == nil && s.posted-s.saved > maxUnsaved {
+		s.cond.Wait()
+	}
+	return s.err
+}
+
+// close writes what is pending and stops the saver.
+func (s *saver) close() error {
+	s.mu.Lock()
+	s.closed = true
+	s.cond.Broadcast()
+	s.mu.Unlock()
+	<-s.done
+	return s.err
 }
 
 // importSummary is the summary --json prints.

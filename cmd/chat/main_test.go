@@ -18,6 +18,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
@@ -83,6 +84,7 @@ func measure(bin string) int {
 
 // exchange is a request the fake answered, with the body it sent.
 type exchange struct {
+	at           time.Time // when it arrived
 	method, path string
 	query        string
 	status       int
@@ -97,10 +99,11 @@ type recorder struct {
 
 func (rec *recorder) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		at := time.Now()
 		cw := &capture{ResponseWriter: w, status: http.StatusOK}
 		h.ServeHTTP(cw, r)
 		rec.mu.Lock()
-		rec.exchanges = append(rec.exchanges, exchange{r.Method, r.URL.Path, r.URL.RawQuery, cw.status, cw.body.Bytes()})
+		rec.exchanges = append(rec.exchanges, exchange{at, r.Method, r.URL.Path, r.URL.RawQuery, cw.status, cw.body.Bytes()})
 		rec.mu.Unlock()
 	})
 }
