@@ -24,6 +24,10 @@ type checkpoint struct {
 	Version int    `json:"version"`
 	Kind    string `json:"kind"`
 	Format  string `json:"format"`
+	// App and BaseURL are where the records go: a checkpoint of a
+	// rehearsal against chattest is not resumed against the service.
+	App     string `json:"app"`
+	BaseURL string `json:"baseURL"`
 	// Offset is the byte offset in the file after the last record done,
 	// and Line the number of lines up to it.
 	Offset int64 `json:"offset"`

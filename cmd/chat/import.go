@@ -269,7 +269,7 @@ func (c *cli) runImport(cmd *cobra.Command, kind *importKind, path string, o *im
 		return err
 	}
 	defer client.CloseIdleConnections()
-	if err := im.open(o.restart); err != nil {
+	if err := im.open(o.restart, client); err != nil {
 		return err
 	}
 	defer im.errs.Close()
@@ -293,17 +293,20 @@ func (c *cli) runImport(cmd *cobra.Command, kind *importKind, path string, o *im
 
 // open reads the checkpoint, or starts a new one (with --restart, or when
 // there is none), and opens the errors file at the checkpoint's size.
-func (im *importer) open(restart bool) error {
+func (im *importer) open(restart bool, client *chat.Client) error {
 	cp, err := loadCheckpoint(im.cpPath)
 	if err != nil {
 		return err
 	}
 	switch {
 	case cp == nil || restart:
-		cp = &checkpoint{Version: checkpointVersion, Kind: im.kind.name, Format: im.format}
+		cp = &checkpoint{Version: checkpointVersion, Kind: im.kind.name, Format: im.format, App: client.AppID(), BaseURL: client.BaseURL()}
 	case cp.Kind != im.kind.name || cp.Format != im.format:
 		return usageErrorf("%s records an import of %s from %s, not of %s from %s: run the same import, or use --restart",
 			im.cpPath, cp.Kind, cp.Format, im.kind.name, im.format)
+	case cp.App != client.AppID() || cp.BaseURL != client.BaseURL():
+		return usageErrorf("%s records an import into app %s at %s, not %s at %s: use --restart to import the file there from its start",
+			im.cpPath, cp.App, cp.BaseURL, client.AppID(), client.BaseURL())
 	default:
 		ok, err := cp.matches(im.file)
 		if err != nil {
