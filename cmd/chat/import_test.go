@@ -365,7 +365,10 @@ func TestImportMemoryIsFlat(t *testing.T) {
 	f := newFake(t, chattest.WithDataImportLimit(0))
 	small := writeUsers(t, t.TempDir(), 5_000)
 	large := writeUsers(t, t.TempDir(), 50_000)
-	env := append(baseEnv(f.dir), f.env...)
+	// Without huge pages: with them, a process's resident memory grows in
+	// 2 MiB steps as the kernel collapses pages in the background, with
+	// how long it ran rather than with what it holds.
+	env := append(append(baseEnv(f.dir), f.env...), "GODEBUG=disablethp=1")
 	rs := runMeasured(t, env, "", "import", "users", small, "--budget", "1000000/1m", "--json")
 	require.Equal(t, 0, rs.code, rs.stderr)
 	f.rec.reset()
