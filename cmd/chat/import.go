@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -214,10 +215,12 @@ type importer struct {
 	saver   *saver
 	prog    *progress
 	began   time.Time
-	// requests and last are the requests this run sent and when the last
-	// was answered.
-	requests int64
-	last     time.Time
+	// requests is how many requests this run sent, and first and last
+	// when the first and the last batch sent were answered.
+	requests    int64
+	first, last time.Time
+	// rate is the budget in requests a second.
+	rate float64
 }
 
 func (c *cli) runImport(cmd *cobra.Command, kind *importKind, path string, o *importOptions) error {
@@ -255,7 +258,7 @@ func (c *cli) runImport(cmd *cobra.Command, kind *importKind, path string, o *im
 		return usageErrorf("%s is not a file", path)
 	}
 	im := &importer{c: c, kind: kind, path: path, format: format, file: file,
-		cpPath: path + ".checkpoint", errPath: path + ".errors.jsonl"}
+		cpPath: path + ".checkpoint", errPath: path + ".errors.jsonl", rate: float64(budget) / per.Seconds()}
 	if o.dryRun {
 		return im.dryRun()
 	}
@@ -529,6 +532,9 @@ func (im *importer) commit(b *batch) error {
 	cp.Requests += int64(b.attempts)
 	im.requests += int64(b.attempts)
 	if b.attempts > 0 {
+		if im.first.IsZero() {
+			im.first = b.answered
+		}
 		im.last = b.answered
 	}
 	if err := im.saver.post(cp); err != nil {
@@ -631,7 +637,9 @@ type importSummary struct {
 	ErrorsFile     string  `json:"errorsFile,omitempty"`
 	Requests       int64   `json:"requests"`
 	Seconds        float64 `json:"seconds"`
-	// BudgetUsed is this run's requests per window over the budget.
+	// BudgetUsed is the pace of this run's requests, between the first
+	// answer and the last, over the budget: 0.97 is 97%. It is left out
+	// for runs of fewer than 10 requests.
 	BudgetUsed float64 `json:"budgetUsed,omitempty"`
 	Error      string  `json:"error,omitempty"`
 }
@@ -647,6 +655,9 @@ func (im *importer) summary(runErr error) error {
 	}
 	if !im.began.IsZero() && !im.last.IsZero() {
 		s.Seconds = im.last.Sub(im.began).Seconds()
+	}
+	if span := im.last.Sub(im.first).Seconds(); im.requests >= 10 && span > 0 {
+		s.BudgetUsed = math.Round(float64(im.requests-1)/span/im.rate*1000) / 1000
 	}
 	if runErr != nil {
 		s.Error = runErr.Error()
@@ -672,7 +683,11 @@ func (im *importer) summary(runErr error) error {
 		}
 		t.row("refused", refused)
 		if im.requests > 0 {
-			t.row("requests", fmt.Sprintf("%s in %s this run", thousands(im.requests), time.Duration(s.Seconds*float64(time.Second)).Round(time.Millisecond)))
+			req := fmt.Sprintf("%s in %s this run", thousands(im.requests), time.Duration(s.Seconds*float64(time.Second)).Round(time.Millisecond))
+			if s.BudgetUsed > 0 {
+				req += fmt.Sprintf(", at %.1f%% of the budget", 100*s.BudgetUsed)
+			}
+			t.row("requests", req)
 		}
 		if err := t.flush(); err != nil {
 			return err
