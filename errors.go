@@ -93,46 +93,36 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // Is reports whether e falls under target, one of the package's sentinel
-// errors. Each failure falls under exactly one sentinel: the one its API
-// code names (see [ClassOf]), or for a code the SDK does not know, the one
-// its HTTP status names. A 2xx answer that held no data matches
-// [ErrEmptyResponse] (through [Error.Unwrap]).
+// errors: the one its API code names, or for a code the SDK does not know,
+// the one its HTTP status names (see [ClassOf]). A 403 falls under
+// [ErrForbidden] whatever its code, and under the class its code names as
+// well: a 403 AUTH_ERR_NO_ACCESS (a key whose scope does not allow the
+// operation) matches both ErrForbidden and [ErrUnauthorized]. A 2xx answer
+// that held no data matches [ErrEmptyResponse] (through [Error.Unwrap]).
 func (e *Error) Is(target error) bool {
-	return target != nil && target == classOf(e.Code, e.StatusCode)
+	return target != nil && (target == classOf(e.Code, e.StatusCode) || target == codeClass(e.Code))
 }
 
 // ClassOf returns the sentinel error that a failure with this API code and
 // HTTP status matches with [errors.Is]: [ErrUnauthorized], [ErrForbidden],
 // [ErrNotFound], [ErrConflict], [ErrBadRequest], [ErrLimitExceeded],
 // [ErrRateLimited] or [ErrServer]; nil when neither the code nor the status
-// names a class (a 2xx status with no code, say).
+// names a class (a 2xx status with no code, say). A 403 is ErrForbidden
+// whatever its code; errors.Is also matches the class its code names.
 func ClassOf(code string, status int) error { return classOf(code, status) }
 
+// classOf is [ClassOf]: a 403 is forbidden, else the code's class, else
+// the status's.
 func classOf(code string, status int) error {
-	if code != "" {
-		if s, ok := codeClasses[code]; ok {
-			return s
-		}
-		switch {
-		case strings.HasPrefix(code, "AUTH_ERR_"):
-			return ErrUnauthorized
-		case strings.HasSuffix(code, "_NOT_FOUND"):
-			return ErrNotFound
-		case strings.HasPrefix(code, "ERR_ALREADY_"), strings.HasSuffix(code, "_ALREADY_EXISTS"):
-			return ErrConflict
-		case strings.HasSuffix(code, "_LIMIT_EXCEEDED"):
-			return ErrLimitExceeded
-		case strings.HasPrefix(code, "ERR_EMPTY_"), strings.HasPrefix(code, "ERR_INVALID_"):
-			return ErrBadRequest
-		case strings.HasSuffix(code, "_FAILED"):
-			return ErrServer
-		}
+	if status == http.StatusForbidden {
+		return ErrForbidden
+	}
+	if c := codeClass(code); c != nil {
+		return c
 	}
 	switch {
 	case status == http.StatusUnauthorized:
 		return ErrUnauthorized
-	case status == http.StatusForbidden:
-		return ErrForbidden
 	case status == http.StatusNotFound, status == http.StatusGone:
 		return ErrNotFound
 	case status == http.StatusConflict:
@@ -144,6 +134,33 @@ func classOf(code string, status int) error {
 	case status >= 400 && status < 500:
 		return ErrBadRequest
 	case status >= 500 && status < 600:
+		return ErrServer
+	}
+	return nil
+}
+
+// codeClass returns the class an API code names: its entry in codeClasses,
+// else the class its name says; nil for an empty code or one whose name
+// says nothing.
+func codeClass(code string) error {
+	if code == "" {
+		return nil
+	}
+	if s, ok := codeClasses[code]; ok {
+		return s
+	}
+	switch {
+	case strings.HasPrefix(code, "AUTH_ERR_"):
+		return ErrUnauthorized
+	case strings.HasSuffix(code, "_NOT_FOUND"):
+		return ErrNotFound
+	case strings.HasPrefix(code, "ERR_ALREADY_"), strings.HasSuffix(code, "_ALREADY_EXISTS"):
+		return ErrConflict
+	case strings.HasSuffix(code, "_LIMIT_EXCEEDED"):
+		return ErrLimitExceeded
+	case strings.HasPrefix(code, "ERR_EMPTY_"), strings.HasPrefix(code, "ERR_INVALID_"):
+		return ErrBadRequest
+	case strings.HasSuffix(code, "_FAILED"):
 		return ErrServer
 	}
 	return nil
@@ -326,16 +343,17 @@ var codeClasses = map[string]error{
 }
 
 // Sentinel errors for the classes of failure; match them with [errors.Is].
-// Every [*Error] matches exactly one of the first eight (see [ClassOf]).
+// Every [*Error] matches one of the first eight (see [ClassOf]); a 403
+// whose code names another class matches that one too.
 var (
 	// ErrUnauthorized: the API key, app id or auth token is missing or
 	// unknown, or the key's scope does not allow the operation (an
-	// authOnly key listing users): every AUTH_ERR_* code, and any status
-	// 401.
+	// authOnly key listing users, a 403 that matches [ErrForbidden] too):
+	// every AUTH_ERR_* code, and any status 401.
 	ErrUnauthorized = errors.New("chat: unauthorized")
-	// ErrForbidden: the acting user or the app may not do this
+	// ErrForbidden: the acting user, the key or the app may not do this
 	// (ERR_PERMISSION_DENIED, ERR_GROUP_NO_ADMIN_SCOPE, a blocked
-	// receiver, ...); status 403 for codes the SDK does not know.
+	// receiver, ...); every status 403, whatever its code.
 	ErrForbidden = errors.New("chat: forbidden")
 	// ErrNotFound: the user, group, message or other resource does not
 	// exist (ERR_UID_NOT_FOUND, ...); status 404.

@@ -87,7 +87,7 @@ func TestErrorStatuses(t *testing.T) {
 		wantRemaining  int
 	}{
 		{name: "401", status: http.StatusUnauthorized, code: "AUTH_ERR_APIKEY_NOT_FOUND", wantSentinel: chat.ErrUnauthorized},
-		{name: "403 for a key without the scope", status: http.StatusForbidden, code: "AUTH_ERR_NO_ACCESS", wantSentinel: chat.ErrUnauthorized},
+		{name: "403 for a key without the scope", status: http.StatusForbidden, code: "AUTH_ERR_NO_ACCESS", wantSentinel: chat.ErrForbidden},
 		{name: "403", status: http.StatusForbidden, code: "ERR_PERMISSION_DENIED", wantSentinel: chat.ErrForbidden},
 		{name: "404", status: http.StatusNotFound, code: "ERR_UID_NOT_FOUND", wantSentinel: chat.ErrNotFound,
 			header: []string{"X-Rate-Limit", "700", "X-Rate-Limit-Remaining", "699"}, wantLimit: 700, wantRemaining: 699},
@@ -128,6 +128,22 @@ func TestErrorStatuses(t *testing.T) {
 		assert.Greater(t, ce.RetryAfter, 27*time.Second)
 		assert.LessOrEqual(t, ce.RetryAfter, 30*time.Second)
 	})
+}
+
+// TestErrorForbiddenWhateverItsCode serves the service's 403 for an
+// authOnly key calling an operation it may not: it matches ErrForbidden, as
+// every 403 does, and ErrUnauthorized, as every AUTH_ERR_* code does.
+func TestErrorForbiddenWhateverItsCode(t *testing.T) {
+	ce, err := getUserError(t, http.StatusForbidden, serviceBody(t, "error-auth-no-access"))
+	assert.Equal(t, http.StatusForbidden, ce.StatusCode)
+	assert.Equal(t, "AUTH_ERR_NO_ACCESS", ce.Code)
+	assert.Equal(t, "The API key provided is not authorized to access this API.", ce.Message)
+	assert.ErrorIs(t, err, chat.ErrForbidden)
+	assert.ErrorIs(t, err, chat.ErrUnauthorized)
+	for _, s := range []error{chat.ErrNotFound, chat.ErrBadRequest, chat.ErrConflict, chat.ErrServer, chat.ErrRateLimited, chat.ErrLimitExceeded} {
+		assert.NotErrorIs(t, err, s)
+	}
+	assert.Equal(t, chat.ErrForbidden, chat.ClassOf(ce.Code, ce.StatusCode))
 }
 
 func TestErrorWithoutTheAPIBody(t *testing.T) {
@@ -215,7 +231,12 @@ func TestErrorSentinels(t *testing.T) {
 		{"empty API key code", &chat.Error{StatusCode: 400, Code: "AUTH_ERR_EMPTY_APIKEY"}, []error{chat.ErrUnauthorized}},
 		{"unknown API key code", &chat.Error{StatusCode: 401, Code: "AUTH_ERR_APIKEY_NOT_FOUND"}, []error{chat.ErrUnauthorized}},
 		{"403", &chat.Error{StatusCode: 403}, []error{chat.ErrForbidden}},
-		{"no access code", &chat.Error{StatusCode: 403, Code: "AUTH_ERR_NO_ACCESS"}, []error{chat.ErrUnauthorized}},
+		{"no access code on a 403", &chat.Error{StatusCode: 403, Code: "AUTH_ERR_NO_ACCESS"}, []error{chat.ErrForbidden, chat.ErrUnauthorized}},
+		{"no access code on a 401", &chat.Error{StatusCode: 401, Code: "AUTH_ERR_NO_ACCESS"}, []error{chat.ErrUnauthorized}},
+		{"an unknown key on a 403", &chat.Error{StatusCode: 403, Code: "AUTH_ERR_APIKEY_NOT_FOUND"}, []error{chat.ErrForbidden, chat.ErrUnauthorized}},
+		{"a not-found code on a 403", &chat.Error{StatusCode: 403, Code: "ERR_UID_NOT_FOUND"}, []error{chat.ErrForbidden, chat.ErrNotFound}},
+		{"a forbidden code on a 403", &chat.Error{StatusCode: 403, Code: "ERR_GROUP_NOT_JOINED"}, []error{chat.ErrForbidden}},
+		{"an unknown code on a 403", &chat.Error{StatusCode: 403, Code: "ERR_SOMETHING_NEW"}, []error{chat.ErrForbidden}},
 		{"permission denied code", &chat.Error{StatusCode: 400, Code: "ERR_PERMISSION_DENIED"}, []error{chat.ErrForbidden}},
 		{"429", &chat.Error{StatusCode: 429}, []error{chat.ErrRateLimited}},
 		{"too many requests code", &chat.Error{StatusCode: 400, Code: "ERR_TOO_MANY_REQUESTS"}, []error{chat.ErrRateLimited}},
@@ -357,9 +378,10 @@ var allSentinels = []error{chat.ErrUnauthorized, chat.ErrForbidden, chat.ErrNotF
 	chat.ErrBadRequest, chat.ErrLimitExceeded, chat.ErrRateLimited, chat.ErrServer}
 
 // TestEveryErrorCodeHasOneClass checks that each error code of the
-// reference matches exactly its one sentinel, whatever status carries it:
-// a 401 AUTH_ERR_APIKEY_NOT_FOUND is an authentication failure, never a
-// missing group.
+// reference matches exactly its one sentinel, whatever status carries it
+// (a 401 AUTH_ERR_APIKEY_NOT_FOUND is an authentication failure, never a
+// missing group), and that a 403 matches ErrForbidden besides, which
+// ClassOf reports.
 func TestEveryErrorCodeHasOneClass(t *testing.T) {
 	codes := readLines(t, "testdata/error-codes.txt")
 	ref, okCore := readReference(t, "chat-core.md")
@@ -385,9 +407,14 @@ func TestEveryErrorCodeHasOneClass(t *testing.T) {
 		for _, status := range []int{400, 401, 403, 404, 409, 429, 500} {
 			err := error(&chat.Error{StatusCode: status, Code: code})
 			for _, s := range allSentinels {
-				assert.Equal(t, s == want, errors.Is(err, s), "%d %s: errors.Is(err, %v)", status, code, s)
+				match := s == want || status == http.StatusForbidden && s == chat.ErrForbidden
+				assert.Equal(t, match, errors.Is(err, s), "%d %s: errors.Is(err, %v)", status, code, s)
 			}
-			assert.Equal(t, want, chat.ClassOf(code, status))
+			if status == http.StatusForbidden {
+				assert.Equal(t, chat.ErrForbidden, chat.ClassOf(code, status), code)
+			} else {
+				assert.Equal(t, want, chat.ClassOf(code, status), code)
+			}
 		}
 	}
 }
@@ -418,6 +445,10 @@ func TestErrorClassByStatus(t *testing.T) {
 	} {
 		assert.Equal(t, want, chat.ClassOf(code, 404), code)
 		assert.ErrorIs(t, &chat.Error{StatusCode: 500, Code: code}, want, code)
+		forbidden := &chat.Error{StatusCode: 403, Code: code}
+		assert.Equal(t, chat.ErrForbidden, chat.ClassOf(code, 403), code)
+		assert.ErrorIs(t, forbidden, chat.ErrForbidden, code)
+		assert.ErrorIs(t, forbidden, want, code)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
+
+	"github.com/chatrest/chat/internal/rest"
 )
 
 // UsersService manages the app's users. Get it from [Client.Users].
@@ -59,6 +61,11 @@ type User struct {
 	BlockedByMeAt Timestamp `json:"blockedByMeAt,omitempty"`
 	// BlockedAt is when this user was blocked.
 	BlockedAt Timestamp `json:"blockedAt,omitempty"`
+	// HasBlockedMe reports whether this user blocked the acting user.
+	HasBlockedMe bool `json:"hasBlockedMe,omitempty"`
+	// DeactivatedAt is when the user was deactivated; zero for an active
+	// user.
+	DeactivatedAt Timestamp `json:"deactivatedAt,omitempty"`
 	// AuthToken is set only in the answer to a create with WithAuthToken.
 	AuthToken Secret `json:"authToken,omitempty"`
 }
@@ -244,19 +251,52 @@ func (s *UsersService) Update(ctx context.Context, uid string, req *UpdateUserRe
 
 // DeleteUserRequest is the body of [UsersService.Delete].
 type DeleteUserRequest struct {
-	// Permanent also deletes the user's messages and conversations; the
-	// uid can then be reused.
+	// Permanent deletes the user with their messages and conversations;
+	// the uid can then be reused. Without it the user is deactivated (see
+	// [UsersService.Deactivate]).
 	Permanent bool `json:"permanent"`
 }
 
-// Delete deletes the user uid. A nil req is a soft delete.
+// DeleteUserResponse is the answer of [UsersService.Delete]. Success
+// reports whether the user was deleted: a permanent delete answers Success
+// and Message; a soft delete answers as [UsersService.Deactivate] does, and
+// Success is then true when the user is among DeactivatedUIDs or
+// AlreadyDeactivatedUIDs.
+type DeleteUserResponse struct {
+	// Result holds Success and the service's Message.
+	Result
+	// DeactivateUsersResponse holds the lists a soft delete answers
+	// with: the user is in DeactivatedUIDs when the delete deactivated
+	// them.
+	DeactivateUsersResponse
+}
+
+// UnmarshalJSON reads either answer of a delete, and sets Success when a
+// soft delete deactivated the user.
+func (r *DeleteUserResponse) UnmarshalJSON(b []byte) error {
+	type plain DeleteUserResponse
+	var v plain
+	if err := rest.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*r = DeleteUserResponse(v)
+	if len(r.DeactivatedUIDs) > 0 || len(r.AlreadyDeactivatedUIDs) > 0 {
+		r.Success = true
+	}
+	return nil
+}
+
+// Delete deletes the user uid. A nil req, or one without Permanent, is a
+// soft delete: the user is deactivated, keeps their messages and can be
+// reactivated ([UsersService.Reactivate]); the uid stays taken. The answer's
+// Success says whether the user was deleted or deactivated.
 //
 // API: DELETE /v3/users/{uid} (onBehalfOf not supported)
-func (s *UsersService) Delete(ctx context.Context, uid string, req *DeleteUserRequest, opts ...RequestOption) (*Result, error) {
+func (s *UsersService) Delete(ctx context.Context, uid string, req *DeleteUserRequest, opts ...RequestOption) (*DeleteUserResponse, error) {
 	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
-	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"users", uid}, Body: req}, opts)
+	return do[DeleteUserResponse](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"users", uid}, Body: req}, opts)
 }
 
 // DeactivateUsersRequest is the body of [UsersService.Deactivate].
@@ -265,14 +305,21 @@ type DeactivateUsersRequest struct {
 	UIDs []string `json:"uidsToDeactivate"`
 }
 
-// DeactivateUsersResponse lists the users that were deactivated.
+// DeactivateUsersResponse is the answer of [UsersService.Deactivate]: what
+// became of each uid sent.
 type DeactivateUsersResponse struct {
-	// DeactivatedUIDs are the users the service deactivated.
-	DeactivatedUIDs []string `json:"deactivatedUids"`
+	// DeactivatedUIDs are the users this call deactivated.
+	DeactivatedUIDs []string `json:"deactivatedUids,omitempty"`
+	// AlreadyDeactivatedUIDs are the users that were deactivated already.
+	AlreadyDeactivatedUIDs []string `json:"alreadyDeactivatedUids,omitempty"`
+	// NotFound are the uids that name no user, as they were sent.
+	NotFound []string `json:"notFound,omitempty"`
 }
 
 // Deactivate deactivates users: they can no longer log in or be listed
-// (unless with WithDeactivated), and can be reactivated.
+// (unless with WithDeactivated), and can be reactivated. The answer says,
+// uid by uid, whether the user was deactivated, was deactivated already, or
+// does not exist.
 //
 // API: DELETE /v3/users (onBehalfOf not supported)
 func (s *UsersService) Deactivate(ctx context.Context, req *DeactivateUsersRequest, opts ...RequestOption) (*DeactivateUsersResponse, error) {
@@ -288,15 +335,20 @@ type ReactivateUsersRequest struct {
 	UIDs []string `json:"uidsToActivate"`
 }
 
-// ReactivateUsersResponse is the answer of [UsersService.Reactivate]:
-// the list the service names "nonDeactivatedUids" (chattest lists the
-// users now active).
+// ReactivateUsersResponse is the answer of [UsersService.Reactivate]: what
+// became of each uid sent.
 type ReactivateUsersResponse struct {
-	// NonDeactivatedUIDs is the list the service returns (key "nonDeactivatedUids").
-	NonDeactivatedUIDs []string `json:"nonDeactivatedUids"`
+	// ReactivatedUIDs are the users this call reactivated.
+	ReactivatedUIDs []string `json:"reactivatedUids,omitempty"`
+	// NotFound are the uids that name no user, as they were sent.
+	NotFound []string `json:"notFound,omitempty"`
+	// NonDeactivatedUIDs are the users that were not deactivated, and so
+	// were left as they were.
+	NonDeactivatedUIDs []string `json:"nonDeactivatedUids,omitempty"`
 }
 
-// Reactivate reactivates deactivated users.
+// Reactivate reactivates deactivated users. The answer says, uid by uid,
+// whether the user was reactivated, was not deactivated, or does not exist.
 //
 // API: PUT /v3/users (onBehalfOf not supported)
 func (s *UsersService) Reactivate(ctx context.Context, req *ReactivateUsersRequest, opts ...RequestOption) (*ReactivateUsersResponse, error) {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -62,6 +64,20 @@ func TestUsersCreate(t *testing.T) {
 		require.NoError(t, err)
 		wiretest.JSONBody(t, m.Only(), `{"uid":"u1","name":"U"}`)
 		assert.Empty(t, user.AuthToken)
+	})
+
+	t.Run("a uid in use", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.Reply(http.StatusBadRequest, serviceBody(t, "create-user-uid-exists"))
+		user, err := m.client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "cometchat-uid-5", Name: "John Paul"})
+		assert.Nil(t, user)
+		assert.ErrorIs(t, err, chat.ErrConflict, "the code says so, whatever the status")
+		assert.NotErrorIs(t, err, chat.ErrBadRequest)
+		ce := wiretest.RequireAPIError(t, err)
+		assert.Equal(t, http.StatusBadRequest, ce.StatusCode)
+		assert.Equal(t, "ERR_UID_ALREADY_EXISTS", ce.Code)
+		assert.Equal(t, "The UID cometchat-uid-5 already exists. Please try with a different UID.", ce.Message)
+		assert.Equal(t, 1, m.Calls(), "not retried")
 	})
 
 	for _, tt := range []struct {
@@ -390,6 +406,15 @@ func TestUsersUpdate(t *testing.T) {
 	}
 }
 
+// serviceBody returns the body the live service answered with, kept in
+// testdata/service/name.json.
+func serviceBody(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "service", name+".json"))
+	require.NoError(t, err)
+	return string(b)
+}
+
 func TestUsersDelete(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -415,7 +440,37 @@ func TestUsersDelete(t *testing.T) {
 			} else {
 				wiretest.JSONBody(t, r, tt.wantBody)
 			}
-			assert.Equal(t, &chat.Result{Success: true, Message: "User with uid u/1 has been deleted successfully."}, res)
+			assert.Equal(t, &chat.DeleteUserResponse{Result: chat.Result{Success: true, Message: "User with uid u/1 has been deleted successfully."}}, res)
+		})
+	}
+
+	t.Run("a soft delete answers as a deactivation", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.Reply(http.StatusOK, serviceBody(t, "delete-user-soft"))
+		res, err := m.client.Users.Delete(context.Background(), "cometchat-uid-5", &chat.DeleteUserRequest{Permanent: false})
+		require.NoError(t, err)
+		wiretest.JSONBody(t, m.Only(), `{"permanent":false}`)
+		assert.True(t, res.Success, "the user was deactivated")
+		assert.Empty(t, res.Message)
+		assert.Equal(t, []string{"cometchat-uid-5"}, res.DeactivatedUIDs)
+		assert.Empty(t, res.AlreadyDeactivatedUIDs)
+		assert.Empty(t, res.NotFound)
+	})
+
+	for _, tt := range []struct {
+		name, body  string
+		wantSuccess bool
+	}{
+		{"already deactivated", `{"data":{"alreadyDeactivatedUids":["u1"]}}`, true},
+		{"not found", `{"data":{"notFound":["U1"]}}`, false},
+		{"an explicit failure", `{"data":{"success":false,"message":"no"}}`, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			m.Reply(http.StatusOK, tt.body)
+			res, err := m.client.Users.Delete(context.Background(), "u1", nil)
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantSuccess, res.Success)
 		})
 	}
 
@@ -424,7 +479,7 @@ func TestUsersDelete(t *testing.T) {
 		m.Reply(http.StatusOK, `{"data":{"success":true,"Message":"done"}}`)
 		res, err := m.client.Users.Delete(context.Background(), "u1", nil)
 		require.NoError(t, err)
-		assert.Equal(t, &chat.Result{Success: true, Message: "done"}, res)
+		assert.Equal(t, &chat.DeleteUserResponse{Result: chat.Result{Success: true, Message: "done"}}, res)
 	})
 
 	t.Run("empty uid", func(t *testing.T) {
@@ -437,15 +492,27 @@ func TestUsersDelete(t *testing.T) {
 
 func TestUsersDeactivate(t *testing.T) {
 	m := newMockAPI(t)
-	m.Reply(http.StatusOK, `{"data":{"deactivatedUids":["u1","u2"]}}`)
+	m.Reply(http.StatusOK, serviceBody(t, "deactivate-users"))
 
-	res, err := m.client.Users.Deactivate(context.Background(), &chat.DeactivateUsersRequest{UIDs: []string{"u1", "u2"}})
+	res, err := m.client.Users.Deactivate(context.Background(), &chat.DeactivateUsersRequest{UIDs: []string{"cometchat-uid-4", "cometchat-uid-5", "Ghost-1"}})
 	require.NoError(t, err)
 
 	r := m.Only()
 	assertWire(t, r, http.MethodDelete, "/v3/users")
-	wiretest.JSONBody(t, r, `{"uidsToDeactivate":["u1","u2"]}`)
-	assert.Equal(t, []string{"u1", "u2"}, res.DeactivatedUIDs)
+	wiretest.JSONBody(t, r, `{"uidsToDeactivate":["cometchat-uid-4","cometchat-uid-5","Ghost-1"]}`)
+	assert.Equal(t, &chat.DeactivateUsersResponse{
+		DeactivatedUIDs:        []string{"cometchat-uid-4"},
+		AlreadyDeactivatedUIDs: []string{"cometchat-uid-5"},
+		NotFound:               []string{"Ghost-1"},
+	}, res)
+
+	t.Run("the reference's example", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.Reply(http.StatusOK, `{"data":{"deactivatedUids":["superhero2","superhero3"]}}`)
+		res, err := m.client.Users.Deactivate(context.Background(), &chat.DeactivateUsersRequest{UIDs: []string{"superhero2", "superhero3"}})
+		require.NoError(t, err)
+		assert.Equal(t, &chat.DeactivateUsersResponse{DeactivatedUIDs: []string{"superhero2", "superhero3"}}, res)
+	})
 
 	for _, tt := range []struct {
 		name string
@@ -462,15 +529,31 @@ func TestUsersDeactivate(t *testing.T) {
 
 func TestUsersReactivate(t *testing.T) {
 	m := newMockAPI(t)
-	m.Reply(http.StatusOK, `{"data":{"nonDeactivatedUids":["u1"]}}`)
+	m.Reply(http.StatusOK, serviceBody(t, "reactivate-users"))
 
-	res, err := m.client.Users.Reactivate(context.Background(), &chat.ReactivateUsersRequest{UIDs: []string{"u1", "u2"}})
+	res, err := m.client.Users.Reactivate(context.Background(), &chat.ReactivateUsersRequest{UIDs: []string{"cometchat-uid-4", "cometchat-uid-5"}})
 	require.NoError(t, err)
 
 	r := m.Only()
 	assertWire(t, r, http.MethodPut, "/v3/users")
-	wiretest.JSONBody(t, r, `{"uidsToActivate":["u1","u2"]}`)
-	assert.Equal(t, []string{"u1"}, res.NonDeactivatedUIDs)
+	wiretest.JSONBody(t, r, `{"uidsToActivate":["cometchat-uid-4","cometchat-uid-5"]}`)
+	assert.Equal(t, &chat.ReactivateUsersResponse{ReactivatedUIDs: []string{"cometchat-uid-4", "cometchat-uid-5"}}, res)
+
+	t.Run("unknown uids", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.Reply(http.StatusOK, serviceBody(t, "reactivate-users-not-found"))
+		res, err := m.client.Users.Reactivate(context.Background(), &chat.ReactivateUsersRequest{UIDs: []string{"Ghost-1", "ghost-2"}})
+		require.NoError(t, err)
+		assert.Equal(t, &chat.ReactivateUsersResponse{NotFound: []string{"Ghost-1", "ghost-2"}}, res)
+	})
+
+	t.Run("the reference's example", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.Reply(http.StatusOK, `{"data":{"nonDeactivatedUids":["superhero2","superhero3"]}}`)
+		res, err := m.client.Users.Reactivate(context.Background(), &chat.ReactivateUsersRequest{UIDs: []string{"superhero2", "superhero3"}})
+		require.NoError(t, err)
+		assert.Equal(t, &chat.ReactivateUsersResponse{NonDeactivatedUIDs: []string{"superhero2", "superhero3"}}, res)
+	})
 
 	for _, tt := range []struct {
 		name string
@@ -530,23 +613,32 @@ func TestUsersUpsert(t *testing.T) {
 			"metadata":{"plan":"pro"},"tags":["vip"],"withAuthToken":true}`)
 	})
 
-	t.Run("an existing user is updated", func(t *testing.T) {
-		m := newMockAPI(t)
-		m.Serve(func(n int, _ *http.Request) (*http.Response, error) {
-			if n == 1 {
-				return wiretest.JSONResponse(http.StatusConflict, `{"error":{"code":"ERR_UID_ALREADY_EXISTS","message":"exists"}}`), nil
-			}
-			return wiretest.JSONResponse(http.StatusOK, `{"data":{"uid":"u1","name":"Ann"}}`), nil
+	for _, exists := range []struct {
+		name   string
+		status int
+		body   string
+	}{
+		{"as the service answers", http.StatusBadRequest, serviceBody(t, "create-user-uid-exists")},
+		{"answered 409", http.StatusConflict, `{"error":{"code":"ERR_UID_ALREADY_EXISTS","message":"exists"}}`},
+	} {
+		t.Run("an existing user is updated, "+exists.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			m.Serve(func(n int, _ *http.Request) (*http.Response, error) {
+				if n == 1 {
+					return wiretest.JSONResponse(exists.status, exists.body), nil
+				}
+				return wiretest.JSONResponse(http.StatusOK, `{"data":{"uid":"u1","name":"Ann"}}`), nil
+			})
+			u, err := m.client.Users.Upsert(ctx, req, chat.WithHeader("X-Trace", "t1"))
+			require.NoError(t, err)
+			assert.Equal(t, "Ann", u.Name)
+			reqs := m.Requests()
+			require.Len(t, reqs, 2)
+			assertWire(t, reqs[1], http.MethodPut, "/v3/users/u1")
+			wiretest.JSONBody(t, reqs[1], `{"name":"Ann","avatar":"https://a.example/1.png","role":"default","metadata":{"plan":"pro"},"tags":["vip"]}`)
+			assert.Equal(t, "t1", reqs[1].Header.Get("X-Trace"), "the options go with both calls")
 		})
-		u, err := m.client.Users.Upsert(ctx, req, chat.WithHeader("X-Trace", "t1"))
-		require.NoError(t, err)
-		assert.Equal(t, "Ann", u.Name)
-		reqs := m.Requests()
-		require.Len(t, reqs, 2)
-		assertWire(t, reqs[1], http.MethodPut, "/v3/users/u1")
-		wiretest.JSONBody(t, reqs[1], `{"name":"Ann","avatar":"https://a.example/1.png","role":"default","metadata":{"plan":"pro"},"tags":["vip"]}`)
-		assert.Equal(t, "t1", reqs[1].Header.Get("X-Trace"), "the options go with both calls")
-	})
+	}
 
 	t.Run("another failure is returned as it is", func(t *testing.T) {
 		m := newMockAPI(t)

@@ -32,11 +32,7 @@ func (h *Handler) dashOverviewOf() dashOverview {
 	defer st.mu.Unlock()
 	o := dashOverview{AppID: st.appID, Groups: len(st.groups), Webhooks: len(st.webhooks[st.appID]),
 		Deliveries: len(st.deliv.log), Requests: h.log.total}
-	for _, u := range st.users {
-		if !u.deleted {
-			o.Users++
-		}
-	}
+	o.Users = len(st.users)
 	for _, m := range st.messages {
 		if m.m.DeletedAt == 0 {
 			o.Messages++
@@ -51,8 +47,8 @@ func (h *Handler) dashOverviewOf() dashOverview {
 	return o
 }
 
-// dashUsersOf lists the users by uid, deleted ones included, with their
-// auth tokens masked.
+// dashUsersOf lists the users by uid, deactivated ones included, with
+// their auth tokens masked.
 func (h *Handler) dashUsersOf() dashList[dashUser] {
 	st := h.st
 	st.mu.Lock()
@@ -62,10 +58,7 @@ func (h *Handler) dashUsersOf() dashList[dashUser] {
 	for _, uid := range uids[:min(len(uids), dashRows)] {
 		u := st.users[uid]
 		du := dashUser{UID: u.u.UID, Name: u.u.Name, Role: u.u.Role, Status: string(u.u.Status), CreatedAt: u.u.CreatedAt, State: "active"}
-		switch {
-		case u.deleted:
-			du.State = "deleted"
-		case u.deactivated:
+		if u.deactivated {
 			du.State = "deactivated"
 		}
 		for _, t := range u.tokens {

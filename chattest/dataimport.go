@@ -246,16 +246,17 @@ func (st *state) newImportTx(c *call) *importTx {
 }
 
 // user makes sure the user uid exists, or is created from d: it fails
-// with ERR_UID_NOT_FOUND when neither. A deleted user's uid stays taken.
+// with ERR_UID_NOT_FOUND when neither. A deactivated user's uid stays
+// taken.
 func (x *importTx) user(uid string, d *chat.UserDetails) *apiError {
 	uid = strings.ToLower(uid)
 	if _, ok := x.users[uid]; ok {
 		return nil
 	}
-	if u := x.st.users[uid]; u != nil && !u.deleted {
+	if x.st.users[uid] != nil {
 		return nil
 	}
-	if d == nil || x.st.users[uid] != nil {
+	if d == nil {
 		return errUIDNotFound(uid)
 	}
 	x.users[uid] = *d
@@ -351,7 +352,7 @@ func sortedKeys[V any](m map[string]V) []string {
 //
 // Each user is created with its own createdAt (default now), lastActiveAt
 // and tags, deactivated when deactivatedAt is set. The uid must equal the
-// key; a uid already taken (by a deleted user too) fails with
+// key; a uid already taken (by a deactivated user too) fails with
 // ERR_UID_ALREADY_EXISTS: an import never updates a user (see
 // CHOICES.md); invalid fields, and a role that does not exist, with
 // ERR_IMPORT_INVALID_USER_FORMAT. The entry's data has the fields uid,

@@ -48,7 +48,7 @@ func TestBulkCreate(t *testing.T) {
 	assert.Equal(t, []string{"vip"}, res[0].Data.Tags)
 	assert.Equal(t, "Dora", res[6].Data.Name)
 
-	requireAPIError(t, res[2].Err, http.StatusConflict, "ERR_UID_ALREADY_EXISTS", chat.ErrConflict)
+	requireAPIError(t, res[2].Err, http.StatusBadRequest, "ERR_UID_ALREADY_EXISTS", chat.ErrConflict)
 	assert.Nil(t, res[2].Data)
 	var ae *chat.ArgumentError
 	require.ErrorAs(t, res[3].Err, &ae)

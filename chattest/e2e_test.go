@@ -436,20 +436,39 @@ func TestUserLifecycle(t *testing.T) {
 	assert.Equal(t, "Daniel", stored.Name)
 	assert.Equal(t, []string{"y", "z"}, stored.Tags)
 
+	// A soft delete deactivates the user, and answers as a deactivation.
 	res, err := client.Users.Delete(ctx, "dan", nil)
 	require.NoError(t, err)
-	assert.Equal(t, &chat.Result{Success: true, Message: "User dan has been deleted successfully."}, res)
+	assert.Equal(t, &chat.DeleteUserResponse{Result: chat.Result{Success: true},
+		DeactivateUsersResponse: chat.DeactivateUsersResponse{DeactivatedUIDs: []string{"dan"}}}, res)
 	_, err = client.Users.Get(ctx, "dan")
 	requireAPIError(t, err, 404, "ERR_UID_NOT_FOUND", chat.ErrNotFound)
 	_, ok = srv.User("dan")
-	assert.False(t, ok)
-	_, err = client.Users.Create(ctx, &chat.CreateUserRequest{UID: "dan", Name: "Dan"})
-	requireAPIError(t, err, 409, "ERR_UID_ALREADY_EXISTS", chat.ErrConflict)
-
-	_, err = client.Users.Delete(ctx, "dan", &chat.DeleteUserRequest{Permanent: true})
+	assert.True(t, ok, "a soft-deleted user is kept, deactivated")
+	deactivated, err := client.Users.List(ctx, &chat.ListUsersOptions{OnlyDeactivated: true})
 	require.NoError(t, err)
+	assert.Equal(t, []string{"dan"}, ids(deactivated.Data, func(u chat.User) string { return u.UID }))
+	_, err = client.Users.Create(ctx, &chat.CreateUserRequest{UID: "dan", Name: "Dan"})
+	requireAPIError(t, err, 400, "ERR_UID_ALREADY_EXISTS", chat.ErrConflict)
+	res, err = client.Users.Delete(ctx, "dan", &chat.DeleteUserRequest{Permanent: false})
+	require.NoError(t, err)
+	assert.Equal(t, &chat.DeleteUserResponse{Result: chat.Result{Success: true},
+		DeactivateUsersResponse: chat.DeactivateUsersResponse{AlreadyDeactivatedUIDs: []string{"dan"}}}, res)
+	re, err := client.Users.Reactivate(ctx, &chat.ReactivateUsersRequest{UIDs: []string{"dan"}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"dan"}, re.ReactivatedUIDs, "a soft delete can be undone")
+	_, err = client.Users.Get(ctx, "dan")
+	require.NoError(t, err)
+
+	res, err = client.Users.Delete(ctx, "dan", &chat.DeleteUserRequest{Permanent: true})
+	require.NoError(t, err)
+	assert.Equal(t, &chat.DeleteUserResponse{Result: chat.Result{Success: true, Message: "User dan has been deleted successfully."}}, res)
+	_, ok = srv.User("dan")
+	assert.False(t, ok)
 	_, err = client.Users.Create(ctx, &chat.CreateUserRequest{UID: "dan", Name: "Dan again"})
 	require.NoError(t, err, "a permanent delete frees the uid")
+	_, err = client.Users.Delete(ctx, "nobody", nil)
+	requireAPIError(t, err, 404, "ERR_UID_NOT_FOUND", chat.ErrNotFound)
 }
 
 func TestPermanentDeleteRemovesMessages(t *testing.T) {
@@ -484,9 +503,16 @@ func TestDeactivateReactivate(t *testing.T) {
 	ctx := t.Context()
 	seed(srv, "alice", "bob", "carl")
 
-	res, err := client.Users.Deactivate(ctx, &chat.DeactivateUsersRequest{UIDs: []string{"Bob", "nobody", "bob"}})
+	res, err := client.Users.Deactivate(ctx, &chat.DeactivateUsersRequest{UIDs: []string{"Bob", "Nobody", "bob"}})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"bob"}, res.DeactivatedUIDs)
+	assert.Equal(t, &chat.DeactivateUsersResponse{DeactivatedUIDs: []string{"bob"}, NotFound: []string{"Nobody"}}, res,
+		"unknown uids as sent")
+	res, err = client.Users.Deactivate(ctx, &chat.DeactivateUsersRequest{UIDs: []string{"bob", "carl"}})
+	require.NoError(t, err)
+	assert.Equal(t, &chat.DeactivateUsersResponse{DeactivatedUIDs: []string{"carl"}, AlreadyDeactivatedUIDs: []string{"bob"}}, res)
+	re, err := client.Users.Reactivate(ctx, &chat.ReactivateUsersRequest{UIDs: []string{"carl"}})
+	require.NoError(t, err)
+	assert.Equal(t, &chat.ReactivateUsersResponse{ReactivatedUIDs: []string{"carl"}}, re)
 
 	_, err = client.Users.Get(ctx, "bob")
 	requireAPIError(t, err, 404, "ERR_UID_NOT_FOUND", chat.ErrNotFound)
@@ -512,9 +538,10 @@ func TestDeactivateReactivate(t *testing.T) {
 	_, ok := srv.User("bob")
 	assert.True(t, ok, "User shows deactivated users")
 
-	re, err := client.Users.Reactivate(ctx, &chat.ReactivateUsersRequest{UIDs: []string{"bob", "ghost"}})
+	re, err = client.Users.Reactivate(ctx, &chat.ReactivateUsersRequest{UIDs: []string{"BOB", "Ghost", "alice"}})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"bob"}, re.NonDeactivatedUIDs)
+	assert.Equal(t, &chat.ReactivateUsersResponse{ReactivatedUIDs: []string{"bob"}, NotFound: []string{"Ghost"},
+		NonDeactivatedUIDs: []string{"alice"}}, re)
 	_, err = client.Users.Get(ctx, "bob")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"alice", "bob", "carl"}, uids(nil))
@@ -665,7 +692,9 @@ func TestAuthOnlyKey(t *testing.T) {
 	}
 	for name, call := range forbidden {
 		t.Run(name, func(t *testing.T) {
-			requireAPIError(t, call(), 403, "AUTH_ERR_NO_ACCESS", chat.ErrUnauthorized)
+			err := call()
+			requireAPIError(t, err, 403, "AUTH_ERR_NO_ACCESS", chat.ErrForbidden)
+			assert.ErrorIs(t, err, chat.ErrUnauthorized, "an AUTH_ERR_* code")
 		})
 	}
 }
@@ -692,7 +721,7 @@ func TestErrors(t *testing.T) {
 		{"existing uid", func() error {
 			_, err := client.Users.Create(ctx, &chat.CreateUserRequest{UID: "ALICE", Name: "Alice"})
 			return err
-		}, 409, "ERR_UID_ALREADY_EXISTS", chat.ErrConflict, ""},
+		}, 400, "ERR_UID_ALREADY_EXISTS", chat.ErrConflict, ""},
 		{"bad uid characters", func() error {
 			_, err := client.Users.Create(ctx, &chat.CreateUserRequest{UID: "a b!", Name: "X"})
 			return err

@@ -132,9 +132,9 @@ func errUIDNotFound(uid string) *apiError {
 }
 
 func errUIDExists(uid string) *apiError {
-	return newAPIError(http.StatusConflict, codeUIDExists,
+	return newAPIError(http.StatusBadRequest, codeUIDExists,
 		"The user with uid "+uid+" already exists.",
-		"UIDs of deleted users stay taken unless the user was deleted permanently.")
+		"UIDs of deactivated and soft-deleted users stay taken unless the user was deleted permanently.")
 }
 
 func errAuthTokenNotFound(uid string) *apiError {

@@ -232,7 +232,6 @@ func (st *state) checkUsersIndex() error {
 	var active, deactivated []*userRec
 	for _, u := range st.users {
 		switch {
-		case u.deleted:
 		case u.deactivated:
 			deactivated = append(deactivated, u)
 		default:

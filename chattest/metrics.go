@@ -96,7 +96,7 @@ func (st *state) usageMetrics(c *call) (any, error) {
 	}
 	users := 0
 	for uid := range active {
-		if u := st.users[uid]; u != nil && !u.deleted {
+		if st.users[uid] != nil {
 			users++
 		}
 	}

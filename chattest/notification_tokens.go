@@ -55,7 +55,7 @@ func (st *state) authTokenUser(tok string) *userRec {
 		}
 	}
 	for _, u := range st.users {
-		if !u.deleted && !u.deactivated && has(u) {
+		if !u.deactivated && has(u) {
 			return u
 		}
 	}

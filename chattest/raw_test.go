@@ -189,11 +189,21 @@ func TestRawSuccess(t *testing.T) {
 		"next":    map[string]any{"affix": "append", "id": "2", "sentAt": float64(t0.Unix())},
 	}, r.body["meta"])
 
+	// The service's answers (testdata/service), not the reference's.
 	r = do(t, srv, "DELETE", "/v3/users", `{"uidsToDeactivate":["bob"]}`, key(srv))
 	assert.Equal(t, map[string]any{"deactivatedUids": []any{"bob"}}, r.body["data"])
+	r = do(t, srv, "DELETE", "/v3/users", `{"uidsToDeactivate":["bob","Ghost-1"]}`, key(srv))
+	assert.Equal(t, map[string]any{"alreadyDeactivatedUids": []any{"bob"}, "notFound": []any{"Ghost-1"}}, r.body["data"])
 	r = do(t, srv, "PUT", "/v3/users", `{"uidsToActivate":["bob"]}`, key(srv))
-	assert.Equal(t, map[string]any{"nonDeactivatedUids": []any{"bob"}}, r.body["data"])
+	assert.Equal(t, map[string]any{"reactivatedUids": []any{"bob"}}, r.body["data"])
+	r = do(t, srv, "PUT", "/v3/users", `{"uidsToActivate":["Ghost-1","ghost-2"]}`, key(srv))
+	assert.Equal(t, map[string]any{"notFound": []any{"Ghost-1", "ghost-2"}}, r.body["data"])
 	r = do(t, srv, "DELETE", "/v3/users/bob", `{"permanent": false}`, key(srv))
+	assert.Equal(t, map[string]any{"deactivatedUids": []any{"bob"}}, r.body["data"])
+	r = do(t, srv, "POST", "/v3/users", `{"uid":"bob","name":"Bob"}`, key(srv))
+	assert.Equal(t, http.StatusBadRequest, r.resp.StatusCode)
+	assert.Equal(t, "ERR_UID_ALREADY_EXISTS", r.body["error"].(map[string]any)["code"])
+	r = do(t, srv, "DELETE", "/v3/users/bob", `{"permanent": true}`, key(srv))
 	assert.Equal(t, map[string]any{"success": true, "message": "User bob has been deleted successfully."}, r.body["data"])
 
 	t.Run("rate limit headers", func(t *testing.T) {

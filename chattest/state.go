@@ -19,7 +19,7 @@ type state struct {
 
 	mgmtKey, mgmtSecret string // the management API's credentials
 
-	users      map[string]*userRec // by (lower-case) uid; soft-deleted users stay, flagged
+	users      map[string]*userRec // by (lower-case) uid; deactivated (and soft-deleted) users stay, flagged
 	usersIndex                     // the users in list order: users_index.go
 
 	apiKeys   map[string]*apiKeyRec // by key

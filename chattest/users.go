@@ -1,6 +1,7 @@
 package chattest
 
 import (
+	"encoding/json"
 	"fmt"
 	"iter"
 	"slices"
@@ -15,8 +16,7 @@ import (
 // show tags only where the service does.
 type userRec struct {
 	u           chat.User // AuthToken is always empty
-	deactivated bool
-	deleted     bool // soft-deleted: gone, but the uid stays taken
+	deactivated bool      // deactivated or soft-deleted: hidden, but the uid stays taken
 	tokens      []chat.AuthToken
 }
 
@@ -41,11 +41,10 @@ func userRoutes() []route {
 	}
 }
 
-// activeUser returns the user uid unless it is unknown, deleted or
-// deactivated.
+// activeUser returns the user uid unless it is unknown or deactivated.
 func (st *state) activeUser(uid string) *userRec {
 	u := st.users[strings.ToLower(uid)]
-	if u == nil || u.deleted || u.deactivated {
+	if u == nil || u.deactivated {
 		return nil
 	}
 	return u
@@ -247,9 +246,11 @@ func (st *state) updateUser(c *call) (any, error) {
 
 // DELETE /v3/users/{uid}
 //
-// A soft delete hides the user and drops its auth tokens, but keeps its
-// messages and its uid taken; a permanent delete also removes its messages
-// and frees the uid. A deactivated user can be deleted.
+// A permanent delete removes the user, their messages and auth tokens, and
+// frees the uid; it answers {success, message}. A soft delete (the
+// default) deactivates the user, as DELETE /v3/users does, and answers as
+// it does: the user is in deactivatedUids, or in alreadyDeactivatedUids
+// when they were deactivated already.
 func (st *state) deleteUser(c *call) (any, error) {
 	uid := c.uid("uid")
 	var b struct {
@@ -259,72 +260,116 @@ func (st *state) deleteUser(c *call) (any, error) {
 		return nil, err
 	}
 	u := st.users[uid]
-	if u == nil || u.deleted && !b.Permanent {
+	if u == nil {
 		return nil, errUIDNotFound(uid)
 	}
 	if b.Permanent {
 		st.dropUser(u)
 		st.removeMessagesOf(uid)
-	} else {
-		st.setUserState(u, u.deactivated, true)
-		u.tokens = nil
+		return data(chat.Result{Success: true, Message: fmt.Sprintf("User %s has been deleted successfully.", uid)}), nil
 	}
-	return data(chat.Result{Success: true, Message: fmt.Sprintf("User %s has been deleted successfully.", uid)}), nil
+	var out userStates
+	if u.deactivated {
+		out.AlreadyDeactivated = []string{uid}
+	} else {
+		st.setUserState(u, true)
+		out.Deactivated = []string{uid}
+	}
+	return data(out), nil
 }
 
-// uidList reads a body {field: [uids]} that must name at least one uid, and
-// returns the named users that exist (deactivated or not), lower-cased and
-// without repeats, in the order given.
-func (st *state) uidList(c *call, field string) ([]string, error) {
-	named, err := uidsField(c, field, 0)
-	if err != nil {
-		return nil, err
+// userStates is the answer of DELETE /v3/users, PUT /v3/users and a soft
+// DELETE /v3/users/{uid}: what became of each uid named. The service
+// leaves out the lists that are empty.
+type userStates struct {
+	Deactivated        []string `json:"deactivatedUids,omitempty"`
+	AlreadyDeactivated []string `json:"alreadyDeactivatedUids,omitempty"`
+	Reactivated        []string `json:"reactivatedUids,omitempty"`
+	NonDeactivated     []string `json:"nonDeactivatedUids,omitempty"`
+	NotFound           []string `json:"notFound,omitempty"`
+}
+
+// namedUsers reads a body {field: [uids]} that must name at least one uid,
+// and returns the users named, without repeats (uids match
+// case-insensitively), in the order given, and the uids that name no user,
+// as they were sent.
+func (st *state) namedUsers(c *call, field string) (found []*userRec, notFound []string, err error) {
+	var b map[string]json.RawMessage
+	if err := c.decode(&b); err != nil {
+		return nil, nil, err
 	}
-	out := []string{}
-	for _, uid := range named {
-		if u := st.users[uid]; u != nil && !u.deleted {
-			out = append(out, uid)
+	var named []string
+	if raw, ok := b[field]; ok && json.Unmarshal(raw, &named) != nil {
+		return nil, nil, validationError(map[string][]string{field: {"The " + field + " field must be an array of strings."}})
+	}
+	if len(named) == 0 {
+		return nil, nil, validationError(map[string][]string{field: {"The " + field + " field is required."}})
+	}
+	seen := map[string]bool{}
+	for _, sent := range named {
+		uid := strings.ToLower(sent)
+		if seen[uid] {
+			continue
+		}
+		seen[uid] = true
+		if u := st.users[uid]; u != nil {
+			found = append(found, u)
+		} else {
+			notFound = append(notFound, sent)
 		}
 	}
-	return out, nil
+	return found, notFound, nil
 }
 
 // DELETE /v3/users
 //
-// deactivatedUids lists every named user that is now deactivated, including
-// those that already were (so that a retried call answers the same);
-// unknown uids are left out.
+// deactivatedUids lists the named users this call deactivated,
+// alreadyDeactivatedUids those that were deactivated already, notFound the
+// uids that name no user, as sent.
 func (st *state) deactivateUsers(c *call) (any, error) {
-	uids, err := st.uidList(c, "uidsToDeactivate")
+	users, notFound, err := st.namedUsers(c, "uidsToDeactivate")
 	if err != nil {
 		return nil, err
 	}
-	for _, uid := range uids {
-		st.setUserState(st.users[uid], true, false)
+	out := userStates{NotFound: notFound}
+	for _, u := range users {
+		if u.deactivated {
+			out.AlreadyDeactivated = append(out.AlreadyDeactivated, u.u.UID)
+			continue
+		}
+		st.setUserState(u, true)
+		out.Deactivated = append(out.Deactivated, u.u.UID)
 	}
-	return data(chat.DeactivateUsersResponse{DeactivatedUIDs: uids}), nil
+	return data(out), nil
 }
 
 // PUT /v3/users
 //
-// nonDeactivatedUids lists every named user that is now active (see
-// CHOICES.md); unknown uids are left out.
+// reactivatedUids lists the named users this call reactivated,
+// nonDeactivatedUids those that were not deactivated (the reference's key;
+// see CHOICES.md), notFound the uids that name no user, as sent.
 func (st *state) reactivateUsers(c *call) (any, error) {
-	uids, err := st.uidList(c, "uidsToActivate")
+	users, notFound, err := st.namedUsers(c, "uidsToActivate")
 	if err != nil {
 		return nil, err
 	}
-	for _, uid := range uids {
-		st.setUserState(st.users[uid], false, false)
+	out := userStates{NotFound: notFound}
+	for _, u := range users {
+		if !u.deactivated {
+			out.NonDeactivated = append(out.NonDeactivated, u.u.UID)
+			continue
+		}
+		st.setUserState(u, false)
+		out.Reactivated = append(out.Reactivated, u.u.UID)
 	}
-	return data(chat.ReactivateUsersResponse{NonDeactivatedUIDs: uids}), nil
+	return data(out), nil
 }
 
 // AddUser stores u as an active user without going through the API, and
 // returns it as stored: UID lower-cased, Role "default" and Status "offline"
 // when empty, CreatedAt the server's time when zero, UpdatedAt CreatedAt
-// when zero, AuthToken dropped. A user with the same uid, deleted,
-// deactivated or not, is replaced, auth tokens included. AddUser does not
+// when zero, AuthToken dropped. A user with the same uid, deactivated or
+// not, is replaced, auth tokens included. AddUser does not
 // validate u; its Metadata must be JSON-encodable.
 func (s *Server) AddUser(u chat.User) chat.User { return seeded(s, "AddUser", u, (*state).seedUser) }
 
@@ -350,14 +395,15 @@ func (st *state) seedUser(u chat.User) chat.User {
 }
 
 // User returns the stored user uid (matched case-insensitively) with all its
-// fields, tags included, whether deactivated or not. ok is false for an
-// unknown or deleted user.
+// fields, tags included, whether deactivated (or soft-deleted, which
+// deactivates) or not. ok is false for an unknown or permanently deleted
+// user.
 func (s *Server) User(uid string) (u chat.User, ok bool) {
 	st := s.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	rec := st.users[strings.ToLower(uid)]
-	if rec == nil || rec.deleted {
+	if rec == nil {
 		return chat.User{}, false
 	}
 	return clone(rec.u), true

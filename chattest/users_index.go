@@ -8,15 +8,14 @@ import (
 	"github.com/chatrest/chat"
 )
 
-// usersIndex keeps the users who are not deleted in the order the user
-// list answers, by createdAt and then uid: the active and the deactivated
+// usersIndex keeps the users in the order the user list answers, by createdAt and then uid: the active and the deactivated
 // apart, so that a list of either kind walks only its own. Every change to
 // st.users goes through putUser, dropUser and setUserState, which keep it.
 type usersIndex struct {
 	activeUsers      *btree.BTreeG[*userRec]
 	deactivatedUsers *btree.BTreeG[*userRec]
-	// userEpoch changes whenever a user is stored, removed, deleted,
-	// deactivated or reactivated: what is counted from who is active
+	// userEpoch changes whenever a user is stored, removed, deactivated
+	// or reactivated: what is counted from who is active
 	// (groupsIndex's member counts) is counted again when it changed.
 	userEpoch int64
 }
@@ -34,28 +33,21 @@ func userBefore(a, b *userRec) bool {
 	return a.u.UID < b.u.UID
 }
 
-// userTree is the index u belongs in; nil for a deleted user.
+// userTree is the index u belongs in.
 func (x *usersIndex) userTree(u *userRec) *btree.BTreeG[*userRec] {
-	switch {
-	case u.deleted:
-		return nil
-	case u.deactivated:
+	if u.deactivated {
 		return x.deactivatedUsers
 	}
 	return x.activeUsers
 }
 
 func (st *state) indexUser(u *userRec) {
-	if t := st.userTree(u); t != nil {
-		t.ReplaceOrInsert(u)
-	}
+	st.userTree(u).ReplaceOrInsert(u)
 	st.userEpoch++
 }
 
 func (st *state) unindexUser(u *userRec) {
-	if t := st.userTree(u); t != nil {
-		t.Delete(u)
-	}
+	st.userTree(u).Delete(u)
 	st.userEpoch++
 }
 
@@ -74,10 +66,10 @@ func (st *state) dropUser(u *userRec) {
 	delete(st.users, u.u.UID)
 }
 
-// setUserState sets whether u is deactivated and whether it is deleted.
-func (st *state) setUserState(u *userRec, deactivated, deleted bool) {
+// setUserState sets whether u is deactivated.
+func (st *state) setUserState(u *userRec, deactivated bool) {
 	st.unindexUser(u)
-	u.deactivated, u.deleted = deactivated, deleted
+	u.deactivated = deactivated
 	st.indexUser(u)
 }
 
