@@ -516,6 +516,7 @@ var modelDecoders = []struct {
 	{"AddFriendsResponse", fuzzDecode[chat.AddFriendsResponse]},
 	{"DeactivateUsersResponse", fuzzDecode[chat.DeactivateUsersResponse]},
 	{"ReactivateUsersResponse", fuzzDecode[chat.ReactivateUsersResponse]},
+	{"DeleteUserResponse", fuzzDecode[chat.DeleteUserResponse]},
 	{"Result", fuzzDecode[chat.Result]},
 	// Moderation.
 	{"ModerationRule", fuzzDecode[chat.ModerationRule]},

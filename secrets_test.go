@@ -523,6 +523,7 @@ var leakTypes = []reflect.Type{
 	reflect.TypeFor[chat.DaySchedule](),
 	reflect.TypeFor[chat.DeactivateUsersRequest](),
 	reflect.TypeFor[chat.DeactivateUsersResponse](),
+	reflect.TypeFor[chat.DeleteUserResponse](),
 	reflect.TypeFor[chat.DeleteMessageRequest](),
 	reflect.TypeFor[chat.DeletePushTokenRequest](),
 	reflect.TypeFor[chat.DeleteUserRequest](),
