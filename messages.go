@@ -619,6 +619,9 @@ type Message struct {
 	ReadAt Timestamp `json:"readAt,omitempty"`
 	// DeletedAt is when the message was deleted; zero if not.
 	DeletedAt Timestamp `json:"deletedAt,omitempty"`
+	// DeletedBy is who deleted it (a UID or "app_system"); empty if not
+	// deleted.
+	DeletedBy string `json:"deletedBy,omitempty"`
 	// Tags are the message's tags (returned with withTags or when set).
 	Tags []string `json:"tags,omitempty"`
 	// ParentID is the id of the thread's parent, on thread replies.
@@ -675,6 +678,8 @@ type MessageData struct {
 	// user interacted with, each an element id and when it was
 	// interacted with.
 	Interactions []Interaction `json:"interactions,omitempty"`
+	// Mentions are the users the text mentions (as <@uid:UID>), by UID.
+	Mentions map[string]User `json:"mentions,omitempty"`
 }
 
 // Attachment is a file of a media message.

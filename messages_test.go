@@ -1477,3 +1477,24 @@ func TestSendChecksTheReceiver(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 1, m.Calls())
 }
+
+// TestMessageReadsMentionsAndDeletedBy serves a message whose data carries
+// the users it mentions, as the service sends it, and a deleted message
+// with who deleted it.
+func TestMessageReadsMentionsAndDeletedBy(t *testing.T) {
+	m := newMockAPI(t)
+	m.Reply(http.StatusOK, serviceBody(t, "get-message-mentions"))
+	msg, err := m.client.Messages.Get(context.Background(), "5")
+	require.NoError(t, err)
+	assert.Equal(t, "Lunch, <@uid:cometchat-uid-2>?", msg.Data.Text)
+	assert.Equal(t, map[string]chat.User{"cometchat-uid-2": {
+		UID: "cometchat-uid-2", Name: "George Alan", Avatar: "https://assets.cometchat.io/sampleapp/v2/users/cometchat-uid-2.webp",
+		Status: chat.UserOffline, Role: "default", LastActiveAt: 1696935000,
+	}}, msg.Data.Mentions)
+
+	m.Reply(http.StatusOK, `{"data":{"id":"2","deletedAt":1696935200,"deletedBy":"cometchat-uid-1"}}`)
+	msg, err = m.client.Messages.Get(context.Background(), "2")
+	require.NoError(t, err)
+	assert.Equal(t, chat.Timestamp(1696935200), msg.DeletedAt)
+	assert.Equal(t, "cometchat-uid-1", msg.DeletedBy)
+}
