@@ -30,12 +30,14 @@ func Decode(body []byte) (Event, error) {
 	if err := rest.Unmarshal(body, env); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidPayload, err)
 	}
+	env.Raw = append(json.RawMessage(nil), body...)
 	return DecodeEnvelope(env)
 }
 
 // DecodeEnvelope decodes env's data into the typed event of its trigger,
 // like [Decode]. The event keeps env (not a copy): its Envelope method
-// returns it. Use it with [NewEnvelope] to build a typed event in a test.
+// returns it, and its Raw is env.Data. Use it with [NewEnvelope] to build
+// a typed event in a test.
 func DecodeEnvelope(env *Envelope) (Event, error) {
 	if env == nil {
 		return nil, fmt.Errorf("%w: no envelope", ErrInvalidPayload)
@@ -49,7 +51,8 @@ func DecodeEnvelope(env *Envelope) (Event, error) {
 	} else if err := decodeData(env.Data, ev); err != nil {
 		return nil, &PayloadError{Trigger: Trigger(env.Trigger), Err: err}
 	}
-	ev.base().Delivery = env
+	b := ev.base()
+	b.Delivery, b.Raw = env, env.Data
 	return ev, nil
 }
 
@@ -86,8 +89,11 @@ func newEvent(t Trigger) event {
 		return &MessageActionEvent{}
 	case TriggerMessageReactionAdded, TriggerMessageReactionRemoved:
 		return &ReactionEvent{}
-	case TriggerMessageDeliveryReceipt, TriggerMessageReadReceipt:
+	case TriggerMessageDeliveryReceipt, TriggerMessageReadReceipt,
+		TriggerMessageDeliveredToAll, TriggerMessageReadByAll:
 		return &ReceiptEvent{}
+	case TriggerAfterMessage:
+		return &BotMessageEvent{}
 	case TriggerUserBlocked, TriggerUserUnblocked:
 		return &BlockEvent{}
 	case TriggerUserConnectionStatusChanged:
@@ -139,22 +145,15 @@ func decodeData(data json.RawMessage, ev event) error {
 	if data[0] != '{' {
 		return errors.New("data is not a JSON object")
 	}
+	if bot, ok := ev.(*BotMessageEvent); ok {
+		return rest.Unmarshal(data, &bot.Message)
+	}
 	if err := rest.Unmarshal(data, ev); err != nil {
 		return err
 	}
 	switch ev := ev.(type) {
 	case *MessageEvent:
-		var m struct {
-			Message struct {
-				Data struct {
-					Mentions map[string]chat.User `json:"mentions"`
-				} `json:"data"`
-			} `json:"message"`
-		}
-		if err := rest.Unmarshal(data, &m); err != nil {
-			return err
-		}
-		ev.Mentions = m.Message.Data.Mentions
+		ev.Mentions = ev.Message.Data.Mentions
 	case *MessageActionEvent:
 		if e := ev.Message.Data.Entities; e != nil {
 			var err error

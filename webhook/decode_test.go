@@ -243,11 +243,23 @@ func decodeCases() []decodeCase {
 		{webhook.TriggerMessageDeleted, messageDeleted, checkMessageAction(chat.ActionDeleted, func(t *testing.T, m *chat.Message) {
 			assert.Equal(t, "cometchat-uid-1_user_cometchat-uid-2", m.ConversationID)
 			assert.Equal(t, chat.Timestamp(1696935200), m.DeletedAt)
+			assert.Equal(t, "cometchat-uid-1", m.DeletedBy)
 		})},
 		{webhook.TriggerMessageReactionAdded, reaction, checkReaction},
 		{webhook.TriggerMessageReactionRemoved, reaction, checkReaction},
 		{webhook.TriggerMessageDeliveryReceipt, fmt.Sprintf(receipt, "delivered"), checkReceipt(webhook.ReceiptDelivered)},
 		{webhook.TriggerMessageReadReceipt, fmt.Sprintf(receipt, "read"), checkReceipt(webhook.ReceiptRead)},
+		{webhook.TriggerMessageDeliveredToAll, fmt.Sprintf(receipt, "deliveredToAll"), checkReceipt(webhook.ReceiptDeliveredToAll)},
+		{webhook.TriggerMessageReadByAll, fmt.Sprintf(receipt, "readByAll"), checkReceipt(webhook.ReceiptReadByAll)},
+		{webhook.TriggerAfterMessage, botMessage, func(t *testing.T, ev webhook.Event) {
+			e := as[*webhook.BotMessageEvent](t, ev)
+			assert.Equal(t, "712", e.Message.ID)
+			assert.Equal(t, "hi", e.Message.Data.Text)
+			assert.Equal(t, chat.Timestamp(1680125130), e.Message.SentAt)
+			sender, err := e.Message.Actor()
+			require.NoError(t, err)
+			assert.Equal(t, "Andrew Joseph", sender.Name)
+		}},
 
 		{webhook.TriggerUserBlocked, blocked, checkBlock},
 		{webhook.TriggerUserUnblocked, blocked, checkBlock},
@@ -421,13 +433,15 @@ func TestDecodeEveryTrigger(t *testing.T) {
 			tc.check(t, ev)
 		})
 	}
-	// The table covers the 46 subscribable triggers, and user_mentioned.
-	assert.Len(t, webhook.Triggers(), 46)
+	// The table covers the 48 subscribable triggers, user_mentioned and
+	// a bot's after_message.
+	assert.Len(t, webhook.Triggers(), 48)
 	for _, tr := range webhook.Triggers() {
 		assert.Truef(t, seen[tr], "no case for %s", tr)
 	}
-	assert.Len(t, seen, 47)
+	assert.Len(t, seen, 50)
 	assert.NotContains(t, webhook.Triggers(), webhook.TriggerUserMentioned)
+	assert.NotContains(t, webhook.Triggers(), webhook.TriggerAfterMessage)
 }
 
 func TestDecodeCallType(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -21,10 +22,96 @@ type Envelope struct {
 	AppID string `json:"appId"`
 	// Region is the app's region, e.g. "us".
 	Region string `json:"region"`
-	// Webhook is the id of the webhook the delivery is for.
+	// Webhook is the id of the webhook the delivery is for; empty in a
+	// bot's deliveries.
 	Webhook string `json:"webhook"`
 	// Type is "call" or "meet" on call and meeting events, empty otherwise.
 	Type string `json:"type,omitempty"`
+	// Origin is the client the message came from, in a bot's deliveries
+	// ([TriggerAfterMessage]); nil otherwise.
+	Origin *Origin `json:"origin,omitempty"`
+	// ChatAPIVersion is the chat API's version, e.g. "3.0", in a bot's
+	// deliveries.
+	ChatAPIVersion string `json:"chatAPIVersion,omitempty"`
+	// Bot is the UID of the bot a delivery is for, in a bot's deliveries.
+	Bot string `json:"bot,omitempty"`
+	// Raw is the whole body as received, members this package does not
+	// model included; [Decode] sets it. Encoding an envelope (as
+	// [NewRequest] does) writes its fields, then the members of Raw that
+	// are none of them, so a delivery sent again keeps them.
+	Raw json.RawMessage `json:"-"`
+}
+
+// Origin is the client a message came from, in a bot's deliveries.
+type Origin struct {
+	// Platform is the client's platform, e.g. "web".
+	Platform string `json:"platform,omitempty"`
+	// Language is the client's language or framework, e.g. "reactjs".
+	Language string `json:"language,omitempty"`
+	// Resource names the client, e.g. "chat-widget".
+	Resource string `json:"resource,omitempty"`
+}
+
+// MarshalJSON encodes the envelope's fields, followed by the members of
+// Raw that are none of them, in the order Raw has them.
+func (e Envelope) MarshalJSON() ([]byte, error) {
+	type plain Envelope
+	b, err := json.Marshal(plain(e))
+	if err != nil || len(bytes.TrimSpace(e.Raw)) == 0 {
+		return b, err
+	}
+	extra, err := unmodelledMembers(e.Raw)
+	if err != nil {
+		return nil, fmt.Errorf("webhook: encoding the envelope's Raw: %w", err)
+	}
+	if len(extra) == 0 {
+		return b, nil
+	}
+	out := append(b[:len(b)-1:len(b)-1], ',')
+	out = append(out, extra...)
+	return append(out, '}'), nil
+}
+
+// envelopeMembers are the JSON names of Envelope's fields.
+var envelopeMembers = []string{"trigger", "data", "appId", "region", "webhook", "type", "origin", "chatAPIVersion", "bot"}
+
+// unmodelledMembers returns the members of the JSON object raw that no
+// field of Envelope decodes (encoding/json matches names ignoring case),
+// as `"name":value` pairs separated by commas, in raw's order.
+func unmodelledMembers(raw json.RawMessage) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil {
+		return nil, err
+	} else if tok != json.Delim('{') {
+		return nil, errors.New("not a JSON object")
+	}
+	var out []byte
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		name, _ := tok.(string)
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil, err
+		}
+		if slices.ContainsFunc(envelopeMembers, func(m string) bool { return strings.EqualFold(m, name) }) {
+			continue
+		}
+		key, err := json.Marshal(name)
+		if err != nil {
+			return nil, err
+		}
+		if len(out) > 0 {
+			out = append(out, ',')
+		}
+		out = append(append(append(out, key...), ':'), value...)
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, err
+	}
+	return out, nil
 }
 
 // NewRequest builds the POST a webhook delivery makes to url: env as its
@@ -57,9 +144,10 @@ func NewRequest(ctx context.Context, url string, env *Envelope, username, passwo
 // data is encoded to JSON; a json.RawMessage or []byte is taken as JSON
 // already (and must be valid), and nil gives {}. An event value encodes as
 // its trigger's payload, so the data of message_sent can be
-// &MessageEvent{Message: m}; the fields the package decodes from inside
+// &MessageEvent{Message: m}, and that of a bot's after_message
+// &BotMessageEvent{Message: m}; the fields the package decodes from inside
 // other fields (MessageEvent.Mentions, MessageActionEvent.Target and By)
-// are not encoded. For call_* triggers the envelope's Type is "call", for
+// and an event's Raw are not encoded. For call_* triggers the envelope's Type is "call", for
 // meeting_* triggers "meet", as the service sends. AppID, Region and
 // Webhook are left empty for the caller to set.
 func NewEnvelope(trigger Trigger, data any) (*Envelope, error) {

@@ -57,7 +57,7 @@ func TestNewEnvelopeRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	got := as[*webhook.RecordingEvent](t, ev)
 	assert.Same(t, env, got.Envelope())
-	want.Delivery = env
+	want.Delivery, want.Raw = env, env.Data
 	assert.Equal(t, want, got)
 
 	_, err = webhook.DecodeEnvelope(nil)

@@ -36,17 +36,22 @@
 //
 // # Events
 //
-// Each of the 46 triggers ([Triggers]), and user_mentioned, decodes to the
-// event type of its payload's shape: [MessageEvent], [MessageActionEvent],
-// [ReceiptEvent], [ReactionEvent], [UserConnectionEvent], [BlockEvent],
-// [GroupEvent], [CallEvent], [SessionStartedEvent], [ParticipantEvent],
-// [SessionEndedEvent], [RecordingEvent], [TranscriptionEvent],
-// [ModerationEvent], [ModerationFailedEvent], [CampaignEvent],
-// [NotificationCreatedEvent], [FeedItemEvent] and [PushNotificationEvent].
-// They use the chat package's models (chat.Message, chat.User, chat.Group,
+// Each of the 48 triggers ([Triggers]), user_mentioned, and a bot's
+// after_message decode to the event type of their payload's shape:
+// [MessageEvent], [MessageActionEvent], [ReceiptEvent], [ReactionEvent],
+// [UserConnectionEvent], [BlockEvent], [GroupEvent], [CallEvent],
+// [SessionStartedEvent], [ParticipantEvent], [SessionEndedEvent],
+// [RecordingEvent], [TranscriptionEvent], [ModerationEvent],
+// [ModerationFailedEvent], [CampaignEvent], [NotificationCreatedEvent],
+// [FeedItemEvent], [PushNotificationEvent] and [BotMessageEvent]. They use
+// the chat package's models (chat.Message, chat.User, chat.Group,
 // chat.Reaction) where the payload carries them. A trigger this package
-// does not know becomes an [UnknownEvent] rather than an error, and every
-// event keeps its envelope, with the data as sent, in Envelope().
+// does not know becomes an [UnknownEvent] rather than an error.
+//
+// Nothing the service sends is lost: every event keeps its envelope in
+// Envelope(), the whole body in the envelope's Raw, and its data as sent
+// in its own Raw, so a member the service adds after this release can be
+// read from them.
 //
 // Decoding is lenient where the service is inconsistent: numbers sent as
 // strings ("duration": "21.433000", "audio_call": "true") decode into

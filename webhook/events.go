@@ -2,6 +2,7 @@ package webhook
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/chatrest/chat"
 )
@@ -30,12 +31,17 @@ type Event interface {
 	Envelope() *Envelope
 }
 
-// Base is embedded in every event type. It keeps the delivery's envelope,
-// and gives the event its [Event] methods.
+// Base is embedded in every event type. It keeps the delivery's envelope
+// and its data as sent, and gives the event its [Event] methods.
 type Base struct {
 	// Delivery is the envelope the event came in. [Decode] sets it; it is
 	// nil in an event built by hand.
 	Delivery *Envelope `json:"-"`
+	// Raw is the event's data as sent (the envelope's data), members the
+	// event type does not model included: read from it what the service
+	// sends beyond the event's fields. [Decode] sets it; it is not
+	// encoded.
+	Raw json.RawMessage `json:"-"`
 }
 
 // Trigger returns the delivery's trigger, or "" when there is no
@@ -59,11 +65,26 @@ type MessageEvent struct {
 	Base
 	// Message is the message sent.
 	Message chat.Message `json:"message"`
-	// Mentions are the users the message mentions, by UID, from the
-	// message's data.mentions (the text shows them as <@uid:...>). Nil when
-	// it mentions nobody.
+	// Mentions are the users the message mentions, by UID: the message's
+	// Data.Mentions (the text shows them as <@uid:...>). Nil when it
+	// mentions nobody.
 	Mentions map[string]chat.User `json:"-"`
 }
+
+// BotMessageEvent is a bot's after_message delivery: a message sent to
+// the bot, or in a group the bot is relayed. The envelope names the bot
+// (Bot), the client the message came from (Origin) and the chat API's
+// version (ChatAPIVersion).
+type BotMessageEvent struct {
+	Base
+	// Message is the message, with its entities (sender and receiver) in
+	// Message.Data.Entities.
+	Message chat.Message
+}
+
+// MarshalJSON encodes the event as the service sends its data: the
+// message itself.
+func (e *BotMessageEvent) MarshalJSON() ([]byte, error) { return json.Marshal(e.Message) }
 
 // MessageActionEvent is a message_edited or message_deleted delivery: an
 // action message (category "action", type "message") whose data says what
@@ -86,7 +107,9 @@ type MessageActionEvent struct {
 func (e *MessageActionEvent) Action() string { return e.Message.Data.Action }
 
 // ReceiptEvent is a message_delivery_receipt or message_read_receipt
-// delivery: a user's device received, or the user read, a message.
+// delivery: a user's device received, or the user read, a message; or a
+// message_delivered_to_all or message_read_by_all delivery: with that
+// receipt, every recipient of the message has received, or read, it.
 //
 // Sender and MessageSender are UIDs.
 type ReceiptEvent struct {
@@ -98,7 +121,8 @@ type ReceiptEvent struct {
 	// Type is "receipts".
 	Type string `json:"type"`
 	// Sender is who sent the receipt: the user who received or read the
-	// message.
+	// message (for the *_to_all and *_by_all triggers, the last of its
+	// recipients to do so).
 	Sender string `json:"sender"`
 	// MessageSender is who sent the message the receipt is about.
 	MessageSender string `json:"messageSender"`
@@ -108,11 +132,13 @@ type ReceiptEvent struct {
 
 // Receipt is the body of a [ReceiptEvent].
 type Receipt struct {
-	// Action is "delivered" or "read".
+	// Action is [ReceiptDelivered] or [ReceiptRead]; [ReceiptDeliveredToAll]
+	// or [ReceiptReadByAll] for the *_to_all and *_by_all triggers.
 	Action string `json:"action"`
 	// MessageID is the id of the message delivered or read.
 	MessageID string `json:"messageId"`
-	// User is who received or read it (uid, name, status).
+	// User is who received or read it (uid, name, status, hasBlockedMe,
+	// deactivatedAt).
 	User chat.User `json:"user"`
 	// Timestamp is when.
 	Timestamp chat.Timestamp `json:"timestamp"`
@@ -120,8 +146,10 @@ type Receipt struct {
 
 // Receipt actions, in [Receipt.Action].
 const (
-	ReceiptDelivered = "delivered"
-	ReceiptRead      = "read"
+	ReceiptDelivered      = "delivered"
+	ReceiptRead           = "read"
+	ReceiptDeliveredToAll = "deliveredToAll"
+	ReceiptReadByAll      = "readByAll"
 )
 
 // ReactionEvent is a message_reaction_added or message_reaction_removed
@@ -157,6 +185,25 @@ type Connection struct {
 	Platform string `json:"platform"`
 	// ConnectedAt is when the connection opened (milliseconds).
 	ConnectedAt Millis `json:"connectedAt"`
+	// AppInfo describes the client that connected.
+	AppInfo AppInfo `json:"appInfo,omitzero"`
+	// UserAgent is the client's user agent.
+	UserAgent string `json:"userAgent,omitempty"`
+}
+
+// AppInfo is the client of a [Connection], as it described itself.
+type AppInfo struct {
+	// Version is the client SDK's version, e.g. "4.0.11".
+	Version string `json:"version,omitempty"`
+	// APIVersion is the chat API version the client uses, e.g. "3.0".
+	APIVersion string `json:"apiVersion,omitempty"`
+	// Origin is the web page's origin the client ran in, e.g.
+	// "https://app.example.com".
+	Origin string `json:"origin,omitempty"`
+	// UTS is the client's clock when it connected (milliseconds).
+	UTS Millis `json:"uts,omitempty"`
+	// ClientIP is the client's IP address, as the service saw it.
+	ClientIP string `json:"clientIp,omitempty"`
 }
 
 // BlockEvent is a user_blocked or user_unblocked delivery.
@@ -231,6 +278,44 @@ type ParticipantEvent struct {
 	SessionID string `json:"sessionId"`
 	// Occupant is who joined or left.
 	Occupant Occupant `json:"occupant"`
+	// InitialConfig is how the participant's client joined the call
+	// (call_participant_joined); nil when the payload carries none.
+	InitialConfig *CallConfig `json:"initial_config,omitempty"`
+}
+
+// CallConfig is the configuration a participant joined a call with. The
+// service sends every member as a string.
+type CallConfig struct {
+	// IsAudioMuted says whether the participant joined muted.
+	IsAudioMuted Flag `json:"is_audio_muted,omitempty"`
+	// IsVideoMuted says whether the participant joined with the camera off.
+	IsVideoMuted Flag `json:"is_video_muted,omitempty"`
+	// IsAudioOnly says whether the participant joined audio only.
+	IsAudioOnly Flag `json:"is_audio_only,omitempty"`
+	// Mode is the call's layout mode, as the service names it.
+	Mode string `json:"mode,omitempty"`
+	// SDK is the calls SDK the participant's client uses.
+	SDK string `json:"sdk,omitempty"`
+	// Platform is the participant's platform.
+	Platform string `json:"platform,omitempty"`
+	// CallVersion is the version of the calls service the call runs on.
+	CallVersion string `json:"call_version,omitempty"`
+	// StartRecordingOnCallStart says whether the call is recorded from its
+	// start.
+	StartRecordingOnCallStart Flag `json:"start_recording_on_call_start,omitempty"`
+}
+
+// Flag is a yes-or-no value the service sends as a string: "true" or
+// "false". Any value decodes; [Flag.Bool] reads it.
+type Flag string
+
+// Bool reports whether f is "true" or "1" (ignoring case and spaces).
+func (f Flag) Bool() bool {
+	switch strings.ToLower(strings.TrimSpace(string(f))) {
+	case "true", "1":
+		return true
+	}
+	return false
 }
 
 // Occupant is a participant of a call session.
@@ -304,8 +389,9 @@ type ModerationEvent struct {
 	// Message is the message, its moderation status in
 	// Data.Moderation.Status ("approved" or "disapproved").
 	Message chat.Message `json:"message"`
-	// Moderation are the rule conditions that matched, on
-	// moderation_manual_approved.
+	// Moderation are the rules that matched, each by the condition or the
+	// filter that did (moderation_engine_approved,
+	// moderation_manual_approved).
 	Moderation []ModerationMatch `json:"moderation,omitempty"`
 	// Reviewed reports whether a moderator reviewed the message, on
 	// moderation_manual_approved.
@@ -321,13 +407,33 @@ func (e *ModerationEvent) Status() string {
 	return e.Message.Data.Moderation.Status
 }
 
-// ModerationMatch is a rule condition that matched a message, in a
-// [ModerationEvent].
+// ModerationMatch is a rule that matched a message, in a
+// [ModerationEvent]: by one of its conditions, or by one of its filters.
 type ModerationMatch struct {
-	// Condition is the condition that matched.
-	Condition ModerationCondition `json:"condition"`
+	// Condition is the condition that matched; zero when a filter did.
+	Condition ModerationCondition `json:"condition,omitzero"`
+	// Filter is the filter that matched; nil when a condition did.
+	Filter *ModerationFilter `json:"filter,omitempty"`
 	// Rule is the rule it belongs to.
 	Rule ModerationRule `json:"rule"`
+}
+
+// ModerationFilter is a moderation rule's filter as a webhook reports it:
+// the rule applies to messages whose sender or receiver matches (see
+// [chat.RuleFilter]). Value is kept as JSON.
+type ModerationFilter struct {
+	// ObjectID is the filter's storage id ("_id").
+	ObjectID string `json:"_id,omitempty"`
+	// Type is the party the filter looks at: "sender" or "receiver".
+	Type chat.RuleFilterType `json:"type,omitempty"`
+	// Entity is "user" or "group".
+	Entity chat.RuleFilterEntity `json:"entity,omitempty"`
+	// Operand is the property compared, e.g. "uid" or "role".
+	Operand string `json:"operand,omitempty"`
+	// Operator is the comparison, e.g. "equals".
+	Operator chat.RuleFilterOperator `json:"operator,omitempty"`
+	// Value is what the operand is compared with, as sent.
+	Value json.RawMessage `json:"value,omitempty"`
 }
 
 // ModerationCondition is a moderation rule's condition as a webhook

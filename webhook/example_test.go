@@ -194,5 +194,5 @@ func ExampleTriggers() {
 	all := webhook.Triggers()
 	fmt.Println(len(all), all[0], all[len(all)-1])
 	// Output:
-	// 46 message_sent after_push_notification_clicked
+	// 48 message_sent after_push_notification_clicked
 }

@@ -2,17 +2,27 @@ package webhook_test
 
 import (
 	"encoding/json"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/chatrest/chat/webhook"
 )
 
 // FuzzDecode feeds Decode arbitrary bodies, starting from a delivery of
-// every trigger. It must never panic; a body it accepts is valid JSON, and
-// the event it returns keeps that body's envelope and trigger.
+// every trigger and the deliveries the service made (testdata/service).
+// It must never panic; a body it accepts is valid JSON, and the event it
+// returns keeps that body's envelope and trigger, and encodes again.
 func FuzzDecode(f *testing.F) {
 	for _, tc := range decodeCases() {
 		f.Add([]byte(envelope(tc.trigger, tc.data)))
+	}
+	files, err := filepath.Glob(filepath.Join("testdata", "service", "*.json"))
+	if err != nil || len(files) == 0 {
+		f.Fatalf("no deliveries of the service: %v", err)
+	}
+	for _, file := range files {
+		f.Add(serviceDelivery(f, strings.TrimSuffix(filepath.Base(file), ".json")))
 	}
 	for _, seed := range []string{
 		envelope("poll_created", `{"x":[1,{"y":null}]}`),
@@ -47,9 +57,13 @@ func FuzzDecode(f *testing.F) {
 		if _, unknown := ev.(*webhook.UnknownEvent); unknown == ev.Trigger().Known() {
 			t.Fatalf("%s decoded to %T", ev.Trigger(), ev)
 		}
-		// What decodes encodes again.
+		// What decodes encodes again, the envelope with what it does not
+		// model.
 		if _, err := json.Marshal(ev); err != nil {
 			t.Fatalf("encoding %T: %v", ev, err)
+		}
+		if _, err := json.Marshal(env); err != nil {
+			t.Fatalf("encoding the envelope: %v", err)
 		}
 	})
 }

@@ -35,6 +35,10 @@ const messageDeleted = `{"message":{"id":"4","conversationId":"cometchat-uid-1_u
 const receipt = `{"receiver":"cometchat-uid-2","receiverType":"user","type":"receipts","sender":"cometchat-uid-2","messageSender":"cometchat-uid-1",
 "body":{"action":"%s","messageId":"1","user":{"uid":"cometchat-uid-2","name":"George Alan","status":"available"},"timestamp":1696935300}}`
 
+// botMessage is the data of a bot's after_message: the message itself.
+const botMessage = `{"id":"712","conversationId":"cometchat-uid-1_user_cometchat-uid-2","sender":"cometchat-uid-1","receiverType":"user","receiver":"cometchat-uid-2",
+"category":"message","type":"text","data":{"text":"hi","entities":{"sender":{"entity":` + userEntity + `,"entityType":"user"}}},"sentAt":1680125130,"updatedAt":1680125130}`
+
 const reaction = `{"reaction":{"id":"7","messageId":"1","reaction":"😀","uid":"cometchat-uid-2","reactedAt":1696935400,"reactedBy":{"uid":"cometchat-uid-2","name":"George Alan"}}}`
 
 const connection = `{"timestamp":1696935500123,"user":{"uid":"cometchat-uid-1","name":"Andrew Joseph","status":"offline","role":"default"},"status":"offline",

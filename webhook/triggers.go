@@ -21,7 +21,19 @@ const (
 	TriggerMessageDeliveryReceipt Trigger = "message_delivery_receipt"
 	// TriggerMessageReadReceipt fires when a message is marked read: [ReceiptEvent].
 	TriggerMessageReadReceipt Trigger = "message_read_receipt"
+	// TriggerMessageDeliveredToAll fires when every recipient of a message
+	// has received it: [ReceiptEvent], its Body.Action
+	// [ReceiptDeliveredToAll].
+	TriggerMessageDeliveredToAll Trigger = "message_delivered_to_all"
+	// TriggerMessageReadByAll fires when every recipient of a message has
+	// read it: [ReceiptEvent], its Body.Action [ReceiptReadByAll].
+	TriggerMessageReadByAll Trigger = "message_read_by_all"
 )
+
+// TriggerAfterMessage is the trigger of a bot's deliveries: a message the
+// bot receives, [BotMessageEvent]. It goes to the bot's callback URL, not
+// to webhooks: it is not in [Triggers], but its deliveries decode.
+const TriggerAfterMessage Trigger = "after_message"
 
 // User triggers.
 const (
@@ -122,15 +134,16 @@ const (
 	TriggerAfterPushNotificationClicked Trigger = "after_push_notification_clicked"
 )
 
-// Triggers returns the 46 trigger ids a webhook can subscribe to, by area
-// (messages, users, groups, calls and meetings,
-// moderation, campaigns and notifications). [TriggerUserMentioned] is not
+// Triggers returns the 48 trigger ids a webhook can subscribe to, by area
+// (messages, users, groups, calls and meetings, moderation, campaigns and
+// notifications). [TriggerUserMentioned] and [TriggerAfterMessage] are not
 // among them. The slice is new on every call.
 func Triggers() []Trigger {
 	return []Trigger{
 		TriggerMessageSent, TriggerMessageEdited, TriggerMessageDeleted,
 		TriggerMessageReactionAdded, TriggerMessageReactionRemoved,
 		TriggerMessageDeliveryReceipt, TriggerMessageReadReceipt,
+		TriggerMessageDeliveredToAll, TriggerMessageReadByAll,
 
 		TriggerUserBlocked, TriggerUserUnblocked, TriggerUserConnectionStatusChanged,
 
@@ -155,5 +168,6 @@ func Triggers() []Trigger {
 }
 
 // Known reports whether t is one of the triggers this package decodes into
-// a typed event: the 46 of [Triggers] and [TriggerUserMentioned].
+// a typed event: the 48 of [Triggers], [TriggerUserMentioned] and
+// [TriggerAfterMessage].
 func (t Trigger) Known() bool { return newEvent(t) != nil }
