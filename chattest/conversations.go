@@ -530,13 +530,15 @@ func (st *state) mark(c *call, t convTarget, required, capital bool, what string
 // it) are read, and so delivered; marks only move forward.
 func (st *state) markRead(c *call, t convTarget) (any, error) {
 	var marked int64
+	var before convUser
 	out, err := st.mark(c, t, false, true, "read", func(cu *convUser, id int64) {
+		before = *cu
 		cu.readUpTo = max(cu.readUpTo, id)
 		cu.deliveredUpTo = max(cu.deliveredUpTo, cu.readUpTo)
 		marked = id
 	})
 	if err == nil {
-		st.emitReceipt(c, t, receiptRead, marked)
+		st.emitReceipt(c, t, receiptRead, marked, before)
 	}
 	return out, err
 }
@@ -544,12 +546,14 @@ func (st *state) markRead(c *call, t convTarget) (any, error) {
 // POST /v3/users/{uid}/conversation/delivered, POST /v3/groups/{guid}/conversation/delivered
 func (st *state) markDelivered(c *call, t convTarget) (any, error) {
 	var marked int64
+	var before convUser
 	out, err := st.mark(c, t, false, true, "delivered", func(cu *convUser, id int64) {
+		before = *cu
 		cu.deliveredUpTo = max(cu.deliveredUpTo, id)
 		marked = id
 	})
 	if err == nil {
-		st.emitReceipt(c, t, receiptDelivered, marked)
+		st.emitReceipt(c, t, receiptDelivered, marked, before)
 	}
 	return out, err
 }

@@ -460,7 +460,7 @@ func (s *Server) AwaitDeliveries(ctx context.Context, n int) error {
 // subscribed to trigger gets a delivery. Use it for the triggers the fake
 // cannot produce itself (receipts, connection status, campaigns and
 // notifications) or to send a payload of your own. trigger must be one of
-// the 46 trigger ids ([webhook.Triggers]), and data must encode as JSON (a
+// the 48 trigger ids ([webhook.Triggers]), and data must encode as JSON (a
 // [json.RawMessage] is sent as it is).
 func (s *Server) Fire(trigger string, data any) error {
 	if !knownTrigger(trigger) {

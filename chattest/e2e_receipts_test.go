@@ -3,11 +3,13 @@ package chattest_test
 import (
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/chattest"
 	"github.com/chatrest/chat/webhook"
 )
 
@@ -87,4 +89,113 @@ func mustID(t *testing.T, id string) int64 {
 	n, err := strconv.ParseInt(id, 10, 64)
 	require.NoError(t, err)
 	return n
+}
+
+// triggersFired lists the triggers of the deliveries made so far, in
+// order.
+func triggersFired(srv *chattest.Server) []string {
+	var out []string
+	for _, d := range srv.Deliveries() {
+		out = append(out, d.Trigger)
+	}
+	return out
+}
+
+// TestWebhookReceiptsToAll: the mark that makes a one-on-one message
+// received, or read, by its recipient fires message_delivered_to_all or
+// message_read_by_all, once, with the receipt's shape; a read mark makes it
+// received too; the sender's own marks fire nothing.
+func TestWebhookReceiptsToAll(t *testing.T) {
+	srv, client := start(t)
+	seed(srv, "alice", "bob")
+	ctx := t.Context()
+	recv := newHookReceiver(t, &webhook.Verifier{Username: hookUser, Password: hookPassword})
+	hookTo(t, srv, "to-all", recv.URL, webhook.TriggerMessageDeliveredToAll, webhook.TriggerMessageReadByAll)
+
+	first, err := client.Messages.Send(ctx, toUser("bob", "lunch?"), chat.OnBehalfOf("alice"))
+	require.NoError(t, err)
+	_, err = client.Conversations.MarkUserDelivered(ctx, "alice", "bob", nil)
+	require.NoError(t, err)
+	re, ok := recv.next(t).(*webhook.ReceiptEvent)
+	require.True(t, ok)
+	assert.Equal(t, webhook.TriggerMessageDeliveredToAll, re.Trigger())
+	assert.Equal(t, "alice", re.Receiver, "to the message's sender")
+	assert.Equal(t, chat.ReceiverUser, re.ReceiverType)
+	assert.Equal(t, "receipts", re.Type)
+	assert.Equal(t, "bob", re.Sender, "from the recipient who completed it")
+	assert.Equal(t, "alice", re.MessageSender)
+	assert.Equal(t, webhook.Receipt{Action: webhook.ReceiptDeliveredToAll, MessageID: first.ID,
+		User: chat.User{UID: "bob", Name: "Bob", Status: chat.UserOffline}, Timestamp: chat.TimestampOf(t0)}, re.Body)
+
+	_, err = client.Conversations.MarkUserDelivered(ctx, "alice", "bob", nil)
+	require.NoError(t, err)
+	_, err = client.Conversations.MarkUserRead(ctx, "bob", "alice", nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"message_delivered_to_all"}, triggersFired(srv), "a mark made again, or the sender's, fires nothing")
+
+	_, err = client.Conversations.MarkUserRead(ctx, "alice", "bob", nil)
+	require.NoError(t, err)
+	re = recv.next(t).(*webhook.ReceiptEvent)
+	assert.Equal(t, webhook.TriggerMessageReadByAll, re.Trigger())
+	assert.Equal(t, webhook.ReceiptReadByAll, re.Body.Action)
+	assert.Equal(t, first.ID, re.Body.MessageID)
+
+	// Reading a message not yet received makes it received and read.
+	second, err := client.Messages.Send(ctx, toUser("bob", "noon?"), chat.OnBehalfOf("alice"))
+	require.NoError(t, err)
+	_, err = client.Conversations.MarkUserRead(ctx, "alice", "bob", nil)
+	require.NoError(t, err)
+	for _, want := range []webhook.Trigger{webhook.TriggerMessageDeliveredToAll, webhook.TriggerMessageReadByAll} {
+		re = recv.next(t).(*webhook.ReceiptEvent)
+		assert.Equal(t, want, re.Trigger())
+		assert.Equal(t, second.ID, re.Body.MessageID)
+	}
+	assert.Len(t, srv.Deliveries(), 4)
+}
+
+// TestWebhookGroupReceiptsToAll: in a group, the to-all triggers fire when
+// the last member who had joined when the message was sent (active, not
+// its sender) receives or reads it; later members and deactivated ones do
+// not count.
+func TestWebhookGroupReceiptsToAll(t *testing.T) {
+	clk := &clock{now: t0}
+	srv, client := start(t, chattest.WithClock(clk.Now))
+	seed(srv, "alice", "bob", "carol", "dave", "erin")
+	srv.AddGroup(chat.Group{GUID: "team", Name: "Team", Type: chat.GroupPublic, Owner: "alice"}, "bob", "carol", "erin")
+	ctx := t.Context()
+	recv := newHookReceiver(t, &webhook.Verifier{Username: hookUser, Password: hookPassword})
+	hookTo(t, srv, "to-all", recv.URL, webhook.TriggerMessageDeliveredToAll, webhook.TriggerMessageReadByAll)
+	_, err := client.Users.Deactivate(ctx, &chat.DeactivateUsersRequest{UIDs: []string{"erin"}})
+	require.NoError(t, err)
+
+	clk.Set(t0.Add(time.Minute))
+	sent, err := client.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "team", ReceiverType: chat.ReceiverGroup,
+		Data: chat.MessageData{Text: "standup"}}, chat.OnBehalfOf("alice"))
+	require.NoError(t, err)
+	clk.Set(t0.Add(2 * time.Minute))
+	_, err = client.Members.Add(ctx, "team", &chat.AddMembersRequest{Participants: []string{"dave"}})
+	require.NoError(t, err)
+
+	// The message marked is the one sent, not the action message of
+	// dave's joining (which dave received).
+	id := mustID(t, sent.ID)
+	_, err = client.Conversations.MarkGroupRead(ctx, "team", "bob", &chat.MarkReadRequest{MessageID: id})
+	require.NoError(t, err)
+	assert.Empty(t, triggersFired(srv), "carol has not received it")
+	_, err = client.Conversations.MarkGroupDelivered(ctx, "team", "carol", &chat.MarkDeliveredRequest{MessageID: id})
+	require.NoError(t, err)
+	re, ok := recv.next(t).(*webhook.ReceiptEvent)
+	require.True(t, ok)
+	assert.Equal(t, webhook.TriggerMessageDeliveredToAll, re.Trigger())
+	assert.Equal(t, "team", re.Receiver)
+	assert.Equal(t, chat.ReceiverGroup, re.ReceiverType)
+	assert.Equal(t, "carol", re.Sender)
+	assert.Equal(t, sent.ID, re.Body.MessageID)
+
+	_, err = client.Conversations.MarkGroupRead(ctx, "team", "carol", &chat.MarkReadRequest{MessageID: id})
+	require.NoError(t, err)
+	re = recv.next(t).(*webhook.ReceiptEvent)
+	assert.Equal(t, webhook.TriggerMessageReadByAll, re.Trigger())
+	assert.Equal(t, "carol", re.Body.User.UID)
+	assert.Equal(t, []string{"message_delivered_to_all", "message_read_by_all"}, triggersFired(srv))
 }

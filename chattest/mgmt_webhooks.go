@@ -67,7 +67,7 @@ type triggerInfo struct {
 	Description string `json:"description"`
 }
 
-// triggerTable is the 46 trigger ids, in the order of [webhook.Triggers].
+// triggerTable is the 48 trigger ids, in the order of [webhook.Triggers].
 // The categories and descriptions are the fake's own words.
 var triggerTable = []triggerInfo{
 	{"message_sent", "messages", "A message is sent."},
@@ -77,6 +77,8 @@ var triggerTable = []triggerInfo{
 	{"message_reaction_removed", "messages", "A user removes a reaction from a message."},
 	{"message_delivery_receipt", "messages", "A message is marked delivered."},
 	{"message_read_receipt", "messages", "A message is marked read."},
+	{"message_delivered_to_all", "messages", "Every recipient of a message has received it."},
+	{"message_read_by_all", "messages", "Every recipient of a message has read it."},
 	{"user_blocked", "users", "A user blocks other users."},
 	{"user_unblocked", "users", "A user unblocks other users."},
 	{"user_connection_status_changed", "users", "A user connects or disconnects."},
@@ -118,7 +120,7 @@ var triggerTable = []triggerInfo{
 	{"after_push_notification_clicked", "campaigns", "A push notification is clicked."},
 }
 
-// knownTrigger reports whether id is one of the 46 trigger ids.
+// knownTrigger reports whether id is one of the 48 trigger ids.
 func knownTrigger(id string) bool {
 	return slices.ContainsFunc(triggerTable, func(t triggerInfo) bool { return t.ID == id })
 }
@@ -425,7 +427,7 @@ func (st *state) deleteWebhook(c *call) (any, error) {
 	return data(chat.Result{Success: true, Message: "Deleted Webhook successfully."}), nil
 }
 
-// triggerIDs reads the body's triggerIds: a non-empty array of the 46
+// triggerIDs reads the body's triggerIds: a non-empty array of the 48
 // trigger ids. An unknown id is a 404 ERR_TRIGGER_NOT_FOUND, and the call
 // changes nothing.
 func triggerIDs(c *call) ([]string, error) {

@@ -1,6 +1,7 @@
 package chattest
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/chatrest/chat"
@@ -46,14 +47,27 @@ type receiptUser struct {
 // mark names, whose receiver is the message's sender in a one-on-one
 // conversation and the group in a group conversation. A mark that covers
 // several messages fires one receipt, for the message marked (see
-// CHOICES.md). The
-// receipt is pushed live too (realtime.go). It runs with st.mu held.
-func (st *state) emitReceipt(c *call, t convTarget, action string, id int64) {
+// CHOICES.md). The receipt is pushed live too (realtime.go). before is the
+// acting user's marks before this one: when this mark makes the message
+// received, or read, by every recipient, message_delivered_to_all or
+// message_read_by_all fires too (see emitToAll). It runs with st.mu held.
+func (st *state) emitReceipt(c *call, t convTarget, action string, id int64, before convUser) {
 	trigger := receiptTriggers[action]
 	m := st.msgByID[id]
-	if m == nil || !st.hooked(trigger) && len(st.rtByUID) == 0 {
+	if m == nil {
 		return
 	}
+	if st.hooked(trigger) || len(st.rtByUID) > 0 {
+		p := st.receiptOf(c, t, m, action)
+		st.emit(trigger, p)
+		st.pushReceipt(p, c.device())
+	}
+	st.emitToAll(c, t, m, before)
+}
+
+// receiptOf is the payload of a receipt of action by the acting user of t
+// for the message m.
+func (st *state) receiptOf(c *call, t convTarget, m *msgRec, action string) receiptPayload {
 	receiver, rt := m.m.Sender, chat.ReceiverUser
 	if t.typ == chat.ConversationGroup {
 		receiver, rt = m.m.Receiver, chat.ReceiverGroup
@@ -62,10 +76,81 @@ func (st *state) emitReceipt(c *call, t convTarget, action string, id int64) {
 	if u := st.users[t.owner]; u != nil {
 		reader.Name, reader.Status = u.u.Name, u.u.Status
 	}
-	p := receiptPayload{
+	return receiptPayload{
 		Receiver: receiver, ReceiverType: rt, Type: "receipts", Sender: t.owner, MessageSender: m.m.Sender,
-		Body: receiptBody{Action: action, MessageID: strconv.FormatInt(id, 10), User: reader, Timestamp: c.timestamp()},
+		Body: receiptBody{Action: action, MessageID: strconv.FormatInt(m.id, 10), User: reader, Timestamp: c.timestamp()},
 	}
-	st.emit(trigger, p)
-	st.pushReceipt(p, c.device())
+}
+
+// The triggers that fire when every recipient of a message has received
+// or read it, and their receipts' actions.
+const (
+	triggerDeliveredToAll = "message_delivered_to_all"
+	triggerReadByAll      = "message_read_by_all"
+	receiptDeliveredToAll = "deliveredToAll"
+	receiptReadByAll      = "readByAll"
+)
+
+// emitToAll fires message_delivered_to_all, then message_read_by_all,
+// when the acting user's mark of t (their marks were before) is the one
+// that makes the message m received, or read, by every recipient: the
+// other user of a one-on-one conversation; in a group, the active members
+// other than the sender who had joined when it was sent. The payload is
+// the receipt of the recipient who completed it, with the action
+// deliveredToAll or readByAll. A mark by the message's sender, or one a
+// recipient had already made, fires nothing.
+func (st *state) emitToAll(c *call, t convTarget, m *msgRec, before convUser) {
+	if t.owner == m.m.Sender {
+		return
+	}
+	deliver := st.hooked(triggerDeliveredToAll) && before.deliveredUpTo < m.id
+	read := st.hooked(triggerReadByAll) && before.readUpTo < m.id
+	if !deliver && !read {
+		return
+	}
+	recipients := st.recipients(t, m)
+	if !slices.Contains(recipients, t.owner) {
+		return
+	}
+	all := func(upTo func(*convUser) int64) bool {
+		for _, uid := range recipients {
+			cu := st.convMarks[convKey{uid, t.id}]
+			if cu == nil || upTo(cu) < m.id {
+				return false
+			}
+		}
+		return true
+	}
+	if deliver && all(func(cu *convUser) int64 { return cu.deliveredUpTo }) {
+		st.emit(triggerDeliveredToAll, st.receiptOf(c, t, m, receiptDeliveredToAll))
+	}
+	if read && all(func(cu *convUser) int64 { return cu.readUpTo }) {
+		st.emit(triggerReadByAll, st.receiptOf(c, t, m, receiptReadByAll))
+	}
+}
+
+// recipients are the users the message m of the conversation t is for:
+// the users of a one-on-one conversation other than its sender, or the
+// active members of the group, other than its sender, who had joined when
+// it was sent.
+func (st *state) recipients(t convTarget, m *msgRec) []string {
+	var out []string
+	if t.typ != chat.ConversationGroup {
+		for _, uid := range m.between {
+			if uid != "" && uid != m.m.Sender && !slices.Contains(out, uid) {
+				out = append(out, uid)
+			}
+		}
+		return out
+	}
+	g := st.groups[m.m.Receiver]
+	if g == nil {
+		return nil
+	}
+	for mem := range st.activeMembers(g) {
+		if mem.uid != m.m.Sender && mem.joinedAt <= m.m.SentAt {
+			out = append(out, mem.uid)
+		}
+	}
+	return out
 }

@@ -493,7 +493,7 @@ func (s *WebhooksService) AddTriggers(ctx context.Context, appID, webhookID stri
 
 // ListTriggers returns the triggers the webhook webhookID of the app appID
 // subscribes to. The response carries meta.pagination, but the list takes
-// no paging parameter and there are only 46 triggers, so all of them come
+// no paging parameter and there are only 48 triggers, so all of them come
 // in one call.
 //
 // API: GET /apps/{appId}/webhooks/{webhookId}/triggers (management)
