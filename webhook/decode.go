@@ -171,3 +171,17 @@ func decodeData(data json.RawMessage, ev event) error {
 	}
 	return nil
 }
+
+// decodeObject decodes b into v, the plain form of a type (one without its
+// UnmarshalJSON method), leniently, when b is a JSON object; any other
+// value, or an object that does not fit, leaves v zero.
+func decodeObject[T any](b []byte, v *T) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || b[0] != '{' {
+		return
+	}
+	var out T
+	if rest.Unmarshal(b, &out) == nil {
+		*v = out
+	}
+}

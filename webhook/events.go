@@ -779,3 +779,47 @@ type PushNotificationEvent struct {
 type UnknownEvent struct {
 	Base
 }
+
+// The members below are read on a best-effort basis: a value that is not
+// an object, or does not fit, leaves them zero rather than costing the
+// event, and stays readable in the event's Raw.
+
+// UnmarshalJSON reads an object; any other value, or one that does not
+// fit, leaves o zero.
+func (o *Origin) UnmarshalJSON(b []byte) error {
+	type plain Origin
+	var v plain
+	decodeObject(b, &v)
+	*o = Origin(v)
+	return nil
+}
+
+// UnmarshalJSON reads an object; any other value, or one that does not
+// fit, leaves a zero.
+func (a *AppInfo) UnmarshalJSON(b []byte) error {
+	type plain AppInfo
+	var v plain
+	decodeObject(b, &v)
+	*a = AppInfo(v)
+	return nil
+}
+
+// UnmarshalJSON reads an object; any other value, or one that does not
+// fit, leaves c zero.
+func (c *CallConfig) UnmarshalJSON(b []byte) error {
+	type plain CallConfig
+	var v plain
+	decodeObject(b, &v)
+	*c = CallConfig(v)
+	return nil
+}
+
+// UnmarshalJSON reads an object; any other value, or one that does not
+// fit, leaves f zero.
+func (f *ModerationFilter) UnmarshalJSON(b []byte) error {
+	type plain ModerationFilter
+	var v plain
+	decodeObject(b, &v)
+	*f = ModerationFilter(v)
+	return nil
+}

@@ -271,3 +271,56 @@ func TestFlag(t *testing.T) {
 	assert.True(t, c.IsAudioOnly.Bool())
 	assert.Equal(t, "SPOTLIGHT", c.Mode)
 }
+
+// TestDecodeToleratesOtherShapes: the members read on a best-effort basis
+// never cost the event when the service sends them in another shape; what
+// was sent stays in Raw.
+func TestDecodeToleratesOtherShapes(t *testing.T) {
+	for name, tc := range map[string]struct {
+		trigger webhook.Trigger
+		data    string
+		check   func(t *testing.T, ev webhook.Event)
+	}{
+		"appInfo as a string": {webhook.TriggerUserConnectionStatusChanged,
+			`{"currentConnection":{"action":"connected","appInfo":"4.0.11","userAgent":"curl"}}`,
+			func(t *testing.T, ev webhook.Event) {
+				c := as[*webhook.UserConnectionEvent](t, ev).CurrentConnection
+				assert.Equal(t, webhook.Connection{Action: "connected", UserAgent: "curl"}, c)
+			}},
+		"appInfo that does not fit": {webhook.TriggerUserConnectionStatusChanged,
+			`{"currentConnection":{"appInfo":{"version":{"major":4},"uts":"soon"}}}`,
+			func(t *testing.T, ev webhook.Event) {
+				assert.Zero(t, as[*webhook.UserConnectionEvent](t, ev).CurrentConnection.AppInfo)
+			}},
+		"initial_config as a string": {webhook.TriggerCallParticipantJoined,
+			`{"sessionId":"s1","initial_config":"{\"mode\":\"DEFAULT\"}"}`,
+			func(t *testing.T, ev webhook.Event) {
+				e := as[*webhook.ParticipantEvent](t, ev)
+				assert.Equal(t, "s1", e.SessionID)
+				require.NotNil(t, e.InitialConfig)
+				assert.Zero(t, *e.InitialConfig)
+			}},
+		"filter as a list": {webhook.TriggerModerationEngineApproved,
+			`{"moderation":[{"filter":[1,2],"rule":{"id":"r1"}}]}`,
+			func(t *testing.T, ev webhook.Event) {
+				m := as[*webhook.ModerationEvent](t, ev).Moderation
+				require.Len(t, m, 1)
+				assert.Equal(t, "r1", m[0].Rule.ID)
+				require.NotNil(t, m[0].Filter)
+				assert.Zero(t, *m[0].Filter)
+			}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ev, err := webhook.Decode([]byte(envelope(tc.trigger, tc.data)))
+			require.NoError(t, err)
+			assert.JSONEq(t, tc.data, string(rawOf(t, ev)))
+			tc.check(t, ev)
+		})
+	}
+	// So is the envelope's origin.
+	ev, err := webhook.Decode([]byte(`{"trigger":"after_message","data":{"id":"1"},"origin":"web","bot":"b1"}`))
+	require.NoError(t, err)
+	env := as[*webhook.BotMessageEvent](t, ev).Envelope()
+	assert.Equal(t, &webhook.Origin{}, env.Origin)
+	assert.Equal(t, "b1", env.Bot)
+}
