@@ -679,7 +679,7 @@ type MessageData struct {
 	// interacted with.
 	Interactions []Interaction `json:"interactions,omitempty"`
 	// Mentions are the users the text mentions (as <@uid:UID>), by UID.
-	Mentions map[string]User `json:"mentions,omitempty"`
+	Mentions map[string]*User `json:"mentions,omitempty"`
 }
 
 // Attachment is a file of a media message.

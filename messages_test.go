@@ -1487,7 +1487,7 @@ func TestMessageReadsMentionsAndDeletedBy(t *testing.T) {
 	msg, err := m.client.Messages.Get(context.Background(), "5")
 	require.NoError(t, err)
 	assert.Equal(t, "Lunch, <@uid:cometchat-uid-2>?", msg.Data.Text)
-	assert.Equal(t, map[string]chat.User{"cometchat-uid-2": {
+	assert.Equal(t, map[string]*chat.User{"cometchat-uid-2": {
 		UID: "cometchat-uid-2", Name: "George Alan", Avatar: "https://assets.cometchat.io/sampleapp/v2/users/cometchat-uid-2.webp",
 		Status: chat.UserOffline, Role: "default", LastActiveAt: 1696935000,
 	}}, msg.Data.Mentions)

@@ -153,7 +153,14 @@ func decodeData(data json.RawMessage, ev event) error {
 	}
 	switch ev := ev.(type) {
 	case *MessageEvent:
-		ev.Mentions = ev.Message.Data.Mentions
+		for uid, u := range ev.Message.Data.Mentions {
+			if ev.Mentions == nil {
+				ev.Mentions = make(map[string]chat.User, len(ev.Message.Data.Mentions))
+			}
+			if u != nil {
+				ev.Mentions[uid] = *u
+			}
+		}
 	case *MessageActionEvent:
 		if e := ev.Message.Data.Entities; e != nil {
 			var err error

@@ -121,9 +121,9 @@ func TestDecodeServiceDeliveries(t *testing.T) {
 		}},
 		{"message-sent-mentions", func(t *testing.T, ev webhook.Event) {
 			e := as[*webhook.MessageEvent](t, ev)
-			want := map[string]chat.User{"cometchat-uid-2": {UID: "cometchat-uid-2", Name: "George Alan", Status: chat.UserAvailable, Role: "default"}}
-			assert.Equal(t, want, e.Message.Data.Mentions)
-			assert.Equal(t, want, e.Mentions)
+			want := chat.User{UID: "cometchat-uid-2", Name: "George Alan", Status: chat.UserAvailable, Role: "default"}
+			assert.Equal(t, map[string]*chat.User{"cometchat-uid-2": &want}, e.Message.Data.Mentions)
+			assert.Equal(t, map[string]chat.User{"cometchat-uid-2": want}, e.Mentions)
 		}},
 	}
 	for _, tc := range cases {
