@@ -61,11 +61,7 @@ var contractExcused = map[string][]string{
 
 // contractPending are operations whose results another change reshapes
 // after the live service's facts: compared once that lands.
-var contractPending = map[string]string{
-	"reactivate-users": "changed on the service's facts; see CHOICES.md",
-	"deactivate-users": "changed on the service's facts; see CHOICES.md",
-	"delete-user":      "changed on the service's facts; see CHOICES.md",
-}
+var contractPending = map[string]string{}
 
 // contractNoMethod are the operations of the examples the SDK has no
 // method for, with the reason.
