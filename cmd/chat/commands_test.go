@@ -197,6 +197,31 @@ func TestGroupsAndMembers(t *testing.T) {
 	assert.Regexp(t, `(?m)^team\s+Team\s+private\s+2\s+alice\s+`, table)
 }
 
+// TestUsersDeactivateReactivateDelete shows what became of each uid a
+// deactivation, a reactivation and a soft delete named.
+func TestUsersDeactivateReactivateDelete(t *testing.T) {
+	f := newFake(t)
+	f.ok(t, "users", "create", "alice", "--name", "Alice")
+	f.ok(t, "users", "create", "bob", "--name", "Bob")
+
+	out := f.ok(t, "users", "deactivate", "alice", "Ghost").stdout
+	assert.Regexp(t, `(?m)^deactivated\s+alice$`, out)
+	assert.Regexp(t, `(?m)^already deactivated\s+-$`, out)
+	assert.Regexp(t, `(?m)^not found\s+Ghost$`, out)
+
+	out = f.ok(t, "users", "reactivate", "alice", "bob").stdout
+	assert.Regexp(t, `(?m)^reactivated\s+alice$`, out)
+	assert.Regexp(t, `(?m)^not deactivated\s+bob$`, out)
+
+	out = f.ok(t, "users", "delete", "bob").stdout
+	assert.Regexp(t, `(?m)^success\s+yes$`, out, "a soft delete deactivates the user")
+	assert.Regexp(t, `(?m)^deactivated\s+bob$`, out)
+	out = f.ok(t, "users", "delete", "bob", "--permanent").stdout
+	assert.Regexp(t, `(?m)^success\s+yes$`, out)
+	assert.Regexp(t, `(?m)^message\s+User bob has been deleted successfully\.$`, out)
+	assert.NotContains(t, out, "deactivated")
+}
+
 func TestTokensMintALogin(t *testing.T) {
 	f := newFake(t)
 	f.ok(t, "users", "create", "tester", "--name", "Tester")

@@ -165,16 +165,21 @@ func (c *cli) usersDeleteCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "delete UID",
 		Short: "Delete a user",
-		Long:  "Delete a user. Without --permanent the user's uid stays taken and their messages stay.",
+		Long:  "Delete a user. Without --permanent the user is deactivated: their uid stays taken, their messages stay, and reactivate undoes it.",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			client, err := c.chatClient(cmd)
 			if err != nil {
 				return err
 			}
-			return showOne(c, cmd, func(ctx context.Context) (*chat.Result, error) {
+			return showOne(c, cmd, func(ctx context.Context) (*chat.DeleteUserResponse, error) {
 				return client.Users.Delete(ctx, args[0], &chat.DeleteUserRequest{Permanent: permanent})
-			}, resultTable)
+			}, func(t *table, r *chat.DeleteUserResponse) {
+				resultTable(t, &r.Result)
+				if !permanent {
+					deactivateTable(t, &r.DeactivateUsersResponse)
+				}
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&permanent, "permanent", false, "delete the user and their data for good")
@@ -193,9 +198,7 @@ func (c *cli) usersDeactivateCmd() *cobra.Command {
 			}
 			return showOne(c, cmd, func(ctx context.Context) (*chat.DeactivateUsersResponse, error) {
 				return client.Users.Deactivate(ctx, &chat.DeactivateUsersRequest{UIDs: args})
-			}, func(t *table, r *chat.DeactivateUsersResponse) {
-				t.row("deactivated", strings.Join(r.DeactivatedUIDs, ", "))
-			})
+			}, deactivateTable)
 		},
 	}
 }
@@ -213,7 +216,9 @@ func (c *cli) usersReactivateCmd() *cobra.Command {
 			return showOne(c, cmd, func(ctx context.Context) (*chat.ReactivateUsersResponse, error) {
 				return client.Users.Reactivate(ctx, &chat.ReactivateUsersRequest{UIDs: args})
 			}, func(t *table, r *chat.ReactivateUsersResponse) {
-				t.row("active", strings.Join(r.NonDeactivatedUIDs, ", "))
+				t.row("reactivated", strings.Join(r.ReactivatedUIDs, ", "))
+				t.row("not deactivated", strings.Join(r.NonDeactivatedUIDs, ", "))
+				t.row("not found", strings.Join(r.NotFound, ", "))
 			})
 		},
 	}
@@ -235,6 +240,13 @@ func userTable(t *table, u *chat.User) {
 	if u.AuthToken != "" {
 		t.row("authToken", string(u.AuthToken))
 	}
+}
+
+// deactivateTable shows what became of each uid a deactivation named.
+func deactivateTable(t *table, r *chat.DeactivateUsersResponse) {
+	t.row("deactivated", strings.Join(r.DeactivatedUIDs, ", "))
+	t.row("already deactivated", strings.Join(r.AlreadyDeactivatedUIDs, ", "))
+	t.row("not found", strings.Join(r.NotFound, ", "))
 }
 
 func resultTable(t *table, r *chat.Result) {
