@@ -80,14 +80,14 @@ func clientRoutes(server []route) []route {
 		twin("GET /v3/groups/{guid}/bannedusers", perPage),
 
 		twin("POST /v3/messages"),
-		twin("GET /v3/messages", perPageAsLimit, unreadCounts, cursorMeta(allMessagesTotal)),
+		twin("GET /v3/messages", perPageAsLimit, unreadCounts, cursorMeta(allMessagesTotal), oldestFirst),
 		twin("GET /v3/messages/{id}"),
 		twin("PUT /v3/messages/{id}"),
 		twin("DELETE /v3/messages/{id}"),
-		twin("GET /v3/users/{uid}/messages", perPageAsLimit, unreadCounts), // with meta.pagination and meta.cursor already
-		twin("GET /v3/groups/{guid}/messages", perPageAsLimit, unreadCounts, cursorMeta(groupMessagesTotal)),
+		twin("GET /v3/users/{uid}/messages", perPageAsLimit, unreadCounts, oldestFirst), // with meta.pagination and meta.cursor already
+		twin("GET /v3/groups/{guid}/messages", perPageAsLimit, unreadCounts, cursorMeta(groupMessagesTotal), oldestFirst),
 		twin("POST /v3/messages/{id}/thread"),
-		twin("GET /v3/messages/{id}/thread", perPageAsLimit, cursorMeta(threadTotal)),
+		twin("GET /v3/messages/{id}/thread", perPageAsLimit, cursorMeta(threadTotal), oldestFirst),
 		twin("GET /v3/threads", perPageAsLimit, cursorMeta(nil)),
 		twin("GET /v3/messages/{id}/reactions", perPageAsLimit),
 		twin("GET /v3/messages/{id}/reactions/{reaction}", perPageAsLimit),
@@ -226,6 +226,29 @@ func cursorMeta(total func(*state, *call) int) func(handler) handler {
 			}
 			return p, nil
 		}
+	}
+}
+
+// oldestFirst answers a page of a message list oldest first, as the
+// client SDKs read it, whichever way its cursor walks: a prepend page
+// (fetchPrevious) is the messages just before the cursor, in the order
+// they were sent, so that the SDKs, which add a page before what they
+// show and take its last message as its newest, show a conversation in
+// order and mark its newest message delivered. The cursor is unchanged:
+// it still names the oldest message of a prepend page.
+func oldestFirst(h handler) handler {
+	return func(st *state, c *call) (any, error) {
+		res, err := h(st, c)
+		if err != nil || chat.Direction(c.r.URL.Query().Get("affix")) != chat.DirectionBefore {
+			return res, err
+		}
+		switch p := res.(type) {
+		case chat.Page[chat.Message]:
+			slices.Reverse(p.Data)
+		case userMessagesPage:
+			slices.Reverse(p.Data)
+		}
+		return res, nil
 	}
 }
 

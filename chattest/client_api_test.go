@@ -1,9 +1,12 @@
 package chattest_test
 
 import (
+	"cmp"
+	"fmt"
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -214,6 +217,94 @@ func TestClientListsTakePerPage(t *testing.T) {
 		assert.Equal(t, tc.pages, pg["total_pages"], tc.path)
 		assert.EqualValues(t, 2, pg["per_page"], tc.path)
 	}
+}
+
+// The client SDKs add a page of messages before what they show
+// (fetchPrevious) or after it (fetchNext) as it comes, and take its last
+// message as the newest: every page of every message list is oldest first,
+// and following meta.cursor walks the list without a gap or a repeat.
+func TestClientMessagePagesAreOldestFirst(t *testing.T) {
+	srv, client := start(t)
+	seed(srv, "alice", "bob", "carol")
+	ctx := t.Context()
+	_, err := client.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "g", Name: "G", Type: chat.GroupPublic, Owner: "alice",
+		Members: &chat.AddMembersRequest{Participants: []string{"bob"}}})
+	require.NoError(t, err)
+	var user, group, thread []string // each list's message ids, in the order sent
+	for i := range 5 {
+		from, to := "alice", "bob"
+		if i%2 == 1 {
+			from, to = to, from
+		}
+		m, err := client.Messages.Send(ctx, toUser(to, fmt.Sprint("user ", i)), chat.OnBehalfOf(from))
+		require.NoError(t, err)
+		user = append(user, m.ID)
+		g, err := client.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "g", ReceiverType: chat.ReceiverGroup,
+			Data: chat.MessageData{Text: fmt.Sprint("group ", i)}}, chat.OnBehalfOf(from))
+		require.NoError(t, err)
+		group = append(group, g.ID)
+	}
+	for i := range 5 {
+		r, err := client.Messages.SendThread(ctx, user[0], "bob", toUser("alice", fmt.Sprint("reply ", i)))
+		require.NoError(t, err)
+		thread = append(thread, r.ID)
+	}
+	// Ids are numbers, in the order messages are sent.
+	byID := func(a, b string) int { return cmp.Or(cmp.Compare(len(a), len(b)), strings.Compare(a, b)) }
+	all := slices.SortedFunc(slices.Values(slices.Concat(user, group, thread)), byID)
+	tok := mint(t, client, "alice")
+
+	ids := func(r rawResponse) []string {
+		var out []string
+		for _, m := range r.body["data"].([]any) {
+			out = append(out, m.(map[string]any)["id"].(string))
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		path string
+		want []string // the list, oldest first
+	}{
+		{"/v3.0/users/bob/messages?hideReplies=true", user},
+		{"/v3.0/groups/g/messages?categories=message", group},
+		{"/v3.0/messages/" + user[0] + "/thread?hideDeleted=1", thread},
+		{"/v3.0/messages?categories=message", all},
+	} {
+		for _, affix := range []string{"prepend", "append"} {
+			// Walk the list by pages of two, as the SDKs do: from the
+			// newest back (prepend) or from the oldest on (append).
+			var walked [][]string
+			next := tc.path + "&per_page=2&affix=" + affix
+			for range 10 {
+				r := do(t, srv, "GET", next, "", as(srv, tok))
+				require.Equal(t, 200, r.resp.StatusCode, r.body)
+				page := ids(r)
+				if len(page) == 0 {
+					break
+				}
+				assert.True(t, slices.IsSortedFunc(page, byID),
+					"%s %s: a page oldest first, got %v", tc.path, affix, page)
+				walked = append(walked, page)
+				cursor := r.body["meta"].(map[string]any)["cursor"].(map[string]any)
+				next = fmt.Sprintf("%s&per_page=2&affix=%s&id=%v", tc.path, affix, cursor["id"])
+			}
+			var got []string
+			if affix == "prepend" { // each page goes before the ones before it
+				for _, page := range slices.Backward(walked) {
+					got = append(got, page...)
+				}
+			} else {
+				got = slices.Concat(walked...)
+			}
+			assert.Equal(t, tc.want, got, "%s %s", tc.path, affix)
+			if affix == "prepend" {
+				assert.Equal(t, tc.want[len(tc.want)-2:], walked[0], "%s: the first prepend page, the two newest", tc.path)
+			}
+		}
+	}
+	// The server API's lists are as they were.
+	r := do(t, srv, "GET", "/v3/groups/g/messages?categories=message&limit=2&affix=prepend", "", key(srv))
+	assert.Equal(t, []string{group[4], group[3]}, ids(r), "the server API: newest first")
 }
 
 func TestClientConversationIsAnObject(t *testing.T) {

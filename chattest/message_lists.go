@@ -336,8 +336,11 @@ func (st *state) listUserMessages(c *call) (any, error) {
 		id, _ := strconv.ParseInt(next.ID, 10, 64)
 		meta.Cursor = &numericIDCursor{ID: id, Affix: next.Direction}
 	}
-	return struct {
-		Data []chat.Message   `json:"data"`
-		Meta userMessagesMeta `json:"meta"`
-	}{f.render(page), meta}, nil
+	return userMessagesPage{f.render(page), meta}, nil
+}
+
+// userMessagesPage is the answer of GET /v3/users/{uid}/messages.
+type userMessagesPage struct {
+	Data []chat.Message   `json:"data"`
+	Meta userMessagesMeta `json:"meta"`
 }
