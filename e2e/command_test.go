@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/pem"
 	"net"
 	"net/http"
 	"os"
@@ -60,24 +61,41 @@ func startCommand(t *testing.T) (addr, certFile string) {
 	}
 }
 
-// The command serves the client API on the address of the server API: a
-// backend on the Go SDK and two users on the JavaScript SDK, all pointed at
-// the one address.
-func TestCommandServesTheClientAPI(t *testing.T) {
-	requireSDK(t)
-	addr, certFile := startCommand(t)
-	pem, err := os.ReadFile(certFile)
+// commandClient returns a Go SDK client of the app of the command at addr
+// (test-app, with commandKey), trusting only the certificate in certFile,
+// and that certificate.
+func commandClient(t *testing.T, addr, certFile string) (*chat.Client, *x509.Certificate) {
+	t.Helper()
+	b, err := os.ReadFile(certFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, _ := pem.Decode(b)
+	if block == nil {
+		t.Fatalf("%s holds no PEM", certFile)
+	}
+	cert, err := x509.ParseCertificate(block.Bytes)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(pem)
+	pool.AddCert(cert)
 	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
 	t.Cleanup(hc.CloseIdleConnections)
 	api, err := chat.NewClient("test-app", commandKey, chat.WithBaseURL("https://"+addr), chat.WithHTTPClient(hc))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return api, cert
+}
+
+// The command serves the client API on the address of the server API: a
+// backend on the Go SDK and two users on the JavaScript SDK, all pointed at
+// the one address.
+func TestCommandServesTheClientAPI(t *testing.T) {
+	requireSDK(t)
+	addr, certFile := startCommand(t)
+	api, _ := commandClient(t, addr, certFile)
 	ctx := ctxFor(t)
 	tokens := map[string]string{}
 	for _, uid := range []string{"alice", "bob"} {

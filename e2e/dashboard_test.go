@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -48,10 +49,12 @@ func chromium(t *testing.T) string {
 }
 
 // browser starts a headless Chromium with a fresh profile that trusts
-// srv's certificate (and no other self-signed one), and returns a tab.
-func browser(t *testing.T, srv *chattest.Server) context.Context {
+// cert, the certificate of the chattest under test (and no other
+// self-signed one), and returns a tab. chromedp.NewContext on the tab
+// opens another tab of the same browser.
+func browser(t *testing.T, cert *x509.Certificate) context.Context {
 	t.Helper()
-	spki := sha256.Sum256(srv.Certificate().RawSubjectPublicKeyInfo)
+	spki := sha256.Sum256(cert.RawSubjectPublicKeyInfo)
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromium(t)),
 		chromedp.Headless,
@@ -80,13 +83,15 @@ func browser(t *testing.T, srv *chattest.Server) context.Context {
 	return ctx
 }
 
-// screenshots is where the test writes a PNG of each page: $CHAT_E2E_ARTIFACTS,
-// or a folder of the temporary directory.
-func screenshots(t *testing.T) string {
+// screenshots is the folder name of $CHAT_E2E_ARTIFACTS (else of
+// chattest-e2e in the temporary directory), where a test writes a PNG of
+// each page it checks, for a person to look at.
+func screenshots(t *testing.T, name string) string {
 	dir := os.Getenv("CHAT_E2E_ARTIFACTS")
 	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "chattest-dashboard")
+		dir = filepath.Join(os.TempDir(), "chattest-e2e")
 	}
+	dir = filepath.Join(dir, name)
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	return dir
 }
@@ -193,7 +198,7 @@ func TestDashboardInABrowser(t *testing.T) {
 	opt := goleak.IgnoreCurrent()
 	srv := chattest.NewServer()
 	t.Cleanup(srv.Close)
-	b := &tab{t: t, ctx: browser(t, srv), base: srv.DashboardURL(), dir: screenshots(t)}
+	b := &tab{t: t, ctx: browser(t, srv.Certificate()), base: srv.DashboardURL(), dir: screenshots(t, "dashboard")}
 	t.Logf("screenshots in %s", b.dir)
 	ctx := t.Context()
 	client := srv.Client(chat.WithoutRetries())

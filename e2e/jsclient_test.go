@@ -56,14 +56,15 @@ type npmRun struct {
 }
 
 // npmCI installs the packages dir's package-lock.json pins, with npm ci,
-// once per test run.
+// once per test run: its devDependencies too, whatever npm's
+// configuration omits.
 func npmCI(t *testing.T, dir string) {
 	t.Helper()
 	npm := requireTool(t, "npm")
 	v, _ := npmDone.LoadOrStore(dir, &npmRun{})
 	r := v.(*npmRun)
 	r.once.Do(func() {
-		cmd := exec.Command(npm, "ci", "--no-audit", "--no-fund", "--loglevel=error")
+		cmd := exec.Command(npm, "ci", "--include=dev", "--no-audit", "--no-fund", "--loglevel=error")
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
 			r.err = fmt.Errorf("npm ci in %s: %v\n%s", dir, err, out)

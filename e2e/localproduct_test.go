@@ -3,8 +3,6 @@ package e2e
 import (
 	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,16 +18,6 @@ import (
 
 // browserTimeout bounds each step of a page.
 const browserTimeout = 30 * time.Second
-
-// requireChromium returns the Chromium to drive: $CHAT_E2E_CHROMIUM, or
-// chromium on the PATH.
-func requireChromium(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv("CHAT_E2E_CHROMIUM"); p != "" {
-		return p
-	}
-	return requireTool(t, "chromium")
-}
 
 // startLocalProduct builds and runs examples/localproduct against srv,
 // whose API key is apiKey and certificate is in certFile, and returns the
@@ -80,35 +68,20 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 // The runnable example, as a person runs it: the Go backend, and its web
 // app in two tabs of a headless Chromium, one per user, against chattest.
 func TestLocalProductInABrowser(t *testing.T) {
-	chromium := requireChromium(t)
 	const apiKey = "local-dev-key-0000"
 	srv := chattest.NewServer(chattest.WithAPIKey(apiKey))
 	t.Cleanup(srv.Close)
 	certFile := writeCert(t, srv)
 	base := startLocalProduct(t, srv, apiKey, certFile)
 
-	// The browser trusts chattest's certificate, and nothing else it would
-	// not trust anyway: its public key is pinned.
-	spki := sha256.Sum256(srv.Certificate().RawSubjectPublicKeyInfo)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("ignore-certificate-errors-spki-list", base64.StdEncoding.EncodeToString(spki[:])),
-		chromedp.UserDataDir(t.TempDir()))
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancelAlloc)
-	browser, cancelBrowser := chromedp.NewContext(allocCtx)
-	t.Cleanup(cancelBrowser)
-	// The first run starts the browser, for as long as browser lasts; the
-	// steps below have timeouts of their own.
-	if err := chromedp.Do(browser); err != nil {
-		t.Fatal(err)
-	}
+	// One browser, which trusts chattest's certificate; a tab per user.
+	b := browser(t, srv.Certificate())
 
 	// tab opens the web app as uid in a tab of its own, and waits until it
 	// is online.
 	tab := func(uid string) context.Context {
 		t.Helper()
-		ctx, cancel := chromedp.NewContext(browser, chromedp.WithListener(func(ev any) {
+		ctx, cancel := chromedp.NewContext(b, chromedp.WithListener(func(ev any) {
 			if e, ok := ev.(*runtime.EventExceptionThrown); ok && e.ExceptionDetails != nil {
 				d := e.ExceptionDetails
 				if d.Exception != nil {
