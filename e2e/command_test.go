@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -21,7 +22,7 @@ const commandKey = "e2e0000000000000000000000000000000000e2e"
 
 // startCommand builds cmd/chattest and runs it on a free loopback port
 // until the test ends. It returns its address (HOST:PORT) and the file of
-// its certificate, once it accepts connections.
+// its certificate, once it accepts connections and has written it.
 func startCommand(t *testing.T) (addr, certFile string) {
 	t.Helper()
 	dir := t.TempDir()
@@ -47,7 +48,9 @@ func startCommand(t *testing.T) (addr, certFile string) {
 	})
 	deadline := time.After(callTimeout)
 	for {
-		if _, err := os.Stat(certFile); err == nil {
+		// The command listens, then writes the file: wait for a whole
+		// PEM block in it.
+		if b, err := os.ReadFile(certFile); err == nil && bytes.Contains(b, []byte("-----END CERTIFICATE-----")) {
 			if c, err := net.Dial("tcp", addr); err == nil {
 				c.Close()
 				return addr, certFile
