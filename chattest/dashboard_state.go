@@ -122,7 +122,7 @@ func (h *Handler) dashConversationsOf() dashList[dashConversation] {
 		}
 		if n := len(cv.msgs); n > 0 {
 			m := cv.msgs[n-1]
-			dc.Last, dc.LastAt = m.m.Sender+": "+messageText(m.m), m.m.SentAt
+			dc.Last, dc.LastAt = m.m.Sender+": "+h.log.shown(messageText(m.m)), m.m.SentAt
 		}
 		dc.OwnersCount = len(owners)
 		for _, uid := range owners[:min(len(owners), dashRows)] {
@@ -150,19 +150,20 @@ func (h *Handler) dashMessagesOf(id string) dashList[dashMessage] {
 	}
 	out := dashList[dashMessage]{Total: len(top)}
 	for _, m := range top[max(len(top)-dashRows, 0):] {
-		dm := dashMessageOf(m)
+		dm := h.dashMessageOf(m)
 		for _, r := range m.replies {
-			dm.Replies = append(dm.Replies, dashMessageOf(r))
+			dm.Replies = append(dm.Replies, h.dashMessageOf(r))
 		}
 		out.Rows = append(out.Rows, dm)
 	}
 	return out
 }
 
-// dashMessageOf is m as the dashboard shows it, without its replies.
-func dashMessageOf(m *msgRec) dashMessage {
+// dashMessageOf is m as the dashboard shows it, without its replies, its
+// text redacted as the request log is.
+func (h *Handler) dashMessageOf(m *msgRec) dashMessage {
 	dm := dashMessage{ID: m.m.ID, ConversationID: m.m.ConversationID, Sender: m.m.Sender, Receiver: m.m.Receiver,
-		Kind: string(m.m.Category) + "/" + string(m.m.Type), Text: messageText(m.m), SentAt: m.m.SentAt,
+		Kind: string(m.m.Category) + "/" + string(m.m.Type), Text: h.log.shown(messageText(m.m)), SentAt: m.m.SentAt,
 		Edited: m.m.EditedAt != 0, Deleted: m.m.DeletedAt != 0}
 	for _, r := range m.reactions {
 		i := slices.IndexFunc(dm.Reactions, func(d dashReaction) bool { return d.Emoji == r.reaction })
@@ -183,7 +184,7 @@ func (h *Handler) dashWebhooksOf() dashWebhooks {
 	defer st.mu.Unlock()
 	var out dashWebhooks
 	for _, hk := range st.webhooks[st.appID] {
-		dw := dashWebhook{ID: hk.w.ID, Name: hk.w.Name, URL: shownURL(hk.w.WebhookURL), Enabled: hk.w.Enabled, Retry: hk.w.RetryOnFailure}
+		dw := dashWebhook{ID: hk.w.ID, Name: h.log.shown(hk.w.Name), URL: h.log.shown(hk.w.WebhookURL), Enabled: hk.w.Enabled, Retry: hk.w.RetryOnFailure}
 		dw.Triggers = slices.Sorted(maps.Keys(hk.triggers))
 		out.Webhooks = append(out.Webhooks, dw)
 	}
@@ -193,7 +194,7 @@ func (h *Handler) dashWebhooksOf() dashWebhooks {
 		d := log[i]
 		dd := dashDelivery{Seq: i + 1, Trigger: d.Trigger, WebhookID: d.WebhookID, State: string(d.State), StatusCode: d.StatusCode, Attempts: d.Attempts}
 		if d.Err != nil {
-			dd.Err = d.Err.Error()
+			dd.Err = h.log.shown(d.Err.Error())
 		}
 		out.Deliveries.Rows = append(out.Deliveries.Rows, dd)
 	}

@@ -142,9 +142,14 @@
 // # Request log
 //
 // [Server.Requests] returns every request received (method, path, route,
-// query, headers, body, status, fault), with the API key and auth tokens
-// replaced by [Redacted] (and the management credentials); [Server.RequestCount] counts them by route and
-// [Server.AwaitRequests] waits for them.
+// query, headers, body, status, fault), with every credential replaced by
+// [Redacted]: keys, tokens, passwords, providers' secrets, the password of
+// any URL with user info, and any value under a name that says it is a
+// credential, found by what the body holds rather than by its
+// Content-Type, and in a body that does not parse too (see [Request]). A
+// body that is binary, or would still show a credential once decoded, is
+// shown as a note of its size. [Server.RequestCount] counts them by route
+// and [Server.AwaitRequests] waits for them.
 //
 // # Dashboard
 //
@@ -155,7 +160,8 @@
 // with each owner's unread count, the messages of a conversation with their
 // threads and reactions, the webhooks with each delivery's state, status
 // and attempts, and the request log (redacted, as [Server.Requests] is).
-// No page shows a credential. An open page updates itself, through a
+// No page shows a credential: messages, webhook URLs ("user:REDACTED@")
+// and delivery errors are redacted as the request log is. An open page updates itself, through a
 // Server-Sent Events stream (/_chattest/events), whenever a request is
 // served or a delivery progresses; the state seeded with the methods of
 // [Server] shows on the next change or reload. The pages answer GET only,

@@ -1,23 +1,20 @@
 package chattest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
-	"net/textproto"
 	"net/url"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
+
+	"github.com/chatrest/chat/internal/rest"
 )
 
 // Redacted replaces every credential in the request log: API keys, auth
@@ -30,31 +27,63 @@ const maxLoggedRequests = 10000
 
 // Request is one request as the server received it, for tests to assert
 // what was sent: see [Server.Requests]. It never holds a credential, so
-// printing a Request, or the log as JSON, shows no secret. These read
-// [Redacted]:
+// printing a Request, or the log as JSON, shows no secret, whatever the
+// request's Content-Type says and whether or not its body parses. These
+// read [Redacted]:
 //
 //   - the values of the credential headers, whole: apikey, key, secret,
 //     Authorization, Proxy-Authorization, Cookie, and those named as the
 //     fields below are (authToken, X-Auth-Token, X-Api-Key, ...);
 //   - by name, the path segments of {apiKey}, {authToken} and {pushToken},
-//     and the query parameters, JSON body fields (at any depth) and
-//     multipart or URL-encoded form fields whose name ends, in any letter
-//     case and ignoring "_" and "-", with password, token, secret,
-//     secretKey, apiKey, apiVideoKey, privateKey, p8Key, authKey,
-//     accessKey, appKey, certificate or jwt: the passwords of webhooks,
-//     tenants and groups, the providers' credentials (basicAuthPassword,
-//     private_key, p8Key, twilioAuthToken, sendGridApiKey, ...), push tokens
-//     (fcmToken, deviceToken, voipToken), uploaded certificates and the
-//     client API's jwts;
-//   - by value, wherever it appears (path, query, headers, body, escaped or
-//     not), every API key, auth token and jwt the server has held or issued,
-//     and the credentials the request itself carries in the places above,
-//     when at least 4 characters long (a shorter value is redacted only
-//     where its name says it is a credential, so that a password "p" does
-//     not wipe every "p" of the log).
+//     and the values of the query parameters, JSON fields (at any depth;
+//     under an object so named, all its strings and numbers), form fields
+//     and multipart parts whose name says they hold a credential: its
+//     words (its runs of letters and digits, in any letter case), joined,
+//     end with password, passwd, pwd, passphrase, token, secret, secretKey,
+//     apiKey, apiVideoKey, privateKey, p8Key, authKey, accessKey, appKey,
+//     certificate, jwt, authorization or cookie, or its last word is key,
+//     pass or auth (user[password], client_secret, x-api-key, metadata.key).
+//     These are the passwords of webhooks, tenants and groups, the
+//     providers' credentials (basicAuthPassword, private_key, p8Key,
+//     twilioAuthToken, sendGridApiKey, ...), push tokens (fcmToken,
+//     deviceToken, voipToken), uploaded certificates and the client API's
+//     jwts;
+//   - the password of every URL with user info, wherever it is written
+//     ("https://user:REDACTED@host/hook");
+//   - in every other text (a JSON string, a form value, a part, a header, a
+//     query value, a body that is none of JSON, a form or multipart), the
+//     value written after such a name: "password": "v", password=v, token:
+//     v (see below);
+//   - by value, wherever it appears (path, query, headers, body; escaped
+//     for a path, a query or JSON, or base64-encoded), every API key, auth
+//     token and jwt the server has held or issued, the credentials of at
+//     least 8 characters that requests carried under the names above (the
+//     log hides them in later requests too), and the credentials the
+//     request itself carries, when at least 4 characters long (a shorter
+//     value is redacted only where its name says it is a credential, so
+//     that a password "p" does not wipe every "p" of the log).
 //
-// A body with a field redacted by name is shown re-encoded: JSON with its
-// object keys sorted.
+// A body is read for what it is, not for what its Content-Type says: as
+// JSON when it is a JSON object or array, as a URL-encoded form when it parses as one,
+// as multipart when it has the boundary its Content-Type gives, or one on
+// its first line; a JSON string, form value or part that is itself JSON, a
+// form or multipart is read the same way. Any other text (a body cut
+// short, JSON that does not parse, plain text) is scanned for a name that
+// holds a credential followed by ":", "=" or "=>" and a value: a quoted
+// value is redacted up to its closing quote, or to the end of the text if
+// it has none; an object or array, to its closing bracket; a value after
+// "=", to a "&" or the end of the line; a number after ":", where it ends;
+// any other value after ":", to the end of the line. A text that would
+// still show a credential once its percent, JSON or HTML escapes are
+// decoded (pass%77ord=v) is not shown: a body then reads "[N bytes not
+// shown: encoded text that may hold a credential]", any other text
+// [Redacted]; a body, or a part, that is not UTF-8 text reads "[N bytes of
+// binary data, not shown]". Showing what is safe to show keeps the log
+// useful for a body the server could not read, which is what one debugs.
+//
+// A JSON body with a value redacted is shown re-encoded, its object keys
+// sorted; a form, multipart body or text is shown as sent, with the
+// redacted values replaced.
 type Request struct {
 	// Time is the server's clock ([WithClock]) when the request arrived.
 	Time time.Time
@@ -70,7 +99,7 @@ type Request struct {
 	Query url.Values
 	// Header holds the request's headers.
 	Header http.Header
-	// Body is the request body.
+	// Body is the request body, redacted (see above).
 	Body string
 	// Status is the status answered; 0 when nothing was answered: the
 	// connection was dropped ([FaultDropBefore], [FaultDropAfter]), or the
@@ -82,85 +111,10 @@ type Request struct {
 	Fault Fault
 }
 
-// credentialHeaders are the headers whose values are redacted whole,
-// besides those whose name says they hold a credential (see
-// credentialHeader).
-var credentialHeaders = []string{"Apikey", "Key", "Secret", "Authorization", "Proxy-Authorization", "Cookie"}
-
-// credentialHeader reports whether the values of the header name (in
-// canonical form) are credentials: one of credentialHeaders, or a name
-// such as X-Auth-Token or X-Api-Key that secretField recognizes.
-func credentialHeader(name string) bool {
-	return slices.Contains(credentialHeaders, name) || secretField(name)
-}
-
-// secretWildcards are the path wildcards whose values are credentials.
-var secretWildcards = []string{"apiKey", "authToken", "pushToken"}
-
-// secretFieldSuffixes end the normalized names (see secretField) of the
-// fields, form fields and query parameters that hold a credential.
-var secretFieldSuffixes = []string{
-	"password",    // webhooks, tenants, groups; basicAuthPassword, webhookPassword
-	"token",       // authToken, fcmToken, deviceToken, voipToken, pushToken, twilioAuthToken, bitlyAccessToken, ...
-	"secret",      // the management secret
-	"secretkey",   // scaniiSecretKey
-	"apikey",      // apiKey, sendGridApiKey, giphyApiKey, revaiAPIKey, ...
-	"apivideokey", // the broadcast extension's key
-	"privatekey",  // FCM service accounts' private_key
-	"p8key",       // APNs providers' p8Key
-	"authkey",     // a tenant app's authKey
-	"accesskey",   // an app's accessKey
-	"appkey",      // the E2EE extension's virgilAppKey
-	"certificate", // APNs p12 and p8 certificate uploads
-	"jwt",         // the client API's websocket credential
-}
-
 // minSecretLen is the length below which a value is not redacted wherever
 // it appears, only where its name says it is a credential: scrubbing a
 // one-letter password from every string would wipe that letter.
 const minSecretLen = 4
-
-// secretField reports whether a field, form field or query parameter named
-// name holds a credential: its name, lower-cased and without "_" and "-",
-// ends with one of secretFieldSuffixes. "withAuthToken" qualifies too, but
-// only string and number values are redacted, and its value is a bool.
-func secretField(name string) bool {
-	for i := range len(name) {
-		if name[i] >= utf8.RuneSelf { // lower-casing may make ASCII of it (K, the Kelvin sign, is k)
-			name = strings.ToLower(name)
-			break
-		}
-	}
-	for _, suffix := range secretFieldSuffixes {
-		if hasNormalizedSuffix(name, suffix) {
-			return true
-		}
-	}
-	return false
-}
-
-// hasNormalizedSuffix reports whether name, its ASCII letters lower-cased
-// and without "_" and "-", ends with suffix (lower-case ASCII).
-func hasNormalizedSuffix(name, suffix string) bool {
-	i := len(name)
-	for j := len(suffix) - 1; j >= 0; j-- {
-		for i > 0 && (name[i-1] == '_' || name[i-1] == '-') {
-			i--
-		}
-		if i == 0 {
-			return false
-		}
-		c := name[i-1]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != suffix[j] {
-			return false
-		}
-		i--
-	}
-	return true
-}
 
 // requestLog records the requests. It is guarded by the state's lock.
 type requestLog struct {
@@ -193,19 +147,21 @@ func (l *requestLog) touch() {
 }
 
 // learn adds a credential to those never logged, for good: a key or token
-// stays secret after it is deleted.
-func (l *requestLog) learn(secret string) {
+// stays secret after it is deleted. It reports whether the credential is
+// new.
+func (l *requestLog) learn(secret string) bool {
 	if _, ok := l.known.Load(secret); ok || secret == "" {
-		return
+		return false
 	}
 	l.secrets.add(forms(secret))
 	l.known.Store(secret, true) // after secrets, which then hold it
+	return true
 }
 
 // learnFrom learns the credentials an answer body issues or shows.
 func (l *requestLog) learnFrom(out []byte) {
 	if bytes.Contains(out, []byte(`"authToken"`)) || bytes.Contains(out, []byte(`"apiKey"`)) || bytes.Contains(out, []byte(`"jwt"`)) {
-		jsonSecrets(out, l.learn)
+		jsonSecrets(out, func(s string) { l.learn(s) })
 	}
 }
 
@@ -240,10 +196,10 @@ func jsonSecrets(b []byte, add func(string)) {
 }
 
 // forms returns secret as it may appear in a request: as it is, escaped in
-// a path or a query, and escaped in a JSON string.
+// a path, a query or a JSON string, and base64-encoded.
 func forms(secret string) []string {
 	j, _ := json.Marshal(secret) // a string always encodes
-	out := []string{secret, url.PathEscape(secret), url.QueryEscape(secret), string(j[1 : len(j)-1])}
+	out := append(rest.WithEncodings([]string{secret}), string(j[1:len(j)-1]))
 	slices.Sort(out)
 	return slices.Compact(out)
 }
@@ -301,150 +257,36 @@ func (x *secretIndex) find(v string, found []string) []string {
 	return found
 }
 
-// scrubber replaces secrets in text: those of a request (mine) and those
-// the server knows.
+// scrubber finds secrets in text: those of a request (mine) and those the
+// server knows.
 type scrubber struct {
 	mine  []string
 	known *secretIndex
 }
 
-// scrub replaces every secret found in v by Redacted, longest first, so that
-// a secret inside another cannot leave a part of the longer one. Secrets
+// spans appends to spans where the secrets of s occur in v. Secrets
 // shorter than minSecretLen are left alone.
-func (s scrubber) scrub(v string) string {
+func (s scrubber) spans(v string, spans [][2]int) [][2]int {
 	var found []string
 	for _, secret := range s.mine {
 		if len(secret) >= minSecretLen && strings.Contains(v, secret) {
 			found = append(found, secret)
 		}
 	}
-	found = s.known.find(v, found)
-	slices.SortFunc(found, func(a, b string) int { return len(b) - len(a) })
+	if s.known != nil {
+		found = s.known.find(v, found)
+	}
 	for _, secret := range found {
-		v = strings.ReplaceAll(v, secret, Redacted)
-	}
-	return v
-}
-
-// scrubPath scrubs an escaped path. When its decoded form still shows a
-// secret (escaped in a way of its own, e.g. "%6B" for "k"), the path is
-// shown decoded, scrubbed and escaped again.
-func (s scrubber) scrubPath(escaped string) string {
-	out := s.scrub(escaped)
-	if dec, err := url.PathUnescape(out); err == nil && s.scrub(dec) != dec {
-		return (&url.URL{Path: s.scrub(dec)}).EscapedPath()
-	}
-	return out
-}
-
-// scrubBody scrubs a body of the content type ct: by name the fields of a
-// JSON, multipart or URL-encoded form body that hold a credential, and by
-// value the secrets of s anywhere. When a JSON body's strings, decoded,
-// still show a secret (escaped in a way of its own, e.g. "\/" for "/"), or
-// a field was redacted by name, the body is shown decoded, scrubbed and
-// encoded again.
-func (s scrubber) scrubBody(body, ct string) string {
-	if body == "" {
-		return ""
-	}
-	mt, params, _ := mime.ParseMediaType(ct)
-	switch {
-	case mt == "multipart/form-data" && params["boundary"] != "":
-		return s.scrub(redactMultipart(body, params["boundary"]))
-	case mt == "application/x-www-form-urlencoded":
-		return s.scrub(redactForm(body))
-	}
-	out := s.scrub(body)
-	dec := json.NewDecoder(strings.NewReader(out))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil || dec.More() {
-		return out
-	}
-	changed := false
-	var walk func(v any, secret bool) any
-	walk = func(v any, secret bool) any {
-		switch v := v.(type) {
-		case string:
-			if secret && v != "" {
-				changed = true
-				return Redacted
+		for i := 0; ; {
+			j := strings.Index(v[i:], secret)
+			if j < 0 {
+				break
 			}
-			if c := s.scrub(v); c != v {
-				changed = true
-				return c
-			}
-		case json.Number:
-			if secret {
-				changed = true
-				return Redacted
-			}
-		case []any:
-			for i, e := range v {
-				v[i] = walk(e, secret)
-			}
-		case map[string]any:
-			m := make(map[string]any, len(v))
-			for k, e := range v {
-				m[walk(k, false).(string)] = walk(e, secretField(k))
-			}
-			return m
-		}
-		return v
-	}
-	v = walk(v, false)
-	if !changed {
-		return out
-	}
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(v) != nil {
-		return Redacted // unreachable: decoded JSON encodes
-	}
-	return strings.TrimSuffix(b.String(), "\n")
-}
-
-// redactMultipart replaces the content of each part of a multipart body
-// whose form name holds a credential, keeping everything else as sent. A
-// body it cannot read is returned as it is.
-func redactMultipart(body, boundary string) string {
-	delim := "\r\n--" + boundary
-	parts := strings.Split("\r\n"+body, delim)
-	for i := 1; i < len(parts); i++ {
-		p := parts[i]
-		if strings.HasPrefix(p, "--") {
-			break // the closing delimiter: the rest is the epilogue
-		}
-		// The delimiter's line ends (after optional padding), then come
-		// the part's headers, an empty line and the content.
-		start, end := strings.Index(p, "\r\n"), strings.Index(p, "\r\n\r\n")
-		if start < 0 || end < 0 {
-			continue
-		}
-		hdr, err := textproto.NewReader(bufio.NewReader(strings.NewReader(p[start+2 : end+4]))).ReadMIMEHeader()
-		if err != nil && !errors.Is(err, io.EOF) {
-			continue
-		}
-		_, disp, err := mime.ParseMediaType(hdr.Get("Content-Disposition"))
-		if err == nil && secretField(disp["name"]) && len(p) > end+4 {
-			parts[i] = p[:end+4] + Redacted
+			spans = append(spans, [2]int{i + j, i + j + len(secret)})
+			i += j + 1
 		}
 	}
-	return strings.TrimPrefix(strings.Join(parts, delim), "\r\n")
-}
-
-// redactForm replaces the values of the fields of a URL-encoded form body
-// that hold a credential, keeping the fields in their order.
-func redactForm(body string) string {
-	fields := strings.Split(body, "&")
-	for i, f := range fields {
-		k, v, ok := strings.Cut(f, "=")
-		if name, err := url.QueryUnescape(k); ok && v != "" && err == nil && secretField(name) {
-			fields[i] = k + "=" + Redacted
-		}
-	}
-	return strings.Join(fields, "&")
+	return spans
 }
 
 // exchange is a request in progress: its log entry, which the handler
@@ -459,37 +301,53 @@ type exchange struct {
 	fault   Fault
 }
 
+// learnedLen are the lengths of the credentials a request carries that
+// the log learns, to hide them in later requests too: at least 8 bytes, so
+// that a password such as "test" does not wipe every "test" of the log
+// (it is hidden by name, and in its own request), and at most 64 KiB.
+const minLearnedLen, maxLearnedLen = 8, 64 << 10
+
 // arrive prepares the log entry of a request of the route pattern, with
 // every credential redacted; record then records it. The work is done
 // before taking the state's lock, with the credentials the server knows
-// by then.
+// by then. The credentials the request carries, found by name, are
+// hidden wherever else they appear in it: when it has new ones, the entry
+// is made again with them. Those a strong name holds (see fieldKind) are
+// learned.
 func (h *Handler) arrive(pattern string, r *http.Request, body []byte) *exchange {
 	x := &exchange{pattern: pattern, r: r, body: body}
-	// The credentials this request carries that the server does not
-	// know (the log's snapshot, loaded after, has those it knows).
-	add := func(s string) {
-		if _, known := h.log.known.Load(s); !known && len(s) >= minSecretLen {
-			x.mine = append(x.mine, forms(s)...)
-		}
-	}
-	for name, vs := range r.Header {
-		if !credentialHeader(name) {
-			continue
-		}
-		for _, v := range vs {
-			add(v)
-			if _, cred, ok := strings.Cut(v, " "); ok { // "Bearer <token>"
-				add(strings.TrimSpace(cred))
-			}
-		}
-	}
 	for _, name := range secretWildcards {
-		add(r.PathValue(name))
+		x.addMine(h, r.PathValue(name))
 	}
-	jsonSecrets(body, add)
 	x.learned = h.log.secrets.learned.Load()
-	x.entry = logEntry(pattern, r, body, scrubber{x.mine, &h.log.secrets})
+	entry, found := logEntry(pattern, r, body, scrubber{x.mine, &h.log.secrets})
+	again := false
+	for _, f := range found {
+		if f.strong && len(f.value) >= minLearnedLen && len(f.value) <= maxLearnedLen && h.log.learn(f.value) {
+			again = true
+		} else if x.addMine(h, f.value) {
+			again = true
+		}
+	}
+	if again {
+		x.learned = h.log.secrets.learned.Load()
+		entry, _ = logEntry(pattern, r, body, scrubber{x.mine, &h.log.secrets})
+	}
+	x.entry = entry
 	return x
+}
+
+// addMine adds s to the credentials of x's request that the server does
+// not know, and reports whether it was new.
+func (x *exchange) addMine(h *Handler, s string) bool {
+	if len(s) < minSecretLen || slices.Contains(x.mine, s) {
+		return false
+	}
+	if _, known := h.log.known.Load(s); known {
+		return false
+	}
+	x.mine = append(x.mine, forms(s)...)
+	return true
 }
 
 // record records x's request in the log, scrubbing it again in the rare
@@ -504,42 +362,52 @@ func (h *Handler) record(x *exchange) {
 		h.log.keysLearned = st.apiKeySeq
 	}
 	if h.log.secrets.learned.Load() != x.learned {
-		x.entry = logEntry(x.pattern, x.r, x.body, scrubber{x.mine, &h.log.secrets})
+		x.entry, _ = logEntry(x.pattern, x.r, x.body, scrubber{x.mine, &h.log.secrets})
 	}
 	x.entry.Time, x.entry.Fault = st.clock(), h.takeFault(x.pattern)
 	x.fault = x.entry.Fault
 	h.log.add(x.entry)
 }
 
-// logEntry is the log entry of a request of the route pattern, with the
-// secrets of sc redacted, and the credentials named as such (see
-// [Request]).
-func logEntry(pattern string, r *http.Request, body []byte, sc scrubber) *Request {
+// logEntry is the log entry of a request of the route pattern, with every
+// credential redacted (see [Request]): by name, and by value the secrets
+// of sc. It returns too the values it redacted by name.
+func logEntry(pattern string, r *http.Request, body []byte, sc scrubber) (*Request, []foundSecret) {
+	rd := &redactor{sc: sc}
 	e := &Request{
 		Method: r.Method,
-		Path:   sc.scrubPath(redactPath(r.URL.EscapedPath(), pattern)),
+		Path:   rd.path(redactPath(r.URL.EscapedPath(), pattern)),
 		Route:  pattern,
 		Query:  url.Values{},
 		Header: r.Header.Clone(),
-		Body:   sc.scrubBody(string(body), r.Header.Get("Content-Type")),
+		Body:   rd.body(string(body), r.Header.Get("Content-Type"), 0),
 	}
 	for k, vs := range r.URL.Query() {
+		name := rd.value(k, 0)
 		for _, v := range vs {
 			if secretField(k) && v != "" {
+				rd.noteField(k, v)
 				v = Redacted
+			} else {
+				v = rd.value(v, 0)
 			}
-			e.Query.Add(sc.scrub(k), sc.scrub(v))
+			e.Query.Add(name, v)
 		}
 	}
 	for k, vs := range e.Header {
 		for i, v := range vs {
-			vs[i] = sc.scrub(v)
 			if credentialHeader(k) {
+				rd.note(v, true)
+				if _, cred, ok := strings.Cut(v, " "); ok { // "Bearer <token>"
+					rd.note(strings.TrimSpace(cred), true)
+				}
 				vs[i] = Redacted
+				continue
 			}
+			vs[i] = rd.value(v, 0)
 		}
 	}
-	return e
+	return e, rd.found
 }
 
 // redactPath replaces the segments of path that the route pattern names
