@@ -103,14 +103,19 @@ func fieldKind(name string) (secret, strong bool) {
 		if start == end {
 			return false, false
 		}
-		if w := strings.TrimRight(name[start:end], "0123456789"); w != "" {
-			end = start + len(w)
+		w := end
+		for w > start && '0' <= name[w-1] && name[w-1] <= '9' {
+			w--
+		}
+		if w > start {
+			end = w
 			break
 		}
 		end = start
 	}
+	last := name[end-1] | 0x20 // lower-cased: a letter
 	for _, suffix := range secretFieldSuffixes {
-		if hasWordsSuffix(name[:end], suffix) {
+		if suffix[len(suffix)-1] == last && hasWordsSuffix(name[:end], suffix) {
 			return true, true
 		}
 	}
@@ -226,7 +231,8 @@ func (rd *redactor) body(body, ct string, nesting int) string {
 		return ""
 	}
 	mt, params, _ := mime.ParseMediaType(ct)
-	if b := multipartBoundary(body, mt, params); b != "" && nesting < maxNesting {
+	// The boundary shows as it is: it must show no credential either.
+	if b := multipartBoundary(body, mt, params); b != "" && nesting < maxNesting && rd.plain(b) == b && rd.clean(b) {
 		return rd.multipart(body, b, nesting+1)
 	}
 	if !utf8.ValidString(body) {
@@ -311,6 +317,9 @@ var decoders = []func(string) string{percentDecode, jsonUnescape, html.UnescapeS
 // clean reports whether s, already redacted, shows no credential when
 // decoded: by each decoder, and by all of them, applied up to three times.
 func (rd *redactor) clean(s string) bool {
+	if !strings.ContainsAny(s, "%\\&") {
+		return true // nothing to decode
+	}
 	all := s
 	for range 3 {
 		next := all
@@ -455,17 +464,41 @@ func (rd *redactor) form(s string, nesting int) string {
 
 // multipartBoundary returns the boundary of body when it is a multipart
 // body: the boundary its Content-Type gives, when the body has it, else
-// the one its first line gives; "" when it is not one.
+// the one its first line gives ("--boundary"), or the first line of that
+// shape followed by a part's header (Content-Disposition, Content-Type);
+// "" when it is not one.
 func multipartBoundary(body, mt string, params map[string]string) string {
 	if b := params["boundary"]; strings.HasPrefix(mt, "multipart/") && b != "" && strings.Contains(body, "--"+b) {
 		return b
 	}
-	line, _, ok := strings.Cut(body, "\n")
-	b, isDelim := strings.CutPrefix(strings.TrimSuffix(line, "\r"), "--")
-	if !ok || !isDelim || b == "" || len(b) > 70 || strings.ContainsAny(b, "\r\n") {
-		return ""
+	first := true
+	for rest := body; rest != ""; first = false {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		b, ok := strings.CutPrefix(strings.TrimSuffix(line, "\r"), "--")
+		if !ok || !isBoundary(b) {
+			continue
+		}
+		if first || len(rest) >= len("content-") && strings.EqualFold(rest[:len("content-")], "content-") {
+			return b
+		}
 	}
-	return b
+	return ""
+}
+
+// isBoundary reports whether b may be a multipart boundary (RFC 2046):
+// 1 to 70 letters, digits and '()+_,-./:=? or spaces, not ending with a
+// space.
+func isBoundary(b string) bool {
+	if b == "" || len(b) > 70 || b[len(b)-1] == ' ' {
+		return false
+	}
+	for i := range len(b) {
+		if !isAlnum(b[i]) && strings.IndexByte("'()+_,-./:=? ", b[i]) < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // multipart redacts a multipart body of the boundary b: the content of
@@ -597,6 +630,9 @@ func isNameByte(c byte) bool {
 // null after ":", where it ends; any other value after ":", at the end of
 // the line. The values true, false, null and Redacted are left alone.
 func (rd *redactor) pairSpans(s string, spans [][2]int) [][2]int {
+	if !strings.ContainsAny(s, ":=") {
+		return spans
+	}
 	for i := 0; i < len(s); {
 		if !isNameByte(s[i]) {
 			i++
@@ -608,9 +644,6 @@ func (rd *redactor) pairSpans(s string, spans [][2]int) [][2]int {
 		}
 		name := s[i:j]
 		i = j
-		if !secretField(name) {
-			continue
-		}
 		k := j
 		for k < len(s) && s[k] == '\\' {
 			k++
@@ -621,7 +654,7 @@ func (rd *redactor) pairSpans(s string, spans [][2]int) [][2]int {
 			k = j
 		}
 		k = skipSpace(s, k)
-		if k >= len(s) || (s[k] != ':' && s[k] != '=') {
+		if k >= len(s) || (s[k] != ':' && s[k] != '=') || !secretField(name) {
 			continue
 		}
 		colon := s[k] == ':'
