@@ -2,12 +2,14 @@ package chattest
 
 import (
 	"bufio"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
 	"io"
 	"mime"
+	"mime/quotedprintable"
 	"net/textproto"
 	"net/url"
 	"slices"
@@ -407,7 +409,10 @@ func (rd *redactor) json(s string, nesting int) (string, bool) {
 		return v
 	}
 	v = walk(v, false, false)
-	if !changed {
+	// Shown as sent only when the text as sent, too, shows nothing to
+	// hide: the value decoded keeps the last of duplicate keys, and the
+	// others may hold a credential.
+	if !changed && len(rd.spans(s)) == 0 && rd.clean(s) {
 		return s, true
 	}
 	var b strings.Builder
@@ -553,7 +558,35 @@ func (rd *redactor) part(p, nl string, nesting int) string {
 		rd.noteField(disp["name"], content)
 		return shownHead + Redacted
 	}
-	return shownHead + rd.body(content, hdr.Get("Content-Type"), nesting)
+	ct := hdr.Get("Content-Type")
+	if dec, ok := transferDecode(content, hdr.Get("Content-Transfer-Encoding")); ok {
+		// Encoded content is shown as sent only when, decoded, it is text
+		// with nothing to hide.
+		if rd.body(dec, ct, nesting) != dec {
+			return shownHead + fmt.Sprintf(hiddenNote, len(content))
+		}
+	}
+	return shownHead + rd.body(content, ct, nesting)
+}
+
+// transferDecode decodes the content of a part of the Content-Transfer-
+// Encoding cte, base64 or quoted-printable; ok is false for any other.
+// Content that does not decode is returned as it is.
+func transferDecode(content, cte string) (string, bool) {
+	var r io.Reader
+	switch strings.ToLower(strings.TrimSpace(cte)) {
+	case "base64":
+		r = base64.NewDecoder(base64.StdEncoding, strings.NewReader(strings.Join(strings.Fields(content), "")))
+	case "quoted-printable":
+		r = quotedprintable.NewReader(strings.NewReader(content))
+	default:
+		return "", false
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return content, true
+	}
+	return string(b), true
 }
 
 // urlSpans appends to spans the password of every URL with user info in
@@ -628,9 +661,11 @@ func isNameByte(c byte) bool {
 // (or the end of s); an object or array, at its closing bracket; a value
 // after "=", at a "&" or the end of the line; a number, true, false or
 // null after ":", where it ends; any other value after ":", at the end of
-// the line. The values true, false, null and Redacted are left alone.
+// the line. The values true, false, null and Redacted are left alone. An
+// XML element so named, <password>v</password>, has its text redacted, up
+// to the next "<".
 func (rd *redactor) pairSpans(s string, spans [][2]int) [][2]int {
-	if !strings.ContainsAny(s, ":=") {
+	if !strings.ContainsAny(s, ":=>") {
 		return spans
 	}
 	for i := 0; i < len(s); {
@@ -643,6 +678,18 @@ func (rd *redactor) pairSpans(s string, spans [][2]int) [][2]int {
 			j++
 		}
 		name := s[i:j]
+		if i > 0 && s[i-1] == '<' && j < len(s) && s[j] == '>' && secretField(name) { // <password>v</password>
+			vs, ve := j+1, len(s)
+			if lt := strings.IndexByte(s[vs:], '<'); lt >= 0 {
+				ve = vs + lt
+			}
+			if v := s[vs:ve]; strings.TrimSpace(v) != "" && v != Redacted {
+				rd.note(v, false)
+				spans = append(spans, [2]int{vs, ve})
+			}
+			i = ve
+			continue
+		}
 		i = j
 		k := j
 		for k < len(s) && s[k] == '\\' {

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
 )
 
@@ -252,4 +253,18 @@ func fetchMgmt(t *testing.T, srv *chattest.Server, method, path, body string) (*
 	b, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
 	return resp, string(b)
+}
+
+// A message that quotes a credential shows on the dashboard without it,
+// as in the request log.
+func TestDashboardHidesCredentialsInMessages(t *testing.T) {
+	srv, client := start(t)
+	seed(srv, "alice", "bob")
+	_, err := client.Messages.Send(t.Context(), toUser("bob", "the key is "+srv.APIKey()+", and the wifi password: hunter22"), chat.OnBehalfOf("alice"))
+	require.NoError(t, err)
+	for _, page := range []string{"messages", "conversations", "requests"} {
+		p := getPage(t, srv, srv.HTTPClient(), page)
+		assertHides(t, page, p+html.UnescapeString(p), []string{srv.APIKey(), "hunter22"})
+		assert.Contains(t, html.UnescapeString(p), "the key is REDACTED, and the wifi password: REDACTED", page)
+	}
 }
