@@ -18,8 +18,9 @@ import (
 )
 
 // Redacted replaces every credential in the request log: API keys, auth
-// tokens, the client API's jwts, push tokens, passwords and providers'
-// credentials, and the values of the credential headers (see [Request]).
+// tokens, the client API's jwts, push tokens, passwords, the passwords of
+// URLs and providers' credentials, and the values of the credential
+// headers (see [Request]). The dashboard shows it too.
 const Redacted = "REDACTED"
 
 // maxLoggedRequests is how many requests the log keeps, the most recent.
@@ -42,8 +43,8 @@ const maxLoggedRequests = 10000
 //     end with password, passwd, pwd, passphrase, token, secret, secretKey,
 //     apiKey, apiVideoKey, privateKey, p8Key, authKey, accessKey, appKey,
 //     certificate, jwt, authorization or cookie, or its last word is key,
-//     pass or auth (user[password], client_secret, x-api-key, metadata.key).
-//     These are the passwords of webhooks, tenants and groups, the
+//     pass or auth (user[password], client_secret, x-api-key, metadata.key,
+//     password2). These are the passwords of webhooks, tenants and groups, the
 //     providers' credentials (basicAuthPassword, private_key, p8Key,
 //     twilioAuthToken, sendGridApiKey, ...), push tokens (fcmToken,
 //     deviceToken, voipToken), uploaded certificates and the client API's
@@ -64,22 +65,26 @@ const maxLoggedRequests = 10000
 //     that a password "p" does not wipe every "p" of the log).
 //
 // A body is read for what it is, not for what its Content-Type says: as
-// JSON when it is a JSON object or array, as a URL-encoded form when it parses as one,
-// as multipart when it has the boundary its Content-Type gives, or one on
-// its first line; a JSON string, form value or part that is itself JSON, a
-// form or multipart is read the same way. Any other text (a body cut
-// short, JSON that does not parse, plain text) is scanned for a name that
-// holds a credential followed by ":", "=" or "=>" and a value: a quoted
-// value is redacted up to its closing quote, or to the end of the text if
-// it has none; an object or array, to its closing bracket; a value after
-// "=", to a "&" or the end of the line; a number after ":", where it ends;
-// any other value after ":", to the end of the line. A text that would
-// still show a credential once its percent, JSON or HTML escapes are
-// decoded (pass%77ord=v) is not shown: a body then reads "[N bytes not
-// shown: encoded text that may hold a credential]", any other text
-// [Redacted]; a body, or a part, that is not UTF-8 text reads "[N bytes of
-// binary data, not shown]". Showing what is safe to show keeps the log
-// useful for a body the server could not read, which is what one debugs.
+// JSON when it is a JSON object or array, as a URL-encoded form when it
+// parses as one, as multipart when it has the boundary its Content-Type
+// gives, or a "--boundary" line first or before a part's headers; a JSON
+// string, form value or part that is itself JSON, a form or multipart is
+// read the same way. Any other text (a body cut short, JSON that does not
+// parse, plain text) is scanned for a name that holds a credential
+// followed by ":", "=" or "=>" and a value: a quoted value is redacted up
+// to its closing quote, or to the end of the text if it has none; an
+// object or array, to its closing bracket; a value after "=", to a "&" or
+// the end of the line; a number after ":", where it ends; any other value
+// after ":", to the end of the line; the text of an XML element so named,
+// to the next "<". A text that would still show a credential once its
+// percent, JSON or HTML escapes are decoded (pass%77ord=v) is not shown: a
+// body then reads "[N bytes not shown: encoded text that may hold a
+// credential]", any other text [Redacted]. A body, or a part, that is not
+// UTF-8 text reads "[N bytes of binary data, not shown]", and a part in
+// base64 or quoted-printable is shown only if, decoded, it has nothing to
+// hide. Showing what is safe to show keeps the log useful for a body the
+// server could not read, which is what one debugs; what may not be safe
+// is not shown at all.
 //
 // A JSON body with a value redacted is shown re-encoded, its object keys
 // sorted; a form, multipart body or text is shown as sent, with the
@@ -338,9 +343,10 @@ func (h *Handler) arrive(pattern string, r *http.Request, body []byte) *exchange
 }
 
 // addMine adds s to the credentials of x's request that the server does
-// not know, and reports whether it was new.
+// not know, and reports whether it was new. A value longer than
+// maxLearnedLen is hidden by name only.
 func (x *exchange) addMine(h *Handler, s string) bool {
-	if len(s) < minSecretLen || slices.Contains(x.mine, s) {
+	if len(s) < minSecretLen || len(s) > maxLearnedLen || slices.Contains(x.mine, s) {
 		return false
 	}
 	if _, known := h.log.known.Load(s); known {
