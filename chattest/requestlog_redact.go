@@ -531,20 +531,34 @@ func (rd *redactor) multipart(body, b string, nesting int) string {
 			parts[i], closed = "--"+rd.body(rest, "", nesting), true
 			continue
 		}
-		parts[i] = rd.part(p, nl, nesting)
+		parts[i] = rd.part(p, nesting)
 	}
 	return strings.TrimPrefix(strings.Join(parts, delim), nl)
 }
 
 // part redacts one part of a multipart body: p is what follows its
-// delimiter (padding, a line end, headers, a blank line, the content).
-func (rd *redactor) part(p, nl string, nesting int) string {
-	start, end := strings.Index(p, nl), strings.Index(p, nl+nl)
-	if start < 0 || end < 0 {
+// delimiter (padding, a line end, headers, a blank line, the content). The
+// headers end, as readers take them, at the first empty line, whatever
+// line ends it has.
+func (rd *redactor) part(p string, nesting int) string {
+	lineEnd := strings.IndexByte(p, '\n')
+	headEnd := -1
+	for i := lineEnd + 1; lineEnd >= 0 && i < len(p); {
+		nl := strings.IndexByte(p[i:], '\n')
+		if nl < 0 {
+			break
+		}
+		if strings.TrimSuffix(p[i:i+nl], "\r") == "" {
+			headEnd = i + nl + 1
+			break
+		}
+		i += nl + 1
+	}
+	if headEnd < 0 {
 		return rd.body(p, "", nesting) // cut short: no content
 	}
-	head := p[:end+2*len(nl)]
-	hdr, err := textproto.NewReader(bufio.NewReader(strings.NewReader(strings.ReplaceAll(head[start+len(nl):], nl, "\r\n")))).ReadMIMEHeader()
+	head := p[:headEnd]
+	hdr, err := textproto.NewReader(bufio.NewReader(strings.NewReader(head[lineEnd+1:]))).ReadMIMEHeader()
 	if err != nil && !errors.Is(err, io.EOF) {
 		return rd.body(p, "", nesting)
 	}
@@ -701,7 +715,18 @@ func (rd *redactor) pairSpans(s string, spans [][2]int) [][2]int {
 			k = j
 		}
 		k = skipSpace(s, k)
-		if k >= len(s) || (s[k] != ':' && s[k] != '=') || !secretField(name) {
+		if k >= len(s) || (s[k] != ':' && s[k] != '=') {
+			continue
+		}
+		if s[k] == '=' && strings.EqualFold(name, "name") {
+			if cs, ce, ok := partContent(s, i, k+1); ok {
+				spans = append(spans, [2]int{cs, ce})
+				rd.note(s[cs:ce], false)
+				i = ce
+			}
+			continue
+		}
+		if !secretField(name) {
 			continue
 		}
 		colon := s[k] == ':'
@@ -725,6 +750,57 @@ func (rd *redactor) pairSpans(s string, spans [][2]int) [][2]int {
 		}
 	}
 	return spans
+}
+
+// partContent finds, in text shaped as a multipart body that could not be
+// read as one, the content of a part whose header line ("Content-
+// Disposition: form-data; name=...") names a credential, given the
+// offsets of the end of "name" and of the start of its value: from after
+// the next blank line to the next line that starts with "--", or the end.
+func partContent(s string, nameEnd, vstart int) (start, end int, ok bool) {
+	lineStart := strings.LastIndexByte(s[:nameEnd], '\n') + 1
+	if !strings.Contains(strings.ToLower(s[lineStart:nameEnd]), "content-disposition") {
+		return 0, 0, false
+	}
+	vs, ve := valueSpan(s, vstart, false)
+	if v := s[vs:ve]; ve < len(s) && (s[ve] == '"' || s[ve] == '\'') {
+		ve++ // past the closing quote
+	} else if semi := strings.IndexByte(v, ';'); semi >= 0 {
+		ve = vs + semi // name=token; filename=...
+	}
+	if !secretField(s[vs:min(ve, len(s))]) && !secretField(strings.Trim(s[vs:ve], `"'`)) {
+		return 0, 0, false
+	}
+	// The blank line that ends the part's headers.
+	start = -1
+	for i := ve; i < len(s); {
+		nl := strings.IndexByte(s[i:], '\n')
+		if nl < 0 {
+			break
+		}
+		i += nl + 1
+		if rest := s[i:]; strings.HasPrefix(rest, "\n") || strings.HasPrefix(rest, "\r\n") {
+			start = i + 1
+			if rest[0] == '\r' {
+				start++
+			}
+			break
+		}
+	}
+	if start < 0 || start == len(s) {
+		return 0, 0, false
+	}
+	end = len(s)
+	if d := strings.Index(s[start:], "\n--"); d >= 0 {
+		end = start + d
+		if end > start && s[end-1] == '\r' {
+			end--
+		}
+	}
+	if end <= start || s[start:end] == Redacted {
+		return 0, 0, false
+	}
+	return start, end, true
 }
 
 func skipSpace(s string, i int) int {

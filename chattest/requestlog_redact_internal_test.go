@@ -94,6 +94,9 @@ func TestRequestLogRedactionRules(t *testing.T) {
 			"--b\r\nContent-Transfer-Encoding: base64\r\n\r\n" + fmt.Sprintf(hiddenNote, 24) + "\r\n--b--"},
 		{"multipart base64 part with nothing to hide", "--b\r\nContent-Transfer-Encoding: base64\r\n\r\n" + b64([]byte("hello")) + "\r\n--b--", "",
 			"--b\r\nContent-Transfer-Encoding: base64\r\n\r\n" + b64([]byte("hello")) + "\r\n--b--"},
+		{"multipart-shaped text", "x\n--b@d\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\npw\r\n--b@d--", "text/plain",
+			"x\n--b@d\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\nREDACTED\r\n--b@d--"},
+		{"multipart headers ended by a bare line feed", "--b\r\n\nname=\"note\"\r\n\r\n--b--", "", "--b\r\n\nname=\"note\"\r\n\r\n--b--"},
 		{"multipart with bare line feeds", "--b\nContent-Disposition: form-data; name=\"token\"\n\nt\n--b--\n", "",
 			"--b\nContent-Disposition: form-data; name=\"token\"\n\nREDACTED\n--b--\n"},
 	}
