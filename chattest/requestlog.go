@@ -76,7 +76,9 @@ const maxLoggedRequests = 10000
 // object or array, to its closing bracket; a value after "=", to a "&" or
 // the end of the line; a number after ":", where it ends; any other value
 // after ":", to the end of the line; the text of an XML element so named,
-// to the next "<". A text that would still show a credential once its
+// to the next "<"; the content of a part whose Content-Disposition line
+// gives such a name, in a text shaped as a multipart body that could not
+// be read as one. A text that would still show a credential once its
 // percent, JSON or HTML escapes are decoded (pass%77ord=v) is not shown: a
 // body then reads "[N bytes not shown: encoded text that may hold a
 // credential]", any other text [Redacted]. A body, or a part, that is not
