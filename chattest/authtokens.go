@@ -76,7 +76,9 @@ func (st *state) createAuthToken(c *call) (any, error) {
 	if !b.Force && len(u.tokens) > 0 {
 		return data(u.tokens[len(u.tokens)-1]), nil
 	}
-	return data(st.mintToken(u, c)), nil
+	t := st.mintToken(u, c)
+	st.closeRevoked(u.u.UID) // access.go: the oldest token may have rolled off
+	return data(t), nil
 }
 
 // GET /v3/users/{uid}/auth_tokens
@@ -138,6 +140,7 @@ func (st *state) deleteAuthToken(c *call) (any, error) {
 		return nil, err
 	}
 	u.tokens = slices.Delete(u.tokens, i, i+1)
+	st.closeRevoked(u.u.UID) // access.go
 	return data(chat.Result{Success: true, Message: "The auth token of user " + u.u.UID + " has been deleted successfully."}), nil
 }
 
@@ -148,5 +151,6 @@ func (st *state) flushAuthTokens(c *call) (any, error) {
 		return nil, err
 	}
 	u.tokens = nil
+	st.closeRevoked(u.u.UID) // access.go
 	return data(chat.Result{Success: true, Message: "All auth tokens of user " + u.u.UID + " have been deleted successfully."}), nil
 }

@@ -347,8 +347,8 @@ func unreadCounts(h handler) handler {
 			id = userConversationID(c.onBehalfOf, uid)
 		case c.r.PathValue("guid") != "":
 			guid := strings.ToLower(c.r.PathValue("guid"))
-			if !st.groupExists(guid) {
-				return nil, errGUIDNotFound(guid)
+			if err := st.checkGroupMember(c.onBehalfOf, guid); err != nil { // access.go
+				return nil, err
 			}
 			id = "group_" + guid
 		}
@@ -477,8 +477,9 @@ func (st *state) clientUserSession(c *call) (any, error) { return data(struct{}{
 //
 // The acting user joins the group as a participant: a public group, or a
 // password group with its password in the body ({"password"}). A private
-// group is joined only by being added. The answer is the "joined" action
-// message; it fires group_member_joined.
+// group is joined only by being added: to others it does not exist
+// (access.go). The answer is the "joined" action message; it fires
+// group_member_joined.
 func (st *state) joinGroup(c *call) (any, error) {
 	g, err := st.group(c)
 	if err != nil {
@@ -496,8 +497,6 @@ func (st *state) joinGroup(c *call) (any, error) {
 		return nil, errBannedGroupMember(g.g.GUID, uid)
 	case st.member(g, uid) != nil:
 		return nil, errAlreadyJoined(g.g.GUID, uid)
-	case g.g.Type == chat.GroupPrivate:
-		return nil, errJoinPrivate(g.g.GUID)
 	case g.g.Type == chat.GroupPassword && b.Password != g.password:
 		return nil, errWrongGroupPassword(g.g.GUID)
 	case st.membersCount(g) >= maxGroupMembers:
@@ -525,19 +524,11 @@ func (st *state) leaveGroup(c *call) (any, error) {
 	return data(chat.Result{Success: true, Message: "The user " + uid + " has left the group " + g.g.GUID + "."}), nil
 }
 
-func errJoinPrivate(guid string) *apiError {
-	return newAPIError(http.StatusForbidden, codeGroupJoinNotAllowed,
-		"The group "+guid+" is private: its members are added by its admins and moderators.", "")
-}
-
 func errWrongGroupPassword(guid string) *apiError {
 	return newAPIError(http.StatusUnauthorized, codeWrongGroupPass, "The password of the group "+guid+" is not correct.", "")
 }
 
-const (
-	codeGroupJoinNotAllowed = "ERR_GROUP_JOIN_NOT_ALLOWED"
-	codeWrongGroupPass      = "ERR_WRONG_GROUP_PASS"
-)
+const codeWrongGroupPass = "ERR_WRONG_GROUP_PASS"
 
 // clientCORS answers the preflight requests browsers send before a client
 // API call from a page of another origin, and lets every origin read the

@@ -417,7 +417,7 @@ func TestClientJoinAndLeave(t *testing.T) {
 	}{
 		{"again", "/v3.0/groups/open/members", "{}", "ERR_ALREADY_JOINED", 409},
 		{"a wrong password", "/v3.0/groups/locked/members", `{"password":"nope"}`, "ERR_WRONG_GROUP_PASS", 401},
-		{"a private group", "/v3.0/groups/closed/members", "{}", "ERR_GROUP_JOIN_NOT_ALLOWED", 403},
+		{"a private group", "/v3.0/groups/closed/members", "{}", "ERR_GUID_NOT_FOUND", 404}, // hidden from non-members
 		{"an unknown group", "/v3.0/groups/nope/members", "{}", "ERR_GUID_NOT_FOUND", 404},
 	}
 	for _, tc := range cases {

@@ -315,12 +315,13 @@ func userConv(h func(*state, *call, convTarget) (any, error)) func(*state, *call
 }
 
 // groupConv resolves the onBehalfOf user's conversation in the path's
-// {guid} before calling h; the user must be a member.
+// {guid} before calling h; the user must see the group (access.go) and be
+// a member.
 func groupConv(h func(*state, *call, convTarget) (any, error)) func(*state, *call) (any, error) {
 	return func(st *state, c *call) (any, error) {
 		guid := strings.ToLower(c.r.PathValue("guid"))
-		if !st.groupExists(guid) {
-			return nil, errGUIDNotFound(guid)
+		if _, err := st.groupFor(c.onBehalfOf, guid); err != nil {
+			return nil, err
 		}
 		t := convTarget{owner: c.onBehalfOf, id: "group_" + guid, typ: chat.ConversationGroup}
 		if _, ok := st.memberScope(guid, c.onBehalfOf); !ok {

@@ -185,7 +185,13 @@
 //
 // Its requests, under /v3.0, carry the appId and authToken headers instead
 // of apikey: the token's owner is the acting user, as onBehalfOf is on the
-// server API. A missing or unknown token (or one of a deactivated user)
+// server API. Either way the acting user reaches only what they may see:
+// the messages of their one-on-one conversations and of the groups they
+// are a member of, public and password groups, and the private groups
+// they are in (the members of a public group, of the others only as a
+// member); anything else answers as if it did not exist (404
+// ERR_MSG_NOT_FOUND, ERR_GUID_NOT_FOUND, ...). A user creates groups as
+// themself: a body's owner is then ignored. A missing or unknown token (or one of a deactivated user)
 // answers 401 AUTH_ERR_AUTH_TOKEN_NOT_FOUND, on which the SDK logs out; an
 // appId of another app 401 AUTH_ERR_APP_NOT_FOUND. The client API is not
 // counted against [WithRateLimit]'s budgets, and lets pages of any origin
@@ -226,6 +232,9 @@
 // "auth", "body": {"auth": jwt}} and is answered {"type": "auth", "body":
 // {"code": "200", "status": "OK"}}, or "401" and closed; the jwt is valid
 // while its user is active and holds the token it logged in with. A
+// websocket is closed (1008) as soon as that no longer holds (the token
+// is deleted or flushed, the user deactivated or deleted), and when it
+// sends no valid auth frame in time ([WithRealtimeAuthTimeout]). A
 // {"action": "ping"} frame is answered {"action": "pong"}. The server
 // pushes, as JSON text frames:
 //

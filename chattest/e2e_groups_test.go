@@ -147,8 +147,9 @@ func TestGroupCreateRules(t *testing.T) {
 
 	g, err = client.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "bobs", Name: "Bob's", Owner: "bob"}, chat.OnBehalfOf("carol"))
 	require.NoError(t, err)
-	assert.Equal(t, "bob", g.Owner, "the body's owner wins over onBehalfOf")
-	assert.False(t, g.HasJoined, "relative to carol, who is not a member")
+	assert.Equal(t, "carol", g.Owner, "a user creates groups as themself: the body's owner is ignored, as update ignores it")
+	assert.True(t, g.HasJoined, "carol, the owner, is a member")
+	assert.Equal(t, []string{"carol:admin"}, memberScopes(t, client, "bobs"))
 
 	for _, tt := range []struct {
 		name    string

@@ -49,7 +49,7 @@ func TestMessageGetUpdateDelete(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "alice", got.Sender)
 	_, err = client.Messages.Get(ctx, msg.ID, chat.OnBehalfOf("carl"))
-	requireAPIError(t, err, 403, "ERR_MESSAGE_NO_ACCESS", chat.ErrForbidden)
+	requireAPIError(t, err, 404, "ERR_MSG_NOT_FOUND", chat.ErrNotFound) // as if it did not exist
 	_, err = client.Messages.Get(ctx, "999")
 	requireAPIError(t, err, 404, "ERR_MSG_NOT_FOUND", chat.ErrNotFound)
 
@@ -174,6 +174,8 @@ func TestThreadRules(t *testing.T) {
 	parent := send(t, client, "alice", toUser("bob", "parent"))
 
 	_, err := client.Messages.SendThread(ctx, parent.ID, "carl", toUser("bob", "not my conversation"))
+	requireAPIError(t, err, 404, "ERR_MSG_NOT_FOUND", chat.ErrNotFound) // as if it did not exist
+	_, err = client.Messages.SendThread(ctx, parent.ID, "alice", toUser("carl", "another conversation"))
 	requireAPIError(t, err, 400, "ERR_WRONG_MESSAGE_THREAD", chat.ErrBadRequest)
 
 	srv.AddGroup(chat.Group{GUID: "g"}, "alice", "bob")
@@ -216,7 +218,7 @@ func TestGroupMessages(t *testing.T) {
 	_, err = client.Messages.ListGroupMessages(ctx, "nowhere", nil)
 	requireAPIError(t, err, 404, "ERR_GUID_NOT_FOUND", chat.ErrNotFound)
 	_, err = client.Messages.Get(ctx, m1.ID, chat.OnBehalfOf("dave"))
-	requireAPIError(t, err, 403, "ERR_MESSAGE_NO_ACCESS", chat.ErrForbidden)
+	requireAPIError(t, err, 404, "ERR_MSG_NOT_FOUND", chat.ErrNotFound) // as if it did not exist
 
 	// Member changes emit action messages into the group's conversation.
 	_, err = client.Members.Add(ctx, "team", &chat.AddMembersRequest{Participants: []string{"dave"}}, chat.OnBehalfOf("alice"))
@@ -611,11 +613,11 @@ func TestReactions(t *testing.T) {
 	assert.Equal(t, []string{"bob::a/b?c"}, reactionIDs(page))
 
 	_, err = client.Messages.AddReaction(ctx, msg.ID, "👍", "carl")
-	requireAPIError(t, err, 403, "ERR_MESSAGE_NO_ACCESS", chat.ErrForbidden)
+	requireAPIError(t, err, 404, "ERR_MSG_NOT_FOUND", chat.ErrNotFound) // as if it did not exist
 	_, err = client.Messages.AddReaction(ctx, "999", "👍", "bob")
 	requireAPIError(t, err, 404, "ERR_MSG_NOT_FOUND", chat.ErrNotFound)
 	_, err = client.Messages.ListReactions(ctx, msg.ID, nil, chat.OnBehalfOf("carl"))
-	requireAPIError(t, err, 403, "ERR_MESSAGE_NO_ACCESS", chat.ErrForbidden)
+	requireAPIError(t, err, 404, "ERR_MSG_NOT_FOUND", chat.ErrNotFound) // as if it did not exist
 	_, err = client.Messages.Delete(ctx, msg.ID, nil)
 	require.NoError(t, err)
 	_, err = client.Messages.AddReaction(ctx, msg.ID, "👍", "bob")
@@ -650,7 +652,7 @@ func TestPins(t *testing.T) {
 	assert.Equal(t, "bob", pinned.PinnedBy)
 
 	_, err = client.Messages.Pin(ctx, msg.ID, chat.OnBehalfOf("carl"))
-	requireAPIError(t, err, 403, "ERR_PERMISSION_DENIED", chat.ErrForbidden)
+	requireAPIError(t, err, 404, "ERR_MESSAGE_ID_NOT_FOUND", chat.ErrNotFound) // as if it did not exist
 	_, err = client.Messages.Pin(ctx, "999")
 	requireAPIError(t, err, 404, "ERR_MESSAGE_ID_NOT_FOUND", chat.ErrNotFound)
 	_, err = client.Messages.Unpin(ctx, "999")
@@ -720,7 +722,7 @@ func TestSaves(t *testing.T) {
 	require.NoError(t, err, "unsave is idempotent")
 
 	_, err = client.Messages.Save(ctx, msg.ID, "carl")
-	requireAPIError(t, err, 403, "ERR_MESSAGE_NO_ACCESS", chat.ErrForbidden)
+	requireAPIError(t, err, 404, "ERR_MESSAGE_ID_NOT_FOUND", chat.ErrNotFound) // as if it did not exist
 	_, err = client.Messages.Save(ctx, "999", "bob")
 	requireAPIError(t, err, 404, "ERR_MESSAGE_ID_NOT_FOUND", chat.ErrNotFound)
 
@@ -776,7 +778,7 @@ func TestMarkInteracted(t *testing.T) {
 	_, err = client.Messages.MarkInteracted(ctx, msg.ID, "bot", &chat.MarkInteractedRequest{Interactions: []string{"yes"}})
 	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrForbidden)
 	_, err = client.Messages.MarkInteracted(ctx, msg.ID, "bob", &chat.MarkInteractedRequest{Interactions: []string{"yes"}})
-	requireAPIError(t, err, 403, "ERR_MESSAGE_NO_ACCESS", chat.ErrForbidden)
+	requireAPIError(t, err, 404, "ERR_MESSAGE_ID_NOT_FOUND", chat.ErrNotFound) // as if it did not exist
 	plain := send(t, client, "alice", toUser("bob", "not interactive"))
 	_, err = client.Messages.MarkInteracted(ctx, plain.ID, "bob", &chat.MarkInteractedRequest{Interactions: []string{"yes"}})
 	requireAPIError(t, err, 400, "ERR_MESSAGE_ACTION_NOT_ALLOWED", chat.ErrForbidden)
@@ -918,7 +920,7 @@ func TestThreadSubscriptions(t *testing.T) {
 	_, err = client.Messages.SubscribeThread(ctx, reply.ID, "bob")
 	requireAPIError(t, err, 400, "ERR_MESSAGE_THREAD_NESTING", chat.ErrBadRequest)
 	_, err = client.Messages.SubscribeThread(ctx, p.ID, "carl")
-	requireAPIError(t, err, 403, "ERR_MESSAGE_NO_ACCESS", chat.ErrForbidden)
+	requireAPIError(t, err, 404, "ERR_MSG_NOT_FOUND", chat.ErrNotFound) // as if it did not exist
 	_, err = client.Messages.SubscribeThread(ctx, "999", "bob")
 	requireAPIError(t, err, 404, "ERR_MSG_NOT_FOUND", chat.ErrNotFound)
 	assert.Nil(t, srv.ThreadSubscribers("999"))
@@ -942,7 +944,7 @@ func TestFlagMessage(t *testing.T) {
 	assert.Equal(t, []chattest.MessageFlag{{UID: "bob", ReasonID: "harassment", FlaggedAt: chat.TimestampOf(t0)}}, srv.MessageFlags(msg.ID), "a second flag replaces the first")
 
 	_, err = client.Messages.Flag(ctx, msg.ID, "carl", &chat.FlagMessageRequest{ReasonID: "spam"})
-	requireAPIError(t, err, 403, "ERR_MESSAGE_NO_ACCESS", chat.ErrForbidden)
+	requireAPIError(t, err, 404, "ERR_MESSAGE_ID_NOT_FOUND", chat.ErrNotFound) // as if it did not exist
 	_, err = client.Messages.Flag(ctx, "999", "bob", &chat.FlagMessageRequest{ReasonID: "spam"})
 	requireAPIError(t, err, 404, "ERR_MESSAGE_ID_NOT_FOUND", chat.ErrNotFound)
 	_, err = client.Messages.Flag(ctx, msg.ID, "bob", &chat.FlagMessageRequest{ReasonID: "boring"})

@@ -292,9 +292,13 @@ func (st *state) addMembers(c *call) (any, error) {
 // GET /v3/groups/{guid}/members
 //
 // Members come in the order they joined; status and scopes filter them.
+// A client lists a private or password group's members only as a member.
 func (st *state) listMembers(c *call) (any, error) {
 	g, err := st.group(c)
 	if err != nil {
+		return nil, err
+	}
+	if err := st.checkListMembers(c, g); err != nil {
 		return nil, err
 	}
 	p := c.params()
@@ -452,10 +456,14 @@ func (st *state) unbanUser(c *call) (any, error) {
 // GET /v3/groups/{guid}/bannedusers
 //
 // Banned users come as users, in the order they were banned; users since
-// deleted or deactivated are left out.
+// deleted or deactivated are left out. A client lists a private or
+// password group's banned users only as a member.
 func (st *state) listBanned(c *call) (any, error) {
 	g, err := st.group(c)
 	if err != nil {
+		return nil, err
+	}
+	if err := st.checkListMembers(c, g); err != nil {
 		return nil, err
 	}
 	pq, err := c.pageOnly()

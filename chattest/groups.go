@@ -111,13 +111,10 @@ func (st *state) groupInfo(guid, viewer string) (chat.Group, bool) {
 	return st.view(g, strings.ToLower(viewer), true), true
 }
 
-// group returns the group named by the path's guid, or ERR_GUID_NOT_FOUND.
+// group returns the group named by the path's guid, or ERR_GUID_NOT_FOUND
+// when there is none or the acting user may not see it (access.go).
 func (st *state) group(c *call) (*groupRec, error) {
-	guid := strings.ToLower(c.r.PathValue("guid"))
-	if g := st.groups[guid]; g != nil {
-		return g, nil
-	}
-	return nil, errGUIDNotFound(guid)
+	return st.groupFor(c.onBehalfOf, c.r.PathValue("guid"))
 }
 
 // member returns the membership of uid in g, unless uid is not a member or
@@ -189,8 +186,9 @@ func checkGroupType(v *validator, t chat.GroupType) {
 
 // POST /v3/groups
 //
-// The owner is the body's owner, else the onBehalfOf user, else
-// app_system (the "system user", who is not a member). A user owner joins
+// The owner is the onBehalfOf user (the body's owner is then ignored, as
+// update-group ignores it), else the body's owner, else app_system (the
+// "system user", who is not a member). A user owner joins
 // as an admin. The type defaults to public. Users in members join as for
 // add-members, acting as the app; those that cannot join are left out
 // silently (see CHOICES.md). The answer is relative to the onBehalfOf
@@ -211,7 +209,7 @@ func (st *state) createGroup(c *call) (any, error) {
 	if err := c.decode(&b); err != nil {
 		return nil, err
 	}
-	guid, owner := strings.ToLower(b.GUID), strings.ToLower(b.Owner)
+	guid, owner := strings.ToLower(b.GUID), groupOwner(c, strings.ToLower(b.Owner)) // access.go
 	if b.Type == "" {
 		b.Type = chat.GroupPublic
 	}
@@ -232,9 +230,6 @@ func (st *state) createGroup(c *call) (any, error) {
 	}
 	if st.groupExists(guid) {
 		return nil, errGUIDExists(guid)
-	}
-	if owner == "" {
-		owner = c.onBehalfOf
 	}
 	if owner != "" && st.activeUser(owner) == nil {
 		return nil, errUIDNotFound(owner)

@@ -6,20 +6,18 @@ import (
 )
 
 // Error codes of messages beyond send and threads. Pins and saves answer
-// 400 for limits, 403 for permission and 404 for an unknown message; for
-// the other codes the fake answers 403 when the acting user may not act on
-// the message, 404 when the message does not exist and 400 otherwise (see
-// CHOICES.md).
+// 400 for limits and 404 for an unknown message; for the other codes the
+// fake answers 403 when the acting user may not act on the message, 404
+// when the message does not exist (or the acting user may not see it:
+// access.go) and 400 otherwise (see CHOICES.md).
 const (
 	codeMessageIDNotFound       = "ERR_MESSAGE_ID_NOT_FOUND"
 	codeMessageNotASender       = "ERR_MESSAGE_NOT_A_SENDER"
-	codeMessageNoAccess         = "ERR_MESSAGE_NO_ACCESS"
 	codeMessageActionNotAllowed = "ERR_MESSAGE_ACTION_NOT_ALLOWED"
 	codeWrongMessageThread      = "ERR_WRONG_MESSAGE_THREAD"
 	codeWrongThreadCategory     = "ERR_WRONG_MESSAGE_THREAD_CATEGORY"
 	codePinnedMessagesLimit     = "ERR_PINNED_MESSAGES_LIMIT_EXCEEDED"
 	codeSavedMessagesLimit      = "ERR_SAVED_MESSAGES_LIMIT_EXCEEDED"
-	codePermissionDenied        = "ERR_PERMISSION_DENIED"
 	codeBlockedSender           = "ERR_BLOCKED_SENDER"
 	codeBlockedReceiver         = "ERR_BLOCKED_RECEIVER"
 )
@@ -34,12 +32,6 @@ func errMessageNotASender(id, uid string) *apiError {
 	return newAPIError(http.StatusForbidden, codeMessageNotASender,
 		"The user "+uid+" is not the sender of the message "+id+".",
 		"Only the sender (or the app, without onBehalfOf) may do this; group admins and moderators may also delete.")
-}
-
-func errMessageNoAccess(id, uid string) *apiError {
-	return newAPIError(http.StatusForbidden, codeMessageNoAccess,
-		"The user "+uid+" has no access to the message "+id+".",
-		"The onBehalfOf user must be the sender or receiver of the message, or a member of its group.")
 }
 
 func errMessageActionNotAllowed(id, why string) *apiError {
@@ -67,12 +59,6 @@ func errSavedMessagesLimit(uid string) *apiError {
 	return newAPIError(http.StatusBadRequest, codeSavedMessagesLimit,
 		fmt.Sprintf("The user %s already has %d saved messages.", uid, maxSavedPerUser),
 		"Unsave a message before saving another.")
-}
-
-func errPinDenied(id, uid string) *apiError {
-	return newAPIError(http.StatusForbidden, codePermissionDenied,
-		"The user "+uid+" may not pin or unpin the message "+id+".",
-		"The onBehalfOf user must be a party of the message's conversation.")
 }
 
 func errBlockedSender(sender, receiver string) *apiError {

@@ -222,19 +222,10 @@ func (st *state) listReactions(c *call) (any, error) {
 	return chat.Page[chat.Reaction]{Data: out, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: q.limit, Count: len(out)}, Next: next}}, nil
 }
 
-// pinTarget returns the message of the path for a pin or unpin:
-// ERR_MESSAGE_ID_NOT_FOUND when unknown, ERR_PERMISSION_DENIED when the
-// onBehalfOf user takes no part in its conversation.
+// pinTarget returns the message of the path for a pin or unpin, or
+// ERR_MESSAGE_ID_NOT_FOUND when the acting user, if any, does not see it.
 func (st *state) pinTarget(c *call) (*msgRec, error) {
-	id := c.r.PathValue("id")
-	m := st.lookupMessage(id)
-	if m == nil {
-		return nil, errMessageIDNotFound(id)
-	}
-	if c.onBehalfOf != "" && !st.canSee(c.onBehalfOf, m) {
-		return nil, errPinDenied(id, c.onBehalfOf)
-	}
-	return m, nil
+	return st.visibleMessageID(c, c.r.PathValue("id"))
 }
 
 // POST /v3/messages/{id}/pin
@@ -281,18 +272,10 @@ func (st *state) unpinMessage(c *call) (any, error) {
 }
 
 // savableMessage returns the message of the path for a save, an unsave, a
-// mark as interacted or a flag: ERR_MESSAGE_ID_NOT_FOUND when unknown,
-// ERR_MESSAGE_NO_ACCESS when the user takes no part in its conversation.
+// mark as interacted or a flag, or ERR_MESSAGE_ID_NOT_FOUND when the user
+// does not see it.
 func (st *state) savableMessage(c *call) (*msgRec, error) {
-	id := c.r.PathValue("id")
-	m := st.lookupMessage(id)
-	if m == nil {
-		return nil, errMessageIDNotFound(id)
-	}
-	if !st.canSee(c.onBehalfOf, m) {
-		return nil, errMessageNoAccess(id, c.onBehalfOf)
-	}
-	return m, nil
+	return st.visibleMessageID(c, c.r.PathValue("id"))
 }
 
 // POST /v3/messages/{id}/save (onBehalfOf required)

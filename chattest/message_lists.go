@@ -266,15 +266,12 @@ func (st *state) countListed(f *msgFilter, items []*msgRec, keep func(*msgRec) b
 
 // GET /v3/groups/{guid}/messages
 //
-// The group must exist; with onBehalfOf the user must be a member
-// (ERR_GROUP_NOT_JOINED).
+// The group must exist, and be one the onBehalfOf user sees
+// (ERR_GUID_NOT_FOUND) and is a member of (ERR_GROUP_NOT_JOINED).
 func (st *state) listGroupMessages(c *call) (any, error) {
 	guid := strings.ToLower(c.r.PathValue("guid"))
-	if !st.groupExists(guid) {
-		return nil, errGUIDNotFound(guid)
-	}
-	if _, ok := st.memberScope(guid, c.onBehalfOf); c.onBehalfOf != "" && !ok {
-		return nil, errGroupNotJoined(guid, c.onBehalfOf)
+	if err := st.checkGroupMember(c.onBehalfOf, guid); err != nil { // access.go
+		return nil, err
 	}
 	p := c.params()
 	q := cursorParams(p)

@@ -51,14 +51,6 @@ func messageRoutes() []route {
 	}
 }
 
-// message returns the stored message id, or ERR_MSG_NOT_FOUND.
-func (st *state) message(id string) (*msgRec, error) {
-	if m := st.lookupMessage(id); m != nil {
-		return m, nil
-	}
-	return nil, errMsgNotFound(id)
-}
-
 // lookupMessage returns the stored message id, or nil.
 func (st *state) lookupMessage(id string) *msgRec {
 	n, err := strconv.ParseInt(id, 10, 64)
@@ -136,17 +128,11 @@ func (st *state) receiverEntity(sender string, rt chat.ReceiverType, receiver st
 
 // checkReceiver checks that sender may message receiver: a user receiver
 // must be active and neither block nor be blocked by sender; a group must
-// exist and a user sender must be a member (the app may send to any
-// group).
+// be one sender sees, and a user sender must be a member (the app may send
+// to any group).
 func (st *state) checkReceiver(sender string, rt chat.ReceiverType, receiver string) error {
 	if rt == chat.ReceiverGroup {
-		if !st.groupExists(receiver) {
-			return errGUIDNotFound(receiver)
-		}
-		if _, ok := st.memberScope(receiver, sender); sender != appSystem && !ok {
-			return errGroupNotJoined(receiver, sender)
-		}
-		return nil
+		return st.checkGroupMember(sender, receiver) // access.go
 	}
 	if st.activeUser(receiver) == nil {
 		return errUIDNotFound(receiver)
@@ -217,7 +203,7 @@ func (st *state) storeMessage(c *call, sender string, parent *msgRec) (*msgRec, 
 	}
 	var quoted *chat.Message
 	if b.QuotedMessageID != "" {
-		q, err := st.message(b.QuotedMessageID)
+		q, err := st.messageFor(sender, b.QuotedMessageID, errMsgNotFound) // access.go: only what sender sees
 		if err != nil {
 			return nil, err
 		}
@@ -311,29 +297,6 @@ func (m *msgRec) refreshThread() {
 		last := m.replies[n-1].m
 		m.m.LastReply = &last
 	}
-}
-
-// canSee reports whether uid takes part in the conversation of m: as its
-// sender or receiver, or as a member of its group.
-func (st *state) canSee(uid string, m *msgRec) bool {
-	if m.m.ReceiverType == chat.ReceiverGroup {
-		_, ok := st.memberScope(m.m.Receiver, uid)
-		return ok
-	}
-	return m.between[0] == uid || m.between[1] == uid
-}
-
-// visibleMessage returns the message id, or ERR_MSG_NOT_FOUND, checking
-// that the acting user, if any, takes part in its conversation.
-func (st *state) visibleMessage(c *call, id string) (*msgRec, error) {
-	m, err := st.message(id)
-	if err != nil {
-		return nil, err
-	}
-	if c.onBehalfOf != "" && !st.canSee(c.onBehalfOf, m) {
-		return nil, errMessageNoAccess(id, c.onBehalfOf)
-	}
-	return m, nil
 }
 
 // view is the message as viewer ("" for the app) sees it: the reaction
@@ -442,7 +405,7 @@ func (st *state) getMessage(c *call) (any, error) {
 // (see messageByMUID).
 func (st *state) sendThreadMessage(c *call) (any, error) {
 	id := c.r.PathValue("id")
-	parent, err := st.message(id)
+	parent, err := st.visibleMessage(c, id)
 	if err != nil {
 		return nil, err
 	}

@@ -42,15 +42,17 @@ const (
 // the frames are written by one goroutine per connection, from its
 // bounded queue, never with st.mu held.
 type realtimeState struct {
-	jwtKey    []byte                      // signs the login's jwts: random, per server or per data directory (journal.go)
-	rtConns   map[*rtConn]bool            // every open connection
-	rtByUID   map[string]map[*rtConn]bool // the authenticated connections, by uid
-	rtChanged chan struct{}               // closed, and replaced, when a user's connections change
-	rtClosed  bool                        // the server is closing: no new connection
-	rtWG      sync.WaitGroup              // a count per connection, until its goroutines end
+	jwtKey        []byte                      // signs the login's jwts: random, per server or per data directory (journal.go)
+	rtConns       map[*rtConn]bool            // every open connection
+	rtByUID       map[string]map[*rtConn]bool // the authenticated connections, by uid
+	rtChanged     chan struct{}               // closed, and replaced, when a user's connections change
+	rtClosed      bool                        // the server is closing: no new connection
+	rtWG          sync.WaitGroup              // a count per connection, until its goroutines end
+	rtAuthTimeout time.Duration               // how long a connection may stay unauthenticated (access.go)
 }
 
-func (rs *realtimeState) init() {
+func (rs *realtimeState) init(authTimeout time.Duration) {
+	rs.rtAuthTimeout = authTimeout
 	rs.jwtKey = newJWTKey()
 	rs.rtConns = map[*rtConn]bool{}
 	rs.rtByUID = map[string]map[*rtConn]bool{}
@@ -72,11 +74,12 @@ type rtConn struct {
 	wctx      context.Context
 	stopWrite context.CancelFunc // ends a write in progress, cutting the connection
 	// Guarded by st.mu:
-	uid      string   // the user, once the auth frame is verified
-	device   string   // the deviceId of its auth frame
-	presence string   // its presence subscription: ALL_USERS, ROLES, FRIENDS or none
-	roles    []string // the roles of a ROLES subscription
-	dropped  bool     // no longer pushed to
+	uid       string   // the user, once the auth frame is verified
+	tokenHash string   // the hash of the auth token its jwt was issued for (access.go)
+	device    string   // the deviceId of its auth frame
+	presence  string   // its presence subscription: ALL_USERS, ROLES, FRIENDS or none
+	roles     []string // the roles of a ROLES subscription
+	dropped   bool     // no longer pushed to
 	// Set when dropped, read by the writer once kill is closed:
 	code   websocket.StatusCode
 	reason string
@@ -147,6 +150,7 @@ func (h *Handler) serveRealtime(w http.ResponseWriter, r *http.Request) {
 	st.mu.Lock()
 	st.rtConns[c] = true
 	st.mu.Unlock()
+	defer st.awaitAuth(c).Stop() // access.go
 	written := make(chan struct{})
 	go c.writeLoop(written)
 	// Reading ends when the client leaves, or when the writer or
@@ -298,6 +302,8 @@ func (st *state) receive(c *rtConn, b []byte) (wait func() error) {
 		return noWait
 	}
 	switch {
+	case c.dropped:
+		// Closing (its credentials were revoked, say): nothing more.
 	case f.Action == "ping":
 		st.send(c, st.encodeFrame(frame{Action: "pong"}))
 	case f.Type == "auth":
@@ -317,7 +323,7 @@ func (st *state) receive(c *rtConn, b []byte) (wait func() error) {
 // the auth token it was issued for; "401" otherwise, and the connection
 // is dropped.
 func (st *state) authenticate(c *rtConn, f *inFrame) {
-	uid, ok := st.verifyJWT(f.Body.Auth)
+	uid, tok, ok := st.verifyJWT(f.Body.Auth)
 	if !ok || c.uid != "" && c.uid != uid {
 		st.send(c, st.encodeFrame(frame{Type: "auth", DeviceID: f.DeviceID, Body: authBody{Code: "401", Status: "UNAUTHORIZED"}}))
 		st.drop(c, websocket.StatusPolicyViolation, "chattest: not a valid jwt", true)
@@ -332,7 +338,7 @@ func (st *state) authenticate(c *rtConn, f *inFrame) {
 		st.rtByUID[uid][c] = true
 		st.rtNotify()
 	}
-	c.device, c.presence, c.roles = f.DeviceID, f.Body.PresenceSubscription, f.Body.Roles
+	c.device, c.presence, c.roles, c.tokenHash = f.DeviceID, f.Body.PresenceSubscription, f.Body.Roles, tok
 	st.send(c, st.encodeFrame(frame{Type: "auth", Sender: uid, DeviceID: f.DeviceID, Body: authBody{Code: "200", Status: "OK"}}))
 }
 
@@ -603,23 +609,24 @@ func (st *state) jwtMAC(unsigned string) []byte {
 	return mac.Sum(nil)
 }
 
-// verifyJWT returns the user a jwt of this server authenticates: an active
-// user who still holds the auth token the jwt was issued for.
-func (st *state) verifyJWT(jwt string) (uid string, ok bool) {
+// verifyJWT returns the user a jwt of this server authenticates, an active
+// user who still holds the auth token the jwt was issued for, and the
+// hash of that token.
+func (st *state) verifyJWT(jwt string) (uid, tokHash string, ok bool) {
 	head, rest, _ := strings.Cut(jwt, ".")
 	payload, sig, _ := strings.Cut(rest, ".")
 	mac, err := base64.RawURLEncoding.DecodeString(sig)
 	if head != jwtHeader || err != nil || !hmac.Equal(mac, st.jwtMAC(head+"."+payload)) {
-		return "", false
+		return "", "", false
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(payload)
 	var cl jwtClaims
 	if err != nil || json.Unmarshal(raw, &cl) != nil || cl.Audience != st.appID {
-		return "", false
+		return "", "", false
 	}
 	u := st.activeUser(cl.Subject)
 	if u == nil || !slices.ContainsFunc(u.tokens, func(t chat.AuthToken) bool { return tokenHash(string(t.AuthToken)) == cl.TokenHash }) {
-		return "", false
+		return "", "", false
 	}
-	return u.u.UID, true
+	return u.u.UID, cl.TokenHash, true
 }

@@ -79,7 +79,7 @@ func newState(cfg config) *state {
 	st.mgmtState.init(st)
 	st.hooksState.init()
 	st.deliv.localNetwork = cfg.localNetwork
-	st.realtimeState.init()
+	st.realtimeState.init(cfg.rtAuthTimeout)
 	st.addAPIKey(cfg.apiKey, "Default key", scopeFullAccess, st.clock())
 	return st
 }

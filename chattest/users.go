@@ -266,6 +266,7 @@ func (st *state) deleteUser(c *call) (any, error) {
 	if b.Permanent {
 		st.dropUser(u)
 		st.removeMessagesOf(uid)
+		st.closeRevoked(uid) // access.go
 		return data(chat.Result{Success: true, Message: fmt.Sprintf("User %s has been deleted successfully.", uid)}), nil
 	}
 	var out userStates
@@ -275,6 +276,7 @@ func (st *state) deleteUser(c *call) (any, error) {
 		st.setUserState(u, true)
 		out.Deactivated = []string{uid}
 	}
+	st.closeRevoked(uid) // access.go
 	return data(out), nil
 }
 
@@ -340,6 +342,7 @@ func (st *state) deactivateUsers(c *call) (any, error) {
 		st.setUserState(u, true)
 		out.Deactivated = append(out.Deactivated, u.u.UID)
 	}
+	st.closeRevoked(out.Deactivated...) // access.go
 	return data(out), nil
 }
 
@@ -391,6 +394,7 @@ func (st *state) seedUser(u chat.User) chat.User {
 		u.UpdatedAt = u.CreatedAt
 	}
 	st.putUser(&userRec{u: u})
+	st.closeRevoked(u.UID) // access.go: a replaced user's tokens are gone
 	return clone(u)
 }
 
