@@ -27,6 +27,8 @@ import (
 //   - A group's members and banned users: every user for a public group,
 //     its members otherwise.
 //   - A group's messages and conversation: its members.
+//   - A conversation named by its id: its owners; another's answers
+//     ERR_CONVERSATION_NOT_ACCESSIBLE whether or not it exists.
 //
 // A user creates groups as themself: with an acting user, the body's owner
 // is ignored, as update-group ignores it.
@@ -108,6 +110,31 @@ func (st *state) checkGroupMember(uid, guid string) error {
 		return errGroupNotJoined(g.g.GUID, uid)
 	}
 	return nil
+}
+
+// ownConversation returns the conversation id, which uid must own:
+// ERR_CONVERSATION_NOT_ACCESSIBLE when it is another's, whether or not it
+// exists, and ERR_CONVERSATION_NOT_FOUND only when it would be uid's.
+func (st *state) ownConversation(uid, id string) (*derivedConv, error) {
+	cv := st.conv(id)
+	if cv != nil && st.hasOwner(cv, uid) {
+		return cv, nil
+	}
+	if cv == nil && st.wouldOwn(uid, id) {
+		return nil, errConversationNotFound(id)
+	}
+	return nil, errConversationNotAccessible(id, uid)
+}
+
+// wouldOwn reports whether the conversation id, which has no message yet,
+// would be uid's: a one-on-one conversation named after uid, or the
+// conversation of a group uid is a member of.
+func (st *state) wouldOwn(uid, id string) bool {
+	if guid, ok := strings.CutPrefix(id, "group_"); ok {
+		_, member := st.memberScope(guid, uid)
+		return member
+	}
+	return strings.HasPrefix(id, uid+"_user_") || strings.HasSuffix(id, "_user_"+uid)
 }
 
 // checkListMembers checks that the acting user of c may list g's members

@@ -403,3 +403,25 @@ func TestAccessCreateGroupAsSelf(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "bob", g.Owner)
 }
+
+// TestAccessConversationByID checks that the deprecated conversation
+// operations answer an outsider the same for another's conversation as for
+// one that does not exist, so that neither a pair's conversation nor a
+// private group shows.
+func TestAccessConversationByID(t *testing.T) {
+	w := newAccessWorld(t)
+	api := actingAPIs[1] // the server API only
+	for _, tg := range conversationTargets {
+		w.post(t, tg)
+	}
+	for _, id := range []string{"alice_user_bob", "alice_user_nobody", "group_priv", "group_nowhere", "group_pass", "group_pub"} {
+		for _, method := range []string{"GET", "DELETE"} {
+			requireFails(t, w.do(t, api, "mallory", method, "/conversations/"+id, ""), 403, "ERR_CONVERSATION_NOT_ACCESSIBLE")
+		}
+	}
+	requireFails(t, w.do(t, api, "mallory", "GET", "/conversations/mallory_user_nobody", ""), 404, "ERR_CONVERSATION_NOT_FOUND")
+	for _, tg := range conversationTargets {
+		data := requireOK(t, w.do(t, api, "bob", "GET", "/conversations/"+tg.conversation, "")).([]any)
+		assert.Equal(t, tg.conversation, data[0].(map[string]any)["conversationId"], "bob's is still there")
+	}
+}

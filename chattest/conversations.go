@@ -727,17 +727,9 @@ func (st *state) deleteConversationByID(c *call) (any, error) {
 }
 
 // convByID returns the conversation of the path's {conversationId}, which
-// the onBehalfOf user must own.
+// the onBehalfOf user must own (access.go).
 func (st *state) convByID(c *call) (*derivedConv, error) {
-	id := strings.ToLower(c.r.PathValue("conversationId"))
-	cv := st.conv(id)
-	if cv == nil {
-		return nil, errConversationNotFound(id)
-	}
-	if !st.hasOwner(cv, c.onBehalfOf) {
-		return nil, errConversationNotAccessible(id, c.onBehalfOf)
-	}
-	return cv, nil
+	return st.ownConversation(c.onBehalfOf, strings.ToLower(c.r.PathValue("conversationId")))
 }
 
 // GET /v3/conversations/pinned

@@ -461,10 +461,12 @@ func TestConversationDeprecated(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "alice_user_bob", got.ConversationID)
 	assert.Equal(t, 1, got.UnreadMessageCount)
-	_, err = conv.Get(ctx, "alice_user_zed", "bob")
+	_, err = conv.Get(ctx, "bob_user_zed", "bob")
 	requireAPIError(t, err, http.StatusNotFound, "ERR_CONVERSATION_NOT_FOUND", chat.ErrNotFound)
 	_, err = conv.Get(ctx, "alice_user_bob", "carol")
 	requireAPIError(t, err, http.StatusForbidden, "ERR_CONVERSATION_NOT_ACCESSIBLE", chat.ErrForbidden)
+	_, err = conv.Get(ctx, "alice_user_zed", "carol")
+	requireAPIError(t, err, http.StatusForbidden, "ERR_CONVERSATION_NOT_ACCESSIBLE", chat.ErrForbidden) // whether or not another's exists
 	_, err = conv.Delete(ctx, "alice_user_bob", "carol")
 	requireAPIError(t, err, http.StatusForbidden, "ERR_CONVERSATION_NOT_ACCESSIBLE", chat.ErrForbidden)
 
