@@ -42,13 +42,14 @@ const (
 // the frames are written by one goroutine per connection, from its
 // bounded queue, never with st.mu held.
 type realtimeState struct {
-	jwtKey        []byte                      // signs the login's jwts: random, per server or per data directory (journal.go)
-	rtConns       map[*rtConn]bool            // every open connection
-	rtByUID       map[string]map[*rtConn]bool // the authenticated connections, by uid
-	rtChanged     chan struct{}               // closed, and replaced, when a user's connections change
-	rtClosed      bool                        // the server is closing: no new connection
-	rtWG          sync.WaitGroup              // a count per connection, until its goroutines end
-	rtAuthTimeout time.Duration               // how long a connection may stay unauthenticated (access.go)
+	jwtKey    []byte                      // signs the login's jwts: random, per server or per data directory (journal.go)
+	rtConns   map[*rtConn]bool            // every open connection
+	rtByUID   map[string]map[*rtConn]bool // the authenticated connections, by uid
+	rtChanged chan struct{}               // closed, and replaced, when a user's connections change
+	rtClosed  bool                        // the server is closing: no new connection
+	rtWG      sync.WaitGroup              // a count per connection, until its goroutines end
+
+	rtAuthTimeout time.Duration // how long a connection may stay unauthenticated (access.go)
 }
 
 func (rs *realtimeState) init(authTimeout time.Duration) {
@@ -74,16 +75,17 @@ type rtConn struct {
 	wctx      context.Context
 	stopWrite context.CancelFunc // ends a write in progress, cutting the connection
 	// Guarded by st.mu:
-	uid       string   // the user, once the auth frame is verified
-	tokenHash string   // the hash of the auth token its jwt was issued for (access.go)
-	device    string   // the deviceId of its auth frame
-	presence  string   // its presence subscription: ALL_USERS, ROLES, FRIENDS or none
-	roles     []string // the roles of a ROLES subscription
-	dropped   bool     // no longer pushed to
+	uid      string   // the user, once the auth frame is verified
+	device   string   // the deviceId of its auth frame
+	presence string   // its presence subscription: ALL_USERS, ROLES, FRIENDS or none
+	roles    []string // the roles of a ROLES subscription
+	dropped  bool     // no longer pushed to
 	// Set when dropped, read by the writer once kill is closed:
 	code   websocket.StatusCode
 	reason string
 	flush  bool // write the frames queued before closing
+
+	tokenHash string // the hash of the auth token its jwt was issued for (access.go); guarded by st.mu
 }
 
 // frame is a websocket frame as the client SDKs read it.

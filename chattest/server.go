@@ -32,16 +32,17 @@ const (
 type Option func(*config)
 
 type config struct {
-	appID         string
-	apiKey        string
-	clock         func() time.Time
-	mgmtKey       string // management credentials (management.go)
-	mgmtSecret    string
-	rateCore      int // budgets per minute; below 1: not enforced (ratelimit.go)
-	rateStandard  int
-	importLimit   int           // data import requests per minute and endpoint; 0: default, -1: not enforced (dataimport.go)
-	paced         *pacedClock   // clock as a chat.Clock: the real clock, or WithFastClock's; nil for WithClock's (clock.go)
-	localNetwork  bool          // WithLocalNetwork: localnetwork.go
+	appID        string
+	apiKey       string
+	clock        func() time.Time
+	mgmtKey      string // management credentials (management.go)
+	mgmtSecret   string
+	rateCore     int // budgets per minute; below 1: not enforced (ratelimit.go)
+	rateStandard int
+	importLimit  int         // data import requests per minute and endpoint; 0: default, -1: not enforced (dataimport.go)
+	paced        *pacedClock // clock as a chat.Clock: the real clock, or WithFastClock's; nil for WithClock's (clock.go)
+	localNetwork bool        // WithLocalNetwork: localnetwork.go
+
 	rtAuthTimeout time.Duration // WithRealtimeAuthTimeout: access.go
 
 	dataDir  string // persist.go
