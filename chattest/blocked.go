@@ -1,8 +1,6 @@
 package chattest
 
 import (
-	"strings"
-
 	"github.com/chatrest/chat"
 )
 
@@ -85,11 +83,5 @@ func (st *state) listBlocked(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	users := st.relatedUsers(uid, st.blocks[uid], "")
-	for i := range users {
-		at := st.blocks[uid][strings.ToLower(users[i].UID)].since
-		users[i].BlockedByMe, users[i].BlockedByMeAt, users[i].BlockedAt = true, at, at
-	}
-	page, meta := paginate(users, pq)
-	return chat.Page[chat.User]{Data: page, Meta: meta}, nil
+	return st.relatedPage(st.relatedUsers(uid, st.blocks[uid], ""), pq), nil
 }

@@ -30,6 +30,8 @@ var contractExpectations = map[string]contractExpectation{
 		expect: func(any, json.RawMessage) any { return obj("data", obj("deactivatedUids", []any{"superhero6"})) }},
 
 	// Examples the reference contradicts.
+	"list-users":              {reason: listConversationReason, expect: withoutConversationIDs},
+	"list-banned-group-users": {reason: listConversationReason, expect: withoutConversationIDs},
 	"list-groups": {reason: "chat-core §6.2: the example's data is a malformed object (the second group nested in the first, meta inside data); the list is data []Group with meta beside it",
 		expect: func(doc any, _ json.RawMessage) any {
 			first := dig(doc, "data.0").(map[string]any)
@@ -173,6 +175,7 @@ const (
 	userConversationReason = "its example is a group conversation (conversationType group); the conversation with a user has the user as conversationWith (get-user's example) and a message to them as lastMessage (get-message-details' example)"
 	receiptsReason         = "lastMessage.receipts ({\"data\": [[]]}) is in some conversation examples and not in others (get-user-conversations, get-group-conversations); chat-core §2.7 leaves its shape unconfirmed"
 	entitiesReason         = "its user entities lack the createdAt that the entities of every other message example carry (chat-core §2.7)"
+	listConversationReason = "its users carry conversationIds with superhero4, an acting user the operation takes no header for (chat-core §0: onBehalfOf none; §2.1: the other party is unconfirmed without onBehalfOf)"
 	editedByReason         = "its by entity and the edited message's sender entity are the same user, superhero1, shown with different keys (an avatar only in the latter)"
 	appIDReason            = "settings.appId is a string in most extensions' examples, a number or absent in the others; GET adds settings.appId (platform.md), a string"
 )
@@ -239,6 +242,15 @@ func withEntityCreatedAt(doc any, _ json.RawMessage) any {
 		}
 	}
 	walk(doc)
+	return doc
+}
+
+// withoutConversationIDs drops the conversationId of the documented
+// list's users.
+func withoutConversationIDs(doc any, _ json.RawMessage) any {
+	for _, u := range dig(doc, "data").([]any) {
+		delete(u.(map[string]any), "conversationId")
+	}
 	return doc
 }
 

@@ -399,7 +399,7 @@ func TestMembers(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, page.Data, 5)
 	assert.Equal(t, chat.GroupMember{UID: "alice", Name: "Alice", Status: chat.UserOffline, Role: "default",
-		Scope: chat.MemberAdmin, JoinedAt: chat.TimestampOf(t0), CreatedAt: chat.TimestampOf(t0), UpdatedAt: chat.TimestampOf(t0)}, page.Data[0])
+		Scope: chat.MemberAdmin, JoinedAt: chat.TimestampOf(t0), CreatedAt: chat.TimestampOf(t0)}, page.Data[0], "updatedAt only once updated")
 	assert.Equal(t, &chat.Pagination{Total: 5, Count: 5, PerPage: 100, CurrentPage: 1, TotalPages: 1}, page.Meta.Pagination)
 	assert.Equal(t, []string{"alice:admin", "bob:admin", "carol:moderator", "dave:participant", "gina:participant"}, memberScopes(t, client, "g"))
 
@@ -584,7 +584,7 @@ func TestBans(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, page.Data, 1)
 	assert.Equal(t, chat.User{UID: "bob", Name: "Bob", Status: chat.UserOffline, Role: "default",
-		CreatedAt: chat.TimestampOf(t0), UpdatedAt: chat.TimestampOf(t0)}, page.Data[0])
+		CreatedAt: chat.TimestampOf(t0)}, page.Data[0], "updatedAt only once updated")
 	assert.Equal(t, &chat.Pagination{Total: 2, Count: 1, PerPage: 1, CurrentPage: 1, TotalPages: 2}, page.Meta.Pagination)
 
 	resp, err := client.Members.Add(ctx, "g", &chat.AddMembersRequest{Participants: []string{"bob"}})

@@ -152,10 +152,19 @@ func (st *state) relatedUsers(owner string, rel map[string]*socialRel, search st
 	sort.Slice(uids, func(i, j int) bool { return rel[uids[i]].seq < rel[uids[j]].seq })
 	out := make([]chat.User, len(uids))
 	for i, uid := range uids {
-		out[i] = st.users[uid].view(false)
-		out[i].ConversationID = userConversationID(owner, uid)
+		out[i] = st.viewFor(st.users[uid], owner, false)
 	}
 	return out
+}
+
+// relatedPage is a page of owner's related users (relatedUsers) with the
+// list's cursor in meta.
+func (st *state) relatedPage(users []chat.User, pq pageQuery) chat.Page[chat.User] {
+	page, meta := paginate(users, pq)
+	if n := len(page); n > 0 {
+		meta.Cursor = listCursor(st.users[strings.ToLower(page[n-1].UID)])
+	}
+	return chat.Page[chat.User]{Data: page, Meta: meta}
 }
 
 // GET /v3/users/{uid}/friends
@@ -173,8 +182,7 @@ func (st *state) listFriends(c *call) (any, error) {
 	if err := p.err(); err != nil {
 		return nil, err
 	}
-	page, meta := paginate(st.relatedUsers(uid, st.friends[uid], search), pq)
-	return chat.Page[chat.User]{Data: page, Meta: meta}, nil
+	return st.relatedPage(st.relatedUsers(uid, st.friends[uid], search), pq), nil
 }
 
 // DELETE /v3/users/{uid}/friends

@@ -329,15 +329,17 @@ func (st *state) listMembers(c *call) (any, error) {
 	}
 	members, meta := walkPage(st.activeMembers(g), keep, total, pq)
 	page := make([]chat.GroupMember, len(members))
+	var last *userRec
 	for i, m := range members {
-		u := st.users[m.uid].u
+		last = st.users[m.uid]
+		u := last.view(false)
 		page[i] = chat.GroupMember{
 			UID: u.UID, Name: u.Name, Avatar: u.Avatar, Link: u.Link, Metadata: u.Metadata,
 			Status: u.Status, Role: u.Role, Scope: m.scope, JoinedAt: m.joinedAt,
-			CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt, LastActiveAt: u.LastActiveAt,
+			CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt, LastActiveAt: u.LastActiveAt, ConversationID: u.ConversationID,
 		}
 	}
-	return chat.Page[chat.GroupMember]{Data: page, Meta: meta}, nil
+	return chat.Page[chat.GroupMember]{Data: page, Meta: meta, Cursor: listCursor(last)}, nil
 }
 
 // PUT /v3/groups/{guid}/members/{uid}

@@ -17,16 +17,46 @@ import (
 type userRec struct {
 	u           chat.User // AuthToken is always empty
 	deactivated bool      // deactivated or soft-deleted: hidden, but the uid stays taken
+	updated     bool      // changed since it was created: only then do answers show updatedAt
 	tokens      []chat.AuthToken
 }
 
-// view is the user as answers show it, with or without tags.
+// view is the user as answers show it, with or without tags: updatedAt
+// only once the user was updated, as the service shows it.
 func (u *userRec) view(withTags bool) chat.User {
 	v := u.u
 	if !withTags {
 		v.Tags = nil
 	}
+	if !u.updated {
+		v.UpdatedAt = 0
+	}
 	return v
+}
+
+// viewFor is the user as viewer's friends and blocked users show it (when
+// viewer is not empty and not the user): with the id of their one-on-one
+// conversation, and whether viewer blocked the user.
+func (st *state) viewFor(u *userRec, viewer string, withTags bool) chat.User {
+	v := u.view(withTags)
+	if viewer == "" || viewer == v.UID {
+		return v
+	}
+	v.ConversationID = userConversationID(viewer, v.UID)
+	if b := st.blocks[viewer][v.UID]; b != nil {
+		v.BlockedByMe, v.BlockedByMeAt, v.BlockedAt = true, b.since, b.since
+	}
+	return v
+}
+
+// listCursor is the cursor the page-based lists of users add (beside meta
+// for users and members, inside it for friends and blocked users): the
+// updatedAt of the page's last user, before which the list goes on.
+func listCursor(rec *userRec) *chat.Cursor {
+	if rec == nil {
+		return nil
+	}
+	return &chat.Cursor{Direction: chat.DirectionBefore, UpdatedAt: rec.u.UpdatedAt}
 }
 
 func userRoutes() []route {
@@ -165,10 +195,11 @@ func (st *state) listUsers(c *call) (any, error) {
 	}
 	page, meta := walkPage(seq, keep, total, pq)
 	out := make([]chat.User, len(page))
+	var last *userRec
 	for i, u := range page {
-		out[i] = u.view(withTags)
+		out[i], last = u.view(withTags), u
 	}
-	return chat.Page[chat.User]{Data: out, Meta: meta}, nil
+	return chat.Page[chat.User]{Data: out, Meta: meta, Cursor: listCursor(last)}, nil
 }
 
 // PUT /v3/users/{uid}
@@ -240,7 +271,7 @@ func (st *state) updateUser(c *call) (any, error) {
 			u.u.Metadata = nil
 		}
 	}
-	u.u.UpdatedAt = c.timestamp()
+	u.u.UpdatedAt, u.updated = c.timestamp(), true
 	return data(u.view(true)), nil
 }
 
@@ -371,8 +402,9 @@ func (st *state) reactivateUsers(c *call) (any, error) {
 // AddUser stores u as an active user without going through the API, and
 // returns it as stored: UID lower-cased, Role "default" and Status "offline"
 // when empty, CreatedAt the server's time when zero, UpdatedAt CreatedAt
-// when zero, AuthToken dropped. A user with the same uid, deactivated or
-// not, is replaced, auth tokens included. AddUser does not
+// when zero (a user whose UpdatedAt differs from CreatedAt shows it, as
+// one updated through the API does), AuthToken dropped. A user with the
+// same uid, deactivated or not, is replaced, auth tokens included. AddUser does not
 // validate u; its Metadata must be JSON-encodable.
 func (s *Server) AddUser(u chat.User) chat.User { return seeded(s, "AddUser", u, (*state).seedUser) }
 
@@ -390,10 +422,11 @@ func (st *state) seedUser(u chat.User) chat.User {
 	if u.CreatedAt == 0 {
 		u.CreatedAt = chat.TimestampOf(st.clock())
 	}
+	updated := u.UpdatedAt != 0 && u.UpdatedAt != u.CreatedAt
 	if u.UpdatedAt == 0 {
 		u.UpdatedAt = u.CreatedAt
 	}
-	st.putUser(&userRec{u: u})
+	st.putUser(&userRec{u: u, updated: updated})
 	st.closeRevoked(u.UID) // access.go: a replaced user's tokens are gone
 	return clone(u)
 }
