@@ -210,6 +210,7 @@ var chatCases = map[string]contractCase{
 	}},
 	"add-group-members": {params: map[string]string{"guid": "project-group"}, seed: func(f *fixture) {
 		f.users("superhero1", "superhero2", "superhero3", "superhero4", "superhero5", "superhero6")
+		f.must("chat", "PUT", "/users/superhero3", `{"name":"Spiderman"}`, "") // updated, as the example shows it
 		f.must("chat", "POST", "/groups", `{"guid":"project-group","name":"Project Group","type":"public",
 			"description":"project related discussions between members","icon":"http://placehold.it/120x120&text=image1",
 			"owner":"superhero2","tags":["friends","project"]}`, "")

@@ -565,7 +565,7 @@ type groupPayload struct {
 
 // hookGroupOf is g as group payloads show it.
 func (st *state) hookGroupOf(g *groupRec) hookGroup {
-	hg := hookGroup{Group: st.view(g, "", true)}
+	hg := hookGroup{Group: st.view(g, "")}
 	for _, uid := range st.memberUIDs(g) {
 		if u := st.users[uid]; u != nil && u.u.Status == chat.UserAvailable {
 			hg.OnlineMembersCount++

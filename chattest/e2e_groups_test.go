@@ -63,8 +63,8 @@ func TestGroupLifecycle(t *testing.T) {
 		GUID: "project-group", Name: "Project Group", Description: "For the project", Icon: "https://example.com/g.png",
 		Type: chat.GroupPublic, Scope: chat.MemberAdmin, MembersCount: 1, JoinedAt: chat.TimestampOf(t0), HasJoined: true,
 		ConversationID: "group_project-group", Owner: "alice", Tags: []string{"work"}, Metadata: map[string]any{"floor": 3.0},
-		CreatedAt: chat.TimestampOf(t0), UpdatedAt: chat.TimestampOf(t0),
-	}, g, "the creator owns the group and is its admin; the guid is lower-cased; the type defaults to public")
+		CreatedAt: chat.TimestampOf(t0),
+	}, g, "the creator owns the group and is its admin; the guid is lower-cased; the type defaults to public; no updatedAt before an update")
 
 	g, err = client.Groups.Get(ctx, "PROJECT-GROUP")
 	require.NoError(t, err)
@@ -331,13 +331,12 @@ func TestGroupsList(t *testing.T) {
 	assert.True(t, p.Data[1].HasJoined)
 	assert.Equal(t, 3, p.Data[1].MembersCount)
 
-	// Tags show only with withTags.
-	p, err = client.Groups.List(ctx, &chat.ListGroupsOptions{GUID: "alpha"})
-	require.NoError(t, err)
-	assert.Nil(t, p.Data[0].Tags)
-	p, err = client.Groups.List(ctx, &chat.ListGroupsOptions{GUID: "alpha", WithTags: true})
-	require.NoError(t, err)
-	assert.Equal(t, []string{"red"}, p.Data[0].Tags)
+	// Groups show their tags, with or without withTags.
+	for _, withTags := range []bool{false, true} {
+		p, err = client.Groups.List(ctx, &chat.ListGroupsOptions{GUID: "alpha", WithTags: withTags})
+		require.NoError(t, err)
+		assert.Equal(t, []string{"red"}, p.Data[0].Tags)
+	}
 
 	// Pages and the updatedAt cursor.
 	p, err = client.Groups.List(ctx, &chat.ListGroupsOptions{PageOptions: chat.PageOptions{PerPage: 3}})

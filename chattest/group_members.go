@@ -221,6 +221,7 @@ func (st *state) addMember(c *call, g *groupRec, uid string, scope chat.MemberSc
 	st.join(g, uid, scope, c.timestamp())
 	before := len(st.messages)
 	st.memberAction(c, g, "added", uid)
+	st.touch(g, c.timestamp()) // after the action, whose group entity shows the group before
 	res := chat.MemberResult{Success: true}
 	if n := len(st.messages); n > before {
 		m := st.messages[n-1].m
@@ -249,6 +250,7 @@ func (st *state) ban(c *call, g *groupRec, r rank, uid string) *apiError {
 	st.groupSeq++
 	g.banned[uid] = &banRec{bannedAt: c.timestamp(), seq: st.groupSeq}
 	st.memberAction(c, g, "banned", uid)
+	st.touch(g, c.timestamp())
 	return nil
 }
 
@@ -411,6 +413,7 @@ func (st *state) kickMember(c *call) (any, error) {
 	}
 	st.leave(g, uid)
 	st.memberAction(c, g, "kicked", uid)
+	st.touch(g, c.timestamp())
 	return data(chat.Result{Success: true, Message: fmt.Sprintf("User %s has been kicked from the group %s successfully.", uid, g.g.GUID)}), nil
 }
 

@@ -36,6 +36,7 @@ func (g *groupsState) init() {
 // and the fields relative to the acting user are computed by view.
 type groupRec struct {
 	g        chat.Group
+	updated  bool // changed since it was created: only then do answers show updatedAt
 	password string
 	members  map[string]*memberRec // by uid
 	order    []*memberRec          // members in the order they joined (by seq): groups_index.go
@@ -108,7 +109,16 @@ func (st *state) groupInfo(guid, viewer string) (chat.Group, bool) {
 	if g == nil {
 		return chat.Group{}, false
 	}
-	return st.view(g, strings.ToLower(viewer), true), true
+	return st.view(g, strings.ToLower(viewer)), true
+}
+
+// touch records a change of g's members at now, as the service does: its
+// updatedAt moves (and answers show it from then on), which reorders the
+// lists by update.
+func (st *state) touch(g *groupRec, now chat.Timestamp) {
+	st.unindexGroup(g)
+	g.g.UpdatedAt, g.updated = now, true
+	st.indexGroup(g)
 }
 
 // group returns the group named by the path's guid, or ERR_GUID_NOT_FOUND
@@ -140,11 +150,11 @@ func (st *state) memberUIDs(g *groupRec) []string {
 // view is the group as answers show it to the user viewer ("" for the
 // app): its members count, and viewer's scope, hasJoined and joinedAt when
 // viewer is a member.
-func (st *state) view(g *groupRec, viewer string, withTags bool) chat.Group {
+func (st *state) view(g *groupRec, viewer string) chat.Group {
 	v := g.g
 	v.MembersCount = st.membersCount(g)
-	if !withTags {
-		v.Tags = nil
+	if !g.updated {
+		v.UpdatedAt = 0
 	}
 	if scope, ok := st.memberScope(g.g.GUID, viewer); viewer != "" && ok {
 		v.Scope, v.JoinedAt, v.HasJoined = scope, g.members[viewer].joinedAt, true
@@ -259,7 +269,7 @@ func (st *state) createGroup(c *call) (any, error) {
 	if viewer == "" {
 		viewer = owner
 	}
-	return data(st.view(g, viewer, true)), nil
+	return data(st.view(g, viewer)), nil
 }
 
 // GET /v3/groups/{guid}
@@ -268,7 +278,7 @@ func (st *state) getGroup(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return data(st.view(g, c.onBehalfOf, true)), nil
+	return data(st.view(g, c.onBehalfOf)), nil
 }
 
 // GET /v3/groups
@@ -282,7 +292,8 @@ func (st *state) getGroup(c *call) (any, error) {
 // the user has not joined are not listed, and hasJoined=true keeps the
 // groups the user has joined; without it, hasJoined is ignored, as it
 // only works with the header. The type filter takes "protected" as
-// "password" (see CHOICES.md). Tags show only with withTags.
+// "password" (see CHOICES.md). Groups show their tags, as the reference's
+// examples do; withTags is accepted.
 func (st *state) listGroups(c *call) (any, error) {
 	p := c.params()
 	pq := pageParams(p)
@@ -305,7 +316,7 @@ func (st *state) listGroups(c *call) (any, error) {
 		p.v.add("affix", `The affix field must be "append" or "prepend".`)
 	}
 	cursor, hasCursor := p.timestamp("updatedAt")
-	withTags := p.boolean("withTags")
+	p.boolean("withTags") // groups always show their tags
 	tags := p.list("tags")
 	var types []chat.GroupType
 	for _, name := range []string{"type", "types"} {
@@ -405,14 +416,14 @@ func (st *state) listGroups(c *call) (any, error) {
 	page, meta := walkPage(seq, keep, total, pq)
 	out := make([]chat.Group, len(page))
 	for i, g := range page {
-		out[i] = st.view(g, viewer, withTags)
+		out[i] = st.view(g, viewer)
 	}
 	next := &chat.Cursor{Direction: chat.DirectionBefore, UpdatedAt: chat.Timestamp(cursor)}
 	if affix != "" {
 		next.Direction = affix
 	}
-	if n := len(out); n > 0 {
-		next.UpdatedAt = out[n-1].UpdatedAt
+	if n := len(page); n > 0 {
+		next.UpdatedAt = page[n-1].g.UpdatedAt
 	}
 	meta.Cursor = next
 	return chat.Page[chat.Group]{Data: out, Meta: meta}, nil
@@ -536,13 +547,13 @@ func (st *state) updateGroup(c *call) (any, error) {
 			st.emitGroupAction(c.now, "scopeChanged", actor(c), owner, g.g.GUID)
 		}
 	}
-	g.g.UpdatedAt, g.g.UpdatedBy = now, actor(c)
+	g.g.UpdatedAt, g.g.UpdatedBy, g.updated = now, actor(c), true
 	st.indexGroup(g)
 	if isPrivate := g.g.Type == chat.GroupPrivate; isPrivate != wasPrivate {
 		st.membersPrivate(g, isPrivate)
 	}
 	st.emitGroup("group_updated", g)
-	return data(st.view(g, c.onBehalfOf, true)), nil
+	return data(st.view(g, c.onBehalfOf)), nil
 }
 
 // DELETE /v3/groups/{guid}

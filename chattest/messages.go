@@ -85,7 +85,7 @@ var messageTypes = map[chat.Category][]chat.MessageType{
 // with only its uid when it is not stored (app_system, a deleted user).
 func (st *state) userEntity(uid string) chat.User {
 	if uid == appSystem {
-		return chat.User{UID: appSystem, Name: "System", Role: "default", Status: chat.UserOffline}
+		return chat.User{UID: appSystem, Name: "System", Role: "default", Status: chat.UserOffline, CreatedAt: st.since}
 	}
 	if u := st.users[uid]; u != nil {
 		return u.view(false)
@@ -96,7 +96,6 @@ func (st *state) userEntity(uid string) chat.User {
 // groupEntity returns the group guid as entities show it.
 func (st *state) groupEntity(guid string) chat.Group {
 	if g, ok := st.groupInfo(guid, ""); ok {
-		g.Tags = nil
 		return g
 	}
 	return chat.Group{GUID: guid, ConversationID: "group_" + guid}

@@ -9,7 +9,9 @@ import (
 // AddGroup stores g without going through the API, with members, and
 // returns it as stored: GUID and Owner lower-cased, Type "public" when
 // empty, ConversationID "group_{guid}", CreatedAt the server's time when
-// zero, UpdatedAt CreatedAt when zero, MembersCount counted, and Scope,
+// zero, UpdatedAt CreatedAt when zero (a group whose UpdatedAt differs
+// from CreatedAt shows it, as one updated through the API does),
+// MembersCount counted, and Scope,
 // HasJoined and JoinedAt cleared (answers compute them for the acting
 // user). An empty Owner is app_system, as when the API creates a group
 // without owner and onBehalfOf. A group with the same guid is replaced,
@@ -48,10 +50,11 @@ func (st *state) seedGroup(a groupArgs) chat.Group {
 	if g.CreatedAt == 0 {
 		g.CreatedAt = chat.TimestampOf(st.clock())
 	}
+	updated := g.UpdatedAt != 0 && g.UpdatedAt != g.CreatedAt
 	if g.UpdatedAt == 0 {
 		g.UpdatedAt = g.CreatedAt
 	}
-	rec := &groupRec{g: g, members: map[string]*memberRec{}, banned: map[string]*banRec{}}
+	rec := &groupRec{g: g, updated: updated, members: map[string]*memberRec{}, banned: map[string]*banRec{}}
 	if g.Owner != appSystem {
 		st.join(rec, g.Owner, chat.MemberAdmin, g.CreatedAt)
 	}
@@ -65,7 +68,14 @@ func (st *state) seedGroup(a groupArgs) chat.Group {
 		}
 	}
 	st.putGroup(rec)
-	return clone(st.view(rec, "", true))
+	return clone(rec.asStored(st.view(rec, "")))
+}
+
+// asStored is v, a view of g, with g's updatedAt, which the seeding and
+// inspection methods report whether or not answers show it.
+func (g *groupRec) asStored(v chat.Group) chat.Group {
+	v.UpdatedAt = g.g.UpdatedAt
+	return v
 }
 
 // Group returns the stored group guid (matched case-insensitively) with
@@ -75,6 +85,9 @@ func (s *Server) Group(guid string) (g chat.Group, ok bool) {
 	st := s.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	g, ok = st.groupInfo(guid, "")
-	return clone(g), ok
+	rec := st.groups[strings.ToLower(guid)]
+	if rec == nil {
+		return chat.Group{}, false
+	}
+	return clone(rec.asStored(st.view(rec, ""))), true
 }
