@@ -248,31 +248,31 @@ var chatCases = map[string]contractCase{
 	// Messages.
 	"send-message":      {actor: "superhero3", seed: func(f *fixture) { f.users("superhero1", "superhero2", "superhero3") }},
 	"sends-bot-message": {params: map[string]string{"uid": "superhero3"}, seed: func(f *fixture) { f.users("superhero1", "superhero2", "superhero3") }},
-	"list-all-messages": {seed: func(f *fixture) {
-		f.users("superhero3", "superhero5")
-		f.text("superhero3", "superhero5", "user", "test     hello")
-	}},
+	"list-all-messages": {seed: func(f *fixture) { f.users("superhero3", "superhero5"); f.textMeta("superhero3", "superhero5", "user") }},
 	"get-message-details": {params: map[string]string{"id": "1"}, seed: func(f *fixture) {
 		f.users("superhero3", "superhero5")
-		f.text("superhero3", "superhero5", "user", "test     hello")
+		f.textMeta("superhero3", "superhero5", "user")
 	}},
 	"update-message": {params: map[string]string{"id": "1"}, actor: "superhero1", body: `{"data":{"text":"hello spider"},"tags":["t6"]}`, seed: func(f *fixture) {
-		f.users("superhero1", "superhero2")
+		f.plainUsers("superhero1")
+		f.users("superhero2")
 		f.text("superhero1", "superhero2", "user", "hello")
+		f.must("chat", "PUT", "/users/superhero1", `{"name":"Updated Name"}`, "")
 	}},
 	"deletes-message": {params: map[string]string{"id": "1"}, actor: "superhero1", seed: func(f *fixture) {
-		f.users("superhero1", "superhero2")
-		f.text("superhero1", "superhero2", "user", "hello")
+		f.plainUsers("superhero1")
+		f.users("superhero2")
+		f.text("superhero1", "superhero2", "user", "hello spider")
 	}},
 	"user-list-user-messages": {params: map[string]string{"uid": "superhero3"}, actor: "superhero2", seed: func(f *fixture) {
 		f.users("superhero2", "superhero3")
-		f.text("superhero2", "superhero3", "user", "hello")
-		f.text("superhero3", "superhero2", "user", "hi")
+		f.textMeta("superhero2", "superhero3", "user")
+		f.textMeta("superhero3", "superhero2", "user")
 	}},
-	"user-list-group-messages": {params: map[string]string{"guid": "supergroup"}, actor: "superhero3", seed: func(f *fixture) {
-		f.users("superhero1", "superhero3")
-		f.superGroup("superhero3")
-		f.text("superhero3", "supergroup", "group", "test     hello")
+	"user-list-group-messages": {params: map[string]string{"guid": "project-group"}, actor: "superhero4", seed: func(f *fixture) {
+		f.users("superhero4")
+		f.projectGroup()
+		f.textMeta("superhero4", "project-group", "group")
 	}},
 	"send-thread-message": {params: map[string]string{"id": "1"}, actor: "superhero3", seed: func(f *fixture) {
 		f.users("superhero3", "superhero5")
@@ -641,7 +641,13 @@ var importCases = map[string]contractCase{
 		f.users("uid1")
 		f.must("chat", "POST", "/data_import/groups", `{"groups":{"guid1":{"guid":"guid1","name":"guid1","type":"public","owner":"uid1","createdAt":1673421000}}}`, "")
 	}},
-	"import-messages": {},
+	"import-messages": {seed: func(f *fixture) { // the users exist, updated since, as the answer's entities show them
+		f.must("chat", "POST", "/data_import/users", `{"users":{
+			"s12":{"uid":"s12","name":"user1","avatar":"https://data-eu.cometchat.io/assets/images/avatars/ironman.png","metadata":{"key":"value"},"createdAt":1674228536},
+			"r123":{"uid":"r123","name":"superhero","avatar":"https://data-eu.cometchat.io/assets/images/avatars/ironman.png","metadata":{"key":"value"},"createdAt":1674228536}}}`, "")
+		f.must("chat", "PUT", "/users/s12", `{"name":"user1"}`, "")
+		f.must("chat", "PUT", "/users/r123", `{"name":"superhero"}`, "")
+	}},
 }
 
 // transcribedCall is the call of the retrieve-call-details and

@@ -600,6 +600,7 @@ func (st *state) importMessages(c *call) (any, error) {
 	type pending struct {
 		key string
 		m   chat.ImportMessage
+		raw json.RawMessage
 	}
 	var valid []pending
 	for _, key := range sortedKeys(entities) {
@@ -613,11 +614,11 @@ func (st *state) importMessages(c *call) (any, error) {
 				"message": {fmt.Sprintf("The message may not be greater than %d characters.", maxMessageChars)}}))
 			continue
 		}
-		valid = append(valid, pending{key, m})
+		valid = append(valid, pending{key, m, entities[key]})
 	}
 	sort.SliceStable(valid, func(i, j int) bool { return valid[i].m.SentAt < valid[j].m.SentAt })
 	for _, p := range valid {
-		entry, err := st.importMessage(c, p.key, &p.m)
+		entry, err := st.importMessage(c, p.key, &p.m, p.raw)
 		if err != nil {
 			entry = importFailure(err)
 		}
@@ -626,7 +627,7 @@ func (st *state) importMessages(c *call) (any, error) {
 	return data(out), nil
 }
 
-func (st *state) importMessage(c *call, key string, m *chat.ImportMessage) (importEntry, *apiError) {
+func (st *state) importMessage(c *call, key string, m *chat.ImportMessage, raw json.RawMessage) (importEntry, *apiError) {
 	sender, receiver := strings.ToLower(m.Sender), strings.ToLower(m.Receiver)
 	if m.Category == "" {
 		m.Category = chat.CategoryMessage
@@ -740,6 +741,11 @@ func (st *state) importMessage(c *call, key string, m *chat.ImportMessage) (impo
 		ReadAt:      m.ReadAt,
 		Tags:        m.Tags,
 	}, nil)
+	var sent struct {
+		Data json.RawMessage `json:"data"`
+	}
+	_ = json.Unmarshal(raw, &sent) // decoded before
+	rec.sentData = keptData(sent.Data)
 	st.importedMUIDs[m.MUID] = rec.id
-	return importEntry{Success: true, Data: rec.view("", true)}, nil
+	return importEntry{Success: true, Data: rec.wire("", true)}, nil
 }

@@ -171,7 +171,7 @@ func (st *state) addReaction(c *call) (any, error) {
 		st.emit("message_reaction_added", st.reactionPayload(m, m.reactions[len(m.reactions)-1]))
 		st.messageChanged(m)
 	}
-	return data(m.view(c.onBehalfOf, true)), nil
+	return data(m.wire(c.onBehalfOf, true)), nil
 }
 
 // DELETE /v3/messages/{id}/reactions/{reaction} (onBehalfOf required)
@@ -187,7 +187,7 @@ func (st *state) removeReaction(c *call) (any, error) {
 	st.emitReactionRemoved(m, c.onBehalfOf, emoji)
 	m.reactions = slices.DeleteFunc(m.reactions, func(r *reactionRec) bool { return r.uid == c.onBehalfOf && r.reaction == emoji })
 	st.messageChanged(m)
-	return data(m.view(c.onBehalfOf, true)), nil
+	return data(m.wire(c.onBehalfOf, true)), nil
 }
 
 // GET /v3/messages/{id}/reactions[/{reaction}]
@@ -252,7 +252,7 @@ func (st *state) pinMessage(c *call) (any, error) {
 		m.m.PinnedBy, m.m.PinnedAt = actingUID(c), c.timestamp()
 		st.messageChanged(m)
 	}
-	return data(m.view(c.onBehalfOf, true)), nil
+	return data(m.wire(c.onBehalfOf, true)), nil
 }
 
 // DELETE /v3/messages/{id}/pin
@@ -268,7 +268,7 @@ func (st *state) unpinMessage(c *call) (any, error) {
 		m.m.PinnedBy, m.m.PinnedAt = "", 0
 		st.messageChanged(m)
 	}
-	return data(m.view(c.onBehalfOf, true)), nil
+	return data(m.wire(c.onBehalfOf, true)), nil
 }
 
 // savableMessage returns the message of the path for a save, an unsave, a
@@ -297,7 +297,7 @@ func (st *state) saveMessage(c *call) (any, error) {
 		m.saves[uid] = c.timestamp()
 		st.saved[uid]++
 	}
-	return data(m.view(uid, true)), nil
+	return data(m.wire(uid, true)), nil
 }
 
 // DELETE /v3/messages/{id}/save (onBehalfOf required)
@@ -311,7 +311,7 @@ func (st *state) unsaveMessage(c *call) (any, error) {
 		delete(m.saves, uid)
 		st.saved[uid]--
 	}
-	return data(m.view(uid, true)), nil
+	return data(m.wire(uid, true)), nil
 }
 
 // elementIDs returns the ids of the elements an interactive message

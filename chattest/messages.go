@@ -2,6 +2,7 @@ package chattest
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,6 +35,9 @@ type msgRec struct {
 	interactions map[string][]chat.Interaction // by uid, in the order marked
 	subscribers  map[string]bool               // thread subscriptions, by uid
 	flags        []MessageFlag                 // in the order flagged
+	// sentData holds the members of the data sent that answers echo as
+	// sent (see keptData), over m.Data's.
+	sentData map[string]json.RawMessage
 }
 
 func messageRoutes() []route {
@@ -112,6 +116,37 @@ func conversationID(sender string, rt chat.ReceiverType, receiver string) string
 		a, z = z, a
 	}
 	return a + "_user_" + z
+}
+
+// targetEntity returns the receiver of a message as the "for" entity of
+// an action about it shows it: the group, or the user without a
+// conversation id.
+func (st *state) targetEntity(rt chat.ReceiverType, receiver string) *chat.Entity {
+	if rt == chat.ReceiverGroup {
+		return entity(chat.EntityGroup, st.groupEntity(receiver))
+	}
+	return entity(chat.EntityUser, st.userEntity(receiver))
+}
+
+// deletedMessage is a deleted message as the "on" entity of its deletion
+// shows it: with who deleted it.
+type deletedMessage struct {
+	wireMessage
+	by string
+}
+
+// MarshalJSON encodes the message with deletedBy.
+func (d deletedMessage) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(d.wireMessage)
+	if err != nil {
+		return nil, err
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil {
+		return nil, err
+	}
+	top["deletedBy"], _ = json.Marshal(d.by)
+	return json.Marshal(top)
 }
 
 // receiverEntity returns the receiver of a message from sender as entities
@@ -213,6 +248,10 @@ func (st *state) storeMessage(c *call, sender string, parent *msgRec) (*msgRec, 
 	now := c.timestamp()
 	b.Data.Entities = &chat.Entities{Sender: entity(chat.EntityUser, st.userEntity(sender)), Receiver: st.receiverEntity(sender, b.ReceiverType, receiver)}
 	b.Data.Reactions, b.Data.Interactions = nil, nil
+	var raw struct {
+		Data json.RawMessage `json:"data"`
+	}
+	_ = json.Unmarshal(c.body, &raw) // decoded above
 	rec := st.addRec(chat.Message{
 		MUID:           b.MUID,
 		ConversationID: convID,
@@ -227,6 +266,7 @@ func (st *state) storeMessage(c *call, sender string, parent *msgRec) (*msgRec, 
 		Tags:           b.Tags,
 		QuotedMessage:  quoted,
 	}, parent)
+	rec.sentData = keptData(raw.Data)
 	st.moderateMessage(rec, now)
 	st.emit("message_sent", messagePayload(rec))
 	st.pushMessage(rec, c.device()) // realtime.go
@@ -302,6 +342,69 @@ func (m *msgRec) refreshThread() {
 // counts (with reactedByMe when viewer is a user), and viewer's savedAt and
 // interactions. withTags false leaves the tags out, as lists do without
 // withTags.
+// dataFields are the members of a message's data that the fake reads or
+// sets itself; the others are kept as sent (keptData).
+var dataFields = map[string]bool{"text": true, "metadata": true, "url": true, "resource": true, "customData": true,
+	"entities": true, "action": true, "reactions": true, "moderation": true, "interactionGoal": true,
+	"allowSenderInteraction": true, "interactiveData": true, "interactions": true}
+
+// keptData returns the members of the data object raw that answers echo
+// as they were sent: those the fake does not read (the service keeps any
+// member, e.g. customData beside a typo of it, or a scheduler's receiver),
+// and the attachments (whose size, say, stays a string when sent as one).
+func keptData(raw json.RawMessage) map[string]json.RawMessage {
+	var d map[string]json.RawMessage
+	if json.Unmarshal(raw, &d) != nil {
+		return nil
+	}
+	for k := range d {
+		if dataFields[k] {
+			delete(d, k)
+		}
+	}
+	if len(d) == 0 {
+		return nil
+	}
+	return d
+}
+
+// wireMessage is a message as an answer shows it: the message, with the
+// members of its data kept as sent.
+type wireMessage struct {
+	chat.Message
+	sentData map[string]json.RawMessage
+}
+
+// MarshalJSON encodes the message with the data members kept as sent
+// over those of its data.
+func (w wireMessage) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(w.Message)
+	if err != nil || len(w.sentData) == 0 {
+		return b, err
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(b, &top); err != nil {
+		return nil, err
+	}
+	d := map[string]json.RawMessage{}
+	if raw, ok := top["data"]; ok {
+		if err := json.Unmarshal(raw, &d); err != nil {
+			return nil, err
+		}
+	}
+	maps.Copy(d, w.sentData)
+	if top["data"], err = json.Marshal(d); err != nil {
+		return nil, err
+	}
+	return json.Marshal(top)
+}
+
+// wire is the message as answers show it to viewer (view), with its data
+// as sent.
+func (m *msgRec) wire(viewer string, withTags bool) wireMessage {
+	return wireMessage{m.view(viewer, withTags), m.sentData}
+}
+
 func (m *msgRec) view(viewer string, withTags bool) chat.Message {
 	v := m.m
 	if !withTags {
@@ -370,7 +473,7 @@ func (st *state) sendMessage(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return data(m.view(c.onBehalfOf, true)), nil
+	return data(m.wire(c.onBehalfOf, true)), nil
 }
 
 // POST /v3/bots/{uid}/messages
@@ -386,7 +489,7 @@ func (st *state) sendBotMessage(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return data(m.view(uid, true)), nil
+	return data(m.wire(uid, true)), nil
 }
 
 // GET /v3/messages/{id}
@@ -395,7 +498,7 @@ func (st *state) getMessage(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return data(m.view(c.onBehalfOf, true)), nil
+	return data(m.wire(c.onBehalfOf, true)), nil
 }
 
 // POST /v3/messages/{id}/thread (onBehalfOf required)
@@ -418,7 +521,7 @@ func (st *state) sendThreadMessage(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return data(m.view(c.onBehalfOf, true)), nil
+	return data(m.wire(c.onBehalfOf, true)), nil
 }
 
 // GET /v3/messages/{id}/thread
@@ -555,6 +658,10 @@ func (st *state) emitMessageAction(c *call, m *msgRec, action, by string) *msgRe
 	now := c.timestamp()
 	on := m.m
 	on.Data.Reactions = m.reactionCounts("")
+	onEntity := entity(chat.EntityMessage, wireMessage{on, m.sentData})
+	if action == chat.ActionDeleted {
+		onEntity = entity(chat.EntityMessage, deletedMessage{wireMessage{on, m.sentData}, by})
+	}
 	rec := st.addRecBetween(chat.Message{
 		ConversationID: m.m.ConversationID,
 		Sender:         by,
@@ -564,8 +671,8 @@ func (st *state) emitMessageAction(c *call, m *msgRec, action, by string) *msgRe
 		Type:           chat.MessageTypeMessage,
 		Data: chat.MessageData{Action: action, Entities: &chat.Entities{
 			By:  entity(chat.EntityUser, st.userEntity(by)),
-			On:  entity(chat.EntityMessage, on),
-			For: st.receiverEntity(m.m.Sender, m.m.ReceiverType, m.m.Receiver),
+			On:  onEntity,
+			For: st.targetEntity(m.m.ReceiverType, m.m.Receiver),
 		}},
 		SentAt:    now,
 		UpdatedAt: now,
