@@ -397,13 +397,11 @@ func (f *fixture) groupConversation() {
 }
 
 // userConversation makes the conversation of superhero1 and superhero2,
-// superhero2 as get-user's example shows a user (with a link), its last
-// message from superhero2 (as get-message-details' example shows one,
-// with metadata).
+// its last message from superhero2 (as get-message-details' example shows
+// one, with metadata).
 func (f *fixture) userConversation() {
 	f.t.Helper()
 	f.users("superhero1", "superhero2")
-	f.must("chat", "PUT", "/users/superhero2", `{"link":"http://placehold.it"}`, "")
 	f.textMeta("superhero2", "superhero1", "user")
 }
 

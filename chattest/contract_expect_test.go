@@ -81,10 +81,10 @@ var contractExpectations = map[string]contractExpectation{
 			return doc
 		}},
 	"get-user-conversations":     {reason: userConversationReason, expect: userConversation},
-	"updates-user-conversation":  {reason: userConversationReason, expect: userConversation},
+	"updates-user-conversation":  {reason: userConversationReason + "; " + conversationTagsReason, expect: withTags(userConversation)},
 	"list-all-conversations":     {reason: receiptsReason, expect: withoutReceipts},
 	"get-conversation":           {reason: receiptsReason, expect: withoutReceipts},
-	"updates-group-conversation": {reason: receiptsReason, expect: withoutReceipts},
+	"updates-group-conversation": {reason: receiptsReason + "; " + conversationTagsReason, expect: withTags(withoutReceipts)},
 	"update-group": {reason: "its example is get-group's, unchanged; an updated group carries updatedAt and updatedBy (chat-core §2.2)",
 		expect: func(doc any, _ json.RawMessage) any {
 			dig(doc, "data").(map[string]any)["updatedAt"] = 0.0
@@ -172,10 +172,11 @@ var contractExpectations = map[string]contractExpectation{
 const (
 	pushSettingsReason     = "its answer is the request example reused (identical to it, without the envelope); platform.md gives every extension's settings answer as {\"data\": {statusCode, success, responseTime, body: {data: {settings}}}}"
 	sendReason             = "its answer is a text message (superhero3 to superhero5) while each request example sends an interactive message; the message sent carries the data sent, with the entities"
-	userConversationReason = "its example is a group conversation (conversationType group); the conversation with a user has the user as conversationWith (get-user's example) and a message to them as lastMessage (get-message-details' example)"
+	userConversationReason = "its example is a group conversation (conversationType group); the conversation with a user has the user as conversationWith (get-user's example, without the link that the entities of get-message-details' example, the lastMessage, do not show) and a message as lastMessage (get-message-details' example)"
 	receiptsReason         = "lastMessage.receipts ({\"data\": [[]]}) is in some conversation examples and not in others (get-user-conversations, get-group-conversations); chat-core §2.7 leaves its shape unconfirmed"
 	entitiesReason         = "its user entities lack the createdAt that the entities of every other message example carry (chat-core §2.7)"
 	listConversationReason = "its users carry conversationIds with superhero4, an acting user the operation takes no header for (chat-core §0: onBehalfOf none; §2.1: the other party is unconfirmed without onBehalfOf)"
+	conversationTagsReason = "the example answers the update of a conversation's tags without them; the conversation carries the tags set (chat-core §2.10: tags settable via update)"
 	editedByReason         = "its by entity and the edited message's sender entity are the same user, superhero1, shown with different keys (an avatar only in the latter)"
 	appIDReason            = "settings.appId is a string in most extensions' examples, a number or absent in the others; GET adds settings.appId (platform.md), a string"
 )
@@ -206,6 +207,7 @@ func userConversation(doc any, _ json.RawMessage) any {
 	c := dig(withoutReceipts(doc, nil), "data.0").(map[string]any)
 	user := dig(documentedAnswer("chat/get-user.json"), "data").(map[string]any)
 	user["conversationId"] = ""
+	delete(user, "link") // get-message-details' entities of the same users show none
 	c["conversationWith"] = user
 	c["lastMessage"] = dig(documentedAnswer("chat/get-message-details.json"), "data")
 	return doc
@@ -243,6 +245,22 @@ func withEntityCreatedAt(doc any, _ json.RawMessage) any {
 	}
 	walk(doc)
 	return doc
+}
+
+// withTags adds the request's tags to the documented conversations, after
+// expect.
+func withTags(expect func(any, json.RawMessage) any) func(any, json.RawMessage) any {
+	return func(doc any, req json.RawMessage) any {
+		doc = expect(doc, req)
+		var sent struct {
+			Tags []any `json:"tags"`
+		}
+		_ = json.Unmarshal(req, &sent)
+		for _, c := range dig(doc, "data").([]any) {
+			c.(map[string]any)["tags"] = sent.Tags
+		}
+		return doc
+	}
 }
 
 // withoutConversationIDs drops the conversationId of the documented

@@ -76,6 +76,10 @@ func (st *state) emitGroupAction(now time.Time, action, byUID, onUID, guid strin
 		byUID = appSystem
 	}
 	ts := chat.TimestampOf(now)
+	on := st.userEntity(onUID)
+	if byUID != appSystem && byUID != onUID {
+		on.ConversationID = userConversationID(byUID, onUID) // the on user's conversation with the by user
+	}
 	rec := st.addRec(chat.Message{
 		ConversationID: "group_" + guid,
 		Sender:         appSystem,
@@ -85,7 +89,7 @@ func (st *state) emitGroupAction(now time.Time, action, byUID, onUID, guid strin
 		Type:           chat.MessageTypeGroupMember,
 		Data: chat.MessageData{Action: action, Entities: &chat.Entities{
 			By:  entity(chat.EntityUser, st.userEntity(byUID)),
-			On:  entity(chat.EntityUser, st.userEntity(onUID)),
+			On:  entity(chat.EntityUser, on),
 			For: entity(chat.EntityGroup, st.groupEntity(guid)),
 		}},
 		SentAt:    ts,
