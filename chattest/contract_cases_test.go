@@ -542,7 +542,9 @@ var platformCases = map[string]contractCase{
 		seed: func(f *fixture) { f.pushReady(); f.pushToken() }, body: `{"authToken":"{authToken}"}`},
 
 	// Notifications: settings and preferences.
-	"notifications-push-list-settings":      {},
+	"notifications-push-list-settings": {seed: func(f *fixture) {
+		f.must("chat", "PATCH", "/notifications/v1/settings", `{"preferences":{"push":{"customJson":{"hello":"world"}}}}`, "")
+	}},
 	"notifications-push-update-settings":    {body: `{"preferences":{"group":{"messagesSetting":2}}}`},
 	"notifications-push-reset-settings":     {},
 	"notifications-push-list-preferences":   {query: "uid=superhero1", seed: func(f *fixture) { f.users("superhero1") }},
@@ -566,10 +568,16 @@ var platformCases = map[string]contractCase{
 		f.users("superhero1")
 		f.must("chat", "PATCH", "/notifications/v1/contact-details", `{"email":"someone@example.com","phno":"+919591128691"}`, "superhero1")
 	}},
-	"notifications-logs": {seed: func(f *fixture) {
-		f.pushReady()
-		f.pushToken()
-		f.text("superhero1", "superhero3", "user", "hello")
+	"notifications-logs": {seed: func(f *fixture) { // as in the example: a reaction to a member's message in a group they muted, over APNs
+		f.users("superhero1", "superhero3")
+		f.must("chat", "POST", "/notifications/push/v1/providers/apns", apnsProvider, "")
+		f.token("superhero3")
+		f.must("chat", "POST", "/notifications/push/v1/tokens", f.fill(`{"platform":"apns_ios_device","providerId":"apns-provider",
+			"deviceToken":"pushtoken123","authToken":"{authToken}","timezone":"Asia/Kolkata"}`), "")
+		f.superGroup("superhero3")
+		id := f.text("superhero3", "supergroup", "group", "hello")
+		f.must("chat", "PUT", "/notifications/v1/preferences/mute?uid=superhero3", `{"conversations":[{"id":"supergroup","type":"group","until":1893456000000}]}`, "")
+		f.must("chat", "POST", "/messages/"+id+"/reactions/%F0%9F%98%82", "", "superhero1")
 	}},
 
 	// Metrics.

@@ -30,6 +30,14 @@ var contractExpectations = map[string]contractExpectation{
 		expect: func(any, json.RawMessage) any { return obj("data", obj("deactivatedUids", []any{"superhero6"})) }},
 
 	// Examples the reference contradicts.
+	"notifications-push-list-settings":      {reason: quotedRepliesReason, expect: withQuotedReplies},
+	"notifications-push-list-preferences":   {reason: quotedRepliesReason, expect: withQuotedReplies},
+	"notifications-push-update-preferences": {reason: quotedRepliesReason, expect: withQuotedReplies},
+	"notifications-push-reset-preferences": {reason: quotedRepliesReason, expect: func(doc any, _ json.RawMessage) any {
+		dig(doc, "data.groupPreferences").(map[string]any)["groupQuotedReplies"] = 0.0
+		dig(doc, "data.oneOnOnePreferences").(map[string]any)["oneOnOneQuotedReplies"] = 0.0
+		return doc
+	}},
 	"list-users":              {reason: listConversationReason, expect: withoutConversationIDs},
 	"list-banned-group-users": {reason: listConversationReason, expect: withoutConversationIDs},
 	"list-groups": {reason: "chat-core §6.2: the example's data is a malformed object (the second group nested in the first, meta inside data); the list is data []Group with meta beside it",
@@ -177,6 +185,7 @@ const (
 	entitiesReason         = "its user entities lack the createdAt that the entities of every other message example carry (chat-core §2.7)"
 	listConversationReason = "its users carry conversationIds with superhero4, an acting user the operation takes no header for (chat-core §0: onBehalfOf none; §2.1: the other party is unconfirmed without onBehalfOf)"
 	conversationTagsReason = "the example answers the update of a conversation's tags without them; the conversation carries the tags set (chat-core §2.10: tags settable via update)"
+	quotedRepliesReason    = "platform.md §9.1, §9.3: the group and oneOnOne preferences have quotedRepliesSetting and quotedRepliesOverride (groupQuotedReplies, oneOnOneQuotedReplies at the user level), which the examples lack"
 	editedByReason         = "its by entity and the edited message's sender entity are the same user, superhero1, shown with different keys (an avatar only in the latter)"
 	appIDReason            = "settings.appId is a string in most extensions' examples, a number or absent in the others; GET adds settings.appId (platform.md), a string"
 )
@@ -261,6 +270,16 @@ func withTags(expect func(any, json.RawMessage) any) func(any, json.RawMessage) 
 		}
 		return doc
 	}
+}
+
+// withQuotedReplies adds the quoted replies' preferences to the documented
+// group and oneOnOne preferences.
+func withQuotedReplies(doc any, _ json.RawMessage) any {
+	for _, kind := range []string{"group", "oneOnOne"} {
+		prefs := dig(doc, "data.preferences."+kind).(map[string]any)
+		prefs["quotedRepliesSetting"], prefs["quotedRepliesOverride"] = 0.0, true
+	}
+	return doc
 }
 
 // withoutConversationIDs drops the conversationId of the documented

@@ -215,7 +215,7 @@ func TestNotificationSingleProviders(t *testing.T) {
 				return n.UpdateTwilioProvider(ctx, &chat.TwilioProvider{TwilioSenderPhoneNumber: "+15550199", IsEnabled: new(false)})
 			},
 			del:   func() (*chat.Result, error) { return n.DeleteTwilioProvider(ctx) },
-			saved: &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: "tok", TwilioSenderPhoneNumber: "+15550100", IsEnabled: new(true)},
+			saved: &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: "tok", TwilioSenderPhoneNumber: "+15550100"}, // isEnabled only once sent
 			after: &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: "tok", TwilioSenderPhoneNumber: "+15550199", IsEnabled: new(false)},
 			bad: func() error {
 				_, err := n.UpdateTwilioProvider(ctx, &chat.TwilioProvider{})
@@ -253,9 +253,9 @@ func TestNotificationSingleProviders(t *testing.T) {
 			},
 			del: func() (*chat.Result, error) { return n.DeleteSendGridProvider(ctx) },
 			saved: &chat.SendGridProvider{SendGridAPIKey: "SG.k", SendGridTemplateID: "d-1", SendGridUnsubscribeGroupID: "7",
-				SenderName: "Demo", SenderEmail: "no-reply@demo.test", AllowEmailReplies: new(false), IsEnabled: new(true)},
+				SenderName: "Demo", SenderEmail: "no-reply@demo.test", AllowEmailReplies: new(false)}, // isEnabled only once sent
 			after: &chat.SendGridProvider{SendGridAPIKey: "SG.k", SendGridTemplateID: "d-1", SendGridUnsubscribeGroupID: "7",
-				SenderName: "Demo", SenderEmail: "no-reply@demo.test", AllowEmailReplies: new(true), IsEnabled: new(true),
+				SenderName: "Demo", SenderEmail: "no-reply@demo.test", AllowEmailReplies: new(true),
 				SenderEmailForReplies: "replies@demo.test", RepliesWebhook: "https://test-app.notifications.chattest.invalid/email/v1/replies"},
 			bad: func() error {
 				_, err := n.AddSendGridProvider(ctx, &chat.SendGridProvider{SendGridAPIKey: "SG.k", SendGridTemplateID: "d-1", SendGridUnsubscribeGroupID: "7",
@@ -608,6 +608,55 @@ func TestPushTokensPerUserLimit(t *testing.T) {
 	assert.Len(t, srv.PushTokens("alice"), 100)
 }
 
+// A reaction notifies the message's sender (not the user who reacted):
+// an entry with trigger message_reaction_added and the reaction, over
+// APNs with what APNs takes.
+func TestNotificationLogsOfReactions(t *testing.T) {
+	srv, client := start(t)
+	ctx := t.Context()
+	seed(srv, "alice", "bob")
+	n := client.Notifications
+	_, err := n.AddAPNsProvider(ctx, &chat.APNsProvider{ProviderID: "apns", KeyID: "k", TeamID: "t", BundleID: "com.example.app", P8Key: "p8",
+		IncludeMutableContent: true})
+	require.NoError(t, err)
+	_, err = n.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{Platform: chat.PushPlatformAPNsIOSDevice, Token: "alice-phone",
+		AuthToken: chat.Secret(login(t, client, "alice")), ProviderID: "apns"})
+	require.NoError(t, err)
+	msg, err := client.Messages.Send(ctx, toUser("bob", "hi"), chat.OnBehalfOf("alice"))
+	require.NoError(t, err)
+	_, err = client.Messages.AddReaction(ctx, msg.ID, "👍", "alice")
+	require.NoError(t, err, "her own reaction notifies nobody")
+	_, err = client.Messages.AddReaction(ctx, msg.ID, "😂", "bob")
+	require.NoError(t, err)
+
+	logs := srv.NotificationLogs()
+	require.Len(t, logs, 1, "bob has no token; alice is told of bob's reaction only")
+	l := logs[0]
+	assert.Equal(t, chat.TriggerMessageReactionAdded, l.Trigger)
+	assert.Equal(t, "bob", l.ReactionSender)
+	assert.Equal(t, "alice", l.ReactionReceiver)
+	assert.NotZero(t, l.ReactionID)
+	assert.Equal(t, "alice", l.Sender, "the message's sender")
+	assert.True(t, l.NotificationTriggered)
+	var payload struct {
+		Payload struct {
+			Title, Body string
+			SentAt      *int64 `json:"sentAt"`
+		} `json:"payload"`
+		Topic                            string
+		ContentAvailable, MutableContent int
+		Alert                            struct{ Title, Body string }
+	}
+	require.NoError(t, json.Unmarshal(l.Payload, &payload))
+	assert.Equal(t, "Bob", payload.Payload.Title)
+	assert.Equal(t, "Reacted to your message: 😂", payload.Payload.Body)
+	assert.Nil(t, payload.Payload.SentAt, "a reaction's payload has no sentAt")
+	assert.Equal(t, "com.example.app", payload.Topic)
+	assert.Equal(t, 0, payload.ContentAvailable)
+	assert.Equal(t, 1, payload.MutableContent)
+	assert.Equal(t, "Reacted to your message: 😂", payload.Alert.Body)
+}
+
 func TestNotificationLogs(t *testing.T) {
 	srv, client, clk := startClocked(t)
 	ctx := t.Context()
@@ -653,7 +702,7 @@ func TestNotificationLogs(t *testing.T) {
 	assert.Equal(t, "Alice", payload.Payload.Title)
 	assert.Equal(t, "hi", payload.Payload.Body)
 	assert.Equal(t, &chat.PageCount{Limit: 10, Count: 1}, page.Meta.Current)
-	assert.Nil(t, page.Meta.Next)
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter}, page.Meta.Next, "the cursors name messages (messageId), which the SDK does not read")
 
 	// Bob mutes Alice, then only wants mentions, then turns DND on.
 	_, err = n.Mute(ctx, "bob", &chat.MuteRequest{Conversations: []chat.MutedConversation{
@@ -727,25 +776,23 @@ func TestNotificationLogs(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{logs[3].ID}, logIDs(page.Data))
 
-	// Cursors.
+	// Cursors: a page continues after the _id of its last entry.
 	page, err = n.ListLogs(ctx, &chat.ListLogsOptions{Limit: 3})
 	require.NoError(t, err)
 	assert.Equal(t, logIDs(logs[:3]), logIDs(page.Data))
-	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, ID: logs[2].ID}, page.Meta.Next)
-	assert.Nil(t, page.Meta.Previous)
-	page, err = n.ListLogs(ctx, &chat.ListLogsOptions{Limit: 3, Direction: chat.DirectionAfter, LogID: page.Meta.Next.ID})
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter}, page.Meta.Next)
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionBefore}, page.Meta.Previous)
+	page, err = n.ListLogs(ctx, &chat.ListLogsOptions{Limit: 3, Direction: chat.DirectionAfter, LogID: page.Data[2].ID})
 	require.NoError(t, err)
 	assert.Equal(t, logIDs(logs[3:6]), logIDs(page.Data))
-	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionBefore, ID: logs[3].ID}, page.Meta.Previous)
 	page, err = n.ListLogs(ctx, &chat.ListLogsOptions{Limit: 2, Direction: chat.DirectionBefore, LogID: logs[3].ID})
 	require.NoError(t, err)
 	assert.Equal(t, []string{logs[2].ID, logs[1].ID}, logIDs(page.Data), "backward, newest first")
-	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionBefore, ID: logs[1].ID}, page.Meta.Next)
-	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, ID: logs[2].ID}, page.Meta.Previous)
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionBefore}, page.Meta.Next)
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter}, page.Meta.Previous)
 	page, err = n.ListLogs(ctx, &chat.ListLogsOptions{Limit: 2, Direction: chat.DirectionBefore})
 	require.NoError(t, err)
 	assert.Equal(t, []string{logs[7].ID, logs[6].ID}, logIDs(page.Data), "the last entries")
-	assert.Nil(t, page.Meta.Previous)
 
 	var walked []string
 	for l, err := range n.AllLogs(ctx, &chat.ListLogsOptions{Limit: 3}) {

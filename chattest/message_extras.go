@@ -170,9 +170,12 @@ func (st *state) addReaction(c *call) (any, error) {
 	}
 	emoji := c.r.PathValue("reaction")
 	if !slices.ContainsFunc(m.reactions, func(r *reactionRec) bool { return r.uid == c.onBehalfOf && r.reaction == emoji }) {
+		st.notifSync() // the notifications of the messages sent before come first
 		st.reactionSeq++
-		m.reactions = append(m.reactions, &reactionRec{id: st.reactionSeq, uid: c.onBehalfOf, reaction: emoji, at: c.timestamp()})
-		st.emit("message_reaction_added", st.reactionPayload(m, m.reactions[len(m.reactions)-1]))
+		r := &reactionRec{id: st.reactionSeq, uid: c.onBehalfOf, reaction: emoji, at: c.timestamp()}
+		m.reactions = append(m.reactions, r)
+		st.notifLogReaction(m, r)
+		st.emit("message_reaction_added", st.reactionPayload(m, r))
 		st.messageChanged(m)
 	}
 	return data(m.wire(c.onBehalfOf, true)), nil

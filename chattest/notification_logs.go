@@ -79,35 +79,66 @@ func (st *state) notifLogMessage(m *msgRec) {
 }
 
 // notifLogPush writes the entry of the push notification of m to the
-// token t of the recipient uid. Whether it is sent follows, in order: Do
-// Not Disturb, a mute of the conversation, the messages (replies, quoted
-// replies) preference, where 3 notifies only when the text mentions the
-// user (<@uid:...>), and the existence of the token's provider. A mention
-// bypasses the first three when the app's bypassPreferencesForMentions is
-// set. Schedules and quotas are not applied.
+// token t of the recipient uid (notifLog).
 func (st *state) notifLogPush(m *msgRec, uid string, t chat.PushToken) {
+	st.notifLog(m, nil, uid, t)
+}
+
+// notifLogReaction writes the entries of the push notifications of the
+// reaction r to m: to the tokens of m's sender, unless the sender reacted
+// (or is the app).
+func (st *state) notifLogReaction(m *msgRec, r *reactionRec) {
+	uid := m.m.Sender
+	if uid == r.uid || st.activeUser(uid) == nil {
+		return
+	}
+	for _, t := range st.notif.tokens {
+		if t.UID == uid && st.authTokenUser(string(t.AuthToken)) != nil {
+			st.notifLog(m, r, uid, t)
+		}
+	}
+}
+
+// notifLog writes the entry of the push notification of m (or, when r is
+// not nil, of the reaction r to m) to the token t of the recipient uid.
+// Whether it is sent follows, in order: Do Not Disturb, a mute of the
+// conversation, the preference of what happened (messages, replies,
+// quoted replies, where 3 notifies only when the text mentions the user
+// (<@uid:...>), or reactions), and the existence of the token's provider.
+// A mention bypasses the first three when the app's
+// bypassPreferencesForMentions is set. Schedules and quotas are not
+// applied.
+func (st *state) notifLog(m *msgRec, r *reactionRec, uid string, t chat.PushToken) {
 	msg := &m.m
 	n := st.notif
 	eff := st.notifEffective(n.users[uid])
 	kind, convID, muteType, muteOverride := "oneOnOne", msg.Sender, chat.MutedOneOnOne, "mutedOneOnOnesOverride"
 	if msg.ReceiverType == chat.ReceiverGroup {
 		kind, convID, muteType, muteOverride = "group", msg.Receiver, chat.MutedGroup, "mutedGroupsOverride"
+	} else if uid == msg.Sender {
+		convID = msg.Receiver // a reaction to uid's own message: the conversation with its receiver
 	}
 	setting, prefReason := "messagesSetting", chat.ReasonMessagesPreference
 	switch {
+	case r != nil:
+		setting, prefReason = "reactionsSetting", chat.ReasonReactionsPreference
 	case msg.QuotedMessage != nil:
 		setting, prefReason = "quotedRepliesSetting", chat.ReasonQuotedRepliesPreference
 	case msg.ParentID != "":
 		setting, prefReason = "repliesSetting", chat.ReasonRepliesPreference
 	}
 	sentMS := int64(msg.SentAt) * 1000
-	mentioned := strings.Contains(msg.Data.Text, "<@uid:"+uid+">")
+	at := sentMS
+	if r != nil {
+		at = int64(r.at) * 1000
+	}
+	mentioned := r == nil && strings.Contains(msg.Data.Text, "<@uid:"+uid+">")
 	bypass := mentioned && boolIn(objAt(n.settings, "preferences"), "bypassPreferencesForMentions")
 	appMute := objAt(n.settings, "preferences", "mute")
 	muted := false
 	if u := n.users[uid]; u != nil && boolIn(appMute, muteOverride) {
 		muted = slices.ContainsFunc(u.mutes, func(c chat.MutedConversation) bool {
-			return c.ID == convID && c.Type == muteType && c.Until > sentMS
+			return c.ID == convID && c.Type == muteType && c.Until > at
 		})
 	}
 	dnd, _ := intIn(objAt(eff, "preferences", "mute"), "dndPreferenceSetting")
@@ -131,24 +162,28 @@ func (st *state) notifLogPush(m *msgRec, uid string, t chat.PushToken) {
 
 	n.logSeq++
 	entry := chat.NotificationLog{
-		ID:                    st.hexID("notiflog", n.logSeq)[:24],
-		ProcessingStartedAtMS: sentMS,
-		ProcessingEndedAtMS:   sentMS,
-		Component:             "notifications-core",
-		Channel:               chat.ChannelPush,
-		Provider:              provider,
-		MessageID:             m.id,
-		Trigger:               chat.TriggerAfterMessage,
-		MessageSentAtMS:       sentMS,
-		Sender:                msg.Sender,
-		Receiver:              msg.Receiver,
-		ReceiverType:          msg.ReceiverType,
-		TokenType:             t.Platform,
-		PushToken:             t.Token,
-		ProviderID:            t.ProviderID,
-		Payload:               st.notifPayload(m, uid, eff, provider),
-		NotificationTriggered: reason == "",
-		Reason:                reason,
+		ID:                      st.hexID("notiflog", n.logSeq)[:24],
+		ProcessingStartedAtMS:   at,
+		ProcessingEndedAtMS:     at + notifProcessingMS,
+		TotalProcessingTimeInMS: notifProcessingMS,
+		Component:               "notifications-core",
+		Channel:                 chat.ChannelPush,
+		Provider:                provider,
+		MessageID:               m.id,
+		Trigger:                 chat.TriggerAfterMessage,
+		MessageSentAtMS:         sentMS,
+		Sender:                  msg.Sender,
+		Receiver:                msg.Receiver,
+		ReceiverType:            msg.ReceiverType,
+		TokenType:               t.Platform,
+		PushToken:               t.Token,
+		ProviderID:              t.ProviderID,
+		Payload:                 st.notifPayload(m, r, eff, provider, providers.byID[t.ProviderID], at),
+		NotificationTriggered:   reason == "",
+		Reason:                  reason,
+	}
+	if r != nil {
+		entry.Trigger, entry.ReactionID, entry.ReactionSender, entry.ReactionReceiver = chat.TriggerMessageReactionAdded, r.id, r.uid, uid
 	}
 	if msg.ReceiverType == chat.ReceiverGroup {
 		entry.Member = uid
@@ -156,10 +191,20 @@ func (st *state) notifLogPush(m *msgRec, uid string, t chat.PushToken) {
 	n.logs = append(n.logs, &notifLogRec{l: entry, category: msg.Category, msgType: msg.Type})
 }
 
-// notifPayload renders the notification of m for uid with the templates
-// in effect: text messages use the text template, images, audio, video
-// and files the media one, other messages the custom one's fallback.
-func (st *state) notifPayload(m *msgRec, uid string, eff map[string]any, provider chat.NotificationProviderType) json.RawMessage {
+// notifProcessingMS is how long the fake's notifications take to process,
+// in milliseconds.
+const notifProcessingMS = 1
+
+// notifPayload renders the notification of m (or of the reaction r to m)
+// for its recipient with the templates in effect, at (Unix milliseconds):
+// text messages use the text template, images, audio, video and files the
+// media one, other messages the custom one's fallback; a reaction is
+// "Reacted to your message: <emoji>" from the user who reacted. An APNs
+// notification adds what APNs takes (alert, topic, sound, collapseId,
+// expiry in an hour, and contentAvailable and mutableContent as the
+// provider cfg says).
+func (st *state) notifPayload(m *msgRec, r *reactionRec, eff map[string]any, provider chat.NotificationProviderType,
+	cfg map[string]any, at int64) json.RawMessage {
 	msg := &m.m
 	variant := "Default"
 	if p, _ := intIn(objAt(eff, "templates"), "usePrivacyTemplate"); p == int64(chat.PrivacyTemplatePrivacy) {
@@ -194,13 +239,38 @@ func (st *state) notifPayload(m *msgRec, uid string, eff map[string]any, provide
 	)
 	title, _ := tpl[titleKey].(string)
 	body, _ := tpl[bodyKey].(string)
+	title, body = fill.Replace(title), fill.Replace(body)
+	tag, sender, sentAt := strconv.FormatInt(m.id, 10), msg.Sender, any(msg.SentAt)
+	if r != nil {
+		sender = r.uid
+		title, body = st.userEntity(r.uid).Name, "Reacted to your message: "+r.reaction
+		tag, senderName, sentAt = strconv.FormatInt(r.id, 10), st.userEntity(r.uid).Name, nil
+	}
 	payload := map[string]any{
 		"payload": map[string]any{
-			"title": fill.Replace(title), "body": fill.Replace(body), "tag": strconv.FormatInt(m.id, 10),
-			"sender": msg.Sender, "senderName": senderName, "receiver": msg.Receiver, "receiverName": receiverName,
-			"receiverType": msg.ReceiverType, "conversationId": msg.ConversationID, "type": "chat", "sentAt": msg.SentAt,
+			"title": title, "body": body, "tag": tag, "sender": sender, "senderName": senderName,
+			"receiver": msg.Receiver, "receiverName": receiverName, "receiverType": msg.ReceiverType,
+			"conversationId": msg.ConversationID, "type": "chat",
+			"sessionId": nil, "callAction": nil, "callType": nil, "sentAt": sentAt,
 		},
 		"type": provider,
+	}
+	if provider == chat.ProviderAPNs {
+		flag := func(name string) int {
+			if boolIn(cfg, name) {
+				return 1
+			}
+			return 0
+		}
+		sound, _ := objAt(eff, "sound")["chat"].(string)
+		if sound == "" {
+			sound = "default"
+		}
+		payload["contentAvailable"], payload["mutableContent"] = flag("includeContentAvailable"), flag("includeMutableContent")
+		payload["topic"], _ = cfg["bundleId"].(string)
+		payload["alert"] = map[string]any{"title": title, "body": body}
+		payload["priority"], payload["pushType"], payload["sound"] = 10, "alert", sound
+		payload["collapseId"], payload["expiry"] = tag, at/1000+3600
 	}
 	b, err := json.Marshal(payload)
 	if err != nil {
@@ -298,12 +368,11 @@ func (f *logFilter) matches(r *notifLogRec) bool {
 // Entries are cursor-paginated: limit (default 10, at most 1000), affix
 // and logId. Append (the default) walks forward, oldest first: the entries
 // after logId, or from the first. Prepend walks backward, newest first:
-// the entries before logId, or from the last. meta.next {affix, logId}
-// names the last entry of the page, in the walk's direction, while
-// matching entries lie beyond it; meta.previous names the first entry,
-// with the other affix, while matching entries lie behind it. The cursors
-// carry the log id the logId parameter takes (see CHOICES.md). An unknown
-// logId is a 400. Every filter of the list applies; success selects the
+// the entries before logId, or from the last (a page continues after the
+// _id of its last entry). As the reference gives them, meta.next {affix,
+// messageId} names the message of the page's last entry, in the walk's
+// direction, and meta.previous that of its first, with the other affix,
+// whenever the page has entries. An unknown logId is a 400. Every filter of the list applies; success selects the
 // same entries as notificationTriggered, as the fake's deliveries never
 // fail.
 func (st *state) listNotifLogs(c *call) (any, error) {
@@ -353,27 +422,21 @@ func (st *state) listNotifLogs(c *call) (any, error) {
 		}
 	}
 	// The page is idx[start:end], walked forward (append) or backward
-	// (prepend); more says whether matching entries lie beyond it in the
-	// walk's direction, and back whether some lie behind it.
+	// (prepend).
 	var page []int
-	var more, back bool
 	if affix == chat.DirectionBefore {
 		end := len(idx)
 		if pos >= 0 {
 			end = sort.SearchInts(idx, pos)
 		}
-		start := max(end-limit, 0)
-		page = slices.Clone(idx[start:end])
+		page = slices.Clone(idx[max(end-limit, 0):end])
 		slices.Reverse(page)
-		more, back = start > 0, end < len(idx)
 	} else {
 		start := 0
 		if pos >= 0 {
 			start = sort.SearchInts(idx, pos+1)
 		}
-		end := min(start+limit, len(idx))
-		page = idx[start:end]
-		more, back = end < len(idx), start > 0
+		page = idx[start:min(start+limit, len(idx))]
 	}
 	out := make([]chat.NotificationLog, 0, len(page))
 	for _, i := range page {
@@ -384,11 +447,9 @@ func (st *state) listNotifLogs(c *call) (any, error) {
 		forward, backward = backward, forward
 	}
 	meta := map[string]any{"current": chat.PageCount{Limit: limit, Count: len(out)}}
-	if len(out) > 0 && more {
-		meta["next"] = map[string]any{"affix": forward, "logId": out[len(out)-1].ID}
-	}
-	if len(out) > 0 && back {
-		meta["previous"] = map[string]any{"affix": backward, "logId": out[0].ID}
+	if len(out) > 0 {
+		meta["next"] = map[string]any{"affix": forward, "messageId": out[len(out)-1].MessageID}
+		meta["previous"] = map[string]any{"affix": backward, "messageId": out[0].MessageID}
 	}
 	return map[string]any{"data": out, "meta": meta}, nil
 }

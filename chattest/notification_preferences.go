@@ -97,6 +97,25 @@ func (st *state) notifEffective(u *notifUser) map[string]any {
 	}
 }
 
+// userPreferences is the effective settings of a user as their
+// preferences' answers show them: the app's settings a user cannot choose
+// (edited and deleted messages, email subjects and SMS contents) left
+// out.
+func userPreferences(eff map[string]any) map[string]any {
+	for _, kind := range []string{"group", "oneOnOne"} {
+		prefs := objAt(eff, "preferences", kind)
+		delete(prefs, "messageEditedSetting")
+		delete(prefs, "messageDeletedSetting")
+	}
+	templates := objAt(eff, "templates")
+	for k := range templates {
+		if strings.HasPrefix(k, "emailSubjectTemplate") || strings.HasPrefix(k, "smsContentTemplate") {
+			delete(templates, k)
+		}
+	}
+	return eff
+}
+
 // userLevel turns effective settings back into the user-level shape of
 // the reset answer.
 func userLevel(eff map[string]any) map[string]any {
@@ -151,7 +170,7 @@ func (st *state) getUserPreferences(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return data(st.notifEffective(u)), nil
+	return data(userPreferences(st.notifEffective(u))), nil
 }
 
 // PATCH /v3/notifications/v1/preferences?uid=
@@ -173,7 +192,7 @@ func (st *state) updateUserPreferences(c *call) (any, error) {
 		return nil, err
 	}
 	mergeJSON(u.prefs, patch)
-	return data(st.notifEffective(u)), nil
+	return data(userPreferences(st.notifEffective(u))), nil
 }
 
 // DELETE /v3/notifications/v1/preferences?uid=
@@ -193,7 +212,7 @@ func (st *state) resetUserPreferences(c *call) (any, error) {
 // others.
 func (u *notifUser) activeMutes(nowMS int64) []chat.MutedConversation {
 	u.mutes = slices.DeleteFunc(u.mutes, func(m chat.MutedConversation) bool { return m.Until <= nowMS })
-	return slices.Clone(u.mutes)
+	return append([]chat.MutedConversation{}, u.mutes...) // [] when none
 }
 
 // decodeMuteBody reads the conversations of a mute or unmute body into

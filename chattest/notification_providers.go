@@ -273,7 +273,7 @@ var singleProviders = []*singleSpec{
 		bools:    []string{"isEnabled"},
 		strings:  []string{"twilioAccountSID", "twilioAuthToken", "twilioSenderPhoneNumber"},
 		required: []string{"twilioAccountSID", "twilioAuthToken", "twilioSenderPhoneNumber"},
-		defaults: map[string]any{"isEnabled": true},
+		// isEnabled is answered only when sent: the reference's answers show none.
 	},
 	{
 		name: "custom SMS", path: "sms/v1/providers/custom", basic: true,
@@ -288,8 +288,7 @@ var singleProviders = []*singleSpec{
 		strings: []string{"sendGridApiKey", "sendGridTemplateID", "sendGridUnsubscribeGroupID", "senderName", "senderEmail", "senderEmailForReplies"},
 		required: []string{"sendGridApiKey", "sendGridTemplateID", "sendGridUnsubscribeGroupID", "senderName", "senderEmail",
 			"allowEmailReplies"},
-		defaults: map[string]any{"isEnabled": true},
-		email:    []string{"senderEmail", "senderEmailForReplies"},
+		email: []string{"senderEmail", "senderEmailForReplies"}, // isEnabled as for Twilio
 		answer: func(st *state, cfg map[string]any) map[string]any {
 			out := jsonObjectOf(cfg)
 			if out["senderEmailForReplies"] == nil {
@@ -387,6 +386,7 @@ func (sp *singleSpec) reply(st *state, cfg map[string]any) any {
 	if sp.answer != nil {
 		out = sp.answer(st, cfg)
 	}
+
 	if sp.list {
 		return data(map[string]any{"pushProviders": []any{out}})
 	}
