@@ -425,6 +425,28 @@ const moderationMessage = `{"category":"message","type":"text","data":{"text":"H
 	"receiverUserDetails":{"uid":"cometchat-uid-1","name":"Andrew Joseph","avatar":"https://assets.cometchat.io/sampleapp/v2/users/cometchat-uid-1.webp"},
 	"receiverType":"user"}`
 
+// activeUsers imports users who were last active before now, with an
+// avatar.
+func (f *fixture) activeUsers(uids ...string) {
+	f.t.Helper()
+	users := map[string]any{}
+	for _, uid := range uids {
+		users[uid] = map[string]any{"uid": uid, "name": uid, "avatar": "https://assets.cometchat.io/sampleapp/v2/users/" + uid + ".webp",
+			"createdAt": 1751644824, "lastActiveAt": 1751644824}
+	}
+	body, err := json.Marshal(map[string]any{"users": users})
+	require.NoError(f.t, err)
+	f.must("chat", "POST", "/data_import/users", string(body), "")
+}
+
+// modMessage submits the message of the moderation messages' examples
+// (message 1).
+func (f *fixture) modMessage() {
+	f.t.Helper()
+	f.activeUsers("cometchat-uid-1", "cometchat-uid-2")
+	f.must("chat", "POST", "/moderation/messages", moderationMessage, "")
+}
+
 // keywordList is the keyword list profane-word-list-1 of the examples, as
 // form fields.
 var keywordList = map[string]string{"id": "profane-word-list-1", "name": "profane word list", "description": "Profane word list",
@@ -458,14 +480,14 @@ var platformCases = map[string]contractCase{
 	"chat-api-approve-moderation-blocked-messages": {params: map[string]string{"messageId": "1"}, body: `{"status":"approved"}`,
 		seed: func(f *fixture) { f.blockedMessage() }},
 
-	// Moderation messages.
-	"chat-api-list-message-moderation": {seed: func(f *fixture) { f.must("chat", "POST", "/moderation/messages", moderationMessage, "") }},
-	"chat-api-get-message-moderation": {params: map[string]string{"id": "1"},
-		seed: func(f *fixture) { f.must("chat", "POST", "/moderation/messages", moderationMessage, "") }},
+	// Moderation messages: the users were active before, as the examples
+	// show them (lastActiveAt).
+	"chat-api-send-message-moderation": {seed: func(f *fixture) { f.activeUsers("cometchat-test-user-1", "cometchat-test-user-2") }},
+	"chat-api-list-message-moderation": {seed: func(f *fixture) { f.modMessage() }},
+	"chat-api-get-message-moderation":  {params: map[string]string{"id": "1"}, seed: func(f *fixture) { f.modMessage() }},
 	"chat-api-update-message-moderation": {params: map[string]string{"id": "1"},
-		seed: func(f *fixture) { f.must("chat", "POST", "/moderation/messages", moderationMessage, "") }},
-	"chat-api-delete-message-moderation": {params: map[string]string{"id": "1"},
-		seed: func(f *fixture) { f.must("chat", "POST", "/moderation/messages", moderationMessage, "") }},
+		seed: func(f *fixture) { f.modMessage() }},
+	"chat-api-delete-message-moderation": {params: map[string]string{"id": "1"}, seed: func(f *fixture) { f.modMessage() }},
 
 	// Notifications: providers.
 	"notifications-push-list-fcm-providers":  {},

@@ -112,13 +112,14 @@ var contractExpectations = map[string]contractExpectation{
 		}},
 	"add-message-reactions":    {reason: entitiesReason, expect: withEntityCreatedAt},
 	"remove-message-reactions": {reason: entitiesReason, expect: withEntityCreatedAt},
-	"chat-api-list-moderation-blocked-messages": {reason: "its blocked message is an image (attachments, url, resource), blocked by AI image moderation; the text message blocked here has data.text in their place, and user entities with createdAt (chat-core §2.7)",
+	"chat-api-list-moderation-blocked-messages": {reason: "its blocked message is an image (attachments, url, resource), blocked by AI image moderation; the text message blocked here has data.text in their place, user entities with createdAt and data.moderation.rule, the rule that blocked it (chat-core §2.7)",
 		expect: func(doc any, _ json.RawMessage) any {
 			d := dig(doc, "data.0.message.data").(map[string]any)
 			for _, k := range []string{"attachments", "url", "resource", "metadata"} {
 				delete(d, k)
 			}
 			d["text"] = ""
+			dig(d, "moderation").(map[string]any)["rule"] = obj("id", "", "name", "")
 			return withEntityCreatedAt(doc, nil)
 		}},
 	"list-calls": {reason: "its pagination lacks the per_page every page-based list carries (chat-core §1.8; retrieve-call-transcriptions' example has it)",

@@ -640,3 +640,50 @@ func TestModerationWebhooks(t *testing.T) {
 	awaitHooks(t, srv, 4)
 	assert.Len(t, srv.Deliveries(), 4)
 }
+
+// Messages of a chat run elsewhere are submitted for moderation and kept
+// with the rules' verdict, apart from the app's own messages.
+func TestModerationMessages(t *testing.T) {
+	srv, client := start(t)
+	ctx := t.Context()
+	_, err := client.Moderation.UpdateRule(ctx, "text-profanity-filter", &chat.UpdateRuleRequest{Enabled: new(true)})
+	require.NoError(t, err)
+	submit := func(text string) map[string]any {
+		t.Helper()
+		r := do(t, srv, "POST", "/v3/moderation/messages", `{"sender":"ext-1","receiver":"ext-2","receiverType":"user",
+			"data":{"text":"`+text+`"},"senderUserDetails":{"uid":"ext-1","name":"One"},"receiverUserDetails":{"uid":"ext-2","name":"Two"}}`, key(srv))
+		require.Equal(t, 200, r.resp.StatusCode, "%v", r.body)
+		return r.body["data"].(map[string]any)
+	}
+	status := func(m map[string]any) any { return m["data"].(map[string]any)["moderation"].(map[string]any)["status"] }
+
+	clean := submit("hello")
+	assert.Equal(t, "1", clean["id"])
+	assert.Equal(t, "approved", status(clean))
+	assert.Equal(t, "ext-1_user_ext-2", clean["conversationId"])
+	_, ok := srv.User("ext-1")
+	assert.True(t, ok, "the users are created from their details")
+	assert.Equal(t, "pending", status(submit("a badword here")), "a rule that blocks messages leaves it for review")
+	assert.Empty(t, srv.Messages(), "nothing is sent in the app's conversations")
+
+	r := do(t, srv, "GET", "/v3/moderation/messages?moderationStatus=pending", "", key(srv))
+	require.Len(t, r.body["data"], 1)
+	assert.Equal(t, "2", r.body["data"].([]any)[0].(map[string]any)["id"])
+	r = do(t, srv, "GET", "/v3/moderation/messages?sender=nobody", "", key(srv))
+	assert.Empty(t, r.body["data"])
+
+	r = do(t, srv, "PUT", "/v3/moderation/messages/2", `{"data":{"text":"all fine now"}}`, key(srv))
+	require.Equal(t, 200, r.resp.StatusCode)
+	assert.Equal(t, "approved", status(r.body["data"].(map[string]any)), "moderated again")
+	assert.Equal(t, "app_system", r.body["data"].(map[string]any)["editedBy"])
+
+	r = do(t, srv, "DELETE", "/v3/moderation/messages/2", "", key(srv))
+	require.Equal(t, 200, r.resp.StatusCode)
+	r = do(t, srv, "GET", "/v3/moderation/messages/2", "", key(srv))
+	assert.Equal(t, 404, r.resp.StatusCode)
+	assert.Equal(t, "ERR_MSG_NOT_FOUND", r.errorBody(t)["code"])
+	r = do(t, srv, "POST", "/v3/moderation/messages", `{"sender":"ghost","receiver":"ext-2","receiverType":"user","data":{"text":"x"}}`, key(srv))
+	assert.Equal(t, 404, r.resp.StatusCode, "an unknown user without details")
+	r = do(t, srv, "POST", "/v3/moderation/messages", `{"receiver":"ext-2","receiverType":"user"}`, key(srv))
+	assert.Equal(t, 400, r.resp.StatusCode)
+}

@@ -20,7 +20,7 @@ import (
 type keywordWire struct {
 	ID                  string         `json:"id"`
 	Name                string         `json:"name"`
-	Description         string         `json:"description"`
+	Description         string         `json:"description,omitempty"`
 	Category            string         `json:"category"`
 	IsCSV               bool           `json:"isCSV"`
 	SearchTerms         []string       `json:"searchTerms"`
@@ -29,7 +29,7 @@ type keywordWire struct {
 	UpdatedAt           chat.Timestamp `json:"updatedAt"`
 	RevisionID          string         `json:"revisionId"`
 	Active              bool           `json:"active"`
-	Default             bool           `json:"default"`
+	Default             bool           `json:"default,omitempty"` // only the built-in list shows it
 }
 
 // keywordItem is a keyword list as lists answer it: with the service's

@@ -29,8 +29,19 @@ type blockedWire struct {
 	UpdatedAt  chat.Timestamp `json:"updatedAt"`
 }
 
+// condition is the condition that blocked the message, as blocked and
+// reviewed messages show it: with its weight, 1 unless the rule gave
+// another (the rules' answers show it only then).
+func (b *blockedRec) condition() ruleCondWire {
+	c := b.cond
+	if c.Weight == 0 {
+		c.Weight = 1
+	}
+	return c
+}
+
 func (b *blockedRec) wire() blockedWire {
-	return blockedWire{RuleID: b.ruleID, RuleName: b.ruleName, RevisionID: b.revisionID, Condition: b.cond,
+	return blockedWire{RuleID: b.ruleID, RuleName: b.ruleName, RevisionID: b.revisionID, Condition: b.condition(),
 		Message: b.msg.view("", true), Action: b.action, CreatedAt: b.createdAt, UpdatedAt: b.updatedAt}
 }
 
@@ -81,7 +92,7 @@ type reviewedWire struct {
 func (r *reviewedRec) wire() reviewedWire {
 	w := reviewedWire{Message: r.msg.view("", true), FlaggedBy: r.flaggedBy, CreatedAt: r.createdAt, UpdatedAt: r.at}
 	if b := r.blocked; b != nil {
-		cond := b.cond
+		cond := b.condition()
 		w.RuleID, w.RuleName, w.RevisionID, w.Condition, w.Action = b.ruleID, b.ruleName, b.revisionID, &cond, b.action
 	}
 	return w
@@ -191,7 +202,7 @@ type hookCondWire struct {
 // message as approved, the rule and condition that had blocked it, and
 // whether it was marked reviewed.
 func (st *state) manualApprovedEvent(rec *blockedRec, reviewed bool) map[string]any {
-	c := rec.cond
+	c := rec.condition()
 	cond := hookCondWire{ID: c.ID, KeywordsRef: c.KeywordsRef, MediaPresent: c.MediaPresent, Entity: c.Entity, Operand: c.Operand,
 		Category: c.Category, Operator: c.Operator, Value: slices.Clone(c.Value), Message: strings.Join(c.Message, " "), Weight: c.Weight}
 	return map[string]any{

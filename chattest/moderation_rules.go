@@ -128,11 +128,13 @@ func compileModPattern(p string) (modPattern, error) {
 // seedDefaults stores the built-in rules and keyword list.
 func (r *rulesState) seedDefaults() {
 	text := func(category string, ref bool, message string, values ...string) ruleCondWire {
-		return ruleCondWire{ID: 1, KeywordsRef: ref, Entity: "message", Operand: "text", Category: category, Operator: "contains", Value: append([]string{}, values...), Message: []string{message}, Weight: 1}
+		return ruleCondWire{ID: 1, KeywordsRef: ref, Entity: "message", Operand: "text", Category: category, Operator: "contains", Value: append([]string{}, values...), Message: []string{message}}
 	}
 	media := func(operand, message string) ruleCondWire {
-		return ruleCondWire{ID: 1, MediaPresent: true, Entity: "message", Operand: operand, Category: "word", Operator: "contains", Value: []string{"AnyOf_greaterThan_30"}, Message: []string{message}, Weight: 1}
+		return ruleCondWire{ID: 1, MediaPresent: true, Entity: "message", Operand: operand, Category: "word", Operator: "contains", Value: []string{"AnyOf_greaterThan_30"}, Message: []string{message}}
 	}
+	custom := text("word", true, "Custom message contains profanity", "profanity-list")
+	custom.Operand = "custom"
 	for _, d := range []struct {
 		id, name, description string
 		cond                  ruleCondWire
@@ -143,8 +145,8 @@ func (r *rulesState) seedDefaults() {
 			media("image", "Image contains unsafe content")},
 		{"video-moderation", "Video Moderation", "Blocks videos that AI moderation finds unsafe (not evaluatedCond by chattest).",
 			media("video", "Video contains unsafe content")},
-		{"custom-profanity-filter", "Custom Profanity Filter", "Blocks text messages that contain the app's own words.",
-			text("word", false, "Text message contains a custom profane word")},
+		{"custom-profanity-filter", "Custom Profanity Filter", "Blocks custom messages that contain words of the profanity list (not evaluated by chattest).",
+			custom},
 		{"contact_details_filter", "Contact Details Filter", "Blocks text messages that contain a phone number.",
 			text("pattern", false, "Text message contains contact details", `\+?[0-9][0-9 ()-]{6,}[0-9]`)},
 		{"email_filter", "Email Filter", "Blocks text messages that contain an email address.",
@@ -155,7 +157,7 @@ func (r *rulesState) seedDefaults() {
 		rec := r.putRule(w)
 		rec.conds, _ = compileConds(w.Conditions) // the built-in patterns compile
 	}
-	r.putKeyword(keywordWire{ID: "profanity-list", Name: "Profanity List", Description: "Words the text profanity filter blocks.",
+	r.putKeyword(keywordWire{ID: "profanity-list", Name: "Profanity List",
 		Category: string(chat.KeywordWord), SearchTerms: []string{"badword", "swearword"}, Active: true, Default: true})
 }
 

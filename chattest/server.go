@@ -257,6 +257,7 @@ func allRoutes() []route {
 	routes = append(routes, callRoutes()...)
 	routes = append(routes, notificationRoutes()...)
 	routes = append(routes, moderationRuleRoutes()...)
+	routes = append(routes, moderationMessageRoutes()...)
 	routes = append(routes, dataImportRoutes()...)
 	routes = append(routes, metricsRoutes()...)
 	routes = append(routes, aiAgentRoutes()...)

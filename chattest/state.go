@@ -47,6 +47,7 @@ type state struct {
 	callsState         // calls and transcriptions: calls.go
 	notificationsState // notification settings, providers, preferences, tokens, logs: notifications.go
 	rulesState         // moderation rules, keyword lists, blocked, flagged, reviewed messages: moderation_rules.go
+	modMessagesState   // messages submitted for moderation: moderation_messages.go
 	importState        // data import pacing: dataimport.go
 	agentsState        // AI agents: aiagents.go
 	mgmtState          // management apps, tenants, collaborators, settings, extensions: mgmt_apps.go
