@@ -60,12 +60,20 @@ var contractExpectations = map[string]contractExpectation{
 			dig(doc, "data.data").(map[string]any)["action"] = "deleted"
 			return withoutSenderAvatar(doc, nil)
 		}},
-	"create-webhook": {reason: "platform.md: create-webhook answers {\"data\": Webhook}; the example wraps it as [{\"data\": Webhook}]",
-		expect: func(doc any, _ json.RawMessage) any { return dig(doc, "0") }},
-	"get-webhook": {reason: "platform.md: get-webhook answers {\"data\": Webhook}; the example wraps it as {\"data\": [{\"data\": Webhook}]}",
-		expect: func(doc any, _ json.RawMessage) any { return dig(doc, "data.0") }},
-	"update-webhook": {reason: "platform.md: update-webhook answers {\"data\": Webhook}; the example wraps it as {\"data\": [{\"data\": Webhook}]}",
-		expect: func(doc any, _ json.RawMessage) any { return dig(doc, "data.0") }},
+	"create-webhook": {reason: "platform.md: create-webhook answers {\"data\": Webhook}; the example wraps it as [{\"data\": Webhook}]; " + webhookReason,
+		expect: func(doc any, _ json.RawMessage) any { return withWebhookFields(dig(doc, "0"), "data") }},
+	"get-webhook": {reason: "platform.md: get-webhook answers {\"data\": Webhook}; the example wraps it as {\"data\": [{\"data\": Webhook}]}; " + webhookReason,
+		expect: func(doc any, _ json.RawMessage) any { return withWebhookFields(dig(doc, "data.0"), "data") }},
+	"update-webhook": {reason: "platform.md: update-webhook answers {\"data\": Webhook}; the example wraps it as {\"data\": [{\"data\": Webhook}]}; " + webhookReason,
+		expect: func(doc any, _ json.RawMessage) any { return withWebhookFields(dig(doc, "data.0"), "data") }},
+	"list-webhooks": {reason: webhookReason, expect: func(doc any, _ json.RawMessage) any { return withWebhookFields(doc, "data.0") }},
+	"list-triggers": {reason: "platform.md §14.1: the trigger object has id, category and description; the example leaves category out",
+		expect: func(doc any, _ json.RawMessage) any {
+			for _, tr := range dig(doc, "data").([]any) {
+				tr.(map[string]any)["category"] = ""
+			}
+			return doc
+		}},
 	"list-apps": {reason: "platform.md: list-apps answers {\"data\": [App], \"meta\": {...}}; the example's data is one app object and has no meta",
 		expect: func(doc any, _ json.RawMessage) any {
 			return obj("data", []any{dig(doc, "data")}, "meta", dig(documentedAnswer("management/list-webhooks.json"), "meta"))
@@ -187,6 +195,7 @@ const (
 	listConversationReason = "its users carry conversationIds with superhero4, an acting user the operation takes no header for (chat-core §0: onBehalfOf none; §2.1: the other party is unconfirmed without onBehalfOf)"
 	conversationTagsReason = "the example answers the update of a conversation's tags without them; the conversation carries the tags set (chat-core §2.10: tags settable via update)"
 	quotedRepliesReason    = "platform.md §9.1, §9.3: the group and oneOnOne preferences have quotedRepliesSetting and quotedRepliesOverride (groupQuotedReplies, oneOnOneQuotedReplies at the user level), which the examples lack"
+	webhookReason          = "platform.md §14.1: the Webhook object has useBasicAuth, username, password and enabled, which the examples leave out"
 	editedByReason         = "its by entity and the edited message's sender entity are the same user, superhero1, shown with different keys (an avatar only in the latter)"
 	appIDReason            = "settings.appId is a string in most extensions' examples, a number or absent in the others; GET adds settings.appId (platform.md), a string"
 )
@@ -280,6 +289,14 @@ func withQuotedReplies(doc any, _ json.RawMessage) any {
 		prefs := dig(doc, "data.preferences."+kind).(map[string]any)
 		prefs["quotedRepliesSetting"], prefs["quotedRepliesOverride"] = 0.0, true
 	}
+	return doc
+}
+
+// withWebhookFields adds to the documented webhook at path the fields the
+// examples leave out (username and password may be absent: "").
+func withWebhookFields(doc any, path string) any {
+	w := dig(doc, path).(map[string]any)
+	w["useBasicAuth"], w["username"], w["password"], w["enabled"] = false, "", "", true
 	return doc
 }
 

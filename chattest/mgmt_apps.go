@@ -66,6 +66,7 @@ func (m *mgmtState) init(st *state) {
 	m.since = chat.TimestampOf(st.clock())
 	a := m.newApp(st.appID, st.appID, chat.RegionUS, m.since, m.owner())
 	a.own = true
+	a.app.AccessKey = chat.Secret(st.hexID("mgmt-access-key", a.seq))
 }
 
 // owner is the management account as an app owner.
@@ -84,6 +85,7 @@ func (m *mgmtState) newApp(id, name string, region chat.Region, now chat.Timesta
 			ID: id, Name: name, Region: region, Version: "3", State: management.AppStateActive, Plan: "free",
 			PlanName: "Build", Owner: owner.ID, Role: management.RoleOwner, CreatedAt: management.Timestamp(now),
 			UpdatedAt: management.Timestamp(now), AppOwner: &owner, AppRegion: &r,
+			TrialEndsAt: management.Timestamp(now) + management.Timestamp(30*24*time.Hour/time.Second),
 		},
 		settings:   defaultSettings(),
 		extensions: map[management.ExtensionID]*extensionRec{},
@@ -178,6 +180,53 @@ func (st *state) render(a *mgmtApp, inList bool) management.App {
 	return out
 }
 
+// appWire is an app as the management API answers it, in the shape of the
+// reference's examples: owner a number, appOwner and appRegion without
+// the fields of newer answers, accessKey in lists only.
+type appWire struct {
+	ID          string                `json:"id"`
+	Name        string                `json:"name"`
+	Plan        string                `json:"plan"`
+	TrialEndsAt management.Timestamp  `json:"trialEndsAt"`
+	State       management.AppState   `json:"state"`
+	Owner       any                   `json:"owner"` // a number (a numeric id), else a string
+	Region      chat.Region           `json:"region"`
+	CreatedAt   management.Timestamp  `json:"createdAt"`
+	AppOwner    appOwnerWire          `json:"appOwner"`
+	AppRegion   appRegionWire         `json:"appRegion"`
+	AccessKey   chat.Secret           `json:"accessKey,omitempty"`
+	APIKeys     management.AppAPIKeys `json:"apiKeys"`
+}
+
+type appOwnerWire struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Email string `json:"email"`
+}
+
+type appRegionWire struct {
+	ID          chat.Region `json:"id"`
+	Name        string      `json:"name"`
+	Description string      `json:"description"`
+}
+
+// appAnswer is the app a (as render shows it) as the API answers it.
+func appAnswer(a management.App) appWire {
+	var owner any = a.Owner
+	if n, err := strconv.ParseInt(a.Owner, 10, 64); err == nil {
+		owner = n
+	}
+	w := appWire{ID: a.ID, Name: a.Name, Plan: a.Plan, TrialEndsAt: a.TrialEndsAt, State: a.State, Owner: owner,
+		Region: a.Region, CreatedAt: a.CreatedAt, AccessKey: a.AccessKey, APIKeys: a.APIKeys}
+	if o := a.AppOwner; o != nil {
+		w.AppOwner = appOwnerWire{ID: o.ID, Name: o.Name, Email: o.Email}
+	}
+	if r := a.AppRegion; r != nil {
+		w.AppRegion = appRegionWire{ID: r.ID, Name: r.Name, Description: r.Description}
+	}
+	return w
+}
+
 // appIDFor derives a new app's id from its name: its letters and digits
 // lower-cased, other runs of characters as one hyphen, at most 40
 // characters ("app" when nothing is left), with "-2", "-3"... added when
@@ -270,8 +319,7 @@ func (st *state) createApp(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	a.app.TrialEndsAt = management.Timestamp(now) + management.Timestamp(30*24*time.Hour/time.Second)
-	return data(st.render(a, false)), nil
+	return data(appAnswer(st.render(a, false))), nil
 }
 
 // GET /apps
@@ -294,11 +342,11 @@ func (st *state) listApps(c *call) (any, error) {
 	}
 	slices.SortFunc(match, func(x, y *mgmtApp) int { return int(x.seq - y.seq) })
 	page, meta := paginate(match, q)
-	out := make([]management.App, len(page))
+	out := make([]appWire, len(page))
 	for i, a := range page {
-		out[i] = st.render(a, true)
+		out[i] = appAnswer(st.render(a, true))
 	}
-	return chat.Page[management.App]{Data: out, Meta: meta}, nil
+	return chat.Page[appWire]{Data: out, Meta: meta}, nil
 }
 
 // DELETE /apps/{appId}

@@ -47,7 +47,8 @@ type hookRec struct {
 
 // webhookWire is a webhook as the fake answers it. The password is never
 // answered (see CHOICES.md): a fake that echoed it would put it in every
-// test log.
+// test log. retryOnFailure, whose presence in answers the reference leaves
+// unconfirmed, is answered only when true.
 type webhookWire struct {
 	ID             string         `json:"id"`
 	Name           string         `json:"name"`
@@ -55,7 +56,7 @@ type webhookWire struct {
 	UseBasicAuth   bool           `json:"useBasicAuth"`
 	Username       string         `json:"username,omitempty"`
 	Enabled        bool           `json:"enabled"`
-	RetryOnFailure bool           `json:"retryOnFailure"`
+	RetryOnFailure bool           `json:"retryOnFailure,omitempty"`
 	CreatedAt      chat.Timestamp `json:"createdAt"`
 	UpdatedAt      chat.Timestamp `json:"updatedAt"`
 }
