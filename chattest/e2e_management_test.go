@@ -383,6 +383,15 @@ func TestManagementSettings(t *testing.T) {
 	require.NoError(t, err)
 	v, _ = s.Bool(management.SettingPushEnabled)
 	assert.False(t, v)
+
+	// The array-valued setting maps from an array of strings.
+	status, out = rawMgmt(t, srv, http.MethodPost, "/apps/"+app+"/settings", "application/json",
+		[]byte(`{"settings":{"core.notifications.push.advanced.included":["preferences","templates"]}}`), nil)
+	assert.Equal(t, http.StatusOK, status, out)
+	s, err = mc.Settings.List(ctx, app)
+	require.NoError(t, err)
+	included, _ = s.Strings(management.SettingPushAdvancedIncluded)
+	assert.Equal(t, []string{"preferences", "templates"}, included)
 }
 
 func TestManagementExtensions(t *testing.T) {
@@ -450,7 +459,10 @@ func TestManagementExtensions(t *testing.T) {
 	assert.Equal(t, chat.Secret("giphy-2"), giphy.GiphyAPIKey)
 	del, err := management.DeleteExtensionSettings[management.GiphySettings](ctx, ext, app)
 	require.NoError(t, err)
-	assert.True(t, del.Body.OK())
+	// gifs-giphy reports its deletion in body.data.settings, as the
+	// reference's example and schema give it (SettingsBody.OK reads
+	// body.data.success and body.success only).
+	assert.JSONEq(t, `{"success":true}`, string(del.Body.Data.Settings))
 	giphy, err = management.GetExtensionSettings[management.GiphySettings](ctx, ext, app)
 	require.NoError(t, err)
 	assert.Empty(t, giphy.GiphyAPIKey)

@@ -125,16 +125,22 @@ func (st *state) listExtensions(c *call) (any, error) {
 		return nil, err
 	}
 	ids, meta := paginate(management.KnownExtensionIDs(), q)
-	out := make([]management.Extension, len(ids))
+	out := make([]extensionWire, len(ids))
 	created := st.since
 	for i, id := range ids {
-		hooks := []management.ExtensionHook{}
+		hooks := []extensionHookWire{}
 		for _, h := range extensionHooks(id) {
-			hooks = append(hooks, management.ExtensionHook{Hook: h, IsActive: true, Enabled: 1, CreatedAt: created})
+			what := "before a message is sent"
+			if h == management.HookAfterMessage {
+				what = "after a message is sent"
+			}
+			hooks = append(hooks, extensionHookWire{Hook: h, Description: "The hook is triggered " + what + ".", IsActive: true, Enabled: 1, CreatedAt: created})
 		}
-		out[i] = management.Extension{ID: id, Name: extensionName(id), TagLine: extensionName(id) + " for your app.",
-			Author: "chattest", IsActive: a.extensions[id] != nil && a.extensions[id].enabled, CreatedAt: created, Hooks: hooks,
-			Categories: []json.RawMessage{}}
+		name := extensionName(id)
+		out[i] = extensionWire{ID: id, Name: name, TagLine: name + " for your app.", Description: name + " for your app.",
+			Author: "chattest", Email: "help@chattest.invalid", WebsiteURL: "https://chattest.invalid/extensions/" + string(id),
+			IsActive: a.extensions[id] != nil && a.extensions[id].enabled, CreatedAt: created,
+			Hooks: wrapped[extensionHookWire]{hooks}, Categories: wrapped[json.RawMessage]{[]json.RawMessage{}}}
 	}
 	pg := meta.Pagination
 	if q.page < pg.TotalPages {
@@ -142,7 +148,42 @@ func (st *state) listExtensions(c *call) (any, error) {
 			RawQuery: url.Values{"perPage": {strconv.Itoa(q.perPage)}, "page": {strconv.Itoa(q.page + 1)}}.Encode()}
 		pg.Links = &chat.PageLinks{Next: next.String()}
 	}
-	return chat.Page[management.Extension]{Data: out, Meta: chat.PageMeta{Pagination: pg}}, nil
+	return chat.Page[extensionWire]{Data: out, Meta: chat.PageMeta{Pagination: pg}}, nil
+}
+
+// extensionWire is an extension of the catalog as the list answers it,
+// every field of the reference's example (webhookURL and adminURL, which
+// the example's extensions have only some of, left out).
+type extensionWire struct {
+	ID              management.ExtensionID     `json:"id"`
+	Name            string                     `json:"name"`
+	TagLine         string                     `json:"tagLine"`
+	Description     string                     `json:"description"`
+	Author          string                     `json:"author"`
+	Email           string                     `json:"email"`
+	AccessToAppData bool                       `json:"accessToAppData"`
+	WebsiteURL      string                     `json:"websiteURL"`
+	IsActive        bool                       `json:"isActive"`
+	IsPrivate       bool                       `json:"isPrivate"`
+	IsInvisible     bool                       `json:"isInvisible"`
+	IsThirdParty    bool                       `json:"isThirdParty"`
+	CreatedAt       chat.Timestamp             `json:"createdAt"`
+	Hooks           wrapped[extensionHookWire] `json:"hooks"`
+	Categories      wrapped[json.RawMessage]   `json:"categories"`
+}
+
+// extensionHookWire is a hook an extension uses.
+type extensionHookWire struct {
+	Hook        management.HookName `json:"hook"`
+	Description string              `json:"description"`
+	IsActive    bool                `json:"isActive"`
+	Enabled     int                 `json:"enabled"`
+	CreatedAt   chat.Timestamp      `json:"createdAt"`
+}
+
+// wrapped is a list as {"data": [...]}.
+type wrapped[T any] struct {
+	Data []T `json:"data"`
 }
 
 // POST /apps/{appId}/extensions
@@ -236,27 +277,48 @@ func checkExtensionSettings(id management.ExtensionID, s map[string]json.RawMess
 	return v.err()
 }
 
-// saveSettings checks s, the settings extension id is to hold, stores it
-// in e and answers it as a store or update does.
-func (e *extensionRec) saveSettings(id management.ExtensionID, s map[string]json.RawMessage) (any, error) {
+// saveSettings checks s, the settings extension id of the app appID is to
+// hold, stores it in e and answers it as a store or update does.
+func (e *extensionRec) saveSettings(appID string, id management.ExtensionID, s map[string]json.RawMessage) (any, error) {
 	if err := checkExtensionSettings(id, s); err != nil {
 		return nil, err
 	}
 	e.settings = s
-	return settingsAnswer(id, clone(s)), nil
+	return savedAnswer(appID, id, clone(s)), nil
 }
 
-// settingsAnswer is the body of a store, update or delete: body.data with
-// the settings (or success), except for sms-notification, which answers
-// body.success.
-func settingsAnswer(id management.ExtensionID, settings map[string]json.RawMessage) envelope {
-	if id == management.ExtensionSMSNotification {
+// savedAnswer is the body of a store or update, as the reference's
+// examples give each extension's: body.data.settings, the settings (with
+// the app id for chatwoot and intercom); body.data.success for
+// profanity-filter, data-masking and stickers; body.success for
+// sms-notification.
+func savedAnswer(appID string, id management.ExtensionID, settings map[string]json.RawMessage) envelope {
+	switch id {
+	case management.ExtensionSMSNotification:
 		return extensionReply(map[string]any{"success": true})
-	}
-	if settings == nil {
+	case management.ExtensionProfanityFilter, management.ExtensionDataMasking, management.ExtensionStickers:
 		return extensionReply(map[string]any{"data": map[string]any{"success": true}})
+	case management.ExtensionChatwoot, management.ExtensionIntercom:
+		settings["appId"] = rawJSON(appID)
 	}
 	return extensionReply(map[string]any{"data": map[string]any{"settings": settings}})
+}
+
+// deletedAnswer is the body of a delete, as the reference's examples give
+// each extension's: body.data.success; body.data.settings.success for
+// gifs-giphy and image-moderation; body.data.settings, the settings as
+// they now are (dropMessage false), for xss-filter and sentiment-analysis;
+// body.success for sms-notification.
+func deletedAnswer(id management.ExtensionID) envelope {
+	switch id {
+	case management.ExtensionSMSNotification:
+		return extensionReply(map[string]any{"success": true})
+	case management.ExtensionGiphy, management.ExtensionImageModeration:
+		return extensionReply(map[string]any{"data": map[string]any{"settings": map[string]any{"success": true}}})
+	case management.ExtensionXSSFilter, management.ExtensionSentimentAnalysis:
+		return extensionReply(map[string]any{"data": map[string]any{"settings": map[string]any{"dropMessage": false}}})
+	}
+	return extensionReply(map[string]any{"data": map[string]any{"success": true}})
 }
 
 // POST /apps/{appId}/extensions/{extId}/v1/settings
@@ -265,7 +327,7 @@ func settingsAnswer(id management.ExtensionID, settings map[string]json.RawMessa
 // have no store operation: 404 ERR_API_NOT_FOUND, as for any other missing
 // endpoint.
 func (st *state) storeExtensionSettings(c *call) (any, error) {
-	_, id, e, err := st.settingsFor(c)
+	a, id, e, err := st.settingsFor(c)
 	if err != nil {
 		return nil, err
 	}
@@ -276,7 +338,7 @@ func (st *state) storeExtensionSettings(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return e.saveSettings(id, s)
+	return e.saveSettings(a.app.ID, id, s)
 }
 
 // PUT /apps/{appId}/extensions/{extId}/v1/settings
@@ -285,7 +347,7 @@ func (st *state) storeExtensionSettings(c *call) (any, error) {
 // stores (data-masking's documented behaviour, the fake's for every
 // extension). xss-filter's dropMessage defaults to true.
 func (st *state) updateExtensionSettings(c *call) (any, error) {
-	_, id, e, err := st.settingsFor(c)
+	a, id, e, err := st.settingsFor(c)
 	if err != nil {
 		return nil, err
 	}
@@ -299,7 +361,7 @@ func (st *state) updateExtensionSettings(c *call) (any, error) {
 	if _, ok := merged["dropMessage"]; !ok && id == management.ExtensionXSSFilter {
 		merged["dropMessage"] = json.RawMessage("true")
 	}
-	return e.saveSettings(id, merged)
+	return e.saveSettings(a.app.ID, id, merged)
 }
 
 // GET /apps/{appId}/extensions/{extId}/v1/settings
@@ -325,7 +387,7 @@ func (st *state) deleteExtensionSettings(c *call) (any, error) {
 		return nil, err
 	}
 	e.settings = nil
-	return settingsAnswer(id, nil), nil
+	return deletedAnswer(id), nil
 }
 
 // appWith returns the app the path names, whose extension id must be

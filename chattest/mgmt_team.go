@@ -149,10 +149,10 @@ func defaultSettings() map[management.SettingKey]any {
 
 // POST /apps/{appId}/settings
 //
-// Body {"settings": {key: bool}}: every key a known
-// [management.SettingKey], and boolean (the array-valued core.notifications.push.advanced.included
-// cannot be mapped). The settings are recorded; they do not change how the
-// chat API behaves.
+// Body {"settings": {key: value}}: every key a known
+// [management.SettingKey], each value of the setting's type (a boolean, or
+// for core.notifications.push.advanced.included an array of strings). The
+// settings are recorded; they do not change how the chat API behaves.
 func (st *state) mapSettings(c *call) (any, error) {
 	a, err := st.appFor(c)
 	if err != nil {
@@ -168,20 +168,30 @@ func (st *state) mapSettings(c *call) (any, error) {
 	if len(b.Settings) == 0 {
 		v.add("settings", "The settings field is required.")
 	}
-	values := map[management.SettingKey]bool{}
+	values := map[management.SettingKey]any{}
 	for k, raw := range b.Settings {
 		field := "settings." + string(k)
 		def, known := defaultSettings()[k]
-		if _, isBool := def.(bool); !known || !isBool {
-			v.add(field, "The setting %s is not a known boolean setting.", k)
-			continue
+		switch def.(type) {
+		case bool:
+			var val bool
+			if json.Unmarshal(raw, &val) != nil {
+				v.add(field, "The %s field must be a boolean.", field)
+				continue
+			}
+			values[k] = val
+		case []string:
+			var val []string
+			if json.Unmarshal(raw, &val) != nil || val == nil {
+				v.add(field, "The %s field must be an array of strings.", field)
+				continue
+			}
+			values[k] = val
+		default:
+			if !known {
+				v.add(field, "The setting %s is not a known setting.", k)
+			}
 		}
-		var val bool
-		if json.Unmarshal(raw, &val) != nil {
-			v.add(field, "The %s field must be a boolean.", field)
-			continue
-		}
-		values[k] = val
 	}
 	if err := v.err(); err != nil {
 		return nil, err
