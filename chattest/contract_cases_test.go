@@ -94,10 +94,24 @@ func quoteAll(ss []string) string {
 	return strings.Join(q, ",")
 }
 
-func init() {
-	for name, c := range chatCases {
-		contractCases[name] = c
+// contractCases say how each operation is sent, by operationId; an
+// operation on an extension's settings without one is sent as
+// settingsCase says.
+var contractCases = mergeCases(chatCases, platformCases, callCases, importCases, managementCases)
+
+// mergeCases merges the cases of each collection; a name in two of them is
+// a mistake of the table's.
+func mergeCases(collections ...map[string]contractCase) map[string]contractCase {
+	out := map[string]contractCase{}
+	for _, cases := range collections {
+		for name, c := range cases {
+			if _, twice := out[name]; twice {
+				panic("contract case " + name + " is given twice")
+			}
+			out[name] = c
+		}
 	}
+	return out
 }
 
 // chatCases are the chat API's operations.
@@ -405,14 +419,6 @@ func (f *fixture) userConversation() {
 	f.textMeta("superhero2", "superhero1", "user")
 }
 
-func init() {
-	for _, cases := range []map[string]contractCase{platformCases, callCases, importCases} {
-		for name, c := range cases {
-			contractCases[name] = c
-		}
-	}
-}
-
 // moderationRule is the rule moderation-test of the examples.
 const moderationRule = `{"id":"moderation-test","name":"Video Moderation","description":"AI-powered video moderation to detect unsafe content.",
 	"enabled":true,"conditions":[{"id":1,"isKeywordsReferencePresent":false,"isMediaPresent":true,"entity":"message","operand":"image",
@@ -707,13 +713,7 @@ func callChanges(t testing.TB, transcribed bool) []string {
 	return out
 }
 
-func init() {
-	for name, c := range managementCases {
-		contractCases[name] = c
-	}
-}
-
-// webhook is the webhook test_webhook201 of the examples.
+// testWebhook is the webhook test_webhook201 of the examples.
 const testWebhook = `{"id":"test_webhook201","name":"test_webhook201","webhookURL":"https://example.com/test"}`
 
 // managementCases are the management API's operations but for the

@@ -120,7 +120,7 @@ var contractExpectations = map[string]contractExpectation{
 		}},
 	"add-message-reactions":    {reason: entitiesReason, expect: withEntityCreatedAt},
 	"remove-message-reactions": {reason: entitiesReason, expect: withEntityCreatedAt},
-	"chat-api-list-moderation-blocked-messages": {reason: "its blocked message is an image (attachments, url, resource), blocked by AI image moderation; the text message blocked here has data.text in their place, user entities with createdAt and data.moderation.rule, the rule that blocked it (chat-core §2.7)",
+	"chat-api-list-moderation-blocked-messages": {reason: "its blocked message is an image blocked by AI image moderation, whose judgement the reference does not define; a text message blocked by a keyword rule has data.text in place of the image's attachments, url, resource and metadata, and its user entities createdAt and its data.moderation the rule that blocked it (chat-core §2.7)",
 		expect: func(doc any, _ json.RawMessage) any {
 			d := dig(doc, "data.0.message.data").(map[string]any)
 			for _, k := range []string{"attachments", "url", "resource", "metadata"} {
@@ -191,7 +191,7 @@ const (
 	sendReason             = "its answer is a text message (superhero3 to superhero5) while each request example sends an interactive message; the message sent carries the data sent, with the entities"
 	userConversationReason = "its example is a group conversation (conversationType group); the conversation with a user has the user as conversationWith (get-user's example, without the link that the entities of get-message-details' example, the lastMessage, do not show) and a message as lastMessage (get-message-details' example)"
 	receiptsReason         = "lastMessage.receipts ({\"data\": [[]]}) is in some conversation examples and not in others (get-user-conversations, get-group-conversations); chat-core §2.7 leaves its shape unconfirmed"
-	entitiesReason         = "its user entities lack the createdAt that the entities of every other message example carry (chat-core §2.7)"
+	entitiesReason         = "its user entities lack the createdAt that the same users' entities carry in the text messages of get-message-details and list-all-messages (chat-core §2.7)"
 	listConversationReason = "its users carry conversationIds with superhero4, an acting user the operation takes no header for (chat-core §0: onBehalfOf none; §2.1: the other party is unconfirmed without onBehalfOf)"
 	conversationTagsReason = "the example answers the update of a conversation's tags without them; the conversation carries the tags set (chat-core §2.10: tags settable via update)"
 	quotedRepliesReason    = "platform.md §9.1, §9.3: the group and oneOnOne preferences have quotedRepliesSetting and quotedRepliesOverride (groupQuotedReplies, oneOnOneQuotedReplies at the user level), which the examples lack"

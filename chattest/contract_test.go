@@ -456,16 +456,17 @@ func TestContract(t *testing.T) {
 			for _, rq := range reqs {
 				status, got, raw := f.send(op.api, op.Method, path, rq.body, h)
 				wantStatus, want := op.response(t, rq.name)
+				against := "the reference's example"
 				if fix, ok := contractExpectations[op.name]; ok {
-					want = fix.expect(want, rq.body)
+					want, against = fix.expect(want, rq.body), fix.against()
 				}
 				if status != wantStatus {
 					t.Errorf("%s %s %s: status %d, documented %d: %s", rq.name, op.Method, path, status, wantStatus, raw)
 					continue
 				}
 				if d := shapeDiff(want, got); len(d) > 0 {
-					t.Errorf("%s %s %s: the answer's shape differs from the reference's:\n%s\nanswer: %s",
-						rq.name, op.Method, path, strings.Join(d, "\n"), raw)
+					t.Errorf("%s %s %s: the answer's shape differs from %s:\n%s\nanswer: %s",
+						rq.name, op.Method, path, against, strings.Join(d, "\n"), raw)
 				}
 			}
 		})
@@ -501,15 +502,19 @@ type contractExpectation struct {
 	expect  func(documented any, req json.RawMessage) any
 }
 
-var contractCases = map[string]contractCase{}
+// against says what the answer is compared with, for failures.
+func (e contractExpectation) against() string {
+	if e.service {
+		return "the service's answer (" + e.reason + ")"
+	}
+	return "the reference's example as corrected (" + e.reason + ")"
+}
 
 // contractRequests lists the operations whose documented request body is
 // not sent, each with the reason; the case's body is sent in its place.
 var contractRequests = map[string]string{
 	"remove-triggers": "the documented body is a tenant sign-up (name, email, password, appName), not the triggerIds the operation removes",
 }
-
-// contractExpectations is defined in contract_expect_test.go.
 
 func TestShapeDiff(t *testing.T) {
 	parse := func(s string) any {

@@ -28,12 +28,33 @@
 // permissions and moderation reasons. It serves the platform APIs too:
 // moderation rules and keyword lists, which it applies to the messages
 // sent (blocked messages wait for review), flagged and reviewed messages,
-// notifications (settings, providers, preferences, mutes, timezones,
-// contact details, push tokens, and delivery logs of the messages sent),
+// messages of another chat submitted for moderation (kept apart, with the
+// rules' verdict), notifications (settings, providers, preferences, mutes,
+// timezones, contact details, push tokens, and delivery logs of the
+// messages sent and the reactions to them),
 // data import, usage and message metrics, AI agents, and the calls API
 // (on the same address; [chat.Client.Calls] sends there when
 // [chat.WithBaseURL] is set). A path it does not serve answers 404
 // ERR_API_NOT_FOUND.
+//
+// # Answers held to the reference
+//
+// The fake's answers are held to the API reference's own examples, an
+// example request and answer for each of the 278 operations of the chat,
+// calls, management and data import APIs (testdata/reference/examples in
+// the repository): sent as documented, each operation answers the
+// documented status and an answer with the same keys at every level, each
+// of the same JSON type (arrays compared element by element). One rule
+// lets an answer leave a key out: a key whose documented value is null, an
+// empty string, an empty array or an empty object is absent when the
+// fake's state has nothing for it. Where the live service answers
+// otherwise (reactivating, deactivating and soft-deleting users), the fake
+// answers as the service does; where the reference contradicts its own
+// example (a list example nested into an object, an answer copied from
+// another operation's), as the reference's text says. So users and groups
+// show updatedAt only once they changed, groups show their tags, and an
+// app, a webhook or an extension's settings take the shape the examples
+// give them.
 //
 // Every request of the server API needs the apikey header (401 AUTH_ERR_EMPTY_APIKEY or
 // AUTH_ERR_APIKEY_NOT_FOUND otherwise); an authOnly key may only create users
