@@ -128,27 +128,6 @@ func (st *state) targetEntity(rt chat.ReceiverType, receiver string) *chat.Entit
 	return entity(chat.EntityUser, st.userEntity(receiver))
 }
 
-// deletedMessage is a deleted message as the "on" entity of its deletion
-// shows it: with who deleted it.
-type deletedMessage struct {
-	wireMessage
-	by string
-}
-
-// MarshalJSON encodes the message with deletedBy.
-func (d deletedMessage) MarshalJSON() ([]byte, error) {
-	b, err := json.Marshal(d.wireMessage)
-	if err != nil {
-		return nil, err
-	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(b, &top); err != nil {
-		return nil, err
-	}
-	top["deletedBy"], _ = json.Marshal(d.by)
-	return json.Marshal(top)
-}
-
 // receiverEntity returns the receiver of a message from sender as entities
 // show it.
 func (st *state) receiverEntity(sender string, rt chat.ReceiverType, receiver string) *chat.Entity {
@@ -634,7 +613,7 @@ func (st *state) deleteMessage(c *call) (any, error) {
 	}
 	now := c.timestamp()
 	st.convRemove(m)
-	m.m.DeletedAt, m.m.UpdatedAt = now, now
+	m.m.DeletedAt, m.m.DeletedBy, m.m.UpdatedAt = now, actingUID(c), now
 	st.messageChanged(m)
 	action := st.emitMessageAction(c, m, chat.ActionDeleted, actingUID(c))
 	if b.Permanent {
@@ -658,10 +637,6 @@ func (st *state) emitMessageAction(c *call, m *msgRec, action, by string) *msgRe
 	now := c.timestamp()
 	on := m.m
 	on.Data.Reactions = m.reactionCounts("")
-	onEntity := entity(chat.EntityMessage, wireMessage{on, m.sentData})
-	if action == chat.ActionDeleted {
-		onEntity = entity(chat.EntityMessage, deletedMessage{wireMessage{on, m.sentData}, by})
-	}
 	rec := st.addRecBetween(chat.Message{
 		ConversationID: m.m.ConversationID,
 		Sender:         by,
@@ -671,7 +646,7 @@ func (st *state) emitMessageAction(c *call, m *msgRec, action, by string) *msgRe
 		Type:           chat.MessageTypeMessage,
 		Data: chat.MessageData{Action: action, Entities: &chat.Entities{
 			By:  entity(chat.EntityUser, st.userEntity(by)),
-			On:  onEntity,
+			On:  entity(chat.EntityMessage, wireMessage{on, m.sentData}),
 			For: st.targetEntity(m.m.ReceiverType, m.m.Receiver),
 		}},
 		SentAt:    now,
