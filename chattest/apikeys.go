@@ -31,11 +31,12 @@ func apiKeyRoutes() []route {
 	}
 }
 
-// addAPIKey stores a key; an empty key is generated (40 hex characters).
+// addAPIKey stores a key; an empty key is generated (40 random hex
+// characters: credentials.go).
 func (st *state) addAPIKey(key, name string, scope chat.Scope, now time.Time) *apiKeyRec {
 	st.apiKeySeq++
-	for n := st.apiKeySeq; key == "" || st.apiKeys[key] != nil; n++ {
-		key = st.hexID("apikey", n)
+	for key == "" || st.apiKeys[key] != nil {
+		key = st.issue(randomHex)
 	}
 	k := &apiKeyRec{k: chat.APIKey{APIKey: chat.Secret(key), Name: name, Scope: scope, CreatedAt: chat.TimestampOf(now)}, seq: st.apiKeySeq}
 	st.apiKeys[key] = k

@@ -23,10 +23,11 @@ func authTokenRoutes() []route {
 	}
 }
 
-// mintToken creates an auth token "{uid}_{40 hex}" for u.
+// mintToken creates an auth token for u: "{uid}_" and 40 characters, the
+// time in Unix seconds then random hex (credentials.go).
 func (st *state) mintToken(u *userRec, c *call) chat.AuthToken {
-	st.tokenSeq++
-	t := chat.AuthToken{UID: u.u.UID, AuthToken: chat.Secret(u.u.UID + "_" + st.hexID("authtoken", st.tokenSeq)), CreatedAt: c.timestamp()}
+	tok := st.issue(func() string { return authTokenFor(u.u.UID, c.now) })
+	t := chat.AuthToken{UID: u.u.UID, AuthToken: chat.Secret(tok), CreatedAt: c.timestamp()}
 	u.tokens = append(u.tokens, t)
 	if len(u.tokens) > maxTokensPerUser {
 		u.tokens = slices.Delete(u.tokens, 0, len(u.tokens)-maxTokensPerUser)

@@ -70,9 +70,14 @@
 // deduplicated. Code that also runs against the service should not count
 // on it doing the same.
 //
-// Ids are deterministic: message ids count up from "1", and API keys and
-// auth tokens derive from the app id and a counter. Timestamps come from
-// [WithClock].
+// Ids are deterministic: message ids count up from "1", and other ids
+// derive from the app id and a counter. Timestamps come from [WithClock].
+// Credentials are not: auth tokens ("{uid}_" then the time in seconds and
+// random hex, as the service's), API keys (40 hex characters), the keys of
+// the management API's apps, the server's own API key and management
+// credentials unless given, and the key that signs the client API's jwts
+// come from crypto/rand, so that no other server, of the same app id or
+// not, accepts them. [WithDataDir] keeps them valid across restarts.
 //
 // Seed and inspect the state directly, without requests, with
 // [Server.AddUser], [Server.User], [Server.AddAPIKey], [Server.AddGroup],

@@ -23,19 +23,25 @@ import (
 
 // The state lives in memory. A journal keeps, beside it, every change the
 // state went through, in order (WithDataDir, WithExport): the requests the
-// API served that may have changed it, and the calls of the seeding
-// methods, each at the server's time. Replaying the changes through the
-// same code at the same times rebuilds the same state, every id, key and
-// token included: they derive from the app id and counters, never from
-// chance. That covers everything the fake serves without a format per
-// kind of record, and a change made by any route is kept as soon as the
-// route exists.
+// API served that changed it, and the calls of the seeding methods, each
+// at the server's time. Replaying the changes through the same code at the
+// same times rebuilds the same state, every id included: ids derive from
+// the app id and counters, never from chance. Credentials are drawn by
+// chance (credentials.go): a change records those it issued, and its
+// replay issues them again. That covers everything the fake serves
+// without a format per kind of record, and a change made by any route is
+// kept as soon as the route exists.
 //
 // A change is journaled when the route's handler ran (the request passed
-// the rate limit and authentication): every method but GET, whatever the
-// answer (a handler may change the state and then fail), and a GET that
-// brought lazily kept state up to date (st.lazy), such as the
-// notification log.
+// the rate limit and authentication) and answered success: every method
+// but GET, and a GET that brought lazily kept state up to date (st.lazy),
+// such as the notification log. A request answered with an error changed
+// nothing but, at most, that lazily kept state, which is journaled as a
+// call of "sync". Whatever a request carried, its change replays: a body
+// is kept as JSON when encoding/json reads it back within its depth limit
+// (maxKeptDepth), else as text or base64, and a request whose query or
+// journaled headers are not UTF-8 is refused before it is served
+// (unjournalable).
 
 // stateFormat is the version of the state file and of the journal's
 // records.
@@ -69,6 +75,11 @@ type change struct {
 	// by name, and its arguments.
 	Seed string          `json:"seed,omitempty"`
 	Args json.RawMessage `json:"args,omitempty"`
+
+	// The credentials the change issued (auth tokens, API keys), in the
+	// order it issued them, which its replay issues again
+	// (credentials.go).
+	Issued []string `json:"issued,omitempty"`
 }
 
 // journaledHeaders are the request headers that handlers read, besides
@@ -97,7 +108,7 @@ func requestChange(st *state, r *http.Request, body []byte, res served, at time.
 	}
 	switch {
 	case len(body) == 0:
-	case json.Valid(body) && isCompact(body):
+	case json.Valid(body) && isCompact(body) && jsonDepth(body) <= maxKeptDepth:
 		ch.Body = body
 	case utf8.Valid(body):
 		ch.Text = string(body)
@@ -105,6 +116,39 @@ func requestChange(st *state, r *http.Request, body []byte, res served, at time.
 		ch.Base64 = body
 	}
 	return ch
+}
+
+// maxKeptDepth bounds the nesting of a body kept as JSON in a change
+// (deeper, it is kept as text): a change nests its body one level deeper,
+// and a state file three, and encoding/json reads 10,000 levels at most.
+const maxKeptDepth = 1000
+
+// jsonDepth returns how deep the arrays and objects of the JSON document b
+// nest.
+func jsonDepth(b []byte) int {
+	depth, deepest := 0, 0
+	inString, escaped := false, false
+	for _, c := range b {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
 }
 
 // isCompact reports whether the JSON document b has no insignificant
@@ -167,8 +211,9 @@ type journal struct {
 	err     error    // the first failure to write: nothing is written after it
 
 	appID   string
-	created time.Time // when the state began: the time of its first server
-	jwtKey  []byte    // the key that signs the client API's jwts, kept in the database; nil in memory
+	created time.Time      // when the state began: the time of its first server
+	jwtKey  []byte         // the key that signs the client API's jwts, kept in the database; nil in memory
+	own     ownCredentials // the server's own credentials, kept in the database: those its options do not set
 }
 
 // The database's buckets and the keys of its meta bucket.
@@ -179,6 +224,7 @@ var (
 	appKey        = []byte("app")
 	createdKey    = []byte("created")
 	jwtKeyKey     = []byte("jwtKey")
+	ownKey        = []byte("credentials")
 )
 
 // dbFile is the database's file in the data directory.
@@ -200,6 +246,7 @@ func openJournal(dir, appID string, created time.Time) (*journal, []change, erro
 	}
 	var changes []change
 	var jwtKey []byte
+	var own ownCredentials
 	err = db.Update(func(tx *bolt.Tx) error {
 		meta, err := tx.CreateBucketIfNotExists(metaBucket)
 		if err != nil {
@@ -214,6 +261,18 @@ func openJournal(dir, appID string, created time.Time) (*journal, []change, erro
 		if jwtKey = bytes.Clone(meta.Get(jwtKeyKey)); jwtKey == nil {
 			jwtKey = newJWTKey()
 			if err := meta.Put(jwtKeyKey, jwtKey); err != nil {
+				return err
+			}
+		}
+		// So do the server's own credentials generated at its creation.
+		if b := meta.Get(ownKey); b != nil {
+			if err := json.Unmarshal(b, &own); err != nil || !validAPIKey(own.APIKey) || !validAPIKey(own.MgmtKey) || !validAPIKey(own.MgmtSecret) {
+				return errors.New("its credentials are not readable")
+			}
+		} else {
+			own = ownCredentials{APIKey: randomHex(), MgmtKey: randomHex(), MgmtSecret: randomHex()}
+			b, _ := json.Marshal(own) // strings always encode
+			if err := meta.Put(ownKey, b); err != nil {
 				return err
 			}
 		}
@@ -253,7 +312,7 @@ func openJournal(dir, appID string, created time.Time) (*journal, []change, erro
 		return nil, nil, fmt.Errorf("chattest: the data directory %s: %w", dir, err)
 	}
 	j := newJournal(db, appID, created, uint64(len(changes)))
-	j.jwtKey = jwtKey
+	j.jwtKey, j.own = jwtKey, own
 	return j, changes, nil
 }
 
@@ -394,26 +453,63 @@ var errJournalClosed = errors.New("the server was closed")
 // endian, so that keys sort in order.
 func seqKey(seq uint64) []byte { return binary.BigEndian.AppendUint64(nil, seq) }
 
-// keep journals the request r that serve served, if it may have changed
-// the state, and returns what waits until it is written; it is called with
-// st.mu held. A read, which changes nothing, waits until the changes it
-// may show are written, so that a crash loses nothing a client was shown.
-// Without a journal, or for a request that was refused (a 429 changes
-// nothing), it returns a wait that returns nil at once.
+// keep journals the request r that serve served, if it changed the
+// state, and returns what waits until it is written; it is called with
+// st.mu held. A request answered with an error changed nothing (a handler
+// refuses before it changes the state) but the lazily kept parts it may
+// have brought up to date: those are journaled as a call of "sync", which
+// replays them, and the request is not. A read, which changes nothing,
+// waits until the changes it may show are written, so that a crash loses
+// nothing a client was shown, and so does a request answered with an
+// error. Without a journal, or for a request refused before its handler
+// ran, it returns a wait that returns nil at once.
 func (h *Handler) keep(rt route, r *http.Request, body []byte, res served) (wait func() error) {
 	st := h.st
-	if st.journal == nil || !res.ran || rt.pattern == "" || res.status == http.StatusTooManyRequests {
+	issued := st.issuer.take()
+	if st.journal == nil || !res.ran || rt.pattern == "" {
 		return noWait
 	}
-	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && st.lazy == 0 {
+	read := r.Method == http.MethodGet || r.Method == http.MethodHead
+	var ch change
+	switch {
+	case res.status >= http.StatusBadRequest && st.lazy != 0:
+		args, _ := json.Marshal(syncArgs{Parts: st.lazy}) // a number always encodes
+		ch = change{At: res.now, Seed: "sync", Args: args}
+	case res.status >= http.StatusBadRequest, read && st.lazy == 0:
 		return func() error {
-			_ = st.journal.sync() // a journal that failed takes no change since: the read is served
+			_ = st.journal.sync() // a journal that failed takes no change since: the answer is served
 			return nil
 		}
+	default:
+		ch = requestChange(st, r, body, res, res.now)
+		ch.Issued = issued
 	}
-	ch := requestChange(st, r, body, res, res.now)
 	seq := st.journal.add(ch.encode())
 	return func() error { return st.journal.wait(seq) }
+}
+
+// unjournalable returns the error that refuses the request r before it
+// is served when the journal could not keep it as it came: a query or a
+// header that a handler reads (journaledHeaders, onBehalfOf) and that is
+// not UTF-8, which a change, JSON, cannot hold byte for byte. Without a
+// journal it returns nil.
+func (st *state) unjournalable(r *http.Request) *apiError {
+	if st.journal == nil {
+		return nil
+	}
+	bad := map[string][]string{}
+	if !utf8.ValidString(r.URL.RawQuery) {
+		bad["query"] = []string{"The query string must be UTF-8."}
+	}
+	for _, name := range append([]string{"onBehalfOf"}, journaledHeaders...) {
+		if v := r.Header.Get(name); !utf8.ValidString(v) {
+			bad[name] = []string{"The " + name + " header must be UTF-8."}
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return validationError(bad)
 }
 
 func noWait() error { return nil }
@@ -468,6 +564,7 @@ func (rp *replayer) replay(changes []change) error {
 		ch := &changes[i]
 		at := ch.At
 		st.clock = func() time.Time { return at }
+		st.issuer.given = ch.Issued
 		var err error
 		switch {
 		case ch.Seed != "":
@@ -482,6 +579,12 @@ func (rp *replayer) replay(changes []change) error {
 		default:
 			err = errors.New("neither a request (method) nor a seeding call (seed)")
 		}
+		if issued := st.issuer.take(); ch.Issued == nil {
+			// A change written by hand records none: it keeps those it
+			// issued now when it seeds a data directory.
+			ch.Issued = issued
+		}
+		st.issuer.given = nil
 		if err != nil {
 			return fmt.Errorf("change %d: %w", i+1, err)
 		}

@@ -12,13 +12,9 @@ import (
 	"github.com/chatrest/chat/management"
 )
 
-const (
-	defaultMgmtKey    = "mgmt-7e57-key-0000000000000000"
-	defaultMgmtSecret = "mgmt-7e57-secret-000000000000000000000000"
-)
-
 // WithManagementCredentials sets the management key and secret the fake's
-// management API accepts (defaults: fixed test values). Both must be
+// management API accepts (defaults: 40 random hex characters each, kept in
+// the data directory with [WithDataDir]). Both must be
 // printable ASCII without spaces; NewServer keeps the defaults otherwise,
 // and [Server.ManagementKey] and [Server.ManagementSecret] report the
 // values in use.

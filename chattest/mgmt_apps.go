@@ -278,13 +278,13 @@ func (st *state) addApp(name string, region chat.Region, now chat.Timestamp, own
 		return nil, errAppLimit()
 	}
 	a := st.newApp(st.appIDFor(name), name, region, now, owner)
-	restKey := st.hexID("mgmt-app-key", 2*a.seq)
-	authKey := st.hexID("mgmt-app-key", 2*a.seq+1)
+	restKey := st.issue(randomHex)
+	authKey := st.issue(randomHex)
 	a.app.APIKeys = management.AppAPIKeys{
 		restKey: {APIKey: chat.Secret(restKey), Name: "Rest API Key", Scope: chat.ScopeFullAccess, CreatedBy: "app_system"},
 		authKey: {APIKey: chat.Secret(authKey), Name: "Auth Key", Scope: chat.ScopeAuthOnly, CreatedBy: "app_system"},
 	}
-	a.app.AccessKey = chat.Secret(st.hexID("mgmt-access-key", a.seq))
+	a.app.AccessKey = chat.Secret(st.issue(randomHex))
 	return a, nil
 }
 

@@ -37,7 +37,9 @@ import (
 // limits' counts and webhook deliveries are not kept: changes replay
 // without being logged, limited or delivered. The directory also keeps
 // the key that signs the client API's jwts, so that the client SDKs'
-// logins stay valid across restarts.
+// logins stay valid across restarts, and the server's own API key and
+// management credentials generated when it was created, used unless
+// [WithAPIKey] or [WithManagementCredentials] give others.
 //
 // A directory holds the state of one app: opening it for another app id
 // fails. Open it with the server's own API key ([WithAPIKey]) and
@@ -73,8 +75,12 @@ func WithDataDir(dir string) Option { return func(c *config) { c.dataDir = dir }
 // "seed": "AddUser", "args": {...}}), or what a websocket changed ({"at",
 // "seed": "receipt", "args": {"uid", "receiver", "receiverType",
 // "action", "messageId"}} or {"at", "seed": "presence", "args": {"uid",
-// "online"}}). Such a file may be written by hand, e.g. as fixture data: a
-// change without "status" is replayed whatever it answers.
+// "online"}}). A change that issued credentials (auth tokens, API keys)
+// lists them in "issued", and its replay issues the same, so that they stay
+// valid on the servers started from the file: keep a state file as you
+// keep a password. Such a file may be written by hand, e.g. as fixture
+// data: a change without "status" is replayed whatever it answers, and one
+// without "issued" issues new credentials.
 func WithSeedFile(path string) Option { return func(c *config) { c.seedFile = path } }
 
 // WithExport makes the server keep the changes of its state in memory, so
@@ -109,6 +115,7 @@ func OpenHandler(opts ...Option) (*Handler, error) {
 			return nil, err
 		}
 		created = j.created
+		cfg.defaultCredentials(j.own)
 	case cfg.export:
 		j = newJournal(nil, cfg.appID, created, 0)
 	}
@@ -165,7 +172,7 @@ func (h *Handler) unusable(r *http.Request) *apiError {
 			return errNotSaved(err)
 		}
 	}
-	return nil
+	return h.st.unjournalable(r)
 }
 
 // OpenServer is [NewServer] that reports what stops [WithDataDir] or

@@ -80,8 +80,9 @@ func checkRebuilt(t *testing.T, srv *Server, dir string, clock Option) {
 	if err := os.WriteFile(file, export.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	own := []Option{WithAPIKey(srv.APIKey()), WithManagementCredentials(srv.ManagementKey(), srv.ManagementSecret())}
 	for _, opt := range []Option{WithDataDir(dir), WithSeedFile(file)} {
-		again, err := OpenServer(opt, clock)
+		again, err := OpenServer(append(own, opt, clock)...)
 		if err != nil {
 			t.Fatal(err)
 		}

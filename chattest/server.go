@@ -22,8 +22,7 @@ import (
 )
 
 const (
-	defaultAppID  = "test-app"
-	defaultAPIKey = "7e57c4a7000000000000000000000000c4a77e57"
+	defaultAppID = "test-app"
 	// maxBodyBytes bounds a request body; a larger one is a 400.
 	maxBodyBytes = 1 << 20
 )
@@ -56,10 +55,10 @@ type config struct {
 // [Server.AppID] reports the id in use.
 func WithAppID(id string) Option { return func(c *config) { c.appID = id } }
 
-// WithAPIKey sets the fullAccess API key the server is seeded with (default:
-// a fixed 40-hex-character key). It must be printable ASCII without spaces;
-// NewServer keeps the default otherwise, and [Server.APIKey] reports the key
-// in use.
+// WithAPIKey sets the fullAccess API key the server is seeded with
+// (default: 40 random hex characters, kept in the data directory with
+// [WithDataDir]). It must be printable ASCII without spaces; NewServer
+// keeps the default otherwise, and [Server.APIKey] reports the key in use.
 func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
 
 // WithClock makes the server read the time from now instead of [time.Now],
@@ -194,7 +193,7 @@ func NewHandler(opts ...Option) *Handler {
 
 // configure applies opts to the defaults.
 func configure(opts []Option) config {
-	cfg := config{appID: defaultAppID, apiKey: defaultAPIKey, clock: time.Now, paced: &pacedClock{}, mgmtKey: defaultMgmtKey, mgmtSecret: defaultMgmtSecret}
+	cfg := config{appID: defaultAppID, clock: time.Now, paced: &pacedClock{}}
 	for _, o := range opts {
 		if o != nil {
 			o(&cfg)
@@ -204,13 +203,13 @@ func configure(opts []Option) config {
 		cfg.appID = defaultAppID
 	}
 	if !validAPIKey(cfg.apiKey) {
-		cfg.apiKey = defaultAPIKey
+		cfg.apiKey = "" // the default: newHandler
 	}
 	if cfg.clock == nil {
 		cfg.clock, cfg.paced = time.Now, &pacedClock{}
 	}
 	if !validAPIKey(cfg.mgmtKey) || !validAPIKey(cfg.mgmtSecret) {
-		cfg.mgmtKey, cfg.mgmtSecret = defaultMgmtKey, defaultMgmtSecret
+		cfg.mgmtKey, cfg.mgmtSecret = "", "" // the defaults: newHandler
 	}
 	return cfg
 }
@@ -218,6 +217,7 @@ func configure(opts []Option) config {
 // newHandler returns the handler of cfg, its state begun at the time of
 // created when it is not nil.
 func newHandler(cfg config, created *time.Time) *Handler {
+	cfg.defaultCredentials(ownCredentials{APIKey: randomHex(), MgmtKey: randomHex(), MgmtSecret: randomHex()})
 	clock := cfg.clock
 	if created != nil {
 		cfg.clock = func() time.Time { return *created }

@@ -31,7 +31,7 @@ type state struct {
 	lastMsgID     int64
 	messagesIndex // the messages of each group, user pair and user: messages_index.go
 
-	tokenSeq int64 // auth tokens minted so far
+	issuer issuer // the credentials the change in progress issued: credentials.go
 
 	rate rateLimiter // requests per minute and class: ratelimit.go
 
@@ -86,7 +86,8 @@ func newState(cfg config) *state {
 }
 
 // hexID returns a deterministic 40-hex-character id, the n-th of its kind in
-// this app, so that runs of a test see the same keys and tokens.
+// this app, so that runs of a test see the same ids. Credentials are
+// random instead (credentials.go).
 func (st *state) hexID(kind string, n int64) string {
 	sum := sha1.Sum([]byte(st.appID + "\x00" + kind + "\x00" + strconv.FormatInt(n, 10)))
 	return hex.EncodeToString(sum[:])
