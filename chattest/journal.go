@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"net/http"
 	"net/url"
@@ -247,68 +248,74 @@ func openJournal(dir, appID string, created time.Time) (*journal, []change, erro
 	var changes []change
 	var jwtKey []byte
 	var own ownCredentials
-	err = db.Update(func(tx *bolt.Tx) error {
-		meta, err := tx.CreateBucketIfNotExists(metaBucket)
-		if err != nil {
-			return err
-		}
-		cb, err := tx.CreateBucketIfNotExists(changesBucket)
-		if err != nil {
-			return err
-		}
-		// The jwts a server signed stay valid on the directory's next
-		// server, so that the client SDKs' websockets reconnect.
-		if jwtKey = bytes.Clone(meta.Get(jwtKeyKey)); jwtKey == nil {
-			jwtKey = newJWTKey()
-			if err := meta.Put(jwtKeyKey, jwtKey); err != nil {
+	err = guarded(func() error {
+		return db.Update(func(tx *bolt.Tx) error {
+			meta, err := tx.CreateBucketIfNotExists(metaBucket)
+			if err != nil {
 				return err
 			}
-		}
-		// So do the server's own credentials generated at its creation.
-		if b := meta.Get(ownKey); b != nil {
-			if err := json.Unmarshal(b, &own); err != nil || !validAPIKey(own.APIKey) || !validAPIKey(own.MgmtKey) || !validAPIKey(own.MgmtSecret) {
-				return errors.New("its credentials are not readable")
-			}
-		} else {
-			own = ownCredentials{APIKey: randomHex(), MgmtKey: randomHex(), MgmtSecret: randomHex()}
-			b, _ := json.Marshal(own) // strings always encode
-			if err := meta.Put(ownKey, b); err != nil {
+			cb, err := tx.CreateBucketIfNotExists(changesBucket)
+			if err != nil {
 				return err
 			}
-		}
-		if meta.Get(appKey) == nil {
-			if err := meta.Put(formatKey, []byte(fmt.Sprint(stateFormat))); err != nil {
-				return err
+			// The jwts a server signed stay valid on the directory's next
+			// server, so that the client SDKs' websockets reconnect.
+			if jwtKey = bytes.Clone(meta.Get(jwtKeyKey)); jwtKey == nil {
+				jwtKey = newJWTKey()
+				if err := meta.Put(jwtKeyKey, jwtKey); err != nil {
+					return err
+				}
 			}
-			if err := meta.Put(appKey, []byte(appID)); err != nil {
-				return err
+			// So do the server's own credentials generated at its creation.
+			if b := meta.Get(ownKey); b != nil {
+				if err := json.Unmarshal(b, &own); err != nil || !validAPIKey(own.APIKey) || !validAPIKey(own.MgmtKey) || !validAPIKey(own.MgmtSecret) {
+					return damage{"its credentials are not readable"}
+				}
+			} else {
+				own = ownCredentials{APIKey: randomHex(), MgmtKey: randomHex(), MgmtSecret: randomHex()}
+				b, _ := json.Marshal(own) // strings always encode
+				if err := meta.Put(ownKey, b); err != nil {
+					return err
+				}
 			}
-			return meta.Put(createdKey, []byte(created.Format(time.RFC3339Nano)))
-		}
-		if f := string(meta.Get(formatKey)); f != fmt.Sprint(stateFormat) {
-			return fmt.Errorf("its state has format %q; this chattest reads format %d", f, stateFormat)
-		}
-		if app := string(meta.Get(appKey)); app != appID {
-			return fmt.Errorf("it holds the state of app %q, not of %q", app, appID)
-		}
-		if created, err = time.Parse(time.RFC3339Nano, string(meta.Get(createdKey))); err != nil {
-			return fmt.Errorf("its creation time: %w", err)
-		}
-		return cb.ForEach(func(k, v []byte) error {
-			n := len(changes) + 1
-			if len(k) != 8 || binary.BigEndian.Uint64(k) != uint64(len(changes)) {
-				return fmt.Errorf("change %d is missing or out of order (key %x)", n, k)
+			if meta.Get(appKey) == nil {
+				if err := meta.Put(formatKey, []byte(fmt.Sprint(stateFormat))); err != nil {
+					return err
+				}
+				if err := meta.Put(appKey, []byte(appID)); err != nil {
+					return err
+				}
+				return meta.Put(createdKey, []byte(created.Format(time.RFC3339Nano)))
 			}
-			var ch change
-			if err := json.Unmarshal(v, &ch); err != nil {
-				return fmt.Errorf("change %d: %w", n, err)
+			if f := string(meta.Get(formatKey)); f != fmt.Sprint(stateFormat) {
+				return fmt.Errorf("its state has format %q; this chattest reads format %d", f, stateFormat)
 			}
-			changes = append(changes, ch)
-			return nil
+			if app := string(meta.Get(appKey)); app != appID {
+				return fmt.Errorf("it holds the state of app %q, not of %q", app, appID)
+			}
+			if created, err = time.Parse(time.RFC3339Nano, string(meta.Get(createdKey))); err != nil {
+				return damage{fmt.Sprintf("its creation time is not readable: %v", err)}
+			}
+			return cb.ForEach(func(k, v []byte) error {
+				n := len(changes) + 1
+				if len(k) != 8 || binary.BigEndian.Uint64(k) != uint64(len(changes)) {
+					return damage{fmt.Sprintf("change %d is missing or out of order (key %x)", n, k)}
+				}
+				var ch change
+				if err := json.Unmarshal(v, &ch); err != nil {
+					return damage{fmt.Sprintf("change %d is not readable: %v", n, err)}
+				}
+				changes = append(changes, ch)
+				return nil
+			})
 		})
 	})
 	if err != nil {
 		db.Close()
+		var d damage
+		if errors.As(err, &d) || errors.As(err, new(panicked)) {
+			return nil, nil, damagedDB(filepath.Join(dir, dbFile), err.Error())
+		}
 		return nil, nil, fmt.Errorf("chattest: the data directory %s: %w", dir, err)
 	}
 	j := newJournal(db, appID, created, uint64(len(changes)))
@@ -316,20 +323,37 @@ func openJournal(dir, appID string, created time.Time) (*journal, []change, erro
 	return j, changes, nil
 }
 
-// openDB opens the database of the data directory dir, creating both.
+// openDB opens the database of the data directory dir, creating both. A
+// database file that is damaged is an error naming it (persist_check.go).
 func openDB(dir string) (*bolt.DB, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("chattest: the data directory %s: %w", dir, err)
 	}
-	db, err := bolt.Open(filepath.Join(dir, dbFile), 0o600, &bolt.Options{Timeout: time.Second})
-	if errors.Is(err, bolterrors.ErrTimeout) {
-		return nil, fmt.Errorf("chattest: the data directory %s is in use by another server", dir)
+	path := filepath.Join(dir, dbFile)
+	if err := checkDB(path); err != nil {
+		return nil, err
 	}
-	if err != nil {
+	var db *bolt.DB
+	err := guarded(func() (err error) {
+		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+		return err
+	})
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, bolterrors.ErrTimeout):
+		return nil, fmt.Errorf("chattest: the data directory %s is in use by another server", dir)
+	case errors.As(err, &pe):
 		return nil, fmt.Errorf("chattest: the data directory %s: %w", dir, err)
+	case err != nil:
+		return nil, damagedDB(path, err.Error())
 	}
 	return db, nil
 }
+
+// damage is what makes a database file unreadable, found while reading it.
+type damage struct{ why string }
+
+func (d damage) Error() string { return d.why }
 
 // add adds a change, encoded, and returns its sequence number. It is
 // called with st.mu held, so that changes are added in the order they

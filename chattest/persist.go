@@ -42,11 +42,12 @@ import (
 // [WithAPIKey] or [WithManagementCredentials] give others.
 //
 // A directory holds the state of one app: opening it for another app id
-// fails. Open it with the server's own API key ([WithAPIKey]) and
-// management credentials it was changed with: changes made with them
-// replay with them. A database file damaged or edited outside chattest
-// may fail to open, or crash the process: bbolt reads its file in place
-// and does not survive every corruption.
+// fails. Changes made with the server's own API key and management
+// credentials replay with those the server opening the directory has. A
+// database file that is damaged (emptied, cut short, overwritten) fails
+// to open with an error that names it: the file is checked before bbolt,
+// which reads it in place, opens it, and a fault reading it is an error,
+// never a crash.
 // One server at a time may have it open. When the clock the server
 // starts with ([WithFastClock], or the real clock) reads earlier than the
 // last change, it is moved forward by whole minutes, so that time does not

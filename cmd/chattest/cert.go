@@ -8,31 +8,111 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"fmt"
 	"math/big"
 	"net"
 	"os"
+	"path/filepath"
 	"slices"
 	"time"
 )
 
-// selfSigned makes a certificate for localhost, 127.0.0.1, ::1 and the
-// given extra names and addresses, valid from an hour ago for 30 days, and
-// returns it with its PEM.
-func selfSigned(names []string, ips []net.IP) (tls.Certificate, []byte, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+// certValidity is how long a certificate made at start is valid.
+const certValidity = 365 * 24 * time.Hour
+
+// The files of a data directory that keep the certificate and its key.
+const (
+	certFileName = "cert.pem"
+	keyFileName  = "cert-key.pem"
+)
+
+// keptCertificate returns the certificate kept in the data directory dir
+// and its PEM, so that clients that trust or pin it keep doing so across
+// restarts. It makes one (selfSigned) and writes it there, its key
+// readable by the owner only, when there is none yet, or when the one kept
+// expires within a day or does not name every host of names and ips (a
+// -listen-any start on another network).
+func keptCertificate(dir string, names []string, ips []net.IP) (tls.Certificate, []byte, error) {
+	certPath, keyPath := filepath.Join(dir, certFileName), filepath.Join(dir, keyFileName)
+	certPEM, certErr := os.ReadFile(certPath)
+	keyPEM, keyErr := os.ReadFile(keyPath)
+	if certErr == nil && keyErr == nil {
+		if cert, err := tls.X509KeyPair(certPEM, keyPEM); err == nil && covers(cert.Leaf, names, ips) {
+			return cert, certPEM, nil
+		}
+	}
+	cert, certPEM, keyPEM, err := selfSigned(names, ips)
 	if err != nil {
 		return tls.Certificate{}, nil, err
 	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return tls.Certificate{}, nil, fmt.Errorf("-data: %w", err)
+	}
+	// The key first: a certificate kept is never without its key.
+	if err := writePrivate(keyPath, keyPEM); err != nil {
+		return tls.Certificate{}, nil, fmt.Errorf("-data: keeping the certificate's key: %w", err)
+	}
+	if err := os.WriteFile(certPath, certPEM, 0o644); err != nil {
+		return tls.Certificate{}, nil, fmt.Errorf("-data: keeping the certificate: %w", err)
+	}
+	return cert, certPEM, nil
+}
+
+// covers reports whether the certificate c is valid for a day more at
+// least, for localhost, the loopback addresses, names and ips.
+func covers(c *x509.Certificate, names []string, ips []net.IP) bool {
+	if c == nil || time.Now().Add(24*time.Hour).After(c.NotAfter) {
+		return false
+	}
+	hosts := append([]string{"localhost", "127.0.0.1", "::1"}, names...)
+	for _, ip := range ips {
+		hosts = append(hosts, ip.String())
+	}
+	for _, h := range hosts {
+		if h != "" && c.VerifyHostname(h) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// writePrivate writes b to the file path, readable and writable by its
+// owner only, even when the file existed with other permissions.
+func writePrivate(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// selfSigned makes a certificate for localhost, 127.0.0.1, ::1 and the
+// given extra names and addresses, valid from an hour ago for
+// certValidity, and returns it with the PEM of the certificate and of its
+// key.
+func selfSigned(names []string, ips []net.IP) (cert tls.Certificate, certPEM, keyPEM []byte, err error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, nil, nil, err
+	}
 	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 128))
 	if err != nil {
-		return tls.Certificate{}, nil, err
+		return tls.Certificate{}, nil, nil, err
 	}
 	now := time.Now()
 	tmpl := &x509.Certificate{
 		SerialNumber:          serial,
 		Subject:               pkix.Name{CommonName: "chattest", Organization: []string{"chattest"}},
 		NotBefore:             now.Add(-time.Hour),
-		NotAfter:              now.Add(30 * 24 * time.Hour),
+		NotAfter:              now.Add(certValidity),
 		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
 		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 		BasicConstraintsValid: true,
@@ -52,9 +132,19 @@ func selfSigned(names []string, ips []net.IP) (tls.Certificate, []byte, error) {
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {
-		return tls.Certificate{}, nil, err
+		return tls.Certificate{}, nil, nil, err
 	}
-	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), nil
+	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		return tls.Certificate{}, nil, nil, err
+	}
+	leaf, err := x509.ParseCertificate(der)
+	if err != nil {
+		return tls.Certificate{}, nil, nil, err
+	}
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf},
+		pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
+		pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: keyDER}), nil
 }
 
 // machineAddrs returns the machine's host name (if it has one) and the

@@ -10,8 +10,10 @@
 // It serves HTTPS (HTTP/2 and HTTP/1.1) with a self-signed certificate made
 // at start, valid for localhost, 127.0.0.1 and ::1 (and, with -listen-any,
 // for the machine's host name and addresses), and writes the certificate's
-// PEM to a file for clients to trust; with -http it serves plain HTTP
-// instead. The chat and calls APIs (paths /v3/...), the Management API
+// PEM to a file for clients to trust; with -data, the certificate is made
+// at the first start and kept in the directory (cert.pem, and cert-key.pem
+// readable by its owner only), so that the clients that trust or pin it
+// keep doing so across restarts. With -http it serves plain HTTP instead. The chat and calls APIs (paths /v3/...), the Management API
 // (paths /apps/... and /tenants) and a live dashboard (/_chattest/) share
 // one address.
 //
@@ -46,11 +48,14 @@
 // kill -9, has everything the clients were answered, the client API's
 // logins included (chattest.WithDataDir). -export writes the state as a
 // JSON state file, which -seed starts from, so that a team can share demo
-// data (chattest.WithSeedFile). The API key is the server's own: given,
-// or generated. Without -data the key and the management credentials are
-// generated at each start; with -data they are generated at the first
-// start and kept in the directory (credentials.json), so that the
-// environment lines printed then stay good across restarts.
+// data (chattest.WithSeedFile); the file is readable by its owner only, as
+// it holds the credentials the state issued. A damaged database in the
+// directory stops the start with one line that names it. The API key is
+// the server's own: given, or generated. Without -data the key and the
+// management credentials are generated at each start; with -data they are
+// generated at the first start and kept in the directory
+// (credentials.json), so that the environment lines printed then stay good
+// across restarts.
 //
 // Flags:
 //
@@ -60,7 +65,7 @@
 //	-api-key key     its fullAccess API key (default $CHATTEST_API_KEY, else generated)
 //	-rate-limit c,s  enforce c core and s standard requests per minute
 //	-http            serve plain HTTP (clients need chat.WithInsecureLoopback)
-//	-cert file       where to write the certificate (default chattest-PORT.pem in the temporary directory)
+//	-cert file       where to write the certificate (default cert.pem in -data, else chattest-PORT.pem in the temporary directory)
 //	-data dir        keep the state in dir across stops and crashes
 //	-seed file       start from the state file (with -data: only when dir holds no state yet)
 //	-export file     write the state of -data (or -seed) to file (- for stdout) and exit
@@ -105,12 +110,28 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case errors.As(err, &usage):
 		if usage.msg != "" {
-			fmt.Fprintln(stderr, "chattest:", err)
+			printError(stderr, err)
 		}
 		return 2
 	}
-	fmt.Fprintln(stderr, "chattest:", err)
+	printError(stderr, err)
 	return 1
+}
+
+// printError prints err to w, each of its lines with one "chattest: "
+// prefix: the package's errors start with one already, and the command's
+// may wrap them.
+func printError(w io.Writer, err error) {
+	for line := range strings.Lines(err.Error()) {
+		line = strings.TrimRight(line, "\n")
+		for strings.HasPrefix(line, "chattest: ") {
+			line = strings.TrimPrefix(line, "chattest: ")
+		}
+		for strings.Contains(line, ": chattest: ") {
+			line = strings.ReplaceAll(line, ": chattest: ", ": ")
+		}
+		fmt.Fprintln(w, "chattest: "+line)
+	}
 }
 
 // usageError is a problem with the flags; its msg is empty when the flag
@@ -134,7 +155,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	apiKey := fs.String("api-key", "", "its fullAccess API `key`, never printed (default $CHATTEST_API_KEY, else one generated and printed)")
 	rateLimit := fs.String("rate-limit", "", "enforce `core,standard` requests per minute (default: nothing refused)")
 	plainHTTP := fs.Bool("http", false, "serve plain HTTP instead of HTTPS")
-	certFile := fs.String("cert", "", "`file` to write the certificate's PEM to (default chattest-PORT.pem in the temporary directory)")
+	certFile := fs.String("cert", "", "`file` to write the certificate's PEM to (default cert.pem in -data, else chattest-PORT.pem in the temporary directory)")
 	state := addStateFlags(fs) // -data, -seed, -export: state.go
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -231,16 +252,31 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	srv := &http.Server{Handler: withManagement(h), ReadHeaderTimeout: 10 * time.Second, ErrorLog: log.New(stderr, "chattest: ", 0)}
 	if !*plainHTTP {
-		cert, certPEM, err := selfSigned(names, ips)
+		var cert tls.Certificate
+		var certPEM []byte
+		kept := ""
+		if dir := *state.data; dir != "" {
+			// Kept with the state, so that clients that trust it, or pin
+			// it, keep doing so across restarts.
+			kept = filepath.Join(dir, certFileName)
+			cert, certPEM, err = keptCertificate(dir, names, ips)
+		} else {
+			cert, certPEM, _, err = selfSigned(names, ips)
+		}
 		if err != nil {
 			return err
 		}
 		if *certFile == "" {
-			*certFile = filepath.Join(os.TempDir(), "chattest-"+port+".pem")
-			defer os.Remove(*certFile) // made for this run only
+			*certFile = kept
+			if kept == "" {
+				*certFile = filepath.Join(os.TempDir(), "chattest-"+port+".pem")
+				defer os.Remove(*certFile) // made for this run only
+			}
 		}
-		if err := os.WriteFile(*certFile, certPEM, 0o644); err != nil {
-			return fmt.Errorf("writing the certificate: %w", err)
+		if *certFile != kept {
+			if err := os.WriteFile(*certFile, certPEM, 0o644); err != nil {
+				return fmt.Errorf("writing the certificate: %w", err)
+			}
 		}
 		b.certFile = *certFile
 		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}

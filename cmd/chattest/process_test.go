@@ -166,7 +166,7 @@ func TestProcessStopsOnSignals(t *testing.T) {
 func TestProcessDeliversOnTheLocalNetwork(t *testing.T) {
 	ip := interfaceIP(t)
 	bins := build(t)
-	cert, certPEM, err := selfSigned(nil, []net.IP{ip})
+	cert, certPEM, _, err := selfSigned(nil, []net.IP{ip})
 	require.NoError(t, err)
 	caFile := filepath.Join(t.TempDir(), "receiver.pem")
 	require.NoError(t, os.WriteFile(caFile, certPEM, 0o600))

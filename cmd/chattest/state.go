@@ -72,8 +72,14 @@ func exportTo(h *chattest.Handler, path string, stdout io.Writer) error {
 	if path == "-" {
 		return h.Export(stdout)
 	}
-	out, err := os.Create(path)
+	// The state holds the credentials it issued: the file is the owner's
+	// only, even when it existed before.
+	out, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
+		return fmt.Errorf("-export: %w", err)
+	}
+	if err := out.Chmod(0o600); err != nil {
+		out.Close()
 		return fmt.Errorf("-export: %w", err)
 	}
 	if err := h.Export(out); err != nil {
