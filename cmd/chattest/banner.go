@@ -17,6 +17,7 @@ type banner struct {
 	others   []string // the base URLs for other machines, with -listen-any
 	certFile string   // the certificate's PEM; "" with -http
 	apiKey   string   // the API key; "" when the user gave it: never printed then
+	keyFile  string   // when the user gave it, the file that holds it, readable by the user only
 	mgmtKey  string
 	mgmtSec  string
 	kept     bool // the generated credentials are kept in the data directory
@@ -45,7 +46,7 @@ func (b banner) print(w io.Writer) {
 	if b.apiKey != "" {
 		p("# API key, %s: %s", generated, b.apiKey)
 	} else {
-		p("# API key: the one given with -api-key or $CHATTEST_API_KEY (not shown)")
+		p("# API key: the one given with -api-key or $CHATTEST_API_KEY, not shown: the lines below read it from %s (yours only, removed at the stop)", b.keyFile)
 	}
 	p("# Management key and secret, %s: %s %s", generated, b.mgmtKey, b.mgmtSec)
 
@@ -59,9 +60,12 @@ func (b banner) print(w io.Writer) {
 	if b.apiKey != "" {
 		p("export CHAT_API_KEY=%s", shellQuote(b.apiKey))
 	} else {
-		p("# export CHAT_API_KEY=<the key you gave>")
-		key = `"apikey: $CHAT_API_KEY"`
+		read := "$(cat " + shellQuote(b.keyFile) + ")"
+		p(`export CHAT_API_KEY="%s"`, read)
+		key = `"apikey: ` + read + `"`
 	}
+	p("# Management API, for management.NewClient and your own program:")
+	p("export CHAT_MGMT_KEY=%s CHAT_MGMT_SECRET=%s CHAT_MGMT_BASE_URL=%s", shellQuote(b.mgmtKey), shellQuote(b.mgmtSec), shellQuote(b.base))
 
 	p("# Try it:")
 	curl := "curl"

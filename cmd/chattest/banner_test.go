@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/management"
 )
 
 // printed is what a banner says, as a person reads it.
@@ -71,9 +72,28 @@ func parseBanner(t *testing.T, banner string) printed {
 	return p
 }
 
+// readCat replaces each "$(cat FILE)" in s, the inside of double quotes,
+// with what FILE holds less its trailing newlines, as a shell does.
+func readCat(t *testing.T, s string, env map[string]string) string {
+	t.Helper()
+	for {
+		i := strings.Index(s, "$(cat ")
+		if i < 0 {
+			return s
+		}
+		j := strings.IndexByte(s[i:], ')')
+		require.GreaterOrEqual(t, j, 0, "unclosed $( in %q", s)
+		words := shellWords(t, s[i+len("$(cat "):i+j], env)
+		require.Len(t, words, 1, s)
+		b, err := os.ReadFile(words[0])
+		require.NoError(t, err)
+		s = s[:i] + strings.TrimRight(string(b), "\n") + s[i+j+1:]
+	}
+}
+
 // shellWords splits line into words as a POSIX shell does for the quoting
 // the banner uses: '...', "..." and bare words, with $NAME expanded from
-// env outside single quotes.
+// env outside single quotes, and "$(cat FILE)" read from FILE.
 func shellWords(t *testing.T, line string, env map[string]string) []string {
 	t.Helper()
 	expand := func(s string) string { return os.Expand(s, func(k string) string { return env[k] }) }
@@ -97,7 +117,7 @@ func shellWords(t *testing.T, line string, env map[string]string) []string {
 		case '"':
 			j := strings.IndexByte(line[i+1:], '"')
 			require.GreaterOrEqual(t, j, 0, "unclosed \" in %q", line)
-			cur.WriteString(expand(line[i+1 : i+1+j]))
+			cur.WriteString(expand(readCat(t, line[i+1:i+1+j], env)))
 			i += j + 1
 			inWord = true
 		case '\\':
@@ -130,7 +150,9 @@ func TestShellQuote(t *testing.T) {
 }
 
 // The curl line works as printed: run it (with curl when the machine has
-// it, and always as the same request in Go) and get the users list.
+// it, as a shell runs the line, and always as the same request in Go) and
+// get the users list. A key given is not printed: the lines read it from a
+// file of the user's only, removed at the stop.
 func TestPrintedCurlWorks(t *testing.T) {
 	noLeaks(t)
 	for _, tc := range []struct {
@@ -140,15 +162,21 @@ func TestPrintedCurlWorks(t *testing.T) {
 		{"HTTPS with a generated key", []string{"-addr", "127.0.0.1:0", "-cert", filepath.Join(t.TempDir(), "my cert.pem")}},
 		{"HTTP", []string{"-addr", "127.0.0.1:0", "-http"}},
 		{"a key given", []string{"-addr", "127.0.0.1:0", "-api-key", "given-key-123"}},
+		{"a key given, over HTTP", []string{"-addr", "127.0.0.1:0", "-http", "-api-key", "given-key-123"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in := serve(t, tc.args...)
 			c := in.curl
+			var keyFile string
 			if in.apiKey == "" {
-				assert.Contains(t, in.banner, `-H "apikey: $CHAT_API_KEY"`, "the given key is not printed")
-				assert.NotContains(t, in.banner, "given-key-123")
-				in.env["CHAT_API_KEY"] = "given-key-123" // as the user exports it
-				c = shellWords(t, in.banner[strings.Index(in.banner, "curl "):strings.Index(in.banner, "\n# Go:")], in.env)
+				assert.NotContains(t, in.banner, "given-key-123", "the given key is not printed")
+				m := regexp.MustCompile(`"\$\(cat ([^)]+)\)"`).FindStringSubmatch(in.banner)
+				require.NotNil(t, m, in.banner)
+				keyFile = shellWords(t, m[1], nil)[0]
+				info, err := os.Stat(keyFile)
+				require.NoError(t, err)
+				assert.Equal(t, os.FileMode(0o600), info.Mode().Perm())
+				assert.Equal(t, "given-key-123", in.env["CHAT_API_KEY"], "the export line reads the key")
 			}
 			require.Equal(t, "curl", c[0])
 			var cacert, header, target string
@@ -168,10 +196,13 @@ func TestPrintedCurlWorks(t *testing.T) {
 			assert.Equal(t, in.certFile, cacert)
 			name, value, _ := strings.Cut(header, ": ")
 			require.Equal(t, "apikey", name)
+			require.NotEmpty(t, value)
 
-			if curl, err := exec.LookPath("curl"); err == nil {
-				out, err := exec.CommandContext(t.Context(), curl, append([]string{"-sS", "--fail-with-body"}, c[1:]...)...).CombinedOutput()
-				require.NoError(t, err, "%s", out)
+			if _, err := exec.LookPath("curl"); err == nil {
+				line := in.banner[strings.Index(in.banner, "\ncurl ")+1:]
+				line = line[:strings.IndexByte(line, '\n')]
+				out, err := exec.CommandContext(t.Context(), "sh", "-c", line+" -sS --fail-with-body").CombinedOutput()
+				require.NoError(t, err, "%s: %s", line, out)
 				assert.True(t, bytes.HasPrefix(out, []byte(`{"data":[]`)), "%s", out)
 			}
 			hc := &http.Client{Transport: chat.NewTransport()}
@@ -188,6 +219,10 @@ func TestPrintedCurlWorks(t *testing.T) {
 			assert.Equal(t, http.StatusOK, resp.StatusCode)
 			hc.CloseIdleConnections()
 			require.NoError(t, in.stop())
+			if keyFile != "" {
+				_, err := os.Stat(keyFile)
+				assert.ErrorIs(t, err, os.ErrNotExist, "removed at the stop")
+			}
 		})
 	}
 }
@@ -198,7 +233,8 @@ func TestPrintedEnvironmentRunsTheQuickstart(t *testing.T) {
 	noLeaks(t)
 	bins := build(t, "./examples/quickstart")
 	in := serve(t, "-addr", "127.0.0.1:0")
-	want := map[string]string{"CHAT_APP_ID": "test-app", "CHAT_REGION": "us", "CHAT_API_KEY": in.apiKey, "CHAT_BASE_URL": in.base, "CHAT_CA_FILE": in.certFile}
+	want := map[string]string{"CHAT_APP_ID": "test-app", "CHAT_REGION": "us", "CHAT_API_KEY": in.apiKey, "CHAT_BASE_URL": in.base, "CHAT_CA_FILE": in.certFile,
+		"CHAT_MGMT_KEY": in.mgmtKey, "CHAT_MGMT_SECRET": in.mgmtSecret, "CHAT_MGMT_BASE_URL": in.base}
 	assert.Equal(t, want, in.env)
 	assert.Regexp(t, regexp.MustCompile(`^[0-9a-f]{40}$`), in.apiKey)
 
@@ -220,6 +256,15 @@ func TestPrintedEnvironmentRunsTheQuickstart(t *testing.T) {
 	page.ReadFrom(resp.Body)
 	resp.Body.Close()
 	assert.Contains(t, page.String(), `<tr data-uid="quickstart-alice">`)
+
+	// The management lines reach the Management API.
+	mc, err := management.NewClient(in.env["CHAT_MGMT_KEY"], in.env["CHAT_MGMT_SECRET"],
+		chat.WithBaseURL(in.env["CHAT_MGMT_BASE_URL"]), chat.WithHTTPClient(hc))
+	require.NoError(t, err)
+	apps, err := mc.Apps.List(t.Context(), nil)
+	require.NoError(t, err)
+	require.NotEmpty(t, apps.Data)
+	assert.Equal(t, "test-app", apps.Data[0].ID)
 	hc.CloseIdleConnections()
 	require.NoError(t, in.stop())
 }

@@ -20,9 +20,13 @@
 // At start it prints, ready to paste into a shell: the base URLs, the app
 // id, the API key and management credentials it generated, a curl line
 // that works as printed, and the environment lines (CHAT_APP_ID,
-// CHAT_REGION, CHAT_API_KEY, CHAT_BASE_URL, CHAT_CA_FILE) that point the
-// quickstart at it. The API key is generated at start unless one is given
-// with -api-key or $CHATTEST_API_KEY; a key given is never printed.
+// CHAT_REGION, CHAT_API_KEY, CHAT_BASE_URL, CHAT_CA_FILE, the certificate's
+// PEM) that point the quickstart at it, and those of the Management API
+// (CHAT_MGMT_KEY, CHAT_MGMT_SECRET, CHAT_MGMT_BASE_URL). The API key is
+// generated at start unless one is given with -api-key or
+// $CHATTEST_API_KEY; a key given is never printed: the lines read it from
+// a file of the user's only ($TMPDIR/chattest-*.apikey), removed at the
+// stop.
 //
 // The Management API is served on the same address (paths /apps... and
 // /tenants), with the management key and secret it generates at start, and so is the
@@ -225,6 +229,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	b := banner{appID: h.AppID(), state: state.where(), mgmtKey: creds.ManagementKey, mgmtSec: creds.ManagementSecret, kept: kept, http: *plainHTTP}
 	if !given {
 		b.apiKey = key
+	} else {
+		// Never printed: the lines printed read it from a file of the
+		// user's only, there while the command runs.
+		f, err := os.CreateTemp("", "chattest-*.apikey")
+		if err != nil {
+			return fmt.Errorf("writing the API key's file: %w", err)
+		}
+		defer os.Remove(f.Name())
+		_, err = f.WriteString(key)
+		if err = errors.Join(err, f.Close()); err != nil {
+			return fmt.Errorf("writing the API key's file: %w", err)
+		}
+		b.keyFile = f.Name()
 	}
 	// Clients on this machine use the address listened on, or loopback
 	// when it is every interface's.

@@ -5,6 +5,8 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"os"
@@ -129,7 +131,7 @@ func TestServeHTTPS(t *testing.T) {
 	assert.Contains(t, in.banner, "# Dashboard: "+in.base+"/_chattest/\n")
 	assert.NotContains(t, in.banner, key, "the key given is not printed")
 	assert.Empty(t, in.apiKey)
-	assert.NotContains(t, in.env, "CHAT_API_KEY")
+	assert.Equal(t, key, in.env["CHAT_API_KEY"], "read from the file the banner names")
 	assert.Equal(t, "demo", in.env["CHAT_APP_ID"])
 	assert.Empty(t, in.others, "loopback only")
 
@@ -200,7 +202,8 @@ func TestServeHTTPWithRateLimit(t *testing.T) {
 	assert.True(t, strings.HasPrefix(in.base, "http://127.0.0.1:"), in.base)
 	assert.Empty(t, in.certFile)
 	assert.NotContains(t, in.banner, "from-the-environment")
-	assert.Contains(t, in.banner, "# API key: the one given with -api-key or $CHATTEST_API_KEY (not shown)\n")
+	assert.Contains(t, in.banner, "# API key: the one given with -api-key or $CHATTEST_API_KEY, not shown: the lines below read it from ")
+	assert.Equal(t, "from-the-environment", in.env["CHAT_API_KEY"])
 	assert.Contains(t, in.banner, `# Go: client, err := chat.NewClient(appID, apiKey, chat.WithBaseURL("`+in.base+`"), chat.WithInsecureLoopback())`+"\n")
 	assert.NotContains(t, in.env, "CHAT_CA_FILE")
 
@@ -342,4 +345,33 @@ func TestStopsOnSignal(t *testing.T) {
 	assert.Equal(t, 0, <-done)
 	assert.Contains(t, out.String(), "chattest: shutting down")
 	assert.Empty(t, errOut.String())
+}
+
+// Every error line the command prints has one "chattest:" prefix, the
+// package's errors (which carry their own) and the command's that wrap
+// them alike, a line at a time.
+func TestErrorLinesHaveOnePrefix(t *testing.T) {
+	var b bytes.Buffer
+	printError(&b, errors.Join(errors.New("chattest: the first"), fmt.Errorf("-export: %w", errors.New("chattest: the second"))))
+	assert.Equal(t, "chattest: the first\nchattest: -export: the second\n", b.String())
+
+	dir := t.TempDir()
+	h, err := chattest.OpenHandler(chattest.WithAppID("other-app"), chattest.WithDataDir(dir))
+	require.NoError(t, err)
+	require.NoError(t, h.Close())
+	missing := filepath.Join(t.TempDir(), "missing.json")
+	for _, args := range [][]string{
+		{"-data", dir, "-addr", "127.0.0.1:0"},
+		{"-seed", missing, "-addr", "127.0.0.1:0"},
+		{"-seed", missing, "-export", "-"},
+		{"-addr", "example.com:1"},
+	} {
+		var stdout, stderr bytes.Buffer
+		assert.NotEqual(t, 0, runMain(args, &stdout, &stderr), args)
+		for line := range strings.Lines(stderr.String()) {
+			assert.True(t, strings.HasPrefix(line, "chattest: "), "%q", line)
+			assert.Equal(t, 1, strings.Count(line, "chattest:"), "%q", line)
+		}
+		assert.NotEmpty(t, stderr.String(), args)
+	}
 }
