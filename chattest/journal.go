@@ -197,10 +197,17 @@ const (
 // journal keeps the changes, in a bbolt database in the data directory or
 // in memory, and writes them in order: a request waits, after leaving the
 // state's lock, until its change is written (synced to disk), before it is
-// answered. Changes added meanwhile by other requests are written in the
-// same transaction.
+// answered. Changes added meanwhile by other requests are written with it,
+// in one write and one sync of the directory's log (persist_wal.go), whose
+// changes are copied into the database at checkpoints.
 type journal struct {
-	db *bolt.DB // nil: in memory
+	db           *bolt.DB      // nil: in memory
+	wal          *wal          // with db: the log (persist_wal.go)
+	work         chan struct{} // with db: tells writeLoop that changes are pending; closed by close
+	stopped      chan struct{} // closed when writeLoop returns
+	wmu          sync.Mutex    // held by writeLoop while it writes, and by flush: guards wal and unsaved
+	unsaved      [][]byte      // the changes logged since the last checkpoint, before written
+	checkpointAt int64         // the bytes logged that make a checkpoint: walCheckpoint
 
 	mu      sync.Mutex
 	cond    sync.Cond
@@ -208,7 +215,6 @@ type journal struct {
 	memory  [][]byte // every change, in memory
 	next    uint64   // the sequence number of the next change added
 	written uint64   // every change before this one is written
-	writing bool     // a request is writing pending
 	err     error    // the first failure to write: nothing is written after it
 
 	appID   string
@@ -310,6 +316,13 @@ func openJournal(dir, appID string, created time.Time) (*journal, []change, erro
 			})
 		})
 	})
+	var w *wal
+	if err == nil {
+		if w, changes, err = recoverWAL(dir, db, changes); err != nil {
+			db.Close()
+			return nil, nil, err
+		}
+	}
 	if err != nil {
 		db.Close()
 		var d damage
@@ -319,8 +332,69 @@ func openJournal(dir, appID string, created time.Time) (*journal, []change, erro
 		return nil, nil, fmt.Errorf("chattest: the data directory %s: %w", dir, err)
 	}
 	j := newJournal(db, appID, created, uint64(len(changes)))
-	j.jwtKey, j.own = jwtKey, own
+	j.jwtKey, j.own, j.wal, j.checkpointAt = jwtKey, own, w, walCheckpoint
+	j.work, j.stopped = make(chan struct{}, 1), make(chan struct{})
+	go j.writeLoop()
 	return j, changes, nil
+}
+
+// recoverWAL opens the log of the data directory dir, whose database db
+// holds changes, and copies into the database the changes logged after
+// them: those made durable since the last checkpoint, when the server
+// that made them did not close. It returns the log, emptied, and every
+// change.
+func recoverWAL(dir string, db *bolt.DB, changes []change) (*wal, []change, error) {
+	w, err := openWAL(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("chattest: the data directory %s: %w", dir, err)
+	}
+	fail := func(err error) (*wal, []change, error) {
+		w.close()
+		return nil, nil, err
+	}
+	first, logged, err := w.records()
+	if err != nil {
+		return fail(fmt.Errorf("chattest: the data directory %s: %w", dir, err))
+	}
+	held := uint64(len(changes))
+	if len(logged) > 0 && first > held {
+		return fail(fmt.Errorf("chattest: the log %s is damaged: its changes start at %d, after the %d of the database. Restore the directory from a backup, or move the log away to open the directory without its last changes", w.path, first+1, held))
+	}
+	var fresh [][]byte
+	for i, b := range logged {
+		if first+uint64(i) < held {
+			continue // copied at the last checkpoint
+		}
+		var ch change
+		if err := json.Unmarshal(b, &ch); err != nil {
+			return fail(fmt.Errorf("chattest: the log %s is damaged: change %d is not readable: %v. Restore the directory from a backup, or move the log away to open the directory without its last changes", w.path, held+uint64(len(fresh))+1, err))
+		}
+		changes = append(changes, ch)
+		fresh = append(fresh, b)
+	}
+	if len(fresh) > 0 {
+		err := guarded(func() error {
+			return db.Update(func(tx *bolt.Tx) error { return putChanges(tx, held, fresh) })
+		})
+		if errors.As(err, new(panicked)) {
+			return fail(damagedDB(filepath.Join(dir, dbFile), err.Error()))
+		}
+		if err != nil {
+			return fail(fmt.Errorf("chattest: the data directory %s: %w", dir, err))
+		}
+	}
+	return w, changes, nil
+}
+
+// putChanges stores the changes batch, the first numbered first.
+func putChanges(tx *bolt.Tx, first uint64, batch [][]byte) error {
+	b := tx.Bucket(changesBucket)
+	for i, ch := range batch {
+		if err := b.Put(seqKey(first+uint64(i)), ch); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // openDB opens the database of the data directory dir, creating both. A
@@ -369,42 +443,93 @@ func (j *journal) add(b []byte) uint64 {
 		return seq
 	}
 	j.pending = append(j.pending, b)
+	select {
+	case j.work <- struct{}{}:
+	default: // the writer was told already
+	}
 	return seq
 }
 
 // wait returns once the change seq is written, or with the error that
-// stopped the journal. The first request to find changes pending writes
-// them all, in one transaction; the others wait for it.
+// stopped the journal.
 func (j *journal) wait(seq uint64) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	for j.written <= seq && j.err == nil {
-		if j.writing {
-			j.cond.Wait()
-			continue
-		}
-		batch, first := j.pending, j.written
-		j.pending, j.writing = nil, true
-		j.mu.Unlock()
-		err := j.db.Update(func(tx *bolt.Tx) error {
-			b := tx.Bucket(changesBucket)
-			for i, ch := range batch {
-				if err := b.Put(seqKey(first+uint64(i)), ch); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		j.mu.Lock()
-		j.writing = false
-		if err != nil {
-			j.err = err
-		} else {
-			j.written = first + uint64(len(batch))
-		}
-		j.cond.Broadcast()
+		j.cond.Wait()
 	}
 	return j.err
+}
+
+// writeLoop writes the changes added, until the journal is closed: every
+// change pending in one write and sync of the log, then at once those
+// added meanwhile, and so on (group commit). Once the log holds
+// walCheckpoint bytes, it copies the changes logged into the database.
+func (j *journal) writeLoop() {
+	defer close(j.stopped)
+	for range j.work {
+		j.wmu.Lock()
+		j.mu.Lock()
+		for len(j.pending) > 0 && j.err == nil {
+			batch, first := j.pending, j.written
+			j.pending = nil
+			j.mu.Unlock()
+			err := j.wal.append(first, batch)
+			j.mu.Lock()
+			if err == nil {
+				j.written = first + uint64(len(batch))
+				j.unsaved = append(j.unsaved, batch...)
+				j.cond.Broadcast() // the batch is durable: its requests are answered
+				if j.wal.off >= j.checkpointAt {
+					j.mu.Unlock()
+					err = j.checkpoint()
+					j.mu.Lock()
+				}
+			}
+			if err != nil && j.err == nil {
+				j.err = err
+				j.cond.Broadcast()
+			}
+		}
+		j.mu.Unlock()
+		j.wmu.Unlock()
+	}
+}
+
+// checkpoint copies the changes logged since the last one into the
+// database, in one transaction, and starts the log anew. It runs with
+// j.wmu held and j.mu not.
+func (j *journal) checkpoint() error {
+	if len(j.unsaved) > 0 {
+		j.mu.Lock()
+		first := j.written - uint64(len(j.unsaved))
+		j.mu.Unlock()
+		if err := j.db.Update(func(tx *bolt.Tx) error { return putChanges(tx, first, j.unsaved) }); err != nil {
+			return err
+		}
+		j.unsaved = nil
+	}
+	j.wal.reset()
+	return nil
+}
+
+// flush returns once every change added is written and in the database.
+func (j *journal) flush() error {
+	if err := j.sync(); err != nil {
+		return err
+	}
+	j.wmu.Lock()
+	defer j.wmu.Unlock()
+	if err := j.checkpoint(); err != nil {
+		j.mu.Lock()
+		if j.err == nil {
+			j.err = err
+		}
+		j.cond.Broadcast()
+		j.mu.Unlock()
+		return err
+	}
+	return nil
 }
 
 // failed is the error that stopped the journal, if any; nil for no
@@ -420,17 +545,17 @@ func (j *journal) failed() error {
 
 // changes returns every change, encoded, once those added are written.
 func (j *journal) changes() ([][]byte, error) {
-	if err := j.sync(); err != nil {
-		return nil, err
-	}
-	j.mu.Lock()
-	last := j.next
-	j.mu.Unlock()
 	if j.db == nil {
 		j.mu.Lock()
 		defer j.mu.Unlock()
-		return j.memory[:last:last], nil
+		return j.memory[:j.next:j.next], nil
 	}
+	if err := j.flush(); err != nil {
+		return nil, err
+	}
+	j.mu.Lock()
+	last := j.written
+	j.mu.Unlock()
 	var out [][]byte
 	err := j.db.View(func(tx *bolt.Tx) error {
 		c := tx.Bucket(changesBucket).Cursor()
@@ -460,13 +585,16 @@ func (j *journal) close() error {
 	if j.db == nil {
 		return nil
 	}
-	err := j.sync()
+	err := j.flush()
 	j.mu.Lock()
 	if j.err == nil {
 		j.err = errJournalClosed
 	}
+	j.cond.Broadcast()
 	j.mu.Unlock()
-	return errors.Join(err, j.db.Close())
+	close(j.work)
+	<-j.stopped
+	return errors.Join(err, j.wal.close(), j.db.Close())
 }
 
 // errJournalClosed is the failure of a change made after the handler was

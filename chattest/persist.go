@@ -25,7 +25,10 @@ import (
 // request's change is synced to disk before the request is answered, and
 // a receipt's before the websocket's next frame is read, so nothing
 // acknowledged is lost in a crash; a read waits until the changes it may
-// show are written. (A websocket push or a webhook delivery of a change
+// show are written. Changes are synced to a log beside the database
+// (chattest.wal), those of concurrent requests together in one write and
+// one sync, and copied into the database in larger transactions; opening
+// the directory reads back what the log holds beyond the database. (A websocket push or a webhook delivery of a change
 // may leave before the change is written: a crash in that moment can lose
 // a change another client was pushed.) A request whose change cannot be
 // written answers 500 ERR_EXCEPTION, and so does every later request that

@@ -1,0 +1,8 @@
+//go:build !linux
+
+package chattest
+
+import "os"
+
+// fdatasync makes what was written to f durable.
+func fdatasync(f *os.File) error { return f.Sync() }
