@@ -31,6 +31,7 @@ var keptKinds = []struct{ name, title string }{
 // chattest's targets.
 const (
 	pageGrowth = 1.5 // a page's time with 100,000 items stored / with 1,000, at most
+	keptShare  = 0.8 // a data directory's send rate / the memory's, side by side, at least
 	floorShare = 0.7 // chattest's Users.Get throughput / a trivial handler's, at least
 )
 
@@ -39,13 +40,14 @@ const (
 	floorBenchtime = "400x"  // BenchmarkUsersGetFloor: iterations of 128 requests to each side
 	listBenchtime  = "20x"   // BenchmarkListPage: iterations of 10 pages from each server
 	keptBenchtime  = "5000x" // BenchmarkSendKept: messages sent
+	sideBenchtime  = "60x"   // BenchmarkSendDataDir: iterations of 256 sends to each server
 )
 
 // chattestBenchmarks are the benchmarks the chattest section needs.
 func chattestBenchmarks() []string {
 	names := []string{"ServerThroughput/users-get/serial", "ServerThroughput/users-get/parallel32",
 		"ServerThroughput/messages-send/serial", "ServerThroughput/messages-send/parallel32",
-		"UsersGetFloor", "StoredMessageMemory", "Replay"}
+		"UsersGetFloor", "StoredMessageMemory", "Replay", "SendDataDir"}
 	for _, k := range listKinds {
 		names = append(names, "ListPage/"+k.name)
 	}
@@ -67,6 +69,7 @@ func runChattest(res results, bin string, cfg config, start time.Time) error {
 		{"Users.Get against a trivial handler", "^BenchmarkUsersGetFloor$", floorBenchtime, cfg.rounds},
 		{"the memory of a stored message", "^BenchmarkStoredMessageMemory$", "1x", cfg.serverCount},
 		{"sends with the state kept", "^BenchmarkSendKept$", keptBenchtime, cfg.serverCount},
+		{"sends to a data directory and to memory, side by side", "^BenchmarkSendDataDir$", sideBenchtime, cfg.rounds},
 		{"replaying 100,000 messages", "^BenchmarkReplay$", "1x", cfg.serverCount},
 	} {
 		progress(start, "%s, %d runs", b.what, b.count)
@@ -87,6 +90,7 @@ func writeChattest(w func(string, ...any), res results, cfg config, check func(b
 	w("go test ./chattest -run '^$' -bench '^BenchmarkUsersGetFloor$' -benchtime %s -count %d\n", floorBenchtime, cfg.rounds)
 	w("go test ./chattest -run '^$' -bench '^BenchmarkStoredMessageMemory$' -benchtime 1x -count %d\n", cfg.serverCount)
 	w("go test ./chattest -run '^$' -bench '^BenchmarkSendKept$' -benchtime %s -count %d\n", keptBenchtime, cfg.serverCount)
+	w("go test ./chattest -run '^$' -bench '^BenchmarkSendDataDir$' -benchtime %s -count %d\n", sideBenchtime, cfg.rounds)
 	w("go test ./chattest -run '^$' -bench '^BenchmarkReplay$' -benchtime 1x -count %d\n", cfg.serverCount)
 	w("```\n\n")
 
@@ -136,6 +140,10 @@ func writeChattest(w func(string, ...any), res results, cfg config, check func(b
 		name := "SendKept/" + k.name
 		w("| %s | %.0f req/s | %.2f× |\n", k.title, res.median(name, "req/s"), res.ratio("SendKept/memory", name, "ns/op"))
 	}
+	side := res.median("SendDataDir", "datadir/memory")
+	w("\nSide by side, in one process (`BenchmarkSendDataDir`, %d runs of %s batches of 256 sends from 32 goroutines to each server, alternating): ", cfg.rounds, sideBenchtime)
+	w("a data directory sends %.0f a second where memory sends %.0f, **%.2f×** (the median of the runs' ratios; target ≥ %.2f×: %s).\n",
+		res.median("SendDataDir", "datadir-req/s"), res.median("SendDataDir", "memory-req/s"), side, keptShare, check(side >= keptShare))
 	w("\nA server whose data directory or seed file holds 1,000 users and 100,000 messages starts in **%.1f s** ", res.median("Replay", "s/100k-messages"))
 	w("(%.0f µs a change replayed, `BenchmarkReplay`).\n", res.median("Replay", "ns/change")/1e3)
 }
