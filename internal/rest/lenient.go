@@ -7,11 +7,9 @@ import (
 	"errors"
 	"math"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 )
 
 // Unmarshal decodes JSON into v like json.Unmarshal, but tolerates the type
@@ -38,181 +36,12 @@ func Unmarshal(data []byte, v any) error {
 	if dec.Decode(&tree) != nil {
 		return err
 	}
-	bp := treeBufPool.Get().(*[]byte)
-	defer func() {
-		if cap(*bp) <= 1<<20 {
-			treeBufPool.Put(bp)
-		}
-	}()
-	fixed, ok := appendJSON((*bp)[:0], coerce(tree, rv.Type().Elem(), 0))
-	*bp = fixed
-	if !ok {
-		return err
+	fixed, merr := json.Marshal(coerce(tree, rv.Type().Elem(), 0))
+	if merr != nil {
+		return err // the tree holds what JSON cannot: e.g. a number coerce kept as "+5"
 	}
 	rv.Elem().SetZero()
 	return json.Unmarshal(fixed, v)
-}
-
-// treeBufPool holds the buffers the lenient pass writes the reshaped JSON
-// into; json.Unmarshal keeps no reference to its input (json.RawMessage
-// copies it).
-var treeBufPool = sync.Pool{New: func() any { return new([]byte) }}
-
-// appendJSON appends v, a tree decoded with UseNumber and reshaped by
-// coerce, to b as JSON: the bytes json.Marshal writes (sorted keys, HTML
-// escaping), so that JSON kept raw (json.RawMessage) reads the same, but
-// without reflection. It reports false where json.Marshal fails: a number
-// that is not a JSON number (coerce keeps, e.g., "+5"), or a type a tree
-// cannot hold.
-func appendJSON(b []byte, v any) ([]byte, bool) {
-	switch x := v.(type) {
-	case nil:
-		return append(b, "null"...), true
-	case bool:
-		return strconv.AppendBool(b, x), true
-	case string:
-		return appendJSONString(b, x), true
-	case json.Number:
-		if x == "" {
-			return append(b, '0'), true
-		}
-		if !validNumber(string(x)) {
-			return b, false
-		}
-		return append(b, x...), true
-	case int:
-		return strconv.AppendInt(b, int64(x), 10), true
-	case int64:
-		return strconv.AppendInt(b, x, 10), true
-	case []any:
-		if x == nil {
-			return append(b, "null"...), true
-		}
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var ok bool
-			if b, ok = appendJSON(b, e); !ok {
-				return b, false
-			}
-		}
-		return append(b, ']'), true
-	case map[string]any:
-		if x == nil {
-			return append(b, "null"...), true
-		}
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(appendJSONString(b, k), ':')
-			var ok bool
-			if b, ok = appendJSON(b, x[k]); !ok {
-				return b, false
-			}
-		}
-		return append(b, '}'), true
-	}
-	return b, false
-}
-
-// appendJSONString appends s as a JSON string, escaped as json.Marshal
-// escapes it: quotes, backslashes, control characters, <, > and &, U+2028
-// and U+2029, and invalid UTF-8 as U+FFFD.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(append(b, s[start:i]...), `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hex[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
-// validNumber reports whether s is a JSON number:
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func validNumber(s string) bool {
-	digits := func(s string) (rest string, n int) {
-		for n < len(s) && '0' <= s[n] && s[n] <= '9' {
-			n++
-		}
-		return s[n:], n
-	}
-	s = strings.TrimPrefix(s, "-")
-	switch {
-	case s == "":
-		return false
-	case s[0] == '0':
-		s = s[1:]
-	default:
-		var n int
-		if s, n = digits(s); n == 0 {
-			return false
-		}
-	}
-	if rest, ok := strings.CutPrefix(s, "."); ok {
-		var n int
-		if s, n = digits(rest); n == 0 {
-			return false
-		}
-	}
-	if len(s) > 0 && (s[0] == 'e' || s[0] == 'E') {
-		s = s[1:]
-		if len(s) > 0 && (s[0] == '+' || s[0] == '-') {
-			s = s[1:]
-		}
-		var n int
-		if s, n = digits(s); n == 0 {
-			return false
-		}
-	}
-	return s == ""
 }
 
 // isTypeError reports whether err is a *json.UnmarshalTypeError. It is a
