@@ -47,7 +47,7 @@ import (
 // Errors of these APIs include ERR_AGENT_NOT_FOUND,
 // ERR_AGENT_CREATION_FAILED, ERR_TOOL_NOT_FOUND, ERR_TOOL_ALREADY_ADDED,
 // ERR_KB_NOT_FOUND, ERR_KB_INDEXING_FAILED and the authentication codes.
-type AIAgentsService struct{ c *Caller }
+type AIAgentsService struct{ c *caller }
 
 // Agent is an agent made with the Agent Builder. Raw keeps the object as
 // received; its times are Unix milliseconds, read with [Agent.CreatedTime]

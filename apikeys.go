@@ -7,7 +7,7 @@ import (
 )
 
 // APIKeysService manages the app's API keys. Get it from [Client.APIKeys].
-type APIKeysService struct{ c *Caller }
+type APIKeysService struct{ c *caller }
 
 // Scope is what an API key may do.
 type Scope string

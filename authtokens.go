@@ -9,7 +9,7 @@ import (
 
 // AuthTokensService mints and manages the auth tokens users log in with from
 // the client libraries. Get it from [Client.AuthTokens].
-type AuthTokensService struct{ c *Caller }
+type AuthTokensService struct{ c *caller }
 
 // AuthToken is a login token of a user. Treat it as a secret: hand it to
 // that user's client only.

@@ -9,7 +9,7 @@ import (
 // BansService bans users from groups, unbans them and lists the banned. Get it from [Client.Bans].
 //
 // Its paths are /groups/{guid}/bannedusers[/{uid}].
-type BansService struct{ c *Caller }
+type BansService struct{ c *caller }
 
 // Ban bans the user uid from the group guid: a member is removed, and the
 // user cannot be added again until unbanned. With the [OnBehalfOf] option

@@ -9,7 +9,7 @@ import (
 // BlockedService manages the users a user has blocked. Get it from
 // [Client.Blocked]. Blocking stops messages both ways; messages sent while
 // blocked stay hidden after unblocking.
-type BlockedService struct{ c *Caller }
+type BlockedService struct{ c *caller }
 
 // BlockUsersRequest is the body of [BlockedService.Block].
 type BlockUsersRequest struct {

@@ -17,7 +17,7 @@ import (
 // answers with an error (unknown session: 404 ERR_CALL_SESSION_NOT_FOUND)
 // and a [*github.com/chatrest/chat.ArgumentError] for a bad argument,
 // before anything is sent.
-type CallsService struct{ c *Caller }
+type CallsService struct{ c *caller }
 
 // ListCallsOptions filters and pages the list of calls. Every filter is
 // optional; unset fields are not sent.

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 
@@ -59,8 +60,8 @@ type Client struct {
 
 	appID  string
 	region Region
-	api    *Caller // the chat API
-	calls  *Caller // the calls API, with the same credentials and connections
+	api    *caller // the chat API
+	calls  *caller // the calls API, with the same credentials and connections
 }
 
 // NewClient returns a client for the app appID, authenticated with apiKey
@@ -88,7 +89,7 @@ func NewClient(appID, apiKey string, opts ...Option) (*Client, error) {
 	if !o.region.valid() {
 		return nil, newArgError("region", `must be one of "us", "eu", "in"`)
 	}
-	api, err := o.newCaller(hostURL(appID, "api", o.region), Credentials{"apikey": Secret(apiKey)})
+	api, err := o.newCaller(hostURL(appID, "api", o.region), map[string]string{"apikey": apiKey})
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +136,7 @@ func (c *Client) CallsBaseURL() string { return c.calls.base }
 
 // CloseIdleConnections closes the idle connections of the client's
 // transport, e.g. at the end of a test. The client stays usable.
-func (c *Client) CloseIdleConnections() { c.api.CloseIdleConnections() }
+func (c *Client) CloseIdleConnections() { c.api.http.CloseIdleConnections() }
 
 // String describes the client without its API key.
 func (c *Client) String() string {
@@ -147,3 +148,19 @@ func (c *Client) GoString() string { return c.String() }
 
 // Format prints [Client.String] for every verb.
 func (c *Client) Format(f fmt.State, verb rune) { fmt.Fprint(f, c.String()) }
+
+// Do sends req to the chat API and decodes the JSON body of a successful
+// answer into out (a pointer; nil discards it): the whole body, e.g.
+// {"data": ...}. It is for endpoints the SDK has no method for, and goes
+// through the same request path as every method: credentials, retries,
+// rate limiting, errors. opts change this call only.
+//
+// A failed call returns a [*Error] (the service answered with a non-2xx
+// status, or a 2xx that could not be read or that held no data: out stays
+// at its zero value, and the error wraps [ErrEmptyResponse]); a bad
+// request an [*ArgumentError] before anything is sent; the context's error
+// when it ended; a transport error otherwise, with every credential
+// scrubbed from its text.
+func (c *Client) Do(ctx context.Context, req *Request, out any, opts ...RequestOption) error {
+	return c.api.send(ctx, req, out, opts)
+}

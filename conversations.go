@@ -18,7 +18,7 @@ import (
 // tags, pin and read marks. The per-conversation operations therefore take
 // the owner as their onBehalfOf argument, and the other party (a user's uid
 // or a group's guid) as the path id.
-type ConversationsService struct{ c *Caller }
+type ConversationsService struct{ c *caller }
 
 // ConversationType says whether a conversation is with a user or a group.
 type ConversationType string

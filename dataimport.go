@@ -35,7 +35,7 @@ const MaxImportEntities = 50
 // describe them inline (UserDetails, GroupDetails): the service creates
 // the entities a member or message names when they do not exist yet.
 type DataImportService struct {
-	c *Caller
+	c *caller
 
 	mu     sync.Mutex
 	pacers map[string]*rate.Limiter // the default pace per endpoint, shared by bulk imports: dataimport_bulk.go
@@ -434,7 +434,7 @@ func (sp *importSpec[In]) keys(items []In) (keys []string, errs []error) {
 }
 
 // importOnce checks items and sends them in one request.
-func importOnce[In, Out any](ctx context.Context, c *Caller, sp *importSpec[In], items []In, opts []RequestOption) ([]BulkResult[Out], error) {
+func importOnce[In, Out any](ctx context.Context, c *caller, sp *importSpec[In], items []In, opts []RequestOption) ([]BulkResult[Out], error) {
 	switch {
 	case len(items) == 0:
 		return nil, newArgError(sp.prop, "must not be empty")
@@ -464,7 +464,7 @@ type importEntry[T any] struct {
 
 // importChunk sends the entities idx of items in one request and returns
 // their results, in the order of idx.
-func importChunk[In, Out any](ctx context.Context, c *Caller, sp *importSpec[In], items []In, keys []string, idx []int, opts []RequestOption, tune ...func(*Request)) ([]BulkResult[Out], error) {
+func importChunk[In, Out any](ctx context.Context, c *caller, sp *importSpec[In], items []In, keys []string, idx []int, opts []RequestOption, tune ...func(*Request)) ([]BulkResult[Out], error) {
 	entities := make(map[string]any, len(idx))
 	for _, i := range idx {
 		entities[keys[i]] = sp.wire(&items[i], keys[i])

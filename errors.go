@@ -411,12 +411,12 @@ func newArgError(name, problem string) error { return &ArgumentError{Name: name,
 // description of a body that is not one). cause is the underlying error,
 // if any, and message, when not empty, replaces the API's message. Every
 // credential the call carries is scrubbed from every text a server fills.
-func (st *callState) newError(resp *http.Response, body []byte, cause error, message string) *Error {
+func (cl *call) newError(resp *http.Response, body []byte, cause error, message string) *Error {
 	e := &Error{
 		StatusCode: resp.StatusCode,
-		Method:     st.req.Method,
-		Path:       st.c.basePath + st.shownPath,
-		Attempts:   st.attempts,
+		Method:     cl.req.Method,
+		Path:       cl.c.basePath + cl.shownPath,
+		Attempts:   cl.attempts,
 		Err:        cause,
 	}
 	h := resp.Header
@@ -445,9 +445,9 @@ func (st *callState) newError(resp *http.Response, body []byte, cause error, mes
 		e.Message = http.StatusText(e.StatusCode)
 	}
 	// A server may echo what it was sent in any of these.
-	e.Code, e.Message, e.DevMessage, e.Source = st.scrub(e.Code), st.scrub(e.Message), st.scrub(e.DevMessage), st.scrub(e.Source)
-	e.Details = rest.ScrubDetails(e.Details, st.scrub)
-	e.Err = scrubErr(e.Err, st.credentials())
+	e.Code, e.Message, e.DevMessage, e.Source = cl.scrub(e.Code), cl.scrub(e.Message), cl.scrub(e.DevMessage), cl.scrub(e.Source)
+	e.Details = rest.ScrubDetails(e.Details, cl.scrub)
+	e.Err = scrubErr(e.Err, cl.credentials())
 	return e
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 // FriendsService manages users' friend lists. Get it from [Client.Friends].
-type FriendsService struct{ c *Caller }
+type FriendsService struct{ c *caller }
 
 // maxFriendsPerCall is how many friends one Add may name.
 const maxFriendsPerCall = 25

@@ -7,7 +7,7 @@ import (
 )
 
 // GroupsService manages groups. Get it from [Client.Groups].
-type GroupsService struct{ c *Caller }
+type GroupsService struct{ c *caller }
 
 // GroupType is a group's access type.
 type GroupType string

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"github.com/chatrest/chat/internal/hooks"
 	"github.com/chatrest/chat/internal/rest"
 )
 
@@ -148,32 +149,23 @@ type RateLimits struct {
 	// Standard is the budget of standard operations per Per; 0 or less
 	// means [DefaultStandardBudget].
 	Standard int
-	// Per is the window the service counts budgets in, on Clock; 0 or
-	// less means a minute, as the service counts.
+	// Per is the window the service counts budgets in; 0 or less means a
+	// minute, as the service counts.
 	Per time.Duration
-	// Clock is the service's clock, when it is not the real one: the
-	// limiter counts its windows, paces and reads the service's
-	// Retry-After and X-Rate-Limit-Reset by it. A test against a fake
-	// whose clock runs faster gives the fake's clock (chattest's
-	// Server.RateLimiter does), so that a minute of budget lasts a minute
-	// of the fake's. nil is the real clock.
-	Clock Clock
 }
 
-// Clock is a clock that runs at its own pace, such as a fake service's
-// that runs faster than the real one (see [RateLimits]).
-type Clock interface {
-	// At returns the time on the clock when the real clock reads t.
-	At(t time.Time) time.Time
-	// Real returns how long d on the clock lasts on the real clock.
-	Real(d time.Duration) time.Duration
-}
-
-// realClock is the real clock.
+// realClock is the real clock, which a RateLimiter paces by unless
+// chattest gives it its server's (internal/hooks).
 type realClock struct{}
 
 func (realClock) At(t time.Time) time.Time           { return t }
 func (realClock) Real(d time.Duration) time.Duration { return d }
+
+func init() {
+	hooks.NewRateLimiter = func(limits any, clock hooks.Clock) any {
+		return newRateLimiter(limits.(RateLimits), clock)
+	}
+}
 
 // paceShare is the share of a budget a RateLimiter lets through per
 // window, and burstShare the share it lets through at once: 97% and 1%,
@@ -221,7 +213,7 @@ const (
 type RateLimiter struct {
 	core, standard int
 	per            time.Duration
-	clock          Clock
+	clock          hooks.Clock // the service's clock: its windows, its paces, its Retry-After and X-Rate-Limit-Reset
 
 	mu      sync.Mutex
 	buckets map[LimitKey]*bucket
@@ -230,11 +222,11 @@ type RateLimiter struct {
 // NewRateLimiter returns a RateLimiter with the budgets of limits; zero
 // fields take the service's values: 10,000 core and 20,000 standard
 // requests a minute.
-func NewRateLimiter(limits RateLimits) *RateLimiter {
-	l := &RateLimiter{core: limits.Core, standard: limits.Standard, per: limits.Per, clock: limits.Clock, buckets: map[LimitKey]*bucket{}}
-	if l.clock == nil {
-		l.clock = realClock{}
-	}
+func NewRateLimiter(limits RateLimits) *RateLimiter { return newRateLimiter(limits, realClock{}) }
+
+// newRateLimiter is NewRateLimiter paced by clock.
+func newRateLimiter(limits RateLimits, clock hooks.Clock) *RateLimiter {
+	l := &RateLimiter{core: limits.Core, standard: limits.Standard, per: limits.Per, clock: clock, buckets: map[LimitKey]*bucket{}}
 	if l.core <= 0 {
 		l.core = DefaultCoreBudget
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/hooks"
 	"github.com/chatrest/chat/internal/wiretest"
 )
 
@@ -411,8 +412,8 @@ func TestRateLimiterBlocksARefusedClass(t *testing.T) {
 	})
 }
 
-// speedClock is a chat.Clock that runs speed times as fast as the real one
-// from start.
+// speedClock is a clock that runs speed times as fast as the real one from
+// start, as chattest's WithFastClock does.
 type speedClock struct {
 	start time.Time
 	speed time.Duration
@@ -430,7 +431,7 @@ func (c speedClock) Real(d time.Duration) time.Duration { return d / c.speed }
 func TestRateLimiterPacesByItsClock(t *testing.T) {
 	clock := speedClock{start: time.Now(), speed: 100}
 	key := chat.LimitKey{AppID: "a", Class: chat.ClassCore}
-	lim := chat.NewRateLimiter(chat.RateLimits{Core: 600, Clock: clock})
+	lim := hooks.NewRateLimiter(chat.RateLimits{Core: 600}, clock).(*chat.RateLimiter) // as chattest's Server.RateLimiter paces
 	// On the real clock the 60 permits would take 5.6 seconds; a wait past
 	// this deadline fails at once.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

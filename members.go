@@ -9,7 +9,7 @@ import (
 )
 
 // MembersService adds, lists, re-scopes and kicks the members of groups. Get it from [Client.Members].
-type MembersService struct{ c *Caller }
+type MembersService struct{ c *caller }
 
 // MaxMembersPerCall is the most users one [MembersService.Add] call (or the
 // Members of a [CreateGroupRequest]) may name, across its four lists.

@@ -15,7 +15,7 @@ import (
 // what hangs off them: threads and thread subscriptions, reactions, pins,
 // saves, interactions with interactive messages, and flags. Get it from
 // [Client.Messages].
-type MessagesService struct{ c *Caller }
+type MessagesService struct{ c *caller }
 
 // SendMessageRequest is the body of a message to send: a text or media
 // message (category "message"), a custom message (category "custom", with

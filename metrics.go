@@ -12,7 +12,7 @@ import (
 // receipts in 5-minute buckets). Usage is tracked per monthly billing
 // cycle; for usage across the apps of a multi-tenant account see the
 // management API's usage report. Get it from [Client.Metrics].
-type MetricsService struct{ c *Caller }
+type MetricsService struct{ c *caller }
 
 // UsageOptions is the period [MetricsService.Usage] reports on. Both bounds
 // are required.

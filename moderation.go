@@ -12,7 +12,7 @@ import (
 // users give when flagging a message ([MessagesService.Flag]). Get it from
 // [Client.Moderation]. The deprecated management variants of rules,
 // keyword lists and blocked messages are in package management.
-type ModerationService struct{ c *Caller }
+type ModerationService struct{ c *caller }
 
 // ModerationReason is a reason for flagging a message.
 type ModerationReason struct {

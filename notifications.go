@@ -16,7 +16,7 @@ import (
 // of these types with fmt shows its secrets as REDACTED, while JSON
 // encoding keeps them. Errors returned by the calls that send them have
 // them scrubbed too.
-type NotificationsService struct{ c *Caller }
+type NotificationsService struct{ c *caller }
 
 // NotificationSetting says when a notification is sent for an event, in
 // the app's settings and in a user's preferences. Its meaning depends on

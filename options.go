@@ -123,3 +123,82 @@ func newOptions(opts []Option) (*options, error) {
 	}
 	return o, nil
 }
+
+// RequestOption changes a single call: [OnBehalfOf], [WithHeader] and
+// [CaptureResponse] make one. Every method of the SDK takes them last.
+type RequestOption func(*callOptions)
+
+// callOptions are what a call's RequestOptions set.
+type callOptions struct {
+	onBehalfOf string
+	header     http.Header
+	capture    *Response
+}
+
+// OnBehalfOf makes a call act as the user uid (the onBehalfOf header), for
+// operations where the API allows it as an option. Operations that require
+// it take the UID as a positional argument instead, which wins over this
+// option.
+func OnBehalfOf(uid string) RequestOption { return func(o *callOptions) { o.onBehalfOf = uid } }
+
+// WithHeader sets a header of a single call, for headers the SDK has no
+// option for; a later WithHeader of the same name replaces it, and an
+// empty value removes it. A name that is not a valid header field name, or
+// a value with a control character, fails the call before anything is
+// sent.
+func WithHeader(key, value string) RequestOption {
+	return func(o *callOptions) {
+		if o.header == nil {
+			o.header = http.Header{}
+		}
+		if value == "" {
+			o.header.Del(key)
+			return
+		}
+		o.header.Set(key, value)
+	}
+}
+
+// actingUser returns the UID opts make a call act as: the OnBehalfOf
+// option's, or an onBehalfOf header's; "" when none.
+func actingUser(opts []RequestOption) string {
+	var o callOptions
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	if o.onBehalfOf != "" {
+		return o.onBehalfOf
+	}
+	return o.header.Get("onBehalfOf")
+}
+
+// CaptureResponse makes a call fill r with what its final attempt was
+// answered, on success and on error: the status, the headers, the
+// rate-limit budget and the number of attempts. A call that got no answer
+// (a connection refused, a context ended before any answer) leaves r's
+// StatusCode zero.
+//
+//	var resp chat.Response
+//	user, err := client.Users.Get(ctx, "alice", chat.CaptureResponse(&resp))
+//	log.Println(resp.StatusCode, resp.RateLimit.Remaining)
+func CaptureResponse(r *Response) RequestOption { return func(o *callOptions) { o.capture = r } }
+
+// Response is what a call's final attempt was answered, for
+// [CaptureResponse].
+type Response struct {
+	// StatusCode is the HTTP status, e.g. 200; zero when no answer came.
+	StatusCode int
+	// Header holds the answer's headers.
+	Header http.Header
+	// RateLimit is what the answer said about the budget of the call's
+	// rate-limit class (X-Rate-Limit, X-Rate-Limit-Remaining, Retry-After,
+	// X-Rate-Limit-Reset).
+	RateLimit RateObservation
+	// RequestID is the answer's X-Request-Id header, when it has one: the
+	// id to quote to the service's support.
+	RequestID string
+	// Attempts is how many times the request was sent, retries included.
+	Attempts int
+}

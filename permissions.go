@@ -19,7 +19,7 @@ import (
 // users of a role; scope permissions to the members of one group with a
 // scope (admin, moderator, participant). A denied action fails with 403
 // ERR_PERMISSION_DENIED.
-type PermissionsService struct{ c *Caller }
+type PermissionsService struct{ c *caller }
 
 // PermissionType says whether a permission applies to roles or group scopes.
 type PermissionType string

@@ -1,5 +1,24 @@
 package chat
 
+// The request engine. A call goes from a method to the wire and back
+// through these files, read in this order:
+//
+//  1. messages.go (or any service's file): Messages.SendThread checks its
+//     arguments, fills a Request and calls do.
+//  2. request.go, this file: do, then caller.send, which builds the HTTP
+//     request, runs go-retryablehttp's loop with hooks made for this call
+//     (checkRetry after every attempt, permit before every retry), and
+//     reads the answer.
+//  3. retry.go: the policy the hooks apply: which answers are sent again
+//     (retryable) and how long to wait first (backoff).
+//  4. errors.go: newError, the *Error an answer other than a success
+//     becomes, with every credential scrubbed.
+//
+// What they call and that calls nothing back are leaves: internal/rest
+// escapes path segments, decodes JSON leniently and scrubs credentials;
+// go-querystring encodes queries. caller.go builds a caller (credentials,
+// redirect rules, transport) once per Client.
+
 import (
 	"bytes"
 	"context"
@@ -17,14 +36,15 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/google/go-querystring/query"
 	"github.com/hashicorp/go-retryablehttp"
 	"golang.org/x/time/rate"
 
 	"github.com/chatrest/chat/internal/rest"
 )
 
-// Request describes one API call: what [Caller.Do] (and [Client.Do]) sends.
-// Every method of the SDK fills one and hands it to the same function.
+// Request describes one API call: what [Client.Do] sends. Every method of
+// the SDK fills one and hands it to the same function.
 type Request struct {
 	// Method is the HTTP method, e.g. http.MethodPost.
 	Method string
@@ -33,9 +53,9 @@ type Request struct {
 	// can add a segment, a query or a fragment. An empty, "." or ".."
 	// segment is refused before anything is sent.
 	Path []string
-	// Query is a struct with url tags (encoded as
-	// github.com/google/go-querystring does: a "comma" option sends a
-	// slice as a,b) or a url.Values; nil sends none.
+	// Query is a struct with url tags, encoded by
+	// github.com/google/go-querystring (a "comma" option sends a slice as
+	// a,b), or a url.Values; nil sends none.
 	Query any
 	// Body is sent as JSON; nil sends none.
 	Body any
@@ -54,88 +74,9 @@ type Request struct {
 	attempts         *int          // set to the number of attempts sent, when not nil
 }
 
-// RequestOption changes a single call: [OnBehalfOf], [WithHeader] and
-// [CaptureResponse] make one. Every method of the SDK takes them last.
-type RequestOption func(*callOptions)
-
-// callOptions are what a call's RequestOptions set.
-type callOptions struct {
-	onBehalfOf string
-	header     http.Header
-	capture    *Response
-}
-
-// OnBehalfOf makes a call act as the user uid (the onBehalfOf header), for
-// operations where the API allows it as an option. Operations that require
-// it take the UID as a positional argument instead, which wins over this
-// option.
-func OnBehalfOf(uid string) RequestOption { return func(o *callOptions) { o.onBehalfOf = uid } }
-
-// WithHeader sets a header of a single call, for headers the SDK has no
-// option for; a later WithHeader of the same name replaces it, and an
-// empty value removes it. A name that is not a valid header field name, or
-// a value with a control character, fails the call before anything is
-// sent.
-func WithHeader(key, value string) RequestOption {
-	return func(o *callOptions) {
-		if o.header == nil {
-			o.header = http.Header{}
-		}
-		if value == "" {
-			o.header.Del(key)
-			return
-		}
-		o.header.Set(key, value)
-	}
-}
-
-// actingUser returns the UID opts make a call act as: the OnBehalfOf
-// option's, or an onBehalfOf header's; "" when none.
-func actingUser(opts []RequestOption) string {
-	var o callOptions
-	for _, opt := range opts {
-		if opt != nil {
-			opt(&o)
-		}
-	}
-	if o.onBehalfOf != "" {
-		return o.onBehalfOf
-	}
-	return o.header.Get("onBehalfOf")
-}
-
-// CaptureResponse makes a call fill r with what its final attempt was
-// answered, on success and on error: the status, the headers, the
-// rate-limit budget and the number of attempts. A call that got no answer
-// (a connection refused, a context ended before any answer) leaves r's
-// StatusCode zero.
-//
-//	var resp chat.Response
-//	user, err := client.Users.Get(ctx, "alice", chat.CaptureResponse(&resp))
-//	log.Println(resp.StatusCode, resp.RateLimit.Remaining)
-func CaptureResponse(r *Response) RequestOption { return func(o *callOptions) { o.capture = r } }
-
-// Response is what a call's final attempt was answered, for
-// [CaptureResponse].
-type Response struct {
-	// StatusCode is the HTTP status, e.g. 200; zero when no answer came.
-	StatusCode int
-	// Header holds the answer's headers.
-	Header http.Header
-	// RateLimit is what the answer said about the budget of the call's
-	// rate-limit class (X-Rate-Limit, X-Rate-Limit-Remaining, Retry-After,
-	// X-Rate-Limit-Reset).
-	RateLimit RateObservation
-	// RequestID is the answer's X-Request-Id header, when it has one: the
-	// id to quote to the service's support.
-	RequestID string
-	// Attempts is how many times the request was sent, retries included.
-	Attempts int
-}
-
 // do sends req and returns the decoded "data" member of its answer, the
 // envelope every operation of the APIs answers with.
-func do[T any](ctx context.Context, c *Caller, req *Request, opts []RequestOption) (*T, error) {
+func do[T any](ctx context.Context, c *caller, req *Request, opts []RequestOption) (*T, error) {
 	// One allocation holds the envelope and the result, which is returned
 	// in place (the envelope has no other field to keep alive).
 	env := new(envelope[T])
@@ -152,7 +93,7 @@ type envelope[T any] struct {
 
 // list sends a GET of a list and returns the page it answers: its data and
 // meta.
-func list[T any](ctx context.Context, c *Caller, req *Request, opts []RequestOption) (*Page[T], error) {
+func list[T any](ctx context.Context, c *caller, req *Request, opts []RequestOption) (*Page[T], error) {
 	req.Method = http.MethodGet
 	page := new(Page[T])
 	if err := c.send(ctx, req, page, opts); err != nil {
@@ -171,223 +112,149 @@ func required(nameValues ...string) error {
 	return nil
 }
 
-// ErrNoCaller is returned by a method of a service, or by [Caller.Do], that
-// has no Caller to send through: a service value made by hand rather than
-// taken from a [Client].
+// ErrNoCaller is returned by a method of a service that has no client to
+// send through: a service value made by hand rather than taken from a
+// [Client].
 var ErrNoCaller = errors.New("chat: no client: use the services of a Client made by NewClient")
 
-// Do sends req and decodes the JSON body of a successful answer into out
-// (a pointer; nil discards it). opts change this call only.
-//
-// A failed call returns a [*Error] (the service answered with a non-2xx
-// status, or a 2xx that could not be read or that held no data: out stays
-// at its zero value, and the error wraps [ErrEmptyResponse]); a bad request
-// an [*ArgumentError] before anything is sent; the context's error when it
-// ended; a transport error otherwise, with every credential scrubbed from
-// its text.
-func (c *Caller) Do(ctx context.Context, req *Request, out any, opts ...RequestOption) error {
-	return c.send(ctx, req, out, opts)
-}
-
-// send is Do with the options as a slice: the one function every method's
-// request goes through.
-func (c *Caller) send(ctx context.Context, req *Request, out any, opts []RequestOption) error {
+// send is the one function every request goes through: it returns nil
+// with out decoded from the answer, a [*Error] for an answer that is not a
+// success, an [*ArgumentError] before anything is sent, the context's
+// error when it ended, or a transport error with every credential
+// scrubbed from its text.
+func (c *caller) send(ctx context.Context, req *Request, out any, opts []RequestOption) error {
 	if c == nil {
 		return ErrNoCaller
 	}
 	if req == nil {
 		return newArgError("req", "must not be nil")
 	}
-	st, rreq, cancel, err := c.newCall(ctx, req, out, opts)
+	if c.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+	}
+	cl := &call{c: c, req: req, out: out}
+	hreq, err := cl.newRequest(ctx, opts)
 	if err != nil {
 		return err
 	}
-	defer cancel()
-	if err := st.waitPermit(rreq.Context()); err != nil {
-		return st.finish(c, nil, ctxErrOr(ctx, err))
+	if c.debug(ctx) {
+		c.logger.LogAttrs(ctx, slog.LevelDebug, "chat: request", slog.String("method", req.Method),
+			slog.String("path", c.basePath+cl.shownPath), slog.Bool("onBehalfOf", cl.opts.onBehalfOf != ""))
 	}
-	resp, err := c.http.Do(rreq)
+
+	// go-retryablehttp runs the attempts, with this call's hooks. Its
+	// count covers every attempt: the policy's retries, and a bulk
+	// import's further retries of a 429.
+	cl.retrier = retryablehttp.Client{
+		HTTPClient:   c.http,
+		RetryMax:     c.retry.MaxRetries + max(req.rateLimitRetries, 0),
+		RetryWaitMin: c.retry.MinWait,
+		RetryWaitMax: c.retry.MaxWait,
+		CheckRetry:   cl.checkRetry,
+		Backoff:      c.backoff,
+		PrepareRetry: cl.permitRetry,
+		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+	}
 	if req.attempts != nil {
-		defer func() { *req.attempts = st.attempts }()
+		defer func() { *req.attempts = cl.attempts }()
 	}
-	return st.finish(c, resp, err)
-}
-
-// ctxErrOr returns ctx's error when it has ended, else err.
-func ctxErrOr(ctx context.Context, err error) error {
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		return ctxErr
+	if err := cl.permit(ctx); err != nil {
+		return cl.failed(ctx, nil, err)
 	}
-	return err
-}
-
-// callState follows one call across its attempts. It travels in the
-// request's context, which go-retryablehttp hands to its CheckRetry hook
-// and the response handler: they are the client's, shared by every call.
-type callState struct {
-	c          *Caller
-	req        *Request
-	out        any
-	opts       callOptions
-	idempotent bool        // PUT, DELETE and the safe methods: repeating one changes nothing more
-	safe       bool        // GET, HEAD, OPTIONS: the request changes nothing
-	gotConn    atomic.Bool // the current attempt obtained a connection
-	attempts   int
-	shownPath  string // the path with secrets redacted, below the base's prefix
-	secrets    []string
-
-	class   OperationClass
-	observe bool      // the limiter learns from the answers (not the data import endpoints')
-	sent    time.Time // when the current attempt got its permit
-
-	checked    *http.Response // the answer the policy last decided on
-	handled    bool           // the response handler read the final answer
-	result     error          // what the handler made of it: nil, or the call's error
-	handlerErr error          // the handler's error, which retryablehttp asks CheckRetry about again
-
-	// ctx and trace are set by withState. They live in the state so that
-	// attaching the state to a context and tracing its connections cost no
-	// allocations of their own.
-	ctx   stateContext
-	trace httptrace.ClientTrace
-	body  io.LimitedReader // the response body, read up to maxBytes+1
-}
-
-type stateKey struct{}
-
-// stateContext is the call's context with its state attached: what
-// context.WithValue(ctx, stateKey{}, st) gives, held inside st.
-type stateContext struct {
-	context.Context
-	st *callState
-}
-
-func (c *stateContext) Value(key any) any {
-	if _, ok := key.(stateKey); ok {
-		return c.st
+	resp, err := cl.retrier.Do(hreq)
+	if err != nil {
+		return cl.failed(ctx, resp, err)
 	}
-	return c.Context.Value(key)
-}
-
-func stateFrom(ctx context.Context) *callState {
-	st, _ := ctx.Value(stateKey{}).(*callState)
-	return st
-}
-
-// withState attaches st to ctx. For a method that writes it also traces
-// whether an attempt obtained a connection: a request that never had one
-// was certainly not received, so it may be sent again.
-func (st *callState) withState(ctx context.Context) context.Context {
-	st.ctx = stateContext{Context: ctx, st: st}
-	ctx = &st.ctx
-	if !st.safe {
-		st.trace.GotConn = st.gotConnection
-		ctx = httptrace.WithClientTrace(ctx, &st.trace)
+	if cl.answer != resp {
+		cl.read(ctx, resp) // an answer not retried on its status, or the last of the retries
 	}
-	return ctx
+	return cl.result
 }
 
-func (st *callState) gotConnection(httptrace.GotConnInfo) { st.gotConn.Store(true) }
+// call is one call across its attempts: what the hooks of its
+// go-retryablehttp client share. It lives as long as [caller.send].
+type call struct {
+	c    *caller
+	req  *Request
+	out  any
+	opts callOptions
 
-// credentials is every credential the call carries, in the forms a server
-// may echo them in: the Caller's, its Request's Secrets, and the Secret
-// fields of its body and query. It is built on the error and log paths
-// only, once.
-func (st *callState) credentials() []string {
-	if st.secrets == nil {
-		all := make([]string, 0, 4)
-		for _, s := range st.req.Secrets {
-			all = append(all, string(s))
-		}
-		all = append(all, rest.SecretsIn(st.req.Body)...)
-		all = append(all, rest.SecretsIn(st.req.Query)...)
-		all = append(rest.WithEncodings(all), st.c.secrets()...)
-		st.secrets = all
-	}
-	return st.secrets
+	shownPath string   // the path below the base as errors and logs show it: a secret segment as REDACTED
+	key       LimitKey // the budget the call draws on, when a limiter or a pace is set
+	observe   bool     // the limiter learns from the answers (not the data import endpoints')
+
+	attempts int
+	sent     time.Time   // when the current attempt got its permits
+	gotConn  atomic.Bool // the current attempt obtained a connection
+	answer   *http.Response
+	result   error    // what answer made: nil (out decoded) or the call's error
+	secrets  []string // every credential the call carries; built when an error or log line needs it
+
+	// Held here, rather than each allocated on its own, to save
+	// allocations on every call.
+	retrier retryablehttp.Client
+	trace   httptrace.ClientTrace // for a write: whether an attempt got a connection
+	body    io.LimitedReader      // the answer's body, read up to maxBytes+1
 }
 
-// scrubber returns a function that removes every credential req carries
-// from a text, as its errors are scrubbed: for texts built from a
-// successful answer (a bulk import's per-entity errors).
-func (c *Caller) scrubber(req *Request) func(string) string {
-	st := &callState{c: c, req: req}
-	return st.scrub
-}
-
-// scrub removes every credential the call carries from text.
-func (st *callState) scrub(text string) string { return rest.Scrub(text, st.credentials()) }
-
-var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-// newCall checks req, builds the request to send and the call's state.
-func (c *Caller) newCall(ctx context.Context, req *Request, out any, opts []RequestOption) (*callState, *retryablehttp.Request, context.CancelFunc, error) {
-	st := &callState{c: c, req: req, out: out, idempotent: rest.Idempotent(req.Method), safe: safe(req.Method)}
+// newRequest checks the request and its options and builds the HTTP
+// request: the URL (each path segment escaped, the query encoded), the
+// body, the headers, and for a write a trace of whether an attempt got a
+// connection.
+func (cl *call) newRequest(ctx context.Context, opts []RequestOption) (*retryablehttp.Request, error) {
+	c, req := cl.c, cl.req
 	for _, o := range opts {
 		if o != nil {
-			o(&st.opts)
+			o(&cl.opts)
 		}
 	}
 	if req.OnBehalfOf != "" {
-		st.opts.onBehalfOf = req.OnBehalfOf
+		cl.opts.onBehalfOf = req.OnBehalfOf
 	}
-	if !rest.ValidHeader(st.opts.onBehalfOf) {
-		return nil, nil, nil, newArgError("onBehalfOf", "contains a control character")
+	if !rest.ValidHeader(cl.opts.onBehalfOf) {
+		return nil, newArgError("onBehalfOf", "contains a control character")
 	}
-	escaped, shown, ok := c.escapePath(req)
+	escaped, shown, ok := escapePath(req)
 	if !ok {
-		return nil, nil, nil, newArgError("path", "a path parameter is empty or a dot segment")
+		return nil, newArgError("path", "a path parameter is empty or a dot segment")
 	}
-	st.shownPath = shown
+	cl.shownPath = shown
 	u := c.base + escaped
 	if req.Query != nil {
-		var v url.Values
-		switch q := req.Query.(type) {
-		case url.Values:
-			v = q
-		default:
-			var err error
-			if v, err = rest.QueryValues(q); err != nil {
-				return nil, nil, nil, newArgError("query", err.Error())
-			}
-		}
-		if enc := v.Encode(); enc != "" {
-			// Commas separate array values (tags=a,b). A decoded query is the
-			// same with or without escaping them; sent literally, it reads as
-			// the API's documentation writes it.
-			u += "?" + strings.ReplaceAll(enc, "%2C", ",")
-		}
-	}
-
-	var body any
-	contentType := jsonHeaderValue
-	if raw, ok := req.Body.(*rest.RawBody); ok && raw != nil {
-		body = raw.Data
-		if raw.ContentType != jsonHeaderValue[0] {
-			contentType = []string{raw.ContentType}
-		}
-	} else if !isNil(req.Body) {
-		b, err := json.Marshal(req.Body)
+		q, err := encodeQuery(req.Query)
 		if err != nil {
-			return nil, nil, nil, newArgError("body", err.Error())
+			return nil, newArgError("query", err.Error())
 		}
-		body = b
+		if q != "" {
+			u += "?" + q
+		}
 	}
-
-	cancel := context.CancelFunc(func() {})
-	if c.timeout > 0 {
-		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+	body, contentType, err := encodeBody(req.Body)
+	if err != nil {
+		return nil, newArgError("body", err.Error())
 	}
 	if c.limiter != nil || req.pace != nil {
-		st.class, st.observe = classify(req.Method, escaped)
+		class, observe := classify(req.Method, escaped)
+		cl.key, cl.observe = LimitKey{AppID: c.appID, Class: class}, observe && c.limiter != nil
 	}
-	rreq, err := retryablehttp.NewRequestWithContext(st.withState(ctx), req.Method, u, body)
+
+	if !safe(req.Method) {
+		// A write whose attempt never had a connection was not received:
+		// it may go again.
+		cl.trace.GotConn = cl.gotConnection
+		ctx = httptrace.WithClientTrace(ctx, &cl.trace)
+	}
+	var rawBody any // no body: a nil interface, not a nil []byte
+	if body != nil {
+		rawBody = body
+	}
+	hreq, err := retryablehttp.NewRequestWithContext(ctx, req.Method, u, rawBody)
 	if err != nil {
-		cancel()
-		return nil, nil, nil, newArgError("path", "does not form a valid URL")
+		return nil, newArgError("path", "does not form a valid URL")
 	}
-	rreq.SetResponseHandler(st.handleResponse)
-	h := rreq.Header
+	h := hreq.Header
 	h["Accept"] = jsonHeaderValue
 	if body != nil {
 		h["Content-Type"] = contentType
@@ -396,34 +263,224 @@ func (c *Caller) newCall(ctx context.Context, req *Request, out any, opts []Requ
 	for k, v := range c.auth() {
 		h[k] = v
 	}
-	if st.opts.onBehalfOf != "" {
-		h.Set("onBehalfOf", st.opts.onBehalfOf)
+	if cl.opts.onBehalfOf != "" {
+		h.Set("onBehalfOf", cl.opts.onBehalfOf)
 	}
-	for k, vs := range st.opts.header {
+	for k, vs := range cl.opts.header {
 		if !rest.ValidHeaderName(k) {
-			cancel()
-			return nil, nil, nil, newArgError("header", "name "+strconv.Quote(k)+" is not a valid header field name")
+			return nil, newArgError("header", "name "+strconv.Quote(k)+" is not a valid header field name")
 		}
 		for _, v := range vs {
 			if !rest.ValidHeader(v) {
-				cancel()
-				return nil, nil, nil, newArgError("header "+k, "contains a control character")
+				return nil, newArgError("header "+k, "contains a control character")
 			}
 			h.Add(k, v)
 		}
 	}
-	if c.logger != nil && c.logger.Enabled(ctx, slog.LevelDebug) {
-		c.logger.LogAttrs(ctx, slog.LevelDebug, "chat: request",
-			slog.String("method", req.Method), slog.String("path", c.basePath+st.shownPath),
-			slog.Bool("onBehalfOf", st.opts.onBehalfOf != ""))
+	return hreq, nil
+}
+
+func (cl *call) gotConnection(httptrace.GotConnInfo) { cl.gotConn.Store(true) }
+
+// permit waits for the permits of an attempt: the request's pace, then the
+// client's limiter.
+func (cl *call) permit(ctx context.Context) error {
+	if p := cl.req.pace; p != nil {
+		if err := p.Wait(ctx); err != nil {
+			if ctx.Err() == nil {
+				// The pace will not wait past ctx's deadline.
+				return errors.Join(ErrPaceDeadline, context.DeadlineExceeded)
+			}
+			return err
+		}
 	}
-	return st, rreq, cancel, nil
+	if l := cl.c.limiter; l != nil {
+		if err := l.Wait(ctx, cl.key); err != nil {
+			return err
+		}
+	}
+	cl.sent = time.Now()
+	return nil
+}
+
+// permitRetry is the call's PrepareRetry hook: a retry waits for its
+// permits as the first attempt did.
+func (cl *call) permitRetry(r *http.Request) error { return cl.permit(r.Context()) }
+
+// ErrPaceDeadline is the cause, with [context.DeadlineExceeded], of a bulk
+// import request that was not sent because its turn in the pace would come
+// after the context's deadline.
+var ErrPaceDeadline = errors.New("chat: the next request is not due before the context's deadline")
+
+// checkRetry is the call's CheckRetry hook, which go-retryablehttp runs
+// after every attempt: it counts the attempt, lets the limiter learn from
+// the answer, reads a success (whose body decides whether a read goes
+// again), and asks the policy whether to send the request again.
+func (cl *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	cl.attempts++
+	connected := cl.gotConn.Swap(false)
+	if resp != nil && cl.observe {
+		cl.c.limiter.Observe(ctx, cl.key, observe(resp, cl.sent, time.Now()))
+	}
+	cl.logAttempt(ctx, resp, err)
+	broken := false
+	if err == nil && ctx.Err() == nil && success(resp.StatusCode) {
+		broken = cl.read(ctx, resp)
+	}
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return false, ctxErr
+	}
+	return cl.c.retry.retryable(ctx, cl.req.Method, cl.attempts, resp, err, connected, broken), nil
+}
+
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// read reads the answer resp, at most maxBytes of it, and makes it the
+// call's result: nil with out decoded from a success, or the [*Error]. It
+// reports whether a success could not be read as JSON (cut short, or not
+// JSON), which a request that only reads may send again.
+func (cl *call) read(ctx context.Context, resp *http.Response) (broken bool) {
+	defer resp.Body.Close()
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		if buf.Cap() <= 1<<20 {
+			bufPool.Put(buf)
+		}
+	}()
+	maxBytes := cl.c.maxBytes
+	cl.body = io.LimitedReader{R: resp.Body, N: maxBytes + 1}
+	n, readErr := buf.ReadFrom(&cl.body)
+	tooLarge := readErr == nil && n > maxBytes
+	if tooLarge {
+		readErr = errors.New("response body exceeds " + strconv.FormatInt(maxBytes, 10) + " bytes")
+	}
+	cl.answer = resp
+	cl.capture(resp)
+	if c := cl.c; c.debug(ctx) {
+		c.logger.LogAttrs(ctx, slog.LevelDebug, "chat: response", slog.String("method", cl.req.Method),
+			slog.String("path", c.basePath+cl.shownPath), slog.Int("status", resp.StatusCode), slog.Int("attempts", cl.attempts))
+	}
+	body := buf.Bytes()
+
+	switch {
+	case !success(resp.StatusCode):
+		cl.result = cl.newError(resp, body, readErr, "")
+		return false
+	case readErr != nil:
+		cl.result = cl.newError(resp, nil, readErr, "reading response: "+readErr.Error())
+		return !tooLarge
+	case cl.out == nil:
+		cl.result = nil
+		return false
+	}
+	if len(bytes.TrimSpace(body)) > 0 {
+		if err := rest.Unmarshal(body, cl.out); err != nil {
+			cl.result = cl.newError(resp, nil, err, "decoding response: "+err.Error())
+			var syntaxErr *json.SyntaxError
+			return errors.As(err, &syntaxErr) || errors.Is(err, io.ErrUnexpectedEOF)
+		}
+	}
+	// An operation that returns something must not pass off an answer
+	// without it (an empty body, null, {}, {"data": null}, {"data": {}},
+	// a list's meta without its items) as success with a zero value.
+	if noData(cl.out, body, cl.req.emptyOK) {
+		e := cl.newError(resp, body, ErrEmptyResponse, "")
+		if e.Code == "" {
+			e.Message = "the response held no data"
+		}
+		if !safe(cl.req.Method) {
+			e.Message += "; the request may have been applied"
+		}
+		cl.result = e
+		return false
+	}
+	cl.result = nil
+	return false
+}
+
+// failed is the call's result when go-retryablehttp returned an error (the
+// context ended, a permit was refused, the last attempt got no answer) or
+// the first permit was refused.
+func (cl *call) failed(ctx context.Context, resp *http.Response, err error) error {
+	if resp != nil && resp != cl.answer {
+		resp.Body.Close() // an answer no one read
+	}
+	if r := cl.opts.capture; r != nil {
+		r.Attempts = cl.attempts
+	}
+	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+		return ctxErr
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return err // a limiter's refusal, built as an *Error
+	}
+	return redactErr(err, cl.c.base+cl.shownPath, cl.credentials())
+}
+
+// capture fills the CaptureResponse target, if any, from resp.
+func (cl *call) capture(resp *http.Response) {
+	if r := cl.opts.capture; r != nil {
+		*r = Response{StatusCode: resp.StatusCode, Header: resp.Header.Clone(), RequestID: resp.Header.Get("X-Request-Id"),
+			RateLimit: observe(resp, cl.sent, time.Now()), Attempts: cl.attempts}
+	}
+}
+
+// credentials is every credential the call carries, in the forms a server
+// may echo them in: the caller's, the Request's Secrets, and the Secret
+// fields of its body and query. It is built on the error and log paths
+// only, once.
+func (cl *call) credentials() []string {
+	if cl.secrets == nil {
+		all := make([]string, 0, 4)
+		for _, s := range cl.req.Secrets {
+			all = append(all, string(s))
+		}
+		all = append(all, rest.SecretsIn(cl.req.Body)...)
+		all = append(all, rest.SecretsIn(cl.req.Query)...)
+		cl.secrets = append(rest.WithEncodings(all), cl.c.secrets()...)
+	}
+	return cl.secrets
+}
+
+// scrub removes every credential the call carries from text.
+func (cl *call) scrub(text string) string { return rest.Scrub(text, cl.credentials()) }
+
+// scrubber returns a function that removes every credential req carries
+// from a text, as its errors are scrubbed: for texts built from a
+// successful answer (a bulk import's per-entity errors).
+func (c *caller) scrubber(req *Request) func(string) string {
+	cl := &call{c: c, req: req}
+	return cl.scrub
+}
+
+// debug reports whether the caller logs debug lines for ctx: one per
+// request, attempt and answer read.
+func (c *caller) debug(ctx context.Context) bool {
+	return c.logger != nil && c.logger.Enabled(ctx, slog.LevelDebug)
+}
+
+// logAttempt logs how an attempt ended: its status, or its error.
+func (cl *call) logAttempt(ctx context.Context, resp *http.Response, err error) {
+	c := cl.c
+	if !c.debug(ctx) {
+		return
+	}
+	outcome := slog.Attr{}
+	if err != nil {
+		outcome = slog.String("error", redactErr(err, c.base+cl.shownPath, cl.credentials()).Error())
+	} else {
+		outcome = slog.Int("status", resp.StatusCode)
+	}
+	c.logger.LogAttrs(ctx, slog.LevelDebug, "chat: attempt", slog.String("method", cl.req.Method),
+		slog.String("path", c.basePath+cl.shownPath), slog.Int("attempt", cl.attempts), outcome)
 }
 
 // escapePath returns req's path as sent (each segment escaped) and as
 // shown (a segment equal to one of req.Secrets as REDACTED), and whether
 // every segment is valid.
-func (c *Caller) escapePath(req *Request) (escaped, shown string, ok bool) {
+func escapePath(req *Request) (escaped, shown string, ok bool) {
 	var b strings.Builder
 	n := 0
 	for _, s := range req.Path {
@@ -437,9 +494,7 @@ func (c *Caller) escapePath(req *Request) (escaped, shown string, ok bool) {
 		}
 		b.WriteByte('/')
 		b.WriteString(rest.EscapeSegment(s))
-		for _, sec := range req.Secrets {
-			secret = secret || s == string(sec)
-		}
+		secret = secret || isSecretSegment(s, req.Secrets)
 	}
 	escaped = b.String()
 	if !secret {
@@ -466,135 +521,36 @@ func isSecretSegment(s string, secrets []Secret) bool {
 	return false
 }
 
-// waitPermit waits for the permits of an attempt: the request's pace and
-// the client's limiter.
-func (st *callState) waitPermit(ctx context.Context) error {
-	if st.req.pace != nil {
-		if err := st.req.pace.Wait(ctx); err != nil {
-			if ctx.Err() == nil {
-				// The pace will not wait past ctx's deadline.
-				return errors.Join(ErrPaceDeadline, context.DeadlineExceeded)
-			}
-			return err
+// encodeQuery encodes q, a url.Values or a struct with url tags, as a
+// query string. Commas separate array values (tags=a,b): a decoded query
+// is the same with or without escaping them, and sent literally it reads
+// as the API's documentation writes it.
+func encodeQuery(q any) (string, error) {
+	v, ok := q.(url.Values)
+	if !ok {
+		var err error
+		if v, err = query.Values(q); err != nil {
+			return "", err
 		}
 	}
-	if st.c.limiter != nil {
-		if err := st.c.limiter.Wait(ctx, LimitKey{AppID: st.c.appID, Class: st.class}); err != nil {
-			return err
-		}
-	}
-	st.sent = time.Now()
-	return nil
+	return strings.ReplaceAll(v.Encode(), "%2C", ","), nil
 }
 
-// ErrPaceDeadline is the cause, with [context.DeadlineExceeded], of a bulk
-// import request that was not sent because its turn in the pace would come
-// after the context's deadline.
-var ErrPaceDeadline = errors.New("chat: the next request is not due before the context's deadline")
-
-// handleResponse is the response handler of the call's request: it reads the
-// answer that ends an attempt (one the retry policy did not retry on its
-// status), decodes a 2xx into the call's out, and makes any other status
-// the call's *Error. Its error asks the retry policy whether the attempt is
-// worth repeating: a GET whose 2xx answer was cut short or is not JSON.
-func (st *callState) handleResponse(resp *http.Response) error {
-	defer resp.Body.Close()
-	c := st.c
-	buf := bufPool.Get().(*bytes.Buffer)
-	buf.Reset()
-	defer func() {
-		if buf.Cap() <= 1<<20 {
-			bufPool.Put(buf)
+// encodeBody returns the bytes a request sends for body and their
+// Content-Type: body's JSON, or a RawBody's bytes as they are; nil for no
+// body. The same bytes go with every attempt.
+func encodeBody(body any) ([]byte, []string, error) {
+	if raw, ok := body.(*rest.RawBody); ok && raw != nil {
+		if raw.ContentType != jsonHeaderValue[0] {
+			return raw.Data, []string{raw.ContentType}, nil
 		}
-	}()
-	st.body = io.LimitedReader{R: resp.Body, N: c.maxBytes + 1}
-	n, readErr := buf.ReadFrom(&st.body)
-	tooLarge := readErr == nil && n > c.maxBytes
-	if tooLarge {
-		readErr = errors.New("response body exceeds " + strconv.FormatInt(c.maxBytes, 10) + " bytes")
+		return raw.Data, jsonHeaderValue, nil
 	}
-	st.handled = true
-	st.capture(resp)
-	c.logDone(st, resp.StatusCode)
-	body := buf.Bytes()
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		st.result = st.newError(resp, body, readErr, "")
-		return nil
+	if isNil(body) {
+		return nil, nil, nil
 	}
-	if readErr != nil {
-		st.result = st.newError(resp, nil, readErr, "reading response: "+readErr.Error())
-		if !tooLarge && st.ctx.Err() == nil {
-			st.handlerErr = st.result
-			return st.handlerErr
-		}
-		return nil
-	}
-	if st.out == nil {
-		st.result = nil
-		return nil
-	}
-	if len(bytes.TrimSpace(body)) > 0 {
-		if err := rest.Unmarshal(body, st.out); err != nil {
-			st.result = st.newError(resp, nil, err, "decoding response: "+err.Error())
-			var syntaxErr *json.SyntaxError
-			if errors.As(err, &syntaxErr) || errors.Is(err, io.ErrUnexpectedEOF) {
-				st.handlerErr = st.result // a body cut short: a GET may go again
-				return st.handlerErr
-			}
-			return nil
-		}
-	}
-	// An operation that returns something must not pass off an answer
-	// without it (an empty body, null, {}, {"data": null}, {"data": {}},
-	// a list's meta without its items) as success with a zero value.
-	if noData(st.out, body, st.req.emptyOK) {
-		e := st.newError(resp, body, ErrEmptyResponse, "")
-		if e.Code == "" {
-			e.Message = "the response held no data"
-		}
-		if !st.safe {
-			e.Message += "; the request may have been applied"
-		}
-		st.result = e
-		return nil
-	}
-	st.result = nil
-	return nil
-}
-
-// finish turns what the retry layer returned into the call's result.
-func (st *callState) finish(c *Caller, resp *http.Response, err error) error {
-	if resp != nil && !st.handled {
-		resp.Body.Close() // an answer the handler did not read
-	}
-	if err == nil && st.handled || err != nil && err == st.handlerErr {
-		return st.result
-	}
-	ctx := st.ctx.Context
-	if err == nil {
-		err = errors.New("no answer")
-	}
-	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-		return ctxErr
-	}
-	if st.opts.capture != nil {
-		st.opts.capture.Attempts = st.attempts
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		return err // a limiter's refusal built by the SDK
-	}
-	return redactErr(err, c.base+st.shownPath, st.credentials())
-}
-
-// capture fills the CaptureResponse target, if any, from resp.
-func (st *callState) capture(resp *http.Response) {
-	r := st.opts.capture
-	if r == nil {
-		return
-	}
-	*r = Response{StatusCode: resp.StatusCode, Header: resp.Header.Clone(), RequestID: resp.Header.Get("X-Request-Id"),
-		RateLimit: observe(resp, st.sent, time.Now()), Attempts: st.attempts}
+	b, err := json.Marshal(body)
+	return b, jsonHeaderValue, err
 }
 
 // noData reports whether out, decoded from body, holds no answer: a list
@@ -663,12 +619,5 @@ func safe(method string) bool {
 	return method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
 }
 
-func (c *Caller) logDone(st *callState, status int) {
-	ctx := st.ctx.Context
-	if c.logger == nil || !c.logger.Enabled(ctx, slog.LevelDebug) {
-		return
-	}
-	c.logger.LogAttrs(ctx, slog.LevelDebug, "chat: response",
-		slog.String("method", st.req.Method), slog.String("path", c.basePath+st.shownPath),
-		slog.Int("status", status), slog.Int("attempts", st.attempts))
-}
+// success reports whether status is a 2xx.
+func success(status int) bool { return status >= 200 && status <= 299 }

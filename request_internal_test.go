@@ -10,7 +10,7 @@ import (
 // errors and logs: a segment equal to one of the request's Secrets shows
 // as REDACTED, escaped or not.
 func TestEscapePath(t *testing.T) {
-	c := &Caller{}
+
 	tests := []struct {
 		name           string
 		req            Request
@@ -31,7 +31,7 @@ func TestEscapePath(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			escaped, shown, ok := c.escapePath(&tt.req)
+			escaped, shown, ok := escapePath(&tt.req)
 			assert.Equal(t, tt.valid, ok)
 			if !ok {
 				return

@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
-	"log/slog"
 	"math"
 	"math/rand/v2"
 	"net/http"
@@ -57,87 +56,51 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 	return p
 }
 
-// checkRetry is the one retry policy, go-retryablehttp's CheckRetry hook:
-// after each attempt the limiter learns from the answer, and the policy
-// decides whether to try again.
+// retryable is the retry policy: after attempt number attempt of a call
+// with this method, which ended with resp or err, it reports whether to
+// send the request again. connected says whether the attempt obtained a
+// connection (a write that did may have reached the service); broken,
+// whether a 2xx's body was cut short or was not JSON.
 //
 // GET is retried on connection errors, 429, 500, 502, 503 and 504, and on a
-// 2xx whose body is cut short or not JSON. PUT and DELETE are retried on
-// 429, 500, 502, 503 and 504, which the service answered, and on
-// connection errors only when no connection was obtained: never when the
-// answer was lost after the request was sent, which the service may have
-// applied. POST and PATCH are retried only on 429 (the service did not
+// broken 2xx. PUT and DELETE are retried on 429, 500, 502, 503 and 504,
+// which the service answered, and on connection errors only when no
+// connection was obtained: never when the answer was lost after the
+// request was sent, which the service may have applied (a PUT's side
+// effects, such as an edit's action message and webhook event, would
+// repeat). POST and PATCH are retried only on 429 (the service did not
 // process the request) and when no connection was obtained; never after a
 // 5xx or a timeout, where the server may have acted. A server wait beyond
 // MaxServerWait, one the client cannot read, or one that would pass the
 // context's deadline ends the retries.
-func (c *Caller) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	st := stateFrom(ctx)
-	if st == nil {
-		return false, nil
-	}
-	if resp != nil && resp == st.checked {
-		// retryablehttp asks again after the response handler has read the
-		// answer: when it could not read or decode a 2xx, a request that
-		// only reads may go again. The attempt is already counted.
-		if ctx.Err() != nil {
-			return false, ctx.Err()
-		}
-		return err != nil && err == st.handlerErr && st.safe && st.attempts <= c.retry.MaxRetries, nil
-	}
-	st.checked = resp
-	st.attempts++
-	gotConn := st.gotConn.Swap(false)
-	if resp != nil && c.limiter != nil && st.observe {
-		c.limiter.Observe(ctx, LimitKey{AppID: c.appID, Class: st.class}, observe(resp, st.sent, time.Now()))
-	}
-	c.logAttempt(st, resp, err)
-	if ctx.Err() != nil {
-		return false, ctx.Err()
-	}
-	budget := c.retry.MaxRetries
-	if resp != nil && resp.StatusCode == http.StatusTooManyRequests {
-		budget += st.req.rateLimitRetries
-	}
-	if st.attempts > budget {
-		return false, nil
+//
+// The number of retries is go-retryablehttp's RetryMax: MaxRetries, plus
+// a bulk import's further retries of a 429, which no other answer uses.
+func (p RetryPolicy) retryable(ctx context.Context, method string, attempt int, resp *http.Response, err error, connected, broken bool) bool {
+	if attempt > p.MaxRetries && (resp == nil || resp.StatusCode != http.StatusTooManyRequests) {
+		return false
 	}
 	if err != nil {
-		if !transient(err) {
-			return false, nil
-		}
-		// A write whose request may have reached the service is not sent
-		// again: it would be applied twice (a PUT's side effects, such as
-		// an edit's action message and webhook event, repeat).
-		return st.safe || !gotConn, nil
+		return transient(err) && (safe(method) || !connected)
 	}
 	switch resp.StatusCode {
 	case http.StatusTooManyRequests:
-		return c.serverWaitAcceptable(ctx, resp), nil
+		return p.serverWaitAcceptable(ctx, resp)
 	case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
-		return st.idempotent && c.serverWaitAcceptable(ctx, resp), nil
+		return rest.Idempotent(method) && p.serverWaitAcceptable(ctx, resp)
 	}
-	return false, nil
-}
-
-// prepareRetry is go-retryablehttp's hook before each retry: the retry
-// waits for its permits as the first attempt did.
-func (c *Caller) prepareRetry(req *http.Request) error {
-	if st := stateFrom(req.Context()); st != nil {
-		return st.waitPermit(req.Context())
-	}
-	return nil
+	return broken && safe(method)
 }
 
 // serverWaitAcceptable reports whether the delay the server asks for (if
 // any) is within the policy's cap and ends before the context's deadline.
 // A wait the client cannot read is too long.
-func (c *Caller) serverWaitAcceptable(ctx context.Context, resp *http.Response) bool {
+func (p RetryPolicy) serverWaitAcceptable(ctx context.Context, resp *http.Response) bool {
 	d, asked := serverWait(resp.StatusCode, resp.Header, time.Now())
 	if !asked {
 		return true
 	}
-	if d > c.retry.MaxServerWait {
+	if d > p.MaxServerWait {
 		return false
 	}
 	if dl, ok := ctx.Deadline(); ok && time.Now().Add(d).After(dl) {
@@ -150,12 +113,12 @@ func (c *Caller) serverWaitAcceptable(ctx context.Context, resp *http.Response) 
 // attempt+1: the server's Retry-After or X-Rate-Limit-Reset when it sent
 // one, otherwise exponential from minWait to maxWait with jitter (a random
 // point in the upper half).
-func (c *Caller) backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
+func (p RetryPolicy) backoff(minWait, maxWait time.Duration, attempt int, resp *http.Response) time.Duration {
 	if resp != nil {
 		if d, asked := serverWait(resp.StatusCode, resp.Header, time.Now()); asked {
-			// checkRetry has refused a wait beyond the cap; the cap holds
+			// retryable has refused a wait beyond the cap; the cap holds
 			// here too, so that no path waits longer.
-			return min(d, c.retry.MaxServerWait)
+			return min(d, p.MaxServerWait)
 		}
 	}
 	return jitteredBackoff(minWait, maxWait, attempt)
@@ -241,22 +204,4 @@ func transient(err error) bool {
 		return false
 	}
 	return true
-}
-
-func (c *Caller) logAttempt(st *callState, resp *http.Response, err error) {
-	ctx := st.ctx.Context
-	if c.logger == nil || !c.logger.Enabled(ctx, slog.LevelDebug) {
-		return
-	}
-	attrs := []slog.Attr{
-		slog.String("method", st.req.Method),
-		slog.String("path", c.basePath+st.shownPath),
-		slog.Int("attempt", st.attempts),
-	}
-	if err != nil {
-		attrs = append(attrs, slog.String("error", redactErr(err, c.base+st.shownPath, st.credentials()).Error()))
-	} else {
-		attrs = append(attrs, slog.Int("status", resp.StatusCode))
-	}
-	c.logger.LogAttrs(ctx, slog.LevelDebug, "chat: attempt", attrs...)
 }

@@ -73,7 +73,7 @@ func TestServerWait(t *testing.T) {
 }
 
 func TestBackoffBounds(t *testing.T) {
-	c := &Caller{retry: DefaultRetryPolicy()}
+	c := DefaultRetryPolicy()
 	const minWait, maxWait = 100 * time.Millisecond, 2 * time.Second
 	for attempt := range 40 {
 		step := maxWait

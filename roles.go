@@ -9,7 +9,7 @@ import (
 // RolesService manages roles and their (deprecated) restricted features.
 // Get it from [Client.Roles]. A user has one role ([User.Role]); users
 // without one have the role "default", which cannot be deleted.
-type RolesService struct{ c *Caller }
+type RolesService struct{ c *caller }
 
 // DefaultRole is the role of users created without one. It always exists.
 const DefaultRole = "default"

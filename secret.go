@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 
 	"github.com/chatrest/chat/internal/rest"
 )
@@ -38,3 +39,12 @@ func (s Secret) Format(f fmt.State, verb rune) {
 
 // LogValue makes log/slog show String.
 func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+// EncodeValues adds s's value to a query under key: a Secret in a
+// request's query (encoded by github.com/google/go-querystring, which
+// calls this method) is sent as its value, while printing it still shows
+// REDACTED.
+func (s Secret) EncodeValues(key string, v *url.Values) error {
+	v.Add(key, string(s))
+	return nil
+}

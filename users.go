@@ -11,7 +11,7 @@ import (
 )
 
 // UsersService manages the app's users. Get it from [Client.Users].
-type UsersService struct{ c *Caller }
+type UsersService struct{ c *caller }
 
 // UserStatus is a user's presence.
 type UserStatus string

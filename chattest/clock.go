@@ -4,12 +4,13 @@ import (
 	"time"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/hooks"
 )
 
 // pacedClock is the server's clock when its pace is known: the real clock
 // (speed 0), or [WithFastClock]'s, which reads base at the real time start
 // and runs speed times as fast; ahead moves either forward (see
-// [WithDataDir]). It is a [chat.Clock], for a client's limiter to pace by.
+// [WithDataDir]). A client's limiter paces by it ([Server.RateLimiter]).
 type pacedClock struct {
 	start, base time.Time
 	speed       time.Duration
@@ -48,27 +49,17 @@ func (c *pacedClock) notBefore(last time.Time) *pacedClock {
 	return &moved
 }
 
-// Clock returns the server's clock as a [chat.Clock]: the real clock, or
-// the one [WithFastClock] runs, for a client's limiter to pace by
-// ([chat.RateLimits].Clock; [Server.RateLimiter] sets it). It returns nil
-// for a clock given with [WithClock], whose pace the server cannot know.
-func (s *Server) Clock() chat.Clock {
-	if s.h.paced == nil {
-		return nil
-	}
-	return s.h.paced
-}
-
 // RateLimiter returns a [chat.RateLimiter] that paces by the server's
-// clock (see [Server.Clock]), for a client of the server to stay within
-// its budgets ([WithRateLimit]) in the server's time: with
-// [WithFastClock](60), a minute of budget lasts a real second.
+// clock, for a client of the server to stay within its budgets
+// ([WithRateLimit]) in the server's time: with [WithFastClock](60), a
+// minute of budget lasts a real second. A server made with [WithClock],
+// whose pace it cannot know, gives a limiter that paces by the real clock.
 //
 //	client := srv.Client(chat.WithLimiter(srv.RateLimiter(chat.RateLimits{})))
 //
 // Zero budgets in limits take the server's ([WithRateLimit]), else the
 // service's; limits.Per, when set, is in the server's time (zero: its
-// minute, as the server counts); a limits.Clock of its own is kept.
+// minute, as the server counts).
 func (s *Server) RateLimiter(limits chat.RateLimits) *chat.RateLimiter {
 	if limits.Core <= 0 && s.h.rateCore >= 1 {
 		limits.Core = s.h.rateCore
@@ -76,8 +67,8 @@ func (s *Server) RateLimiter(limits chat.RateLimits) *chat.RateLimiter {
 	if limits.Standard <= 0 && s.h.rateStandard >= 1 {
 		limits.Standard = s.h.rateStandard
 	}
-	if limits.Clock == nil {
-		limits.Clock = s.Clock()
+	if s.h.paced == nil {
+		return chat.NewRateLimiter(limits)
 	}
-	return chat.NewRateLimiter(limits)
+	return hooks.NewRateLimiter(limits, s.h.paced).(*chat.RateLimiter)
 }

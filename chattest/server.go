@@ -39,7 +39,7 @@ type config struct {
 	rateCore     int // budgets per minute; below 1: not enforced (ratelimit.go)
 	rateStandard int
 	importLimit  int         // data import requests per minute and endpoint; 0: default, -1: not enforced (dataimport.go)
-	paced        *pacedClock // clock as a chat.Clock: the real clock, or WithFastClock's; nil for WithClock's (clock.go)
+	paced        *pacedClock // the clock a client's limiter paces by: the real clock, or WithFastClock's; nil for WithClock's (clock.go)
 	localNetwork bool        // WithLocalNetwork: localnetwork.go
 
 	rtAuthTimeout time.Duration // WithRealtimeAuthTimeout: access.go
@@ -163,7 +163,7 @@ type Handler struct {
 	closed     sync.Once    // Close
 	serving    sync.RWMutex // held shared by each request: Close takes it to close the data directory after them
 
-	paced        *pacedClock // the clock as a chat.Clock; nil for WithClock's: clock.go
+	paced        *pacedClock // the clock a client's limiter paces by; nil for WithClock's: clock.go
 	rateCore     int         // WithRateLimit's budgets
 	rateStandard int
 

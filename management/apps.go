@@ -19,7 +19,7 @@ import (
 )
 
 // AppsService creates, lists and deletes apps and requests usage reports. Get it from [Client.Apps].
-type AppsService struct{ c *chat.Caller }
+type AppsService struct{ c caller }
 
 // Timestamp is a point in time in a management answer. Older answers send
 // Unix seconds, newer ones ISO-8601 strings ("2023-01-31T10:20:30.000Z");

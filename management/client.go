@@ -17,8 +17,10 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"net/http"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/hooks"
 	"github.com/chatrest/chat/internal/rest"
 )
 
@@ -48,7 +50,7 @@ type Client struct {
 	// [github.com/chatrest/chat.Client.Moderation] instead.
 	Moderation *ModerationService
 
-	c *chat.Caller
+	c caller
 }
 
 // NewClient returns a Management API client authenticated with key and
@@ -72,13 +74,16 @@ func NewClient(key, secret string, opts ...chat.Option) (*Client, error) {
 	case !rest.ValidHeader(secret):
 		return nil, argError("secret", "contains a control character")
 	}
-	c, err := chat.NewCaller(DefaultBaseURL, chat.Credentials{"key": chat.Secret(key), "secret": chat.Secret(secret)}, opts...)
+	// Both credential sets go through one transport: the caller's client
+	// when WithHTTPClient gives one, else this one.
+	opts = append([]chat.Option{chat.WithHTTPClient(&http.Client{Transport: chat.NewTransport()})}, opts...)
+	c, err := newCaller(map[string]string{"key": key, "secret": secret}, opts)
 	if err != nil {
 		return nil, err
 	}
 	// Adding a tenant authenticates with HTTP Basic auth instead.
 	basic := base64.StdEncoding.EncodeToString([]byte(key + ":" + secret))
-	tenants, err := c.WithCredentials(chat.Credentials{"Authorization": chat.Secret("Basic " + basic)})
+	tenants, err := newCaller(map[string]string{"Authorization": "Basic " + basic}, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -92,6 +97,16 @@ func NewClient(key, secret string, opts ...chat.Option) (*Client, error) {
 		Moderation:    &ModerationService{c: c},
 		c:             c,
 	}, nil
+}
+
+// newCaller returns package chat's request engine for the Management API,
+// sending the credential headers creds.
+func newCaller(creds map[string]string, opts []chat.Option) (caller, error) {
+	c, err := hooks.NewCaller(DefaultBaseURL, creds, opts)
+	if err != nil {
+		return nil, err
+	}
+	return c.(caller), nil
 }
 
 // BaseURL is the address the client sends to.

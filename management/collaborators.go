@@ -12,7 +12,7 @@ import (
 )
 
 // CollaboratorsService manages an app's collaborators. Get it from [Client.Collaborators].
-type CollaboratorsService struct{ c *chat.Caller }
+type CollaboratorsService struct{ c caller }
 
 // CollaboratorRole is a team member's role on an app.
 type CollaboratorRole string

@@ -22,7 +22,7 @@ import (
 // JSON, or with the typed [GetExtensionSettings], [StoreExtensionSettings],
 // [UpdateExtensionSettings] and [DeleteExtensionSettings] and a settings
 // type such as [GiphySettings].
-type ExtensionsService struct{ c *chat.Caller }
+type ExtensionsService struct{ c caller }
 
 // ExtensionID names an extension.
 type ExtensionID string

@@ -15,7 +15,7 @@ import (
 // deprecated: use [chat.ModerationService] ([chat.Client.Moderation]),
 // which the service recommends and which also reviews flagged messages.
 // Get it from [Client.Moderation].
-type ModerationService struct{ c *chat.Caller }
+type ModerationService struct{ c caller }
 
 // modPath is /apps/{appId}/moderation followed by segments.
 func modPath(appID string, segments ...string) []string {

@@ -8,8 +8,17 @@ import (
 	"github.com/chatrest/chat/internal/rest"
 )
 
+// caller sends the Management API's requests: package chat's request
+// engine (path escaping, credentials, retries, errors, scrubbing), which
+// chat lends to this package through internal/hooks.
+type caller interface {
+	Do(ctx context.Context, req *chat.Request, out any, opts ...chat.RequestOption) error
+	BaseURL() string
+	CloseIdleConnections()
+}
+
 // do sends req and returns the decoded "data" member of its answer.
-func do[T any](ctx context.Context, c *chat.Caller, req *chat.Request, opts []chat.RequestOption) (*T, error) {
+func do[T any](ctx context.Context, c caller, req *chat.Request, opts []chat.RequestOption) (*T, error) {
 	env := new(struct {
 		Data T `json:"data"`
 	})
@@ -20,7 +29,7 @@ func do[T any](ctx context.Context, c *chat.Caller, req *chat.Request, opts []ch
 }
 
 // listPage sends a GET of a list and returns the page it answers.
-func listPage[T any](ctx context.Context, c *chat.Caller, req *chat.Request, opts []chat.RequestOption) (*chat.Page[T], error) {
+func listPage[T any](ctx context.Context, c caller, req *chat.Request, opts []chat.RequestOption) (*chat.Page[T], error) {
 	req.Method = http.MethodGet
 	page := new(chat.Page[T])
 	if err := c.Do(ctx, req, page, opts...); err != nil {

@@ -13,7 +13,7 @@ import (
 // Settings are app-wide switches keyed by dotted names ([SettingKey]); most
 // hold a boolean, a few an array. Mapping a key sets it; unmapping resets
 // it to its default.
-type SettingsService struct{ c *chat.Caller }
+type SettingsService struct{ c caller }
 
 // SettingKey names an app setting.
 type SettingKey string

@@ -14,7 +14,7 @@ import (
 // service sends the management key as the user name and the secret as the
 // password ("Authorization: Basic base64(key:secret)"), and not the key
 // and secret headers.
-type TenantsService struct{ c *chat.Caller }
+type TenantsService struct{ c caller }
 
 // AddTenantRequest is the body of [TenantsService.Add]: the tenant's
 // account and its first app.

@@ -22,7 +22,7 @@ import (
 //
 // Every operation accepts [WithWebhookVersion] to choose between the legacy
 // webhook implementation (the default) and the new one.
-type WebhooksService struct{ c *chat.Caller }
+type WebhooksService struct{ c caller }
 
 // The service's limits on webhooks; the client checks them before
 // sending.
