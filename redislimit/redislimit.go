@@ -37,7 +37,8 @@
 //     Redis times it with its own clock: a process whose clock is ahead or
 //     behind neither lengthens nor shortens a Retry-After's hold. A longer
 //     hold is never shortened by a shorter one. The processes learn of a
-//     hold from Redis within 50 ms.
+//     hold from Redis within 50 ms. A hold found in Redis beyond the cap,
+//     whoever wrote it, is cut to the cap from when it is read.
 //   - An answer reporting a smaller budget (X-Rate-Limit) than the one
 //     configured makes the process pace its class at that budget; a larger
 //     one is not used.
@@ -305,6 +306,16 @@ func (l *Limiter) hold(ctx context.Context, ks *keyState) (time.Duration, error)
 		if err != nil {
 			return 0, err
 		}
+		if most := l.maxHold(); left > most {
+			// Longer than a Limiter holds: another writer's hold, cut
+			// to the cap for every process, from now.
+			if _, err := bounded(ctx, l.cfg.timeout, func(ctx context.Context) (any, error) {
+				return capScript.Run(ctx, l.rdb, []string{ks.holdKey}, most.Milliseconds()).Result()
+			}); err != nil {
+				return 0, err
+			}
+			left = most
+		}
 		if left > 0 { // -2 ns: no hold; -1 ns: a key without expiry, not ours
 			held = later(held, now.Add(left))
 		}
@@ -509,15 +520,26 @@ func (l *Limiter) maxHold() time.Duration {
 // holdScript holds KEYS[1] for ARGV[1] milliseconds by Redis's clock,
 // unless it is held longer already: the key expires when the hold ends,
 // and holds its end, in Unix milliseconds by Redis's clock, for operators.
-var holdScript = redis.NewScript(`
+// capScript cuts a longer hold of KEYS[1] to ARGV[1] milliseconds the same
+// way, and leaves a shorter one (or none) alone.
+var (
+	holdScript = redis.NewScript(setHold(`ms > redis.call("PTTL", KEYS[1])`))
+	capScript  = redis.NewScript(setHold(`ms < redis.call("PTTL", KEYS[1])`))
+)
+
+// setHold is the script that holds KEYS[1] for ARGV[1] milliseconds when
+// cond holds.
+func setHold(cond string) string {
+	return `
 local ms = tonumber(ARGV[1])
-if ms > redis.call("PTTL", KEYS[1]) then
+if ` + cond + ` then
   local t = redis.call("TIME")
   local at = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + ms
   redis.call("SET", KEYS[1], string.format("%.0f", at), "PX", ms)
 end
 return 0
-`)
+`
+}
 
 // String describes the Limiter: its prefix and what it does when Redis is
 // unreachable.

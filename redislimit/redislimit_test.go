@@ -414,3 +414,39 @@ func TestAHoldNeverOutlastsTheWaitAsked(t *testing.T) {
 		})
 	}
 }
+
+// TestAHoldReadFromRedisIsCapped: a hold that another writer left in Redis
+// (an older release, a limiter with other limits, an operator) holds the
+// class back no longer than the Limiter's own cap: one window, and at most
+// the SDK's cap on server waits.
+func TestAHoldReadFromRedisIsCapped(t *testing.T) {
+	rdb := sharedRedis(t)
+	ctx := t.Context()
+	key := chat.LimitKey{AppID: "app", Class: chat.ClassCore}
+	for _, c := range []struct {
+		name string
+		per  time.Duration // the limits' window; 0 for a minute
+		most time.Duration
+	}{
+		{"a minute's window", 0, chat.DefaultRetryPolicy().MaxServerWait},
+		{"a window of 200ms", 200 * time.Millisecond, 200 * time.Millisecond},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			prefix := uniquePrefix()
+			l := newLimiter(t, rdb, redislimit.WithPrefix(prefix), redislimit.WithLimits(chat.RateLimits{Per: c.per}))
+			require.NoError(t, rdb.Set(ctx, prefix+"{app}:core:hold", "0", 10*time.Minute).Err())
+			left, err := redislimit.HoldLeft(ctx, l, key)
+			require.NoError(t, err)
+			assert.True(t, left > 0 && left <= c.most, "a 10-minute hold in Redis holds the class %v, not at most %v", left, c.most)
+		})
+	}
+
+	t.Run("Wait", func(t *testing.T) {
+		prefix := uniquePrefix()
+		l := newLimiter(t, rdb, redislimit.WithPrefix(prefix), redislimit.WithLimits(chat.RateLimits{Per: 200 * time.Millisecond}))
+		require.NoError(t, rdb.Set(ctx, prefix+"{app}:core:hold", "0", 10*time.Minute).Err())
+		long, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		assert.NoError(t, l.Wait(long, key), "the permit comes once a window has passed, not in 10 minutes")
+	})
+}
