@@ -13,7 +13,7 @@ import "time"
 // (https, with an optional path prefix such as "/v3"), sending the
 // credential headers creds (name → value) with every request and scrubbing
 // them from every error and log line, configured with opts, a
-// []chat.Option ([chat.WithRegion] and [chat.WithLimiter] are refused). The
+// []chat.Option (chat.WithRegion and chat.WithLimiter are refused). The
 // engine it returns has the methods
 //
 //	Do(ctx context.Context, req *chat.Request, out any, opts ...chat.RequestOption) error
