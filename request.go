@@ -216,12 +216,12 @@ func (cl *call) newRequest(ctx context.Context, opts []RequestOption) (*retryabl
 	if !rest.ValidHeader(cl.opts.onBehalfOf) {
 		return nil, newArgError("onBehalfOf", "contains a control character")
 	}
-	escaped, shown, ok := escapePath(req)
+	u, shown, ok := escapePath(c.base, req)
 	if !ok {
 		return nil, newArgError("path", "a path parameter is empty or a dot segment")
 	}
+	escaped := u[len(c.base):]
 	cl.shownPath = shown
-	u := c.base + escaped
 	if req.Query != nil {
 		q, err := encodeQuery(req.Query)
 		if err != nil {
@@ -477,16 +477,17 @@ func (cl *call) logAttempt(ctx context.Context, resp *http.Response, err error) 
 		slog.String("path", c.basePath+cl.shownPath), slog.Int("attempt", cl.attempts), outcome)
 }
 
-// escapePath returns req's path as sent (each segment escaped) and as
-// shown (a segment equal to one of req.Secrets as REDACTED), and whether
-// every segment is valid.
-func escapePath(req *Request) (escaped, shown string, ok bool) {
+// escapePath returns base followed by req's path as sent (each segment
+// escaped), the path as shown (a segment equal to one of req.Secrets as
+// REDACTED), and whether every segment is valid.
+func escapePath(base string, req *Request) (u, shown string, ok bool) {
 	var b strings.Builder
-	n := 0
+	n := len(base)
 	for _, s := range req.Path {
 		n += len(s) + 1
 	}
 	b.Grow(n + n/4)
+	b.WriteString(base)
 	secret := false
 	for _, s := range req.Path {
 		if !rest.ValidSegment(s) {
@@ -496,9 +497,9 @@ func escapePath(req *Request) (escaped, shown string, ok bool) {
 		b.WriteString(rest.EscapeSegment(s))
 		secret = secret || isSecretSegment(s, req.Secrets)
 	}
-	escaped = b.String()
+	u = b.String()
 	if !secret {
-		return escaped, escaped, true
+		return u, u[len(base):], true
 	}
 	var sb strings.Builder
 	for _, s := range req.Path {
@@ -509,7 +510,7 @@ func escapePath(req *Request) (escaped, shown string, ok bool) {
 			sb.WriteString(rest.EscapeSegment(s))
 		}
 	}
-	return escaped, sb.String(), true
+	return u, sb.String(), true
 }
 
 func isSecretSegment(s string, secrets []Secret) bool {

@@ -10,7 +10,7 @@ import (
 // errors and logs: a segment equal to one of the request's Secrets shows
 // as REDACTED, escaped or not.
 func TestEscapePath(t *testing.T) {
-
+	const base = "https://myapp.api-us.cometchat.io/v3"
 	tests := []struct {
 		name           string
 		req            Request
@@ -31,12 +31,12 @@ func TestEscapePath(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			escaped, shown, ok := escapePath(&tt.req)
+			u, shown, ok := escapePath(base, &tt.req)
 			assert.Equal(t, tt.valid, ok)
 			if !ok {
 				return
 			}
-			assert.Equal(t, tt.escaped, escaped)
+			assert.Equal(t, base+tt.escaped, u)
 			assert.Equal(t, tt.shown, shown)
 			for _, s := range tt.req.Secrets {
 				assert.NotContains(t, shown, string(s))
