@@ -160,6 +160,8 @@ func (c *caller) send(ctx context.Context, req *Request, out any, opts []Request
 	if req.attempts != nil {
 		defer func() { *req.attempts = cl.attempts }()
 	}
+	// The first attempt waits for its permits here, each retry in
+	// PrepareRetry.
 	if err := cl.permit(ctx); err != nil {
 		return cl.failed(ctx, nil, err)
 	}
@@ -186,11 +188,11 @@ type call struct {
 	observe   bool     // the limiter learns from the answers (not the data import endpoints')
 
 	attempts int
-	sent     time.Time   // when the current attempt got its permits
-	gotConn  atomic.Bool // the current attempt obtained a connection
-	answer   *http.Response
-	result   error    // what answer made: nil (out decoded) or the call's error
-	secrets  []string // every credential the call carries; built when an error or log line needs it
+	sent     time.Time      // when the current attempt got its permits
+	gotConn  atomic.Bool    // the current attempt obtained a connection
+	answer   *http.Response // the answer read last (checkRetry reads a success)
+	result   error          // what answer made: nil (out decoded) or the call's error
+	secrets  []string       // every credential the call carries; built when an error or log line needs it
 
 	// Held here, rather than each allocated on its own, to save
 	// allocations on every call.
