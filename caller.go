@@ -3,11 +3,14 @@ package chat
 import (
 	"cmp"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/base64"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -44,10 +47,40 @@ type caller struct {
 	appID     string // names the budgets a limiter keeps
 }
 
+// httpClient returns the client the callers built from o send through:
+// a copy of WithHTTPClient's, or one over [NewTransport] that trusts the
+// WithCAFile certificates besides the system's.
+func (o *options) httpClient() (*http.Client, error) {
+	if o.userClient != nil {
+		if o.caFile != "" {
+			return nil, newArgError("WithCAFile", "does not apply with WithHTTPClient: add the certificates to that client's TLS configuration")
+		}
+		cp := *o.userClient // the user's client is not modified
+		return &cp, nil
+	}
+	t := NewTransport()
+	if o.caFile != "" {
+		pem, err := os.ReadFile(o.caFile)
+		if err != nil {
+			return nil, newArgError("WithCAFile", err.Error())
+		}
+		roots, err := x509.SystemCertPool()
+		if err != nil {
+			roots = x509.NewCertPool()
+		}
+		if !roots.AppendCertsFromPEM(pem) {
+			return nil, newArgError("WithCAFile", fmt.Sprintf("%s holds no PEM certificate", o.caFile))
+		}
+		t.TLSClientConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+	}
+	return &http.Client{Transport: t}, nil
+}
+
 // newCaller builds a caller for base from o, sending the credential
-// headers creds (name → value). A WithBaseURL address replaces base's
-// scheme and host and keeps its path.
-func (o *options) newCaller(base *url.URL, creds map[string]string) (*caller, error) {
+// headers creds (name → value) through a copy of hc (whose transport it
+// shares). A WithBaseURL address replaces base's scheme and host and keeps
+// its path.
+func (o *options) newCaller(base *url.URL, creds map[string]string, hc *http.Client) (*caller, error) {
 	if o.baseURL != "" {
 		u, problem := rest.ParseBase(o.baseURL, o.loopbackHTTP, base.Path)
 		if problem != "" {
@@ -77,11 +110,8 @@ func (o *options) newCaller(base *url.URL, creds map[string]string) (*caller, er
 	}
 	secrets = rest.WithEncodings(secrets)
 
-	hc := &http.Client{Transport: NewTransport()}
-	if o.httpClient != nil {
-		cp := *o.httpClient // the user's client is not modified
-		hc = &cp
-	}
+	hcp := *hc
+	hc = &hcp
 	credentialHeaders := []string{"onBehalfOf"}
 	for name := range auth {
 		credentialHeaders = append(credentialHeaders, name)
@@ -128,8 +158,9 @@ func (c *caller) CloseIdleConnections() { c.http.CloseIdleConnections() }
 
 func init() {
 	// Package management's client is a caller for the Management API's
-	// address, with its key and secret.
-	hooks.NewCaller = func(baseURL string, creds map[string]string, opts any) (any, error) {
+	// address per set of credentials (its key and secret, and HTTP Basic
+	// auth for adding a tenant), all over one transport.
+	hooks.NewCaller = func(baseURL string, creds []map[string]string, opts any) ([]any, error) {
 		o, err := newOptions(opts.([]Option))
 		if err != nil {
 			return nil, err
@@ -144,11 +175,17 @@ func init() {
 		if problem != "" {
 			return nil, newArgError("baseURL", problem)
 		}
-		c, err := o.newCaller(base, creds)
+		hc, err := o.httpClient()
 		if err != nil {
 			return nil, err
 		}
-		return c, nil
+		callers := make([]any, len(creds))
+		for i, cr := range creds {
+			if callers[i], err = o.newCaller(base, cr, hc); err != nil {
+				return nil, err
+			}
+		}
+		return callers, nil
 	}
 }
 

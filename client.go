@@ -89,7 +89,11 @@ func NewClient(appID, apiKey string, opts ...Option) (*Client, error) {
 	if !o.region.valid() {
 		return nil, newArgError("region", `must be one of "us", "eu", "in"`)
 	}
-	api, err := o.newCaller(hostURL(appID, "api", o.region), map[string]string{"apikey": apiKey})
+	hc, err := o.httpClient()
+	if err != nil {
+		return nil, err
+	}
+	api, err := o.newCaller(hostURL(appID, "api", o.region), map[string]string{"apikey": apiKey}, hc)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,8 @@ type Option func(*options)
 type options struct {
 	region        Region
 	regionSet     bool
-	httpClient    *http.Client
+	userClient    *http.Client
+	caFile        string
 	baseURL       string
 	loopbackHTTP  bool
 	userAgent     string
@@ -32,10 +33,25 @@ func WithRegion(r Region) Option { return func(o *options) { o.region, o.regionS
 // Timeout (per attempt) and Jar are honoured, and retries wrap it. The SDK
 // does not modify hc; it adds its redirect rules to a copy. Without this
 // option the client uses an [http.Client] over [NewTransport].
-func WithHTTPClient(hc *http.Client) Option { return func(o *options) { o.httpClient = hc } }
+func WithHTTPClient(hc *http.Client) Option { return func(o *options) { o.userClient = hc } }
+
+// WithCAFile makes the client trust the certificates of the PEM file at
+// path, besides the system's: for a server whose certificate no public
+// authority signed, such as a local server's self-signed one or a
+// company proxy's. It works the same on every operating system. An empty
+// path adds none, so that the option can take an environment variable
+// that may be unset:
+//
+//	client, err := chat.NewClient(appID, apiKey,
+//		chat.WithBaseURL(os.Getenv("CHAT_BASE_URL")), chat.WithCAFile(os.Getenv("CHAT_CA_FILE")))
+//
+// NewClient fails with an [*ArgumentError] naming WithCAFile when the file
+// cannot be read or holds no certificate, and when [WithHTTPClient] is given
+// too: then add the certificates to that client's TLS configuration.
+func WithCAFile(path string) Option { return func(o *options) { o.caFile = path } }
 
 // WithBaseURL replaces the scheme and host (and adds an optional path
-// prefix), for tests and proxies. The API version prefix is still added:
+// prefix), for tests and proxies; an empty u keeps the region's address. The API version prefix is still added:
 // WithBaseURL("https://127.0.0.1:8443") sends a threaded reply to
 // https://127.0.0.1:8443/v3/messages/{id}/thread. The calls API uses the same
 // address. Only https is accepted unless [WithInsecureLoopback] is given.

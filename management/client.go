@@ -17,7 +17,6 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
-	"net/http"
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/internal/hooks"
@@ -57,7 +56,7 @@ type Client struct {
 // secret, which it sends as the "key" and "secret" headers of every
 // request (and as HTTP Basic credentials to add a tenant). Both must be
 // non-empty. The options are package chat's: [chat.WithHTTPClient],
-// [chat.WithBaseURL] (which replaces [DefaultBaseURL]),
+// [chat.WithCAFile], [chat.WithBaseURL] (which replaces [DefaultBaseURL]),
 // [chat.WithInsecureLoopback], [chat.WithUserAgent], [chat.WithLogger],
 // [chat.WithRetryPolicy], [chat.WithoutRetries], [chat.WithTimeout] and
 // [chat.WithMaxResponseBytes]; [chat.WithRegion] and [chat.WithLimiter],
@@ -74,19 +73,17 @@ func NewClient(key, secret string, opts ...chat.Option) (*Client, error) {
 	case !rest.ValidHeader(secret):
 		return nil, argError("secret", "contains a control character")
 	}
-	// Both credential sets go through one transport: the caller's client
-	// when WithHTTPClient gives one, else this one.
-	opts = append([]chat.Option{chat.WithHTTPClient(&http.Client{Transport: chat.NewTransport()})}, opts...)
-	c, err := newCaller(map[string]string{"key": key, "secret": secret}, opts)
-	if err != nil {
-		return nil, err
-	}
-	// Adding a tenant authenticates with HTTP Basic auth instead.
+	// Adding a tenant authenticates with HTTP Basic auth instead; both go
+	// through one transport.
 	basic := base64.StdEncoding.EncodeToString([]byte(key + ":" + secret))
-	tenants, err := newCaller(map[string]string{"Authorization": "Basic " + basic}, opts)
+	callers, err := hooks.NewCaller(DefaultBaseURL, []map[string]string{
+		{"key": key, "secret": secret},
+		{"Authorization": "Basic " + basic},
+	}, opts)
 	if err != nil {
 		return nil, err
 	}
+	c, tenants := callers[0].(caller), callers[1].(caller)
 	return &Client{
 		Apps:          &AppsService{c: c},
 		Tenants:       &TenantsService{c: tenants},
@@ -97,16 +94,6 @@ func NewClient(key, secret string, opts ...chat.Option) (*Client, error) {
 		Moderation:    &ModerationService{c: c},
 		c:             c,
 	}, nil
-}
-
-// newCaller returns package chat's request engine for the Management API,
-// sending the credential headers creds.
-func newCaller(creds map[string]string, opts []chat.Option) (caller, error) {
-	c, err := hooks.NewCaller(DefaultBaseURL, creds, opts)
-	if err != nil {
-		return nil, err
-	}
-	return c.(caller), nil
 }
 
 // BaseURL is the address the client sends to.

@@ -75,13 +75,12 @@ func (b banner) print(w io.Writer) {
 	p("%s -H %s %s", curl, key, shellQuote(b.base+"/v3/users"))
 
 	opts := fmt.Sprintf("chat.WithBaseURL(%q)", b.base)
-	trust := ""
 	if b.http {
 		opts += ", chat.WithInsecureLoopback()"
 	} else {
-		trust = fmt.Sprintf(" (trusting the certificate: SSL_CERT_FILE=%s on Linux, or a chat.WithHTTPClient whose TLS config does)", b.certFile)
+		opts += fmt.Sprintf(", chat.WithCAFile(%q)", b.certFile)
 	}
-	p("# Go: client, err := chat.NewClient(appID, apiKey, %s)%s", opts, trust)
+	p("# Go: client, err := chat.NewClient(appID, apiKey, %s)", opts)
 	p("# Go: mc, err := management.NewClient(key, secret, %s)", opts)
 	p("%s", bannerEnd)
 }

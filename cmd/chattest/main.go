@@ -39,7 +39,7 @@
 // address, and delivers webhook events to receivers on the networks of the
 // machine's interfaces as well as on loopback (see
 // chattest.WithLocalNetwork). An https receiver's certificate is checked
-// against the system's roots (SSL_CERT_FILE adds yours on Linux).
+// against the system's roots (SSL_CERT_FILE adds yours on Linux and BSD).
 //
 // It stops cleanly on SIGINT (Ctrl+C) or SIGTERM: it ends the dashboard's
 // live streams and the webhook deliveries, waits up to 5 seconds for the

@@ -31,8 +31,6 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -92,19 +90,9 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil || u.Scheme != "https" || u.Host == "" {
 		return fmt.Errorf("-chattest %q: want chattest's https URL, e.g. https://127.0.0.1:8443", *base)
 	}
-	pem, err := os.ReadFile(*certFile)
+	client, err := chat.NewClient(*appID, apiKey, chat.WithBaseURL(*base), chat.WithCAFile(*certFile))
 	if err != nil {
-		return fmt.Errorf("reading chattest's certificate (-cert): %w", err)
-	}
-	pool := x509.NewCertPool()
-	if !pool.AppendCertsFromPEM(pem) {
-		return fmt.Errorf("-cert %s: no PEM certificate in it", *certFile)
-	}
-	transport := chat.NewTransport()
-	transport.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
-	client, err := chat.NewClient(*appID, apiKey, chat.WithBaseURL(*base), chat.WithHTTPClient(&http.Client{Transport: transport}))
-	if err != nil {
-		return err
+		return fmt.Errorf("-cert: %w", err)
 	}
 	p := &product{client: client, appID: *appID, host: u.Host, sdk: *sdk}
 

@@ -14,10 +14,7 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"fmt"
-	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -100,12 +97,12 @@ func newClient() (client *chat.Client, done func(), err error) {
 			region = string(chat.RegionUS)
 		}
 		opts := []chat.Option{chat.WithRegion(chat.Region(region))}
-		if base := os.Getenv("CHAT_BASE_URL"); base != "" {
-			more, err := baseURLOptions(base, os.Getenv("CHAT_CA_FILE"))
-			if err != nil {
-				return nil, nil, err
-			}
-			opts = append(opts, more...)
+		// CHAT_BASE_URL and CHAT_CA_FILE, when set, send to another
+		// address (such as cmd/chattest's) trusting its certificate.
+		base := os.Getenv("CHAT_BASE_URL")
+		opts = append(opts, chat.WithBaseURL(base), chat.WithCAFile(os.Getenv("CHAT_CA_FILE")))
+		if strings.HasPrefix(base, "http://") {
+			opts = append(opts, chat.WithInsecureLoopback()) // a loopback address only
 		}
 		client, err = chat.NewClient(appID, apiKey, opts...)
 		if err != nil {
@@ -117,30 +114,6 @@ func newClient() (client *chat.Client, done func(), err error) {
 	srv := chattest.NewServer()
 	fmt.Printf("CHAT_APP_ID, CHAT_REGION and CHAT_API_KEY are not set: using the in-memory chattest server at %s\n", srv.URL())
 	return srv.Client(), srv.Close, nil
-}
-
-// baseURLOptions send to base instead of the service: over HTTPS trusting
-// the PEM certificates in caFile when it is set, or over plain HTTP when
-// base is an http:// URL of a loopback address.
-func baseURLOptions(base, caFile string) ([]chat.Option, error) {
-	opts := []chat.Option{chat.WithBaseURL(base)}
-	if strings.HasPrefix(base, "http://") {
-		opts = append(opts, chat.WithInsecureLoopback())
-	}
-	if caFile != "" {
-		pem, err := os.ReadFile(caFile)
-		if err != nil {
-			return nil, fmt.Errorf("CHAT_CA_FILE: %w", err)
-		}
-		roots := x509.NewCertPool()
-		if !roots.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("CHAT_CA_FILE %s: no PEM certificate in it", caFile)
-		}
-		tr := chat.NewTransport()
-		tr.TLSClientConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
-		opts = append(opts, chat.WithHTTPClient(&http.Client{Transport: tr}))
-	}
-	return opts, nil
 }
 
 // ensureUser creates a user, or updates it when it exists already, so that

@@ -10,18 +10,18 @@ package hooks
 import "time"
 
 // NewCaller returns package chat's request engine for the API at baseURL
-// (https, with an optional path prefix such as "/v3"), sending the
-// credential headers creds (name → value) with every request and scrubbing
-// them from every error and log line, configured with opts, a
-// []chat.Option (chat.WithRegion and chat.WithLimiter are refused). The
-// engine it returns has the methods
+// (https, with an optional path prefix such as "/v3"), one per set of
+// credential headers in creds (name → value), all over one transport: each
+// sends its headers with every request and scrubs them from every error and
+// log line. opts is a []chat.Option (chat.WithRegion and chat.WithLimiter
+// are refused). Each engine it returns has the methods
 //
 //	Do(ctx context.Context, req *chat.Request, out any, opts ...chat.RequestOption) error
 //	BaseURL() string
 //	CloseIdleConnections()
 //
 // Problems are reported as a *chat.ArgumentError.
-var NewCaller func(baseURL string, creds map[string]string, opts any) (any, error)
+var NewCaller func(baseURL string, creds []map[string]string, opts any) ([]any, error)
 
 // Clock is a clock that runs at its own pace: chattest's, which may run
 // faster than the real one.
