@@ -346,8 +346,9 @@ type ExtensionReply[B any] struct {
 
 // SettingsBody is the body of the settings operations: body.data.settings
 // on store, update and get (get adds the app id to the settings);
-// body.data.success on delete. The sms-notification extension answers
-// store, update and delete with body.success instead.
+// body.data.success on delete, body.data.settings.success for gifs-giphy
+// and image-moderation. The sms-notification extension answers store,
+// update and delete with body.success instead.
 type SettingsBody struct {
 	// Data holds the settings or the outcome.
 	Data SettingsData `json:"data"`
@@ -363,9 +364,18 @@ type SettingsData struct {
 	Success bool `json:"success,omitempty"`
 }
 
-// OK reports whether the extension reported success in the body, in
-// either of the places it puts it (body.data.success or body.success).
-func (b SettingsBody) OK() bool { return b.Data.Success || b.Success }
+// OK reports whether the extension reported success in the body, in any
+// of the places extensions put it: body.data.success, body.success, or
+// body.data.settings.success.
+func (b SettingsBody) OK() bool {
+	if b.Data.Success || b.Success {
+		return true
+	}
+	var outcome struct {
+		Success bool `json:"success"`
+	}
+	return json.Unmarshal(b.Data.Settings, &outcome) == nil && outcome.Success
+}
 
 // RawSettings are an extension's settings as JSON, kept as sent. They may
 // hold credentials (API keys, tokens, passwords), so printing RawSettings

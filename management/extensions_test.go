@@ -415,6 +415,58 @@ func TestExtensionsValidate(t *testing.T) {
 	assert.Zero(t, m.Calls())
 }
 
+// TestDeleteSettingsExamplesAreOK serves the reference's answer of every
+// settings delete to DeleteSettings: OK reports the success wherever the
+// extension puts it (body.data.success, body.success, or, for gifs-giphy
+// and image-moderation, body.data.settings.success). The examples of two
+// extensions answer settings with no outcome in the body: OK does not
+// invent one, and the reply's Success still reports the extension's.
+func TestDeleteSettingsExamplesAreOK(t *testing.T) {
+	noOutcome := map[string]bool{"delete-settings-sentiment-analysis": true, "delete-settings-xss-filter": true}
+	var deletes []string
+	for name, ex := range wiretest.LoadExamples(t, examplesDir, "management") {
+		if ex.Method != http.MethodDelete || !settingsPath.MatchString(ex.Path) {
+			continue
+		}
+		deletes = append(deletes, name)
+		t.Run(name, func(t *testing.T) {
+			cc, _ := settingsCase(t, ex)
+			_, bodies := ex.Answers()
+			res, err := serve(t, ex, bodies[0], cc.call)
+			require.NoError(t, err)
+			reply := res.(*management.ExtensionReply[management.SettingsBody])
+			assert.Equal(t, !noOutcome[name], reply.Body.OK())
+			assert.True(t, reply.Success)
+		})
+	}
+	assert.Len(t, deletes, 26, "every settings delete the reference documents")
+	assert.Contains(t, deletes, "delete-settings-giphy")
+	assert.Contains(t, deletes, "delete-settings-image-moderation")
+}
+
+// TestSettingsBodyOK reads the outcome from the places the extensions put
+// it, and only a true success there is success.
+func TestSettingsBodyOK(t *testing.T) {
+	for _, tt := range []struct {
+		body string
+		ok   bool
+	}{
+		{`{"data":{"success":true}}`, true},
+		{`{"success":true}`, true},
+		{`{"data":{"settings":{"success":true}}}`, true},
+		{`{"data":{"settings":{"success":false}}}`, false},
+		{`{"data":{"settings":{"success":"true"}}}`, false},
+		{`{"data":{"settings":{"giphyApiKey":"k"}}}`, false},
+		{`{"data":{"settings":["success"]}}`, false},
+		{`{"data":{}}`, false},
+		{`{}`, false},
+	} {
+		var b management.SettingsBody
+		require.NoError(t, json.Unmarshal([]byte(tt.body), &b))
+		assert.Equal(t, tt.ok, b.OK(), tt.body)
+	}
+}
+
 func TestGetExtensionSettingsBadSettings(t *testing.T) {
 	m := newMockAPI(t)
 	m.Reply(http.StatusOK, settingsReply(`["not","an","object"]`))
