@@ -29,6 +29,9 @@ import (
 //   - A group's messages and conversation: its members.
 //   - A conversation named by its id: its owners; another's answers
 //     ERR_CONVERSATION_NOT_ACCESSIBLE whether or not it exists.
+//   - A call and its transcriptions: the users who took part in it (see
+//     callRec.tookPart); another's answers ERR_CALL_SESSION_NOT_FOUND, as
+//     a call that does not exist does.
 //
 // A user creates groups as themself: with an acting user, the body's owner
 // is ignored, as update-group ignores it.
@@ -61,6 +64,20 @@ func (st *state) canSeeGroup(uid string, g *groupRec) bool {
 // users: the app, every user for a public group, its members otherwise.
 func (st *state) canListMembers(uid string, g *groupRec) bool {
 	return isApp(uid) || g.g.Type == chat.GroupPublic || st.member(g, uid) != nil
+}
+
+// canSeeCall reports whether uid may see the call r: the app, and the
+// users who took part in it.
+func canSeeCall(uid string, r *callRec) bool { return isApp(uid) || r.tookPart(uid) }
+
+// callFor returns the call id when uid may see it, or
+// ERR_CALL_SESSION_NOT_FOUND.
+func (st *state) callFor(uid, id string) (*callRec, error) {
+	r := st.calls[id]
+	if r == nil || !canSeeCall(uid, r) {
+		return nil, errCallSessionNotFound(id)
+	}
+	return r, nil
 }
 
 // messageFor returns the message id when uid may see it; otherwise, and

@@ -16,11 +16,10 @@ import (
 // one): tests seed them with Server.AddCall and Server.AddTranscription
 // (seed_calls.go).
 
-// Calling error codes the fake answers with.
-const (
-	codeCallSessionNotFound = "ERR_CALL_SESSION_NOT_FOUND"
-	codeCallNotAPart        = "ERR_CALL_NOT_A_PART"
-)
+// codeCallSessionNotFound is the calling error code the fake answers
+// with: a call that does not exist, or that the acting user did not take
+// part in (access.go).
+const codeCallSessionNotFound = "ERR_CALL_SESSION_NOT_FOUND"
 
 // recentTranscripts is how many transcriptions a call object carries.
 const recentTranscripts = 5
@@ -104,26 +103,11 @@ func errCallSessionNotFound(sessionID string) *apiError {
 		"The call session "+sessionID+" does not exist.", "")
 }
 
-func errCallNotAPart(sessionID, uid string) *apiError {
-	return newAPIError(http.StatusForbidden, codeCallNotAPart,
-		"The user "+uid+" is not a part of the call session "+sessionID+".", "")
-}
-
 // pathCall returns the call named by the path's {sessionId}, which the
-// onBehalfOf user, when there is one, must have taken part in.
-//
-// onBehalfOf scopes results to the user: for a call the user had no part
-// in, the fake answers 403 ERR_CALL_NOT_A_PART (see CHOICES.md).
+// onBehalfOf user, when there is one, must have taken part in: a call
+// they had no part in answers as one that does not exist (access.go).
 func (st *state) pathCall(c *call) (*callRec, error) {
-	id := c.r.PathValue("sessionId")
-	r := st.calls[id]
-	if r == nil {
-		return nil, errCallSessionNotFound(id)
-	}
-	if c.onBehalfOf != "" && !r.tookPart(c.onBehalfOf) {
-		return nil, errCallNotAPart(id, c.onBehalfOf)
-	}
-	return r, nil
+	return st.callFor(c.onBehalfOf, c.r.PathValue("sessionId"))
 }
 
 // optBool reads an optional boolean parameter: set is false when absent.
@@ -224,7 +208,7 @@ func (st *state) listCalls(c *call) (any, error) {
 	}
 	recs := make([]*callRec, 0, len(st.calls))
 	for _, r := range st.calls {
-		if (c.onBehalfOf == "" || r.tookPart(c.onBehalfOf)) && f.keep(r) {
+		if canSeeCall(c.onBehalfOf, r) && f.keep(r) {
 			recs = append(recs, r)
 		}
 	}

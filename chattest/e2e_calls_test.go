@@ -3,6 +3,7 @@ package chattest_test
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -255,10 +256,32 @@ func TestCallsOnBehalfOf(t *testing.T) {
 	require.NoError(t, err, "an unanswered participant took part")
 	assert.Equal(t, "c2", c.SessionID)
 
-	_, err = client.Calls.Get(ctx, "c1", chat.OnBehalfOf("carol"))
-	requireAPIError(t, err, http.StatusForbidden, "ERR_CALL_NOT_A_PART", chat.ErrForbidden)
-	_, err = client.Calls.ListTranscriptions(ctx, "c1", nil, chat.OnBehalfOf("carol"))
-	requireAPIError(t, err, http.StatusForbidden, "ERR_CALL_NOT_A_PART", chat.ErrForbidden)
+	// A call carol had no part in answers as one that does not exist, so
+	// that she cannot tell which session ids are in use.
+	for _, op := range []struct {
+		name string
+		call func(id string) error
+	}{
+		{"get", func(id string) error {
+			_, err := client.Calls.Get(ctx, id, chat.OnBehalfOf("carol"))
+			return err
+		}},
+		{"transcriptions", func(id string) error {
+			_, err := client.Calls.ListTranscriptions(ctx, id, nil, chat.OnBehalfOf("carol"))
+			return err
+		}},
+	} {
+		t.Run(op.name, func(t *testing.T) {
+			other := requireAPIError(t, op.call("c1"), http.StatusNotFound, "ERR_CALL_SESSION_NOT_FOUND", chat.ErrNotFound)
+			missing := requireAPIError(t, op.call("c9"), http.StatusNotFound, "ERR_CALL_SESSION_NOT_FOUND", chat.ErrNotFound)
+			assert.Equal(t, strings.ReplaceAll(missing.Message, "c9", "c1"), other.Message)
+			assert.Equal(t, strings.ReplaceAll(missing.DevMessage, "c9", "c1"), other.DevMessage)
+			assert.Equal(t, missing.Details, other.Details)
+		})
+	}
+	list, err := client.Calls.List(ctx, nil, chat.OnBehalfOf("carol"))
+	require.NoError(t, err)
+	assert.NotContains(t, ids(list.Data, func(c chat.Call) string { return c.SessionID }), "c1")
 
 	page, err := client.Calls.ListTranscriptions(ctx, "c1", nil, chat.OnBehalfOf("bob"))
 	require.NoError(t, err)
