@@ -1,6 +1,7 @@
 package chattest_test
 
 import (
+	"encoding/json"
 	"strconv"
 	"testing"
 	"time"
@@ -198,4 +199,59 @@ func TestWebhookGroupReceiptsToAll(t *testing.T) {
 	assert.Equal(t, webhook.TriggerMessageReadByAll, re.Trigger())
 	assert.Equal(t, "carol", re.Body.User.UID)
 	assert.Equal(t, []string{"message_delivered_to_all", "message_read_by_all"}, triggersFired(srv))
+}
+
+// TestWebhookReceiptUser: the user of every receipt delivery (the two
+// receipts and the two to-all triggers) carries hasBlockedMe, whether the
+// reader blocked the message's sender, and deactivatedAt, zero for an
+// active user, as the service sends them.
+func TestWebhookReceiptUser(t *testing.T) {
+	srv, client := start(t)
+	seed(srv, "alice", "bob", "carol")
+	ctx := t.Context()
+	recv := newHookReceiver(t, &webhook.Verifier{Username: hookUser, Password: hookPassword})
+	triggers := []webhook.Trigger{webhook.TriggerMessageDeliveryReceipt, webhook.TriggerMessageDeliveredToAll,
+		webhook.TriggerMessageReadReceipt, webhook.TriggerMessageReadByAll}
+	hookTo(t, srv, "receipts", recv.URL, triggers...)
+
+	_, err := client.Messages.Send(ctx, toUser("bob", "hi bob"), chat.OnBehalfOf("alice"))
+	require.NoError(t, err)
+	_, err = client.Messages.Send(ctx, toUser("carol", "hi carol"), chat.OnBehalfOf("alice"))
+	require.NoError(t, err)
+	_, err = client.Blocked.Block(ctx, "bob", &chat.BlockUsersRequest{BlockedUIDs: []string{"alice"}})
+	require.NoError(t, err)
+
+	for _, reader := range []struct {
+		uid     string
+		blocked bool
+	}{{"bob", true}, {"carol", false}} {
+		t.Run(reader.uid, func(t *testing.T) {
+			from := len(srv.Deliveries())
+			_, err := client.Conversations.MarkUserDelivered(ctx, "alice", reader.uid, nil)
+			require.NoError(t, err)
+			_, err = client.Conversations.MarkUserRead(ctx, "alice", reader.uid, nil)
+			require.NoError(t, err)
+			for _, want := range triggers {
+				re, ok := recv.next(t).(*webhook.ReceiptEvent)
+				require.True(t, ok)
+				assert.Equal(t, want, re.Trigger())
+				assert.Equal(t, reader.uid, re.Body.User.UID)
+				assert.Equal(t, reader.blocked, re.Body.User.HasBlockedMe, "%s: hasBlockedMe", want)
+				assert.Zero(t, re.Body.User.DeactivatedAt)
+			}
+			u, _ := srv.User(reader.uid)
+			sent := srv.Deliveries()[from:]
+			require.Len(t, sent, len(triggers))
+			for _, d := range sent {
+				var payload struct {
+					Body struct {
+						User map[string]any `json:"user"`
+					} `json:"body"`
+				}
+				require.NoError(t, json.Unmarshal(d.Data, &payload))
+				assert.Equal(t, map[string]any{"uid": reader.uid, "name": u.Name, "status": "offline",
+					"hasBlockedMe": reader.blocked, "deactivatedAt": float64(0)}, payload.Body.User, "%s, as sent", d.Trigger)
+			}
+		})
+	}
 }

@@ -36,10 +36,16 @@ type receiptBody struct {
 	Timestamp chat.Timestamp `json:"timestamp"`
 }
 
+// receiptUser is who received or read the message, as the service sends
+// it: with hasBlockedMe (whether they blocked the message's sender) and
+// deactivatedAt (zero: a user who marks a message is active), both always
+// present.
 type receiptUser struct {
-	UID    string          `json:"uid"`
-	Name   string          `json:"name"`
-	Status chat.UserStatus `json:"status"`
+	UID           string          `json:"uid"`
+	Name          string          `json:"name"`
+	Status        chat.UserStatus `json:"status"`
+	HasBlockedMe  bool            `json:"hasBlockedMe"`
+	DeactivatedAt chat.Timestamp  `json:"deactivatedAt"`
 }
 
 // emitReceipt fires the trigger of action for the acting user's mark of
@@ -72,7 +78,7 @@ func (st *state) receiptOf(c *call, t convTarget, m *msgRec, action string) rece
 	if t.typ == chat.ConversationGroup {
 		receiver, rt = m.m.Receiver, chat.ReceiverGroup
 	}
-	reader := receiptUser{UID: t.owner}
+	reader := receiptUser{UID: t.owner, HasBlockedMe: st.isBlocked(t.owner, m.m.Sender)}
 	if u := st.users[t.owner]; u != nil {
 		reader.Name, reader.Status = u.u.Name, u.u.Status
 	}
