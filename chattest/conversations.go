@@ -84,6 +84,7 @@ type derivedConv struct {
 
 	filed bool           // in the lists of its users or group
 	at    chat.Timestamp // its updatedAt in its users' lists
+	last  int64          // the id of its last message in its users' lists
 	tally convTally      // what unread counts count
 }
 
@@ -570,10 +571,10 @@ func (st *state) markUnread(c *call, t convTarget) (any, error) {
 
 // GET /v3/conversations
 //
-// With onBehalfOf: that user's conversations, most recently updated first,
-// then by the uid or guid of conversationWith. Without it: every user's,
-// ordered by owner uid, then as with it (a one-on-one conversation shows
-// once per user, relative to each). searchKey matches the name of
+// With onBehalfOf: that user's conversations, the newest last message
+// first (convCompare: when it was sent, then its id). Without it: every
+// user's, ordered by owner uid, then as with it (a one-on-one
+// conversation shows once per user, relative to each). searchKey matches the name of
 // conversationWith, ignoring case; tags, userTags and groupTags keep
 // conversations with any of the tags; once userTags or groupTags is given,
 // a conversation must match the one of its type. Conversations with users

@@ -5,6 +5,7 @@ import (
 	"iter"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/google/btree"
 
@@ -19,7 +20,7 @@ import (
 // rebuilds it.
 type conversationsIndex struct {
 	convs      map[string]*derivedConv            // by id, once a message or openConv made them
-	userConvs  map[string]*btree.BTreeG[convItem] // by owner: their one-on-one conversations, most recently updated first
+	userConvs  map[string]*btree.BTreeG[convItem] // by owner: their one-on-one conversations, in the list's order (convBefore)
 	pairConvs  map[[2]string][]*derivedConv       // one-on-one conversations by their two users in order
 	groupConvs map[string][]*derivedConv          // group conversations by guid
 	hiddenOf   map[string]map[string]bool         // by owner: the ids of the conversations they reset
@@ -35,25 +36,40 @@ func (x *conversationsIndex) init() {
 	}
 }
 
-// convItem is a conversation in an owner's list: its updatedAt and the
-// uid or guid of conversationWith, by which the list is ordered.
+// convItem is a conversation in an owner's list, with what orders it:
+// its updatedAt, the id of its last message, and the uid or guid of
+// conversationWith.
 type convItem struct {
 	at   chat.Timestamp
+	last int64 // the id of its last message; 0 when it has none
 	with string
 	cv   *derivedConv
 }
 
-// convBefore is the order of the conversation list: most recently updated
-// first, then by the uid or guid of conversationWith, then by id.
-func convBefore(a, b convItem) bool {
-	switch {
-	case a.at != b.at:
-		return a.at > b.at
-	case a.with != b.with:
-		return a.with < b.with
-	}
-	return a.cv.id < b.cv.id
+// item is cv as it is ordered now, with conversationWith's uid or guid.
+func (cv *derivedConv) item(with string) convItem {
+	return convItem{at: cv.updatedAt(), last: cv.lastID(), with: with, cv: cv}
 }
+
+// filedItem is cv as it is filed in its users' lists (at and last as
+// they were when it was filed).
+func (cv *derivedConv) filedItem(with string) convItem {
+	return convItem{at: cv.at, last: cv.last, with: with, cv: cv}
+}
+
+// convCompare is the order of the conversation lists: the newest last
+// message first, by when it was sent, then by its id (ids grow as
+// messages are stored, so of two sent in the same second the later comes
+// first); a conversation opened without a message by when it was opened,
+// after those whose last message was sent in that second; then by the uid
+// or guid of conversationWith, then by id.
+func convCompare(a, b convItem) int {
+	return cmp.Or(cmp.Compare(b.at, a.at), cmp.Compare(b.last, a.last), strings.Compare(a.with, b.with), strings.Compare(a.cv.id, b.cv.id))
+}
+
+// convBefore reports whether a comes before b in the conversation lists
+// (convCompare).
+func convBefore(a, b convItem) bool { return convCompare(a, b) < 0 }
 
 // conv returns the conversation id, or nil: a conversation exists while
 // it has a message, or was started without one (openConv) and has none.
@@ -85,6 +101,14 @@ func (cv *derivedConv) opened() chat.Timestamp {
 		return 0
 	}
 	return cv.openedAt
+}
+
+// lastID is the id of the last message of cv, or 0 when it has none.
+func (cv *derivedConv) lastID() int64 {
+	if n := len(cv.msgs); n > 0 {
+		return cv.msgs[n-1].id
+	}
+	return 0
 }
 
 // updatedAt is when the last message of cv was sent, or when it was
@@ -172,14 +196,14 @@ func (st *state) settleConv(cv *derivedConv) {
 	if cv.exists() && !cv.filed {
 		st.fileConv(cv)
 	}
-	if cv.typ == chat.ConversationUser && cv.filed && cv.at != cv.updatedAt() {
+	if cv.typ == chat.ConversationUser && cv.filed && (cv.at != cv.updatedAt() || cv.last != cv.lastID()) {
 		for _, owner := range cv.owners() {
 			t := st.userConvs[owner]
-			t.Delete(convItem{at: cv.at, with: cv.peer(owner), cv: cv})
-			t.ReplaceOrInsert(convItem{at: cv.updatedAt(), with: cv.peer(owner), cv: cv})
+			t.Delete(cv.filedItem(cv.peer(owner)))
+			t.ReplaceOrInsert(cv.item(cv.peer(owner)))
 		}
 	}
-	cv.at = cv.updatedAt()
+	cv.at, cv.last = cv.updatedAt(), cv.lastID()
 }
 
 // owners are the users of a one-on-one conversation who may list it.
@@ -195,7 +219,7 @@ func (cv *derivedConv) owners() []string {
 
 // fileConv adds cv to the lists of its users or its group.
 func (st *state) fileConv(cv *derivedConv) {
-	cv.filed, cv.at = true, cv.updatedAt()
+	cv.filed, cv.at, cv.last = true, cv.updatedAt(), cv.lastID()
 	if cv.typ == chat.ConversationGroup {
 		st.groupConvs[cv.guid] = append(st.groupConvs[cv.guid], cv)
 		return
@@ -208,7 +232,7 @@ func (st *state) fileConv(cv *derivedConv) {
 			t = newTree(convBefore)
 			st.userConvs[owner] = t
 		}
-		t.ReplaceOrInsert(convItem{at: cv.at, with: cv.peer(owner), cv: cv})
+		t.ReplaceOrInsert(cv.filedItem(cv.peer(owner)))
 	}
 }
 
@@ -232,7 +256,7 @@ func (st *state) unfileConv(cv *derivedConv, typ chat.ConversationType, a, b, gu
 	was := derivedConv{id: cv.id, a: a, b: b}
 	for _, owner := range was.owners() {
 		if t := st.userConvs[owner]; t != nil {
-			t.Delete(convItem{at: cv.at, with: was.peer(owner), cv: cv})
+			t.Delete(cv.filedItem(was.peer(owner)))
 		}
 	}
 }
@@ -279,16 +303,11 @@ func (st *state) ownerConvs(owner string, l convListing) (seq iter.Seq[convItem]
 			}
 			for _, cv := range st.groupConvs[guid] {
 				if cv.exists() && st.accessible(owner, cv) {
-					groups = append(groups, convItem{at: cv.updatedAt(), with: cv.guid, cv: cv})
+					groups = append(groups, cv.item(cv.guid))
 				}
 			}
 		}
-		slices.SortFunc(groups, func(a, b convItem) int {
-			if convBefore(a, b) {
-				return -1
-			}
-			return 1
-		})
+		slices.SortFunc(groups, convCompare)
 	}
 	total = len(groups)
 	users := st.userConvs[owner]

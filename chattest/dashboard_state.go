@@ -97,15 +97,7 @@ func (h *Handler) dashConversationsOf() dashList[dashConversation] {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	convs := st.allConvs()
-	last := func(cv *derivedConv) int64 {
-		if n := len(cv.msgs); n > 0 {
-			return cv.msgs[n-1].id
-		}
-		return 0
-	}
-	slices.SortFunc(convs, func(a, b *derivedConv) int {
-		return cmp.Or(cmp.Compare(last(b), last(a)), cmp.Compare(b.opened(), a.opened()), cmp.Compare(a.id, b.id))
-	})
+	slices.SortFunc(convs, func(a, b *derivedConv) int { return convCompare(a.item(""), b.item("")) })
 	out := dashList[dashConversation]{Total: len(convs)}
 	for _, cv := range convs[:min(len(convs), dashRows)] {
 		dc := dashConversation{ID: cv.id, Type: string(cv.typ), Messages: len(cv.msgs), LastAt: cv.opened()}

@@ -130,6 +130,31 @@ func dashScene(t *testing.T, srv *chattest.Server) (secrets []string) {
 	return secrets
 }
 
+// TestDashboardConversationOrder: the dashboard lists conversations in the
+// conversation list's order, the newest last message first by when it was
+// sent: an imported message stored last but sent earlier puts its
+// conversation after the others.
+func TestDashboardConversationOrder(t *testing.T) {
+	srv, client := start(t)
+	seed(srv, "alice", "bob", "carol", "dave")
+	ctx := t.Context()
+	_, err := client.Messages.Send(ctx, toUser("bob", "now"), chat.OnBehalfOf("alice"))
+	require.NoError(t, err)
+	_, err = client.DataImport.ImportMessages(ctx, []chat.ImportMessage{{MUID: "old", Sender: "carol", ReceiverType: chat.ReceiverUser,
+		Receiver: "dave", Data: chat.ImportMessageData{Text: "last year"}, SentAt: chat.TimestampOf(t0.AddDate(-1, 0, 0))}})
+	require.NoError(t, err)
+	_, err = client.Messages.Send(ctx, toUser("carol", "now too"), chat.OnBehalfOf("bob"))
+	require.NoError(t, err)
+
+	p := getPage(t, srv, srv.HTTPClient(), "conversations")
+	at := func(id string) int {
+		row(t, p, "data-conversation", id)
+		return strings.Index(p, `data-conversation="`+id+`"`)
+	}
+	assert.Less(t, at("bob_user_carol"), at("alice_user_bob"), "of two sent in the same second, the later first")
+	assert.Less(t, at("alice_user_bob"), at("carol_user_dave"), "the message sent last year last")
+}
+
 func TestDashboardPages(t *testing.T) {
 	srv, _ := start(t)
 	hc := srv.HTTPClient()

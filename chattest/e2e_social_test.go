@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -212,6 +213,59 @@ func TestConversationUserLifecycle(t *testing.T) {
 	assert.Equal(t, http.StatusBadRequest, r.resp.StatusCode, "onBehalfOf is required")
 }
 
+// TestConversationOrderInOneSecond: conversations whose last messages
+// were sent in the same second list the newest last message first, on the
+// server API and the client API, one-on-one and group conversations alike,
+// and their pages follow that order.
+func TestConversationOrderInOneSecond(t *testing.T) {
+	srv, client := start(t) // every message is sent at t0
+	ctx := t.Context()
+	seed(srv, "alice", "bob", "carol", "dave")
+	srv.AddGroup(chat.Group{GUID: "team", Name: "Team", Type: chat.GroupPublic, Owner: "alice"}, "bob")
+	token := mint(t, client, "alice")
+
+	// listed is alice's list on the server API, the SDK's iterator one
+	// conversation a page, and the client API, page by page, as the
+	// client SDKs ask for it.
+	listed := func(t *testing.T) []string {
+		t.Helper()
+		got := listFor(t, client, "alice", nil)
+		var walked []string
+		for c, err := range client.Conversations.All(ctx, &chat.ListConversationsOptions{PageOptions: chat.PageOptions{PerPage: 1}},
+			chat.OnBehalfOf("alice")) {
+			require.NoError(t, err)
+			walked = append(walked, c.ConversationID)
+		}
+		var paged []string
+		for page := 1; page <= len(got); page++ {
+			r := do(t, srv, http.MethodGet, "/v3.0/conversations?per_page=1&page="+strconv.Itoa(page), "", as(srv, token))
+			require.Equal(t, http.StatusOK, r.resp.StatusCode, "%v", r.body)
+			data, _ := r.body["data"].([]any)
+			require.Len(t, data, 1, "page %d", page)
+			paged = append(paged, data[0].(map[string]any)["conversationId"].(string))
+		}
+		ids := make([]string, len(got))
+		for i, s := range got {
+			ids[i], _, _ = strings.Cut(s, ":")
+		}
+		assert.Equal(t, ids, walked, "the iterator's pages")
+		assert.Equal(t, ids, paged, "the client API's pages")
+		return ids
+	}
+
+	dm(t, client, "alice", "bob", "1")
+	dm(t, client, "alice", "carol", "2")
+	groupPost(t, client, "bob", "team", "3")
+	dm(t, client, "dave", "alice", "4")
+	assert.Equal(t, []string{"alice_user_dave", "group_team", "alice_user_carol", "alice_user_bob"}, listed(t))
+
+	dm(t, client, "bob", "alice", "5")
+	assert.Equal(t, []string{"alice_user_bob", "alice_user_dave", "group_team", "alice_user_carol"}, listed(t),
+		"a new message brings its conversation first")
+	groupPost(t, client, "alice", "team", "6")
+	assert.Equal(t, []string{"group_team", "alice_user_bob", "alice_user_dave", "alice_user_carol"}, listed(t))
+}
+
 func TestConversationListOrderAndFilters(t *testing.T) {
 	srv, client, clk := startClocked(t)
 	ctx := t.Context()
@@ -226,24 +280,25 @@ func TestConversationListOrderAndFilters(t *testing.T) {
 	dm(t, client, "erin", "alice", "e->a")
 	dm(t, client, "bob", "erin", "b->e")
 
-	// With onBehalfOf: most recent first, then by conversationWith.
-	assert.Equal(t, []string{"bob_user_erin:0", "bob_user_carol:1", "bob_user_dave:1", "alice_user_bob:1"},
+	// With onBehalfOf: the newest last message first; of two sent in the
+	// same second (carol's and dave's), the later.
+	assert.Equal(t, []string{"bob_user_erin:0", "bob_user_dave:1", "bob_user_carol:1", "alice_user_bob:1"},
 		listFor(t, client, "bob", nil))
 	// Without: by owner, then the same order; one-on-one conversations
 	// show once per user.
 	assert.Equal(t, []string{
 		"alice_user_erin:1", "alice_user_bob:0",
-		"bob_user_erin:0", "bob_user_carol:1", "bob_user_dave:1", "alice_user_bob:1",
+		"bob_user_erin:0", "bob_user_dave:1", "bob_user_carol:1", "alice_user_bob:1",
 		"bob_user_carol:0", "bob_user_dave:0",
-		"alice_user_erin:0", "bob_user_erin:1",
+		"bob_user_erin:1", "alice_user_erin:0",
 	}, listFor(t, client, "", nil))
-	assert.Equal(t, []string{"alice_user_erin:1", "alice_user_bob:0", "bob_user_erin:0", "bob_user_carol:1", "bob_user_dave:1"},
+	assert.Equal(t, []string{"alice_user_erin:1", "alice_user_bob:0", "bob_user_erin:0", "bob_user_dave:1", "bob_user_carol:1"},
 		listFor(t, client, "", &chat.ListConversationsOptions{Unique: true}), "unique: each conversation once")
 
 	// Filters.
 	assert.Equal(t, []string{"bob_user_carol:1"}, listFor(t, client, "bob", &chat.ListConversationsOptions{SearchKey: "CAR"}))
 	assert.Equal(t, []string{"bob_user_erin:0"}, listFor(t, client, "bob", &chat.ListConversationsOptions{SearchKey: "support"}))
-	assert.Equal(t, []string{"bob_user_carol:1", "bob_user_dave:1", "alice_user_bob:1"},
+	assert.Equal(t, []string{"bob_user_dave:1", "bob_user_carol:1", "alice_user_bob:1"},
 		listFor(t, client, "bob", &chat.ListConversationsOptions{Unread: true}))
 	assert.Equal(t, []string{"bob_user_erin:0"}, listFor(t, client, "bob", &chat.ListConversationsOptions{UserTags: []string{"staff"}}))
 	assert.Empty(t, listFor(t, client, "bob", &chat.ListConversationsOptions{GroupTags: []string{"staff"}}))
@@ -273,7 +328,7 @@ func TestConversationListOrderAndFilters(t *testing.T) {
 		require.NoError(t, err)
 		all = append(all, c.ConversationID)
 	}
-	assert.Equal(t, []string{"bob_user_erin", "bob_user_carol", "bob_user_dave", "alice_user_bob"}, all)
+	assert.Equal(t, []string{"bob_user_erin", "bob_user_dave", "bob_user_carol", "alice_user_bob"}, all)
 
 	// Blocked users: left out unless asked, with their block status on request.
 	srv.Block("bob", "dave")

@@ -429,14 +429,20 @@ func (st *state) checkConversationsIndex() error {
 				if cv.typ == chat.ConversationUser {
 					with = cv.peer(uid)
 				}
-				want = append(want, convItem{at: cv.updatedAt(), with: with, cv: cv})
+				last := int64(0)
+				if n := len(cv.msgs); n > 0 {
+					last = cv.msgs[n-1].id
+				}
+				want = append(want, convItem{at: cv.updatedAt(), last: last, with: with, cv: cv})
 			}
-			// As the list answered before it was indexed: most recently
-			// updated first, then by conversationWith's uid or guid, then
-			// by id.
+			// The newest last message first (when it was sent, then its
+			// id), then by conversationWith's uid or guid, then by id.
 			slices.SortFunc(want, func(a, b convItem) int {
 				if a.at != b.at {
 					return -cmp.Compare(int64(a.at), int64(b.at))
+				}
+				if a.last != b.last {
+					return -cmp.Compare(a.last, b.last)
 				}
 				if a.with != b.with {
 					return strings.Compare(a.with, b.with)
