@@ -1,6 +1,8 @@
 package chattest
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -35,6 +37,19 @@ import (
 //
 // A user creates groups as themself: with an acting user, the body's owner
 // is ignored, as update-group ignores it.
+//
+// A user's private metadata, the "@private" member of their metadata (the
+// email and phone number the notification extensions use), is seen by
+// that user alone and by the app. Every answer that an acting user gets
+// (the client API, the server API with onBehalfOf) and every websocket
+// frame leaves through hidePrivate, which takes it out of every user
+// object but the acting user's own, wherever the object sits: the user
+// asked for, lists of users, friends and members, message entities
+// (sender, receiver, by, on, and the messages and users inside them),
+// conversationWith, reactions, typing and presence frames. Webhook
+// deliveries, the dashboard and the Server's methods are the app's and
+// keep it, but for Server.Conversation and Server.MessageAs, which show
+// what a user is answered (cloneFor).
 
 // isApp reports whether uid is the app rather than a user: no acting user,
 // or app_system.
@@ -170,6 +185,285 @@ func groupOwner(c *call, asked string) string {
 		return c.onBehalfOf
 	}
 	return asked
+}
+
+// privateMark is the private metadata's key as JSON encodes it: an answer
+// without it has nothing to hide.
+var privateMark = []byte(`"@private"`)
+
+// hidePrivate returns out, a JSON answer or frame for viewer, without the
+// private metadata of the users in it other than viewer. A user object is
+// an object with a string "uid" and an object "metadata"; its metadata
+// loses "@private", and goes when nothing else is in it. The free-form
+// members (metadata, customData) are not searched for users. out is
+// returned as it is when the app is the viewer, when nothing is hidden (a
+// scan for "@private" finds that out at once for most answers) and when
+// it is not one JSON value; otherwise the members hidden are cut out of a
+// copy, everything else kept byte for byte.
+func hidePrivate(viewer string, out []byte) []byte {
+	if isApp(viewer) || !bytes.Contains(out, privateMark) {
+		return out
+	}
+	s := privateScan{b: out, viewer: viewer}
+	if end, ok := s.value(0); !ok || skipJSONSpace(out, end) != len(out) || len(s.cuts) == 0 {
+		return out
+	}
+	slices.SortFunc(s.cuts, func(a, b span) int { return a.from - b.from })
+	hidden := make([]byte, 0, len(out))
+	at := 0
+	for _, c := range s.cuts {
+		hidden = append(hidden, out[at:c.from]...)
+		at = c.to
+	}
+	return append(hidden, out[at:]...)
+}
+
+// cloneFor is clone (state.go) of v as the API shows it to viewer: without
+// the private metadata hidePrivate hides from them.
+func cloneFor[T any](viewer string, v T) T {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v
+	}
+	var out T
+	if err := json.Unmarshal(hidePrivate(viewer, b), &out); err != nil {
+		return v
+	}
+	return out
+}
+
+// privateScan walks a JSON text for hidePrivate, noting what to cut out
+// of it. It checks the text's structure (objects, arrays, strings), not
+// its numbers and literals: encoding/json wrote it.
+type privateScan struct {
+	b       []byte
+	viewer  string
+	cuts    []span   // in no order, never overlapping
+	members []member // the members of the objects being scanned, innermost last (object)
+}
+
+// span is the bytes [from, to) of the text.
+type span struct{ from, to int }
+
+// member is a member of a JSON object: its key as written (quoted), where
+// the member starts (its key), where its value starts and where it ends.
+type member struct {
+	key          []byte
+	from, at, to int
+}
+
+// value scans the value at b[i] and returns where it ends.
+func (s *privateScan) value(i int) (int, bool) {
+	i = skipJSONSpace(s.b, i)
+	if i >= len(s.b) {
+		return 0, false
+	}
+	switch s.b[i] {
+	case '{':
+		first, end, ok := s.object(i, func(key []byte, at int) (int, bool) {
+			if freeForm(key) {
+				return skipValue(s.b, at)
+			}
+			return s.value(at)
+		})
+		if ok {
+			s.hideIn(s.members[first:])
+			s.members = s.members[:first]
+		}
+		return end, ok
+	case '[':
+		i = skipJSONSpace(s.b, i+1)
+		if i < len(s.b) && s.b[i] == ']' {
+			return i + 1, true
+		}
+		for {
+			end, ok := s.value(i)
+			if !ok {
+				return 0, false
+			}
+			i = skipJSONSpace(s.b, end)
+			if i >= len(s.b) || s.b[i] != ',' && s.b[i] != ']' {
+				return 0, false
+			}
+			if s.b[i] == ']' {
+				return i + 1, true
+			}
+			i++
+		}
+	}
+	return skipValue(s.b, i)
+}
+
+// freeForm reports whether a member named key holds free-form JSON, in
+// which no user is looked for.
+func freeForm(key []byte) bool {
+	return string(key) == `"metadata"` || string(key) == `"customData"`
+}
+
+// hideIn notes the cuts that hide the private metadata of the object of
+// members ms, when it is the user object of someone other than the
+// viewer.
+func (s *privateScan) hideIn(ms []member) {
+	uid, meta := -1, -1
+	for k, m := range ms {
+		switch string(m.key) {
+		case `"uid"`:
+			uid = k
+		case `"metadata"`:
+			meta = k
+		}
+	}
+	if uid < 0 || s.b[ms[uid].at] != '"' || meta < 0 || s.b[ms[meta].at] != '{' || s.isViewer(s.b[ms[uid].at:ms[uid].to]) {
+		return
+	}
+	first, _, ok := s.object(ms[meta].at, func(_ []byte, at int) (int, bool) { return skipValue(s.b, at) })
+	if !ok {
+		return
+	}
+	inner := s.members[first:]
+	defer func() { s.members = s.members[:first] }()
+	private := func(m member) bool { return string(m.key) == `"@private"` }
+	switch {
+	case !slices.ContainsFunc(inner, private):
+	case !slices.ContainsFunc(inner, func(m member) bool { return !private(m) }):
+		s.cutMembers(ms, func(m member) bool { return m.from == ms[meta].from }) // nothing else: the metadata goes
+	default:
+		s.cutMembers(inner, private)
+	}
+}
+
+// cutMembers notes the cuts that take the members drop reports out of an
+// object of members ms, with the commas between them.
+func (s *privateScan) cutMembers(ms []member, drop func(member) bool) {
+	for a := 0; a < len(ms); a++ {
+		if !drop(ms[a]) {
+			continue
+		}
+		b := a
+		for b+1 < len(ms) && drop(ms[b+1]) {
+			b++
+		}
+		switch {
+		case a > 0: // from the end of the member before
+			s.cuts = append(s.cuts, span{ms[a-1].to, ms[b].to})
+		case b+1 < len(ms): // up to the member after
+			s.cuts = append(s.cuts, span{ms[a].from, ms[b+1].from})
+		default: // every member
+			s.cuts = append(s.cuts, span{ms[a].from, ms[b].to})
+		}
+		a = b
+	}
+}
+
+// isViewer reports whether the JSON value v is a string that names the
+// viewer.
+func (s *privateScan) isViewer(v []byte) bool {
+	if len(v) < 2 || v[0] != '"' {
+		return false
+	}
+	if !bytes.ContainsRune(v, '\\') {
+		return string(v[1:len(v)-1]) == s.viewer
+	}
+	var uid string
+	return json.Unmarshal(v, &uid) == nil && uid == s.viewer
+}
+
+// object scans the object at b[i], calling value at each member's value
+// to scan it, and returns where it ends. Its members are s.members[first:]
+// (value scans and drops its own before returning); the caller drops
+// them.
+func (s *privateScan) object(i int, value func(key []byte, at int) (int, bool)) (first, end int, ok bool) {
+	b := s.b
+	first = len(s.members)
+	fail := func() (int, int, bool) {
+		s.members = s.members[:first]
+		return first, 0, false
+	}
+	i = skipJSONSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return first, i + 1, true
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return fail()
+		}
+		keyEnd, ok := skipString(b, i)
+		colon := skipJSONSpace(b, keyEnd)
+		if !ok || colon >= len(b) || b[colon] != ':' {
+			return fail()
+		}
+		at := skipJSONSpace(b, colon+1)
+		to, ok := value(b[i:keyEnd], at)
+		if !ok {
+			return fail()
+		}
+		s.members = append(s.members, member{key: b[i:keyEnd], from: i, at: at, to: to})
+		next := skipJSONSpace(b, to)
+		switch {
+		case next < len(b) && b[next] == '}':
+			return first, next + 1, true
+		case next < len(b) && b[next] == ',':
+			i = skipJSONSpace(b, next+1)
+		default:
+			return fail()
+		}
+	}
+}
+
+// skipValue returns where the value at b[i] ends.
+func skipValue(b []byte, i int) (int, bool) {
+	if i >= len(b) {
+		return 0, false
+	}
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(b); j++ {
+			switch b[j] {
+			case '"':
+				end, ok := skipString(b, j)
+				if !ok {
+					return 0, false
+				}
+				j = end - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1, true
+				}
+			}
+		}
+		return 0, false
+	}
+	j := i // a number, true, false or null
+	for j < len(b) && strings.IndexByte(",:]} \t\r\n", b[j]) < 0 {
+		j++
+	}
+	return j, j > i
+}
+
+// skipString returns where the string at b[i] ends.
+func skipString(b []byte, i int) (int, bool) {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1, true
+		}
+	}
+	return 0, false
+}
+
+// skipJSONSpace returns where the whitespace at b[i] ends.
+func skipJSONSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i
 }
 
 // Revoked credentials close the websockets opened with them.

@@ -425,3 +425,133 @@ func TestAccessConversationByID(t *testing.T) {
 		assert.Equal(t, tg.conversation, data[0].(map[string]any)["conversationId"], "bob's is still there")
 	}
 }
+
+// privateOf is the private metadata of uid in TestAccessPrivateMetadata:
+// an email only that user (and the app) may read.
+func privateOf(uid string) map[string]any {
+	return map[string]any{"email": uid + "@private.example", "contactNumber": "555-" + uid}
+}
+
+// TestAccessPrivateMetadata checks that a user's metadata["@private"]
+// reaches that user and the app only: every answer another user gets
+// (client API, server API with onBehalfOf) and every websocket frame
+// pushed to them shows the user with the rest of their metadata, wherever
+// the user sits in it (the user asked for, lists, message entities,
+// conversationWith, reactions, members), while the reader's own user keeps
+// theirs.
+func TestAccessPrivateMetadata(t *testing.T) {
+	w := newAccessWorld(t)
+	ctx := t.Context()
+	for _, uid := range []string{"alice", "bob"} {
+		_, err := w.client.Users.Update(ctx, uid, &chat.UpdateUserRequest{
+			Metadata: map[string]any{"@private": privateOf(uid), "team": "team-" + uid}})
+		require.NoError(t, err)
+	}
+	// Realtime: alice is online, watching everyone's presence.
+	rt, _ := online(t, w.srv, w.client, "alice", "ALL_USERS")
+
+	// bob talks with alice, one-on-one and in the public group.
+	fromBob := requireOK(t, w.do(t, actingAPIs[1], "bob", "POST", "/messages",
+		`{"receiver":"alice","receiverType":"user","data":{"text":"hi alice"}}`)).(map[string]any)["id"].(string)
+	requireOK(t, w.do(t, actingAPIs[1], "bob", "POST", "/messages/"+fromBob+"/reactions/"+url.PathEscape("👍"), ""))
+	requireOK(t, w.do(t, actingAPIs[1], "bob", "POST", "/messages/"+fromBob+"/thread",
+		`{"receiver":"alice","receiverType":"user","data":{"text":"in the thread"}}`))
+	requireOK(t, w.do(t, actingAPIs[1], "bob", "POST", "/messages", `{"receiver":"pub","receiverType":"group","data":{"text":"hi all"}}`))
+
+	bobsEmail, alicesEmail := privateOf("bob")["email"].(string), privateOf("alice")["email"].(string)
+	shown := func(t *testing.T, r rawResponse) string {
+		t.Helper()
+		requireOK(t, r)
+		b, err := json.Marshal(r.body)
+		require.NoError(t, err)
+		return string(b)
+	}
+
+	// What alice reads about bob: bob is there (his public metadata), his
+	// private metadata is not; alice's own, where she is in it, is.
+	reads := []struct {
+		path       string
+		clientOnly bool // the server API lists it as the app, whatever onBehalfOf says
+		withAlice  bool // alice's own user is in the answer
+	}{
+		{path: "/users/bob"},
+		{path: "/users?perPage=100", clientOnly: true, withAlice: true},
+		{path: "/messages/" + fromBob, withAlice: true},
+		{path: "/users/bob/messages", withAlice: true},
+		{path: "/messages/" + fromBob + "/thread", withAlice: true},
+		{path: "/messages/" + fromBob + "/reactions"},
+		{path: "/conversations", withAlice: true},
+		{path: "/users/bob/conversation", withAlice: true},
+		{path: "/groups/pub/messages"},
+		{path: "/groups/pub/members", clientOnly: true, withAlice: true},
+	}
+	for _, api := range actingAPIs {
+		t.Run(api.name, func(t *testing.T) {
+			for _, rd := range reads {
+				if rd.clientOnly && !api.client {
+					continue
+				}
+				got := shown(t, w.do(t, api, "alice", "GET", rd.path, ""))
+				assert.Contains(t, got, `"team":"team-bob"`, "%s: bob is in it", rd.path)
+				assert.NotContains(t, got, bobsEmail, "%s: bob's private metadata", rd.path)
+				if rd.withAlice {
+					assert.Contains(t, got, alicesEmail, "%s: alice's own private metadata", rd.path)
+				}
+			}
+			// What alice sends shows bob as its receiver.
+			got := shown(t, w.do(t, api, "alice", "POST", "/messages", `{"receiver":"bob","receiverType":"user","data":{"text":"hello bob"}}`))
+			assert.Contains(t, got, `"team":"team-bob"`)
+			assert.NotContains(t, got, bobsEmail)
+			assert.Contains(t, got, alicesEmail)
+
+			// bob reads himself whole; alice sees the rest of his user as
+			// the app does.
+			own := requireOK(t, w.do(t, api, "bob", "GET", "/users/bob", "")).(map[string]any)
+			assert.Equal(t, privateOf("bob"), own["metadata"].(map[string]any)["@private"])
+			other := requireOK(t, w.do(t, api, "alice", "GET", "/users/bob", "")).(map[string]any)
+			delete(own["metadata"].(map[string]any), "@private")
+			assert.Equal(t, own, other)
+		})
+	}
+
+	// The app reads everything.
+	u, err := w.client.Users.Get(ctx, "bob")
+	require.NoError(t, err)
+	assert.Equal(t, privateOf("bob"), u.Metadata["@private"])
+	m, err := w.client.Messages.Get(ctx, fromBob)
+	require.NoError(t, err)
+	sender, err := m.Data.Entities.Sender.User()
+	require.NoError(t, err)
+	assert.Equal(t, privateOf("bob"), sender.Metadata["@private"])
+
+	// The Server's views as alice sees things agree.
+	seen, ok := w.srv.Conversation("alice", "alice_user_bob")
+	require.True(t, ok)
+	with, err := seen.User()
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"team": "team-bob"}, with.Metadata)
+	asAlice, ok := w.srv.MessageAs(fromBob, "alice")
+	require.True(t, ok)
+	sender, err = asAlice.Data.Entities.Sender.User()
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"team": "team-bob"}, sender.Metadata)
+	receiver, err := asAlice.Data.Entities.Receiver.User()
+	require.NoError(t, err)
+	assert.Equal(t, privateOf("alice"), receiver.Metadata["@private"])
+
+	// Frames pushed to alice: bob's message, his typing, his presence.
+	bobRT, _ := online(t, w.srv, w.client, "bob", "")
+	presence := rt.nextOf("presence")
+	requireOK(t, w.do(t, actingAPIs[0], "bob", "POST", "/messages", `{"receiver":"alice","receiverType":"user","data":{"text":"live"}}`))
+	message := rt.nextOf("message")
+	bobRT.send(map[string]any{"appId": w.srv.AppID(), "type": "typing_indicator", "receiver": "alice", "receiverType": "user",
+		"sender": "bob", "deviceId": "device-bob", "body": map[string]any{"action": "started"}})
+	typing := rt.nextOf("typing_indicator")
+	for _, f := range []map[string]any{presence, message, typing} {
+		b, err := json.Marshal(f)
+		require.NoError(t, err)
+		assert.Contains(t, string(b), `"team":"team-bob"`, "%s frame: bob is in it", f["type"])
+		assert.NotContains(t, string(b), bobsEmail, "%s frame", f["type"])
+	}
+	assert.Contains(t, func() string { b, _ := json.Marshal(message); return string(b) }(), alicesEmail, "alice's own entity in the message frame")
+}

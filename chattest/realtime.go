@@ -238,6 +238,7 @@ func (st *state) send(c *rtConn, f []byte) {
 	if c.dropped || f == nil {
 		return
 	}
+	f = hidePrivate(c.uid, f) // access.go
 	select {
 	case c.out <- f:
 	default:

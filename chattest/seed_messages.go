@@ -101,7 +101,8 @@ func (s *Server) MessageFlags(id string) []MessageFlag {
 // MessageAs returns the stored message id as the user uid sees it: with
 // reactedByMe, and uid's savedAt and interactions.
 func (s *Server) MessageAs(id, uid string) (chat.Message, bool) {
-	return readMessage(s, id, func(m *msgRec) chat.Message { return clone(m.view(strings.ToLower(uid), true)) })
+	uid = strings.ToLower(uid)
+	return readMessage(s, id, func(m *msgRec) chat.Message { return cloneFor(uid, m.view(uid, true)) })
 }
 
 // readMessage returns what read makes of the stored message id, with the

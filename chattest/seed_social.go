@@ -231,7 +231,7 @@ func (s *Server) Conversation(uid, conversationID string) (c chat.Conversation, 
 	}
 	w := st.convView(uid, cv, convOptions{withTags: true})
 	with, _ := json.Marshal(w.ConversationWith) // a user or group built by the fake
-	return clone(chat.Conversation{
+	return cloneFor(uid, chat.Conversation{
 		ConversationID: w.ConversationID, ConversationType: w.ConversationType, UnreadMessageCount: w.unread,
 		CreatedAt: w.CreatedAt, UpdatedAt: w.UpdatedAt, LastMessage: w.LastMessage, ConversationWith: with,
 		Tags: w.Tags, PinnedBy: w.PinnedBy, PinnedAt: w.PinnedAt,

@@ -647,6 +647,7 @@ func (st *state) serve(rt route, class rateClass, r *http.Request, body []byte, 
 	}
 	if err == nil {
 		if res.out, err = json.Marshal(v); err == nil {
+			res.out = hidePrivate(c.onBehalfOf, res.out) // access.go
 			res.status = http.StatusOK
 			return res
 		}
