@@ -22,7 +22,7 @@ func (h *Handler) dashChanges() (requests, deliveries <-chan struct{}) {
 	st := h.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return h.log.changed, st.deliv.changed
+	return h.log.changed.wait(), st.deliv.changed
 }
 
 // dashOverviewOf counts what the app holds and lists its API keys.

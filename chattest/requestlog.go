@@ -128,8 +128,8 @@ type requestLog struct {
 	entries []*Request     // the most recent, at most 2*maxLoggedRequests
 	counts  map[string]int // requests by route pattern; "" for none
 	total   int
-	arrived chan struct{} // closed, and replaced, when a request arrives
-	changed chan struct{} // closed, and replaced, when a request arrives or is answered: the dashboard's feed
+	arrived signal // a request arrives
+	changed signal // a request arrives or is answered: the dashboard's feed
 
 	known   sync.Map    // every credential the server has held or issued (string: true), read without the lock
 	secrets secretIndex // known, with their escaped forms
@@ -142,15 +142,12 @@ type requestLog struct {
 
 func (l *requestLog) init() {
 	l.counts = map[string]int{}
-	l.arrived = make(chan struct{})
-	l.changed = make(chan struct{})
 }
 
 // touch wakes the dashboard's live pages: a request arrived, or the state
 // changed as one was served.
 func (l *requestLog) touch() {
-	close(l.changed)
-	l.changed = make(chan struct{})
+	l.changed.notify()
 }
 
 // learn adds a credential to those never logged, for good: a key or token
@@ -453,8 +450,7 @@ func (l *requestLog) add(e *Request) {
 	l.entries = append(l.entries, e)
 	l.counts[e.Route]++
 	l.total++
-	close(l.arrived)
-	l.arrived = make(chan struct{})
+	l.arrived.notify()
 	l.touch()
 }
 
@@ -525,7 +521,7 @@ func (s *Server) AwaitRequests(ctx context.Context, route string, n int) error {
 	st := s.st
 	for {
 		st.mu.Lock()
-		count, arrived := s.h.log.count(route), s.h.log.arrived
+		count, arrived := s.h.log.count(route), s.h.log.arrived.wait()
 		st.mu.Unlock()
 		if count >= n {
 			return nil

@@ -85,6 +85,28 @@ func newState(cfg config) *state {
 	return st
 }
 
+// signal wakes the goroutines that wait for the next of some event. It
+// makes a channel only when one waits, for events that come at every
+// request. The zero value is ready to use; it is guarded by the lock of
+// what holds it.
+type signal struct{ ch chan struct{} }
+
+// wait returns a channel that is closed at the next notify.
+func (s *signal) wait() <-chan struct{} {
+	if s.ch == nil {
+		s.ch = make(chan struct{})
+	}
+	return s.ch
+}
+
+// notify wakes the waiters.
+func (s *signal) notify() {
+	if s.ch != nil {
+		close(s.ch)
+		s.ch = nil
+	}
+}
+
 // hexID returns a deterministic 40-hex-character id, the n-th of its kind in
 // this app, so that runs of a test see the same ids. Credentials are
 // random instead (credentials.go).
