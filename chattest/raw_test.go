@@ -249,3 +249,21 @@ func TestHandlerWithoutTLS(t *testing.T) {
 	require.Len(t, body.Data, 1)
 	assert.Equal(t, chat.ScopeFullAccess, body.Data[0].Scope)
 }
+
+// A request handed to the Handler directly may carry a body with its
+// ContentLength left at 0 (unknown, as http.NewRequest leaves it for a
+// reader of its own): the body is read all the same.
+func TestHandlerReadsBodyOfUnknownLength(t *testing.T) {
+	srv, _ := start(t)
+	body := struct{ io.Reader }{strings.NewReader(`{"uid":"dora","name":"Dora"}`)}
+	req := httptest.NewRequest("POST", "/v3/users", body)
+	req.ContentLength = 0
+	req.Header.Set("apikey", srv.APIKey())
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	srv.Handler().ServeHTTP(rec, req)
+	require.Equal(t, 200, rec.Code, rec.Body.String())
+	u, err := srv.Client().Users.Get(t.Context(), "dora")
+	require.NoError(t, err)
+	assert.Equal(t, "Dora", u.Name)
+}

@@ -281,6 +281,7 @@ func allMgmtRoutes() []route {
 
 // ServeHTTP serves one request of the API.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	growStack(r)
 	// ServeMux would redirect a path that is not clean with an HTML body;
 	// the API has no such paths.
 	if p := r.URL.Path; !strings.HasPrefix(p, "/") || cleanPath(p) != p {
@@ -300,6 +301,36 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	h.mux.ServeHTTP(w, r)
 }
+
+// growStack grows the stack of the goroutine serving r, at once, to what
+// serving r needs. net/http serves each request on a new goroutine, whose
+// stack starts at a few KiB and doubles, by copying itself, when a call
+// needs more. Serving a request needs more (redacting its log entry,
+// decoding its body, encoding the answer): growing the stack here, where
+// it holds few frames, costs less than where the deep calls meet its end.
+// A request with a body needs about twice as much as one without.
+func growStack(r *http.Request) {
+	if r.ContentLength == 0 {
+		reserve4K()
+	} else {
+		reserve12K()
+	}
+}
+
+//go:noinline
+func reserve4K() {
+	var b [4 << 10]byte
+	reserved(b[:])
+}
+
+//go:noinline
+func reserve12K() {
+	var b [12 << 10]byte
+	reserved(b[:])
+}
+
+//go:noinline
+func reserved([]byte) {}
 
 // AppID is the app the handler fakes.
 func (h *Handler) AppID() string { return h.appID }
@@ -662,6 +693,13 @@ func (st *state) serve(rt route, class rateClass, r *http.Request, body []byte, 
 	return res
 }
 
+// The apikey and onBehalfOf headers, canonical, as http.Header keys them:
+// Header.Get allocates to canonicalize any other spelling.
+const (
+	headerAPIKey     = "Apikey"
+	headerOnBehalfOf = "Onbehalfof"
+)
+
 // authorize checks the apikey header, the key's scope, and the onBehalfOf
 // header as rt requires, and records the caller in c.
 func (st *state) authorize(rt route, c *call) error {
@@ -671,7 +709,7 @@ func (st *state) authorize(rt route, c *call) error {
 	case authMgmt, authBasic:
 		return st.authorizeMgmt(rt, c)
 	}
-	key := c.r.Header.Get("apikey")
+	key := c.r.Header.Get(headerAPIKey)
 	if key == "" {
 		return errEmptyAPIKey()
 	}
@@ -686,7 +724,7 @@ func (st *state) authorize(rt route, c *call) error {
 	if rt.obo == oboIgnored {
 		return nil
 	}
-	uid := c.r.Header.Get("onBehalfOf")
+	uid := c.r.Header.Get(headerOnBehalfOf)
 	if uid == "" {
 		if rt.obo == oboRequired {
 			return errOnBehalfOfRequired()
@@ -706,7 +744,21 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, nil
 	}
-	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	body := r.Body
+	if r.ContentLength == 0 {
+		// Most likely no body: an HTTP/2 request without one has an empty
+		// Body, not NoBody. One byte tells, without ReadAll's buffer.
+		var first [1]byte
+		n, err := body.Read(first[:])
+		if n == 0 && err == io.EOF {
+			return nil, nil
+		}
+		body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(first[:n]), body), body}
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(w, body, maxBodyBytes))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
