@@ -308,13 +308,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // needs more. Serving a request needs more (redacting its log entry,
 // decoding its body, encoding the answer): growing the stack here, where
 // it holds few frames, costs less than where the deep calls meet its end.
-// A request with a body needs about twice as much as one without.
+// A request with a body needs about twice as much as one without. It
+// inlines into ServeHTTP, a frame fewer to copy.
 func growStack(r *http.Request) {
-	if r.ContentLength == 0 {
-		reserve4K()
-	} else {
-		reserve12K()
+	reserve := reserve4K
+	if r.ContentLength != 0 {
+		reserve = reserve12K
 	}
+	reserve()
 }
 
 // reserve4K and reserve12K have frames of 4 and 12 KiB, which they leave
