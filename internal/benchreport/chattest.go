@@ -32,12 +32,13 @@ var keptKinds = []struct{ name, title string }{
 const (
 	pageGrowth = 1.5 // a page's time with 100,000 items stored / with 1,000, at most
 	keptShare  = 0.8 // a data directory's send rate / the memory's, side by side, at least
-	floorShare = 0.7 // chattest's Users.Get throughput / a trivial handler's, at least
+	floorShare = 0.8 // chattest's Users.Get throughput / a trivial handler's, at least
 )
 
 // chattest's benchmark runs: -test.benchtime of each.
 const (
 	floorBenchtime = "400x"  // BenchmarkUsersGetFloor: iterations of 128 requests to each side
+	sendBenchtime  = "200x"  // BenchmarkMessagesSendFloor: iterations of 128 sends to each side
 	listBenchtime  = "20x"   // BenchmarkListPage: iterations of 10 pages from each server
 	keptBenchtime  = "5000x" // BenchmarkSendKept: messages sent
 	sideBenchtime  = "60x"   // BenchmarkSendDataDir: iterations of 256 sends to each server
@@ -47,7 +48,7 @@ const (
 func chattestBenchmarks() []string {
 	names := []string{"ServerThroughput/users-get/serial", "ServerThroughput/users-get/parallel32",
 		"ServerThroughput/messages-send/serial", "ServerThroughput/messages-send/parallel32",
-		"UsersGetFloor", "StoredMessageMemory", "Replay", "SendDataDir"}
+		"UsersGetFloor", "MessagesSendFloor", "StoredMessageMemory", "Replay", "SendDataDir"}
 	for _, k := range listKinds {
 		names = append(names, "ListPage/"+k.name)
 	}
@@ -58,7 +59,8 @@ func chattestBenchmarks() []string {
 }
 
 // runChattest runs chattest's benchmarks, cfg.serverCount times each;
-// BenchmarkUsersGetFloor, a comparison, cfg.rounds times.
+// the comparisons (the Floor benchmarks, BenchmarkSendDataDir) cfg.rounds
+// times.
 func runChattest(res results, bin string, cfg config, start time.Time) error {
 	for _, b := range []struct {
 		what, pattern, benchtime string
@@ -67,6 +69,7 @@ func runChattest(res results, bin string, cfg config, start time.Time) error {
 		{"chattest throughput", "^BenchmarkServerThroughput$", cfg.benchtime, cfg.serverCount},
 		{"a list page at 1,000 and 100,000 items stored", "^BenchmarkListPage$", listBenchtime, cfg.serverCount},
 		{"Users.Get against a trivial handler", "^BenchmarkUsersGetFloor$", floorBenchtime, cfg.rounds},
+		{"Messages.Send against a trivial handler", "^BenchmarkMessagesSendFloor$", sendBenchtime, cfg.rounds},
 		{"the memory of a stored message", "^BenchmarkStoredMessageMemory$", "1x", cfg.serverCount},
 		{"sends with the state kept", "^BenchmarkSendKept$", keptBenchtime, cfg.serverCount},
 		{"sends to a data directory and to memory, side by side", "^BenchmarkSendDataDir$", sideBenchtime, cfg.rounds},
@@ -88,6 +91,7 @@ func writeChattest(w func(string, ...any), res results, cfg config, check func(b
 	w("go test ./chattest -run '^$' -bench '^BenchmarkServerThroughput$' -count %d\n", cfg.serverCount)
 	w("go test ./chattest -run '^$' -bench '^BenchmarkListPage$' -benchtime %s -count %d\n", listBenchtime, cfg.serverCount)
 	w("go test ./chattest -run '^$' -bench '^BenchmarkUsersGetFloor$' -benchtime %s -count %d\n", floorBenchtime, cfg.rounds)
+	w("go test ./chattest -run '^$' -bench '^BenchmarkMessagesSendFloor$' -benchtime %s -count %d\n", sendBenchtime, cfg.rounds)
 	w("go test ./chattest -run '^$' -bench '^BenchmarkStoredMessageMemory$' -benchtime 1x -count %d\n", cfg.serverCount)
 	w("go test ./chattest -run '^$' -bench '^BenchmarkSendKept$' -benchtime %s -count %d\n", keptBenchtime, cfg.serverCount)
 	w("go test ./chattest -run '^$' -bench '^BenchmarkSendDataDir$' -benchtime %s -count %d\n", sideBenchtime, cfg.rounds)
@@ -119,14 +123,18 @@ func writeChattest(w func(string, ...any), res results, cfg config, check func(b
 	w("skips, and a page-based page with such a filter walks the whole list to count its total. The conversations of the ")
 	w("whole app (`GET /v3/conversations` without onBehalfOf) are counted user by user, so that page grows with the users.\n")
 
-	w("\n### Users.Get against a trivial handler\n\n")
+	w("\n### Against a trivial handler\n\n")
 	r := res.median("UsersGetFloor", "ratio")
-	w("`Users.Get` from 32 goroutines against chattest, and against a handler that answers the same bytes chattest answers on ")
-	w("the same TLS stack (httptest, HTTP/2) and client, in batches of 128 alternating between the two within each run, so that ")
-	w("both see the same load (`BenchmarkUsersGetFloor`, %d runs of %s).\n\n", cfg.rounds, floorBenchtime)
-	w("| chattest | Trivial handler | Ratio | Target | |\n|---|---|---|---|---|\n")
-	w("| %.0f req/s | %.0f req/s | **%.2f×** | ≥ %.2f× | %s |\n", res.median("UsersGetFloor", "chattest-req/s"),
+	w("`Users.Get` and `Messages.Send` from 32 goroutines against chattest, and against a handler that answers the same bytes ")
+	w("chattest answers (its X-Rate-Limit-Remaining counted down as chattest counts it; for a send, chattest's answer to the first ")
+	w("send) on the same TLS stack (httptest, HTTP/2) and client, in batches of 128 alternating between the two within each run, ")
+	w("so that both see the same load (`BenchmarkUsersGetFloor`, `BenchmarkMessagesSendFloor`, %d runs of %s and %s).\n\n",
+		cfg.rounds, floorBenchtime, sendBenchtime)
+	w("| Operation | chattest | Trivial handler | Ratio | Target | |\n|---|---|---|---|---|---|\n")
+	w("| `Users.Get` | %.0f req/s | %.0f req/s | **%.2f×** | ≥ %.2f× | %s |\n", res.median("UsersGetFloor", "chattest-req/s"),
 		res.median("UsersGetFloor", "floor-req/s"), r, floorShare, check(r >= floorShare))
+	w("| `Messages.Send` | %.0f req/s | %.0f req/s | **%.2f×** | | |\n", res.median("MessagesSendFloor", "chattest-req/s"),
+		res.median("MessagesSendFloor", "floor-req/s"), res.median("MessagesSendFloor", "ratio"))
 
 	w("\n### Memory per stored message\n\n")
 	w("20,000 one-on-one messages sent through the SDK: the live heap after a collection, less the heap before the sends, ")
