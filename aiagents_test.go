@@ -64,10 +64,10 @@ func wantBYOAgent(t *testing.T, a *chat.BYOAgent) {
 func TestAIAgentsWire(t *testing.T) {
 	ctx := context.Background()
 	temp, off := 0.7, false
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name: "CreateAgent answered with an agent member",
-			call: func(c *chat.Client) (any, error) {
+			Name: "CreateAgent answered with an agent member",
+			Call: func(c *chat.Client) (any, error) {
 				return c.AIAgents.CreateAgent(ctx, &chat.CreateAgentRequest{
 					Name: "Support Agent", Icon: "https://example.com/icon.png", Description: "A helpful support agent",
 					Tools: []string{"gmail"}, APITools: []string{"orders"}, MCPServers: []string{"docs"}, FrontendActions: []string{"open-cart"},
@@ -75,43 +75,43 @@ func TestAIAgentsWire(t *testing.T) {
 					ModelMetaData: &chat.ModelSettings{Temperature: &temp, MaxTokens: 4096}, IsActive: &off,
 				})
 			},
-			response: `{"agent":` + builderAgentJSON + `}`,
-			method:   http.MethodPost, path: "/v3/ai-agents/agent-builder/agents",
-			body: `{"name":"Support Agent","icon":"https://example.com/icon.png","description":"A helpful support agent","tools":["gmail"],
+			Reply:  `{"agent":` + builderAgentJSON + `}`,
+			Method: http.MethodPost, Path: "/v3/ai-agents/agent-builder/agents",
+			Body: `{"name":"Support Agent","icon":"https://example.com/icon.png","description":"A helpful support agent","tools":["gmail"],
 				"apiTools":["orders"],"mcpServers":["docs"],"frontendActions":["open-cart"],"instruction":"Be brief","metaData":{"team":"support"},
 				"model":"gpt-4o-mini","modelMetaData":{"temperature":0.7,"maxTokens":4096},"isActive":false}`,
-			check: func(t *testing.T, got any) { wantBuilderAgent(t, got.(*chat.Agent)) },
+			Check: func(t *testing.T, _ wiretest.Request, got any) { wantBuilderAgent(t, got.(*chat.Agent)) },
 		},
 		{
-			name: "CreateAgent with Extra, answered under data",
-			call: func(c *chat.Client) (any, error) {
+			Name: "CreateAgent with Extra, answered under data",
+			Call: func(c *chat.Client) (any, error) {
 				return c.AIAgents.CreateAgent(ctx, &chat.CreateAgentRequest{Name: "A", Model: "m",
 					Extra: map[string]any{"ragVersion": "v2", "model": "override"}})
 			},
-			response: `{"data":{"agent":` + builderAgentJSON + `}}`,
-			method:   http.MethodPost, path: "/v3/ai-agents/agent-builder/agents",
-			body:  `{"name":"A","model":"override","ragVersion":"v2"}`,
-			check: func(t *testing.T, got any) { wantBuilderAgent(t, got.(*chat.Agent)) },
+			Reply:  `{"data":{"agent":` + builderAgentJSON + `}}`,
+			Method: http.MethodPost, Path: "/v3/ai-agents/agent-builder/agents",
+			Body:  `{"name":"A","model":"override","ragVersion":"v2"}`,
+			Check: func(t *testing.T, _ wiretest.Request, got any) { wantBuilderAgent(t, got.(*chat.Agent)) },
 		},
 		{
-			name: "CreateAgent answered with the agent under data",
-			call: func(c *chat.Client) (any, error) {
+			Name: "CreateAgent answered with the agent under data",
+			Call: func(c *chat.Client) (any, error) {
 				return c.AIAgents.CreateAgent(ctx, &chat.CreateAgentRequest{Name: "A"})
 			},
-			response: `{"data":` + builderAgentJSON + `}`,
-			method:   http.MethodPost, path: "/v3/ai-agents/agent-builder/agents", body: `{"name":"A"}`,
-			check: func(t *testing.T, got any) { wantBuilderAgent(t, got.(*chat.Agent)) },
+			Reply:  `{"data":` + builderAgentJSON + `}`,
+			Method: http.MethodPost, Path: "/v3/ai-agents/agent-builder/agents", Body: `{"name":"A"}`,
+			Check: func(t *testing.T, _ wiretest.Request, got any) { wantBuilderAgent(t, got.(*chat.Agent)) },
 		},
 		{
-			name: "ListAgents",
-			call: func(c *chat.Client) (any, error) {
+			Name: "ListAgents",
+			Call: func(c *chat.Client) (any, error) {
 				return c.AIAgents.ListAgents(ctx, &chat.ListAgentsOptions{Limit: 10, Search: "support agent", Direction: chat.DirectionAfter, CreatedAt: 1699999999999})
 			},
-			response: `{"data":[` + builderAgentJSON + `],"meta":{"previous":{"affix":"prepend","createdAt":1700000000000},
+			Reply: `{"data":[` + builderAgentJSON + `],"meta":{"previous":{"affix":"prepend","createdAt":1700000000000},
 				"current":{"limit":10,"count":1},"next":{"affix":"append","createdAt":1700000000000}}}`,
-			method: http.MethodGet, path: "/v3/ai-agents/agent-builder/agents",
-			query: "affix=append&createdAt=1699999999999&limit=10&search=support+agent",
-			check: func(t *testing.T, got any) {
+			Method: http.MethodGet, Path: "/v3/ai-agents/agent-builder/agents",
+			Query: "affix=append&createdAt=1699999999999&limit=10&search=support+agent",
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				p := got.(*chat.Page[chat.Agent])
 				require.Len(t, p.Data, 1)
 				wantBuilderAgent(t, &p.Data[0])
@@ -123,8 +123,8 @@ func TestAIAgentsWire(t *testing.T) {
 			},
 		},
 		{
-			name: "CreateBYOAgent",
-			call: func(c *chat.Client) (any, error) {
+			Name: "CreateBYOAgent",
+			Call: func(c *chat.Client) (any, error) {
 				return c.AIAgents.CreateBYOAgent(ctx, &chat.CreateBYOAgentRequest{
 					Name: "My Agent", Icon: "https://example.com/icon.png", IsActive: &off, IntegrateWith: "mastra",
 					IntegrationType: chat.IntegrationAgent, IntegrationMeta: map[string]any{"baseUrl": "https://mastra.example", "agentId": "weatherAgent"},
@@ -132,67 +132,67 @@ func TestAIAgentsWire(t *testing.T) {
 					Suggestions: []string{"Hi"}, MetaData: map[string]any{"greetingMessage": "Hello"},
 				})
 			},
-			response: `{"agent":` + byoAgentJSON + `}`,
-			method:   http.MethodPost, path: "/v3/ai-agents/agents",
-			body: `{"name":"My Agent","icon":"https://example.com/icon.png","isActive":false,"integrateWith":"mastra","integrationType":"agent",
+			Reply:  `{"agent":` + byoAgentJSON + `}`,
+			Method: http.MethodPost, Path: "/v3/ai-agents/agents",
+			Body: `{"name":"My Agent","icon":"https://example.com/icon.png","isActive":false,"integrateWith":"mastra","integrationType":"agent",
 				"integrationMeta":{"baseUrl":"https://mastra.example","agentId":"weatherAgent"},"tools":["tool1"],"actions":["action1"],
 				"cometchatTools":["search"],"instruction":"Help","suggestions":["Hi"],"metaData":{"greetingMessage":"Hello"}}`,
-			check: func(t *testing.T, got any) { wantBYOAgent(t, got.(*chat.BYOAgent)) },
+			Check: func(t *testing.T, _ wiretest.Request, got any) { wantBYOAgent(t, got.(*chat.BYOAgent)) },
 		},
 		{
-			name:     "ListBYOAgents answered with a bare array",
-			call:     func(c *chat.Client) (any, error) { return c.AIAgents.ListBYOAgents(ctx) },
-			response: `[` + byoAgentJSON + `]`,
-			method:   http.MethodGet, path: "/v3/ai-agents/agents",
-			check: func(t *testing.T, got any) {
+			Name:   "ListBYOAgents answered with a bare array",
+			Call:   func(c *chat.Client) (any, error) { return c.AIAgents.ListBYOAgents(ctx) },
+			Reply:  `[` + byoAgentJSON + `]`,
+			Method: http.MethodGet, Path: "/v3/ai-agents/agents",
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				list := got.([]chat.BYOAgent)
 				require.Len(t, list, 1)
 				wantBYOAgent(t, &list[0])
 			},
 		},
 		{
-			name:     "ListBYOAgents answered under data",
-			call:     func(c *chat.Client) (any, error) { return c.AIAgents.ListBYOAgents(ctx) },
-			response: `{"data":[` + byoAgentJSON + `]}`,
-			method:   http.MethodGet, path: "/v3/ai-agents/agents",
-			check: func(t *testing.T, got any) {
+			Name:   "ListBYOAgents answered under data",
+			Call:   func(c *chat.Client) (any, error) { return c.AIAgents.ListBYOAgents(ctx) },
+			Reply:  `{"data":[` + byoAgentJSON + `]}`,
+			Method: http.MethodGet, Path: "/v3/ai-agents/agents",
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				list := got.([]chat.BYOAgent)
 				require.Len(t, list, 1)
 				wantBYOAgent(t, &list[0])
 			},
 		},
 		{
-			name:     "ListBYOAgents empty",
-			call:     func(c *chat.Client) (any, error) { return c.AIAgents.ListBYOAgents(ctx) },
-			response: `{"data":[]}`,
-			method:   http.MethodGet, path: "/v3/ai-agents/agents",
-			want: []chat.BYOAgent{},
+			Name:   "ListBYOAgents empty",
+			Call:   func(c *chat.Client) (any, error) { return c.AIAgents.ListBYOAgents(ctx) },
+			Reply:  `{"data":[]}`,
+			Method: http.MethodGet, Path: "/v3/ai-agents/agents",
+			Want: []chat.BYOAgent{},
 		},
 		{
-			name: "TestBYOAgent",
-			call: func(c *chat.Client) (any, error) {
+			Name: "TestBYOAgent",
+			Call: func(c *chat.Client) (any, error) {
 				return c.AIAgents.TestBYOAgent(ctx, &chat.TestBYOAgentRequest{IntegrateWith: "mastra", IntegrationType: chat.IntegrationAgent,
 					IntegrationMeta: map[string]any{"baseUrl": "https://mastra.example"}, Extra: map[string]any{"message": "ping"}})
 			},
-			response: `{"data":{"success":true,"message":"Agent reachable.","latencyMs":42}}`,
-			method:   http.MethodPost, path: "/v3/ai-agents/agents/test",
-			body: `{"integrateWith":"mastra","integrationType":"agent","integrationMeta":{"baseUrl":"https://mastra.example"},"message":"ping"}`,
-			want: &chat.TestBYOAgentResult{Success: true, Message: "Agent reachable.",
+			Reply:  `{"data":{"success":true,"message":"Agent reachable.","latencyMs":42}}`,
+			Method: http.MethodPost, Path: "/v3/ai-agents/agents/test",
+			Body: `{"integrateWith":"mastra","integrationType":"agent","integrationMeta":{"baseUrl":"https://mastra.example"},"message":"ping"}`,
+			Want: &chat.TestBYOAgentResult{Success: true, Message: "Agent reachable.",
 				Raw: json.RawMessage(`{"success":true,"message":"Agent reachable.","latencyMs":42}`)},
 		},
 		{
-			name:     "TestBYOAgent answered with a data member of its own",
-			call:     func(c *chat.Client) (any, error) { return c.AIAgents.TestBYOAgent(ctx, &chat.TestBYOAgentRequest{}) },
-			response: `{"success":true,"data":{"reply":"pong"}}`,
-			method:   http.MethodPost, path: "/v3/ai-agents/agents/test", body: `{}`,
-			want: &chat.TestBYOAgentResult{Success: true, Raw: json.RawMessage(`{"success":true,"data":{"reply":"pong"}}`)},
+			Name:   "TestBYOAgent answered with a data member of its own",
+			Call:   func(c *chat.Client) (any, error) { return c.AIAgents.TestBYOAgent(ctx, &chat.TestBYOAgentRequest{}) },
+			Reply:  `{"success":true,"data":{"reply":"pong"}}`,
+			Method: http.MethodPost, Path: "/v3/ai-agents/agents/test", Body: `{}`,
+			Want: &chat.TestBYOAgentResult{Success: true, Raw: json.RawMessage(`{"success":true,"data":{"reply":"pong"}}`)},
 		},
 		{
-			name:     "TestBYOAgent answered at the top level",
-			call:     func(c *chat.Client) (any, error) { return c.AIAgents.TestBYOAgent(ctx, &chat.TestBYOAgentRequest{}) },
-			response: `{"success":"false","message":"unreachable"}`,
-			method:   http.MethodPost, path: "/v3/ai-agents/agents/test", body: `{}`,
-			want: &chat.TestBYOAgentResult{Message: "unreachable", Raw: json.RawMessage(`{"success":"false","message":"unreachable"}`)},
+			Name:   "TestBYOAgent answered at the top level",
+			Call:   func(c *chat.Client) (any, error) { return c.AIAgents.TestBYOAgent(ctx, &chat.TestBYOAgentRequest{}) },
+			Reply:  `{"success":"false","message":"unreachable"}`,
+			Method: http.MethodPost, Path: "/v3/ai-agents/agents/test", Body: `{}`,
+			Want: &chat.TestBYOAgentResult{Message: "unreachable", Raw: json.RawMessage(`{"success":"false","message":"unreachable"}`)},
 		},
 	})
 }

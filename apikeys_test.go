@@ -27,70 +27,70 @@ const (
 func TestAPIKeysWire(t *testing.T) {
 	ctx := context.Background()
 	want := &chat.APIKey{APIKey: otherKey, Name: "John's apiKey", Scope: chat.ScopeAuthOnly, CreatedAt: 1625206799}
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name: "Create",
-			call: func(c *chat.Client) (any, error) {
+			Name: "Create",
+			Call: func(c *chat.Client) (any, error) {
 				return c.APIKeys.Create(ctx, &chat.CreateAPIKeyRequest{Name: "John's apiKey", Scope: chat.ScopeAuthOnly})
 			},
-			response: `{"data":` + apiKeyJSON + `}`,
-			method:   http.MethodPost, path: "/v3/apikeys", body: `{"name":"John's apiKey","scope":"authOnly"}`,
-			want: want,
+			Reply:  `{"data":` + apiKeyJSON + `}`,
+			Method: http.MethodPost, Path: "/v3/apikeys", Body: `{"name":"John's apiKey","scope":"authOnly"}`,
+			Want: want,
 		},
 		{
-			name:     "Create without scope leaves it to the service",
-			call:     func(c *chat.Client) (any, error) { return c.APIKeys.Create(ctx, &chat.CreateAPIKeyRequest{Name: "k"}) },
-			response: `{"data":` + apiKeyJSON + `}`,
-			method:   http.MethodPost, path: "/v3/apikeys", body: `{"name":"k"}`,
-			want: want,
+			Name:   "Create without scope leaves it to the service",
+			Call:   func(c *chat.Client) (any, error) { return c.APIKeys.Create(ctx, &chat.CreateAPIKeyRequest{Name: "k"}) },
+			Reply:  `{"data":` + apiKeyJSON + `}`,
+			Method: http.MethodPost, Path: "/v3/apikeys", Body: `{"name":"k"}`,
+			Want: want,
 		},
 		{
-			name: "List with filters",
-			call: func(c *chat.Client) (any, error) {
+			Name: "List with filters",
+			Call: func(c *chat.Client) (any, error) {
 				return c.APIKeys.List(ctx, &chat.ListAPIKeysOptions{Scope: chat.ScopeFullAccess, SearchKey: "John's key"})
 			},
-			response: `{"data":[` + apiKeyJSON + `],"meta":{"pagination":{"total":1,"count":1,"per_page":100,"current_page":1,"total_pages":1}}}`,
-			method:   http.MethodGet, path: "/v3/apikeys", query: "scope=fullAccess&searchKey=John%27s+key",
-			want: &chat.Page[chat.APIKey]{Data: []chat.APIKey{*want},
+			Reply:  `{"data":[` + apiKeyJSON + `],"meta":{"pagination":{"total":1,"count":1,"per_page":100,"current_page":1,"total_pages":1}}}`,
+			Method: http.MethodGet, Path: "/v3/apikeys", Query: "scope=fullAccess&searchKey=John%27s+key",
+			Want: &chat.Page[chat.APIKey]{Data: []chat.APIKey{*want},
 				Meta: chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}},
 		},
 		{
-			name:     "List without options",
-			call:     func(c *chat.Client) (any, error) { return c.APIKeys.List(ctx, nil) },
-			response: `{"data":[],"meta":{"pagination":{"total":0,"count":0,"per_page":100,"current_page":1,"total_pages":0}}}`,
-			method:   http.MethodGet, path: "/v3/apikeys",
-			want: &chat.Page[chat.APIKey]{Data: []chat.APIKey{},
+			Name:   "List without options",
+			Call:   func(c *chat.Client) (any, error) { return c.APIKeys.List(ctx, nil) },
+			Reply:  `{"data":[],"meta":{"pagination":{"total":0,"count":0,"per_page":100,"current_page":1,"total_pages":0}}}`,
+			Method: http.MethodGet, Path: "/v3/apikeys",
+			Want: &chat.Page[chat.APIKey]{Data: []chat.APIKey{},
 				Meta: chat.PageMeta{Pagination: &chat.Pagination{PerPage: 100, CurrentPage: 1}}},
 		},
 		{
-			name:     "Get",
-			call:     func(c *chat.Client) (any, error) { return c.APIKeys.Get(ctx, otherKey) },
-			response: `{"data":` + apiKeyJSON + `}`,
-			method:   http.MethodGet, path: "/v3/apikeys/" + otherKey,
-			want: want,
+			Name:   "Get",
+			Call:   func(c *chat.Client) (any, error) { return c.APIKeys.Get(ctx, otherKey) },
+			Reply:  `{"data":` + apiKeyJSON + `}`,
+			Method: http.MethodGet, Path: "/v3/apikeys/" + otherKey,
+			Want: want,
 		},
 		{
-			name: "Update",
-			call: func(c *chat.Client) (any, error) {
+			Name: "Update",
+			Call: func(c *chat.Client) (any, error) {
 				return c.APIKeys.Update(ctx, otherKey, &chat.UpdateAPIKeyRequest{Scope: chat.ScopeFullAccess})
 			},
-			response: `{"data":{"apiKey":"` + otherKey + `","name":"John's apiKey","scope":"fullAccess","createdAt":1625206799}}`,
-			method:   http.MethodPut, path: "/v3/apikeys/" + otherKey, body: `{"scope":"fullAccess"}`,
-			want: &chat.APIKey{APIKey: otherKey, Name: "John's apiKey", Scope: chat.ScopeFullAccess, CreatedAt: 1625206799},
+			Reply:  `{"data":{"apiKey":"` + otherKey + `","name":"John's apiKey","scope":"fullAccess","createdAt":1625206799}}`,
+			Method: http.MethodPut, Path: "/v3/apikeys/" + otherKey, Body: `{"scope":"fullAccess"}`,
+			Want: &chat.APIKey{APIKey: otherKey, Name: "John's apiKey", Scope: chat.ScopeFullAccess, CreatedAt: 1625206799},
 		},
 		{
-			name:     "Delete",
-			call:     func(c *chat.Client) (any, error) { return c.APIKeys.Delete(ctx, otherKey) },
-			response: `{"data":{"success":true,"message":"API key deleted."}}`,
-			method:   http.MethodDelete, path: "/v3/apikeys/" + otherKey,
-			want: &chat.Result{Success: true, Message: "API key deleted."},
+			Name:   "Delete",
+			Call:   func(c *chat.Client) (any, error) { return c.APIKeys.Delete(ctx, otherKey) },
+			Reply:  `{"data":{"success":true,"message":"API key deleted."}}`,
+			Method: http.MethodDelete, Path: "/v3/apikeys/" + otherKey,
+			Want: &chat.Result{Success: true, Message: "API key deleted."},
 		},
 		{
-			name:     "Get escapes the key",
-			call:     func(c *chat.Client) (any, error) { return c.APIKeys.Get(ctx, "k/../../users") },
-			response: `{"data":` + apiKeyJSON + `}`,
-			method:   http.MethodGet, path: "/v3/apikeys/k%2F..%2F..%2Fusers",
-			want: want,
+			Name:   "Get escapes the key",
+			Call:   func(c *chat.Client) (any, error) { return c.APIKeys.Get(ctx, "k/../../users") },
+			Reply:  `{"data":` + apiKeyJSON + `}`,
+			Method: http.MethodGet, Path: "/v3/apikeys/k%2F..%2F..%2Fusers",
+			Want: want,
 		},
 	})
 }
@@ -112,19 +112,19 @@ func TestAPIKeysAll(t *testing.T) {
 
 func TestAPIKeysArguments(t *testing.T) {
 	ctx := context.Background()
-	tests := []argCase[*chat.Client]{
-		{"Create nil request", func(c *chat.Client) error { _, err := c.APIKeys.Create(ctx, nil); return err }, "req"},
-		{"Create empty name", func(c *chat.Client) error { _, err := c.APIKeys.Create(ctx, &chat.CreateAPIKeyRequest{}); return err }, "req.Name"},
-		{"Get empty key", func(c *chat.Client) error { _, err := c.APIKeys.Get(ctx, ""); return err }, "apiKey"},
-		{"Get dot key", func(c *chat.Client) error { _, err := c.APIKeys.Get(ctx, "."); return err }, "apiKey"},
-		{"Update empty key", func(c *chat.Client) error {
+	tests := []wiretest.ArgCase[*chat.Client]{
+		{Name: "Create nil request", Call: func(c *chat.Client) error { _, err := c.APIKeys.Create(ctx, nil); return err }, Arg: "req"},
+		{Name: "Create empty name", Call: func(c *chat.Client) error { _, err := c.APIKeys.Create(ctx, &chat.CreateAPIKeyRequest{}); return err }, Arg: "req.Name"},
+		{Name: "Get empty key", Call: func(c *chat.Client) error { _, err := c.APIKeys.Get(ctx, ""); return err }, Arg: "apiKey"},
+		{Name: "Get dot key", Call: func(c *chat.Client) error { _, err := c.APIKeys.Get(ctx, "."); return err }, Arg: "apiKey"},
+		{Name: "Update empty key", Call: func(c *chat.Client) error {
 			_, err := c.APIKeys.Update(ctx, "", &chat.UpdateAPIKeyRequest{Name: "x"})
 			return err
-		}, "apiKey"},
-		{"Update nil request", func(c *chat.Client) error { _, err := c.APIKeys.Update(ctx, otherKey, nil); return err }, "req"},
-		{"Delete empty key", func(c *chat.Client) error { _, err := c.APIKeys.Delete(ctx, ""); return err }, "apiKey"},
+		}, Arg: "apiKey"},
+		{Name: "Update nil request", Call: func(c *chat.Client) error { _, err := c.APIKeys.Update(ctx, otherKey, nil); return err }, Arg: "req"},
+		{Name: "Delete empty key", Call: func(c *chat.Client) error { _, err := c.APIKeys.Delete(ctx, ""); return err }, Arg: "apiKey"},
 	}
-	runArgs(t, wholeClient, tests)
+	wiretest.RunArgs(t, wire, wholeClient, tests)
 }
 
 func TestAPIKeyFormat(t *testing.T) {

@@ -28,34 +28,34 @@ const (
 
 func TestAuthTokensWire(t *testing.T) {
 	ctx := context.Background()
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name: "Create with force",
-			call: func(c *chat.Client) (any, error) {
+			Name: "Create with force",
+			Call: func(c *chat.Client) (any, error) {
 				return c.AuthTokens.Create(ctx, "cometchat-uid-1", &chat.CreateAuthTokenRequest{Force: true})
 			},
-			response: `{"data":` + authTokenJSON + `}`,
-			method:   http.MethodPost, path: "/v3/users/cometchat-uid-1/auth_tokens", body: `{"force":true}`,
-			check: func(t *testing.T, got any) {
+			Reply:  `{"data":` + authTokenJSON + `}`,
+			Method: http.MethodPost, Path: "/v3/users/cometchat-uid-1/auth_tokens", Body: `{"force":true}`,
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				assert.Equal(t, &chat.AuthToken{UID: "cometchat-uid-1", AuthToken: testToken, CreatedAt: 1630306819}, got)
 			},
 		},
 		{
-			name:     "Create with defaults sends an empty object",
-			call:     func(c *chat.Client) (any, error) { return c.AuthTokens.Create(ctx, "a b", nil) },
-			response: `{"data":` + authTokenJSON + `}`,
-			method:   http.MethodPost, path: "/v3/users/a%20b/auth_tokens", body: `{}`,
-			want: &chat.AuthToken{UID: "cometchat-uid-1", AuthToken: testToken, CreatedAt: 1630306819},
+			Name:   "Create with defaults sends an empty object",
+			Call:   func(c *chat.Client) (any, error) { return c.AuthTokens.Create(ctx, "a b", nil) },
+			Reply:  `{"data":` + authTokenJSON + `}`,
+			Method: http.MethodPost, Path: "/v3/users/a%20b/auth_tokens", Body: `{}`,
+			Want: &chat.AuthToken{UID: "cometchat-uid-1", AuthToken: testToken, CreatedAt: 1630306819},
 		},
 		{
-			name: "List",
-			call: func(c *chat.Client) (any, error) {
+			Name: "List",
+			Call: func(c *chat.Client) (any, error) {
 				return c.AuthTokens.List(ctx, "cometchat-uid-1", &chat.ListAuthTokensOptions{PageOptions: chat.PageOptions{PerPage: 10, Page: 2}})
 			},
-			response: `{"data":[` + authTokenJSON + `,{"uid":"cometchat-uid-1","authToken":"t2","platform":"android","userAgent":"ua","appInfo":"v1"}],
+			Reply: `{"data":[` + authTokenJSON + `,{"uid":"cometchat-uid-1","authToken":"t2","platform":"android","userAgent":"ua","appInfo":"v1"}],
 				"meta":{"pagination":{"total":2,"count":2,"per_page":10,"current_page":2,"total_pages":2}}}`,
-			method: http.MethodGet, path: "/v3/users/cometchat-uid-1/auth_tokens", query: "page=2&perPage=10",
-			check: func(t *testing.T, got any) {
+			Method: http.MethodGet, Path: "/v3/users/cometchat-uid-1/auth_tokens", Query: "page=2&perPage=10",
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				page := got.(*chat.Page[chat.AuthToken])
 				require.Len(t, page.Data, 2)
 				assert.Equal(t, chat.Secret(testToken), page.Data[0].AuthToken)
@@ -66,52 +66,52 @@ func TestAuthTokensWire(t *testing.T) {
 			},
 		},
 		{
-			name:     "Get",
-			call:     func(c *chat.Client) (any, error) { return c.AuthTokens.Get(ctx, "cometchat-uid-1", testToken) },
-			response: `{"data":` + authTokenJSON + `}`,
-			method:   http.MethodGet, path: "/v3/users/cometchat-uid-1/auth_tokens/" + testToken,
-			check: func(t *testing.T, got any) {
+			Name:   "Get",
+			Call:   func(c *chat.Client) (any, error) { return c.AuthTokens.Get(ctx, "cometchat-uid-1", testToken) },
+			Reply:  `{"data":` + authTokenJSON + `}`,
+			Method: http.MethodGet, Path: "/v3/users/cometchat-uid-1/auth_tokens/" + testToken,
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				assert.Equal(t, chat.Secret(testToken), got.(*chat.AuthToken).AuthToken)
 			},
 		},
 		{
-			name:     "Get escapes a token with reserved characters",
-			call:     func(c *chat.Client) (any, error) { return c.AuthTokens.Get(ctx, "u/1", "t/k?n#1") },
-			response: `{"data":` + authTokenJSON + `}`,
-			method:   http.MethodGet, path: "/v3/users/u%2F1/auth_tokens/t%2Fk%3Fn%231",
-			want: &chat.AuthToken{UID: "cometchat-uid-1", AuthToken: testToken, CreatedAt: 1630306819},
+			Name:   "Get escapes a token with reserved characters",
+			Call:   func(c *chat.Client) (any, error) { return c.AuthTokens.Get(ctx, "u/1", "t/k?n#1") },
+			Reply:  `{"data":` + authTokenJSON + `}`,
+			Method: http.MethodGet, Path: "/v3/users/u%2F1/auth_tokens/t%2Fk%3Fn%231",
+			Want: &chat.AuthToken{UID: "cometchat-uid-1", AuthToken: testToken, CreatedAt: 1630306819},
 		},
 		{
-			name: "Update",
-			call: func(c *chat.Client) (any, error) {
+			Name: "Update",
+			Call: func(c *chat.Client) (any, error) {
 				return c.AuthTokens.Update(ctx, "cometchat-uid-1", testToken, &chat.UpdateAuthTokenRequest{
 					Platform: "ios", UserAgent: "MyApp/1.0", AppInfo: map[string]any{"version": "1.0", "build": 7},
 				})
 			},
-			response: `{"data":{"uid":"cometchat-uid-1","authToken":"` + testToken + `","createdAt":1630306819,"platform":"ios","appInfo":{"version":"1.0"}}}`,
-			method:   http.MethodPut, path: "/v3/users/cometchat-uid-1/auth_tokens/" + testToken,
-			body: `{"platform":"ios","userAgent":"MyApp/1.0","appInfo":{"version":"1.0","build":7}}`,
-			check: func(t *testing.T, got any) {
+			Reply:  `{"data":{"uid":"cometchat-uid-1","authToken":"` + testToken + `","createdAt":1630306819,"platform":"ios","appInfo":{"version":"1.0"}}}`,
+			Method: http.MethodPut, Path: "/v3/users/cometchat-uid-1/auth_tokens/" + testToken,
+			Body: `{"platform":"ios","userAgent":"MyApp/1.0","appInfo":{"version":"1.0","build":7}}`,
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				tok := got.(*chat.AuthToken)
 				assert.Equal(t, "ios", tok.Platform)
 				assert.JSONEq(t, `{"version":"1.0"}`, string(tok.AppInfo), "appInfo as an object")
 			},
 		},
 		{
-			name:     "Delete",
-			call:     func(c *chat.Client) (any, error) { return c.AuthTokens.Delete(ctx, "cometchat-uid-1", testToken) },
-			response: `{"data":{"success":true,"message":"Auth token deleted."}}`,
-			method:   http.MethodDelete, path: "/v3/users/cometchat-uid-1/auth_tokens/" + testToken,
-			check: func(t *testing.T, got any) {
+			Name:   "Delete",
+			Call:   func(c *chat.Client) (any, error) { return c.AuthTokens.Delete(ctx, "cometchat-uid-1", testToken) },
+			Reply:  `{"data":{"success":true,"message":"Auth token deleted."}}`,
+			Method: http.MethodDelete, Path: "/v3/users/cometchat-uid-1/auth_tokens/" + testToken,
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				assert.Equal(t, &chat.Result{Success: true, Message: "Auth token deleted."}, got)
 			},
 		},
 		{
-			name:     "Flush",
-			call:     func(c *chat.Client) (any, error) { return c.AuthTokens.Flush(ctx, "cometchat-uid-1") },
-			response: `{"data":{"success":true,"message":"All auth tokens deleted."}}`,
-			method:   http.MethodDelete, path: "/v3/users/cometchat-uid-1/auth_tokens",
-			check: func(t *testing.T, got any) {
+			Name:   "Flush",
+			Call:   func(c *chat.Client) (any, error) { return c.AuthTokens.Flush(ctx, "cometchat-uid-1") },
+			Reply:  `{"data":{"success":true,"message":"All auth tokens deleted."}}`,
+			Method: http.MethodDelete, Path: "/v3/users/cometchat-uid-1/auth_tokens",
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				assert.True(t, got.(*chat.Result).Success)
 			},
 		},

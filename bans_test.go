@@ -21,50 +21,50 @@ func TestBansWire(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(userJSON), &user))
 	wantPage := &chat.Page[chat.User]{Data: []chat.User{user},
 		Meta: chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}}
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name:     "Ban",
-			call:     func(c *chat.Client) (any, error) { return c.Bans.Ban(ctx, "g", "cometchat-uid-5") },
-			response: `{"data":{"success":true,"message":"User cometchat-uid-5 has been banned."}}`,
-			method:   http.MethodPost, path: "/v3/groups/g/bannedusers/cometchat-uid-5",
-			want: &chat.Result{Success: true, Message: "User cometchat-uid-5 has been banned."},
+			Name:   "Ban",
+			Call:   func(c *chat.Client) (any, error) { return c.Bans.Ban(ctx, "g", "cometchat-uid-5") },
+			Reply:  `{"data":{"success":true,"message":"User cometchat-uid-5 has been banned."}}`,
+			Method: http.MethodPost, Path: "/v3/groups/g/bannedusers/cometchat-uid-5",
+			Want: &chat.Result{Success: true, Message: "User cometchat-uid-5 has been banned."},
 		},
 		{
-			name:     "Ban on behalf of a user escapes the ids",
-			call:     func(c *chat.Client) (any, error) { return c.Bans.Ban(ctx, "g/x", "u?1", chat.OnBehalfOf("u1")) },
-			response: `{"data":{"success":true,"message":"banned"}}`,
-			method:   http.MethodPost, path: "/v3/groups/g%2Fx/bannedusers/u%3F1", obo: "u1",
-			want: &chat.Result{Success: true, Message: "banned"},
+			Name:   "Ban on behalf of a user escapes the ids",
+			Call:   func(c *chat.Client) (any, error) { return c.Bans.Ban(ctx, "g/x", "u?1", chat.OnBehalfOf("u1")) },
+			Reply:  `{"data":{"success":true,"message":"banned"}}`,
+			Method: http.MethodPost, Path: "/v3/groups/g%2Fx/bannedusers/u%3F1", OnBehalfOf: "u1",
+			Want: &chat.Result{Success: true, Message: "banned"},
 		},
 		{
-			name:     "Unban",
-			call:     func(c *chat.Client) (any, error) { return c.Bans.Unban(ctx, "g", "cometchat-uid-5") },
-			response: `{"data":{"success":true,"Message":"User cometchat-uid-5 has been unbanned."}}`,
-			method:   http.MethodDelete, path: "/v3/groups/g/bannedusers/cometchat-uid-5",
-			want: &chat.Result{Success: true, Message: "User cometchat-uid-5 has been unbanned."},
+			Name:   "Unban",
+			Call:   func(c *chat.Client) (any, error) { return c.Bans.Unban(ctx, "g", "cometchat-uid-5") },
+			Reply:  `{"data":{"success":true,"Message":"User cometchat-uid-5 has been unbanned."}}`,
+			Method: http.MethodDelete, Path: "/v3/groups/g/bannedusers/cometchat-uid-5",
+			Want: &chat.Result{Success: true, Message: "User cometchat-uid-5 has been unbanned."},
 		},
 		{
-			name:     "Unban on behalf of a user",
-			call:     func(c *chat.Client) (any, error) { return c.Bans.Unban(ctx, "g", "u2", chat.OnBehalfOf("u1")) },
-			response: `{"data":{"success":true,"message":"unbanned"}}`,
-			method:   http.MethodDelete, path: "/v3/groups/g/bannedusers/u2", obo: "u1",
-			want: &chat.Result{Success: true, Message: "unbanned"},
+			Name:   "Unban on behalf of a user",
+			Call:   func(c *chat.Client) (any, error) { return c.Bans.Unban(ctx, "g", "u2", chat.OnBehalfOf("u1")) },
+			Reply:  `{"data":{"success":true,"message":"unbanned"}}`,
+			Method: http.MethodDelete, Path: "/v3/groups/g/bannedusers/u2", OnBehalfOf: "u1",
+			Want: &chat.Result{Success: true, Message: "unbanned"},
 		},
 		{
-			name:     "List without options",
-			call:     func(c *chat.Client) (any, error) { return c.Bans.List(ctx, "g", nil) },
-			response: bannedPage,
-			method:   http.MethodGet, path: "/v3/groups/g/bannedusers",
-			want: wantPage,
+			Name:   "List without options",
+			Call:   func(c *chat.Client) (any, error) { return c.Bans.List(ctx, "g", nil) },
+			Reply:  bannedPage,
+			Method: http.MethodGet, Path: "/v3/groups/g/bannedusers",
+			Want: wantPage,
 		},
 		{
-			name: "List a page",
-			call: func(c *chat.Client) (any, error) {
+			Name: "List a page",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Bans.List(ctx, "g", &chat.ListBannedOptions{PageOptions: chat.PageOptions{PerPage: 5, Page: 2}})
 			},
-			response: bannedPage,
-			method:   http.MethodGet, path: "/v3/groups/g/bannedusers", query: "page=2&perPage=5",
-			want: wantPage,
+			Reply:  bannedPage,
+			Method: http.MethodGet, Path: "/v3/groups/g/bannedusers", Query: "page=2&perPage=5",
+			Want: wantPage,
 		},
 	})
 }
@@ -81,7 +81,7 @@ func TestBansAll(t *testing.T) {
 	reqs := m.Requests()
 	require.Len(t, reqs, 2)
 	for i, r := range reqs {
-		assertWire(t, r, http.MethodGet, "/v3/groups/g/bannedusers")
+		wire.Sent(t, r, http.MethodGet, "/v3/groups/g/bannedusers")
 		wiretest.NoOnBehalfOf(t, r)
 		assert.Equal(t, fmt.Sprintf("page=%d&perPage=2", i+1), r.RawQuery)
 	}
@@ -101,12 +101,12 @@ func TestBansAll(t *testing.T) {
 
 func TestBansArguments(t *testing.T) {
 	ctx := context.Background()
-	tests := []argCase[*chat.Client]{
-		{"Ban empty guid", func(c *chat.Client) error { _, err := c.Bans.Ban(ctx, "", "u"); return err }, "guid"},
-		{"Ban empty uid", func(c *chat.Client) error { _, err := c.Bans.Ban(ctx, "g", ""); return err }, "uid"},
-		{"Unban dot guid", func(c *chat.Client) error { _, err := c.Bans.Unban(ctx, ".", "u"); return err }, "guid"},
-		{"Unban dot uid", func(c *chat.Client) error { _, err := c.Bans.Unban(ctx, "g", ".."); return err }, "uid"},
-		{"List empty guid", func(c *chat.Client) error { _, err := c.Bans.List(ctx, "", nil); return err }, "guid"},
+	tests := []wiretest.ArgCase[*chat.Client]{
+		{Name: "Ban empty guid", Call: func(c *chat.Client) error { _, err := c.Bans.Ban(ctx, "", "u"); return err }, Arg: "guid"},
+		{Name: "Ban empty uid", Call: func(c *chat.Client) error { _, err := c.Bans.Ban(ctx, "g", ""); return err }, Arg: "uid"},
+		{Name: "Unban dot guid", Call: func(c *chat.Client) error { _, err := c.Bans.Unban(ctx, ".", "u"); return err }, Arg: "guid"},
+		{Name: "Unban dot uid", Call: func(c *chat.Client) error { _, err := c.Bans.Unban(ctx, "g", ".."); return err }, Arg: "uid"},
+		{Name: "List empty guid", Call: func(c *chat.Client) error { _, err := c.Bans.List(ctx, "", nil); return err }, Arg: "guid"},
 	}
-	runArgs(t, wholeClient, tests)
+	wiretest.RunArgs(t, wire, wholeClient, tests)
 }

@@ -51,69 +51,69 @@ func TestCallsWire(t *testing.T) {
 		TranscriptDate: "2023-08-18T14:16:39.000Z", TranscriptURL: "https://t.example/t1.txt"}
 	const transcriptJSON = `{"roomName":"v1.us.x.y","tid":"t1","startTime":1692368180,"endTime":1692368199,"transcriptDate":"2023-08-18T14:16:39.000Z","transcriptUrl":"https://t.example/t1.txt"}`
 
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name:   "List without options",
-			method: http.MethodGet, call: func(c *chat.Client) (any, error) { return c.Calls.List(ctx, nil) },
-			response: `{"data":[` + endedCallJSON + `],` + pagination + `}`,
-			path:     "/v3/calls",
-			want:     &chat.Page[chat.Call]{Data: []chat.Call{endedCall}, Meta: onePage},
+			Name:   "List without options",
+			Method: http.MethodGet, Call: func(c *chat.Client) (any, error) { return c.Calls.List(ctx, nil) },
+			Reply: `{"data":[` + endedCallJSON + `],` + pagination + `}`,
+			Path:  "/v3/calls",
+			Want:  &chat.Page[chat.Call]{Data: []chat.Call{endedCall}, Meta: onePage},
 		},
 		{
-			name:   "List with every filter",
-			method: http.MethodGet, call: func(c *chat.Client) (any, error) {
+			Name:   "List with every filter",
+			Method: http.MethodGet, Call: func(c *chat.Client) (any, error) {
 				s := c.Calls
 				return s.List(ctx, &chat.ListCallsOptions{Type: chat.CallTypeVideo, Mode: chat.CallModeMeet, ParticipantsCount: &zero, StartedAt: 1692368180, EndedAt: 1692368199,
 					Status: chat.CallStatusUnanswered, ReceiverType: chat.ReceiverUser, HasRecording: &no, HasTranscription: &yes,
 					UID: "u 2", PageOptions: chat.PageOptions{PerPage: 10, Page: 2}})
 			},
-			response: `{"data":[],"meta":{"pagination":{"total":0,"count":0,"per_page":10,"current_page":2,"total_pages":0}}}`,
-			path:     "/v3/calls",
-			query: "endedAt=1692368199&hasRecording=false&hasTranscription=true&mode=meet&page=2&participantsCount=0&perPage=10" +
+			Reply: `{"data":[],"meta":{"pagination":{"total":0,"count":0,"per_page":10,"current_page":2,"total_pages":0}}}`,
+			Path:  "/v3/calls",
+			Query: "endedAt=1692368199&hasRecording=false&hasTranscription=true&mode=meet&page=2&participantsCount=0&perPage=10" +
 				"&receiverType=user&startedAt=1692368180&status=unanswered&type=video&uid=u+2",
-			want: &chat.Page[chat.Call]{Data: []chat.Call{}, Meta: chat.PageMeta{Pagination: &chat.Pagination{PerPage: 10, CurrentPage: 2}}},
+			Want: &chat.Page[chat.Call]{Data: []chat.Call{}, Meta: chat.PageMeta{Pagination: &chat.Pagination{PerPage: 10, CurrentPage: 2}}},
 		},
 		{
-			name:   "List on behalf of a user",
-			method: http.MethodGet, call: func(c *chat.Client) (any, error) { return c.Calls.List(ctx, nil, chat.OnBehalfOf("u2")) },
-			response: `{"data":[` + endedCallJSON + `],` + pagination + `}`,
-			path:     "/v3/calls", obo: "u2",
-			want: &chat.Page[chat.Call]{Data: []chat.Call{endedCall}, Meta: onePage},
+			Name:   "List on behalf of a user",
+			Method: http.MethodGet, Call: func(c *chat.Client) (any, error) { return c.Calls.List(ctx, nil, chat.OnBehalfOf("u2")) },
+			Reply: `{"data":[` + endedCallJSON + `],` + pagination + `}`,
+			Path:  "/v3/calls", OnBehalfOf: "u2",
+			Want: &chat.Page[chat.Call]{Data: []chat.Call{endedCall}, Meta: onePage},
 		},
 		{
-			name:   "Get",
-			method: http.MethodGet, call: func(c *chat.Client) (any, error) { return c.Calls.Get(ctx, "v1.us.x.y") },
-			response: `{"data":` + endedCallJSON + `}`,
-			path:     "/v3/calls/v1.us.x.y",
-			want:     &endedCall,
+			Name:   "Get",
+			Method: http.MethodGet, Call: func(c *chat.Client) (any, error) { return c.Calls.Get(ctx, "v1.us.x.y") },
+			Reply: `{"data":` + endedCallJSON + `}`,
+			Path:  "/v3/calls/v1.us.x.y",
+			Want:  &endedCall,
 		},
 		{
-			name:   "Get with metaData, tags, transcriptions and string numbers",
-			method: http.MethodGet, call: func(c *chat.Client) (any, error) { return c.Calls.Get(ctx, "a/b c", chat.OnBehalfOf("u8")) },
-			response: `{"data":{"sessionId":"a/b c","initiatedAt":"1692368168","totalDuration":19,"totalParticipants":"2","totalAudioMinutes":"0.5",
+			Name:   "Get with metaData, tags, transcriptions and string numbers",
+			Method: http.MethodGet, Call: func(c *chat.Client) (any, error) { return c.Calls.Get(ctx, "a/b c", chat.OnBehalfOf("u8")) },
+			Reply: `{"data":{"sessionId":"a/b c","initiatedAt":"1692368168","totalDuration":19,"totalParticipants":"2","totalAudioMinutes":"0.5",
 				"hasTranscription":"true","participants":[{"uid":"u2","deviceId":12345,"joinedAt":"1692368180","totalDuration":"0.25"}],
 				"transcriptions":[` + transcriptJSON + `],"metaData":[],"tags":["vip"]}}`,
-			path: "/v3/calls/a%2Fb%20c", obo: "u8",
-			want: &chat.Call{SessionID: "a/b c", InitiatedAt: 1692368168, TotalDuration: "19", TotalParticipants: 2, TotalAudioMinutes: 0.5,
+			Path: "/v3/calls/a%2Fb%20c", OnBehalfOf: "u8",
+			Want: &chat.Call{SessionID: "a/b c", InitiatedAt: 1692368168, TotalDuration: "19", TotalParticipants: 2, TotalAudioMinutes: 0.5,
 				HasTranscription: true, Participants: []chat.CallParticipant{{UID: "u2", DeviceID: "12345", JoinedAt: 1692368180, TotalDuration: 0.25}},
 				Transcriptions: []chat.CallTranscription{transcript}, MetaData: []byte(`[]`), Tags: []string{"vip"}},
 		},
 		{
-			name:   "ListTranscriptions",
-			method: http.MethodGet, call: func(c *chat.Client) (any, error) { return c.Calls.ListTranscriptions(ctx, "v1.us.x.y", nil) },
-			response: `{"data":[` + transcriptJSON + `],` + pagination + `}`,
-			path:     "/v3/calls/v1.us.x.y/transcriptions",
-			want:     &chat.Page[chat.CallTranscription]{Data: []chat.CallTranscription{transcript}, Meta: onePage},
+			Name:   "ListTranscriptions",
+			Method: http.MethodGet, Call: func(c *chat.Client) (any, error) { return c.Calls.ListTranscriptions(ctx, "v1.us.x.y", nil) },
+			Reply: `{"data":[` + transcriptJSON + `],` + pagination + `}`,
+			Path:  "/v3/calls/v1.us.x.y/transcriptions",
+			Want:  &chat.Page[chat.CallTranscription]{Data: []chat.CallTranscription{transcript}, Meta: onePage},
 		},
 		{
-			name:   "ListTranscriptions with a page, on behalf of a user",
-			method: http.MethodGet, call: func(c *chat.Client) (any, error) {
+			Name:   "ListTranscriptions with a page, on behalf of a user",
+			Method: http.MethodGet, Call: func(c *chat.Client) (any, error) {
 				s := c.Calls
 				return s.ListTranscriptions(ctx, "s/1", &chat.ListTranscriptionsOptions{PageOptions: chat.PageOptions{PerPage: 5, Page: 3}}, chat.OnBehalfOf("u2"))
 			},
-			response: `{"data":[]}`,
-			path:     "/v3/calls/s%2F1/transcriptions", query: "page=3&perPage=5", obo: "u2",
-			want: &chat.Page[chat.CallTranscription]{Data: []chat.CallTranscription{}},
+			Reply: `{"data":[]}`,
+			Path:  "/v3/calls/s%2F1/transcriptions", Query: "page=3&perPage=5", OnBehalfOf: "u2",
+			Want: &chat.Page[chat.CallTranscription]{Data: []chat.CallTranscription{}},
 		},
 	})
 }
@@ -238,7 +238,7 @@ func TestCallsAll(t *testing.T) {
 		assert.Equal(t, "page=1&perPage=2&type=audio", reqs[0].RawQuery)
 		assert.Equal(t, "page=2&perPage=2&type=audio", reqs[1].RawQuery)
 		for _, r := range reqs {
-			assertWire(t, r, http.MethodGet, "/v3/calls")
+			wire.Sent(t, r, http.MethodGet, "/v3/calls")
 			assert.Equal(t, []string{"u2"}, r.Header.Values("onBehalfOf"))
 		}
 		assert.Equal(t, &chat.ListCallsOptions{Type: chat.CallTypeAudio, PageOptions: chat.PageOptions{PerPage: 2}}, opts, "opts unchanged")
@@ -278,7 +278,7 @@ func TestCallsAll(t *testing.T) {
 			func(tr *chat.CallTranscription) string { return tr.TID })
 		assert.Equal(t, []string{"t2", "t3"}, tids)
 		for _, r := range m.Requests() {
-			assertWire(t, r, http.MethodGet, "/v3/calls/s1/transcriptions")
+			wire.Sent(t, r, http.MethodGet, "/v3/calls/s1/transcriptions")
 		}
 	})
 	t.Run("a cancelled context stops before sending", func(t *testing.T) {

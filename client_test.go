@@ -53,15 +53,16 @@ func newMockAPI(t testing.TB, opts ...chat.Option) *mockAPI {
 	return m
 }
 
-// assertWire checks the request line and the headers every call of the
-// chat client carries: the app's host (the calls API's for /v3/calls) and
-// its API key.
-func assertWire(t *testing.T, r wiretest.Request, method, escapedPath string) {
-	t.Helper()
-	assert.Equal(t, method, r.Method, "method")
-	assert.Equal(t, escapedPath, r.Path, "escaped path")
-	assert.Equal(t, chatHost(escapedPath), r.Host, "host")
-	assert.Equal(t, testAPIKey, r.Header.Get("apikey"), "apikey header")
+// wire is the chat client as the wire harness drives it: a client over a
+// fresh mock, its requests to the app's host (the Calls API's for
+// /v3/calls), each with its API key.
+var wire = wiretest.Harness[*chat.Client]{
+	New: func(t testing.TB) (*wiretest.Mock, *chat.Client) {
+		m := newMockAPI(t)
+		return m.Mock, m.client
+	},
+	Host:        chatHost,
+	Credentials: map[string]string{"apikey": testAPIKey},
 }
 
 // chatHost is the host a request to path goes to.
@@ -72,68 +73,7 @@ func chatHost(escapedPath string) string {
 	return testHost
 }
 
-// wireCase is one call of a wire test: what the SDK must send and what it
-// must make of the answer. obo is the onBehalfOf header expected ("" means
-// absent); query is the raw query ("" means none); body "" means no body.
-// want is compared with the result; check, when set, replaces that
-// comparison.
-type wireCase struct {
-	name     string
-	call     func(c *chat.Client) (any, error)
-	response string
-	method   string
-	path     string
-	query    string
-	obo      string
-	body     string
-	want     any
-	check    func(t *testing.T, got any)
-}
-
-// runWire runs each case against a mock API answering 200 with its
-// response, and checks the one request the call sent.
-func runWire(t *testing.T, tests []wireCase) {
-	t.Helper()
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			m.Reply(http.StatusOK, tt.response)
-			got, err := tt.call(m.client)
-			require.NoError(t, err)
-			wiretest.Check(t, m.Only(), wiretest.Expect{Method: tt.method, Host: chatHost(tt.path), Path: tt.path, Query: tt.query,
-				OnBehalfOf: tt.obo, Body: tt.body, Header: map[string]string{"apikey": testAPIKey}})
-			if tt.check != nil {
-				tt.check(t, got)
-			} else {
-				assert.Equal(t, tt.want, got)
-			}
-		})
-	}
-}
-
-// argCase is a call of S that must fail on its arguments: the error names
-// arg, and nothing is sent.
-type argCase[S any] struct {
-	name string
-	call func(s S) error
-	arg  string
-}
-
-// runArgs runs each case on the part of a fresh mock client that service
-// picks, and checks that the call fails on the argument it names without
-// sending a request.
-func runArgs[S any](t *testing.T, service func(*chat.Client) S, cases []argCase[S]) {
-	t.Helper()
-	for _, tt := range cases {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			wiretest.RequireArgError(t, tt.call(service(m.client)), tt.arg)
-			assert.Zero(t, m.Calls(), "requests sent")
-		})
-	}
-}
-
-// wholeClient is the service of runArgs for calls made on the client.
+// wholeClient is the service of wiretest.RunArgs for calls made on the client.
 func wholeClient(c *chat.Client) *chat.Client { return c }
 
 // decodeBody decodes a request body into a generic map.

@@ -61,18 +61,18 @@ func TestConversationsWire(t *testing.T) {
 	}
 	const uid, guid, obo = "cometchat-uid-2", "project-group", "cometchat-uid-1"
 
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name:     "List without options",
-			call:     func(c *chat.Client) (any, error) { return c.Conversations.List(ctx, nil) },
-			response: `{"data":[` + userConversationJSON + `],"meta":{"pagination":{"total":1,"count":1,"per_page":100,"current_page":1,"total_pages":1}}}`,
-			method:   http.MethodGet, path: "/v3/conversations",
-			want: &chat.Page[chat.Conversation]{Data: []chat.Conversation{userConv},
+			Name:   "List without options",
+			Call:   func(c *chat.Client) (any, error) { return c.Conversations.List(ctx, nil) },
+			Reply:  `{"data":[` + userConversationJSON + `],"meta":{"pagination":{"total":1,"count":1,"per_page":100,"current_page":1,"total_pages":1}}}`,
+			Method: http.MethodGet, Path: "/v3/conversations",
+			Want: &chat.Page[chat.Conversation]{Data: []chat.Conversation{userConv},
 				Meta: chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}},
 		},
 		{
-			name: "List with every filter, on behalf of a user",
-			call: func(c *chat.Client) (any, error) {
+			Name: "List with every filter, on behalf of a user",
+			Call: func(c *chat.Client) (any, error) {
 				off := false
 				return c.Conversations.List(ctx, &chat.ListConversationsOptions{
 					PageOptions: chat.PageOptions{PerPage: 50, Page: 2}, SearchKey: "Geo rge", ConversationType: chat.ConversationUser,
@@ -81,218 +81,218 @@ func TestConversationsWire(t *testing.T) {
 					HideAgentic: true, OnlyAgentic: true, UseCursoredIndex: &off,
 				}, chat.OnBehalfOf(obo))
 			},
-			response: `{"data":[],"meta":{"pagination":{"total":0,"count":0,"per_page":50,"current_page":2,"total_pages":0}}}`,
-			method:   http.MethodGet, path: "/v3/conversations", obo: obo,
-			query: "conversationType=user&groupTags=g1,g2&hideAgentic=true&includeBlockedUsers=true&onlyAgentic=true&page=2&perPage=50" +
+			Reply:  `{"data":[],"meta":{"pagination":{"total":0,"count":0,"per_page":50,"current_page":2,"total_pages":0}}}`,
+			Method: http.MethodGet, Path: "/v3/conversations", OnBehalfOf: obo,
+			Query: "conversationType=user&groupTags=g1,g2&hideAgentic=true&includeBlockedUsers=true&onlyAgentic=true&page=2&perPage=50" +
 				"&searchKey=Geo+rge&tags=a,b&unread=true&useCursoredIndex=0&userTags=vip&withBlockedInfo=true&withTags=true&withUserAndGroupTags=true",
-			want: &chat.Page[chat.Conversation]{Data: []chat.Conversation{},
+			Want: &chat.Page[chat.Conversation]{Data: []chat.Conversation{},
 				Meta: chat.PageMeta{Pagination: &chat.Pagination{PerPage: 50, CurrentPage: 2}}},
 		},
 		{
-			name: "List unique, cursored index on",
-			call: func(c *chat.Client) (any, error) {
+			Name: "List unique, cursored index on",
+			Call: func(c *chat.Client) (any, error) {
 				on := true
 				return c.Conversations.List(ctx, &chat.ListConversationsOptions{Unique: true, UseCursoredIndex: &on})
 			},
-			response: `{"data":[],"meta":{}}`,
-			method:   http.MethodGet, path: "/v3/conversations", query: "unique=1&useCursoredIndex=1",
-			want: &chat.Page[chat.Conversation]{Data: []chat.Conversation{}},
+			Reply:  `{"data":[],"meta":{}}`,
+			Method: http.MethodGet, Path: "/v3/conversations", Query: "unique=1&useCursoredIndex=1",
+			Want: &chat.Page[chat.Conversation]{Data: []chat.Conversation{}},
 		},
 		{
-			name:     "ListAppPinned",
-			call:     func(c *chat.Client) (any, error) { return c.Conversations.ListAppPinned(ctx) },
-			response: `{"data":` + appPinsJSON + `}`,
-			method:   http.MethodGet, path: "/v3/conversations/pinned",
-			want: appPins,
+			Name:   "ListAppPinned",
+			Call:   func(c *chat.Client) (any, error) { return c.Conversations.ListAppPinned(ctx) },
+			Reply:  `{"data":` + appPinsJSON + `}`,
+			Method: http.MethodGet, Path: "/v3/conversations/pinned",
+			Want: appPins,
 		},
 		{
-			name: "ReplaceAppPinned",
-			call: func(c *chat.Client) (any, error) {
+			Name: "ReplaceAppPinned",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Conversations.ReplaceAppPinned(ctx, &chat.ReplaceAppPinnedRequest{
 					PinnedConversations: []chat.ConversationRef{{GUID: "support"}, {UID: "cometchat-uid-2"}}})
 			},
-			response: `{"data":` + appPinsJSON + `}`,
-			method:   http.MethodPut, path: "/v3/conversations/pinned",
-			body: `{"pinnedConversations":[{"guid":"support"},{"uid":"cometchat-uid-2"}]}`,
-			want: appPins,
+			Reply:  `{"data":` + appPinsJSON + `}`,
+			Method: http.MethodPut, Path: "/v3/conversations/pinned",
+			Body: `{"pinnedConversations":[{"guid":"support"},{"uid":"cometchat-uid-2"}]}`,
+			Want: appPins,
 		},
 		{
-			name: "ReplaceAppPinned with nil list sends [] to clear",
-			call: func(c *chat.Client) (any, error) {
+			Name: "ReplaceAppPinned with nil list sends [] to clear",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Conversations.ReplaceAppPinned(ctx, &chat.ReplaceAppPinnedRequest{})
 			},
-			response: `{"data":[]}`,
-			method:   http.MethodPut, path: "/v3/conversations/pinned", body: `{"pinnedConversations":[]}`,
-			want: []chat.Conversation{},
+			Reply:  `{"data":[]}`,
+			Method: http.MethodPut, Path: "/v3/conversations/pinned", Body: `{"pinnedConversations":[]}`,
+			Want: []chat.Conversation{},
 		},
 		{
-			name:     "GetUser with data as a one-element array (§15.1)",
-			call:     func(c *chat.Client) (any, error) { return c.Conversations.GetUser(ctx, uid, obo) },
-			response: `{"data":[` + userConversationJSON + `]}`,
-			method:   http.MethodGet, path: "/v3/users/cometchat-uid-2/conversation", obo: obo,
-			want: &userConv,
+			Name:   "GetUser with data as a one-element array (§15.1)",
+			Call:   func(c *chat.Client) (any, error) { return c.Conversations.GetUser(ctx, uid, obo) },
+			Reply:  `{"data":[` + userConversationJSON + `]}`,
+			Method: http.MethodGet, Path: "/v3/users/cometchat-uid-2/conversation", OnBehalfOf: obo,
+			Want: &userConv,
 		},
 		{
-			name:     "GetGroup with data as an object",
-			call:     func(c *chat.Client) (any, error) { return c.Conversations.GetGroup(ctx, guid, obo) },
-			response: `{"data":` + groupConversationJSON + `}`,
-			method:   http.MethodGet, path: "/v3/groups/project-group/conversation", obo: obo,
-			want: &groupConv,
+			Name:   "GetGroup with data as an object",
+			Call:   func(c *chat.Client) (any, error) { return c.Conversations.GetGroup(ctx, guid, obo) },
+			Reply:  `{"data":` + groupConversationJSON + `}`,
+			Method: http.MethodGet, Path: "/v3/groups/project-group/conversation", OnBehalfOf: obo,
+			Want: &groupConv,
 		},
 		{
-			name: "UpdateUser",
-			call: func(c *chat.Client) (any, error) {
+			Name: "UpdateUser",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Conversations.UpdateUser(ctx, uid, obo, &chat.UpdateConversationRequest{Tags: []string{"archived"}})
 			},
-			response: `{"data":[` + userConversationJSON + `]}`,
-			method:   http.MethodPut, path: "/v3/users/cometchat-uid-2/conversation", obo: obo,
-			body: `{"tags":["archived"]}`, want: &userConv,
+			Reply:  `{"data":[` + userConversationJSON + `]}`,
+			Method: http.MethodPut, Path: "/v3/users/cometchat-uid-2/conversation", OnBehalfOf: obo,
+			Body: `{"tags":["archived"]}`, Want: &userConv,
 		},
 		{
-			name: "UpdateGroup with nil tags sends [] to clear",
-			call: func(c *chat.Client) (any, error) {
+			Name: "UpdateGroup with nil tags sends [] to clear",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Conversations.UpdateGroup(ctx, guid, obo, &chat.UpdateConversationRequest{})
 			},
-			response: `{"data":[` + groupConversationJSON + `]}`,
-			method:   http.MethodPut, path: "/v3/groups/project-group/conversation", obo: obo,
-			body: `{"tags":[]}`, want: &groupConv,
+			Reply:  `{"data":[` + groupConversationJSON + `]}`,
+			Method: http.MethodPut, Path: "/v3/groups/project-group/conversation", OnBehalfOf: obo,
+			Body: `{"tags":[]}`, Want: &groupConv,
 		},
 		{
-			name: "ResetUser with a body",
-			call: func(c *chat.Client) (any, error) {
+			Name: "ResetUser with a body",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Conversations.ResetUser(ctx, uid, obo, &chat.ResetConversationRequest{DeleteMessagesPermanently: true, PreserveOrder: true})
 			},
-			response: ok, method: http.MethodDelete, path: "/v3/users/cometchat-uid-2/conversation", obo: obo,
-			body: `{"deleteMessagesPermanently":true,"preserveOrder":true}`, want: okResult,
+			Reply: ok, Method: http.MethodDelete, Path: "/v3/users/cometchat-uid-2/conversation", OnBehalfOf: obo,
+			Body: `{"deleteMessagesPermanently":true,"preserveOrder":true}`, Want: okResult,
 		},
 		{
-			name:     "ResetUser without a body",
-			call:     func(c *chat.Client) (any, error) { return c.Conversations.ResetUser(ctx, uid, obo, nil) },
-			response: ok, method: http.MethodDelete, path: "/v3/users/cometchat-uid-2/conversation", obo: obo,
-			want: okResult,
+			Name:  "ResetUser without a body",
+			Call:  func(c *chat.Client) (any, error) { return c.Conversations.ResetUser(ctx, uid, obo, nil) },
+			Reply: ok, Method: http.MethodDelete, Path: "/v3/users/cometchat-uid-2/conversation", OnBehalfOf: obo,
+			Want: okResult,
 		},
 		{
-			name: "ResetGroup",
-			call: func(c *chat.Client) (any, error) {
+			Name: "ResetGroup",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Conversations.ResetGroup(ctx, guid, obo, &chat.ResetConversationRequest{PreserveOrder: true})
 			},
-			response: ok, method: http.MethodDelete, path: "/v3/groups/project-group/conversation", obo: obo,
-			body: `{"preserveOrder":true}`, want: okResult,
+			Reply: ok, Method: http.MethodDelete, Path: "/v3/groups/project-group/conversation", OnBehalfOf: obo,
+			Body: `{"preserveOrder":true}`, Want: okResult,
 		},
 		{
-			name:     "PinUser",
-			call:     func(c *chat.Client) (any, error) { return c.Conversations.PinUser(ctx, uid, obo) },
-			response: `{"data":` + userPinJSON + `}`,
-			method:   http.MethodPost, path: "/v3/users/cometchat-uid-2/conversation/pin", obo: obo, want: pin,
+			Name:   "PinUser",
+			Call:   func(c *chat.Client) (any, error) { return c.Conversations.PinUser(ctx, uid, obo) },
+			Reply:  `{"data":` + userPinJSON + `}`,
+			Method: http.MethodPost, Path: "/v3/users/cometchat-uid-2/conversation/pin", OnBehalfOf: obo, Want: pin,
 		},
 		{
-			name:     "UnpinUser",
-			call:     func(c *chat.Client) (any, error) { return c.Conversations.UnpinUser(ctx, uid, obo) },
-			response: `{"data":` + userUnpinJSON + `}`,
-			method:   http.MethodDelete, path: "/v3/users/cometchat-uid-2/conversation/pin", obo: obo, want: unpin,
+			Name:   "UnpinUser",
+			Call:   func(c *chat.Client) (any, error) { return c.Conversations.UnpinUser(ctx, uid, obo) },
+			Reply:  `{"data":` + userUnpinJSON + `}`,
+			Method: http.MethodDelete, Path: "/v3/users/cometchat-uid-2/conversation/pin", OnBehalfOf: obo, Want: unpin,
 		},
 		{
-			name: "PinGroup",
-			call: func(c *chat.Client) (any, error) { return c.Conversations.PinGroup(ctx, guid, obo) },
-			response: `{"data":{"conversationId":"group_project-group","conversationType":"group","pinnedBy":"cometchat-uid-1",
+			Name: "PinGroup",
+			Call: func(c *chat.Client) (any, error) { return c.Conversations.PinGroup(ctx, guid, obo) },
+			Reply: `{"data":{"conversationId":"group_project-group","conversationType":"group","pinnedBy":"cometchat-uid-1",
 				"pinnedAt":1719993037}}`,
-			method: http.MethodPost, path: "/v3/groups/project-group/conversation/pin", obo: obo,
-			want: &chat.Conversation{ConversationID: "group_project-group", ConversationType: chat.ConversationGroup,
+			Method: http.MethodPost, Path: "/v3/groups/project-group/conversation/pin", OnBehalfOf: obo,
+			Want: &chat.Conversation{ConversationID: "group_project-group", ConversationType: chat.ConversationGroup,
 				PinnedBy: obo, PinnedAt: 1719993037},
 		},
 		{
-			name:     "UnpinGroup",
-			call:     func(c *chat.Client) (any, error) { return c.Conversations.UnpinGroup(ctx, guid, obo) },
-			response: `{"data":{"conversationId":"group_project-group","conversationType":"group"}}`,
-			method:   http.MethodDelete, path: "/v3/groups/project-group/conversation/pin", obo: obo,
-			want: &chat.Conversation{ConversationID: "group_project-group", ConversationType: chat.ConversationGroup},
+			Name:   "UnpinGroup",
+			Call:   func(c *chat.Client) (any, error) { return c.Conversations.UnpinGroup(ctx, guid, obo) },
+			Reply:  `{"data":{"conversationId":"group_project-group","conversationType":"group"}}`,
+			Method: http.MethodDelete, Path: "/v3/groups/project-group/conversation/pin", OnBehalfOf: obo,
+			Want: &chat.Conversation{ConversationID: "group_project-group", ConversationType: chat.ConversationGroup},
 		},
 		{
-			name: "MarkUserRead answers with a capitalised Message",
-			call: func(c *chat.Client) (any, error) {
+			Name: "MarkUserRead answers with a capitalised Message",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Conversations.MarkUserRead(ctx, uid, obo, &chat.MarkReadRequest{MessageID: 42})
 			},
-			response: `{"data":{"success":true,"Message":"Conversation marked as read."}}`,
-			method:   http.MethodPost, path: "/v3/users/cometchat-uid-2/conversation/read", obo: obo,
-			body: `{"messageId":42}`, want: &chat.Result{Success: true, Message: "Conversation marked as read."},
+			Reply:  `{"data":{"success":true,"Message":"Conversation marked as read."}}`,
+			Method: http.MethodPost, Path: "/v3/users/cometchat-uid-2/conversation/read", OnBehalfOf: obo,
+			Body: `{"messageId":42}`, Want: &chat.Result{Success: true, Message: "Conversation marked as read."},
 		},
 		{
-			name:     "MarkUserRead without a message id",
-			call:     func(c *chat.Client) (any, error) { return c.Conversations.MarkUserRead(ctx, uid, obo, nil) },
-			response: ok, method: http.MethodPost, path: "/v3/users/cometchat-uid-2/conversation/read", obo: obo,
-			want: okResult,
+			Name:  "MarkUserRead without a message id",
+			Call:  func(c *chat.Client) (any, error) { return c.Conversations.MarkUserRead(ctx, uid, obo, nil) },
+			Reply: ok, Method: http.MethodPost, Path: "/v3/users/cometchat-uid-2/conversation/read", OnBehalfOf: obo,
+			Want: okResult,
 		},
 		{
-			name: "MarkGroupRead",
-			call: func(c *chat.Client) (any, error) {
+			Name: "MarkGroupRead",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Conversations.MarkGroupRead(ctx, guid, obo, &chat.MarkReadRequest{MessageID: 50})
 			},
-			response: ok, method: http.MethodPost, path: "/v3/groups/project-group/conversation/read", obo: obo,
-			body: `{"messageId":50}`, want: okResult,
+			Reply: ok, Method: http.MethodPost, Path: "/v3/groups/project-group/conversation/read", OnBehalfOf: obo,
+			Body: `{"messageId":50}`, Want: okResult,
 		},
 		{
-			name: "MarkUserDelivered",
-			call: func(c *chat.Client) (any, error) {
+			Name: "MarkUserDelivered",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Conversations.MarkUserDelivered(ctx, uid, obo, &chat.MarkDeliveredRequest{MessageID: 7})
 			},
-			response: `{"data":{"success":true,"Message":"delivered"}}`,
-			method:   http.MethodPost, path: "/v3/users/cometchat-uid-2/conversation/delivered", obo: obo,
-			body: `{"messageId":7}`, want: &chat.Result{Success: true, Message: "delivered"},
+			Reply:  `{"data":{"success":true,"Message":"delivered"}}`,
+			Method: http.MethodPost, Path: "/v3/users/cometchat-uid-2/conversation/delivered", OnBehalfOf: obo,
+			Body: `{"messageId":7}`, Want: &chat.Result{Success: true, Message: "delivered"},
 		},
 		{
-			name: "MarkGroupDelivered",
-			call: func(c *chat.Client) (any, error) {
+			Name: "MarkGroupDelivered",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Conversations.MarkGroupDelivered(ctx, guid, obo, &chat.MarkDeliveredRequest{MessageID: 8})
 			},
-			response: ok, method: http.MethodPost, path: "/v3/groups/project-group/conversation/delivered", obo: obo,
-			body: `{"messageId":8}`, want: okResult,
+			Reply: ok, Method: http.MethodPost, Path: "/v3/groups/project-group/conversation/delivered", OnBehalfOf: obo,
+			Body: `{"messageId":8}`, Want: okResult,
 		},
 		{
-			name: "MarkUserUnread",
-			call: func(c *chat.Client) (any, error) {
+			Name: "MarkUserUnread",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Conversations.MarkUserUnread(ctx, uid, obo, &chat.MarkUnreadRequest{MessageID: 5})
 			},
-			response: ok, method: http.MethodDelete, path: "/v3/users/cometchat-uid-2/conversation/read", obo: obo,
-			body: `{"messageId":5}`, want: okResult,
+			Reply: ok, Method: http.MethodDelete, Path: "/v3/users/cometchat-uid-2/conversation/read", OnBehalfOf: obo,
+			Body: `{"messageId":5}`, Want: okResult,
 		},
 		{
-			name: "MarkGroupUnread",
-			call: func(c *chat.Client) (any, error) {
+			Name: "MarkGroupUnread",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Conversations.MarkGroupUnread(ctx, guid, obo, &chat.MarkUnreadRequest{MessageID: 9})
 			},
-			response: ok, method: http.MethodDelete, path: "/v3/groups/project-group/conversation/read", obo: obo,
-			body: `{"messageId":9}`, want: okResult,
+			Reply: ok, Method: http.MethodDelete, Path: "/v3/groups/project-group/conversation/read", OnBehalfOf: obo,
+			Body: `{"messageId":9}`, Want: okResult,
 		},
 		{
-			name: "deprecated Get",
-			call: func(c *chat.Client) (any, error) {
+			Name: "deprecated Get",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Conversations.Get(ctx, "cometchat-uid-1_user_cometchat-uid-2", obo)
 			},
-			response: `{"data":[` + userConversationJSON + `]}`,
-			method:   http.MethodGet, path: "/v3/conversations/cometchat-uid-1_user_cometchat-uid-2", obo: obo,
-			want: &userConv,
+			Reply:  `{"data":[` + userConversationJSON + `]}`,
+			Method: http.MethodGet, Path: "/v3/conversations/cometchat-uid-1_user_cometchat-uid-2", OnBehalfOf: obo,
+			Want: &userConv,
 		},
 		{
-			name: "deprecated Delete",
-			call: func(c *chat.Client) (any, error) {
+			Name: "deprecated Delete",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Conversations.Delete(ctx, "group_project-group", obo)
 			},
-			response: ok, method: http.MethodDelete, path: "/v3/conversations/group_project-group", obo: obo,
-			want: okResult,
+			Reply: ok, Method: http.MethodDelete, Path: "/v3/conversations/group_project-group", OnBehalfOf: obo,
+			Want: okResult,
 		},
 		{
-			name:     "ids are escaped into one segment",
-			call:     func(c *chat.Client) (any, error) { return c.Conversations.PinUser(ctx, "a/../b?c", obo) },
-			response: `{"data":` + userPinJSON + `}`,
-			method:   http.MethodPost, path: "/v3/users/a%2F..%2Fb%3Fc/conversation/pin", obo: obo, want: pin,
+			Name:   "ids are escaped into one segment",
+			Call:   func(c *chat.Client) (any, error) { return c.Conversations.PinUser(ctx, "a/../b?c", obo) },
+			Reply:  `{"data":` + userPinJSON + `}`,
+			Method: http.MethodPost, Path: "/v3/users/a%2F..%2Fb%3Fc/conversation/pin", OnBehalfOf: obo, Want: pin,
 		},
 		{
-			name: "positional onBehalfOf wins over the option",
-			call: func(c *chat.Client) (any, error) {
+			Name: "positional onBehalfOf wins over the option",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Conversations.MarkGroupRead(ctx, guid, obo, nil, chat.OnBehalfOf("someone-else"))
 			},
-			response: ok, method: http.MethodPost, path: "/v3/groups/project-group/conversation/read", obo: obo,
-			want: okResult,
+			Reply: ok, Method: http.MethodPost, Path: "/v3/groups/project-group/conversation/read", OnBehalfOf: obo,
+			Want: okResult,
 		},
 	})
 }
@@ -302,59 +302,59 @@ func TestConversationsArguments(t *testing.T) {
 	c := func(f func(s *chat.ConversationsService) error) func(*chat.Client) error {
 		return func(cl *chat.Client) error { return f(cl.Conversations) }
 	}
-	tests := []argCase[*chat.Client]{
-		{"List unique with the OnBehalfOf option", c(func(s *chat.ConversationsService) error {
+	tests := []wiretest.ArgCase[*chat.Client]{
+		{Name: "List unique with the OnBehalfOf option", Call: c(func(s *chat.ConversationsService) error {
 			_, err := s.List(ctx, &chat.ListConversationsOptions{Unique: true}, chat.OnBehalfOf("u"))
 			return err
-		}), "opts.Unique"},
-		{"List unique with an onBehalfOf header", c(func(s *chat.ConversationsService) error {
+		}), Arg: "opts.Unique"},
+		{Name: "List unique with an onBehalfOf header", Call: c(func(s *chat.ConversationsService) error {
 			_, err := s.List(ctx, &chat.ListConversationsOptions{Unique: true}, chat.WithHeader("onBehalfOf", "u"))
 			return err
-		}), "opts.Unique"},
-		{"ReplaceAppPinned nil", c(func(s *chat.ConversationsService) error { _, err := s.ReplaceAppPinned(ctx, nil); return err }), "req"},
-		{"GetUser empty uid", c(func(s *chat.ConversationsService) error { _, err := s.GetUser(ctx, "", "u"); return err }), "uid"},
-		{"GetUser empty onBehalfOf", c(func(s *chat.ConversationsService) error { _, err := s.GetUser(ctx, "b", ""); return err }), "onBehalfOf"},
-		{"GetGroup dot guid", c(func(s *chat.ConversationsService) error { _, err := s.GetGroup(ctx, "..", "u"); return err }), "guid"},
-		{"GetGroup empty onBehalfOf", c(func(s *chat.ConversationsService) error { _, err := s.GetGroup(ctx, "g", ""); return err }), "onBehalfOf"},
-		{"UpdateUser nil", c(func(s *chat.ConversationsService) error { _, err := s.UpdateUser(ctx, "b", "u", nil); return err }), "req"},
-		{"UpdateUser empty onBehalfOf", c(func(s *chat.ConversationsService) error {
+		}), Arg: "opts.Unique"},
+		{Name: "ReplaceAppPinned nil", Call: c(func(s *chat.ConversationsService) error { _, err := s.ReplaceAppPinned(ctx, nil); return err }), Arg: "req"},
+		{Name: "GetUser empty uid", Call: c(func(s *chat.ConversationsService) error { _, err := s.GetUser(ctx, "", "u"); return err }), Arg: "uid"},
+		{Name: "GetUser empty onBehalfOf", Call: c(func(s *chat.ConversationsService) error { _, err := s.GetUser(ctx, "b", ""); return err }), Arg: "onBehalfOf"},
+		{Name: "GetGroup dot guid", Call: c(func(s *chat.ConversationsService) error { _, err := s.GetGroup(ctx, "..", "u"); return err }), Arg: "guid"},
+		{Name: "GetGroup empty onBehalfOf", Call: c(func(s *chat.ConversationsService) error { _, err := s.GetGroup(ctx, "g", ""); return err }), Arg: "onBehalfOf"},
+		{Name: "UpdateUser nil", Call: c(func(s *chat.ConversationsService) error { _, err := s.UpdateUser(ctx, "b", "u", nil); return err }), Arg: "req"},
+		{Name: "UpdateUser empty onBehalfOf", Call: c(func(s *chat.ConversationsService) error {
 			_, err := s.UpdateUser(ctx, "b", "", &chat.UpdateConversationRequest{})
 			return err
-		}), "onBehalfOf"},
-		{"UpdateGroup nil", c(func(s *chat.ConversationsService) error { _, err := s.UpdateGroup(ctx, "g", "u", nil); return err }), "req"},
-		{"ResetUser empty uid", c(func(s *chat.ConversationsService) error { _, err := s.ResetUser(ctx, "", "u", nil); return err }), "uid"},
-		{"ResetGroup empty onBehalfOf", c(func(s *chat.ConversationsService) error { _, err := s.ResetGroup(ctx, "g", "", nil); return err }), "onBehalfOf"},
-		{"PinUser empty onBehalfOf", c(func(s *chat.ConversationsService) error { _, err := s.PinUser(ctx, "b", ""); return err }), "onBehalfOf"},
-		{"UnpinUser empty uid", c(func(s *chat.ConversationsService) error { _, err := s.UnpinUser(ctx, "", "u"); return err }), "uid"},
-		{"PinGroup empty guid", c(func(s *chat.ConversationsService) error { _, err := s.PinGroup(ctx, "", "u"); return err }), "guid"},
-		{"UnpinGroup empty onBehalfOf", c(func(s *chat.ConversationsService) error { _, err := s.UnpinGroup(ctx, "g", ""); return err }), "onBehalfOf"},
-		{"MarkUserRead empty onBehalfOf", c(func(s *chat.ConversationsService) error { _, err := s.MarkUserRead(ctx, "b", "", nil); return err }), "onBehalfOf"},
-		{"MarkGroupRead empty guid", c(func(s *chat.ConversationsService) error { _, err := s.MarkGroupRead(ctx, "", "u", nil); return err }), "guid"},
-		{"MarkUserDelivered empty uid", c(func(s *chat.ConversationsService) error { _, err := s.MarkUserDelivered(ctx, "", "u", nil); return err }), "uid"},
-		{"MarkGroupDelivered empty onBehalfOf", c(func(s *chat.ConversationsService) error {
+		}), Arg: "onBehalfOf"},
+		{Name: "UpdateGroup nil", Call: c(func(s *chat.ConversationsService) error { _, err := s.UpdateGroup(ctx, "g", "u", nil); return err }), Arg: "req"},
+		{Name: "ResetUser empty uid", Call: c(func(s *chat.ConversationsService) error { _, err := s.ResetUser(ctx, "", "u", nil); return err }), Arg: "uid"},
+		{Name: "ResetGroup empty onBehalfOf", Call: c(func(s *chat.ConversationsService) error { _, err := s.ResetGroup(ctx, "g", "", nil); return err }), Arg: "onBehalfOf"},
+		{Name: "PinUser empty onBehalfOf", Call: c(func(s *chat.ConversationsService) error { _, err := s.PinUser(ctx, "b", ""); return err }), Arg: "onBehalfOf"},
+		{Name: "UnpinUser empty uid", Call: c(func(s *chat.ConversationsService) error { _, err := s.UnpinUser(ctx, "", "u"); return err }), Arg: "uid"},
+		{Name: "PinGroup empty guid", Call: c(func(s *chat.ConversationsService) error { _, err := s.PinGroup(ctx, "", "u"); return err }), Arg: "guid"},
+		{Name: "UnpinGroup empty onBehalfOf", Call: c(func(s *chat.ConversationsService) error { _, err := s.UnpinGroup(ctx, "g", ""); return err }), Arg: "onBehalfOf"},
+		{Name: "MarkUserRead empty onBehalfOf", Call: c(func(s *chat.ConversationsService) error { _, err := s.MarkUserRead(ctx, "b", "", nil); return err }), Arg: "onBehalfOf"},
+		{Name: "MarkGroupRead empty guid", Call: c(func(s *chat.ConversationsService) error { _, err := s.MarkGroupRead(ctx, "", "u", nil); return err }), Arg: "guid"},
+		{Name: "MarkUserDelivered empty uid", Call: c(func(s *chat.ConversationsService) error { _, err := s.MarkUserDelivered(ctx, "", "u", nil); return err }), Arg: "uid"},
+		{Name: "MarkGroupDelivered empty onBehalfOf", Call: c(func(s *chat.ConversationsService) error {
 			_, err := s.MarkGroupDelivered(ctx, "g", "", nil)
 			return err
-		}), "onBehalfOf"},
-		{"MarkUserUnread empty onBehalfOf", c(func(s *chat.ConversationsService) error { _, err := s.MarkUserUnread(ctx, "b", "", nil); return err }), "onBehalfOf"},
-		{"MarkGroupUnread empty guid", c(func(s *chat.ConversationsService) error { _, err := s.MarkGroupUnread(ctx, "", "u", nil); return err }), "guid"},
-		{"Get empty id", c(func(s *chat.ConversationsService) error {
+		}), Arg: "onBehalfOf"},
+		{Name: "MarkUserUnread empty onBehalfOf", Call: c(func(s *chat.ConversationsService) error { _, err := s.MarkUserUnread(ctx, "b", "", nil); return err }), Arg: "onBehalfOf"},
+		{Name: "MarkGroupUnread empty guid", Call: c(func(s *chat.ConversationsService) error { _, err := s.MarkGroupUnread(ctx, "", "u", nil); return err }), Arg: "guid"},
+		{Name: "Get empty id", Call: c(func(s *chat.ConversationsService) error {
 			_, err := s.Get(ctx, "", "u")
 			return err
-		}), "conversationID"},
-		{"Get empty onBehalfOf", c(func(s *chat.ConversationsService) error {
+		}), Arg: "conversationID"},
+		{Name: "Get empty onBehalfOf", Call: c(func(s *chat.ConversationsService) error {
 			_, err := s.Get(ctx, "a_user_b", "")
 			return err
-		}), "onBehalfOf"},
-		{"Delete empty onBehalfOf", c(func(s *chat.ConversationsService) error {
+		}), Arg: "onBehalfOf"},
+		{Name: "Delete empty onBehalfOf", Call: c(func(s *chat.ConversationsService) error {
 			_, err := s.Delete(ctx, "a_user_b", "")
 			return err
-		}), "onBehalfOf"},
-		{"Delete dot id", c(func(s *chat.ConversationsService) error {
+		}), Arg: "onBehalfOf"},
+		{Name: "Delete dot id", Call: c(func(s *chat.ConversationsService) error {
 			_, err := s.Delete(ctx, ".", "u")
 			return err
-		}), "conversationID"},
+		}), Arg: "conversationID"},
 	}
-	runArgs(t, wholeClient, tests)
+	wiretest.RunArgs(t, wire, wholeClient, tests)
 }
 
 func TestConversationsAll(t *testing.T) {

@@ -32,10 +32,10 @@ const groupsPageMeta = `"meta":{"pagination":{"total":1,"count":1,"per_page":100
 
 func TestGroupsWire(t *testing.T) {
 	ctx := context.Background()
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name: "Create with every field",
-			call: func(c *chat.Client) (any, error) {
+			Name: "Create with every field",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Groups.Create(ctx, &chat.CreateGroupRequest{
 					GUID: "project-group", Name: "Project Group", Type: chat.GroupPassword, Password: "s3cret",
 					Icon: "https://example.com/g.png", Description: "For the project",
@@ -45,100 +45,100 @@ func TestGroupsWire(t *testing.T) {
 					},
 				})
 			},
-			response: `{"data":` + groupJSON + `}`,
-			method:   http.MethodPost, path: "/v3/groups",
-			body: `{"guid":"project-group","name":"Project Group","type":"password","password":"s3cret",
+			Reply:  `{"data":` + groupJSON + `}`,
+			Method: http.MethodPost, Path: "/v3/groups",
+			Body: `{"guid":"project-group","name":"Project Group","type":"password","password":"s3cret",
 				"icon":"https://example.com/g.png","description":"For the project","metadata":{"floor":3},
 				"owner":"cometchat-uid-4","tags":["friends","project"],
 				"members":{"admins":["a1"],"moderators":["m1"],"participants":["p1","p2"],"usersToBan":["b1"]}}`,
-			want: groupValue,
+			Want: groupValue,
 		},
 		{
-			name: "Create minimal on behalf of a user leaves out empty fields and lists",
-			call: func(c *chat.Client) (any, error) {
+			Name: "Create minimal on behalf of a user leaves out empty fields and lists",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "g", Name: "G",
 					Members: &chat.AddMembersRequest{Participants: []string{"p1"}}}, chat.OnBehalfOf("cometchat-uid-4"))
 			},
-			response: `{"data":` + groupJSON + `}`,
-			method:   http.MethodPost, path: "/v3/groups", obo: "cometchat-uid-4",
-			body: `{"guid":"g","name":"G","members":{"participants":["p1"]}}`,
-			want: groupValue,
+			Reply:  `{"data":` + groupJSON + `}`,
+			Method: http.MethodPost, Path: "/v3/groups", OnBehalfOf: "cometchat-uid-4",
+			Body: `{"guid":"g","name":"G","members":{"participants":["p1"]}}`,
+			Want: groupValue,
 		},
 		{
-			name:     "Get",
-			call:     func(c *chat.Client) (any, error) { return c.Groups.Get(ctx, "project-group") },
-			response: `{"data":` + groupJSON + `}`,
-			method:   http.MethodGet, path: "/v3/groups/project-group",
-			want: groupValue,
+			Name:   "Get",
+			Call:   func(c *chat.Client) (any, error) { return c.Groups.Get(ctx, "project-group") },
+			Reply:  `{"data":` + groupJSON + `}`,
+			Method: http.MethodGet, Path: "/v3/groups/project-group",
+			Want: groupValue,
 		},
 		{
-			name:     "Get on behalf of a user escapes the guid",
-			call:     func(c *chat.Client) (any, error) { return c.Groups.Get(ctx, "a/../b?c", chat.OnBehalfOf("u1")) },
-			response: `{"data":` + groupJSON + `}`,
-			method:   http.MethodGet, path: "/v3/groups/a%2F..%2Fb%3Fc", obo: "u1",
-			want: groupValue,
+			Name:   "Get on behalf of a user escapes the guid",
+			Call:   func(c *chat.Client) (any, error) { return c.Groups.Get(ctx, "a/../b?c", chat.OnBehalfOf("u1")) },
+			Reply:  `{"data":` + groupJSON + `}`,
+			Method: http.MethodGet, Path: "/v3/groups/a%2F..%2Fb%3Fc", OnBehalfOf: "u1",
+			Want: groupValue,
 		},
 		{
-			name:     "List without options",
-			call:     func(c *chat.Client) (any, error) { return c.Groups.List(ctx, nil) },
-			response: `{"data":[` + groupJSON + `],` + groupsPageMeta + `}`,
-			method:   http.MethodGet, path: "/v3/groups",
-			want: &chat.Page[chat.Group]{Data: []chat.Group{*groupValue}, Meta: chat.PageMeta{
+			Name:   "List without options",
+			Call:   func(c *chat.Client) (any, error) { return c.Groups.List(ctx, nil) },
+			Reply:  `{"data":[` + groupJSON + `],` + groupsPageMeta + `}`,
+			Method: http.MethodGet, Path: "/v3/groups",
+			Want: &chat.Page[chat.Group]{Data: []chat.Group{*groupValue}, Meta: chat.PageMeta{
 				Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1},
 				Cursor:     &chat.Cursor{UpdatedAt: 1638440784, Direction: chat.DirectionBefore},
 			}},
 		},
 		{
-			name: "List hasJoined on behalf of a user",
-			call: func(c *chat.Client) (any, error) {
+			Name: "List hasJoined on behalf of a user",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Groups.List(ctx, &chat.ListGroupsOptions{HasJoined: true}, chat.OnBehalfOf("cometchat-uid-4"))
 			},
-			response: `{"data":[` + groupJSON + `],` + groupsPageMeta + `}`,
-			method:   http.MethodGet, path: "/v3/groups", query: "hasJoined=true", obo: "cometchat-uid-4",
-			want: &chat.Page[chat.Group]{Data: []chat.Group{*groupValue}, Meta: chat.PageMeta{
+			Reply:  `{"data":[` + groupJSON + `],` + groupsPageMeta + `}`,
+			Method: http.MethodGet, Path: "/v3/groups", Query: "hasJoined=true", OnBehalfOf: "cometchat-uid-4",
+			Want: &chat.Page[chat.Group]{Data: []chat.Group{*groupValue}, Meta: chat.PageMeta{
 				Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1},
 				Cursor:     &chat.Cursor{UpdatedAt: 1638440784, Direction: chat.DirectionBefore},
 			}},
 		},
 		{
-			name: "Update",
-			call: func(c *chat.Client) (any, error) {
+			Name: "Update",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Groups.Update(ctx, "project-group", &chat.UpdateGroupRequest{
 					Name: "Renamed", Type: chat.GroupPrivate, Password: "p", Icon: "https://example.com/i.png",
 					Description: "d", Metadata: map[string]any{"k": "v"}, Owner: "cometchat-uid-5",
 					Tags: []string{"t"}, Unset: []string{"icon", "description", "metadata"},
 				})
 			},
-			response: `{"data":{"guid":"project-group","name":"Renamed","type":"private","owner":"cometchat-uid-5",
+			Reply: `{"data":{"guid":"project-group","name":"Renamed","type":"private","owner":"cometchat-uid-5",
 				"updatedAt":1638440999,"updatedBy":"app_system","membersCount":"2"}}`,
-			method: http.MethodPut, path: "/v3/groups/project-group",
-			body: `{"name":"Renamed","type":"private","password":"p","icon":"https://example.com/i.png","description":"d",
+			Method: http.MethodPut, Path: "/v3/groups/project-group",
+			Body: `{"name":"Renamed","type":"private","password":"p","icon":"https://example.com/i.png","description":"d",
 				"metadata":{"k":"v"},"owner":"cometchat-uid-5","tags":["t"],"unset":["icon","description","metadata"]}`,
-			want: &chat.Group{GUID: "project-group", Name: "Renamed", Type: chat.GroupPrivate, Owner: "cometchat-uid-5",
+			Want: &chat.Group{GUID: "project-group", Name: "Renamed", Type: chat.GroupPrivate, Owner: "cometchat-uid-5",
 				UpdatedAt: 1638440999, UpdatedBy: "app_system", MembersCount: 2},
 		},
 		{
-			name: "Update on behalf of a user with an empty request",
-			call: func(c *chat.Client) (any, error) {
+			Name: "Update on behalf of a user with an empty request",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Groups.Update(ctx, "project-group", &chat.UpdateGroupRequest{}, chat.OnBehalfOf("u1"))
 			},
-			response: `{"data":` + groupJSON + `}`,
-			method:   http.MethodPut, path: "/v3/groups/project-group", obo: "u1", body: `{}`,
-			want: groupValue,
+			Reply:  `{"data":` + groupJSON + `}`,
+			Method: http.MethodPut, Path: "/v3/groups/project-group", OnBehalfOf: "u1", Body: `{}`,
+			Want: groupValue,
 		},
 		{
-			name:     "Delete",
-			call:     func(c *chat.Client) (any, error) { return c.Groups.Delete(ctx, "project-group") },
-			response: `{"data":{"success":true,"message":"Group project-group has been deleted successfully."}}`,
-			method:   http.MethodDelete, path: "/v3/groups/project-group",
-			want: &chat.Result{Success: true, Message: "Group project-group has been deleted successfully."},
+			Name:   "Delete",
+			Call:   func(c *chat.Client) (any, error) { return c.Groups.Delete(ctx, "project-group") },
+			Reply:  `{"data":{"success":true,"message":"Group project-group has been deleted successfully."}}`,
+			Method: http.MethodDelete, Path: "/v3/groups/project-group",
+			Want: &chat.Result{Success: true, Message: "Group project-group has been deleted successfully."},
 		},
 		{
-			name:     "Delete on behalf of a user",
-			call:     func(c *chat.Client) (any, error) { return c.Groups.Delete(ctx, "g 1", chat.OnBehalfOf("u1")) },
-			response: `{"data":{"success":true,"message":"deleted"}}`,
-			method:   http.MethodDelete, path: "/v3/groups/g%201", obo: "u1",
-			want: &chat.Result{Success: true, Message: "deleted"},
+			Name:   "Delete on behalf of a user",
+			Call:   func(c *chat.Client) (any, error) { return c.Groups.Delete(ctx, "g 1", chat.OnBehalfOf("u1")) },
+			Reply:  `{"data":{"success":true,"message":"deleted"}}`,
+			Method: http.MethodDelete, Path: "/v3/groups/g%201", OnBehalfOf: "u1",
+			Want: &chat.Result{Success: true, Message: "deleted"},
 		},
 	})
 }
@@ -190,7 +190,7 @@ func TestGroupsListQuery(t *testing.T) {
 			_, err := m.client.Groups.List(context.Background(), tt.opts, opts...)
 			require.NoError(t, err)
 			r := m.Only()
-			assertWire(t, r, http.MethodGet, "/v3/groups")
+			wire.Sent(t, r, http.MethodGet, "/v3/groups")
 			assert.Equal(t, tt.wantRaw, r.RawQuery)
 			for k, vs := range r.Query {
 				assert.Len(t, vs, 1, "query %s repeated", k)
@@ -212,7 +212,7 @@ func TestGroupsAll(t *testing.T) {
 	reqs := m.Requests()
 	require.Len(t, reqs, 2)
 	for i, r := range reqs {
-		assertWire(t, r, http.MethodGet, "/v3/groups")
+		wire.Sent(t, r, http.MethodGet, "/v3/groups")
 		assert.Equal(t, "u1", r.Header.Get("onBehalfOf"))
 		assert.Equal(t, []string{"hasJoined=true&page=1&perPage=2&types=public", "hasJoined=true&page=2&perPage=2&types=public"}[i], r.RawQuery)
 	}
@@ -236,42 +236,42 @@ func TestGroupsArguments(t *testing.T) {
 	for i := range tooMany {
 		tooMany[i] = "u" + string(rune('a'+i))
 	}
-	tests := []argCase[*chat.Client]{
-		{"Create nil request", func(c *chat.Client) error { _, err := c.Groups.Create(ctx, nil); return err }, "req"},
-		{"Create empty guid", func(c *chat.Client) error {
+	tests := []wiretest.ArgCase[*chat.Client]{
+		{Name: "Create nil request", Call: func(c *chat.Client) error { _, err := c.Groups.Create(ctx, nil); return err }, Arg: "req"},
+		{Name: "Create empty guid", Call: func(c *chat.Client) error {
 			_, err := c.Groups.Create(ctx, &chat.CreateGroupRequest{Name: "G"})
 			return err
-		}, "req.GUID"},
-		{"Create dot guid", func(c *chat.Client) error {
+		}, Arg: "req.GUID"},
+		{Name: "Create dot guid", Call: func(c *chat.Client) error {
 			_, err := c.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "..", Name: "G"})
 			return err
-		}, "req.GUID"},
-		{"Create empty name", func(c *chat.Client) error {
+		}, Arg: "req.GUID"},
+		{Name: "Create empty name", Call: func(c *chat.Client) error {
 			_, err := c.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "g"})
 			return err
-		}, "req.Name"},
-		{"Create with 26 members", func(c *chat.Client) error {
+		}, Arg: "req.Name"},
+		{Name: "Create with 26 members", Call: func(c *chat.Client) error {
 			_, err := c.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "g", Name: "G",
 				Members: &chat.AddMembersRequest{Admins: tooMany[:20], Participants: tooMany[20:]}})
 			return err
-		}, "req.Members.Participants"},
-		{"Create with empty members", func(c *chat.Client) error {
+		}, Arg: "req.Members.Participants"},
+		{Name: "Create with empty members", Call: func(c *chat.Client) error {
 			_, err := c.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "g", Name: "G", Members: &chat.AddMembersRequest{}})
 			return err
-		}, "req.Members"},
-		{"Get empty guid", func(c *chat.Client) error { _, err := c.Groups.Get(ctx, ""); return err }, "guid"},
-		{"List hasJoined without onBehalfOf", func(c *chat.Client) error {
+		}, Arg: "req.Members"},
+		{Name: "Get empty guid", Call: func(c *chat.Client) error { _, err := c.Groups.Get(ctx, ""); return err }, Arg: "guid"},
+		{Name: "List hasJoined without onBehalfOf", Call: func(c *chat.Client) error {
 			_, err := c.Groups.List(ctx, &chat.ListGroupsOptions{HasJoined: true}, chat.WithHeader("X-Other", "1"))
 			return err
-		}, "opts.HasJoined"},
-		{"Update empty guid", func(c *chat.Client) error {
+		}, Arg: "opts.HasJoined"},
+		{Name: "Update empty guid", Call: func(c *chat.Client) error {
 			_, err := c.Groups.Update(ctx, "", &chat.UpdateGroupRequest{Name: "x"})
 			return err
-		}, "guid"},
-		{"Update nil request", func(c *chat.Client) error { _, err := c.Groups.Update(ctx, "g", nil); return err }, "req"},
-		{"Delete dot guid", func(c *chat.Client) error { _, err := c.Groups.Delete(ctx, "."); return err }, "guid"},
+		}, Arg: "guid"},
+		{Name: "Update nil request", Call: func(c *chat.Client) error { _, err := c.Groups.Update(ctx, "g", nil); return err }, Arg: "req"},
+		{Name: "Delete dot guid", Call: func(c *chat.Client) error { _, err := c.Groups.Delete(ctx, "."); return err }, Arg: "guid"},
 	}
-	runArgs(t, wholeClient, tests)
+	wiretest.RunArgs(t, wire, wholeClient, tests)
 }
 
 // TestGroupLenientDecoding feeds the decoder the inconsistencies of

@@ -42,7 +42,7 @@ func TestBulkAddWire(t *testing.T) {
 	reqs := m.Requests()
 	require.Len(t, reqs, 2, "30 users in calls of at most 25")
 	for _, r := range reqs {
-		assertWire(t, r, http.MethodPost, "/v3/groups/g%2F1/members")
+		wire.Sent(t, r, http.MethodPost, "/v3/groups/g%2F1/members")
 		assert.Equal(t, "mod", r.Header.Get("onBehalfOf"))
 	}
 	first := decodeBody(t, reqs[0])

@@ -42,21 +42,21 @@ func TestMembersWire(t *testing.T) {
 		Meta:   chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}},
 		Cursor: &chat.Cursor{UpdatedAt: 1638360106, Direction: chat.DirectionBefore},
 	}
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name: "Add",
-			call: func(c *chat.Client) (any, error) {
+			Name: "Add",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Members.Add(ctx, "g", &chat.AddMembersRequest{
 					Admins: []string{"a1"}, Moderators: []string{"m1"}, Participants: []string{"p1", "p2"}, UsersToBan: []string{"b1"},
 				})
 			},
-			response: `{"data":{"admins":{"a1":{"success":true,"data":` + addedJSON + `}},
+			Reply: `{"data":{"admins":{"a1":{"success":true,"data":` + addedJSON + `}},
 				"moderators":{"m1":{"success":false,"error":{"code":"ERR_ALREADY_JOINED","message":"already a member"}}},
 				"participants":{"p1":{"success":true,"data":` + addedJSON + `},"p2":{"success":false,"message":"failed"}},
 				"usersToBan":{"b1":{"success":true}}}}`,
-			method: http.MethodPost, path: "/v3/groups/g/members",
-			body: `{"admins":["a1"],"moderators":["m1"],"participants":["p1","p2"],"usersToBan":["b1"]}`,
-			want: &chat.AddMembersResponse{
+			Method: http.MethodPost, Path: "/v3/groups/g/members",
+			Body: `{"admins":["a1"],"moderators":["m1"],"participants":["p1","p2"],"usersToBan":["b1"]}`,
+			Want: &chat.AddMembersResponse{
 				Admins:       map[string]chat.MemberResult{"a1": {Success: true, Data: addedValue}},
 				Moderators:   map[string]chat.MemberResult{"m1": {Error: &chat.MemberError{Code: "ERR_ALREADY_JOINED", Message: "already a member"}}},
 				Participants: map[string]chat.MemberResult{"p1": {Success: true, Data: addedValue}, "p2": {Message: "failed"}},
@@ -64,66 +64,66 @@ func TestMembersWire(t *testing.T) {
 			},
 		},
 		{
-			name: "Add on behalf of a user leaves out empty lists",
-			call: func(c *chat.Client) (any, error) {
+			Name: "Add on behalf of a user leaves out empty lists",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Members.Add(ctx, "my group", &chat.AddMembersRequest{Participants: []string{"p1"}, Admins: []string{}},
 					chat.OnBehalfOf("cometchat-uid-4"))
 			},
-			response: `{"data":{"participants":{"p1":{"success":true}}}}`,
-			method:   http.MethodPost, path: "/v3/groups/my%20group/members", obo: "cometchat-uid-4",
-			body: `{"participants":["p1"]}`,
-			want: &chat.AddMembersResponse{Participants: map[string]chat.MemberResult{"p1": {Success: true}}},
+			Reply:  `{"data":{"participants":{"p1":{"success":true}}}}`,
+			Method: http.MethodPost, Path: "/v3/groups/my%20group/members", OnBehalfOf: "cometchat-uid-4",
+			Body: `{"participants":["p1"]}`,
+			Want: &chat.AddMembersResponse{Participants: map[string]chat.MemberResult{"p1": {Success: true}}},
 		},
 		{
-			name:     "List without options",
-			call:     func(c *chat.Client) (any, error) { return c.Members.List(ctx, "g", nil) },
-			response: membersPage,
-			method:   http.MethodGet, path: "/v3/groups/g/members",
-			want: wantPage,
+			Name:   "List without options",
+			Call:   func(c *chat.Client) (any, error) { return c.Members.List(ctx, "g", nil) },
+			Reply:  membersPage,
+			Method: http.MethodGet, Path: "/v3/groups/g/members",
+			Want: wantPage,
 		},
 		{
-			name: "List with filters",
-			call: func(c *chat.Client) (any, error) {
+			Name: "List with filters",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Members.List(ctx, "g/1", &chat.ListMembersOptions{
 					PageOptions: chat.PageOptions{PerPage: 10, Page: 3}, Status: chat.UserAvailable,
 					Scopes: []chat.MemberScope{chat.MemberAdmin, chat.MemberModerator},
 				})
 			},
-			response: membersPage,
-			method:   http.MethodGet, path: "/v3/groups/g%2F1/members", query: "page=3&perPage=10&scopes=admin,moderator&status=available",
-			want: wantPage,
+			Reply:  membersPage,
+			Method: http.MethodGet, Path: "/v3/groups/g%2F1/members", Query: "page=3&perPage=10&scopes=admin,moderator&status=available",
+			Want: wantPage,
 		},
 		{
-			name: "ChangeScope",
-			call: func(c *chat.Client) (any, error) {
+			Name: "ChangeScope",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Members.ChangeScope(ctx, "g", "cometchat-uid-5", &chat.ChangeScopeRequest{Scope: chat.MemberAdmin})
 			},
-			response: `{"data":{"guid":"g","uid":"cometchat-uid-5","scope":"admin","joinedAt":1638360106}}`,
-			method:   http.MethodPut, path: "/v3/groups/g/members/cometchat-uid-5", body: `{"scope":"admin"}`,
-			want: &chat.ScopeChange{GUID: "g", UID: "cometchat-uid-5", Scope: chat.MemberAdmin, JoinedAt: 1638360106},
+			Reply:  `{"data":{"guid":"g","uid":"cometchat-uid-5","scope":"admin","joinedAt":1638360106}}`,
+			Method: http.MethodPut, Path: "/v3/groups/g/members/cometchat-uid-5", Body: `{"scope":"admin"}`,
+			Want: &chat.ScopeChange{GUID: "g", UID: "cometchat-uid-5", Scope: chat.MemberAdmin, JoinedAt: 1638360106},
 		},
 		{
-			name: "ChangeScope on behalf of a user escapes the uid",
-			call: func(c *chat.Client) (any, error) {
+			Name: "ChangeScope on behalf of a user escapes the uid",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Members.ChangeScope(ctx, "g", "a#b", &chat.ChangeScopeRequest{Scope: chat.MemberParticipant}, chat.OnBehalfOf("u1"))
 			},
-			response: `{"data":{"guid":"g","uid":"a#b","scope":"participant","joinedAt":"1638360106"}}`,
-			method:   http.MethodPut, path: "/v3/groups/g/members/a%23b", obo: "u1", body: `{"scope":"participant"}`,
-			want: &chat.ScopeChange{GUID: "g", UID: "a#b", Scope: chat.MemberParticipant, JoinedAt: 1638360106},
+			Reply:  `{"data":{"guid":"g","uid":"a#b","scope":"participant","joinedAt":"1638360106"}}`,
+			Method: http.MethodPut, Path: "/v3/groups/g/members/a%23b", OnBehalfOf: "u1", Body: `{"scope":"participant"}`,
+			Want: &chat.ScopeChange{GUID: "g", UID: "a#b", Scope: chat.MemberParticipant, JoinedAt: 1638360106},
 		},
 		{
-			name:     "Kick",
-			call:     func(c *chat.Client) (any, error) { return c.Members.Kick(ctx, "g", "cometchat-uid-5") },
-			response: `{"data":{"success":true,"message":"kicked"}}`,
-			method:   http.MethodDelete, path: "/v3/groups/g/members/cometchat-uid-5",
-			want: &chat.Result{Success: true, Message: "kicked"},
+			Name:   "Kick",
+			Call:   func(c *chat.Client) (any, error) { return c.Members.Kick(ctx, "g", "cometchat-uid-5") },
+			Reply:  `{"data":{"success":true,"message":"kicked"}}`,
+			Method: http.MethodDelete, Path: "/v3/groups/g/members/cometchat-uid-5",
+			Want: &chat.Result{Success: true, Message: "kicked"},
 		},
 		{
-			name:     "Kick on behalf of a user",
-			call:     func(c *chat.Client) (any, error) { return c.Members.Kick(ctx, "g", "u2", chat.OnBehalfOf("u1")) },
-			response: `{"data":{"success":true,"message":"kicked"}}`,
-			method:   http.MethodDelete, path: "/v3/groups/g/members/u2", obo: "u1",
-			want: &chat.Result{Success: true, Message: "kicked"},
+			Name:   "Kick on behalf of a user",
+			Call:   func(c *chat.Client) (any, error) { return c.Members.Kick(ctx, "g", "u2", chat.OnBehalfOf("u1")) },
+			Reply:  `{"data":{"success":true,"message":"kicked"}}`,
+			Method: http.MethodDelete, Path: "/v3/groups/g/members/u2", OnBehalfOf: "u1",
+			Want: &chat.Result{Success: true, Message: "kicked"},
 		},
 	})
 }
@@ -140,7 +140,7 @@ func TestMembersAll(t *testing.T) {
 	reqs := m.Requests()
 	require.Len(t, reqs, 2)
 	for i, r := range reqs {
-		assertWire(t, r, http.MethodGet, "/v3/groups/g/members")
+		wire.Sent(t, r, http.MethodGet, "/v3/groups/g/members")
 		wiretest.NoOnBehalfOf(t, r)
 		assert.Equal(t, fmt.Sprintf("page=%d&perPage=2", i+1), r.RawQuery)
 	}
@@ -155,50 +155,50 @@ func TestMembersArguments(t *testing.T) {
 		}
 		return out
 	}
-	tests := []argCase[*chat.Client]{
-		{"Add empty guid", func(c *chat.Client) error {
+	tests := []wiretest.ArgCase[*chat.Client]{
+		{Name: "Add empty guid", Call: func(c *chat.Client) error {
 			_, err := c.Members.Add(ctx, "", &chat.AddMembersRequest{Participants: []string{"u"}})
 			return err
-		}, "guid"},
-		{"Add nil request", func(c *chat.Client) error { _, err := c.Members.Add(ctx, "g", nil); return err }, "req"},
-		{"Add naming nobody", func(c *chat.Client) error {
+		}, Arg: "guid"},
+		{Name: "Add nil request", Call: func(c *chat.Client) error { _, err := c.Members.Add(ctx, "g", nil); return err }, Arg: "req"},
+		{Name: "Add naming nobody", Call: func(c *chat.Client) error {
 			_, err := c.Members.Add(ctx, "g", &chat.AddMembersRequest{Admins: []string{}})
 			return err
-		}, "req"},
-		{"Add an empty uid", func(c *chat.Client) error {
+		}, Arg: "req"},
+		{Name: "Add an empty uid", Call: func(c *chat.Client) error {
 			_, err := c.Members.Add(ctx, "g", &chat.AddMembersRequest{Moderators: []string{"m", ""}})
 			return err
-		}, "req.Moderators[1]"},
-		{"Add 26 participants", func(c *chat.Client) error {
+		}, Arg: "req.Moderators[1]"},
+		{Name: "Add 26 participants", Call: func(c *chat.Client) error {
 			_, err := c.Members.Add(ctx, "g", &chat.AddMembersRequest{Participants: uids("p", 26)})
 			return err
-		}, "req.Participants"},
-		{"Add 26 across the lists names the list that overflows", func(c *chat.Client) error {
+		}, Arg: "req.Participants"},
+		{Name: "Add 26 across the lists names the list that overflows", Call: func(c *chat.Client) error {
 			_, err := c.Members.Add(ctx, "g", &chat.AddMembersRequest{Admins: uids("a", 10), Moderators: uids("m", 10),
 				Participants: uids("p", 5), UsersToBan: uids("b", 1)})
 			return err
-		}, "req.UsersToBan"},
-		{"ChangeScope empty guid", func(c *chat.Client) error {
+		}, Arg: "req.UsersToBan"},
+		{Name: "ChangeScope empty guid", Call: func(c *chat.Client) error {
 			_, err := c.Members.ChangeScope(ctx, "", "u", &chat.ChangeScopeRequest{Scope: chat.MemberAdmin})
 			return err
-		}, "guid"},
-		{"ChangeScope empty uid", func(c *chat.Client) error {
+		}, Arg: "guid"},
+		{Name: "ChangeScope empty uid", Call: func(c *chat.Client) error {
 			_, err := c.Members.ChangeScope(ctx, "g", "", &chat.ChangeScopeRequest{Scope: chat.MemberAdmin})
 			return err
-		}, "uid"},
-		{"ChangeScope nil request", func(c *chat.Client) error {
+		}, Arg: "uid"},
+		{Name: "ChangeScope nil request", Call: func(c *chat.Client) error {
 			_, err := c.Members.ChangeScope(ctx, "g", "u", nil)
 			return err
-		}, "req"},
-		{"ChangeScope empty scope", func(c *chat.Client) error {
+		}, Arg: "req"},
+		{Name: "ChangeScope empty scope", Call: func(c *chat.Client) error {
 			_, err := c.Members.ChangeScope(ctx, "g", "u", &chat.ChangeScopeRequest{})
 			return err
-		}, "req.Scope"},
-		{"List empty guid", func(c *chat.Client) error { _, err := c.Members.List(ctx, "", nil); return err }, "guid"},
-		{"Kick dot uid", func(c *chat.Client) error { _, err := c.Members.Kick(ctx, "g", ".."); return err }, "uid"},
-		{"Kick empty guid", func(c *chat.Client) error { _, err := c.Members.Kick(ctx, "", "u"); return err }, "guid"},
+		}, Arg: "req.Scope"},
+		{Name: "List empty guid", Call: func(c *chat.Client) error { _, err := c.Members.List(ctx, "", nil); return err }, Arg: "guid"},
+		{Name: "Kick dot uid", Call: func(c *chat.Client) error { _, err := c.Members.Kick(ctx, "g", ".."); return err }, Arg: "uid"},
+		{Name: "Kick empty guid", Call: func(c *chat.Client) error { _, err := c.Members.Kick(ctx, "", "u"); return err }, Arg: "guid"},
 	}
-	runArgs(t, wholeClient, tests)
+	wiretest.RunArgs(t, wire, wholeClient, tests)
 
 	t.Run("25 distinct users, repeats and case folded, are sent", func(t *testing.T) {
 		m := newMockAPI(t)

@@ -14,38 +14,38 @@ import (
 )
 
 func TestMessagesMarkInteracted(t *testing.T) {
-	runMsgWire(t, []msgWireCase{
+	ctx := context.Background()
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name: "MarkInteracted",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "MarkInteracted",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.MarkInteracted(ctx, "42", "cometchat-uid-1", &chat.MarkInteractedRequest{Interactions: []string{"name", "submit"}})
 			},
-			method: http.MethodPatch, path: "/v3/messages/42/interacted", obo: "cometchat-uid-1",
-			body:  `{"interactions":["name","submit"]}`,
-			reply: `{"data":{"success":true,"message":"Marked as interacted."}}`,
-			checkFn: func(t *testing.T, got any) {
+			Method: http.MethodPatch, Path: "/v3/messages/42/interacted", OnBehalfOf: "cometchat-uid-1",
+			Body:  `{"interactions":["name","submit"]}`,
+			Reply: `{"data":{"success":true,"message":"Marked as interacted."}}`,
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				assert.Equal(t, &chat.Result{Success: true, Message: "Marked as interacted."}, got)
 			},
 		},
 	})
-	ctx := context.Background()
-	runArgs(t, wholeClient, []argCase[*chat.Client]{
-		{"empty id", func(c *chat.Client) error {
+	wiretest.RunArgs(t, wire, wholeClient, []wiretest.ArgCase[*chat.Client]{
+		{Name: "empty id", Call: func(c *chat.Client) error {
 			_, err := c.Messages.MarkInteracted(ctx, "", "u", &chat.MarkInteractedRequest{Interactions: []string{"a"}})
 			return err
-		}, "id"},
-		{"empty onBehalfOf", func(c *chat.Client) error {
+		}, Arg: "id"},
+		{Name: "empty onBehalfOf", Call: func(c *chat.Client) error {
 			_, err := c.Messages.MarkInteracted(ctx, "1", "", &chat.MarkInteractedRequest{Interactions: []string{"a"}})
 			return err
-		}, "onBehalfOf"},
-		{"nil request", func(c *chat.Client) error {
+		}, Arg: "onBehalfOf"},
+		{Name: "nil request", Call: func(c *chat.Client) error {
 			_, err := c.Messages.MarkInteracted(ctx, "1", "u", nil)
 			return err
-		}, "req.Interactions"},
-		{"no interactions", func(c *chat.Client) error {
+		}, Arg: "req.Interactions"},
+		{Name: "no interactions", Call: func(c *chat.Client) error {
 			_, err := c.Messages.MarkInteracted(ctx, "1", "u", &chat.MarkInteractedRequest{})
 			return err
-		}, "req.Interactions"},
+		}, Arg: "req.Interactions"},
 	})
 }
 

@@ -28,8 +28,9 @@ func asReactionPage(t *testing.T, got any) *chat.Page[chat.Reaction] {
 }
 
 func TestMessagesReactions(t *testing.T) {
+	ctx := context.Background()
 	page := `{"data":[` + reactionJSON + `],"meta":{"current":{"limit":10,"count":1},"next":{"affix":"append","id":"7"}}}`
-	checkPage := func(t *testing.T, got any) {
+	checkPage := func(t *testing.T, _ wiretest.Request, got any) {
 		p := asReactionPage(t, got)
 		require.Len(t, p.Data, 1)
 		r := p.Data[0]
@@ -43,103 +44,102 @@ func TestMessagesReactions(t *testing.T) {
 		assert.Equal(t, chat.Timestamp(1638423400), r.ReactedBy.LastActiveAt)
 		assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, ID: "7"}, p.Meta.Next)
 	}
-	checkCounts := func(t *testing.T, got any) {
+	checkCounts := func(t *testing.T, _ wiretest.Request, got any) {
 		msg := asMessage(t, got)
 		yes := true
 		assert.Equal(t, []chat.ReactionCount{{Reaction: "👍", Count: 2, ReactedByMe: &yes}, {Reaction: "🎉", Count: 1}}, msg.Data.Reactions)
 	}
-	runMsgWire(t, []msgWireCase{
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name: "ListReactions",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "ListReactions",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.ListReactions(ctx, "42", nil)
 			},
-			method: http.MethodGet, path: "/v3/messages/42/reactions", reply: page, checkFn: checkPage,
+			Method: http.MethodGet, Path: "/v3/messages/42/reactions", Reply: page, Check: checkPage,
 		},
 		{
-			name: "ListReactions with a cursor on behalf of a user",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "ListReactions with a cursor on behalf of a user",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.ListReactions(ctx, "42", &chat.ListReactionsOptions{CursorOptions: chat.CursorOptions{Direction: chat.DirectionAfter, ID: "6", Limit: 5}},
 					chat.OnBehalfOf("cometchat-uid-1"))
 			},
-			method: http.MethodGet, path: "/v3/messages/42/reactions", obo: "cometchat-uid-1",
-			query: map[string]string{"affix": "append", "id": "6", "limit": "5"},
-			reply: page, checkFn: checkPage,
+			Method: http.MethodGet, Path: "/v3/messages/42/reactions", OnBehalfOf: "cometchat-uid-1",
+			Query: "affix=append&id=6&limit=5",
+			Reply: page, Check: checkPage,
 		},
 		{
-			name: "ListReactionsFor escapes the emoji as one segment",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "ListReactionsFor escapes the emoji as one segment",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.ListReactionsFor(ctx, "42", "👍", nil)
 			},
-			method: http.MethodGet, path: "/v3/messages/42/reactions/%F0%9F%91%8D", reply: page, checkFn: checkPage,
+			Method: http.MethodGet, Path: "/v3/messages/42/reactions/%F0%9F%91%8D", Reply: page, Check: checkPage,
 		},
 		{
-			name: "ListReactionsFor a text code with a slash",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "ListReactionsFor a text code with a slash",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.ListReactionsFor(ctx, "42", ":a/b?", &chat.ListReactionsOptions{CursorOptions: chat.CursorOptions{Limit: 2}})
 			},
-			method: http.MethodGet, path: "/v3/messages/42/reactions/:a%2Fb%3F", query: map[string]string{"limit": "2"},
-			reply: page,
+			Method: http.MethodGet, Path: "/v3/messages/42/reactions/:a%2Fb%3F", Query: "limit=2",
+			Reply: page,
 		},
 		{
-			name: "AddReaction",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "AddReaction",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.AddReaction(ctx, "42", "👍", "cometchat-uid-1")
 			},
-			method: http.MethodPost, path: "/v3/messages/42/reactions/%F0%9F%91%8D", obo: "cometchat-uid-1",
-			reply: `{"data":` + reactedMessageJSON + `}`, checkFn: checkCounts,
+			Method: http.MethodPost, Path: "/v3/messages/42/reactions/%F0%9F%91%8D", OnBehalfOf: "cometchat-uid-1",
+			Reply: `{"data":` + reactedMessageJSON + `}`, Check: checkCounts,
 		},
 		{
-			name: "AddReaction: the positional onBehalfOf wins",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "AddReaction: the positional onBehalfOf wins",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.AddReaction(ctx, "42", "🎉", "cometchat-uid-1", chat.OnBehalfOf("other"))
 			},
-			method: http.MethodPost, path: "/v3/messages/42/reactions/%F0%9F%8E%89", obo: "cometchat-uid-1",
-			reply: `{"data":` + reactedMessageJSON + `}`,
+			Method: http.MethodPost, Path: "/v3/messages/42/reactions/%F0%9F%8E%89", OnBehalfOf: "cometchat-uid-1",
+			Reply: `{"data":` + reactedMessageJSON + `}`,
 		},
 		{
-			name: "RemoveReaction",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "RemoveReaction",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.RemoveReaction(ctx, "42", "👍", "cometchat-uid-1")
 			},
-			method: http.MethodDelete, path: "/v3/messages/42/reactions/%F0%9F%91%8D", obo: "cometchat-uid-1",
-			reply: `{"data":` + reactedMessageJSON + `}`, checkFn: checkCounts,
+			Method: http.MethodDelete, Path: "/v3/messages/42/reactions/%F0%9F%91%8D", OnBehalfOf: "cometchat-uid-1",
+			Reply: `{"data":` + reactedMessageJSON + `}`, Check: checkCounts,
 		},
 	})
-	ctx := context.Background()
-	runArgs(t, wholeClient, []argCase[*chat.Client]{
-		{"ListReactions empty id", func(c *chat.Client) error {
+	wiretest.RunArgs(t, wire, wholeClient, []wiretest.ArgCase[*chat.Client]{
+		{Name: "ListReactions empty id", Call: func(c *chat.Client) error {
 			_, err := c.Messages.ListReactions(ctx, "", nil)
 			return err
-		}, "id"},
-		{"ListReactionsFor empty reaction", func(c *chat.Client) error {
+		}, Arg: "id"},
+		{Name: "ListReactionsFor empty reaction", Call: func(c *chat.Client) error {
 			_, err := c.Messages.ListReactionsFor(ctx, "1", "", nil)
 			return err
-		}, "reaction"},
-		{"ListReactionsFor dot-dot reaction", func(c *chat.Client) error {
+		}, Arg: "reaction"},
+		{Name: "ListReactionsFor dot-dot reaction", Call: func(c *chat.Client) error {
 			_, err := c.Messages.ListReactionsFor(ctx, "1", "..", nil)
 			return err
-		}, "reaction"},
-		{"AddReaction empty id", func(c *chat.Client) error {
+		}, Arg: "reaction"},
+		{Name: "AddReaction empty id", Call: func(c *chat.Client) error {
 			_, err := c.Messages.AddReaction(ctx, "", "👍", "u")
 			return err
-		}, "id"},
-		{"AddReaction empty reaction", func(c *chat.Client) error {
+		}, Arg: "id"},
+		{Name: "AddReaction empty reaction", Call: func(c *chat.Client) error {
 			_, err := c.Messages.AddReaction(ctx, "1", "", "u")
 			return err
-		}, "reaction"},
-		{"AddReaction empty onBehalfOf", func(c *chat.Client) error {
+		}, Arg: "reaction"},
+		{Name: "AddReaction empty onBehalfOf", Call: func(c *chat.Client) error {
 			_, err := c.Messages.AddReaction(ctx, "1", "👍", "")
 			return err
-		}, "onBehalfOf"},
-		{"RemoveReaction empty onBehalfOf", func(c *chat.Client) error {
+		}, Arg: "onBehalfOf"},
+		{Name: "RemoveReaction empty onBehalfOf", Call: func(c *chat.Client) error {
 			_, err := c.Messages.RemoveReaction(ctx, "1", "👍", "")
 			return err
-		}, "onBehalfOf"},
-		{"RemoveReaction empty reaction", func(c *chat.Client) error {
+		}, Arg: "onBehalfOf"},
+		{Name: "RemoveReaction empty reaction", Call: func(c *chat.Client) error {
 			_, err := c.Messages.RemoveReaction(ctx, "1", "", "u")
 			return err
-		}, "reaction"},
+		}, Arg: "reaction"},
 	})
 }
 

@@ -83,7 +83,7 @@ func TestMessagesSend(t *testing.T) {
 			require.NoError(t, err)
 
 			r := m.Only()
-			assertWire(t, r, http.MethodPost, "/v3/messages")
+			wire.Sent(t, r, http.MethodPost, "/v3/messages")
 			assert.Empty(t, r.RawQuery)
 			wiretest.JSONBody(t, r, wantBody)
 			if tt.onBehalfOf == "" {
@@ -106,344 +106,8 @@ func TestMessagesSend(t *testing.T) {
 	})
 }
 
-func TestMessagesSendThread(t *testing.T) {
-	const reply = `{"data":{"id":"43","conversationId":"cometchat-uid-1_user_cometchat-uid-2","sender":"cometchat-uid-2",
-		"receiverType":"user","receiver":"cometchat-uid-1","category":"message","type":"text",
-		"data":{"text":"On it!"},"sentAt":1638423490,"updatedAt":1638423490,"parentId":"42",
-		"editedAt":null,"editedBy":"","deliveredAt":null,"readAt":null,"deletedAt":null}}`
-	req := &chat.SendMessageRequest{
-		Receiver:          "cometchat-uid-1",
-		ReceiverType:      chat.ReceiverUser,
-		Category:          chat.CategoryMessage,
-		Type:              chat.MessageTypeText,
-		Data:              chat.MessageData{Text: "On it!", Metadata: map[string]any{"priority": "high"}},
-		MultipleReceivers: &chat.MultipleReceivers{UIDs: []string{"cometchat-uid-3"}, GUIDs: []string{"project-group"}},
-		Tags:              []string{"urgent"},
-	}
-
-	tests := []struct {
-		name     string
-		parentID string
-		wantPath string
-		opts     []chat.RequestOption
-	}{
-		{name: "plain id", parentID: "42", wantPath: "/v3/messages/42/thread"},
-		{name: "positional onBehalfOf wins over the option", parentID: "42", wantPath: "/v3/messages/42/thread",
-			opts: []chat.RequestOption{chat.OnBehalfOf("someone-else")}},
-		{name: "slash in id stays in its segment", parentID: "4/2", wantPath: "/v3/messages/4%2F2/thread"},
-		{name: "query and fragment characters are escaped", parentID: "42?x=1#f", wantPath: "/v3/messages/42%3Fx=1%23f/thread"},
-		{name: "dot-dot inside an id", parentID: "../admin", wantPath: "/v3/messages/..%2Fadmin/thread"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			m.Reply(http.StatusOK, reply)
-
-			msg, err := m.client.Messages.SendThread(context.Background(), tt.parentID, "cometchat-uid-2", req, tt.opts...)
-			require.NoError(t, err)
-
-			r := m.Only()
-			assertWire(t, r, http.MethodPost, tt.wantPath)
-			assert.Empty(t, r.RawQuery)
-			assert.Empty(t, r.Fragment)
-			assert.Equal(t, []string{"cometchat-uid-2"}, r.Header.Values("onBehalfOf"))
-
-			// The body is the request, field for field.
-			assert.Equal(t, "application/json", r.Header.Get("Content-Type"))
-			var sent chat.SendMessageRequest
-			require.NoError(t, json.Unmarshal(r.Body, &sent))
-			// Without a muid of the caller's, the SDK sends its own,
-			// returns it, and leaves req alone.
-			assert.Empty(t, req.MUID, "the caller's request is not changed")
-			assert.NotEmpty(t, sent.MUID, "muid sent")
-			assert.Equal(t, sent.MUID, msg.MUID, "the muid sent is returned")
-			sent.MUID = ""
-			assert.Equal(t, *req, sent)
-			body := decodeBody(t, r)
-			assert.Equal(t, map[string]any{"uids": []any{"cometchat-uid-3"}, "guids": []any{"project-group"}}, body["multipleReceivers"])
-
-			assert.Equal(t, "43", msg.ID)
-			assert.Equal(t, "42", msg.ParentID)
-			assert.Equal(t, "On it!", msg.Data.Text)
-			assert.Zero(t, msg.EditedAt, "editedAt null")
-			assert.Empty(t, msg.EditedBy)
-			assert.Zero(t, msg.DeliveredAt)
-		})
-	}
-}
-
-func TestMessagesSendThreadArguments(t *testing.T) {
-	req := &chat.SendMessageRequest{Receiver: "cometchat-uid-1", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}}
-	tests := []struct {
-		name       string
-		parentID   string
-		onBehalfOf string
-		req        *chat.SendMessageRequest
-		wantName   string
-	}{
-		{"empty parentID", "", "cometchat-uid-2", req, "parentID"},
-		{"dot parentID", ".", "cometchat-uid-2", req, "parentID"},
-		{"dot-dot parentID", "..", "cometchat-uid-2", req, "parentID"},
-		{"empty onBehalfOf", "42", "", req, "onBehalfOf"},
-		{"both empty names parentID first", "", "", req, "parentID"},
-		{"nil request", "42", "cometchat-uid-2", nil, "req"},
-		{"header injection in onBehalfOf", "42", "uid\r\nHost: evil", req, "onBehalfOf"},
-		{"NUL in onBehalfOf", "42", "uid\x00", req, "onBehalfOf"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			msg, err := m.client.Messages.SendThread(context.Background(), tt.parentID, tt.onBehalfOf, tt.req)
-			assert.Nil(t, msg)
-			wiretest.RequireArgError(t, err, tt.wantName)
-			assert.Zero(t, m.Calls(), "requests sent")
-			if tt.onBehalfOf != "" && tt.wantName == "onBehalfOf" {
-				assert.NotContains(t, err.Error(), tt.onBehalfOf, "the error shows the value")
-			}
-		})
-	}
-}
-
-func TestMessagesListThread(t *testing.T) {
-	tests := []struct {
-		name      string
-		opts      *chat.ListThreadOptions
-		reqOpts   []chat.RequestOption
-		wantQuery string // raw, as sent
-		body      string
-		check     func(t *testing.T, p *chat.Page[chat.Message])
-	}{
-		{
-			name:      "no options",
-			wantQuery: "",
-			body: `{"data":[{"id":"43","parentId":"42","data":{"text":"a"},"sentAt":1638423490}],
-				"meta":{"current":{"limit":10,"count":1},"next":{"affix":"append","sentAt":1638423490,"id":"43"}}}`,
-			check: func(t *testing.T, p *chat.Page[chat.Message]) {
-				require.Len(t, p.Data, 1)
-				assert.Equal(t, "43", p.Data[0].ID)
-				assert.Equal(t, "42", p.Data[0].ParentID)
-				assert.Equal(t, &chat.PageCount{Limit: 10, Count: 1}, p.Meta.Current)
-				assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, SentAt: 1638423490, ID: "43"}, p.Meta.Next)
-				assert.Nil(t, p.Meta.Pagination)
-			},
-		},
-		{
-			name: "every cursor option",
-			opts: &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{
-				Direction: chat.DirectionBefore, ID: "40", SentAt: 1638423400, Limit: 25,
-			}},
-			wantQuery: "affix=prepend&id=40&limit=25&sentAt=1638423400",
-			body:      `{"data":[],"meta":{"current":{"limit":25,"count":0}}}`,
-			check: func(t *testing.T, p *chat.Page[chat.Message]) {
-				assert.Empty(t, p.Data)
-				assert.Equal(t, &chat.PageCount{Limit: 25, Count: 0}, p.Meta.Current)
-				assert.Nil(t, p.Meta.Next)
-			},
-		},
-		{
-			name:      "lenient meta: numeric strings and a numeric cursor id",
-			opts:      &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 2}},
-			wantQuery: "limit=2",
-			body: `{"data":[{"id":43,"parentId":42},{"id":"44","parentId":"42"}],
-				"meta":{"current":{"limit":"2","count":"2"},"next":{"affix":"append","sentAt":"1638423499","id":44}}}`,
-			check: func(t *testing.T, p *chat.Page[chat.Message]) {
-				require.Len(t, p.Data, 2)
-				assert.Equal(t, "43", p.Data[0].ID)
-				assert.Equal(t, "42", p.Data[0].ParentID)
-				assert.Equal(t, &chat.PageCount{Limit: 2, Count: 2}, p.Meta.Current)
-				assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, SentAt: 1638423499, ID: "44"}, p.Meta.Next)
-			},
-		},
-		{
-			name:      "onBehalfOf option",
-			reqOpts:   []chat.RequestOption{chat.OnBehalfOf("cometchat-uid-1")},
-			wantQuery: "",
-			body:      `{"data":[],"meta":{"current":{"limit":10,"count":0}}}`,
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			m.Reply(http.StatusOK, tt.body)
-
-			page, err := m.client.Messages.ListThreadMessages(context.Background(), "42", tt.opts, tt.reqOpts...)
-			require.NoError(t, err)
-
-			r := m.Only()
-			assertWire(t, r, http.MethodGet, "/v3/messages/42/thread")
-			assert.Equal(t, tt.wantQuery, r.RawQuery)
-			wiretest.NoBody(t, r)
-			if len(tt.reqOpts) > 0 {
-				assert.Equal(t, "cometchat-uid-1", r.Header.Get("onBehalfOf"))
-			} else {
-				wiretest.NoOnBehalfOf(t, r)
-			}
-			if tt.check != nil {
-				tt.check(t, page)
-			}
-		})
-	}
-
-	t.Run("empty parentID", func(t *testing.T) {
-		m := newMockAPI(t)
-		_, err := m.client.Messages.ListThreadMessages(context.Background(), "", nil)
-		wiretest.RequireArgError(t, err, "parentID")
-		assert.Zero(t, m.Calls())
-	})
-}
-
-func threadPage(next string, ids ...string) string {
-	var data []string
-	for _, id := range ids {
-		data = append(data, fmt.Sprintf(`{"id":%q,"parentId":"42","sentAt":1638423%s}`, id, fmt.Sprintf("%03s", id)))
-	}
-	meta := fmt.Sprintf(`{"current":{"limit":2,"count":%d}}`, len(ids))
-	if next != "" {
-		meta = fmt.Sprintf(`{"current":{"limit":2,"count":%d},"next":{"affix":"append","id":%q}}`, len(ids), next)
-	}
-	return `{"data":[` + strings.Join(data, ",") + `],"meta":` + meta + `}`
-}
-
 // messageID is the key of a message for collect.
 func messageID(m *chat.Message) string { return m.ID }
-
-func TestMessagesAllThread(t *testing.T) {
-	tests := []struct {
-		name      string
-		pages     map[string]string
-		wantIDs   []string
-		wantErr   error
-		wantIDQry []string // the id cursor of each request, in order
-	}{
-		{
-			name: "a short page ends the walk without another request",
-			pages: map[string]string{
-				"":  threadPage("2", "1", "2"),
-				"2": threadPage("4", "3", "4"),
-				"4": threadPage("5", "5"),
-				"5": threadPage("5"),
-			},
-			wantIDs:   []string{"1", "2", "3", "4", "5"},
-			wantIDQry: []string{"", "2", "4"},
-		},
-		{
-			name: "a full page then an empty one",
-			pages: map[string]string{
-				"":  threadPage("2", "1", "2"),
-				"2": threadPage("4", "3", "4"),
-				"4": threadPage("4"),
-			},
-			wantIDs:   []string{"1", "2", "3", "4"},
-			wantIDQry: []string{"", "2", "4"},
-		},
-		{
-			name: "three pages, the last without a next cursor",
-			pages: map[string]string{
-				"":  threadPage("2", "1", "2"),
-				"2": threadPage("4", "3", "4"),
-				"4": threadPage("", "5"),
-			},
-			wantIDs:   []string{"1", "2", "3", "4", "5"},
-			wantIDQry: []string{"", "2", "4"},
-		},
-		{
-			name: "a repeating cursor stalls",
-			pages: map[string]string{
-				"":  threadPage("2", "1", "2"),
-				"2": threadPage("2", "3", "4"),
-			},
-			wantIDs:   []string{"1", "2", "3", "4"},
-			wantErr:   chat.ErrPaginationStalled,
-			wantIDQry: []string{"", "2"},
-		},
-		{
-			name:      "an empty first page",
-			pages:     map[string]string{"": threadPage("9")},
-			wantIDQry: []string{""},
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			m.ServePages("id", tt.pages)
-			opts := &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 2}}
-
-			ids, errs := collect(m.client.Messages.AllThreadMessages(context.Background(), "42", opts), messageID)
-			assertYielded(t, ids, errs, tt.wantIDs, tt.wantErr)
-
-			var got []string
-			for _, r := range m.Requests() {
-				assert.Equal(t, "/v3/messages/42/thread", r.Path)
-				assert.Equal(t, "2", r.Query.Get("limit"), "limit kept on every page")
-				got = append(got, r.Query.Get("id"))
-				if r.Query.Get("id") != "" {
-					assert.Equal(t, "append", r.Query.Get("affix"), "affix from meta.next")
-				}
-			}
-			assert.Equal(t, tt.wantIDQry, got)
-			assert.Equal(t, chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 2}}, *opts, "opts modified")
-		})
-	}
-
-	t.Run("ranging twice starts afresh", func(t *testing.T) {
-		m := newMockAPI(t)
-		m.ServePages("id", map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
-		seq := m.client.Messages.AllThreadMessages(context.Background(), "42", nil)
-		first, _ := collect(seq, messageID)
-		second, _ := collect(seq, messageID)
-		assert.Equal(t, []string{"1", "2", "3"}, first)
-		assert.Equal(t, first, second)
-		assert.Equal(t, 4, m.Calls())
-	})
-
-	t.Run("breaking out stops fetching", func(t *testing.T) {
-		m := newMockAPI(t)
-		m.ServePages("id", map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
-		for range m.client.Messages.AllThreadMessages(context.Background(), "42", nil) {
-			break
-		}
-		assert.Equal(t, 1, m.Calls())
-	})
-
-	t.Run("cancelled context stops it", func(t *testing.T) {
-		m := newMockAPI(t)
-		m.ServePages("id", map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		var last error
-		n := 0
-		for msg, err := range m.client.Messages.AllThreadMessages(ctx, "42", nil) {
-			n++
-			require.Less(t, n, 10, "iterator did not stop")
-			if err != nil {
-				last = err
-				continue
-			}
-			if msg.ID == "1" {
-				cancel()
-			}
-		}
-		assert.ErrorIs(t, last, context.Canceled)
-		assert.Equal(t, 1, m.Calls(), "fetched a page after the context was cancelled")
-	})
-
-	t.Run("an API error is yielded and ends it", func(t *testing.T) {
-		m := newMockAPI(t)
-		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_MSG_NOT_FOUND","message":"no such message"}}`)
-		ids, errs := collect(m.client.Messages.AllThreadMessages(context.Background(), "42", nil), messageID)
-		assert.Empty(t, ids)
-		require.Len(t, errs, 1)
-		assert.ErrorIs(t, errs[0], chat.ErrNotFound)
-	})
-
-	t.Run("empty parentID", func(t *testing.T) {
-		m := newMockAPI(t)
-		_, errs := collect(m.client.Messages.AllThreadMessages(context.Background(), "", nil), messageID)
-		require.Len(t, errs, 1)
-		wiretest.RequireArgError(t, errs[0], "parentID")
-		assert.Zero(t, m.Calls())
-	})
-}
 
 // TestMessageDecoding decodes messages as the SDK receives them: through a
 // call, with the service's type inconsistencies (chat-core §15.1).
@@ -752,7 +416,7 @@ func runMsgWire(t *testing.T, cases []msgWireCase) {
 			require.NoError(t, err)
 
 			r := m.Only()
-			assertWire(t, r, tc.method, tc.path)
+			wire.Sent(t, r, tc.method, tc.path)
 			q := map[string]string{}
 			for k, vs := range r.Query {
 				require.Len(t, vs, 1, "query %s repeated", k)
@@ -809,41 +473,42 @@ const messageDeletedJSON = `{"id":"35","conversationId":"cometchat-uid-1_user_co
  "sentAt":1625461000,"updatedAt":1625461000}`
 
 func TestMessagesGetUpdateDelete(t *testing.T) {
-	runMsgWire(t, []msgWireCase{
+	ctx := context.Background()
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name:   "Get",
-			call:   func(ctx context.Context, c *chat.Client) (any, error) { return c.Messages.Get(ctx, "1") },
-			method: http.MethodGet, path: "/v3/messages/1",
-			reply: `{"data":` + textMessageJSON + `}`,
-			checkFn: func(t *testing.T, got any) {
+			Name:   "Get",
+			Call:   func(c *chat.Client) (any, error) { return c.Messages.Get(ctx, "1") },
+			Method: http.MethodGet, Path: "/v3/messages/1",
+			Reply: `{"data":` + textMessageJSON + `}`,
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				msg := asMessage(t, got)
 				assert.Equal(t, "1", msg.ID)
 				assert.Equal(t, "hello", msg.Data.Text)
 			},
 		},
 		{
-			name: "Get on behalf of a user, id escaped",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "Get on behalf of a user, id escaped",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.Get(ctx, "1/2?#", chat.OnBehalfOf("cometchat-uid-5"))
 			},
-			method: http.MethodGet, path: "/v3/messages/1%2F2%3F%23", obo: "cometchat-uid-5",
-			reply: `{"data":{"id":"1","savedAt":1719993038}}`,
-			checkFn: func(t *testing.T, got any) {
+			Method: http.MethodGet, Path: "/v3/messages/1%2F2%3F%23", OnBehalfOf: "cometchat-uid-5",
+			Reply: `{"data":{"id":"1","savedAt":1719993038}}`,
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				assert.Equal(t, chat.Timestamp(1719993038), asMessage(t, got).SavedAt)
 			},
 		},
 		{
-			name: "Update answers with the edited action",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "Update answers with the edited action",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.Update(ctx, "33", &chat.UpdateMessageRequest{
 					Data: chat.MessageData{Text: "hello, edited", Metadata: map[string]any{"k": "v"}},
 					Tags: []string{"edited"},
 				}, chat.OnBehalfOf("cometchat-uid-1"))
 			},
-			method: http.MethodPut, path: "/v3/messages/33", obo: "cometchat-uid-1",
-			body:  `{"data":{"text":"hello, edited","metadata":{"k":"v"}},"tags":["edited"]}`,
-			reply: `{"data":` + messageEditedJSON + `}`,
-			checkFn: func(t *testing.T, got any) {
+			Method: http.MethodPut, Path: "/v3/messages/33", OnBehalfOf: "cometchat-uid-1",
+			Body:  `{"data":{"text":"hello, edited","metadata":{"k":"v"}},"tags":["edited"]}`,
+			Reply: `{"data":` + messageEditedJSON + `}`,
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				msg := asMessage(t, got)
 				assert.True(t, msg.IsAction())
 				assert.Equal(t, chat.ActionEdited, msg.Data.Action)
@@ -859,14 +524,14 @@ func TestMessagesGetUpdateDelete(t *testing.T) {
 			},
 		},
 		{
-			name: "Update with tags only",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "Update with tags only",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.Update(ctx, "33", &chat.UpdateMessageRequest{Tags: []string{"a"}})
 			},
-			method: http.MethodPut, path: "/v3/messages/33",
-			body:  `{"tags":["a"]}`,
-			reply: `{"data":{"id":"33","editedAt":1625460972,"editedBy":"app_system","tags":["a"]}}`,
-			checkFn: func(t *testing.T, got any) {
+			Method: http.MethodPut, Path: "/v3/messages/33",
+			Body:  `{"tags":["a"]}`,
+			Reply: `{"data":{"id":"33","editedAt":1625460972,"editedBy":"app_system","tags":["a"]}}`,
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				msg := asMessage(t, got)
 				self, err := msg.Target()
 				require.NoError(t, err)
@@ -875,12 +540,12 @@ func TestMessagesGetUpdateDelete(t *testing.T) {
 			},
 		},
 		{
-			name:   "Delete with a nil request is a soft delete",
-			call:   func(ctx context.Context, c *chat.Client) (any, error) { return c.Messages.Delete(ctx, "33", nil) },
-			method: http.MethodDelete, path: "/v3/messages/33",
-			body:  `{"permanent":false}`,
-			reply: `{"data":` + messageDeletedJSON + `}`,
-			checkFn: func(t *testing.T, got any) {
+			Name:   "Delete with a nil request is a soft delete",
+			Call:   func(c *chat.Client) (any, error) { return c.Messages.Delete(ctx, "33", nil) },
+			Method: http.MethodDelete, Path: "/v3/messages/33",
+			Body:  `{"permanent":false}`,
+			Reply: `{"data":` + messageDeletedJSON + `}`,
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				msg := asMessage(t, got)
 				assert.Equal(t, chat.ActionDeleted, msg.Data.Action)
 				deleted, err := msg.Target()
@@ -892,29 +557,28 @@ func TestMessagesGetUpdateDelete(t *testing.T) {
 			},
 		},
 		{
-			name: "Delete permanently on behalf of a user",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "Delete permanently on behalf of a user",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.Delete(ctx, "33", &chat.DeleteMessageRequest{Permanent: true}, chat.OnBehalfOf("cometchat-uid-1"))
 			},
-			method: http.MethodDelete, path: "/v3/messages/33", obo: "cometchat-uid-1",
-			body:  `{"permanent":true}`,
-			reply: `{"data":` + messageDeletedJSON + `}`,
+			Method: http.MethodDelete, Path: "/v3/messages/33", OnBehalfOf: "cometchat-uid-1",
+			Body:  `{"permanent":true}`,
+			Reply: `{"data":` + messageDeletedJSON + `}`,
 		},
 	})
 
-	ctx := context.Background()
-	runArgs(t, wholeClient, []argCase[*chat.Client]{
-		{"Get empty id", func(c *chat.Client) error { _, err := c.Messages.Get(ctx, ""); return err }, "id"},
-		{"Get dot-dot id", func(c *chat.Client) error { _, err := c.Messages.Get(ctx, ".."); return err }, "id"},
-		{"Update empty id", func(c *chat.Client) error {
+	wiretest.RunArgs(t, wire, wholeClient, []wiretest.ArgCase[*chat.Client]{
+		{Name: "Get empty id", Call: func(c *chat.Client) error { _, err := c.Messages.Get(ctx, ""); return err }, Arg: "id"},
+		{Name: "Get dot-dot id", Call: func(c *chat.Client) error { _, err := c.Messages.Get(ctx, ".."); return err }, Arg: "id"},
+		{Name: "Update empty id", Call: func(c *chat.Client) error {
 			_, err := c.Messages.Update(ctx, "", &chat.UpdateMessageRequest{})
 			return err
-		}, "id"},
-		{"Update nil request", func(c *chat.Client) error {
+		}, Arg: "id"},
+		{Name: "Update nil request", Call: func(c *chat.Client) error {
 			_, err := c.Messages.Update(ctx, "1", nil)
 			return err
-		}, "req"},
-		{"Delete empty id", func(c *chat.Client) error { _, err := c.Messages.Delete(ctx, "", nil); return err }, "id"},
+		}, Arg: "req"},
+		{Name: "Delete empty id", Call: func(c *chat.Client) error { _, err := c.Messages.Delete(ctx, "", nil); return err }, Arg: "id"},
 	})
 }
 
@@ -942,23 +606,24 @@ func TestMessageTargetAndActor(t *testing.T) {
 }
 
 func TestMessagesList(t *testing.T) {
+	ctx := context.Background()
 	const page = `{"data":[` + textMessageJSON + `],"meta":{"current":{"limit":25,"count":1},"next":{"affix":"append","sentAt":1638423490,"id":"1"}}}`
-	check := func(t *testing.T, got any) {
+	check := func(t *testing.T, _ wiretest.Request, got any) {
 		p := asMessagePage(t, got)
 		require.Len(t, p.Data, 1)
 		assert.Equal(t, "1", p.Data[0].ID)
 		assert.Equal(t, &chat.PageCount{Limit: 25, Count: 1}, p.Meta.Current)
 		assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, SentAt: 1638423490, ID: "1"}, p.Meta.Next)
 	}
-	runMsgWire(t, []msgWireCase{
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name:   "nil options",
-			call:   func(ctx context.Context, c *chat.Client) (any, error) { return c.Messages.List(ctx, nil) },
-			method: http.MethodGet, path: "/v3/messages", reply: page, checkFn: check,
+			Name:   "nil options",
+			Call:   func(c *chat.Client) (any, error) { return c.Messages.List(ctx, nil) },
+			Method: http.MethodGet, Path: "/v3/messages", Reply: page, Check: check,
 		},
 		{
-			name: "every filter",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "every filter",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.List(ctx, &chat.ListMessagesOptions{
 					CursorOptions:                chat.CursorOptions{Direction: chat.DirectionBefore, ID: "40", SentAt: 1738368000, Limit: 25},
 					SearchKey:                    "hello world",
@@ -997,31 +662,27 @@ func TestMessagesList(t *testing.T) {
 					HideQuotedMessages:           true,
 				}, chat.OnBehalfOf("u1"))
 			},
-			method: http.MethodGet, path: "/v3/messages", obo: "u1",
-			query: map[string]string{
-				"affix": "prepend", "id": "40", "sentAt": "1738368000", "limit": "25",
-				"searchKey": "hello world", "hideMessagesFromBlockedUsers": "true", "hasAttachments": "true",
-				"attachmentTypes": "image", "hasMentions": "true", "hasLinks": "true", "mentionedUids": "u1,u2",
-				"hasReactions": "true", "receiverType": "group", "category": "message", "categories": "message,custom",
-				"type": "text", "types": "image,poll", "sender": "u1", "senders": "u1,u3", "conversationId": "group_g1",
-				"mentionsWithBlockedInfo": "true", "mentionsWithTagInfo": "true", "hideDeleted": "true",
-				"onlyDeleted": "true", "hideReplies": "true", "count": "true", "unread": "true", "withTags": "true",
-				"tags": "t1,t2", "fromTimestamp": "1738368001", "toTimestamp": "1738368002",
-				"sentAt[from]": "1738368003", "sentAt[to]": "1738368004", "updatedAt[from]": "1738368005",
-				"updatedAt[to]": "1738368006", "editedAt[from]": "1738368007", "editedAt[to]": "1738368008",
-				"hideQuotedMessages": "true",
-			},
-			reply: page, checkFn: check,
+			Method: http.MethodGet, Path: "/v3/messages", OnBehalfOf: "u1",
+			Query: "affix=prepend&attachmentTypes=image&categories=message,custom&category=message" +
+				"&conversationId=group_g1&count=true&editedAt%5Bfrom%5D=1738368007" +
+				"&editedAt%5Bto%5D=1738368008&fromTimestamp=1738368001&hasAttachments=true&hasLinks=true" +
+				"&hasMentions=true&hasReactions=true&hideDeleted=true&hideMessagesFromBlockedUsers=true" +
+				"&hideQuotedMessages=true&hideReplies=true&id=40&limit=25&mentionedUids=u1,u2" +
+				"&mentionsWithBlockedInfo=true&mentionsWithTagInfo=true&onlyDeleted=true&receiverType=group" +
+				"&searchKey=hello+world&sender=u1&senders=u1,u3&sentAt=1738368000" +
+				"&sentAt%5Bfrom%5D=1738368003&sentAt%5Bto%5D=1738368004&tags=t1,t2&toTimestamp=1738368002" +
+				"&type=text&types=image,poll&unread=true&updatedAt%5Bfrom%5D=1738368005" +
+				"&updatedAt%5Bto%5D=1738368006&withTags=true",
+			Reply: page, Check: check,
 		},
 		{
-			name: "bracketed names are literal, escaped brackets",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "bracketed names are literal, escaped brackets",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.List(ctx, &chat.ListMessagesOptions{SentFrom: 1, EditedTo: 2})
 			},
-			method: http.MethodGet, path: "/v3/messages",
-			query: map[string]string{"sentAt[from]": "1", "editedAt[to]": "2"},
-			rawQ:  "editedAt%5Bto%5D=2&sentAt%5Bfrom%5D=1",
-			reply: page,
+			Method: http.MethodGet, Path: "/v3/messages",
+			Query: "editedAt%5Bto%5D=2&sentAt%5Bfrom%5D=1",
+			Reply: page,
 		},
 	})
 }
@@ -1112,11 +773,12 @@ func TestMessagesAllLists(t *testing.T) {
 }
 
 func TestMessagesConversationLists(t *testing.T) {
+	ctx := context.Background()
 	userPage := `{"data":[{"id":"1786"}],"meta":{"pagination":{"total":0,"count":1,"per_page":100,"current_page":1,"total_pages":1},"cursor":{"id":1786,"affix":"prepend"}}}`
-	runMsgWire(t, []msgWireCase{
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name: "ListUserMessages with every filter",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "ListUserMessages with every filter",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.ListUserMessages(ctx, "cometchat-uid-2", &chat.ListUserMessagesOptions{
 					CursorOptions: chat.CursorOptions{Direction: chat.DirectionAfter, ID: "10", Limit: 5},
 					PerPage:       50,
@@ -1148,32 +810,30 @@ func TestMessagesConversationLists(t *testing.T) {
 					},
 				}, chat.OnBehalfOf("cometchat-uid-1"))
 			},
-			method: http.MethodGet, path: "/v3/users/cometchat-uid-2/messages", obo: "cometchat-uid-1",
-			query: map[string]string{
-				"affix": "append", "id": "10", "limit": "5", "perPage": "50", "searchKey": "k", "hasAttachments": "true",
-				"attachmentTypes": "file", "hasMentions": "true", "hasLinks": "true", "mentionedUids": "a,b",
-				"myMentionsOnly": "true", "hasReactions": "true", "unread": "true", "undelivered": "true", "count": "true",
-				"hideReplies": "true", "category": "custom", "categories": "call,action", "type": "poll", "types": "audio,video",
-				"sender": "a", "mentionsWithBlockedInfo": "true", "mentionsWithTagInfo": "true", "fromTimestamp": "100",
-				"toTimestamp": "200", "withTags": "true", "tags": "x,y", "hideQuotedMessages": "true",
-			},
-			reply: userPage,
-			checkFn: func(t *testing.T, got any) {
+			Method: http.MethodGet, Path: "/v3/users/cometchat-uid-2/messages", OnBehalfOf: "cometchat-uid-1",
+			Query: "affix=append&attachmentTypes=file&categories=call,action&category=custom&count=true" +
+				"&fromTimestamp=100&hasAttachments=true&hasLinks=true&hasMentions=true&hasReactions=true" +
+				"&hideQuotedMessages=true&hideReplies=true&id=10&limit=5&mentionedUids=a,b" +
+				"&mentionsWithBlockedInfo=true&mentionsWithTagInfo=true&myMentionsOnly=true&perPage=50" +
+				"&searchKey=k&sender=a&tags=x,y&toTimestamp=200&type=poll&types=audio,video" +
+				"&undelivered=true&unread=true&withTags=true",
+			Reply: userPage,
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				p := asMessagePage(t, got)
 				assert.Equal(t, &chat.Cursor{ID: "1786", Direction: chat.DirectionBefore}, p.Meta.Cursor, "a numeric cursor id decodes")
 				assert.Equal(t, 1, p.Meta.Pagination.Count)
 			},
 		},
 		{
-			name: "ListUserMessages uid escaped",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "ListUserMessages uid escaped",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.ListUserMessages(ctx, "a b/c", nil)
 			},
-			method: http.MethodGet, path: "/v3/users/a%20b%2Fc/messages", reply: userPage,
+			Method: http.MethodGet, Path: "/v3/users/a%20b%2Fc/messages", Reply: userPage,
 		},
 		{
-			name: "ListGroupMessages with every filter",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "ListGroupMessages with every filter",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.ListGroupMessages(ctx, "project-group", &chat.ListGroupMessagesOptions{
 					CursorOptions:                chat.CursorOptions{Direction: chat.DirectionBefore, SentAt: 1638423490, Limit: 3},
 					HideMessagesFromBlockedUsers: true,
@@ -1205,45 +865,43 @@ func TestMessagesConversationLists(t *testing.T) {
 					},
 				})
 			},
-			method: http.MethodGet, path: "/v3/groups/project-group/messages",
-			query: map[string]string{
-				"affix": "prepend", "sentAt": "1638423490", "limit": "3", "searchKey": "k", "hideMessagesFromBlockedUsers": "true",
-				"hasAttachments": "true", "attachmentTypes": "video", "hasMentions": "true", "hasLinks": "true", "mentionedUids": "a",
-				"myMentionsOnly": "true", "hasReactions": "true", "unread": "true", "undelivered": "true", "count": "true",
-				"hideReplies": "true", "category": "message", "categories": "message", "type": "text", "types": "text",
-				"sender": "a", "mentionsWithBlockedInfo": "true", "mentionsWithTagInfo": "true", "fromTimestamp": "100",
-				"toTimestamp": "200", "withTags": "true", "tags": "x", "hideQuotedMessages": "true",
-			},
-			reply: `{"data":[],"meta":{"current":{"limit":3,"count":0}}}`,
-			checkFn: func(t *testing.T, got any) {
+			Method: http.MethodGet, Path: "/v3/groups/project-group/messages",
+			Query: "affix=prepend&attachmentTypes=video&categories=message&category=message&count=true" +
+				"&fromTimestamp=100&hasAttachments=true&hasLinks=true&hasMentions=true&hasReactions=true" +
+				"&hideMessagesFromBlockedUsers=true&hideQuotedMessages=true&hideReplies=true&limit=3" +
+				"&mentionedUids=a&mentionsWithBlockedInfo=true&mentionsWithTagInfo=true&myMentionsOnly=true" +
+				"&searchKey=k&sender=a&sentAt=1638423490&tags=x&toTimestamp=200&type=text&types=text" +
+				"&undelivered=true&unread=true&withTags=true",
+			Reply: `{"data":[],"meta":{"current":{"limit":3,"count":0}}}`,
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				p := asMessagePage(t, got)
 				assert.Empty(t, p.Data)
 				assert.Nil(t, p.Meta.Next)
 			},
 		},
 	})
-	ctx := context.Background()
-	runArgs(t, wholeClient, []argCase[*chat.Client]{
-		{"ListUserMessages empty uid", func(c *chat.Client) error {
+	wiretest.RunArgs(t, wire, wholeClient, []wiretest.ArgCase[*chat.Client]{
+		{Name: "ListUserMessages empty uid", Call: func(c *chat.Client) error {
 			_, err := c.Messages.ListUserMessages(ctx, "", nil)
 			return err
-		}, "uid"},
-		{"ListGroupMessages dot guid", func(c *chat.Client) error {
+		}, Arg: "uid"},
+		{Name: "ListGroupMessages dot guid", Call: func(c *chat.Client) error {
 			_, err := c.Messages.ListGroupMessages(ctx, ".", nil)
 			return err
-		}, "guid"},
+		}, Arg: "guid"},
 	})
 }
 
 func TestMessagesSendAsBotAndFlag(t *testing.T) {
+	ctx := context.Background()
 	const botForm = `{"receiver":"cometchat-uid-1","receiverType":"user","category":"interactive","type":"form","muid":"form-1",
 		"data":{"interactionGoal":{"type":"allOf","elementIds":["name","submit"]},
 		"interactiveData":{"title":"Sign up","formFields":[{"elementType":"textInput","elementId":"name","label":"Name"}],
 		"submitElement":{"elementType":"button","elementId":"submit","buttonText":"Go","action":{"actionType":"apiAction","url":"https://example.com/hook","method":"POST"}}}}}`
-	runMsgWire(t, []msgWireCase{
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name: "SendAsBot",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "SendAsBot",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.SendAsBot(ctx, "bot-1", &chat.SendMessageRequest{
 					Receiver: "cometchat-uid-1", ReceiverType: chat.ReceiverUser, MUID: "form-1",
 					Category: chat.CategoryInteractive, Type: chat.MessageTypeForm,
@@ -1260,47 +918,47 @@ func TestMessagesSendAsBotAndFlag(t *testing.T) {
 			},
 			// The option is the caller's: the SDK passes it on, though
 			// the reference declares no onBehalfOf for bot messages.
-			method: http.MethodPost, path: "/v3/bots/bot-1/messages", obo: "ignored-here",
-			body:  botForm,
-			reply: `{"data":{"id":"7","sender":"bot-1","category":"interactive","type":"form"}}`,
-			checkFn: func(t *testing.T, got any) {
+			Method: http.MethodPost, Path: "/v3/bots/bot-1/messages", OnBehalfOf: "ignored-here",
+			Body:  botForm,
+			Reply: `{"data":{"id":"7","sender":"bot-1","category":"interactive","type":"form"}}`,
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				msg := asMessage(t, got)
 				assert.Equal(t, "bot-1", msg.Sender)
 				assert.Equal(t, chat.MessageTypeForm, msg.Type)
 			},
 		},
 		{
-			name: "SendAsBot without options sends no onBehalfOf",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "SendAsBot without options sends no onBehalfOf",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.SendAsBot(ctx, "bot/1", &chat.SendMessageRequest{Receiver: "g", ReceiverType: chat.ReceiverGroup, Data: chat.MessageData{Text: "hi"}, MUID: "m1"})
 			},
-			method: http.MethodPost, path: "/v3/bots/bot%2F1/messages",
-			body:  `{"receiver":"g","receiverType":"group","data":{"text":"hi"},"muid":"m1"}`,
-			reply: `{"data":{"id":"8"}}`,
+			Method: http.MethodPost, Path: "/v3/bots/bot%2F1/messages",
+			Body:  `{"receiver":"g","receiverType":"group","data":{"text":"hi"},"muid":"m1"}`,
+			Reply: `{"data":{"id":"8"}}`,
 		},
 		{
-			name: "Flag with the documented empty answer",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "Flag with the documented empty answer",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.Flag(ctx, "42", "cometchat-uid-1", &chat.FlagMessageRequest{ReasonID: "spam", Remark: "ads"})
 			},
-			method: http.MethodPost, path: "/v3/messages/42/flagged", obo: "cometchat-uid-1",
-			body:  `{"reasonId":"spam","remark":"ads"}`,
-			reply: `{"data":{}}`,
-			checkFn: func(t *testing.T, got any) {
+			Method: http.MethodPost, Path: "/v3/messages/42/flagged", OnBehalfOf: "cometchat-uid-1",
+			Body:  `{"reasonId":"spam","remark":"ads"}`,
+			Reply: `{"data":{}}`,
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				res := got.(*chat.FlagResult)
 				assert.False(t, res.Success)
 				assert.JSONEq(t, `{}`, string(res.Raw))
 			},
 		},
 		{
-			name: "Flag with a fuller answer",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "Flag with a fuller answer",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.Flag(ctx, "42", "cometchat-uid-1", &chat.FlagMessageRequest{ReasonID: "spam"}, chat.OnBehalfOf("other"))
 			},
-			method: http.MethodPost, path: "/v3/messages/42/flagged", obo: "cometchat-uid-1",
-			body:  `{"reasonId":"spam"}`,
-			reply: `{"data":{"success":"true","message":"Flagged.","reasonId":"spam"}}`,
-			checkFn: func(t *testing.T, got any) {
+			Method: http.MethodPost, Path: "/v3/messages/42/flagged", OnBehalfOf: "cometchat-uid-1",
+			Body:  `{"reasonId":"spam"}`,
+			Reply: `{"data":{"success":"true","message":"Flagged.","reasonId":"spam"}}`,
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				res := got.(*chat.FlagResult)
 				assert.True(t, res.Success, "a string boolean decodes")
 				assert.Equal(t, "Flagged.", res.Message)
@@ -1308,32 +966,31 @@ func TestMessagesSendAsBotAndFlag(t *testing.T) {
 			},
 		},
 	})
-	ctx := context.Background()
-	runArgs(t, wholeClient, []argCase[*chat.Client]{
-		{"SendAsBot empty bot", func(c *chat.Client) error {
+	wiretest.RunArgs(t, wire, wholeClient, []wiretest.ArgCase[*chat.Client]{
+		{Name: "SendAsBot empty bot", Call: func(c *chat.Client) error {
 			_, err := c.Messages.SendAsBot(ctx, "", &chat.SendMessageRequest{})
 			return err
-		}, "botUID"},
-		{"SendAsBot nil request", func(c *chat.Client) error {
+		}, Arg: "botUID"},
+		{Name: "SendAsBot nil request", Call: func(c *chat.Client) error {
 			_, err := c.Messages.SendAsBot(ctx, "bot", nil)
 			return err
-		}, "req"},
-		{"Flag empty id", func(c *chat.Client) error {
+		}, Arg: "req"},
+		{Name: "Flag empty id", Call: func(c *chat.Client) error {
 			_, err := c.Messages.Flag(ctx, "", "u", &chat.FlagMessageRequest{ReasonID: "r"})
 			return err
-		}, "id"},
-		{"Flag empty onBehalfOf", func(c *chat.Client) error {
+		}, Arg: "id"},
+		{Name: "Flag empty onBehalfOf", Call: func(c *chat.Client) error {
 			_, err := c.Messages.Flag(ctx, "1", "", &chat.FlagMessageRequest{ReasonID: "r"})
 			return err
-		}, "onBehalfOf"},
-		{"Flag nil request", func(c *chat.Client) error {
+		}, Arg: "onBehalfOf"},
+		{Name: "Flag nil request", Call: func(c *chat.Client) error {
 			_, err := c.Messages.Flag(ctx, "1", "u", nil)
 			return err
-		}, "req"},
-		{"Flag without a reason", func(c *chat.Client) error {
+		}, Arg: "req"},
+		{Name: "Flag without a reason", Call: func(c *chat.Client) error {
 			_, err := c.Messages.Flag(ctx, "1", "u", &chat.FlagMessageRequest{Remark: "x"})
 			return err
-		}, "req.ReasonID"},
+		}, Arg: "req.ReasonID"},
 	})
 }
 

@@ -2,6 +2,7 @@ package chat_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -11,7 +12,344 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
+
+func TestMessagesSendThread(t *testing.T) {
+	const reply = `{"data":{"id":"43","conversationId":"cometchat-uid-1_user_cometchat-uid-2","sender":"cometchat-uid-2",
+		"receiverType":"user","receiver":"cometchat-uid-1","category":"message","type":"text",
+		"data":{"text":"On it!"},"sentAt":1638423490,"updatedAt":1638423490,"parentId":"42",
+		"editedAt":null,"editedBy":"","deliveredAt":null,"readAt":null,"deletedAt":null}}`
+	req := &chat.SendMessageRequest{
+		Receiver:          "cometchat-uid-1",
+		ReceiverType:      chat.ReceiverUser,
+		Category:          chat.CategoryMessage,
+		Type:              chat.MessageTypeText,
+		Data:              chat.MessageData{Text: "On it!", Metadata: map[string]any{"priority": "high"}},
+		MultipleReceivers: &chat.MultipleReceivers{UIDs: []string{"cometchat-uid-3"}, GUIDs: []string{"project-group"}},
+		Tags:              []string{"urgent"},
+	}
+
+	tests := []struct {
+		name     string
+		parentID string
+		wantPath string
+		opts     []chat.RequestOption
+	}{
+		{name: "plain id", parentID: "42", wantPath: "/v3/messages/42/thread"},
+		{name: "positional onBehalfOf wins over the option", parentID: "42", wantPath: "/v3/messages/42/thread",
+			opts: []chat.RequestOption{chat.OnBehalfOf("someone-else")}},
+		{name: "slash in id stays in its segment", parentID: "4/2", wantPath: "/v3/messages/4%2F2/thread"},
+		{name: "query and fragment characters are escaped", parentID: "42?x=1#f", wantPath: "/v3/messages/42%3Fx=1%23f/thread"},
+		{name: "dot-dot inside an id", parentID: "../admin", wantPath: "/v3/messages/..%2Fadmin/thread"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			m.Reply(http.StatusOK, reply)
+
+			msg, err := m.client.Messages.SendThread(context.Background(), tt.parentID, "cometchat-uid-2", req, tt.opts...)
+			require.NoError(t, err)
+
+			r := m.Only()
+			wire.Sent(t, r, http.MethodPost, tt.wantPath)
+			assert.Empty(t, r.RawQuery)
+			assert.Empty(t, r.Fragment)
+			assert.Equal(t, []string{"cometchat-uid-2"}, r.Header.Values("onBehalfOf"))
+
+			// The body is the request, field for field.
+			assert.Equal(t, "application/json", r.Header.Get("Content-Type"))
+			var sent chat.SendMessageRequest
+			require.NoError(t, json.Unmarshal(r.Body, &sent))
+			// Without a muid of the caller's, the SDK sends its own,
+			// returns it, and leaves req alone.
+			assert.Empty(t, req.MUID, "the caller's request is not changed")
+			assert.NotEmpty(t, sent.MUID, "muid sent")
+			assert.Equal(t, sent.MUID, msg.MUID, "the muid sent is returned")
+			sent.MUID = ""
+			assert.Equal(t, *req, sent)
+			body := decodeBody(t, r)
+			assert.Equal(t, map[string]any{"uids": []any{"cometchat-uid-3"}, "guids": []any{"project-group"}}, body["multipleReceivers"])
+
+			assert.Equal(t, "43", msg.ID)
+			assert.Equal(t, "42", msg.ParentID)
+			assert.Equal(t, "On it!", msg.Data.Text)
+			assert.Zero(t, msg.EditedAt, "editedAt null")
+			assert.Empty(t, msg.EditedBy)
+			assert.Zero(t, msg.DeliveredAt)
+		})
+	}
+}
+
+func TestMessagesSendThreadArguments(t *testing.T) {
+	req := &chat.SendMessageRequest{Receiver: "cometchat-uid-1", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}}
+	tests := []struct {
+		name       string
+		parentID   string
+		onBehalfOf string
+		req        *chat.SendMessageRequest
+		wantName   string
+	}{
+		{"empty parentID", "", "cometchat-uid-2", req, "parentID"},
+		{"dot parentID", ".", "cometchat-uid-2", req, "parentID"},
+		{"dot-dot parentID", "..", "cometchat-uid-2", req, "parentID"},
+		{"empty onBehalfOf", "42", "", req, "onBehalfOf"},
+		{"both empty names parentID first", "", "", req, "parentID"},
+		{"nil request", "42", "cometchat-uid-2", nil, "req"},
+		{"header injection in onBehalfOf", "42", "uid\r\nHost: evil", req, "onBehalfOf"},
+		{"NUL in onBehalfOf", "42", "uid\x00", req, "onBehalfOf"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			msg, err := m.client.Messages.SendThread(context.Background(), tt.parentID, tt.onBehalfOf, tt.req)
+			assert.Nil(t, msg)
+			wiretest.RequireArgError(t, err, tt.wantName)
+			assert.Zero(t, m.Calls(), "requests sent")
+			if tt.onBehalfOf != "" && tt.wantName == "onBehalfOf" {
+				assert.NotContains(t, err.Error(), tt.onBehalfOf, "the error shows the value")
+			}
+		})
+	}
+}
+
+func TestMessagesListThread(t *testing.T) {
+	tests := []struct {
+		name      string
+		opts      *chat.ListThreadOptions
+		reqOpts   []chat.RequestOption
+		wantQuery string // raw, as sent
+		body      string
+		check     func(t *testing.T, p *chat.Page[chat.Message])
+	}{
+		{
+			name:      "no options",
+			wantQuery: "",
+			body: `{"data":[{"id":"43","parentId":"42","data":{"text":"a"},"sentAt":1638423490}],
+				"meta":{"current":{"limit":10,"count":1},"next":{"affix":"append","sentAt":1638423490,"id":"43"}}}`,
+			check: func(t *testing.T, p *chat.Page[chat.Message]) {
+				require.Len(t, p.Data, 1)
+				assert.Equal(t, "43", p.Data[0].ID)
+				assert.Equal(t, "42", p.Data[0].ParentID)
+				assert.Equal(t, &chat.PageCount{Limit: 10, Count: 1}, p.Meta.Current)
+				assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, SentAt: 1638423490, ID: "43"}, p.Meta.Next)
+				assert.Nil(t, p.Meta.Pagination)
+			},
+		},
+		{
+			name: "every cursor option",
+			opts: &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{
+				Direction: chat.DirectionBefore, ID: "40", SentAt: 1638423400, Limit: 25,
+			}},
+			wantQuery: "affix=prepend&id=40&limit=25&sentAt=1638423400",
+			body:      `{"data":[],"meta":{"current":{"limit":25,"count":0}}}`,
+			check: func(t *testing.T, p *chat.Page[chat.Message]) {
+				assert.Empty(t, p.Data)
+				assert.Equal(t, &chat.PageCount{Limit: 25, Count: 0}, p.Meta.Current)
+				assert.Nil(t, p.Meta.Next)
+			},
+		},
+		{
+			name:      "lenient meta: numeric strings and a numeric cursor id",
+			opts:      &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 2}},
+			wantQuery: "limit=2",
+			body: `{"data":[{"id":43,"parentId":42},{"id":"44","parentId":"42"}],
+				"meta":{"current":{"limit":"2","count":"2"},"next":{"affix":"append","sentAt":"1638423499","id":44}}}`,
+			check: func(t *testing.T, p *chat.Page[chat.Message]) {
+				require.Len(t, p.Data, 2)
+				assert.Equal(t, "43", p.Data[0].ID)
+				assert.Equal(t, "42", p.Data[0].ParentID)
+				assert.Equal(t, &chat.PageCount{Limit: 2, Count: 2}, p.Meta.Current)
+				assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, SentAt: 1638423499, ID: "44"}, p.Meta.Next)
+			},
+		},
+		{
+			name:      "onBehalfOf option",
+			reqOpts:   []chat.RequestOption{chat.OnBehalfOf("cometchat-uid-1")},
+			wantQuery: "",
+			body:      `{"data":[],"meta":{"current":{"limit":10,"count":0}}}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			m.Reply(http.StatusOK, tt.body)
+
+			page, err := m.client.Messages.ListThreadMessages(context.Background(), "42", tt.opts, tt.reqOpts...)
+			require.NoError(t, err)
+
+			r := m.Only()
+			wire.Sent(t, r, http.MethodGet, "/v3/messages/42/thread")
+			assert.Equal(t, tt.wantQuery, r.RawQuery)
+			wiretest.NoBody(t, r)
+			if len(tt.reqOpts) > 0 {
+				assert.Equal(t, "cometchat-uid-1", r.Header.Get("onBehalfOf"))
+			} else {
+				wiretest.NoOnBehalfOf(t, r)
+			}
+			if tt.check != nil {
+				tt.check(t, page)
+			}
+		})
+	}
+
+	t.Run("empty parentID", func(t *testing.T) {
+		m := newMockAPI(t)
+		_, err := m.client.Messages.ListThreadMessages(context.Background(), "", nil)
+		wiretest.RequireArgError(t, err, "parentID")
+		assert.Zero(t, m.Calls())
+	})
+}
+
+func threadPage(next string, ids ...string) string {
+	var data []string
+	for _, id := range ids {
+		data = append(data, fmt.Sprintf(`{"id":%q,"parentId":"42","sentAt":1638423%s}`, id, fmt.Sprintf("%03s", id)))
+	}
+	meta := fmt.Sprintf(`{"current":{"limit":2,"count":%d}}`, len(ids))
+	if next != "" {
+		meta = fmt.Sprintf(`{"current":{"limit":2,"count":%d},"next":{"affix":"append","id":%q}}`, len(ids), next)
+	}
+	return `{"data":[` + strings.Join(data, ",") + `],"meta":` + meta + `}`
+}
+
+func TestMessagesAllThread(t *testing.T) {
+	tests := []struct {
+		name      string
+		pages     map[string]string
+		wantIDs   []string
+		wantErr   error
+		wantIDQry []string // the id cursor of each request, in order
+	}{
+		{
+			name: "a short page ends the walk without another request",
+			pages: map[string]string{
+				"":  threadPage("2", "1", "2"),
+				"2": threadPage("4", "3", "4"),
+				"4": threadPage("5", "5"),
+				"5": threadPage("5"),
+			},
+			wantIDs:   []string{"1", "2", "3", "4", "5"},
+			wantIDQry: []string{"", "2", "4"},
+		},
+		{
+			name: "a full page then an empty one",
+			pages: map[string]string{
+				"":  threadPage("2", "1", "2"),
+				"2": threadPage("4", "3", "4"),
+				"4": threadPage("4"),
+			},
+			wantIDs:   []string{"1", "2", "3", "4"},
+			wantIDQry: []string{"", "2", "4"},
+		},
+		{
+			name: "three pages, the last without a next cursor",
+			pages: map[string]string{
+				"":  threadPage("2", "1", "2"),
+				"2": threadPage("4", "3", "4"),
+				"4": threadPage("", "5"),
+			},
+			wantIDs:   []string{"1", "2", "3", "4", "5"},
+			wantIDQry: []string{"", "2", "4"},
+		},
+		{
+			name: "a repeating cursor stalls",
+			pages: map[string]string{
+				"":  threadPage("2", "1", "2"),
+				"2": threadPage("2", "3", "4"),
+			},
+			wantIDs:   []string{"1", "2", "3", "4"},
+			wantErr:   chat.ErrPaginationStalled,
+			wantIDQry: []string{"", "2"},
+		},
+		{
+			name:      "an empty first page",
+			pages:     map[string]string{"": threadPage("9")},
+			wantIDQry: []string{""},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMockAPI(t)
+			m.ServePages("id", tt.pages)
+			opts := &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 2}}
+
+			ids, errs := collect(m.client.Messages.AllThreadMessages(context.Background(), "42", opts), messageID)
+			assertYielded(t, ids, errs, tt.wantIDs, tt.wantErr)
+
+			var got []string
+			for _, r := range m.Requests() {
+				assert.Equal(t, "/v3/messages/42/thread", r.Path)
+				assert.Equal(t, "2", r.Query.Get("limit"), "limit kept on every page")
+				got = append(got, r.Query.Get("id"))
+				if r.Query.Get("id") != "" {
+					assert.Equal(t, "append", r.Query.Get("affix"), "affix from meta.next")
+				}
+			}
+			assert.Equal(t, tt.wantIDQry, got)
+			assert.Equal(t, chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 2}}, *opts, "opts modified")
+		})
+	}
+
+	t.Run("ranging twice starts afresh", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.ServePages("id", map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
+		seq := m.client.Messages.AllThreadMessages(context.Background(), "42", nil)
+		first, _ := collect(seq, messageID)
+		second, _ := collect(seq, messageID)
+		assert.Equal(t, []string{"1", "2", "3"}, first)
+		assert.Equal(t, first, second)
+		assert.Equal(t, 4, m.Calls())
+	})
+
+	t.Run("breaking out stops fetching", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.ServePages("id", map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
+		for range m.client.Messages.AllThreadMessages(context.Background(), "42", nil) {
+			break
+		}
+		assert.Equal(t, 1, m.Calls())
+	})
+
+	t.Run("cancelled context stops it", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.ServePages("id", map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var last error
+		n := 0
+		for msg, err := range m.client.Messages.AllThreadMessages(ctx, "42", nil) {
+			n++
+			require.Less(t, n, 10, "iterator did not stop")
+			if err != nil {
+				last = err
+				continue
+			}
+			if msg.ID == "1" {
+				cancel()
+			}
+		}
+		assert.ErrorIs(t, last, context.Canceled)
+		assert.Equal(t, 1, m.Calls(), "fetched a page after the context was cancelled")
+	})
+
+	t.Run("an API error is yielded and ends it", func(t *testing.T) {
+		m := newMockAPI(t)
+		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_MSG_NOT_FOUND","message":"no such message"}}`)
+		ids, errs := collect(m.client.Messages.AllThreadMessages(context.Background(), "42", nil), messageID)
+		assert.Empty(t, ids)
+		require.Len(t, errs, 1)
+		assert.ErrorIs(t, errs[0], chat.ErrNotFound)
+	})
+
+	t.Run("empty parentID", func(t *testing.T) {
+		m := newMockAPI(t)
+		_, errs := collect(m.client.Messages.AllThreadMessages(context.Background(), "", nil), messageID)
+		require.Len(t, errs, 1)
+		wiretest.RequireArgError(t, errs[0], "parentID")
+		assert.Zero(t, m.Calls())
+	})
+}
 
 const threadItemJSON = `{"id":"42","sender":"cometchat-uid-1","category":"message","type":"text","data":{"text":"parent"},
 	"sentAt":1638423490,"updatedAt":1638423499,"replyCount":3,
@@ -19,13 +357,14 @@ const threadItemJSON = `{"id":"42","sender":"cometchat-uid-1","category":"messag
 		"editedAt":null,"editedBy":"","deliveredAt":null,"readAt":null,"deletedAt":null}}`
 
 func TestMessagesThreads(t *testing.T) {
+	ctx := context.Background()
 	page := `{"data":[` + threadItemJSON + `],"meta":{"current":{"limit":100,"count":1},"next":{"affix":"append","updatedAt":1638423499}}}`
-	runMsgWire(t, []msgWireCase{
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name:   "ListThreads",
-			call:   func(ctx context.Context, c *chat.Client) (any, error) { return c.Messages.ListThreads(ctx, nil) },
-			method: http.MethodGet, path: "/v3/threads", reply: page,
-			checkFn: func(t *testing.T, got any) {
+			Name:   "ListThreads",
+			Call:   func(c *chat.Client) (any, error) { return c.Messages.ListThreads(ctx, nil) },
+			Method: http.MethodGet, Path: "/v3/threads", Reply: page,
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				p := asMessagePage(t, got)
 				require.Len(t, p.Data, 1)
 				parent := p.Data[0]
@@ -38,8 +377,8 @@ func TestMessagesThreads(t *testing.T) {
 			},
 		},
 		{
-			name: "ListThreads with every option",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "ListThreads with every option",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.ListThreads(ctx, &chat.ListThreadsOptions{
 					UpdateCursorOptions:  chat.UpdateCursorOptions{Direction: chat.DirectionBefore, UpdatedAt: 1638423499, Limit: 50},
 					ParticipatedByMe:     true,
@@ -47,52 +386,51 @@ func TestMessagesThreads(t *testing.T) {
 					WithMentionCount:     true,
 				}, chat.OnBehalfOf("cometchat-uid-1"))
 			},
-			method: http.MethodGet, path: "/v3/threads", obo: "cometchat-uid-1",
-			query: map[string]string{"affix": "prepend", "updatedAt": "1638423499", "limit": "50",
-				"participatedByMe": "true", "withUnreadReplyCount": "true", "withMentionCount": "true"},
-			reply: page,
+			Method: http.MethodGet, Path: "/v3/threads", OnBehalfOf: "cometchat-uid-1",
+			Query: "affix=prepend&limit=50&participatedByMe=true&updatedAt=1638423499&withMentionCount=true" +
+				"&withUnreadReplyCount=true",
+			Reply: page,
 		},
 		{
-			name: "SubscribeThread",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "SubscribeThread",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.SubscribeThread(ctx, "42", "cometchat-uid-1")
 			},
-			method: http.MethodPost, path: "/v3/messages/42/thread/subscription", obo: "cometchat-uid-1",
-			reply: `{"data":{"success":true}}`,
-			checkFn: func(t *testing.T, got any) {
+			Method: http.MethodPost, Path: "/v3/messages/42/thread/subscription", OnBehalfOf: "cometchat-uid-1",
+			Reply: `{"data":{"success":true}}`,
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				assert.Equal(t, &chat.Result{Success: true}, got)
 			},
 		},
 		{
-			name: "UnsubscribeThread",
-			call: func(ctx context.Context, c *chat.Client) (any, error) {
+			Name: "UnsubscribeThread",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Messages.UnsubscribeThread(ctx, "4 2", "cometchat-uid-1", chat.OnBehalfOf("other"))
 			},
-			method: http.MethodDelete, path: "/v3/messages/4%202/thread/subscription", obo: "cometchat-uid-1",
-			reply: `{"data":{"success":true,"message":"Unsubscribed."}}`,
-			checkFn: func(t *testing.T, got any) {
+			Method: http.MethodDelete, Path: "/v3/messages/4%202/thread/subscription", OnBehalfOf: "cometchat-uid-1",
+			Reply: `{"data":{"success":true,"message":"Unsubscribed."}}`,
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				assert.Equal(t, &chat.Result{Success: true, Message: "Unsubscribed."}, got)
 			},
 		},
 	})
-	ctx := context.Background()
-	runArgs(t, wholeClient, []argCase[*chat.Client]{
-		{"SubscribeThread empty id", func(c *chat.Client) error {
+	wiretest.RunArgs(t, wire, wholeClient, []wiretest.ArgCase[*chat.Client]{
+		{Name: "SubscribeThread empty id", Call: func(c *chat.Client) error {
 			_, err := c.Messages.SubscribeThread(ctx, "", "u")
 			return err
-		}, "id"},
-		{"SubscribeThread empty onBehalfOf", func(c *chat.Client) error {
+		}, Arg: "id"},
+		{Name: "SubscribeThread empty onBehalfOf", Call: func(c *chat.Client) error {
 			_, err := c.Messages.SubscribeThread(ctx, "1", "")
 			return err
-		}, "onBehalfOf"},
-		{"UnsubscribeThread empty onBehalfOf", func(c *chat.Client) error {
+		}, Arg: "onBehalfOf"},
+		{Name: "UnsubscribeThread empty onBehalfOf", Call: func(c *chat.Client) error {
 			_, err := c.Messages.UnsubscribeThread(ctx, "1", "")
 			return err
-		}, "onBehalfOf"},
-		{"UnsubscribeThread dot-dot id", func(c *chat.Client) error {
+		}, Arg: "onBehalfOf"},
+		{Name: "UnsubscribeThread dot-dot id", Call: func(c *chat.Client) error {
 			_, err := c.Messages.UnsubscribeThread(ctx, "..", "u")
 			return err
-		}, "id"},
+		}, Arg: "id"},
 	})
 }
 

@@ -14,41 +14,41 @@ import (
 
 func TestMetricsWire(t *testing.T) {
 	ctx := context.Background()
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name: "Usage",
-			call: func(c *chat.Client) (any, error) {
+			Name: "Usage",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Metrics.Usage(ctx, &chat.UsageOptions{FromDate: 1630164253, ToDate: 1632842653})
 			},
-			response: `{"data":{"metrics":{"audio_minutes":12,"video_minutes":3.5,"recorded_minutes":0,"active_users":40,"concurrent_users":7},
+			Reply: `{"data":{"metrics":{"audio_minutes":12,"video_minutes":3.5,"recorded_minutes":0,"active_users":40,"concurrent_users":7},
 				"time_range":{"fromDate":1630164253000,"toDate":1632842653000}}}`,
-			method: http.MethodGet, path: "/v3/stats", query: "fromDate=1630164253&toDate=1632842653",
-			want: &chat.UsageMetrics{
+			Method: http.MethodGet, Path: "/v3/stats", Query: "fromDate=1630164253&toDate=1632842653",
+			Want: &chat.UsageMetrics{
 				Metrics:   chat.UsageCounts{AudioMinutes: 12, VideoMinutes: 3.5, ActiveUsers: 40, ConcurrentUsers: 7},
 				TimeRange: chat.UsageTimeRange{FromDate: 1630164253000, ToDate: 1632842653000},
 			},
 		},
 		{
-			name: "Usage with counts as strings",
-			call: func(c *chat.Client) (any, error) {
+			Name: "Usage with counts as strings",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Metrics.Usage(ctx, &chat.UsageOptions{FromDate: 1, ToDate: 1})
 			},
-			response: `{"data":{"metrics":{"audio_minutes":"1","video_minutes":"2","recorded_minutes":"3","active_users":"4","concurrent_users":"5"},
+			Reply: `{"data":{"metrics":{"audio_minutes":"1","video_minutes":"2","recorded_minutes":"3","active_users":"4","concurrent_users":"5"},
 				"time_range":{"fromDate":"1","toDate":"1"}}}`,
-			method: http.MethodGet, path: "/v3/stats", query: "fromDate=1&toDate=1",
-			want: &chat.UsageMetrics{
+			Method: http.MethodGet, Path: "/v3/stats", Query: "fromDate=1&toDate=1",
+			Want: &chat.UsageMetrics{
 				Metrics:   chat.UsageCounts{AudioMinutes: 1, VideoMinutes: 2, RecordedMinutes: 3, ActiveUsers: 4, ConcurrentUsers: 5},
 				TimeRange: chat.UsageTimeRange{FromDate: 1, ToDate: 1},
 			},
 		},
 		{
-			name: "Messages",
-			call: func(c *chat.Client) (any, error) { return c.Metrics.Messages(ctx) },
-			response: `{"data":{"startTime":"1682676600000","endTime":"1682680200000","dataPoints":[
+			Name: "Messages",
+			Call: func(c *chat.Client) (any, error) { return c.Metrics.Messages(ctx) },
+			Reply: `{"data":{"startTime":"1682676600000","endTime":"1682680200000","dataPoints":[
 				{"messagesSent":3,"readReceipts":1,"deliveryReceipts":2,"startTime":"1682676600000","endTime":"1682676900000"},
 				{"messagesSent":0,"readReceipts":0,"deliveryReceipts":0,"startTime":1682676900000,"endTime":1682677200000}],"appId":"235391c94852dc7d"}}`,
-			method: http.MethodGet, path: "/v3/stats/messages",
-			want: &chat.MessageMetrics{StartTime: "1682676600000", EndTime: "1682680200000", AppID: "235391c94852dc7d",
+			Method: http.MethodGet, Path: "/v3/stats/messages",
+			Want: &chat.MessageMetrics{StartTime: "1682676600000", EndTime: "1682680200000", AppID: "235391c94852dc7d",
 				DataPoints: []chat.MessageDataPoint{
 					{MessagesSent: 3, ReadReceipts: 1, DeliveryReceipts: 2, StartTime: "1682676600000", EndTime: "1682676900000"},
 					{StartTime: "1682676900000", EndTime: "1682677200000"},

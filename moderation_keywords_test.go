@@ -100,7 +100,7 @@ func TestModerationKeywordFormsWire(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, exampleKeywords, got)
 			r := m.Only()
-			assertWire(t, r, tt.method, tt.path)
+			wire.Sent(t, r, tt.method, tt.path)
 			wiretest.NoOnBehalfOf(t, r)
 			assert.Empty(t, r.RawQuery)
 			assert.Equal(t, tt.parts, readForm(t, r))
@@ -110,27 +110,27 @@ func TestModerationKeywordFormsWire(t *testing.T) {
 
 func TestModerationKeywordsWire(t *testing.T) {
 	ctx := context.Background()
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name:     "ListKeywordLists with storage fields",
-			call:     func(c *chat.Client) (any, error) { return c.Moderation.ListKeywordLists(ctx, nil) },
-			response: `{"data":[{"_id":"66a1","appId":"myapp","__v":0,"id":"profanity-list","category":"word","isCSV":true,"searchTerms":["x"],"active":true,"default":true}],"meta":{"current":{"limit":100,"count":1}}}`,
-			method:   http.MethodGet, path: "/v3/moderation/keywords",
-			want: &chat.Page[chat.KeywordList]{Data: []chat.KeywordList{{ID: "profanity-list", Category: chat.KeywordWord, IsCSV: true,
+			Name:   "ListKeywordLists with storage fields",
+			Call:   func(c *chat.Client) (any, error) { return c.Moderation.ListKeywordLists(ctx, nil) },
+			Reply:  `{"data":[{"_id":"66a1","appId":"myapp","__v":0,"id":"profanity-list","category":"word","isCSV":true,"searchTerms":["x"],"active":true,"default":true}],"meta":{"current":{"limit":100,"count":1}}}`,
+			Method: http.MethodGet, Path: "/v3/moderation/keywords",
+			Want: &chat.Page[chat.KeywordList]{Data: []chat.KeywordList{{ID: "profanity-list", Category: chat.KeywordWord, IsCSV: true,
 				SearchTerms: []string{"x"}, Active: true, Default: true, AppID: "myapp"}}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 100, Count: 1}}},
 		},
 		{
-			name:     "GetKeywordList",
-			call:     func(c *chat.Client) (any, error) { return c.Moderation.GetKeywordList(ctx, "banned") },
-			response: `{"data":` + keywordJSON + `}`,
-			method:   http.MethodGet, path: "/v3/moderation/keywords/banned", want: exampleKeywords,
+			Name:   "GetKeywordList",
+			Call:   func(c *chat.Client) (any, error) { return c.Moderation.GetKeywordList(ctx, "banned") },
+			Reply:  `{"data":` + keywordJSON + `}`,
+			Method: http.MethodGet, Path: "/v3/moderation/keywords/banned", Want: exampleKeywords,
 		},
 		{
-			name:     "DeleteKeywordList",
-			call:     func(c *chat.Client) (any, error) { return c.Moderation.DeleteKeywordList(ctx, "banned") },
-			response: `{"data":{"success":true,"message":"deleted"}}`,
-			method:   http.MethodDelete, path: "/v3/moderation/keywords/banned",
-			want: &chat.Result{Success: true, Message: "deleted"},
+			Name:   "DeleteKeywordList",
+			Call:   func(c *chat.Client) (any, error) { return c.Moderation.DeleteKeywordList(ctx, "banned") },
+			Reply:  `{"data":{"success":true,"message":"deleted"}}`,
+			Method: http.MethodDelete, Path: "/v3/moderation/keywords/banned",
+			Want: &chat.Result{Success: true, Message: "deleted"},
 		},
 	})
 
@@ -162,46 +162,46 @@ func (failingReader) Read([]byte) (int, error) { return 0, errors.New("disk on f
 
 func TestModerationKeywordsArguments(t *testing.T) {
 	ctx := context.Background()
-	tests := []argCase[*chat.ModerationService]{
-		{"CreateKeywordList nil", func(s *chat.ModerationService) error { _, err := s.CreateKeywordList(ctx, nil); return err }, "req"},
-		{"CreateKeywordList without id", func(s *chat.ModerationService) error {
+	tests := []wiretest.ArgCase[*chat.ModerationService]{
+		{Name: "CreateKeywordList nil", Call: func(s *chat.ModerationService) error { _, err := s.CreateKeywordList(ctx, nil); return err }, Arg: "req"},
+		{Name: "CreateKeywordList without id", Call: func(s *chat.ModerationService) error {
 			_, err := s.CreateKeywordList(ctx, &chat.CreateKeywordListRequest{Category: chat.KeywordWord})
 			return err
-		}, "req.ID"},
-		{"CreateKeywordList without category", func(s *chat.ModerationService) error {
+		}, Arg: "req.ID"},
+		{Name: "CreateKeywordList without category", Call: func(s *chat.ModerationService) error {
 			_, err := s.CreateKeywordList(ctx, &chat.CreateKeywordListRequest{ID: "k"})
 			return err
-		}, "req.Category"},
-		{"CreateKeywordList with a comma in a term", func(s *chat.ModerationService) error {
+		}, Arg: "req.Category"},
+		{Name: "CreateKeywordList with a comma in a term", Call: func(s *chat.ModerationService) error {
 			_, err := s.CreateKeywordList(ctx, &chat.CreateKeywordListRequest{ID: "k", Category: chat.KeywordWord, SearchTerms: []string{"a", "b,c"}})
 			return err
-		}, "req.SearchTerms[1]"},
-		{"CreateKeywordList with an empty term", func(s *chat.ModerationService) error {
+		}, Arg: "req.SearchTerms[1]"},
+		{Name: "CreateKeywordList with an empty term", Call: func(s *chat.ModerationService) error {
 			_, err := s.CreateKeywordList(ctx, &chat.CreateKeywordListRequest{ID: "k", Category: chat.KeywordWord, SearchTerms: []string{" "}})
 			return err
-		}, "req.SearchTerms[0]"},
-		{"CreateKeywordList with a file without content", func(s *chat.ModerationService) error {
+		}, Arg: "req.SearchTerms[0]"},
+		{Name: "CreateKeywordList with a file without content", Call: func(s *chat.ModerationService) error {
 			_, err := s.CreateKeywordList(ctx, &chat.CreateKeywordListRequest{ID: "k", Category: chat.KeywordWord, File: &chat.KeywordFile{}})
 			return err
-		}, "req.File.Content"},
-		{"CreateKeywordList with a file too large", func(s *chat.ModerationService) error {
+		}, Arg: "req.File.Content"},
+		{Name: "CreateKeywordList with a file too large", Call: func(s *chat.ModerationService) error {
 			big := io.LimitReader(zeros{}, chat.MaxKeywordFileBytes+1)
 			_, err := s.CreateKeywordList(ctx, &chat.CreateKeywordListRequest{ID: "k", Category: chat.KeywordWord, File: &chat.KeywordFile{Content: big}})
 			return err
-		}, "req.File.Content"},
-		{"GetKeywordList empty", func(s *chat.ModerationService) error { _, err := s.GetKeywordList(ctx, ""); return err }, "keywordID"},
-		{"UpdateKeywordList empty id", func(s *chat.ModerationService) error {
+		}, Arg: "req.File.Content"},
+		{Name: "GetKeywordList empty", Call: func(s *chat.ModerationService) error { _, err := s.GetKeywordList(ctx, ""); return err }, Arg: "keywordID"},
+		{Name: "UpdateKeywordList empty id", Call: func(s *chat.ModerationService) error {
 			_, err := s.UpdateKeywordList(ctx, "", &chat.UpdateKeywordListRequest{Category: chat.KeywordWord})
 			return err
-		}, "keywordID"},
-		{"UpdateKeywordList nil", func(s *chat.ModerationService) error { _, err := s.UpdateKeywordList(ctx, "k", nil); return err }, "req"},
-		{"UpdateKeywordList without category", func(s *chat.ModerationService) error {
+		}, Arg: "keywordID"},
+		{Name: "UpdateKeywordList nil", Call: func(s *chat.ModerationService) error { _, err := s.UpdateKeywordList(ctx, "k", nil); return err }, Arg: "req"},
+		{Name: "UpdateKeywordList without category", Call: func(s *chat.ModerationService) error {
 			_, err := s.UpdateKeywordList(ctx, "k", &chat.UpdateKeywordListRequest{Name: "n"})
 			return err
-		}, "req.Category"},
-		{"DeleteKeywordList dot", func(s *chat.ModerationService) error { _, err := s.DeleteKeywordList(ctx, "."); return err }, "keywordID"},
+		}, Arg: "req.Category"},
+		{Name: "DeleteKeywordList dot", Call: func(s *chat.ModerationService) error { _, err := s.DeleteKeywordList(ctx, "."); return err }, Arg: "keywordID"},
 	}
-	runArgs(t, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
+	wiretest.RunArgs(t, wire, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
 
 	t.Run("a failing file is reported and nothing is sent", func(t *testing.T) {
 		m := newMockAPI(t)

@@ -32,49 +32,49 @@ func TestModerationMessagesWire(t *testing.T) {
 		"category":"message","type":"text","data":{"text":"heya"},"sentAt":1761295196,"updatedAt":1761295196,
 		"flaggedBy":[{"uid":"b","name":"Bee","role":"default","reasonId":"spam","reasonName":"Spam","description":"Ads","remark":"again","extra":1}]}`
 
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name: "ListBlockedMessages",
-			call: func(c *chat.Client) (any, error) {
+			Name: "ListBlockedMessages",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Moderation.ListBlockedMessages(ctx, &chat.ListBlockedMessagesOptions{CursorOptions: chat.CursorOptions{ID: "41", Limit: 10}})
 			},
-			response: `{"data":[` + blockedJSON + `],"meta":{"current":{"limit":10,"count":1}}}`,
-			method:   http.MethodGet, path: "/v3/moderation/blocked-messages", query: "id=41&limit=10",
-			want: &chat.Page[chat.BlockedMessage]{Data: []chat.BlockedMessage{blocked}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 10, Count: 1}}},
+			Reply:  `{"data":[` + blockedJSON + `],"meta":{"current":{"limit":10,"count":1}}}`,
+			Method: http.MethodGet, Path: "/v3/moderation/blocked-messages", Query: "id=41&limit=10",
+			Want: &chat.Page[chat.BlockedMessage]{Data: []chat.BlockedMessage{blocked}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 10, Count: 1}}},
 		},
 		{
-			name: "ReviewBlockedMessage",
-			call: func(c *chat.Client) (any, error) {
+			Name: "ReviewBlockedMessage",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Moderation.ReviewBlockedMessage(ctx, "42", &chat.ReviewBlockedMessageRequest{Status: chat.ReviewRejected, Reviewed: &yes})
 			},
-			response: `{"data":{"success":true,"message":"Message with ID 42 has been reviewed successfully."}}`,
-			method:   http.MethodPatch, path: "/v3/moderation/blocked-messages/42", body: `{"status":"rejected","reviewed":true}`,
-			want: &chat.Result{Success: true, Message: "Message with ID 42 has been reviewed successfully."},
+			Reply:  `{"data":{"success":true,"message":"Message with ID 42 has been reviewed successfully."}}`,
+			Method: http.MethodPatch, Path: "/v3/moderation/blocked-messages/42", Body: `{"status":"rejected","reviewed":true}`,
+			Want: &chat.Result{Success: true, Message: "Message with ID 42 has been reviewed successfully."},
 		},
 		{
-			name: "ReviewBlockedMessage not reviewed",
-			call: func(c *chat.Client) (any, error) {
+			Name: "ReviewBlockedMessage not reviewed",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Moderation.ReviewBlockedMessage(ctx, "42", &chat.ReviewBlockedMessageRequest{Status: chat.ReviewApproved, Reviewed: &no})
 			},
-			response: `{"data":{"success":true,"message":"ok"}}`,
-			method:   http.MethodPatch, path: "/v3/moderation/blocked-messages/42", body: `{"status":"approved","reviewed":false}`,
-			want: &chat.Result{Success: true, Message: "ok"},
+			Reply:  `{"data":{"success":true,"message":"ok"}}`,
+			Method: http.MethodPatch, Path: "/v3/moderation/blocked-messages/42", Body: `{"status":"approved","reviewed":false}`,
+			Want: &chat.Result{Success: true, Message: "ok"},
 		},
 		{
-			name: "ReviewBlockedMessage in the older approve form",
-			call: func(c *chat.Client) (any, error) {
+			Name: "ReviewBlockedMessage in the older approve form",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Moderation.ReviewBlockedMessage(ctx, "4/2", &chat.ReviewBlockedMessageRequest{Status: chat.ReviewApproved})
 			},
-			response: `{"data":{"success":true,"message":"Message with ID 4/2 has been approved."}}`,
-			method:   http.MethodPatch, path: "/v3/moderation/blocked-messages/4%2F2", body: `{"status":"approved"}`,
-			want: &chat.Result{Success: true, Message: "Message with ID 4/2 has been approved."},
+			Reply:  `{"data":{"success":true,"message":"Message with ID 4/2 has been approved."}}`,
+			Method: http.MethodPatch, Path: "/v3/moderation/blocked-messages/4%2F2", Body: `{"status":"approved"}`,
+			Want: &chat.Result{Success: true, Message: "Message with ID 4/2 has been approved."},
 		},
 		{
-			name:     "ListFlaggedMessages",
-			call:     func(c *chat.Client) (any, error) { return c.Moderation.ListFlaggedMessages(ctx, nil) },
-			response: `{"data":[` + flaggedJSON + `],"meta":{"current":{"limit":100,"count":1}}}`,
-			method:   http.MethodGet, path: "/v3/moderation/flagged-messages",
-			check: func(t *testing.T, got any) {
+			Name:   "ListFlaggedMessages",
+			Call:   func(c *chat.Client) (any, error) { return c.Moderation.ListFlaggedMessages(ctx, nil) },
+			Reply:  `{"data":[` + flaggedJSON + `],"meta":{"current":{"limit":100,"count":1}}}`,
+			Method: http.MethodGet, Path: "/v3/moderation/flagged-messages",
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				page := got.(*chat.Page[chat.FlaggedMessage])
 				require.Len(t, page.Data, 1)
 				f := page.Data[0]
@@ -90,29 +90,29 @@ func TestModerationMessagesWire(t *testing.T) {
 			},
 		},
 		{
-			name: "ReviewFlaggedMessage answered with an empty object",
-			call: func(c *chat.Client) (any, error) {
+			Name: "ReviewFlaggedMessage answered with an empty object",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Moderation.ReviewFlaggedMessage(ctx, "540190", &chat.ReviewFlaggedMessageRequest{Status: chat.ReviewDisapproved})
 			},
-			response: `{"data":{}}`,
-			method:   http.MethodPatch, path: "/v3/moderation/flagged-messages/540190", body: `{"status":"disapproved"}`,
-			want: &chat.Result{},
+			Reply:  `{"data":{}}`,
+			Method: http.MethodPatch, Path: "/v3/moderation/flagged-messages/540190", Body: `{"status":"disapproved"}`,
+			Want: &chat.Result{},
 		},
 		{
-			name: "ReviewFlaggedMessage answered at the top level",
-			call: func(c *chat.Client) (any, error) {
+			Name: "ReviewFlaggedMessage answered at the top level",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Moderation.ReviewFlaggedMessage(ctx, "2", &chat.ReviewFlaggedMessageRequest{Status: chat.ReviewApproved})
 			},
-			response: `{"success":true,"message":"Message with id 2 has been unflagged successfully."}`,
-			method:   http.MethodPatch, path: "/v3/moderation/flagged-messages/2", body: `{"status":"approved"}`,
-			want: &chat.Result{Success: true, Message: "Message with id 2 has been unflagged successfully."},
+			Reply:  `{"success":true,"message":"Message with id 2 has been unflagged successfully."}`,
+			Method: http.MethodPatch, Path: "/v3/moderation/flagged-messages/2", Body: `{"status":"approved"}`,
+			Want: &chat.Result{Success: true, Message: "Message with id 2 has been unflagged successfully."},
 		},
 		{
-			name:     "ListReviewedMessages",
-			call:     func(c *chat.Client) (any, error) { return c.Moderation.ListReviewedMessages(ctx, nil) },
-			response: `{"data":[` + blockedJSON + `,{"message":{"id":"7","data":{"moderation":{"status":"approved"}}},"flaggedBy":[{"uid":"b"}],"createdAt":1,"updatedAt":2}],"meta":{"current":{"limit":100,"count":2}}}`,
-			method:   http.MethodGet, path: "/v3/moderation/reviewed-messages",
-			check: func(t *testing.T, got any) {
+			Name:   "ListReviewedMessages",
+			Call:   func(c *chat.Client) (any, error) { return c.Moderation.ListReviewedMessages(ctx, nil) },
+			Reply:  `{"data":[` + blockedJSON + `,{"message":{"id":"7","data":{"moderation":{"status":"approved"}}},"flaggedBy":[{"uid":"b"}],"createdAt":1,"updatedAt":2}],"meta":{"current":{"limit":100,"count":2}}}`,
+			Method: http.MethodGet, Path: "/v3/moderation/reviewed-messages",
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				page := got.(*chat.Page[chat.ReviewedMessage])
 				require.Len(t, page.Data, 2)
 				r := page.Data[0]
@@ -198,25 +198,25 @@ func TestModerationAllMessageLists(t *testing.T) {
 
 func TestModerationMessagesArguments(t *testing.T) {
 	ctx := context.Background()
-	tests := []argCase[*chat.ModerationService]{
-		{"ReviewBlockedMessage empty id", func(s *chat.ModerationService) error {
+	tests := []wiretest.ArgCase[*chat.ModerationService]{
+		{Name: "ReviewBlockedMessage empty id", Call: func(s *chat.ModerationService) error {
 			_, err := s.ReviewBlockedMessage(ctx, "", &chat.ReviewBlockedMessageRequest{Status: chat.ReviewApproved})
 			return err
-		}, "id"},
-		{"ReviewBlockedMessage nil", func(s *chat.ModerationService) error { _, err := s.ReviewBlockedMessage(ctx, "1", nil); return err }, "req"},
-		{"ReviewBlockedMessage without status", func(s *chat.ModerationService) error {
+		}, Arg: "id"},
+		{Name: "ReviewBlockedMessage nil", Call: func(s *chat.ModerationService) error { _, err := s.ReviewBlockedMessage(ctx, "1", nil); return err }, Arg: "req"},
+		{Name: "ReviewBlockedMessage without status", Call: func(s *chat.ModerationService) error {
 			_, err := s.ReviewBlockedMessage(ctx, "1", &chat.ReviewBlockedMessageRequest{})
 			return err
-		}, "req.Status"},
-		{"ReviewFlaggedMessage dot-dot", func(s *chat.ModerationService) error {
+		}, Arg: "req.Status"},
+		{Name: "ReviewFlaggedMessage dot-dot", Call: func(s *chat.ModerationService) error {
 			_, err := s.ReviewFlaggedMessage(ctx, "..", &chat.ReviewFlaggedMessageRequest{Status: chat.ReviewApproved})
 			return err
-		}, "id"},
-		{"ReviewFlaggedMessage nil", func(s *chat.ModerationService) error { _, err := s.ReviewFlaggedMessage(ctx, "1", nil); return err }, "req"},
-		{"ReviewFlaggedMessage without status", func(s *chat.ModerationService) error {
+		}, Arg: "id"},
+		{Name: "ReviewFlaggedMessage nil", Call: func(s *chat.ModerationService) error { _, err := s.ReviewFlaggedMessage(ctx, "1", nil); return err }, Arg: "req"},
+		{Name: "ReviewFlaggedMessage without status", Call: func(s *chat.ModerationService) error {
 			_, err := s.ReviewFlaggedMessage(ctx, "1", &chat.ReviewFlaggedMessageRequest{})
 			return err
-		}, "req.Status"},
+		}, Arg: "req.Status"},
 	}
-	runArgs(t, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
+	wiretest.RunArgs(t, wire, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 // ruleJSON is the reference's example rule as the service returns it.
@@ -30,10 +31,10 @@ var exampleRule = &chat.ModerationRule{
 func TestModerationRulesWire(t *testing.T) {
 	ctx := context.Background()
 	on := true
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name: "CreateRule",
-			call: func(c *chat.Client) (any, error) {
+			Name: "CreateRule",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Moderation.CreateRule(ctx, &chat.CreateRuleRequest{
 					ID: "no-spam", Name: "No spam", Enabled: &on, Actions: []chat.RuleAction{chat.ActionBlockMessage},
 					Filters: []chat.RuleFilter{{Type: chat.RuleFilterSender, Entity: chat.RuleFilterUser, Operand: "role", Operator: chat.FilterNotEquals, Value: "admin"}},
@@ -41,51 +42,51 @@ func TestModerationRulesWire(t *testing.T) {
 						Category: chat.KeywordWord, KeywordReference: true, Values: []string{"spam-words"}}},
 				})
 			},
-			response: `{"data":` + ruleJSON + `}`,
-			method:   http.MethodPost, path: "/v3/moderation/rules",
-			body: `{"id":"no-spam","name":"No spam","enabled":true,"action":["blockMessage"],
+			Reply:  `{"data":` + ruleJSON + `}`,
+			Method: http.MethodPost, Path: "/v3/moderation/rules",
+			Body: `{"id":"no-spam","name":"No spam","enabled":true,"action":["blockMessage"],
 				"filters":[{"type":"sender","entity":"user","operand":"role","operator":"notEquals","value":"admin"}],
 				"conditions":[{"entity":"message","operand":"text","operator":"contains","category":"word",
 					"isKeywordReferencePresent":true,"isMediaPresent":false,"value":["spam-words"]}]}`,
-			want: exampleRule,
+			Want: exampleRule,
 		},
 		{
-			name: "ListRules",
-			call: func(c *chat.Client) (any, error) {
+			Name: "ListRules",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Moderation.ListRules(ctx, &chat.ListRulesOptions{CursorOptions: chat.CursorOptions{Limit: 20}})
 			},
-			response: `{"data":[` + ruleJSON + `],"meta":{"current":{"limit":20,"count":1}}}`,
-			method:   http.MethodGet, path: "/v3/moderation/rules", query: "limit=20",
-			want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*exampleRule}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 20, Count: 1}}},
+			Reply:  `{"data":[` + ruleJSON + `],"meta":{"current":{"limit":20,"count":1}}}`,
+			Method: http.MethodGet, Path: "/v3/moderation/rules", Query: "limit=20",
+			Want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*exampleRule}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 20, Count: 1}}},
 		},
 		{
-			name:     "GetRule",
-			call:     func(c *chat.Client) (any, error) { return c.Moderation.GetRule(ctx, "a/b") },
-			response: `{"data":` + ruleJSON + `}`,
-			method:   http.MethodGet, path: "/v3/moderation/rules/a%2Fb", want: exampleRule,
+			Name:   "GetRule",
+			Call:   func(c *chat.Client) (any, error) { return c.Moderation.GetRule(ctx, "a/b") },
+			Reply:  `{"data":` + ruleJSON + `}`,
+			Method: http.MethodGet, Path: "/v3/moderation/rules/a%2Fb", Want: exampleRule,
 		},
 		{
-			name: "UpdateRule",
-			call: func(c *chat.Client) (any, error) {
+			Name: "UpdateRule",
+			Call: func(c *chat.Client) (any, error) {
 				off := false
 				return c.Moderation.UpdateRule(ctx, "moderation-test", &chat.UpdateRuleRequest{Enabled: &off})
 			},
-			response: `{"data":` + ruleJSON + `}`,
-			method:   http.MethodPut, path: "/v3/moderation/rules/moderation-test", body: `{"enabled":false}`, want: exampleRule,
+			Reply:  `{"data":` + ruleJSON + `}`,
+			Method: http.MethodPut, Path: "/v3/moderation/rules/moderation-test", Body: `{"enabled":false}`, Want: exampleRule,
 		},
 		{
-			name:     "DeleteRule",
-			call:     func(c *chat.Client) (any, error) { return c.Moderation.DeleteRule(ctx, "moderation-test") },
-			response: `{"data":{"success":true,"message":"Rule with id moderation-test has been deleted successfully."}}`,
-			method:   http.MethodDelete, path: "/v3/moderation/rules/moderation-test",
-			want: &chat.Result{Success: true, Message: "Rule with id moderation-test has been deleted successfully."},
+			Name:   "DeleteRule",
+			Call:   func(c *chat.Client) (any, error) { return c.Moderation.DeleteRule(ctx, "moderation-test") },
+			Reply:  `{"data":{"success":true,"message":"Rule with id moderation-test has been deleted successfully."}}`,
+			Method: http.MethodDelete, Path: "/v3/moderation/rules/moderation-test",
+			Want: &chat.Result{Success: true, Message: "Rule with id moderation-test has been deleted successfully."},
 		},
 		{
-			name:     "ListRuleRevisions",
-			call:     func(c *chat.Client) (any, error) { return c.Moderation.ListRuleRevisions(ctx, "moderation-test", nil) },
-			response: `{"data":[` + ruleJSON + `,{"id":"moderation-test","active":false,"revisionId":"myapp_moderation-test_0"}],"meta":{"current":{"limit":100,"count":2}}}`,
-			method:   http.MethodGet, path: "/v3/moderation/rules/moderation-test/revisions",
-			want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*exampleRule, {ID: "moderation-test", RevisionID: "myapp_moderation-test_0"}},
+			Name:   "ListRuleRevisions",
+			Call:   func(c *chat.Client) (any, error) { return c.Moderation.ListRuleRevisions(ctx, "moderation-test", nil) },
+			Reply:  `{"data":[` + ruleJSON + `,{"id":"moderation-test","active":false,"revisionId":"myapp_moderation-test_0"}],"meta":{"current":{"limit":100,"count":2}}}`,
+			Method: http.MethodGet, Path: "/v3/moderation/rules/moderation-test/revisions",
+			Want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*exampleRule, {ID: "moderation-test", RevisionID: "myapp_moderation-test_0"}},
 				Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 100, Count: 2}}},
 		},
 	})
@@ -154,29 +155,29 @@ func TestModerationAllRules(t *testing.T) {
 
 func TestModerationRulesArguments(t *testing.T) {
 	ctx := context.Background()
-	tests := []argCase[*chat.ModerationService]{
-		{"CreateRule nil", func(s *chat.ModerationService) error { _, err := s.CreateRule(ctx, nil); return err }, "req"},
-		{"CreateRule without id", func(s *chat.ModerationService) error {
+	tests := []wiretest.ArgCase[*chat.ModerationService]{
+		{Name: "CreateRule nil", Call: func(s *chat.ModerationService) error { _, err := s.CreateRule(ctx, nil); return err }, Arg: "req"},
+		{Name: "CreateRule without id", Call: func(s *chat.ModerationService) error {
 			_, err := s.CreateRule(ctx, &chat.CreateRuleRequest{Name: "n"})
 			return err
-		}, "req.ID"},
-		{"GetRule empty", func(s *chat.ModerationService) error { _, err := s.GetRule(ctx, ""); return err }, "ruleID"},
-		{"UpdateRule dot-dot", func(s *chat.ModerationService) error {
+		}, Arg: "req.ID"},
+		{Name: "GetRule empty", Call: func(s *chat.ModerationService) error { _, err := s.GetRule(ctx, ""); return err }, Arg: "ruleID"},
+		{Name: "UpdateRule dot-dot", Call: func(s *chat.ModerationService) error {
 			_, err := s.UpdateRule(ctx, "..", &chat.UpdateRuleRequest{})
 			return err
-		}, "ruleID"},
-		{"UpdateRule nil", func(s *chat.ModerationService) error { _, err := s.UpdateRule(ctx, "r", nil); return err }, "req"},
-		{"DeleteRule empty", func(s *chat.ModerationService) error { _, err := s.DeleteRule(ctx, ""); return err }, "ruleID"},
-		{"ListRuleRevisions empty", func(s *chat.ModerationService) error {
+		}, Arg: "ruleID"},
+		{Name: "UpdateRule nil", Call: func(s *chat.ModerationService) error { _, err := s.UpdateRule(ctx, "r", nil); return err }, Arg: "req"},
+		{Name: "DeleteRule empty", Call: func(s *chat.ModerationService) error { _, err := s.DeleteRule(ctx, ""); return err }, Arg: "ruleID"},
+		{Name: "ListRuleRevisions empty", Call: func(s *chat.ModerationService) error {
 			_, err := s.ListRuleRevisions(ctx, "", nil)
 			return err
-		}, "ruleID"},
-		{"AllRuleRevisions empty", func(s *chat.ModerationService) error {
+		}, Arg: "ruleID"},
+		{Name: "AllRuleRevisions empty", Call: func(s *chat.ModerationService) error {
 			for _, err := range s.AllRuleRevisions(ctx, "", nil) {
 				return err
 			}
 			return nil
-		}, "ruleID"},
+		}, Arg: "ruleID"},
 	}
-	runArgs(t, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
+	wiretest.RunArgs(t, wire, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
 }

@@ -16,63 +16,63 @@ func TestModerationWire(t *testing.T) {
 	ctx := context.Background()
 	spam := &chat.ModerationReason{ID: "spam", Name: "Spam", Description: "Unwanted ads", CreatedAt: 1720003247, UpdatedAt: 1720003247}
 	const spamJSON = `{"id":"spam","name":"Spam","description":"Unwanted ads","createdAt":1720003247,"updatedAt":1720003247}`
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name: "CreateReason",
-			call: func(c *chat.Client) (any, error) {
+			Name: "CreateReason",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Moderation.CreateReason(ctx, &chat.CreateReasonRequest{ID: "spam", Name: "Spam", Description: "Unwanted ads"})
 			},
-			response: `{"data":` + spamJSON + `}`,
-			method:   http.MethodPost, path: "/v3/moderation/reasons", body: `{"id":"spam","name":"Spam","description":"Unwanted ads"}`,
-			want: spam,
+			Reply:  `{"data":` + spamJSON + `}`,
+			Method: http.MethodPost, Path: "/v3/moderation/reasons", Body: `{"id":"spam","name":"Spam","description":"Unwanted ads"}`,
+			Want: spam,
 		},
 		{
-			name: "ListReasons with string timestamps",
-			call: func(c *chat.Client) (any, error) { return c.Moderation.ListReasons(ctx, nil) },
-			response: `{"data":[{"id":"harassment","name":"Harassment","description":"","createdAt":"1720000000","updatedAt":"1720000000","default":true},
+			Name: "ListReasons with string timestamps",
+			Call: func(c *chat.Client) (any, error) { return c.Moderation.ListReasons(ctx, nil) },
+			Reply: `{"data":[{"id":"harassment","name":"Harassment","description":"","createdAt":"1720000000","updatedAt":"1720000000","default":true},
 				{"id":"spam","name":"Spam","description":"Unwanted ads","createdAt":"1720003247","updatedAt":"1720003247","default":false}],
 				"meta":{"current":{"limit":100,"count":2}}}`,
-			method: http.MethodGet, path: "/v3/moderation/reasons",
-			want: &chat.Page[chat.ModerationReason]{Data: []chat.ModerationReason{
+			Method: http.MethodGet, Path: "/v3/moderation/reasons",
+			Want: &chat.Page[chat.ModerationReason]{Data: []chat.ModerationReason{
 				{ID: "harassment", Name: "Harassment", Default: true, CreatedAt: 1720000000, UpdatedAt: 1720000000}, *spam,
 			}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 100, Count: 2}}},
 		},
 		{
-			name: "ListReasons with a limit",
-			call: func(c *chat.Client) (any, error) {
+			Name: "ListReasons with a limit",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Moderation.ListReasons(ctx, &chat.ListReasonsOptions{CursorOptions: chat.CursorOptions{Limit: 5}})
 			},
-			response: `{"data":[],"meta":{"current":{"limit":5,"count":0}}}`,
-			method:   http.MethodGet, path: "/v3/moderation/reasons", query: "limit=5",
-			want: &chat.Page[chat.ModerationReason]{Data: []chat.ModerationReason{}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 5}}},
+			Reply:  `{"data":[],"meta":{"current":{"limit":5,"count":0}}}`,
+			Method: http.MethodGet, Path: "/v3/moderation/reasons", Query: "limit=5",
+			Want: &chat.Page[chat.ModerationReason]{Data: []chat.ModerationReason{}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 5}}},
 		},
 		{
-			name:     "GetReason",
-			call:     func(c *chat.Client) (any, error) { return c.Moderation.GetReason(ctx, "spam") },
-			response: `{"data":` + spamJSON + `}`,
-			method:   http.MethodGet, path: "/v3/moderation/reasons/spam", want: spam,
+			Name:   "GetReason",
+			Call:   func(c *chat.Client) (any, error) { return c.Moderation.GetReason(ctx, "spam") },
+			Reply:  `{"data":` + spamJSON + `}`,
+			Method: http.MethodGet, Path: "/v3/moderation/reasons/spam", Want: spam,
 		},
 		{
-			name: "UpdateReason",
-			call: func(c *chat.Client) (any, error) {
+			Name: "UpdateReason",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Moderation.UpdateReason(ctx, "spam", &chat.UpdateReasonRequest{Name: "Spam"})
 			},
-			response: `{"data":` + spamJSON + `}`,
-			method:   http.MethodPut, path: "/v3/moderation/reasons/spam", body: `{"name":"Spam"}`, want: spam,
+			Reply:  `{"data":` + spamJSON + `}`,
+			Method: http.MethodPut, Path: "/v3/moderation/reasons/spam", Body: `{"name":"Spam"}`, Want: spam,
 		},
 		{
-			name:     "DeleteReason answered under data",
-			call:     func(c *chat.Client) (any, error) { return c.Moderation.DeleteReason(ctx, "spam") },
-			response: `{"data":{"success":true,"message":"Reason deleted."}}`,
-			method:   http.MethodDelete, path: "/v3/moderation/reasons/spam",
-			want: &chat.Result{Success: true, Message: "Reason deleted."},
+			Name:   "DeleteReason answered under data",
+			Call:   func(c *chat.Client) (any, error) { return c.Moderation.DeleteReason(ctx, "spam") },
+			Reply:  `{"data":{"success":true,"message":"Reason deleted."}}`,
+			Method: http.MethodDelete, Path: "/v3/moderation/reasons/spam",
+			Want: &chat.Result{Success: true, Message: "Reason deleted."},
 		},
 		{
-			name:     "DeleteReason answered at the top level",
-			call:     func(c *chat.Client) (any, error) { return c.Moderation.DeleteReason(ctx, "a/b") },
-			response: `{"success":true,"message":"Reason deleted."}`,
-			method:   http.MethodDelete, path: "/v3/moderation/reasons/a%2Fb",
-			want: &chat.Result{Success: true, Message: "Reason deleted."},
+			Name:   "DeleteReason answered at the top level",
+			Call:   func(c *chat.Client) (any, error) { return c.Moderation.DeleteReason(ctx, "a/b") },
+			Reply:  `{"success":true,"message":"Reason deleted."}`,
+			Method: http.MethodDelete, Path: "/v3/moderation/reasons/a%2Fb",
+			Want: &chat.Result{Success: true, Message: "Reason deleted."},
 		},
 	})
 
@@ -122,27 +122,27 @@ func TestModerationAllReasons(t *testing.T) {
 
 func TestModerationArguments(t *testing.T) {
 	ctx := context.Background()
-	tests := []argCase[*chat.ModerationService]{
-		{"CreateReason nil", func(s *chat.ModerationService) error { _, err := s.CreateReason(ctx, nil); return err }, "req"},
-		{"CreateReason without id", func(s *chat.ModerationService) error {
+	tests := []wiretest.ArgCase[*chat.ModerationService]{
+		{Name: "CreateReason nil", Call: func(s *chat.ModerationService) error { _, err := s.CreateReason(ctx, nil); return err }, Arg: "req"},
+		{Name: "CreateReason without id", Call: func(s *chat.ModerationService) error {
 			_, err := s.CreateReason(ctx, &chat.CreateReasonRequest{Name: "n"})
 			return err
-		}, "req.ID"},
-		{"CreateReason without name", func(s *chat.ModerationService) error {
+		}, Arg: "req.ID"},
+		{Name: "CreateReason without name", Call: func(s *chat.ModerationService) error {
 			_, err := s.CreateReason(ctx, &chat.CreateReasonRequest{ID: "i"})
 			return err
-		}, "req.Name"},
-		{"GetReason empty", func(s *chat.ModerationService) error { _, err := s.GetReason(ctx, ""); return err }, "id"},
-		{"UpdateReason empty id", func(s *chat.ModerationService) error {
+		}, Arg: "req.Name"},
+		{Name: "GetReason empty", Call: func(s *chat.ModerationService) error { _, err := s.GetReason(ctx, ""); return err }, Arg: "id"},
+		{Name: "UpdateReason empty id", Call: func(s *chat.ModerationService) error {
 			_, err := s.UpdateReason(ctx, "", &chat.UpdateReasonRequest{Name: "n"})
 			return err
-		}, "id"},
-		{"UpdateReason nil", func(s *chat.ModerationService) error { _, err := s.UpdateReason(ctx, "i", nil); return err }, "req"},
-		{"UpdateReason without name", func(s *chat.ModerationService) error {
+		}, Arg: "id"},
+		{Name: "UpdateReason nil", Call: func(s *chat.ModerationService) error { _, err := s.UpdateReason(ctx, "i", nil); return err }, Arg: "req"},
+		{Name: "UpdateReason without name", Call: func(s *chat.ModerationService) error {
 			_, err := s.UpdateReason(ctx, "i", &chat.UpdateReasonRequest{})
 			return err
-		}, "req.Name"},
-		{"DeleteReason dot", func(s *chat.ModerationService) error { _, err := s.DeleteReason(ctx, "."); return err }, "id"},
+		}, Arg: "req.Name"},
+		{Name: "DeleteReason dot", Call: func(s *chat.ModerationService) error { _, err := s.DeleteReason(ctx, "."); return err }, Arg: "id"},
 	}
-	runArgs(t, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
+	wiretest.RunArgs(t, wire, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 func TestNotificationPreferencesWire(t *testing.T) {
@@ -21,17 +22,17 @@ func TestNotificationPreferencesWire(t *testing.T) {
 		},
 		Templates: &chat.NotificationTemplates{UsePrivacyTemplate: new(chat.PrivacyTemplatePrivacy)},
 	}
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name:     "GetPreferences",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.GetPreferences(ctx, "alice") },
-			response: `{"data":` + effectiveJSON + `}`,
-			method:   http.MethodGet, path: "/v3/notifications/v1/preferences", query: "uid=alice",
-			want: effective,
+			Name:   "GetPreferences",
+			Call:   func(c *chat.Client) (any, error) { return c.Notifications.GetPreferences(ctx, "alice") },
+			Reply:  `{"data":` + effectiveJSON + `}`,
+			Method: http.MethodGet, Path: "/v3/notifications/v1/preferences", Query: "uid=alice",
+			Want: effective,
 		},
 		{
-			name: "UpdatePreferences",
-			call: func(c *chat.Client) (any, error) {
+			Name: "UpdatePreferences",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Notifications.UpdatePreferences(ctx, "a b&c", &chat.UpdatePreferencesRequest{
 					GroupPreferences:    &chat.UserGroupPreferences{Messages: new(chat.NotifyMentions), MemberLeft: new(chat.NotifyNone)},
 					OneOnOnePreferences: &chat.UserOneOnOnePreferences{Reactions: new(chat.NotifyReactionsOnOwnMessages)},
@@ -40,19 +41,19 @@ func TestNotificationPreferencesWire(t *testing.T) {
 					UsePrivacyTemplate: new(false),
 				})
 			},
-			response: `{"data":` + effectiveJSON + `}`,
-			method:   http.MethodPatch, path: "/v3/notifications/v1/preferences", query: "uid=a+b%26c",
-			body: `{"groupPreferences":{"groupMessages":3,"groupMemberLeft":1},"oneOnOnePreferences":{"oneOnOneReactions":2},
+			Reply:  `{"data":` + effectiveJSON + `}`,
+			Method: http.MethodPatch, Path: "/v3/notifications/v1/preferences", Query: "uid=a+b%26c",
+			Body: `{"groupPreferences":{"groupMessages":3,"groupMemberLeft":1},"oneOnOnePreferences":{"oneOnOneReactions":2},
 				"mutePreferences":{"dnd":2,"schedule":{"friday":{"from":900,"to":1730,"dnd":true}}},"usePrivacyTemplate":false}`,
-			want: effective,
+			Want: effective,
 		},
 		{
-			name: "ResetPreferences",
-			call: func(c *chat.Client) (any, error) { return c.Notifications.ResetPreferences(ctx, "alice") },
-			response: `{"data":{"groupPreferences":{"groupMessages":2,"groupReactions":2},"oneOnOnePreferences":{"oneOnOneMessages":2},
+			Name: "ResetPreferences",
+			Call: func(c *chat.Client) (any, error) { return c.Notifications.ResetPreferences(ctx, "alice") },
+			Reply: `{"data":{"groupPreferences":{"groupMessages":2,"groupReactions":2},"oneOnOnePreferences":{"oneOnOneMessages":2},
 				"mutePreferences":{"dnd":1},"usePrivacyTemplate":false}}`,
-			method: http.MethodDelete, path: "/v3/notifications/v1/preferences", query: "uid=alice",
-			want: &chat.UserNotificationPreferences{
+			Method: http.MethodDelete, Path: "/v3/notifications/v1/preferences", Query: "uid=alice",
+			Want: &chat.UserNotificationPreferences{
 				GroupPreferences:    &chat.UserGroupPreferences{Messages: new(chat.NotifyAll), Reactions: new(chat.NotifyReactionsOnOwnMessages)},
 				OneOnOnePreferences: &chat.UserOneOnOnePreferences{Messages: new(chat.NotifyAll)},
 				MutePreferences:     &chat.UserMutePreferences{DND: new(chat.DNDDisabled)},
@@ -60,76 +61,76 @@ func TestNotificationPreferencesWire(t *testing.T) {
 			},
 		},
 		{
-			name:     "ListMuted",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.ListMuted(ctx, "alice") },
-			response: `{"data":{"mutedConversations":[{"id":"bob","type":"oneOnOne","until":1893456000000},{"id":"team","type":"group","until":1893456000000}]}}`,
-			method:   http.MethodGet, path: "/v3/notifications/v1/preferences/mute", query: "uid=alice",
-			want: []chat.MutedConversation{
+			Name:   "ListMuted",
+			Call:   func(c *chat.Client) (any, error) { return c.Notifications.ListMuted(ctx, "alice") },
+			Reply:  `{"data":{"mutedConversations":[{"id":"bob","type":"oneOnOne","until":1893456000000},{"id":"team","type":"group","until":1893456000000}]}}`,
+			Method: http.MethodGet, Path: "/v3/notifications/v1/preferences/mute", Query: "uid=alice",
+			Want: []chat.MutedConversation{
 				{ID: "bob", Type: chat.MutedOneOnOne, Until: 1893456000000},
 				{ID: "team", Type: chat.MutedGroup, Until: 1893456000000},
 			},
 		},
 		{
-			name: "Mute",
-			call: func(c *chat.Client) (any, error) {
+			Name: "Mute",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Notifications.Mute(ctx, "alice", &chat.MuteRequest{Conversations: []chat.MutedConversation{
 					{ID: "bob", Type: chat.MutedOneOnOne, Until: 1893456000000}}})
 			},
-			response: `{"data":{"success":true}}`,
-			method:   http.MethodPut, path: "/v3/notifications/v1/preferences/mute", query: "uid=alice",
-			body: `{"conversations":[{"id":"bob","type":"oneOnOne","until":1893456000000}]}`,
-			want: success,
+			Reply:  `{"data":{"success":true}}`,
+			Method: http.MethodPut, Path: "/v3/notifications/v1/preferences/mute", Query: "uid=alice",
+			Body: `{"conversations":[{"id":"bob","type":"oneOnOne","until":1893456000000}]}`,
+			Want: success,
 		},
 		{
-			name: "Unmute sends only id and type",
-			call: func(c *chat.Client) (any, error) {
+			Name: "Unmute sends only id and type",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Notifications.Unmute(ctx, "alice", &chat.UnmuteRequest{Conversations: []chat.MutedConversation{
 					{ID: "bob", Type: chat.MutedOneOnOne, Until: 1893456000000}, {ID: "team", Type: chat.MutedGroup}}})
 			},
-			response: `{"data":{"success":true}}`,
-			method:   http.MethodDelete, path: "/v3/notifications/v1/preferences/mute", query: "uid=alice",
-			body: `{"conversations":[{"id":"bob","type":"oneOnOne"},{"id":"team","type":"group"}]}`,
-			want: success,
+			Reply:  `{"data":{"success":true}}`,
+			Method: http.MethodDelete, Path: "/v3/notifications/v1/preferences/mute", Query: "uid=alice",
+			Body: `{"conversations":[{"id":"bob","type":"oneOnOne"},{"id":"team","type":"group"}]}`,
+			Want: success,
 		},
 		{
-			name:     "GetTimezone",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.GetTimezone(ctx, "alice") },
-			response: `{"data":{"timezone":"Asia/Kolkata"}}`,
-			method:   http.MethodGet, path: "/v3/notifications/v1/preferences/timezone", query: "uid=alice",
-			want: "Asia/Kolkata",
+			Name:   "GetTimezone",
+			Call:   func(c *chat.Client) (any, error) { return c.Notifications.GetTimezone(ctx, "alice") },
+			Reply:  `{"data":{"timezone":"Asia/Kolkata"}}`,
+			Method: http.MethodGet, Path: "/v3/notifications/v1/preferences/timezone", Query: "uid=alice",
+			Want: "Asia/Kolkata",
 		},
 		{
-			name: "UpdateTimezone",
-			call: func(c *chat.Client) (any, error) {
+			Name: "UpdateTimezone",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Notifications.UpdateTimezone(ctx, "alice", &chat.UpdateTimezoneRequest{Timezone: "Europe/Paris"})
 			},
-			response: `{"data":{"timezone":"Europe/Paris"}}`,
-			method:   http.MethodPatch, path: "/v3/notifications/v1/preferences/timezone", query: "uid=alice",
-			body: `{"timezone":"Europe/Paris"}`, want: "Europe/Paris",
+			Reply:  `{"data":{"timezone":"Europe/Paris"}}`,
+			Method: http.MethodPatch, Path: "/v3/notifications/v1/preferences/timezone", Query: "uid=alice",
+			Body: `{"timezone":"Europe/Paris"}`, Want: "Europe/Paris",
 		},
 		{
-			name:     "GetContactDetails",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.GetContactDetails(ctx, "alice") },
-			response: `{"data":{"email":"alice@example.com","phno":"+14155550100"}}`,
-			method:   http.MethodGet, path: "/v3/notifications/v1/contact-details", obo: "alice",
-			want: &chat.ContactDetails{Email: "alice@example.com", PhoneNumber: "+14155550100"},
+			Name:   "GetContactDetails",
+			Call:   func(c *chat.Client) (any, error) { return c.Notifications.GetContactDetails(ctx, "alice") },
+			Reply:  `{"data":{"email":"alice@example.com","phno":"+14155550100"}}`,
+			Method: http.MethodGet, Path: "/v3/notifications/v1/contact-details", OnBehalfOf: "alice",
+			Want: &chat.ContactDetails{Email: "alice@example.com", PhoneNumber: "+14155550100"},
 		},
 		{
-			name: "UpdateContactDetails wins over an onBehalfOf option",
-			call: func(c *chat.Client) (any, error) {
+			Name: "UpdateContactDetails wins over an onBehalfOf option",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Notifications.UpdateContactDetails(ctx, "alice", &chat.UpdateContactDetailsRequest{PhoneNumber: "+14155550100"}, chat.OnBehalfOf("bob"))
 			},
-			response: `{"data":{"email":"alice@example.com","phno":"+14155550100"}}`,
-			method:   http.MethodPatch, path: "/v3/notifications/v1/contact-details", obo: "alice",
-			body: `{"phno":"+14155550100"}`,
-			want: &chat.ContactDetails{Email: "alice@example.com", PhoneNumber: "+14155550100"},
+			Reply:  `{"data":{"email":"alice@example.com","phno":"+14155550100"}}`,
+			Method: http.MethodPatch, Path: "/v3/notifications/v1/contact-details", OnBehalfOf: "alice",
+			Body: `{"phno":"+14155550100"}`,
+			Want: &chat.ContactDetails{Email: "alice@example.com", PhoneNumber: "+14155550100"},
 		},
 		{
-			name:     "DeleteContactDetails",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.DeleteContactDetails(ctx, "alice") },
-			response: `{"data":{"success":true}}`,
-			method:   http.MethodDelete, path: "/v3/notifications/v1/contact-details", obo: "alice",
-			want: success,
+			Name:   "DeleteContactDetails",
+			Call:   func(c *chat.Client) (any, error) { return c.Notifications.DeleteContactDetails(ctx, "alice") },
+			Reply:  `{"data":{"success":true}}`,
+			Method: http.MethodDelete, Path: "/v3/notifications/v1/contact-details", OnBehalfOf: "alice",
+			Want: success,
 		},
 	})
 }
@@ -137,46 +138,46 @@ func TestNotificationPreferencesWire(t *testing.T) {
 func TestNotificationPreferenceArguments(t *testing.T) {
 	ctx := context.Background()
 	conv := []chat.MutedConversation{{ID: "bob", Type: chat.MutedOneOnOne}}
-	tests := []argCase[*chat.NotificationsService]{
-		{"GetPreferences empty uid", func(s *chat.NotificationsService) error { _, err := s.GetPreferences(ctx, ""); return err }, "uid"},
-		{"UpdatePreferences empty uid", func(s *chat.NotificationsService) error {
+	tests := []wiretest.ArgCase[*chat.NotificationsService]{
+		{Name: "GetPreferences empty uid", Call: func(s *chat.NotificationsService) error { _, err := s.GetPreferences(ctx, ""); return err }, Arg: "uid"},
+		{Name: "UpdatePreferences empty uid", Call: func(s *chat.NotificationsService) error {
 			_, err := s.UpdatePreferences(ctx, "", &chat.UpdatePreferencesRequest{})
 			return err
-		}, "uid"},
-		{"UpdatePreferences nil", func(s *chat.NotificationsService) error { _, err := s.UpdatePreferences(ctx, "a", nil); return err }, "req"},
-		{"ResetPreferences empty uid", func(s *chat.NotificationsService) error { _, err := s.ResetPreferences(ctx, ""); return err }, "uid"},
-		{"ListMuted empty uid", func(s *chat.NotificationsService) error { _, err := s.ListMuted(ctx, ""); return err }, "uid"},
-		{"Mute empty uid", func(s *chat.NotificationsService) error {
+		}, Arg: "uid"},
+		{Name: "UpdatePreferences nil", Call: func(s *chat.NotificationsService) error { _, err := s.UpdatePreferences(ctx, "a", nil); return err }, Arg: "req"},
+		{Name: "ResetPreferences empty uid", Call: func(s *chat.NotificationsService) error { _, err := s.ResetPreferences(ctx, ""); return err }, Arg: "uid"},
+		{Name: "ListMuted empty uid", Call: func(s *chat.NotificationsService) error { _, err := s.ListMuted(ctx, ""); return err }, Arg: "uid"},
+		{Name: "Mute empty uid", Call: func(s *chat.NotificationsService) error {
 			_, err := s.Mute(ctx, "", &chat.MuteRequest{Conversations: conv})
 			return err
-		}, "uid"},
-		{"Mute nothing", func(s *chat.NotificationsService) error { _, err := s.Mute(ctx, "a", &chat.MuteRequest{}); return err }, "req.Conversations"},
-		{"Mute nil", func(s *chat.NotificationsService) error { _, err := s.Mute(ctx, "a", nil); return err }, "req.Conversations"},
-		{"Unmute empty uid", func(s *chat.NotificationsService) error {
+		}, Arg: "uid"},
+		{Name: "Mute nothing", Call: func(s *chat.NotificationsService) error { _, err := s.Mute(ctx, "a", &chat.MuteRequest{}); return err }, Arg: "req.Conversations"},
+		{Name: "Mute nil", Call: func(s *chat.NotificationsService) error { _, err := s.Mute(ctx, "a", nil); return err }, Arg: "req.Conversations"},
+		{Name: "Unmute empty uid", Call: func(s *chat.NotificationsService) error {
 			_, err := s.Unmute(ctx, "", &chat.UnmuteRequest{Conversations: conv})
 			return err
-		}, "uid"},
-		{"Unmute nothing", func(s *chat.NotificationsService) error { _, err := s.Unmute(ctx, "a", nil); return err }, "req.Conversations"},
-		{"GetTimezone empty uid", func(s *chat.NotificationsService) error { _, err := s.GetTimezone(ctx, ""); return err }, "uid"},
-		{"UpdateTimezone nil", func(s *chat.NotificationsService) error { _, err := s.UpdateTimezone(ctx, "a", nil); return err }, "req"},
-		{"UpdateTimezone empty", func(s *chat.NotificationsService) error {
+		}, Arg: "uid"},
+		{Name: "Unmute nothing", Call: func(s *chat.NotificationsService) error { _, err := s.Unmute(ctx, "a", nil); return err }, Arg: "req.Conversations"},
+		{Name: "GetTimezone empty uid", Call: func(s *chat.NotificationsService) error { _, err := s.GetTimezone(ctx, ""); return err }, Arg: "uid"},
+		{Name: "UpdateTimezone nil", Call: func(s *chat.NotificationsService) error { _, err := s.UpdateTimezone(ctx, "a", nil); return err }, Arg: "req"},
+		{Name: "UpdateTimezone empty", Call: func(s *chat.NotificationsService) error {
 			_, err := s.UpdateTimezone(ctx, "a", &chat.UpdateTimezoneRequest{})
 			return err
-		}, "req.Timezone"},
-		{"UpdateTimezone empty uid", func(s *chat.NotificationsService) error {
+		}, Arg: "req.Timezone"},
+		{Name: "UpdateTimezone empty uid", Call: func(s *chat.NotificationsService) error {
 			_, err := s.UpdateTimezone(ctx, "", &chat.UpdateTimezoneRequest{Timezone: "UTC"})
 			return err
-		}, "uid"},
-		{"GetContactDetails empty", func(s *chat.NotificationsService) error { _, err := s.GetContactDetails(ctx, ""); return err }, "onBehalfOf"},
-		{"UpdateContactDetails empty", func(s *chat.NotificationsService) error {
+		}, Arg: "uid"},
+		{Name: "GetContactDetails empty", Call: func(s *chat.NotificationsService) error { _, err := s.GetContactDetails(ctx, ""); return err }, Arg: "onBehalfOf"},
+		{Name: "UpdateContactDetails empty", Call: func(s *chat.NotificationsService) error {
 			_, err := s.UpdateContactDetails(ctx, "", &chat.UpdateContactDetailsRequest{Email: "a@b.c"})
 			return err
-		}, "onBehalfOf"},
-		{"UpdateContactDetails nothing", func(s *chat.NotificationsService) error {
+		}, Arg: "onBehalfOf"},
+		{Name: "UpdateContactDetails nothing", Call: func(s *chat.NotificationsService) error {
 			_, err := s.UpdateContactDetails(ctx, "a", &chat.UpdateContactDetailsRequest{})
 			return err
-		}, "req"},
-		{"DeleteContactDetails empty", func(s *chat.NotificationsService) error { _, err := s.DeleteContactDetails(ctx, ""); return err }, "onBehalfOf"},
+		}, Arg: "req"},
+		{Name: "DeleteContactDetails empty", Call: func(s *chat.NotificationsService) error { _, err := s.DeleteContactDetails(ctx, ""); return err }, Arg: "onBehalfOf"},
 	}
-	runArgs(t, func(c *chat.Client) *chat.NotificationsService { return c.Notifications }, tests)
+	wiretest.RunArgs(t, wire, func(c *chat.Client) *chat.NotificationsService { return c.Notifications }, tests)
 }

@@ -43,220 +43,220 @@ func TestNotificationProvidersWire(t *testing.T) {
 	customEmail := &chat.CustomEmailProvider{IsEnabled: false, UseStoredEmailID: true, WebhookURL: "https://hooks.example.com/email"}
 	const customEmailJSON = `{"isEnabled":false,"useStoredEmailID":true,"webhookURL":"https://hooks.example.com/email","useBasicAuth":false}`
 
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		// FCM
 		{
-			name:     "ListFCMProviders",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.ListFCMProviders(ctx) },
-			response: `{"data":{"pushProviders":[` + fcmJSON + `]}}`,
-			method:   http.MethodGet, path: "/v3/notifications/push/v1/providers/fcm",
-			want: []chat.FCMProvider{*fcm},
+			Name:   "ListFCMProviders",
+			Call:   func(c *chat.Client) (any, error) { return c.Notifications.ListFCMProviders(ctx) },
+			Reply:  `{"data":{"pushProviders":[` + fcmJSON + `]}}`,
+			Method: http.MethodGet, Path: "/v3/notifications/push/v1/providers/fcm",
+			Want: []chat.FCMProvider{*fcm},
 		},
 		{
-			name:     "AddFCMProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.AddFCMProvider(ctx, fcm) },
-			response: successJSON, method: http.MethodPost, path: "/v3/notifications/push/v1/providers/fcm",
-			body: fcmJSON, want: success,
+			Name:  "AddFCMProvider",
+			Call:  func(c *chat.Client) (any, error) { return c.Notifications.AddFCMProvider(ctx, fcm) },
+			Reply: successJSON, Method: http.MethodPost, Path: "/v3/notifications/push/v1/providers/fcm",
+			Body: fcmJSON, Want: success,
 		},
 		{
-			name:     "UpdateFCMProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.UpdateFCMProvider(ctx, fcm) },
-			response: successJSON, method: http.MethodPut, path: "/v3/notifications/push/v1/providers/fcm",
-			body: fcmJSON, want: success,
+			Name:  "UpdateFCMProvider",
+			Call:  func(c *chat.Client) (any, error) { return c.Notifications.UpdateFCMProvider(ctx, fcm) },
+			Reply: successJSON, Method: http.MethodPut, Path: "/v3/notifications/push/v1/providers/fcm",
+			Body: fcmJSON, Want: success,
 		},
 		{
-			name:     "DeleteFCMProvider escapes the id",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.DeleteFCMProvider(ctx, "fcm/main") },
-			response: successJSON, method: http.MethodDelete, path: "/v3/notifications/push/v1/providers/fcm/fcm%2Fmain",
-			want: success,
+			Name:  "DeleteFCMProvider escapes the id",
+			Call:  func(c *chat.Client) (any, error) { return c.Notifications.DeleteFCMProvider(ctx, "fcm/main") },
+			Reply: successJSON, Method: http.MethodDelete, Path: "/v3/notifications/push/v1/providers/fcm/fcm%2Fmain",
+			Want: success,
 		},
 		{
-			name:     "SetDefaultFCMProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.SetDefaultFCMProvider(ctx, "fcm-main") },
-			response: successJSON, method: http.MethodPut, path: "/v3/notifications/push/v1/providers/fcm/default/fcm-main",
-			want: success,
+			Name:  "SetDefaultFCMProvider",
+			Call:  func(c *chat.Client) (any, error) { return c.Notifications.SetDefaultFCMProvider(ctx, "fcm-main") },
+			Reply: successJSON, Method: http.MethodPut, Path: "/v3/notifications/push/v1/providers/fcm/default/fcm-main",
+			Want: success,
 		},
 		// APNs
 		{
-			name:     "ListAPNsProviders",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.ListAPNsProviders(ctx) },
-			response: `{"data":{"pushProviders":[` + apnsJSON + `]}}`,
-			method:   http.MethodGet, path: "/v3/notifications/push/v1/providers/apns",
-			want: []chat.APNsProvider{*apns},
+			Name:   "ListAPNsProviders",
+			Call:   func(c *chat.Client) (any, error) { return c.Notifications.ListAPNsProviders(ctx) },
+			Reply:  `{"data":{"pushProviders":[` + apnsJSON + `]}}`,
+			Method: http.MethodGet, Path: "/v3/notifications/push/v1/providers/apns",
+			Want: []chat.APNsProvider{*apns},
 		},
 		{
-			name:     "AddAPNsProvider answered as the reference's example",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.AddAPNsProvider(ctx, apns) },
-			response: `{"data":{"pushProviders":[]}}`, method: http.MethodPost, path: "/v3/notifications/push/v1/providers/apns",
-			body: apnsJSON, want: &chat.Result{},
+			Name:  "AddAPNsProvider answered as the reference's example",
+			Call:  func(c *chat.Client) (any, error) { return c.Notifications.AddAPNsProvider(ctx, apns) },
+			Reply: `{"data":{"pushProviders":[]}}`, Method: http.MethodPost, Path: "/v3/notifications/push/v1/providers/apns",
+			Body: apnsJSON, Want: &chat.Result{},
 		},
 		{
-			name:     "UpdateAPNsProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.UpdateAPNsProvider(ctx, apns) },
-			response: successJSON, method: http.MethodPut, path: "/v3/notifications/push/v1/providers/apns",
-			body: apnsJSON, want: success,
+			Name:  "UpdateAPNsProvider",
+			Call:  func(c *chat.Client) (any, error) { return c.Notifications.UpdateAPNsProvider(ctx, apns) },
+			Reply: successJSON, Method: http.MethodPut, Path: "/v3/notifications/push/v1/providers/apns",
+			Body: apnsJSON, Want: success,
 		},
 		{
-			name:     "DeleteAPNsProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.DeleteAPNsProvider(ctx, "apns-main") },
-			response: successJSON, method: http.MethodDelete, path: "/v3/notifications/push/v1/providers/apns/apns-main",
-			want: success,
+			Name:  "DeleteAPNsProvider",
+			Call:  func(c *chat.Client) (any, error) { return c.Notifications.DeleteAPNsProvider(ctx, "apns-main") },
+			Reply: successJSON, Method: http.MethodDelete, Path: "/v3/notifications/push/v1/providers/apns/apns-main",
+			Want: success,
 		},
 		{
-			name:     "SetDefaultAPNsProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.SetDefaultAPNsProvider(ctx, "apns main") },
-			response: successJSON, method: http.MethodPut, path: "/v3/notifications/push/v1/providers/apns/default/apns%20main",
-			want: success,
+			Name:  "SetDefaultAPNsProvider",
+			Call:  func(c *chat.Client) (any, error) { return c.Notifications.SetDefaultAPNsProvider(ctx, "apns main") },
+			Reply: successJSON, Method: http.MethodPut, Path: "/v3/notifications/push/v1/providers/apns/default/apns%20main",
+			Want: success,
 		},
 		// Custom push
 		{
-			name:     "GetCustomPushProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.GetCustomPushProvider(ctx) },
-			response: `{"data":{"pushProviders":[` + customPushJSON + `]}}`,
-			method:   http.MethodGet, path: "/v3/notifications/push/v1/providers/custom",
-			want: customPush,
+			Name:   "GetCustomPushProvider",
+			Call:   func(c *chat.Client) (any, error) { return c.Notifications.GetCustomPushProvider(ctx) },
+			Reply:  `{"data":{"pushProviders":[` + customPushJSON + `]}}`,
+			Method: http.MethodGet, Path: "/v3/notifications/push/v1/providers/custom",
+			Want: customPush,
 		},
 		{
-			name:     "GetCustomPushProvider with an empty list",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.GetCustomPushProvider(ctx) },
-			response: `{"data":{"pushProviders":[]}}`,
-			method:   http.MethodGet, path: "/v3/notifications/push/v1/providers/custom",
-			want: &chat.CustomPushProvider{},
+			Name:   "GetCustomPushProvider with an empty list",
+			Call:   func(c *chat.Client) (any, error) { return c.Notifications.GetCustomPushProvider(ctx) },
+			Reply:  `{"data":{"pushProviders":[]}}`,
+			Method: http.MethodGet, Path: "/v3/notifications/push/v1/providers/custom",
+			Want: &chat.CustomPushProvider{},
 		},
 		{
-			name:     "AddCustomPushProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.AddCustomPushProvider(ctx, customPush) },
-			response: `{"data":{"pushProviders":[` + customPushJSON + `]}}`,
-			method:   http.MethodPost, path: "/v3/notifications/push/v1/providers/custom",
-			body: customPushJSON, want: customPush,
+			Name:   "AddCustomPushProvider",
+			Call:   func(c *chat.Client) (any, error) { return c.Notifications.AddCustomPushProvider(ctx, customPush) },
+			Reply:  `{"data":{"pushProviders":[` + customPushJSON + `]}}`,
+			Method: http.MethodPost, Path: "/v3/notifications/push/v1/providers/custom",
+			Body: customPushJSON, Want: customPush,
 		},
 		{
-			name: "UpdateCustomPushProvider sends only what is set",
-			call: func(c *chat.Client) (any, error) {
+			Name: "UpdateCustomPushProvider sends only what is set",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Notifications.UpdateCustomPushProvider(ctx, &chat.UpdateCustomProviderRequest{IsEnabled: new(false), UseBasicAuth: new(false)})
 			},
-			response: `{"data":{"pushProviders":[{"isEnabled":false,"webhookURL":"https://hooks.example.com/push","useBasicAuth":false}]}}`,
-			method:   http.MethodPut, path: "/v3/notifications/push/v1/providers/custom",
-			body: `{"isEnabled":false,"useBasicAuth":false}`,
-			want: &chat.CustomPushProvider{WebhookURL: "https://hooks.example.com/push"},
+			Reply:  `{"data":{"pushProviders":[{"isEnabled":false,"webhookURL":"https://hooks.example.com/push","useBasicAuth":false}]}}`,
+			Method: http.MethodPut, Path: "/v3/notifications/push/v1/providers/custom",
+			Body: `{"isEnabled":false,"useBasicAuth":false}`,
+			Want: &chat.CustomPushProvider{WebhookURL: "https://hooks.example.com/push"},
 		},
 		{
-			name:     "DeleteCustomPushProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.DeleteCustomPushProvider(ctx) },
-			response: successJSON, method: http.MethodDelete, path: "/v3/notifications/push/v1/providers/custom",
-			want: success,
+			Name:  "DeleteCustomPushProvider",
+			Call:  func(c *chat.Client) (any, error) { return c.Notifications.DeleteCustomPushProvider(ctx) },
+			Reply: successJSON, Method: http.MethodDelete, Path: "/v3/notifications/push/v1/providers/custom",
+			Want: success,
 		},
 		// Twilio
 		{
-			name:     "GetTwilioProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.GetTwilioProvider(ctx) },
-			response: `{"data":` + twilioJSON + `}`, method: http.MethodGet, path: "/v3/notifications/sms/v1/providers/twilio",
-			want: twilio,
+			Name:  "GetTwilioProvider",
+			Call:  func(c *chat.Client) (any, error) { return c.Notifications.GetTwilioProvider(ctx) },
+			Reply: `{"data":` + twilioJSON + `}`, Method: http.MethodGet, Path: "/v3/notifications/sms/v1/providers/twilio",
+			Want: twilio,
 		},
 		{
-			name: "AddTwilioProvider",
-			call: func(c *chat.Client) (any, error) {
+			Name: "AddTwilioProvider",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Notifications.AddTwilioProvider(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: "tok",
 					TwilioSenderPhoneNumber: "+15550100", IsEnabled: new(false)})
 			},
-			response: `{"data":` + twilioJSON + `}`, method: http.MethodPost, path: "/v3/notifications/sms/v1/providers/twilio",
-			body: `{"twilioAccountSID":"AC1","twilioAuthToken":"tok","twilioSenderPhoneNumber":"+15550100","isEnabled":false}`,
-			want: twilio,
+			Reply: `{"data":` + twilioJSON + `}`, Method: http.MethodPost, Path: "/v3/notifications/sms/v1/providers/twilio",
+			Body: `{"twilioAccountSID":"AC1","twilioAuthToken":"tok","twilioSenderPhoneNumber":"+15550100","isEnabled":false}`,
+			Want: twilio,
 		},
 		{
-			name: "UpdateTwilioProvider",
-			call: func(c *chat.Client) (any, error) {
+			Name: "UpdateTwilioProvider",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Notifications.UpdateTwilioProvider(ctx, &chat.TwilioProvider{TwilioSenderPhoneNumber: "+15550100"})
 			},
-			response: `{"data":` + twilioJSON + `}`, method: http.MethodPut, path: "/v3/notifications/sms/v1/providers/twilio",
-			body: `{"twilioSenderPhoneNumber":"+15550100"}`, want: twilio,
+			Reply: `{"data":` + twilioJSON + `}`, Method: http.MethodPut, Path: "/v3/notifications/sms/v1/providers/twilio",
+			Body: `{"twilioSenderPhoneNumber":"+15550100"}`, Want: twilio,
 		},
 		{
-			name:     "DeleteTwilioProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.DeleteTwilioProvider(ctx) },
-			response: successJSON, method: http.MethodDelete, path: "/v3/notifications/sms/v1/providers/twilio",
-			want: success,
+			Name:  "DeleteTwilioProvider",
+			Call:  func(c *chat.Client) (any, error) { return c.Notifications.DeleteTwilioProvider(ctx) },
+			Reply: successJSON, Method: http.MethodDelete, Path: "/v3/notifications/sms/v1/providers/twilio",
+			Want: success,
 		},
 		// Custom SMS
 		{
-			name:     "GetCustomSMSProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.GetCustomSMSProvider(ctx) },
-			response: `{"data":` + customSMSJSON + `}`, method: http.MethodGet, path: "/v3/notifications/sms/v1/providers/custom",
-			want: customSMS,
+			Name:  "GetCustomSMSProvider",
+			Call:  func(c *chat.Client) (any, error) { return c.Notifications.GetCustomSMSProvider(ctx) },
+			Reply: `{"data":` + customSMSJSON + `}`, Method: http.MethodGet, Path: "/v3/notifications/sms/v1/providers/custom",
+			Want: customSMS,
 		},
 		{
-			name:     "AddCustomSMSProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.AddCustomSMSProvider(ctx, customSMS) },
-			response: `{"data":` + customSMSJSON + `}`, method: http.MethodPost, path: "/v3/notifications/sms/v1/providers/custom",
-			body: customSMSJSON, want: customSMS,
+			Name:  "AddCustomSMSProvider",
+			Call:  func(c *chat.Client) (any, error) { return c.Notifications.AddCustomSMSProvider(ctx, customSMS) },
+			Reply: `{"data":` + customSMSJSON + `}`, Method: http.MethodPost, Path: "/v3/notifications/sms/v1/providers/custom",
+			Body: customSMSJSON, Want: customSMS,
 		},
 		{
-			name: "UpdateCustomSMSProvider",
-			call: func(c *chat.Client) (any, error) {
+			Name: "UpdateCustomSMSProvider",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Notifications.UpdateCustomSMSProvider(ctx, &chat.UpdateCustomProviderRequest{UseStoredPhoneNumber: new(false)})
 			},
-			response: `{"data":` + customSMSJSON + `}`, method: http.MethodPut, path: "/v3/notifications/sms/v1/providers/custom",
-			body: `{"useStoredPhNo":false}`, want: customSMS,
+			Reply: `{"data":` + customSMSJSON + `}`, Method: http.MethodPut, Path: "/v3/notifications/sms/v1/providers/custom",
+			Body: `{"useStoredPhNo":false}`, Want: customSMS,
 		},
 		{
-			name:     "DeleteCustomSMSProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.DeleteCustomSMSProvider(ctx) },
-			response: successJSON, method: http.MethodDelete, path: "/v3/notifications/sms/v1/providers/custom",
-			want: success,
+			Name:  "DeleteCustomSMSProvider",
+			Call:  func(c *chat.Client) (any, error) { return c.Notifications.DeleteCustomSMSProvider(ctx) },
+			Reply: successJSON, Method: http.MethodDelete, Path: "/v3/notifications/sms/v1/providers/custom",
+			Want: success,
 		},
 		// SendGrid
 		{
-			name:     "GetSendGridProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.GetSendGridProvider(ctx) },
-			response: `{"data":` + sendGridRespJSON + `}`, method: http.MethodGet, path: "/v3/notifications/email/v1/providers/sendgrid",
-			want: sendGridResp,
+			Name:  "GetSendGridProvider",
+			Call:  func(c *chat.Client) (any, error) { return c.Notifications.GetSendGridProvider(ctx) },
+			Reply: `{"data":` + sendGridRespJSON + `}`, Method: http.MethodGet, Path: "/v3/notifications/email/v1/providers/sendgrid",
+			Want: sendGridResp,
 		},
 		{
-			name:     "AddSendGridProvider sends allowEmailReplies false by default",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.AddSendGridProvider(ctx, sendGrid) },
-			response: `{"data":` + sendGridRespJSON + `}`, method: http.MethodPost, path: "/v3/notifications/email/v1/providers/sendgrid",
-			body: sendGridReqJSON, want: sendGridResp,
+			Name:  "AddSendGridProvider sends allowEmailReplies false by default",
+			Call:  func(c *chat.Client) (any, error) { return c.Notifications.AddSendGridProvider(ctx, sendGrid) },
+			Reply: `{"data":` + sendGridRespJSON + `}`, Method: http.MethodPost, Path: "/v3/notifications/email/v1/providers/sendgrid",
+			Body: sendGridReqJSON, Want: sendGridResp,
 		},
 		{
-			name: "UpdateSendGridProvider",
-			call: func(c *chat.Client) (any, error) {
+			Name: "UpdateSendGridProvider",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Notifications.UpdateSendGridProvider(ctx, &chat.SendGridProvider{AllowEmailReplies: new(true), SenderEmailForReplies: "r@acme.test"})
 			},
-			response: `{"data":` + sendGridRespJSON + `}`, method: http.MethodPut, path: "/v3/notifications/email/v1/providers/sendgrid",
-			body: `{"allowEmailReplies":true,"senderEmailForReplies":"r@acme.test"}`, want: sendGridResp,
+			Reply: `{"data":` + sendGridRespJSON + `}`, Method: http.MethodPut, Path: "/v3/notifications/email/v1/providers/sendgrid",
+			Body: `{"allowEmailReplies":true,"senderEmailForReplies":"r@acme.test"}`, Want: sendGridResp,
 		},
 		{
-			name:     "DeleteSendGridProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.DeleteSendGridProvider(ctx) },
-			response: successJSON, method: http.MethodDelete, path: "/v3/notifications/email/v1/providers/sendgrid",
-			want: success,
+			Name:  "DeleteSendGridProvider",
+			Call:  func(c *chat.Client) (any, error) { return c.Notifications.DeleteSendGridProvider(ctx) },
+			Reply: successJSON, Method: http.MethodDelete, Path: "/v3/notifications/email/v1/providers/sendgrid",
+			Want: success,
 		},
 		// Custom email
 		{
-			name:     "GetCustomEmailProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.GetCustomEmailProvider(ctx) },
-			response: `{"data":` + customEmailJSON + `}`, method: http.MethodGet, path: "/v3/notifications/email/v1/providers/custom",
-			want: customEmail,
+			Name:  "GetCustomEmailProvider",
+			Call:  func(c *chat.Client) (any, error) { return c.Notifications.GetCustomEmailProvider(ctx) },
+			Reply: `{"data":` + customEmailJSON + `}`, Method: http.MethodGet, Path: "/v3/notifications/email/v1/providers/custom",
+			Want: customEmail,
 		},
 		{
-			name:     "AddCustomEmailProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.AddCustomEmailProvider(ctx, customEmail) },
-			response: `{"data":` + customEmailJSON + `}`, method: http.MethodPost, path: "/v3/notifications/email/v1/providers/custom",
-			body: customEmailJSON, want: customEmail,
+			Name:  "AddCustomEmailProvider",
+			Call:  func(c *chat.Client) (any, error) { return c.Notifications.AddCustomEmailProvider(ctx, customEmail) },
+			Reply: `{"data":` + customEmailJSON + `}`, Method: http.MethodPost, Path: "/v3/notifications/email/v1/providers/custom",
+			Body: customEmailJSON, Want: customEmail,
 		},
 		{
-			name: "UpdateCustomEmailProvider",
-			call: func(c *chat.Client) (any, error) {
+			Name: "UpdateCustomEmailProvider",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Notifications.UpdateCustomEmailProvider(ctx, &chat.UpdateCustomProviderRequest{UseStoredEmailID: new(true), WebhookURL: "https://hooks.example.com/email"})
 			},
-			response: `{"data":` + customEmailJSON + `}`, method: http.MethodPut, path: "/v3/notifications/email/v1/providers/custom",
-			body: `{"useStoredEmailID":true,"webhookURL":"https://hooks.example.com/email"}`, want: customEmail,
+			Reply: `{"data":` + customEmailJSON + `}`, Method: http.MethodPut, Path: "/v3/notifications/email/v1/providers/custom",
+			Body: `{"useStoredEmailID":true,"webhookURL":"https://hooks.example.com/email"}`, Want: customEmail,
 		},
 		{
-			name:     "DeleteCustomEmailProvider",
-			call:     func(c *chat.Client) (any, error) { return c.Notifications.DeleteCustomEmailProvider(ctx) },
-			response: successJSON, method: http.MethodDelete, path: "/v3/notifications/email/v1/providers/custom",
-			want: success,
+			Name:  "DeleteCustomEmailProvider",
+			Call:  func(c *chat.Client) (any, error) { return c.Notifications.DeleteCustomEmailProvider(ctx) },
+			Reply: successJSON, Method: http.MethodDelete, Path: "/v3/notifications/email/v1/providers/custom",
+			Want: success,
 		},
 	})
 }
@@ -279,51 +279,51 @@ func TestNotificationProviderErrorsScrubbed(t *testing.T) {
 
 func TestNotificationProviderArguments(t *testing.T) {
 	ctx := context.Background()
-	tests := []argCase[*chat.NotificationsService]{
-		{"AddFCMProvider nil", func(s *chat.NotificationsService) error { _, err := s.AddFCMProvider(ctx, nil); return err }, "req"},
-		{"AddFCMProvider without id", func(s *chat.NotificationsService) error {
+	tests := []wiretest.ArgCase[*chat.NotificationsService]{
+		{Name: "AddFCMProvider nil", Call: func(s *chat.NotificationsService) error { _, err := s.AddFCMProvider(ctx, nil); return err }, Arg: "req"},
+		{Name: "AddFCMProvider without id", Call: func(s *chat.NotificationsService) error {
 			_, err := s.AddFCMProvider(ctx, &chat.FCMProvider{})
 			return err
-		}, "req.ProviderID"},
-		{"UpdateFCMProvider without id", func(s *chat.NotificationsService) error {
+		}, Arg: "req.ProviderID"},
+		{Name: "UpdateFCMProvider without id", Call: func(s *chat.NotificationsService) error {
 			_, err := s.UpdateFCMProvider(ctx, &chat.FCMProvider{ProviderID: ".."})
 			return err
-		}, "req.ProviderID"},
-		{"DeleteFCMProvider empty", func(s *chat.NotificationsService) error { _, err := s.DeleteFCMProvider(ctx, ""); return err }, "providerID"},
-		{"SetDefaultFCMProvider dot", func(s *chat.NotificationsService) error { _, err := s.SetDefaultFCMProvider(ctx, "."); return err }, "providerID"},
-		{"AddAPNsProvider nil", func(s *chat.NotificationsService) error { _, err := s.AddAPNsProvider(ctx, nil); return err }, "req"},
-		{"UpdateAPNsProvider without id", func(s *chat.NotificationsService) error {
+		}, Arg: "req.ProviderID"},
+		{Name: "DeleteFCMProvider empty", Call: func(s *chat.NotificationsService) error { _, err := s.DeleteFCMProvider(ctx, ""); return err }, Arg: "providerID"},
+		{Name: "SetDefaultFCMProvider dot", Call: func(s *chat.NotificationsService) error { _, err := s.SetDefaultFCMProvider(ctx, "."); return err }, Arg: "providerID"},
+		{Name: "AddAPNsProvider nil", Call: func(s *chat.NotificationsService) error { _, err := s.AddAPNsProvider(ctx, nil); return err }, Arg: "req"},
+		{Name: "UpdateAPNsProvider without id", Call: func(s *chat.NotificationsService) error {
 			_, err := s.UpdateAPNsProvider(ctx, &chat.APNsProvider{})
 			return err
-		}, "req.ProviderID"},
-		{"DeleteAPNsProvider empty", func(s *chat.NotificationsService) error { _, err := s.DeleteAPNsProvider(ctx, ""); return err }, "providerID"},
-		{"SetDefaultAPNsProvider empty", func(s *chat.NotificationsService) error { _, err := s.SetDefaultAPNsProvider(ctx, ""); return err }, "providerID"},
-		{"AddCustomPushProvider nil", func(s *chat.NotificationsService) error { _, err := s.AddCustomPushProvider(ctx, nil); return err }, "req"},
-		{"AddCustomPushProvider without URL", func(s *chat.NotificationsService) error {
+		}, Arg: "req.ProviderID"},
+		{Name: "DeleteAPNsProvider empty", Call: func(s *chat.NotificationsService) error { _, err := s.DeleteAPNsProvider(ctx, ""); return err }, Arg: "providerID"},
+		{Name: "SetDefaultAPNsProvider empty", Call: func(s *chat.NotificationsService) error { _, err := s.SetDefaultAPNsProvider(ctx, ""); return err }, Arg: "providerID"},
+		{Name: "AddCustomPushProvider nil", Call: func(s *chat.NotificationsService) error { _, err := s.AddCustomPushProvider(ctx, nil); return err }, Arg: "req"},
+		{Name: "AddCustomPushProvider without URL", Call: func(s *chat.NotificationsService) error {
 			_, err := s.AddCustomPushProvider(ctx, &chat.CustomPushProvider{IsEnabled: true})
 			return err
-		}, "req.WebhookURL"},
-		{"UpdateCustomPushProvider nil", func(s *chat.NotificationsService) error { _, err := s.UpdateCustomPushProvider(ctx, nil); return err }, "req"},
-		{"AddTwilioProvider nil", func(s *chat.NotificationsService) error { _, err := s.AddTwilioProvider(ctx, nil); return err }, "req"},
-		{"AddTwilioProvider without token", func(s *chat.NotificationsService) error {
+		}, Arg: "req.WebhookURL"},
+		{Name: "UpdateCustomPushProvider nil", Call: func(s *chat.NotificationsService) error { _, err := s.UpdateCustomPushProvider(ctx, nil); return err }, Arg: "req"},
+		{Name: "AddTwilioProvider nil", Call: func(s *chat.NotificationsService) error { _, err := s.AddTwilioProvider(ctx, nil); return err }, Arg: "req"},
+		{Name: "AddTwilioProvider without token", Call: func(s *chat.NotificationsService) error {
 			_, err := s.AddTwilioProvider(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC", TwilioSenderPhoneNumber: "+1"})
 			return err
-		}, "req.TwilioAuthToken"},
-		{"UpdateTwilioProvider nil", func(s *chat.NotificationsService) error { _, err := s.UpdateTwilioProvider(ctx, nil); return err }, "req"},
-		{"AddCustomSMSProvider without URL", func(s *chat.NotificationsService) error {
+		}, Arg: "req.TwilioAuthToken"},
+		{Name: "UpdateTwilioProvider nil", Call: func(s *chat.NotificationsService) error { _, err := s.UpdateTwilioProvider(ctx, nil); return err }, Arg: "req"},
+		{Name: "AddCustomSMSProvider without URL", Call: func(s *chat.NotificationsService) error {
 			_, err := s.AddCustomSMSProvider(ctx, &chat.CustomSMSProvider{})
 			return err
-		}, "req.WebhookURL"},
-		{"UpdateCustomSMSProvider nil", func(s *chat.NotificationsService) error { _, err := s.UpdateCustomSMSProvider(ctx, nil); return err }, "req"},
-		{"AddSendGridProvider nil", func(s *chat.NotificationsService) error { _, err := s.AddSendGridProvider(ctx, nil); return err }, "req"},
-		{"AddSendGridProvider without sender email", func(s *chat.NotificationsService) error {
+		}, Arg: "req.WebhookURL"},
+		{Name: "UpdateCustomSMSProvider nil", Call: func(s *chat.NotificationsService) error { _, err := s.UpdateCustomSMSProvider(ctx, nil); return err }, Arg: "req"},
+		{Name: "AddSendGridProvider nil", Call: func(s *chat.NotificationsService) error { _, err := s.AddSendGridProvider(ctx, nil); return err }, Arg: "req"},
+		{Name: "AddSendGridProvider without sender email", Call: func(s *chat.NotificationsService) error {
 			_, err := s.AddSendGridProvider(ctx, &chat.SendGridProvider{SendGridAPIKey: "k", SendGridTemplateID: "t", SendGridUnsubscribeGroupID: "1", SenderName: "n"})
 			return err
-		}, "req.SenderEmail"},
-		{"UpdateSendGridProvider nil", func(s *chat.NotificationsService) error { _, err := s.UpdateSendGridProvider(ctx, nil); return err }, "req"},
-		{"AddCustomEmailProvider nil", func(s *chat.NotificationsService) error { _, err := s.AddCustomEmailProvider(ctx, nil); return err }, "req"},
-		{"UpdateCustomEmailProvider nil", func(s *chat.NotificationsService) error { _, err := s.UpdateCustomEmailProvider(ctx, nil); return err }, "req"},
-		{"UpdateSettings nil", func(s *chat.NotificationsService) error { _, err := s.UpdateSettings(ctx, nil); return err }, "req"},
+		}, Arg: "req.SenderEmail"},
+		{Name: "UpdateSendGridProvider nil", Call: func(s *chat.NotificationsService) error { _, err := s.UpdateSendGridProvider(ctx, nil); return err }, Arg: "req"},
+		{Name: "AddCustomEmailProvider nil", Call: func(s *chat.NotificationsService) error { _, err := s.AddCustomEmailProvider(ctx, nil); return err }, Arg: "req"},
+		{Name: "UpdateCustomEmailProvider nil", Call: func(s *chat.NotificationsService) error { _, err := s.UpdateCustomEmailProvider(ctx, nil); return err }, Arg: "req"},
+		{Name: "UpdateSettings nil", Call: func(s *chat.NotificationsService) error { _, err := s.UpdateSettings(ctx, nil); return err }, Arg: "req"},
 	}
-	runArgs(t, func(c *chat.Client) *chat.NotificationsService { return c.Notifications }, tests)
+	wiretest.RunArgs(t, wire, func(c *chat.Client) *chat.NotificationsService { return c.Notifications }, tests)
 }

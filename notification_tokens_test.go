@@ -32,69 +32,69 @@ func TestNotificationTokensWire(t *testing.T) {
 				Platform: platform, ProviderID: providerID, Token: "tok", AuthToken: testAuthToken, Timezone: timezone})
 		}
 	}
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*chat.Client]{
 		{
-			name: "RegisterPushToken FCM", call: register(chat.PushPlatformFCMWeb, "fcm-main", "Asia/Kolkata"),
-			response: `{"data":{"success":true}}`, method: http.MethodPost, path: "/v3/notifications/push/v1/tokens",
-			body: `{"platform":"fcm_web","providerId":"fcm-main","fcmToken":"tok","authToken":"` + testAuthToken + `","timezone":"Asia/Kolkata"}`,
-			want: success,
+			Name: "RegisterPushToken FCM", Call: register(chat.PushPlatformFCMWeb, "fcm-main", "Asia/Kolkata"),
+			Reply: `{"data":{"success":true}}`, Method: http.MethodPost, Path: "/v3/notifications/push/v1/tokens",
+			Body: `{"platform":"fcm_web","providerId":"fcm-main","fcmToken":"tok","authToken":"` + testAuthToken + `","timezone":"Asia/Kolkata"}`,
+			Want: success,
 		},
 		{
-			name: "RegisterPushToken APNs device with the default provider", call: register(chat.PushPlatformAPNsFlutterDevice, "", ""),
-			response: `{"data":{"success":true}}`, method: http.MethodPost, path: "/v3/notifications/push/v1/tokens",
-			body: `{"platform":"apns_flutter_device","deviceToken":"tok","authToken":"` + testAuthToken + `"}`,
-			want: success,
+			Name: "RegisterPushToken APNs device with the default provider", Call: register(chat.PushPlatformAPNsFlutterDevice, "", ""),
+			Reply: `{"data":{"success":true}}`, Method: http.MethodPost, Path: "/v3/notifications/push/v1/tokens",
+			Body: `{"platform":"apns_flutter_device","deviceToken":"tok","authToken":"` + testAuthToken + `"}`,
+			Want: success,
 		},
 		{
-			name: "RegisterPushToken APNs VoIP", call: register(chat.PushPlatformAPNsReactNativeVoIP, "apns-voip", ""),
-			response: `{"data":{"success":true}}`, method: http.MethodPost, path: "/v3/notifications/push/v1/tokens",
-			body: `{"platform":"apns_react_native_voip","providerId":"apns-voip","voipToken":"tok","authToken":"` + testAuthToken + `"}`,
-			want: success,
+			Name: "RegisterPushToken APNs VoIP", Call: register(chat.PushPlatformAPNsReactNativeVoIP, "apns-voip", ""),
+			Reply: `{"data":{"success":true}}`, Method: http.MethodPost, Path: "/v3/notifications/push/v1/tokens",
+			Body: `{"platform":"apns_react_native_voip","providerId":"apns-voip","voipToken":"tok","authToken":"` + testAuthToken + `"}`,
+			Want: success,
 		},
 		{
-			name: "ListPushTokens of the login",
-			call: func(c *chat.Client) (any, error) {
+			Name: "ListPushTokens of the login",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Notifications.ListPushTokens(ctx, &chat.ListPushTokensOptions{AuthToken: testAuthToken})
 			},
-			response: `{"data":{"pushTokens":[` + tokenJSON + `]}}`,
-			method:   http.MethodGet, path: "/v3/notifications/push/v1/tokens", query: "authToken=" + testAuthToken,
-			want: []chat.PushToken{token},
+			Reply:  `{"data":{"pushTokens":[` + tokenJSON + `]}}`,
+			Method: http.MethodGet, Path: "/v3/notifications/push/v1/tokens", Query: "authToken=" + testAuthToken,
+			Want: []chat.PushToken{token},
 		},
 		{
-			name: "ListPushTokens of the user",
-			call: func(c *chat.Client) (any, error) {
+			Name: "ListPushTokens of the user",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Notifications.ListPushTokens(ctx, &chat.ListPushTokensOptions{AuthToken: testAuthToken, All: true})
 			},
-			response: `{"data":{"pushTokens":[]}}`,
-			method:   http.MethodGet, path: "/v3/notifications/push/v1/tokens", query: "all=true&authToken=" + testAuthToken,
-			want: []chat.PushToken{},
+			Reply:  `{"data":{"pushTokens":[]}}`,
+			Method: http.MethodGet, Path: "/v3/notifications/push/v1/tokens", Query: "all=true&authToken=" + testAuthToken,
+			Want: []chat.PushToken{},
 		},
 		{
-			name: "UnregisterPushTokens of the login",
-			call: func(c *chat.Client) (any, error) {
+			Name: "UnregisterPushTokens of the login",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Notifications.UnregisterPushTokens(ctx, &chat.UnregisterPushTokensRequest{AuthToken: testAuthToken})
 			},
-			response: `{"data":{"pushTokens":[` + tokenJSON + `]}}`,
-			method:   http.MethodDelete, path: "/v3/notifications/push/v1/tokens",
-			body: `{"authToken":"` + testAuthToken + `"}`, want: []chat.PushToken{token},
+			Reply:  `{"data":{"pushTokens":[` + tokenJSON + `]}}`,
+			Method: http.MethodDelete, Path: "/v3/notifications/push/v1/tokens",
+			Body: `{"authToken":"` + testAuthToken + `"}`, Want: []chat.PushToken{token},
 		},
 		{
-			name: "UnregisterPushTokens of the user",
-			call: func(c *chat.Client) (any, error) {
+			Name: "UnregisterPushTokens of the user",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Notifications.UnregisterPushTokens(ctx, &chat.UnregisterPushTokensRequest{AuthToken: testAuthToken, All: true})
 			},
-			response: `{"data":{"pushTokens":[` + tokenJSON + `]}}`,
-			method:   http.MethodDelete, path: "/v3/notifications/push/v1/tokens", query: "all=true",
-			body: `{"authToken":"` + testAuthToken + `"}`, want: []chat.PushToken{token},
+			Reply:  `{"data":{"pushTokens":[` + tokenJSON + `]}}`,
+			Method: http.MethodDelete, Path: "/v3/notifications/push/v1/tokens", Query: "all=true",
+			Body: `{"authToken":"` + testAuthToken + `"}`, Want: []chat.PushToken{token},
 		},
 		{
-			name: "DeletePushToken escapes the token",
-			call: func(c *chat.Client) (any, error) {
+			Name: "DeletePushToken escapes the token",
+			Call: func(c *chat.Client) (any, error) {
 				return c.Notifications.DeletePushToken(ctx, testPushToken, &chat.DeletePushTokenRequest{AuthToken: testAuthToken})
 			},
-			response: `{"data":{"pushTokens":[` + tokenJSON + `]}}`,
-			method:   http.MethodDelete, path: "/v3/notifications/push/v1/tokens/fcm:APA91bH-device%2Ftoken+1",
-			body: `{"authToken":"` + testAuthToken + `"}`, want: []chat.PushToken{token},
+			Reply:  `{"data":{"pushTokens":[` + tokenJSON + `]}}`,
+			Method: http.MethodDelete, Path: "/v3/notifications/push/v1/tokens/fcm:APA91bH-device%2Ftoken+1",
+			Body: `{"authToken":"` + testAuthToken + `"}`, Want: []chat.PushToken{token},
 		},
 	})
 }
@@ -146,55 +146,55 @@ func TestNotificationTokenArguments(t *testing.T) {
 	ok := func() *chat.RegisterPushTokenRequest {
 		return &chat.RegisterPushTokenRequest{Platform: chat.PushPlatformFCMAndroid, Token: "t", AuthToken: "a"}
 	}
-	tests := []argCase[*chat.NotificationsService]{
-		{"RegisterPushToken nil", func(s *chat.NotificationsService) error { _, err := s.RegisterPushToken(ctx, nil); return err }, "req"},
-		{"RegisterPushToken without platform", func(s *chat.NotificationsService) error {
+	tests := []wiretest.ArgCase[*chat.NotificationsService]{
+		{Name: "RegisterPushToken nil", Call: func(s *chat.NotificationsService) error { _, err := s.RegisterPushToken(ctx, nil); return err }, Arg: "req"},
+		{Name: "RegisterPushToken without platform", Call: func(s *chat.NotificationsService) error {
 			r := ok()
 			r.Platform = ""
 			_, err := s.RegisterPushToken(ctx, r)
 			return err
-		}, "req.Platform"},
-		{"RegisterPushToken unknown platform", func(s *chat.NotificationsService) error {
+		}, Arg: "req.Platform"},
+		{Name: "RegisterPushToken unknown platform", Call: func(s *chat.NotificationsService) error {
 			r := ok()
 			r.Platform = "hms_android"
 			_, err := s.RegisterPushToken(ctx, r)
 			return err
-		}, "req.Platform"},
-		{"RegisterPushToken without token", func(s *chat.NotificationsService) error {
+		}, Arg: "req.Platform"},
+		{Name: "RegisterPushToken without token", Call: func(s *chat.NotificationsService) error {
 			r := ok()
 			r.Token = ""
 			_, err := s.RegisterPushToken(ctx, r)
 			return err
-		}, "req.Token"},
-		{"RegisterPushToken without auth token", func(s *chat.NotificationsService) error {
+		}, Arg: "req.Token"},
+		{Name: "RegisterPushToken without auth token", Call: func(s *chat.NotificationsService) error {
 			r := ok()
 			r.AuthToken = ""
 			_, err := s.RegisterPushToken(ctx, r)
 			return err
-		}, "req.AuthToken"},
-		{"ListPushTokens nil", func(s *chat.NotificationsService) error { _, err := s.ListPushTokens(ctx, nil); return err }, "opts"},
-		{"ListPushTokens without auth token", func(s *chat.NotificationsService) error {
+		}, Arg: "req.AuthToken"},
+		{Name: "ListPushTokens nil", Call: func(s *chat.NotificationsService) error { _, err := s.ListPushTokens(ctx, nil); return err }, Arg: "opts"},
+		{Name: "ListPushTokens without auth token", Call: func(s *chat.NotificationsService) error {
 			_, err := s.ListPushTokens(ctx, &chat.ListPushTokensOptions{All: true})
 			return err
-		}, "opts.AuthToken"},
-		{"UnregisterPushTokens nil", func(s *chat.NotificationsService) error { _, err := s.UnregisterPushTokens(ctx, nil); return err }, "req"},
-		{"UnregisterPushTokens without auth token", func(s *chat.NotificationsService) error {
+		}, Arg: "opts.AuthToken"},
+		{Name: "UnregisterPushTokens nil", Call: func(s *chat.NotificationsService) error { _, err := s.UnregisterPushTokens(ctx, nil); return err }, Arg: "req"},
+		{Name: "UnregisterPushTokens without auth token", Call: func(s *chat.NotificationsService) error {
 			_, err := s.UnregisterPushTokens(ctx, &chat.UnregisterPushTokensRequest{All: true})
 			return err
-		}, "req.AuthToken"},
-		{"DeletePushToken empty", func(s *chat.NotificationsService) error {
+		}, Arg: "req.AuthToken"},
+		{Name: "DeletePushToken empty", Call: func(s *chat.NotificationsService) error {
 			_, err := s.DeletePushToken(ctx, "", &chat.DeletePushTokenRequest{AuthToken: "a"})
 			return err
-		}, "pushToken"},
-		{"DeletePushToken dot-dot", func(s *chat.NotificationsService) error {
+		}, Arg: "pushToken"},
+		{Name: "DeletePushToken dot-dot", Call: func(s *chat.NotificationsService) error {
 			_, err := s.DeletePushToken(ctx, "..", &chat.DeletePushTokenRequest{AuthToken: "a"})
 			return err
-		}, "pushToken"},
-		{"DeletePushToken nil", func(s *chat.NotificationsService) error { _, err := s.DeletePushToken(ctx, "t", nil); return err }, "req"},
-		{"DeletePushToken without auth token", func(s *chat.NotificationsService) error {
+		}, Arg: "pushToken"},
+		{Name: "DeletePushToken nil", Call: func(s *chat.NotificationsService) error { _, err := s.DeletePushToken(ctx, "t", nil); return err }, Arg: "req"},
+		{Name: "DeletePushToken without auth token", Call: func(s *chat.NotificationsService) error {
 			_, err := s.DeletePushToken(ctx, "t", &chat.DeletePushTokenRequest{})
 			return err
-		}, "req.AuthToken"},
+		}, Arg: "req.AuthToken"},
 	}
-	runArgs(t, func(c *chat.Client) *chat.NotificationsService { return c.Notifications }, tests)
+	wiretest.RunArgs(t, wire, func(c *chat.Client) *chat.NotificationsService { return c.Notifications }, tests)
 }

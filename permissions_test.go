@@ -39,40 +39,61 @@ func TestPermissionsWire(t *testing.T) {
 	wantUnset := &chat.UnsetPermissionResponse{Permissions: map[string]any{"createGroup": "allow",
 		"createGroup.allowedGroupTypes": []any{"public", "private"}}}
 
-	tests := []struct {
-		name     string
-		call     func(c *chat.Client) (any, error)
-		response string
-		method   string
-		path     string
-		body     string
-		want     any
-	}{
-		{"ListRole", func(c *chat.Client) (any, error) { return c.Permissions.ListRole(ctx, "manager") },
-			page, http.MethodGet, "/v3/roles/manager/permissions", "", wantPage},
-		{"SetRole", func(c *chat.Client) (any, error) { return c.Permissions.SetRole(ctx, "manager", setReq) },
-			setAnswer, http.MethodPut, "/v3/roles/manager/permissions", setBody, wantSet},
-		{"UnsetRole escapes the permission", func(c *chat.Client) (any, error) {
-			return c.Permissions.UnsetRole(ctx, "manager", "createGroup.allowedGroupTypes")
-		}, unsetAnswer, http.MethodDelete, "/v3/roles/manager/permissions/createGroup.allowedGroupTypes", "", wantUnset},
-		{"ListScope", func(c *chat.Client) (any, error) {
-			return c.Permissions.ListScope(ctx, "project-group", chat.MemberModerator)
-		}, page, http.MethodGet, "/v3/groups/project-group/scopes/moderator/permissions", "", wantPage},
-		{"SetScope", func(c *chat.Client) (any, error) {
-			return c.Permissions.SetScope(ctx, "project-group", chat.MemberParticipant, setReq)
-		}, setAnswer, http.MethodPut, "/v3/groups/project-group/scopes/participant/permissions", setBody, wantSet},
-		{"UnsetScope", func(c *chat.Client) (any, error) {
-			return c.Permissions.UnsetScope(ctx, "project group", chat.MemberAdmin, "sendMessage")
-		}, unsetAnswer, http.MethodDelete, "/v3/groups/project%20group/scopes/admin/permissions/sendMessage", "", wantUnset},
-		{"SetRole with only the effective map", func(c *chat.Client) (any, error) { return c.Permissions.SetRole(ctx, "r", setReq) },
-			`{"data":{"permissions":{}}}`, http.MethodPut, "/v3/roles/r/permissions", setBody,
-			&chat.SetPermissionsResponse{Results: map[string]chat.Result{}, Permissions: map[string]any{}}},
-	}
-	cases := make([]wireCase, len(tests))
-	for i, tt := range tests {
-		cases[i] = wireCase{name: tt.name, call: tt.call, response: tt.response, method: tt.method, path: tt.path, body: tt.body, want: tt.want}
-	}
-	runWire(t, cases)
+	wire.Run(t, []wiretest.Case[*chat.Client]{
+		{
+			Name:  "ListRole",
+			Call:  func(c *chat.Client) (any, error) { return c.Permissions.ListRole(ctx, "manager") },
+			Reply: page, Method: http.MethodGet, Path: "/v3/roles/manager/permissions",
+			Want: wantPage,
+		},
+		{
+			Name:  "SetRole",
+			Call:  func(c *chat.Client) (any, error) { return c.Permissions.SetRole(ctx, "manager", setReq) },
+			Reply: setAnswer, Method: http.MethodPut, Path: "/v3/roles/manager/permissions",
+			Body: setBody,
+			Want: wantSet,
+		},
+		{
+			Name: "UnsetRole escapes the permission",
+			Call: func(c *chat.Client) (any, error) {
+				return c.Permissions.UnsetRole(ctx, "manager", "createGroup.allowedGroupTypes")
+			},
+			Reply: unsetAnswer, Method: http.MethodDelete, Path: "/v3/roles/manager/permissions/createGroup.allowedGroupTypes",
+			Want: wantUnset,
+		},
+		{
+			Name: "ListScope",
+			Call: func(c *chat.Client) (any, error) {
+				return c.Permissions.ListScope(ctx, "project-group", chat.MemberModerator)
+			},
+			Reply: page, Method: http.MethodGet, Path: "/v3/groups/project-group/scopes/moderator/permissions",
+			Want: wantPage,
+		},
+		{
+			Name: "SetScope",
+			Call: func(c *chat.Client) (any, error) {
+				return c.Permissions.SetScope(ctx, "project-group", chat.MemberParticipant, setReq)
+			},
+			Reply: setAnswer, Method: http.MethodPut, Path: "/v3/groups/project-group/scopes/participant/permissions",
+			Body: setBody,
+			Want: wantSet,
+		},
+		{
+			Name: "UnsetScope",
+			Call: func(c *chat.Client) (any, error) {
+				return c.Permissions.UnsetScope(ctx, "project group", chat.MemberAdmin, "sendMessage")
+			},
+			Reply: unsetAnswer, Method: http.MethodDelete, Path: "/v3/groups/project%20group/scopes/admin/permissions/sendMessage",
+			Want: wantUnset,
+		},
+		{
+			Name:  "SetRole with only the effective map",
+			Call:  func(c *chat.Client) (any, error) { return c.Permissions.SetRole(ctx, "r", setReq) },
+			Reply: `{"data":{"permissions":{}}}`, Method: http.MethodPut, Path: "/v3/roles/r/permissions",
+			Body: setBody,
+			Want: &chat.SetPermissionsResponse{Results: map[string]chat.Result{}, Permissions: map[string]any{}},
+		},
+	})
 
 	t.Run("a result that is not an object fails", func(t *testing.T) {
 		m := newMockAPI(t)
@@ -91,31 +112,31 @@ func TestPermissionsWire(t *testing.T) {
 func TestPermissionsArguments(t *testing.T) {
 	ctx := context.Background()
 	req := &chat.SetPermissionsRequest{Permissions: map[string]any{"createGroup": "deny"}}
-	tests := []argCase[*chat.PermissionsService]{
-		{"ListRole empty", func(p *chat.PermissionsService) error { _, err := p.ListRole(ctx, ""); return err }, "role"},
-		{"SetRole empty role", func(p *chat.PermissionsService) error { _, err := p.SetRole(ctx, "", req); return err }, "role"},
-		{"SetRole nil", func(p *chat.PermissionsService) error { _, err := p.SetRole(ctx, "r", nil); return err }, "req.Permissions"},
-		{"SetRole nothing", func(p *chat.PermissionsService) error {
+	tests := []wiretest.ArgCase[*chat.PermissionsService]{
+		{Name: "ListRole empty", Call: func(p *chat.PermissionsService) error { _, err := p.ListRole(ctx, ""); return err }, Arg: "role"},
+		{Name: "SetRole empty role", Call: func(p *chat.PermissionsService) error { _, err := p.SetRole(ctx, "", req); return err }, Arg: "role"},
+		{Name: "SetRole nil", Call: func(p *chat.PermissionsService) error { _, err := p.SetRole(ctx, "r", nil); return err }, Arg: "req.Permissions"},
+		{Name: "SetRole nothing", Call: func(p *chat.PermissionsService) error {
 			_, err := p.SetRole(ctx, "r", &chat.SetPermissionsRequest{})
 			return err
-		}, "req.Permissions"},
-		{"UnsetRole empty permission", func(p *chat.PermissionsService) error { _, err := p.UnsetRole(ctx, "r", ""); return err }, "permission"},
-		{"UnsetRole dot-dot permission", func(p *chat.PermissionsService) error { _, err := p.UnsetRole(ctx, "r", ".."); return err }, "permission"},
-		{"ListScope empty guid", func(p *chat.PermissionsService) error { _, err := p.ListScope(ctx, "", chat.MemberAdmin); return err }, "guid"},
-		{"ListScope empty scope", func(p *chat.PermissionsService) error { _, err := p.ListScope(ctx, "g", ""); return err }, "scope"},
-		{"SetScope empty scope", func(p *chat.PermissionsService) error { _, err := p.SetScope(ctx, "g", "", req); return err }, "scope"},
-		{"SetScope nil", func(p *chat.PermissionsService) error {
+		}, Arg: "req.Permissions"},
+		{Name: "UnsetRole empty permission", Call: func(p *chat.PermissionsService) error { _, err := p.UnsetRole(ctx, "r", ""); return err }, Arg: "permission"},
+		{Name: "UnsetRole dot-dot permission", Call: func(p *chat.PermissionsService) error { _, err := p.UnsetRole(ctx, "r", ".."); return err }, Arg: "permission"},
+		{Name: "ListScope empty guid", Call: func(p *chat.PermissionsService) error { _, err := p.ListScope(ctx, "", chat.MemberAdmin); return err }, Arg: "guid"},
+		{Name: "ListScope empty scope", Call: func(p *chat.PermissionsService) error { _, err := p.ListScope(ctx, "g", ""); return err }, Arg: "scope"},
+		{Name: "SetScope empty scope", Call: func(p *chat.PermissionsService) error { _, err := p.SetScope(ctx, "g", "", req); return err }, Arg: "scope"},
+		{Name: "SetScope nil", Call: func(p *chat.PermissionsService) error {
 			_, err := p.SetScope(ctx, "g", chat.MemberAdmin, nil)
 			return err
-		}, "req.Permissions"},
-		{"UnsetScope empty permission", func(p *chat.PermissionsService) error {
+		}, Arg: "req.Permissions"},
+		{Name: "UnsetScope empty permission", Call: func(p *chat.PermissionsService) error {
 			_, err := p.UnsetScope(ctx, "g", chat.MemberAdmin, "")
 			return err
-		}, "permission"},
-		{"UnsetScope empty guid", func(p *chat.PermissionsService) error {
+		}, Arg: "permission"},
+		{Name: "UnsetScope empty guid", Call: func(p *chat.PermissionsService) error {
 			_, err := p.UnsetScope(ctx, "", chat.MemberAdmin, "x")
 			return err
-		}, "guid"},
+		}, Arg: "guid"},
 	}
-	runArgs(t, func(c *chat.Client) *chat.PermissionsService { return c.Permissions }, tests)
+	wiretest.RunArgs(t, wire, func(c *chat.Client) *chat.PermissionsService { return c.Permissions }, tests)
 }

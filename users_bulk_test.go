@@ -30,10 +30,10 @@ func TestBulkCreateWire(t *testing.T) {
 
 	reqs := m.Requests()
 	require.Len(t, reqs, 2)
-	assertWire(t, reqs[0], http.MethodPost, "/v3/users")
+	wire.Sent(t, reqs[0], http.MethodPost, "/v3/users")
 	wiretest.NoOnBehalfOf(t, reqs[0])
 	wiretest.JSONBody(t, reqs[0], `{"uid":"Ann","name":"Ann","tags":["vip"]}`)
-	assertWire(t, reqs[1], http.MethodPost, "/v3/users")
+	wire.Sent(t, reqs[1], http.MethodPost, "/v3/users")
 	wiretest.JSONBody(t, reqs[1], `{"uid":"bob","name":"Bob","withAuthToken":true}`)
 
 	assert.Equal(t, []chat.BulkResult[chat.User]{
@@ -99,7 +99,7 @@ func TestBulkUpdateWire(t *testing.T) {
 	}, one)
 	require.NoError(t, err)
 	r := m.Only()
-	assertWire(t, r, http.MethodPut, "/v3/users/a%2Fb")
+	wire.Sent(t, r, http.MethodPut, "/v3/users/a%2Fb")
 	wiretest.NoOnBehalfOf(t, r)
 	wiretest.JSONBody(t, r, `{"name":"New","unset":["avatar"]}`)
 	assert.Equal(t, chat.BulkResult[chat.User]{Index: 0, Key: "a/b", Success: true, Data: &chat.User{UID: "a/b", Name: "New"}}, res[0])

@@ -44,7 +44,7 @@ func TestUsersCreate(t *testing.T) {
 	require.NoError(t, err)
 
 	r := m.Only()
-	assertWire(t, r, http.MethodPost, "/v3/users")
+	wire.Sent(t, r, http.MethodPost, "/v3/users")
 	wiretest.NoOnBehalfOf(t, r)
 	wiretest.JSONBody(t, r, `{"uid":"cometchat-uid-5","name":"John Paul","avatar":"https://example.com/jp.png",
 		"link":"https://example.com/jp","role":"default","statusMessage":"busy",
@@ -129,7 +129,7 @@ func TestUsersGet(t *testing.T) {
 			require.NoError(t, err)
 
 			r := m.Only()
-			assertWire(t, r, http.MethodGet, tt.wantPath)
+			wire.Sent(t, r, http.MethodGet, tt.wantPath)
 			assert.Empty(t, r.RawQuery, "query")
 			assert.Empty(t, r.Fragment, "fragment")
 			wiretest.NoBody(t, r)
@@ -236,7 +236,7 @@ func TestUsersList(t *testing.T) {
 			require.NoError(t, err)
 
 			r := m.Only()
-			assertWire(t, r, http.MethodGet, "/v3/users")
+			wire.Sent(t, r, http.MethodGet, "/v3/users")
 			wiretest.NoBody(t, r)
 			got := map[string]string{}
 			for k, vs := range r.Query {
@@ -384,7 +384,7 @@ func TestUsersUpdate(t *testing.T) {
 	require.NoError(t, err)
 
 	r := m.Only()
-	assertWire(t, r, http.MethodPut, "/v3/users/cometchat-uid-5")
+	wire.Sent(t, r, http.MethodPut, "/v3/users/cometchat-uid-5")
 	wiretest.JSONBody(t, r, `{"name":"Johnny","metadata":{"email":"j@example.com"},"tags":["a"],"unset":["avatar","link"]}`)
 	assert.Equal(t, "Johnny", user.Name)
 	assert.Equal(t, chat.Timestamp(1638354799), user.UpdatedAt)
@@ -434,7 +434,7 @@ func TestUsersDelete(t *testing.T) {
 			require.NoError(t, err)
 
 			r := m.Only()
-			assertWire(t, r, http.MethodDelete, "/v3/users/u%2F1")
+			wire.Sent(t, r, http.MethodDelete, "/v3/users/u%2F1")
 			if tt.wantBody == "" {
 				wiretest.NoBody(t, r)
 			} else {
@@ -498,7 +498,7 @@ func TestUsersDeactivate(t *testing.T) {
 	require.NoError(t, err)
 
 	r := m.Only()
-	assertWire(t, r, http.MethodDelete, "/v3/users")
+	wire.Sent(t, r, http.MethodDelete, "/v3/users")
 	wiretest.JSONBody(t, r, `{"uidsToDeactivate":["cometchat-uid-4","cometchat-uid-5","Ghost-1"]}`)
 	assert.Equal(t, &chat.DeactivateUsersResponse{
 		DeactivatedUIDs:        []string{"cometchat-uid-4"},
@@ -535,7 +535,7 @@ func TestUsersReactivate(t *testing.T) {
 	require.NoError(t, err)
 
 	r := m.Only()
-	assertWire(t, r, http.MethodPut, "/v3/users")
+	wire.Sent(t, r, http.MethodPut, "/v3/users")
 	wiretest.JSONBody(t, r, `{"uidsToActivate":["cometchat-uid-4","cometchat-uid-5"]}`)
 	assert.Equal(t, &chat.ReactivateUsersResponse{ReactivatedUIDs: []string{"cometchat-uid-4", "cometchat-uid-5"}}, res)
 
@@ -608,7 +608,7 @@ func TestUsersUpsert(t *testing.T) {
 		assert.Equal(t, "u1", u.UID)
 		assert.Equal(t, chat.Secret("u1_tok"), u.AuthToken)
 		r := m.Only()
-		assertWire(t, r, http.MethodPost, "/v3/users")
+		wire.Sent(t, r, http.MethodPost, "/v3/users")
 		wiretest.JSONBody(t, r, `{"uid":"u1","name":"Ann","avatar":"https://a.example/1.png","role":"default",
 			"metadata":{"plan":"pro"},"tags":["vip"],"withAuthToken":true}`)
 	})
@@ -634,7 +634,7 @@ func TestUsersUpsert(t *testing.T) {
 			assert.Equal(t, "Ann", u.Name)
 			reqs := m.Requests()
 			require.Len(t, reqs, 2)
-			assertWire(t, reqs[1], http.MethodPut, "/v3/users/u1")
+			wire.Sent(t, reqs[1], http.MethodPut, "/v3/users/u1")
 			wiretest.JSONBody(t, reqs[1], `{"name":"Ann","avatar":"https://a.example/1.png","role":"default","metadata":{"plan":"pro"},"tags":["vip"]}`)
 			assert.Equal(t, "t1", reqs[1].Header.Get("X-Trace"), "the options go with both calls")
 		})

@@ -51,68 +51,68 @@ func wantApp() *management.App {
 
 func TestAppsWire(t *testing.T) {
 	ctx := context.Background()
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*management.Client]{
 		{
-			name: "create",
-			call: func(c *management.Client) (any, error) {
+			Name: "create",
+			Call: func(c *management.Client) (any, error) {
 				return c.Apps.Create(ctx, &management.CreateAppRequest{Name: "Shop", Region: chat.RegionUS, Version: "3", SkipSampleData: new(false)})
 			},
-			response: `{"data":` + appJSON + `}`,
-			method:   http.MethodPost, path: "/apps",
-			body: `{"name":"Shop","region":"us","version":"3","skipSampleData":false}`,
-			want: wantApp(),
+			Reply:  `{"data":` + appJSON + `}`,
+			Method: http.MethodPost, Path: "/apps",
+			Body: `{"name":"Shop","region":"us","version":"3","skipSampleData":false}`,
+			Want: wantApp(),
 		},
 		{
-			name: "create minimal",
-			call: func(c *management.Client) (any, error) {
+			Name: "create minimal",
+			Call: func(c *management.Client) (any, error) {
 				return c.Apps.Create(ctx, &management.CreateAppRequest{Name: "Shop", Region: chat.RegionEU})
 			},
-			response: `{"data":{"id":"x"}}`,
-			method:   http.MethodPost, path: "/apps",
-			body: `{"name":"Shop","region":"eu"}`,
-			want: &management.App{ID: "x"},
+			Reply:  `{"data":{"id":"x"}}`,
+			Method: http.MethodPost, Path: "/apps",
+			Body: `{"name":"Shop","region":"eu"}`,
+			Want: &management.App{ID: "x"},
 		},
 		{
-			name: "list",
-			call: func(c *management.Client) (any, error) {
+			Name: "list",
+			Call: func(c *management.Client) (any, error) {
 				return c.Apps.List(ctx, &management.ListAppsOptions{SearchKey: "sh op", PerPage: 10, Page: 2})
 			},
-			response: `{"data":[` + appJSON + `],"meta":{"pagination":{"total":11,"count":1,"per_page":10,"current_page":2,"total_pages":2}}}`,
-			method:   http.MethodGet, path: "/apps", query: "page=2&perPage=10&searchKey=sh+op",
-			want: &chat.Page[management.App]{Data: []management.App{*wantApp()}, Meta: chat.PageMeta{Pagination: &chat.Pagination{
+			Reply:  `{"data":[` + appJSON + `],"meta":{"pagination":{"total":11,"count":1,"per_page":10,"current_page":2,"total_pages":2}}}`,
+			Method: http.MethodGet, Path: "/apps", Query: "page=2&perPage=10&searchKey=sh+op",
+			Want: &chat.Page[management.App]{Data: []management.App{*wantApp()}, Meta: chat.PageMeta{Pagination: &chat.Pagination{
 				Total: 11, Count: 1, PerPage: 10, CurrentPage: 2, TotalPages: 2}}},
 		},
 		{
-			name:     "list without options",
-			call:     func(c *management.Client) (any, error) { return c.Apps.List(ctx, nil) },
-			response: `{"data":[]}`,
-			method:   http.MethodGet, path: "/apps",
-			want: &chat.Page[management.App]{Data: []management.App{}},
+			Name:   "list without options",
+			Call:   func(c *management.Client) (any, error) { return c.Apps.List(ctx, nil) },
+			Reply:  `{"data":[]}`,
+			Method: http.MethodGet, Path: "/apps",
+			Want: &chat.Page[management.App]{Data: []management.App{}},
 		},
 		{
-			name:     "delete",
-			call:     func(c *management.Client) (any, error) { return c.Apps.Delete(ctx, "app/1") },
-			response: `{"data":{"success":true,"scheduledToDeleteAt":1700000000}}`,
-			method:   http.MethodDelete, path: "/apps/app%2F1",
-			want: &management.DeleteAppResult{Success: true, ScheduledToDeleteAt: 1700000000},
+			Name:   "delete",
+			Call:   func(c *management.Client) (any, error) { return c.Apps.Delete(ctx, "app/1") },
+			Reply:  `{"data":{"success":true,"scheduledToDeleteAt":1700000000}}`,
+			Method: http.MethodDelete, Path: "/apps/app%2F1",
+			Want: &management.DeleteAppResult{Success: true, ScheduledToDeleteAt: 1700000000},
 		},
 		{
-			name: "usage, previous cycle",
-			call: func(c *management.Client) (any, error) {
+			Name: "usage, previous cycle",
+			Call: func(c *management.Client) (any, error) {
 				return c.Apps.RequestUsage(ctx, "parent", &management.UsageRequest{UsePreviousBillingCycle: true})
 			},
-			response: `{"data":{"success":true,"message":"The report will be emailed."}}`,
-			method:   http.MethodPost, path: "/apps/parent/usage",
-			body: `{"usePreviousBillingCycle":true}`,
-			want: &chat.Result{Success: true, Message: "The report will be emailed."},
+			Reply:  `{"data":{"success":true,"message":"The report will be emailed."}}`,
+			Method: http.MethodPost, Path: "/apps/parent/usage",
+			Body: `{"usePreviousBillingCycle":true}`,
+			Want: &chat.Result{Success: true, Message: "The report will be emailed."},
 		},
 		{
-			name:     "usage, nil request sends the current cycle",
-			call:     func(c *management.Client) (any, error) { return c.Apps.RequestUsage(ctx, "parent", nil) },
-			response: `{"data":{"success":true}}`,
-			method:   http.MethodPost, path: "/apps/parent/usage",
-			body: `{"usePreviousBillingCycle":false}`,
-			want: &chat.Result{Success: true},
+			Name:   "usage, nil request sends the current cycle",
+			Call:   func(c *management.Client) (any, error) { return c.Apps.RequestUsage(ctx, "parent", nil) },
+			Reply:  `{"data":{"success":true}}`,
+			Method: http.MethodPost, Path: "/apps/parent/usage",
+			Body: `{"usePreviousBillingCycle":false}`,
+			Want: &chat.Result{Success: true},
 		},
 	})
 }

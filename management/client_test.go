@@ -3,7 +3,6 @@ package management_test
 import (
 	"fmt"
 	"io"
-	"maps"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -45,59 +44,17 @@ func newMockAPI(t testing.TB, opts ...chat.Option) *mockAPI {
 	return m
 }
 
-// credentials are the headers every management call carries; it never
-// sends an apikey.
-var credentials = map[string]string{"key": testKey, "secret": testSecret}
-
-// assertWire checks the request line and the credential headers of a
-// management call.
-func assertWire(t *testing.T, r wiretest.Request, method, escapedPath string) {
-	t.Helper()
-	assert.Equal(t, method, r.Method, "method")
-	assert.Equal(t, escapedPath, r.Path, "escaped path")
-	assert.Equal(t, testHost, r.Host, "host")
-	for k, v := range credentials {
-		assert.Equal(t, []string{v}, r.Header.Values(k), k+" header")
-	}
-	assert.Empty(t, r.Header.Values("apikey"), "apikey header")
-}
-
-// wireCase is one operation's expected wire and decoded result.
-type wireCase struct {
-	name     string
-	call     func(c *management.Client) (any, error)
-	response string
-	method   string
-	path     string
-	query    string
-	header   map[string]string // further headers the request must carry
-	body     string            // JSON; "" means no body
-	want     any
-	check    func(t *testing.T, r wiretest.Request, got any) // instead of want, when set
-}
-
-// runWire runs each case against a mock API answering 200 with its
-// response, and checks the one request the call sent.
-func runWire(t *testing.T, tests []wireCase) {
-	t.Helper()
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			m.Reply(http.StatusOK, tt.response)
-			got, err := tt.call(m.client)
-			require.NoError(t, err)
-			r := m.Only()
-			header := maps.Clone(credentials)
-			maps.Copy(header, tt.header)
-			wiretest.Check(t, r, wiretest.Expect{Method: tt.method, Host: testHost, Path: tt.path, Query: tt.query,
-				Body: tt.body, Header: header, Absent: []string{"apikey"}})
-			if tt.check != nil {
-				tt.check(t, r, got)
-			} else {
-				assert.Equal(t, tt.want, got)
-			}
-		})
-	}
+// wire is the management client as the wire harness drives it: a client
+// over a fresh mock, its requests to the management API's host, each with
+// the key and secret and never an apikey.
+var wire = wiretest.Harness[*management.Client]{
+	New: func(t testing.TB) (*wiretest.Mock, *management.Client) {
+		m := newMockAPI(t)
+		return m.Mock, m.client
+	},
+	Host:        func(string) string { return testHost },
+	Credentials: map[string]string{"key": testKey, "secret": testSecret},
+	Absent:      []string{"apikey"},
 }
 
 func TestNewClientValidates(t *testing.T) {

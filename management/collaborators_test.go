@@ -16,20 +16,20 @@ import (
 
 func TestCollaboratorsWire(t *testing.T) {
 	ctx := context.Background()
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*management.Client]{
 		{
-			name: "update",
-			call: func(c *management.Client) (any, error) {
+			Name: "update",
+			Call: func(c *management.Client) (any, error) {
 				return c.Collaborators.Update(ctx, "app 1", &management.UpdateCollaboratorsRequest{
 					Admins: []string{"admin1@example.com", "admin2@example.com"}, CollaboratorsToRemove: []string{"old@example.com"},
 				})
 			},
 			// The reference's example: empty categories are arrays.
-			response: `{"data":{"collaboratorsToRemove":[],"admins":{"admin1@example.com":{"success":true},
+			Reply: `{"data":{"collaboratorsToRemove":[],"admins":{"admin1@example.com":{"success":true},
 				"admin2@example.com":{"success":false,"message":"nope"}},"developers":{"dev@example.com":{"success":true}},"moderators":[]}}`,
-			method: http.MethodPost, path: "/apps/app%201/collaborators",
-			body: `{"admins":["admin1@example.com","admin2@example.com"],"collaboratorsToRemove":["old@example.com"]}`,
-			want: &management.CollaboratorsUpdate{
+			Method: http.MethodPost, Path: "/apps/app%201/collaborators",
+			Body: `{"admins":["admin1@example.com","admin2@example.com"],"collaboratorsToRemove":["old@example.com"]}`,
+			Want: &management.CollaboratorsUpdate{
 				Admins: management.Results{
 					"admin1@example.com": {Success: true},
 					"admin2@example.com": {Success: false, Message: "nope"},
@@ -40,12 +40,12 @@ func TestCollaboratorsWire(t *testing.T) {
 			},
 		},
 		{
-			name: "list",
-			call: func(c *management.Client) (any, error) { return c.Collaborators.List(ctx, "app1") },
-			response: `{"data":[{"id":"17","name":"Ann","email":"ann@example.com","role":"admin","createdAt":1700000000},
+			Name: "list",
+			Call: func(c *management.Client) (any, error) { return c.Collaborators.List(ctx, "app1") },
+			Reply: `{"data":[{"id":"17","name":"Ann","email":"ann@example.com","role":"admin","createdAt":1700000000},
 				{"id":18,"email":"dev@example.com","role":"developer","createdAt":"1700000001"}]}`,
-			method: http.MethodGet, path: "/apps/app1/collaborators",
-			want: []management.Collaborator{
+			Method: http.MethodGet, Path: "/apps/app1/collaborators",
+			Want: []management.Collaborator{
 				{ID: "17", Name: "Ann", Email: "ann@example.com", Role: management.RoleAdmin, CreatedAt: 1700000000},
 				{ID: "18", Email: "dev@example.com", Role: management.RoleDeveloper, CreatedAt: 1700000001},
 			},

@@ -45,127 +45,127 @@ func settingsReply(settings string) string {
 func TestExtensionsWire(t *testing.T) {
 	ctx := context.Background()
 	giphy := &management.GiphySettings{GiphyAPIKey: "giphy-key"}
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*management.Client]{
 		{
-			name: "list",
-			call: func(c *management.Client) (any, error) {
+			Name: "list",
+			Call: func(c *management.Client) (any, error) {
 				return c.Extensions.List(ctx, "app1", &management.ListExtensionsOptions{PerPage: 1})
 			},
-			response: `{"data":[` + extensionJSON + `],"meta":{"pagination":{"total":2,"count":1,"per_page":1,"current_page":1,
+			Reply: `{"data":[` + extensionJSON + `],"meta":{"pagination":{"total":2,"count":1,"per_page":1,"current_page":1,
 				"total_pages":2,"links":{"next":"https://apimgmt.cometchat.io/apps/app1/extensions?page=2&perPage=1"}}}}`,
-			method: http.MethodGet, path: "/apps/app1/extensions", query: "perPage=1",
-			want: &chat.Page[management.Extension]{Data: []management.Extension{wantExtension()}, Meta: chat.PageMeta{
+			Method: http.MethodGet, Path: "/apps/app1/extensions", Query: "perPage=1",
+			Want: &chat.Page[management.Extension]{Data: []management.Extension{wantExtension()}, Meta: chat.PageMeta{
 				Pagination: &chat.Pagination{Total: 2, Count: 1, PerPage: 1, CurrentPage: 1, TotalPages: 2,
 					Links: &chat.PageLinks{Next: "https://apimgmt.cometchat.io/apps/app1/extensions?page=2&perPage=1"}},
 			}},
 		},
 		{
-			name: "set enabled",
-			call: func(c *management.Client) (any, error) {
+			Name: "set enabled",
+			Call: func(c *management.Client) (any, error) {
 				return c.Extensions.SetEnabled(ctx, "app1", &management.SetExtensionsRequest{
 					Enabled: []management.ExtensionID{management.ExtensionPolls, management.ExtensionGiphy}, Disabled: []management.ExtensionID{"stickers"},
 				})
 			},
-			response: `{"data":{"enabled":{"polls":{"success":true,"message":"ok"},"gifs-giphy":{"success":true}},"disabled":{"stickers":{"success":true}}}}`,
-			method:   http.MethodPost, path: "/apps/app1/extensions",
-			body: `{"enabled":["polls","gifs-giphy"],"disabled":["stickers"]}`,
-			want: &management.ExtensionsUpdate{
+			Reply:  `{"data":{"enabled":{"polls":{"success":true,"message":"ok"},"gifs-giphy":{"success":true}},"disabled":{"stickers":{"success":true}}}}`,
+			Method: http.MethodPost, Path: "/apps/app1/extensions",
+			Body: `{"enabled":["polls","gifs-giphy"],"disabled":["stickers"]}`,
+			Want: &management.ExtensionsUpdate{
 				Enabled:  management.Results{"polls": {Success: true, Message: "ok"}, "gifs-giphy": {Success: true}},
 				Disabled: management.Results{"stickers": {Success: true}},
 			},
 		},
 		{
-			name: "store settings raw",
-			call: func(c *management.Client) (any, error) {
+			Name: "store settings raw",
+			Call: func(c *management.Client) (any, error) {
 				return c.Extensions.StoreSettings(ctx, "app1", "custom-ext", json.RawMessage(`{"a":1}`))
 			},
-			response: settingsReply(`{"a":1}`),
-			method:   http.MethodPost, path: "/apps/app1/extensions/custom-ext/v1/settings",
-			body: `{"settings":{"a":1}}`,
-			want: &management.ExtensionReply[management.SettingsBody]{StatusCode: 200, Success: true, ResponseTime: 12.5,
+			Reply:  settingsReply(`{"a":1}`),
+			Method: http.MethodPost, Path: "/apps/app1/extensions/custom-ext/v1/settings",
+			Body: `{"settings":{"a":1}}`,
+			Want: &management.ExtensionReply[management.SettingsBody]{StatusCode: 200, Success: true, ResponseTime: 12.5,
 				Body: management.SettingsBody{Data: management.SettingsData{Settings: management.RawSettings(`{"a":1}`)}}},
 		},
 		{
-			name: "update settings raw",
-			call: func(c *management.Client) (any, error) {
+			Name: "update settings raw",
+			Call: func(c *management.Client) (any, error) {
 				return c.Extensions.UpdateSettings(ctx, "app1", management.ExtensionStickers, map[string]bool{"dropMessage": true})
 			},
-			response: settingsReply(`{"dropMessage":true}`),
-			method:   http.MethodPut, path: "/apps/app1/extensions/stickers/v1/settings",
-			body: `{"settings":{"dropMessage":true}}`,
-			want: &management.ExtensionReply[management.SettingsBody]{StatusCode: 200, Success: true, ResponseTime: 12.5,
+			Reply:  settingsReply(`{"dropMessage":true}`),
+			Method: http.MethodPut, Path: "/apps/app1/extensions/stickers/v1/settings",
+			Body: `{"settings":{"dropMessage":true}}`,
+			Want: &management.ExtensionReply[management.SettingsBody]{StatusCode: 200, Success: true, ResponseTime: 12.5,
 				Body: management.SettingsBody{Data: management.SettingsData{Settings: management.RawSettings(`{"dropMessage":true}`)}}},
 		},
 		{
-			name: "get settings raw",
-			call: func(c *management.Client) (any, error) {
+			Name: "get settings raw",
+			Call: func(c *management.Client) (any, error) {
 				return c.Extensions.GetSettings(ctx, "app1", management.ExtensionXSSFilter)
 			},
-			response: settingsReply(`{"dropMessage":false,"appId":"app1"}`),
-			method:   http.MethodGet, path: "/apps/app1/extensions/xss-filter/v1/settings",
-			want: &management.ExtensionReply[management.SettingsBody]{StatusCode: 200, Success: true, ResponseTime: 12.5,
+			Reply:  settingsReply(`{"dropMessage":false,"appId":"app1"}`),
+			Method: http.MethodGet, Path: "/apps/app1/extensions/xss-filter/v1/settings",
+			Want: &management.ExtensionReply[management.SettingsBody]{StatusCode: 200, Success: true, ResponseTime: 12.5,
 				Body: management.SettingsBody{Data: management.SettingsData{Settings: management.RawSettings(`{"dropMessage":false,"appId":"app1"}`)}}},
 		},
 		{
-			name: "delete settings raw",
-			call: func(c *management.Client) (any, error) {
+			Name: "delete settings raw",
+			Call: func(c *management.Client) (any, error) {
 				return c.Extensions.DeleteSettings(ctx, "app1", management.ExtensionGiphy)
 			},
-			response: `{"data":{"statusCode":200,"success":true,"body":{"data":{"success":true}}}}`,
-			method:   http.MethodDelete, path: "/apps/app1/extensions/gifs-giphy/v1/settings",
-			check: func(t *testing.T, _ wiretest.Request, got any) {
+			Reply:  `{"data":{"statusCode":200,"success":true,"body":{"data":{"success":true}}}}`,
+			Method: http.MethodDelete, Path: "/apps/app1/extensions/gifs-giphy/v1/settings",
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				r := got.(*management.ExtensionReply[management.SettingsBody])
 				assert.True(t, r.Body.OK())
 				assert.Empty(t, r.Body.Data.Settings)
 			},
 		},
 		{
-			name: "delete settings, sms-notification answers body.success",
-			call: func(c *management.Client) (any, error) {
+			Name: "delete settings, sms-notification answers body.success",
+			Call: func(c *management.Client) (any, error) {
 				return c.Extensions.DeleteSettings(ctx, "app1", management.ExtensionSMSNotification)
 			},
-			response: `{"data":{"statusCode":200,"success":true,"body":{"success":true}}}`,
-			method:   http.MethodDelete, path: "/apps/app1/extensions/sms-notification/v1/settings",
-			check: func(t *testing.T, _ wiretest.Request, got any) {
+			Reply:  `{"data":{"statusCode":200,"success":true,"body":{"success":true}}}`,
+			Method: http.MethodDelete, Path: "/apps/app1/extensions/sms-notification/v1/settings",
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				assert.True(t, got.(*management.ExtensionReply[management.SettingsBody]).Body.OK())
 			},
 		},
 		{
-			name: "store typed",
-			call: func(c *management.Client) (any, error) {
+			Name: "store typed",
+			Call: func(c *management.Client) (any, error) {
 				return management.StoreExtensionSettings(ctx, c.Extensions, "app1", giphy)
 			},
-			response: settingsReply(`{"giphyApiKey":"giphy-key"}`),
-			method:   http.MethodPost, path: "/apps/app1/extensions/gifs-giphy/v1/settings",
-			body: `{"settings":{"giphyApiKey":"giphy-key"}}`,
-			check: func(t *testing.T, _ wiretest.Request, got any) {
+			Reply:  settingsReply(`{"giphyApiKey":"giphy-key"}`),
+			Method: http.MethodPost, Path: "/apps/app1/extensions/gifs-giphy/v1/settings",
+			Body: `{"settings":{"giphyApiKey":"giphy-key"}}`,
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				var s management.GiphySettings
 				require.NoError(t, got.(*management.ExtensionReply[management.SettingsBody]).Body.Data.Settings.Decode(&s))
 				assert.Equal(t, *giphy, s)
 			},
 		},
 		{
-			name: "update typed: booleans and numbers are sent, empty strings are not",
-			call: func(c *management.Client) (any, error) {
+			Name: "update typed: booleans and numbers are sent, empty strings are not",
+			Call: func(c *management.Client) (any, error) {
 				return management.UpdateExtensionSettings(ctx, c.Extensions, "app1", &management.ReportMessageSettings{
 					ReportSettings: management.ReportSettings{MaxReports: 3, WebhookURL: "https://hook.example.com"},
 				})
 			},
-			response: settingsReply(`{}`),
-			method:   http.MethodPut, path: "/apps/app1/extensions/report-message/v1/settings",
-			body:  `{"settings":{"maxReports":3,"useWebhook":false,"webhookURL":"https://hook.example.com"}}`,
-			check: func(*testing.T, wiretest.Request, any) {},
+			Reply:  settingsReply(`{}`),
+			Method: http.MethodPut, Path: "/apps/app1/extensions/report-message/v1/settings",
+			Body:  `{"settings":{"maxReports":3,"useWebhook":false,"webhookURL":"https://hook.example.com"}}`,
+			Check: func(*testing.T, wiretest.Request, any) {},
 		},
 		{
-			name: "get typed",
-			call: func(c *management.Client) (any, error) {
+			Name: "get typed",
+			Call: func(c *management.Client) (any, error) {
 				return management.GetExtensionSettings[management.PushNotificationSettings](ctx, c.Extensions, "app1")
 			},
-			response: settingsReply(`{"appId":"app1","version":2,"pushProvider":1,"useP8":true,"sendNewMessageNotification":"true",
+			Reply: settingsReply(`{"appId":"app1","version":2,"pushProvider":1,"useP8":true,"sendNewMessageNotification":"true",
 				"fcmCredentials":{"project_id":"p","client_email":"c@example.com","private_key":"-----BEGIN PRIVATE KEY-----x","private_key_id":"k1"},
 				"notificationInPayload":{"ios":true},"cometchatMessagePayloadOptions":{"trimMessageText":true},"keyId":"K","teamId":"T"}`),
-			method: http.MethodGet, path: "/apps/app1/extensions/push-notification/v1/settings",
-			want: &management.PushNotificationSettings{
+			Method: http.MethodGet, Path: "/apps/app1/extensions/push-notification/v1/settings",
+			Want: &management.PushNotificationSettings{
 				AppID: "app1", Version: 2, PushProvider: 1, UseP8: true, SendNewMessageNotification: true,
 				FCMCredentials:                 &management.FCMCredentials{ProjectID: "p", ClientEmail: "c@example.com", PrivateKey: "-----BEGIN PRIVATE KEY-----x", PrivateKeyID: "k1"},
 				NotificationInPayload:          &management.NotificationInPayload{IOS: true},
@@ -174,64 +174,64 @@ func TestExtensionsWire(t *testing.T) {
 			},
 		},
 		{
-			name: "get typed, no settings stored",
-			call: func(c *management.Client) (any, error) {
+			Name: "get typed, no settings stored",
+			Call: func(c *management.Client) (any, error) {
 				return management.GetExtensionSettings[management.ProfanityFilterSettings](ctx, c.Extensions, "app1")
 			},
-			response: `{"data":{"statusCode":200,"success":true,"body":{"data":{}}}}`,
-			method:   http.MethodGet, path: "/apps/app1/extensions/profanity-filter/v1/settings",
-			want: &management.ProfanityFilterSettings{},
+			Reply:  `{"data":{"statusCode":200,"success":true,"body":{"data":{}}}}`,
+			Method: http.MethodGet, Path: "/apps/app1/extensions/profanity-filter/v1/settings",
+			Want: &management.ProfanityFilterSettings{},
 		},
 		{
-			name: "delete typed",
-			call: func(c *management.Client) (any, error) {
+			Name: "delete typed",
+			Call: func(c *management.Client) (any, error) {
 				return management.DeleteExtensionSettings[management.DataMaskingSettings](ctx, c.Extensions, "app1")
 			},
-			response: `{"data":{"statusCode":200,"success":true,"body":{"data":{"success":true}}}}`,
-			method:   http.MethodDelete, path: "/apps/app1/extensions/data-masking/v1/settings",
-			check: func(t *testing.T, _ wiretest.Request, got any) {
+			Reply:  `{"data":{"statusCode":200,"success":true,"body":{"data":{"success":true}}}}`,
+			Method: http.MethodDelete, Path: "/apps/app1/extensions/data-masking/v1/settings",
+			Check: func(t *testing.T, _ wiretest.Request, got any) {
 				assert.True(t, got.(*management.ExtensionReply[management.SettingsBody]).Body.OK())
 			},
 		},
 		{
-			name: "store chat widget",
-			call: func(c *management.Client) (any, error) {
+			Name: "store chat widget",
+			Call: func(c *management.Client) (any, error) {
 				return c.Extensions.StoreChatWidget(ctx, "app1", map[string]any{"name": "Support", "version": "v2"})
 			},
-			response: `{"data":{"statusCode":200,"success":true,"body":{"data":{"widgetId":"8fbe4a2f"}}}}`,
-			method:   http.MethodPost, path: "/apps/app1/extensions/widget/v2/settings",
-			body: `{"settings":{"name":"Support","version":"v2"}}`,
-			want: &management.ExtensionReply[management.WidgetBody]{StatusCode: 200, Success: true,
+			Reply:  `{"data":{"statusCode":200,"success":true,"body":{"data":{"widgetId":"8fbe4a2f"}}}}`,
+			Method: http.MethodPost, Path: "/apps/app1/extensions/widget/v2/settings",
+			Body: `{"settings":{"name":"Support","version":"v2"}}`,
+			Want: &management.ExtensionReply[management.WidgetBody]{StatusCode: 200, Success: true,
 				Body: management.WidgetBody{Data: management.WidgetData{WidgetID: "8fbe4a2f"}}},
 		},
 		{
-			name: "update chat widget adds the widget id to the settings",
-			call: func(c *management.Client) (any, error) {
+			Name: "update chat widget adds the widget id to the settings",
+			Call: func(c *management.Client) (any, error) {
 				return c.Extensions.UpdateChatWidget(ctx, "app1", "8fbe4a2f", json.RawMessage(`{"name":"Help","main":{"send_files":false}}`))
 			},
-			response: `{"data":{"statusCode":200,"success":true,"body":{"data":{"success":true}}}}`,
-			method:   http.MethodPut, path: "/apps/app1/extensions/widget/v2/settings",
-			body: `{"settings":{"name":"Help","main":{"send_files":false},"widgetId":"8fbe4a2f"}}`,
-			want: &management.ExtensionReply[management.WidgetBody]{StatusCode: 200, Success: true,
+			Reply:  `{"data":{"statusCode":200,"success":true,"body":{"data":{"success":true}}}}`,
+			Method: http.MethodPut, Path: "/apps/app1/extensions/widget/v2/settings",
+			Body: `{"settings":{"name":"Help","main":{"send_files":false},"widgetId":"8fbe4a2f"}}`,
+			Want: &management.ExtensionReply[management.WidgetBody]{StatusCode: 200, Success: true,
 				Body: management.WidgetBody{Data: management.WidgetData{Success: true}}},
 		},
 		{
-			name: "list chat widgets",
-			call: func(c *management.Client) (any, error) { return c.Extensions.ListChatWidgets(ctx, "app1") },
-			response: `{"data":{"statusCode":200,"success":true,"body":{"data":[{"configuration":{"name":"Help","version":"v2","appId":"app1"},
+			Name: "list chat widgets",
+			Call: func(c *management.Client) (any, error) { return c.Extensions.ListChatWidgets(ctx, "app1") },
+			Reply: `{"data":{"statusCode":200,"success":true,"body":{"data":[{"configuration":{"name":"Help","version":"v2","appId":"app1"},
 				"widgetId":"8fbe4a2f"}]}}}`,
-			method: http.MethodGet, path: "/apps/app1/extensions/widget/v2/settings",
-			want: &management.ExtensionReply[management.WidgetListBody]{StatusCode: 200, Success: true,
+			Method: http.MethodGet, Path: "/apps/app1/extensions/widget/v2/settings",
+			Want: &management.ExtensionReply[management.WidgetListBody]{StatusCode: 200, Success: true,
 				Body: management.WidgetListBody{Data: []management.ChatWidget{
 					{WidgetID: "8fbe4a2f", Configuration: json.RawMessage(`{"name":"Help","version":"v2","appId":"app1"}`)},
 				}}},
 		},
 		{
-			name:     "query certificates",
-			call:     func(c *management.Client) (any, error) { return c.Extensions.QueryCertificates(ctx, "app1") },
-			response: `{"data":{"statusCode":200,"success":true,"body":{"success":true},"responseTime":3}}`,
-			method:   http.MethodGet, path: "/apps/app1/extensions/push-notification/v1/query-certificates",
-			want: &management.ExtensionReply[management.CertificatesBody]{StatusCode: 200, Success: true, ResponseTime: 3,
+			Name:   "query certificates",
+			Call:   func(c *management.Client) (any, error) { return c.Extensions.QueryCertificates(ctx, "app1") },
+			Reply:  `{"data":{"statusCode":200,"success":true,"body":{"success":true},"responseTime":3}}`,
+			Method: http.MethodGet, Path: "/apps/app1/extensions/push-notification/v1/query-certificates",
+			Want: &management.ExtensionReply[management.CertificatesBody]{StatusCode: 200, Success: true, ResponseTime: 3,
 				Body: management.CertificatesBody{Success: true}},
 		},
 	})
@@ -270,7 +270,7 @@ func TestExtensionsUploadCertificates(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, got.Body)
 			r := m.Only()
-			assertWire(t, r, http.MethodPost, "/apps/app1/extensions/push-notification/v1/"+tt.op)
+			wire.Sent(t, r, http.MethodPost, "/apps/app1/extensions/push-notification/v1/"+tt.op)
 			mediaType, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 			require.NoError(t, err)
 			assert.Equal(t, "multipart/form-data", mediaType)

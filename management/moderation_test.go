@@ -41,98 +41,98 @@ var modKeywords = &chat.KeywordList{ID: "spam-words", Name: "Spam", Category: ch
 func TestModerationWire(t *testing.T) {
 	ctx := context.Background()
 	deleted := &chat.Result{Success: true, Message: "deleted"}
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*management.Client]{
 		{
-			name: "CreateRule",
-			call: func(c *management.Client) (any, error) {
+			Name: "CreateRule",
+			Call: func(c *management.Client) (any, error) {
 				return c.Moderation.CreateRule(ctx, "app1", &chat.CreateRuleRequest{ID: "no-spam", Name: "No spam", Actions: []chat.RuleAction{chat.ActionBlockMessage},
 					Conditions: []chat.RuleCondition{{Operand: chat.ConditionText, Operator: chat.ConditionContains, Category: chat.KeywordWord,
 						KeywordReference: true, Values: []string{"spam-words"}}}})
 			},
-			response: `{"data":` + modRuleJSON + `}`,
-			method:   http.MethodPost, path: "/apps/app1/moderation/rules",
-			body: `{"id":"no-spam","name":"No spam","action":["blockMessage"],"conditions":[{"operand":"text","operator":"contains","category":"word",
+			Reply:  `{"data":` + modRuleJSON + `}`,
+			Method: http.MethodPost, Path: "/apps/app1/moderation/rules",
+			Body: `{"id":"no-spam","name":"No spam","action":["blockMessage"],"conditions":[{"operand":"text","operator":"contains","category":"word",
 				"isKeywordReferencePresent":true,"isMediaPresent":false,"value":["spam-words"]}]}`,
-			want: modRule,
+			Want: modRule,
 		},
 		{
-			name: "ListRules",
-			call: func(c *management.Client) (any, error) {
+			Name: "ListRules",
+			Call: func(c *management.Client) (any, error) {
 				return c.Moderation.ListRules(ctx, "app1", &chat.ListRulesOptions{CursorOptions: chat.CursorOptions{Limit: 5}})
 			},
-			response: `{"data":[` + modRuleJSON + `],"meta":{"current":{"limit":5,"count":1}}}`,
-			method:   http.MethodGet, path: "/apps/app1/moderation/rules", query: "limit=5",
-			want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*modRule}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 5, Count: 1}}},
+			Reply:  `{"data":[` + modRuleJSON + `],"meta":{"current":{"limit":5,"count":1}}}`,
+			Method: http.MethodGet, Path: "/apps/app1/moderation/rules", Query: "limit=5",
+			Want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*modRule}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 5, Count: 1}}},
 		},
 		{
-			name:     "GetRule",
-			call:     func(c *management.Client) (any, error) { return c.Moderation.GetRule(ctx, "app 1", "no/spam") },
-			response: `{"data":` + modRuleJSON + `}`,
-			method:   http.MethodGet, path: "/apps/app%201/moderation/rules/no%2Fspam", want: modRule,
+			Name:   "GetRule",
+			Call:   func(c *management.Client) (any, error) { return c.Moderation.GetRule(ctx, "app 1", "no/spam") },
+			Reply:  `{"data":` + modRuleJSON + `}`,
+			Method: http.MethodGet, Path: "/apps/app%201/moderation/rules/no%2Fspam", Want: modRule,
 		},
 		{
-			name: "UpdateRule",
-			call: func(c *management.Client) (any, error) {
+			Name: "UpdateRule",
+			Call: func(c *management.Client) (any, error) {
 				return c.Moderation.UpdateRule(ctx, "app1", "no-spam", &chat.UpdateRuleRequest{Description: "d"})
 			},
-			response: `{"data":` + modRuleJSON + `}`,
-			method:   http.MethodPut, path: "/apps/app1/moderation/rules/no-spam", body: `{"description":"d"}`, want: modRule,
+			Reply:  `{"data":` + modRuleJSON + `}`,
+			Method: http.MethodPut, Path: "/apps/app1/moderation/rules/no-spam", Body: `{"description":"d"}`, Want: modRule,
 		},
 		{
-			name:     "DeleteRule",
-			call:     func(c *management.Client) (any, error) { return c.Moderation.DeleteRule(ctx, "app1", "no-spam") },
-			response: `{"data":{"success":true,"message":"deleted"}}`,
-			method:   http.MethodDelete, path: "/apps/app1/moderation/rules/no-spam", want: deleted,
+			Name:   "DeleteRule",
+			Call:   func(c *management.Client) (any, error) { return c.Moderation.DeleteRule(ctx, "app1", "no-spam") },
+			Reply:  `{"data":{"success":true,"message":"deleted"}}`,
+			Method: http.MethodDelete, Path: "/apps/app1/moderation/rules/no-spam", Want: deleted,
 		},
 		{
-			name: "ListRuleRevisions",
-			call: func(c *management.Client) (any, error) {
+			Name: "ListRuleRevisions",
+			Call: func(c *management.Client) (any, error) {
 				return c.Moderation.ListRuleRevisions(ctx, "app1", "no-spam", nil)
 			},
-			response: `{"data":[` + modRuleJSON + `],"meta":{"current":{"limit":100,"count":1}}}`,
-			method:   http.MethodGet, path: "/apps/app1/moderation/rules/no-spam/revisions",
-			want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*modRule}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 100, Count: 1}}},
+			Reply:  `{"data":[` + modRuleJSON + `],"meta":{"current":{"limit":100,"count":1}}}`,
+			Method: http.MethodGet, Path: "/apps/app1/moderation/rules/no-spam/revisions",
+			Want: &chat.Page[chat.ModerationRule]{Data: []chat.ModerationRule{*modRule}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 100, Count: 1}}},
 		},
 		{
-			name:     "ListKeywordLists",
-			call:     func(c *management.Client) (any, error) { return c.Moderation.ListKeywordLists(ctx, "app1", nil) },
-			response: `{"data":[` + modKeywordJSON + `],"meta":{"current":{"limit":100,"count":1}}}`,
-			method:   http.MethodGet, path: "/apps/app1/moderation/keywords",
-			want: &chat.Page[chat.KeywordList]{Data: []chat.KeywordList{*modKeywords}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 100, Count: 1}}},
+			Name:   "ListKeywordLists",
+			Call:   func(c *management.Client) (any, error) { return c.Moderation.ListKeywordLists(ctx, "app1", nil) },
+			Reply:  `{"data":[` + modKeywordJSON + `],"meta":{"current":{"limit":100,"count":1}}}`,
+			Method: http.MethodGet, Path: "/apps/app1/moderation/keywords",
+			Want: &chat.Page[chat.KeywordList]{Data: []chat.KeywordList{*modKeywords}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 100, Count: 1}}},
 		},
 		{
-			name:     "GetKeywordList",
-			call:     func(c *management.Client) (any, error) { return c.Moderation.GetKeywordList(ctx, "app1", "spam-words") },
-			response: `{"data":` + modKeywordJSON + `}`,
-			method:   http.MethodGet, path: "/apps/app1/moderation/keywords/spam-words", want: modKeywords,
+			Name:   "GetKeywordList",
+			Call:   func(c *management.Client) (any, error) { return c.Moderation.GetKeywordList(ctx, "app1", "spam-words") },
+			Reply:  `{"data":` + modKeywordJSON + `}`,
+			Method: http.MethodGet, Path: "/apps/app1/moderation/keywords/spam-words", Want: modKeywords,
 		},
 		{
-			name: "DeleteKeywordList",
-			call: func(c *management.Client) (any, error) {
+			Name: "DeleteKeywordList",
+			Call: func(c *management.Client) (any, error) {
 				return c.Moderation.DeleteKeywordList(ctx, "app1", "spam-words")
 			},
-			response: `{"data":{"success":true,"message":"deleted"}}`,
-			method:   http.MethodDelete, path: "/apps/app1/moderation/keywords/spam-words", want: deleted,
+			Reply:  `{"data":{"success":true,"message":"deleted"}}`,
+			Method: http.MethodDelete, Path: "/apps/app1/moderation/keywords/spam-words", Want: deleted,
 		},
 		{
-			name: "ListBlockedMessages",
-			call: func(c *management.Client) (any, error) {
+			Name: "ListBlockedMessages",
+			Call: func(c *management.Client) (any, error) {
 				return c.Moderation.ListBlockedMessages(ctx, "app1", &chat.ListBlockedMessagesOptions{CursorOptions: chat.CursorOptions{ID: "7"}})
 			},
-			response: `{"data":[{"ruleId":"no-spam","message":{"id":"8","data":{"text":"casino","moderation":{"status":"pending"}}},"action":["blockMessage"]}],"meta":{"current":{"limit":100,"count":1}}}`,
-			method:   http.MethodGet, path: "/apps/app1/moderation/blocked-messages", query: "id=7",
-			want: &chat.Page[chat.BlockedMessage]{Data: []chat.BlockedMessage{{RuleID: "no-spam",
+			Reply:  `{"data":[{"ruleId":"no-spam","message":{"id":"8","data":{"text":"casino","moderation":{"status":"pending"}}},"action":["blockMessage"]}],"meta":{"current":{"limit":100,"count":1}}}`,
+			Method: http.MethodGet, Path: "/apps/app1/moderation/blocked-messages", Query: "id=7",
+			Want: &chat.Page[chat.BlockedMessage]{Data: []chat.BlockedMessage{{RuleID: "no-spam",
 				Message: &chat.Message{ID: "8", Data: chat.MessageData{Text: "casino", Moderation: &chat.Moderation{Status: "pending"}}},
 				Actions: []chat.RuleAction{chat.ActionBlockMessage}}}, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: 100, Count: 1}}},
 		},
 		{
-			name: "ReviewBlockedMessage",
-			call: func(c *management.Client) (any, error) {
+			Name: "ReviewBlockedMessage",
+			Call: func(c *management.Client) (any, error) {
 				return c.Moderation.ReviewBlockedMessage(ctx, "app1", "8", &chat.ReviewBlockedMessageRequest{Status: chat.ReviewApproved})
 			},
-			response: `{"data":{"success":true,"message":"Message with ID 8 has been approved."}}`,
-			method:   http.MethodPatch, path: "/apps/app1/moderation/blocked-messages/8", body: `{"status":"approved"}`,
-			want: &chat.Result{Success: true, Message: "Message with ID 8 has been approved."},
+			Reply:  `{"data":{"success":true,"message":"Message with ID 8 has been approved."}}`,
+			Method: http.MethodPatch, Path: "/apps/app1/moderation/blocked-messages/8", Body: `{"status":"approved"}`,
+			Want: &chat.Result{Success: true, Message: "Message with ID 8 has been approved."},
 		},
 	})
 }
@@ -198,7 +198,7 @@ func TestModerationKeywordFormsWire(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, modKeywords, got)
 			r := m.Only()
-			assertWire(t, r, tt.method, tt.path)
+			wire.Sent(t, r, tt.method, tt.path)
 			assert.Empty(t, r.RawQuery)
 			assert.Equal(t, tt.fields, formFields(t, r.Header.Get("Content-Type"), r.Body))
 		})

@@ -16,43 +16,43 @@ import (
 
 func TestSettingsWire(t *testing.T) {
 	ctx := context.Background()
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*management.Client]{
 		{
-			name: "map",
-			call: func(c *management.Client) (any, error) {
+			Name: "map",
+			Call: func(c *management.Client) (any, error) {
 				return c.Settings.Map(ctx, "app1", map[management.SettingKey]bool{
 					management.SettingUpdateOnReplies: false, management.SettingPushEnabled: true,
 				})
 			},
-			response: `{"data":{"core.conversations.updateOnReplies":{"success":true,"message":"Added setting(s) successfully."},
+			Reply: `{"data":{"core.conversations.updateOnReplies":{"success":true,"message":"Added setting(s) successfully."},
 				"core.notifications.push.enabled":{"success":true,"message":"Added setting(s) successfully."}}}`,
-			method: http.MethodPost, path: "/apps/app1/settings",
-			body: `{"settings":{"core.conversations.updateOnReplies":false,"core.notifications.push.enabled":true}}`,
-			want: management.Results{
+			Method: http.MethodPost, Path: "/apps/app1/settings",
+			Body: `{"settings":{"core.conversations.updateOnReplies":false,"core.notifications.push.enabled":true}}`,
+			Want: management.Results{
 				"core.conversations.updateOnReplies": {Success: true, Message: "Added setting(s) successfully."},
 				"core.notifications.push.enabled":    {Success: true, Message: "Added setting(s) successfully."},
 			},
 		},
 		{
-			name: "list",
-			call: func(c *management.Client) (any, error) { return c.Settings.List(ctx, "app1") },
-			response: `{"data":{"core.conversations.updateOnReplies":true,
+			Name: "list",
+			Call: func(c *management.Client) (any, error) { return c.Settings.List(ctx, "app1") },
+			Reply: `{"data":{"core.conversations.updateOnReplies":true,
 				"core.notifications.push.advanced.included":["preferences","templates"]}}`,
-			method: http.MethodGet, path: "/apps/app1/settings",
-			want: management.AppSettings{
+			Method: http.MethodGet, Path: "/apps/app1/settings",
+			Want: management.AppSettings{
 				management.SettingUpdateOnReplies:      json.RawMessage(`true`),
 				management.SettingPushAdvancedIncluded: json.RawMessage(`["preferences","templates"]`),
 			},
 		},
 		{
-			name: "unmap",
-			call: func(c *management.Client) (any, error) {
+			Name: "unmap",
+			Call: func(c *management.Client) (any, error) {
 				return c.Settings.Unmap(ctx, "app1", []management.SettingKey{management.SettingUpdateOnReplies, "custom.key"})
 			},
-			response: `{"data":{"success":true,"message":"Removed setting(s) successfully."}}`,
-			method:   http.MethodDelete, path: "/apps/app1/settings",
-			body: `{"settings":["core.conversations.updateOnReplies","custom.key"]}`,
-			want: &chat.Result{Success: true, Message: "Removed setting(s) successfully."},
+			Reply:  `{"data":{"success":true,"message":"Removed setting(s) successfully."}}`,
+			Method: http.MethodDelete, Path: "/apps/app1/settings",
+			Body: `{"settings":["core.conversations.updateOnReplies","custom.key"]}`,
+			Want: &chat.Result{Success: true, Message: "Removed setting(s) successfully."},
 		},
 	})
 }

@@ -79,7 +79,7 @@ func TestTenantsOthersKeepKeySecret(t *testing.T) {
 	_, err = m.client.Apps.List(context.Background(), nil)
 	require.NoError(t, err)
 	second := m.Requests()[1]
-	assertWire(t, second, http.MethodGet, "/apps")
+	wire.Sent(t, second, http.MethodGet, "/apps")
 	assert.Empty(t, second.Header.Values("Authorization"))
 }
 

@@ -29,133 +29,133 @@ func TestWebhooksWire(t *testing.T) {
 		assert.Empty(t, r.Header.Values("X-Webhook-Version"), "X-Webhook-Version header")
 		assert.Equal(t, hook, got)
 	}
-	runWire(t, []wireCase{
+	wire.Run(t, []wiretest.Case[*management.Client]{
 		{
-			name: "Create with version 2",
-			call: func(c *management.Client) (any, error) {
+			Name: "Create with version 2",
+			Call: func(c *management.Client) (any, error) {
 				return c.Webhooks.Create(ctx, "app 1", &management.CreateWebhookRequest{
 					ID: "orders_hook", Name: "Orders", URL: "https://example.com/hooks", UseBasicAuth: true,
 					Username: "cc", Password: hookPassword, Enabled: new(true), RetryOnFailure: true,
 				}, management.WithWebhookVersion(2))
 			},
-			response: `{"data":` + hookJSON + `}`,
-			method:   http.MethodPost, path: "/apps/app%201/webhooks",
-			header: map[string]string{"X-Webhook-Version": "2"},
-			body: `{"id":"orders_hook","name":"Orders","webhookURL":"https://example.com/hooks","useBasicAuth":true,
+			Reply:  `{"data":` + hookJSON + `}`,
+			Method: http.MethodPost, Path: "/apps/app%201/webhooks",
+			Header: map[string]string{"X-Webhook-Version": "2"},
+			Body: `{"id":"orders_hook","name":"Orders","webhookURL":"https://example.com/hooks","useBasicAuth":true,
 				"username":"cc","password":"` + hookPassword + `","enabled":true,"retryOnFailure":true}`,
-			want: hook,
+			Want: hook,
 		},
 		{
-			name: "Create with defaults sends only the required fields and no version",
-			call: func(c *management.Client) (any, error) {
+			Name: "Create with defaults sends only the required fields and no version",
+			Call: func(c *management.Client) (any, error) {
 				return c.Webhooks.Create(ctx, "app1", &management.CreateWebhookRequest{
 					ID: "orders_hook", Name: "Orders", URL: "http://127.0.0.1:8080/hooks",
 				})
 			},
-			response: `{"data":` + hookJSON + `}`,
-			method:   http.MethodPost, path: "/apps/app1/webhooks",
-			body:  `{"id":"orders_hook","name":"Orders","webhookURL":"http://127.0.0.1:8080/hooks"}`,
-			check: noVersion,
+			Reply:  `{"data":` + hookJSON + `}`,
+			Method: http.MethodPost, Path: "/apps/app1/webhooks",
+			Body:  `{"id":"orders_hook","name":"Orders","webhookURL":"http://127.0.0.1:8080/hooks"}`,
+			Check: noVersion,
 		},
 		{
-			name: "Create sends enabled false",
-			call: func(c *management.Client) (any, error) {
+			Name: "Create sends enabled false",
+			Call: func(c *management.Client) (any, error) {
 				return c.Webhooks.Create(ctx, "app1", &management.CreateWebhookRequest{
 					ID: "h1", Name: "H", URL: "https://example.com/h", Enabled: new(false),
 				})
 			},
-			response: `{"data":{"id":"h1","name":"H","webhookURL":"https://example.com/h","enabled":false}}`,
-			method:   http.MethodPost, path: "/apps/app1/webhooks",
-			body: `{"id":"h1","name":"H","webhookURL":"https://example.com/h","enabled":false}`,
-			want: &management.Webhook{ID: "h1", Name: "H", URL: "https://example.com/h"},
+			Reply:  `{"data":{"id":"h1","name":"H","webhookURL":"https://example.com/h","enabled":false}}`,
+			Method: http.MethodPost, Path: "/apps/app1/webhooks",
+			Body: `{"id":"h1","name":"H","webhookURL":"https://example.com/h","enabled":false}`,
+			Want: &management.Webhook{ID: "h1", Name: "H", URL: "https://example.com/h"},
 		},
 		{
-			name: "List with options",
-			call: func(c *management.Client) (any, error) {
+			Name: "List with options",
+			Call: func(c *management.Client) (any, error) {
 				return c.Webhooks.List(ctx, "app1", &management.ListWebhooksOptions{PerPage: 10, SearchKey: "ord ers"})
 			},
-			response: `{"data":[` + hookJSON + `],"meta":{"pagination":{"total":1,"count":1,"per_page":10,"current_page":1,"total_pages":1}}}`,
-			method:   http.MethodGet, path: "/apps/app1/webhooks", query: "perPage=10&searchKey=ord+ers",
-			want: &chat.Page[management.Webhook]{Data: []management.Webhook{*hook},
+			Reply:  `{"data":[` + hookJSON + `],"meta":{"pagination":{"total":1,"count":1,"per_page":10,"current_page":1,"total_pages":1}}}`,
+			Method: http.MethodGet, Path: "/apps/app1/webhooks", Query: "perPage=10&searchKey=ord+ers",
+			Want: &chat.Page[management.Webhook]{Data: []management.Webhook{*hook},
 				Meta: chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 10, CurrentPage: 1, TotalPages: 1}}},
 		},
 		{
-			name:     "List without options, string timestamps",
-			call:     func(c *management.Client) (any, error) { return c.Webhooks.List(ctx, "app1", nil) },
-			response: `{"data":[{"id":"h1","createdAt":"1684141151"}]}`,
-			method:   http.MethodGet, path: "/apps/app1/webhooks",
-			want: &chat.Page[management.Webhook]{Data: []management.Webhook{{ID: "h1", CreatedAt: 1684141151}}},
+			Name:   "List without options, string timestamps",
+			Call:   func(c *management.Client) (any, error) { return c.Webhooks.List(ctx, "app1", nil) },
+			Reply:  `{"data":[{"id":"h1","createdAt":"1684141151"}]}`,
+			Method: http.MethodGet, Path: "/apps/app1/webhooks",
+			Want: &chat.Page[management.Webhook]{Data: []management.Webhook{{ID: "h1", CreatedAt: 1684141151}}},
 		},
 		{
-			name: "Get escapes the ids",
-			call: func(c *management.Client) (any, error) {
+			Name: "Get escapes the ids",
+			Call: func(c *management.Client) (any, error) {
 				return c.Webhooks.Get(ctx, "app/1", "a b", management.WithWebhookVersion(2))
 			},
-			response: `{"data":` + hookJSON + `}`,
-			method:   http.MethodGet, path: "/apps/app%2F1/webhooks/a%20b",
-			header: map[string]string{"X-Webhook-Version": "2"},
-			want:   hook,
+			Reply:  `{"data":` + hookJSON + `}`,
+			Method: http.MethodGet, Path: "/apps/app%2F1/webhooks/a%20b",
+			Header: map[string]string{"X-Webhook-Version": "2"},
+			Want:   hook,
 		},
 		{
-			name: "Get with the version removed again",
-			call: func(c *management.Client) (any, error) {
+			Name: "Get with the version removed again",
+			Call: func(c *management.Client) (any, error) {
 				return c.Webhooks.Get(ctx, "app1", "orders_hook", management.WithWebhookVersion(2), management.WithWebhookVersion(0))
 			},
-			response: `{"data":` + hookJSON + `}`,
-			method:   http.MethodGet, path: "/apps/app1/webhooks/orders_hook",
-			check: noVersion,
+			Reply:  `{"data":` + hookJSON + `}`,
+			Method: http.MethodGet, Path: "/apps/app1/webhooks/orders_hook",
+			Check: noVersion,
 		},
 		{
-			name: "Update sends only the set fields, false included",
-			call: func(c *management.Client) (any, error) {
+			Name: "Update sends only the set fields, false included",
+			Call: func(c *management.Client) (any, error) {
 				return c.Webhooks.Update(ctx, "app1", "orders_hook", &management.UpdateWebhookRequest{
 					Name: new("Orders"), Enabled: new(false), RetryOnFailure: new(true), Password: new(chat.Secret(hookPassword)),
 				}, management.WithWebhookVersion(3), management.WithWebhookVersion(2))
 			},
-			response: `{"data":` + hookJSON + `}`,
-			method:   http.MethodPut, path: "/apps/app1/webhooks/orders_hook",
-			header: map[string]string{"X-Webhook-Version": "2"},
-			body:   `{"name":"Orders","enabled":false,"retryOnFailure":true,"password":"` + hookPassword + `"}`,
-			want:   hook,
+			Reply:  `{"data":` + hookJSON + `}`,
+			Method: http.MethodPut, Path: "/apps/app1/webhooks/orders_hook",
+			Header: map[string]string{"X-Webhook-Version": "2"},
+			Body:   `{"name":"Orders","enabled":false,"retryOnFailure":true,"password":"` + hookPassword + `"}`,
+			Want:   hook,
 		},
 		{
-			name:     "Delete",
-			call:     func(c *management.Client) (any, error) { return c.Webhooks.Delete(ctx, "app1", "orders_hook") },
-			response: `{"data":{"success":true,"message":"Deleted Webhook successfully."}}`,
-			method:   http.MethodDelete, path: "/apps/app1/webhooks/orders_hook",
-			want: &chat.Result{Success: true, Message: "Deleted Webhook successfully."},
+			Name:   "Delete",
+			Call:   func(c *management.Client) (any, error) { return c.Webhooks.Delete(ctx, "app1", "orders_hook") },
+			Reply:  `{"data":{"success":true,"message":"Deleted Webhook successfully."}}`,
+			Method: http.MethodDelete, Path: "/apps/app1/webhooks/orders_hook",
+			Want: &chat.Result{Success: true, Message: "Deleted Webhook successfully."},
 		},
 		{
-			name: "AddTriggers",
-			call: func(c *management.Client) (any, error) {
+			Name: "AddTriggers",
+			Call: func(c *management.Client) (any, error) {
 				return c.Webhooks.AddTriggers(ctx, "app1", "orders_hook", []webhook.Trigger{"message_sent", "group_created"}, management.WithWebhookVersion(2))
 			},
-			response: `{"data":{"message_sent":{"success":true,"message":"Triggers has been added successfully."},
+			Reply: `{"data":{"message_sent":{"success":true,"message":"Triggers has been added successfully."},
 				"group_created":{"success":true,"message":"Triggers has been added successfully."}}}`,
-			method: http.MethodPost, path: "/apps/app1/webhooks/orders_hook/triggers",
-			header: map[string]string{"X-Webhook-Version": "2"},
-			body:   `{"triggerIds":["message_sent","group_created"]}`,
-			want: map[string]chat.Result{
+			Method: http.MethodPost, Path: "/apps/app1/webhooks/orders_hook/triggers",
+			Header: map[string]string{"X-Webhook-Version": "2"},
+			Body:   `{"triggerIds":["message_sent","group_created"]}`,
+			Want: map[string]chat.Result{
 				"message_sent":  {Success: true, Message: "Triggers has been added successfully."},
 				"group_created": {Success: true, Message: "Triggers has been added successfully."},
 			},
 		},
 		{
-			name:     "ListTriggers",
-			call:     func(c *management.Client) (any, error) { return c.Webhooks.ListTriggers(ctx, "app1", "orders_hook") },
-			response: `{"data":[{"id":"message_sent","category":"messages","description":"[Beta] A message is sent."}],"meta":{"pagination":{"total":1}}}`,
-			method:   http.MethodGet, path: "/apps/app1/webhooks/orders_hook/triggers",
-			want: []management.Trigger{{ID: "message_sent", Category: "messages", Description: "[Beta] A message is sent."}},
+			Name:   "ListTriggers",
+			Call:   func(c *management.Client) (any, error) { return c.Webhooks.ListTriggers(ctx, "app1", "orders_hook") },
+			Reply:  `{"data":[{"id":"message_sent","category":"messages","description":"[Beta] A message is sent."}],"meta":{"pagination":{"total":1}}}`,
+			Method: http.MethodGet, Path: "/apps/app1/webhooks/orders_hook/triggers",
+			Want: []management.Trigger{{ID: "message_sent", Category: "messages", Description: "[Beta] A message is sent."}},
 		},
 		{
-			name: "RemoveTriggers sends the ids in the body",
-			call: func(c *management.Client) (any, error) {
+			Name: "RemoveTriggers sends the ids in the body",
+			Call: func(c *management.Client) (any, error) {
 				return c.Webhooks.RemoveTriggers(ctx, "app1", "orders_hook", []webhook.Trigger{"message_sent"})
 			},
-			response: `{"data":{"success":true,"message":"Removed trigger successfully."}}`,
-			method:   http.MethodDelete, path: "/apps/app1/webhooks/orders_hook/triggers",
-			body: `{"triggerIds":["message_sent"]}`,
-			want: &chat.Result{Success: true, Message: "Removed trigger successfully."},
+			Reply:  `{"data":{"success":true,"message":"Removed trigger successfully."}}`,
+			Method: http.MethodDelete, Path: "/apps/app1/webhooks/orders_hook/triggers",
+			Body: `{"triggerIds":["message_sent"]}`,
+			Want: &chat.Result{Success: true, Message: "Removed trigger successfully."},
 		},
 	})
 }

@@ -1,12 +1,25 @@
 // Package wiretest is the one harness of the SDK's wire tests, in package
 // chat and in package management: a mock transport (httpmock) that records
-// every request a client sends and answers as a test says, and the checks
-// of what went on the wire.
+// every request a client sends and answers as a test says, the checks of
+// what went on the wire, and the runners of a package's cases.
+//
+// A package's tests describe their client once, as a [Harness]: how to make
+// one over a fresh [Mock], the host its requests go to and the credentials
+// each carries. Then:
+//
+//   - [Harness.Run] runs a table of [Case]: one call each, the request it
+//     must send and what it must return;
+//   - [RunArgs] runs a table of [ArgCase]: calls that must fail on an
+//     argument without sending anything;
+//   - [Harness.Sent] checks one request's line, host and credentials, and
+//     [JSONBody], [NoBody] and [NoOnBehalfOf] the rest, for tests that
+//     drive the mock by hand.
 package wiretest
 
 import (
 	"errors"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"sync"
@@ -218,4 +231,113 @@ func RequireAPIError(t *testing.T, err error) *chat.Error {
 	require.Error(t, err)
 	require.True(t, errors.As(err, &ce), "want *chat.Error, got %T: %v", err, err)
 	return ce
+}
+
+// Harness is what a package's wire tests know of its client: how to make
+// one over a fresh Mock, where its requests go and the headers each carries.
+type Harness[C any] struct {
+	// New returns a Mock answering 200 until told otherwise, and a client
+	// whose requests go to it, with retries off.
+	New func(t testing.TB) (*Mock, C)
+	// Host is the host a request to the escaped path goes to.
+	Host func(escapedPath string) string
+	// Credentials are the headers every request carries, each with its one
+	// value; Absent names headers no request carries.
+	Credentials map[string]string
+	Absent      []string
+}
+
+// Sent asserts that r is a request of the client: method and escaped path
+// as given, to its host, with its credentials (and none it must not send).
+func (h Harness[C]) Sent(t *testing.T, r Request, method, escapedPath string) {
+	t.Helper()
+	assert.Equal(t, method, r.Method, "method")
+	assert.Equal(t, escapedPath, r.Path, "escaped path")
+	assert.Equal(t, h.Host(escapedPath), r.Host, "host")
+	h.credentials(t, r)
+}
+
+func (h Harness[C]) credentials(t *testing.T, r Request) {
+	t.Helper()
+	for k, v := range h.Credentials {
+		assert.Equal(t, []string{v}, r.Header.Values(k), k+" header")
+	}
+	for _, k := range h.Absent {
+		assert.Empty(t, r.Header.Values(k), k+" header")
+	}
+}
+
+// Case is one call of a wire test: what the client must send and what it
+// must make of the answer.
+type Case[C any] struct {
+	Name string
+	// Call makes the one call on a fresh client.
+	Call func(c C) (any, error)
+	// Reply is the body of the 200 answer.
+	Reply string
+	// Method and Path (escaped) are the request line; Query is the raw
+	// query ("" means none).
+	Method, Path, Query string
+	// OnBehalfOf is the onBehalfOf header ("" means not sent).
+	OnBehalfOf string
+	// Header holds further headers the request must carry.
+	Header map[string]string
+	// Body is the JSON body ("" means none at all).
+	Body string
+	// Want, when set, is compared with the result; Check, when set, checks
+	// the request and the result further. With neither, the result is not
+	// looked at (a call that returns only an error).
+	Want  any
+	Check func(t *testing.T, r Request, got any)
+}
+
+// Run runs each case as a subtest on a fresh client whose Mock answers 200
+// with the case's Reply: the call must succeed and send exactly one
+// request, the one the case describes.
+func (h Harness[C]) Run(t *testing.T, cases []Case[C]) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			m, c := h.New(t)
+			m.Reply(http.StatusOK, tc.Reply)
+			got, err := tc.Call(c)
+			require.NoError(t, err)
+			r := m.Only()
+			header := maps.Clone(h.Credentials)
+			if header == nil {
+				header = map[string]string{}
+			}
+			maps.Copy(header, tc.Header)
+			Check(t, r, Expect{Method: tc.Method, Host: h.Host(tc.Path), Path: tc.Path, Query: tc.Query,
+				OnBehalfOf: tc.OnBehalfOf, Body: tc.Body, Header: header, Absent: h.Absent})
+			if tc.Want != nil {
+				assert.Equal(t, tc.Want, got, "result")
+			}
+			if tc.Check != nil {
+				tc.Check(t, r, got)
+			}
+		})
+	}
+}
+
+// ArgCase is a call of S that must fail on its arguments: the error names
+// Arg, and nothing is sent.
+type ArgCase[S any] struct {
+	Name string
+	Call func(s S) error
+	Arg  string
+}
+
+// RunArgs runs each case as a subtest on the part of a fresh client that
+// service picks, and asserts that the call fails on the argument it names
+// without sending a request.
+func RunArgs[C, S any](t *testing.T, h Harness[C], service func(C) S, cases []ArgCase[S]) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			m, c := h.New(t)
+			RequireArgError(t, tc.Call(service(c)), tc.Arg)
+			assert.Zero(t, m.Calls(), "requests sent")
+		})
+	}
 }
