@@ -291,19 +291,6 @@ func TestErrorAsThroughWrapping(t *testing.T) {
 	assert.False(t, errors.As(wrappedArg, &ce))
 }
 
-func TestErrorScrubsTheAPIKey(t *testing.T) {
-	ce, err := getUserError(t, http.StatusUnauthorized, `{"error":{"code":"AUTH_ERR_APIKEY_NOT_FOUND",
-		"message":"The apikey `+testAPIKey+` is not valid.","devMessage":"apikey=`+testAPIKey+`",
-		"details":{"apikey":["`+testAPIKey+` unknown"]}}}`)
-	assert.Equal(t, "The apikey REDACTED is not valid.", ce.Message)
-	assert.Equal(t, "apikey=REDACTED", ce.DevMessage)
-	assert.Equal(t, map[string][]string{"apikey": {"REDACTED unknown"}}, ce.Details)
-	for verb, out := range formatted(err) {
-		assert.NotContains(t, out, testAPIKey, verb)
-	}
-	assert.ErrorIs(t, err, chat.ErrUnauthorized)
-}
-
 // errorClasses lists, for each sentinel, the error codes a user would
 // expect to match it: every code of the API reference appears once.
 var errorClasses = map[error][]string{

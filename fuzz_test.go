@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"io"
 	"net/http"
 	"net/url"
@@ -610,5 +611,36 @@ func FuzzDecodeModels(f *testing.F) {
 		d := modelDecoders[int(which)%len(modelDecoders)]
 		t.Log(d.name)
 		d.decode(t, data)
+	})
+}
+
+// FuzzHostileServer generates scenarios from its input (decodeHostile)
+// and asserts what the hostile-server tests assert. It is seeded with the
+// first scenarios of each section of their table.
+func FuzzHostileServer(f *testing.F) {
+	share := 1 // the seeds, run by go test, may run under the race detector
+	if fuzz := flag.Lookup("test.fuzz"); fuzz != nil && fuzz.Value.String() != "" {
+		share = hostileFuzzShare
+	}
+	env := newHostileEnv(f, share)
+	for _, s := range hostileTable() {
+		seeds := 0
+		for _, sc := range s.scenarios {
+			if sc.ZeroPolicy {
+				continue
+			}
+			if got := decodeHostile(sc.encode()); got != sc {
+				f.Fatalf("%s encodes as %v, which decodes to %s", sc, sc.encode(), got)
+			}
+			if seeds < 3 {
+				f.Add(sc.encode())
+				seeds++
+			}
+		}
+	}
+	f.Add(append(hostileScenario{Call: "Users.All", Status: 200, Body: bodyRaw}.encode(),
+		`{"data":[{"uid":"a"},{"uid":"b"}],"meta":{"pagination":{"per_page":2}}}`...))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		env.check(t, decodeHostile(data))
 	})
 }

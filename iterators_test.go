@@ -157,3 +157,21 @@ func assertYielded(t *testing.T, keys []string, errs []error, wantKeys []string,
 	require.Len(t, errs, 1)
 	assert.ErrorIs(t, errs[0], wantErr)
 }
+
+// TestHostileRepeatingPages answers the hostile-server iterators with pages
+// that repeat: every iterator ends, with ErrPaginationStalled. Every
+// scenario asserts all of the promises of hostileEnv.check.
+func TestHostileRepeatingPages(t *testing.T) { runHostile(t, hostileRepeatingPages()) }
+
+// hostileRepeatingPages is TestHostileRepeatingPages's part of the hostile-server table.
+func hostileRepeatingPages() hostileSection {
+	s := hostileSection{title: "iterators that never stop (class 5): pages that repeat", test: "TestHostileRepeatingPages (iterators_test.go)"}
+	add := s.add
+	for v := range 4 {
+		add(hostileScenario{Call: "Users.All", Status: 200, Repeat: true, Variant: v},
+			hostileScenario{Call: "Messages.All", Status: 200, Repeat: true, Variant: v})
+	}
+	add(hostileScenario{Call: "Users.All", Status: 200, Repeat: true, Deadline: true},
+		hostileScenario{Call: "Messages.All", Status: 200, Repeat: true, Variant: 1, Deadline: true})
+	return s
+}

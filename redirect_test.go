@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 )
 
@@ -347,4 +348,128 @@ func TestRedirectNeverDowngradesToHTTP(t *testing.T) {
 		})
 	}
 	assert.Zero(t, plainHits.Load(), "requests arrived over plain http")
+}
+
+// TestHostileRedirects answers hostile-server calls with redirects to plain
+// http, of reads and of writes whose body carries a secret, and with other
+// redirects beside them: no request reaches the plain-http listener. Every
+// scenario asserts all of the promises of hostileEnv.check.
+func TestHostileRedirects(t *testing.T) { runHostile(t, hostileDowngrades()) }
+
+// hostileDowngrades is TestHostileRedirects's part of the hostile-server table.
+func hostileDowngrades() hostileSection {
+	s := hostileSection{title: "https downgrade (class 2): redirects to plain http, of reads and of writes whose body carries a secret; " +
+		"other redirects beside them", test: "TestHostileRedirects (redirect_test.go)"}
+	add := s.add
+	for _, status := range []int{301, 302, 303, 307, 308} {
+		add(hostileScenario{Call: "Users.Get", Status: status, Body: bodyOK, Location: locPlainHTTP})
+	}
+	for _, name := range []string{"Groups.Update", "Notifications.UpdateTwilioProvider", "management Webhooks.Update", "Users.Delete"} {
+		for _, status := range []int{307, 308} {
+			add(hostileScenario{Call: name, Status: status, Body: bodyOK, Location: locPlainHTTP})
+		}
+	}
+	for _, name := range []string{"AuthTokens.Get", "Users.All", "Messages.All", "Users.List"} {
+		add(hostileScenario{Call: name, Status: 302, Body: bodyOK, Location: locPlainHTTPEcho, Variant: 4})
+	}
+	add(hostileScenario{Call: "Users.Get", Status: 301, Body: bodyOK, Location: locPlainUpper},
+		hostileScenario{Call: "Groups.Update", Status: 308, Body: bodyEcho, Location: locPlainHTTPEcho, Variant: 4},
+		hostileScenario{Call: "Messages.Send", Status: 307, Body: bodyOK, Location: locPlainHTTP},
+		hostileScenario{Call: "Users.Get", Status: 302, Body: bodyOK, Location: locOtherHTTPS},
+		hostileScenario{Call: "Groups.Update", Status: 307, Body: bodyOK, Location: locOtherHTTPS},
+		hostileScenario{Call: "Users.Get", Status: 302, Body: bodyOK, Location: locSameHost},
+		hostileScenario{Call: "Users.Get", Status: 302, Body: bodyOK, Location: locLoop},
+		hostileScenario{Call: "AuthTokens.Get", Status: 302, Body: bodyOK, Location: locGarbage, Variant: 4},
+		hostileScenario{Call: "Users.Get", Status: 302, Body: bodyOK, Location: locGarbage, Variant: 1})
+	return s
+}
+
+// TestRedirects uses two loopback servers: a redirect to another host must
+// not carry the API key or the acting user, and a POST is never redirected.
+func TestRedirects(t *testing.T) {
+	type seen struct {
+		path, apikey, onBehalfOf string
+		hasAPIKey                bool
+	}
+	var mu sync.Mutex
+	var atOther, atOrigin []seen
+	record := func(list *[]seen, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		_, has := r.Header["Apikey"]
+		*list = append(*list, seen{r.URL.Path, r.Header.Get("apikey"), r.Header.Get("onBehalfOf"), has})
+	}
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		record(&atOther, r)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"data":{"uid":"moved","name":"Moved"}}`)
+	}))
+	t.Cleanup(other.Close)
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		record(&atOrigin, r)
+		switch r.URL.Path {
+		case "/v3/users/away", "/v3/messages":
+			w.Header().Set("Location", other.URL+r.URL.Path)
+			w.WriteHeader(http.StatusTemporaryRedirect)
+		case "/v3/users/nearby":
+			http.Redirect(w, r, "/v3/users/here", http.StatusFound)
+		case "/v3/users/here":
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"data":{"uid":"here"}}`)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(origin.Close)
+
+	c, err := chat.NewClient("myapp", testAPIKey, chat.WithBaseURL(origin.URL), chat.WithInsecureLoopback(), chat.WithoutRetries())
+	require.NoError(t, err)
+	t.Cleanup(c.CloseIdleConnections)
+	reset := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		atOther, atOrigin = nil, nil
+	}
+
+	t.Run("GET to another host drops the credentials", func(t *testing.T) {
+		reset()
+		u, err := c.Users.Get(context.Background(), "away", chat.OnBehalfOf("cometchat-uid-1"))
+		require.NoError(t, err)
+		assert.Equal(t, "moved", u.UID)
+		mu.Lock()
+		defer mu.Unlock()
+		require.Len(t, atOrigin, 1)
+		assert.Equal(t, testAPIKey, atOrigin[0].apikey)
+		assert.Equal(t, "cometchat-uid-1", atOrigin[0].onBehalfOf)
+		require.Len(t, atOther, 1)
+		assert.Equal(t, "/v3/users/away", atOther[0].path)
+		assert.False(t, atOther[0].hasAPIKey, "apikey sent to another host")
+		assert.Empty(t, atOther[0].onBehalfOf, "onBehalfOf sent to another host")
+	})
+
+	t.Run("GET on the same host keeps the credentials", func(t *testing.T) {
+		reset()
+		u, err := c.Users.Get(context.Background(), "nearby")
+		require.NoError(t, err)
+		assert.Equal(t, "here", u.UID)
+		mu.Lock()
+		defer mu.Unlock()
+		require.Len(t, atOrigin, 2)
+		assert.Equal(t, "/v3/users/here", atOrigin[1].path)
+		assert.Equal(t, testAPIKey, atOrigin[1].apikey)
+		assert.Empty(t, atOther)
+	})
+
+	t.Run("POST is not redirected", func(t *testing.T) {
+		reset()
+		msg, err := c.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}})
+		assert.Nil(t, msg)
+		ce := wiretest.RequireAPIError(t, err)
+		assert.Equal(t, http.StatusTemporaryRedirect, ce.StatusCode)
+		assert.Equal(t, http.MethodPost, ce.Method)
+		mu.Lock()
+		defer mu.Unlock()
+		assert.Len(t, atOrigin, 1)
+		assert.Empty(t, atOther, "the POST followed the redirect")
+	})
 }

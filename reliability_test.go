@@ -784,3 +784,181 @@ message re-sent after an unknown outcome as possibly delivered twice.
   the same muid) before treating it as not applied.
 
 {{hostile}}`
+
+// hostileReliability is RELIABILITY.md's section on the hostile-server
+// test, written from its tables (TestFaultMatrix writes and checks the
+// file).
+func hostileReliability() string {
+	code := func(items []string) []string {
+		out := make([]string, len(items))
+		for i, it := range items {
+			out[i] = "`" + it + "`"
+		}
+		return out
+	}
+	waits := func(ws []hostileWait) string {
+		var out []string
+		for _, w := range ws[1:] {
+			if w.doc != "" {
+				out = append(out, w.doc)
+			} else {
+				out = append(out, "`"+w.value(time.Time{})+"`")
+			}
+		}
+		return strings.Join(out, ", ")
+	}
+	var calls, statuses, repeats []string
+	for _, c := range hostileCalls {
+		calls = append(calls, c.name)
+	}
+	for _, s := range hostileStatuses {
+		statuses = append(statuses, strconv.Itoa(s))
+	}
+	for _, r := range []hostileResult{hostileIterPages, hostileIterCursor} {
+		repeats = append(repeats, hostileRepeatNames[r]...)
+	}
+	bodies := []string{"the call's good answer", "no body"}
+	for _, b := range []string{"null", "{}", `{"data":null}`, `{"data":{}}`, `{"data":[]}`} {
+		bodies = append(bodies, "`"+b+"`")
+	}
+	bodies = append(bodies, "the good answer cut in half", "values of the wrong type", "numbers beyond every integer type",
+		"the API's error object", "an HTML page", "a body beyond the client's limit", "in the fuzz target any bytes")
+	var answers strings.Builder
+	for _, item := range []string{
+		"Calls: " + strings.Join(calls, ", ") + ".",
+		"Statuses: " + strings.Join(statuses, ", ") + ".",
+		"Retry-After: " + waits(hostileRetryAfters) + ".",
+		"X-Rate-Limit-Reset: " + waits(hostileResets) + "; with X-Rate-Limit and X-Rate-Limit-Remaining of " +
+			strings.Join(code(hostileRateLimits[:len(hostileRateLimits)-1]), ", ") + ".",
+		"Location: " + strings.Join(hostileLocationNames[1:], "; ") + ".",
+		"Content-Length: honest; half the body; beyond the body.",
+		"Bodies: " + strings.Join(bodies, "; ") + ".",
+		"Timestamps: " + strings.Join(code(hostileTimestamps), ", ") + ".",
+		"Echoes: every credential the request carried (the API key, the management key and secret and their Basic " +
+			"credential, the auth token in a path, the group, webhook and tenant passwords, the Twilio token, the Giphy key), " +
+			strings.Join(hostileFormNames, ", ") + " or all of these, in the code, message, devMessage, source and details " +
+			"(keys and values) of an error object, in the credential fields of a success, as a timestamp's value, " +
+			"in an HTML page and in a Location.",
+		"Iterators whose every page is the same full page: " + strings.Join(repeats, "; ") + ".",
+	} {
+		answers.WriteString(hostileListItem(item, 76))
+	}
+	total := 0
+	var sections strings.Builder
+	for _, s := range hostileTable() {
+		total += len(s.scenarios)
+		sections.WriteString(hostileListItem(fmt.Sprintf("%s: %d, %s", s.title, len(s.scenarios), s.test), 76))
+	}
+	return fmt.Sprintf(hostileReliabilityText, hostileSmallPolicy.MaxServerWait, hostileMaxBody>>10, answers.String(),
+		hostileRequestCap, total, sections.String())
+}
+
+// hostileListItem is text as a markdown list item, wrapped at width.
+func hostileListItem(text string, width int) string {
+	var b strings.Builder
+	line := "-"
+	for _, w := range strings.Fields(text) {
+		if len(line)+1+len(w) > width && line != "-" {
+			b.WriteString(line + "\n")
+			line = " "
+		}
+		line += " " + w
+	}
+	return b.String() + line + "\n"
+}
+
+// hostileReliabilityText is the section hostileReliability fills in.
+const hostileReliabilityText = `## Hostile servers
+
+The hostile-server tests send calls through the SDK to a TLS server on
+loopback whose every answer is generated (hostile_server_test.go), and
+assert for each what the SDK promises whatever a server answers. Each
+section of their table (below) is one test, in the file of the behaviour
+it shows. FuzzHostileServer
+generates further answers from its input; CI runs it for 10s, and
+FUZZING.md has the longer command. Each client trusts the server's
+certificate through ` + "`chat.WithHTTPClient`" + ` (not ` + "`WithInsecureLoopback`" + `),
+retries twice with waits of milliseconds and a ` + "`MaxServerWait`" + ` of %[1]v (a
+few scenarios: the zero-valued ` + "`RetryPolicy{MaxRetries: 2}`" + `, whose waits
+are the defaults), and reads at most %[2]d KiB of a body.
+
+%[3]s
+Each scenario asserts, and a failure names the promise, the call and the
+answer:
+
+- no panic, in the call or in printing what it returned;
+- no zero-valued success: a 2xx holding no data (no body, ` + "`null`" + `, a value
+  that is not an object, no ` + "`data`" + ` or a null one; for one resource also
+  ` + "`{}`" + ` or ` + "`[]`" + `) fails with a ` + "`*chat.Error`" + ` carrying that status (every
+  call here returns something, a delete's confirmation included); a body
+  cut short never succeeds; every entity of a bulk import is imported or
+  carries an error;
+- no credential, in any of the forms above, in the result, the error
+  (` + "`Error()`" + `, its causes, ` + "`%%v %%+v %%#v %%s %%q %%x`" + `) or the client's debug log;
+- the call returns within its bound: every request and every wait its
+  policy allows, and slack; the servers answer at most %[4]d requests of a
+  call;
+- no request reaches the plain-http listener;
+- an iterator ends; one whose pages repeat ends with
+  ` + "`ErrPaginationStalled`" + ` and yields no item twice;
+- no timestamp decodes to a time before 1970 from a positive or
+  out-of-range value;
+- one reading and one cap of server waits: an answer that is retried
+  (429; 500, 502, 503, 504 to GET, PUT and DELETE) asking for a wait beyond
+  ` + "`MaxServerWait`" + `, or one that cannot be read, gets its error at once, bulk
+  imports included; one within the cap is retried until the budget is
+  spent; and with the zero-valued policy attempts are at least the
+  default backoff (or the server's wait) apart.
+
+The table's %[5]d scenarios:
+
+%[6]s
+When the test was written it found, on the SDK of that day, every class
+of defect issue 14 lists; those scenarios stay in the table as the
+regression tests of the fixes:
+
+1. Zero-valued success: a 200 with no body, ` + "`null`" + `, ` + "`{}`" + ` or
+   ` + "`{\"data\":null}`" + `, and a 204, succeeded with a zero value in every call that
+   returns something, the lists, iterators and bulk import included, as
+   did a list's meta without data and a 200 carrying the API's error;
+   ` + "`{\"data\":{}}`" + ` did in every call that returns one resource.
+2. https downgrade: Users.Get followed a 301, 302, 303, 307 and 308 to
+   plain http (also spelled ` + "`HTTP://localhost`" + `), as did Users.List,
+   Users.All, Messages.All and AuthTokens.Get a 302; Groups.Update (with
+   the group password), Notifications.UpdateTwilioProvider (with the Twilio token),
+   management Webhooks.Update (with the webhook's password) and
+   Users.Delete followed a 307 and a 308, sending their bodies again.
+3. Echoed credentials: an error object echoing the request showed, in
+   ` + "`Error()`" + ` and every verb, the API key (in code and source as sent, and in
+   every field path-escaped, query-escaped or base64), the auth token of
+   AuthTokens.Get, the group passwords of Groups.Create, Groups.Update and
+   the bulk import, the Twilio token, the webhook's password, the tenant's
+   password, the Giphy key, and the management key, secret and Basic
+   credential. A credential where a timestamp belongs showed in the
+   decoding error; a Location that is not a URL showed it in the error,
+   its cause and the debug log; a 200 to the bulk import showed the group
+   password in an entity's ` + "`ImportError`" + `.
+4. Server waits: Retry-After of ` + "`99999999999999999999`" + `, ` + "`-1`" + `, ` + "`1.5`" + `, ` + "`soon`" + ` or a
+   malformed date, and X-Rate-Limit-Reset of ` + "`99999999999999999999`" + `,
+   ` + "`9223372036854775807`" + ` or ` + "`soon`" + `, were taken for no wait and retried; the bulk
+   import slept whatever the 429 asked once the client had returned it (a
+   second, then sent again; an hour: hung until cancelled) and retried on
+   an unreadable reset; a management client given the zero-valued policy
+   retried without waiting, and gave up at once on a Retry-After of 1
+   that the defaults accept.
+5. Iterators: Users.All looped until the servers stopped answering when its
+   pages repeated, each of four ways; Messages.All did when its cursor
+   moved on but its items repeated, and yielded the repeated items once
+   more before stopping when its cursor repeated or alternated.
+6. Timestamps: each value above decoded as -9223372036854775808 in every
+   call that decodes one.
+
+Nothing panicked, and no call outlasted its bound but the bulk import's.
+
+Since then the fuzz target found: a GET whose 200 carried a Retry-After
+date in the year 9999 and a Content-Length beyond its body was retried
+for the cut body after waiting for that date, because the retry of an
+unreadable 2xx took its wait from the answer's headers. A success or a
+redirect now asks for no wait, and no wait is longer than
+` + "`MaxServerWait`" + `; the input is kept in testdata.
+`

@@ -469,3 +469,38 @@ func TestRetryUnreadableSuccess(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileServerWaits answers hostile-server calls with Retry-After and
+// X-Rate-Limit-Reset beyond the cap or unreadable, and within it, the bulk
+// import included, and with zero-valued retry policies: one reading and one
+// cap of every wait. Every scenario asserts all of the promises of
+// hostileEnv.check.
+func TestHostileServerWaits(t *testing.T) { runHostile(t, hostileServerWaits()) }
+
+// hostileServerWaits is TestHostileServerWaits's part of the hostile-server table.
+func hostileServerWaits() hostileSection {
+	s := hostileSection{title: "server waits (class 4): Retry-After and X-Rate-Limit-Reset beyond the cap or unreadable, and within it; " +
+		"the bulk import's own 429 loop; zero-valued retry policies", test: "TestHostileServerWaits (retry_test.go)"}
+	add := s.add
+	for ra := 1; ra < len(hostileRetryAfters); ra++ {
+		add(hostileScenario{Call: "Users.Get", Status: 503, Body: bodyAPIError, RetryAfter: ra},
+			hostileScenario{Call: "Messages.Send", Status: 429, Body: bodyAPIError, RetryAfter: ra})
+	}
+	for reset := 1; reset < len(hostileResets); reset++ {
+		add(hostileScenario{Call: "Users.Get", Status: 429, Body: bodyAPIError, Reset: reset})
+	}
+	for _, ra := range []int{1, 2, 3, 4, 7} {
+		add(hostileScenario{Call: "DataImport.BulkImportGroups", Status: 429, Body: bodyAPIError, RetryAfter: ra})
+	}
+	add(hostileScenario{Call: "DataImport.BulkImportGroups", Status: 429, Body: bodyAPIError, Reset: 3},
+		hostileScenario{Call: "DataImport.BulkImportGroups", Status: 429, Body: bodyAPIError, RetryAfter: 3, Deadline: true},
+		hostileScenario{Call: "management Webhooks.Create", Status: 429, Body: bodyAPIError, RetryAfter: 4},
+		hostileScenario{Call: "management Webhooks.Update", Status: 503, Body: bodyAPIError, RetryAfter: 7},
+		hostileScenario{Call: "Users.All", Status: 429, Body: bodyAPIError, RetryAfter: 4},
+		hostileScenario{Call: "Users.Get", Status: 503, Body: bodyAPIError, ZeroPolicy: true},
+		hostileScenario{Call: "Users.Get", Status: 429, Body: bodyAPIError, RetryAfter: 2, ZeroPolicy: true},
+		hostileScenario{Call: "management Webhooks.Create", Status: 429, Body: bodyAPIError, ZeroPolicy: true},
+		hostileScenario{Call: "management Webhooks.Create", Status: 429, Body: bodyAPIError, RetryAfter: 2, ZeroPolicy: true},
+		hostileScenario{Call: "management Webhooks.Update", Status: 503, Body: bodyAPIError, ZeroPolicy: true})
+	return s
+}

@@ -1,7 +1,6 @@
 package management_test
 
 import (
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -93,17 +92,6 @@ func TestNewClientAddresses(t *testing.T) {
 	c, err = management.NewClient(testKey, testSecret, chat.WithBaseURL("http://127.0.0.1:8080"), chat.WithInsecureLoopback())
 	require.NoError(t, err)
 	assert.Equal(t, "http://127.0.0.1:8080", c.BaseURL())
-}
-
-func TestClientNeverPrintsCredentials(t *testing.T) {
-	c, err := management.NewClient(testKey, testSecret)
-	require.NoError(t, err)
-	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%d"} {
-		out := fmt.Sprintf(verb, c)
-		assert.NotContains(t, out, testKey, verb)
-		assert.NotContains(t, out, testSecret, verb)
-		assert.Contains(t, out, "apimgmt.cometchat.io", verb)
-	}
 }
 
 // TestRetryPolicyZeroWaitsAreDefaults gives the client a policy that sets

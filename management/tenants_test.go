@@ -3,10 +3,7 @@ package management_test
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
-	"errors"
 	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -104,29 +101,4 @@ func TestTenantsValidate(t *testing.T) {
 		wiretest.RequireArgError(t, err, tt.arg)
 	}
 	assert.Zero(t, m.Calls())
-}
-
-func TestTenantsNeverPrintSecrets(t *testing.T) {
-	req := tenantRequest()
-	assertHidden(t, *req, "Example User", tenantPassword)
-	assertHidden(t, req, "Example User", tenantPassword)
-
-	var tenant management.Tenant
-	require.NoError(t, json.Unmarshal([]byte(tenantJSON), &tenant))
-	assertHidden(t, tenant, "2531446b588709f6", tenantAuthKey, tenantAPIKey)
-	assertHidden(t, &tenant, "2531446b588709f6", tenantAuthKey, tenantAPIKey)
-	assertHidden(t, tenant.App, "2531446b588709f6", tenantAuthKey, tenantAPIKey)
-
-	// A failure shows neither the credentials nor the Basic auth header.
-	m := newMockAPI(t)
-	m.Reply(http.StatusUnauthorized, `{"error":{"code":"AUTH_ERR_EMPTY_AUTH_HEADER","message":"missing"}}`)
-	_, err := m.client.Tenants.Add(context.Background(), tenantRequest())
-	var ce *chat.Error
-	require.True(t, errors.As(err, &ce))
-	assert.Equal(t, "AUTH_ERR_EMPTY_AUTH_HEADER", ce.Code)
-	assert.ErrorIs(t, err, chat.ErrUnauthorized)
-	basic := base64.StdEncoding.EncodeToString([]byte(testKey + ":" + testSecret))
-	for _, s := range []string{testKey, testSecret, basic, tenantPassword} {
-		assert.False(t, strings.Contains(err.Error(), s))
-	}
 }
