@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/chattest"
 	"github.com/chatrest/chat/internal/wiretest"
 )
 
@@ -321,4 +323,229 @@ func TestBulkImportSharedPace(t *testing.T) {
 	_, err = m.client.DataImport.BulkImportGroups(context.Background(), []chat.ImportGroup{{GUID: "g"}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, 2, m.Calls())
+}
+
+// End to end, against chattest.
+
+// The fake's routes of the imports.
+const (
+	importUsersRoute    = "POST /v3/data_import/users"
+	importGroupsRoute   = "POST /v3/data_import/groups"
+	importMembersRoute  = "POST /v3/data_import/members"
+	importMessagesRoute = "POST /v3/data_import/messages"
+)
+
+// fastImport paces bulk imports so that tests do not wait.
+func fastImport() *chat.BulkOptions { return &chat.BulkOptions{RequestsPerMinute: 6_000_000} }
+
+// importUsers returns n users to import, created before t0.
+func importUsers(n int) []chat.ImportUser {
+	users := make([]chat.ImportUser, n)
+	for i := range users {
+		users[i] = chat.ImportUser{UID: fmt.Sprintf("u%03d", i), Name: fmt.Sprint("User ", i), CreatedAt: chat.TimestampOf(t0) - 1000}
+	}
+	return users
+}
+
+// requireImportError asserts that err is the service's refusal of one
+// entity with code, and returns it.
+func requireImportError(t *testing.T, err error, code string) *chat.ImportError {
+	t.Helper()
+	var ie *chat.ImportError
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, code, ie.Code)
+	assert.NotEmpty(t, ie.Message)
+	return ie
+}
+
+// importedKeys returns the keys of the entities of prop in the bodies of
+// the requests to route that the fake processed (answered 200), each as
+// often as it was imported.
+func importedKeys(t *testing.T, srv *chattest.Server, route, prop string) map[string]int {
+	t.Helper()
+	seen := map[string]int{}
+	for _, r := range srv.Requests() {
+		if r.Route != route || r.Status != http.StatusOK {
+			continue
+		}
+		var body map[string]map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal([]byte(r.Body), &body))
+		for k := range body[prop] {
+			seen[k]++
+		}
+	}
+	return seen
+}
+
+func TestBulkImportThroughTheFake(t *testing.T) {
+	t.Run("120 users in 3 requests, each imported once", func(t *testing.T) {
+		srv, client := start(t)
+		users := importUsers(120)
+		res, err := client.DataImport.BulkImportUsers(t.Context(), users, fastImport())
+		require.NoError(t, err)
+		require.Len(t, res, 120)
+		for i, r := range res {
+			assert.Equal(t, i, r.Index)
+			assert.Equal(t, users[i].UID, r.Key)
+			require.True(t, r.Success, "%s: %v", r.Key, r.Err)
+			assert.Equal(t, users[i].Name, r.Data.Name)
+			assert.Equal(t, users[i].CreatedAt, r.Data.CreatedAt)
+		}
+		assert.Equal(t, 3, srv.RequestCount(importUsersRoute))
+		seen := importedKeys(t, srv, importUsersRoute, "users")
+		assert.Len(t, seen, 120)
+		for k, n := range seen {
+			assert.Equal(t, 1, n, k)
+			_, ok := srv.User(k)
+			assert.True(t, ok, k)
+		}
+	})
+
+	t.Run("valid and invalid entities", func(t *testing.T) {
+		srv, client := start(t)
+		seed(srv, "u001")
+		users := importUsers(60)
+		users[3].Name = ""          // the service refuses it
+		users[7].UID = ""           // the SDK refuses it
+		users[9].UID = users[8].UID // a repeat: the SDK refuses it
+		users[55].Role = "ghost"    // the service refuses it
+		res, err := client.DataImport.BulkImportUsers(t.Context(), users, fastImport())
+		require.NoError(t, err, "refused entities do not fail the import")
+		imported := 0
+		for _, r := range res {
+			if r.Success {
+				imported++
+			}
+		}
+		assert.Equal(t, 55, imported)
+		requireImportError(t, res[1].Err, "ERR_UID_ALREADY_EXISTS")
+		requireImportError(t, res[3].Err, "ERR_IMPORT_INVALID_USER_FORMAT")
+		wiretest.RequireArgError(t, res[7].Err, "users[7].uid")
+		wiretest.RequireArgError(t, res[9].Err, "users[9].uid")
+		requireImportError(t, res[55].Err, "ERR_IMPORT_INVALID_USER_FORMAT")
+		assert.True(t, res[8].Success)
+		assert.Equal(t, 2, srv.RequestCount(importUsersRoute), "58 users sent, in 2 requests")
+	})
+
+	t.Run("cancelling stops at once with the results so far", func(t *testing.T) {
+		srv, client := start(t)
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		// One request a minute: only the cancellation ends the wait.
+		opts := &chat.BulkOptions{RequestsPerMinute: 1, Progress: func(chat.BulkProgress) { cancel() }}
+		start := time.Now()
+		res, err := client.DataImport.BulkImportUsers(ctx, importUsers(120), opts)
+		assert.Less(t, time.Since(start), 10*time.Second)
+		assert.ErrorIs(t, err, context.Canceled)
+		require.Len(t, res, 120)
+		assert.True(t, res[49].Success)
+		assert.ErrorIs(t, res[50].Err, chat.ErrNotSent)
+		assert.Equal(t, 1, srv.RequestCount(importUsersRoute))
+		_, ok := srv.User("u049")
+		assert.True(t, ok)
+		_, ok = srv.User("u050")
+		assert.False(t, ok)
+	})
+
+	t.Run("a 429 is sent again, and nothing is imported twice", func(t *testing.T) {
+		srv, client := start(t)
+		opts := fastImport()
+		requests := 0
+		opts.Progress = func(chat.BulkProgress) {
+			requests++
+			if requests == 1 {
+				// The service refuses the next request, without processing it.
+				require.NoError(t, srv.Fail(chattest.Fault{Route: importUsersRoute, Kind: chattest.FaultStatus, Status: 429, Times: 1}))
+			}
+		}
+		res, err := client.DataImport.BulkImportUsers(t.Context(), importUsers(120), opts)
+		require.NoError(t, err)
+		for _, r := range res {
+			require.True(t, r.Success, "%s: %v", r.Key, r.Err)
+		}
+		assert.Equal(t, 4, srv.RequestCount(importUsersRoute), "3 requests, one of them twice")
+		seen := importedKeys(t, srv, importUsersRoute, "users")
+		assert.Len(t, seen, 120)
+		for k, n := range seen {
+			assert.Equal(t, 1, n, k)
+		}
+	})
+
+	t.Run("the fake's limit: a wait past the deadline stops, the next minute finishes", func(t *testing.T) {
+		clk := &clock{now: t0}
+		srv, client := start(t, chattest.WithClock(clk.Now), chattest.WithDataImportLimit(2))
+		users := importUsers(120)
+		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+		defer cancel()
+		start := time.Now()
+		res, err := client.DataImport.BulkImportUsers(ctx, users, fastImport())
+		assert.Less(t, time.Since(start), 10*time.Second, "the server asks for 40s: more than the deadline allows")
+		assert.ErrorIs(t, err, chat.ErrRateLimited)
+		var retry []chat.ImportUser
+		for i, r := range res {
+			if !r.Success {
+				assert.ErrorIs(t, r.Err, chat.ErrRateLimited)
+				retry = append(retry, users[i])
+			}
+		}
+		require.Len(t, retry, 20)
+
+		clk.Set(t0.Add(time.Minute))
+		res, err = client.DataImport.BulkImportUsers(t.Context(), retry, fastImport())
+		require.NoError(t, err)
+		for _, r := range res {
+			require.True(t, r.Success, "%s: %v", r.Key, r.Err)
+		}
+		seen := importedKeys(t, srv, importUsersRoute, "users")
+		assert.Len(t, seen, 120)
+		for k, n := range seen {
+			assert.Equal(t, 1, n, k)
+		}
+	})
+
+	t.Run("groups, members and messages", func(t *testing.T) {
+		srv, client := start(t)
+		ctx := t.Context()
+		groups := make([]chat.ImportGroup, 60)
+		members := make([]chat.ImportMember, 0, 120)
+		msgs := make([]chat.ImportMessage, 0, 120)
+		users := importUsers(2)
+		_, err := client.DataImport.BulkImportUsers(ctx, users, fastImport())
+		require.NoError(t, err)
+		for i := range groups {
+			guid := fmt.Sprintf("g%02d", i)
+			groups[i] = chat.ImportGroup{GUID: guid, Name: strings.ToUpper(guid), Type: chat.GroupPublic, CreatedAt: chat.TimestampOf(t0) - 500}
+			for _, u := range users {
+				members = append(members, chat.ImportMember{GUID: guid, UID: u.UID, JoinedAt: chat.TimestampOf(t0) - 400})
+				msgs = append(msgs, chat.ImportMessage{MUID: guid + "-" + u.UID, Sender: u.UID, ReceiverType: chat.ReceiverGroup, Receiver: guid,
+					Data: chat.ImportMessageData{Text: "hello"}, SentAt: chat.TimestampOf(t0) - 300 + chat.Timestamp(len(msgs))})
+			}
+		}
+		gres, err := client.DataImport.BulkImportGroups(ctx, groups, fastImport())
+		require.NoError(t, err)
+		mres, err := client.DataImport.BulkImportMembers(ctx, members, fastImport())
+		require.NoError(t, err)
+		xres, err := client.DataImport.BulkImportMessages(ctx, msgs, fastImport())
+		require.NoError(t, err)
+		for _, r := range gres {
+			require.True(t, r.Success, "%s: %v", r.Key, r.Err)
+		}
+		for _, r := range mres {
+			require.True(t, r.Success, "%s: %v", r.Key, r.Err)
+		}
+		for _, r := range xres {
+			require.True(t, r.Success, "%s: %v", r.Key, r.Err)
+		}
+		assert.Equal(t, 2, srv.RequestCount(importGroupsRoute))
+		assert.Equal(t, 3, srv.RequestCount(importMembersRoute))
+		assert.Equal(t, 3, srv.RequestCount(importMessagesRoute))
+		g, ok := srv.Group("g59")
+		require.True(t, ok)
+		assert.Equal(t, 2, g.MembersCount)
+		stored := srv.Messages()
+		require.Len(t, stored, 120)
+		for i := 1; i < len(stored); i++ {
+			assert.Less(t, stored[i-1].SentAt, stored[i].SentAt, "stored in order")
+		}
+	})
 }

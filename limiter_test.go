@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/chattest"
 	"github.com/chatrest/chat/internal/hooks"
 	"github.com/chatrest/chat/internal/wiretest"
 )
@@ -451,4 +452,51 @@ func TestRateLimiterPacesByItsClock(t *testing.T) {
 	lim.Observe(context.Background(), key, chat.RateObservation{Status: http.StatusTooManyRequests, Remaining: -1, RetryAfter: 30 * time.Second, Received: received})
 	require.NoError(t, lim.Wait(ctx, key), "30 seconds of the clock pass within the deadline")
 	assert.GreaterOrEqual(t, clock.At(time.Now()).Sub(clock.At(received)), 30*time.Second, "the block ended early on the clock")
+}
+
+// End to end, against chattest.
+
+// classLimiter records, for each answer, the class the SDK gave its
+// request and the budget the fake reported.
+type classLimiter struct {
+	mu  sync.Mutex
+	got map[string]int // "class limit" -> answers
+}
+
+func (l *classLimiter) Wait(context.Context, chat.LimitKey) error { return nil }
+
+func (l *classLimiter) Observe(_ context.Context, key chat.LimitKey, obs chat.RateObservation) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.got[fmt.Sprintf("%s %d", key.Class, obs.Limit)]++
+}
+
+// TestLimiterClassesMatchTheFakes checks, over real HTTP, that the class
+// the SDK gives each request is the one whose budget the fake reports.
+func TestLimiterClassesMatchTheFakes(t *testing.T) {
+	srv := chattest.NewServer(chattest.WithRateLimit(1000, 2000))
+	t.Cleanup(srv.Close)
+	lim := &classLimiter{got: map[string]int{}}
+	client := srv.Client(chat.WithLimiter(lim))
+	ctx := t.Context()
+
+	_, err := client.Users.BulkCreate(ctx, []chat.CreateUserRequest{{UID: "ann", Name: "Ann"}, {UID: "bob", Name: "Bob"}}, nil)
+	require.NoError(t, err)
+	_, err = client.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "g", Name: "G", Type: chat.GroupPublic})
+	require.NoError(t, err)
+	_, err = client.Members.BulkAdd(ctx, "g", []chat.MemberToAdd{{UID: "ann"}}, nil)
+	require.NoError(t, err)
+	_, err = client.Users.Delete(ctx, "bob", nil)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int{"core 1000": 5}, lim.got)
+
+	_, err = client.Users.Get(ctx, "ann")
+	require.NoError(t, err)
+	_, err = client.Users.BulkUpdate(ctx, []chat.UserUpdate{{UID: "ann", Request: chat.UpdateUserRequest{Name: "A"}}}, nil)
+	require.NoError(t, err)
+	_, err = client.Members.List(ctx, "g", nil)
+	require.NoError(t, err)
+	_, err = client.Groups.Delete(ctx, "g")
+	require.NoError(t, err)
+	assert.Equal(t, map[string]int{"core 1000": 5, "standard 2000": 4}, lim.got)
 }

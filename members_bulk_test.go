@@ -109,3 +109,96 @@ func TestBulkAddFailures(t *testing.T) {
 		assert.Equal(t, 1, m.Calls())
 	})
 }
+
+// End to end, against chattest.
+
+func TestBulkAdd(t *testing.T) {
+	srv, client := start(t)
+	var uids []string
+	for i := range 60 {
+		uids = append(uids, fmt.Sprintf("m%02d", i))
+	}
+	seed(srv, append(uids, "owner")...)
+	srv.AddGroup(chat.Group{GUID: "g", Name: "G", Owner: "owner"}, "m05")
+
+	members := make([]chat.MemberToAdd, 0, 64)
+	for i, uid := range uids {
+		m := chat.MemberToAdd{UID: uid}
+		switch i {
+		case 0:
+			m.Scope = chat.MemberAdmin
+		case 1:
+			m.Scope = chat.MemberModerator
+		case 2:
+			m.UID = "M02" // the service lower-cases uids, its answer too
+		}
+		members = append(members, m)
+	}
+	members = append(members,
+		chat.MemberToAdd{UID: "nobody"},                    // unknown user
+		chat.MemberToAdd{UID: "m10"},                       // repeats members[10]
+		chat.MemberToAdd{UID: "x", Scope: "owner"},         // not a scope one may add with
+		chat.MemberToAdd{UID: "", Scope: chat.MemberAdmin}, // no uid
+	)
+	var reports []chat.BulkProgress
+	res, err := client.Members.BulkAdd(t.Context(), "g", members, &chat.BulkOptions{
+		Progress: func(p chat.BulkProgress) { reports = append(reports, p) },
+	})
+	require.NoError(t, err)
+	require.Len(t, res, len(members))
+	assert.Equal(t, 3, srv.RequestCount("POST /v3/groups/{guid}/members"), "61 users sent in calls of at most 25")
+	assert.Len(t, reports, 3, "one report per call")
+
+	for i := range 60 {
+		r := res[i]
+		assert.Equal(t, i, r.Index)
+		assert.Equal(t, members[i].UID, r.Key)
+		if i == 5 {
+			continue
+		}
+		require.NoError(t, r.Err, r.Key)
+		require.NotNil(t, r.Data)
+		assert.True(t, r.Data.Success)
+		require.NotNil(t, r.Data.Data, "the action message")
+	}
+	var me *chat.AddMemberError
+	require.ErrorAs(t, res[5].Err, &me)
+	assert.Equal(t, chat.AddMemberError{UID: "m05", Code: "ERR_ALREADY_JOINED", Message: "The user m05 is already a member of the group g."}, *me)
+	assert.ErrorIs(t, res[5].Err, chat.ErrConflict)
+	require.NotNil(t, res[5].Data, "the service's entry is kept")
+	assert.False(t, res[5].Data.Success)
+	require.ErrorAs(t, res[60].Err, &me)
+	assert.Equal(t, "ERR_UID_NOT_FOUND", me.Code)
+	assert.ErrorIs(t, res[60].Err, chat.ErrNotFound)
+
+	var ae *chat.ArgumentError
+	require.ErrorAs(t, res[61].Err, &ae)
+	assert.Equal(t, "members[61].UID", ae.Name)
+	require.ErrorAs(t, res[62].Err, &ae)
+	assert.Equal(t, "members[62].Scope", ae.Name)
+	require.ErrorAs(t, res[63].Err, &ae)
+	assert.Equal(t, "members[63].UID", ae.Name)
+
+	scopes := memberScopes(t, client, "g")
+	assert.Len(t, scopes, 61)
+	assert.Subset(t, scopes, []string{"owner:admin", "m00:admin", "m01:moderator", "m02:participant", "m05:participant", "m59:participant"})
+	g, _ := srv.Group("g")
+	assert.Equal(t, 61, g.MembersCount)
+	assert.Equal(t, chat.BulkProgress{Total: 64, Done: 64, Succeeded: 59, Failed: 5}, reports[2])
+}
+
+func TestAddManyToAMissingGroup(t *testing.T) {
+	srv, client := start(t)
+	seed(srv, "ann", "bob")
+	res, err := client.Members.BulkAdd(t.Context(), "nope", []chat.MemberToAdd{{UID: "ann"}, {UID: "bob"}}, nil)
+	require.NoError(t, err, "the call was sent")
+	for _, r := range res {
+		requireAPIError(t, r.Err, http.StatusNotFound, "ERR_GUID_NOT_FOUND", chat.ErrNotFound)
+		assert.Nil(t, r.Data)
+	}
+
+	_, err = client.Members.BulkAdd(t.Context(), "", []chat.MemberToAdd{{UID: "ann"}}, nil)
+	var ae *chat.ArgumentError
+	require.ErrorAs(t, err, &ae)
+	assert.Equal(t, "guid", ae.Name)
+}

@@ -5,13 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/chattest"
 	"github.com/chatrest/chat/internal/wiretest"
 )
 
@@ -500,4 +503,119 @@ func TestMessagesAllThreads(t *testing.T) {
 			assert.Equal(t, chat.ListThreadsOptions{UpdateCursorOptions: chat.UpdateCursorOptions{Limit: 2}, ParticipatedByMe: true}, *opts, "opts modified")
 		})
 	}
+}
+
+// End to end, against chattest.
+
+func TestAllThreadMessages(t *testing.T) {
+	srv, client := start(t)
+	ctx := t.Context()
+	seed(srv, "alice", "bob")
+	parent, err := client.Messages.Send(ctx, toUser("bob", "parent"), chat.OnBehalfOf("alice"))
+	require.NoError(t, err)
+	other, err := client.Messages.Send(ctx, toUser("bob", "another parent"), chat.OnBehalfOf("alice"))
+	require.NoError(t, err)
+	for i := range 27 {
+		// Replies of another thread interleave; they must not show.
+		_, err := client.Messages.SendThread(ctx, parent.ID, "bob", toUser("alice", fmt.Sprint("reply ", i)))
+		require.NoError(t, err)
+		_, err = client.Messages.SendThread(ctx, other.ID, "alice", toUser("bob", "noise"))
+		require.NoError(t, err)
+	}
+
+	t.Run("append with replies added while iterating", func(t *testing.T) {
+		var got []string
+		added := 0
+		for m, err := range client.Messages.AllThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 4}}) {
+			require.NoError(t, err)
+			assert.Equal(t, parent.ID, m.ParentID)
+			got = append(got, m.ID)
+			if len(got)%5 == 0 && added < 3 {
+				_, err := client.Messages.SendThread(ctx, parent.ID, "alice", toUser("bob", "late reply"))
+				require.NoError(t, err)
+				added++
+			}
+		}
+		want := threadIDs(t, srv, parent.ID)
+		require.Len(t, want, 30)
+		assert.Equal(t, want, got, "every reply once, in id order, late ones included")
+	})
+
+	t.Run("prepend walks back from the newest", func(t *testing.T) {
+		var got []string
+		for m, err := range client.Messages.AllThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 7, Direction: chat.DirectionBefore}}) {
+			require.NoError(t, err)
+			got = append(got, m.ID)
+		}
+		want := threadIDs(t, srv, parent.ID)
+		slices.Reverse(want)
+		assert.Equal(t, want, got)
+	})
+
+	t.Run("from an id cursor", func(t *testing.T) {
+		all := threadIDs(t, srv, parent.ID)
+		page, err := client.Messages.ListThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{ID: all[9], Limit: 3}})
+		require.NoError(t, err)
+		assert.Equal(t, all[10:13], pageIDs(page))
+		assert.Equal(t, all[12], page.Meta.Next.ID)
+		page, err = client.Messages.ListThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{ID: all[9], Limit: 3, Direction: chat.DirectionBefore}})
+		require.NoError(t, err)
+		assert.Equal(t, []string{all[8], all[7], all[6]}, pageIDs(page))
+		assert.Equal(t, &chat.Cursor{Direction: chat.DirectionBefore, ID: all[6], SentAt: chat.TimestampOf(t0)}, page.Meta.Next)
+	})
+
+	t.Run("past the end", func(t *testing.T) {
+		all := threadIDs(t, srv, parent.ID)
+		last := all[len(all)-1]
+		page, err := client.Messages.ListThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{ID: last}})
+		require.NoError(t, err)
+		assert.Empty(t, page.Data)
+		assert.NotNil(t, page.Data, "an empty list is [], not null")
+		assert.Equal(t, &chat.PageCount{Limit: 10, Count: 0}, page.Meta.Current)
+		assert.Equal(t, last, page.Meta.Next.ID, "an empty page keeps the cursor, to poll from")
+	})
+}
+
+func TestAllThreadWhileRepliesArrive(t *testing.T) {
+	srv, client := start(t)
+	ctx := t.Context()
+	seed(srv, "alice", "bob")
+	parent, err := client.Messages.Send(ctx, toUser("bob", "parent"), chat.OnBehalfOf("alice"))
+	require.NoError(t, err)
+	for range 10 {
+		_, err := client.Messages.SendThread(ctx, parent.ID, "bob", toUser("alice", "early"))
+		require.NoError(t, err)
+	}
+
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for range 10 {
+				_, err := client.Messages.SendThread(ctx, parent.ID, "alice", toUser("bob", fmt.Sprint("writer ", w)))
+				assert.NoError(t, err)
+			}
+		})
+	}
+	var got []string
+	for m, err := range client.Messages.AllThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 3}}) {
+		require.NoError(t, err)
+		got = append(got, m.ID)
+	}
+	wg.Wait()
+
+	all := threadIDs(t, srv, parent.ID)
+	require.Len(t, all, 50)
+	require.GreaterOrEqual(t, len(got), 10)
+	assert.Equal(t, all[:len(got)], got, "a prefix of the thread: nothing skipped or repeated")
+}
+
+func threadIDs(t *testing.T, srv *chattest.Server, parentID string) []string {
+	t.Helper()
+	var ids []string
+	for _, m := range srv.Messages() {
+		if m.ParentID == parentID {
+			ids = append(ids, m.ID)
+		}
+	}
+	return ids
 }

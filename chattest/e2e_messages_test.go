@@ -454,47 +454,6 @@ func TestMessagesListFilters(t *testing.T) {
 	})
 }
 
-func TestMessagesAllWhileSending(t *testing.T) {
-	srv, client := start(t)
-	ctx := t.Context()
-	seed(srv, "alice", "bob")
-	for i := range 12 {
-		send(t, client, "alice", toUser("bob", fmt.Sprint("text ", i)))
-		send(t, client, "bob", &chat.SendMessageRequest{Receiver: "alice", ReceiverType: chat.ReceiverUser, Category: chat.CategoryCustom,
-			Type: "ping", Data: chat.MessageData{CustomData: map[string]any{"i": i}}})
-	}
-	opts := &chat.ListMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 5}, Category: chat.CategoryMessage}
-	var got []string
-	added := 0
-	for m, err := range client.Messages.All(ctx, opts, chat.OnBehalfOf("bob")) {
-		require.NoError(t, err)
-		assert.Equal(t, chat.CategoryMessage, m.Category)
-		got = append(got, m.ID)
-		// Messages sent before the last page is fetched are in the walk.
-		if len(got)%4 == 0 && added < 2 {
-			send(t, client, "alice", toUser("bob", "late"))
-			send(t, client, "bob", &chat.SendMessageRequest{Receiver: "alice", ReceiverType: chat.ReceiverUser, Category: chat.CategoryCustom, Type: "ping"})
-			added++
-		}
-	}
-	var want []string
-	for _, m := range srv.Messages() {
-		if m.Category == chat.CategoryMessage {
-			want = append(want, m.ID)
-		}
-	}
-	require.Len(t, want, 14)
-	assert.Equal(t, want, got, "every text message once, in id order, late ones included")
-
-	var back []string
-	for m, err := range client.Messages.All(ctx, &chat.ListMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 4, Direction: chat.DirectionBefore}, Category: chat.CategoryMessage}) {
-		require.NoError(t, err)
-		back = append(back, m.ID)
-	}
-	slices.Reverse(want)
-	assert.Equal(t, want, back, "prepend walks back from the newest")
-}
-
 func TestUserMessages(t *testing.T) {
 	srv, client := start(t)
 	ctx := t.Context()
