@@ -24,8 +24,7 @@ type UnblockUsersRequest struct {
 }
 
 // Block makes the user uid block the users in req.BlockedUIDs, and reports
-// the outcome in a map keyed by UID, as the service keys it (the fake in
-// chattest keys it by the blocked UIDs).
+// the outcome in a map keyed by UID, as the service keys it.
 //
 // API: POST /v3/users/{uid}/blockedusers (onBehalfOf not supported)
 func (s *BlockedService) Block(ctx context.Context, uid string, req *BlockUsersRequest, opts ...RequestOption) (map[string]Result, error) {

@@ -33,11 +33,9 @@ type ListCallsOptions struct {
 	// ParticipantsCount keeps calls with exactly this many participants;
 	// a pointer, so that 0 can be asked for.
 	ParticipantsCount *int `url:"participantsCount,omitempty"`
-	// StartedAt filters on the start time (Unix seconds). chattest keeps
-	// the calls started at or after it.
+	// StartedAt filters on the start time (Unix seconds).
 	StartedAt Timestamp `url:"startedAt,omitempty"`
-	// EndedAt filters on the end time (Unix seconds). chattest keeps the
-	// calls ended at or before it.
+	// EndedAt filters on the end time (Unix seconds).
 	EndedAt Timestamp `url:"endedAt,omitempty"`
 	// Status keeps calls in one status: rejected, ongoing, ended or
 	// unanswered.

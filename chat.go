@@ -45,7 +45,11 @@
 // after the number of items already seen, [CursorOptions.ResumeAfter] a
 // message list after the last message seen.
 //
-// The package chattest serves an in-memory fake of the API for tests.
+// # Testing
+//
+// Package chattest serves the API as an in-memory fake over HTTPS on a
+// loopback address; its Server.Client returns a Client wired to it, for
+// tests of code that uses this package.
 package chat
 
 // Version is the SDK's version, sent in the default User-Agent.

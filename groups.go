@@ -90,7 +90,7 @@ type CreateGroupRequest struct {
 	Description string         `json:"description,omitempty"`
 	Metadata    map[string]any `json:"metadata,omitempty"`
 	// Owner is the owner's UID; empty leaves the service's default, a
-	// system user (chattest: the onBehalfOf user, else "app_system").
+	// system user.
 	Owner string `json:"owner,omitempty"`
 	// Tags are at most 25, of at most 100 characters each.
 	Tags []string `json:"tags,omitempty"`
@@ -179,8 +179,7 @@ type ListGroupsOptions struct {
 	// Tags keeps groups having any of these tags.
 	Tags []string `url:"tags,comma,omitempty"`
 	// Type keeps groups of one type. Password groups are asked for as
-	// [GroupPassword], the name create and update use (chattest also
-	// takes "protected").
+	// [GroupPassword], the name create and update use.
 	Type GroupType `url:"type,omitempty"`
 	// Types keeps groups of any of these types.
 	Types []GroupType `url:"types,comma,omitempty"`

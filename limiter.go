@@ -155,7 +155,7 @@ type RateLimits struct {
 }
 
 // realClock is the real clock, which a RateLimiter paces by unless
-// chattest gives it its server's (internal/hooks).
+// another is given through internal/hooks.
 type realClock struct{}
 
 func (realClock) At(t time.Time) time.Time           { return t }

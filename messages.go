@@ -42,8 +42,7 @@ type SendMessageRequest struct {
 	//
 	// The SDK does not count on the service to recognise a repeated muid:
 	// a send is retried only when the service did not act on it (see
-	// [WithRetryPolicy]). chattest treats a repeated muid from the same
-	// sender as the same message.
+	// [WithRetryPolicy]).
 	MUID string `json:"muid,omitempty"`
 	// QuotedMessageID quotes another message; the response then carries it
 	// as QuotedMessage.
@@ -94,7 +93,7 @@ type MultipleReceivers struct {
 
 // Send sends a message and returns it as stored. The sender is the user
 // named by the [OnBehalfOf] option; without it, the service picks the
-// sender (chattest sends as "app_system").
+// sender.
 //
 // The request is checked before anything is sent: at most [MaxTags] tags
 // of [MaxTagLength] characters, and at most [MaxMessageChars] characters

@@ -9,8 +9,7 @@ import (
 // PinnedBy and PinnedAt. Without the [OnBehalfOf] option the app pins
 // (PinnedBy "app_system"); with it the user pins, as their role and scope
 // permit. A conversation holds at most 100 pinned messages
-// (ERR_PINNED_MESSAGES_LIMIT_EXCEEDED); chattest counts the app's and the
-// users' pins together.
+// (ERR_PINNED_MESSAGES_LIMIT_EXCEEDED).
 //
 // API: POST /v3/messages/{id}/pin (onBehalfOf optional)
 func (s *MessagesService) Pin(ctx context.Context, id string, opts ...RequestOption) (*Message, error) {

@@ -70,8 +70,7 @@ type RuleFilter struct {
 	// Operator is the comparison.
 	Operator RuleFilterOperator `json:"operator"`
 	// Value is what the operand is compared with, a string; for
-	// [FilterIn] and [FilterNotIn], write several values comma-separated
-	// (as chattest reads them).
+	// [FilterIn] and [FilterNotIn], write several values comma-separated.
 	Value string `json:"value"`
 }
 

@@ -191,7 +191,7 @@ func (s *NotificationsService) ListPushTokens(ctx context.Context, opts *ListPus
 
 // UnregisterPushTokens removes the push tokens of the login req.AuthToken,
 // or with req.All every push token of its user, and returns the tokens
-// the service lists in its answer (chattest lists the removed ones).
+// the service lists in its answer.
 //
 // API: DELETE /v3/notifications/push/v1/tokens (onBehalfOf not supported)
 func (s *NotificationsService) UnregisterPushTokens(ctx context.Context, req *UnregisterPushTokensRequest, opts ...RequestOption) ([]PushToken, error) {

@@ -170,7 +170,7 @@ type RestrictedFeature struct {
 // RestrictFeaturesRequest is the body of [RolesService.RestrictFeatures].
 type RestrictFeaturesRequest struct {
 	// FeaturesToRestrict are feature keys, e.g. "listUsers" or
-	// "u.listUsers", sent as given (chattest takes either form).
+	// "u.listUsers", sent as given.
 	FeaturesToRestrict []string `json:"featuresToRestrict"`
 }
 

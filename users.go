@@ -225,8 +225,7 @@ type UpdateUserRequest struct {
 	StatusMessage string `json:"statusMessage,omitempty"`
 	// Metadata replaces the user's metadata.
 	Metadata map[string]any `json:"metadata,omitempty"`
-	// Tags replaces the user's tags (chattest: nil leaves them, an empty
-	// list clears them).
+	// Tags replaces the user's tags; nil or empty is not sent.
 	Tags []string `json:"tags,omitempty"`
 	// Unset clears fields: "avatar", "link" and/or "metadata".
 	Unset []string `json:"unset,omitempty"`

@@ -89,6 +89,29 @@
 // [Server.AddManagementApp], [Server.ManagementApp] and
 // [Server.EnableExtensions].
 //
+// # Details the reference leaves open
+//
+// Where the reference does not say, the fake answers as follows; code that
+// also runs against the service should not count on the same:
+//
+//   - A message sent without onBehalfOf is sent by "app_system"; a group
+//     created without an owner is owned by the onBehalfOf user, else by
+//     "app_system".
+//   - Blocking users answers a map keyed by the blocked UIDs.
+//   - A conversation's 100 pinned messages count the app's pins and the
+//     users' together.
+//   - Updating a user with "tags": [] clears its tags; without "tags"
+//     leaves them.
+//   - Listing groups takes the type "protected" as "password".
+//   - Restricting features takes a key with or without its "u." prefix
+//     ("listUsers" or "u.listUsers").
+//   - A moderation rule's filter with the in or notIn operator reads its
+//     value as comma-separated values.
+//   - Listing calls with startedAt keeps the calls started at or after it,
+//     with endedAt those ended at or before it.
+//   - Unregistering push tokens answers the tokens removed.
+//   - A webhook created without "enabled" is enabled.
+//
 // # Management API and webhooks
 //
 // The fake's Management API runs on its own HTTPS server

@@ -135,8 +135,8 @@ type CreateWebhookRequest struct {
 	Name string `json:"name"`
 	// URL is required: at most 255 characters, https. The service needs a
 	// publicly reachable HTTPS endpoint; the client also accepts plain
-	// http to a loopback host (localhost, 127.0.0.0/8, ::1), which only
-	// a local fake such as chattest can call.
+	// http to a loopback host (localhost, 127.0.0.0/8, ::1), for a
+	// receiver on the machine of a local server.
 	URL string `json:"webhookURL"`
 	// UseBasicAuth makes deliveries carry HTTP Basic auth with Username
 	// and Password, both then required (recommended).
@@ -149,8 +149,7 @@ type CreateWebhookRequest struct {
 	// digits in either; the client does not check that.
 	Password chat.Secret `json:"password,omitempty"`
 	// Enabled switches deliveries on or off; nil leaves the service's
-	// default (chattest enables the webhook). Set it, e.g.
-	// Enabled: new(true), to be sure.
+	// default. Set it, e.g. Enabled: new(true), to be sure.
 	Enabled *bool `json:"enabled,omitempty"`
 	// RetryOnFailure retries deliveries that fail with a non-2xx status
 	// or a network error (default false), as often and as late as the
