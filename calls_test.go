@@ -160,8 +160,8 @@ func TestTimestampDecoding(t *testing.T) {
 		assert.Equal(t, want, ts, in)
 	}
 	var ts chat.Timestamp
-	assert.Error(t, ts.UnmarshalJSON([]byte(`"soon"`)))
-	assert.Error(t, ts.UnmarshalJSON([]byte(`"NaN"`)))
+	assert.EqualError(t, ts.UnmarshalJSON([]byte(`"soon"`)), `json: cannot unmarshal timestamp "\"soon\"" into Go value of type chat.Timestamp`)
+	assert.EqualError(t, ts.UnmarshalJSON([]byte(`"NaN"`)), `json: cannot unmarshal timestamp "\"NaN\"" into Go value of type chat.Timestamp`)
 }
 
 func TestCallsErrors(t *testing.T) {

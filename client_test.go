@@ -367,7 +367,7 @@ func TestLoggerAboveDebugLogsNothing(t *testing.T) {
 	m := newMockAPI(t, chat.WithLogger(logger), fastRetries)
 	m.Reply(http.StatusServiceUnavailable, `{}`)
 	_, err := m.client.Users.Get(context.Background(), "u1")
-	require.Error(t, err)
+	require.ErrorIs(t, err, chat.ErrServer)
 	assert.Equal(t, 4, m.Calls())
 	mu.Lock()
 	defer mu.Unlock()
@@ -404,10 +404,10 @@ func TestNoLoggerLogsNothing(t *testing.T) {
 	m := newMockAPI(t, chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond}))
 	m.Reply(http.StatusServiceUnavailable, `{"error":{"code":"ERR_X"}}`)
 	_, err := m.client.Users.Get(context.Background(), "u1")
-	require.Error(t, err)
+	require.ErrorIs(t, err, chat.ErrServer)
 	m.Serve(func(int, *http.Request) (*http.Response, error) { return nil, syscall.ECONNREFUSED })
 	_, err = m.client.Users.Get(context.Background(), "u1")
-	require.Error(t, err)
+	require.ErrorIs(t, err, syscall.ECONNREFUSED)
 	assert.Equal(t, 6, m.Calls())
 
 	mu.Lock()
@@ -436,8 +436,7 @@ func TestTimeout(t *testing.T) {
 				chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond}))
 			m.Serve(blockUntilDone)
 			err := tt.call(m.client)
-			require.Error(t, err)
-			assert.ErrorIs(t, err, context.DeadlineExceeded)
+			require.ErrorIs(t, err, context.DeadlineExceeded)
 			assert.Equal(t, 1, m.Calls(), "retried after the call's time was up")
 		})
 	}
@@ -491,7 +490,7 @@ func TestMaxResponseBytes(t *testing.T) {
 			assert.Equal(t, tt.wantStatus, ce.StatusCode)
 			if tt.status == http.StatusOK {
 				assert.Contains(t, ce.Message, "exceeds 64 bytes")
-				assert.Error(t, ce.Unwrap())
+				assert.EqualError(t, ce.Unwrap(), "response body exceeds 64 bytes")
 			}
 		})
 	}
@@ -521,7 +520,6 @@ func TestHTTPClientNotModified(t *testing.T) {
 	assert.Equal(t, reflect.ValueOf(check).Pointer(), reflect.ValueOf(hc.CheckRedirect).Pointer(), "CheckRedirect replaced")
 
 	_, err = c.Users.Get(context.Background(), "u1")
-	require.Error(t, err)
+	require.ErrorContains(t, err, "no redirects here")
 	assert.True(t, calledRedirect, "the client's own CheckRedirect was not called")
-	assert.Contains(t, err.Error(), "no redirects here")
 }

@@ -417,7 +417,7 @@ func TestConversationWith(t *testing.T) {
 	assert.Equal(t, 4, g.MembersCount)
 	assert.Equal(t, "cometchat-uid-4", g.UpdatedBy)
 	_, err = group.User()
-	assert.Error(t, err)
+	assert.EqualError(t, err, "chat: the conversation is with a group, not a user")
 
 	t.Run("lenient inside conversationWith", func(t *testing.T) {
 		c := chat.Conversation{ConversationWith: json.RawMessage(`{"guid":"g","membersCount":"7","createdAt":"1630071341"}`)}
@@ -432,12 +432,12 @@ func TestConversationWith(t *testing.T) {
 		assert.ErrorContains(t, err, "no conversationWith")
 		var nilConv *chat.Conversation
 		_, err = nilConv.Group()
-		assert.Error(t, err)
+		assert.EqualError(t, err, "chat: the conversation has no conversationWith")
 	})
 	t.Run("broken conversationWith", func(t *testing.T) {
 		c := chat.Conversation{ConversationType: chat.ConversationUser, ConversationWith: json.RawMessage(`["x"]`)}
 		_, err := c.User()
-		assert.Error(t, err)
+		assert.EqualError(t, err, "json: cannot unmarshal string into Go value of type chat.User")
 	})
 }
 

@@ -193,7 +193,8 @@ func TestErrorFromUndecodableSuccess(t *testing.T) {
 	t.Run("HTML with status 200", func(t *testing.T) {
 		ce, _ := getUserError(t, http.StatusOK, `<html>login</html>`, "Content-Type", "text/html")
 		assert.Equal(t, http.StatusOK, ce.StatusCode)
-		assert.Error(t, ce.Unwrap())
+		var syntaxErr *json.SyntaxError
+		assert.ErrorAs(t, ce.Unwrap(), &syntaxErr)
 	})
 }
 

@@ -183,7 +183,7 @@ func TestInteractiveDataEncoding(t *testing.T) {
 
 	t.Run("bad raw fails the encoding", func(t *testing.T) {
 		_, err := json.Marshal(chat.InteractiveData{Raw: json.RawMessage(`{"a":`)})
-		assert.Error(t, err)
+		assert.EqualError(t, err, "json: error calling MarshalJSON for type chat.InteractiveData: unexpected end of JSON input")
 	})
 
 	t.Run("decode then encode round-trips", func(t *testing.T) {

@@ -138,7 +138,7 @@ func TestMessageDecoding(t *testing.T) {
 				require.NoError(t, err)
 				assert.Equal(t, "cometchat-uid-3_user_cometchat-uid-5", receiver.ConversationID)
 				_, err = m.Data.Entities.Sender.Group()
-				assert.Error(t, err, "a user entity decoded as a group")
+				assert.EqualError(t, err, `chat: entity is a "user", not a "group"`, "a user entity decoded as a group")
 			},
 		},
 		{
@@ -203,7 +203,7 @@ func TestMessageDecoding(t *testing.T) {
 				require.NoError(t, err)
 				assert.Equal(t, "cometchat-uid-2", forUser.UID)
 				_, err = m.Data.Entities.On.User()
-				assert.Error(t, err, "a message entity decoded as a user")
+				assert.EqualError(t, err, `chat: entity is a "message", not a "user"`, "a message entity decoded as a user")
 			},
 		},
 		{
@@ -311,12 +311,14 @@ func TestMessageDecoding(t *testing.T) {
 
 func TestMessageDecodingFailure(t *testing.T) {
 	tests := []struct {
-		name string
-		wire string
+		name  string
+		wire  string
+		cause string // the decoding error
 	}{
-		{"timestamp that is not a number", `{"id":"1","sentAt":"yesterday"}`},
-		{"id as an object", `{"id":{"n":1}}`},
-		{"truncated JSON", `{"id":"1",`},
+		{"timestamp that is not a number", `{"id":"1","sentAt":"yesterday"}`,
+			`json: cannot unmarshal timestamp "\"yesterday\"" into Go struct field Message.data.sentAt of type chat.Timestamp`},
+		{"id as an object", `{"id":{"n":1}}`, "json: cannot unmarshal object into Go struct field Message.data.id of type string"},
+		{"truncated JSON", `{"id":"1",`, "invalid character '}' looking for beginning of object key string"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -327,7 +329,7 @@ func TestMessageDecodingFailure(t *testing.T) {
 			ce := wiretest.RequireAPIError(t, err)
 			assert.Equal(t, http.StatusOK, ce.StatusCode)
 			assert.Contains(t, ce.Message, "decoding response")
-			assert.Error(t, ce.Unwrap(), "the decoding error is kept")
+			assert.EqualError(t, ce.Unwrap(), tt.cause, "the decoding error is kept")
 		})
 	}
 }
@@ -601,9 +603,9 @@ func TestMessageTargetAndActor(t *testing.T) {
 
 	bare := chat.Message{Category: chat.CategoryAction, Type: chat.MessageTypeMessage}
 	_, err = bare.Target()
-	assert.Error(t, err, "no entities")
+	assert.EqualError(t, err, `chat: a "message" action is not about a message`, "no entities")
 	_, err = bare.Actor()
-	assert.Error(t, err, "no entities")
+	assert.EqualError(t, err, "chat: message has no entities", "no entities")
 }
 
 func TestMessagesList(t *testing.T) {

@@ -207,8 +207,7 @@ func TestModerationKeywordsArguments(t *testing.T) {
 		m := newMockAPI(t)
 		_, err := m.client.Moderation.CreateKeywordList(ctx, &chat.CreateKeywordListRequest{ID: "k", Category: chat.KeywordWord,
 			File: &chat.KeywordFile{Content: failingReader{}}})
-		require.Error(t, err)
-		assert.Contains(t, err.Error(), "disk on fire")
+		require.EqualError(t, err, "chat: reading the keyword file: disk on fire")
 		assert.Zero(t, m.Calls())
 	})
 }

@@ -119,8 +119,11 @@ func TestRuleConditionForms(t *testing.T) {
 	}
 	t.Run("not an object", func(t *testing.T) {
 		var got chat.RuleCondition
-		assert.Error(t, json.Unmarshal([]byte(`[1]`), &got))
-		assert.Error(t, json.Unmarshal([]byte(`{"value":{}}`), &got))
+		var typeErr *json.UnmarshalTypeError
+		if assert.ErrorAs(t, json.Unmarshal([]byte(`[1]`), &got), &typeErr) {
+			assert.Equal(t, "number", typeErr.Value)
+		}
+		assert.EqualError(t, json.Unmarshal([]byte(`{"value":{}}`), &got), "json: cannot unmarshal object into Go struct field .value of type string")
 	})
 	t.Run("a decoded condition is sent in the request spelling", func(t *testing.T) {
 		var c chat.RuleCondition

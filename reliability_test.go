@@ -509,7 +509,12 @@ func runCell(t *testing.T, fault relFault, op relOp) relOutcome {
 	case fault.fault.Kind == chattest.FaultTruncate || fault.fault.Kind == chattest.FaultInvalidJSON:
 		if assert.ErrorAs(t, err, &ce) {
 			assert.Equal(t, 200, ce.StatusCode)
-			assert.Error(t, ce.Err, "the cause")
+			if fault.fault.Kind == chattest.FaultTruncate {
+				assert.ErrorContains(t, ce.Err, "INTERNAL_ERROR; received from peer", "the cause: the stream was reset")
+			} else {
+				var syntaxErr *json.SyntaxError
+				assert.ErrorAs(t, ce.Err, &syntaxErr, "the cause: a body that is not JSON")
+			}
 			assert.Equal(t, 1, ce.Attempts)
 		}
 	default: // an error status

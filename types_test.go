@@ -35,7 +35,7 @@ func TestTimestampRange(t *testing.T) {
 	assert.Equal(t, 9999, end.Time().UTC().Year())
 	for _, in := range []string{`"NaN"`, `"nan"`, `"soon"`, `true`, `{}`, `[1]`} {
 		var ts chat.Timestamp
-		assert.Error(t, json.Unmarshal([]byte(in), &ts), in)
+		assert.EqualError(t, json.Unmarshal([]byte(in), &ts), "json: cannot unmarshal timestamp "+strconv.Quote(in)+" into Go value of type chat.Timestamp")
 	}
 	var m chat.Message
 	require.NoError(t, json.Unmarshal([]byte(`{"id":"1","sentAt":1e300,"updatedAt":"-Infinity"}`), &m))

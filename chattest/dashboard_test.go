@@ -121,7 +121,7 @@ func dashScene(t *testing.T, srv *chattest.Server) (secrets []string) {
 
 	require.NoError(t, srv.Fail(chattest.Fault{Route: "GET /v3/users/{uid}", Kind: chattest.FaultStatus, Status: 503, Times: 1}))
 	_, err = client.Users.Get(ctx, "bob")
-	require.Error(t, err)
+	requireAPIError(t, err, http.StatusServiceUnavailable, "ERR_MISSION_FAILED", chat.ErrServer)
 
 	// 3 message_sent events (the thread reply is one too) to 2 webhooks.
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)

@@ -1,6 +1,7 @@
 package chattest_test
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -237,9 +238,11 @@ func TestCallTranscriptions(t *testing.T) {
 	_, err = client.Calls.ListTranscriptions(ctx, "nope", nil)
 	requireAPIError(t, err, http.StatusNotFound, "ERR_CALL_SESSION_NOT_FOUND", chat.ErrNotFound)
 
-	assert.Error(t, srv.AddTranscription("nope", chat.CallTranscription{}), "unknown call")
-	assert.Error(t, srv.AddTranscription("c1", chat.CallTranscription{TID: "t1"}), "a TID the call has")
-	assert.Error(t, srv.AddTranscription("c1", chat.CallTranscription{StartTime: at(10), EndTime: at(5)}), "times out of order")
+	assert.EqualError(t, srv.AddTranscription("nope", chat.CallTranscription{}), `chattest: AddTranscription: no call "nope"`, "unknown call")
+	assert.EqualError(t, srv.AddTranscription("c1", chat.CallTranscription{TID: "t1"}),
+		`chattest: AddTranscription: the call already has the transcription "t1"`, "a TID the call has")
+	assert.EqualError(t, srv.AddTranscription("c1", chat.CallTranscription{StartTime: at(10), EndTime: at(5)}),
+		"chattest: AddTranscription: EndTime is before StartTime", "times out of order")
 }
 
 func tids(ts []chat.CallTranscription) []string {
@@ -307,24 +310,29 @@ func TestAddCallValidates(t *testing.T) {
 	for i := range tooMany {
 		tooMany[i].UID = "u" + strconv.Itoa(i)
 	}
-	for name, c := range map[string]chat.Call{
-		"no initiator":           {Receiver: "bob"},
-		"no receiver":            {Initiator: "alice"},
-		"bad type":               {Initiator: "a", Receiver: "b", Type: "hologram"},
-		"bad mode":               {Initiator: "a", Receiver: "b", Mode: "party"},
-		"bad status":             {Initiator: "a", Receiver: "b", Status: "late"},
-		"bad receiver type":      {Initiator: "a", Receiver: "b", ReceiverType: "robot"},
-		"started before made":    {Initiator: "a", Receiver: "b", InitiatedAt: at(10), StartedAt: at(5)},
-		"ended before start":     {Initiator: "a", Receiver: "b", StartedAt: at(10), EndedAt: at(5)},
-		"too many participants":  {Initiator: "a", Receiver: "b", Participants: tooMany},
-		"participant without id": {Initiator: "a", Receiver: "b", Participants: []chat.CallParticipant{{JoinedAt: at(1)}}},
-		"bad participant state":  {Initiator: "a", Receiver: "b", Participants: []chat.CallParticipant{{UID: "a", State: "asleep"}}},
-		"left before joining":    {Initiator: "a", Receiver: "b", Participants: []chat.CallParticipant{{UID: "a", JoinedAt: at(5), LeftAt: at(1)}}},
-		"session taken":          {SessionID: first.SessionID, Initiator: "a", Receiver: "b"},
-		"metadata not JSON":      {Initiator: "a", Receiver: "b", MetaData: []byte("{")},
+	for name, tc := range map[string]struct {
+		call chat.Call
+		want string // the error's text after "chattest: AddCall: "
+	}{
+		"no initiator":           {chat.Call{Receiver: "bob"}, "Initiator is required"},
+		"no receiver":            {chat.Call{Initiator: "alice"}, `Receiver is required for mode "call"`},
+		"bad type":               {chat.Call{Initiator: "a", Receiver: "b", Type: "hologram"}, `Type "hologram" is not audio or video`},
+		"bad mode":               {chat.Call{Initiator: "a", Receiver: "b", Mode: "party"}, `Mode "party" is not call, meet or presenter`},
+		"bad status":             {chat.Call{Initiator: "a", Receiver: "b", Status: "late"}, `Status "late" is not a call status`},
+		"bad receiver type":      {chat.Call{Initiator: "a", Receiver: "b", ReceiverType: "robot"}, `ReceiverType "robot" is not user or group`},
+		"started before made":    {chat.Call{Initiator: "a", Receiver: "b", InitiatedAt: at(10), StartedAt: at(5)}, "StartedAt is before InitiatedAt"},
+		"ended before start":     {chat.Call{Initiator: "a", Receiver: "b", StartedAt: at(10), EndedAt: at(5)}, "EndedAt is before the call started"},
+		"too many participants":  {chat.Call{Initiator: "a", Receiver: "b", Participants: tooMany}, "a call has at most 50 participants"},
+		"participant without id": {chat.Call{Initiator: "a", Receiver: "b", Participants: []chat.CallParticipant{{JoinedAt: at(1)}}}, "Participants[0].UID is required"},
+		"bad participant state": {chat.Call{Initiator: "a", Receiver: "b", Participants: []chat.CallParticipant{{UID: "a", State: "asleep"}}},
+			`Participants[0].State "asleep" is not a participant state`},
+		"left before joining": {chat.Call{Initiator: "a", Receiver: "b", Participants: []chat.CallParticipant{{UID: "a", JoinedAt: at(5), LeftAt: at(1)}}},
+			"Participants[0].LeftAt is before JoinedAt"},
+		"session taken":     {chat.Call{SessionID: first.SessionID, Initiator: "a", Receiver: "b"}, fmt.Sprintf("the session %q already exists", first.SessionID)},
+		"metadata not JSON": {chat.Call{Initiator: "a", Receiver: "b", MetaData: []byte("{")}, "MetaData is not valid JSON"},
 	} {
-		_, err := srv.AddCall(c)
-		assert.Error(t, err, name)
+		_, err := srv.AddCall(tc.call)
+		assert.EqualError(t, err, "chattest: AddCall: "+tc.want, name)
 	}
 	meeting := addCall(t, srv, chat.Call{Mode: chat.CallModePresenter, Initiator: "alice"})
 	assert.Equal(t, chat.CallModePresenter, meeting.Mode, "a meeting needs no receiver")

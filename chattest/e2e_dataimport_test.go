@@ -186,7 +186,7 @@ func TestDataImportMembers(t *testing.T) {
 	repeated := slices.Clone(members)
 	repeated[9].UID = "bob" // as members[0]
 	res, err := client.DataImport.ImportMembers(ctx, repeated)
-	require.Error(t, err, "a repeated membership is refused before sending")
+	require.ErrorIs(t, err, chat.ErrInvalidArgument, "a repeated membership is refused before sending")
 	requireArgErrorNamed(t, err, "members[9]")
 	assert.Nil(t, res)
 	assert.Zero(t, srv.RequestCount(importMembersRoute))

@@ -737,7 +737,7 @@ func TestGroupActionMessages(t *testing.T) {
 	require.NoError(t, err)
 	// Failures emit nothing.
 	_, err = client.Members.Kick(ctx, "g", "carol")
-	require.Error(t, err)
+	requireAPIError(t, err, http.StatusNotFound, "ERR_NOT_A_MEMBER", chat.ErrNotFound)
 	_, _ = client.Members.Add(ctx, "g", &chat.AddMembersRequest{Participants: []string{"bob"}})
 
 	assert.Equal(t, []string{

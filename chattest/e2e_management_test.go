@@ -182,7 +182,7 @@ func TestManagementAppValidationAndLimit(t *testing.T) {
 	_, err = mc.Apps.Create(ctx, &management.CreateAppRequest{Name: "one too many", Region: chat.RegionUS})
 	requireAPIError(t, err, http.StatusForbidden, "ERR_APP_CREATION_FAILED_MAX_LIMIT", chat.ErrLimitExceeded)
 	_, err = srv.AddManagementApp("seeded", chat.RegionUS)
-	assert.Error(t, err)
+	assert.EqualError(t, err, "chattest: the account has 10 active apps, its limit")
 	_, err = mc.Apps.Delete(ctx, "app-1")
 	require.NoError(t, err)
 	seeded, err := srv.AddManagementApp("seeded", chat.RegionEU)

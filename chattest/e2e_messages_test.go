@@ -244,7 +244,7 @@ func TestGroupMessages(t *testing.T) {
 	assert.Equal(t, "team", forGroup.GUID)
 	assert.Equal(t, 4, forGroup.MembersCount)
 	_, err = added.Target()
-	assert.Error(t, err, "a member action is about a user")
+	assert.EqualError(t, err, `chat: a "groupMember" action is not about a message`, "a member action is about a user")
 
 	var all []string
 	for m, err := range client.Messages.AllGroupMessages(ctx, "team", &chat.ListGroupMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 1}}) {

@@ -99,7 +99,7 @@ func TestConversationUserLifecycle(t *testing.T) {
 	assert.Equal(t, "Alice", with.Name)
 	assert.Equal(t, "alice_user_bob", with.ConversationID)
 	_, err = got.Group()
-	assert.Error(t, err)
+	assert.EqualError(t, err, "chat: the conversation is with a user, not a group")
 
 	forAlice, err := conv.GetUser(ctx, "bob", "alice")
 	require.NoError(t, err)

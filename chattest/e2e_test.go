@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -772,8 +773,7 @@ func TestClientWithInvalidOptions(t *testing.T) {
 	client := srv.Client(chat.WithRegion("mars"))
 	require.NotNil(t, client)
 	_, err := client.Users.List(t.Context(), nil)
-	require.Error(t, err)
-	assert.ErrorIs(t, err, chat.ErrInvalidArgument)
+	require.ErrorIs(t, err, chat.ErrInvalidArgument)
 	var ae *chat.ArgumentError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, "region", ae.Name)
@@ -825,7 +825,7 @@ func TestCloseIsIdempotent(t *testing.T) {
 	srv.Close()
 	srv.Close()
 	_, err = client.APIKeys.List(t.Context(), nil)
-	require.Error(t, err)
+	require.ErrorIs(t, err, syscall.ECONNREFUSED, "nothing listens after Close")
 	assert.False(t, errors.As(err, new(*chat.Error)), "no answer after Close")
 }
 

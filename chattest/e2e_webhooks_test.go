@@ -719,8 +719,10 @@ func TestWebhookFire(t *testing.T) {
 
 	require.NoError(t, srv.Fire("after_campaign_failed", map[string]any{}), "a known trigger nobody listens to")
 	assert.Len(t, srv.Deliveries(), 3)
-	assert.Error(t, srv.Fire("user_mentioned", nil), "not a trigger a webhook can subscribe to")
-	assert.Error(t, srv.Fire("after_campaign_completed", func() {}), "data that does not encode")
+	assert.EqualError(t, srv.Fire("user_mentioned", nil), `chattest: Fire: "user_mentioned" is not a trigger id`,
+		"not a trigger a webhook can subscribe to")
+	assert.EqualError(t, srv.Fire("after_campaign_completed", func() {}), "chattest: Fire: encoding data: json: unsupported type: func()",
+		"data that does not encode")
 }
 
 // TestWebhookOtherApps: each app of the account has its own webhooks; only

@@ -20,6 +20,10 @@ import (
 	"github.com/chatrest/chat/chattest"
 )
 
+// streamReset ends the error of a request whose HTTP/2 stream the fake
+// reset: a connection dropped, or a body cut short.
+const streamReset = "INTERNAL_ERROR; received from peer"
+
 // noLeaks fails the test if goroutines it started outlive it. Call it
 // before anything registers a cleanup, so that it runs after them all
 // (servers closed, connections gone).
@@ -207,7 +211,7 @@ func TestFaultDropAfterActing(t *testing.T) {
 	srv.Fail(chattest.Fault{Route: "POST /v3/messages", Kind: chattest.FaultDropAfter, Times: 1})
 
 	_, err := client.Messages.Send(t.Context(), toUser("bob", "once"), chat.OnBehalfOf("alice"))
-	require.Error(t, err)
+	require.ErrorContains(t, err, streamReset)
 	var ce *chat.Error
 	assert.False(t, errors.As(err, &ce), "no answer, so no API error: %v", err)
 
@@ -223,7 +227,7 @@ func TestFaultDropAfterActing(t *testing.T) {
 	t.Run("a PUT is not sent again either, but applied once", func(t *testing.T) {
 		srv.Fail(chattest.Fault{Route: "PUT /v3/users/{uid}", Kind: chattest.FaultDropAfter, Times: 1})
 		_, err := client.Users.Update(t.Context(), "bob", &chat.UpdateUserRequest{Name: "Robert"})
-		require.Error(t, err)
+		require.ErrorContains(t, err, streamReset)
 		assert.Equal(t, 1, srv.RequestCount("PUT /v3/users/{uid}"))
 		u, ok := srv.User("bob")
 		require.True(t, ok)
@@ -256,7 +260,7 @@ func TestFaultDropBeforeActing(t *testing.T) {
 	t.Run("a POST fails and nothing is stored", func(t *testing.T) {
 		srv.Fail(chattest.Fault{Route: "POST /v3/users", Kind: chattest.FaultDropBefore, Times: 1})
 		_, err := client.Users.Create(t.Context(), &chat.CreateUserRequest{UID: "bob", Name: "Bob"})
-		require.Error(t, err)
+		require.ErrorContains(t, err, streamReset)
 		assert.Equal(t, 1, srv.RequestCount("POST /v3/users"), "the connection was in use: the SDK cannot know it was not processed")
 		_, ok := srv.User("bob")
 		assert.False(t, ok)
@@ -286,7 +290,7 @@ func TestFaultTruncate(t *testing.T) {
 	require.ErrorAs(t, err, &ce)
 	assert.Equal(t, 200, ce.StatusCode)
 	assert.Empty(t, ce.Code)
-	assert.Error(t, ce.Err, "the cause: the body ended early")
+	assert.ErrorContains(t, ce.Err, streamReset, "the cause: the body ended early")
 	assert.Equal(t, 1, srv.RequestCount("PUT /v3/users/{uid}"), "a write the service acted on is not sent again")
 
 	t.Run("on the wire", func(t *testing.T) {
@@ -302,7 +306,7 @@ func TestFaultTruncate(t *testing.T) {
 		assert.Equal(t, 200, resp.StatusCode)
 		assert.Equal(t, "application/json", resp.Header.Get("Content-Type"))
 		got, err := io.ReadAll(resp.Body)
-		require.Error(t, err)
+		require.ErrorContains(t, err, streamReset)
 		require.Positive(t, resp.ContentLength)
 		assert.Equal(t, resp.ContentLength/2, int64(len(got)), "half the body")
 	})
@@ -337,7 +341,8 @@ func TestFaultInvalidJSONThroughSDK(t *testing.T) {
 	require.ErrorAs(t, err, &ce)
 	assert.Equal(t, 200, ce.StatusCode)
 	assert.Contains(t, ce.Message, "decoding response")
-	assert.Error(t, ce.Err)
+	var se *json.SyntaxError
+	assert.ErrorAs(t, ce.Err, &se)
 }
 
 func TestFaultDelay(t *testing.T) {
@@ -399,8 +404,8 @@ func TestFaultDelay(t *testing.T) {
 		}()
 		require.NoError(t, srv.AwaitRequests(t.Context(), getUser, 1))
 		srv.Close() // returns at once, not in an hour
-		require.Error(t, <-done)
-		assert.Error(t, srv.AwaitRequests(t.Context(), getUser, 2), "nothing more arrives")
+		require.ErrorIs(t, <-done, io.ErrUnexpectedEOF)
+		assert.EqualError(t, srv.AwaitRequests(t.Context(), getUser, 2), "chattest: AwaitRequests: the server closed", "nothing more arrives")
 	})
 
 	t.Run("then the request is served", func(t *testing.T) {
@@ -490,8 +495,7 @@ func TestFailRejectsInvalidFaults(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			err := srv.Fail(tc.fault)
-			require.Error(t, err, "Fail accepted %v", tc.fault)
-			assert.ErrorContains(t, err, "chattest: Fail: ")
+			require.ErrorContains(t, err, "chattest: Fail: ", "Fail accepted %v", tc.fault)
 			assert.ErrorContains(t, err, tc.want)
 		})
 	}
@@ -537,13 +541,13 @@ func TestFaultsOverHTTP1(t *testing.T) {
 
 	srv.Fail(chattest.Fault{Route: "POST /v3/messages", Kind: chattest.FaultDropAfter, Times: 1})
 	_, err := client.Messages.Send(ctx, toUser("bob", "once"), chat.OnBehalfOf("alice"))
-	require.Error(t, err)
+	require.ErrorIs(t, err, io.EOF)
 	assert.Len(t, srv.Messages(), 1)
 	assert.Equal(t, 1, srv.RequestCount("POST /v3/messages"))
 
 	srv.Fail(chattest.Fault{Route: "POST /v3/users", Kind: chattest.FaultDropBefore, Times: 1})
 	_, err = client.Users.Create(ctx, &chat.CreateUserRequest{UID: "carol", Name: "Carol"})
-	require.Error(t, err)
+	require.ErrorIs(t, err, io.EOF)
 	_, ok := srv.User("carol")
 	assert.False(t, ok)
 
@@ -552,7 +556,7 @@ func TestFaultsOverHTTP1(t *testing.T) {
 	var ce *chat.Error
 	require.ErrorAs(t, err, &ce)
 	assert.Equal(t, 200, ce.StatusCode)
-	assert.Error(t, ce.Err)
+	assert.ErrorIs(t, ce.Err, io.ErrUnexpectedEOF)
 
 	srv.Fail(chattest.Fault{Route: getUser, Kind: chattest.FaultDropBefore, Times: 1})
 	_, err = client.Users.Get(ctx, "alice")

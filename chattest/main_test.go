@@ -75,7 +75,7 @@ func TestCloseLeavesNoGoroutine(t *testing.T) {
 	}
 	select {
 	case err := <-held:
-		assert.Error(t, err, "the held request was dropped")
+		assert.ErrorContains(t, err, streamReset, "the held request was dropped")
 	case <-time.After(10 * time.Second):
 		t.Fatal("the held call did not return")
 	}

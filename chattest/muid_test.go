@@ -178,7 +178,7 @@ func TestMUIDRetryAfterLostAnswer(t *testing.T) {
 				require.NoError(t, srv.Fail(chattest.Fault{Route: c.route, Kind: kind, Times: 1}))
 				req := withMUID("bob", "exactly once via "+c.route, "once-"+c.route)
 				_, err := c.send(req)
-				require.Error(t, err, "the answer was lost")
+				require.ErrorContains(t, err, streamReset, "the answer was lost")
 				require.Len(t, srv.Messages(), before+1, "but the message was stored")
 				stored := srv.Messages()[before]
 

@@ -68,8 +68,7 @@ func TestDamagedDatabaseIsAnError(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			require.NoError(t, os.WriteFile(path, tc.content, 0o600))
 			_, err := OpenServer(WithDataDir(dir))
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), "the database "+path+" is damaged: ")
+			require.ErrorContains(t, err, "the database "+path+" is damaged: ")
 			assert.Contains(t, err.Error(), tc.why)
 			assert.Contains(t, err.Error(), "Restore it from a backup, or move it away")
 			assert.NotContains(t, err.Error(), "\n")

@@ -125,6 +125,5 @@ func TestLogWithAGapIsAnError(t *testing.T) {
 	require.NoError(t, w.append(5, [][]byte{[]byte(`{"method":"GET","path":"/v3/users"}`)}))
 	require.NoError(t, w.close())
 	_, err = OpenServer(WithDataDir(dir))
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "the log "+filepath.Join(dir, walFile)+" is damaged: its changes start at 6, after the 2 of the database")
+	require.ErrorContains(t, err, "the log "+filepath.Join(dir, walFile)+" is damaged: its changes start at 6, after the 2 of the database")
 }

@@ -167,12 +167,12 @@ func TestRateLimitAndFaults(t *testing.T) {
 
 	srv.Fail(chattest.Fault{Route: "POST /v3/users", Kind: chattest.FaultStatus, Status: 503, Times: 1})
 	srv.Fail(chattest.Fault{Route: "POST /v3/users", Kind: chattest.FaultDropBefore, Times: 1})
-	require.Error(t, create("alice"))
-	require.Error(t, create("alice"))
+	require.ErrorIs(t, create("alice"), chat.ErrServer)
+	require.ErrorContains(t, create("alice"), streamReset)
 	require.NoError(t, create("alice"), "requests answered by a fault did not reach the service's budget")
 
 	srv.Fail(chattest.Fault{Route: "POST /v3/users", Kind: chattest.FaultDropAfter, Times: 1})
-	require.Error(t, create("bob"))
+	require.ErrorContains(t, create("bob"), streamReset)
 	_, ok := srv.User("bob")
 	assert.False(t, ok, "the service refused it, then the answer was dropped")
 	log := srv.Requests()

@@ -234,7 +234,8 @@ func TestCertificate(t *testing.T) {
 	assert.Len(t, page.Data, 1)
 
 	_, err = srv.Client(chat.WithHTTPClient(&http.Client{}), chat.WithoutRetries()).APIKeys.List(t.Context(), nil)
-	require.Error(t, err, "a client that does not trust the certificate cannot connect")
+	var ua x509.UnknownAuthorityError
+	require.ErrorAs(t, err, &ua, "a client that does not trust the certificate cannot connect")
 }
 
 func TestHandlerWithoutTLS(t *testing.T) {

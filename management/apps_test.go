@@ -184,8 +184,8 @@ func TestTimestampDecoding(t *testing.T) {
 		assert.Equal(t, tt.want, got, tt.in)
 	}
 	var bad management.Timestamp
-	assert.Error(t, json.Unmarshal([]byte(`"yesterday"`), &bad))
-	assert.Error(t, json.Unmarshal([]byte(`"NaN"`), &bad))
+	assert.EqualError(t, json.Unmarshal([]byte(`"yesterday"`), &bad), `json: cannot unmarshal timestamp "yesterday" into Go value of type management.Timestamp`)
+	assert.EqualError(t, json.Unmarshal([]byte(`"NaN"`), &bad), `json: cannot unmarshal timestamp "NaN" into Go value of type management.Timestamp`)
 	assert.Equal(t, time.Time{}, management.Timestamp(0).Time())
 	out, err := json.Marshal(management.Timestamp(1586295393))
 	require.NoError(t, err)

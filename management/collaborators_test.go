@@ -75,6 +75,6 @@ func TestResults(t *testing.T) {
 	assert.Empty(t, r)
 	require.NoError(t, json.Unmarshal([]byte(`null`), &r))
 	assert.Empty(t, r)
-	assert.Error(t, json.Unmarshal([]byte(`"x"`), &r))
+	assert.EqualError(t, json.Unmarshal([]byte(`"x"`), &r), "json: cannot unmarshal string into Go value of type map[string]chat.Result")
 	assert.Equal(t, chat.Result{Success: true}, management.Results{"k": {Success: true}}["k"])
 }

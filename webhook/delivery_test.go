@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -94,9 +95,13 @@ func TestNewDelivery(t *testing.T) {
 	assert.Empty(t, req.Header.Get("Authorization"))
 
 	_, err = webhook.NewDelivery(ctx, "https://example.com/hook", webhook.TriggerCallStarted, []byte("{"), "", "")
-	assert.Error(t, err)
+	assert.EqualError(t, err, "webhook: NewEnvelope: data is not valid JSON")
 	_, err = webhook.NewDelivery(ctx, "://bad url", webhook.TriggerCallStarted, nil, "", "")
-	assert.Error(t, err)
+	var ue *url.Error
+	if assert.ErrorAs(t, err, &ue) {
+		assert.Equal(t, "parse", ue.Op)
+		assert.Equal(t, "://bad url", ue.URL)
+	}
 	_, err = webhook.NewRequest(ctx, "https://example.com/hook", nil, "", "")
-	assert.Error(t, err)
+	assert.EqualError(t, err, "webhook: NewRequest: env must not be nil")
 }

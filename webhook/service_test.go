@@ -222,7 +222,7 @@ func TestEnvelopeSentAgainKeepsWhatItDoesNotModel(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"trigger":"message_sent","data":{},"appId":"","region":"","webhook":""}`, string(b))
 	_, err = json.Marshal(&webhook.Envelope{Trigger: "message_sent", Data: json.RawMessage(`{}`), Raw: json.RawMessage(`[1]`)})
-	assert.Error(t, err, "a Raw that is not an object")
+	assert.ErrorContains(t, err, "webhook: encoding the envelope's Raw: not a JSON object", "a Raw that is not an object")
 }
 
 // TestNewDeliveryOfTheNewTriggers builds deliveries of the receipt

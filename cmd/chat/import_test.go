@@ -109,8 +109,7 @@ func TestImportKilledAndResumed(t *testing.T) {
 		}
 	}
 	err = cmd.Wait()
-	require.Error(t, err)
-	require.Equal(t, "signal: killed", err.Error())
+	require.EqualError(t, err, "signal: killed")
 	first := readCheckpoint(t, path)
 	t.Logf("killed after %d records; the checkpoint records %d (%d imported), %d requests",
 		killedAt, first.Records, first.Imported, first.Requests)
@@ -195,8 +194,9 @@ func TestImportInterrupted(t *testing.T) {
 		rest = append(rest, sc.Text())
 	}
 	err = cmd.Wait()
-	require.Error(t, err)
-	assert.Equal(t, 130, cmd.ProcessState.ExitCode(), "stderr: %s", strings.Join(rest, "\n"))
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit)
+	assert.Equal(t, 130, exit.ExitCode(), "stderr: %s", strings.Join(rest, "\n"))
 	assert.Contains(t, rest, "chat: interrupted")
 	assert.Contains(t, out.String(), "run the same command to resume")
 	cp := readCheckpoint(t, path)

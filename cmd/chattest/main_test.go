@@ -194,7 +194,7 @@ func TestServeHTTPS(t *testing.T) {
 	assert.Contains(t, in.out.String(), "chattest: shutting down")
 	assert.NotContains(t, in.out.String(), key)
 	_, err = client.Users.Get(ctx, "alice")
-	require.Error(t, err, "stopped")
+	require.ErrorIs(t, err, syscall.ECONNREFUSED, "stopped")
 }
 
 func TestServeHTTPWithRateLimit(t *testing.T) {

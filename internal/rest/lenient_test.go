@@ -104,12 +104,13 @@ func TestUnmarshalLenientFailures(t *testing.T) {
 	})
 	t.Run("a non-pointer is refused like json.Unmarshal does", func(t *testing.T) {
 		var got lenientTarget
-		assert.Error(t, Unmarshal([]byte(`{"n":"1"}`), got))
+		var invalid *json.InvalidUnmarshalError
+		assert.ErrorAs(t, Unmarshal([]byte(`{"n":"1"}`), got), &invalid)
 	})
 	t.Run("deep nesting does not overflow", func(t *testing.T) {
 		const depth = 5000
 		deep := strings.Repeat(`[`, depth) + `"1"` + strings.Repeat(`]`, depth)
 		var got lenientTarget
-		assert.Error(t, Unmarshal([]byte(`{"list":`+deep+`}`), &got))
+		assert.EqualError(t, Unmarshal([]byte(`{"list":`+deep+`}`), &got), "json: cannot unmarshal array into Go struct field lenientTarget.list of type rest.lenientInner")
 	})
 }
