@@ -243,22 +243,6 @@ func TestCallsAll(t *testing.T) {
 		}
 		assert.Equal(t, &chat.ListCallsOptions{Type: chat.CallTypeAudio, PageOptions: chat.PageOptions{PerPage: 2}}, opts, "opts unchanged")
 	})
-	t.Run("a server that ignores page stops with ErrPaginationStalled", func(t *testing.T) {
-		m := newMockAPI(t)
-		m.Reply(http.StatusOK, `{"data":[{"sessionId":"a"}],"meta":{"pagination":{"total":2,"count":1,"per_page":1,"current_page":1,"total_pages":2}}}`)
-		var ids []string
-		var last error
-		for c, err := range m.client.Calls.All(ctx, nil) {
-			if err != nil {
-				last = err
-				continue
-			}
-			ids = append(ids, c.SessionID)
-		}
-		assert.Equal(t, []string{"a"}, ids)
-		assert.ErrorIs(t, last, chat.ErrPaginationStalled)
-		assert.ErrorIs(t, last, chat.ErrPaginationStalled, "the same error as chat's")
-	})
 	t.Run("stops at the first error", func(t *testing.T) {
 		m := newMockAPI(t)
 		m.Reply(http.StatusInternalServerError, `{"error":{"code":"ERR_EXCEPTION","message":"boom"}}`)

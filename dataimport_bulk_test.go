@@ -16,6 +16,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/faketest"
 	"github.com/chatrest/chat/internal/wiretest"
 )
 
@@ -338,48 +339,14 @@ const (
 // fastImport paces bulk imports so that tests do not wait.
 func fastImport() *chat.BulkOptions { return &chat.BulkOptions{RequestsPerMinute: 6_000_000} }
 
-// importUsers returns n users to import, created before t0.
+// importUsers returns n users to import, created before the fake's time.
 func importUsers(n int) []chat.ImportUser {
-	users := make([]chat.ImportUser, n)
-	for i := range users {
-		users[i] = chat.ImportUser{UID: fmt.Sprintf("u%03d", i), Name: fmt.Sprint("User ", i), CreatedAt: chat.TimestampOf(t0) - 1000}
-	}
-	return users
-}
-
-// requireImportError asserts that err is the service's refusal of one
-// entity with code, and returns it.
-func requireImportError(t *testing.T, err error, code string) *chat.ImportError {
-	t.Helper()
-	var ie *chat.ImportError
-	require.ErrorAs(t, err, &ie)
-	assert.Equal(t, code, ie.Code)
-	assert.NotEmpty(t, ie.Message)
-	return ie
-}
-
-// importedKeys returns the keys of the entities of prop in the bodies of
-// the requests to route that the fake processed (answered 200), each as
-// often as it was imported.
-func importedKeys(t *testing.T, srv *chattest.Server, route, prop string) map[string]int {
-	t.Helper()
-	seen := map[string]int{}
-	for _, r := range srv.Requests() {
-		if r.Route != route || r.Status != http.StatusOK {
-			continue
-		}
-		var body map[string]map[string]json.RawMessage
-		require.NoError(t, json.Unmarshal([]byte(r.Body), &body))
-		for k := range body[prop] {
-			seen[k]++
-		}
-	}
-	return seen
+	return faketest.ImportUsers(n, chat.TimestampOf(faketest.T0)-1000)
 }
 
 func TestBulkImportThroughTheFake(t *testing.T) {
 	t.Run("120 users in 3 requests, each imported once", func(t *testing.T) {
-		srv, client := start(t)
+		srv, client := faketest.Start(t)
 		users := importUsers(120)
 		res, err := client.DataImport.BulkImportUsers(t.Context(), users, fastImport())
 		require.NoError(t, err)
@@ -392,7 +359,7 @@ func TestBulkImportThroughTheFake(t *testing.T) {
 			assert.Equal(t, users[i].CreatedAt, r.Data.CreatedAt)
 		}
 		assert.Equal(t, 3, srv.RequestCount(importUsersRoute))
-		seen := importedKeys(t, srv, importUsersRoute, "users")
+		seen := faketest.ImportedKeys(t, srv, importUsersRoute, "users")
 		assert.Len(t, seen, 120)
 		for k, n := range seen {
 			assert.Equal(t, 1, n, k)
@@ -402,8 +369,8 @@ func TestBulkImportThroughTheFake(t *testing.T) {
 	})
 
 	t.Run("valid and invalid entities", func(t *testing.T) {
-		srv, client := start(t)
-		seed(srv, "u001")
+		srv, client := faketest.Start(t)
+		faketest.Seed(srv, "u001")
 		users := importUsers(60)
 		users[3].Name = ""          // the service refuses it
 		users[7].UID = ""           // the SDK refuses it
@@ -418,17 +385,17 @@ func TestBulkImportThroughTheFake(t *testing.T) {
 			}
 		}
 		assert.Equal(t, 55, imported)
-		requireImportError(t, res[1].Err, "ERR_UID_ALREADY_EXISTS")
-		requireImportError(t, res[3].Err, "ERR_IMPORT_INVALID_USER_FORMAT")
+		faketest.RequireImportError(t, res[1].Err, "ERR_UID_ALREADY_EXISTS")
+		faketest.RequireImportError(t, res[3].Err, "ERR_IMPORT_INVALID_USER_FORMAT")
 		wiretest.RequireArgError(t, res[7].Err, "users[7].uid")
 		wiretest.RequireArgError(t, res[9].Err, "users[9].uid")
-		requireImportError(t, res[55].Err, "ERR_IMPORT_INVALID_USER_FORMAT")
+		faketest.RequireImportError(t, res[55].Err, "ERR_IMPORT_INVALID_USER_FORMAT")
 		assert.True(t, res[8].Success)
 		assert.Equal(t, 2, srv.RequestCount(importUsersRoute), "58 users sent, in 2 requests")
 	})
 
 	t.Run("cancelling stops at once with the results so far", func(t *testing.T) {
-		srv, client := start(t)
+		srv, client := faketest.Start(t)
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel()
 		// One request a minute: only the cancellation ends the wait.
@@ -448,7 +415,7 @@ func TestBulkImportThroughTheFake(t *testing.T) {
 	})
 
 	t.Run("a 429 is sent again, and nothing is imported twice", func(t *testing.T) {
-		srv, client := start(t)
+		srv, client := faketest.Start(t)
 		opts := fastImport()
 		requests := 0
 		opts.Progress = func(chat.BulkProgress) {
@@ -464,7 +431,7 @@ func TestBulkImportThroughTheFake(t *testing.T) {
 			require.True(t, r.Success, "%s: %v", r.Key, r.Err)
 		}
 		assert.Equal(t, 4, srv.RequestCount(importUsersRoute), "3 requests, one of them twice")
-		seen := importedKeys(t, srv, importUsersRoute, "users")
+		seen := faketest.ImportedKeys(t, srv, importUsersRoute, "users")
 		assert.Len(t, seen, 120)
 		for k, n := range seen {
 			assert.Equal(t, 1, n, k)
@@ -472,8 +439,8 @@ func TestBulkImportThroughTheFake(t *testing.T) {
 	})
 
 	t.Run("the fake's limit: a wait past the deadline stops, the next minute finishes", func(t *testing.T) {
-		clk := &clock{now: t0}
-		srv, client := start(t, chattest.WithClock(clk.Now), chattest.WithDataImportLimit(2))
+		clk := faketest.NewClock(faketest.T0)
+		srv, client := faketest.Start(t, chattest.WithClock(clk.Now), chattest.WithDataImportLimit(2))
 		users := importUsers(120)
 		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 		defer cancel()
@@ -490,13 +457,13 @@ func TestBulkImportThroughTheFake(t *testing.T) {
 		}
 		require.Len(t, retry, 20)
 
-		clk.Set(t0.Add(time.Minute))
+		clk.Set(faketest.T0.Add(time.Minute))
 		res, err = client.DataImport.BulkImportUsers(t.Context(), retry, fastImport())
 		require.NoError(t, err)
 		for _, r := range res {
 			require.True(t, r.Success, "%s: %v", r.Key, r.Err)
 		}
-		seen := importedKeys(t, srv, importUsersRoute, "users")
+		seen := faketest.ImportedKeys(t, srv, importUsersRoute, "users")
 		assert.Len(t, seen, 120)
 		for k, n := range seen {
 			assert.Equal(t, 1, n, k)
@@ -504,7 +471,7 @@ func TestBulkImportThroughTheFake(t *testing.T) {
 	})
 
 	t.Run("groups, members and messages", func(t *testing.T) {
-		srv, client := start(t)
+		srv, client := faketest.Start(t)
 		ctx := t.Context()
 		groups := make([]chat.ImportGroup, 60)
 		members := make([]chat.ImportMember, 0, 120)
@@ -514,11 +481,11 @@ func TestBulkImportThroughTheFake(t *testing.T) {
 		require.NoError(t, err)
 		for i := range groups {
 			guid := fmt.Sprintf("g%02d", i)
-			groups[i] = chat.ImportGroup{GUID: guid, Name: strings.ToUpper(guid), Type: chat.GroupPublic, CreatedAt: chat.TimestampOf(t0) - 500}
+			groups[i] = chat.ImportGroup{GUID: guid, Name: strings.ToUpper(guid), Type: chat.GroupPublic, CreatedAt: chat.TimestampOf(faketest.T0) - 500}
 			for _, u := range users {
-				members = append(members, chat.ImportMember{GUID: guid, UID: u.UID, JoinedAt: chat.TimestampOf(t0) - 400})
+				members = append(members, chat.ImportMember{GUID: guid, UID: u.UID, JoinedAt: chat.TimestampOf(faketest.T0) - 400})
 				msgs = append(msgs, chat.ImportMessage{MUID: guid + "-" + u.UID, Sender: u.UID, ReceiverType: chat.ReceiverGroup, Receiver: guid,
-					Data: chat.ImportMessageData{Text: "hello"}, SentAt: chat.TimestampOf(t0) - 300 + chat.Timestamp(len(msgs))})
+					Data: chat.ImportMessageData{Text: "hello"}, SentAt: chat.TimestampOf(faketest.T0) - 300 + chat.Timestamp(len(msgs))})
 			}
 		}
 		gres, err := client.DataImport.BulkImportGroups(ctx, groups, fastImport())

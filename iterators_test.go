@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/faketest"
 	"github.com/chatrest/chat/management"
 )
 
@@ -183,13 +184,13 @@ func hostileRepeatingPages() hostileSection {
 // together see every item once, in the list's order, and no run asks for a
 // page after a short one.
 func TestExportStopAndResume(t *testing.T) {
-	srv, client := start(t)
+	srv, client := faketest.Start(t)
 	ctx := t.Context()
 	var uids []string
 	for i := range 25 {
 		uid := fmt.Sprintf("u%02d", i)
 		uids = append(uids, uid)
-		seed(srv, uid)
+		faketest.Seed(srv, uid)
 	}
 
 	t.Run("a page-based list resumes at the count written", func(t *testing.T) {
@@ -236,7 +237,7 @@ func TestExportStopAndResume(t *testing.T) {
 	t.Run("a message list resumes after the last message written", func(t *testing.T) {
 		var want []string
 		for i := range 23 {
-			want = append(want, send(t, client, "u00", toUser("u01", fmt.Sprint("m", i))).ID)
+			want = append(want, faketest.Send(t, client, "u00", faketest.ToUser("u01", fmt.Sprint("m", i))).ID)
 		}
 		for _, dir := range []chat.Direction{chat.DirectionAfter, chat.DirectionBefore} {
 			if dir == chat.DirectionBefore {

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/faketest"
 	"github.com/chatrest/chat/internal/wiretest"
 )
 
@@ -113,12 +114,12 @@ func TestBulkAddFailures(t *testing.T) {
 // End to end, against chattest.
 
 func TestBulkAdd(t *testing.T) {
-	srv, client := start(t)
+	srv, client := faketest.Start(t)
 	var uids []string
 	for i := range 60 {
 		uids = append(uids, fmt.Sprintf("m%02d", i))
 	}
-	seed(srv, append(uids, "owner")...)
+	faketest.Seed(srv, append(uids, "owner")...)
 	srv.AddGroup(chat.Group{GUID: "g", Name: "G", Owner: "owner"}, "m05")
 
 	members := make([]chat.MemberToAdd, 0, 64)
@@ -179,7 +180,7 @@ func TestBulkAdd(t *testing.T) {
 	require.ErrorAs(t, res[63].Err, &ae)
 	assert.Equal(t, "members[63].UID", ae.Name)
 
-	scopes := memberScopes(t, client, "g")
+	scopes := faketest.MemberScopes(t, client, "g")
 	assert.Len(t, scopes, 61)
 	assert.Subset(t, scopes, []string{"owner:admin", "m00:admin", "m01:moderator", "m02:participant", "m05:participant", "m59:participant"})
 	g, _ := srv.Group("g")
@@ -188,12 +189,12 @@ func TestBulkAdd(t *testing.T) {
 }
 
 func TestAddManyToAMissingGroup(t *testing.T) {
-	srv, client := start(t)
-	seed(srv, "ann", "bob")
+	srv, client := faketest.Start(t)
+	faketest.Seed(srv, "ann", "bob")
 	res, err := client.Members.BulkAdd(t.Context(), "nope", []chat.MemberToAdd{{UID: "ann"}, {UID: "bob"}}, nil)
 	require.NoError(t, err, "the call was sent")
 	for _, r := range res {
-		requireAPIError(t, r.Err, http.StatusNotFound, "ERR_GUID_NOT_FOUND", chat.ErrNotFound)
+		faketest.RequireServiceError(t, r.Err, http.StatusNotFound, "ERR_GUID_NOT_FOUND", chat.ErrNotFound)
 		assert.Nil(t, r.Data)
 	}
 

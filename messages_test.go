@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/faketest"
 	"github.com/chatrest/chat/internal/wiretest"
 )
 
@@ -1162,12 +1163,12 @@ func TestMessageReadsMentionsAndDeletedBy(t *testing.T) {
 // End to end, against chattest.
 
 func TestMessagesAllWhileSending(t *testing.T) {
-	srv, client := start(t)
+	srv, client := faketest.Start(t)
 	ctx := t.Context()
-	seed(srv, "alice", "bob")
+	faketest.Seed(srv, "alice", "bob")
 	for i := range 12 {
-		send(t, client, "alice", toUser("bob", fmt.Sprint("text ", i)))
-		send(t, client, "bob", &chat.SendMessageRequest{Receiver: "alice", ReceiverType: chat.ReceiverUser, Category: chat.CategoryCustom,
+		faketest.Send(t, client, "alice", faketest.ToUser("bob", fmt.Sprint("text ", i)))
+		faketest.Send(t, client, "bob", &chat.SendMessageRequest{Receiver: "alice", ReceiverType: chat.ReceiverUser, Category: chat.CategoryCustom,
 			Type: "ping", Data: chat.MessageData{CustomData: map[string]any{"i": i}}})
 	}
 	opts := &chat.ListMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 5}, Category: chat.CategoryMessage}
@@ -1179,8 +1180,8 @@ func TestMessagesAllWhileSending(t *testing.T) {
 		got = append(got, m.ID)
 		// Messages sent before the last page is fetched are in the walk.
 		if len(got)%4 == 0 && added < 2 {
-			send(t, client, "alice", toUser("bob", "late"))
-			send(t, client, "bob", &chat.SendMessageRequest{Receiver: "alice", ReceiverType: chat.ReceiverUser, Category: chat.CategoryCustom, Type: "ping"})
+			faketest.Send(t, client, "alice", faketest.ToUser("bob", "late"))
+			faketest.Send(t, client, "bob", &chat.SendMessageRequest{Receiver: "alice", ReceiverType: chat.ReceiverUser, Category: chat.CategoryCustom, Type: "ping"})
 			added++
 		}
 	}

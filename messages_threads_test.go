@@ -15,6 +15,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/faketest"
 	"github.com/chatrest/chat/internal/wiretest"
 )
 
@@ -508,18 +509,18 @@ func TestMessagesAllThreads(t *testing.T) {
 // End to end, against chattest.
 
 func TestAllThreadMessages(t *testing.T) {
-	srv, client := start(t)
+	srv, client := faketest.Start(t)
 	ctx := t.Context()
-	seed(srv, "alice", "bob")
-	parent, err := client.Messages.Send(ctx, toUser("bob", "parent"), chat.OnBehalfOf("alice"))
+	faketest.Seed(srv, "alice", "bob")
+	parent, err := client.Messages.Send(ctx, faketest.ToUser("bob", "parent"), chat.OnBehalfOf("alice"))
 	require.NoError(t, err)
-	other, err := client.Messages.Send(ctx, toUser("bob", "another parent"), chat.OnBehalfOf("alice"))
+	other, err := client.Messages.Send(ctx, faketest.ToUser("bob", "another parent"), chat.OnBehalfOf("alice"))
 	require.NoError(t, err)
 	for i := range 27 {
 		// Replies of another thread interleave; they must not show.
-		_, err := client.Messages.SendThread(ctx, parent.ID, "bob", toUser("alice", fmt.Sprint("reply ", i)))
+		_, err := client.Messages.SendThread(ctx, parent.ID, "bob", faketest.ToUser("alice", fmt.Sprint("reply ", i)))
 		require.NoError(t, err)
-		_, err = client.Messages.SendThread(ctx, other.ID, "alice", toUser("bob", "noise"))
+		_, err = client.Messages.SendThread(ctx, other.ID, "alice", faketest.ToUser("bob", "noise"))
 		require.NoError(t, err)
 	}
 
@@ -531,7 +532,7 @@ func TestAllThreadMessages(t *testing.T) {
 			assert.Equal(t, parent.ID, m.ParentID)
 			got = append(got, m.ID)
 			if len(got)%5 == 0 && added < 3 {
-				_, err := client.Messages.SendThread(ctx, parent.ID, "alice", toUser("bob", "late reply"))
+				_, err := client.Messages.SendThread(ctx, parent.ID, "alice", faketest.ToUser("bob", "late reply"))
 				require.NoError(t, err)
 				added++
 			}
@@ -561,7 +562,7 @@ func TestAllThreadMessages(t *testing.T) {
 		page, err = client.Messages.ListThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{ID: all[9], Limit: 3, Direction: chat.DirectionBefore}})
 		require.NoError(t, err)
 		assert.Equal(t, []string{all[8], all[7], all[6]}, pageIDs(page))
-		assert.Equal(t, &chat.Cursor{Direction: chat.DirectionBefore, ID: all[6], SentAt: chat.TimestampOf(t0)}, page.Meta.Next)
+		assert.Equal(t, &chat.Cursor{Direction: chat.DirectionBefore, ID: all[6], SentAt: chat.TimestampOf(faketest.T0)}, page.Meta.Next)
 	})
 
 	t.Run("past the end", func(t *testing.T) {
@@ -577,13 +578,13 @@ func TestAllThreadMessages(t *testing.T) {
 }
 
 func TestAllThreadWhileRepliesArrive(t *testing.T) {
-	srv, client := start(t)
+	srv, client := faketest.Start(t)
 	ctx := t.Context()
-	seed(srv, "alice", "bob")
-	parent, err := client.Messages.Send(ctx, toUser("bob", "parent"), chat.OnBehalfOf("alice"))
+	faketest.Seed(srv, "alice", "bob")
+	parent, err := client.Messages.Send(ctx, faketest.ToUser("bob", "parent"), chat.OnBehalfOf("alice"))
 	require.NoError(t, err)
 	for range 10 {
-		_, err := client.Messages.SendThread(ctx, parent.ID, "bob", toUser("alice", "early"))
+		_, err := client.Messages.SendThread(ctx, parent.ID, "bob", faketest.ToUser("alice", "early"))
 		require.NoError(t, err)
 	}
 
@@ -591,7 +592,7 @@ func TestAllThreadWhileRepliesArrive(t *testing.T) {
 	for w := range 4 {
 		wg.Go(func() {
 			for range 10 {
-				_, err := client.Messages.SendThread(ctx, parent.ID, "alice", toUser("bob", fmt.Sprint("writer ", w)))
+				_, err := client.Messages.SendThread(ctx, parent.ID, "alice", faketest.ToUser("bob", fmt.Sprint("writer ", w)))
 				assert.NoError(t, err)
 			}
 		})
@@ -619,3 +620,6 @@ func threadIDs(t *testing.T, srv *chattest.Server, parentID string) []string {
 	}
 	return ids
 }
+
+// pageIDs lists the ids of a page of messages.
+func pageIDs(p *chat.Page[chat.Message]) []string { return faketest.MessageIDs(p.Data) }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/faketest"
 	"github.com/chatrest/chat/internal/wiretest"
 )
 
@@ -112,8 +113,8 @@ func TestBulkUpdateWire(t *testing.T) {
 // End to end, against chattest.
 
 func TestBulkCreate(t *testing.T) {
-	srv, client := start(t)
-	seed(srv, "taken")
+	srv, client := faketest.Start(t)
+	faketest.Seed(srv, "taken")
 
 	reqs := []chat.CreateUserRequest{
 		{UID: "Ann", Name: "Ann", Tags: []string{"vip"}},
@@ -144,7 +145,7 @@ func TestBulkCreate(t *testing.T) {
 	assert.Equal(t, []string{"vip"}, res[0].Data.Tags)
 	assert.Equal(t, "Dora", res[6].Data.Name)
 
-	requireAPIError(t, res[2].Err, http.StatusBadRequest, "ERR_UID_ALREADY_EXISTS", chat.ErrConflict)
+	faketest.RequireServiceError(t, res[2].Err, http.StatusBadRequest, "ERR_UID_ALREADY_EXISTS", chat.ErrConflict)
 	assert.Nil(t, res[2].Data)
 	var ae *chat.ArgumentError
 	require.ErrorAs(t, res[3].Err, &ae)
@@ -170,7 +171,7 @@ func TestBulkCreate(t *testing.T) {
 }
 
 func TestBulkCreateOptions(t *testing.T) {
-	_, client := start(t)
+	_, client := faketest.Start(t)
 	_, err := client.Users.BulkCreate(t.Context(), []chat.CreateUserRequest{{UID: "a", Name: "A"}}, &chat.BulkOptions{Concurrency: -1})
 	var ae *chat.ArgumentError
 	require.ErrorAs(t, err, &ae)
@@ -185,7 +186,7 @@ func TestBulkCreateOptions(t *testing.T) {
 // returns with ctx's error, the users not sent carry ErrNotSent and are
 // not created, and every user created was reported so.
 func TestBulkCreateCancelled(t *testing.T) {
-	srv, client := start(t)
+	srv, client := faketest.Start(t)
 	reqs := make([]chat.CreateUserRequest, 40)
 	for i := range reqs {
 		reqs[i] = chat.CreateUserRequest{UID: fmt.Sprintf("u%02d", i), Name: "U"}
@@ -239,8 +240,8 @@ func TestBulkCreateStopsOnAWrongKey(t *testing.T) {
 }
 
 func TestBulkUpdate(t *testing.T) {
-	srv, client := start(t)
-	seed(srv, "ann", "bob")
+	srv, client := faketest.Start(t)
+	faketest.Seed(srv, "ann", "bob")
 	updates := []chat.UserUpdate{
 		{UID: "ann", Request: chat.UpdateUserRequest{Name: "Ann B."}},
 		{UID: "zed", Request: chat.UpdateUserRequest{Name: "Zed"}},
@@ -253,7 +254,7 @@ func TestBulkUpdate(t *testing.T) {
 	require.Len(t, res, 4)
 	require.NoError(t, res[0].Err)
 	assert.Equal(t, "Ann B.", res[0].Data.Name)
-	requireAPIError(t, res[1].Err, http.StatusNotFound, "ERR_UID_NOT_FOUND", chat.ErrNotFound)
+	faketest.RequireServiceError(t, res[1].Err, http.StatusNotFound, "ERR_UID_NOT_FOUND", chat.ErrNotFound)
 	require.NoError(t, res[2].Err)
 	assert.Equal(t, "Bob", res[2].Key)
 	assert.Equal(t, "bob", res[2].Data.UID)

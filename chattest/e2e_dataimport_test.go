@@ -16,6 +16,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/faketest"
 )
 
 const (
@@ -32,38 +33,18 @@ func fastImport() *chat.BulkOptions { return &chat.BulkOptions{RequestsPerMinute
 // entity with code, and returns it.
 func requireImportError(t *testing.T, err error, code string) *chat.ImportError {
 	t.Helper()
-	var ie *chat.ImportError
-	require.ErrorAs(t, err, &ie)
-	assert.Equal(t, code, ie.Code)
-	assert.NotEmpty(t, ie.Message)
-	return ie
+	return faketest.RequireImportError(t, err, code)
 }
 
-func importUsers(n int) []chat.ImportUser {
-	users := make([]chat.ImportUser, n)
-	for i := range users {
-		users[i] = chat.ImportUser{UID: fmt.Sprintf("u%03d", i), Name: fmt.Sprint("User ", i), CreatedAt: chat.TimestampOf(t0) - 1000}
-	}
-	return users
-}
+// importUsers returns n users to import, created before t0.
+func importUsers(n int) []chat.ImportUser { return faketest.ImportUsers(n, chat.TimestampOf(t0)-1000) }
 
 // importedKeys returns the keys of the entities of prop in the bodies of
 // the requests to route that the service processed (answered 200), each as
 // often as it was imported.
 func importedKeys(t *testing.T, srv *chattest.Server, route, prop string) map[string]int {
 	t.Helper()
-	seen := map[string]int{}
-	for _, r := range srv.Requests() {
-		if r.Route != route || r.Status != http.StatusOK {
-			continue
-		}
-		var body map[string]map[string]json.RawMessage
-		require.NoError(t, json.Unmarshal([]byte(r.Body), &body))
-		for k := range body[prop] {
-			seen[k]++
-		}
-	}
-	return seen
+	return faketest.ImportedKeys(t, srv, route, prop)
 }
 
 func TestDataImportUsers(t *testing.T) {
@@ -372,7 +353,7 @@ func TestDataImportRequests(t *testing.T) {
 }
 
 func TestDataImportRateLimit(t *testing.T) {
-	clk := &clock{now: t0}
+	clk := faketest.NewClock(t0)
 	srv, _ := start(t, chattest.WithClock(clk.Now), chattest.WithDataImportLimit(2))
 	body := func(uid string) string { return `{"users":{"` + uid + `":{"uid":"` + uid + `","name":"N"}}}` }
 	windowEnd := time.Unix(t0.Unix()/60*60+60, 0) // t0 is 20s into its minute

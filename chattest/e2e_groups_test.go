@@ -16,18 +16,14 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/faketest"
 )
 
 // memberScopes lists the members of guid as "uid:scope", in the order the
 // server lists them.
 func memberScopes(t *testing.T, client *chat.Client, guid string) []string {
 	t.Helper()
-	var out []string
-	for m, err := range client.Members.All(t.Context(), guid, nil) {
-		require.NoError(t, err)
-		out = append(out, m.UID+":"+string(m.Scope))
-	}
-	return out
+	return faketest.MemberScopes(t, client, guid)
 }
 
 // bannedUIDs lists the users banned from guid.
@@ -49,7 +45,7 @@ func groupGUIDs(p *chat.Page[chat.Group]) []string {
 func membersCountp(n int) *int { return &n }
 
 func TestGroupLifecycle(t *testing.T) {
-	clk := &clock{now: t0}
+	clk := faketest.NewClock(t0)
 	srv, client := start(t, chattest.WithClock(clk.Now))
 	ctx := t.Context()
 	seed(srv, "alice", "bob")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/faketest"
 )
 
 func toGroup(guid, s string) *chat.SendMessageRequest {
@@ -24,17 +25,11 @@ func toGroup(guid, s string) *chat.SendMessageRequest {
 // returns it.
 func send(t *testing.T, client *chat.Client, from string, req *chat.SendMessageRequest) *chat.Message {
 	t.Helper()
-	var opts []chat.RequestOption
-	if from != "" {
-		opts = append(opts, chat.OnBehalfOf(from))
-	}
-	m, err := client.Messages.Send(t.Context(), req, opts...)
-	require.NoError(t, err)
-	return m
+	return faketest.Send(t, client, from, req)
 }
 
 func TestMessageGetUpdateDelete(t *testing.T) {
-	clk := &clock{now: t0}
+	clk := faketest.NewClock(t0)
 	srv, client := start(t, chattest.WithClock(clk.Now))
 	ctx := t.Context()
 	seed(srv, "alice", "bob", "carl")
@@ -327,7 +322,7 @@ func TestBlockedUsersCannotMessage(t *testing.T) {
 }
 
 func TestMessagesListFilters(t *testing.T) {
-	clk := &clock{now: t0}
+	clk := faketest.NewClock(t0)
 	srv, client := start(t, chattest.WithClock(clk.Now))
 	ctx := t.Context()
 	seed(srv, "alice", "bob", "carl")
@@ -501,7 +496,7 @@ func reactionIDs(p *chat.Page[chat.Reaction]) []string {
 }
 
 func TestReactions(t *testing.T) {
-	clk := &clock{now: t0}
+	clk := faketest.NewClock(t0)
 	srv, client := start(t, chattest.WithClock(clk.Now))
 	ctx := t.Context()
 	seed(srv, "alice", "bob", "carl")
@@ -650,7 +645,7 @@ func TestPins(t *testing.T) {
 }
 
 func TestSaves(t *testing.T) {
-	clk := &clock{now: t0}
+	clk := faketest.NewClock(t0)
 	srv, client := start(t, chattest.WithClock(clk.Now))
 	ctx := t.Context()
 	seed(srv, "alice", "bob", "carl")
@@ -700,7 +695,7 @@ func TestSaves(t *testing.T) {
 }
 
 func TestMarkInteracted(t *testing.T) {
-	clk := &clock{now: t0}
+	clk := faketest.NewClock(t0)
 	srv, client := start(t, chattest.WithClock(clk.Now))
 	ctx := t.Context()
 	seed(srv, "alice", "bob", "bot")
@@ -762,7 +757,7 @@ func TestMarkInteracted(t *testing.T) {
 }
 
 func TestThreadsList(t *testing.T) {
-	clk := &clock{now: t0}
+	clk := faketest.NewClock(t0)
 	srv, client := start(t, chattest.WithClock(clk.Now))
 	ctx := t.Context()
 	seed(srv, "alice", "bob", "carl")
@@ -812,7 +807,7 @@ func TestThreadsList(t *testing.T) {
 }
 
 func TestAllThreadsWithTies(t *testing.T) {
-	clk := &clock{now: t0}
+	clk := faketest.NewClock(t0)
 	srv, client := start(t, chattest.WithClock(clk.Now))
 	ctx := t.Context()
 	seed(srv, "alice", "bob")

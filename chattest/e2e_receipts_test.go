@@ -11,6 +11,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/faketest"
 	"github.com/chatrest/chat/webhook"
 )
 
@@ -159,7 +160,7 @@ func TestWebhookReceiptsToAll(t *testing.T) {
 // its sender) receives or reads it; later members and deactivated ones do
 // not count.
 func TestWebhookGroupReceiptsToAll(t *testing.T) {
-	clk := &clock{now: t0}
+	clk := faketest.NewClock(t0)
 	srv, client := start(t, chattest.WithClock(clk.Now))
 	seed(srv, "alice", "bob", "carol", "dave", "erin")
 	srv.AddGroup(chat.Group{GUID: "team", Name: "Team", Type: chat.GroupPublic, Owner: "alice"}, "bob", "carol", "erin")

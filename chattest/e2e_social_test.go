@@ -15,12 +15,13 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/faketest"
 )
 
 // startClocked is start with a clock the test moves.
-func startClocked(t *testing.T) (*chattest.Server, *chat.Client, *clock) {
+func startClocked(t *testing.T) (*chattest.Server, *chat.Client, *faketest.Clock) {
 	t.Helper()
-	clk := &clock{now: t0}
+	clk := faketest.NewClock(t0)
 	srv, client := start(t, chattest.WithClock(clk.Now))
 	return srv, client, clk
 }

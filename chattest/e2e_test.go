@@ -14,58 +14,27 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/faketest"
 )
 
 // t0 is the fixed time of the tests' clocks.
-var t0 = time.Unix(1_700_000_000, 0)
-
-// clock is a settable test clock.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = t
-}
+var t0 = faketest.T0
 
 // start returns a server at t0 (unless opts set another clock) and a client
 // of its fullAccess key; the server closes when the test ends.
 func start(t *testing.T, opts ...chattest.Option) (*chattest.Server, *chat.Client) {
 	t.Helper()
-	opts = append([]chattest.Option{chattest.WithClock(func() time.Time { return t0 })}, opts...)
-	srv := chattest.NewServer(opts...)
-	t.Cleanup(srv.Close)
-	return srv, srv.Client(chat.WithoutRetries())
+	return faketest.Start(t, opts...)
 }
 
 // seed adds active users without going through the API.
-func seed(srv *chattest.Server, uids ...string) {
-	for _, uid := range uids {
-		srv.AddUser(chat.User{UID: uid, Name: strings.ToUpper(uid[:1]) + uid[1:]})
-	}
-}
+func seed(srv *chattest.Server, uids ...string) { faketest.Seed(srv, uids...) }
 
 // requireAPIError asserts that err is the API error code with status, that
 // errors.Is matches sentinel, and returns it.
 func requireAPIError(t *testing.T, err error, status int, code string, sentinel error) *chat.Error {
 	t.Helper()
-	var ce *chat.Error
-	require.ErrorAs(t, err, &ce)
-	assert.Equal(t, status, ce.StatusCode, "status")
-	assert.Equal(t, code, ce.Code, "code")
-	assert.Equal(t, "chat-api", ce.Source, "source")
-	assert.NotEmpty(t, ce.Message, "message")
-	assert.ErrorIs(t, err, sentinel)
-	return ce
+	return faketest.RequireServiceError(t, err, status, code, sentinel)
 }
 
 // ids lists what id makes of each of items, in order.
@@ -79,9 +48,7 @@ func ids[T any](items []T, id func(T) string) []string {
 
 func text(s string) chat.MessageData { return chat.MessageData{Text: s} }
 
-func toUser(uid, s string) *chat.SendMessageRequest {
-	return &chat.SendMessageRequest{Receiver: uid, ReceiverType: chat.ReceiverUser, Data: text(s)}
-}
+func toUser(uid, s string) *chat.SendMessageRequest { return faketest.ToUser(uid, s) }
 
 func TestConversation(t *testing.T) {
 	srv, client := start(t)
@@ -192,12 +159,10 @@ func TestConversation(t *testing.T) {
 func pageIDs(p *chat.Page[chat.Message]) []string { return messageIDs(p.Data) }
 
 // messageIDs lists the ids of ms.
-func messageIDs(ms []chat.Message) []string {
-	return ids(ms, func(m chat.Message) string { return m.ID })
-}
+func messageIDs(ms []chat.Message) []string { return faketest.MessageIDs(ms) }
 
 func TestThreadCursorBySentAt(t *testing.T) {
-	clk := &clock{now: t0}
+	clk := faketest.NewClock(t0)
 	srv, client := start(t, chattest.WithClock(clk.Now))
 	ctx := t.Context()
 	seed(srv, "alice", "bob")

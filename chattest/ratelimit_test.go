@@ -17,6 +17,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/faketest"
 )
 
 // rateHeaders returns the X-Rate-Limit and X-Rate-Limit-Remaining headers
@@ -65,7 +66,7 @@ func TestRateLimitOffReportsTheServiceBudgets(t *testing.T) {
 }
 
 func TestRateLimitEnforced(t *testing.T) {
-	clk := &clock{now: t0}
+	clk := faketest.NewClock(t0)
 	srv, _ := start(t, chattest.WithClock(clk.Now), chattest.WithRateLimit(2, 3))
 	seed(srv, "alice", "bob")
 	client := srv.Client(fastRetries(3))

@@ -16,6 +16,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/faketest"
 )
 
 // rawResponse is a response as the wire shows it.
@@ -157,7 +158,7 @@ func TestRawErrors(t *testing.T) {
 }
 
 func TestRawSuccess(t *testing.T) {
-	clk := &clock{now: t0}
+	clk := faketest.NewClock(t0)
 	srv, client := start(t, chattest.WithClock(clk.Now))
 	seed(srv, "alice", "bob")
 	parent, err := client.Messages.Send(t.Context(), toUser("bob", "hi"), chat.OnBehalfOf("alice"))

@@ -281,24 +281,6 @@ func TestAppsAll(t *testing.T) {
 	assert.Equal(t, []string{"page=2&perPage=2"}, srv.queries())
 }
 
-func TestAppsAllStalls(t *testing.T) {
-	// A server that always answers page 1.
-	srv := newPagedAPI(t, func(*http.Request) string {
-		return `{"data":[{"id":"a"},{"id":"b"}],"meta":{"pagination":{"total":4,"count":2,"per_page":2,"current_page":1,"total_pages":2}}}`
-	})
-	var ids []string
-	var last error
-	for a, err := range srv.client.Apps.All(context.Background(), &management.ListAppsOptions{PerPage: 2}) {
-		if err != nil {
-			last = err
-			break
-		}
-		ids = append(ids, a.ID)
-	}
-	assert.Equal(t, []string{"a", "b"}, ids)
-	assert.ErrorIs(t, last, chat.ErrPaginationStalled)
-}
-
 func TestAppsAllStopsOnError(t *testing.T) {
 	m := newMockAPI(t)
 	m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_APP_NOT_FOUND","message":"no"}}`)

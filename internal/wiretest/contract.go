@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"net/http"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -400,4 +401,20 @@ func CheckContract(t *testing.T, ex Example, c Contract) {
 	for _, e := range c.Excused {
 		assert.True(t, used[e], "excused place %s is no longer needed: remove it here and in CHOICES.md", e)
 	}
+}
+
+// Answer makes a fresh client whose Mock answers 200 with body, makes the
+// call, and, when it succeeds, asserts that it sent one request: with the
+// example's method, to a path the example's pattern below prefix matches.
+func (h Harness[C]) Answer(t *testing.T, ex Example, prefix string, body []byte, call func(c C) (any, error)) (any, error) {
+	t.Helper()
+	m, c := h.New(t)
+	m.Reply(http.StatusOK, string(body))
+	res, err := call(c)
+	if err == nil {
+		r := m.Only()
+		assert.Equal(t, ex.Method, r.Method, "method")
+		assert.Regexp(t, ex.PathPattern(prefix), r.Path, "escaped path")
+	}
+	return res, err
 }

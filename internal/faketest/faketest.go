@@ -1,0 +1,162 @@
+// Package faketest is what the end-to-end tests share, in package chat
+// and in chattest's tests: they drive a chat.Client over real HTTP
+// against chattest's fake of the API. (Package wiretest is the harness of
+// the tests against a mock transport.) Package chattest's own internal
+// tests cannot import it: it imports chattest.
+package faketest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/chattest"
+)
+
+// T0 is the time of the fake's clock in the end-to-end tests.
+var T0 = time.Unix(1_700_000_000, 0)
+
+// Start returns a fake at T0 (unless opts set another clock) and a client
+// of its fullAccess key without retries; the fake closes when the test
+// ends.
+func Start(t testing.TB, opts ...chattest.Option) (*chattest.Server, *chat.Client) {
+	t.Helper()
+	opts = append([]chattest.Option{chattest.WithClock(func() time.Time { return T0 })}, opts...)
+	srv := chattest.NewServer(opts...)
+	t.Cleanup(srv.Close)
+	return srv, srv.Client(chat.WithoutRetries())
+}
+
+// Seed adds active users to the fake without going through the API, each
+// named after its uid.
+func Seed(srv *chattest.Server, uids ...string) {
+	for _, uid := range uids {
+		srv.AddUser(chat.User{UID: uid, Name: strings.ToUpper(uid[:1]) + uid[1:]})
+	}
+}
+
+// MessageIDs lists the ids of ms.
+func MessageIDs(ms []chat.Message) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.ID
+	}
+	return out
+}
+
+// MemberScopes lists the members of guid as "uid:scope", in the order the
+// fake lists them.
+func MemberScopes(t testing.TB, client *chat.Client, guid string) []string {
+	t.Helper()
+	var out []string
+	for m, err := range client.Members.All(t.Context(), guid, nil) {
+		require.NoError(t, err)
+		out = append(out, m.UID+":"+string(m.Scope))
+	}
+	return out
+}
+
+// ImportedKeys returns the keys of the entities of prop in the bodies of
+// the requests to route that the fake processed (answered 200), each as
+// often as it was imported.
+func ImportedKeys(t testing.TB, srv *chattest.Server, route, prop string) map[string]int {
+	t.Helper()
+	seen := map[string]int{}
+	for _, r := range srv.Requests() {
+		if r.Route != route || r.Status != http.StatusOK {
+			continue
+		}
+		var body map[string]map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal([]byte(r.Body), &body))
+		for k := range body[prop] {
+			seen[k]++
+		}
+	}
+	return seen
+}
+
+// Clock is a settable clock, for a fake whose time a test moves
+// (chattest.WithClock(c.Now)).
+type Clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// NewClock returns a Clock at t.
+func NewClock(t time.Time) *Clock { return &Clock{now: t} }
+
+// Now is the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// Set moves the clock to t.
+func (c *Clock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = t
+}
+
+// RequireServiceError asserts that err is the API error code with status,
+// as the service sends it (its source, a message), that errors.Is matches
+// sentinel, and returns it.
+func RequireServiceError(t testing.TB, err error, status int, code string, sentinel error) *chat.Error {
+	t.Helper()
+	var ce *chat.Error
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, status, ce.StatusCode, "status")
+	assert.Equal(t, code, ce.Code, "code")
+	assert.Equal(t, "chat-api", ce.Source, "source")
+	assert.NotEmpty(t, ce.Message, "message")
+	assert.ErrorIs(t, err, sentinel)
+	return ce
+}
+
+// ToUser is a text message to the user uid.
+func ToUser(uid, text string) *chat.SendMessageRequest {
+	return &chat.SendMessageRequest{Receiver: uid, ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: text}}
+}
+
+// Send sends a message on behalf of from (the app when from is empty),
+// failing t if it fails, and returns it.
+func Send(t testing.TB, client *chat.Client, from string, req *chat.SendMessageRequest) *chat.Message {
+	t.Helper()
+	var opts []chat.RequestOption
+	if from != "" {
+		opts = append(opts, chat.OnBehalfOf(from))
+	}
+	m, err := client.Messages.Send(t.Context(), req, opts...)
+	require.NoError(t, err)
+	return m
+}
+
+// ImportUsers returns n users to import, u000 to u(n-1), created at
+// createdAt.
+func ImportUsers(n int, createdAt chat.Timestamp) []chat.ImportUser {
+	users := make([]chat.ImportUser, n)
+	for i := range users {
+		users[i] = chat.ImportUser{UID: fmt.Sprintf("u%03d", i), Name: fmt.Sprint("User ", i), CreatedAt: createdAt}
+	}
+	return users
+}
+
+// RequireImportError asserts that err is the service's refusal of one
+// entity of an import with code, and returns it.
+func RequireImportError(t testing.TB, err error, code string) *chat.ImportError {
+	t.Helper()
+	var ie *chat.ImportError
+	require.ErrorAs(t, err, &ie)
+	assert.Equal(t, code, ie.Code)
+	assert.NotEmpty(t, ie.Message)
+	return ie
+}
