@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"mime"
-	"mime/multipart"
 	"net/http"
 	"strings"
 	"testing"
@@ -17,32 +15,6 @@ import (
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/internal/wiretest"
 )
-
-// formPart is one part of a multipart body as the server reads it.
-type formPart struct {
-	name, filename, contentType, value string
-}
-
-// readForm parses the multipart/form-data body of r, in order, failing the
-// test when r is not one.
-func readForm(t *testing.T, r wiretest.Request) []formPart {
-	t.Helper()
-	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	require.NoError(t, err)
-	require.Equal(t, "multipart/form-data", mt)
-	mr := multipart.NewReader(bytes.NewReader(r.Body), params["boundary"])
-	var parts []formPart
-	for {
-		p, err := mr.NextPart()
-		if errors.Is(err, io.EOF) {
-			return parts
-		}
-		require.NoError(t, err)
-		b, err := io.ReadAll(p)
-		require.NoError(t, err)
-		parts = append(parts, formPart{p.FormName(), p.FileName(), p.Header.Get("Content-Type"), string(b)})
-	}
-}
 
 const keywordJSON = `{"id":"banned","name":"Banned words","description":"No","category":"word","isCSV":false,
 	"searchTerms":["foo","bar"],"createdAt":1720003247,"updatedAt":1720003300,"revisionId":"myapp_banned_1","active":true,"default":false}`
@@ -57,7 +29,7 @@ func TestModerationKeywordFormsWire(t *testing.T) {
 		call   func(c *chat.Client) (*chat.KeywordList, error)
 		method string
 		path   string
-		parts  []formPart
+		parts  []wiretest.FormPart
 	}{
 		{
 			name: "CreateKeywordList with terms",
@@ -66,8 +38,8 @@ func TestModerationKeywordFormsWire(t *testing.T) {
 					Name: "Banned words", Description: "No", SearchTerms: []string{"foo", "bar baz"}})
 			},
 			method: http.MethodPost, path: "/v3/moderation/keywords",
-			parts: []formPart{{name: "category", value: "word"}, {name: "id", value: "banned"}, {name: "name", value: "Banned words"},
-				{name: "description", value: "No"}, {name: "searchTerms", value: "foo,bar baz"}},
+			parts: []wiretest.FormPart{{Name: "category", Value: "word"}, {Name: "id", Value: "banned"}, {Name: "name", Value: "Banned words"},
+				{Name: "description", Value: "No"}, {Name: "searchTerms", Value: "foo,bar baz"}},
 		},
 		{
 			name: "CreateKeywordList with sentences and a file",
@@ -77,9 +49,9 @@ func TestModerationKeywordFormsWire(t *testing.T) {
 					File:                &chat.KeywordFile{Name: `my "list".csv`, Content: strings.NewReader("a,b\nc\n")}})
 			},
 			method: http.MethodPost, path: "/v3/moderation/keywords",
-			parts: []formPart{{name: "category", value: "sentence-similarity"}, {name: "id", value: "scams"},
-				{name: "disallowedSentences", value: "send me money"}, {name: "disallowedSentences", value: "wire, then wait"},
-				{name: "file", filename: `my "list".csv`, contentType: "text/csv", value: "a,b\nc\n"}},
+			parts: []wiretest.FormPart{{Name: "category", Value: "sentence-similarity"}, {Name: "id", Value: "scams"},
+				{Name: "disallowedSentences", Value: "send me money"}, {Name: "disallowedSentences", Value: "wire, then wait"},
+				{Name: "file", Filename: `my "list".csv`, ContentType: "text/csv", Value: "a,b\nc\n"}},
 		},
 		{
 			name: "UpdateKeywordList with a default file name",
@@ -88,8 +60,8 @@ func TestModerationKeywordFormsWire(t *testing.T) {
 					Name: "Patterns", File: &chat.KeywordFile{Content: bytes.NewReader([]byte("^x+$"))}})
 			},
 			method: http.MethodPut, path: "/v3/moderation/keywords/a%20b",
-			parts: []formPart{{name: "category", value: "pattern"}, {name: "name", value: "Patterns"},
-				{name: "file", filename: "keywords.csv", contentType: "text/csv", value: "^x+$"}},
+			parts: []wiretest.FormPart{{Name: "category", Value: "pattern"}, {Name: "name", Value: "Patterns"},
+				{Name: "file", Filename: "keywords.csv", ContentType: "text/csv", Value: "^x+$"}},
 		},
 	}
 	for _, tt := range tests {
@@ -103,7 +75,7 @@ func TestModerationKeywordFormsWire(t *testing.T) {
 			wire.Sent(t, r, tt.method, tt.path)
 			wiretest.NoOnBehalfOf(t, r)
 			assert.Empty(t, r.RawQuery)
-			assert.Equal(t, tt.parts, readForm(t, r))
+			assert.Equal(t, tt.parts, wiretest.Form(t, r))
 		})
 	}
 }
@@ -150,8 +122,8 @@ func TestModerationKeywordsWire(t *testing.T) {
 		req := &chat.CreateKeywordListRequest{ID: "k", Category: chat.KeywordWord, SearchTerms: []string{"a", "b"}}
 		ct, body, err := req.Form()
 		require.NoError(t, err)
-		parts := readForm(t, wiretest.Request{Header: http.Header{"Content-Type": {ct}}, Body: body})
-		assert.Equal(t, []formPart{{name: "category", value: "word"}, {name: "id", value: "k"}, {name: "searchTerms", value: "a,b"}}, parts)
+		parts := wiretest.Form(t, wiretest.Request{Header: http.Header{"Content-Type": {ct}}, Body: body})
+		assert.Equal(t, []wiretest.FormPart{{Name: "category", Value: "word"}, {Name: "id", Value: "k"}, {Name: "searchTerms", Value: "a,b"}}, parts)
 	})
 }
 

@@ -3,14 +3,9 @@
 package management_test
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"log"
-	"mime"
-	"mime/multipart"
 	"net/http"
 	"strings"
 	"testing"
@@ -137,29 +132,19 @@ func TestModerationWire(t *testing.T) {
 	})
 }
 
-// formFields parses a multipart/form-data request body into name=value
-// lines, files as name:filename=content.
-func formFields(t *testing.T, contentType string, body []byte) []string {
+// formFields is the multipart/form-data body of r as name=value lines,
+// files as name:filename=content.
+func formFields(t *testing.T, r wiretest.Request) []string {
 	t.Helper()
-	mt, params, err := mime.ParseMediaType(contentType)
-	require.NoError(t, err)
-	require.Equal(t, "multipart/form-data", mt)
-	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
 	var out []string
-	for {
-		p, err := mr.NextPart()
-		if errors.Is(err, io.EOF) {
-			return out
+	for _, p := range wiretest.Form(t, r) {
+		name := p.Name
+		if p.Filename != "" {
+			name += ":" + p.Filename
 		}
-		require.NoError(t, err)
-		b, err := io.ReadAll(p)
-		require.NoError(t, err)
-		name := p.FormName()
-		if p.FileName() != "" {
-			name += ":" + p.FileName()
-		}
-		out = append(out, name+"="+string(b))
+		out = append(out, name+"="+p.Value)
 	}
+	return out
 }
 
 func TestModerationKeywordFormsWire(t *testing.T) {
@@ -200,7 +185,7 @@ func TestModerationKeywordFormsWire(t *testing.T) {
 			r := m.Only()
 			wire.Sent(t, r, tt.method, tt.path)
 			assert.Empty(t, r.RawQuery)
-			assert.Equal(t, tt.fields, formFields(t, r.Header.Get("Content-Type"), r.Body))
+			assert.Equal(t, tt.fields, formFields(t, r))
 		})
 	}
 }

@@ -17,9 +17,12 @@
 package wiretest
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"maps"
+	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"sync"
@@ -339,5 +342,31 @@ func RunArgs[C, S any](t *testing.T, h Harness[C], service func(C) S, cases []Ar
 			RequireArgError(t, tc.Call(service(c)), tc.Arg)
 			assert.Zero(t, m.Calls(), "requests sent")
 		})
+	}
+}
+
+// FormPart is one part of a multipart/form-data body as a server reads it.
+type FormPart struct {
+	Name, Filename, ContentType, Value string
+}
+
+// Form parses the multipart/form-data body of r, in order, failing the
+// test when r does not carry one.
+func Form(t *testing.T, r Request) []FormPart {
+	t.Helper()
+	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	require.NoError(t, err)
+	require.Equal(t, "multipart/form-data", mt)
+	mr := multipart.NewReader(bytes.NewReader(r.Body), params["boundary"])
+	var parts []FormPart
+	for {
+		p, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			return parts
+		}
+		require.NoError(t, err)
+		b, err := io.ReadAll(p)
+		require.NoError(t, err)
+		parts = append(parts, FormPart{p.FormName(), p.FileName(), p.Header.Get("Content-Type"), string(b)})
 	}
 }
