@@ -393,64 +393,6 @@ func TestMessageJSONRoundTrip(t *testing.T) {
 	}
 }
 
-// msgWireCase is one call of a Messages operation and what it must send:
-// the request line, the query (decoded and raw), the body and the
-// onBehalfOf header.
-type msgWireCase struct {
-	name    string
-	call    func(ctx context.Context, c *chat.Client) (any, error)
-	method  string
-	path    string            // escaped, exactly as sent
-	query   map[string]string // decoded; nil means none
-	rawQ    string            // as sent, checked when not empty
-	body    string            // JSON; "" means no body at all
-	obo     string            // "" means the header must be absent
-	reply   string            // the response body
-	checkFn func(t *testing.T, got any)
-}
-
-// runMsgWire runs each case against a mock API answering with its reply.
-func runMsgWire(t *testing.T, cases []msgWireCase) {
-	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			m.Reply(http.StatusOK, tc.reply)
-			got, err := tc.call(context.Background(), m.client)
-			require.NoError(t, err)
-
-			r := m.Only()
-			wire.Sent(t, r, tc.method, tc.path)
-			q := map[string]string{}
-			for k, vs := range r.Query {
-				require.Len(t, vs, 1, "query %s repeated", k)
-				q[k] = vs[0]
-			}
-			want := tc.query
-			if want == nil {
-				want = map[string]string{}
-			}
-			assert.Equal(t, want, q, "query")
-			if tc.rawQ != "" {
-				assert.Equal(t, tc.rawQ, r.RawQuery, "raw query")
-			}
-			if tc.body == "" {
-				wiretest.NoBody(t, r)
-			} else {
-				wiretest.JSONBody(t, r, tc.body)
-			}
-			if tc.obo == "" {
-				wiretest.NoOnBehalfOf(t, r)
-			} else {
-				assert.Equal(t, []string{tc.obo}, r.Header.Values("onBehalfOf"), "onBehalfOf header")
-			}
-			if tc.checkFn != nil {
-				tc.checkFn(t, got)
-			}
-		})
-	}
-}
-
 func asMessage(t *testing.T, got any) *chat.Message {
 	t.Helper()
 	msg, ok := got.(*chat.Message)

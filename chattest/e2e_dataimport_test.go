@@ -26,25 +26,11 @@ const (
 	importMessagesRoute = "POST /v3/data_import/messages"
 )
 
-// fastImport paces bulk imports so that tests do not wait.
-func fastImport() *chat.BulkOptions { return &chat.BulkOptions{RequestsPerMinute: 6_000_000} }
-
 // requireImportError asserts that err is the service's refusal of one
 // entity with code, and returns it.
 func requireImportError(t *testing.T, err error, code string) *chat.ImportError {
 	t.Helper()
 	return faketest.RequireImportError(t, err, code)
-}
-
-// importUsers returns n users to import, created before t0.
-func importUsers(n int) []chat.ImportUser { return faketest.ImportUsers(n, chat.TimestampOf(t0)-1000) }
-
-// importedKeys returns the keys of the entities of prop in the bodies of
-// the requests to route that the service processed (answered 200), each as
-// often as it was imported.
-func importedKeys(t *testing.T, srv *chattest.Server, route, prop string) map[string]int {
-	t.Helper()
-	return faketest.ImportedKeys(t, srv, route, prop)
 }
 
 func TestDataImportUsers(t *testing.T) {

@@ -6,9 +6,6 @@
 package faketest
 
 import (
-	"encoding/json"
-	"fmt"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -62,25 +59,6 @@ func MemberScopes(t testing.TB, client *chat.Client, guid string) []string {
 		out = append(out, m.UID+":"+string(m.Scope))
 	}
 	return out
-}
-
-// ImportedKeys returns the keys of the entities of prop in the bodies of
-// the requests to route that the fake processed (answered 200), each as
-// often as it was imported.
-func ImportedKeys(t testing.TB, srv *chattest.Server, route, prop string) map[string]int {
-	t.Helper()
-	seen := map[string]int{}
-	for _, r := range srv.Requests() {
-		if r.Route != route || r.Status != http.StatusOK {
-			continue
-		}
-		var body map[string]map[string]json.RawMessage
-		require.NoError(t, json.Unmarshal([]byte(r.Body), &body))
-		for k := range body[prop] {
-			seen[k]++
-		}
-	}
-	return seen
 }
 
 // Clock is a settable clock, for a fake whose time a test moves
@@ -138,16 +116,6 @@ func Send(t testing.TB, client *chat.Client, from string, req *chat.SendMessageR
 	m, err := client.Messages.Send(t.Context(), req, opts...)
 	require.NoError(t, err)
 	return m
-}
-
-// ImportUsers returns n users to import, u000 to u(n-1), created at
-// createdAt.
-func ImportUsers(n int, createdAt chat.Timestamp) []chat.ImportUser {
-	users := make([]chat.ImportUser, n)
-	for i := range users {
-		users[i] = chat.ImportUser{UID: fmt.Sprintf("u%03d", i), Name: fmt.Sprint("User ", i), CreatedAt: createdAt}
-	}
-	return users
 }
 
 // RequireImportError asserts that err is the service's refusal of one
