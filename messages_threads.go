@@ -6,6 +6,50 @@ import (
 	"net/http"
 )
 
+// SendThread sends a message on behalf of onBehalfOf as a reply in the
+// thread of the message parentID, and returns the created message (its
+// ParentID is parentID). Both arguments, and the request as for
+// [MessagesService.Send], are checked before anything is sent; the muid is
+// set as Send sets it.
+//
+// API: POST /v3/messages/{id}/thread (onBehalfOf required)
+func (s *MessagesService) SendThread(ctx context.Context, parentID, onBehalfOf string, req *SendMessageRequest, opts ...RequestOption) (*Message, error) {
+	if err := required("parentID", parentID, "onBehalfOf", onBehalfOf); err != nil {
+		return nil, err
+	}
+	return s.send(ctx, []string{"messages", parentID, "thread"}, req, onBehalfOf, opts)
+}
+
+// ListThreadOptions filters and positions a list of thread replies.
+type ListThreadOptions struct {
+	CursorOptions
+}
+
+// ListThreadMessages returns one page of the replies in the thread of the message
+// parentID. Page through with Meta.Next, or use [MessagesService.AllThreadMessages].
+//
+// API: GET /v3/messages/{id}/thread (onBehalfOf optional)
+func (s *MessagesService) ListThreadMessages(ctx context.Context, parentID string, opts *ListThreadOptions, reqOpts ...RequestOption) (*Page[Message], error) {
+	if err := required("parentID", parentID); err != nil {
+		return nil, err
+	}
+	return list[Message](ctx, s.c, &Request{Path: []string{"messages", parentID, "thread"}, Query: opts}, reqOpts)
+}
+
+// AllThreadMessages iterates over every reply in the thread of parentID, fetching
+// pages as needed from the position opts gives (nil: the start). It stops
+// at the first error, which it yields, and when ctx is done.
+//
+// Items come in id order: oldest first with [DirectionAfter] (the default),
+// newest first with [DirectionBefore].
+//
+// API: GET /v3/messages/{id}/thread (onBehalfOf optional)
+func (s *MessagesService) AllThreadMessages(ctx context.Context, parentID string, opts *ListThreadOptions, reqOpts ...RequestOption) iter.Seq2[*Message, error] {
+	return cursorIter(ctx, opts, func(ctx context.Context, o *ListThreadOptions) (*Page[Message], error) {
+		return s.ListThreadMessages(ctx, parentID, o, reqOpts...)
+	})
+}
+
 // ListThreadsOptions filters and positions the list of threads. Zero
 // fields are not sent.
 type ListThreadsOptions struct {

@@ -3,7 +3,7 @@ package chat
 // The request engine. A call goes from a method to the wire and back
 // through these files, read in this order:
 //
-//  1. messages.go (or any service's file): Messages.SendThread checks its
+//  1. messages_threads.go (or any service's file): Messages.SendThread checks its
 //     arguments, fills a Request and calls do.
 //  2. request.go, this file: do, then caller.send, which builds the HTTP
 //     request, runs go-retryablehttp's loop with hooks made for this call
