@@ -370,6 +370,12 @@ func (im *importer) run(ctx context.Context, client *chat.Client, conc int) erro
 		wg.Go(func() {
 			for b := range work {
 				im.send(ctx, client, b)
+				if b.err != nil {
+					// The run stops at this batch: none after it is
+					// sent (those in flight already may land, and a
+					// resumed run counts them as already present).
+					cancel()
+				}
 				done <- b
 			}
 		})
