@@ -2,6 +2,7 @@ package rest
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -111,6 +112,10 @@ func TestUnmarshalLenientFailures(t *testing.T) {
 		const depth = 5000
 		deep := strings.Repeat(`[`, depth) + `"1"` + strings.Repeat(`]`, depth)
 		var got lenientTarget
-		assert.EqualError(t, Unmarshal([]byte(`{"list":`+deep+`}`), &got), "json: cannot unmarshal array into Go struct field lenientTarget.list of type rest.lenientInner")
+		var typeErr *json.UnmarshalTypeError
+		require.ErrorAs(t, Unmarshal([]byte(`{"list":`+deep+`}`), &got), &typeErr)
+		assert.Equal(t, "array", typeErr.Value)
+		assert.Equal(t, reflect.TypeFor[lenientInner](), typeErr.Type)
+		assert.True(t, strings.HasPrefix(typeErr.Field, "list"), "the error names the field: %q", typeErr.Field)
 	})
 }
