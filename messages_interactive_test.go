@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -183,7 +184,15 @@ func TestInteractiveDataEncoding(t *testing.T) {
 
 	t.Run("bad raw fails the encoding", func(t *testing.T) {
 		_, err := json.Marshal(chat.InteractiveData{Raw: json.RawMessage(`{"a":`)})
-		assert.EqualError(t, err, "json: error calling MarshalJSON for type chat.InteractiveData: unexpected end of JSON input")
+		var marshalErr *json.MarshalerError
+		require.ErrorAs(t, err, &marshalErr)
+		typ := marshalErr.Type
+		if typ.Kind() == reflect.Pointer {
+			typ = typ.Elem()
+		}
+		assert.Equal(t, reflect.TypeFor[chat.InteractiveData](), typ, "the error names the type")
+		var syntaxErr *json.SyntaxError
+		assert.ErrorAs(t, err, &syntaxErr, "the cause is the broken raw JSON")
 	})
 
 	t.Run("decode then encode round-trips", func(t *testing.T) {
