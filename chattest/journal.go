@@ -196,21 +196,32 @@ const (
 
 // journal keeps the changes, in a bbolt database in the data directory or
 // in memory, and writes them in order: a request waits, after leaving the
-// state's lock, until its change is written (synced to disk), before it is
-// answered. Changes added meanwhile by other requests are written with it,
-// in one write and one sync of the directory's log (persist_wal.go), whose
-// changes are copied into the database at checkpoints.
+// state's lock, until its change is written, before it is answered.
+// Changes added meanwhile by other requests are written with it, in one
+// write of the directory's log (persist_wal.go), which is synced in the
+// background, or before the changes are answered with dur.syncEach; the
+// changes logged are copied into the database at checkpoints.
 type journal struct {
-	db           *bolt.DB      // nil: in memory
-	wal          *wal          // with db: the log (persist_wal.go)
-	work         chan struct{} // with db: tells writeLoop that changes are pending; closed by close
-	stopped      chan struct{} // closed when writeLoop returns
-	wmu          sync.Mutex    // held by writeLoop while it writes, and by flush: guards wal and unsaved
-	unsaved      [][]byte      // the changes logged since the last checkpoint, before written
-	checkpointAt int64         // the bytes logged that make a checkpoint: walCheckpoint
+	db      *bolt.DB      // nil: in memory
+	dur     durability    // with db: when the log is synced
+	work    chan struct{} // with db: tells writeLoop that changes are pending; closed by close
+	stopped chan struct{} // closed when writeLoop returns
+
+	// Without dur.syncEach, syncLoop syncs the log in the background.
+	dirty       chan struct{} // tells syncLoop that the log was written
+	quit        chan struct{} // closed by close: syncLoop returns
+	syncStopped chan struct{} // closed when syncLoop returns
+
+	wmu          sync.Mutex    // held by writeLoop while it writes, and by flush and close: guards what follows
+	logs         [2]*wal       // with db: the log's files (persist_wal.go)
+	unsaved      [][]byte      // the changes logged in the file being written, not in the database
+	unsavedFrom  uint64        // the sequence number of the first of unsaved
+	copying      chan struct{} // closed when the last checkpoint started has ended; nil: none started
+	checkpointAt int64         // the bytes logged in a file that make a checkpoint: walCheckpoint
 
 	mu      sync.Mutex
 	cond    sync.Cond
+	active  int      // the index in logs of the file being written: changed with mu and wmu held
 	pending [][]byte // changes added and not yet written, in order
 	memory  [][]byte // every change, in memory
 	next    uint64   // the sequence number of the next change added
@@ -238,15 +249,15 @@ var (
 const dbFile = "chattest.db"
 
 func newJournal(db *bolt.DB, appID string, created time.Time, written uint64) *journal {
-	j := &journal{db: db, appID: appID, created: created, next: written, written: written}
+	j := &journal{db: db, appID: appID, created: created, next: written, written: written, unsavedFrom: written}
 	j.cond.L = &j.mu
 	return j
 }
 
 // openJournal opens the journal of the data directory's database, creating
 // it for appID with the creation time created when it is new, and returns
-// it with the changes it holds.
-func openJournal(dir, appID string, created time.Time) (*journal, []change, error) {
+// it with the changes it holds. Its log is synced as dur says.
+func openJournal(dir, appID string, created time.Time, dur durability) (*journal, []change, error) {
 	db, err := openDB(dir)
 	if err != nil {
 		return nil, nil, err
@@ -316,9 +327,9 @@ func openJournal(dir, appID string, created time.Time) (*journal, []change, erro
 			})
 		})
 	})
-	var w *wal
+	var logs [2]*wal
 	if err == nil {
-		if w, changes, err = recoverWAL(dir, db, changes); err != nil {
+		if logs, changes, err = recoverLog(dir, db, changes); err != nil {
 			db.Close()
 			return nil, nil, err
 		}
@@ -332,45 +343,75 @@ func openJournal(dir, appID string, created time.Time) (*journal, []change, erro
 		return nil, nil, fmt.Errorf("chattest: the data directory %s: %w", dir, err)
 	}
 	j := newJournal(db, appID, created, uint64(len(changes)))
-	j.jwtKey, j.own, j.wal, j.checkpointAt = jwtKey, own, w, walCheckpoint
+	j.jwtKey, j.own, j.logs, j.checkpointAt = jwtKey, own, logs, walCheckpoint
+	j.dur = dur.orDefaults()
 	j.work, j.stopped = make(chan struct{}, 1), make(chan struct{})
 	go j.writeLoop()
+	if !j.dur.syncEach {
+		j.dirty, j.quit, j.syncStopped = make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
+		go j.syncLoop()
+	}
 	return j, changes, nil
 }
 
-// recoverWAL opens the log of the data directory dir, whose database db
+// recoverLog opens the log of the data directory dir, whose database db
 // holds changes, and copies into the database the changes logged after
-// them: those made durable since the last checkpoint, when the server
-// that made them did not close. It returns the log, emptied, and every
-// change.
-func recoverWAL(dir string, db *bolt.DB, changes []change) (*wal, []change, error) {
-	w, err := openWAL(dir)
+// them: those written since the last checkpoint, when the server that
+// wrote them did not close. It returns the log's files, to be written from
+// the start of the first, and every change.
+func recoverLog(dir string, db *bolt.DB, changes []change) ([2]*wal, []change, error) {
+	logs, err := openWALs(dir)
 	if err != nil {
-		return nil, nil, fmt.Errorf("chattest: the data directory %s: %w", dir, err)
+		return logs, nil, fmt.Errorf("chattest: the data directory %s: %w", dir, err)
 	}
-	fail := func(err error) (*wal, []change, error) {
-		w.close()
-		return nil, nil, err
+	fail := func(err error) ([2]*wal, []change, error) {
+		logs[0].close()
+		logs[1].close()
+		return logs, nil, err
 	}
-	first, logged, err := w.records()
-	if err != nil {
-		return fail(fmt.Errorf("chattest: the data directory %s: %w", dir, err))
+	damaged := func(w *wal, format string, args ...any) error {
+		return fmt.Errorf("chattest: the log %s is damaged: %s. Restore the directory from a backup, or move the log's files (%s) away to open the directory without its last changes",
+			w.path, fmt.Sprintf(format, args...), strings.Join(walFiles[:], ", "))
 	}
+	type run struct {
+		first   uint64
+		records [][]byte
+		clean   bool
+	}
+	var runs [2]run
+	for i, w := range logs {
+		r := &runs[i]
+		if r.first, r.records, r.clean, err = w.records(); err != nil {
+			return fail(fmt.Errorf("chattest: the data directory %s: %w", dir, err))
+		}
+	}
+	// The changes beyond the database: in one file, or in one and then
+	// the other, which the writer went on in.
 	held := uint64(len(changes))
-	if len(logged) > 0 && first > held {
-		return fail(fmt.Errorf("chattest: the log %s is damaged: its changes start at %d, after the %d of the database. Restore the directory from a backup, or move the log away to open the directory without its last changes", w.path, first+1, held))
-	}
+	next := held
 	var fresh [][]byte
-	for i, b := range logged {
-		if first+uint64(i) < held {
-			continue // copied at the last checkpoint
+	for more := true; more; {
+		more = false
+		for i, r := range runs {
+			if next < r.first || next >= r.first+uint64(len(r.records)) {
+				continue
+			}
+			for _, b := range r.records[next-r.first:] {
+				var ch change
+				if err := json.Unmarshal(b, &ch); err != nil {
+					return fail(damaged(logs[i], "change %d is not readable: %v", next+1, err))
+				}
+				changes = append(changes, ch)
+				fresh = append(fresh, b)
+				next++
+			}
+			more = true
 		}
-		var ch change
-		if err := json.Unmarshal(b, &ch); err != nil {
-			return fail(fmt.Errorf("chattest: the log %s is damaged: change %d is not readable: %v. Restore the directory from a backup, or move the log away to open the directory without its last changes", w.path, held+uint64(len(fresh))+1, err))
+	}
+	for i, r := range runs {
+		if len(r.records) > 0 && r.first > next {
+			return fail(damaged(logs[i], "its changes start at %d, after the %d of the database and the log", r.first+1, next))
 		}
-		changes = append(changes, ch)
-		fresh = append(fresh, b)
 	}
 	if len(fresh) > 0 {
 		err := guarded(func() error {
@@ -383,7 +424,16 @@ func recoverWAL(dir string, db *bolt.DB, changes []change) (*wal, []change, erro
 			return fail(fmt.Errorf("chattest: the data directory %s: %w", dir, err))
 		}
 	}
-	return w, changes, nil
+	for i, r := range runs {
+		if !r.clean {
+			// Past the tear may lie records numbered as the changes to
+			// come: none may be read after them.
+			if err := logs[i].clear(); err != nil {
+				return fail(fmt.Errorf("chattest: the data directory %s: %w", dir, err))
+			}
+		}
+	}
+	return logs, changes, nil
 }
 
 // putChanges stores the changes batch, the first numbered first.
@@ -451,20 +501,23 @@ func (j *journal) add(b []byte) uint64 {
 }
 
 // wait returns once the change seq is written, or with the error that
-// stopped the journal.
+// stopped the journal before.
 func (j *journal) wait(seq uint64) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	for j.written <= seq && j.err == nil {
 		j.cond.Wait()
 	}
+	if j.written > seq {
+		return nil
+	}
 	return j.err
 }
 
 // writeLoop writes the changes added, until the journal is closed: every
-// change pending in one write and sync of the log, then at once those
-// added meanwhile, and so on (group commit). Once the log holds
-// walCheckpoint bytes, it copies the changes logged into the database.
+// change pending in one write of the log (and one sync with dur.syncEach),
+// then at once those added meanwhile, and so on (group commit). Once the
+// file being written holds checkpointAt bytes, it starts a checkpoint.
 func (j *journal) writeLoop() {
 	defer close(j.stopped)
 	for range j.work {
@@ -474,15 +527,14 @@ func (j *journal) writeLoop() {
 			batch, first := j.pending, j.written
 			j.pending = nil
 			j.mu.Unlock()
-			err := j.wal.append(first, batch)
+			err := j.log(first, batch)
 			j.mu.Lock()
 			if err == nil {
 				j.written = first + uint64(len(batch))
-				j.unsaved = append(j.unsaved, batch...)
-				j.cond.Broadcast() // the batch is durable: its requests are answered
-				if j.wal.off >= j.checkpointAt {
+				j.cond.Broadcast() // the batch is written: its requests are answered
+				if j.logs[j.active].off >= j.checkpointAt && j.copied() {
 					j.mu.Unlock()
-					err = j.checkpoint()
+					err = j.startCheckpoint()
 					j.mu.Lock()
 				}
 			}
@@ -496,21 +548,135 @@ func (j *journal) writeLoop() {
 	}
 }
 
-// checkpoint copies the changes logged since the last one into the
-// database, in one transaction, and starts the log anew. It runs with
-// j.wmu held and j.mu not.
-func (j *journal) checkpoint() error {
-	if len(j.unsaved) > 0 {
+// log writes the changes of batch, the first numbered first, to the file
+// being written, and syncs it with dur.syncEach, or else tells syncLoop.
+// It runs with j.wmu held.
+func (j *journal) log(first uint64, batch [][]byte) error {
+	w := j.logs[j.active]
+	if err := w.write(first, batch); err != nil {
+		return err
+	}
+	j.unsaved = append(j.unsaved, batch...)
+	if j.dur.syncEach {
+		return j.dur.sync(w.f)
+	}
+	select {
+	case j.dirty <- struct{}{}:
+	default: // syncLoop was told already
+	}
+	return nil
+}
+
+// syncLoop syncs the file of the log being written once it was written,
+// no sooner than dur.every after its last sync, so that a change is synced
+// within dur.every (and the sync's time) of its write, until the journal
+// is closed.
+func (j *journal) syncLoop() {
+	defer close(j.syncStopped)
+	last := time.Now()
+	for {
+		select {
+		case <-j.dirty:
+		case <-j.quit:
+			return
+		}
+		if wait := time.Until(last.Add(j.dur.every)); wait > 0 {
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+			case <-j.quit:
+				t.Stop()
+				return
+			}
+		}
+		last = time.Now()
 		j.mu.Lock()
-		first := j.written - uint64(len(j.unsaved))
+		w := j.logs[j.active]
 		j.mu.Unlock()
-		if err := j.db.Update(func(tx *bolt.Tx) error { return putChanges(tx, first, j.unsaved) }); err != nil {
+		if err := j.dur.sync(w.f); err != nil {
+			j.fail(err)
+			return
+		}
+	}
+}
+
+// copied reports whether the last checkpoint started has ended. It runs
+// with j.wmu held.
+func (j *journal) copied() bool {
+	if j.copying == nil {
+		return true
+	}
+	select {
+	case <-j.copying:
+		return true
+	default:
+		return false
+	}
+}
+
+// startCheckpoint starts copying the changes of the file being written
+// into the database, in a goroutine, and makes the writer go on in the
+// other file, from its start: the checkpoint before, which has ended,
+// copied its changes. It syncs the file first, so that no change of the
+// other reaches the disk before these. It runs with j.wmu held.
+func (j *journal) startCheckpoint() error {
+	if !j.dur.syncEach {
+		if err := j.dur.sync(j.logs[j.active].f); err != nil {
 			return err
 		}
+	}
+	first, batch := j.unsavedFrom, j.unsaved
+	j.unsaved, j.unsavedFrom = nil, first+uint64(len(batch))
+	done := make(chan struct{})
+	j.copying = done
+	go func() {
+		defer close(done)
+		if err := j.copy(first, batch); err != nil {
+			j.fail(err)
+		}
+	}()
+	j.mu.Lock()
+	j.active = 1 - j.active
+	j.mu.Unlock()
+	j.logs[j.active].reset()
+	return nil
+}
+
+// copy stores the changes batch in the database, the first numbered first.
+func (j *journal) copy(first uint64, batch [][]byte) error {
+	return j.db.Update(func(tx *bolt.Tx) error { return putChanges(tx, first, batch) })
+}
+
+// checkpoint copies every change logged into the database, once the
+// checkpoint in progress has ended, and makes the writer go on from the
+// start of its file. It runs with j.wmu held.
+func (j *journal) checkpoint() error {
+	if j.copying != nil {
+		<-j.copying
+	}
+	if err := j.failed(); err != nil {
+		return err // the checkpoint in progress failed
+	}
+	if len(j.unsaved) > 0 {
+		if err := j.copy(j.unsavedFrom, j.unsaved); err != nil {
+			j.fail(err)
+			return err
+		}
+		j.unsavedFrom += uint64(len(j.unsaved))
 		j.unsaved = nil
 	}
-	j.wal.reset()
+	j.logs[j.active].reset()
 	return nil
+}
+
+// fail stops the journal with err, unless it stopped already.
+func (j *journal) fail(err error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.err == nil {
+		j.err = err
+	}
+	j.cond.Broadcast()
 }
 
 // flush returns once every change added is written and in the database.
@@ -520,16 +686,7 @@ func (j *journal) flush() error {
 	}
 	j.wmu.Lock()
 	defer j.wmu.Unlock()
-	if err := j.checkpoint(); err != nil {
-		j.mu.Lock()
-		if j.err == nil {
-			j.err = err
-		}
-		j.cond.Broadcast()
-		j.mu.Unlock()
-		return err
-	}
-	return nil
+	return j.checkpoint()
 }
 
 // failed is the error that stopped the journal, if any; nil for no
@@ -579,22 +736,36 @@ func (j *journal) sync() error {
 	return j.wait(last - 1)
 }
 
-// close writes the changes added, then closes the database: every later
-// change fails with errJournalClosed.
+// close writes the changes added, syncs the log and copies its changes
+// into the database, then closes both: every later change fails with
+// errJournalClosed. The log is synced first, so that its changes are
+// durable should the copy fail.
 func (j *journal) close() error {
 	if j.db == nil {
 		return nil
 	}
-	err := j.flush()
-	j.mu.Lock()
-	if j.err == nil {
-		j.err = errJournalClosed
+	err := j.sync()
+	if err == nil {
+		j.wmu.Lock()
+		if !j.dur.syncEach {
+			err = j.dur.sync(j.logs[j.active].f)
+		}
+		if err == nil {
+			err = j.checkpoint()
+		}
+		j.wmu.Unlock()
 	}
-	j.cond.Broadcast()
-	j.mu.Unlock()
+	j.fail(errJournalClosed)
 	close(j.work)
 	<-j.stopped
-	return errors.Join(err, j.wal.close(), j.db.Close())
+	if j.quit != nil {
+		close(j.quit)
+		<-j.syncStopped
+	}
+	if j.copying != nil {
+		<-j.copying
+	}
+	return errors.Join(err, j.logs[0].close(), j.logs[1].close(), j.db.Close())
 }
 
 // errJournalClosed is the failure of a change made after the handler was

@@ -22,15 +22,25 @@ import (
 // chat, management and client APIs that may have changed the state, each
 // call of a seeding method, and what the client API's websockets change
 // (read and delivery receipts, users coming online and going offline). A
-// request's change is synced to disk before the request is answered, and
-// a receipt's before the websocket's next frame is read, so nothing
-// acknowledged is lost in a crash; a read waits until the changes it may
-// show are written. Changes are synced to a log beside the database
-// (chattest.wal), those of concurrent requests together in one write and
-// one sync, and copied into the database in larger transactions; opening
-// the directory reads back what the log holds beyond the database. (A websocket push or a webhook delivery of a change
-// may leave before the change is written: a crash in that moment can lose
-// a change another client was pushed.) A request whose change cannot be
+// request's change is written to a log beside the database (chattest.wal
+// and chattest-2.wal) before the request is answered, and a receipt's
+// before the websocket's next frame is read; a read waits until the
+// changes it may show are written. The changes of concurrent requests are
+// written together, in one write, and copied into the database in larger
+// transactions; opening the directory reads back what the log holds
+// beyond the database. What a crash loses:
+//
+//   - A crash or kill of the process (kill -9): nothing answered. What was
+//     written is in the operating system's cache, which outlives it.
+//   - A crash of the machine, or a power loss: the changes of about the
+//     last 100 ms, answered or not. The log is synced to the disk in the
+//     background, at least every 100 ms, and when the server is closed.
+//     With [WithDataDirSync] it is synced before the changes are answered,
+//     and nothing answered is lost.
+//
+// (A websocket push or a webhook delivery of a change may leave before the
+// change is written: a crash in that moment can lose a change another
+// client was pushed.) A request whose change cannot be
 // written answers 500 ERR_EXCEPTION, and so does every later request that
 // would change the state (later receipts are ignored). Opening the
 // directory replays the changes at the times they happened, through the
@@ -61,6 +71,39 @@ import (
 // error instead. Close the server ([Server.Close], [Handler.Close]) to
 // close the database.
 func WithDataDir(dir string) Option { return func(c *config) { c.dataDir = dir } }
+
+// WithDataDirSync makes [WithDataDir] sync its log to the disk
+// (fdatasync) before the changes written there are answered, so that
+// nothing answered is lost even in a crash of the machine or a power
+// loss, not only of the process. Concurrent requests share a sync, but
+// the sends a second are bounded by how long the disk takes to sync: see
+// BENCHMARKS.md. Without it, the log is synced in the background at least
+// every 100 ms, as databases do by default (Redis's appendfsync everysec,
+// PostgreSQL's synchronous_commit off). Without [WithDataDir], it does
+// nothing.
+func WithDataDirSync() Option { return func(c *config) { c.durability.syncEach = true } }
+
+// durability is when a data directory's log is synced (persist_wal.go).
+type durability struct {
+	syncEach bool                 // WithDataDirSync: before the changes written are answered
+	every    time.Duration        // else in the background, at least this often: syncEvery when zero
+	sync     func(*os.File) error // syncs a file of the log: fdatasync when nil
+}
+
+// syncEvery is how often, at least, a data directory's log is synced in
+// the background.
+const syncEvery = 100 * time.Millisecond
+
+// orDefaults is d with the defaults of what it leaves zero.
+func (d durability) orDefaults() durability {
+	if d.every == 0 {
+		d.every = syncEvery
+	}
+	if d.sync == nil {
+		d.sync = fdatasync
+	}
+	return d
+}
 
 // WithSeedFile starts the server from the state in the file path, as
 // written by [Server.Export] (and cmd/chattest -export): its changes are
@@ -115,7 +158,7 @@ func OpenHandler(opts ...Option) (*Handler, error) {
 	switch {
 	case cfg.dataDir != "":
 		var err error
-		if j, changes, err = openJournal(cfg.dataDir, cfg.appID, created); err != nil {
+		if j, changes, err = openJournal(cfg.dataDir, cfg.appID, created, cfg.durability); err != nil {
 			return nil, err
 		}
 		created = j.created

@@ -9,12 +9,14 @@ import (
 )
 
 // BenchmarkSendDataDir sends messages through the SDK from 32 goroutines
-// to two servers side by side, one keeping its state in memory only and
-// one in a data directory (synced before each answer), in batches of 256
-// that alternate between the two (which goes first alternates too), so
-// that both see the same load on the machine. It reports each one's sends
-// a second, and datadir/memory: the data directory's rate as a share of
-// the memory's.
+// to three servers side by side: one keeping its state in memory only,
+// one in a data directory (its log synced in the background, the
+// default) and one in a data directory synced before each answer
+// (WithDataDirSync). The sends go in batches of 256 that take turns among
+// the three (which goes first turns too), so that all see the same load
+// on the machine. It reports each one's sends a second, and datadir/memory
+// and datadir-sync/memory: a data directory's rate as a share of the
+// memory's.
 func BenchmarkSendDataDir(b *testing.B) {
 	const batch, goroutines = 256, 32
 	memory := chattest.NewServer()
@@ -24,8 +26,14 @@ func BenchmarkSendDataDir(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer kept.Close()
-	var clients [2]*chat.Client
-	for i, srv := range []*chattest.Server{memory, kept} {
+	synced, err := chattest.OpenServer(chattest.WithDataDir(b.TempDir()), chattest.WithDataDirSync())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer synced.Close()
+	servers := []*chattest.Server{memory, kept, synced}
+	clients := make([]*chat.Client, len(servers))
+	for i, srv := range servers {
 		seed(srv, "alice", "bob")
 		clients[i] = srv.Client()
 		defer clients[i].CloseIdleConnections()
@@ -33,11 +41,11 @@ func BenchmarkSendDataDir(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	var spent [2]time.Duration
+	spent := make([]time.Duration, len(servers))
 	n := 0
 	for b.Loop() {
-		for k := range 2 {
-			i := (n + k) % 2
+		for k := range servers {
+			i := (n + k) % len(servers)
 			start := time.Now()
 			if err := sendMany(clients[i], batch, goroutines); err != nil {
 				b.Fatal(err)
@@ -49,5 +57,7 @@ func BenchmarkSendDataDir(b *testing.B) {
 	sends := float64(n * batch)
 	b.ReportMetric(sends/spent[0].Seconds(), "memory-req/s")
 	b.ReportMetric(sends/spent[1].Seconds(), "datadir-req/s")
+	b.ReportMetric(sends/spent[2].Seconds(), "datadir-sync-req/s")
 	b.ReportMetric(spent[0].Seconds()/spent[1].Seconds(), "datadir/memory")
+	b.ReportMetric(spent[0].Seconds()/spent[2].Seconds(), "datadir-sync/memory")
 }

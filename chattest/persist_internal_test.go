@@ -215,7 +215,8 @@ func TestUnsavedChangeIsAnError(t *testing.T) {
 	if _, err := c.Users.Create(ctx, &chat.CreateUserRequest{UID: "alice", Name: "Alice"}); err != nil {
 		t.Fatal(err)
 	}
-	srv.st.journal.wal.f.Close() // as if the disk went away
+	srv.st.journal.logs[0].f.Close() // as if the disk went away
+	srv.st.journal.logs[1].f.Close()
 	srv.st.journal.db.Close()
 
 	for _, uid := range []string{"bob", "carol"} {

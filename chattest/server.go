@@ -44,9 +44,10 @@ type config struct {
 
 	rtAuthTimeout time.Duration // WithRealtimeAuthTimeout: access.go
 
-	dataDir  string // persist.go
-	seedFile string
-	export   bool
+	dataDir    string // persist.go
+	durability durability
+	seedFile   string
+	export     bool
 }
 
 // WithAppID sets the app id (default "test-app"). It must be one DNS label
@@ -435,7 +436,7 @@ func (s *Server) Close() {
 	s.mts.Close()
 	s.ts.Close()
 	s.closeIdle()
-	_ = s.h.Close() // every change was synced when made: a failure to close loses nothing
+	_ = s.h.Close() // every change was logged when made: a failure to close loses nothing a restart would read
 }
 
 func (s *Server) closeIdle() {
