@@ -165,8 +165,13 @@
 // # Keeping the state
 //
 // The state lives in memory. [WithDataDir] keeps it in a directory across
-// stops and crashes (every change is synced before it is acknowledged);
-// [Server.Export] writes it as a JSON state file, which [WithSeedFile]
+// stops and crashes. Every change is written there before it is answered,
+// which a crash or kill of the process does not undo, and synced to the
+// disk in the background, at least every 100 ms: a crash of the machine or
+// a power loss loses at most the changes of about the last 100 ms.
+// [WithDataDirSync] syncs each change before it is answered, so that such
+// a crash loses nothing answered either, at a cost in throughput.
+// [Server.Export] writes the state as a JSON state file, which [WithSeedFile]
 // starts another server from, e.g. shared demo data or a test's fixture
 // ([WithExport] keeps what Export needs without a directory). What the
 // client API and its websocket change is kept too, and a client SDK's

@@ -47,10 +47,15 @@
 // temporary directory, and exits 0.
 //
 // The state lives in memory and is gone when it stops, unless -data keeps
-// it in a directory: every change is synced there before it is
-// acknowledged, so a later start on the directory, even after a crash or
-// kill -9, has everything the clients were answered, the client API's
-// logins included (chattest.WithDataDir). -export writes the state as a
+// it in a directory: every change is written there before it is
+// answered, so a later start on the directory, even after a crash or
+// kill -9 of the process, has everything the clients were answered, the
+// client API's logins included (chattest.WithDataDir). The directory is
+// synced to the disk in the background, at least every 100 ms, and at the
+// stop: a crash of the machine or a power loss loses the changes of about
+// the last 100 ms. With -sync, each change is synced before it is
+// answered, and a machine crash loses nothing answered either, at a cost
+// in throughput (chattest.WithDataDirSync). -export writes the state as a
 // JSON state file, which -seed starts from, so that a team can share demo
 // data (chattest.WithSeedFile); the file is readable by its owner only, as
 // it holds the credentials the state issued. A damaged database in the
@@ -71,6 +76,7 @@
 //	-http            serve plain HTTP (clients need chat.WithInsecureLoopback)
 //	-cert file       where to write the certificate (default cert.pem in -data, else chattest-PORT.pem in the temporary directory)
 //	-data dir        keep the state in dir across stops and crashes
+//	-sync            with -data, sync each change to the disk before answering it (survives a machine crash, slower)
 //	-seed file       start from the state file (with -data: only when dir holds no state yet)
 //	-export file     write the state of -data (or -seed) to file (- for stdout) and exit
 package main
@@ -160,7 +166,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rateLimit := fs.String("rate-limit", "", "enforce `core,standard` requests per minute (default: nothing refused)")
 	plainHTTP := fs.Bool("http", false, "serve plain HTTP instead of HTTPS")
 	certFile := fs.String("cert", "", "`file` to write the certificate's PEM to (default cert.pem in -data, else chattest-PORT.pem in the temporary directory)")
-	state := addStateFlags(fs) // -data, -seed, -export: state.go
+	state := addStateFlags(fs) // -data, -sync, -seed, -export: state.go
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err

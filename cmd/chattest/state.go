@@ -16,12 +16,14 @@ import (
 // stateFlags are the flags that keep, seed and export the state.
 type stateFlags struct {
 	data, seed, export *string
+	sync               *bool
 }
 
-// addStateFlags defines -data, -seed and -export on fs.
+// addStateFlags defines -data, -sync, -seed and -export on fs.
 func addStateFlags(fs *flag.FlagSet) stateFlags {
 	return stateFlags{
 		data:   fs.String("data", "", "keep the state in `dir` (created if missing) across stops, crashes included"),
+		sync:   fs.Bool("sync", false, "with -data, sync each change to the disk before answering it, so that a crash of the machine loses nothing answered (slower; by default the disk is synced every 100 ms)"),
 		seed:   fs.String("seed", "", "start from the state `file` (see -export); with -data, only when dir holds no state yet"),
 		export: fs.String("export", "", "write the state of -data (or -seed) to `file` (- for stdout) and exit, serving nothing"),
 	}
@@ -31,8 +33,14 @@ func addStateFlags(fs *flag.FlagSet) stateFlags {
 // -export, it writes the state to the file and returns a nil handler: the
 // command is done.
 func (f stateFlags) open(opts []chattest.Option, stdout io.Writer) (*chattest.Handler, error) {
+	if *f.sync && *f.data == "" {
+		return nil, usagef("-sync needs -data: without it the state is in memory only")
+	}
 	if *f.data != "" {
 		opts = append(opts, chattest.WithDataDir(*f.data))
+	}
+	if *f.sync {
+		opts = append(opts, chattest.WithDataDirSync())
 	}
 	if *f.seed != "" {
 		opts = append(opts, chattest.WithSeedFile(*f.seed))
@@ -60,7 +68,10 @@ func (f stateFlags) open(opts []chattest.Option, stdout io.Writer) (*chattest.Ha
 func (f stateFlags) where() string {
 	switch {
 	case *f.data != "":
-		return fmt.Sprintf("kept in %q (every change is saved before it is answered)", *f.data)
+		if *f.sync {
+			return fmt.Sprintf("kept in %q (every change is synced to the disk before it is answered)", *f.data)
+		}
+		return fmt.Sprintf("kept in %q (every change is saved before it is answered, and synced to the disk within 100 ms)", *f.data)
 	case *f.seed != "":
 		return fmt.Sprintf("started from %q, in memory (it forgets the changes when it stops)", *f.seed)
 	}

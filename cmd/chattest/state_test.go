@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -23,14 +25,14 @@ import (
 const stateKey = "state-test-key-0123456789"
 
 // startOnDir builds the command and starts it with -data on a new
-// directory; under -short, it skips the test.
-func startOnDir(t *testing.T) (bin, dir string, p *process) {
+// directory and args; under -short, it skips the test.
+func startOnDir(t *testing.T, args ...string) (bin, dir string, p *process) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the command and runs it")
 	}
 	bin, dir = build(t)["chattest"], t.TempDir()
-	return bin, dir, startHTTP(t, bin, "-data", dir)
+	return bin, dir, startHTTP(t, bin, append([]string{"-data", dir}, args...)...)
 }
 
 // startHTTP starts the built command with -http on a free loopback port,
@@ -55,15 +57,28 @@ func client(t *testing.T, p *process) *chat.Client {
 	return c
 }
 
-// TestKillLosesNothingAcknowledged runs the command with -data, sends
-// messages from 32 goroutines (their changes synced together, and copied
-// from the log into the database at checkpoints), kills the process with
-// SIGKILL in the middle of the sends, and starts it again on the same
-// directory: every message whose send was answered is there, as sent,
-// once, and so are the users, the group and the auth token created
+// TestKillLosesNothingAcknowledged runs the command with -data, its log
+// synced in the background (the default) or before each answer (-sync),
+// sends messages from 32 goroutines (their changes written together, and
+// copied from the log into the database at checkpoints), kills the
+// process with SIGKILL in the middle of the sends, and starts it again on
+// the same directory: every message whose send was answered is there, as
+// sent, once, and so are the users, the group and the auth token created
 // before.
 func TestKillLosesNothingAcknowledged(t *testing.T) {
-	bin, dir, first := startOnDir(t)
+	for mode, args := range map[string][]string{
+		"(every change is saved before it is answered, and synced to the disk within 100 ms)": nil,
+		"(every change is synced to the disk before it is answered)":                          {"-sync"},
+	} {
+		t.Run(strings.Join(append([]string{"-data"}, args...), " "), func(t *testing.T) { killLosesNothingAcknowledged(t, mode, args...) })
+	}
+}
+
+// killLosesNothingAcknowledged is TestKillLosesNothingAcknowledged with
+// args, whose banner says mode.
+func killLosesNothingAcknowledged(t *testing.T, mode string, args ...string) {
+	bin, dir, first := startOnDir(t, args...)
+	assert.Contains(t, first.banner, fmt.Sprintf("kept in %q %s", dir, mode))
 	c := client(t, first)
 	ctx := context.Background()
 	for _, uid := range []string{"alice", "bob"} {
@@ -109,7 +124,7 @@ func TestKillLosesNothingAcknowledged(t *testing.T) {
 	wg.Wait()
 	require.Equal(t, "signal: killed", first.cmd.ProcessState.String())
 
-	second := startHTTP(t, bin, "-data", dir)
+	second := startHTTP(t, bin, append([]string{"-data", dir}, args...)...)
 	c = client(t, second)
 	for _, uid := range []string{"alice", "bob"} {
 		_, err := c.Users.Get(ctx, uid)
@@ -229,13 +244,17 @@ func TestDataKeepsTheGeneratedCredentials(t *testing.T) {
 	assert.NotEqual(t, a.mgmtSecret, b.mgmtSecret)
 }
 
-// TestStateFlagsReportTheirProblems: -export without a state, a data
+// TestStateFlagsReportTheirProblems: -export without a state, -sync
+// without a data directory, a data
 // directory of another app, a seed file that is not one, and a data
 // directory whose credentials file is not one.
 func TestStateFlagsReportTheirProblems(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	assert.Equal(t, 2, runMain([]string{"-export", "-"}, &stdout, &stderr))
 	assert.Contains(t, stderr.String(), "-export needs -data or -seed")
+	stderr.Reset()
+	assert.Equal(t, 2, runMain([]string{"-sync", "-addr", "127.0.0.1:0"}, &stdout, &stderr))
+	assert.Contains(t, stderr.String(), "-sync needs -data")
 
 	dir := t.TempDir()
 	h, err := chattest.OpenHandler(chattest.WithAppID("other-app"), chattest.WithDataDir(dir))
