@@ -109,7 +109,7 @@ func requestChange(st *state, r *http.Request, body []byte, res served, at time.
 	}
 	switch {
 	case len(body) == 0:
-	case json.Valid(body) && isCompact(body) && jsonDepth(body) <= maxKeptDepth:
+	case keptAsJSON(body):
 		ch.Body = body
 	case utf8.Valid(body):
 		ch.Text = string(body)
@@ -124,10 +124,15 @@ func requestChange(st *state, r *http.Request, body []byte, res served, at time.
 // and a state file three, and encoding/json reads 10,000 levels at most.
 const maxKeptDepth = 1000
 
-// jsonDepth returns how deep the arrays and objects of the JSON document b
-// nest.
-func jsonDepth(b []byte) int {
-	depth, deepest := 0, 0
+// keptAsJSON reports whether a change keeps the body b as JSON: b is a
+// JSON document, compact (it has no insignificant space, so that it is
+// kept byte for byte as a JSON value of the journal), whose arrays and
+// objects nest maxKeptDepth deep at most.
+func keptAsJSON(b []byte) bool {
+	if !json.Valid(b) {
+		return false
+	}
+	depth := 0
 	inString, escaped := false, false
 	for _, c := range b {
 		switch {
@@ -143,20 +148,16 @@ func jsonDepth(b []byte) int {
 		case c == '"':
 			inString = true
 		case c == '[' || c == '{':
-			depth++
-			deepest = max(deepest, depth)
+			if depth++; depth > maxKeptDepth {
+				return false
+			}
 		case c == ']' || c == '}':
 			depth--
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			return false // outside a string, in a valid document: insignificant
 		}
 	}
-	return deepest
-}
-
-// isCompact reports whether the JSON document b has no insignificant
-// space, so that it is kept byte for byte as a JSON value of the journal.
-func isCompact(b []byte) bool {
-	var buf bytes.Buffer
-	return json.Compact(&buf, b) == nil && bytes.Equal(buf.Bytes(), b)
+	return true
 }
 
 // body is the request body the change keeps.
@@ -172,16 +173,32 @@ func (ch *change) body() []byte {
 
 // encode is the change as the journal keeps it: one line of JSON.
 func (ch *change) encode() []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(ch); err != nil {
+	e := changeEncoders.Get().(*changeEncoder)
+	e.buf.Reset()
+	if err := e.enc.Encode(ch); err != nil {
 		// Unreachable: the fields are strings, numbers, a map of strings
 		// and valid JSON.
 		panic("chattest: unreachable: encoding a change: " + err.Error())
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	b := bytes.Clone(bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")))
+	if e.buf.Cap() <= 64<<10 { // a buffer grown by a large body is let go
+		changeEncoders.Put(e)
+	}
+	return b
 }
+
+// changeEncoder encodes changes into its buffer, which encodings reuse.
+type changeEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var changeEncoders = sync.Pool{New: func() any {
+	e := new(changeEncoder)
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}}
 
 // lazyParts are parts of the state kept up to date lazily, by the request
 // or call that next needs them: a read that brings one up to date changes
@@ -439,8 +456,13 @@ func recoverLog(dir string, db *bolt.DB, changes []change) ([2]*wal, []change, e
 // putChanges stores the changes batch, the first numbered first.
 func putChanges(tx *bolt.Tx, first uint64, batch [][]byte) error {
 	b := tx.Bucket(changesBucket)
+	// Changes are only ever appended: full pages split least, and write
+	// the fewest.
+	b.FillPercent = 1
+	keys := make([]byte, 0, 8*len(batch)) // one allocation: the transaction keeps every key until it ends
 	for i, ch := range batch {
-		if err := b.Put(seqKey(first+uint64(i)), ch); err != nil {
+		keys = binary.BigEndian.AppendUint64(keys, first+uint64(i))
+		if err := b.Put(keys[len(keys)-8:], ch); err != nil {
 			return err
 		}
 	}

@@ -314,3 +314,41 @@ func TestDataDirWithStrayKeysIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// A change keeps a request's body byte for byte: as JSON when it is a
+// compact JSON document nested maxKeptDepth deep at most, else as text,
+// or as base64 when it is not UTF-8; its encoding holds the JSON as it
+// came.
+func TestChangeKeepsTheBodyAsItCame(t *testing.T) {
+	deep := strings.Repeat("[", maxKeptDepth) + strings.Repeat("]", maxKeptDepth)
+	for _, tc := range []struct {
+		body, kept string
+	}{
+		{`{"data":{"text":"hi there"},"tags":["a b","c\"d\\"]}`, "json"},
+		{`"a\tb"`, "json"},
+		{deep, "json"},
+		{"[" + deep + "]", "text"},
+		{`{"data": {"text":"hi"}}`, "text"},
+		{"[1,\n2]", "text"},
+		{`{"data":`, "text"},
+		{"\xff\xfe", "base64"},
+	} {
+		r, err := http.NewRequest(http.MethodPost, "http://chattest/v3/messages", strings.NewReader(tc.body))
+		require.NoError(t, err)
+		ch := requestChange(&state{}, r, []byte(tc.body), served{status: 200}, time.Unix(0, 0))
+		var kept string
+		switch {
+		case ch.Body != nil:
+			kept = "json"
+		case ch.Text != "":
+			kept = "text"
+		case ch.Base64 != nil:
+			kept = "base64"
+		}
+		assert.Equal(t, tc.kept, kept, "%.40q", tc.body)
+		assert.Equal(t, tc.body, string(ch.body()), "%.40q", tc.body)
+		if kept == "json" {
+			assert.Contains(t, string(ch.encode()), `"body":`+tc.body+`,`)
+		}
+	}
+}
