@@ -514,6 +514,9 @@ func (j *journal) add(b []byte) uint64 {
 		j.written = j.next
 		return seq
 	}
+	if j.err != nil {
+		return seq // nothing is written since: its wait returns j.err
+	}
 	j.pending = append(j.pending, b)
 	select {
 	case j.work <- struct{}{}:

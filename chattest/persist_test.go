@@ -459,3 +459,25 @@ func TestRequestLogHidesCredentialsIssuedBeforeARestart(t *testing.T) {
 	assert.NotContains(t, last.Body, token)
 	assert.Contains(t, last.Body, "my token is ")
 }
+
+// A seeding method called after the server was closed changes the state
+// in memory, as without a data directory, and nothing in the directory:
+// never a panic.
+func TestSeedingAfterCloseKeepsNothing(t *testing.T) {
+	dir := t.TempDir()
+	srv, err := chattest.OpenServer(chattest.WithDataDir(dir))
+	require.NoError(t, err)
+	srv.AddUser(chat.User{UID: "alice", Name: "Alice"})
+	srv.Close()
+	srv.AddUser(chat.User{UID: "bob", Name: "Bob"})
+	_, ok := srv.User("bob")
+	assert.True(t, ok)
+
+	again, err := chattest.OpenServer(chattest.WithDataDir(dir))
+	require.NoError(t, err)
+	defer again.Close()
+	_, ok = again.User("alice")
+	assert.True(t, ok)
+	_, ok = again.User("bob")
+	assert.False(t, ok)
+}
