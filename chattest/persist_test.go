@@ -312,8 +312,9 @@ func TestExportShowsNoKey(t *testing.T) {
 
 // BenchmarkSendKept sends messages through the SDK from 32 goroutines to a
 // server that keeps its state in memory only (the default), also in memory
-// for Export (WithExport), and in a data directory, synced before each
-// answer (WithDataDir). It reports requests a second.
+// for Export (WithExport), in a data directory (WithDataDir, synced in the
+// background), and in one synced before each answer (WithDataDirSync). It
+// reports requests a second.
 func BenchmarkSendKept(b *testing.B) {
 	for _, kind := range []struct {
 		name string
@@ -322,6 +323,9 @@ func BenchmarkSendKept(b *testing.B) {
 		{"memory", func(*testing.B) []chattest.Option { return nil }},
 		{"export", func(*testing.B) []chattest.Option { return []chattest.Option{chattest.WithExport()} }},
 		{"datadir", func(b *testing.B) []chattest.Option { return []chattest.Option{chattest.WithDataDir(b.TempDir())} }},
+		{"datadir-sync", func(b *testing.B) []chattest.Option {
+			return []chattest.Option{chattest.WithDataDir(b.TempDir()), chattest.WithDataDirSync()}
+		}},
 	} {
 		b.Run(kind.name, func(b *testing.B) {
 			srv, err := chattest.OpenServer(kind.opts(b)...)
