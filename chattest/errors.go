@@ -44,11 +44,6 @@ type apiError struct {
 
 func (e *apiError) Error() string { return e.Code + ": " + e.Message }
 
-// errorEnvelope is the error body: {"error": {...}}.
-type errorEnvelope struct {
-	Error *apiError `json:"error"`
-}
-
 func newAPIError(status int, code, message, devMessage string) *apiError {
 	if devMessage == "" {
 		devMessage = message
