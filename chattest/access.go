@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"github.com/chatrest/chat"
 )
 
@@ -471,7 +469,7 @@ const (
 	// statusRevoked closes a websocket whose credentials were revoked, or
 	// that sent no valid auth frame in time: 1008, policy violation, with
 	// a reason saying which.
-	statusRevoked = websocket.StatusPolicyViolation
+	statusRevoked = statusPolicyViolation
 	// defaultRTAuthTimeout is how long a websocket may stay open without a
 	// valid auth frame (see WithRealtimeAuthTimeout).
 	defaultRTAuthTimeout = 5 * time.Second

@@ -40,6 +40,8 @@ type Handler struct {
 	rateCore     int         // WithRateLimit's budgets
 	rateStandard int
 
+	realtime RealtimeTransport // carries the client API's websocket: realtime.go
+
 	broken error // why the options that read or write files failed: every request answers it (persist.go)
 
 	// Guarded by st.mu:
@@ -76,7 +78,7 @@ func newHandler(cfg config, created *time.Time) *Handler {
 	st.clock = clock
 	h := &Handler{st: st, paced: cfg.paced, rateCore: cfg.rateCore, rateStandard: cfg.rateStandard,
 		appID: cfg.appID, apiKey: cfg.apiKey, mgmtKey: cfg.mgmtKey, mgmtSecret: cfg.mgmtSecret,
-		routes: map[string]bool{}, closing: make(chan struct{})}
+		routes: map[string]bool{}, closing: make(chan struct{}), realtime: cfg.realtime}
 	h.log.init()
 	h.log.learn(cfg.apiKey)
 	h.log.learn(cfg.mgmtKey)

@@ -21,7 +21,8 @@ type config struct {
 	paced        *pacedClock // the clock a client's limiter paces by: the real clock, or WithFastClock's; nil for WithClock's (clock.go)
 	localNetwork bool        // WithLocalNetwork: localnetwork.go
 
-	rtAuthTimeout time.Duration // WithRealtimeAuthTimeout: access.go
+	rtAuthTimeout time.Duration     // WithRealtimeAuthTimeout: access.go
+	realtime      RealtimeTransport // WithRealtime: realtime.go
 
 	dataDir    string // persist.go
 	durability durability
@@ -84,6 +85,9 @@ func configure(opts []Option) config {
 	}
 	if cfg.clock == nil {
 		cfg.clock, cfg.paced = time.Now, &pacedClock{}
+	}
+	if cfg.realtime == nil {
+		cfg.realtime = websocketTransport{} // realtime_websocket.go
 	}
 	if !validAPIKey(cfg.mgmtKey) || !validAPIKey(cfg.mgmtSecret) {
 		cfg.mgmtKey, cfg.mgmtSecret = "", "" // the defaults: newHandler

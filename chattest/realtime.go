@@ -8,14 +8,13 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/coder/websocket"
 
 	"github.com/chatrest/chat"
 )
@@ -30,12 +29,51 @@ const (
 	// for the client to take the frame it is writing before the
 	// connection is cut without a close frame.
 	rtDropGrace = 10 * time.Second
-	// rtReadLimit bounds a frame from a client.
-	rtReadLimit = 64 << 10
+)
+
+// The websocket close codes the fake closes with (RFC 6455, 7.4.1).
+const (
+	statusNormalClosure   = 1000
+	statusGoingAway       = 1001
+	statusPolicyViolation = 1008
 	// statusQueueFull closes a connection whose queue filled up: 1008,
 	// policy violation, with a reason saying why.
-	statusQueueFull = websocket.StatusPolicyViolation
+	statusQueueFull = statusPolicyViolation
 )
+
+// RealtimeTransport carries the client API's websocket (at "/", see
+// CLIENTAPI.md) between the client SDKs and the fake, which speaks the
+// protocol: it reads the frames the clients send, acts on them, and writes
+// the frames it pushes. A transport only carries bytes. Attach one with
+// [WithRealtime].
+type RealtimeTransport interface {
+	// ServeRealtime serves r, a websocket upgrade request at "/", until
+	// its websocket closes. It accepts the websocket, or answers w with
+	// why not; then it calls connect with a [Socket] over it, and feeds the
+	// [RealtimeConn] connect returns every frame it reads, in order, with
+	// [RealtimeConn.Receive]. When reading ends (the client left, or the
+	// fake closed the socket), it calls [RealtimeConn.Close]. When connect
+	// returns an error (the server is closing), the socket is closed
+	// already.
+	ServeRealtime(w http.ResponseWriter, r *http.Request, connect func(Socket) (*RealtimeConn, error))
+}
+
+// Socket is one accepted websocket, as the fake writes to it. The fake
+// calls its methods from one goroutine per connection, one at a time.
+type Socket interface {
+	// Send writes frame, a JSON document, to the client as one text
+	// frame. When ctx ends before the client takes it, Send cuts the
+	// connection and returns an error.
+	Send(ctx context.Context, frame []byte) error
+	// Close sends a close frame with code and reason and closes the
+	// connection, which ends the transport's reading. When ctx ends
+	// first, it cuts the connection without waiting for the client.
+	Close(ctx context.Context, code int, reason string) error
+}
+
+// WithRealtime serves the client API's websocket through t (see
+// [RealtimeTransport]).
+func WithRealtime(t RealtimeTransport) Option { return func(c *config) { c.realtime = t } }
 
 // realtimeState holds the websocket connections of the client API and the
 // key that signs their jwts. Guarded by st.mu, like the rest of the state;
@@ -47,7 +85,7 @@ type realtimeState struct {
 	rtByUID   map[string]map[*rtConn]bool // the authenticated connections, by uid
 	rtChanged chan struct{}               // closed, and replaced, when a user's connections change
 	rtClosed  bool                        // the server is closing: no new connection
-	rtWG      sync.WaitGroup              // a count per connection, until its goroutines end
+	rtWG      sync.WaitGroup              // a count per connection, until its transport closes it
 
 	rtAuthTimeout time.Duration // how long a connection may stay unauthenticated (access.go)
 }
@@ -69,23 +107,64 @@ func newJWTKey() []byte {
 
 // rtConn is one websocket of the client API.
 type rtConn struct {
-	ws        *websocket.Conn
+	ws        Socket
 	out       chan []byte   // frames waiting to be written, at most rtQueue
 	kill      chan struct{} // closed when the connection is dropped
+	written   chan struct{} // closed when the writer has closed the socket
 	wctx      context.Context
 	stopWrite context.CancelFunc // ends a write in progress, cutting the connection
+	authTimer *time.Timer        // drops the connection unless it authenticates in time (access.go)
 	// Guarded by st.mu:
 	uid      string   // the user, once the auth frame is verified
 	device   string   // the deviceId of its auth frame
 	presence string   // its presence subscription: ALL_USERS, ROLES, FRIENDS or none
 	roles    []string // the roles of a ROLES subscription
 	dropped  bool     // no longer pushed to
+	ended    bool     // its transport closed it (RealtimeConn.Close)
 	// Set when dropped, read by the writer once kill is closed:
-	code   websocket.StatusCode
+	code   int
 	reason string
 	flush  bool // write the frames queued before closing
 
 	tokenHash string // the hash of the auth token its jwt was issued for (access.go); guarded by st.mu
+}
+
+// RealtimeConn is one websocket of the client API, as its
+// [RealtimeTransport] sees it: the transport feeds it the frames it reads,
+// and closes it when reading ends.
+type RealtimeConn struct {
+	st *state
+	c  *rtConn
+}
+
+// Receive acts on frame, a frame the client sent. It returns once what the
+// frame changed is kept (with a [Store], durable), so that the transport
+// reads the next frame after it.
+func (rc *RealtimeConn) Receive(frame []byte) {
+	st := rc.st
+	st.mu.Lock()
+	wait := st.receive(rc.c, frame)
+	st.mu.Unlock()
+	_ = wait() // a change that cannot be written refuses the next ones (errNotSaved)
+}
+
+// Close ends the connection once its transport has stopped reading: the
+// user goes offline if it was their last, and Close returns once the fake
+// has stopped writing to the socket. Calling it again does nothing.
+func (rc *RealtimeConn) Close() {
+	st, c := rc.st, rc.c
+	st.mu.Lock()
+	if c.ended {
+		st.mu.Unlock()
+		return
+	}
+	c.ended = true
+	st.drop(c, statusNormalClosure, "", false)
+	st.mu.Unlock()
+	c.authTimer.Stop()
+	<-c.written
+	c.stopWrite()
+	st.rtWG.Done()
 }
 
 // frame is a websocket frame as the client SDKs read it.
@@ -124,61 +203,45 @@ func isWebSocket(r *http.Request) bool {
 	return strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
 }
 
-// serveRealtime serves one websocket of the client API until the client
-// leaves, the server closes, or the connection is dropped.
+// serveRealtime serves one websocket of the client API through the
+// handler's transport; without one, it answers 501.
 func (h *Handler) serveRealtime(w http.ResponseWriter, r *http.Request) {
-	st := h.st
-	st.mu.Lock()
-	closed := st.rtClosed
-	if !closed {
-		st.rtWG.Add(1)
-	}
-	st.mu.Unlock()
-	if closed {
-		http.Error(w, "chattest: the server is closing", http.StatusServiceUnavailable)
+	if h.realtime == nil {
+		http.Error(w, "chattest: this server has no realtime transport for the client API's websocket (see chattest.WithRealtime)", http.StatusNotImplemented)
 		return
 	}
-	defer st.rtWG.Done()
-	// Any origin may connect: the fake listens on loopback, and a frame
-	// does nothing before it authenticates with a jwt.
-	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
-	if err != nil {
-		return // Accept has answered
-	}
-	ws.SetReadLimit(rtReadLimit)
-	c := &rtConn{ws: ws, out: make(chan []byte, rtQueue), kill: make(chan struct{})}
+	h.realtime.ServeRealtime(w, r, h.st.connect)
+}
+
+// connect starts a connection of the client API over s: it writes the
+// frames queued for it, in order, from a goroutine of its own, until it
+// is dropped, and drops it unless it authenticates in time. It fails,
+// cutting s, when the server is closing.
+func (st *state) connect(s Socket) (*RealtimeConn, error) {
+	c := &rtConn{ws: s, out: make(chan []byte, rtQueue), kill: make(chan struct{}), written: make(chan struct{})}
 	c.wctx, c.stopWrite = context.WithCancel(context.Background())
-	defer c.stopWrite()
 	st.mu.Lock()
-	st.rtConns[c] = true
-	st.mu.Unlock()
-	defer st.awaitAuth(c).Stop() // access.go
-	written := make(chan struct{})
-	go c.writeLoop(written)
-	// Reading ends when the client leaves, or when the writer or
-	// stopRealtime closes the connection.
-	for {
-		_, b, err := ws.Read(context.Background())
-		if err != nil {
-			break
-		}
-		st.mu.Lock()
-		wait := st.receive(c, b)
+	if st.rtClosed {
 		st.mu.Unlock()
-		_ = wait() // a change that cannot be written refuses the next ones (errNotSaved)
+		c.stopWrite()
+		s.Close(c.wctx, statusGoingAway, "chattest: the server is closing")
+		return nil, errors.New("chattest: the server is closing")
 	}
-	st.mu.Lock()
-	st.drop(c, websocket.StatusNormalClosure, "", false)
+	st.rtWG.Add(1)
+	st.rtConns[c] = true
+	c.authTimer = st.awaitAuth(c) // access.go
 	st.mu.Unlock()
-	<-written
+	go c.writeLoop()
+	return &RealtimeConn{st: st, c: c}, nil
 }
 
 // writeLoop writes c's frames in order until c is dropped, then closes the
-// websocket with the status the drop gave, after the frames still queued
-// when the drop asks for them to be flushed.
-func (c *rtConn) writeLoop(done chan<- struct{}) {
-	defer close(done)
-	write := func(f []byte) bool { return c.ws.Write(c.wctx, websocket.MessageText, f) == nil }
+// socket with the status the drop gave, after the frames still queued
+// when the drop asks for them to be flushed. A frame the client does not
+// take cuts the connection.
+func (c *rtConn) writeLoop() {
+	defer close(c.written)
+	write := func(f []byte) bool { return c.ws.Send(c.wctx, f) == nil }
 	for {
 		select {
 		case <-c.kill:
@@ -186,7 +249,7 @@ func (c *rtConn) writeLoop(done chan<- struct{}) {
 			select {
 			case f := <-c.out:
 				if !write(f) {
-					c.ws.CloseNow()
+					c.ws.Close(cutNow, statusPolicyViolation, "")
 					<-c.kill
 					return
 				}
@@ -203,16 +266,24 @@ func (c *rtConn) writeLoop(done chan<- struct{}) {
 				flushed = true
 			}
 		}
-		c.ws.Close(c.code, c.reason)
+		c.ws.Close(c.wctx, c.code, c.reason)
 		return
 	}
 }
+
+// cutNow is a context that has ended: a Socket given it cuts the
+// connection at once.
+var cutNow = func() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
+}()
 
 // drop stops pushing to c and has its writer close it with code, after
 // the frame being written and, when flush is set, those already queued.
 // A client that takes none of them within rtDropGrace is cut off without
 // a close frame. It runs with st.mu held; dropping c again does nothing.
-func (st *state) drop(c *rtConn, code websocket.StatusCode, reason string, flush bool) {
+func (st *state) drop(c *rtConn, code int, reason string, flush bool) {
 	if c.dropped {
 		return
 	}
@@ -246,21 +317,21 @@ func (st *state) send(c *rtConn, f []byte) {
 	}
 }
 
-// stopRealtime closes every websocket at once and waits for their
-// goroutines; no new one is accepted. Calling it again does nothing more.
+// stopRealtime cuts every websocket at once and waits until their
+// transports have closed them; no new one is accepted. Calling it again
+// does nothing more.
 func (st *state) stopRealtime() {
 	st.mu.Lock()
 	st.rtClosed = true
 	st.rtNotify()
 	var open []*rtConn
 	for c := range st.rtConns {
-		st.drop(c, websocket.StatusGoingAway, "chattest: the server is closing", false)
+		st.drop(c, statusGoingAway, "chattest: the server is closing", false)
 		open = append(open, c)
 	}
 	st.mu.Unlock()
 	for _, c := range open {
 		c.stopWrite()
-		c.ws.CloseNow()
 	}
 	st.rtWG.Wait()
 }
@@ -329,7 +400,7 @@ func (st *state) authenticate(c *rtConn, f *inFrame) {
 	uid, tok, ok := st.verifyJWT(f.Body.Auth)
 	if !ok || c.uid != "" && c.uid != uid {
 		st.send(c, st.encodeFrame(frame{Type: "auth", DeviceID: f.DeviceID, Body: authBody{Code: "401", Status: "UNAUTHORIZED"}}))
-		st.drop(c, websocket.StatusPolicyViolation, "chattest: not a valid jwt", true)
+		st.drop(c, statusPolicyViolation, "chattest: not a valid jwt", true)
 		return
 	}
 	if c.uid == "" {
