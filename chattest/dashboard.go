@@ -227,13 +227,14 @@ func (d *dashboard) events(w http.ResponseWriter, r *http.Request) {
 	hdr := w.Header()
 	hdr.Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
-	requests, deliveries := d.h.dashChanges()
+	events, arrivals, deliveries := d.h.dashChanges()
 	if _, err := w.Write([]byte(": chattest\n\n")); err != nil || rc.Flush() != nil {
 		return
 	}
 	for {
 		select {
-		case <-requests:
+		case <-events:
+		case <-arrivals:
 		case <-deliveries:
 		case <-r.Context().Done():
 			return
@@ -242,7 +243,7 @@ func (d *dashboard) events(w http.ResponseWriter, r *http.Request) {
 		}
 		// The next event tells of the changes from now on, those made
 		// while this one is sent and during the wait after it included.
-		requests, deliveries = d.h.dashChanges()
+		events, arrivals, deliveries = d.h.dashChanges()
 		if _, err := w.Write([]byte("data: change\n\n")); err != nil || rc.Flush() != nil {
 			return
 		}

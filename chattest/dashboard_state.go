@@ -15,15 +15,20 @@ import (
 // Each list keeps the most recent (or first, for names) dashRows rows and
 // counts the rest.
 
-// dashChanges returns two channels, one of which is closed at the next
-// change the dashboard shows: a request arrives or is answered, or a
-// webhook delivery is attempted or settles.
-func (h *Handler) dashChanges() (requests, deliveries <-chan struct{}) {
+// dashChanges returns three channels, one of which is closed at the next
+// change the dashboard shows: an event of the outbox (a request answered,
+// a change of the state), a request arriving, or a webhook delivery
+// attempted or settled.
+func (h *Handler) dashChanges() (events, arrivals, deliveries <-chan struct{}) {
 	st := h.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return h.log.changed.wait(), st.deliv.changed
+	return h.dashEvents.wait(), h.log.arrived.wait(), st.deliv.changed
 }
+
+// dashEvent is the dashboard's consumer of the outbox: it wakes the live
+// pages. It runs with st.mu held.
+func (h *Handler) dashEvent(*event) { h.dashEvents.notify() }
 
 // dashOverviewOf counts what the app holds and lists its API keys.
 func (h *Handler) dashOverviewOf() dashOverview {

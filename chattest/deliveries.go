@@ -127,30 +127,17 @@ type deliveryJob struct {
 	url                string
 	username, password string // empty unless the webhook uses Basic auth
 	retry              bool
+	durable            func() error // returns once the change that fired it is kept: its event's
 }
 
-// emit records that trigger fired with data, for delivery to the webhooks
-// subscribed to it. It runs with st.mu held, and does no I/O: it encodes
-// data once, records a pending [Delivery] per enabled webhook of the app
-// subscribed to trigger, and leaves the sending to the delivery goroutine,
-// which it starts on first use. A delivery to a URL whose host is not a
-// loopback address fails at once ([ErrNotLoopback]; under
-// [WithLocalNetwork], one the fake may not call fails with
-// [ErrNotLocalNetwork]).
-//
-// data may be a [lazy] payload, built only when some webhook listens.
+// emit fires trigger with data, for delivery to the webhooks subscribed to
+// it: it adds the trigger and its payload, encoded, to the event of the
+// change in progress (outbox.go), unless no webhook listens. It runs with
+// st.mu held. data may be a [lazy] payload, built only when some webhook
+// listens.
 func (st *state) emit(trigger string, data any) {
-	if st.replaying {
-		return // delivered when the change was made
-	}
-	var targets []*hookRec
-	for _, h := range st.webhooks[st.appID] {
-		if h.w.Enabled && h.triggers[trigger] {
-			targets = append(targets, h)
-		}
-	}
-	if len(targets) == 0 {
-		return
+	if !st.hooked(trigger) {
+		return // or the state is replayed: delivered when the change was made
 	}
 	if f, ok := data.(lazy); ok {
 		data = f()
@@ -159,27 +146,47 @@ func (st *state) emit(trigger string, data any) {
 	if encErr != nil {
 		encErr = fmt.Errorf("chattest: encoding the %s payload: %w", trigger, encErr)
 	}
+	st.inEvent(func(e *event) { e.hooks = append(e.hooks, hookEvent{trigger: trigger, data: raw, err: encErr}) })
+}
+
+// deliverEvent is the webhooks' consumer of the outbox. For each trigger
+// the event fired, it records a pending [Delivery] per enabled webhook of
+// the app subscribed to it, and leaves the sending to the delivery
+// goroutine, which it starts on first use; a delivery leaves once the
+// event's change is kept. A delivery to a URL whose host is not a loopback
+// address fails at once ([ErrNotLoopback]; under [WithLocalNetwork], one
+// the fake may not call fails with [ErrNotLocalNetwork]). It runs with
+// st.mu held, and does no I/O.
+func (st *state) deliverEvent(e *event) {
+	if len(e.hooks) == 0 {
+		return
+	}
 	dv := &st.deliv
-	for _, h := range targets {
-		d := &Delivery{Trigger: trigger, WebhookID: h.w.ID, AppID: st.appID, URL: shownURL(h.w.WebhookURL),
-			Type: eventType(trigger), Data: raw, State: DeliveryPending}
-		dv.log = append(dv.log, d)
-		refused := dv.refuse(h.w.WebhookURL)
-		switch {
-		case encErr != nil:
-			st.settle(d, encErr)
-		case dv.closing:
-			st.settle(d, ErrDeliveryStopped)
-		case refused != nil:
-			st.settle(d, refused)
-		default:
-			j := &deliveryJob{d: d, url: h.w.WebhookURL, retry: h.w.RetryOnFailure, env: &webhook.Envelope{
-				Trigger: trigger, Data: raw, AppID: st.appID, Region: deliveryRegion, Webhook: h.w.ID, Type: d.Type,
-			}}
-			if h.w.UseBasicAuth {
-				j.username, j.password = h.w.Username, h.password
+	for _, he := range e.hooks {
+		for _, h := range st.webhooks[st.appID] {
+			if !h.w.Enabled || !h.triggers[he.trigger] {
+				continue
 			}
-			dv.queue = append(dv.queue, j)
+			d := &Delivery{Trigger: he.trigger, WebhookID: h.w.ID, AppID: st.appID, URL: shownURL(h.w.WebhookURL),
+				Type: eventType(he.trigger), Data: he.data, State: DeliveryPending}
+			dv.log = append(dv.log, d)
+			refused := dv.refuse(h.w.WebhookURL)
+			switch {
+			case he.err != nil:
+				st.settle(d, he.err)
+			case dv.closing:
+				st.settle(d, ErrDeliveryStopped)
+			case refused != nil:
+				st.settle(d, refused)
+			default:
+				j := &deliveryJob{d: d, url: h.w.WebhookURL, retry: h.w.RetryOnFailure, durable: e.durable, env: &webhook.Envelope{
+					Trigger: he.trigger, Data: he.data, AppID: st.appID, Region: deliveryRegion, Webhook: h.w.ID, Type: d.Type,
+				}}
+				if h.w.UseBasicAuth {
+					j.username, j.password = h.w.Username, h.password
+				}
+				dv.queue = append(dv.queue, j)
+			}
 		}
 	}
 	if len(dv.log) > 2*maxDeliveries {
@@ -258,6 +265,12 @@ func (st *state) deliverLoop(ctx context.Context, hc *http.Client, done chan<- s
 		}
 		st.mu.Unlock()
 		if j != nil {
+			if err := kept(j); err != nil {
+				st.mu.Lock()
+				st.settle(j.d, err)
+				st.mu.Unlock()
+				continue
+			}
 			st.deliver(ctx, hc, j)
 			continue
 		}
@@ -266,6 +279,19 @@ func (st *state) deliverLoop(ctx context.Context, hc *http.Client, done chan<- s
 		case <-wake:
 		}
 	}
+}
+
+// kept waits until the change that fired j is kept, so that no delivery
+// tells of a change a crash could lose. A change that could not be kept
+// is not delivered: the request that made it was answered with the error.
+func kept(j *deliveryJob) error {
+	if j.durable == nil {
+		return nil
+	}
+	if err := j.durable(); err != nil {
+		return fmt.Errorf("chattest: not delivered: the change was not saved: %w", err)
+	}
+	return nil
 }
 
 // deliver sends j, retrying a failed attempt (no answer, or not 2xx) when

@@ -44,10 +44,11 @@ func (h *Handler) endpoint(rt route) http.Handler {
 			}
 			st.mu.Lock()
 		}
+		e := st.out.begin() // outbox.go: what the request does
 		res := st.serve(rt, class, r, body, bodyErr)
 		h.log.learnFrom(res.out)
-		h.log.touch()
 		saved := h.keep(rt, r, body, res) // journal.go
+		st.out.publish(e)
 		status, out, rate := res.status, res.out, res.rate
 		if x.fault.Kind != FaultDropAfter {
 			x.entry.Status = status

@@ -291,7 +291,7 @@ func (h *Handler) answerFault(w http.ResponseWriter, x *exchange, class rateClas
 	st := h.st
 	st.mu.Lock()
 	x.entry.Status = status
-	h.log.touch()
+	st.out.publish(st.out.begin()) // answered, and nothing changed: the dashboard shows it
 	rate := st.rate.peek(class, st.clock())
 	st.mu.Unlock()
 

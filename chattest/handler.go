@@ -45,8 +45,9 @@ type Handler struct {
 	broken error // why the options that read or write files failed: every request answers it (persist.go)
 
 	// Guarded by st.mu:
-	faults []*activeFault // faults.go
-	log    requestLog     // requestlog.go
+	faults     []*activeFault // faults.go
+	log        requestLog     // requestlog.go
+	dashEvents signal         // the outbox published an event: dashboard_state.go
 }
 
 // NewHandler returns the fake API for one app, seeded with a fullAccess API
@@ -85,6 +86,7 @@ func newHandler(cfg config, created *time.Time) *Handler {
 	h.log.learn(cfg.mgmtSecret)
 	h.mgmt = h.newMgmtMux()
 	h.dash = h.newDashboard(cfg.localNetwork)
+	st.out.subscribe(h.dashEvent) // dashboard_state.go
 	mux := http.NewServeMux()
 	for _, rt := range allRoutes() {
 		mux.Handle(rt.pattern, h.endpoint(rt))

@@ -108,7 +108,7 @@ func newJWTKey() []byte {
 // rtConn is one websocket of the client API.
 type rtConn struct {
 	ws        Socket
-	out       chan []byte   // frames waiting to be written, at most rtQueue
+	out       chan queued   // frames waiting to be written, at most rtQueue
 	kill      chan struct{} // closed when the connection is dropped
 	written   chan struct{} // closed when the writer has closed the socket
 	wctx      context.Context
@@ -129,6 +129,14 @@ type rtConn struct {
 	tokenHash string // the hash of the auth token its jwt was issued for (access.go); guarded by st.mu
 }
 
+// queued is a frame waiting to be written, and what it waits for before:
+// that the change that pushed it is kept (its event's durable); nil for an
+// answer to the connection's own frame.
+type queued struct {
+	frame   []byte
+	durable func() error
+}
+
 // RealtimeConn is one websocket of the client API, as its
 // [RealtimeTransport] sees it: the transport feeds it the frames it reads,
 // and closes it when reading ends.
@@ -143,7 +151,9 @@ type RealtimeConn struct {
 func (rc *RealtimeConn) Receive(frame []byte) {
 	st := rc.st
 	st.mu.Lock()
+	e := st.out.begin()
 	wait := st.receive(rc.c, frame)
+	st.out.publish(e)
 	st.mu.Unlock()
 	_ = wait() // a change that cannot be written refuses the next ones (errNotSaved)
 }
@@ -218,7 +228,7 @@ func (h *Handler) serveRealtime(w http.ResponseWriter, r *http.Request) {
 // is dropped, and drops it unless it authenticates in time. It fails,
 // cutting s, when the server is closing.
 func (st *state) connect(s Socket) (*RealtimeConn, error) {
-	c := &rtConn{ws: s, out: make(chan []byte, rtQueue), kill: make(chan struct{}), written: make(chan struct{})}
+	c := &rtConn{ws: s, out: make(chan queued, rtQueue), kill: make(chan struct{}), written: make(chan struct{})}
 	c.wctx, c.stopWrite = context.WithCancel(context.Background())
 	st.mu.Lock()
 	if st.rtClosed {
@@ -237,11 +247,17 @@ func (st *state) connect(s Socket) (*RealtimeConn, error) {
 
 // writeLoop writes c's frames in order until c is dropped, then closes the
 // socket with the status the drop gave, after the frames still queued
-// when the drop asks for them to be flushed. A frame the client does not
-// take cuts the connection.
+// when the drop asks for them to be flushed. A frame a change pushed
+// leaves once the change is kept. A frame the client does not take cuts
+// the connection.
 func (c *rtConn) writeLoop() {
 	defer close(c.written)
-	write := func(f []byte) bool { return c.ws.Send(c.wctx, f) == nil }
+	write := func(q queued) bool {
+		if q.durable != nil && q.durable() != nil {
+			return true // a change that could not be kept is not pushed
+		}
+		return c.ws.Send(c.wctx, q.frame) == nil
+	}
 	for {
 		select {
 		case <-c.kill:
@@ -301,17 +317,18 @@ func (st *state) drop(c *rtConn, code int, reason string, flush bool) {
 	close(c.kill)
 }
 
-// send queues f for c. A connection whose queue is full (the client
-// stopped reading) is dropped: pushed nothing more, and closed with 1008
-// (policy violation) after the frame being written; the server never
-// waits for a slow client. It runs with st.mu held.
-func (st *state) send(c *rtConn, f []byte) {
+// send queues f for c, to be written once durable returns (nil: at once).
+// A connection whose queue is full (the client stopped reading) is
+// dropped: pushed nothing more, and closed with 1008 (policy violation)
+// after the frame being written; the server never waits for a slow
+// client. It runs with st.mu held.
+func (st *state) send(c *rtConn, f []byte, durable func() error) {
 	if c.dropped || f == nil {
 		return
 	}
 	f = hidePrivate(c.uid, f) // access.go
 	select {
-	case c.out <- f:
+	case c.out <- queued{f, durable}:
 	default:
 		st.drop(c, statusQueueFull, "chattest: the connection fell too far behind", false)
 	}
@@ -379,7 +396,7 @@ func (st *state) receive(c *rtConn, b []byte) (wait func() error) {
 	case c.dropped:
 		// Closing (its credentials were revoked, say): nothing more.
 	case f.Action == "ping":
-		st.send(c, st.encodeFrame(frame{Action: "pong"}))
+		st.send(c, st.encodeFrame(frame{Action: "pong"}), nil)
 	case f.Type == "auth":
 		st.authenticate(c, &f)
 	case c.uid == "":
@@ -399,7 +416,7 @@ func (st *state) receive(c *rtConn, b []byte) (wait func() error) {
 func (st *state) authenticate(c *rtConn, f *inFrame) {
 	uid, tok, ok := st.verifyJWT(f.Body.Auth)
 	if !ok || c.uid != "" && c.uid != uid {
-		st.send(c, st.encodeFrame(frame{Type: "auth", DeviceID: f.DeviceID, Body: authBody{Code: "401", Status: "UNAUTHORIZED"}}))
+		st.send(c, st.encodeFrame(frame{Type: "auth", DeviceID: f.DeviceID, Body: authBody{Code: "401", Status: "UNAUTHORIZED"}}), nil)
 		st.drop(c, statusPolicyViolation, "chattest: not a valid jwt", true)
 		return
 	}
@@ -413,7 +430,7 @@ func (st *state) authenticate(c *rtConn, f *inFrame) {
 		st.rtNotify()
 	}
 	c.device, c.presence, c.roles, c.tokenHash = f.DeviceID, f.Body.PresenceSubscription, f.Body.Roles, tok
-	st.send(c, st.encodeFrame(frame{Type: "auth", Sender: uid, DeviceID: f.DeviceID, Body: authBody{Code: "200", Status: "OK"}}))
+	st.send(c, st.encodeFrame(frame{Type: "auth", Sender: uid, DeviceID: f.DeviceID, Body: authBody{Code: "200", Status: "OK"}}), nil)
 }
 
 // authBody is the body of the answer to an auth frame.
@@ -434,18 +451,31 @@ func (st *state) encodeFrame(f frame) []byte {
 	return b
 }
 
-// pushTo sends f to every connection of the users uids, but for the
-// connection the event came from (device, when not empty). It runs with
+// pushTo pushes f to every connection of the users uids: it adds the
+// frame to the event of the change in progress (outbox.go). It runs with
 // st.mu held.
 func (st *state) pushTo(uids []string, f []byte) {
-	seen := map[string]bool{}
-	for _, uid := range uids {
-		if seen[uid] {
-			continue
+	if f == nil || len(uids) == 0 {
+		return
+	}
+	st.inEvent(func(e *event) { e.frames = append(e.frames, push{to: uids, frame: f}) })
+}
+
+// pushEvent is the websocket's consumer of the outbox: it queues each
+// frame the event pushes for the connections it goes to, to be written
+// once the event's change is kept. It runs with st.mu held.
+func (st *state) pushEvent(e *event) {
+	for _, p := range e.frames {
+		for _, c := range p.conns {
+			st.send(c, p.frame, e.durable)
 		}
-		seen[uid] = true
-		for c := range st.rtByUID[uid] {
-			st.send(c, f)
+		for i, uid := range p.to {
+			if slices.Contains(p.to[:i], uid) {
+				continue
+			}
+			for c := range st.rtByUID[uid] {
+				st.send(c, p.frame, e.durable)
+			}
 		}
 	}
 }
@@ -598,6 +628,11 @@ func (st *state) presenceChanged(uid string, online bool) {
 		return
 	}
 	defer st.freezeClock()() // the change and its record at one time
+	var e *event
+	if !st.replaying {
+		e = st.out.begin() // a change of its own, made first when another is in progress
+		defer st.out.publish(e)
+	}
 	now := chat.TimestampOf(st.clock())
 	action, status := "offline", chat.UserOffline
 	if online {
@@ -610,15 +645,19 @@ func (st *state) presenceChanged(uid string, online bool) {
 		Timestamp chat.Timestamp `json:"timestamp"`
 		User      chat.User      `json:"user"`
 	}{action, now, u.view(false)}})
+	var to []*rtConn
 	for other, conns := range st.rtByUID {
 		if other == uid {
 			continue
 		}
 		for c := range conns {
 			if st.subscribed(c, u) {
-				st.send(c, f)
+				to = append(to, c)
 			}
 		}
+	}
+	if e != nil && len(to) > 0 && f != nil {
+		e.frames = append(e.frames, push{conns: to, frame: f})
 	}
 }
 

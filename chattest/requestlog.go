@@ -128,8 +128,7 @@ type requestLog struct {
 	entries []*Request     // the most recent, at most 2*maxLoggedRequests
 	counts  map[string]int // requests by route pattern; "" for none
 	total   int
-	arrived signal // a request arrives
-	changed signal // a request arrives or is answered: the dashboard's feed
+	arrived signal // a request arrives: AwaitRequests, the dashboard's live pages
 
 	known   sync.Map    // every credential the server has held or issued (string: true), read without the lock
 	secrets secretIndex // known, with their escaped forms
@@ -142,12 +141,6 @@ type requestLog struct {
 
 func (l *requestLog) init() {
 	l.counts = map[string]int{}
-}
-
-// touch wakes the dashboard's live pages: a request arrived, or the state
-// changed as one was served.
-func (l *requestLog) touch() {
-	l.changed.notify()
 }
 
 // learn adds a credential to those never logged, for good: a key or token
@@ -451,7 +444,6 @@ func (l *requestLog) add(e *Request) {
 	l.counts[e.Route]++
 	l.total++
 	l.arrived.notify()
-	l.touch()
 }
 
 // count returns how many requests of route ("*": all) arrived.

@@ -21,8 +21,10 @@ func seeded[A, R any](s *Server, op string, args A, apply func(*state, A) R) R {
 	st := s.st
 	st.mu.Lock()
 	restore := st.freezeClock()
+	e := st.out.begin() // outbox.go: what the call does
 	r := apply(st, args)
 	wait := st.keepCall(op, args)
+	st.out.publish(e)
 	restore()
 	st.mu.Unlock()
 	_ = wait() // reported by the next request, as above
@@ -59,7 +61,9 @@ func synced[R any](s *Server, read func(st *state) R) R {
 	r := read(st)
 	wait := noWait
 	if st.lazy != 0 {
+		e := st.out.begin() // outbox.go: what bringing the state up to date did
 		wait = st.keepCall("sync", syncArgs{Parts: st.lazy})
+		st.out.publish(e)
 	}
 	restore()
 	st.mu.Unlock()

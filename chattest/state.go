@@ -53,6 +53,8 @@ type state struct {
 	mgmtState          // management apps, tenants, collaborators, settings, extensions: mgmt_apps.go
 	hooksState         // webhooks, triggers and deliveries: mgmt_webhooks.go, deliveries.go
 	realtimeState      // the client API's websockets: realtime.go
+
+	out outbox // the events of the changes, for every consumer: outbox.go
 }
 
 func newState(cfg config) *state {
@@ -81,6 +83,8 @@ func newState(cfg config) *state {
 	st.hooksState.init()
 	st.deliv.localNetwork = cfg.localNetwork
 	st.realtimeState.init(cfg.rtAuthTimeout)
+	st.out.subscribe(st.deliverEvent) // deliveries.go
+	st.out.subscribe(st.pushEvent)    // realtime.go
 	st.addAPIKey(cfg.apiKey, "Default key", scopeFullAccess, st.clock())
 	return st
 }
