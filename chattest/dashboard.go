@@ -279,5 +279,6 @@ func when(t chat.Timestamp) string {
 
 // DashboardURL is the address of the server's dashboard, [Server.URL] +
 // "/_chattest/": open it in a browser on the same machine to see the app
-// as it stands (see the package doc).
+// as it stands: its users, groups, conversations, messages, webhooks with
+// their deliveries, and the request log, none showing a credential.
 func (s *Server) DashboardURL() string { return s.URL() + dashboardPrefix }

@@ -52,8 +52,8 @@ type Handler struct {
 
 // NewHandler returns the fake API for one app, seeded with a fullAccess API
 // key and nothing else, configured as [NewServer] is. It serves the server
-// API under /v3, the client API under /v3.0 with its websocket at / (see the
-// package doc: the client SDKs need it served over TLS), and its dashboard
+// API under /v3, the client API under /v3.0 with its websocket at / (see
+// [WithRealtime]; the client SDKs need them served over TLS), and its dashboard
 // under /_chattest/; any other path answers 404 ERR_API_NOT_FOUND. With
 // [WithDataDir] or [WithSeedFile], use [OpenHandler], which reports what
 // stops them: NewHandler returns a handler that answers every request with

@@ -341,15 +341,11 @@ func (st *state) stopRealtime() {
 	st.mu.Lock()
 	st.rtClosed = true
 	st.rtNotify()
-	var open []*rtConn
 	for c := range st.rtConns {
+		c.stopWrite() // first: the writer cuts the socket rather than wait for the client
 		st.drop(c, statusGoingAway, "chattest: the server is closing", false)
-		open = append(open, c)
 	}
 	st.mu.Unlock()
-	for _, c := range open {
-		c.stopWrite()
-	}
 	st.rtWG.Wait()
 }
 
