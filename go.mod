@@ -3,13 +3,11 @@ module github.com/chatrest/chat
 go 1.26.0
 
 require (
-	github.com/coder/websocket v1.8.15
 	github.com/google/btree v1.1.3
 	github.com/google/go-querystring v1.2.0
 	github.com/hashicorp/go-retryablehttp v0.7.8
 	github.com/jarcoal/httpmock v1.4.2
 	github.com/stretchr/testify v1.12.1
-	go.etcd.io/bbolt v1.4.3
 	go.uber.org/goleak v1.3.0
 	golang.org/x/time v0.16.0
 )

@@ -752,7 +752,11 @@ var leakTypes = []reflect.Type{
 	reflect.TypeFor[chattest.MessageFlag](),
 	reflect.TypeFor[chattest.Option](),
 	reflect.TypeFor[chattest.Request](),
+	reflect.TypeFor[chattest.RealtimeConn](),
+	reflect.TypeFor[chattest.RealtimeTransport](),
 	reflect.TypeFor[chattest.Server](),
+	reflect.TypeFor[chattest.Socket](),
+	reflect.TypeFor[chattest.Store](),
 
 	// package management
 	reflect.TypeFor[management.AddTenantRequest](),

@@ -26,12 +26,14 @@ type accessWorld struct {
 	srv    *chattest.Server
 	client *chat.Client
 	hc     *http.Client      // one connection for the raw requests
+	rt     *memTransport     // the client API's websocket, in memory
 	tokens map[string]string // a login's auth token, by uid
 }
 
 func newAccessWorld(t *testing.T) *accessWorld {
 	t.Helper()
-	srv, client := start(t)
+	rt := &memTransport{sockets: make(chan *memSocket, 4)}
+	srv, client := start(t, chattest.WithRealtime(rt))
 	seed(srv, "alice", "bob", "mallory")
 	ctx := t.Context()
 	for _, g := range []chat.CreateGroupRequest{
@@ -46,7 +48,7 @@ func newAccessWorld(t *testing.T) *accessWorld {
 	srv.AddModerationReason(chat.ModerationReason{ID: "spam", Name: "Spam"})
 	_, err := client.Messages.Send(ctx, toUser("alice", "hello"), chat.OnBehalfOf("mallory"))
 	require.NoError(t, err)
-	w := &accessWorld{srv: srv, client: client, hc: srv.HTTPClient(), tokens: map[string]string{}}
+	w := &accessWorld{srv: srv, client: client, hc: srv.HTTPClient(), rt: rt, tokens: map[string]string{}}
 	for _, uid := range []string{"alice", "bob", "mallory"} {
 		w.tokens[uid] = mint(t, client, uid)
 	}
@@ -448,7 +450,7 @@ func TestAccessPrivateMetadata(t *testing.T) {
 		require.NoError(t, err)
 	}
 	// Realtime: alice is online, watching everyone's presence.
-	rt, _ := online(t, w.srv, w.client, "alice", "ALL_USERS")
+	rt := w.rt.online(t, w.srv, w.client, "alice", "ALL_USERS")
 
 	// bob talks with alice, one-on-one and in the public group.
 	fromBob := requireOK(t, w.do(t, actingAPIs[1], "bob", "POST", "/messages",
@@ -540,13 +542,13 @@ func TestAccessPrivateMetadata(t *testing.T) {
 	assert.Equal(t, privateOf("alice"), receiver.Metadata["@private"])
 
 	// Frames pushed to alice: bob's message, his typing, his presence.
-	bobRT, _ := online(t, w.srv, w.client, "bob", "")
-	presence := rt.nextOf("presence")
+	bobRT := w.rt.online(t, w.srv, w.client, "bob", "")
+	presence := rt.nextOf(t, "presence")
 	requireOK(t, w.do(t, actingAPIs[0], "bob", "POST", "/messages", `{"receiver":"alice","receiverType":"user","data":{"text":"live"}}`))
-	message := rt.nextOf("message")
-	bobRT.send(map[string]any{"appId": w.srv.AppID(), "type": "typing_indicator", "receiver": "alice", "receiverType": "user",
+	message := rt.nextOf(t, "message")
+	bobRT.send(t, map[string]any{"appId": w.srv.AppID(), "type": "typing_indicator", "receiver": "alice", "receiverType": "user",
 		"sender": "bob", "deviceId": "device-bob", "body": map[string]any{"action": "started"}})
-	typing := rt.nextOf("typing_indicator")
+	typing := rt.nextOf(t, "typing_indicator")
 	for _, f := range []map[string]any{presence, message, typing} {
 		b, err := json.Marshal(f)
 		require.NoError(t, err)

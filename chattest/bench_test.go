@@ -20,6 +20,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/faketest"
 )
 
 // BenchmarkServerThroughput sends Users.Get and Messages.Send to one
@@ -189,7 +190,7 @@ func benchFloor(b *testing.B, srv *chattest.Server, method, path, body string, h
 		for k := range 2 {
 			side := (round + k) % 2
 			start := time.Now()
-			err := inParallel(batch, goroutines, func(int) error { return call(context.Background(), clients[side]) })
+			err := faketest.InParallel(batch, goroutines, func(int) error { return call(context.Background(), clients[side]) })
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -201,29 +202,4 @@ func benchFloor(b *testing.B, srv *chattest.Server, method, path, body string, h
 	b.ReportMetric(n/took[0].Seconds(), "chattest-req/s")
 	b.ReportMetric(n/took[1].Seconds(), "floor-req/s")
 	b.ReportMetric(took[1].Seconds()/took[0].Seconds(), "ratio")
-}
-
-// inParallel calls do(i) for i from 0 to n-1, from goroutines at a time,
-// and returns the first error; a goroutine that meets one stops.
-func inParallel(n, goroutines int, do func(i int) error) error {
-	var next atomic.Int64
-	errs := make(chan error, goroutines)
-	for range goroutines {
-		go func() {
-			for i := next.Add(1) - 1; i < int64(n); i = next.Add(1) - 1 {
-				if err := do(int(i)); err != nil {
-					errs <- err
-					return
-				}
-			}
-			errs <- nil
-		}()
-	}
-	var err error
-	for range goroutines {
-		if e := <-errs; e != nil && err == nil {
-			err = e
-		}
-	}
-	return err
 }

@@ -10,7 +10,7 @@ import (
 // pacedClock is the server's clock when its pace is known: the real clock
 // (speed 0), or [WithFastClock]'s, which reads base at the real time start
 // and runs speed times as fast; ahead moves either forward (see
-// [WithDataDir]). A client's limiter paces by it ([Server.RateLimiter]).
+// [WithStore]). A client's limiter paces by it ([Server.RateLimiter]).
 type pacedClock struct {
 	start, base time.Time
 	speed       time.Duration

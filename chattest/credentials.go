@@ -17,7 +17,7 @@ import (
 // from it.
 
 // ownCredentials are the server's own API key and management credentials.
-// A data directory keeps those generated at its creation (journal.go),
+// A store keeps those generated at its creation (store.go),
 // which its servers use unless they are given others.
 type ownCredentials struct {
 	APIKey     string `json:"apiKey"`

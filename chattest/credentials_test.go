@@ -13,6 +13,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/memstore"
 	"github.com/chatrest/chat/management"
 )
 
@@ -72,15 +73,15 @@ func TestCredentialsAreNotShared(t *testing.T) {
 	}
 }
 
-// A data directory keeps the credentials its servers issued, and its own:
+// A store keeps the credentials its servers issued, and its own:
 // after a restart, and on a server started from its export, the auth
 // token, the API keys (created through the API and by AddAPIKey) and the
 // management app's keys issued before still work, and the server's own
 // API key and management credentials are the same.
-func TestDataDirKeepsTheCredentialsIssued(t *testing.T) {
+func TestStoreKeepsTheCredentialsIssued(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	srv, err := chattest.OpenServer(chattest.WithDataDir(dir))
+	store := &memstore.Store{}
+	srv, err := chattest.OpenServer(chattest.WithStore(store))
 	require.NoError(t, err)
 	c := srv.Client(chat.WithoutRetries())
 	_, err = c.Users.Create(ctx, &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
@@ -109,7 +110,7 @@ func TestDataDirKeepsTheCredentialsIssued(t *testing.T) {
 		assert.Equal(t, app.APIKeys, listedApp(t, srv, app.ID).APIKeys, "the app's keys")
 	}
 	t.Run("restart", func(t *testing.T) {
-		srv, err := chattest.OpenServer(chattest.WithDataDir(dir))
+		srv, err := chattest.OpenServer(chattest.WithStore(store))
 		require.NoError(t, err)
 		defer srv.Close()
 		assert.Equal(t, own, srv.APIKey(), "its own key, generated at the first start")

@@ -28,7 +28,7 @@
 //     limits ([WithRateLimit], [WithFastClock]), webhook deliveries
 //     ([Server.Deliveries], [Server.Fire]) and the dashboard
 //     ([Server.DashboardURL]).
-//   - The state across restarts and as a file: [WithDataDir], [OpenServer],
+//   - The state across restarts and as a file: [WithStore], [OpenServer],
 //     [Server.Export], [WithSeedFile], [WithExport].
 //   - The client API of the platform's client SDKs, and its websocket
 //     ([Server.AwaitOnline]).

@@ -16,7 +16,7 @@ import (
 func (h *Handler) endpoint(rt route) http.Handler {
 	class := classify(rt.pattern)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h.serving.RLock() // Close closes the data directory after the requests in flight
+		h.serving.RLock() // Close closes the store after the requests in flight
 		defer h.serving.RUnlock()
 		if err := h.unusable(r); err != nil {
 			status, out := answerError(err)

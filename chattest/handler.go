@@ -34,7 +34,7 @@ type Handler struct {
 	closing    chan struct{} // closed by stop: delays end
 	stopped    sync.Once
 	closed     sync.Once    // Close
-	serving    sync.RWMutex // held shared by each request: Close takes it to close the data directory after them
+	serving    sync.RWMutex // held shared by each request: Close takes it to close the store after them
 
 	paced        *pacedClock // the clock a client's limiter paces by; nil for WithClock's: clock.go
 	rateCore     int         // WithRateLimit's budgets
@@ -55,7 +55,7 @@ type Handler struct {
 // API under /v3, the client API under /v3.0 with its websocket at / (see
 // [WithRealtime]; the client SDKs need them served over TLS), and its dashboard
 // under /_chattest/; any other path answers 404 ERR_API_NOT_FOUND. With
-// [WithDataDir] or [WithSeedFile], use [OpenHandler], which reports what
+// [WithStore] or [WithSeedFile], use [OpenHandler], which reports what
 // stops them: NewHandler returns a handler that answers every request with
 // that error.
 func NewHandler(opts ...Option) *Handler {
@@ -189,7 +189,7 @@ func (h *Handler) Format(f fmt.State, verb rune) { io.WriteString(f, h.String())
 func (h *Handler) stop() { h.stopped.Do(func() { close(h.closing) }) }
 
 // halt ends what the handler runs beside the requests it answers (see
-// [Handler.Close]), leaving its data directory open. Calling it again
+// [Handler.Close]), leaving its store open. Calling it again
 // does nothing more.
 func (h *Handler) halt() {
 	h.stop()

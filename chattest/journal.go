@@ -2,28 +2,21 @@ package chattest
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
-
-	bolt "go.etcd.io/bbolt"
-	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // The state lives in memory. A journal keeps, beside it, every change the
-// state went through, in order (WithDataDir, WithExport): the requests the
+// state went through, in order (WithStore, WithExport): the requests the
 // API served that changed it, and the calls of the seeding methods, each
 // at the server's time. Replaying the changes through the same code at the
 // same times rebuilds the same state, every id included: ids derive from
@@ -211,34 +204,18 @@ const (
 	lazyRoles                               // the date of the default role (stampDefaults)
 )
 
-// journal keeps the changes, in a bbolt database in the data directory or
-// in memory, and writes them in order: a request waits, after leaving the
-// state's lock, until its change is written, before it is answered.
-// Changes added meanwhile by other requests are written with it, in one
-// write of the directory's log (persist_wal.go), which is synced in the
-// background, or before the changes are answered with dur.syncEach; the
-// changes logged are copied into the database at checkpoints.
+// journal keeps the changes, in a [Store] or in memory, and writes them
+// in order: a request waits, after leaving the state's lock, until its
+// change is written, before it is answered. Changes added meanwhile by
+// other requests are written with it, in one call of the store's Append
+// (group commit).
 type journal struct {
-	db      *bolt.DB      // nil: in memory
-	dur     durability    // with db: when the log is synced
-	work    chan struct{} // with db: tells writeLoop that changes are pending; closed by close
+	store   Store         // nil: in memory
+	work    chan struct{} // with store: tells writeLoop that changes are pending; closed by close
 	stopped chan struct{} // closed when writeLoop returns
-
-	// Without dur.syncEach, syncLoop syncs the log in the background.
-	dirty       chan struct{} // tells syncLoop that the log was written
-	quit        chan struct{} // closed by close: syncLoop returns
-	syncStopped chan struct{} // closed when syncLoop returns
-
-	wmu          sync.Mutex    // held by writeLoop while it writes, and by flush and close: guards what follows
-	logs         [2]*wal       // with db: the log's files (persist_wal.go)
-	unsaved      [][]byte      // the changes logged in the file being written, not in the database
-	unsavedFrom  uint64        // the sequence number of the first of unsaved
-	copying      chan struct{} // closed when the last checkpoint started has ended; nil: none started
-	checkpointAt int64         // the bytes logged in a file that make a checkpoint: walCheckpoint
 
 	mu      sync.Mutex
 	cond    sync.Cond
-	active  int      // the index in logs of the file being written: changed with mu and wmu held
 	pending [][]byte // changes added and not yet written, in order
 	memory  [][]byte // every change, in memory
 	next    uint64   // the sequence number of the next change added
@@ -247,259 +224,15 @@ type journal struct {
 
 	appID   string
 	created time.Time      // when the state began: the time of its first server
-	jwtKey  []byte         // the key that signs the client API's jwts, kept in the database; nil in memory
-	own     ownCredentials // the server's own credentials, kept in the database: those its options do not set
+	jwtKey  []byte         // the key that signs the client API's jwts, kept in the store; nil in memory
+	own     ownCredentials // the server's own credentials, kept in the store: those its options do not set
 }
 
-// The database's buckets and the keys of its meta bucket.
-var (
-	changesBucket = []byte("changes")
-	metaBucket    = []byte("meta")
-	formatKey     = []byte("format")
-	appKey        = []byte("app")
-	createdKey    = []byte("created")
-	jwtKeyKey     = []byte("jwtKey")
-	ownKey        = []byte("credentials")
-)
-
-// dbFile is the database's file in the data directory.
-const dbFile = "chattest.db"
-
-func newJournal(db *bolt.DB, appID string, created time.Time, written uint64) *journal {
-	j := &journal{db: db, appID: appID, created: created, next: written, written: written, unsavedFrom: written}
+func newJournal(s Store, appID string, created time.Time, written uint64) *journal {
+	j := &journal{store: s, appID: appID, created: created, next: written, written: written}
 	j.cond.L = &j.mu
 	return j
 }
-
-// openJournal opens the journal of the data directory's database, creating
-// it for appID with the creation time created when it is new, and returns
-// it with the changes it holds. Its log is synced as dur says.
-func openJournal(dir, appID string, created time.Time, dur durability) (*journal, []change, error) {
-	db, err := openDB(dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	var changes []change
-	var jwtKey []byte
-	var own ownCredentials
-	err = guarded(func() error {
-		return db.Update(func(tx *bolt.Tx) error {
-			meta, err := tx.CreateBucketIfNotExists(metaBucket)
-			if err != nil {
-				return err
-			}
-			cb, err := tx.CreateBucketIfNotExists(changesBucket)
-			if err != nil {
-				return err
-			}
-			// The jwts a server signed stay valid on the directory's next
-			// server, so that the client SDKs' websockets reconnect.
-			if jwtKey = bytes.Clone(meta.Get(jwtKeyKey)); jwtKey == nil {
-				jwtKey = newJWTKey()
-				if err := meta.Put(jwtKeyKey, jwtKey); err != nil {
-					return err
-				}
-			}
-			// So do the server's own credentials generated at its creation.
-			if b := meta.Get(ownKey); b != nil {
-				if err := json.Unmarshal(b, &own); err != nil || !validAPIKey(own.APIKey) || !validAPIKey(own.MgmtKey) || !validAPIKey(own.MgmtSecret) {
-					return damage{"its credentials are not readable"}
-				}
-			} else {
-				own = ownCredentials{APIKey: randomHex(), MgmtKey: randomHex(), MgmtSecret: randomHex()}
-				b, _ := json.Marshal(own) // strings always encode
-				if err := meta.Put(ownKey, b); err != nil {
-					return err
-				}
-			}
-			if meta.Get(appKey) == nil {
-				if err := meta.Put(formatKey, []byte(fmt.Sprint(stateFormat))); err != nil {
-					return err
-				}
-				if err := meta.Put(appKey, []byte(appID)); err != nil {
-					return err
-				}
-				return meta.Put(createdKey, []byte(created.Format(time.RFC3339Nano)))
-			}
-			if f := string(meta.Get(formatKey)); f != fmt.Sprint(stateFormat) {
-				return fmt.Errorf("its state has format %q; this chattest reads format %d", f, stateFormat)
-			}
-			if app := string(meta.Get(appKey)); app != appID {
-				return fmt.Errorf("it holds the state of app %q, not of %q", app, appID)
-			}
-			if created, err = time.Parse(time.RFC3339Nano, string(meta.Get(createdKey))); err != nil {
-				return damage{fmt.Sprintf("its creation time is not readable: %v", err)}
-			}
-			return cb.ForEach(func(k, v []byte) error {
-				n := len(changes) + 1
-				if len(k) != 8 || binary.BigEndian.Uint64(k) != uint64(len(changes)) {
-					return damage{fmt.Sprintf("change %d is missing or out of order (key %x)", n, k)}
-				}
-				var ch change
-				if err := json.Unmarshal(v, &ch); err != nil {
-					return damage{fmt.Sprintf("change %d is not readable: %v", n, err)}
-				}
-				changes = append(changes, ch)
-				return nil
-			})
-		})
-	})
-	var logs [2]*wal
-	if err == nil {
-		if logs, changes, err = recoverLog(dir, db, changes); err != nil {
-			db.Close()
-			return nil, nil, err
-		}
-	}
-	if err != nil {
-		db.Close()
-		var d damage
-		if errors.As(err, &d) || errors.As(err, new(panicked)) {
-			return nil, nil, damagedDB(filepath.Join(dir, dbFile), err.Error())
-		}
-		return nil, nil, fmt.Errorf("chattest: the data directory %s: %w", dir, err)
-	}
-	j := newJournal(db, appID, created, uint64(len(changes)))
-	j.jwtKey, j.own, j.logs, j.checkpointAt = jwtKey, own, logs, walCheckpoint
-	j.dur = dur.orDefaults()
-	j.work, j.stopped = make(chan struct{}, 1), make(chan struct{})
-	go j.writeLoop()
-	if !j.dur.syncEach {
-		j.dirty, j.quit, j.syncStopped = make(chan struct{}, 1), make(chan struct{}), make(chan struct{})
-		go j.syncLoop()
-	}
-	return j, changes, nil
-}
-
-// recoverLog opens the log of the data directory dir, whose database db
-// holds changes, and copies into the database the changes logged after
-// them: those written since the last checkpoint, when the server that
-// wrote them did not close. It returns the log's files, to be written from
-// the start of the first, and every change.
-func recoverLog(dir string, db *bolt.DB, changes []change) ([2]*wal, []change, error) {
-	logs, err := openWALs(dir)
-	if err != nil {
-		return logs, nil, fmt.Errorf("chattest: the data directory %s: %w", dir, err)
-	}
-	fail := func(err error) ([2]*wal, []change, error) {
-		logs[0].close()
-		logs[1].close()
-		return logs, nil, err
-	}
-	damaged := func(w *wal, format string, args ...any) error {
-		return fmt.Errorf("chattest: the log %s is damaged: %s. Restore the directory from a backup, or move the log's files (%s) away to open the directory without its last changes",
-			w.path, fmt.Sprintf(format, args...), strings.Join(walFiles[:], ", "))
-	}
-	type run struct {
-		first   uint64
-		records [][]byte
-		clean   bool
-	}
-	var runs [2]run
-	for i, w := range logs {
-		r := &runs[i]
-		if r.first, r.records, r.clean, err = w.records(); err != nil {
-			return fail(fmt.Errorf("chattest: the data directory %s: %w", dir, err))
-		}
-	}
-	// The changes beyond the database: in one file, or in one and then
-	// the other, which the writer went on in.
-	held := uint64(len(changes))
-	next := held
-	var fresh [][]byte
-	for more := true; more; {
-		more = false
-		for i, r := range runs {
-			if next < r.first || next >= r.first+uint64(len(r.records)) {
-				continue
-			}
-			for _, b := range r.records[next-r.first:] {
-				var ch change
-				if err := json.Unmarshal(b, &ch); err != nil {
-					return fail(damaged(logs[i], "change %d is not readable: %v", next+1, err))
-				}
-				changes = append(changes, ch)
-				fresh = append(fresh, b)
-				next++
-			}
-			more = true
-		}
-	}
-	for i, r := range runs {
-		if len(r.records) > 0 && r.first > next {
-			return fail(damaged(logs[i], "its changes start at %d, after the %d of the database and the log", r.first+1, next))
-		}
-	}
-	if len(fresh) > 0 {
-		err := guarded(func() error {
-			return db.Update(func(tx *bolt.Tx) error { return putChanges(tx, held, fresh) })
-		})
-		if errors.As(err, new(panicked)) {
-			return fail(damagedDB(filepath.Join(dir, dbFile), err.Error()))
-		}
-		if err != nil {
-			return fail(fmt.Errorf("chattest: the data directory %s: %w", dir, err))
-		}
-	}
-	for i, r := range runs {
-		if !r.clean {
-			// Past the tear may lie records numbered as the changes to
-			// come: none may be read after them.
-			if err := logs[i].clear(); err != nil {
-				return fail(fmt.Errorf("chattest: the data directory %s: %w", dir, err))
-			}
-		}
-	}
-	return logs, changes, nil
-}
-
-// putChanges stores the changes batch, the first numbered first.
-func putChanges(tx *bolt.Tx, first uint64, batch [][]byte) error {
-	b := tx.Bucket(changesBucket)
-	// Changes are only ever appended: full pages split least, and write
-	// the fewest.
-	b.FillPercent = 1
-	keys := make([]byte, 0, 8*len(batch)) // one allocation: the transaction keeps every key until it ends
-	for i, ch := range batch {
-		keys = binary.BigEndian.AppendUint64(keys, first+uint64(i))
-		if err := b.Put(keys[len(keys)-8:], ch); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// openDB opens the database of the data directory dir, creating both. A
-// database file that is damaged is an error naming it (persist_check.go).
-func openDB(dir string) (*bolt.DB, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("chattest: the data directory %s: %w", dir, err)
-	}
-	path := filepath.Join(dir, dbFile)
-	if err := checkDB(path); err != nil {
-		return nil, err
-	}
-	var db *bolt.DB
-	err := guarded(func() (err error) {
-		db, err = bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
-		return err
-	})
-	var pe *fs.PathError
-	switch {
-	case errors.Is(err, bolterrors.ErrTimeout):
-		return nil, fmt.Errorf("chattest: the data directory %s is in use by another server", dir)
-	case errors.As(err, &pe):
-		return nil, fmt.Errorf("chattest: the data directory %s: %w", dir, err)
-	case err != nil:
-		return nil, damagedDB(path, err.Error())
-	}
-	return db, nil
-}
-
-// damage is what makes a database file unreadable, found while reading it.
-type damage struct{ why string }
-
-func (d damage) Error() string { return d.why }
 
 // add adds a change, encoded, and returns its sequence number. It is
 // called with st.mu held, so that changes are added in the order they
@@ -509,7 +242,7 @@ func (j *journal) add(b []byte) uint64 {
 	defer j.mu.Unlock()
 	seq := j.next
 	j.next++
-	if j.db == nil {
+	if j.store == nil {
 		j.memory = append(j.memory, b)
 		j.written = j.next
 		return seq
@@ -540,158 +273,27 @@ func (j *journal) wait(seq uint64) error {
 }
 
 // writeLoop writes the changes added, until the journal is closed: every
-// change pending in one write of the log (and one sync with dur.syncEach),
-// then at once those added meanwhile, and so on (group commit). Once the
-// file being written holds checkpointAt bytes, it starts a checkpoint.
+// change pending in one Append of the store, then at once those added
+// meanwhile, and so on (group commit).
 func (j *journal) writeLoop() {
 	defer close(j.stopped)
 	for range j.work {
-		j.wmu.Lock()
 		j.mu.Lock()
 		for len(j.pending) > 0 && j.err == nil {
 			batch, first := j.pending, j.written
 			j.pending = nil
 			j.mu.Unlock()
-			err := j.log(first, batch)
+			err := j.store.Append(first, batch)
 			j.mu.Lock()
-			if err == nil {
-				j.written = first + uint64(len(batch))
-				j.cond.Broadcast() // the batch is written: its requests are answered
-				if j.logs[j.active].off >= j.checkpointAt && j.copied() {
-					j.mu.Unlock()
-					err = j.startCheckpoint()
-					j.mu.Lock()
-				}
-			}
-			if err != nil && j.err == nil {
+			if err != nil {
 				j.err = err
-				j.cond.Broadcast()
+			} else {
+				j.written = first + uint64(len(batch))
 			}
+			j.cond.Broadcast() // the batch is written (or failed): its requests are answered
 		}
 		j.mu.Unlock()
-		j.wmu.Unlock()
 	}
-}
-
-// log writes the changes of batch, the first numbered first, to the file
-// being written, and syncs it with dur.syncEach, or else tells syncLoop.
-// It runs with j.wmu held.
-func (j *journal) log(first uint64, batch [][]byte) error {
-	w := j.logs[j.active]
-	if err := w.write(first, batch); err != nil {
-		return err
-	}
-	j.unsaved = append(j.unsaved, batch...)
-	if j.dur.syncEach {
-		return j.dur.sync(w.f)
-	}
-	select {
-	case j.dirty <- struct{}{}:
-	default: // syncLoop was told already
-	}
-	return nil
-}
-
-// syncLoop syncs the file of the log being written once it was written,
-// no sooner than dur.every after its last sync, so that a change is synced
-// within dur.every (and the sync's time) of its write, until the journal
-// is closed.
-func (j *journal) syncLoop() {
-	defer close(j.syncStopped)
-	last := time.Now()
-	for {
-		select {
-		case <-j.dirty:
-		case <-j.quit:
-			return
-		}
-		if wait := time.Until(last.Add(j.dur.every)); wait > 0 {
-			t := time.NewTimer(wait)
-			select {
-			case <-t.C:
-			case <-j.quit:
-				t.Stop()
-				return
-			}
-		}
-		last = time.Now()
-		j.mu.Lock()
-		w := j.logs[j.active]
-		j.mu.Unlock()
-		if err := j.dur.sync(w.f); err != nil {
-			j.fail(err)
-			return
-		}
-	}
-}
-
-// copied reports whether the last checkpoint started has ended. It runs
-// with j.wmu held.
-func (j *journal) copied() bool {
-	if j.copying == nil {
-		return true
-	}
-	select {
-	case <-j.copying:
-		return true
-	default:
-		return false
-	}
-}
-
-// startCheckpoint starts copying the changes of the file being written
-// into the database, in a goroutine, and makes the writer go on in the
-// other file, from its start: the checkpoint before, which has ended,
-// copied its changes. It syncs the file first, so that no change of the
-// other reaches the disk before these. It runs with j.wmu held.
-func (j *journal) startCheckpoint() error {
-	if !j.dur.syncEach {
-		if err := j.dur.sync(j.logs[j.active].f); err != nil {
-			return err
-		}
-	}
-	first, batch := j.unsavedFrom, j.unsaved
-	j.unsaved, j.unsavedFrom = nil, first+uint64(len(batch))
-	done := make(chan struct{})
-	j.copying = done
-	go func() {
-		defer close(done)
-		if err := j.copy(first, batch); err != nil {
-			j.fail(err)
-		}
-	}()
-	j.mu.Lock()
-	j.active = 1 - j.active
-	j.mu.Unlock()
-	j.logs[j.active].reset()
-	return nil
-}
-
-// copy stores the changes batch in the database, the first numbered first.
-func (j *journal) copy(first uint64, batch [][]byte) error {
-	return j.db.Update(func(tx *bolt.Tx) error { return putChanges(tx, first, batch) })
-}
-
-// checkpoint copies every change logged into the database, once the
-// checkpoint in progress has ended, and makes the writer go on from the
-// start of its file. It runs with j.wmu held.
-func (j *journal) checkpoint() error {
-	if j.copying != nil {
-		<-j.copying
-	}
-	if err := j.failed(); err != nil {
-		return err // the checkpoint in progress failed
-	}
-	if len(j.unsaved) > 0 {
-		if err := j.copy(j.unsavedFrom, j.unsaved); err != nil {
-			j.fail(err)
-			return err
-		}
-		j.unsavedFrom += uint64(len(j.unsaved))
-		j.unsaved = nil
-	}
-	j.logs[j.active].reset()
-	return nil
 }
 
 // fail stops the journal with err, unless it stopped already.
@@ -702,16 +304,6 @@ func (j *journal) fail(err error) {
 		j.err = err
 	}
 	j.cond.Broadcast()
-}
-
-// flush returns once every change added is written and in the database.
-func (j *journal) flush() error {
-	if err := j.sync(); err != nil {
-		return err
-	}
-	j.wmu.Lock()
-	defer j.wmu.Unlock()
-	return j.checkpoint()
 }
 
 // failed is the error that stopped the journal, if any; nil for no
@@ -727,26 +319,15 @@ func (j *journal) failed() error {
 
 // changes returns every change, encoded, once those added are written.
 func (j *journal) changes() ([][]byte, error) {
-	if j.db == nil {
+	if j.store == nil {
 		j.mu.Lock()
 		defer j.mu.Unlock()
 		return j.memory[:j.next:j.next], nil
 	}
-	if err := j.flush(); err != nil {
+	if err := j.sync(); err != nil {
 		return nil, err
 	}
-	j.mu.Lock()
-	last := j.written
-	j.mu.Unlock()
-	var out [][]byte
-	err := j.db.View(func(tx *bolt.Tx) error {
-		c := tx.Bucket(changesBucket).Cursor()
-		for k, v := c.First(); k != nil && binary.BigEndian.Uint64(k) < last; k, v = c.Next() {
-			out = append(out, bytes.Clone(v))
-		}
-		return nil
-	})
-	return out, err
+	return j.store.Changes()
 }
 
 // sync returns once every change added is written, or with the error
@@ -761,45 +342,22 @@ func (j *journal) sync() error {
 	return j.wait(last - 1)
 }
 
-// close writes the changes added, syncs the log and copies its changes
-// into the database, then closes both: every later change fails with
-// errJournalClosed. The log is synced first, so that its changes are
-// durable should the copy fail.
+// close writes the changes added, then closes the store: every later
+// change fails with errJournalClosed.
 func (j *journal) close() error {
-	if j.db == nil {
+	if j.store == nil {
 		return nil
 	}
 	err := j.sync()
-	if err == nil {
-		j.wmu.Lock()
-		if !j.dur.syncEach {
-			err = j.dur.sync(j.logs[j.active].f)
-		}
-		if err == nil {
-			err = j.checkpoint()
-		}
-		j.wmu.Unlock()
-	}
 	j.fail(errJournalClosed)
 	close(j.work)
 	<-j.stopped
-	if j.quit != nil {
-		close(j.quit)
-		<-j.syncStopped
-	}
-	if j.copying != nil {
-		<-j.copying
-	}
-	return errors.Join(err, j.logs[0].close(), j.logs[1].close(), j.db.Close())
+	return errors.Join(err, j.store.Close())
 }
 
 // errJournalClosed is the failure of a change made after the handler was
 // closed.
 var errJournalClosed = errors.New("the server was closed")
-
-// seqKey is the database key of the change seq: its sequence number, big
-// endian, so that keys sort in order.
-func seqKey(seq uint64) []byte { return binary.BigEndian.AppendUint64(nil, seq) }
 
 // keep journals the request r that serve served, if it changed the
 // state, and returns what waits until it is written; it is called with
@@ -865,7 +423,7 @@ func noWait() error { return nil }
 // errNotSaved answers a request whose change the journal could not write.
 func errNotSaved(err error) *apiError {
 	return newAPIError(http.StatusInternalServerError, codeException,
-		"The change was made in memory but could not be saved to the data directory, which takes no change since.", err.Error())
+		"The change was made in memory but could not be kept in the server's store, which takes no change since.", err.Error())
 }
 
 // answerError is the status and body of an error answer.
@@ -929,7 +487,7 @@ func (rp *replayer) replay(changes []change) error {
 		}
 		if issued := st.issuer.take(); ch.Issued == nil {
 			// A change written by hand records none: it keeps those it
-			// issued now when it seeds a data directory.
+			// issued now when it seeds a store.
 			ch.Issued = issued
 		}
 		st.issuer.given = nil

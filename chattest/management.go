@@ -14,7 +14,7 @@ import (
 
 // WithManagementCredentials sets the management key and secret the fake's
 // management API accepts (defaults: 40 random hex characters each, kept in
-// the data directory with [WithDataDir]). Both must be
+// the store with [WithStore]). Both must be
 // printable ASCII without spaces; NewServer keeps the defaults otherwise,
 // and [Server.ManagementKey] and [Server.ManagementSecret] report the
 // values in use.

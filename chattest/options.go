@@ -24,10 +24,9 @@ type config struct {
 	rtAuthTimeout time.Duration     // WithRealtimeAuthTimeout: access.go
 	realtime      RealtimeTransport // WithRealtime: realtime.go
 
-	dataDir    string // persist.go
-	durability durability
-	seedFile   string
-	export     bool
+	store    Store // store.go
+	seedFile string
+	export   bool
 }
 
 // WithAppID sets the app id (default "test-app"). It must be one DNS label
@@ -37,8 +36,8 @@ type config struct {
 func WithAppID(id string) Option { return func(c *config) { c.appID = id } }
 
 // WithAPIKey sets the fullAccess API key the server is seeded with
-// (default: 40 random hex characters, kept in the data directory with
-// [WithDataDir]). It must be printable ASCII without spaces; NewServer
+// (default: 40 random hex characters, kept in the store with
+// [WithStore]). It must be printable ASCII without spaces; NewServer
 // keeps the default otherwise, and [Server.APIKey] reports the key in use.
 func WithAPIKey(key string) Option { return func(c *config) { c.apiKey = key } }
 
@@ -85,9 +84,6 @@ func configure(opts []Option) config {
 	}
 	if cfg.clock == nil {
 		cfg.clock, cfg.paced = time.Now, &pacedClock{}
-	}
-	if cfg.realtime == nil {
-		cfg.realtime = websocketTransport{} // realtime_websocket.go
 	}
 	if !validAPIKey(cfg.mgmtKey) || !validAPIKey(cfg.mgmtSecret) {
 		cfg.mgmtKey, cfg.mgmtSecret = "", "" // the defaults: newHandler

@@ -26,7 +26,7 @@ type event struct {
 	// frames are what it pushes on the client API's websocket, in order.
 	frames []push
 	// durable returns once the change, and every change before it, is
-	// kept by the server's store (WithDataDir), or with the error that
+	// kept by the server's store (WithStore), or with the error that
 	// stopped it; the journal sets it when it publishes the event. A
 	// delivery or a push of the event waits for it before it leaves. nil:
 	// nothing to wait for.

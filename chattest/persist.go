@@ -11,104 +11,10 @@ import (
 	"time"
 )
 
-// WithDataDir keeps the server's state in the directory dir (created if
-// missing), so that a server opened on it later, even after this one was
-// killed, starts with the state this one had: users, keys, tokens, groups,
-// messages, conversations and read marks, webhooks, everything the fake
-// serves, and what the seeding methods stored.
-//
-// The directory holds a database (chattest.db, of go.etcd.io/bbolt) with
-// every change the state went through, in order: each request of the
-// chat, management and client APIs that may have changed the state, each
-// call of a seeding method, and what the client API's websockets change
-// (read and delivery receipts, users coming online and going offline). A
-// request's change is written to a log beside the database (chattest.wal
-// and chattest-2.wal) before the request is answered, and a receipt's
-// before the websocket's next frame is read; a read waits until the
-// changes it may show are written. The changes of concurrent requests are
-// written together, in one write, and copied into the database in larger
-// transactions; opening the directory reads back what the log holds
-// beyond the database. What a crash loses:
-//
-//   - A crash or kill of the process (kill -9): nothing answered. What was
-//     written is in the operating system's cache, which outlives it.
-//   - A crash of the machine, or a power loss: the changes of about the
-//     last 100 ms, answered or not. The log is synced to the disk in the
-//     background, at least every 100 ms, and when the server is closed.
-//     With [WithDataDirSync] it is synced before the changes are answered,
-//     and nothing answered is lost.
-//
-// (A websocket push or a webhook delivery of a change may leave before the
-// change is written: a crash in that moment can lose a change another
-// client was pushed.) A request whose change cannot be
-// written answers 500 ERR_EXCEPTION, and so does every later request that
-// would change the state (later receipts are ignored). Opening the
-// directory replays the changes at the times they happened, through the
-// same code; a change that replays otherwise than it happened fails the
-// opening. Users whom the changes leave online (the server was killed)
-// go offline as of the last change. The request log, faults, the rate
-// limits' counts and webhook deliveries are not kept: changes replay
-// without being logged, limited or delivered. The directory also keeps
-// the key that signs the client API's jwts, so that the client SDKs'
-// logins stay valid across restarts, and the server's own API key and
-// management credentials generated when it was created, used unless
-// [WithAPIKey] or [WithManagementCredentials] give others.
-//
-// A directory holds the state of one app: opening it for another app id
-// fails. Changes made with the server's own API key and management
-// credentials replay with those the server opening the directory has. A
-// database file that is damaged (emptied, cut short, overwritten) fails
-// to open with an error that names it: the file is checked before bbolt,
-// which reads it in place, opens it, and a fault reading it is an error,
-// never a crash.
-// One server at a time may have it open. When the clock the server
-// starts with ([WithFastClock], or the real clock) reads earlier than the
-// last change, it is moved forward by whole minutes, so that time does not
-// go back; a [WithClock] clock is left as given.
-//
-// Use [OpenServer] or [OpenHandler], which report a directory that cannot
-// be used; [NewServer] and [NewHandler] answer every request with the
-// error instead. Close the server ([Server.Close], [Handler.Close]) to
-// close the database.
-func WithDataDir(dir string) Option { return func(c *config) { c.dataDir = dir } }
-
-// WithDataDirSync makes [WithDataDir] sync its log to the disk
-// (fdatasync) before the changes written there are answered, so that
-// nothing answered is lost even in a crash of the machine or a power
-// loss, not only of the process. Concurrent requests share a sync, but
-// the sends a second are bounded by how long the disk takes to sync: see
-// BENCHMARKS.md. Without it, the log is synced in the background at least
-// every 100 ms, as databases do by default (Redis's appendfsync everysec,
-// PostgreSQL's synchronous_commit off). Without [WithDataDir], it does
-// nothing.
-func WithDataDirSync() Option { return func(c *config) { c.durability.syncEach = true } }
-
-// durability is when a data directory's log is synced (persist_wal.go).
-type durability struct {
-	syncEach bool                 // WithDataDirSync: before the changes written are answered
-	every    time.Duration        // else in the background, at least this often: syncEvery when zero
-	sync     func(*os.File) error // syncs a file of the log: fdatasync when nil
-}
-
-// syncEvery is how often, at least, a data directory's log is synced in
-// the background.
-const syncEvery = 100 * time.Millisecond
-
-// orDefaults is d with the defaults of what it leaves zero.
-func (d durability) orDefaults() durability {
-	if d.every == 0 {
-		d.every = syncEvery
-	}
-	if d.sync == nil {
-		d.sync = fdatasync
-	}
-	return d
-}
-
 // WithSeedFile starts the server from the state in the file path, as
 // written by [Server.Export] (and cmd/chattest -export): its changes are
 // replayed, at the times they happened, before the server serves. With
-// [WithDataDir], the file seeds a directory that holds no state yet, and is
+// [WithStore], the file seeds a store that holds no state yet, and is
 // ignored otherwise, so that the same options start a server every time.
 // The file's app id must be the server's ([WithAppID]).
 //
@@ -131,11 +37,11 @@ func (d durability) orDefaults() durability {
 func WithSeedFile(path string) Option { return func(c *config) { c.seedFile = path } }
 
 // WithExport makes the server keep the changes of its state in memory, so
-// that [Server.Export] can write them, without a data directory. It costs
+// that [Server.Export] can write them, without a store. It costs
 // the memory of every request that changed the state.
 func WithExport() Option { return func(c *config) { c.export = true } }
 
-// OpenHandler is [NewHandler] that reports what stops [WithDataDir] or
+// OpenHandler is [NewHandler] that reports what stops [WithStore] or
 // [WithSeedFile]: a directory or file that cannot be read or written, a
 // file that is not a state file, a state of another app, or a change that
 // does not replay as it happened.
@@ -156,9 +62,9 @@ func OpenHandler(opts ...Option) (*Handler, error) {
 	var j *journal
 	var changes []change
 	switch {
-	case cfg.dataDir != "":
+	case cfg.store != nil:
 		var err error
-		if j, changes, err = openJournal(cfg.dataDir, cfg.appID, created, cfg.durability); err != nil {
+		if j, changes, err = openJournal(cfg.store, cfg.appID, created); err != nil {
 			return nil, err
 		}
 		created = j.created
@@ -182,9 +88,9 @@ func OpenHandler(opts ...Option) (*Handler, error) {
 	}
 	rp := h.newReplayer()
 	if err := rp.replay(changes); err != nil {
-		from := "the data directory " + cfg.dataDir
-		if seeding {
-			from = cfg.seedFile
+		from := cfg.seedFile
+		if !seeding && cfg.store != nil {
+			from = cfg.store.String()
 		}
 		return fail(fmt.Errorf("chattest: replaying the state of %s: %w", from, err))
 	}
@@ -197,7 +103,7 @@ func OpenHandler(opts ...Option) (*Handler, error) {
 	rp.endPresence()
 	if j != nil {
 		if err := j.sync(); err != nil {
-			return fail(fmt.Errorf("chattest: writing the data directory %s: %w", cfg.dataDir, err))
+			return fail(fmt.Errorf("chattest: writing %s: %w", cfg.store, err))
 		}
 	}
 	if n := len(changes); n > 0 && h.paced != nil {
@@ -208,7 +114,7 @@ func OpenHandler(opts ...Option) (*Handler, error) {
 }
 
 // unusable returns the error a request answers when the handler cannot
-// serve it: its data directory or seed file could not be used, or its
+// serve it: its store or seed file could not be used, or its
 // journal can no longer be written and the request may change the state.
 func (h *Handler) unusable(r *http.Request) *apiError {
 	if h.broken != nil {
@@ -222,7 +128,7 @@ func (h *Handler) unusable(r *http.Request) *apiError {
 	return h.st.unjournalable(r)
 }
 
-// OpenServer is [NewServer] that reports what stops [WithDataDir] or
+// OpenServer is [NewServer] that reports what stops [WithStore] or
 // [WithSeedFile], as [OpenHandler] does.
 func OpenServer(opts ...Option) (*Server, error) {
 	h, err := OpenHandler(opts...)
@@ -236,11 +142,11 @@ func OpenServer(opts ...Option) (*Server, error) {
 // dashboard's live streams, the client API's websockets and the requests
 // held by a [Fault.Delay] end at once, and webhook deliveries stop,
 // failing those not yet made with [ErrDeliveryStopped]. With
-// [WithDataDir], it then closes the directory's database once the
+// [WithStore], it then closes the store once the
 // requests in flight have kept their changes. Call it when you stop
 // serving the handler, before [http.Server.Shutdown], which would
 // otherwise wait for the streams. The handler still answers requests after
-// Close, but with a data directory it refuses those that would change the
+// Close, but with a store it refuses those that would change the
 // state (500 ERR_EXCEPTION). [Server.Close] closes its handler. Calling it
 // again does nothing more.
 func (h *Handler) Close() error {
@@ -258,11 +164,11 @@ func (h *Handler) Close() error {
 
 // Export writes the state to w as a state file (see [WithSeedFile]), for
 // [WithSeedFile] to start another server from: the changes the state went
-// through, in order. It needs [WithDataDir] or [WithExport], without which
+// through, in order. It needs [WithStore] or [WithExport], without which
 // the server keeps no record of its changes.
 func (h *Handler) Export(w io.Writer) error {
 	if h.st.journal == nil {
-		return errors.New("chattest: Export needs WithDataDir or WithExport: without them the server keeps no record of its changes")
+		return errors.New("chattest: Export needs WithStore or WithExport: without them the server keeps no record of its changes")
 	}
 	changes, err := h.st.journal.changes()
 	if err != nil {

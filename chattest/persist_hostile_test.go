@@ -15,6 +15,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/memstore"
 )
 
 // nested returns a JSON document of arrays (or objects) depth deep.
@@ -27,13 +28,13 @@ func nested(depth int, objects bool) string {
 
 // Bodies nested 10,000 levels deep (as deep as encoding/json reads) and
 // deeper, sent to routes of every kind (the server API, one that reads no
-// body, the client API's login, the management API), leave a data
-// directory that opens again with what it held, and a state file that
+// body, the client API's login, the management API), leave a store (a
+// data directory) that opens again with what it held, and a state file that
 // starts a server; the requests answered with an error are not kept.
-func TestDeepBodiesKeepTheDataDirUsable(t *testing.T) {
+func TestDeepBodiesKeepTheStoreUsable(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	srv, err := chattest.OpenServer(chattest.WithDataDir(dir))
+	store := &memstore.Store{}
+	srv, err := chattest.OpenServer(chattest.WithStore(store))
 	require.NoError(t, err)
 	c := srv.Client(chat.WithoutRetries())
 	_, err = c.Users.Create(ctx, &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
@@ -85,8 +86,8 @@ func TestDeepBodiesKeepTheDataDirUsable(t *testing.T) {
 	srv.Close()
 	assert.False(t, strings.Contains(export.String(), `"status":400`), "a request answered with an error is not kept")
 
-	again, err := chattest.OpenServer(chattest.WithDataDir(dir))
-	require.NoError(t, err, "the directory opens again")
+	again, err := chattest.OpenServer(chattest.WithStore(store))
+	require.NoError(t, err, "the store opens again")
 	u, ok := again.User("alice")
 	require.True(t, ok)
 	assert.Equal(t, "Alice", u.Name)
@@ -101,12 +102,12 @@ func TestDeepBodiesKeepTheDataDirUsable(t *testing.T) {
 	seeded.Close()
 }
 
-// A data directory refuses, before serving it, a request whose query or
-// onBehalfOf header is not UTF-8, which its journal could not keep as it
-// came; the directory opens again.
-func TestDataDirRefusesWhatItCannotKeep(t *testing.T) {
-	dir := t.TempDir()
-	srv, err := chattest.OpenServer(chattest.WithDataDir(dir))
+// A server with a store refuses, before serving it, a request whose query
+// or onBehalfOf header is not UTF-8, which its journal could not keep as
+// it came; the store opens again.
+func TestStoreRefusesWhatItCannotKeep(t *testing.T) {
+	store := &memstore.Store{}
+	srv, err := chattest.OpenServer(chattest.WithStore(store))
 	require.NoError(t, err)
 	seed(srv, "alice", "bob")
 	for _, r := range []struct{ path, onBehalfOf string }{
@@ -119,7 +120,7 @@ func TestDataDirRefusesWhatItCannotKeep(t *testing.T) {
 		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, r.path)
 	}
 	srv.Close()
-	again, err := chattest.OpenServer(chattest.WithDataDir(dir))
+	again, err := chattest.OpenServer(chattest.WithStore(store))
 	require.NoError(t, err)
 	defer again.Close()
 	assert.Empty(t, again.Messages())

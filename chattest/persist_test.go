@@ -18,136 +18,24 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/memstore"
 )
-
-// A server opened on the data directory of a closed one serves what the
-// first was told, through the SDK: users, a group and its members, a
-// thread, reactions, read state, an API key.
-func TestDataDirKeepsTheState(t *testing.T) {
-	dir := t.TempDir()
-	ctx := context.Background()
-	srv, c := openSeeded(t, dir)
-	parent, err := c.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "team", ReceiverType: chat.ReceiverGroup, Data: chat.MessageData{Text: "first"}}, chat.OnBehalfOf("alice"))
-	require.NoError(t, err)
-	reply, err := c.Messages.SendThread(ctx, parent.ID, "bob", &chat.SendMessageRequest{Receiver: "team", ReceiverType: chat.ReceiverGroup, Data: chat.MessageData{Text: "second"}})
-	require.NoError(t, err)
-	_, err = c.Messages.AddReaction(ctx, parent.ID, "🎉", "bob")
-	require.NoError(t, err)
-	_, err = c.Conversations.MarkGroupRead(ctx, "team", "bob", &chat.MarkReadRequest{})
-	require.NoError(t, err)
-	key, err := c.APIKeys.Create(ctx, &chat.CreateAPIKeyRequest{Name: "ci", Scope: chat.ScopeFullAccess})
-	require.NoError(t, err)
-	before, err := c.Conversations.GetGroup(ctx, "team", "bob")
-	require.NoError(t, err)
-	c.CloseIdleConnections()
-	srv.Close()
-
-	srv, err = chattest.OpenServer(chattest.WithDataDir(dir))
-	require.NoError(t, err)
-	defer srv.Close()
-	c = srv.ClientWithAPIKey(string(key.APIKey)) // the key created before the restart
-	defer c.CloseIdleConnections()
-	members, err := c.Members.List(ctx, "team", nil)
-	require.NoError(t, err)
-	assert.Len(t, members.Data, 3)
-	thread, err := c.Messages.ListThreadMessages(ctx, parent.ID, nil)
-	require.NoError(t, err)
-	require.Len(t, thread.Data, 1)
-	assert.Equal(t, reply.ID, thread.Data[0].ID)
-	got, err := c.Messages.Get(ctx, parent.ID)
-	require.NoError(t, err)
-	assert.Equal(t, 1, got.Data.Reactions[0].Count)
-	after, err := c.Conversations.GetGroup(ctx, "team", "bob")
-	require.NoError(t, err)
-	assert.Equal(t, before.UnreadMessageCount, after.UnreadMessageCount)
-	assert.Equal(t, before.LastMessage.ID, after.LastMessage.ID)
-	// New messages continue the ids.
-	next, err := c.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "team", ReceiverType: chat.ReceiverGroup, Data: chat.MessageData{Text: "third"}}, chat.OnBehalfOf("carol"))
-	require.NoError(t, err)
-	assert.Greater(t, next.ID, reply.ID)
-}
-
-// A data directory keeps what the client API and its websocket changed,
-// as the platform's client SDKs show it after a restart: the profile a
-// login updated, a group joined, a message sent, a read receipt sent on
-// the websocket. The users who were online are offline, and the jwt of a
-// login before the restart still authenticates a websocket after it.
-func TestDataDirKeepsTheClientAPI(t *testing.T) {
-	dir := t.TempDir()
-	ctx := context.Background()
-	srv, c := openSeeded(t, dir)
-	_, err := c.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "lobby", Name: "Lobby", Type: chat.GroupPublic, Owner: "carol"})
-	require.NoError(t, err)
-	alice, aliceTok := online(t, srv, c, "alice", "")
-	bob := as(srv, mint(t, c, "bob"))
-	r := do(t, srv, "PUT", "/v3.0/me", `{"platform":"WEB","name":"Bobby","statusMessage":"on the train"}`, bob)
-	require.Equal(t, 200, r.resp.StatusCode, r.body)
-	r = do(t, srv, "POST", "/v3.0/groups/lobby/members", `{}`, bob)
-	require.Equal(t, 200, r.resp.StatusCode, r.body)
-	r = do(t, srv, "POST", "/v3.0/messages", `{"receiver":"alice","receiverType":"user","category":"message","type":"text","data":{"text":"hi from the train"}}`, bob)
-	require.Equal(t, 200, r.resp.StatusCode, r.body)
-	id := r.body["data"].(map[string]any)["id"].(string)
-	assert.Equal(t, id, body(alice.nextOf("message"))["id"], "alice sees it live")
-	alice.send(map[string]any{"appId": srv.AppID(), "type": "receipts", "receiver": "bob", "receiverType": "user",
-		"deviceId": alice.device, "body": map[string]any{"action": "read", "messageId": id}})
-	alice.send(map[string]any{"action": "ping"})
-	for f := alice.next(); f["action"] != "pong"; f = alice.next() { // frames are acted on in order
-	}
-	unread := func(c *chat.Client) int {
-		conv, err := c.Conversations.GetUser(ctx, "bob", "alice")
-		require.NoError(t, err)
-		return conv.UnreadMessageCount
-	}
-	require.Equal(t, 0, unread(c), "read on the websocket")
-	r = do(t, srv, "PUT", "/v3.0/me", `{"platform":"WEB"}`, as(srv, aliceTok))
-	require.Equal(t, 200, r.resp.StatusCode, r.body)
-	jwt := r.body["data"].(map[string]any)["jwt"].(string)
-	c.CloseIdleConnections()
-	srv.Close()
-
-	srv, err = chattest.OpenServer(chattest.WithDataDir(dir))
-	require.NoError(t, err)
-	defer srv.Close()
-	c = srv.Client()
-	defer c.CloseIdleConnections()
-	u, err := c.Users.Get(ctx, "bob")
-	require.NoError(t, err)
-	assert.Equal(t, "Bobby", u.Name)
-	assert.Equal(t, "on the train", u.StatusMessage)
-	members, err := c.Members.List(ctx, "lobby", nil)
-	require.NoError(t, err)
-	assert.Len(t, members.Data, 2, "carol and bob")
-	m, err := c.Messages.Get(ctx, id)
-	require.NoError(t, err)
-	assert.Equal(t, "hi from the train", m.Data.Text)
-	assert.Equal(t, 0, unread(c), "the receipt is kept")
-	a, err := c.Users.Get(ctx, "alice")
-	require.NoError(t, err)
-	assert.Equal(t, chat.UserOffline, a.Status, "her websocket closed with the server")
-	assert.NotZero(t, a.LastActiveAt)
-
-	again := dialRT(t, srv, true)
-	again.send(authFrame(srv, "alice", "device-alice", jwt, ""))
-	require.Equal(t, map[string]any{"code": "200", "status": "OK"}, body(again.nextOf("auth")), "a jwt of the first server")
-	wctx, cancel := context.WithTimeout(ctx, frameTimeout)
-	defer cancel()
-	require.NoError(t, srv.AwaitOnline(wctx, "alice"))
-}
 
 // A state exported while a user is online starts a server where that user
 // is offline, as of the last change: no websocket outlives its server.
 func TestSeededUsersAreOffline(t *testing.T) {
-	srv := chattest.NewServer(chattest.WithExport())
+	rt := &memTransport{sockets: make(chan *memSocket, 1)}
+	srv := chattest.NewServer(chattest.WithExport(), chattest.WithRealtime(rt))
 	c := srv.Client()
 	seed(srv, "alice", "bob")
-	online(t, srv, c, "alice", "")
+	rt.online(t, srv, c, "alice", "")
 	during, err := c.Users.Get(context.Background(), "alice")
 	require.NoError(t, err)
 	require.Equal(t, chat.UserAvailable, during.Status)
 	c.CloseIdleConnections()
 	file := exportFile(t, srv)
 
-	for _, opts := range [][]chattest.Option{{chattest.WithSeedFile(file)}, {chattest.WithSeedFile(file), chattest.WithDataDir(t.TempDir())}} {
+	for _, opts := range [][]chattest.Option{{chattest.WithSeedFile(file)}, {chattest.WithSeedFile(file), chattest.WithStore(&memstore.Store{})}} {
 		seeded, err := chattest.OpenServer(opts...)
 		require.NoError(t, err)
 		u, ok := seeded.User("alice")
@@ -156,17 +44,6 @@ func TestSeededUsersAreOffline(t *testing.T) {
 		assert.Equal(t, during.LastActiveAt, u.LastActiveAt, "the time of the last change")
 		seeded.Close()
 	}
-}
-
-// openSeeded opens a server on the data directory dir and seeds it
-// through the API (seedThroughAPI); it returns the server and a client.
-func openSeeded(t *testing.T, dir string) (*chattest.Server, *chat.Client) {
-	t.Helper()
-	srv, err := chattest.OpenServer(chattest.WithDataDir(dir))
-	require.NoError(t, err)
-	c := srv.Client()
-	seedThroughAPI(t, c)
-	return srv, c
 }
 
 // exportFile exports the state of srv to a file, closes srv, and returns
@@ -254,15 +131,18 @@ func TestSeedFileWrittenByHand(t *testing.T) {
 // What stops the options is reported by OpenServer, and by every request
 // of a server from NewServer.
 func TestStateOptionsReportTheirProblems(t *testing.T) {
-	dir := t.TempDir()
-	first, err := chattest.OpenServer(chattest.WithDataDir(dir))
+	store := &memstore.Store{}
+	first, err := chattest.OpenServer(chattest.WithStore(store))
 	require.NoError(t, err)
-	_, err = chattest.OpenServer(chattest.WithDataDir(dir))
+	_, err = chattest.OpenServer(chattest.WithStore(store))
 	assert.ErrorContains(t, err, "is in use by another server")
 	first.Close()
 
-	_, err = chattest.OpenServer(chattest.WithAppID("other"), chattest.WithDataDir(dir))
-	assert.ErrorContains(t, err, `it holds the state of app "test-app", not of "other"`)
+	_, err = chattest.OpenServer(chattest.WithAppID("other"), chattest.WithStore(store))
+	assert.EqualError(t, err, `chattest: the memory store holds the state of app "test-app", not of "other"`)
+	reopened, err := chattest.OpenServer(chattest.WithStore(store))
+	require.NoError(t, err, "the store a refused opening closed opens again")
+	reopened.Close()
 
 	missing := filepath.Join(t.TempDir(), "missing.json")
 	_, err = chattest.OpenServer(chattest.WithSeedFile(missing))
@@ -286,7 +166,7 @@ func TestStateOptionsReportTheirProblems(t *testing.T) {
 
 	plain := chattest.NewServer()
 	defer plain.Close()
-	assert.ErrorContains(t, plain.Export(&bytes.Buffer{}), "Export needs WithDataDir or WithExport")
+	assert.ErrorContains(t, plain.Export(&bytes.Buffer{}), "Export needs WithStore or WithExport")
 }
 
 // The state file is JSON with one change a line, credentials left out.
@@ -308,42 +188,6 @@ func TestExportShowsNoKey(t *testing.T) {
 	assert.Equal(t, "test-app", f.AppID)
 	require.Len(t, f.Changes, 1)
 	assert.Len(t, strings.Split(strings.TrimSpace(out.String()), "\n"), 3) // head, the change, the end
-}
-
-// BenchmarkSendKept sends messages through the SDK from 32 goroutines to a
-// server that keeps its state in memory only (the default), also in memory
-// for Export (WithExport), in a data directory (WithDataDir, synced in the
-// background), and in one synced before each answer (WithDataDirSync). It
-// reports requests a second.
-func BenchmarkSendKept(b *testing.B) {
-	for _, kind := range []struct {
-		name string
-		opts func(b *testing.B) []chattest.Option
-	}{
-		{"memory", func(*testing.B) []chattest.Option { return nil }},
-		{"export", func(*testing.B) []chattest.Option { return []chattest.Option{chattest.WithExport()} }},
-		{"datadir", func(b *testing.B) []chattest.Option { return []chattest.Option{chattest.WithDataDir(b.TempDir())} }},
-		{"datadir-sync", func(b *testing.B) []chattest.Option {
-			return []chattest.Option{chattest.WithDataDir(b.TempDir()), chattest.WithDataDirSync()}
-		}},
-	} {
-		b.Run(kind.name, func(b *testing.B) {
-			srv, err := chattest.OpenServer(kind.opts(b)...)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer srv.Close()
-			seed(srv, "alice", "bob")
-			c := srv.Client()
-			defer c.CloseIdleConnections()
-			b.ReportAllocs()
-			b.ResetTimer()
-			if err := sendMany(c, b.N, 32); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
-		})
-	}
 }
 
 // BenchmarkReplay starts a server from a state file of 1,000 users and
@@ -406,23 +250,23 @@ func TestDataDirOpensUnderAnotherImportLimit(t *testing.T) {
 	}
 	frozen := chattest.WithClock(func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) })
 
-	lifted := t.TempDir()
-	srv, err := chattest.OpenServer(chattest.WithDataDir(lifted), chattest.WithDataImportLimit(-1), frozen)
+	lifted := &memstore.Store{}
+	srv, err := chattest.OpenServer(chattest.WithStore(lifted), chattest.WithDataImportLimit(-1), frozen)
 	require.NoError(t, err)
 	assert.Zero(t, imports(srv, 0, 70))
 	srv.Close()
-	srv, err = chattest.OpenServer(chattest.WithDataDir(lifted), frozen) // 60 a minute
+	srv, err = chattest.OpenServer(chattest.WithStore(lifted), frozen) // 60 a minute
 	require.NoError(t, err, "70 imports in a minute, made without a limit, replayed under one")
 	_, ok := srv.User("u69")
 	assert.True(t, ok)
 	srv.Close()
 
-	limited := t.TempDir()
-	srv, err = chattest.OpenServer(chattest.WithDataDir(limited), frozen)
+	limited := &memstore.Store{}
+	srv, err = chattest.OpenServer(chattest.WithStore(limited), frozen)
 	require.NoError(t, err)
 	assert.Equal(t, 5, imports(srv, 0, 65))
 	srv.Close()
-	srv, err = chattest.OpenServer(chattest.WithDataDir(limited), chattest.WithDataImportLimit(-1), frozen)
+	srv, err = chattest.OpenServer(chattest.WithStore(limited), chattest.WithDataImportLimit(-1), frozen)
 	require.NoError(t, err, "imports refused with 429 replayed without a limit")
 	defer srv.Close()
 	_, ok = srv.User("u59")
@@ -434,9 +278,9 @@ func TestDataDirOpensUnderAnotherImportLimit(t *testing.T) {
 // After a restart the request log still hides the credentials issued
 // before it: an auth token sent in a message's text shows as redacted.
 func TestRequestLogHidesCredentialsIssuedBeforeARestart(t *testing.T) {
-	dir := t.TempDir()
+	store := &memstore.Store{}
 	ctx := context.Background()
-	srv, err := chattest.OpenServer(chattest.WithDataDir(dir))
+	srv, err := chattest.OpenServer(chattest.WithStore(store))
 	require.NoError(t, err)
 	c := srv.Client()
 	u, err := c.Users.Create(ctx, &chat.CreateUserRequest{UID: "alice", Name: "Alice", WithAuthToken: true})
@@ -448,7 +292,7 @@ func TestRequestLogHidesCredentialsIssuedBeforeARestart(t *testing.T) {
 	token := string(u.AuthToken)
 	require.NotEmpty(t, token)
 
-	srv, err = chattest.OpenServer(chattest.WithDataDir(dir))
+	srv, err = chattest.OpenServer(chattest.WithStore(store))
 	require.NoError(t, err)
 	defer srv.Close()
 	c = srv.Client()
@@ -465,11 +309,11 @@ func TestRequestLogHidesCredentialsIssuedBeforeARestart(t *testing.T) {
 }
 
 // A seeding method called after the server was closed changes the state
-// in memory, as without a data directory, and nothing in the directory:
-// never a panic.
+// in memory, as without a store, and nothing in the store: never a
+// panic.
 func TestSeedingAfterCloseKeepsNothing(t *testing.T) {
-	dir := t.TempDir()
-	srv, err := chattest.OpenServer(chattest.WithDataDir(dir))
+	store := &memstore.Store{}
+	srv, err := chattest.OpenServer(chattest.WithStore(store))
 	require.NoError(t, err)
 	srv.AddUser(chat.User{UID: "alice", Name: "Alice"})
 	srv.Close()
@@ -477,7 +321,7 @@ func TestSeedingAfterCloseKeepsNothing(t *testing.T) {
 	_, ok := srv.User("bob")
 	assert.True(t, ok)
 
-	again, err := chattest.OpenServer(chattest.WithDataDir(dir))
+	again, err := chattest.OpenServer(chattest.WithStore(store))
 	require.NoError(t, err)
 	defer again.Close()
 	_, ok = again.User("alice")

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -72,7 +73,10 @@ type Socket interface {
 }
 
 // WithRealtime serves the client API's websocket through t (see
-// [RealtimeTransport]).
+// [RealtimeTransport]). Without it, a websocket upgrade request at "/"
+// answers 501 Not Implemented; the local platform's
+// github.com/chatrest/chat/cmd/chattest/platform.WithWebSocket gives a
+// transport on github.com/coder/websocket.
 func WithRealtime(t RealtimeTransport) Option { return func(c *config) { c.realtime = t } }
 
 // realtimeState holds the websocket connections of the client API and the
@@ -80,7 +84,7 @@ func WithRealtime(t RealtimeTransport) Option { return func(c *config) { c.realt
 // the frames are written by one goroutine per connection, from its
 // bounded queue, never with st.mu held.
 type realtimeState struct {
-	jwtKey    []byte                      // signs the login's jwts: random, per server or per data directory (journal.go)
+	jwtKey    []byte                      // signs the login's jwts: random, per server or per store (store.go)
 	rtConns   map[*rtConn]bool            // every open connection
 	rtByUID   map[string]map[*rtConn]bool // the authenticated connections, by uid
 	rtChanged chan struct{}               // closed, and replaced, when a user's connections change
@@ -144,6 +148,16 @@ type RealtimeConn struct {
 	st *state
 	c  *rtConn
 }
+
+// String describes the connection, and nothing of the server's state,
+// which holds its credentials.
+func (rc RealtimeConn) String() string { return "chattest.RealtimeConn" }
+
+// GoString is String, so that %#v shows no credential either.
+func (rc RealtimeConn) GoString() string { return rc.String() }
+
+// Format prints [RealtimeConn.String] for every verb.
+func (rc RealtimeConn) Format(f fmt.State, verb rune) { io.WriteString(f, rc.String()) }
 
 // Receive acts on frame, a frame the client sent. It returns once what the
 // frame changed is kept (with a [Store], durable), so that the transport
@@ -217,7 +231,7 @@ func isWebSocket(r *http.Request) bool {
 // handler's transport; without one, it answers 501.
 func (h *Handler) serveRealtime(w http.ResponseWriter, r *http.Request) {
 	if h.realtime == nil {
-		http.Error(w, "chattest: this server has no realtime transport for the client API's websocket (see chattest.WithRealtime)", http.StatusNotImplemented)
+		http.Error(w, "chattest: this server serves no websocket to the client SDKs: give it one with platform.WithWebSocket() (github.com/chatrest/chat/cmd/chattest/platform), or a transport of your own with chattest.WithRealtime", http.StatusNotImplemented)
 		return
 	}
 	h.realtime.ServeRealtime(w, r, h.st.connect)
@@ -382,7 +396,7 @@ func (s *Server) AwaitOnline(ctx context.Context, uid string) error {
 
 // receive acts on a frame from c. It runs with st.mu held, and returns
 // what waits, after unlocking, until the change the frame made is kept
-// (WithDataDir).
+// (WithStore).
 func (st *state) receive(c *rtConn, b []byte) (wait func() error) {
 	var f inFrame
 	if json.Unmarshal(b, &f) != nil {
@@ -532,8 +546,8 @@ func (st *state) pushReceipt(p receiptPayload, device string) {
 // receipt applies a receipts frame of c's user, as the read and delivered
 // marks of the REST API do (the same checks, answer and events): it marks
 // the conversation read or delivered up to the frame's message. A frame
-// the marks refuse is ignored, and so is every frame once the data
-// directory can take no change (WithDataDir). It returns what waits until
+// the marks refuse is ignored, and so is every frame once the store can
+// take no change (WithStore). It returns what waits until
 // the change is kept.
 func (st *state) receipt(c *rtConn, f *inFrame) (wait func() error) {
 	var id json.Number

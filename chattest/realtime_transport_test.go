@@ -107,9 +107,41 @@ func (s *memSocket) awaitClosed(t *testing.T) {
 	}
 }
 
+// nextOf returns the next frame the fake wrote of type typ, skipping
+// the others.
+func (s *memSocket) nextOf(t *testing.T, typ string) map[string]any {
+	t.Helper()
+	for {
+		if f := s.next(t); f["type"] == typ {
+			return f
+		}
+	}
+}
+
+// online logs uid in through the client API (a minted token, PUT
+// /v3.0/me), opens a socket of tr and authenticates it with the login's
+// jwt, subscribed to presence as presence says ("" for none).
+func (tr *memTransport) online(t *testing.T, srv *chattest.Server, client *chat.Client, uid, presence string) *memSocket {
+	t.Helper()
+	tok := mint(t, client, uid)
+	r := do(t, srv, "PUT", "/v3.0/me", `{"platform":"WEB"}`, as(srv, tok))
+	require.Equal(t, http.StatusOK, r.resp.StatusCode, r.body)
+	jwt := r.body["data"].(map[string]any)["jwt"].(string)
+	s := tr.open(t, srv)
+	s.send(t, authFrame(srv, uid, "device-"+uid, jwt, presence))
+	f := s.next(t)
+	require.Equal(t, "auth", f["type"], f)
+	require.Equal(t, map[string]any{"code": "200", "status": "OK"}, f["body"])
+	ctx, cancel := context.WithTimeout(t.Context(), frameTimeout)
+	defer cancel()
+	require.NoError(t, srv.AwaitOnline(ctx, uid))
+	return s
+}
+
 // open serves a websocket upgrade request through srv's handler, as the
 // server would, and returns the socket the transport made for it; the
-// request is served until the socket closes.
+// request is served until the socket closes, at the latest when the
+// test ends.
 func (t *memTransport) open(tb *testing.T, srv *chattest.Server) *memSocket {
 	tb.Helper()
 	r := httptest.NewRequest(http.MethodGet, "/", nil)
@@ -120,9 +152,12 @@ func (t *memTransport) open(tb *testing.T, srv *chattest.Server) *memSocket {
 		defer close(served)
 		srv.Handler().ServeHTTP(httptest.NewRecorder(), r)
 	}()
-	tb.Cleanup(func() { <-served })
 	select {
 	case s := <-t.sockets:
+		tb.Cleanup(func() {
+			s.Close(context.Background(), statusGoingAway, "the test ended") // the client leaves
+			<-served
+		})
 		return s
 	case <-time.After(frameTimeout):
 		tb.Fatal("the transport was not asked to serve the websocket")
@@ -185,4 +220,41 @@ func TestRealtimeOverATransport(t *testing.T) {
 	srv.Close()
 	other.awaitClosed(t)
 	assert.True(t, other.cut, "cut without waiting for the client")
+}
+
+// statusGoingAway is the close code of a client that leaves.
+const statusGoingAway = 1001
+
+// frameTimeout bounds the wait for a frame the test expects.
+const frameTimeout = 10 * time.Second
+
+// authFrame is the auth frame of the client SDKs.
+func authFrame(srv *chattest.Server, uid, device, jwt, presence string) map[string]any {
+	b := map[string]any{"auth": jwt, "deviceId": device}
+	if presence != "" {
+		b["presenceSubscription"] = presence
+	}
+	return map[string]any{"appId": srv.AppID(), "type": "auth", "sender": uid, "deviceId": device, "receiver": "", "receiverType": "", "body": b}
+}
+
+// body returns a frame's body.
+func body(f map[string]any) map[string]any {
+	b, _ := f["body"].(map[string]any)
+	return b
+}
+
+// Without a transport, a websocket upgrade request answers 501 with what
+// to do, and other requests are served as usual.
+func TestWebSocketWithoutATransport(t *testing.T) {
+	srv := chattest.NewServer()
+	defer srv.Close()
+	rec := httptest.NewRecorder()
+	r := httptest.NewRequest(http.MethodGet, "/", nil)
+	r.Header.Set("Upgrade", "websocket")
+	r.Header.Set("Connection", "Upgrade")
+	srv.Handler().ServeHTTP(rec, r)
+	assert.Equal(t, http.StatusNotImplemented, rec.Code)
+	assert.Contains(t, rec.Body.String(), "platform.WithWebSocket()")
+	_, err := srv.Client().Users.List(t.Context(), nil)
+	assert.NoError(t, err)
 }

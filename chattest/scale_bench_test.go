@@ -16,6 +16,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/faketest"
 )
 
 // scaleSizes are the store sizes compared.
@@ -227,7 +228,7 @@ func BenchmarkStoredMessageMemory(b *testing.B) {
 		seed(srv, "alice", "bob")
 		c := srv.Client()
 		before := liveHeap()
-		err := sendMany(c, n, 32)
+		err := faketest.SendMany(c, n, 32)
 		after := liveHeap()
 		c.CloseIdleConnections()
 		srv.Close()
@@ -245,15 +246,4 @@ func liveHeap() uint64 {
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
 	return ms.HeapAlloc
-}
-
-// sendMany sends n messages from alice to bob, from goroutines at a time.
-func sendMany(c *chat.Client, n, goroutines int) error {
-	return inParallel(n, goroutines, func(i int) error {
-		_, err := c.Messages.Send(context.Background(), &chat.SendMessageRequest{
-			Receiver: "bob", ReceiverType: chat.ReceiverUser,
-			Data: chat.MessageData{Text: "Hello, Bob! This is message " + strconv.Itoa(i)},
-		}, chat.OnBehalfOf("alice"))
-		return err
-	})
 }

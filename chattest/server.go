@@ -34,7 +34,7 @@ type Server struct {
 
 // NewServer starts a fake serving one app, seeded with a fullAccess API key
 // and nothing else: no users, no messages. Options it cannot use are
-// ignored (see [WithAppID] and [WithAPIKey]). With [WithDataDir] or
+// ignored (see [WithAppID] and [WithAPIKey]). With [WithStore] or
 // [WithSeedFile], use [OpenServer], which reports what stops them: the
 // server NewServer returns then answers every request with that error.
 func NewServer(opts ...Option) *Server { return serve(NewHandler(opts...)) }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/cmd/chattest/platform"
 	"github.com/chatrest/chat/management"
 	"github.com/chatrest/chat/webhook"
 )
@@ -27,7 +28,7 @@ type product struct {
 
 func newProduct(t *testing.T) *product {
 	t.Helper()
-	srv := chattest.NewServer()
+	srv := chattest.NewServer(platform.WithWebSocket())
 	t.Cleanup(srv.Close)
 	return &product{t: t, srv: srv, api: srv.Client(), cert: writeCert(t, srv)}
 }

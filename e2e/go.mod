@@ -2,11 +2,16 @@ module github.com/chatrest/chat/e2e
 
 go 1.26.0
 
-// The end-to-end tests always run against the SDK beside them.
-replace github.com/chatrest/chat => ../
+// The end-to-end tests always run against the SDK and the local platform
+// beside them.
+replace (
+	github.com/chatrest/chat => ../
+	github.com/chatrest/chat/cmd/chattest => ../cmd/chattest
+)
 
 require (
-	github.com/chatrest/chat v0.0.0-00010101000000-000000000000
+	github.com/chatrest/chat v0.0.0-20261126154303-d7b44289fa4f
+	github.com/chatrest/chat/cmd/chattest v0.0.0-00010101000000-000000000000
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/stretchr/testify v1.12.1

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/cmd/chattest/platform"
 )
 
 // browserTimeout bounds each step of a page.
@@ -69,7 +70,7 @@ func (discard) Write(p []byte) (int, error) { return len(p), nil }
 // app in two tabs of a headless Chromium, one per user, against chattest.
 func TestLocalProductInABrowser(t *testing.T) {
 	const apiKey = "local-dev-key-0000"
-	srv := chattest.NewServer(chattest.WithAPIKey(apiKey))
+	srv := chattest.NewServer(chattest.WithAPIKey(apiKey), platform.WithWebSocket())
 	t.Cleanup(srv.Close)
 	certFile := writeCert(t, srv)
 	base := startLocalProduct(t, srv, apiKey, certFile)

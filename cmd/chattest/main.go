@@ -50,12 +50,12 @@
 // it in a directory: every change is written there before it is
 // answered, so a later start on the directory, even after a crash or
 // kill -9 of the process, has everything the clients were answered, the
-// client API's logins included (chattest.WithDataDir). The directory is
+// client API's logins included (platform.WithDataDir). The directory is
 // synced to the disk in the background, at least every 100 ms, and at the
 // stop: a crash of the machine or a power loss loses the changes of about
 // the last 100 ms. With -sync, each change is synced before it is
 // answered, and a machine crash loses nothing answered either, at a cost
-// in throughput (chattest.WithDataDirSync). -export writes the state as a
+// in throughput (platform.SyncEachChange). -export writes the state as a
 // JSON state file, which -seed starts from, so that a team can share demo
 // data (chattest.WithSeedFile); the file is readable by its owner only, as
 // it holds the credentials the state issued. A damaged database in the
@@ -102,6 +102,7 @@ import (
 	"time"
 
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/cmd/chattest/platform"
 	"github.com/chatrest/chat/internal/rest"
 )
 
@@ -209,7 +210,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if !given {
 		key = creds.APIKey
 	}
-	opts := []chattest.Option{chattest.WithAppID(*appID), chattest.WithAPIKey(key), chattest.WithManagementCredentials(creds.ManagementKey, creds.ManagementSecret)}
+	opts := []chattest.Option{chattest.WithAppID(*appID), chattest.WithAPIKey(key), chattest.WithManagementCredentials(creds.ManagementKey, creds.ManagementSecret),
+		platform.WithWebSocket()}
 	if *listenAny {
 		opts = append(opts, chattest.WithLocalNetwork())
 	}

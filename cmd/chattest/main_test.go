@@ -23,6 +23,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/cmd/chattest/platform"
 	"github.com/chatrest/chat/management"
 )
 
@@ -359,7 +360,7 @@ func TestErrorLinesHaveOnePrefix(t *testing.T) {
 	assert.Equal(t, "chattest: the first\nchattest: -export: the second\n", b.String())
 
 	dir := t.TempDir()
-	h, err := chattest.OpenHandler(chattest.WithAppID("other-app"), chattest.WithDataDir(dir))
+	h, err := chattest.OpenHandler(chattest.WithAppID("other-app"), platform.WithDataDir(dir))
 	require.NoError(t, err)
 	require.NoError(t, h.Close())
 	missing := filepath.Join(t.TempDir(), "missing.json")

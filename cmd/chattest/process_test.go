@@ -25,20 +25,23 @@ import (
 )
 
 // build compiles the command and the other main packages pkgs (paths
-// relative to the repository's root) into a temporary directory, and
-// returns each binary's path by its base name.
+// relative to the repository's root, built with the module's go.work)
+// into a temporary directory, and returns each binary's path by its base
+// name.
 func build(t *testing.T, pkgs ...string) map[string]string {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
 	require.NoError(t, err, "the go command")
 	dir := t.TempDir()
-	args := append([]string{"build", "-o", dir + string(filepath.Separator), "./cmd/chattest"}, pkgs...)
+	args := []string{"build", "-o", dir + string(filepath.Separator), "."}
+	for _, p := range pkgs {
+		args = append(args, "."+string(filepath.Separator)+filepath.Join("..", "..", p))
+	}
 	cmd := exec.CommandContext(t.Context(), goBin, args...)
-	cmd.Dir = filepath.Join("..", "..")
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "go build: %s", out)
-	bins := map[string]string{}
-	for _, p := range append([]string{"./cmd/chattest"}, pkgs...) {
+	bins := map[string]string{"chattest": filepath.Join(dir, "chattest")}
+	for _, p := range pkgs {
 		bins[filepath.Base(p)] = filepath.Join(dir, filepath.Base(p))
 	}
 	return bins

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/cmd/chattest/platform"
 )
 
 // stateFlags are the flags that keep, seed and export the state.
@@ -37,10 +38,11 @@ func (f stateFlags) open(opts []chattest.Option, stdout io.Writer) (*chattest.Ha
 		return nil, usagef("-sync needs -data: without it the state is in memory only")
 	}
 	if *f.data != "" {
-		opts = append(opts, chattest.WithDataDir(*f.data))
-	}
-	if *f.sync {
-		opts = append(opts, chattest.WithDataDirSync())
+		var dirOpts []platform.DataDirOption
+		if *f.sync {
+			dirOpts = append(dirOpts, platform.SyncEachChange())
+		}
+		opts = append(opts, platform.WithDataDir(*f.data, dirOpts...))
 	}
 	if *f.seed != "" {
 		opts = append(opts, chattest.WithSeedFile(*f.seed))

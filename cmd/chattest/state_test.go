@@ -18,6 +18,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/cmd/chattest/platform"
 )
 
 // stateKey is the API key the tests of the state give the command, the
@@ -257,12 +258,12 @@ func TestStateFlagsReportTheirProblems(t *testing.T) {
 	assert.Contains(t, stderr.String(), "-sync needs -data")
 
 	dir := t.TempDir()
-	h, err := chattest.OpenHandler(chattest.WithAppID("other-app"), chattest.WithDataDir(dir))
+	h, err := chattest.OpenHandler(chattest.WithAppID("other-app"), platform.WithDataDir(dir))
 	require.NoError(t, err)
 	require.NoError(t, h.Close())
 	stderr.Reset()
 	assert.Equal(t, 1, runMain([]string{"-data", dir, "-export", "-"}, &stdout, &stderr))
-	assert.Contains(t, stderr.String(), `it holds the state of app "other-app", not of "test-app"`)
+	assert.Contains(t, stderr.String(), "chattest: the data directory "+dir+` holds the state of app "other-app", not of "test-app"`)
 
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	require.NoError(t, os.WriteFile(bad, []byte(`{"users": []}`), 0o600))

@@ -9,7 +9,7 @@
 //
 // In one terminal, the platform:
 //
-//	CHATTEST_API_KEY=local-dev-key go run ./cmd/chattest
+//	CHATTEST_API_KEY=local-dev-key go run github.com/chatrest/chat/cmd/chattest@latest
 //
 // In another, the product (after npm ci in examples/localproduct/web, which
 // installs the client SDK):

@@ -25,7 +25,8 @@ var listKinds = []struct{ name, title string }{
 var keptKinds = []struct{ name, title string }{
 	{"memory", "in memory (the default)"},
 	{"export", "in memory, changes kept for Export (`WithExport`)"},
-	{"datadir", "in a data directory, synced before each answer (`WithDataDir`)"},
+	{"datadir", "in a data directory (`platform.WithDataDir`): written before each answer, synced in the background"},
+	{"datadir-sync", "in a data directory synced before each answer (`platform.SyncEachChange`)"},
 }
 
 // chattest's targets.
@@ -58,25 +59,30 @@ func chattestBenchmarks() []string {
 	return names
 }
 
-// runChattest runs chattest's benchmarks, cfg.serverCount times each;
-// the comparisons (the Floor benchmarks, BenchmarkSendDataDir) cfg.rounds
-// times.
-func runChattest(res results, bin string, cfg config, start time.Time) error {
+// runChattest runs chattest's benchmarks (bin) and the local platform's
+// (platformBin), cfg.serverCount times each; the comparisons (the Floor
+// benchmarks, BenchmarkSendDataDir) cfg.rounds times.
+func runChattest(res results, bin, platformBin string, cfg config, start time.Time) error {
 	for _, b := range []struct {
 		what, pattern, benchtime string
 		count                    int
+		platform                 bool
 	}{
-		{"chattest throughput", "^BenchmarkServerThroughput$", cfg.benchtime, cfg.serverCount},
-		{"a list page at 1,000 and 100,000 items stored", "^BenchmarkListPage$", listBenchtime, cfg.serverCount},
-		{"Users.Get against a trivial handler", "^BenchmarkUsersGetFloor$", floorBenchtime, cfg.rounds},
-		{"Messages.Send against a trivial handler", "^BenchmarkMessagesSendFloor$", sendBenchtime, cfg.rounds},
-		{"the memory of a stored message", "^BenchmarkStoredMessageMemory$", "1x", cfg.serverCount},
-		{"sends with the state kept", "^BenchmarkSendKept$", keptBenchtime, cfg.serverCount},
-		{"sends to a data directory and to memory, side by side", "^BenchmarkSendDataDir$", sideBenchtime, cfg.rounds},
-		{"replaying 100,000 messages", "^BenchmarkReplay$", "1x", cfg.serverCount},
+		{"chattest throughput", "^BenchmarkServerThroughput$", cfg.benchtime, cfg.serverCount, false},
+		{"a list page at 1,000 and 100,000 items stored", "^BenchmarkListPage$", listBenchtime, cfg.serverCount, false},
+		{"Users.Get against a trivial handler", "^BenchmarkUsersGetFloor$", floorBenchtime, cfg.rounds, false},
+		{"Messages.Send against a trivial handler", "^BenchmarkMessagesSendFloor$", sendBenchtime, cfg.rounds, false},
+		{"the memory of a stored message", "^BenchmarkStoredMessageMemory$", "1x", cfg.serverCount, false},
+		{"sends with the state kept", "^BenchmarkSendKept$", keptBenchtime, cfg.serverCount, true},
+		{"sends to a data directory and to memory, side by side", "^BenchmarkSendDataDir$", sideBenchtime, cfg.rounds, true},
+		{"replaying 100,000 messages", "^BenchmarkReplay$", "1x", cfg.serverCount, false},
 	} {
 		progress(start, "%s, %d runs", b.what, b.count)
-		if err := bench(res, bin, b.pattern, b.benchtime, b.count); err != nil {
+		run := bin
+		if b.platform {
+			run = platformBin
+		}
+		if err := bench(res, run, b.pattern, b.benchtime, b.count); err != nil {
 			return err
 		}
 	}
@@ -87,14 +93,14 @@ func runChattest(res results, bin string, cfg config, start time.Time) error {
 func writeChattest(w func(string, ...any), res results, cfg config, check func(bool) string) {
 	w("\n## chattest\n\n")
 	w("Through the SDK against one `chattest.NewServer()` (HTTPS, HTTP/2), medians of %d runs unless said otherwise. ", cfg.serverCount)
-	w("Each is a benchmark of `./chattest`; to run one alone:\n\n```sh\n")
+	w("Each is a benchmark of `./chattest`, or of the local platform's `./platform` in `cmd/chattest` (its module); to run one alone:\n\n```sh\n")
 	w("go test ./chattest -run '^$' -bench '^BenchmarkServerThroughput$' -count %d\n", cfg.serverCount)
 	w("go test ./chattest -run '^$' -bench '^BenchmarkListPage$' -benchtime %s -count %d\n", listBenchtime, cfg.serverCount)
 	w("go test ./chattest -run '^$' -bench '^BenchmarkUsersGetFloor$' -benchtime %s -count %d\n", floorBenchtime, cfg.rounds)
 	w("go test ./chattest -run '^$' -bench '^BenchmarkMessagesSendFloor$' -benchtime %s -count %d\n", sendBenchtime, cfg.rounds)
 	w("go test ./chattest -run '^$' -bench '^BenchmarkStoredMessageMemory$' -benchtime 1x -count %d\n", cfg.serverCount)
-	w("go test ./chattest -run '^$' -bench '^BenchmarkSendKept$' -benchtime %s -count %d\n", keptBenchtime, cfg.serverCount)
-	w("go test ./chattest -run '^$' -bench '^BenchmarkSendDataDir$' -benchtime %s -count %d\n", sideBenchtime, cfg.rounds)
+	w("(cd cmd/chattest && go test ./platform -run '^$' -bench '^BenchmarkSendKept$' -benchtime %s -count %d)\n", keptBenchtime, cfg.serverCount)
+	w("(cd cmd/chattest && go test ./platform -run '^$' -bench '^BenchmarkSendDataDir$' -benchtime %s -count %d)\n", sideBenchtime, cfg.rounds)
 	w("go test ./chattest -run '^$' -bench '^BenchmarkReplay$' -benchtime 1x -count %d\n", cfg.serverCount)
 	w("```\n\n")
 

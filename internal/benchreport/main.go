@@ -135,10 +135,11 @@ func run(cfg config) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	sdkBin, serverBin := filepath.Join(dir, "chat.test"), filepath.Join(dir, "chattest.test")
-	for _, b := range []struct{ bin, pkg string }{{sdkBin, "."}, {serverBin, "./chattest"}} {
-		progress(start, "building the test binary of %s", b.pkg)
+	sdkBin, serverBin, platformBin := filepath.Join(dir, "chat.test"), filepath.Join(dir, "chattest.test"), filepath.Join(dir, "platform.test")
+	for _, b := range []struct{ bin, module, pkg string }{{sdkBin, ".", "."}, {serverBin, ".", "./chattest"}, {platformBin, "cmd/chattest", "./platform"}} {
+		progress(start, "building the test binary of %s", filepath.Join(b.module, b.pkg))
 		cmd := exec.Command("go", "test", "-c", "-o", b.bin, b.pkg)
+		cmd.Dir = b.module // the local platform is a module of its own
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 		if err := cmd.Run(); err != nil {
 			return fmt.Errorf("go test -c %s: %w", b.pkg, err)
@@ -162,7 +163,7 @@ func run(cfg config) error {
 	if err := bench(res, sdkBin, "^BenchmarkIterateMessages$", "1x", cfg.iterCount); err != nil {
 		return err
 	}
-	if err := runChattest(res, serverBin, cfg, start); err != nil { // chattest.go
+	if err := runChattest(res, serverBin, platformBin, cfg, start); err != nil { // chattest.go
 		return err
 	}
 

@@ -1,13 +1,16 @@
 // Package faketest is what the end-to-end tests share, in package chat
-// and in chattest's tests: they drive a chat.Client over real HTTP
+// in chattest's tests and in the local platform's: they drive a chat.Client over real HTTP
 // against chattest's fake of the API. (Package wiretest is the harness of
 // the tests against a mock transport.) Package chattest's own internal
 // tests cannot import it: it imports chattest.
 package faketest
 
 import (
+	"context"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -127,4 +130,41 @@ func RequireImportError(t testing.TB, err error, code string) *chat.ImportError 
 	assert.Equal(t, code, ie.Code)
 	assert.NotEmpty(t, ie.Message)
 	return ie
+}
+
+// InParallel calls do with 0 to n-1, from goroutines at a time, and
+// returns the first error; a goroutine stops at its first error.
+func InParallel(n, goroutines int, do func(i int) error) error {
+	var next atomic.Int64
+	errs := make(chan error, goroutines)
+	for range goroutines {
+		go func() {
+			for i := next.Add(1) - 1; i < int64(n); i = next.Add(1) - 1 {
+				if err := do(int(i)); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	var err error
+	for range goroutines {
+		if e := <-errs; e != nil && err == nil {
+			err = e
+		}
+	}
+	return err
+}
+
+// SendMany sends n messages from alice to bob through c, from goroutines
+// at a time.
+func SendMany(c *chat.Client, n, goroutines int) error {
+	return InParallel(n, goroutines, func(i int) error {
+		_, err := c.Messages.Send(context.Background(), &chat.SendMessageRequest{
+			Receiver: "bob", ReceiverType: chat.ReceiverUser,
+			Data: chat.MessageData{Text: "Hello, Bob! This is message " + strconv.Itoa(i)},
+		}, chat.OnBehalfOf("alice"))
+		return err
+	})
 }

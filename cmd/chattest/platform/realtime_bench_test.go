@@ -1,4 +1,4 @@
-package chattest_test
+package platform_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/cmd/chattest/platform"
 )
 
 // BenchmarkLiveDelivery measures what a live receiver costs a send, in the
@@ -18,7 +19,7 @@ import (
 func BenchmarkLiveDelivery(b *testing.B) {
 	for _, mode := range []string{"offline", "online", "received"} {
 		b.Run(mode, func(b *testing.B) {
-			srv := chattest.NewServer()
+			srv := chattest.NewServer(platform.WithWebSocket())
 			defer srv.Close()
 			seed(srv, "alice", "bob")
 			client := srv.Client()

@@ -1,4 +1,4 @@
-package chattest_test
+package platform_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package chattest
+package platform
 
 import (
 	"encoding/binary"

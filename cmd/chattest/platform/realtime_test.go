@@ -1,4 +1,4 @@
-package chattest_test
+package platform_test
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/cmd/chattest/platform"
 )
 
 // frameTimeout bounds the wait for a frame the test expects.
@@ -163,7 +164,7 @@ func TestRealtimeAuthentication(t *testing.T) {
 	jwt := r.body["data"].(map[string]any)["jwt"].(string)
 	head, rest, _ := strings.Cut(jwt, ".")
 	claims, sig, _ := strings.Cut(rest, ".")
-	other := chattest.NewServer()
+	other := chattest.NewServer(platform.WithWebSocket())
 	defer other.Close()
 	other.AddUser(chat.User{UID: "alice"})
 	otherTok, err := other.Client().AuthTokens.Create(t.Context(), "alice", nil)

@@ -1,4 +1,4 @@
-package chattest
+package platform
 
 import (
 	"bytes"
@@ -19,39 +19,49 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/chattest"
 )
 
 // modes are the two ways a data directory syncs its log.
-var modes = map[string][]Option{
-	"background sync": nil,
-	"sync each":       {WithDataDirSync()},
+var modes = map[string]durability{
+	"background sync": {},
+	"sync each":       {syncEach: true},
 }
 
-// crash stops the server's journal as a crash would: its writer stops
-// and its files close, nothing copied into the database that a
-// checkpoint had not started to copy. It returns the log file being
-// written, the end of its records, the number of the next change and how
-// many changes logged were not copied.
-func crash(t *testing.T, srv *Server) (path string, end int64, next uint64, unsaved int) {
+// openDir opens a server on the data directory dir, synced as dur says,
+// and returns it with the directory's store.
+func openDir(t *testing.T, dir string, dur durability) (*chattest.Server, *dataDir) {
 	t.Helper()
-	j := srv.st.journal
-	close(j.work)
-	<-j.stopped
-	if j.quit != nil {
-		close(j.quit)
-		<-j.syncStopped
+	d := &dataDir{dir: dir, dur: dur}
+	srv, err := chattest.OpenServer(chattest.WithStore(d))
+	require.NoError(t, err)
+	return srv, d
+}
+
+// crash stops the directory as a crash would, then closes the server:
+// the background sync stops and the files close, nothing copied into the
+// database that a checkpoint had not started to copy. It returns the log
+// file being written, the end of its records, the number of the next
+// change and how many changes logged were not copied.
+func crash(t *testing.T, srv *chattest.Server, d *dataDir) (path string, end int64, next uint64, unsaved int) {
+	t.Helper()
+	if d.quit != nil {
+		close(d.quit)
+		<-d.syncStopped
 	}
-	if j.copying != nil {
-		<-j.copying
+	d.mu.Lock()
+	if d.copying != nil {
+		<-d.copying
 	}
-	w := j.logs[j.active]
-	path, end, next, unsaved = w.path, w.off, j.written, len(j.unsaved)
-	require.NoError(t, j.logs[0].close())
-	require.NoError(t, j.logs[1].close())
-	require.NoError(t, j.db.Close())
-	srv.h.halt()
-	srv.ts.Close()
-	srv.mts.Close()
+	d.closed = true // the server's Close finds it closed
+	w := d.logs[d.active]
+	path, end, next, unsaved = w.path, w.off, d.held, len(d.unsaved)
+	require.NoError(t, d.logs[0].close())
+	require.NoError(t, d.logs[1].close())
+	require.NoError(t, d.db.Close())
+	d.mu.Unlock()
+	d.quit = nil
+	srv.Close()
 	return path, end, next, unsaved
 }
 
@@ -98,26 +108,24 @@ func walRecord(seq uint64, ch string, torn bool) []byte {
 // opens, and the file torn is filled with zeros, so that the record after
 // the tear, numbered as the next change, is never read.
 func TestLoggedChangesSurviveACrash(t *testing.T) {
-	for mode, opts := range modes {
+	for mode, dur := range modes {
 		for name, torn := range map[string]bool{"whole": false, "torn record after": true} {
 			t.Run(mode+"/"+name, func(t *testing.T) {
 				dir := t.TempDir()
-				srv, err := OpenServer(append([]Option{WithDataDir(dir)}, opts...)...)
-				require.NoError(t, err)
-				srv.st.journal.wmu.Lock()
-				srv.st.journal.checkpointAt = 2 << 10 // a checkpoint every few changes
-				srv.st.journal.wmu.Unlock()
+				srv, d := openDir(t, dir, dur)
+				d.mu.Lock()
+				d.checkpointAt = 2 << 10 // a checkpoint every few changes
+				d.mu.Unlock()
 				c := srv.Client(chat.WithoutRetries())
 				const n = 120
 				createUsers(t, c, n)
-				j := srv.st.journal
-				j.wmu.Lock()
-				j.checkpointAt = 1 << 40 // the last change stays in the log only
-				j.wmu.Unlock()
-				_, err = c.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "last", Name: "Last"})
+				d.mu.Lock()
+				d.checkpointAt = 1 << 40 // the last change stays in the log only
+				d.mu.Unlock()
+				_, err := c.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "last", Name: "Last"})
 				require.NoError(t, err)
 				c.CloseIdleConnections()
-				path, end, next, unsaved := crash(t, srv)
+				path, end, next, unsaved := crash(t, srv, d)
 				require.NotZero(t, unsaved, "changes logged since the last checkpoint")
 				if torn {
 					f, err := os.OpenFile(path, os.O_WRONLY, 0)
@@ -130,8 +138,7 @@ func TestLoggedChangesSurviveACrash(t *testing.T) {
 					require.NoError(t, f.Close())
 				}
 
-				again, err := OpenServer(append([]Option{WithDataDir(dir)}, opts...)...)
-				require.NoError(t, err)
+				again, d := openDir(t, dir, dur)
 				defer again.Close()
 				for i := range n {
 					u, ok := again.User("u" + strconv.Itoa(i))
@@ -143,8 +150,9 @@ func TestLoggedChangesSurviveACrash(t *testing.T) {
 				assert.True(t, ok)
 				_, ok = again.User("ghost")
 				assert.False(t, ok, "a record after a torn one")
-				j = again.st.journal
-				assert.Zero(t, j.logs[j.active].off, "the log was copied into the database")
+				d.mu.Lock()
+				assert.Zero(t, d.logs[d.active].off, "the log was copied into the database")
+				d.mu.Unlock()
 				if torn {
 					b, err := os.ReadFile(path)
 					require.NoError(t, err)
@@ -160,17 +168,15 @@ func TestLoggedChangesSurviveACrash(t *testing.T) {
 // as the crash left it (the files copied while the checkpoint waits for
 // the database) opens with the changes of both, in order.
 func TestChangesOfBothLogFilesSurviveACrash(t *testing.T) {
-	for mode, opts := range modes {
+	for mode, dur := range modes {
 		t.Run(mode, func(t *testing.T) {
 			dir := t.TempDir()
-			srv, err := OpenServer(append([]Option{WithDataDir(dir)}, opts...)...)
-			require.NoError(t, err)
+			srv, d := openDir(t, dir, dur)
 			defer srv.Close()
-			j := srv.st.journal
-			j.wmu.Lock()
-			j.checkpointAt = 2 << 10
-			j.wmu.Unlock()
-			tx, err := j.db.Begin(true) // the checkpoint waits for it
+			d.mu.Lock()
+			d.checkpointAt = 2 << 10
+			d.mu.Unlock()
+			tx, err := d.db.Begin(true) // the checkpoint waits for it
 			require.NoError(t, err)
 			defer tx.Rollback() // on failure, before the server closes
 			c := srv.Client(chat.WithoutRetries())
@@ -178,9 +184,9 @@ func TestChangesOfBothLogFilesSurviveACrash(t *testing.T) {
 			ctx := context.Background()
 			created := 0
 			for ; ; created++ {
-				j.mu.Lock()
-				other := j.active == 1
-				j.mu.Unlock()
+				d.mu.Lock()
+				other := d.active == 1
+				d.mu.Unlock()
 				if other {
 					break
 				}
@@ -192,28 +198,25 @@ func TestChangesOfBothLogFilesSurviveACrash(t *testing.T) {
 				require.NoError(t, err)
 				created++
 			}
-			j.wmu.Lock()
-			assert.False(t, j.copied(), "the checkpoint waits")
-			j.mu.Lock()
-			written := j.written
-			j.mu.Unlock()
+			d.mu.Lock()
+			assert.False(t, d.copied(), "the checkpoint waits")
+			written := d.held
 			crashed := t.TempDir()
 			for _, name := range append([]string{dbFile}, walFiles[:]...) {
 				b, err := os.ReadFile(filepath.Join(dir, name))
 				require.NoError(t, err)
 				require.NoError(t, os.WriteFile(filepath.Join(crashed, name), b, 0o600))
 			}
-			j.wmu.Unlock()
+			d.mu.Unlock()
 			require.NoError(t, tx.Rollback())
 
-			again, err := OpenServer(append([]Option{WithDataDir(crashed)}, opts...)...)
-			require.NoError(t, err)
+			again, d2 := openDir(t, crashed, dur)
 			defer again.Close()
 			for i := range created {
 				_, ok := again.User("u" + strconv.Itoa(i))
 				assert.True(t, ok, "u%d", i)
 			}
-			all, err := again.st.journal.changes()
+			all, err := d2.Changes()
 			require.NoError(t, err)
 			assert.Len(t, all, int(written), "every change, once")
 		})
@@ -224,8 +227,7 @@ func TestChangesOfBothLogFilesSurviveACrash(t *testing.T) {
 // lost between them) is an error naming it, not a state with a hole.
 func TestLogWithAGapIsAnError(t *testing.T) {
 	dir := t.TempDir()
-	srv, err := OpenServer(WithDataDir(dir))
-	require.NoError(t, err)
+	srv, _ := openDir(t, dir, durability{})
 	c := srv.Client()
 	for _, uid := range []string{"alice", "bob"} {
 		_, err := c.Users.Create(context.Background(), &chat.CreateUserRequest{UID: uid, Name: uid})
@@ -239,7 +241,7 @@ func TestLogWithAGapIsAnError(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, w.write(5, [][]byte{[]byte(`{"method":"GET","path":"/v3/users"}`)}))
 	require.NoError(t, w.close())
-	_, err = OpenServer(WithDataDir(dir))
+	_, err = chattest.OpenServer(WithDataDir(dir))
 	require.ErrorContains(t, err, "the log "+path+" is damaged: its changes start at 6, after the 2 of the database and the log")
 }
 
@@ -252,17 +254,14 @@ type syncs struct {
 	err   error
 }
 
-func (s *syncs) durability(every time.Duration) Option {
-	return func(c *config) {
-		c.durability.every = every
-		c.durability.sync = func(f *os.File) error {
-			s.calls <- f.Name()
-			if s.hold != nil {
-				<-s.hold
-			}
-			return s.err
+func (s *syncs) durability(syncEach bool, every time.Duration) durability {
+	return durability{syncEach: syncEach, every: every, sync: func(f *os.File) error {
+		s.calls <- f.Name()
+		if s.hold != nil {
+			<-s.hold
 		}
-	}
+		return s.err
+	}}
 }
 
 // next returns the file of the next sync, within a minute.
@@ -282,15 +281,14 @@ func (s *syncs) next(t *testing.T) string {
 func TestChangesAreAnsweredBeforeTheirSync(t *testing.T) {
 	dir := t.TempDir()
 	s := &syncs{calls: make(chan string, 100), hold: make(chan struct{})}
-	srv, err := OpenServer(WithDataDir(dir), s.durability(time.Millisecond))
-	require.NoError(t, err)
+	srv, _ := openDir(t, dir, s.durability(false, time.Millisecond))
 	defer srv.Close()
 	defer close(s.hold)
 	c := srv.Client(chat.WithoutRetries())
 	defer c.CloseIdleConnections()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	_, err = c.Users.Create(ctx, &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
+	_, err := c.Users.Create(ctx, &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
 	require.NoError(t, err, "answered while the sync is held")
 	assert.Equal(t, filepath.Join(dir, walFiles[0]), s.next(t), "the background sync")
 }
@@ -300,28 +298,25 @@ func TestChangesAreAnsweredBeforeTheirSync(t *testing.T) {
 func TestCloseSyncsTheLog(t *testing.T) {
 	dir := t.TempDir()
 	s := &syncs{calls: make(chan string, 100)}
-	srv, err := OpenServer(WithDataDir(dir), s.durability(time.Hour))
-	require.NoError(t, err)
+	srv, _ := openDir(t, dir, s.durability(false, time.Hour))
 	c := srv.Client(chat.WithoutRetries())
-	_, err = c.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
+	_, err := c.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
 	require.NoError(t, err)
 	c.CloseIdleConnections()
 	assert.Empty(t, s.calls, "synced before the close")
-	require.NoError(t, srv.h.Close())
 	srv.Close()
 	assert.Equal(t, filepath.Join(dir, walFiles[0]), s.next(t))
 }
 
-// With WithDataDirSync, a change is answered once its write is synced.
+// With SyncEachChange, a change is answered once its write is synced.
 func TestSyncEachSyncsBeforeAnswering(t *testing.T) {
 	dir := t.TempDir()
 	s := &syncs{calls: make(chan string, 100)}
-	srv, err := OpenServer(WithDataDir(dir), WithDataDirSync(), s.durability(time.Hour))
-	require.NoError(t, err)
+	srv, _ := openDir(t, dir, s.durability(true, time.Hour))
 	defer srv.Close()
 	c := srv.Client(chat.WithoutRetries())
 	defer c.CloseIdleConnections()
-	_, err = c.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
+	_, err := c.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
 	require.NoError(t, err)
 	select {
 	case name := <-s.calls:
@@ -331,48 +326,39 @@ func TestSyncEachSyncsBeforeAnswering(t *testing.T) {
 	}
 }
 
-// A sync that fails stops the journal: with WithDataDirSync the change
+// A sync that fails stops the directory: with SyncEachChange the change
 // whose sync failed answers 500; in the background, the change written
 // before is answered, and those that follow the failure answer 500.
-func TestFailedSyncStopsTheJournal(t *testing.T) {
-	for mode, opts := range modes {
+func TestFailedSyncStopsTheDataDir(t *testing.T) {
+	for mode, dur := range modes {
 		t.Run(mode, func(t *testing.T) {
 			s := &syncs{calls: make(chan string, 100), hold: make(chan struct{}), err: errors.New("the disk is gone")}
-			srv, err := OpenServer(append([]Option{WithDataDir(t.TempDir()), s.durability(time.Millisecond)}, opts...)...)
-			require.NoError(t, err)
+			srv, d := openDir(t, t.TempDir(), s.durability(dur.syncEach, time.Millisecond))
 			defer srv.Close()
 			c := srv.Client(chat.WithoutRetries())
 			defer c.CloseIdleConnections()
 			ctx := context.Background()
-			if mode == "sync each" {
+			if dur.syncEach {
 				close(s.hold)
 			} else {
-				_, err = c.Users.Create(ctx, &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
+				_, err := c.Users.Create(ctx, &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
 				require.NoError(t, err, "answered while the sync is held")
 				s.next(t)
 				close(s.hold)
-				failed := make(chan struct{})
-				go func() {
-					j := srv.st.journal
-					j.mu.Lock()
-					for j.err == nil {
-						j.cond.Wait()
-					}
-					j.mu.Unlock()
-					close(failed)
-				}()
 				select {
-				case <-failed:
+				case <-d.syncStopped: // it stops at the failure
 				case <-time.After(time.Minute):
-					t.Fatal("the failed sync did not stop the journal within a minute")
+					t.Fatal("the background sync did not stop within a minute of its failure")
 				}
 			}
-			_, err = c.Users.Create(ctx, &chat.CreateUserRequest{UID: "bob", Name: "Bob"})
-			var apiErr *chat.Error
-			require.ErrorAs(t, err, &apiErr)
-			assert.Equal(t, http.StatusInternalServerError, apiErr.StatusCode)
-			assert.True(t, strings.Contains(apiErr.Message, "could not be saved"), apiErr.Message)
-			assert.Contains(t, srv.st.journal.failed().Error(), "the disk is gone")
+			for _, uid := range []string{"bob", "carol"} {
+				_, err := c.Users.Create(ctx, &chat.CreateUserRequest{UID: uid, Name: uid})
+				var apiErr *chat.Error
+				require.ErrorAs(t, err, &apiErr)
+				assert.Equal(t, http.StatusInternalServerError, apiErr.StatusCode)
+				assert.True(t, strings.Contains(apiErr.Message, "could not be kept"), apiErr.Message)
+				assert.Contains(t, apiErr.DevMessage, "the disk is gone")
+			}
 		})
 	}
 }

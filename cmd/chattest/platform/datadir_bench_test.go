@@ -1,4 +1,4 @@
-package chattest_test
+package platform_test
 
 import (
 	"testing"
@@ -6,13 +6,15 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/cmd/chattest/platform"
+	"github.com/chatrest/chat/internal/faketest"
 )
 
 // BenchmarkSendDataDir sends messages through the SDK from 32 goroutines
 // to three servers side by side: one keeping its state in memory only,
 // one in a data directory (its log synced in the background, the
 // default) and one in a data directory synced before each answer
-// (WithDataDirSync). The sends go in batches of 256 that take turns among
+// (SyncEachChange). The sends go in batches of 256 that take turns among
 // the three (which goes first turns too), so that all see the same load
 // on the machine. It reports each one's sends a second, and datadir/memory
 // and datadir-sync/memory: a data directory's rate as a share of the
@@ -21,12 +23,12 @@ func BenchmarkSendDataDir(b *testing.B) {
 	const batch, goroutines = 256, 32
 	memory := chattest.NewServer()
 	defer memory.Close()
-	kept, err := chattest.OpenServer(chattest.WithDataDir(b.TempDir()))
+	kept, err := chattest.OpenServer(platform.WithDataDir(b.TempDir()))
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer kept.Close()
-	synced, err := chattest.OpenServer(chattest.WithDataDir(b.TempDir()), chattest.WithDataDirSync())
+	synced, err := chattest.OpenServer(platform.WithDataDir(b.TempDir(), platform.SyncEachChange()))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -37,7 +39,7 @@ func BenchmarkSendDataDir(b *testing.B) {
 		seed(srv, "alice", "bob")
 		clients[i] = srv.Client()
 		defer clients[i].CloseIdleConnections()
-		if err := sendMany(clients[i], batch, goroutines); err != nil { // the connections made
+		if err := faketest.SendMany(clients[i], batch, goroutines); err != nil { // the connections made
 			b.Fatal(err)
 		}
 	}
@@ -47,7 +49,7 @@ func BenchmarkSendDataDir(b *testing.B) {
 		for k := range servers {
 			i := (n + k) % len(servers)
 			start := time.Now()
-			if err := sendMany(clients[i], batch, goroutines); err != nil {
+			if err := faketest.SendMany(clients[i], batch, goroutines); err != nil {
 				b.Fatal(err)
 			}
 			spent[i] += time.Since(start)

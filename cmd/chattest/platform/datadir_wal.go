@@ -1,4 +1,4 @@
-package chattest
+package platform
 
 import (
 	"encoding/binary"
@@ -15,7 +15,7 @@ import (
 // in advance, so that a sync flushes data and no file size. By default
 // the log is synced in the background, at least every syncEvery (and a
 // kill of the process loses nothing written: the kernel holds it); with
-// WithDataDirSync, each batch is synced before its changes are answered,
+// SyncEachChange, each batch is synced before its changes are answered,
 // one fdatasync, where a bbolt transaction costs two (its pages, then its
 // meta page).
 //
@@ -25,7 +25,7 @@ import (
 // and the writer goes on in the other file, from its start: its changes
 // were copied by the checkpoint before, which must have ended (else the
 // writer stays in its file, which grows). The changes logged are also
-// copied when the journal is read or closed, and when the directory is
+// copied when the changes are read or the directory closed, and when it is
 // opened. The file left behind is synced before the other is written, so
 // that a machine crash never keeps the later changes of the other without
 // these: the changes the two hold beyond the database always follow each
@@ -59,7 +59,7 @@ const (
 var walTable = crc32.MakeTable(crc32.Castagnoli)
 
 // wal is one file of the write-ahead log of a data directory. Its methods
-// but sync are called by one goroutine at a time: the journal's writer.
+// but sync are called with the directory's lock held.
 type wal struct {
 	f    *os.File
 	path string

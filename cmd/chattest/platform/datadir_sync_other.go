@@ -1,6 +1,6 @@
 //go:build !linux
 
-package chattest
+package platform
 
 import "os"
 

@@ -1,8 +1,9 @@
-package chattest
+package platform
 
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -12,8 +13,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	bolt "go.etcd.io/bbolt"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/chattest"
 )
 
 // keptDir returns a closed data directory holding users and messages over
@@ -21,7 +24,7 @@ import (
 func keptDir(t *testing.T) (dir string, db []byte) {
 	t.Helper()
 	dir = t.TempDir()
-	srv, err := OpenServer(WithDataDir(dir))
+	srv, err := chattest.OpenServer(WithDataDir(dir))
 	require.NoError(t, err)
 	c := srv.Client()
 	ctx := context.Background()
@@ -67,7 +70,7 @@ func TestDamagedDatabaseIsAnError(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			require.NoError(t, os.WriteFile(path, tc.content, 0o600))
-			_, err := OpenServer(WithDataDir(dir))
+			_, err := chattest.OpenServer(WithDataDir(dir))
 			require.ErrorContains(t, err, "the database "+path+" is damaged: ")
 			assert.Contains(t, err.Error(), tc.why)
 			assert.Contains(t, err.Error(), "Restore it from a backup, or move it away")
@@ -96,7 +99,7 @@ func TestOverwrittenPagesNeverCrash(t *testing.T) {
 			b = b[:r.IntN(len(b))]
 		}
 		require.NoError(t, os.WriteFile(path, b, 0o600))
-		srv, err := OpenServer(WithDataDir(dir))
+		srv, err := chattest.OpenServer(WithDataDir(dir))
 		if err != nil {
 			failed++
 			assert.Contains(t, err.Error(), path)
@@ -105,4 +108,48 @@ func TestOverwrittenPagesNeverCrash(t *testing.T) {
 		srv.Close()
 	}
 	assert.NotZero(t, failed, "the damage was seen")
+}
+
+// A data directory whose changes are not numbered 1, 2, 3... (a key of
+// another length, a gap) is refused with an error, never a panic.
+func TestDataDirWithStrayKeysIsRefused(t *testing.T) {
+	for name, key := range map[string][]byte{"short key": {7}, "gap": binary.BigEndian.AppendUint64(nil, 5)} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			srv, err := chattest.OpenServer(WithDataDir(dir))
+			require.NoError(t, err)
+			c := srv.Client()
+			_, err = c.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
+			require.NoError(t, err)
+			c.CloseIdleConnections()
+			srv.Close()
+
+			db, err := bolt.Open(filepath.Join(dir, dbFile), 0o600, nil)
+			require.NoError(t, err)
+			require.NoError(t, db.Update(func(tx *bolt.Tx) error {
+				return tx.Bucket(changesBucket).Put(key, []byte(`{"method":"GET","path":"/v3/users"}`))
+			}))
+			require.NoError(t, db.Close())
+
+			_, err = chattest.OpenServer(WithDataDir(dir))
+			assert.ErrorContains(t, err, "change 2 is missing or out of order")
+		})
+	}
+}
+
+// A directory in use by another server, or holding the state of another
+// app, is refused with an error that says so.
+func TestDataDirInUseOrOfAnotherApp(t *testing.T) {
+	dir := t.TempDir()
+	first, err := chattest.OpenServer(WithDataDir(dir))
+	require.NoError(t, err)
+	_, err = chattest.OpenServer(WithDataDir(dir))
+	assert.EqualError(t, err, "chattest: the data directory "+dir+" is in use by another server")
+	first.Close()
+
+	_, err = chattest.OpenServer(chattest.WithAppID("other"), WithDataDir(dir))
+	assert.EqualError(t, err, `chattest: the data directory `+dir+` holds the state of app "test-app", not of "other"`)
+	again, err := chattest.OpenServer(WithDataDir(dir))
+	require.NoError(t, err, "a refused opening leaves the directory closed")
+	again.Close()
 }

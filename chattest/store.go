@@ -1,0 +1,150 @@
+package chattest
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// A Store keeps a server's state outside its memory, so that a server
+// opened on the store later, even after this one was killed, starts with
+// the state this one had: users, keys, tokens, groups, messages,
+// conversations and read marks, webhooks, everything the fake serves, and
+// what the seeding methods stored. Attach one with [WithStore]; the local
+// platform's data directory (github.com/chatrest/chat/cmd/chattest/platform)
+// is a Store on disk.
+//
+// A store keeps two things, both opaque to it: a few named values of the
+// server (the app id, the creation time, the key that signs the client
+// API's jwts, the server's own credentials), and every change the state
+// went through, in order, each a JSON document: each request of the chat,
+// management and client APIs that may have changed the state, each call
+// of a seeding method, and what the client API's websockets change. A
+// change is numbered from 0 in the order the server made it.
+//
+// The server calls Open once, before it serves; then Append, from one
+// goroutine, one call at a time, and Changes from any; Close once, when
+// the server is closed.
+type Store interface {
+	// String names the store in errors, e.g. "the database
+	// /srv/chat/chattest.db".
+	String() string
+
+	// Open reads the store. It keeps each value of defaults whose name
+	// it does not hold yet, and returns every value it holds (those it
+	// kept included) and every change it holds, in order.
+	Open(defaults map[string][]byte) (values map[string][]byte, changes [][]byte, err error)
+
+	// Append keeps changes, the first of them numbered first, after
+	// those the store holds: the changes that concurrent requests made,
+	// together. The requests that made them are answered once it returns
+	// nil. An error stops the server's journal: a request that would
+	// change the state is answered 500 ERR_EXCEPTION from then on.
+	Append(first uint64, changes [][]byte) error
+
+	// Changes returns every change the store holds, in order, as
+	// appended: [Server.Export] writes them.
+	Changes() ([][]byte, error)
+
+	// Close keeps what was appended and releases the store.
+	Close() error
+}
+
+// WithStore keeps the server's state in s (see [Store]): opening the
+// server reads the state s holds, replays its changes at the times they
+// happened, through the same code, and serves on; every change is kept in
+// s before the request that made it is answered (a read waits until the
+// changes it may show are kept), and a receipt of the client API's
+// websocket before its next frame is read. A change that replays
+// otherwise than it happened fails the opening. Users whom the changes
+// leave online (the server was killed) go offline as of the last change.
+// The request log, faults, the rate limits' counts and webhook deliveries
+// are not kept: changes replay without being logged, limited or
+// delivered. The store also keeps the key that signs the client API's
+// jwts, so that the client SDKs' logins stay valid across restarts, and
+// the server's own API key and management credentials generated when it
+// was created, used unless [WithAPIKey] or [WithManagementCredentials]
+// give others.
+//
+// A store holds the state of one app: opening it for another app id fails.
+// Changes made with the server's own API key and management credentials
+// replay with those the server opening the store has. When the clock the
+// server starts with ([WithFastClock], or the real clock) reads earlier
+// than the last change, it is moved forward by whole minutes, so that time
+// does not go back; a [WithClock] clock is left as given.
+//
+// Use [OpenServer] or [OpenHandler], which report a store that cannot be
+// opened; [NewServer] and [NewHandler] answer every request with the error
+// instead. Close the server ([Server.Close], [Handler.Close]) to close the
+// store.
+func WithStore(s Store) Option { return func(c *config) { c.store = s } }
+
+// The names of the values a store keeps.
+const (
+	storeFormat      = "format"
+	storeApp         = "app"
+	storeCreated     = "created"
+	storeJWTKey      = "jwtKey"
+	storeCredentials = "credentials"
+)
+
+// openJournal opens the journal of the store s for appID, creating its
+// state with the creation time created when it is new, and returns it
+// with the changes the store holds.
+func openJournal(s Store, appID string, created time.Time) (*journal, []change, error) {
+	own := ownCredentials{APIKey: randomHex(), MgmtKey: randomHex(), MgmtSecret: randomHex()}
+	ownJSON, _ := json.Marshal(own) // strings always encode
+	values, kept, err := s.Open(map[string][]byte{
+		storeFormat:      fmt.Append(nil, stateFormat),
+		storeApp:         []byte(appID),
+		storeCreated:     []byte(created.Format(time.RFC3339Nano)),
+		storeJWTKey:      newJWTKey(),
+		storeCredentials: ownJSON,
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	j, changes, err := readStore(s, appID, values, kept)
+	if err != nil {
+		return nil, nil, errors.Join(err, s.Close())
+	}
+	return j, changes, nil
+}
+
+// readStore checks the values and changes the store s holds, and returns
+// its journal and the changes.
+func readStore(s Store, appID string, values map[string][]byte, kept [][]byte) (*journal, []change, error) {
+	damaged := func(format string, args ...any) error {
+		return fmt.Errorf("chattest: %s is damaged: %s. Restore it from a backup, or move it away to start anew", s, fmt.Sprintf(format, args...))
+	}
+	if f := string(values[storeFormat]); f != fmt.Sprint(stateFormat) {
+		return nil, nil, fmt.Errorf("chattest: %s holds a state of format %q; this chattest reads format %d", s, f, stateFormat)
+	}
+	if app := string(values[storeApp]); app != appID {
+		return nil, nil, fmt.Errorf("chattest: %s holds the state of app %q, not of %q", s, app, appID)
+	}
+	created, err := time.Parse(time.RFC3339Nano, string(values[storeCreated]))
+	if err != nil {
+		return nil, nil, damaged("its creation time is not readable: %v", err)
+	}
+	var own ownCredentials
+	if err := json.Unmarshal(values[storeCredentials], &own); err != nil || !validAPIKey(own.APIKey) || !validAPIKey(own.MgmtKey) || !validAPIKey(own.MgmtSecret) {
+		return nil, nil, damaged("its credentials are not readable")
+	}
+	jwtKey := values[storeJWTKey]
+	if len(jwtKey) == 0 {
+		return nil, nil, damaged("it has no key to sign the client API's jwts")
+	}
+	changes := make([]change, len(kept))
+	for i, b := range kept {
+		if err := json.Unmarshal(b, &changes[i]); err != nil {
+			return nil, nil, damaged("change %d is not readable: %v", i+1, err)
+		}
+	}
+	j := newJournal(s, appID, created, uint64(len(changes)))
+	j.jwtKey, j.own = jwtKey, own
+	j.work, j.stopped = make(chan struct{}, 1), make(chan struct{})
+	go j.writeLoop()
+	return j, changes, nil
+}
