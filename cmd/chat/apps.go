@@ -30,6 +30,8 @@ func (c *cli) appsListCmd() *cobra.Command {
 				return err
 			}
 			opts := &management.ListAppsOptions{SearchKey: search, PerPage: perPage(limit)}
+			// Every app's keys: shown once, by apps create.
+			c.hidden = append(c.hidden, "apiKeys")
 			return showList(c, cmd, limit, func(ctx context.Context) iter.Seq2[*management.App, error] {
 				return mc.Apps.All(ctx, opts)
 			}, []string{"ID", "NAME", "REGION", "STATE", "PLAN", "CREATED"}, func(a *management.App) []string {

@@ -53,7 +53,7 @@ func showOne[T any](c *cli, cmd *cobra.Command, call func(ctx context.Context) (
 		if err != nil {
 			return err
 		}
-		if err := printJSON(c.stdout, data, ""); err != nil {
+		if err := printJSON(c.stdout, redactJSON(data, c.hidden...), ""); err != nil {
 			return err
 		}
 		_, err = io.WriteString(c.stdout, "\n")
@@ -107,7 +107,7 @@ func showList[T any](c *cli, cmd *cobra.Command, limit int, walk func(ctx contex
 			if _, err := io.WriteString(c.stdout, sep); err != nil {
 				return err
 			}
-			if err := printJSON(c.stdout, raw, "  "); err != nil {
+			if err := printJSON(c.stdout, redactJSON(raw, c.hidden...), "  "); err != nil {
 				return err
 			}
 		} else {

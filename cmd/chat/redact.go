@@ -2,7 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
+	"net/url"
+	"slices"
+	"strings"
 	"sync"
 )
 
@@ -90,4 +94,105 @@ func (r *redactor) replaced(b []byte) []byte {
 		}
 	}
 	return b
+}
+
+// Credentials a service stores may come back in its answers: a webhook's or
+// a group's password, an app's access key. The command shows none of them,
+// in tables or with --json: hiddenMember reports whether a member of an
+// answer holds one, by its name.
+func hiddenMember(name string, extra []string) bool {
+	n := strings.ToLower(name)
+	if strings.HasSuffix(n, "password") || strings.HasSuffix(n, "secret") || n == "accesskey" {
+		return true
+	}
+	return slices.ContainsFunc(extra, func(e string) bool { return strings.EqualFold(e, name) })
+}
+
+// redactJSON returns the JSON raw with the value of every member that
+// hiddenMember(name, extra) reports replaced by "REDACTED", and the
+// password of every URL in a string replaced as url.URL.Redacted does.
+// Everything else stays byte for byte as it was. raw that is not JSON is
+// returned as it is, for the caller's decoding to refuse.
+func redactJSON(raw []byte, extra ...string) []byte {
+	type span struct {
+		start, end int
+		with       []byte
+	}
+	var (
+		edits []span
+		dec   = json.NewDecoder(bytes.NewReader(raw))
+		// stack holds, for each open container, whether it is an object
+		// and, for an object, whether its next token is a member's name.
+		stack []struct{ object, name bool }
+		// hideFrom is where the hidden value being read started, and
+		// hideDepth the depth of the stack it closes at; -1: none.
+		hideFrom, hideDepth = 0, -1
+		hideNext            bool
+	)
+	dec.UseNumber()
+	for {
+		before := int(dec.InputOffset())
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		after := int(dec.InputOffset())
+		// The token's first byte: past the separators before it.
+		start := before + bytes.IndexFunc(raw[before:after], func(r rune) bool { return !strings.ContainsRune(" \t\r\n:,", r) })
+		top := len(stack) - 1
+		if top >= 0 && stack[top].object && stack[top].name {
+			if _, isDelim := tok.(json.Delim); !isDelim {
+				stack[top].name = false
+				name, _ := tok.(string)
+				hideNext = hideDepth < 0 && hiddenMember(name, extra)
+				continue
+			}
+		}
+		if top >= 0 && stack[top].object {
+			stack[top].name = true // after this value, a name
+		}
+		hide := hideNext
+		hideNext = false
+		switch d, _ := tok.(json.Delim); d {
+		case '{', '[':
+			stack = append(stack, struct{ object, name bool }{d == '{', d == '{'})
+			if hide {
+				hideFrom, hideDepth = start, len(stack)-1
+			}
+		case '}', ']':
+			stack = stack[:len(stack)-1]
+			if len(stack) > 0 && stack[len(stack)-1].object {
+				stack[len(stack)-1].name = true
+			}
+			if len(stack) == hideDepth {
+				edits = append(edits, span{hideFrom, after, []byte(`"` + redacted + `"`)})
+				hideDepth = -1
+			}
+		default:
+			switch s, isString := tok.(string); {
+			case hide:
+				edits = append(edits, span{start, after, []byte(`"` + redacted + `"`)})
+			case isString && hideDepth < 0 && strings.Contains(s, "@"):
+				if u, err := url.Parse(s); err == nil && u.User != nil {
+					if _, hasPassword := u.User.Password(); hasPassword {
+						var buf bytes.Buffer
+						enc := json.NewEncoder(&buf)
+						enc.SetEscapeHTML(false)
+						enc.Encode(u.Redacted())
+						edits = append(edits, span{start, after, bytes.TrimSpace(buf.Bytes())})
+					}
+				}
+			}
+		}
+	}
+	if len(edits) == 0 {
+		return raw
+	}
+	out := make([]byte, 0, len(raw))
+	at := 0
+	for _, e := range edits {
+		out = append(append(out, raw[at:e.start]...), e.with...)
+		at = e.end
+	}
+	return append(out, raw[at:]...)
 }

@@ -37,6 +37,10 @@ type cli struct {
 	flagSet settings // the settings' flags; resolveSettings reads those given
 
 	settings *settings // the settings in force, once resolved
+
+	// hidden names the members of the answers shown with REDACTED beside
+	// the credentials hiddenMember always hides.
+	hidden []string
 }
 
 // usageError is a mistake in how the command was called: exit status 2.
@@ -120,7 +124,12 @@ Configuration: each setting comes from its flag, else its environment variable,
 else the selected profile of the configuration file (see "chat config --help"):
 %s
 Credentials are never printed: wherever an answer, an error or a log line would
-show the API key or the management key or secret, it shows REDACTED.
+show the API key or the management key or secret, it shows REDACTED; so do the
+credentials the service stores and sends back (webhook and group passwords, an
+app's access key, the keys apps list would show), in tables and --json alike.
+A new key or token is shown once, by the command that creates it; apikeys list
+and tokens list show the keys and tokens that apikeys delete and tokens delete
+revoke.
 
 Output: tables for people; --json prints what the API answered (the "data" of its
 answer: one object, or one JSON array holding every item of a list) for jq and

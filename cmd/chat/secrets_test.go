@@ -127,3 +127,108 @@ func TestCredentialsNeverShow(t *testing.T) {
 		}
 	}
 }
+
+// The credentials a server stores and sends back in its answers: a
+// webhook's Basic-auth password (in its own member and in its URL), a
+// group's password, an app's access key and the API keys of an app the
+// command did not create.
+const (
+	storedHookPassword  = "h00k-pa55w0rd-7e57"
+	storedURLPassword   = "ur1-pa55w0rd-7e57"
+	storedGroupPassword = "gr0up-pa55w0rd-7e57"
+	storedAccessKey     = "acce55-k3y-7e57c4a7"
+	storedAppKey        = "0th3r-4pp-k3y-7e57c4a7"
+	createdAppKey       = "n3w-4pp-k3y-7e57c4a7"
+	createdAPIKey       = "n3w-ap1-k3y-7e57c4a7"
+)
+
+// storingServer answers as a service that echoes the credentials it
+// stores: every answer holds them.
+func storingServer(t *testing.T) (url, caFile string) {
+	t.Helper()
+	hook := map[string]any{"id": "w", "name": "n", "webhookURL": "https://bob:" + storedURLPassword + "@hooks.example/x",
+		"useBasicAuth": true, "username": "bob", "password": storedHookPassword, "enabled": true}
+	app := func(key string) map[string]any {
+		return map[string]any{"id": "a", "name": "n", "region": "us", "state": "active", "accessKey": storedAccessKey,
+			"apiKeys": map[string]any{key: map[string]any{"apiKey": key, "name": "Rest API Key", "scope": "fullAccess"}}}
+	}
+	group := map[string]any{"guid": "g", "name": "n", "type": "password", "password": storedGroupPassword}
+	page := map[string]any{"pagination": map[string]any{"total": 1, "count": 1, "per_page": 100, "current_page": 1, "total_pages": 1}}
+	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var data any
+		switch p := r.URL.Path; {
+		case strings.HasSuffix(p, "/webhooks") && r.Method == http.MethodGet:
+			data = []any{hook}
+		case strings.Contains(p, "/webhooks"):
+			data = hook
+		case p == "/apps" && r.Method == http.MethodGet:
+			data = []any{app(storedAppKey)}
+		case p == "/apps":
+			data = app(createdAppKey)
+		case p == "/v3/groups" && r.Method == http.MethodGet:
+			data = []any{group}
+		case strings.HasPrefix(p, "/v3/groups"):
+			data = group
+		case p == "/v3/apikeys":
+			data = map[string]any{"apiKey": createdAPIKey, "name": "n", "scope": "authOnly"}
+		default:
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"data": data, "meta": page})
+	}))
+	t.Cleanup(ts.Close)
+	caFile = filepath.Join(t.TempDir(), "ca.pem")
+	require.NoError(t, os.WriteFile(caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ts.Certificate().Raw}), 0o644))
+	return ts.URL, caFile
+}
+
+// TestStoredCredentialsNeverShow: the credentials a service keeps and
+// echoes back (passwords, an app's access key and keys) show as REDACTED
+// in tables and in --json alike, while a key the command just created is
+// shown, once.
+func TestStoredCredentialsNeverShow(t *testing.T) {
+	dir := t.TempDir()
+	url, ca := storingServer(t)
+	env := append(baseEnv(dir), "CHAT_APP_ID=app", "CHAT_API_KEY="+testAPIKey, "CHAT_MGMT_KEY="+testMgmtKey,
+		"CHAT_MGMT_SECRET="+testMgmtSecret, "CHAT_BASE_URL="+url, "CHAT_CA_FILE="+ca, "CHAT_MGMT_BASE_URL="+url)
+	stored := []string{storedHookPassword, storedURLPassword, storedGroupPassword, storedAccessKey, storedAppKey}
+	for _, args := range [][]string{
+		{"webhooks", "list"}, {"webhooks", "get", "w"}, {"webhooks", "create", "w", "--name", "n", "--url", "https://hooks.example/x"},
+		{"webhooks", "update", "w", "--name", "n"}, {"apps", "list"}, {"apps", "create", "--name", "n", "--region", "us"},
+		{"groups", "list"}, {"groups", "get", "g"}, {"groups", "create", "g", "--name", "n", "--type", "public"},
+		{"groups", "update", "g", "--name", "n"}, {"apikeys", "create", "--name", "n"},
+	} {
+		for _, extra := range [][]string{nil, {"--json"}, {"--debug"}} {
+			args := append(slices.Clone(args), extra...)
+			t.Run(strings.Join(args, " "), func(t *testing.T) {
+				r := runChat(t, env, "", args...)
+				require.Equal(t, 0, r.code, r.stderr)
+				for _, secret := range stored {
+					assert.NotContains(t, r.stdout+r.stderr, secret)
+				}
+				if !slices.Contains(args, "--json") {
+					return
+				}
+				var v any
+				require.NoError(t, json.Unmarshal([]byte(r.stdout), &v), "--json prints JSON: %s", r.stdout)
+				switch args[0] {
+				case "webhooks":
+					assert.Contains(t, r.stdout, `"password": "REDACTED"`)
+					assert.Contains(t, r.stdout, `"webhookURL": "https://bob:xxxxx@hooks.example/x"`)
+					assert.Contains(t, r.stdout, `"username": "bob"`, "what is not a credential is kept")
+				case "groups":
+					assert.Contains(t, r.stdout, `"password": "REDACTED"`)
+				case "apps":
+					assert.Contains(t, r.stdout, `"accessKey": "REDACTED"`)
+					if args[1] == "create" {
+						assert.Contains(t, r.stdout, createdAppKey, "a new app's keys are shown once")
+					}
+				case "apikeys":
+					assert.Contains(t, r.stdout, createdAPIKey, "a new key is shown once")
+				}
+			})
+		}
+	}
+}
