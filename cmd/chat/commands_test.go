@@ -139,6 +139,19 @@ func TestExitStatusAndErrors(t *testing.T) {
 		assert.Empty(t, r.stdout)
 		assert.Contains(t, r.stderr, "404 ERR_UID_NOT_FOUND")
 	})
+	t.Run("API error of a list with --json", func(t *testing.T) {
+		r := f.run(t, []string{"users", "list", "--json"}, "CHAT_API_KEY=not-the-key")
+		assert.Equal(t, 1, r.code)
+		assert.Empty(t, r.stdout, "no JSON begun for a list that failed")
+		assert.Contains(t, r.stderr, "401 AUTH_ERR_APIKEY_NOT_FOUND")
+		assert.NotContains(t, r.stderr, "not-the-key")
+	})
+	t.Run("a bad --limit", func(t *testing.T) {
+		r := f.run(t, []string{"users", "list", "--json", "--limit", "-1"})
+		assert.Equal(t, 2, r.code)
+		assert.Empty(t, r.stdout)
+		assert.Contains(t, r.stderr, "--limit must not be negative")
+	})
 	t.Run("unknown flag", func(t *testing.T) {
 		r := f.run(t, []string{"users", "list", "--bogus"})
 		assert.Equal(t, 2, r.code)

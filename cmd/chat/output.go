@@ -77,16 +77,14 @@ func showList[T any](c *cli, cmd *cobra.Command, limit int, walk func(ctx contex
 			queue = append(queue, items...)
 		}
 	})
-	var t *table
-	if c.jsonOut {
-		if _, err := io.WriteString(c.stdout, "["); err != nil {
-			return err
-		}
-	} else {
-		t = newTable(c.stdout, headers...)
-	}
 	if limit < 0 {
 		return usageErrorf("--limit must not be negative")
+	}
+	// With --json the array opens with its first item (or closes empty at
+	// the end): a list whose first page fails prints nothing on stdout.
+	var t *table
+	if !c.jsonOut {
+		t = newTable(c.stdout, headers...)
 	}
 	n := 0
 	for v, err := range walk(ctx) {
@@ -102,7 +100,7 @@ func showList[T any](c *cli, cmd *cobra.Command, limit int, walk func(ctx contex
 			}
 			sep := ",\n  "
 			if n == 0 {
-				sep = "\n  "
+				sep = "[\n  "
 			}
 			if _, err := io.WriteString(c.stdout, sep); err != nil {
 				return err
@@ -118,7 +116,7 @@ func showList[T any](c *cli, cmd *cobra.Command, limit int, walk func(ctx contex
 		}
 	}
 	if c.jsonOut {
-		end := "]\n"
+		end := "[]\n"
 		if n > 0 {
 			end = "\n]\n"
 		}
