@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -112,7 +113,13 @@ func loadConfig(path string, warn io.Writer) (*configFile, error) {
 		fmt.Fprintf(warn, "chat: warning: %s may be read by other users (mode %v); it holds credentials: chmod 600 it\n", path, info.Mode().Perm())
 	}
 	md, err := toml.DecodeFile(path, &cf.profiles)
-	if err != nil {
+	var pe toml.ParseError
+	switch {
+	case errors.As(err, &pe):
+		// The parser's message may quote the text of a value, a
+		// credential perhaps: it is shown without what it quotes.
+		return nil, usageErrorf("reading %s: line %d (last key %q): %s", path, pe.Position.Line, pe.LastKey, quoted.ReplaceAllString(pe.Message, redacted))
+	case err != nil:
 		return nil, usageErrorf("reading %s: %v", path, err)
 	}
 	if keys := md.Undecoded(); len(keys) > 0 {
@@ -125,6 +132,9 @@ func loadConfig(path string, warn io.Writer) (*configFile, error) {
 	}
 	return cf, nil
 }
+
+// quoted matches the quoted text in a parser's message.
+var quoted = regexp.MustCompile(`"[^"]*"|'[^']*'`)
 
 // save writes the file atomically, readable by its owner only: a
 // temporary file beside it, synced, then renamed over it.

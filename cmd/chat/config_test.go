@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -82,4 +83,29 @@ func TestProfilesAndPrecedence(t *testing.T) {
 	r = runChat(t, env, "", "config", "set", "colour", "blue")
 	assert.Equal(t, 2, r.code)
 	assert.Contains(t, r.stderr, `unknown setting "colour"`)
+}
+
+// TestConfigErrorsShowNoCredential: a configuration file that does not
+// parse is reported by its line, never with the text of a value, which may
+// be a credential.
+func TestConfigErrorsShowNoCredential(t *testing.T) {
+	const key = "brokenfilekeyvalue7"
+	for i, line := range []string{
+		`api-key = ` + key,             // unquoted
+		`api-key = "` + key,            // unterminated
+		`api-key = "` + key + `" tail`, // text after the value
+		`mgmt-secret = ` + key + `x y`,
+	} {
+		t.Run(fmt.Sprint(i), func(t *testing.T) { // a name without the key: it names the temporary directory
+			dir := t.TempDir()
+			path := filepath.Join(dir, "config.toml")
+			require.NoError(t, os.WriteFile(path, []byte("[default]\napp-id = \"a\"\n"+line+"\n"), 0o600))
+			r := runChat(t, append(baseEnv(dir), "CHAT_CONFIG="+path), "", "users", "list")
+			assert.Equal(t, 2, r.code)
+			assert.Contains(t, r.stderr, path+": line 3")
+			for i := 4; i <= len(key); i++ {
+				assert.NotContains(t, r.stderr, key[:i], "no part of the key is shown")
+			}
+		})
+	}
 }
