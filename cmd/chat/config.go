@@ -258,8 +258,7 @@ func (c *cli) resolveSettings(cmd *cobra.Command) (*settings, error) {
 		}
 		*st.field(&out) = v
 	}
-	c.stdout.redact(out.APIKey, out.MgmtKey, out.MgmtSecret)
-	c.stderr.redact(out.APIKey, out.MgmtKey, out.MgmtSecret)
+	c.hide(out.APIKey, out.MgmtKey, out.MgmtSecret)
 	c.settings = &out
 	return &out, nil
 }

@@ -92,6 +92,7 @@ func (c *cli) groupsCreateCmd() *cobra.Command {
 		Short: "Create a group",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			c.hidePassword(g.password)
 			meta, err := jsonObjectFlag("--metadata", g.metadata)
 			if err != nil {
 				return err
@@ -124,6 +125,7 @@ func (c *cli) groupsUpdateCmd() *cobra.Command {
 		Short: "Change a group's details",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			c.hidePassword(g.password)
 			meta, err := jsonObjectFlag("--metadata", g.metadata)
 			if err != nil {
 				return err

@@ -43,6 +43,27 @@ type cli struct {
 	hidden []string
 }
 
+// hide adds credentials the command was given (beside its settings') to
+// those its output and errors show as REDACTED.
+func (c *cli) hide(secrets ...string) {
+	c.stdout.redact(secrets...)
+	c.stderr.redact(secrets...)
+}
+
+// minHiddenPassword is the shortest password given to the command (a
+// webhook's, a group's) that its output hides wherever it appears: a
+// shorter one would replace ordinary words and JSON names. The members
+// that hold a password are hidden whatever its length (see hiddenMember).
+const minHiddenPassword = 8
+
+// hidePassword hides a password given to the command, as hide does, when it
+// is at least minHiddenPassword long.
+func (c *cli) hidePassword(pw string) {
+	if len(pw) >= minHiddenPassword {
+		c.hide(pw)
+	}
+}
+
 // usageError is a mistake in how the command was called: exit status 2.
 type usageError struct{ err error }
 

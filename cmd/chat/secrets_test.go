@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"encoding/pem"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -140,6 +141,7 @@ const (
 	storedAppKey        = "0th3r-4pp-k3y-7e57c4a7"
 	createdAppKey       = "n3w-4pp-k3y-7e57c4a7"
 	createdAPIKey       = "n3w-ap1-k3y-7e57c4a7"
+	givenPassword       = "g1v3n-pa55w0rd-7e57"
 )
 
 // storingServer answers as a service that echoes the credentials it
@@ -155,12 +157,16 @@ func storingServer(t *testing.T) (url, caFile string) {
 	group := map[string]any{"guid": "g", "name": "n", "type": "password", "password": storedGroupPassword}
 	page := map[string]any{"pagination": map[string]any{"total": 1, "count": 1, "per_page": 100, "current_page": 1, "total_pages": 1}}
 	ts := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// A password the request carried comes back in another member.
+		var sent struct{ Password string }
+		json.NewDecoder(r.Body).Decode(&sent)
 		var data any
 		switch p := r.URL.Path; {
 		case strings.HasSuffix(p, "/webhooks") && r.Method == http.MethodGet:
 			data = []any{hook}
 		case strings.Contains(p, "/webhooks"):
-			data = hook
+			data = maps.Clone(hook)
+			data.(map[string]any)["name"] = "hook of " + sent.Password
 		case p == "/apps" && r.Method == http.MethodGet:
 			data = []any{app(storedAppKey)}
 		case p == "/apps":
@@ -168,7 +174,8 @@ func storingServer(t *testing.T) (url, caFile string) {
 		case p == "/v3/groups" && r.Method == http.MethodGet:
 			data = []any{group}
 		case strings.HasPrefix(p, "/v3/groups"):
-			data = group
+			data = maps.Clone(group)
+			data.(map[string]any)["description"] = "joined with " + sent.Password
 		case p == "/v3/apikeys":
 			data = map[string]any{"apiKey": createdAPIKey, "name": "n", "scope": "authOnly"}
 		default:
@@ -193,8 +200,12 @@ func TestStoredCredentialsNeverShow(t *testing.T) {
 	url, ca := storingServer(t)
 	env := append(baseEnv(dir), "CHAT_APP_ID=app", "CHAT_API_KEY="+testAPIKey, "CHAT_MGMT_KEY="+testMgmtKey,
 		"CHAT_MGMT_SECRET="+testMgmtSecret, "CHAT_BASE_URL="+url, "CHAT_CA_FILE="+ca, "CHAT_MGMT_BASE_URL="+url)
-	stored := []string{storedHookPassword, storedURLPassword, storedGroupPassword, storedAccessKey, storedAppKey}
+	stored := []string{storedHookPassword, storedURLPassword, storedGroupPassword, storedAccessKey, storedAppKey, givenPassword}
 	for _, args := range [][]string{
+		{"webhooks", "create", "w", "--name", "n", "--url", "https://hooks.example/x", "--basic-auth", "--username", "bob", "--password-stdin"},
+		{"webhooks", "update", "w", "--password-stdin"},
+		{"groups", "create", "g", "--name", "n", "--type", "password", "--password", givenPassword},
+		{"groups", "update", "g", "--password", givenPassword},
 		{"webhooks", "list"}, {"webhooks", "get", "w"}, {"webhooks", "create", "w", "--name", "n", "--url", "https://hooks.example/x"},
 		{"webhooks", "update", "w", "--name", "n"}, {"apps", "list"}, {"apps", "create", "--name", "n", "--region", "us"},
 		{"groups", "list"}, {"groups", "get", "g"}, {"groups", "create", "g", "--name", "n", "--type", "public"},
@@ -203,7 +214,7 @@ func TestStoredCredentialsNeverShow(t *testing.T) {
 		for _, extra := range [][]string{nil, {"--json"}, {"--debug"}} {
 			args := append(slices.Clone(args), extra...)
 			t.Run(strings.Join(args, " "), func(t *testing.T) {
-				r := runChat(t, env, "", args...)
+				r := runChat(t, env, givenPassword+"\n", args...)
 				require.Equal(t, 0, r.code, r.stderr)
 				for _, secret := range stored {
 					assert.NotContains(t, r.stdout+r.stderr, secret)

@@ -131,7 +131,9 @@ func (c *cli) password(w *webhookFlags) (string, error) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		return "", err
 	}
-	return strings.TrimRight(line, "\r\n"), nil
+	pw := strings.TrimRight(line, "\r\n")
+	c.hidePassword(pw)
+	return pw, nil
 }
 
 func (c *cli) webhooksCreateCmd() *cobra.Command {
