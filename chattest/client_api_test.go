@@ -15,6 +15,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/faketest"
 )
 
 // mint returns a new auth token of uid, as a backend mints it.
@@ -29,7 +30,7 @@ func mint(t testing.TB, client *chat.Client, uid string) string {
 // closed.
 func doRaw(t *testing.T, srv *chattest.Server, method, path string, header map[string]string) *http.Response {
 	t.Helper()
-	resp := sendRaw(t, srv, method, path, "", header)
+	resp := faketest.SendRaw(t, srv, method, path, "", header)
 	resp.Body.Close()
 	return resp
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/faketest"
 	"github.com/chatrest/chat/internal/memstore"
 )
 
@@ -114,7 +115,7 @@ func TestStoreRefusesWhatItCannotKeep(t *testing.T) {
 		{"/v3/messages?x=%ff\xff", "alice"},
 		{"/v3/messages", "alice\xff"},
 	} {
-		resp := sendRaw(t, srv, "POST", r.path, `{"receiver":"bob","receiverType":"user","data":{"text":"hi"}}`,
+		resp := faketest.SendRaw(t, srv, "POST", r.path, `{"receiver":"bob","receiverType":"user","data":{"text":"hi"}}`,
 			map[string]string{"apikey": srv.APIKey(), "onBehalfOf": r.onBehalfOf, "Content-Type": "application/json"})
 		resp.Body.Close()
 		assert.Equal(t, http.StatusBadRequest, resp.StatusCode, r.path)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/faketest"
 	"github.com/chatrest/chat/internal/memstore"
 )
 
@@ -58,28 +59,13 @@ func exportFile(t *testing.T, srv *chattest.Server) string {
 	return path
 }
 
-// seedThroughAPI creates alice, bob and carol, and the group team of the
-// three.
-func seedThroughAPI(t *testing.T, c *chat.Client) {
-	t.Helper()
-	ctx := context.Background()
-	for _, uid := range []string{"alice", "bob", "carol"} {
-		_, err := c.Users.Create(ctx, &chat.CreateUserRequest{UID: uid, Name: strings.ToUpper(uid[:1]) + uid[1:]})
-		require.NoError(t, err)
-	}
-	_, err := c.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "team", Name: "Team", Owner: "alice"})
-	require.NoError(t, err)
-	_, err = c.Members.Add(ctx, "team", &chat.AddMembersRequest{Participants: []string{"bob", "carol"}})
-	require.NoError(t, err)
-}
-
 // Export then WithSeedFile: the seeded server serves what the file holds,
 // and exports the same file.
 func TestSeedFileServesWhatItHolds(t *testing.T) {
 	ctx := context.Background()
 	src := chattest.NewServer(chattest.WithExport())
 	c := src.Client()
-	seedThroughAPI(t, c)
+	faketest.SeedThroughAPI(t, c)
 	m, err := c.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "bob", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hello"}}, chat.OnBehalfOf("alice"))
 	require.NoError(t, err)
 	src.AddUser(chat.User{UID: "dave", Name: "Dave", Tags: []string{"seeded"}})

@@ -37,28 +37,11 @@ func (r rawResponse) errorBody(t testing.TB) map[string]any {
 // for you).
 func do(t testing.TB, srv *chattest.Server, method, path, body string, header map[string]string) rawResponse {
 	t.Helper()
-	resp := sendRaw(t, srv, method, path, body, header)
+	resp := faketest.SendRaw(t, srv, method, path, body, header)
 	defer resp.Body.Close()
 	var out map[string]any
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out), "every answer is JSON")
 	return rawResponse{resp, out}
-}
-
-// sendRaw sends a raw request and returns the answer, its body unread.
-func sendRaw(t testing.TB, srv *chattest.Server, method, path, body string, header map[string]string) *http.Response {
-	t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(t.Context(), method, srv.URL()+path, rd)
-	require.NoError(t, err)
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	resp, err := srv.HTTPClient().Do(req)
-	require.NoError(t, err)
-	return resp
 }
 
 func key(srv *chattest.Server, more ...string) map[string]string {

@@ -7,6 +7,8 @@ package faketest
 
 import (
 	"context"
+	"io"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -167,4 +169,37 @@ func SendMany(c *chat.Client, n, goroutines int) error {
 		}, chat.OnBehalfOf("alice"))
 		return err
 	})
+}
+
+// SeedThroughAPI creates alice, bob and carol through c, and the group
+// team of the three.
+func SeedThroughAPI(t testing.TB, c *chat.Client) {
+	t.Helper()
+	ctx := context.Background()
+	for _, uid := range []string{"alice", "bob", "carol"} {
+		_, err := c.Users.Create(ctx, &chat.CreateUserRequest{UID: uid, Name: strings.ToUpper(uid[:1]) + uid[1:]})
+		require.NoError(t, err)
+	}
+	_, err := c.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "team", Name: "Team", Owner: "alice"})
+	require.NoError(t, err)
+	_, err = c.Members.Add(ctx, "team", &chat.AddMembersRequest{Participants: []string{"bob", "carol"}})
+	require.NoError(t, err)
+}
+
+// SendRaw sends a request to srv as it is, with the headers header, and
+// returns the answer, its body unread.
+func SendRaw(t testing.TB, srv *chattest.Server, method, path, body string, header map[string]string) *http.Response {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(t.Context(), method, srv.URL()+path, rd)
+	require.NoError(t, err)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := srv.HTTPClient().Do(req)
+	require.NoError(t, err)
+	return resp
 }

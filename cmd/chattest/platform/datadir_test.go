@@ -2,7 +2,6 @@ package platform_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -135,7 +134,7 @@ func openSeeded(t *testing.T, dir string) (*chattest.Server, *chat.Client) {
 	srv, err := chattest.OpenServer(platform.WithDataDir(dir), platform.WithWebSocket())
 	require.NoError(t, err)
 	c := srv.Client()
-	seedThroughAPI(t, c)
+	faketest.SeedThroughAPI(t, c)
 	return srv, c
 }
 
@@ -173,19 +172,4 @@ func BenchmarkSendKept(b *testing.B) {
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
 		})
 	}
-}
-
-// seedThroughAPI creates alice, bob and carol, and the group team of the
-// three.
-func seedThroughAPI(t *testing.T, c *chat.Client) {
-	t.Helper()
-	ctx := context.Background()
-	for _, uid := range []string{"alice", "bob", "carol"} {
-		_, err := c.Users.Create(ctx, &chat.CreateUserRequest{UID: uid, Name: strings.ToUpper(uid[:1]) + uid[1:]})
-		require.NoError(t, err)
-	}
-	_, err := c.Groups.Create(ctx, &chat.CreateGroupRequest{GUID: "team", Name: "Team", Owner: "alice"})
-	require.NoError(t, err)
-	_, err = c.Members.Add(ctx, "team", &chat.AddMembersRequest{Participants: []string{"bob", "carol"}})
-	require.NoError(t, err)
 }

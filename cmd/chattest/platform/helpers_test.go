@@ -2,7 +2,6 @@ package platform_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -59,17 +58,7 @@ type rawResponse struct {
 // for you).
 func do(t testing.TB, srv *chattest.Server, method, path, body string, header map[string]string) rawResponse {
 	t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(t.Context(), method, srv.URL()+path, rd)
-	require.NoError(t, err)
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	resp, err := srv.HTTPClient().Do(req)
-	require.NoError(t, err)
+	resp := faketest.SendRaw(t, srv, method, path, body, header)
 	defer resp.Body.Close()
 	var out map[string]any
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(&out), "every answer is JSON")
