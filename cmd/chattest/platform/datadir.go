@@ -135,6 +135,13 @@ func (d *dataDir) String() string { return "the data directory " + d.dir }
 // keeps the values of defaults it does not hold, and returns its values
 // and changes, those its log holds beyond the database included.
 func (d *dataDir) Open(defaults map[string][]byte) (map[string][]byte, [][]byte, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.db != nil && !d.closed {
+		return nil, nil, fmt.Errorf("chattest: the data directory %s is in use by another server", d.dir)
+	}
+	// The option may open the directory again once its server closed it.
+	d.closed, d.err, d.copying, d.unsaved, d.active = false, nil, nil, nil, 0
 	d.dur = d.dur.orDefaults()
 	db, err := openDB(d.dir)
 	if err != nil {

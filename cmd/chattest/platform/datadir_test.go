@@ -173,3 +173,28 @@ func BenchmarkSendKept(b *testing.B) {
 		})
 	}
 }
+
+// The option of a data directory opens it again once its server closed
+// it, with what the first server kept: a restart may reuse the options.
+func TestDataDirOptionOpensAgain(t *testing.T) {
+	opt := platform.WithDataDir(t.TempDir())
+	srv, err := chattest.OpenServer(opt)
+	require.NoError(t, err)
+	_, err = chattest.OpenServer(opt)
+	assert.ErrorContains(t, err, "is in use by another server")
+	c := srv.Client()
+	_, err = c.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "alice", Name: "Alice"})
+	require.NoError(t, err)
+	c.CloseIdleConnections()
+	srv.Close()
+
+	again, err := chattest.OpenServer(opt)
+	require.NoError(t, err)
+	defer again.Close()
+	c = again.Client()
+	defer c.CloseIdleConnections()
+	_, err = c.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "bob", Name: "Bob"})
+	require.NoError(t, err, "the directory opened again takes changes")
+	_, ok := again.User("alice")
+	assert.True(t, ok)
+}
