@@ -25,7 +25,9 @@ import (
 //
 // The server calls Open once, before it serves; then Append, from one
 // goroutine, one call at a time, and Changes from any; Close once, when
-// the server is closed.
+// the server is closed. A store given to another server after that is
+// opened again, and one given to a second server while the first has it
+// open should refuse to open.
 type Store interface {
 	// String names the store in errors, e.g. "the database
 	// /srv/chat/chattest.db".
