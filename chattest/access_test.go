@@ -25,14 +25,14 @@ import (
 type accessWorld struct {
 	srv    *chattest.Server
 	client *chat.Client
-	hc     *http.Client      // one connection for the raw requests
-	rt     *memTransport     // the client API's websocket, in memory
-	tokens map[string]string // a login's auth token, by uid
+	hc     *http.Client           // one connection for the raw requests
+	rt     *chattest.MemTransport // the client API's websocket, in memory
+	tokens map[string]string      // a login's auth token, by uid
 }
 
 func newAccessWorld(t *testing.T) *accessWorld {
 	t.Helper()
-	rt := &memTransport{sockets: make(chan *memSocket, 4)}
+	rt := chattest.NewMemTransport()
 	srv, client := start(t, chattest.WithRealtime(rt))
 	seed(srv, "alice", "bob", "mallory")
 	ctx := t.Context()
@@ -450,7 +450,7 @@ func TestAccessPrivateMetadata(t *testing.T) {
 		require.NoError(t, err)
 	}
 	// Realtime: alice is online, watching everyone's presence.
-	rt := w.rt.online(t, w.srv, w.client, "alice", "ALL_USERS")
+	rt := online(t, w.rt, w.srv, w.client, "alice", "ALL_USERS")
 
 	// bob talks with alice, one-on-one and in the public group.
 	fromBob := requireOK(t, w.do(t, actingAPIs[1], "bob", "POST", "/messages",
@@ -542,13 +542,13 @@ func TestAccessPrivateMetadata(t *testing.T) {
 	assert.Equal(t, privateOf("alice"), receiver.Metadata["@private"])
 
 	// Frames pushed to alice: bob's message, his typing, his presence.
-	bobRT := w.rt.online(t, w.srv, w.client, "bob", "")
-	presence := rt.nextOf(t, "presence")
+	bobRT := online(t, w.rt, w.srv, w.client, "bob", "")
+	presence := rt.NextOf(t, "presence")
 	requireOK(t, w.do(t, actingAPIs[0], "bob", "POST", "/messages", `{"receiver":"alice","receiverType":"user","data":{"text":"live"}}`))
-	message := rt.nextOf(t, "message")
-	bobRT.send(t, map[string]any{"appId": w.srv.AppID(), "type": "typing_indicator", "receiver": "alice", "receiverType": "user",
+	message := rt.NextOf(t, "message")
+	bobRT.Write(t, map[string]any{"appId": w.srv.AppID(), "type": "typing_indicator", "receiver": "alice", "receiverType": "user",
 		"sender": "bob", "deviceId": "device-bob", "body": map[string]any{"action": "started"}})
-	typing := rt.nextOf(t, "typing_indicator")
+	typing := rt.NextOf(t, "typing_indicator")
 	for _, f := range []map[string]any{presence, message, typing} {
 		b, err := json.Marshal(f)
 		require.NoError(t, err)

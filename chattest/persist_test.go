@@ -25,11 +25,11 @@ import (
 // A state exported while a user is online starts a server where that user
 // is offline, as of the last change: no websocket outlives its server.
 func TestSeededUsersAreOffline(t *testing.T) {
-	rt := &memTransport{sockets: make(chan *memSocket, 1)}
+	rt := chattest.NewMemTransport()
 	srv := chattest.NewServer(chattest.WithExport(), chattest.WithRealtime(rt))
 	c := srv.Client()
 	seed(srv, "alice", "bob")
-	rt.online(t, srv, c, "alice", "")
+	online(t, rt, srv, c, "alice", "")
 	during, err := c.Users.Get(context.Background(), "alice")
 	require.NoError(t, err)
 	require.Equal(t, chat.UserAvailable, during.Status)

@@ -3,13 +3,10 @@ package chattest
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -239,101 +236,21 @@ func clientArea(t *testing.T, srv *Server, check func(string, error)) {
 	// bob's websocket: online, a receipts frame marking alice's message
 	// read, then offline.
 	jwt, _ := as(bob, "PUT", "/v3.0/me", `{"platform":"javascript","deviceId":"device-2"}`)["jwt"].(string)
-	ws := srv.h.realtime.(*pipeTransport).open(t, srv)
-	defer ws.Close(ctx, statusNormalClosure, "")
-	// send writes frame f, then reads frames until one that until
-	// accepts, when until is not nil.
-	send := func(f map[string]any, until func(map[string]any) bool) {
-		b, _ := json.Marshal(f)
-		ws.in <- b
-		for until != nil {
-			var f map[string]any
-			select {
-			case in := <-ws.out:
-				if json.Unmarshal(in, &f) == nil && until(f) {
-					return
-				}
-			case <-time.After(10 * time.Second):
-				check("websocket read", errors.New("no frame in 10s"))
-				return
-			}
-		}
-	}
-	send(map[string]any{"appId": srv.AppID(), "type": "auth", "sender": "bob", "deviceId": "device-2", "body": map[string]any{"auth": jwt}},
-		func(f map[string]any) bool { return f["type"] == "auth" })
-	send(map[string]any{"appId": srv.AppID(), "type": "receipts", "receiver": "alice", "receiverType": "user", "deviceId": "device-2",
-		"body": map[string]any{"action": "read", "messageId": id}}, nil)
+	ws := srv.h.realtime.(*memTransport).Open(t, srv)
+	ws.Write(t, map[string]any{"appId": srv.AppID(), "type": "auth", "sender": "bob", "deviceId": "device-2", "body": map[string]any{"auth": jwt}})
+	ws.NextOf(t, "auth")
+	ws.Write(t, map[string]any{"appId": srv.AppID(), "type": "receipts", "receiver": "alice", "receiverType": "user", "deviceId": "device-2",
+		"body": map[string]any{"action": "read", "messageId": id}})
 	// Frames are acted on in order: the pong follows the receipt.
-	send(map[string]any{"action": "ping"}, func(f map[string]any) bool { return f["action"] == "pong" })
+	ws.Write(t, map[string]any{"action": "ping"})
+	for f := ws.Next(t); f["action"] != "pong"; f = ws.Next(t) {
+	}
 	ws.Close(ctx, statusNormalClosure, "")
 	awaitOffline(t, srv, "bob")
 }
 
-// pipeTransport carries the client API's websocket in memory: open
-// serves an upgrade request through the server's handler and returns the
-// pipe it made, whose frames the test writes to in and reads from out.
-type pipeTransport struct{ pipes chan *pipe }
-
-// withPipes is the option of a server whose websocket is a pipeTransport.
-func withPipes() Option { return WithRealtime(&pipeTransport{pipes: make(chan *pipe, 1)}) }
-
-func (tr *pipeTransport) ServeRealtime(w http.ResponseWriter, r *http.Request, connect func(Socket) (*RealtimeConn, error)) {
-	p := &pipe{in: make(chan []byte), out: make(chan []byte, 64), closed: make(chan struct{})}
-	rc, err := connect(p)
-	if err != nil {
-		return
-	}
-	defer rc.Close()
-	tr.pipes <- p
-	for {
-		select {
-		case f := <-p.in:
-			rc.Receive(f)
-		case <-p.closed:
-			return
-		}
-	}
-}
-
-// open serves a websocket upgrade request through srv's handler and
-// returns its pipe; the request is served until the pipe closes.
-func (tr *pipeTransport) open(t *testing.T, srv *Server) *pipe {
-	t.Helper()
-	r := httptest.NewRequest(http.MethodGet, "/", nil)
-	r.Header.Set("Upgrade", "websocket")
-	r.Header.Set("Connection", "Upgrade")
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		srv.Handler().ServeHTTP(httptest.NewRecorder(), r)
-	}()
-	t.Cleanup(func() { <-served })
-	return <-tr.pipes
-}
-
-// pipe is one websocket of a pipeTransport.
-type pipe struct {
-	in, out chan []byte // the client's frames, the fake's
-	once    sync.Once
-	closed  chan struct{}
-}
-
-func (p *pipe) Send(ctx context.Context, frame []byte) error {
-	select {
-	case p.out <- frame:
-		return nil
-	case <-p.closed:
-		return errors.New("closed")
-	case <-ctx.Done():
-		p.Close(ctx, 0, "")
-		return ctx.Err()
-	}
-}
-
-func (p *pipe) Close(context.Context, int, string) error {
-	p.once.Do(func() { close(p.closed) })
-	return nil
-}
+// withPipes is the option of a server whose websocket is in memory.
+func withPipes() Option { return WithRealtime(newMemTransport()) }
 
 // awaitOffline waits until uid has no websocket left.
 func awaitOffline(t *testing.T, srv *Server, uid string) {
