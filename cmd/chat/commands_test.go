@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -266,4 +267,41 @@ func TestWebhooksThroughTheManagementAPI(t *testing.T) {
 	f.ok(t, "webhooks", "update", "orders", "--enabled=false")
 	assert.Regexp(t, `(?m)^orders\s+Orders\s+https://hooks.example.com/chat\s+no\s+`, f.ok(t, "webhooks", "list").stdout)
 	assert.Regexp(t, `(?m)^`+f.srv.AppID()+`\s+`, f.ok(t, "apps", "list").stdout)
+}
+
+// A password group's password can come from standard input, out of the
+// process list: the group takes it (a client joins with it, and is refused
+// without it) and the command's output never shows it. Given both ways,
+// the command refuses with a usage error.
+func TestGroupPasswordFromStdin(t *testing.T) {
+	f := newFake(t)
+	for _, u := range []string{"alice", "bob"} {
+		f.ok(t, "users", "create", u, "--name", u)
+	}
+	const pw = "s3cret-vault-pass"
+	r := runChat(t, append(baseEnv(f.dir), f.env...), pw+"\n",
+		"groups", "create", "vault", "--name", "Vault", "--type", "password", "--owner", "alice", "--password-stdin", "--json")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.NotContains(t, r.stdout+r.stderr, pw)
+
+	tok, err := f.client(t).AuthTokens.Create(t.Context(), "bob", &chat.CreateAuthTokenRequest{})
+	require.NoError(t, err)
+	join := func(password string) int {
+		body, _ := json.Marshal(map[string]string{"password": password})
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, f.srv.URL()+"/v3.0/groups/vault/members", bytes.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("appId", f.srv.AppID())
+		req.Header.Set("authToken", string(tok.AuthToken))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := f.srv.HTTPClient().Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	assert.Equal(t, http.StatusUnauthorized, join("wrong"), "the group has a password")
+	assert.Equal(t, http.StatusOK, join(pw), "the password read from standard input")
+
+	r = runChat(t, append(baseEnv(f.dir), f.env...), pw+"\n", "groups", "update", "vault", "--password", "other-pass", "--password-stdin")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "--password or --password-stdin, not both")
 }

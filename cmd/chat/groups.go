@@ -71,13 +71,30 @@ func (c *cli) groupsGetCmd() *cobra.Command {
 type groupFlags struct {
 	name, typ, password, icon, description, owner, metadata string
 	tags                                                    []string
+	passwordStdin                                           bool
+}
+
+// readPassword takes the password of --password-stdin, which other users
+// of the machine cannot see in the process list as they can --password's.
+func (g *groupFlags) readPassword(c *cli) error {
+	if !g.passwordStdin {
+		c.hidePassword(g.password)
+		return nil
+	}
+	if g.password != "" {
+		return usageErrorf("give the password with --password or --password-stdin, not both")
+	}
+	pw, err := c.password(true)
+	g.password = pw
+	return err
 }
 
 func (g *groupFlags) add(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&g.name, "name", "", "the display name")
 	f.StringVar(&g.typ, "type", "", "public, password or private")
-	f.StringVar(&g.password, "password", "", "the password of a password group")
+	f.StringVar(&g.password, "password", "", "the password of a password group (visible in the process list: prefer --password-stdin)")
+	f.BoolVar(&g.passwordStdin, "password-stdin", false, "read the password of a password group from standard input")
 	f.StringVar(&g.icon, "icon", "", "the URL of the group's picture")
 	f.StringVar(&g.description, "description", "", "the group's description")
 	f.StringVar(&g.owner, "owner", "", "the owner's uid")
@@ -92,7 +109,9 @@ func (c *cli) groupsCreateCmd() *cobra.Command {
 		Short: "Create a group",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c.hidePassword(g.password)
+			if err := g.readPassword(c); err != nil {
+				return err
+			}
 			meta, err := jsonObjectFlag("--metadata", g.metadata)
 			if err != nil {
 				return err
@@ -125,13 +144,15 @@ func (c *cli) groupsUpdateCmd() *cobra.Command {
 		Short: "Change a group's details",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c.hidePassword(g.password)
+			if err := g.readPassword(c); err != nil {
+				return err
+			}
 			meta, err := jsonObjectFlag("--metadata", g.metadata)
 			if err != nil {
 				return err
 			}
-			if !anyFlagChanged(cmd, "name", "type", "password", "icon", "description", "owner", "metadata", "tag", "unset") {
-				return usageErrorf("nothing to change: give at least one of --name, --type, --password, --icon, --description, --owner, --metadata, --tag, --unset")
+			if !anyFlagChanged(cmd, "name", "type", "password", "password-stdin", "icon", "description", "owner", "metadata", "tag", "unset") {
+				return usageErrorf("nothing to change: give at least one of --name, --type, --password, --password-stdin, --icon, --description, --owner, --metadata, --tag, --unset")
 			}
 			client, err := c.chatClient(cmd)
 			if err != nil {

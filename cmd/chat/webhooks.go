@@ -122,9 +122,10 @@ func (w *webhookFlags) add(cmd *cobra.Command) {
 	f.BoolVar(&w.retry, "retry", false, "retry failed deliveries")
 }
 
-// password reads the password from standard input when asked to.
-func (c *cli) password(w *webhookFlags) (string, error) {
-	if !w.passwordStdin {
+// password reads a password from standard input when asked to (a
+// --password-stdin flag), and hides it from the command's output.
+func (c *cli) password(fromStdin bool) (string, error) {
+	if !fromStdin {
 		return "", nil
 	}
 	line, err := bufio.NewReader(c.stdin).ReadString('\n')
@@ -146,7 +147,7 @@ func (c *cli) webhooksCreateCmd() *cobra.Command {
 			if w.name == "" || w.url == "" {
 				return usageErrorf("--name and --url are required")
 			}
-			pw, err := c.password(&w)
+			pw, err := c.password(w.passwordStdin)
 			if err != nil {
 				return err
 			}
@@ -193,7 +194,7 @@ func (c *cli) webhooksUpdateCmd() *cobra.Command {
 				req.RetryOnFailure = &w.retry
 			}
 			if w.passwordStdin {
-				pw, err := c.password(&w)
+				pw, err := c.password(w.passwordStdin)
 				if err != nil {
 					return err
 				}
