@@ -31,7 +31,11 @@
 //   - The state across restarts and as a file: [WithStore], [OpenServer],
 //     [Server.Export], [WithSeedFile], [WithExport].
 //   - The client API of the platform's client SDKs, and its websocket
-//     ([Server.AwaitOnline]).
+//     ([WithRealtime], [Server.AwaitOnline]).
+//   - The local platform, a module of its own beside the SDK's, gives a
+//     server a data directory and the client SDKs' websocket
+//     (github.com/chatrest/chat/cmd/chattest/platform: WithDataDir,
+//     WithWebSocket), and serves it as a process (cmd/chattest).
 //
 // How the fake answers each API is in [the fake's README]; the client API of
 // the platform's client SDKs and its websocket protocol in [CLIENTAPI.md].
