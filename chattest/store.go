@@ -111,11 +111,13 @@ func openJournal(s Store, appID string, created time.Time) (*journal, []change, 
 	if err != nil {
 		return nil, nil, errors.Join(err, s.Close())
 	}
+	j.work, j.stopped = make(chan struct{}, 1), make(chan struct{})
+	go j.writeLoop()
 	return j, changes, nil
 }
 
 // readStore checks the values and changes the store s holds, and returns
-// its journal and the changes.
+// the journal they make, its writer not started, and the changes.
 func readStore(s Store, appID string, values map[string][]byte, kept [][]byte) (*journal, []change, error) {
 	damaged := func(format string, args ...any) error {
 		return fmt.Errorf("chattest: %s is damaged: %s. Restore it from a backup, or move it away to start anew", s, fmt.Sprintf(format, args...))
@@ -146,7 +148,5 @@ func readStore(s Store, appID string, values map[string][]byte, kept [][]byte) (
 	}
 	j := newJournal(s, appID, created, uint64(len(changes)))
 	j.jwtKey, j.own = jwtKey, own
-	j.work, j.stopped = make(chan struct{}, 1), make(chan struct{})
-	go j.writeLoop()
 	return j, changes, nil
 }
