@@ -19,7 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-var updateReadme = flag.Bool("update-readme", false, "rewrite the README's operation table from the SDK")
+var updateOperations = flag.Bool("update-operations", false, "rewrite the operation table of OPERATIONS.md from the SDK")
 
 // The API bases of the reference: the chat API, the calls API and the
 // management API.
@@ -123,8 +123,8 @@ func referenceIndex(text string, withBase bool) (keys []string) {
 
 // sdkMethod is an exported service method with its "API:" doc line.
 type sdkMethod struct {
-	name       string // as the README shows it, e.g. "Messages.SendThread" or "mc.Webhooks.Get"
-	service    string // the README section, e.g. "client.Messages" or "mc.Webhooks"
+	name       string // as OPERATIONS.md shows it, e.g. "Messages.SendThread" or "mc.Webhooks.Get"
+	service    string // the OPERATIONS.md section, e.g. "client.Messages" or "mc.Webhooks"
 	endpoint   string // e.g. "CHAT POST /messages/{id}/thread"
 	onBehalfOf string // req, opt or none
 	deprecated bool
@@ -140,7 +140,7 @@ var (
 type sdkPackage struct {
 	dir     string // relative to the root package
 	base    string
-	service func(recv string) string // the README section of a receiver type
+	service func(recv string) string // the OPERATIONS.md section of a receiver type
 }
 
 var sdkPackages = []sdkPackage{
@@ -210,8 +210,8 @@ func sdkMethods(t *testing.T) (methods []sdkMethod, undocumented []string) {
 // TestCoverage fails when an operation of the reference's indexes (chat
 // core and platform) has no SDK method, when a method names an endpoint
 // the indexes do not have or declares another onBehalfOf rule, and when
-// the README's operation table is out of date (go test -run TestCoverage
-// -update-readme rewrites it).
+// the operation table of OPERATIONS.md is out of date (go test -run
+// TestCoverage -update-operations rewrites it).
 func TestCoverage(t *testing.T) {
 	chatOps := readOperations(t, "testdata/chat-operations.txt")
 	require.Len(t, chatOps, 99, "the chat reference indexes 99 operations")
@@ -275,21 +275,22 @@ func TestCoverage(t *testing.T) {
 	}
 
 	table := operationTable(ops, byEndpoint)
-	readme, err := os.ReadFile("README.md")
+	const doc = "OPERATIONS.md"
+	text, err := os.ReadFile(doc)
 	require.NoError(t, err)
 	const begin, end = "<!-- operations:begin -->\n", "<!-- operations:end -->"
-	i, j := strings.Index(string(readme), begin), strings.Index(string(readme), end)
-	require.True(t, i >= 0 && j > i, "README.md lacks the %q ... %q markers", begin, end)
-	current := string(readme[i+len(begin) : j])
-	if *updateReadme {
-		out := string(readme[:i+len(begin)]) + table + string(readme[j:])
-		require.NoError(t, os.WriteFile("README.md", []byte(out), 0o644))
+	i, j := strings.Index(string(text), begin), strings.Index(string(text), end)
+	require.True(t, i >= 0 && j > i, "%s lacks the %q ... %q markers", doc, begin, end)
+	current := string(text[i+len(begin) : j])
+	if *updateOperations {
+		out := string(text[:i+len(begin)]) + table + string(text[j:])
+		require.NoError(t, os.WriteFile(doc, []byte(out), 0o644))
 		return
 	}
-	assert.Equal(t, table, current, "README's operation table is out of date: go test -run TestCoverage -update-readme")
+	assert.Equal(t, table, current, "the operation table of %s is out of date: go test -run TestCoverage -update-operations", doc)
 }
 
-// operationTable renders the README's table: one section per service, one
+// operationTable renders the table of OPERATIONS.md: one section per service, one
 // row per operation, in the reference's order.
 func operationTable(ops []operation, byEndpoint map[string][]sdkMethod) string {
 	type row struct{ op, methods, obo string }
