@@ -493,7 +493,7 @@ func FuzzDecodePage(f *testing.F) {
 }
 
 // modelDecoders decode data into every model the SDK returns, in the
-// chat, calls and management packages, as fuzzDecode does.
+// chat and management packages, as fuzzDecode does.
 var modelDecoders = []struct {
 	name   string
 	decode func(t *testing.T, data []byte)

@@ -449,7 +449,7 @@ var leakPackages = map[string]string{
 // TestExportedTypesHideSecrets fails, naming it, when a type is missing:
 // add it here.
 var leakTypes = []reflect.Type{
-	// package calls
+	// the calls API (package chat)
 	reflect.TypeFor[chat.Call](),
 	reflect.TypeFor[chat.ListCallsOptions](),
 	reflect.TypeFor[chat.ListTranscriptionsOptions](),

@@ -7,9 +7,10 @@
 // and replies in a message's thread on a user's behalf. The web app logs in
 // with the minted token and chats live with the other user.
 //
-// In one terminal, the platform:
+// From the repository's root, in one terminal, the platform (a module of
+// its own):
 //
-//	CHATTEST_API_KEY=local-dev-key go run github.com/chatrest/chat/cmd/chattest@latest
+//	(cd cmd/chattest && CHATTEST_API_KEY=local-dev-key go run .)
 //
 // In another, the product (after npm ci in examples/localproduct/web, which
 // installs the client SDK):
@@ -18,7 +19,7 @@
 //
 // Then open http://127.0.0.1:8080/?user=alice and
 // http://127.0.0.1:8080/?user=bob, in a browser that trusts chattest's
-// certificate (see the README's "Your whole product locally").
+// certificate (see "Your whole product locally" in cmd/chattest/README.md).
 //
 // Flags:
 //
