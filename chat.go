@@ -10,7 +10,15 @@
 //	if err != nil {
 //		return err
 //	}
-//	reply, err := client.Messages.SendThread(ctx, parentID, "cometchat-uid-2", &chat.SendMessageRequest{
+//	msg, err := client.Messages.Send(ctx, &chat.SendMessageRequest{
+//		Receiver:     "cometchat-uid-2",
+//		ReceiverType: chat.ReceiverUser,
+//		Data:         chat.MessageData{Text: "Can you check the order?"},
+//	}, chat.OnBehalfOf("cometchat-uid-1"))
+//	if err != nil {
+//		return err
+//	}
+//	reply, err := client.Messages.SendThread(ctx, msg.ID, "cometchat-uid-2", &chat.SendMessageRequest{
 //		Receiver:     "cometchat-uid-1",
 //		ReceiverType: chat.ReceiverUser,
 //		Data:         chat.MessageData{Text: "On it!"},
