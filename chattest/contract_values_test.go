@@ -9,8 +9,11 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat/chattest"
 )
 
 // Values the reference fixes, beside the shapes: the values an enumerated
@@ -250,6 +253,64 @@ func TestAnswerValuesDiff(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			require.Equal(t, tc.want, answerValuesDiff(list, tc.query, parse(tc.answer)))
+		})
+	}
+}
+
+// bodyDefault is a request field the reference gives a default, and where
+// the answer shows the value it took when the request leaves it out.
+type bodyDefault struct {
+	name         string // the operation, and the field left out
+	where        string // the reference's words
+	api, method  string
+	path, body   string
+	onBehalfOf   string
+	answerPath   string // in the answer
+	defaultValue any
+}
+
+// bodyDefaults are the defaults of request fields that the answer shows.
+var bodyDefaults = []bodyDefault{
+	{"create-user role", "chat-core §4.1: role, default `default`; §13.1: users without a role get default",
+		"chat", "POST", "/users", `{"uid":"d1","name":"D"}`, "", "data.role", "default"},
+	{"create-apikey scope", "chat-core §3.1: scope, default `authOnly`",
+		"chat", "POST", "/apikeys", `{"name":"a key"}`, "", "data.scope", "authOnly"},
+	{"create-group type", "chat-core §6.1, §15.2: type, default `public` (overview)",
+		"chat", "POST", "/groups", `{"guid":"g1","name":"G"}`, "", "data.type", "public"},
+	{"change-group-member-scope scope", "chat-core §7.3: scope, default `participant`",
+		"chat", "PUT", "/groups/g0/members/d2", `{}`, "", "data.scope", "participant"},
+	{"send-message category and type", "chat-core §9.1: category `message` (default), its type `text` (default)",
+		"chat", "POST", "/messages", `{"receiver":"d2","receiverType":"user","data":{"text":"hi"}}`, "d0", "data.category", "message"},
+	{"send-message type", "chat-core §9.1: category `message`, type `text` (default)",
+		"chat", "POST", "/messages", `{"receiver":"d2","receiverType":"user","category":"message","data":{"text":"hi"}}`, "d0", "data.type", "text"},
+	{"send-message interactive type", "chat-core §2.8, §9.1: interactive type `card` (default)",
+		"chat", "POST", "/messages", `{"receiver":"d2","receiverType":"user","category":"interactive","data":{"interactiveData":{"text":"pick"},"interactionGoal":{"type":"none"}}}`, "d0", "data.type", "card"},
+	{"send-thread-message category", "chat-core §9.14: category `message` default, type `text` default",
+		"chat", "POST", "/messages/1/thread", `{"receiver":"d2","receiverType":"user","data":{"text":"re"}}`, "d0", "data.category", "message"},
+	{"send-thread-message type", "chat-core §9.14: type `text` default",
+		"chat", "POST", "/messages/1/thread", `{"receiver":"d2","receiverType":"user","category":"message","data":{"text":"re"}}`, "d0", "data.type", "text"},
+}
+
+// Every request field the reference gives a default takes it when the
+// request leaves it out, as the answer shows.
+func TestContractBodyDefaults(t *testing.T) {
+	for _, d := range bodyDefaults {
+		t.Run(d.name, func(t *testing.T) {
+			srv, err := chattest.OpenServer(chattest.WithClock(func() time.Time { return contractTime }))
+			require.NoError(t, err)
+			defer srv.Close()
+			f := &fixture{t: t, srv: srv, hc: srv.HTTPClient(), params: map[string]string{}}
+			f.users("d0", "d2")
+			f.text("d0", "d2", "user", "first") // message 1
+			f.must("chat", "POST", "/groups", `{"guid":"g0","name":"G0","type":"public","owner":"d0"}`, "")
+			f.must("chat", "POST", "/groups/g0/members", `{"moderators":["d2"]}`, "")
+			h := http.Header{}
+			if d.onBehalfOf != "" {
+				h.Set("onBehalfOf", d.onBehalfOf)
+			}
+			status, got, raw := f.send(d.api, d.method, d.path, []byte(d.body), h)
+			require.Equal(t, http.StatusOK, status, "%s leaves out a field with a default: %s", d.where, raw)
+			require.Equal(t, d.defaultValue, dig(got, d.answerPath), "%s: %s", d.where, raw)
 		})
 	}
 }
