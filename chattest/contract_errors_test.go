@@ -295,8 +295,9 @@ func checkErrorAnswer(t testing.TB, alts []any, known map[string]bool, statuses 
 
 // TestContractErrorAnswers sends every operation of the reference, as
 // documented, to a fake that holds nothing the request names (the ids in
-// its path name nothing), then again without credentials, and holds every
-// error answered to the contract.
+// its path name nothing), then again without credentials, and a write once
+// more with an empty object as its body, and holds every error answered to
+// the contract.
 func TestContractErrorAnswers(t *testing.T) {
 	ops := loadReference(t)
 	known := knownCodes(t)
@@ -323,7 +324,18 @@ func TestContractErrorAnswers(t *testing.T) {
 		if op.headerRequired("onBehalfOf") {
 			h.Set("onBehalfOf", "missing-user")
 		}
-		for _, anonymous := range []bool{false, true} {
+		sends := []struct {
+			anonymous bool
+			body      []byte
+		}{{false, body}, {true, body}}
+		if op.Method == http.MethodPost || op.Method == http.MethodPut || op.Method == http.MethodPatch {
+			sends = append(sends, struct {
+				anonymous bool
+				body      []byte
+			}{false, []byte(`{}`)}) // what it requires missing
+		}
+		for _, s := range sends {
+			anonymous, body := s.anonymous, s.body
 			hh := h.Clone()
 			if anonymous {
 				hh.Set("apikey", "")
