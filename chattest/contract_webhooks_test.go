@@ -685,3 +685,47 @@ func TestValueDiff(t *testing.T) {
 		})
 	}
 }
+
+// recordingsNotCompared are the service's recorded deliveries no case
+// compares, each with why: a case the fake does not produce.
+var recordingsNotCompared = map[string]string{
+	"bot-after-message.json":              "a bot's callback; the fake has no bots",
+	"moderation-engine-approved.json":     "a message a rule's filter approved; the fake evaluates conditions, not approving filters",
+	"user-connection-status-changed.json": "the fake fires no user_connection_status_changed (Server.Fire sends one)",
+}
+
+// Every case names a trigger of the table, says why it adjusts what it
+// compares with, and every recorded delivery of the service is compared
+// or said why not.
+func TestContractWebhookCasesAreReviewed(t *testing.T) {
+	used := map[string]bool{}
+	for _, c := range hookCases {
+		require.Contains(t, webhook.Triggers(), webhook.Trigger(c.trigger), c.trigger)
+		if c.adjust != nil {
+			require.NotEmpty(t, c.reason, "%s#%d: why the payload compared with is adjusted", c.trigger, c.nth)
+		}
+		if c.recorded != "" {
+			used[c.recorded] = true
+			rec := loadJSON(t, filepath.Join(recordedDeliveries, c.recorded))
+			if c.adjust == nil { // another trigger's delivery is compared as adjusted, with why
+				require.Equal(t, c.trigger, dig(rec, "trigger"), "%s is a delivery of %s", c.recorded, c.trigger)
+			}
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(recordedDeliveries, "*.json"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, f := range files {
+		name := filepath.Base(f)
+		reason, listed := recordingsNotCompared[name]
+		require.True(t, used[name] != listed, "%s is compared by a case, or listed with why not, not both", name)
+		if listed {
+			require.NotEmpty(t, reason, name)
+		}
+	}
+	for name, e := range clientTwins {
+		if e != nil {
+			require.NotEmpty(t, e.reason, name)
+		}
+	}
+}
