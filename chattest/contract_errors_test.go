@@ -225,6 +225,12 @@ func TestContractErrorCodes(t *testing.T) {
 			t.Errorf("%s: %s with status %d; %s fixes %d", e.pos, e.code, e.status, fixed.where, fixed.status)
 		}
 	}
+	service := serviceErrorCodes(t)
+	for code, s := range statuses {
+		if s.source == "service" {
+			require.True(t, service[code], "the status of %s comes from a recorded answer of the service (testdata/service)", code)
+		}
+	}
 	choices, err := os.ReadFile("../CHOICES.md")
 	require.NoError(t, err)
 	for code, what := range fakeChosenCodes {
