@@ -196,8 +196,11 @@ type refOperation struct {
 }
 
 type refParam struct {
-	Name     string `json:"name"`
-	Required bool   `json:"required"`
+	Name     string   `json:"name"`
+	Required bool     `json:"required"`
+	Type     string   `json:"type"`    // query parameters: the schema's type
+	Enum     []string `json:"enum"`    // query parameters: the values it takes, if enumerated
+	Default  any      `json:"default"` // query parameters: its default, if any (numbers may be strings)
 }
 
 func (op refOperation) headerRequired(name string) bool {
@@ -406,53 +409,8 @@ func TestContract(t *testing.T) {
 	require.Len(t, ops, 278)
 	for _, op := range ops {
 		t.Run(op.name, func(t *testing.T) {
-			c, ok := contractCases[op.name]
-			if !ok && strings.HasPrefix(op.Path, "/apps/{appId}/extensions/") && strings.HasSuffix(op.Path, "/v1/settings") {
-				c = settingsCase(t, op, ops)
-			}
-			opts := []chattest.Option{chattest.WithClock(func() time.Time { return contractTime })}
-			if c.state != nil {
-				opts = append(opts, chattest.WithSeedFile(stateFile(t, c.state(t))))
-			}
-			srv, err := chattest.OpenServer(opts...)
-			require.NoError(t, err)
-			defer srv.Close()
-			f := &fixture{t: t, srv: srv, hc: srv.HTTPClient(), params: map[string]string{}}
-			if c.seed != nil {
-				c.seed(f)
-			}
-			path := op.Path
-			for _, ps := range []map[string]string{c.params, f.params, defaultParams(srv)} {
-				for k, v := range ps {
-					path = strings.ReplaceAll(path, "{"+k+"}", v)
-				}
-			}
-			if c.query != "" {
-				path += "?" + f.fill(c.query)
-			}
-			h := http.Header{}
-			switch {
-			case c.actor != "":
-				h.Set("onBehalfOf", c.actor)
-			case op.headerRequired("onBehalfOf"):
-				h.Set("onBehalfOf", "superhero1")
-			}
-			reqs := op.requests()
-			if _, ok := contractRequests[op.name]; ok {
-				reqs = nil // the case's body replaces the documented one
-			}
-			if reqs == nil {
-				var body json.RawMessage
-				switch {
-				case c.form != nil:
-					var ct string
-					body, ct = multipartBody(t, c.form)
-					h.Set("Content-Type", ct)
-				case c.body != "":
-					body = json.RawMessage(f.fill(c.body))
-				}
-				reqs = []refRequest{{"", body}}
-			}
+			f, path, h, reqs := prepareOperation(t, op, ops)
+			c := contractCases[op.name]
 			for _, rq := range reqs {
 				status, got, raw := f.send(op.api, op.Method, path, rq.body, h)
 				wantStatus, want := op.response(t, rq.name)
@@ -468,9 +426,69 @@ func TestContract(t *testing.T) {
 					t.Errorf("%s %s %s: the answer's shape differs from %s:\n%s\nanswer: %s",
 						rq.name, op.Method, path, against, strings.Join(d, "\n"), raw)
 				}
+				if d := answerValuesDiff(op, c.query, got); len(d) > 0 {
+					t.Errorf("%s %s %s: the answer's values differ from those the reference fixes:\n%s\nanswer: %s",
+						rq.name, op.Method, path, strings.Join(d, "\n"), raw)
+				}
 			}
 		})
 	}
+}
+
+// prepareOperation starts a fake seeded as op's case says and returns
+// it, the path to send op to (its parameters and the case's query filled
+// in), the headers and the request bodies to send; the fake closes when
+// the test ends.
+func prepareOperation(t *testing.T, op refOperation, ops []refOperation) (*fixture, string, http.Header, []refRequest) {
+	t.Helper()
+	c, ok := contractCases[op.name]
+	if !ok && strings.HasPrefix(op.Path, "/apps/{appId}/extensions/") && strings.HasSuffix(op.Path, "/v1/settings") {
+		c = settingsCase(t, op, ops)
+	}
+	opts := []chattest.Option{chattest.WithClock(func() time.Time { return contractTime })}
+	if c.state != nil {
+		opts = append(opts, chattest.WithSeedFile(stateFile(t, c.state(t))))
+	}
+	srv, err := chattest.OpenServer(opts...)
+	require.NoError(t, err)
+	t.Cleanup(srv.Close)
+	f := &fixture{t: t, srv: srv, hc: srv.HTTPClient(), params: map[string]string{}}
+	if c.seed != nil {
+		c.seed(f)
+	}
+	path := op.Path
+	for _, ps := range []map[string]string{c.params, f.params, defaultParams(srv)} {
+		for k, v := range ps {
+			path = strings.ReplaceAll(path, "{"+k+"}", v)
+		}
+	}
+	if c.query != "" {
+		path += "?" + f.fill(c.query)
+	}
+	h := http.Header{}
+	switch {
+	case c.actor != "":
+		h.Set("onBehalfOf", c.actor)
+	case op.headerRequired("onBehalfOf"):
+		h.Set("onBehalfOf", "superhero1")
+	}
+	reqs := op.requests()
+	if _, ok := contractRequests[op.name]; ok {
+		reqs = nil // the case's body replaces the documented one
+	}
+	if reqs == nil {
+		var body json.RawMessage
+		switch {
+		case c.form != nil:
+			var ct string
+			body, ct = multipartBody(t, c.form)
+			h.Set("Content-Type", ct)
+		case c.body != "":
+			body = json.RawMessage(f.fill(c.body))
+		}
+		reqs = []refRequest{{"", body}}
+	}
+	return f, path, h, reqs
 }
 
 // defaultParams are the path parameters every operation may use: the

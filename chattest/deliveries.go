@@ -508,13 +508,35 @@ func (s *Server) Fire(trigger string, data any) error {
 
 // messagePayload is the data of message_sent, message_edited and
 // message_deleted: {"message": m}, m as the app sees it (for the last two,
-// the action message).
+// the action message). An edit or delete's action message shows its by and
+// on entities only, as the reference lists them and the service delivers
+// them (no for), and a deleted message as the service shows it: its id,
+// conversationId, deletedAt and deletedBy.
 func messagePayload(m *msgRec) lazy {
 	return func() any {
+		v := m.view("", true)
+		if e := v.Data.Entities; v.Category == chat.CategoryAction && v.Type == chat.MessageTypeMessage && e != nil {
+			hooked := chat.Entities{By: e.By, On: e.On}
+			if v.Data.Action == chat.ActionDeleted && e.On != nil {
+				var gone deletedMessage
+				if json.Unmarshal(e.On.Entity, &gone) == nil {
+					hooked.On = entity(chat.EntityMessage, gone)
+				}
+			}
+			v.Data.Entities = &hooked
+		}
 		return struct {
 			Message chat.Message `json:"message"`
-		}{m.view("", true)}
+		}{v}
 	}
+}
+
+// deletedMessage is a deleted message as message_deleted shows it.
+type deletedMessage struct {
+	ID             string         `json:"id"`
+	ConversationID string         `json:"conversationId"`
+	DeletedAt      chat.Timestamp `json:"deletedAt"`
+	DeletedBy      string         `json:"deletedBy"`
 }
 
 // namedUser is uid as the user_blocked and reaction payloads show it: uid
@@ -572,7 +594,7 @@ func (st *state) emitBlocks(trigger, by string, results map[string]chat.Result) 
 // with the fields only webhooks carry.
 type hookGroup struct {
 	chat.Group
-	OnlineMembersCount int    `json:"onlineMembersCount"`
+	OnlineMembersCount *int   `json:"onlineMembersCount,omitempty"`
 	OldOwner           string `json:"oldOwner,omitempty"`
 }
 
@@ -589,15 +611,16 @@ type groupPayload struct {
 	By      *chat.User            `json:"by,omitempty"`
 }
 
-// hookGroupOf is g as group payloads show it.
+// hookGroupOf is g as group payloads show it: with onlineMembersCount,
+// the members online.
 func (st *state) hookGroupOf(g *groupRec) hookGroup {
-	hg := hookGroup{Group: st.view(g, "")}
+	online := 0
 	for _, uid := range st.memberUIDs(g) {
 		if u := st.users[uid]; u != nil && u.u.Status == chat.UserAvailable {
-			hg.OnlineMembersCount++
+			online++
 		}
 	}
-	return hg
+	return hookGroup{Group: st.view(g, ""), OnlineMembersCount: &online}
 }
 
 // hookMemberOf is the user uid as a member of g in group payloads: the
@@ -620,6 +643,9 @@ func (st *state) emitGroup(trigger string, g *groupRec) {
 	}
 	p := groupPayload{Group: st.hookGroupOf(g)}
 	if trigger == "group_created" {
+		// The group as its owner sees it (scope, joinedAt, hasJoined),
+		// without onlineMembersCount, as the reference lists it.
+		p.Group = hookGroup{Group: st.view(g, g.g.Owner)}
 		p.Members = map[string]hookMember{}
 		for _, uid := range st.memberUIDs(g) {
 			p.Members[uid] = st.hookMemberOf(g, uid)
@@ -629,13 +655,18 @@ func (st *state) emitGroup(trigger string, g *groupRec) {
 }
 
 // emitMember fires trigger (group_member_added, _kicked, _banned,
-// _unbanned) for uid in g, acting as the caller of c.
+// _unbanned, _joined, _left) for uid in g, acting as the caller of c; a
+// member who joins or leaves acts themself, and the payload has no by.
 func (st *state) emitMember(c *call, trigger string, g *groupRec, uid string) {
 	if !st.hooked(trigger) {
 		return
 	}
-	by := st.userEntity(actor(c))
-	st.emit(trigger, groupPayload{Group: st.hookGroupOf(g), Members: map[string]hookMember{uid: st.hookMemberOf(g, uid)}, By: &by})
+	p := groupPayload{Group: st.hookGroupOf(g), Members: map[string]hookMember{uid: st.hookMemberOf(g, uid)}}
+	if trigger != "group_member_joined" && trigger != "group_member_left" {
+		by := st.userEntity(actor(c))
+		p.By = &by
+	}
+	st.emit(trigger, p)
 }
 
 // emitScopeChanged fires group_member_scope_changed for uid in g, whose

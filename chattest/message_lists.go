@@ -137,6 +137,33 @@ func mentions(text, uid string) bool {
 	return strings.Contains(strings.ToLower(text), "<@uid:"+uid+">")
 }
 
+// mentionedUsers is a message's data.mentions: the users text mentions
+// (<@uid:UID>) that exist, by uid, as entities show them, as the service
+// sends them; nil when it mentions none.
+func (st *state) mentionedUsers(text string) map[string]*chat.User {
+	var out map[string]*chat.User
+	for rest := text; ; {
+		_, after, ok := strings.Cut(rest, "<@uid:")
+		if !ok {
+			return out
+		}
+		uid, tail, ok := strings.Cut(after, ">")
+		if !ok {
+			return out
+		}
+		rest = tail
+		uid = strings.ToLower(uid)
+		if st.activeUser(uid) == nil {
+			continue
+		}
+		if out == nil {
+			out = map[string]*chat.User{}
+		}
+		u := st.userEntity(uid)
+		out[uid] = &u
+	}
+}
+
 // match reports whether m passes every filter f sets.
 func (st *state) match(f *msgFilter, m *msgRec) bool {
 	v := &m.m

@@ -226,6 +226,7 @@ func (st *state) storeMessage(c *call, sender string, parent *msgRec) (*msgRec, 
 
 	now := c.timestamp()
 	b.Data.Entities = &chat.Entities{Sender: entity(chat.EntityUser, st.userEntity(sender)), Receiver: st.receiverEntity(sender, b.ReceiverType, receiver)}
+	b.Data.Mentions = st.mentionedUsers(b.Data.Text)
 	b.Data.Reactions, b.Data.Interactions = nil, nil
 	var raw struct {
 		Data json.RawMessage `json:"data"`
@@ -569,6 +570,7 @@ func (st *state) updateMessage(c *call) (any, error) {
 	if b.Data != nil {
 		if b.Data.Text != nil {
 			m.m.Data.Text = *b.Data.Text
+			m.m.Data.Mentions = st.mentionedUsers(m.m.Data.Text)
 		}
 		if b.Data.Metadata != nil {
 			m.m.Data.Metadata = b.Data.Metadata

@@ -37,15 +37,16 @@ type receiptBody struct {
 }
 
 // receiptUser is who received or read the message, as the service sends
-// it: with hasBlockedMe (whether they blocked the message's sender) and
-// deactivatedAt (zero: a user who marks a message is active), both always
-// present.
+// it: with hasBlockedMe when they blocked the message's sender and
+// deactivatedAt when they were deactivated (never: a user who marks a
+// message is active), each left out otherwise, as in the service's
+// deliveries of receipts.
 type receiptUser struct {
 	UID           string          `json:"uid"`
 	Name          string          `json:"name"`
 	Status        chat.UserStatus `json:"status"`
-	HasBlockedMe  bool            `json:"hasBlockedMe"`
-	DeactivatedAt chat.Timestamp  `json:"deactivatedAt"`
+	HasBlockedMe  bool            `json:"hasBlockedMe,omitempty"`
+	DeactivatedAt chat.Timestamp  `json:"deactivatedAt,omitempty"`
 }
 
 // emitReceipt fires the trigger of action for the acting user's mark of

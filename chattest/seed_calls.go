@@ -348,8 +348,21 @@ type (
 		Name      string `json:"name"`
 	}
 	participantPayload struct {
-		Occupant  occupantPayload `json:"occupant"`
-		SessionID string          `json:"sessionId"`
+		Occupant      occupantPayload `json:"occupant"`
+		InitialConfig *initialConfig  `json:"initial_config,omitempty"` // joins only
+		SessionID     string          `json:"sessionId"`
+	}
+	// initialConfig is how a participant's client joined, as the
+	// service's call_participant_joined shows it: string flags.
+	initialConfig struct {
+		AudioMuted        string `json:"is_audio_muted"`
+		VideoMuted        string `json:"is_video_muted"`
+		AudioOnly         string `json:"is_audio_only"`
+		Mode              string `json:"mode"`
+		SDK               string `json:"sdk"`
+		Platform          string `json:"platform"`
+		CallVersion       string `json:"call_version"`
+		RecordOnCallStart string `json:"start_recording_on_call_start"`
 	}
 	sessionEndedPayload struct {
 		AllOccupants []occupantPayload `json:"all_occupants"`
@@ -428,7 +441,11 @@ func (st *state) emitCall(c *chat.Call) {
 		if m.left {
 			trigger = prefix + "participant_left"
 		}
-		st.emit(trigger, participantPayload{Occupant: st.occupant(c, m.p, m.left), SessionID: c.SessionID})
+		p := participantPayload{Occupant: st.occupant(c, m.p, m.left), SessionID: c.SessionID}
+		if !m.left {
+			p.InitialConfig = joinConfig(c)
+		}
+		st.emit(trigger, p)
 	}
 	if c.EndedAt != 0 {
 		if all == nil {
@@ -448,6 +465,16 @@ func (st *state) emitCall(c *chat.Call) {
 			SessionID:     c.SessionID, RecordingURL: rec.RecordingURL,
 		})
 	}
+}
+
+// joinConfig is the initial_config of a participant joining c: a web
+// client of the JavaScript SDK, unmuted, with video only on a video call,
+// recording from the start when a recording of c starts with it.
+func joinConfig(c *chat.Call) *initialConfig {
+	audio := strconv.FormatBool(c.Type == chat.CallTypeAudio)
+	record := slices.ContainsFunc(c.Recordings, func(r chat.CallRecording) bool { return r.StartTime == 0 || r.StartTime == c.StartedAt })
+	return &initialConfig{AudioMuted: "false", VideoMuted: audio, AudioOnly: audio, Mode: "DEFAULT", SDK: "javascript",
+		Platform: "web", CallVersion: "v2", RecordOnCallStart: strconv.FormatBool(record)}
 }
 
 // leftAt is when p left the call: its LeftAt, or the call's end for a
