@@ -21,7 +21,7 @@ const (
 func TestAPIKeysWire(t *testing.T) {
 	ctx := context.Background()
 	want := &chat.APIKey{APIKey: otherKey, Name: "John's apiKey", Scope: chat.ScopeAuthOnly, CreatedAt: 1625206799}
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "Create",
 			Call: func(c *chat.Client) (any, error) {
@@ -90,12 +90,12 @@ func TestAPIKeysWire(t *testing.T) {
 }
 
 func TestAPIKeysAll(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.ServePages("page", map[string]string{
 		"1": `{"data":[{"apiKey":"k1"},{"apiKey":"k2"}],"meta":{"pagination":{"per_page":2,"current_page":1}}}`,
 		"2": `{"data":[],"meta":{"pagination":{"per_page":2,"current_page":2}}}`,
 	})
-	keys := collectKeys(t, m.client.APIKeys.All(context.Background(), &chat.ListAPIKeysOptions{Scope: chat.ScopeAuthOnly}),
+	keys := collectKeys(t, client.APIKeys.All(context.Background(), &chat.ListAPIKeysOptions{Scope: chat.ScopeAuthOnly}),
 		func(k *chat.APIKey) string { return string(k.APIKey) })
 	assert.Equal(t, []string{"k1", "k2"}, keys)
 	reqs := m.Requests()
@@ -118,5 +118,5 @@ func TestAPIKeysArguments(t *testing.T) {
 		{Name: "Update nil request", Call: func(c *chat.Client) error { _, err := c.APIKeys.Update(ctx, otherKey, nil); return err }, Arg: "req"},
 		{Name: "Delete empty key", Call: func(c *chat.Client) error { _, err := c.APIKeys.Delete(ctx, ""); return err }, Arg: "apiKey"},
 	}
-	wiretest.RunArgs(t, wire, wholeClient, tests)
+	wiretest.RunArgs(t, wiretest.ChatWire, wholeClient, tests)
 }

@@ -21,7 +21,7 @@ const (
 
 func TestAuthTokensWire(t *testing.T) {
 	ctx := context.Background()
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "Create with force",
 			Call: func(c *chat.Client) (any, error) {
@@ -112,14 +112,14 @@ func TestAuthTokensWire(t *testing.T) {
 }
 
 func TestAuthTokensAll(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.ServePages("page", map[string]string{
 		"1": `{"data":[{"uid":"u1","authToken":"t1"},{"uid":"u1","authToken":"t2"}],
 		"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`,
 		"2": `{"data":[{"uid":"u1","authToken":"t3"}],
 		"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`,
 	})
-	tokens := collectKeys(t, m.client.AuthTokens.All(context.Background(), "u1", &chat.ListAuthTokensOptions{PageOptions: chat.PageOptions{PerPage: 2}}),
+	tokens := collectKeys(t, client.AuthTokens.All(context.Background(), "u1", &chat.ListAuthTokensOptions{PageOptions: chat.PageOptions{PerPage: 2}}),
 		func(tok *chat.AuthToken) string { return string(tok.AuthToken) })
 	assert.Equal(t, []string{"t1", "t2", "t3"}, tokens)
 	for _, r := range m.Requests() {
@@ -156,8 +156,8 @@ func TestAuthTokensArguments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			err := tt.call(m.client)
+			client, m := wiretest.Chat(t)
+			err := tt.call(client)
 			ae := wiretest.RequireArgError(t, err, tt.wantName)
 			assert.NotContains(t, ae.Error(), testToken)
 			assert.Zero(t, m.Calls())

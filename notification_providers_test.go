@@ -41,7 +41,7 @@ func TestNotificationProvidersWire(t *testing.T) {
 	customEmail := &chat.CustomEmailProvider{IsEnabled: false, UseStoredEmailID: true, WebhookURL: "https://hooks.example.com/email"}
 	const customEmailJSON = `{"isEnabled":false,"useStoredEmailID":true,"webhookURL":"https://hooks.example.com/email","useBasicAuth":false}`
 
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		// FCM
 		{
 			Name:   "ListFCMProviders",
@@ -307,5 +307,5 @@ func TestNotificationProviderArguments(t *testing.T) {
 		{Name: "UpdateCustomEmailProvider nil", Call: func(s *chat.NotificationsService) error { _, err := s.UpdateCustomEmailProvider(ctx, nil); return err }, Arg: "req"},
 		{Name: "UpdateSettings nil", Call: func(s *chat.NotificationsService) error { _, err := s.UpdateSettings(ctx, nil); return err }, Arg: "req"},
 	}
-	wiretest.RunArgs(t, wire, func(c *chat.Client) *chat.NotificationsService { return c.Notifications }, tests)
+	wiretest.RunArgs(t, wiretest.ChatWire, func(c *chat.Client) *chat.NotificationsService { return c.Notifications }, tests)
 }

@@ -29,7 +29,7 @@ func TestNotificationTokensWire(t *testing.T) {
 				Platform: platform, ProviderID: providerID, Token: "tok", AuthToken: testAuthToken, Timezone: timezone})
 		}
 	}
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "RegisterPushToken FCM", Call: register(chat.PushPlatformFCMWeb, "fcm-main", "Asia/Kolkata"),
 			Reply: `{"data":{"success":true}}`, Method: http.MethodPost, Path: "/v3/notifications/push/v1/tokens",
@@ -162,5 +162,5 @@ func TestNotificationTokenArguments(t *testing.T) {
 			return err
 		}, Arg: "req.AuthToken"},
 	}
-	wiretest.RunArgs(t, wire, func(c *chat.Client) *chat.NotificationsService { return c.Notifications }, tests)
+	wiretest.RunArgs(t, wiretest.ChatWire, func(c *chat.Client) *chat.NotificationsService { return c.Notifications }, tests)
 }

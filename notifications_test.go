@@ -52,7 +52,7 @@ func TestNotificationSettingsWire(t *testing.T) {
 		},
 	}
 	success := &chat.Result{Success: true}
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name:   "GetSettings",
 			Call:   func(c *chat.Client) (any, error) { return c.Notifications.GetSettings(ctx) },

@@ -419,7 +419,7 @@ func TestRedirects(t *testing.T) {
 	}))
 	t.Cleanup(origin.Close)
 
-	c, err := chat.NewClient("myapp", testAPIKey, chat.WithBaseURL(origin.URL), chat.WithInsecureLoopback(), chat.WithoutRetries())
+	c, err := chat.NewClient("myapp", wiretest.APIKey, chat.WithBaseURL(origin.URL), chat.WithInsecureLoopback(), chat.WithoutRetries())
 	require.NoError(t, err)
 	t.Cleanup(c.CloseIdleConnections)
 	reset := func() {
@@ -436,7 +436,7 @@ func TestRedirects(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		require.Len(t, atOrigin, 1)
-		assert.Equal(t, testAPIKey, atOrigin[0].apikey)
+		assert.Equal(t, wiretest.APIKey, atOrigin[0].apikey)
 		assert.Equal(t, "cometchat-uid-1", atOrigin[0].onBehalfOf)
 		require.Len(t, atOther, 1)
 		assert.Equal(t, "/v3/users/away", atOther[0].path)
@@ -453,7 +453,7 @@ func TestRedirects(t *testing.T) {
 		defer mu.Unlock()
 		require.Len(t, atOrigin, 2)
 		assert.Equal(t, "/v3/users/here", atOrigin[1].path)
-		assert.Equal(t, testAPIKey, atOrigin[1].apikey)
+		assert.Equal(t, wiretest.APIKey, atOrigin[1].apikey)
 		assert.Empty(t, atOther)
 	})
 

@@ -1206,13 +1206,13 @@ func TestEchoedSecretsAreScrubbed(t *testing.T) {
 
 func TestErrorScrubsTheAPIKey(t *testing.T) {
 	ce, err := getUserError(t, http.StatusUnauthorized, `{"error":{"code":"AUTH_ERR_APIKEY_NOT_FOUND",
-		"message":"The apikey `+testAPIKey+` is not valid.","devMessage":"apikey=`+testAPIKey+`",
-		"details":{"apikey":["`+testAPIKey+` unknown"]}}}`)
+		"message":"The apikey `+wiretest.APIKey+` is not valid.","devMessage":"apikey=`+wiretest.APIKey+`",
+		"details":{"apikey":["`+wiretest.APIKey+` unknown"]}}}`)
 	assert.Equal(t, "The apikey REDACTED is not valid.", ce.Message)
 	assert.Equal(t, "apikey=REDACTED", ce.DevMessage)
 	assert.Equal(t, map[string][]string{"apikey": {"REDACTED unknown"}}, ce.Details)
 	for verb, out := range formatted(err) {
-		assert.NotContains(t, out, testAPIKey, verb)
+		assert.NotContains(t, out, wiretest.APIKey, verb)
 	}
 	assert.ErrorIs(t, err, chat.ErrUnauthorized)
 }
@@ -1258,10 +1258,10 @@ func TestNotificationSecretsNotPrinted(t *testing.T) {
 func TestNotificationProviderErrorsScrubbed(t *testing.T) {
 	ctx := context.Background()
 	const secret = "tw-auth-token-123"
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.Reply(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"bad token `+secret+`","devMessage":"`+secret+`",
 		"details":{"twilioAuthToken":["`+secret+` is invalid"]}}}`)
-	_, err := m.client.Notifications.AddTwilioProvider(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: secret, TwilioSenderPhoneNumber: "+1"})
+	_, err := client.Notifications.AddTwilioProvider(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: secret, TwilioSenderPhoneNumber: "+1"})
 	e := wiretest.RequireAPIError(t, err)
 	assert.Equal(t, "ERR_BAD_REQUEST", e.Code)
 	assert.NotContains(t, err.Error(), secret)
@@ -1275,17 +1275,17 @@ func TestPushTokensNeverShown(t *testing.T) {
 	ctx := context.Background()
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	m := newMockAPI(t, chat.WithLogger(logger))
+	client, m := wiretest.Chat(t, chat.WithLogger(logger))
 	m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_TOKEN_NOT_FOUND","message":"push token `+testPushToken+` of `+testAuthToken+` not found"}}`)
 
-	_, err := m.client.Notifications.DeletePushToken(ctx, testPushToken, &chat.DeletePushTokenRequest{AuthToken: testAuthToken})
+	_, err := client.Notifications.DeletePushToken(ctx, testPushToken, &chat.DeletePushTokenRequest{AuthToken: testAuthToken})
 	e := wiretest.RequireAPIError(t, err)
 	assert.ErrorIs(t, err, chat.ErrNotFound)
 	assert.Equal(t, "/v3/notifications/push/v1/tokens/REDACTED", e.Path)
-	_, err2 := m.client.Notifications.ListPushTokens(ctx, &chat.ListPushTokensOptions{AuthToken: testAuthToken})
-	_, err3 := m.client.Notifications.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{
+	_, err2 := client.Notifications.ListPushTokens(ctx, &chat.ListPushTokensOptions{AuthToken: testAuthToken})
+	_, err3 := client.Notifications.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{
 		Platform: chat.PushPlatformFCMAndroid, Token: testPushToken, AuthToken: testAuthToken})
-	_, err4 := m.client.Notifications.UnregisterPushTokens(ctx, &chat.UnregisterPushTokensRequest{AuthToken: testAuthToken})
+	_, err4 := client.Notifications.UnregisterPushTokens(ctx, &chat.UnregisterPushTokensRequest{AuthToken: testAuthToken})
 	// Each call scrubs the secrets it sends; List and Unregister send no
 	// push token.
 	for _, err := range []error{err, err2, err3, err4} {
@@ -1402,7 +1402,7 @@ func TestAuthTokenErrorsHideTheToken(t *testing.T) {
 			check: func(t *testing.T, err error) {
 				var ue *url.Error
 				require.ErrorAs(t, err, &ue)
-				assert.Equal(t, "https://"+testHost+"/v3/users/cometchat-uid-1/auth_tokens/REDACTED", ue.URL)
+				assert.Equal(t, "https://"+wiretest.Host+"/v3/users/cometchat-uid-1/auth_tokens/REDACTED", ue.URL)
 				assert.ErrorIs(t, err, httpmock.NoResponderFound, "the cause is kept")
 			},
 		},
@@ -1429,9 +1429,9 @@ func TestAuthTokenErrorsHideTheToken(t *testing.T) {
 	for _, c := range calls {
 		for _, o := range outcomes {
 			t.Run(c.name+"/"+o.name, func(t *testing.T) {
-				m := newMockAPI(t)
+				client, m := wiretest.Chat(t)
 				m.Serve(func(_ int, req *http.Request) (*http.Response, error) { return o.respond(req) })
-				err := c.call(m.client)
+				err := c.call(client)
 				o.check(t, err)
 				assertNoToken(t, err, testToken, testTokenTail)
 				assert.Equal(t, 1, m.Calls())
@@ -1476,7 +1476,7 @@ func TestAPIKeyErrorsHideTheKeys(t *testing.T) {
 		{
 			name: "API error echoing both keys",
 			respond: httpmock.ResponderFromResponse(wiretest.JSONResponse(http.StatusForbidden, `{"error":{"code":"ERR_APIKEY_NO_SELF_ACTION",
-				"message":"Key `+testAPIKey+` cannot act on `+otherKey+`.","devMessage":"apikey header `+testAPIKey+`"}}`)),
+				"message":"Key `+wiretest.APIKey+` cannot act on `+otherKey+`.","devMessage":"apikey header `+wiretest.APIKey+`"}}`)),
 			check: func(t *testing.T, err error) {
 				ce := wiretest.RequireAPIError(t, err)
 				assert.Equal(t, "/v3/apikeys/REDACTED", ce.Path)
@@ -1491,7 +1491,7 @@ func TestAPIKeyErrorsHideTheKeys(t *testing.T) {
 			check: func(t *testing.T, err error) {
 				var ue *url.Error
 				require.ErrorAs(t, err, &ue)
-				assert.Equal(t, "https://"+testHost+"/v3/apikeys/REDACTED", ue.URL)
+				assert.Equal(t, "https://"+wiretest.Host+"/v3/apikeys/REDACTED", ue.URL)
 			},
 		},
 		{
@@ -1507,11 +1507,11 @@ func TestAPIKeyErrorsHideTheKeys(t *testing.T) {
 	}
 	for _, o := range outcomes {
 		t.Run(o.name, func(t *testing.T) {
-			m := newMockAPI(t)
+			client, m := wiretest.Chat(t)
 			m.Serve(func(_ int, req *http.Request) (*http.Response, error) { return o.respond(req) })
-			_, err := m.client.APIKeys.Delete(ctx, otherKey)
+			_, err := client.APIKeys.Delete(ctx, otherKey)
 			o.check(t, err)
-			assertNoToken(t, err, otherKey, testAPIKey)
+			assertNoToken(t, err, otherKey, wiretest.APIKey)
 		})
 	}
 }

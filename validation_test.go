@@ -156,8 +156,8 @@ func TestLimits(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				m := newMockAPI(t)
-				err := tt.call(m.client)
+				client, m := wiretest.Chat(t)
+				err := tt.call(client)
 				ae := wiretest.RequireArgError(t, err, tt.want)
 				assert.NotEmpty(t, ae.Problem)
 				assert.Less(t, len(err.Error()), 200, "the error does not quote the value")
@@ -196,8 +196,8 @@ func TestLimits(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				m := newMockAPI(t)
-				require.NoError(t, tt.call(m.client))
+				client, m := wiretest.Chat(t)
+				require.NoError(t, tt.call(client))
 				r := m.Only()
 				assert.True(t, json.Valid(r.Body), "a JSON body")
 				if strings.Contains(tt.name, "65,536") {
@@ -208,8 +208,8 @@ func TestLimits(t *testing.T) {
 	})
 
 	t.Run("< > & travel unescaped", func(t *testing.T) {
-		m := newMockAPI(t)
-		_, err := m.client.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser, MUID: "m",
+		client, m := wiretest.Chat(t)
+		_, err := client.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser, MUID: "m",
 			Data: chat.MessageData{Text: "a<b && c>d"}})
 		require.NoError(t, err)
 		r := m.Only()
@@ -223,9 +223,9 @@ func TestLimits(t *testing.T) {
 // error: a request within the limits reaches the service, whose refusal
 // comes back as an *chat.Error.
 func TestLimitsAgainstAnError(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.Reply(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"The name may not be greater than 100 characters.","details":{"name":["too long"]}}}`)
-	_, err := m.client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "u1", Name: strings.Repeat("😀", 100)})
+	_, err := client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "u1", Name: strings.Repeat("😀", 100)})
 	ce := wiretest.RequireAPIError(t, err)
 	assert.Equal(t, []string{"too long"}, ce.Details["name"])
 	assert.NotErrorIs(t, err, chat.ErrInvalidArgument)
@@ -302,7 +302,7 @@ func TestMaxResponseBytesAgainstAnEndlessBody(t *testing.T) {
 	}
 	clients := []client{
 		{"chat", func(t *testing.T, base string, hc *http.Client) error {
-			c, err := chat.NewClient("myapp", testAPIKey, chat.WithBaseURL(base), chat.WithInsecureLoopback(), chat.WithoutRetries(),
+			c, err := chat.NewClient("myapp", wiretest.APIKey, chat.WithBaseURL(base), chat.WithInsecureLoopback(), chat.WithoutRetries(),
 				chat.WithHTTPClient(hc), chat.WithMaxResponseBytes(limit), chat.WithTimeout(time.Minute))
 			require.NoError(t, err)
 			_, err = c.Users.Get(context.Background(), "u1")

@@ -51,7 +51,7 @@ func wantApp() *management.App {
 
 func TestAppsWire(t *testing.T) {
 	ctx := context.Background()
-	wire.Run(t, []wiretest.Case[*management.Client]{
+	wiretest.ManagementWire.Run(t, []wiretest.Case[*management.Client]{
 		{
 			Name: "create",
 			Call: func(c *management.Client) (any, error) {
@@ -119,8 +119,8 @@ func TestAppsWire(t *testing.T) {
 
 func TestAppsValidate(t *testing.T) {
 	ctx := context.Background()
-	m := newMockAPI(t)
-	c := m.client
+	client, m := wiretest.Management(t)
+	c := client
 	_, err := c.Apps.Create(ctx, nil)
 	wiretest.RequireArgError(t, err, "req")
 	_, err = c.Apps.Create(ctx, &management.CreateAppRequest{Region: chat.RegionUS})
@@ -139,13 +139,13 @@ func TestAppsValidate(t *testing.T) {
 // TestAppNewerExample decodes the newer list example, whose types differ:
 // ISO-8601 timestamps and a string owner.
 func TestAppNewerExample(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Management(t)
 	m.Reply(http.StatusOK, `{"data":[{"id":"a1","name":"N","version":"3","owner":"1656","role":"owner","plan":"free-2023-01",
 	"planName":"Build","trialEndsAt":"2023-02-01T00:00:00.000Z","createdAt":"2023-01-01T10:20:30Z","updatedAt":"",
 	"statsToken":"st-secret-99","metadata":{"industry":"retail","technology":"go","otherTechnology":""},
 	"appOwner":{"id":"1656","emailVerified":true,"pooledBilling":false,"isTestAccount":true,"createdAt":"2022-12-31T23:59:59+01:00"},
 	"appRegion":{"id":"eu","isActive":true,"meta":{"apiHost":"api-eu.cometchat.io","useSSL":true}}}],"meta":{}}`)
-	page, err := m.client.Apps.List(context.Background(), nil)
+	page, err := client.Apps.List(context.Background(), nil)
 	require.NoError(t, err)
 	require.Len(t, page.Data, 1)
 	a := page.Data[0]
@@ -246,7 +246,7 @@ func newPagedAPI(t *testing.T, answer func(*http.Request) string) *pagedAPI {
 		resp.Header.Set("Content-Type", "application/json")
 		return resp, nil
 	})
-	c, err := management.NewClient(testKey, testSecret, chat.WithoutRetries(), chat.WithHTTPClient(&http.Client{Transport: mt}))
+	c, err := management.NewClient(wiretest.MgmtKey, wiretest.MgmtSecret, chat.WithoutRetries(), chat.WithHTTPClient(&http.Client{Transport: mt}))
 	require.NoError(t, err)
 	p.client = c
 	return p
@@ -282,10 +282,10 @@ func TestAppsAll(t *testing.T) {
 }
 
 func TestAppsAllStopsOnError(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Management(t)
 	m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_APP_NOT_FOUND","message":"no"}}`)
 	n := 0
-	for a, err := range m.client.Apps.All(context.Background(), nil) {
+	for a, err := range client.Apps.All(context.Background(), nil) {
 		n++
 		assert.Nil(t, a)
 		assert.ErrorIs(t, err, chat.ErrNotFound)
@@ -294,7 +294,7 @@ func TestAppsAllStopsOnError(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	for _, err := range m.client.Apps.All(ctx, nil) {
+	for _, err := range client.Apps.All(ctx, nil) {
 		assert.ErrorIs(t, err, context.Canceled)
 	}
 }

@@ -45,7 +45,7 @@ func settingsReply(settings string) string {
 func TestExtensionsWire(t *testing.T) {
 	ctx := context.Background()
 	giphy := &management.GiphySettings{GiphyAPIKey: "giphy-key"}
-	wire.Run(t, []wiretest.Case[*management.Client]{
+	wiretest.ManagementWire.Run(t, []wiretest.Case[*management.Client]{
 		{
 			Name: "list",
 			Call: func(c *management.Client) (any, error) {
@@ -263,14 +263,14 @@ func TestExtensionsUploadCertificates(t *testing.T) {
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
+			client, m := wiretest.Management(t)
 			m.Reply(http.StatusOK, tt.response)
 			content := []byte("\x00\x01certificate bytes\xff")
-			got, err := tt.upload(m.client, tt.filename, content)
+			got, err := tt.upload(client, tt.filename, content)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, got.Body)
 			r := m.Only()
-			wire.Sent(t, r, http.MethodPost, "/apps/app1/extensions/push-notification/v1/"+tt.op)
+			wiretest.ManagementWire.Sent(t, r, http.MethodPost, "/apps/app1/extensions/push-notification/v1/"+tt.op)
 			mediaType, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 			require.NoError(t, err)
 			assert.Equal(t, "multipart/form-data", mediaType)
@@ -330,16 +330,16 @@ func TestExtensionsAllPageNumbersWithoutLinks(t *testing.T) {
 }
 
 func TestExtensionsAllArguments(t *testing.T) {
-	m := newMockAPI(t)
-	for _, err := range m.client.Extensions.All(context.Background(), "", nil) {
+	client, _ := wiretest.Management(t)
+	for _, err := range client.Extensions.All(context.Background(), "", nil) {
 		wiretest.RequireArgError(t, err, "appID")
 	}
 }
 
 func TestExtensionsValidate(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Management(t)
 	ctx := context.Background()
-	ext := m.client.Extensions
+	ext := client.Extensions
 	_, err := ext.List(ctx, "", nil)
 	wiretest.RequireArgError(t, err, "appID")
 	_, err = ext.SetEnabled(ctx, "", &management.SetExtensionsRequest{Enabled: []management.ExtensionID{"polls"}})
@@ -454,9 +454,9 @@ func TestSettingsBodyOK(t *testing.T) {
 }
 
 func TestGetExtensionSettingsBadSettings(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Management(t)
 	m.Reply(http.StatusOK, settingsReply(`["not","an","object"]`))
-	_, err := management.GetExtensionSettings[management.GiphySettings](context.Background(), m.client.Extensions, "app")
+	_, err := management.GetExtensionSettings[management.GiphySettings](context.Background(), client.Extensions, "app")
 	assert.ErrorContains(t, err, "gifs-giphy settings")
 }
 

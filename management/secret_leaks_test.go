@@ -14,16 +14,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 )
 
 func TestClientNeverPrintsCredentials(t *testing.T) {
-	c, err := management.NewClient(testKey, testSecret)
+	c, err := management.NewClient(wiretest.MgmtKey, wiretest.MgmtSecret)
 	require.NoError(t, err)
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%d"} {
 		out := fmt.Sprintf(verb, c)
-		assert.NotContains(t, out, testKey, verb)
-		assert.NotContains(t, out, testSecret, verb)
+		assert.NotContains(t, out, wiretest.MgmtKey, verb)
+		assert.NotContains(t, out, wiretest.MgmtSecret, verb)
 		assert.Contains(t, out, "apimgmt.cometchat.io", verb)
 	}
 }
@@ -71,15 +72,15 @@ func TestTenantsNeverPrintSecrets(t *testing.T) {
 	assertHidden(t, tenant.App, "2531446b588709f6", tenantAuthKey, tenantAPIKey)
 
 	// A failure shows neither the credentials nor the Basic auth header.
-	m := newMockAPI(t)
+	client, m := wiretest.Management(t)
 	m.Reply(http.StatusUnauthorized, `{"error":{"code":"AUTH_ERR_EMPTY_AUTH_HEADER","message":"missing"}}`)
-	_, err := m.client.Tenants.Add(context.Background(), tenantRequest())
+	_, err := client.Tenants.Add(context.Background(), tenantRequest())
 	var ce *chat.Error
 	require.True(t, errors.As(err, &ce))
 	assert.Equal(t, "AUTH_ERR_EMPTY_AUTH_HEADER", ce.Code)
 	assert.ErrorIs(t, err, chat.ErrUnauthorized)
-	basic := base64.StdEncoding.EncodeToString([]byte(testKey + ":" + testSecret))
-	for _, s := range []string{testKey, testSecret, basic, tenantPassword} {
+	basic := base64.StdEncoding.EncodeToString([]byte(wiretest.MgmtKey + ":" + wiretest.MgmtSecret))
+	for _, s := range []string{wiretest.MgmtKey, wiretest.MgmtSecret, basic, tenantPassword} {
 		assert.False(t, strings.Contains(err.Error(), s))
 	}
 }

@@ -28,7 +28,7 @@ func TestWebhooksWire(t *testing.T) {
 		assert.Empty(t, r.Header.Values("X-Webhook-Version"), "X-Webhook-Version header")
 		assert.Equal(t, hook, got)
 	}
-	wire.Run(t, []wiretest.Case[*management.Client]{
+	wiretest.ManagementWire.Run(t, []wiretest.Case[*management.Client]{
 		{
 			Name: "Create with version 2",
 			Call: func(c *management.Client) (any, error) {
@@ -230,8 +230,8 @@ func TestWebhooksValidate(t *testing.T) {
 		}, "triggerIDs"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			err := tt.call(m.client)
+			client, m := wiretest.Management(t)
+			err := tt.call(client)
 			wiretest.RequireArgError(t, err, tt.arg)
 			assert.NotContains(t, err.Error(), hookPassword)
 			assert.Zero(t, m.Calls(), "requests sent")
@@ -241,7 +241,7 @@ func TestWebhooksValidate(t *testing.T) {
 
 func TestWebhooksAcceptLimits(t *testing.T) {
 	ctx := context.Background()
-	m := newMockAPI(t)
+	client, m := wiretest.Management(t)
 	m.Reply(http.StatusOK, `{"data":{"id":"h"}}`)
 	for _, r := range []*management.CreateWebhookRequest{
 		{ID: strings.Repeat("a", 50), Name: strings.Repeat("é", 50), URL: "https://example.com/" + strings.Repeat("a", 255-len("https://example.com/")),
@@ -249,16 +249,16 @@ func TestWebhooksAcceptLimits(t *testing.T) {
 		{ID: "test_webhook-201", Name: "With spaces is fine", URL: "http://localhost:9000/h"},
 		{ID: "H1", Name: "Loopback v6", URL: "http://[::1]:9000/h"},
 	} {
-		_, err := m.client.Webhooks.Create(ctx, "app1", r)
+		_, err := client.Webhooks.Create(ctx, "app1", r)
 		require.NoError(t, err, "%v", r)
 	}
 	assert.Equal(t, 3, m.Calls())
 }
 
 func TestWebhooksAPIErrors(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Management(t)
 	m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_WEBHOOK_NOT_FOUND","message":"The webhook h1 does not exist."}}`)
-	_, err := m.client.Webhooks.Get(context.Background(), "app1", "h1")
+	_, err := client.Webhooks.Get(context.Background(), "app1", "h1")
 	var ae *chat.Error
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, "ERR_WEBHOOK_NOT_FOUND", ae.Code)
