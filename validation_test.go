@@ -9,7 +9,6 @@ import (
 	"log"
 	"math"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -256,40 +255,6 @@ func (b *bodyCounter) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// endlessServer is a hostile loopback server: every answer has status and
-// a body that never ends (a JSON string that never closes). It counts the
-// bytes it managed to write, and reports when a handler gave up because
-// the client went away.
-type endlessServer struct {
-	*httptest.Server
-	served atomic.Int64
-	done   chan struct{}
-}
-
-func newEndlessServer(t *testing.T, status int, header ...string) *endlessServer {
-	s := &endlessServer{done: make(chan struct{}, 16)}
-	chunk := []byte(strings.Repeat("x", 32<<10))
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		defer func() { s.done <- struct{}{} }()
-		w.Header().Set("Content-Type", "application/json")
-		for i := 0; i+1 < len(header); i += 2 {
-			w.Header().Set(header[i], header[i+1])
-		}
-		w.WriteHeader(status)
-		n, _ := io.WriteString(w, `{"data":{"uid":"u1","name":"`)
-		s.served.Add(int64(n))
-		for r.Context().Err() == nil {
-			n, err := w.Write(chunk)
-			s.served.Add(int64(n))
-			if err != nil {
-				return
-			}
-		}
-	}))
-	t.Cleanup(s.Close)
-	return s
-}
-
 // TestMaxResponseBytesAgainstAnEndlessBody points the chat and management
 // clients at a server whose answers never end: each call fails with an
 // *chat.Error after reading at most the cap and one byte, and the server
@@ -328,7 +293,7 @@ func TestMaxResponseBytesAgainstAnEndlessBody(t *testing.T) {
 	for _, c := range clients {
 		for _, a := range answers {
 			t.Run(c.name+"/"+a.name, func(t *testing.T) {
-				srv := newEndlessServer(t, a.status, a.header...)
+				srv := wiretest.NewEndlessServer(t, a.status, a.header...)
 				ct := &bodyCountingTransport{rt: &http.Transport{}}
 				hc := &http.Client{Transport: ct}
 				t.Cleanup(hc.CloseIdleConnections)
@@ -342,11 +307,11 @@ func TestMaxResponseBytesAgainstAnEndlessBody(t *testing.T) {
 				// The client closed the connection rather than drain it:
 				// the handler's writes fail and it returns.
 				select {
-				case <-srv.done:
+				case <-srv.Done():
 				case <-time.After(30 * time.Second):
 					t.Fatal("the server is still streaming")
 				}
-				assert.Greater(t, srv.served.Load(), int64(limit), "bytes the server wrote")
+				assert.Greater(t, srv.Served(), int64(limit), "bytes the server wrote")
 			})
 		}
 	}

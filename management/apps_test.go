@@ -7,11 +7,9 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -226,59 +224,28 @@ func listPages(total, perPage int) func(*http.Request) string {
 	}
 }
 
-// pagedAPI is a management client over a mock transport whose answers
-// depend on the request, recording each request's query.
-type pagedAPI struct {
-	client *management.Client
-	mu     sync.Mutex
-	seen   []string
-}
-
-func newPagedAPI(t *testing.T, answer func(*http.Request) string) *pagedAPI {
-	t.Helper()
-	p := &pagedAPI{}
-	mt := httpmock.NewMockTransport()
-	mt.RegisterNoResponder(func(r *http.Request) (*http.Response, error) {
-		p.mu.Lock()
-		p.seen = append(p.seen, r.URL.RawQuery)
-		p.mu.Unlock()
-		resp := httpmock.NewStringResponse(http.StatusOK, answer(r))
-		resp.Header.Set("Content-Type", "application/json")
-		return resp, nil
-	})
-	c, err := management.NewClient(wiretest.MgmtKey, wiretest.MgmtSecret, chat.WithoutRetries(), chat.WithHTTPClient(&http.Client{Transport: mt}))
-	require.NoError(t, err)
-	p.client = c
-	return p
-}
-
-// queries are the raw queries of the requests seen, in order.
-func (p *pagedAPI) queries() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]string(nil), p.seen...)
-}
-
 func TestAppsAll(t *testing.T) {
-	srv := newPagedAPI(t, listPages(5, 2))
+	client, m := wiretest.Management(t)
+	m.Answer(listPages(5, 2))
 	var ids []string
-	for a, err := range srv.client.Apps.All(context.Background(), &management.ListAppsOptions{PerPage: 2, SearchKey: "app"}) {
+	for a, err := range client.Apps.All(context.Background(), &management.ListAppsOptions{PerPage: 2, SearchKey: "app"}) {
 		require.NoError(t, err)
 		ids = append(ids, a.ID)
 	}
 	assert.Equal(t, []string{"app-0", "app-1", "app-2", "app-3", "app-4"}, ids)
-	assert.Equal(t, []string{"page=1&perPage=2&searchKey=app", "page=2&perPage=2&searchKey=app", "page=3&perPage=2&searchKey=app"}, srv.queries())
+	assert.Equal(t, []string{"page=1&perPage=2&searchKey=app", "page=2&perPage=2&searchKey=app", "page=3&perPage=2&searchKey=app"}, m.Queries())
 
 	// From page 2, and stopping early.
-	srv = newPagedAPI(t, listPages(5, 2))
+	client, m = wiretest.Management(t)
+	m.Answer(listPages(5, 2))
 	ids = nil
-	for a, err := range srv.client.Apps.All(context.Background(), &management.ListAppsOptions{PerPage: 2, Page: 2}) {
+	for a, err := range client.Apps.All(context.Background(), &management.ListAppsOptions{PerPage: 2, Page: 2}) {
 		require.NoError(t, err)
 		ids = append(ids, a.ID)
 		break
 	}
 	assert.Equal(t, []string{"app-2"}, ids)
-	assert.Equal(t, []string{"page=2&perPage=2"}, srv.queries())
+	assert.Equal(t, []string{"page=2&perPage=2"}, m.Queries())
 }
 
 func TestAppsAllStopsOnError(t *testing.T) {

@@ -303,30 +303,32 @@ func extPage(r *http.Request) string {
 }
 
 func TestExtensionsAllFollowsLinks(t *testing.T) {
-	srv := newPagedAPI(t, extPage)
+	client, m := wiretest.Management(t)
+	m.Answer(extPage)
 	var ids []string
-	for e, err := range srv.client.Extensions.All(context.Background(), "app1", &management.ListExtensionsOptions{PerPage: 2}) {
+	for e, err := range client.Extensions.All(context.Background(), "app1", &management.ListExtensionsOptions{PerPage: 2}) {
 		require.NoError(t, err)
 		ids = append(ids, string(e.ID))
 	}
 	assert.Equal(t, []string{"a", "b", "c", "d", "e"}, ids)
-	assert.Equal(t, []string{"perPage=2", "page=2&perPage=2", "page=3&perPage=2"}, srv.queries(), "the link's query, sent to the same host")
+	assert.Equal(t, []string{"perPage=2", "page=2&perPage=2", "page=3&perPage=2"}, m.Queries(), "the link's query, sent to the same host")
 }
 
 func TestExtensionsAllPageNumbersWithoutLinks(t *testing.T) {
-	srv := newPagedAPI(t, func(r *http.Request) string {
+	client, m := wiretest.Management(t)
+	m.Answer(func(r *http.Request) string {
 		page := r.URL.Query().Get("page")
 		id := map[string]string{"": "a", "2": "b"}[page]
 		cur := map[string]int{"": 1, "2": 2}[page]
 		return fmt.Sprintf(`{"data":[{"id":%q}],"meta":{"pagination":{"total":2,"count":1,"per_page":1,"current_page":%d,"total_pages":2}}}`, id, cur)
 	})
 	var ids []string
-	for e, err := range srv.client.Extensions.All(context.Background(), "app1", &management.ListExtensionsOptions{PerPage: 1}) {
+	for e, err := range client.Extensions.All(context.Background(), "app1", &management.ListExtensionsOptions{PerPage: 1}) {
 		require.NoError(t, err)
 		ids = append(ids, string(e.ID))
 	}
 	assert.Equal(t, []string{"a", "b"}, ids)
-	assert.Equal(t, []string{"perPage=1", "page=2&perPage=1"}, srv.queries())
+	assert.Equal(t, []string{"perPage=1", "page=2&perPage=1"}, m.Queries())
 }
 
 func TestExtensionsAllArguments(t *testing.T) {
