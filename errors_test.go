@@ -526,3 +526,16 @@ func TestNoDataIsNotSuccess(t *testing.T) {
 		assert.Equal(t, "no such user", ce.Message)
 	})
 }
+
+func TestErrorScrubsTheAPIKey(t *testing.T) {
+	ce, err := getUserError(t, http.StatusUnauthorized, `{"error":{"code":"AUTH_ERR_APIKEY_NOT_FOUND",
+		"message":"The apikey `+wiretest.APIKey+` is not valid.","devMessage":"apikey=`+wiretest.APIKey+`",
+		"details":{"apikey":["`+wiretest.APIKey+` unknown"]}}}`)
+	assert.Equal(t, "The apikey REDACTED is not valid.", ce.Message)
+	assert.Equal(t, "apikey=REDACTED", ce.DevMessage)
+	assert.Equal(t, map[string][]string{"apikey": {"REDACTED unknown"}}, ce.Details)
+	for verb, out := range formatted(err) {
+		assert.NotContains(t, out, wiretest.APIKey, verb)
+	}
+	assert.ErrorIs(t, err, chat.ErrUnauthorized)
+}

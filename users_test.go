@@ -2,6 +2,7 @@ package chat_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -623,4 +624,29 @@ func TestUsersUpsert(t *testing.T) {
 		_, err = client.Users.Upsert(ctx, nil)
 		wiretest.RequireArgError(t, err, "req")
 	})
+}
+
+// TestUserFormat prints a user that carries an auth token with every verb.
+func TestUserFormat(t *testing.T) {
+	const token = "cometchat-uid-5_1630306819c3027ce530b2367f3c97b4106f0cb8"
+	u := chat.User{UID: "cometchat-uid-5", Name: "John Paul", AuthToken: token}
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%d"} {
+		for name, v := range map[string]any{"value": u, "pointer": &u, "in a slice": []chat.User{u}, "in a page": chat.Page[chat.User]{Data: []chat.User{u}}} {
+			t.Run(verb+" "+name, func(t *testing.T) {
+				out := fmt.Sprintf(verb, v)
+				assert.NotContains(t, out, token)
+				assert.NotContains(t, out, "1630306819c3027ce530b2367f3c97b4106f0cb8")
+				assert.NotContains(t, strings.ToLower(out), fmt.Sprintf("%x", token[:16]), "hex of the token")
+				if verb == "%v" || verb == "%+v" || verb == "%#v" || verb == "%s" {
+					assert.Contains(t, out, "REDACTED")
+					assert.Contains(t, out, "cometchat-uid-5", "the rest is shown")
+				}
+			})
+		}
+	}
+	assert.Equal(t, chat.Secret(token), u.AuthToken, "printing changed the user")
+
+	b, err := json.Marshal(u)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"authToken":"`+token+`"`, "JSON keeps the token")
 }

@@ -265,3 +265,34 @@ func TestAppsAllStopsOnError(t *testing.T) {
 		assert.ErrorIs(t, err, context.Canceled)
 	}
 }
+
+// assertHidden checks that no verb prints any of secrets, and that %+v
+// still shows the value (shown is a part of it that must appear).
+func assertHidden(t *testing.T, v any, shown string, secrets ...string) {
+	t.Helper()
+	for _, verb := range verbs {
+		out := fmt.Sprintf(verb, v)
+		for _, s := range secrets {
+			assert.NotContains(t, out, s, verb)
+		}
+	}
+	assert.Contains(t, fmt.Sprintf("%+v", v), shown, "%+v shows the value")
+	assert.Contains(t, fmt.Sprintf("%+v", v), "REDACTED", "%+v marks what it hides")
+}
+
+func TestAppNeverPrintsCredentials(t *testing.T) {
+	a := wantApp()
+	a.StatsToken = "st-secret-99"
+	secrets := []string{restKey, authKey, accessKey, "st-secret-99"}
+	assertHidden(t, *a, "Shop", secrets...)
+	assertHidden(t, a, "Shop", secrets...)
+	assertHidden(t, []management.App{*a}, "Shop", secrets...)
+	assertHidden(t, a.APIKeys, "Rest API Key", secrets...)
+	assertHidden(t, a.APIKeys[restKey], "Rest API Key", secrets...)
+	// JSON keeps them: it is how they are stored and sent.
+	b, err := json.Marshal(a)
+	require.NoError(t, err)
+	for _, s := range secrets {
+		assert.Contains(t, string(b), s)
+	}
+}

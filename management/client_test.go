@@ -1,6 +1,7 @@
 package management_test
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -90,5 +91,16 @@ func TestRetryPolicyZeroWaitsAreDefaults(t *testing.T) {
 		arrivals = arrivals[:0]
 		status = status[2:]
 		mu.Unlock()
+	}
+}
+
+func TestClientNeverPrintsCredentials(t *testing.T) {
+	c, err := management.NewClient(wiretest.MgmtKey, wiretest.MgmtSecret)
+	require.NoError(t, err)
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%d"} {
+		out := fmt.Sprintf(verb, c)
+		assert.NotContains(t, out, wiretest.MgmtKey, verb)
+		assert.NotContains(t, out, wiretest.MgmtSecret, verb)
+		assert.Contains(t, out, "apimgmt.cometchat.io", verb)
 	}
 }

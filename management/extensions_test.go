@@ -477,3 +477,47 @@ func TestExtensionLists(t *testing.T) {
 	assert.JSONEq(t, `{"id":"x","isActive":false,"accessToAppData":false,"isPrivate":false,"isInvisible":false,"isThirdParty":false,"hooks":{"data":[]}}`, string(b))
 	assert.Len(t, management.KnownExtensionIDs(), 39, "the reference names 39 extensions")
 }
+
+func TestExtensionSettingsNeverPrintCredentials(t *testing.T) {
+	for _, tt := range []struct {
+		v       any
+		shown   string
+		secrets []string
+	}{
+		{management.GiphySettings{GiphyAPIKey: "s3cret-giphy"}, "GiphyAPIKey", []string{"s3cret-giphy"}},
+		{management.TenorSettings{TenorAPIKey: "s3cret-tenor"}, "TenorAPIKey", []string{"s3cret-tenor"}},
+		{management.ReportUserSettings{ReportSettings: management.ReportSettings{BasicAuthUsername: "bob", BasicAuthPassword: "s3cret-pw"}}, "bob", []string{"s3cret-pw"}},
+		{management.ReportMessageSettings{ReportSettings: management.ReportSettings{BasicAuthUsername: "bob", BasicAuthPassword: "s3cret-pw"}}, "bob", []string{"s3cret-pw"}},
+		{management.VoiceTranscriptionSettings{RevAIAPIKey: "s3cret-rev"}, "RevAIAPIKey", []string{"s3cret-rev"}},
+		{management.StipopSettings{StipopAPIKey: "s3cret-stipop", StipopAppID: "app-9"}, "app-9", []string{"s3cret-stipop"}},
+		{management.TinyURLSettings{TinyURLAPIToken: "s3cret-tiny", TinyURLDomain: "tiny.one"}, "tiny.one", []string{"s3cret-tiny"}},
+		{management.BitlySettings{BitlyAccessToken: "s3cret-bitly", GroupGUID: "g-1"}, "g-1", []string{"s3cret-bitly"}},
+		{management.IntercomSettings{IntercomAccessToken: "s3cret-intercom", AppID: "ic-1"}, "ic-1", []string{"s3cret-intercom"}},
+		{management.ChatwootSettings{ChatwootAccessToken: "s3cret-chatwoot", ChatwootInboxID: "7"}, "ChatwootInboxID", []string{"s3cret-chatwoot"}},
+		{management.RichMediaSettings{IframelyAPIKey: "s3cret-iframely"}, "IframelyAPIKey", []string{"s3cret-iframely"}},
+		{management.VirusScannerSettings{ScaniiAPIKey: "s3cret-scanii", ScaniiSecretKey: "s3cret-scanii-2"}, "ScaniiAPIKey", []string{"s3cret-scanii", "s3cret-scanii-2"}},
+		{management.BroadcastSettings{APIVideoKey: "s3cret-video", RecordVideo: true}, "RecordVideo:true", []string{"s3cret-video"}},
+		{management.E2EESettings{VirgilAppKey: "s3cret-virgil", VirgilAppID: "v-1"}, "v-1", []string{"s3cret-virgil"}},
+		{management.SMSNotificationSettings{TwilioAuthToken: "s3cret-twilio", TwilioAccountSid: "AC1"}, "AC1", []string{"s3cret-twilio"}},
+		{management.EmailNotificationSettings{SendGridAPIKey: "s3cret-sendgrid", WebhookPassword: "s3cret-hookpw", SenderName: "Shop"}, "Shop", []string{"s3cret-sendgrid", "s3cret-hookpw"}},
+		{management.FCMCredentials{PrivateKey: "s3cret-private-key", ProjectID: "proj"}, "proj", []string{"s3cret-private-key"}},
+		{management.PushNotificationSettings{FCMCredentials: &management.FCMCredentials{PrivateKey: "s3cret-private-key", ProjectID: "proj"}}, "proj", []string{"s3cret-private-key"}},
+	} {
+		t.Run(fmt.Sprintf("%T", tt.v), func(t *testing.T) {
+			assertHidden(t, tt.v, tt.shown, tt.secrets...)
+		})
+	}
+
+	// Raw settings show their size only.
+	raw := management.RawSettings(`{"giphyApiKey":"s3cret-giphy"}`)
+	reply := management.ExtensionReply[management.SettingsBody]{Body: management.SettingsBody{Data: management.SettingsData{Settings: raw}}}
+	for _, verb := range verbs {
+		assert.NotContains(t, fmt.Sprintf(verb, raw), "s3cret-giphy", verb)
+		assert.NotContains(t, fmt.Sprintf(verb, reply), "s3cret-giphy", verb)
+		assert.NotContains(t, fmt.Sprintf(verb, &reply), "s3cret-giphy", verb)
+	}
+	assert.Equal(t, "RawSettings(30 bytes)", fmt.Sprint(raw))
+	b, err := json.Marshal(reply.Body)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"data":{"settings":{"giphyApiKey":"s3cret-giphy"}}}`, string(b), "JSON keeps the settings")
+}

@@ -3,7 +3,10 @@ package management_test
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
+	"errors"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -101,4 +104,29 @@ func TestTenantsValidate(t *testing.T) {
 		wiretest.RequireArgError(t, err, tt.arg)
 	}
 	assert.Zero(t, m.Calls())
+}
+
+func TestTenantsNeverPrintSecrets(t *testing.T) {
+	req := tenantRequest()
+	assertHidden(t, *req, "Example User", tenantPassword)
+	assertHidden(t, req, "Example User", tenantPassword)
+
+	var tenant management.Tenant
+	require.NoError(t, json.Unmarshal([]byte(tenantJSON), &tenant))
+	assertHidden(t, tenant, "2531446b588709f6", tenantAuthKey, tenantAPIKey)
+	assertHidden(t, &tenant, "2531446b588709f6", tenantAuthKey, tenantAPIKey)
+	assertHidden(t, tenant.App, "2531446b588709f6", tenantAuthKey, tenantAPIKey)
+
+	// A failure shows neither the credentials nor the Basic auth header.
+	client, m := wiretest.Management(t)
+	m.Reply(http.StatusUnauthorized, `{"error":{"code":"AUTH_ERR_EMPTY_AUTH_HEADER","message":"missing"}}`)
+	_, err := client.Tenants.Add(context.Background(), tenantRequest())
+	var ce *chat.Error
+	require.True(t, errors.As(err, &ce))
+	assert.Equal(t, "AUTH_ERR_EMPTY_AUTH_HEADER", ce.Code)
+	assert.ErrorIs(t, err, chat.ErrUnauthorized)
+	basic := base64.StdEncoding.EncodeToString([]byte(wiretest.MgmtKey + ":" + wiretest.MgmtSecret))
+	for _, s := range []string{wiretest.MgmtKey, wiretest.MgmtSecret, basic, tenantPassword} {
+		assert.False(t, strings.Contains(err.Error(), s))
+	}
 }

@@ -2,6 +2,7 @@ package management_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -263,4 +264,24 @@ func TestWebhooksAPIErrors(t *testing.T) {
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, "ERR_WEBHOOK_NOT_FOUND", ae.Code)
 	assert.ErrorIs(t, err, chat.ErrNotFound)
+}
+
+func TestWebhookTypesNeverPrintThePassword(t *testing.T) {
+	hook := management.Webhook{ID: "h1", Name: "Hook", URL: "https://cc:" + hookPassword + "@example.com/h", UseBasicAuth: true, Username: "cc", Password: hookPassword, Enabled: true}
+	create := management.CreateWebhookRequest{ID: "h1", Name: "Hook", URL: "https://example.com/h", UseBasicAuth: true, Username: "cc", Password: hookPassword, Enabled: new(true)}
+	update := management.UpdateWebhookRequest{Name: new("Hook"), Password: new(chat.Secret(hookPassword)), URL: new("https://u:" + hookPassword + "@example.com/")}
+	for _, v := range []any{hook, &hook, []management.Webhook{hook}, create, &create, update, &update,
+		struct{ W *management.Webhook }{&hook}} {
+		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%d"} {
+			out := fmt.Sprintf(verb, v)
+			assert.NotContains(t, out, hookPassword, "%s of %T", verb, v)
+			assert.NotContains(t, out, fmt.Sprintf("%x", hookPassword), "%s of %T", verb, v)
+		}
+	}
+	assert.Equal(t, `management.Webhook{ID: "h1", Name: "Hook", URL: "https://cc:xxxxx@example.com/h", UseBasicAuth: true, Username: "cc", Password: REDACTED, Enabled: true, RetryOnFailure: false, CreatedAt: 0, UpdatedAt: 0}`, hook.String())
+	assert.Equal(t, `management.CreateWebhookRequest{ID: "h1", Name: "Hook", URL: "https://example.com/h", UseBasicAuth: true, Username: "cc", Password: REDACTED, Enabled: true, RetryOnFailure: false}`, fmt.Sprint(&create))
+	assert.Equal(t, `management.UpdateWebhookRequest{Name: "Hook", URL: "https://u:xxxxx@example.com/", UseBasicAuth: nil, Username: nil, Password: REDACTED, RetryOnFailure: nil, Enabled: nil}`, fmt.Sprint(update))
+	assert.Contains(t, fmt.Sprint(management.Webhook{ID: "h2"}), `Password: ""`, "an empty password shows as empty")
+	var nilHook *management.Webhook
+	assert.Equal(t, "<nil>", fmt.Sprint(nilHook))
 }
