@@ -623,7 +623,7 @@ func FuzzHostileServer(f *testing.F) {
 	if fuzz := flag.Lookup("test.fuzz"); fuzz != nil && fuzz.Value.String() != "" {
 		share = hostileFuzzShare
 	}
-	env := newHostileEnv(f, share)
+	env := hostileEnv{srv: wiretest.NewHostileServers(f), share: share}
 	for _, s := range hostileTable() {
 		seeds := 0
 		for _, sc := range s.scenarios {
