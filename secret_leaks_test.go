@@ -11,7 +11,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io"
 	"log/slog"
 	"maps"
 	"net/http"
@@ -20,7 +19,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -32,6 +30,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 	"github.com/chatrest/chat/webhook"
 )
@@ -1090,32 +1089,6 @@ func fillLeak(v reflect.Value, secret bool, path string, paths *[]string, depth 
 	}
 }
 
-// echoServer answers every request with a 400 whose every field echoes
-// what the request carried: its path and query, every header value, its
-// body, each also URL-escaped, in code, message, devMessage, source and in
-// the keys and values of details, as a careless service might.
-func echoServer(t *testing.T) *httptest.Server {
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		var headers []string
-		for _, vs := range r.Header {
-			headers = append(headers, vs...)
-		}
-		sort.Strings(headers)
-		all := r.URL.RequestURI() + " " + strings.Join(headers, " ") + " " + string(body)
-		escaped := url.QueryEscape(all)
-		resp := map[string]any{"error": map[string]any{
-			"code": all, "message": all, "devMessage": escaped, "source": r.Header.Get("apikey") + r.Header.Get("secret"),
-			"details": map[string]any{all: []string{all, escaped}, escaped: all},
-		}}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadRequest)
-		_ = json.NewEncoder(w).Encode(resp)
-	}))
-	t.Cleanup(srv.Close)
-	return srv
-}
-
 // TestEchoedSecretsAreScrubbed sends every kind of credential a request can
 // carry, in the chat client and in management, to a server that echoes
 // everything back in every field of its error: no rendering of the error
@@ -1136,7 +1109,7 @@ func TestEchoedSecretsAreScrubbed(t *testing.T) {
 	basic := base64.StdEncoding.EncodeToString([]byte(mgmtKey + ":" + mgmtSecret))
 	secrets := []string{apiKey, mgmtKey, mgmtSecret, groupPass, url.QueryEscape(groupPass), url.PathEscape(groupPass), hookPass,
 		tenantPass, giphyKey, twilio, authToken, basic}
-	srv := echoServer(t)
+	srv := wiretest.NewEchoServer(t)
 	c, err := chat.NewClient("myapp", apiKey, chat.WithBaseURL(srv.URL), chat.WithHTTPClient(srv.Client()), chat.WithoutRetries())
 	require.NoError(t, err)
 	mc, err := management.NewClient(mgmtKey, mgmtSecret, chat.WithBaseURL(srv.URL), chat.WithHTTPClient(srv.Client()),

@@ -1,9 +1,12 @@
 package wiretest
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -123,4 +126,32 @@ func (h *RedirectHosts) Take() []Arrival {
 	out := h.arrivals
 	h.arrivals = nil
 	return out
+}
+
+// NewEchoServer starts an https server that answers every request with a
+// 400 whose every field echoes what the request carried: its path and
+// query, every header value and its body, each also URL-escaped, in code,
+// message, devMessage, source and the keys and values of details, as a
+// careless service might. It closes when the test ends; its Client trusts
+// it.
+func NewEchoServer(t testing.TB) *httptest.Server {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var headers []string
+		for _, vs := range r.Header {
+			headers = append(headers, vs...)
+		}
+		sort.Strings(headers)
+		all := r.URL.RequestURI() + " " + strings.Join(headers, " ") + " " + string(body)
+		escaped := url.QueryEscape(all)
+		resp := map[string]any{"error": map[string]any{
+			"code": all, "message": all, "devMessage": escaped, "source": r.Header.Get("apikey") + r.Header.Get("secret"),
+			"details": map[string]any{all: []string{all, escaped}, escaped: all},
+		}}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_ = json.NewEncoder(w).Encode(resp)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
 }

@@ -21,10 +21,10 @@
 //     drive the mock by hand.
 //
 // Where a test needs real connections, [NewEndlessServer] answers with a
-// body that never ends, [NewRedirectHosts] are two hosts that redirect as
-// a test says and record what arrived, and [NewHostileServers] are the
-// https and plain-http servers of the hostile-server tests, one handler
-// per scenario.
+// body that never ends, [NewEchoServer] echoes every request in its error,
+// [NewRedirectHosts] are two hosts that redirect as a test says and record
+// what arrived, and [NewHostileServers] are the https and plain-http
+// servers of the hostile-server tests, one handler per scenario.
 package wiretest
 
 import (
