@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -23,6 +24,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/internal/wiretest"
+	"github.com/chatrest/chat/management"
 )
 
 // wholeClient is the service of wiretest.RunArgs for calls made on the client.
@@ -474,4 +476,91 @@ func TestHTTPClientNotModified(t *testing.T) {
 	_, err = c.Users.Get(context.Background(), "u1")
 	require.ErrorContains(t, err, "no redirects here")
 	assert.True(t, calledRedirect, "the client's own CheckRedirect was not called")
+}
+
+// bodyCountingTransport counts the response body bytes its client read.
+type bodyCountingTransport struct {
+	rt   http.RoundTripper
+	read atomic.Int64
+}
+
+func (c *bodyCountingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := c.rt.RoundTrip(req)
+	if resp != nil {
+		resp.Body = &bodyCounter{ReadCloser: resp.Body, n: &c.read}
+	}
+	return resp, err
+}
+
+type bodyCounter struct {
+	io.ReadCloser
+	n *atomic.Int64
+}
+
+func (b *bodyCounter) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.n.Add(int64(n))
+	return n, err
+}
+
+// TestMaxResponseBytesAgainstAnEndlessBody points the chat and management
+// clients at a server whose answers never end: each call fails with an
+// *chat.Error after reading at most the cap and one byte, and the server
+// sees the connection closed.
+func TestMaxResponseBytesAgainstAnEndlessBody(t *testing.T) {
+	const limit = 256 << 10
+	type client struct {
+		name string
+		call func(t *testing.T, base string, hc *http.Client) error
+	}
+	clients := []client{
+		{"chat", func(t *testing.T, base string, hc *http.Client) error {
+			c, err := chat.NewClient("myapp", wiretest.APIKey, chat.WithBaseURL(base), chat.WithInsecureLoopback(), chat.WithoutRetries(),
+				chat.WithHTTPClient(hc), chat.WithMaxResponseBytes(limit), chat.WithTimeout(time.Minute))
+			require.NoError(t, err)
+			_, err = c.Users.Get(context.Background(), "u1")
+			return err
+		}},
+		{"management", func(t *testing.T, base string, hc *http.Client) error {
+			mc, err := management.NewClient("key", "secret", chat.WithBaseURL(base), chat.WithInsecureLoopback(), chat.WithoutRetries(),
+				chat.WithHTTPClient(hc), chat.WithMaxResponseBytes(limit), chat.WithTimeout(time.Minute))
+			require.NoError(t, err)
+			_, err = mc.Apps.List(context.Background(), nil)
+			return err
+		}},
+	}
+	answers := []struct {
+		name   string
+		status int
+		header []string
+	}{
+		{"200, chunked", http.StatusOK, nil},
+		{"200 claiming a terabyte", http.StatusOK, []string{"Content-Length", "1099511627776"}},
+		{"500, chunked", http.StatusInternalServerError, nil},
+	}
+	for _, c := range clients {
+		for _, a := range answers {
+			t.Run(c.name+"/"+a.name, func(t *testing.T) {
+				srv := wiretest.NewEndlessServer(t, a.status, a.header...)
+				ct := &bodyCountingTransport{rt: &http.Transport{}}
+				hc := &http.Client{Transport: ct}
+				t.Cleanup(hc.CloseIdleConnections)
+
+				err := c.call(t, srv.URL, hc)
+
+				ce := wiretest.RequireAPIError(t, err)
+				assert.Equal(t, a.status, ce.StatusCode)
+				require.EqualError(t, ce.Err, "response body exceeds 262144 bytes", "the cause is kept")
+				assert.LessOrEqual(t, ct.read.Load(), int64(limit+1), "bytes the client read")
+				// The client closed the connection rather than drain it:
+				// the handler's writes fail and it returns.
+				select {
+				case <-srv.Done():
+				case <-time.After(30 * time.Second):
+					t.Fatal("the server is still streaming")
+				}
+				assert.Greater(t, srv.Served(), int64(limit), "bytes the server wrote")
+			})
+		}
+	}
 }
