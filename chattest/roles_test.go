@@ -1,3 +1,4 @@
+//lint:file-ignore SA1019 the deprecated restricted-feature operations are tested on purpose
 package chattest_test
 
 import (
