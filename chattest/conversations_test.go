@@ -1,4 +1,4 @@
-//lint:file-ignore SA1019 the deprecated conversation and restricted-feature operations are tested on purpose
+//lint:file-ignore SA1019 the deprecated conversation operations are tested on purpose
 
 package chattest_test
 

@@ -1,4 +1,5 @@
 //lint:file-ignore SA1019 the deprecated restricted-feature operations are tested on purpose
+
 package chattest_test
 
 import (
