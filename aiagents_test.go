@@ -64,7 +64,7 @@ func wantBYOAgent(t *testing.T, a *chat.BYOAgent) {
 func TestAIAgentsWire(t *testing.T) {
 	ctx := context.Background()
 	temp, off := 0.7, false
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "CreateAgent answered with an agent member",
 			Call: func(c *chat.Client) (any, error) {
@@ -200,13 +200,13 @@ func TestAIAgentsWire(t *testing.T) {
 func TestAIAgentsAllAgents(t *testing.T) {
 	ctx := context.Background()
 	t.Run("follows meta.next's createdAt", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.ServePages("createdAt", map[string]string{
 			"":  `{"data":[{"uid":"a"},{"uid":"b"}],"meta":{"current":{"limit":2,"count":2},"next":{"affix":"append","createdAt":2}}}`,
 			"2": `{"data":[{"uid":"c"}],"meta":{"current":{"limit":2,"count":1}}}`,
 		})
 		opts := &chat.ListAgentsOptions{Limit: 2, Search: "s"}
-		uids := collectKeys(t, m.client.AIAgents.AllAgents(ctx, opts), func(a *chat.Agent) string { return a.UID })
+		uids := collectKeys(t, client.AIAgents.AllAgents(ctx, opts), func(a *chat.Agent) string { return a.UID })
 		assert.Equal(t, []string{"a", "b", "c"}, uids)
 		reqs := m.Requests()
 		require.Len(t, reqs, 2)
@@ -215,9 +215,9 @@ func TestAIAgentsAllAgents(t *testing.T) {
 		assert.Equal(t, &chat.ListAgentsOptions{Limit: 2, Search: "s"}, opts, "opts unchanged")
 	})
 	t.Run("stops at the first error", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_AGENT_NOT_FOUND","message":"gone"}}`)
-		for a, err := range m.client.AIAgents.AllAgents(ctx, nil) {
+		for a, err := range client.AIAgents.AllAgents(ctx, nil) {
 			assert.Nil(t, a)
 			assert.Equal(t, "ERR_AGENT_NOT_FOUND", wiretest.RequireAPIError(t, err).Code)
 		}
@@ -227,8 +227,8 @@ func TestAIAgentsAllAgents(t *testing.T) {
 
 func TestAIAgentsArguments(t *testing.T) {
 	ctx := context.Background()
-	m := newMockAPI(t)
-	s := m.client.AIAgents
+	client, m := wiretest.Chat(t)
+	s := client.AIAgents
 	for _, tt := range []struct {
 		name, arg string
 		call      func() error

@@ -2,9 +2,15 @@ package chat_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/url"
+	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -21,7 +27,7 @@ const (
 func TestAPIKeysWire(t *testing.T) {
 	ctx := context.Background()
 	want := &chat.APIKey{APIKey: otherKey, Name: "John's apiKey", Scope: chat.ScopeAuthOnly, CreatedAt: 1625206799}
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "Create",
 			Call: func(c *chat.Client) (any, error) {
@@ -90,12 +96,12 @@ func TestAPIKeysWire(t *testing.T) {
 }
 
 func TestAPIKeysAll(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.ServePages("page", map[string]string{
 		"1": `{"data":[{"apiKey":"k1"},{"apiKey":"k2"}],"meta":{"pagination":{"per_page":2,"current_page":1}}}`,
 		"2": `{"data":[],"meta":{"pagination":{"per_page":2,"current_page":2}}}`,
 	})
-	keys := collectKeys(t, m.client.APIKeys.All(context.Background(), &chat.ListAPIKeysOptions{Scope: chat.ScopeAuthOnly}),
+	keys := collectKeys(t, client.APIKeys.All(context.Background(), &chat.ListAPIKeysOptions{Scope: chat.ScopeAuthOnly}),
 		func(k *chat.APIKey) string { return string(k.APIKey) })
 	assert.Equal(t, []string{"k1", "k2"}, keys)
 	reqs := m.Requests()
@@ -118,5 +124,81 @@ func TestAPIKeysArguments(t *testing.T) {
 		{Name: "Update nil request", Call: func(c *chat.Client) error { _, err := c.APIKeys.Update(ctx, otherKey, nil); return err }, Arg: "req"},
 		{Name: "Delete empty key", Call: func(c *chat.Client) error { _, err := c.APIKeys.Delete(ctx, ""); return err }, Arg: "apiKey"},
 	}
-	wiretest.RunArgs(t, wire, wholeClient, tests)
+	wiretest.RunArgs(t, wiretest.ChatWire, wholeClient, tests)
+}
+
+func TestAPIKeyFormat(t *testing.T) {
+	k := chat.APIKey{APIKey: otherKey, Name: "ci", Scope: chat.ScopeFullAccess, CreatedAt: 1625206799}
+	values := map[string]any{
+		"value":   k,
+		"pointer": &k,
+		"slice":   []chat.APIKey{k},
+		"page":    &chat.Page[chat.APIKey]{Data: []chat.APIKey{k}},
+	}
+	for name, v := range values {
+		for verb, out := range formatted(v) {
+			t.Run(name+" "+verb, func(t *testing.T) {
+				assert.NotContains(t, out, otherKey)
+				assert.NotContains(t, strings.ToLower(out), fmt.Sprintf("%x", otherKey))
+				switch verb {
+				case "%v", "%+v", "%#v", "%s":
+					assert.Contains(t, out, "REDACTED")
+					assert.Contains(t, out, "fullAccess")
+				}
+			})
+		}
+	}
+	b, err := json.Marshal(k)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"apiKey":"`+otherKey+`","name":"ci","scope":"fullAccess","createdAt":1625206799}`, string(b))
+}
+
+func TestAPIKeyErrorsHideTheKeys(t *testing.T) {
+	ctx := context.Background()
+	outcomes := []struct {
+		name    string
+		respond httpmock.Responder
+		check   func(t *testing.T, err error)
+	}{
+		{
+			name: "API error echoing both keys",
+			respond: httpmock.ResponderFromResponse(wiretest.JSONResponse(http.StatusForbidden, `{"error":{"code":"ERR_APIKEY_NO_SELF_ACTION",
+				"message":"Key `+wiretest.APIKey+` cannot act on `+otherKey+`.","devMessage":"apikey header `+wiretest.APIKey+`"}}`)),
+			check: func(t *testing.T, err error) {
+				ce := wiretest.RequireAPIError(t, err)
+				assert.Equal(t, "/v3/apikeys/REDACTED", ce.Path)
+				assert.Equal(t, "Key REDACTED cannot act on REDACTED.", ce.Message)
+				assert.Equal(t, "apikey header REDACTED", ce.DevMessage)
+				assert.ErrorIs(t, err, chat.ErrForbidden)
+			},
+		},
+		{
+			name:    "connection failure",
+			respond: httpmock.ConnectionFailure,
+			check: func(t *testing.T, err error) {
+				var ue *url.Error
+				require.ErrorAs(t, err, &ue)
+				assert.Equal(t, "https://"+wiretest.Host+"/v3/apikeys/REDACTED", ue.URL)
+			},
+		},
+		{
+			name: "transport error quoting the URL and the header",
+			respond: func(req *http.Request) (*http.Response, error) {
+				return nil, fmt.Errorf("proxy refused %s (apikey %s): %w", req.URL, req.Header.Get("apikey"), syscall.ECONNRESET)
+			},
+			check: func(t *testing.T, err error) {
+				assert.ErrorIs(t, err, syscall.ECONNRESET)
+				assert.Contains(t, err.Error(), "proxy refused")
+			},
+		},
+	}
+	for _, o := range outcomes {
+		t.Run(o.name, func(t *testing.T) {
+			client, m := wiretest.Chat(t)
+			m.Serve(func(_ int, req *http.Request) (*http.Response, error) { return o.respond(req) })
+			_, err := client.APIKeys.Delete(ctx, otherKey)
+			o.check(t, err)
+			assertNoToken(t, err, otherKey, wiretest.APIKey)
+		})
+	}
 }

@@ -2,9 +2,15 @@ package chat_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/url"
+	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -21,7 +27,7 @@ const (
 
 func TestAuthTokensWire(t *testing.T) {
 	ctx := context.Background()
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "Create with force",
 			Call: func(c *chat.Client) (any, error) {
@@ -112,14 +118,14 @@ func TestAuthTokensWire(t *testing.T) {
 }
 
 func TestAuthTokensAll(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.ServePages("page", map[string]string{
 		"1": `{"data":[{"uid":"u1","authToken":"t1"},{"uid":"u1","authToken":"t2"}],
 		"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`,
 		"2": `{"data":[{"uid":"u1","authToken":"t3"}],
 		"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`,
 	})
-	tokens := collectKeys(t, m.client.AuthTokens.All(context.Background(), "u1", &chat.ListAuthTokensOptions{PageOptions: chat.PageOptions{PerPage: 2}}),
+	tokens := collectKeys(t, client.AuthTokens.All(context.Background(), "u1", &chat.ListAuthTokensOptions{PageOptions: chat.PageOptions{PerPage: 2}}),
 		func(tok *chat.AuthToken) string { return string(tok.AuthToken) })
 	assert.Equal(t, []string{"t1", "t2", "t3"}, tokens)
 	for _, r := range m.Requests() {
@@ -156,11 +162,122 @@ func TestAuthTokensArguments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			err := tt.call(m.client)
+			client, m := wiretest.Chat(t)
+			err := tt.call(client)
 			ae := wiretest.RequireArgError(t, err, tt.wantName)
 			assert.NotContains(t, ae.Error(), testToken)
 			assert.Zero(t, m.Calls())
 		})
+	}
+}
+
+func TestAuthTokenFormat(t *testing.T) {
+	tok := chat.AuthToken{UID: "cometchat-uid-1", AuthToken: testToken, CreatedAt: 1630306819, Platform: "ios"}
+	hexTail := fmt.Sprintf("%x", testTokenTail)
+	values := map[string]any{
+		"value":     tok,
+		"pointer":   &tok,
+		"slice":     []chat.AuthToken{tok},
+		"page":      chat.Page[chat.AuthToken]{Data: []chat.AuthToken{tok}},
+		"page ptr":  &chat.Page[chat.AuthToken]{Data: []chat.AuthToken{tok}},
+		"map value": map[string]chat.AuthToken{"k": tok},
+	}
+	for name, v := range values {
+		for verb, out := range formatted(v) {
+			t.Run(name+" "+verb, func(t *testing.T) {
+				assert.NotContains(t, out, testTokenTail)
+				assert.NotContains(t, strings.ToLower(out), hexTail)
+				switch verb {
+				case "%v", "%+v", "%#v", "%s":
+					assert.Contains(t, out, "REDACTED")
+					assert.Contains(t, out, "cometchat-uid-1")
+				}
+			})
+		}
+	}
+	assert.Equal(t, chat.Secret(testToken), tok.AuthToken, "printing changed the token")
+
+	b, err := json.Marshal(tok)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"uid":"cometchat-uid-1","authToken":"`+testToken+`","createdAt":1630306819,"platform":"ios"}`, string(b))
+}
+
+func TestAuthTokenErrorsHideTheToken(t *testing.T) {
+	ctx := context.Background()
+	calls := []struct {
+		name string
+		call func(c *chat.Client) error
+	}{
+		{"Get", func(c *chat.Client) error { _, err := c.AuthTokens.Get(ctx, "cometchat-uid-1", testToken); return err }},
+		{"Update", func(c *chat.Client) error {
+			_, err := c.AuthTokens.Update(ctx, "cometchat-uid-1", testToken, &chat.UpdateAuthTokenRequest{Platform: "ios"})
+			return err
+		}},
+		{"Delete", func(c *chat.Client) error {
+			_, err := c.AuthTokens.Delete(ctx, "cometchat-uid-1", testToken)
+			return err
+		}},
+	}
+	outcomes := []struct {
+		name    string
+		respond httpmock.Responder
+		check   func(t *testing.T, err error)
+	}{
+		{
+			name: "API error echoing the token",
+			respond: httpmock.ResponderFromResponse(wiretest.JSONResponse(http.StatusNotFound, `{"error":{"code":"ERR_AUTH_TOKEN_NOT_FOUND",
+				"message":"The auth token `+testToken+` does not exist.","devMessage":"token=`+testToken+`","source":"chat-api",
+				"details":{"authToken":["`+testToken+` is unknown"],"`+testToken+`":"bad"}}}`)),
+			check: func(t *testing.T, err error) {
+				ce := wiretest.RequireAPIError(t, err)
+				assert.Equal(t, "/v3/users/cometchat-uid-1/auth_tokens/REDACTED", ce.Path)
+				assert.Equal(t, "ERR_AUTH_TOKEN_NOT_FOUND", ce.Code)
+				assert.Equal(t, "The auth token REDACTED does not exist.", ce.Message)
+				assert.Equal(t, "token=REDACTED", ce.DevMessage)
+				assert.Equal(t, map[string][]string{"authToken": {"REDACTED is unknown"}, "REDACTED": {"bad"}}, ce.Details)
+				assert.ErrorIs(t, err, chat.ErrNotFound)
+			},
+		},
+		{
+			name:    "connection failure",
+			respond: httpmock.ConnectionFailure,
+			check: func(t *testing.T, err error) {
+				var ue *url.Error
+				require.ErrorAs(t, err, &ue)
+				assert.Equal(t, "https://"+wiretest.Host+"/v3/users/cometchat-uid-1/auth_tokens/REDACTED", ue.URL)
+				assert.ErrorIs(t, err, httpmock.NoResponderFound, "the cause is kept")
+			},
+		},
+		{
+			name: "connection refused",
+			respond: func(*http.Request) (*http.Response, error) {
+				return nil, fmt.Errorf("dial tcp 10.0.0.1:443: %w", syscall.ECONNREFUSED)
+			},
+			check: func(t *testing.T, err error) {
+				assert.ErrorIs(t, err, syscall.ECONNREFUSED)
+				assert.Contains(t, err.Error(), "/auth_tokens/REDACTED")
+			},
+		},
+		{
+			name: "transport error quoting the URL",
+			respond: func(req *http.Request) (*http.Response, error) {
+				return nil, fmt.Errorf("proxy refused %s %s: %w", req.Method, req.URL, syscall.ECONNRESET)
+			},
+			check: func(t *testing.T, err error) {
+				assert.ErrorIs(t, err, syscall.ECONNRESET, "the cause is kept")
+			},
+		},
+	}
+	for _, c := range calls {
+		for _, o := range outcomes {
+			t.Run(c.name+"/"+o.name, func(t *testing.T) {
+				client, m := wiretest.Chat(t)
+				m.Serve(func(_ int, req *http.Request) (*http.Response, error) { return o.respond(req) })
+				err := c.call(client)
+				o.check(t, err)
+				assertNoToken(t, err, testToken, testTokenTail)
+				assert.Equal(t, 1, m.Calls())
+			})
+		}
 	}
 }

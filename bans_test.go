@@ -21,7 +21,7 @@ func TestBansWire(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(userJSON), &user))
 	wantPage := &chat.Page[chat.User]{Data: []chat.User{user},
 		Meta: chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}}}
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name:   "Ban",
 			Call:   func(c *chat.Client) (any, error) { return c.Bans.Ban(ctx, "g", "cometchat-uid-5") },
@@ -70,27 +70,27 @@ func TestBansWire(t *testing.T) {
 }
 
 func TestBansAll(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.ServePages("page", map[string]string{
 		"1": usersPage(1, 2, `"per_page":2,"current_page":1,"total_pages":2`),
 		"2": usersPage(3, 2, `"per_page":2,"current_page":2,"total_pages":2`),
 	})
-	uids := collectKeys(t, m.client.Bans.All(context.Background(), "g", &chat.ListBannedOptions{PageOptions: chat.PageOptions{PerPage: 2}}),
+	uids := collectKeys(t, client.Bans.All(context.Background(), "g", &chat.ListBannedOptions{PageOptions: chat.PageOptions{PerPage: 2}}),
 		func(u *chat.User) string { return u.UID })
 	assert.Equal(t, []string{"u1", "u2", "u3", "u4"}, uids)
 	reqs := m.Requests()
 	require.Len(t, reqs, 2)
 	for i, r := range reqs {
-		wire.Sent(t, r, http.MethodGet, "/v3/groups/g/bannedusers")
+		wiretest.ChatWire.Sent(t, r, http.MethodGet, "/v3/groups/g/bannedusers")
 		wiretest.NoOnBehalfOf(t, r)
 		assert.Equal(t, fmt.Sprintf("page=%d&perPage=2", i+1), r.RawQuery)
 	}
 
 	t.Run("stops at the first error", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_GUID_NOT_FOUND","message":"no such group"}}`)
 		var errs []error
-		for _, err := range m.client.Bans.All(context.Background(), "nope", nil) {
+		for _, err := range client.Bans.All(context.Background(), "nope", nil) {
 			errs = append(errs, err)
 		}
 		require.Len(t, errs, 1)
@@ -108,5 +108,5 @@ func TestBansArguments(t *testing.T) {
 		{Name: "Unban dot uid", Call: func(c *chat.Client) error { _, err := c.Bans.Unban(ctx, "g", ".."); return err }, Arg: "uid"},
 		{Name: "List empty guid", Call: func(c *chat.Client) error { _, err := c.Bans.List(ctx, "", nil); return err }, Arg: "guid"},
 	}
-	wiretest.RunArgs(t, wire, wholeClient, tests)
+	wiretest.RunArgs(t, wiretest.ChatWire, wholeClient, tests)
 }

@@ -14,7 +14,7 @@ import (
 
 func TestBlockedWire(t *testing.T) {
 	ctx := context.Background()
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "Block",
 			Call: func(c *chat.Client) (any, error) {
@@ -76,12 +76,12 @@ func TestBlockedWire(t *testing.T) {
 }
 
 func TestBlockedAll(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.ServePages("page", map[string]string{
 		"1": `{"data":[{"uid":"b"},{"uid":"c"}],"meta":{"pagination":{"per_page":2,"current_page":1}}}`,
 		"2": `{"data":[],"meta":{"pagination":{"per_page":2,"current_page":2}}}`,
 	})
-	uids := collectKeys(t, m.client.Blocked.All(context.Background(), "a/b", &chat.ListBlockedOptions{PageOptions: chat.PageOptions{PerPage: 2}}),
+	uids := collectKeys(t, client.Blocked.All(context.Background(), "a/b", &chat.ListBlockedOptions{PageOptions: chat.PageOptions{PerPage: 2}}),
 		func(u *chat.User) string { return u.UID })
 	assert.Equal(t, []string{"b", "c"}, uids)
 	reqs := m.Requests()
@@ -109,5 +109,5 @@ func TestBlockedArguments(t *testing.T) {
 		}, Arg: "req.BlockedUIDs"},
 		{Name: "List empty uid", Call: func(c *chat.Client) error { _, err := c.Blocked.List(ctx, "", nil); return err }, Arg: "uid"},
 	}
-	wiretest.RunArgs(t, wire, wholeClient, tests)
+	wiretest.RunArgs(t, wiretest.ChatWire, wholeClient, tests)
 }

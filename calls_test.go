@@ -51,7 +51,7 @@ func TestCallsWire(t *testing.T) {
 		TranscriptDate: "2023-08-18T14:16:39.000Z", TranscriptURL: "https://t.example/t1.txt"}
 	const transcriptJSON = `{"roomName":"v1.us.x.y","tid":"t1","startTime":1692368180,"endTime":1692368199,"transcriptDate":"2023-08-18T14:16:39.000Z","transcriptUrl":"https://t.example/t1.txt"}`
 
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name:   "List without options",
 			Method: http.MethodGet, Call: func(c *chat.Client) (any, error) { return c.Calls.List(ctx, nil) },
@@ -167,24 +167,24 @@ func TestTimestampDecoding(t *testing.T) {
 func TestCallsErrors(t *testing.T) {
 	ctx := context.Background()
 	t.Run("unknown session", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_CALL_SESSION_NOT_FOUND","message":"no such session"}}`)
-		_, err := m.client.Calls.Get(ctx, "nope")
+		_, err := client.Calls.Get(ctx, "nope")
 		var ce *chat.Error
 		require.ErrorAs(t, err, &ce)
 		assert.Equal(t, "ERR_CALL_SESSION_NOT_FOUND", ce.Code)
 		assert.Equal(t, "/v3/calls/nope", ce.Path)
 		assert.ErrorIs(t, err, chat.ErrNotFound)
-		assert.NotContains(t, err.Error(), testAPIKey)
+		assert.NotContains(t, err.Error(), wiretest.APIKey)
 	})
 	t.Run("bad arguments name the argument and send nothing", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		for name, call := range map[string]func() error{
-			"Get":                func() error { _, err := m.client.Calls.Get(ctx, ""); return err },
-			"Get dot segment":    func() error { _, err := m.client.Calls.Get(ctx, ".."); return err },
-			"ListTranscriptions": func() error { _, err := m.client.Calls.ListTranscriptions(ctx, "", nil); return err },
+			"Get":                func() error { _, err := client.Calls.Get(ctx, ""); return err },
+			"Get dot segment":    func() error { _, err := client.Calls.Get(ctx, ".."); return err },
+			"ListTranscriptions": func() error { _, err := client.Calls.ListTranscriptions(ctx, "", nil); return err },
 			"AllTranscriptions": func() error {
-				for _, err := range m.client.Calls.AllTranscriptions(ctx, "", nil) {
+				for _, err := range client.Calls.AllTranscriptions(ctx, "", nil) {
 					return err
 				}
 				return nil
@@ -227,10 +227,10 @@ func itoa(n int) string {
 func TestCallsAll(t *testing.T) {
 	ctx := context.Background()
 	t.Run("walks every page with the filters and onBehalfOf", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Serve(pageResponder([]string{`{"sessionId":"a"}`, `{"sessionId":"b"}`, `{"sessionId":"c"}`}, 2))
 		opts := &chat.ListCallsOptions{Type: chat.CallTypeAudio, PageOptions: chat.PageOptions{PerPage: 2}}
-		ids := collectKeys(t, m.client.Calls.All(ctx, opts, chat.OnBehalfOf("u2")),
+		ids := collectKeys(t, client.Calls.All(ctx, opts, chat.OnBehalfOf("u2")),
 			func(c *chat.Call) string { return c.SessionID })
 		assert.Equal(t, []string{"a", "b", "c"}, ids)
 		reqs := m.Requests()
@@ -238,16 +238,16 @@ func TestCallsAll(t *testing.T) {
 		assert.Equal(t, "page=1&perPage=2&type=audio", reqs[0].RawQuery)
 		assert.Equal(t, "page=2&perPage=2&type=audio", reqs[1].RawQuery)
 		for _, r := range reqs {
-			wire.Sent(t, r, http.MethodGet, "/v3/calls")
+			wiretest.ChatWire.Sent(t, r, http.MethodGet, "/v3/calls")
 			assert.Equal(t, []string{"u2"}, r.Header.Values("onBehalfOf"))
 		}
 		assert.Equal(t, &chat.ListCallsOptions{Type: chat.CallTypeAudio, PageOptions: chat.PageOptions{PerPage: 2}}, opts, "opts unchanged")
 	})
 	t.Run("stops at the first error", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusInternalServerError, `{"error":{"code":"ERR_EXCEPTION","message":"boom"}}`)
 		n := 0
-		for c, err := range m.client.Calls.All(ctx, nil) {
+		for c, err := range client.Calls.All(ctx, nil) {
 			n++
 			assert.Nil(t, c)
 			var ce *chat.Error
@@ -256,20 +256,20 @@ func TestCallsAll(t *testing.T) {
 		assert.Equal(t, 1, n)
 	})
 	t.Run("transcriptions, from a given page", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Serve(pageResponder([]string{`{"tid":"t1"}`, `{"tid":"t2"}`, `{"tid":"t3"}`}, 1))
-		tids := collectKeys(t, m.client.Calls.AllTranscriptions(ctx, "s1", &chat.ListTranscriptionsOptions{PageOptions: chat.PageOptions{PerPage: 1, Page: 2}}),
+		tids := collectKeys(t, client.Calls.AllTranscriptions(ctx, "s1", &chat.ListTranscriptionsOptions{PageOptions: chat.PageOptions{PerPage: 1, Page: 2}}),
 			func(tr *chat.CallTranscription) string { return tr.TID })
 		assert.Equal(t, []string{"t2", "t3"}, tids)
 		for _, r := range m.Requests() {
-			wire.Sent(t, r, http.MethodGet, "/v3/calls/s1/transcriptions")
+			wiretest.ChatWire.Sent(t, r, http.MethodGet, "/v3/calls/s1/transcriptions")
 		}
 	})
 	t.Run("a cancelled context stops before sending", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		cctx, cancel := context.WithCancel(ctx)
 		cancel()
-		for _, err := range m.client.Calls.All(cctx, nil) {
+		for _, err := range client.Calls.All(cctx, nil) {
 			assert.ErrorIs(t, err, context.Canceled)
 		}
 		assert.Empty(t, m.Requests())
@@ -277,15 +277,15 @@ func TestCallsAll(t *testing.T) {
 }
 
 func TestCallsAddress(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.Reply(http.StatusOK, `{"data":[]}`)
-	_, err := m.client.Calls.List(context.Background(), nil)
+	_, err := client.Calls.List(context.Background(), nil)
 	require.NoError(t, err)
 	r := m.Only()
 	assert.Equal(t, "myapp.call-us.cometchat.io", r.Host, "calls go to the calls host, not the chat host")
-	assert.Equal(t, "https://myapp.call-us.cometchat.io/v3", m.client.CallsBaseURL())
+	assert.Equal(t, "https://myapp.call-us.cometchat.io/v3", client.CallsBaseURL())
 
-	eu, err := chat.NewClient(testAppID, testAPIKey, chat.WithRegion(chat.RegionEU))
+	eu, err := chat.NewClient(wiretest.AppID, wiretest.APIKey, chat.WithRegion(chat.RegionEU))
 	require.NoError(t, err)
 	assert.Equal(t, "https://myapp.call-eu.cometchat.io/v3", eu.CallsBaseURL())
 }

@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -23,55 +24,8 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/internal/wiretest"
+	"github.com/chatrest/chat/management"
 )
-
-// The app and key every mock client uses. The key has the shape of a real
-// one (40 hex characters) so that a leak would be recognisable.
-const (
-	testAppID    = "myapp"
-	testAPIKey   = "f1915e328e249ffaaafd97fb46a57ba55d233fbf"
-	testHost     = "myapp.api-us.cometchat.io"
-	testCallHost = "myapp.call-us.cometchat.io"
-)
-
-// mockAPI is a chat client whose requests go to the wire harness's mock
-// transport. Retries are off unless opts turn them on.
-type mockAPI struct {
-	*wiretest.Mock
-	client *chat.Client
-}
-
-// newMockAPI returns a client for testAppID/testAPIKey over a mock
-// transport that answers 200 until told otherwise.
-func newMockAPI(t testing.TB, opts ...chat.Option) *mockAPI {
-	t.Helper()
-	m := &mockAPI{Mock: wiretest.New(t)}
-	all := append([]chat.Option{chat.WithoutRetries()}, opts...)
-	c, err := chat.NewClient(testAppID, testAPIKey, append(all, chat.WithHTTPClient(m.HTTPClient()))...)
-	require.NoError(t, err)
-	m.client = c
-	return m
-}
-
-// wire is the chat client as the wire harness drives it: a client over a
-// fresh mock, its requests to the app's host (the Calls API's for
-// /v3/calls), each with its API key.
-var wire = wiretest.Harness[*chat.Client]{
-	New: func(t testing.TB) (*wiretest.Mock, *chat.Client) {
-		m := newMockAPI(t)
-		return m.Mock, m.client
-	},
-	Host:        chatHost,
-	Credentials: map[string]string{"apikey": testAPIKey},
-}
-
-// chatHost is the host a request to path goes to.
-func chatHost(escapedPath string) string {
-	if strings.HasPrefix(escapedPath, "/v3/calls") {
-		return testCallHost // the Calls API's own address
-	}
-	return testHost
-}
 
 // wholeClient is the service of wiretest.RunArgs for calls made on the client.
 func wholeClient(c *chat.Client) *chat.Client { return c }
@@ -92,32 +46,32 @@ func TestNewClientValidation(t *testing.T) {
 		opts     []chat.Option
 		wantName string // "" means NewClient succeeds
 	}{
-		{name: "valid", appID: "myapp", apiKey: testAPIKey},
-		{name: "valid with hyphens and digits", appID: "my-app-42", apiKey: testAPIKey},
-		{name: "63 characters", appID: strings.Repeat("a", 63), apiKey: testAPIKey},
-		{name: "empty appID", appID: "", apiKey: testAPIKey, wantName: "appID"},
-		{name: "dots in appID", appID: "evil.com", apiKey: testAPIKey, wantName: "appID"},
-		{name: "slash in appID", appID: "my/app", apiKey: testAPIKey, wantName: "appID"},
-		{name: "at sign in appID", appID: "me@evil", apiKey: testAPIKey, wantName: "appID"},
-		{name: "colon in appID", appID: "evil:443", apiKey: testAPIKey, wantName: "appID"},
-		{name: "question mark in appID", appID: "app?x", apiKey: testAPIKey, wantName: "appID"},
-		{name: "hash in appID", appID: "app#x", apiKey: testAPIKey, wantName: "appID"},
-		{name: "space in appID", appID: "my app", apiKey: testAPIKey, wantName: "appID"},
-		{name: "unicode in appID", appID: "äpp", apiKey: testAPIKey, wantName: "appID"},
-		{name: "64 characters", appID: strings.Repeat("a", 64), apiKey: testAPIKey, wantName: "appID"},
-		{name: "leading hyphen", appID: "-app", apiKey: testAPIKey, wantName: "appID"},
-		{name: "trailing hyphen", appID: "app-", apiKey: testAPIKey, wantName: "appID"},
+		{name: "valid", appID: "myapp", apiKey: wiretest.APIKey},
+		{name: "valid with hyphens and digits", appID: "my-app-42", apiKey: wiretest.APIKey},
+		{name: "63 characters", appID: strings.Repeat("a", 63), apiKey: wiretest.APIKey},
+		{name: "empty appID", appID: "", apiKey: wiretest.APIKey, wantName: "appID"},
+		{name: "dots in appID", appID: "evil.com", apiKey: wiretest.APIKey, wantName: "appID"},
+		{name: "slash in appID", appID: "my/app", apiKey: wiretest.APIKey, wantName: "appID"},
+		{name: "at sign in appID", appID: "me@evil", apiKey: wiretest.APIKey, wantName: "appID"},
+		{name: "colon in appID", appID: "evil:443", apiKey: wiretest.APIKey, wantName: "appID"},
+		{name: "question mark in appID", appID: "app?x", apiKey: wiretest.APIKey, wantName: "appID"},
+		{name: "hash in appID", appID: "app#x", apiKey: wiretest.APIKey, wantName: "appID"},
+		{name: "space in appID", appID: "my app", apiKey: wiretest.APIKey, wantName: "appID"},
+		{name: "unicode in appID", appID: "äpp", apiKey: wiretest.APIKey, wantName: "appID"},
+		{name: "64 characters", appID: strings.Repeat("a", 64), apiKey: wiretest.APIKey, wantName: "appID"},
+		{name: "leading hyphen", appID: "-app", apiKey: wiretest.APIKey, wantName: "appID"},
+		{name: "trailing hyphen", appID: "app-", apiKey: wiretest.APIKey, wantName: "appID"},
 		{name: "empty apiKey", appID: "myapp", apiKey: "", wantName: "apiKey"},
-		{name: "apiKey with a newline", appID: "myapp", apiKey: testAPIKey + "\r\nX-Evil: 1", wantName: "apiKey"},
-		{name: "region eu", appID: "myapp", apiKey: testAPIKey, opts: []chat.Option{chat.WithRegion(chat.RegionEU)}},
-		{name: "region xx", appID: "myapp", apiKey: testAPIKey, opts: []chat.Option{chat.WithRegion("xx")}, wantName: "region"},
-		{name: "region upper case", appID: "myapp", apiKey: testAPIKey, opts: []chat.Option{chat.WithRegion("US")}, wantName: "region"},
-		{name: "empty region", appID: "myapp", apiKey: testAPIKey, opts: []chat.Option{chat.WithRegion("")}, wantName: "region"},
-		{name: "negative retries", appID: "myapp", apiKey: testAPIKey,
+		{name: "apiKey with a newline", appID: "myapp", apiKey: wiretest.APIKey + "\r\nX-Evil: 1", wantName: "apiKey"},
+		{name: "region eu", appID: "myapp", apiKey: wiretest.APIKey, opts: []chat.Option{chat.WithRegion(chat.RegionEU)}},
+		{name: "region xx", appID: "myapp", apiKey: wiretest.APIKey, opts: []chat.Option{chat.WithRegion("xx")}, wantName: "region"},
+		{name: "region upper case", appID: "myapp", apiKey: wiretest.APIKey, opts: []chat.Option{chat.WithRegion("US")}, wantName: "region"},
+		{name: "empty region", appID: "myapp", apiKey: wiretest.APIKey, opts: []chat.Option{chat.WithRegion("")}, wantName: "region"},
+		{name: "negative retries", appID: "myapp", apiKey: wiretest.APIKey,
 			opts: []chat.Option{chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: -1})}, wantName: "options"},
-		{name: "negative timeout", appID: "myapp", apiKey: testAPIKey, opts: []chat.Option{chat.WithTimeout(-time.Second)}, wantName: "options"},
-		{name: "negative max response bytes", appID: "myapp", apiKey: testAPIKey, opts: []chat.Option{chat.WithMaxResponseBytes(-1)}, wantName: "options"},
-		{name: "nil option is ignored", appID: "myapp", apiKey: testAPIKey, opts: []chat.Option{nil}},
+		{name: "negative timeout", appID: "myapp", apiKey: wiretest.APIKey, opts: []chat.Option{chat.WithTimeout(-time.Second)}, wantName: "options"},
+		{name: "negative max response bytes", appID: "myapp", apiKey: wiretest.APIKey, opts: []chat.Option{chat.WithMaxResponseBytes(-1)}, wantName: "options"},
+		{name: "nil option is ignored", appID: "myapp", apiKey: wiretest.APIKey, opts: []chat.Option{nil}},
 	}
 	baseURLs := []struct {
 		url      string
@@ -155,7 +109,7 @@ func TestNewClientValidation(t *testing.T) {
 			apiKey   string
 			opts     []chat.Option
 			wantName string
-		}{name: fmt.Sprintf("baseURL %s loopback=%v", b.url, b.loopback), appID: "myapp", apiKey: testAPIKey,
+		}{name: fmt.Sprintf("baseURL %s loopback=%v", b.url, b.loopback), appID: "myapp", apiKey: wiretest.APIKey,
 			opts: []chat.Option{chat.WithBaseURL(b.url)}}
 		if b.loopback {
 			tt.opts = append(tt.opts, chat.WithInsecureLoopback())
@@ -186,8 +140,8 @@ func TestNewClientValidation(t *testing.T) {
 func TestClientAddresses(t *testing.T) {
 	for _, region := range []chat.Region{chat.RegionUS, chat.RegionEU, chat.RegionIN} {
 		t.Run(string(region), func(t *testing.T) {
-			m := newMockAPI(t, chat.WithRegion(region))
-			c := m.client
+			client, m := wiretest.Chat(t, chat.WithRegion(region))
+			c := client
 			assert.Equal(t, "https://myapp.api-"+string(region)+".cometchat.io/v3", c.BaseURL())
 			assert.Equal(t, "https://myapp.call-"+string(region)+".cometchat.io/v3", c.CallsBaseURL())
 			assert.Equal(t, region, c.Region())
@@ -203,7 +157,7 @@ func TestClientAddresses(t *testing.T) {
 	}
 
 	t.Run("default region is us", func(t *testing.T) {
-		c, err := chat.NewClient("myapp", testAPIKey)
+		c, err := chat.NewClient("myapp", wiretest.APIKey)
 		require.NoError(t, err)
 		assert.Equal(t, chat.RegionUS, c.Region())
 		assert.Equal(t, "https://myapp.api-us.cometchat.io/v3", c.BaseURL())
@@ -228,18 +182,18 @@ func TestClientAddresses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t, append([]chat.Option{chat.WithBaseURL(tt.baseURL)}, tt.opts...)...)
-			assert.Equal(t, tt.wantBase, m.client.BaseURL())
-			assert.Equal(t, tt.wantBase, m.client.CallsBaseURL())
+			client, m := wiretest.Chat(t, append([]chat.Option{chat.WithBaseURL(tt.baseURL)}, tt.opts...)...)
+			assert.Equal(t, tt.wantBase, client.BaseURL())
+			assert.Equal(t, tt.wantBase, client.CallsBaseURL())
 
 			m.Reply(http.StatusOK, `{"data":{"id":"43","parentId":"42"}}`)
-			_, err := m.client.Messages.SendThread(context.Background(), "42", "cometchat-uid-2", &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser})
+			_, err := client.Messages.SendThread(context.Background(), "42", "cometchat-uid-2", &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser})
 			require.NoError(t, err)
 			r := m.Only()
 			assert.Equal(t, tt.wantURL, r.Scheme+"://"+r.Host+r.Path)
 
 			m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_MSG_NOT_FOUND"}}`)
-			_, err = m.client.Messages.SendThread(context.Background(), "42", "cometchat-uid-2", &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser})
+			_, err = client.Messages.SendThread(context.Background(), "42", "cometchat-uid-2", &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser})
 			assert.Equal(t, tt.wantError, wiretest.RequireAPIError(t, err).Path)
 		})
 	}
@@ -256,8 +210,8 @@ func TestUserAgent(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t, tt.opts...)
-			_, err := m.client.Users.Get(context.Background(), "u1")
+			client, m := wiretest.Chat(t, tt.opts...)
+			_, err := client.Users.Get(context.Background(), "u1")
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, m.Only().Header.Get("User-Agent"))
 		})
@@ -266,12 +220,12 @@ func TestUserAgent(t *testing.T) {
 }
 
 func TestRequestHeaderOption(t *testing.T) {
-	m := newMockAPI(t)
-	_, err := m.client.Users.Get(context.Background(), "u1", chat.WithHeader("X-Request-Id", "req-1"))
+	client, m := wiretest.Chat(t)
+	_, err := client.Users.Get(context.Background(), "u1", chat.WithHeader("X-Request-Id", "req-1"))
 	require.NoError(t, err)
 	assert.Equal(t, "req-1", m.Only().Header.Get("X-Request-Id"))
 
-	_, err = m.client.Users.Get(context.Background(), "u1", chat.WithHeader("X-Evil", "a\r\nb"))
+	_, err = client.Users.Get(context.Background(), "u1", chat.WithHeader("X-Evil", "a\r\nb"))
 	wiretest.RequireArgError(t, err, "header X-Evil")
 	assert.Equal(t, 1, m.Calls(), "a request was sent with a bad header")
 }
@@ -288,7 +242,7 @@ func TestRequestHeaderNames(t *testing.T) {
 	tr := chat.NewTransport()
 	t.Cleanup(tr.CloseIdleConnections)
 	counter := &countingTransport{rt: tr}
-	client, err := chat.NewClient("myapp", testAPIKey, chat.WithBaseURL(srv.URL), chat.WithInsecureLoopback(),
+	client, err := chat.NewClient("myapp", wiretest.APIKey, chat.WithBaseURL(srv.URL), chat.WithInsecureLoopback(),
 		chat.WithHTTPClient(&http.Client{Transport: counter}), fastRetries)
 	require.NoError(t, err)
 
@@ -305,14 +259,14 @@ func TestRequestHeaderNames(t *testing.T) {
 }
 
 func TestClientFormat(t *testing.T) {
-	m := newMockAPI(t)
-	c := m.client
+	client, _ := wiretest.Chat(t)
+	c := client
 	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%d", "%q", "%x"} {
 		for name, v := range map[string]any{"pointer": c, "value": *c, "services": c.Users} {
 			t.Run(verb+" "+name, func(t *testing.T) {
 				out := fmt.Sprintf(verb, v)
-				assert.NotContains(t, out, testAPIKey)
-				assert.NotContains(t, strings.ToLower(out), fmt.Sprintf("%x", testAPIKey[:20]))
+				assert.NotContains(t, out, wiretest.APIKey)
+				assert.NotContains(t, strings.ToLower(out), fmt.Sprintf("%x", wiretest.APIKey[:20]))
 			})
 		}
 	}
@@ -325,20 +279,20 @@ func TestLogger(t *testing.T) {
 	var buf strings.Builder
 	var mu sync.Mutex
 	logger := slog.New(slog.NewTextHandler(&lockedWriter{w: &buf, mu: &mu}, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	m := newMockAPI(t, chat.WithLogger(logger),
+	client, m := wiretest.Chat(t, chat.WithLogger(logger),
 		chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond}))
 	m.Serve(func(attempt int, req *http.Request) (*http.Response, error) {
 		switch attempt {
 		case 1:
 			return nil, fmt.Errorf("proxy refused %s: %w", req.URL, syscall.ECONNRESET)
 		case 2:
-			return wiretest.JSONResponse(http.StatusServiceUnavailable, `{"error":{"code":"ERR_X","message":"key `+testAPIKey+`"}}`), nil
+			return wiretest.JSONResponse(http.StatusServiceUnavailable, `{"error":{"code":"ERR_X","message":"key `+wiretest.APIKey+`"}}`), nil
 		}
 		return wiretest.JSONResponse(http.StatusOK, `{"data":`+authTokenJSON+`}`), nil
 	})
 
 	const actingUser = "acting-user-77"
-	_, err := m.client.AuthTokens.Get(context.Background(), "cometchat-uid-1", testToken, chat.OnBehalfOf(actingUser))
+	_, err := client.AuthTokens.Get(context.Background(), "cometchat-uid-1", testToken, chat.OnBehalfOf(actingUser))
 	require.NoError(t, err)
 	assert.Equal(t, 3, m.Calls())
 
@@ -354,7 +308,7 @@ func TestLogger(t *testing.T) {
 	assert.Contains(t, out, "status=200")
 	assert.Contains(t, out, "attempt=3")
 	assert.Contains(t, out, "onBehalfOf=true")
-	assert.NotContains(t, out, testAPIKey)
+	assert.NotContains(t, out, wiretest.APIKey)
 	assert.NotContains(t, out, testToken)
 	assert.NotContains(t, out, testTokenTail)
 	assert.NotContains(t, out, actingUser, "the log shows the acting user")
@@ -364,9 +318,9 @@ func TestLoggerAboveDebugLogsNothing(t *testing.T) {
 	var buf strings.Builder
 	var mu sync.Mutex
 	logger := slog.New(slog.NewTextHandler(&lockedWriter{w: &buf, mu: &mu}, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	m := newMockAPI(t, chat.WithLogger(logger), fastRetries)
+	client, m := wiretest.Chat(t, chat.WithLogger(logger), fastRetries)
 	m.Reply(http.StatusServiceUnavailable, `{}`)
-	_, err := m.client.Users.Get(context.Background(), "u1")
+	_, err := client.Users.Get(context.Background(), "u1")
 	require.ErrorIs(t, err, chat.ErrServer)
 	assert.Equal(t, 4, m.Calls())
 	mu.Lock()
@@ -401,12 +355,12 @@ func TestNoLoggerLogsNothing(t *testing.T) {
 		log.SetFlags(oldFlags)
 	})
 
-	m := newMockAPI(t, chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond}))
+	client, m := wiretest.Chat(t, chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 2, MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond}))
 	m.Reply(http.StatusServiceUnavailable, `{"error":{"code":"ERR_X"}}`)
-	_, err := m.client.Users.Get(context.Background(), "u1")
+	_, err := client.Users.Get(context.Background(), "u1")
 	require.ErrorIs(t, err, chat.ErrServer)
 	m.Serve(func(int, *http.Request) (*http.Response, error) { return nil, syscall.ECONNREFUSED })
-	_, err = m.client.Users.Get(context.Background(), "u1")
+	_, err = client.Users.Get(context.Background(), "u1")
 	require.ErrorIs(t, err, syscall.ECONNREFUSED)
 	assert.Equal(t, 6, m.Calls())
 
@@ -432,28 +386,28 @@ func TestTimeout(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t, chat.WithTimeout(20*time.Millisecond),
+			client, m := wiretest.Chat(t, chat.WithTimeout(20*time.Millisecond),
 				chat.WithRetryPolicy(chat.RetryPolicy{MaxRetries: 3, MinWait: time.Millisecond, MaxWait: 2 * time.Millisecond}))
 			m.Serve(blockUntilDone)
-			err := tt.call(m.client)
+			err := tt.call(client)
 			require.ErrorIs(t, err, context.DeadlineExceeded)
 			assert.Equal(t, 1, m.Calls(), "retried after the call's time was up")
 		})
 	}
 
 	t.Run("a call's own deadline", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Serve(blockUntilDone)
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 		defer cancel()
-		_, err := m.client.Users.Get(ctx, "u1")
+		_, err := client.Users.Get(ctx, "u1")
 		assert.ErrorIs(t, err, context.DeadlineExceeded)
 	})
 
 	t.Run("fast calls are unaffected", func(t *testing.T) {
-		m := newMockAPI(t, chat.WithTimeout(time.Minute))
+		client, m := wiretest.Chat(t, chat.WithTimeout(time.Minute))
 		m.Reply(http.StatusOK, `{"data":{"uid":"u1"}}`)
-		u, err := m.client.Users.Get(context.Background(), "u1")
+		u, err := client.Users.Get(context.Background(), "u1")
 		require.NoError(t, err)
 		assert.Equal(t, "u1", u.UID)
 	})
@@ -477,9 +431,9 @@ func TestMaxResponseBytes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t, chat.WithMaxResponseBytes(limit))
+			client, m := wiretest.Chat(t, chat.WithMaxResponseBytes(limit))
 			m.Reply(tt.status, tt.body)
-			u, err := m.client.Users.Get(context.Background(), "u1")
+			u, err := client.Users.Get(context.Background(), "u1")
 			if !tt.wantErr {
 				require.NoError(t, err)
 				assert.Equal(t, "u1", u.UID)
@@ -514,7 +468,7 @@ func TestHTTPClientNotModified(t *testing.T) {
 		}
 		return wiretest.JSONResponse(http.StatusOK, `{"data":{"uid":"u2"}}`), nil
 	})
-	c, err := chat.NewClient("myapp", testAPIKey, chat.WithHTTPClient(hc), chat.WithoutRetries())
+	c, err := chat.NewClient("myapp", wiretest.APIKey, chat.WithHTTPClient(hc), chat.WithoutRetries())
 	require.NoError(t, err)
 	assert.Same(t, mt, hc.Transport.(*httpmock.MockTransport), "transport replaced")
 	assert.Equal(t, reflect.ValueOf(check).Pointer(), reflect.ValueOf(hc.CheckRedirect).Pointer(), "CheckRedirect replaced")
@@ -522,4 +476,91 @@ func TestHTTPClientNotModified(t *testing.T) {
 	_, err = c.Users.Get(context.Background(), "u1")
 	require.ErrorContains(t, err, "no redirects here")
 	assert.True(t, calledRedirect, "the client's own CheckRedirect was not called")
+}
+
+// bodyCountingTransport counts the response body bytes its client read.
+type bodyCountingTransport struct {
+	rt   http.RoundTripper
+	read atomic.Int64
+}
+
+func (c *bodyCountingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := c.rt.RoundTrip(req)
+	if resp != nil {
+		resp.Body = &bodyCounter{ReadCloser: resp.Body, n: &c.read}
+	}
+	return resp, err
+}
+
+type bodyCounter struct {
+	io.ReadCloser
+	n *atomic.Int64
+}
+
+func (b *bodyCounter) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.n.Add(int64(n))
+	return n, err
+}
+
+// TestMaxResponseBytesAgainstAnEndlessBody points the chat and management
+// clients at a server whose answers never end: each call fails with an
+// *chat.Error after reading at most the cap and one byte, and the server
+// sees the connection closed.
+func TestMaxResponseBytesAgainstAnEndlessBody(t *testing.T) {
+	const limit = 256 << 10
+	type client struct {
+		name string
+		call func(t *testing.T, base string, hc *http.Client) error
+	}
+	clients := []client{
+		{"chat", func(t *testing.T, base string, hc *http.Client) error {
+			c, err := chat.NewClient("myapp", wiretest.APIKey, chat.WithBaseURL(base), chat.WithInsecureLoopback(), chat.WithoutRetries(),
+				chat.WithHTTPClient(hc), chat.WithMaxResponseBytes(limit), chat.WithTimeout(time.Minute))
+			require.NoError(t, err)
+			_, err = c.Users.Get(context.Background(), "u1")
+			return err
+		}},
+		{"management", func(t *testing.T, base string, hc *http.Client) error {
+			mc, err := management.NewClient("key", "secret", chat.WithBaseURL(base), chat.WithInsecureLoopback(), chat.WithoutRetries(),
+				chat.WithHTTPClient(hc), chat.WithMaxResponseBytes(limit), chat.WithTimeout(time.Minute))
+			require.NoError(t, err)
+			_, err = mc.Apps.List(context.Background(), nil)
+			return err
+		}},
+	}
+	answers := []struct {
+		name   string
+		status int
+		header []string
+	}{
+		{"200, chunked", http.StatusOK, nil},
+		{"200 claiming a terabyte", http.StatusOK, []string{"Content-Length", "1099511627776"}},
+		{"500, chunked", http.StatusInternalServerError, nil},
+	}
+	for _, c := range clients {
+		for _, a := range answers {
+			t.Run(c.name+"/"+a.name, func(t *testing.T) {
+				srv := wiretest.NewEndlessServer(t, a.status, a.header...)
+				ct := &bodyCountingTransport{rt: &http.Transport{}}
+				hc := &http.Client{Transport: ct}
+				t.Cleanup(hc.CloseIdleConnections)
+
+				err := c.call(t, srv.URL, hc)
+
+				ce := wiretest.RequireAPIError(t, err)
+				assert.Equal(t, a.status, ce.StatusCode)
+				require.EqualError(t, ce.Err, "response body exceeds 262144 bytes", "the cause is kept")
+				assert.LessOrEqual(t, ct.read.Load(), int64(limit+1), "bytes the client read")
+				// The client closed the connection rather than drain it:
+				// the handler's writes fail and it returns.
+				select {
+				case <-srv.Done():
+				case <-time.After(30 * time.Second):
+					t.Fatal("the server is still streaming")
+				}
+				assert.Greater(t, srv.Served(), int64(limit), "bytes the server wrote")
+			})
+		}
+	}
 }

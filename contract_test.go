@@ -101,7 +101,7 @@ func TestContractRoundTrip(t *testing.T) {
 			require.True(t, ok, "no case for %s %s (%s)", ex.Method, ex.Path, ex.File)
 			wiretest.CheckContract(t, ex, wiretest.Contract{
 				Call: func(t *testing.T, body []byte, doc any) (any, error) {
-					return wire.Answer(t, ex, "/v3", body, func(c *chat.Client) (any, error) { return cc.call(t.Context(), c, doc) })
+					return wiretest.ChatWire.Answer(t, ex, "/v3", body, func(c *chat.Client) (any, error) { return cc.call(t.Context(), c, doc) })
 				},
 				Part: cc.part, View: cc.view, Repair: cc.repair, Expand: typedEntities,
 				Excused: contractExcused[name], Pending: contractPending[name],

@@ -39,9 +39,9 @@ const (
 
 func decodeConversation(t *testing.T, wire string) chat.Conversation {
 	t.Helper()
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.Reply(http.StatusOK, `{"data":`+wire+`}`)
-	c, err := m.client.Conversations.GetUser(context.Background(), "x", "y")
+	c, err := client.Conversations.GetUser(context.Background(), "x", "y")
 	require.NoError(t, err)
 	return *c
 }
@@ -61,7 +61,7 @@ func TestConversationsWire(t *testing.T) {
 	}
 	const uid, guid, obo = "cometchat-uid-2", "project-group", "cometchat-uid-1"
 
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name:   "List without options",
 			Call:   func(c *chat.Client) (any, error) { return c.Conversations.List(ctx, nil) },
@@ -354,11 +354,11 @@ func TestConversationsArguments(t *testing.T) {
 			return err
 		}), Arg: "conversationID"},
 	}
-	wiretest.RunArgs(t, wire, wholeClient, tests)
+	wiretest.RunArgs(t, wiretest.ChatWire, wholeClient, tests)
 }
 
 func TestConversationsAll(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.ServePages("page", map[string]string{
 		"1": `{"data":[{"conversationId":"a_user_b","unreadMessageCount":"1"},
 		{"conversationId":"a_user_c","unreadMessageCount":"0"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`,
@@ -368,7 +368,7 @@ func TestConversationsAll(t *testing.T) {
 	var ids []string
 	var counts []int
 	opts := &chat.ListConversationsOptions{PageOptions: chat.PageOptions{PerPage: 2}, Unread: true}
-	for c, err := range m.client.Conversations.All(context.Background(), opts, chat.OnBehalfOf("a")) {
+	for c, err := range client.Conversations.All(context.Background(), opts, chat.OnBehalfOf("a")) {
 		require.NoError(t, err)
 		ids = append(ids, c.ConversationID)
 		counts = append(counts, c.UnreadMessageCount)
@@ -383,9 +383,9 @@ func TestConversationsAll(t *testing.T) {
 	assert.Equal(t, 0, opts.Page, "the options are not modified")
 
 	t.Run("unique with onBehalfOf yields the argument error", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		var errs []error
-		for _, err := range m.client.Conversations.All(context.Background(), &chat.ListConversationsOptions{Unique: true}, chat.OnBehalfOf("a")) {
+		for _, err := range client.Conversations.All(context.Background(), &chat.ListConversationsOptions{Unique: true}, chat.OnBehalfOf("a")) {
 			errs = append(errs, err)
 		}
 		require.Len(t, errs, 1)

@@ -49,7 +49,7 @@ func (e *echoImport) answer(raw []byte) (*http.Response, error) {
 
 // serveImport makes m answer import requests through e, except those
 // refuse answers (by request number, from 1) with a response of its own.
-func serveImport(m *mockAPI, e *echoImport, refuse func(n int) *http.Response) {
+func serveImport(m *wiretest.Mock, e *echoImport, refuse func(n int) *http.Response) {
 	m.Serve(func(n int, _ *http.Request) (*http.Response, error) {
 		if refuse != nil {
 			if resp := refuse(n); resp != nil {
@@ -75,7 +75,7 @@ func TestBulkImportChunks(t *testing.T) {
 	ctx := context.Background()
 
 	t.Run("120 users in requests of 50, 50 and 20", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		e := &echoImport{prop: "users"}
 		serveImport(m, e, nil)
 		users := numberedUsers(120)
@@ -83,7 +83,7 @@ func TestBulkImportChunks(t *testing.T) {
 		opts := *fast
 		opts.Progress = func(p chat.BulkProgress) { progress = append(progress, p) }
 
-		res, err := m.client.DataImport.BulkImportUsers(ctx, users, &opts)
+		res, err := client.DataImport.BulkImportUsers(ctx, users, &opts)
 		require.NoError(t, err)
 		require.Len(t, res, 120)
 		for i, r := range res {
@@ -96,7 +96,7 @@ func TestBulkImportChunks(t *testing.T) {
 		reqs := m.Requests()
 		require.Len(t, reqs, 3)
 		for _, r := range reqs {
-			wire.Sent(t, r, http.MethodPost, "/v3/data_import/users")
+			wiretest.ChatWire.Sent(t, r, http.MethodPost, "/v3/data_import/users")
 		}
 		require.Len(t, e.keys, 3)
 		assert.Len(t, e.keys[0], 50)
@@ -113,11 +113,11 @@ func TestBulkImportChunks(t *testing.T) {
 	})
 
 	t.Run("a smaller batch size", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		e := &echoImport{prop: "members"}
 		serveImport(m, e, nil)
 		members := []chat.ImportMember{{GUID: "g", UID: "a"}, {GUID: "g", UID: "b"}, {GUID: "h", UID: "a"}}
-		res, err := m.client.DataImport.BulkImportMembers(ctx, members, &chat.BulkOptions{BatchSize: 2, RequestsPerMinute: 6_000_000})
+		res, err := client.DataImport.BulkImportMembers(ctx, members, &chat.BulkOptions{BatchSize: 2, RequestsPerMinute: 6_000_000})
 		require.NoError(t, err)
 		assert.Equal(t, [][]string{{"g_member_a", "g_member_b"}, {"h_member_a"}}, e.keys)
 		assert.Equal(t, "h_member_a", res[2].Key)
@@ -125,11 +125,11 @@ func TestBulkImportChunks(t *testing.T) {
 	})
 
 	t.Run("entities the SDK refuses are not sent, the others are", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		e := &echoImport{prop: "messages"}
 		serveImport(m, e, nil)
 		msgs := []chat.ImportMessage{{MUID: "a", SentAt: 1}, {SentAt: 2}, {MUID: "b", SentAt: 3}, {MUID: "a", SentAt: 4}}
-		res, err := m.client.DataImport.BulkImportMessages(ctx, msgs, fast)
+		res, err := client.DataImport.BulkImportMessages(ctx, msgs, fast)
 		require.NoError(t, err)
 		assert.Equal(t, [][]string{{"a", "b"}}, e.keys)
 		assert.True(t, res[0].Success)
@@ -140,8 +140,8 @@ func TestBulkImportChunks(t *testing.T) {
 	})
 
 	t.Run("nothing to import sends nothing", func(t *testing.T) {
-		m := newMockAPI(t)
-		res, err := m.client.DataImport.BulkImportGroups(ctx, nil, nil)
+		client, m := wiretest.Chat(t)
+		res, err := client.DataImport.BulkImportGroups(ctx, nil, nil)
 		require.NoError(t, err)
 		assert.Empty(t, res)
 		assert.Zero(t, m.Calls())
@@ -152,7 +152,7 @@ func TestBulkImportRateLimited(t *testing.T) {
 	ctx := context.Background()
 
 	t.Run("a 429 is sent again once, and nothing is imported twice", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		e := &echoImport{prop: "users"}
 		serveImport(m, e, func(n int) *http.Response {
 			if n == 2 {
@@ -160,7 +160,7 @@ func TestBulkImportRateLimited(t *testing.T) {
 			}
 			return nil
 		})
-		res, err := m.client.DataImport.BulkImportUsers(ctx, numberedUsers(120), fast)
+		res, err := client.DataImport.BulkImportUsers(ctx, numberedUsers(120), fast)
 		require.NoError(t, err)
 		for _, r := range res {
 			require.True(t, r.Success, r.Key)
@@ -178,7 +178,7 @@ func TestBulkImportRateLimited(t *testing.T) {
 	})
 
 	t.Run("a wait beyond the context's deadline stops at once", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		e := &echoImport{prop: "users"}
 		serveImport(m, e, func(n int) *http.Response {
 			if n == 2 {
@@ -189,7 +189,7 @@ func TestBulkImportRateLimited(t *testing.T) {
 		ctx, cancel := context.WithTimeout(ctx, time.Minute)
 		defer cancel()
 		start := time.Now()
-		res, err := m.client.DataImport.BulkImportUsers(ctx, numberedUsers(120), fast)
+		res, err := client.DataImport.BulkImportUsers(ctx, numberedUsers(120), fast)
 		assert.Less(t, time.Since(start), 10*time.Second)
 		assert.ErrorIs(t, err, chat.ErrRateLimited)
 		assert.Equal(t, 3600*time.Second, wiretest.RequireAPIError(t, err).RetryAfter)
@@ -202,12 +202,12 @@ func TestBulkImportRateLimited(t *testing.T) {
 
 	t.Run("a wait beyond the client's cap stops at once, without a deadline", func(t *testing.T) {
 		for _, retryAfter := range []string{"3600", "99999999999999999999999", "soon", "-1"} {
-			m := newMockAPI(t)
+			client, m := wiretest.Chat(t)
 			m.Reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", retryAfter)
 			ctx, cancel := context.WithCancel(ctx)
 			done := make(chan error, 1)
 			go func() {
-				_, err := m.client.DataImport.BulkImportUsers(ctx, numberedUsers(3), fast)
+				_, err := client.DataImport.BulkImportUsers(ctx, numberedUsers(3), fast)
 				done <- err
 			}()
 			select {
@@ -222,21 +222,21 @@ func TestBulkImportRateLimited(t *testing.T) {
 	})
 
 	t.Run("RateLimitRetries bounds the repeats", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0")
-		_, err := m.client.DataImport.BulkImportUsers(ctx, numberedUsers(3), &chat.BulkOptions{RequestsPerMinute: 6_000_000, RateLimitRetries: 2})
+		_, err := client.DataImport.BulkImportUsers(ctx, numberedUsers(3), &chat.BulkOptions{RequestsPerMinute: 6_000_000, RateLimitRetries: 2})
 		assert.ErrorIs(t, err, chat.ErrRateLimited)
 		assert.Equal(t, 3, m.Calls())
 
-		m = newMockAPI(t)
+		client, m = wiretest.Chat(t)
 		m.Reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "0")
-		_, err = m.client.DataImport.BulkImportUsers(ctx, numberedUsers(3), &chat.BulkOptions{RequestsPerMinute: 6_000_000, RateLimitRetries: -1})
+		_, err = client.DataImport.BulkImportUsers(ctx, numberedUsers(3), &chat.BulkOptions{RequestsPerMinute: 6_000_000, RateLimitRetries: -1})
 		assert.ErrorIs(t, err, chat.ErrRateLimited)
 		assert.Equal(t, 1, m.Calls())
 	})
 
 	t.Run("another failure is not sent again and stops the import", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		e := &echoImport{prop: "groups"}
 		serveImport(m, e, func(n int) *http.Response {
 			if n == 2 {
@@ -249,7 +249,7 @@ func TestBulkImportRateLimited(t *testing.T) {
 			groups[i] = chat.ImportGroup{GUID: fmt.Sprint("g", i), Name: "G", Type: chat.GroupPublic}
 		}
 		var last chat.BulkProgress
-		res, err := m.client.DataImport.BulkImportGroups(ctx, groups, &chat.BulkOptions{BatchSize: 2, RequestsPerMinute: 6_000_000,
+		res, err := client.DataImport.BulkImportGroups(ctx, groups, &chat.BulkOptions{BatchSize: 2, RequestsPerMinute: 6_000_000,
 			Progress: func(p chat.BulkProgress) { last = p }})
 		assert.Equal(t, "ERR_MISSION_FAILED", wiretest.RequireAPIError(t, err).Code)
 		assert.Equal(t, 2, m.Calls())
@@ -262,7 +262,7 @@ func TestBulkImportRateLimited(t *testing.T) {
 }
 
 func TestBulkImportCancel(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	e := &echoImport{prop: "users"}
 	serveImport(m, e, nil)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -270,7 +270,7 @@ func TestBulkImportCancel(t *testing.T) {
 	// One request a minute: only cancelling ends the wait for the second.
 	opts := &chat.BulkOptions{RequestsPerMinute: 1, Progress: func(chat.BulkProgress) { cancel() }}
 	start := time.Now()
-	res, err := m.client.DataImport.BulkImportUsers(ctx, numberedUsers(120), opts)
+	res, err := client.DataImport.BulkImportUsers(ctx, numberedUsers(120), opts)
 	assert.Less(t, time.Since(start), 10*time.Second)
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.Equal(t, 1, m.Calls())
@@ -282,20 +282,20 @@ func TestBulkImportCancel(t *testing.T) {
 	assert.Equal(t, "u119", res[119].Key)
 
 	t.Run("a context already done sends nothing", func(t *testing.T) {
-		m := newMockAPI(t)
-		_, err := m.client.DataImport.BulkImportUsers(ctx, numberedUsers(1), fast)
+		client, m := wiretest.Chat(t)
+		_, err := client.DataImport.BulkImportUsers(ctx, numberedUsers(1), fast)
 		assert.ErrorIs(t, err, context.Canceled)
 		assert.Zero(t, m.Calls())
 	})
 
 	t.Run("a deadline before the next request is due", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		e := &echoImport{prop: "users"}
 		serveImport(m, e, nil)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		start := time.Now()
-		res, err := m.client.DataImport.BulkImportUsers(ctx, numberedUsers(60), &chat.BulkOptions{RequestsPerMinute: 1})
+		res, err := client.DataImport.BulkImportUsers(ctx, numberedUsers(60), &chat.BulkOptions{RequestsPerMinute: 1})
 		assert.Less(t, time.Since(start), 10*time.Second)
 		assert.ErrorIs(t, err, context.DeadlineExceeded)
 		assert.Equal(t, 1, m.Calls())
@@ -307,21 +307,21 @@ func TestBulkImportCancel(t *testing.T) {
 // TestBulkImportSharedPace checks that bulk imports at the default pace
 // share it: a second import right after a first waits for its turn.
 func TestBulkImportSharedPace(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	e := &echoImport{prop: "users"}
 	serveImport(m, e, nil)
-	_, err := m.client.DataImport.BulkImportUsers(context.Background(), numberedUsers(1), nil)
+	_, err := client.DataImport.BulkImportUsers(context.Background(), numberedUsers(1), nil)
 	require.NoError(t, err)
 	// The next users request is due a second later: a deadline sooner
 	// than that stops the second import before it sends anything.
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
-	_, err = m.client.DataImport.BulkImportUsers(ctx, numberedUsers(1), nil)
+	_, err = client.DataImport.BulkImportUsers(ctx, numberedUsers(1), nil)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Equal(t, 1, m.Calls())
 
 	// Another endpoint has a pace of its own.
-	_, err = m.client.DataImport.BulkImportGroups(context.Background(), []chat.ImportGroup{{GUID: "g"}}, nil)
+	_, err = client.DataImport.BulkImportGroups(context.Background(), []chat.ImportGroup{{GUID: "g"}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, 2, m.Calls())
 }

@@ -16,7 +16,7 @@ import (
 
 func TestDataImportWire(t *testing.T) {
 	ctx := context.Background()
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "ImportUsers",
 			Call: func(c *chat.Client) (any, error) {
@@ -132,13 +132,13 @@ func TestDataImportWire(t *testing.T) {
 func TestDataImportAnswers(t *testing.T) {
 	ctx := context.Background()
 	users := []chat.ImportUser{{UID: "Alice", Name: "A"}, {UID: "bob", Name: "B"}, {UID: "carol", Name: "C"}, {UID: "dave", Name: "D"}}
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	// alice answered under the lower-cased uid; bob's error a bare code;
 	// carol's a bare message; dave missing.
 	m.Reply(http.StatusOK, `{"data":{"alice":{"success":true,"data":{"uid":"alice","name":"A"}},
 		"bob":{"success":false,"error":"ERR_UID_ALREADY_EXISTS"},
 		"carol":{"success":false,"error":"Something went wrong"}}}`)
-	res, err := m.client.DataImport.ImportUsers(ctx, users)
+	res, err := client.DataImport.ImportUsers(ctx, users)
 	require.NoError(t, err, "entities that fail do not fail the call")
 	require.Len(t, res, 4)
 
@@ -177,9 +177,9 @@ func TestDataImportAnswers(t *testing.T) {
 	})
 
 	t.Run("a failed request fails the call", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusBadRequest, `{"error":{"code":"ERR_IMPORT_INVALID_USER_FORMAT","message":"users must be an object"}}`)
-		res, err := m.client.DataImport.ImportUsers(ctx, users[:1])
+		res, err := client.DataImport.ImportUsers(ctx, users[:1])
 		assert.Nil(t, res)
 		assert.Equal(t, "ERR_IMPORT_INVALID_USER_FORMAT", wiretest.RequireAPIError(t, err).Code)
 	})
@@ -251,8 +251,8 @@ func TestDataImportArguments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			ae := wiretest.RequireArgError(t, tt.call(m.client.DataImport), tt.wantName)
+			client, m := wiretest.Chat(t)
+			ae := wiretest.RequireArgError(t, tt.call(client.DataImport), tt.wantName)
 			assert.Zero(t, m.Calls())
 			if strings.Contains(tt.name, "repeated") {
 				assert.Contains(t, ae.Problem, "[")

@@ -27,12 +27,12 @@ import (
 // returns the *chat.Error. Retries are off.
 func getUserError(t *testing.T, status int, body string, header ...string) (*chat.Error, error) {
 	t.Helper()
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.Serve(func(int, *http.Request) (*http.Response, error) {
 		resp := wiretest.JSONResponse(status, body, header...)
 		return resp, nil
 	})
-	user, err := m.client.Users.Get(context.Background(), "nobody")
+	user, err := client.Users.Get(context.Background(), "nobody")
 	assert.Nil(t, user)
 	return wiretest.RequireAPIError(t, err), err
 }
@@ -283,8 +283,8 @@ func TestErrorAsThroughWrapping(t *testing.T) {
 	var ae *chat.ArgumentError
 	assert.False(t, errors.As(wrapped, &ae))
 
-	m := newMockAPI(t)
-	_, argErr := m.client.Users.Get(context.Background(), "")
+	client, _ := wiretest.Chat(t)
+	_, argErr := client.Users.Get(context.Background(), "")
 	wrappedArg := fmt.Errorf("handler: %w", argErr)
 	require.ErrorAs(t, wrappedArg, &ae)
 	assert.Equal(t, "uid", ae.Name)
@@ -467,9 +467,9 @@ func TestNoDataIsNotSuccess(t *testing.T) {
 			}
 			for _, tt := range calls {
 				t.Run(fmt.Sprintf("%s %d %q", tt.name, status, body), func(t *testing.T) {
-					m := newMockAPI(t)
+					client, m := wiretest.Chat(t)
 					m.Reply(status, body)
-					v, err := tt.call(m.client)
+					v, err := tt.call(client)
 					assert.True(t, reflect.ValueOf(v).IsNil(), "a value was returned: %#v", v)
 					require.ErrorIs(t, err, chat.ErrEmptyResponse)
 					ce := wiretest.RequireAPIError(t, err)
@@ -488,41 +488,54 @@ func TestNoDataIsNotSuccess(t *testing.T) {
 		}
 	}
 	t.Run("an empty object is no data, an empty list is an answer", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, `{"data":{}}`)
-		u, err := m.client.Users.Get(ctx, "u1")
+		u, err := client.Users.Get(ctx, "u1")
 		assert.Nil(t, u)
 		assert.ErrorIs(t, err, chat.ErrEmptyResponse)
 		m.Reply(http.StatusOK, `{"data":[]}`)
-		p, err := m.client.Users.List(ctx, nil)
+		p, err := client.Users.List(ctx, nil)
 		require.NoError(t, err)
 		assert.NotNil(t, p.Data)
 		assert.Empty(t, p.Data)
 		m.Reply(http.StatusOK, `{"meta":{"pagination":{"per_page":2}}}`)
-		_, err = m.client.Users.List(ctx, nil)
+		_, err = client.Users.List(ctx, nil)
 		assert.ErrorIs(t, err, chat.ErrEmptyResponse, "a page's meta without its items")
 	})
 	t.Run("an object whose fields the SDK does not know is an answer", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, `{"data":{"pushProviders":[]}}`)
-		r, err := m.client.Notifications.AddAPNsProvider(ctx, &chat.APNsProvider{ProviderID: "p"})
+		r, err := client.Notifications.AddAPNsProvider(ctx, &chat.APNsProvider{ProviderID: "p"})
 		require.NoError(t, err)
 		assert.Equal(t, &chat.Result{}, r)
 	})
 	t.Run("contact details may be empty", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, `{"data":{}}`)
-		cd, err := m.client.Notifications.GetContactDetails(ctx, "alice")
+		cd, err := client.Notifications.GetContactDetails(ctx, "alice")
 		require.NoError(t, err)
 		assert.Equal(t, &chat.ContactDetails{}, cd)
 	})
 	t.Run("an error object in a 2xx is no data, with its code", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, `{"error":{"code":"ERR_UID_NOT_FOUND","message":"no such user"}}`)
-		_, err := m.client.Users.Get(ctx, "u1")
+		_, err := client.Users.Get(ctx, "u1")
 		assert.ErrorIs(t, err, chat.ErrEmptyResponse)
 		assert.ErrorIs(t, err, chat.ErrNotFound)
 		ce := wiretest.RequireAPIError(t, err)
 		assert.Equal(t, "no such user", ce.Message)
 	})
+}
+
+func TestErrorScrubsTheAPIKey(t *testing.T) {
+	ce, err := getUserError(t, http.StatusUnauthorized, `{"error":{"code":"AUTH_ERR_APIKEY_NOT_FOUND",
+		"message":"The apikey `+wiretest.APIKey+` is not valid.","devMessage":"apikey=`+wiretest.APIKey+`",
+		"details":{"apikey":["`+wiretest.APIKey+` unknown"]}}}`)
+	assert.Equal(t, "The apikey REDACTED is not valid.", ce.Message)
+	assert.Equal(t, "apikey=REDACTED", ce.DevMessage)
+	assert.Equal(t, map[string][]string{"apikey": {"REDACTED unknown"}}, ce.Details)
+	for verb, out := range formatted(err) {
+		assert.NotContains(t, out, wiretest.APIKey, verb)
+	}
+	assert.ErrorIs(t, err, chat.ErrUnauthorized)
 }

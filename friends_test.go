@@ -19,7 +19,7 @@ func TestFriendsWire(t *testing.T) {
 		ConversationID: "cometchat-uid-1_user_cometchat-uid-2"}
 	const friendJSON = `{"uid":"cometchat-uid-2","name":"George Alan","status":"offline","role":"default","createdAt":1596537299,
 		"conversationId":"cometchat-uid-1_user_cometchat-uid-2"}`
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "Add",
 			Call: func(c *chat.Client) (any, error) {
@@ -76,12 +76,12 @@ func TestFriendsWire(t *testing.T) {
 }
 
 func TestFriendsAll(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.ServePages("page", map[string]string{
 		"1": `{"data":[{"uid":"b"},{"uid":"c"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`,
 		"2": `{"data":[{"uid":"d"}],"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`,
 	})
-	uids := collectKeys(t, m.client.Friends.All(context.Background(), "a", &chat.ListFriendsOptions{SearchKey: "x", PageOptions: chat.PageOptions{PerPage: 2}}),
+	uids := collectKeys(t, client.Friends.All(context.Background(), "a", &chat.ListFriendsOptions{SearchKey: "x", PageOptions: chat.PageOptions{PerPage: 2}}),
 		func(u *chat.User) string { return u.UID })
 	assert.Equal(t, []string{"b", "c", "d"}, uids)
 	reqs := m.Requests()
@@ -118,11 +118,11 @@ func TestFriendsArguments(t *testing.T) {
 			return err
 		}, Arg: "req.Friends"},
 	}
-	wiretest.RunArgs(t, wire, wholeClient, tests)
+	wiretest.RunArgs(t, wiretest.ChatWire, wholeClient, tests)
 	t.Run("25 users are sent", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, `{"data":{"accepted":{}}}`)
-		_, err := m.client.Friends.Add(ctx, "a", &chat.AddFriendsRequest{Accepted: many[:25]})
+		_, err := client.Friends.Add(ctx, "a", &chat.AddFriendsRequest{Accepted: many[:25]})
 		require.NoError(t, err)
 		assert.Len(t, decodeBody(t, m.Only())["accepted"], 25)
 	})

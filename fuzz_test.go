@@ -19,6 +19,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/internal/rest"
+	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 )
 
@@ -92,7 +93,7 @@ func FuzzPathEscaping(f *testing.F) {
 	}
 
 	const (
-		callsHost = testAppID + ".call-us.cometchat.io"
+		callsHost = wiretest.AppID + ".call-us.cometchat.io"
 		mgmtHost  = "apimgmt.cometchat.io"
 	)
 	type clients struct {
@@ -256,7 +257,7 @@ func FuzzPathEscaping(f *testing.F) {
 		for _, tg := range targets {
 			rt := &recordingTransport{reply: tg.reply}
 			hc := &http.Client{Transport: rt}
-			cc, err := chat.NewClient(testAppID, testAPIKey, chat.WithHTTPClient(hc), chat.WithoutRetries())
+			cc, err := chat.NewClient(wiretest.AppID, wiretest.APIKey, chat.WithHTTPClient(hc), chat.WithoutRetries())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -283,7 +284,7 @@ func FuzzPathEscaping(f *testing.F) {
 			if len(reqs) != 1 {
 				t.Fatalf("%s(%q, %q): %d requests sent, want 1", tg.name, a, b, len(reqs))
 			}
-			host, prefix := cmp.Or(tg.host, testHost), cmp.Or(tg.prefix, "/v3/")
+			host, prefix := cmp.Or(tg.host, wiretest.Host), cmp.Or(tg.prefix, "/v3/")
 			u := reqs[0].URL
 			if u.Scheme != "https" || u.Host != host || u.User != nil || u.Opaque != "" {
 				t.Fatalf("%s(%q, %q): sent to %s://%v@%s (opaque %q)", tg.name, a, b, u.Scheme, u.User, u.Host, u.Opaque)
@@ -324,7 +325,7 @@ func FuzzPathEscaping(f *testing.F) {
 				if reqs[0].Header.Get("key") != "mgmt-key" || reqs[0].Header.Get("apikey") != "" {
 					t.Fatalf("%s(%q, %q): credential headers %v", tg.name, a, b, reqs[0].Header)
 				}
-			} else if got := reqs[0].Header.Get("apikey"); got != testAPIKey {
+			} else if got := reqs[0].Header.Get("apikey"); got != wiretest.APIKey {
 				t.Fatalf("%s(%q, %q): apikey header %q", tg.name, a, b, got)
 			}
 		}
@@ -622,7 +623,7 @@ func FuzzHostileServer(f *testing.F) {
 	if fuzz := flag.Lookup("test.fuzz"); fuzz != nil && fuzz.Value.String() != "" {
 		share = hostileFuzzShare
 	}
-	env := newHostileEnv(f, share)
+	env := hostileEnv{srv: wiretest.NewHostileServers(f), share: share}
 	for _, s := range hostileTable() {
 		seeds := 0
 		for _, sc := range s.scenarios {

@@ -32,7 +32,7 @@ const groupsPageMeta = `"meta":{"pagination":{"total":1,"count":1,"per_page":100
 
 func TestGroupsWire(t *testing.T) {
 	ctx := context.Background()
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "Create with every field",
 			Call: func(c *chat.Client) (any, error) {
@@ -181,16 +181,16 @@ func TestGroupsListQuery(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
+			client, m := wiretest.Chat(t)
 			m.Reply(http.StatusOK, `{"data":[],"meta":{"pagination":{"total":0,"count":0,"per_page":100,"current_page":1,"total_pages":0}}}`)
 			var opts []chat.RequestOption
 			if tt.obo != "" {
 				opts = append(opts, chat.OnBehalfOf(tt.obo))
 			}
-			_, err := m.client.Groups.List(context.Background(), tt.opts, opts...)
+			_, err := client.Groups.List(context.Background(), tt.opts, opts...)
 			require.NoError(t, err)
 			r := m.Only()
-			wire.Sent(t, r, http.MethodGet, "/v3/groups")
+			wiretest.ChatWire.Sent(t, r, http.MethodGet, "/v3/groups")
 			assert.Equal(t, tt.wantRaw, r.RawQuery)
 			for k, vs := range r.Query {
 				assert.Len(t, vs, 1, "query %s repeated", k)
@@ -200,28 +200,28 @@ func TestGroupsListQuery(t *testing.T) {
 }
 
 func TestGroupsAll(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.ServePages("page", map[string]string{
 		"1": `{"data":[{"guid":"g1"},{"guid":"g2"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`,
 		"2": `{"data":[{"guid":"g3"}],"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`,
 	})
 	opts := &chat.ListGroupsOptions{PageOptions: chat.PageOptions{PerPage: 2}, Types: []chat.GroupType{chat.GroupPublic}, HasJoined: true}
-	guids := collectKeys(t, m.client.Groups.All(context.Background(), opts, chat.OnBehalfOf("u1")),
+	guids := collectKeys(t, client.Groups.All(context.Background(), opts, chat.OnBehalfOf("u1")),
 		func(g *chat.Group) string { return g.GUID })
 	assert.Equal(t, []string{"g1", "g2", "g3"}, guids)
 	reqs := m.Requests()
 	require.Len(t, reqs, 2)
 	for i, r := range reqs {
-		wire.Sent(t, r, http.MethodGet, "/v3/groups")
+		wiretest.ChatWire.Sent(t, r, http.MethodGet, "/v3/groups")
 		assert.Equal(t, "u1", r.Header.Get("onBehalfOf"))
 		assert.Equal(t, []string{"hasJoined=true&page=1&perPage=2&types=public", "hasJoined=true&page=2&perPage=2&types=public"}[i], r.RawQuery)
 	}
 	assert.Equal(t, 0, opts.Page, "opts modified")
 
 	t.Run("hasJoined without onBehalfOf yields the argument error", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		var errs []error
-		for _, err := range m.client.Groups.All(context.Background(), &chat.ListGroupsOptions{HasJoined: true}) {
+		for _, err := range client.Groups.All(context.Background(), &chat.ListGroupsOptions{HasJoined: true}) {
 			errs = append(errs, err)
 		}
 		require.Len(t, errs, 1)
@@ -271,17 +271,17 @@ func TestGroupsArguments(t *testing.T) {
 		{Name: "Update nil request", Call: func(c *chat.Client) error { _, err := c.Groups.Update(ctx, "g", nil); return err }, Arg: "req"},
 		{Name: "Delete dot guid", Call: func(c *chat.Client) error { _, err := c.Groups.Delete(ctx, "."); return err }, Arg: "guid"},
 	}
-	wiretest.RunArgs(t, wire, wholeClient, tests)
+	wiretest.RunArgs(t, wiretest.ChatWire, wholeClient, tests)
 }
 
 // TestGroupLenientDecoding feeds the decoder the inconsistencies of
 // reference §15.1: numbers as strings, an updatedBy typed as a number, and
 // a one-element array where the group object is documented.
 func TestGroupLenientDecoding(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.Reply(http.StatusOK, `{"data":[{"guid":"g1","membersCount":"0","joinedAt":"1638440784","createdAt":1638440784.0,
 		"hasJoined":"true","updatedBy":42,"tags":["a"]}]}`)
-	g, err := m.client.Groups.Get(context.Background(), "g1")
+	g, err := client.Groups.Get(context.Background(), "g1")
 	require.NoError(t, err)
 	assert.Equal(t, &chat.Group{GUID: "g1", JoinedAt: 1638440784, CreatedAt: 1638440784, HasJoined: true,
 		UpdatedBy: "42", Tags: []string{"a"}}, g)

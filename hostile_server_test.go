@@ -8,11 +8,9 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"log"
 	"maps"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"reflect"
 	"runtime/debug"
@@ -20,56 +18,27 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 )
 
-// hostileEnv is the hostile-server test's servers, shared by every
-// scenario: the API's https address (main), another https host (other),
-// and a plain-http listener (plain) that no request may reach. Each
-// scenario's client has the base address https://<main>/h/<id>, so that
-// every server knows from the path which scenario a request belongs to.
-// The clients trust the servers' certificate through WithHTTPClient, not
+// hostileEnv is the hostile-server test's servers (wiretest's), shared by
+// every scenario, and the share of every bound's slack the scenarios get
+// (see hostileScenario.bound). Each scenario's clients have the run's base
+// address, and trust the servers' certificate through WithHTTPClient, not
 // WithInsecureLoopback.
 type hostileEnv struct {
-	main, other, plain *httptest.Server
-	hc                 *http.Client
-	// share divides the slack of every bound (see hostileScenario.bound).
+	srv   *wiretest.HostileServers
 	share int
-
-	ids  atomic.Int64
-	mu   sync.Mutex
-	runs map[string]*hostileRun
-}
-
-// newHostileEnv starts the servers; tb's cleanup closes them.
-func newHostileEnv(tb testing.TB, share int) *hostileEnv {
-	e := &hostileEnv{runs: map[string]*hostileRun{}, share: share}
-	quiet := log.New(io.Discard, "", 0) // aborted handshakes and cut bodies are the point
-	start := func(name string, tls bool) *httptest.Server {
-		s := httptest.NewUnstartedServer(e.handler(name))
-		s.Config.ErrorLog = quiet
-		if tls {
-			s.StartTLS()
-		} else {
-			s.Start()
-		}
-		tb.Cleanup(s.Close)
-		return s
-	}
-	e.main = start("main", true)
-	e.other = start("other", true) // httptest's servers share one certificate
-	e.plain = start("plain", false)
-	e.hc = e.main.Client()
-	return e
 }
 
 // hostileRun is one scenario in progress.
 type hostileRun struct {
+	srv  *wiretest.HostileServers
 	id   string
 	sc   hostileScenario
 	call *hostileCall
@@ -86,24 +55,12 @@ type hostileRequest struct {
 	carried              []string // the credentials it carried
 }
 
-// start registers a run of sc under a fresh id.
-func (e *hostileEnv) start(sc hostileScenario, call *hostileCall) *hostileRun {
-	run := &hostileRun{id: "s" + strconv.FormatInt(e.ids.Add(1), 10), sc: sc, call: call}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.runs[run.id] = run
+// start registers a run of sc on the servers.
+func (e hostileEnv) start(sc hostileScenario, call *hostileCall) *hostileRun {
+	run := &hostileRun{srv: e.srv, id: e.srv.NewRun(), sc: sc, call: call}
+	e.srv.Handle(run.id, run.serve)
 	return run
 }
-
-// finish forgets run: its servers answer its requests no more.
-func (e *hostileEnv) finish(run *hostileRun) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	delete(e.runs, run.id)
-}
-
-// base is the scenario's base address.
-func (e *hostileEnv) base(run *hostileRun) string { return e.main.URL + "/h/" + run.id }
 
 // snapshot returns the requests received so far.
 func (run *hostileRun) snapshot() (reqs, plain []hostileRequest) {
@@ -125,35 +82,24 @@ func (run *hostileRun) record(r hostileRequest) int {
 	return len(run.reqs) + len(run.plain)
 }
 
-// handler serves the requests of every run on the server named server:
-// it records each one and answers it, or a 400 beyond hostileRequestCap.
-func (e *hostileEnv) handler(server string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-		rest, _ := strings.CutPrefix(r.URL.Path, "/h/")
-		id, _, _ := strings.Cut(rest, "/")
-		e.mu.Lock()
-		run := e.runs[id]
-		e.mu.Unlock()
-		if run == nil {
-			http.Error(w, "no such scenario", http.StatusGone)
-			return
-		}
-		req := hostileRequest{server: server, method: r.Method, path: r.URL.EscapedPath(), at: time.Now(),
-			carried: hostileCarried(r, body)}
-		if n := run.record(req); n > hostileRequestCap {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(http.StatusBadRequest)
-			_, _ = io.WriteString(w, `{"error":{"code":"ERR_HOSTILE_REQUEST_CAP","message":"the test's servers answer no more requests of this call"}}`)
-			return
-		}
-		e.answer(w, r, run, req)
-	})
+// serve records a request of the run on the server named server and
+// answers it, or a 400 beyond hostileRequestCap.
+func (run *hostileRun) serve(server string, w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	req := hostileRequest{server: server, method: r.Method, path: r.URL.EscapedPath(), at: time.Now(),
+		carried: hostileCarried(r, body)}
+	if n := run.record(req); n > hostileRequestCap {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = io.WriteString(w, `{"error":{"code":"ERR_HOSTILE_REQUEST_CAP","message":"the test's servers answer no more requests of this call"}}`)
+		return
+	}
+	run.answer(w, r, req)
 }
 
 // answer writes the scenario's answer to req. A redirect's target (a path
 // ending in /moved) gets the body with status 200.
-func (e *hostileEnv) answer(w http.ResponseWriter, r *http.Request, run *hostileRun, req hostileRequest) {
+func (run *hostileRun) answer(w http.ResponseWriter, r *http.Request, req hostileRequest) {
 	sc, call, h := run.sc, run.call, w.Header()
 	if call.iterates() && sc.Repeat {
 		run.mu.Lock()
@@ -179,7 +125,7 @@ func (e *hostileEnv) answer(w http.ResponseWriter, r *http.Request, run *hostile
 			h.Set("X-Rate-Limit", hostileRateLimits[sc.Reset%len(hostileRateLimits)])
 			h.Set("X-Rate-Limit-Remaining", hostileRateLimits[(sc.Reset+1)%len(hostileRateLimits)])
 		}
-		if loc := e.location(run, r, req.carried); loc != "" {
+		if loc := run.location(r, req.carried); loc != "" {
 			h.Set("Location", loc)
 		}
 	}
@@ -201,19 +147,19 @@ func (e *hostileEnv) answer(w http.ResponseWriter, r *http.Request, run *hostile
 }
 
 // location is the Location header of the scenario's answer, if any.
-func (e *hostileEnv) location(run *hostileRun, r *http.Request, carried []string) string {
-	moved := "/h/" + run.id + "/v3/moved"
+func (run *hostileRun) location(r *http.Request, carried []string) string {
+	moved := run.srv.Prefix(run.id) + "/v3/moved"
 	echo := url.QueryEscape(hostileEcho(carried, run.sc.Variant))
 	switch run.sc.Location {
 	case locPlainHTTP:
-		return e.plain.URL + moved
+		return run.srv.Plain.URL + moved
 	case locPlainHTTPEcho:
-		return e.plain.URL + moved + "?echo=" + echo
+		return run.srv.Plain.URL + moved + "?echo=" + echo
 	case locPlainUpper:
-		_, port, _ := net.SplitHostPort(e.plain.Listener.Addr().String())
+		_, port, _ := net.SplitHostPort(run.srv.Plain.Listener.Addr().String())
 		return "HTTP://localhost:" + port + moved
 	case locOtherHTTPS:
-		return e.other.URL + moved
+		return run.srv.Other.URL + moved
 	case locSameHost:
 		return moved
 	case locLoop:
@@ -1006,19 +952,19 @@ func hostileOutcomeText(o hostileOutcome) string {
 }
 
 // check runs sc and asserts every invariant.
-func (e *hostileEnv) check(t *testing.T, sc hostileScenario) {
+func (e hostileEnv) check(t *testing.T, sc hostileScenario) {
 	call := hostileCallNamed(sc.Call)
 	run := e.start(sc, call)
-	defer e.finish(run)
+	defer e.srv.Finish(run.id)
 	var logs leakBuffer
 	given, pol := sc.policy()
-	cc, err := chat.NewClient("hostile", hostileAPIKey, chat.WithBaseURL(e.base(run)), chat.WithHTTPClient(e.hc),
+	cc, err := chat.NewClient("hostile", hostileAPIKey, chat.WithBaseURL(e.srv.Base(run.id)), chat.WithHTTPClient(e.srv.Client),
 		chat.WithLogger(debugLogger(&logs)), chat.WithRetryPolicy(given), chat.WithMaxResponseBytes(hostileMaxBody))
 	if err != nil {
 		t.Fatal(err)
 	}
-	mc, err := management.NewClient(hostileMgmtKey, hostileMgmtSecret, chat.WithBaseURL(e.base(run)),
-		chat.WithHTTPClient(e.hc), chat.WithLogger(debugLogger(&logs)), chat.WithRetryPolicy(given),
+	mc, err := management.NewClient(hostileMgmtKey, hostileMgmtSecret, chat.WithBaseURL(e.srv.Base(run.id)),
+		chat.WithHTTPClient(e.srv.Client), chat.WithLogger(debugLogger(&logs)), chat.WithRetryPolicy(given),
 		chat.WithMaxResponseBytes(hostileMaxBody))
 	if err != nil {
 		t.Fatal(err)
@@ -1418,7 +1364,7 @@ func hostileTable() []hostileSection {
 // pages repeat; timestamps that never wrap; and one reading and one cap of
 // the waits a server asks for.
 func runHostile(t *testing.T, s hostileSection) {
-	env := newHostileEnv(t, 1)
+	env := hostileEnv{srv: wiretest.NewHostileServers(t), share: 1}
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for range hostileWorkers {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/internal/faketest"
+	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 )
 
@@ -93,7 +94,7 @@ func TestEveryIteratorStopsOnARepeatedPage(t *testing.T) {
 				"next":{"affix":"append","id":"%[1]d","logId":"%[1]d","sentAt":%[1]d,"updatedAt":%[1]d,"createdAt":%[1]d,"cursor":"c%[1]d"}}}`, n+1)
 	}))
 	t.Cleanup(srv.Close)
-	c, err := chat.NewClient("myapp", testAPIKey, chat.WithBaseURL(srv.URL), chat.WithHTTPClient(srv.Client()), chat.WithoutRetries())
+	c, err := chat.NewClient("myapp", wiretest.APIKey, chat.WithBaseURL(srv.URL), chat.WithHTTPClient(srv.Client()), chat.WithoutRetries())
 	require.NoError(t, err)
 	mc, err := management.NewClient("key", "secret", chat.WithBaseURL(srv.URL), chat.WithHTTPClient(srv.Client()),
 		chat.WithoutRetries())

@@ -59,15 +59,13 @@ func (l *recLimiter) Observe(_ context.Context, key chat.LimitKey, obs chat.Rate
 	l.obs = append(l.obs, obs)
 }
 
-// newLimitedMock returns a mock API whose client consults lim, and whose
-// transport adds "send METHOD PATH" to lim's log.
-func newLimitedMock(t *testing.T, lim *recLimiter, opts ...chat.Option) *mockAPI {
-	m := newMockAPI(t, append(opts, chat.WithLimiter(lim))...)
-	return m
+// newLimitedMock returns a client that consults lim, over a wire mock.
+func newLimitedMock(t *testing.T, lim *recLimiter, opts ...chat.Option) (*chat.Client, *wiretest.Mock) {
+	return wiretest.Chat(t, append(opts, chat.WithLimiter(lim))...)
 }
 
-// serveLogged answers through h after logging the request in lim's log.
-func (m *mockAPI) serveLogged(lim *recLimiter, h func(attempt int) *http.Response) {
+// serveLogged makes m answer through h after logging the request in lim's log.
+func serveLogged(m *wiretest.Mock, lim *recLimiter, h func(attempt int) *http.Response) {
 	m.Serve(func(attempt int, req *http.Request) (*http.Response, error) {
 		lim.add("send " + req.Method + " " + req.URL.EscapedPath())
 		return h(attempt), nil
@@ -76,8 +74,8 @@ func (m *mockAPI) serveLogged(lim *recLimiter, h func(attempt int) *http.Respons
 
 func TestLimiterWaitsBeforeEveryAttemptAndObservesEveryAnswer(t *testing.T) {
 	lim := &recLimiter{}
-	m := newLimitedMock(t, lim, fastRetries)
-	m.serveLogged(lim, func(attempt int) *http.Response {
+	client, m := newLimitedMock(t, lim, fastRetries)
+	serveLogged(m, lim, func(attempt int) *http.Response {
 		if attempt == 1 {
 			return wiretest.JSONResponse(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`,
 				"X-Rate-Limit", "100", "X-Rate-Limit-Remaining", "0", "Retry-After", "0", "X-Rate-Limit-Reset", "1700000060")
@@ -86,7 +84,7 @@ func TestLimiterWaitsBeforeEveryAttemptAndObservesEveryAnswer(t *testing.T) {
 	})
 
 	before := time.Now()
-	u, err := m.client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "ann", Name: "Ann"})
+	u, err := client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "ann", Name: "Ann"})
 	require.NoError(t, err)
 	assert.Equal(t, "ann", u.UID)
 
@@ -111,9 +109,9 @@ func TestLimiterWaitsBeforeEveryAttemptAndObservesEveryAnswer(t *testing.T) {
 
 func TestLimiterObservationWithoutHeaders(t *testing.T) {
 	lim := &recLimiter{}
-	m := newLimitedMock(t, lim)
+	client, m := newLimitedMock(t, lim)
 	m.Reply(http.StatusOK, `{"data":{"ok":true}}`)
-	_, err := m.client.Users.Get(context.Background(), "ann")
+	_, err := client.Users.Get(context.Background(), "ann")
 	require.NoError(t, err)
 	require.Len(t, lim.obs, 1)
 	o := lim.obs[0]
@@ -183,9 +181,9 @@ func TestLimiterClasses(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			lim := &recLimiter{}
-			m := newLimitedMock(t, lim)
+			client, m := newLimitedMock(t, lim)
 			m.Reply(http.StatusOK, `{"data":{"ok":true}}`, "X-Rate-Limit", "60", "X-Rate-Limit-Remaining", "59")
-			_ = tt.call(m.client) // the answer may not decode into every result: the class is what counts
+			_ = tt.call(client) // the answer may not decode into every result: the class is what counts
 			want := []string{"wait myapp " + string(tt.class)}
 			if tt.observe {
 				want = append(want, "observe myapp "+string(tt.class)+" 200")
@@ -198,8 +196,8 @@ func TestLimiterClasses(t *testing.T) {
 func TestLimiterErrorFailsTheCallUnsent(t *testing.T) {
 	down := errors.New("limiter store down")
 	lim := &recLimiter{waitErr: func(int) error { return down }}
-	m := newLimitedMock(t, lim)
-	_, err := m.client.Users.Get(context.Background(), "ann")
+	client, m := newLimitedMock(t, lim)
+	_, err := client.Users.Get(context.Background(), "ann")
 	assert.ErrorIs(t, err, down)
 	assert.Zero(t, m.Calls(), "nothing sent")
 }
@@ -212,9 +210,9 @@ func TestLimiterErrorEndsTheRetries(t *testing.T) {
 		}
 		return nil
 	}}
-	m := newLimitedMock(t, lim, fastRetries)
+	client, m := newLimitedMock(t, lim, fastRetries)
 	m.Reply(http.StatusServiceUnavailable, `{"error":{"code":"ERR_MISSION_FAILED"}}`)
-	_, err := m.client.Users.Get(context.Background(), "ann")
+	_, err := client.Users.Get(context.Background(), "ann")
 	assert.ErrorIs(t, err, down)
 	assert.Equal(t, 1, m.Calls(), "the retry was not sent")
 }
@@ -234,10 +232,10 @@ func (c *waitingCtx) Done() <-chan struct{} {
 
 func TestLimiterWaitEndsWithTheContext(t *testing.T) {
 	lim := chat.NewRateLimiter(chat.RateLimits{})
-	m := newMockAPI(t, chat.WithLimiter(lim))
+	client, m := wiretest.Chat(t, chat.WithLimiter(lim))
 	// A refusal blocks the core class for 30 seconds.
 	m.Reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "30")
-	_, err := m.client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "ann", Name: "Ann"})
+	_, err := client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "ann", Name: "Ann"})
 	assert.ErrorIs(t, err, chat.ErrRateLimited)
 	require.Equal(t, 1, m.Calls())
 
@@ -247,26 +245,26 @@ func TestLimiterWaitEndsWithTheContext(t *testing.T) {
 		<-ctx.asked
 		cancel()
 	}()
-	_, err = m.client.Users.Create(ctx, &chat.CreateUserRequest{UID: "bob", Name: "Bob"})
+	_, err = client.Users.Create(ctx, &chat.CreateUserRequest{UID: "bob", Name: "Bob"})
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.Equal(t, 1, m.Calls(), "the blocked create was not sent")
 }
 
 func TestLimiterWaitCountsAgainstTheTimeout(t *testing.T) {
 	lim := chat.NewRateLimiter(chat.RateLimits{})
-	m := newMockAPI(t, chat.WithLimiter(lim), chat.WithTimeout(time.Second))
+	client, m := wiretest.Chat(t, chat.WithLimiter(lim), chat.WithTimeout(time.Second))
 	m.Reply(http.StatusTooManyRequests, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, "Retry-After", "30")
-	_, err := m.client.Users.Delete(context.Background(), "ann", nil)
+	_, err := client.Users.Delete(context.Background(), "ann", nil)
 	assert.ErrorIs(t, err, chat.ErrRateLimited)
 
 	start := time.Now()
-	_, err = m.client.Users.Delete(context.Background(), "bob", nil)
+	_, err = client.Users.Delete(context.Background(), "bob", nil)
 	assert.ErrorIs(t, err, context.DeadlineExceeded, "no permit within the client's timeout")
 	assert.Less(t, time.Since(start), time.Second, "refused at once, not at the timeout")
 	assert.Equal(t, 1, m.Calls())
 
 	m.Reply(http.StatusOK, `{"data":{"ok":true}}`)
-	_, err = m.client.Users.Get(context.Background(), "bob")
+	_, err = client.Users.Get(context.Background(), "bob")
 	assert.NoError(t, err, "the standard class is not blocked")
 	assert.Equal(t, 2, m.Calls())
 }
@@ -276,14 +274,14 @@ func TestLimiterWaitCountsAgainstTheTimeout(t *testing.T) {
 // restores the configured budget but never exceeds it.
 func TestRateLimiterLearnsSmallerBudgets(t *testing.T) {
 	lim := chat.NewRateLimiter(chat.RateLimits{})
-	m := newMockAPI(t, chat.WithLimiter(lim))
-	std := chat.LimitKey{AppID: testAppID, Class: chat.ClassStandard}
-	core := chat.LimitKey{AppID: testAppID, Class: chat.ClassCore}
+	client, m := wiretest.Chat(t, chat.WithLimiter(lim))
+	std := chat.LimitKey{AppID: wiretest.AppID, Class: chat.ClassStandard}
+	core := chat.LimitKey{AppID: wiretest.AppID, Class: chat.ClassCore}
 	assert.Equal(t, chat.DefaultStandardBudget, lim.Budget(std))
 	assert.Equal(t, chat.DefaultCoreBudget, lim.Budget(core))
 
 	m.Reply(http.StatusOK, `{"data":{"ok":true}}`, "X-Rate-Limit", "60", "X-Rate-Limit-Remaining", "59")
-	_, err := m.client.Users.Get(context.Background(), "ann")
+	_, err := client.Users.Get(context.Background(), "ann")
 	require.NoError(t, err)
 	assert.Equal(t, 60, lim.Budget(std), "the service's smaller budget")
 	assert.Equal(t, chat.DefaultCoreBudget, lim.Budget(core), "the other class keeps its own")

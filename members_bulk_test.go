@@ -18,7 +18,7 @@ import (
 // TestBulkAddWire sends 30 users in two calls (25, then 5), each naming
 // every user in the list of its scope, and reads each user's entry.
 func TestBulkAddWire(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	members := []chat.MemberToAdd{{UID: "a0", Scope: chat.MemberAdmin}, {UID: "m0", Scope: chat.MemberModerator}}
 	for i := range 28 {
 		members = append(members, chat.MemberToAdd{UID: fmt.Sprintf("p%02d", i)})
@@ -37,13 +37,13 @@ func TestBulkAddWire(t *testing.T) {
 			`"p27":{"success":false,"error":{"code":"ERR_ALREADY_JOINED","message":"already a member"}}}}}`), nil
 	})
 
-	res, err := m.client.Members.BulkAdd(context.Background(), "g/1", members, one, chat.OnBehalfOf("mod"))
+	res, err := client.Members.BulkAdd(context.Background(), "g/1", members, one, chat.OnBehalfOf("mod"))
 	require.NoError(t, err)
 
 	reqs := m.Requests()
 	require.Len(t, reqs, 2, "30 users in calls of at most 25")
 	for _, r := range reqs {
-		wire.Sent(t, r, http.MethodPost, "/v3/groups/g%2F1/members")
+		wiretest.ChatWire.Sent(t, r, http.MethodPost, "/v3/groups/g%2F1/members")
 		assert.Equal(t, "mod", r.Header.Get("onBehalfOf"))
 	}
 	first := decodeBody(t, reqs[0])
@@ -68,9 +68,9 @@ func TestBulkAddWire(t *testing.T) {
 
 func TestBulkAddFailures(t *testing.T) {
 	t.Run("a failed call fails its users", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_GUID_NOT_FOUND","message":"no group"}}`)
-		res, err := m.client.Members.BulkAdd(context.Background(), "g", []chat.MemberToAdd{{UID: "a"}, {UID: "b"}}, nil)
+		res, err := client.Members.BulkAdd(context.Background(), "g", []chat.MemberToAdd{{UID: "a"}, {UID: "b"}}, nil)
 		require.NoError(t, err)
 		for _, r := range res {
 			assert.ErrorIs(t, r.Err, chat.ErrNotFound)
@@ -79,9 +79,9 @@ func TestBulkAddFailures(t *testing.T) {
 		assert.Equal(t, 1, m.Calls())
 	})
 	t.Run("a user the answer does not mention", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, `{"data":{"participants":{"a":{"success":true}}}}`)
-		res, err := m.client.Members.BulkAdd(context.Background(), "g", []chat.MemberToAdd{{UID: "a"}, {UID: "B"}}, nil)
+		res, err := client.Members.BulkAdd(context.Background(), "g", []chat.MemberToAdd{{UID: "a"}, {UID: "B"}}, nil)
 		require.NoError(t, err)
 		assert.NoError(t, res[0].Err)
 		var me *chat.AddMemberError
@@ -91,9 +91,9 @@ func TestBulkAddFailures(t *testing.T) {
 		assert.Nil(t, res[1].Data)
 	})
 	t.Run("refused before sending", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, `{"data":{"participants":{"b":{"success":true}}}}`)
-		res, err := m.client.Members.BulkAdd(context.Background(), "g", []chat.MemberToAdd{
+		res, err := client.Members.BulkAdd(context.Background(), "g", []chat.MemberToAdd{
 			{UID: ""}, {UID: "a", Scope: "owner"}, {UID: "b"}, {UID: "B"},
 		}, nil)
 		require.NoError(t, err)
@@ -103,9 +103,9 @@ func TestBulkAddFailures(t *testing.T) {
 		wiretest.RequireArgError(t, res[3].Err, "members[3].UID")
 		wiretest.JSONBody(t, m.Only(), `{"participants":["b"]}`)
 
-		_, err = m.client.Members.BulkAdd(context.Background(), ".", nil, nil)
+		_, err = client.Members.BulkAdd(context.Background(), ".", nil, nil)
 		wiretest.RequireArgError(t, err, "guid")
-		_, err = m.client.Members.BulkAdd(context.Background(), "g", nil, &chat.BulkOptions{Concurrency: -2})
+		_, err = client.Members.BulkAdd(context.Background(), "g", nil, &chat.BulkOptions{Concurrency: -2})
 		wiretest.RequireArgError(t, err, "opts.Concurrency")
 		assert.Equal(t, 1, m.Calls())
 	})

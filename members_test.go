@@ -42,7 +42,7 @@ func TestMembersWire(t *testing.T) {
 		Meta:   chat.PageMeta{Pagination: &chat.Pagination{Total: 1, Count: 1, PerPage: 100, CurrentPage: 1, TotalPages: 1}},
 		Cursor: &chat.Cursor{UpdatedAt: 1638360106, Direction: chat.DirectionBefore},
 	}
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "Add",
 			Call: func(c *chat.Client) (any, error) {
@@ -129,18 +129,18 @@ func TestMembersWire(t *testing.T) {
 }
 
 func TestMembersAll(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.ServePages("page", map[string]string{
 		"1": `{"data":[{"uid":"u1","scope":"admin"},{"uid":"u2","scope":"participant"}],"meta":{"pagination":{"per_page":2,"current_page":1}}}`,
 		"2": `{"data":[{"uid":"u3","scope":"participant"}],"meta":{"pagination":{"per_page":2,"current_page":2}}}`,
 	})
-	got := collectKeys(t, m.client.Members.All(context.Background(), "g", &chat.ListMembersOptions{PageOptions: chat.PageOptions{PerPage: 2}}),
+	got := collectKeys(t, client.Members.All(context.Background(), "g", &chat.ListMembersOptions{PageOptions: chat.PageOptions{PerPage: 2}}),
 		func(mem *chat.GroupMember) string { return mem.UID + ":" + string(mem.Scope) })
 	assert.Equal(t, []string{"u1:admin", "u2:participant", "u3:participant"}, got)
 	reqs := m.Requests()
 	require.Len(t, reqs, 2)
 	for i, r := range reqs {
-		wire.Sent(t, r, http.MethodGet, "/v3/groups/g/members")
+		wiretest.ChatWire.Sent(t, r, http.MethodGet, "/v3/groups/g/members")
 		wiretest.NoOnBehalfOf(t, r)
 		assert.Equal(t, fmt.Sprintf("page=%d&perPage=2", i+1), r.RawQuery)
 	}
@@ -198,12 +198,12 @@ func TestMembersArguments(t *testing.T) {
 		{Name: "Kick dot uid", Call: func(c *chat.Client) error { _, err := c.Members.Kick(ctx, "g", ".."); return err }, Arg: "uid"},
 		{Name: "Kick empty guid", Call: func(c *chat.Client) error { _, err := c.Members.Kick(ctx, "", "u"); return err }, Arg: "guid"},
 	}
-	wiretest.RunArgs(t, wire, wholeClient, tests)
+	wiretest.RunArgs(t, wiretest.ChatWire, wholeClient, tests)
 
 	t.Run("25 distinct users, repeats and case folded, are sent", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		admins := uids("u", 25)
-		_, err := m.client.Members.Add(ctx, "g", &chat.AddMembersRequest{Admins: admins, Participants: []string{"U0", "u1"}})
+		_, err := client.Members.Add(ctx, "g", &chat.AddMembersRequest{Admins: admins, Participants: []string{"U0", "u1"}})
 		require.NoError(t, err)
 		body := decodeBody(t, m.Only())
 		assert.Len(t, body["admins"], 25)
@@ -214,10 +214,10 @@ func TestMembersArguments(t *testing.T) {
 // TestGroupMemberDecoding feeds the member model the inconsistencies of
 // reference §15.1 through the client.
 func TestGroupMemberDecoding(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.Reply(http.StatusOK, `{"data":[{"uid":5,"name":"Five","scope":"participant","joinedAt":"1638360106","createdAt":null}],
 		"meta":{"pagination":{"total":"1","count":"1","per_page":"100","current_page":"1","total_pages":"1"}}}`)
-	page, err := m.client.Members.List(context.Background(), "g", nil)
+	page, err := client.Members.List(context.Background(), "g", nil)
 	require.NoError(t, err)
 	assert.Equal(t, []chat.GroupMember{{UID: "5", Name: "Five", Scope: chat.MemberParticipant, JoinedAt: 1638360106}}, page.Data)
 	assert.Equal(t, 1, page.Meta.Pagination.Total)

@@ -16,7 +16,7 @@ import (
 
 func TestMessagesMarkInteracted(t *testing.T) {
 	ctx := context.Background()
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "MarkInteracted",
 			Call: func(c *chat.Client) (any, error) {
@@ -30,7 +30,7 @@ func TestMessagesMarkInteracted(t *testing.T) {
 			},
 		},
 	})
-	wiretest.RunArgs(t, wire, wholeClient, []wiretest.ArgCase[*chat.Client]{
+	wiretest.RunArgs(t, wiretest.ChatWire, wholeClient, []wiretest.ArgCase[*chat.Client]{
 		{Name: "empty id", Call: func(c *chat.Client) error {
 			_, err := c.Messages.MarkInteracted(ctx, "", "u", &chat.MarkInteractedRequest{Interactions: []string{"a"}})
 			return err
@@ -68,11 +68,11 @@ const formJSON = `{"title":"Survey","text":"Tell us","formFields":[
 func TestInteractiveDataDecoding(t *testing.T) {
 	decode := func(t *testing.T, interactive string) *chat.Message {
 		t.Helper()
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, `{"data":{"id":"9","category":"interactive","type":"form","data":{"interactiveData":`+interactive+`,
 			"interactionGoal":{"type":"anyOf","elementIds":["submit"]},"allowSenderInteraction":"true",
 			"interactions":[{"elementId":"submit","interactedAt":"1719993037"}]}}}`)
-		msg, err := m.client.Messages.Get(context.Background(), "9")
+		msg, err := client.Messages.Get(context.Background(), "9")
 		require.NoError(t, err)
 		require.NotNil(t, msg.Data.InteractiveData)
 		return msg
@@ -206,9 +206,9 @@ func TestInteractiveDataEncoding(t *testing.T) {
 	})
 
 	t.Run("in a send request", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, `{"data":{"id":"1"}}`)
-		_, err := m.client.Messages.Send(context.Background(), &chat.SendMessageRequest{
+		_, err := client.Messages.Send(context.Background(), &chat.SendMessageRequest{
 			Receiver: "u", ReceiverType: chat.ReceiverUser, Category: chat.CategoryInteractive, Type: chat.MessageTypeCustomInteractive,
 			Data: chat.MessageData{InteractiveData: &chat.InteractiveData{Raw: json.RawMessage(`{"widget":"rating","max":5}`)}},
 			MUID: "m1",

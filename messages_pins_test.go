@@ -16,7 +16,7 @@ func TestMessagesPinsAndSaves(t *testing.T) {
 	pinned := `{"data":{"id":"42","data":{"text":"hi"},"pinnedBy":"app_system","pinnedAt":1719993037}}`
 	unpinned := `{"data":{"id":"42","data":{"text":"hi"}}}`
 	saved := `{"data":{"id":"42","savedAt":"1719993038"}}`
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name:   "Pin as the app",
 			Call:   func(c *chat.Client) (any, error) { return c.Messages.Pin(ctx, "42") },
@@ -76,7 +76,7 @@ func TestMessagesPinsAndSaves(t *testing.T) {
 			},
 		},
 	})
-	wiretest.RunArgs(t, wire, wholeClient, []wiretest.ArgCase[*chat.Client]{
+	wiretest.RunArgs(t, wiretest.ChatWire, wholeClient, []wiretest.ArgCase[*chat.Client]{
 		{Name: "Pin empty id", Call: func(c *chat.Client) error { _, err := c.Messages.Pin(ctx, ""); return err }, Arg: "id"},
 		{Name: "Unpin dot id", Call: func(c *chat.Client) error { _, err := c.Messages.Unpin(ctx, "."); return err }, Arg: "id"},
 		{Name: "Save empty id", Call: func(c *chat.Client) error { _, err := c.Messages.Save(ctx, "", "u"); return err }, Arg: "id"},
@@ -87,13 +87,13 @@ func TestMessagesPinsAndSaves(t *testing.T) {
 }
 
 func TestMessagesPinErrors(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.Reply(http.StatusBadRequest, `{"error":{"code":"ERR_PINNED_MESSAGES_LIMIT_EXCEEDED","message":"limit"}}`)
-	_, err := m.client.Messages.Pin(context.Background(), "42")
+	_, err := client.Messages.Pin(context.Background(), "42")
 	assert.ErrorIs(t, err, chat.ErrLimitExceeded)
 	assert.Equal(t, "ERR_PINNED_MESSAGES_LIMIT_EXCEEDED", wiretest.RequireAPIError(t, err).Code)
 
 	m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_MESSAGE_ID_NOT_FOUND","message":"no message"}}`)
-	_, err = m.client.Messages.Unpin(context.Background(), "42")
+	_, err = client.Messages.Unpin(context.Background(), "42")
 	assert.ErrorIs(t, err, chat.ErrNotFound)
 }

@@ -49,7 +49,7 @@ func TestMessagesReactions(t *testing.T) {
 		yes := true
 		assert.Equal(t, []chat.ReactionCount{{Reaction: "👍", Count: 2, ReactedByMe: &yes}, {Reaction: "🎉", Count: 1}}, msg.Data.Reactions)
 	}
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "ListReactions",
 			Call: func(c *chat.Client) (any, error) {
@@ -107,7 +107,7 @@ func TestMessagesReactions(t *testing.T) {
 			Reply: `{"data":` + reactedMessageJSON + `}`, Check: checkCounts,
 		},
 	})
-	wiretest.RunArgs(t, wire, wholeClient, []wiretest.ArgCase[*chat.Client]{
+	wiretest.RunArgs(t, wiretest.ChatWire, wholeClient, []wiretest.ArgCase[*chat.Client]{
 		{Name: "ListReactions empty id", Call: func(c *chat.Client) error {
 			_, err := c.Messages.ListReactions(ctx, "", nil)
 			return err
@@ -153,9 +153,9 @@ func TestMessagesAllReactions(t *testing.T) {
 	opts := &chat.ListReactionsOptions{CursorOptions: chat.CursorOptions{Limit: 2}}
 
 	t.Run("AllReactions", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.ServePages("id", pages)
-		assert.Equal(t, []string{"1", "2", "3"}, collectKeys(t, m.client.Messages.AllReactions(context.Background(), "42", opts), reactionID))
+		assert.Equal(t, []string{"1", "2", "3"}, collectKeys(t, client.Messages.AllReactions(context.Background(), "42", opts), reactionID))
 		for _, r := range m.Requests() {
 			assert.Equal(t, "/v3/messages/42/reactions", r.Path)
 			assert.Equal(t, "2", r.Query.Get("limit"))
@@ -163,20 +163,20 @@ func TestMessagesAllReactions(t *testing.T) {
 		assert.Len(t, m.Requests(), 2, "the short second page ends the walk")
 	})
 	t.Run("AllReactionsFor", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.ServePages("id", pages)
-		assert.Equal(t, []string{"1", "2", "3"}, collectKeys(t, m.client.Messages.AllReactionsFor(context.Background(), "42", "👍", opts, chat.OnBehalfOf("u1")), reactionID))
+		assert.Equal(t, []string{"1", "2", "3"}, collectKeys(t, client.Messages.AllReactionsFor(context.Background(), "42", "👍", opts, chat.OnBehalfOf("u1")), reactionID))
 		for _, r := range m.Requests() {
 			assert.Equal(t, "/v3/messages/42/reactions/%F0%9F%91%8D", r.Path)
 			assert.Equal(t, "u1", r.Header.Get("onBehalfOf"))
 		}
 	})
 	t.Run("arguments", func(t *testing.T) {
-		m := newMockAPI(t)
-		for _, err := range m.client.Messages.AllReactionsFor(context.Background(), "42", "", nil) {
+		client, m := wiretest.Chat(t)
+		for _, err := range client.Messages.AllReactionsFor(context.Background(), "42", "", nil) {
 			wiretest.RequireArgError(t, err, "reaction")
 		}
-		for _, err := range m.client.Messages.AllReactions(context.Background(), "", nil) {
+		for _, err := range client.Messages.AllReactions(context.Background(), "", nil) {
 			wiretest.RequireArgError(t, err, "id")
 		}
 		assert.Zero(t, m.Calls())
@@ -186,10 +186,10 @@ func TestMessagesAllReactions(t *testing.T) {
 // TestReactionDecoding decodes a reaction with the service's type
 // inconsistencies through the client.
 func TestReactionDecoding(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.Reply(http.StatusOK, `{"data":[{"id":7,"messageId":42,"reaction":"👍","uid":"u","reactedAt":"1638423490",
 		"reactedBy":[{"uid":"u","createdAt":"1596537299"}]}],"meta":{"current":{"limit":"10","count":"1"},"next":{"affix":"append","id":7}}}`)
-	p, err := m.client.Messages.ListReactions(context.Background(), "42", nil)
+	p, err := client.Messages.ListReactions(context.Background(), "42", nil)
 	require.NoError(t, err)
 	require.Len(t, p.Data, 1)
 	r := p.Data[0]

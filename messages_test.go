@@ -79,14 +79,14 @@ func TestMessagesSend(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
+			client, m := wiretest.Chat(t)
 			m.Reply(http.StatusOK, `{"data":`+textMessageJSON+`}`)
 
-			msg, err := m.client.Messages.Send(context.Background(), req, tt.opts...)
+			msg, err := client.Messages.Send(context.Background(), req, tt.opts...)
 			require.NoError(t, err)
 
 			r := m.Only()
-			wire.Sent(t, r, http.MethodPost, "/v3/messages")
+			wiretest.ChatWire.Sent(t, r, http.MethodPost, "/v3/messages")
 			assert.Empty(t, r.RawQuery)
 			wiretest.JSONBody(t, r, wantBody)
 			if tt.onBehalfOf == "" {
@@ -102,8 +102,8 @@ func TestMessagesSend(t *testing.T) {
 	}
 
 	t.Run("nil request", func(t *testing.T) {
-		m := newMockAPI(t)
-		_, err := m.client.Messages.Send(context.Background(), nil)
+		client, m := wiretest.Chat(t)
+		_, err := client.Messages.Send(context.Background(), nil)
 		wiretest.RequireArgError(t, err, "req")
 		assert.Zero(t, m.Calls(), "requests sent")
 	})
@@ -302,9 +302,9 @@ func TestMessageDecoding(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
+			client, m := wiretest.Chat(t)
 			m.Reply(http.StatusOK, `{"data":`+tt.wire+`}`)
-			msg, err := m.client.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser})
+			msg, err := client.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser})
 			require.NoError(t, err)
 			tt.check(t, msg)
 		})
@@ -337,9 +337,9 @@ func TestMessageDecodingFailure(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
+			client, m := wiretest.Chat(t)
 			m.Reply(http.StatusOK, `{"data":`+tt.wire+`}`)
-			msg, err := m.client.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser})
+			msg, err := client.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "r", ReceiverType: chat.ReceiverUser})
 			assert.Nil(t, msg)
 			ce := wiretest.RequireAPIError(t, err)
 			assert.Equal(t, http.StatusOK, ce.StatusCode)
@@ -434,7 +434,7 @@ const messageDeletedJSON = `{"id":"35","conversationId":"cometchat-uid-1_user_co
 
 func TestMessagesGetUpdateDelete(t *testing.T) {
 	ctx := context.Background()
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name:   "Get",
 			Call:   func(c *chat.Client) (any, error) { return c.Messages.Get(ctx, "1") },
@@ -527,7 +527,7 @@ func TestMessagesGetUpdateDelete(t *testing.T) {
 		},
 	})
 
-	wiretest.RunArgs(t, wire, wholeClient, []wiretest.ArgCase[*chat.Client]{
+	wiretest.RunArgs(t, wiretest.ChatWire, wholeClient, []wiretest.ArgCase[*chat.Client]{
 		{Name: "Get empty id", Call: func(c *chat.Client) error { _, err := c.Messages.Get(ctx, ""); return err }, Arg: "id"},
 		{Name: "Get dot-dot id", Call: func(c *chat.Client) error { _, err := c.Messages.Get(ctx, ".."); return err }, Arg: "id"},
 		{Name: "Update empty id", Call: func(c *chat.Client) error {
@@ -575,7 +575,7 @@ func TestMessagesList(t *testing.T) {
 		assert.Equal(t, &chat.PageCount{Limit: 25, Count: 1}, p.Meta.Current)
 		assert.Equal(t, &chat.Cursor{Direction: chat.DirectionAfter, SentAt: 1638423490, ID: "1"}, p.Meta.Next)
 	}
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name:   "nil options",
 			Call:   func(c *chat.Client) (any, error) { return c.Messages.List(ctx, nil) },
@@ -660,10 +660,10 @@ func TestMessagesAllLists(t *testing.T) {
 		return fmt.Sprintf(`{"current":{"limit":2,"count":2},"next":{"affix":"append","id":%q,"sentAt":1638423490}}`, id)
 	}
 	t.Run("All follows meta.next", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.ServePages("id", map[string]string{"": msgPage(nextMeta("2"), "1", "2"), "2": msgPage(nextMeta("3"), "3"), "3": msgPage(`{}`)})
 		opts := &chat.ListMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 2}, Category: chat.CategoryMessage}
-		ids, errs := collect(m.client.Messages.All(context.Background(), opts, chat.OnBehalfOf("u1")), messageID)
+		ids, errs := collect(client.Messages.All(context.Background(), opts, chat.OnBehalfOf("u1")), messageID)
 		assert.Empty(t, errs)
 		assert.Equal(t, []string{"1", "2", "3"}, ids)
 		reqs := m.Requests()
@@ -678,9 +678,9 @@ func TestMessagesAllLists(t *testing.T) {
 	})
 
 	t.Run("AllGroupMessages follows meta.next and stalls on a repeat", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.ServePages("id", map[string]string{"": msgPage(nextMeta("2"), "1", "2"), "2": msgPage(nextMeta("2"), "3", "4")})
-		ids, errs := collect(m.client.Messages.AllGroupMessages(context.Background(), "g/1", nil), messageID)
+		ids, errs := collect(client.Messages.AllGroupMessages(context.Background(), "g/1", nil), messageID)
 		assert.Equal(t, []string{"1", "2", "3", "4"}, ids)
 		require.Len(t, errs, 1)
 		assert.ErrorIs(t, errs[0], chat.ErrPaginationStalled)
@@ -690,14 +690,14 @@ func TestMessagesAllLists(t *testing.T) {
 	})
 
 	t.Run("AllUserMessages follows meta.cursor with a numeric id", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		pagination := `"pagination":{"total":0,"count":2,"per_page":100,"current_page":1,"total_pages":1}`
 		m.ServePages("id", map[string]string{
 			"":     msgPage(`{`+pagination+`,"cursor":{"id":1786,"affix":"prepend"}}`, "1788", "1787"),
 			"1786": msgPage(`{"current":{"limit":2,"count":2},"next":{"affix":"prepend","id":"1784"}}`, "1786", "1785"),
 			"1784": msgPage(`{"cursor":{"id":1783,"affix":"prepend"}}`),
 		})
-		ids, errs := collect(m.client.Messages.AllUserMessages(context.Background(), "u2", &chat.ListUserMessagesOptions{PerPage: 2}, chat.OnBehalfOf("u1")), messageID)
+		ids, errs := collect(client.Messages.AllUserMessages(context.Background(), "u2", &chat.ListUserMessagesOptions{PerPage: 2}, chat.OnBehalfOf("u1")), messageID)
 		assert.Empty(t, errs)
 		assert.Equal(t, []string{"1788", "1787", "1786", "1785"}, ids)
 		var cursors []string
@@ -710,22 +710,22 @@ func TestMessagesAllLists(t *testing.T) {
 	})
 
 	t.Run("AllUserMessages follows a cursor beside meta", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.ServePages("id", map[string]string{
 			"":  `{"data":[{"id":"5"}],"meta":{},"cursor":{"id":4,"affix":"prepend"}}`,
 			"4": `{"data":[{"id":"4"}],"meta":{}}`,
 		})
-		ids, errs := collect(m.client.Messages.AllUserMessages(context.Background(), "u2", nil), messageID)
+		ids, errs := collect(client.Messages.AllUserMessages(context.Background(), "u2", nil), messageID)
 		assert.Empty(t, errs)
 		assert.Equal(t, []string{"5", "4"}, ids)
 	})
 
 	t.Run("empty ids", func(t *testing.T) {
-		m := newMockAPI(t)
-		_, errs := collect(m.client.Messages.AllUserMessages(context.Background(), "", nil), messageID)
+		client, m := wiretest.Chat(t)
+		_, errs := collect(client.Messages.AllUserMessages(context.Background(), "", nil), messageID)
 		require.Len(t, errs, 1)
 		wiretest.RequireArgError(t, errs[0], "uid")
-		_, errs = collect(m.client.Messages.AllGroupMessages(context.Background(), "", nil), messageID)
+		_, errs = collect(client.Messages.AllGroupMessages(context.Background(), "", nil), messageID)
 		require.Len(t, errs, 1)
 		wiretest.RequireArgError(t, errs[0], "guid")
 		assert.Zero(t, m.Calls())
@@ -735,7 +735,7 @@ func TestMessagesAllLists(t *testing.T) {
 func TestMessagesConversationLists(t *testing.T) {
 	ctx := context.Background()
 	userPage := `{"data":[{"id":"1786"}],"meta":{"pagination":{"total":0,"count":1,"per_page":100,"current_page":1,"total_pages":1},"cursor":{"id":1786,"affix":"prepend"}}}`
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "ListUserMessages with every filter",
 			Call: func(c *chat.Client) (any, error) {
@@ -840,7 +840,7 @@ func TestMessagesConversationLists(t *testing.T) {
 			},
 		},
 	})
-	wiretest.RunArgs(t, wire, wholeClient, []wiretest.ArgCase[*chat.Client]{
+	wiretest.RunArgs(t, wiretest.ChatWire, wholeClient, []wiretest.ArgCase[*chat.Client]{
 		{Name: "ListUserMessages empty uid", Call: func(c *chat.Client) error {
 			_, err := c.Messages.ListUserMessages(ctx, "", nil)
 			return err
@@ -858,7 +858,7 @@ func TestMessagesSendAsBotAndFlag(t *testing.T) {
 		"data":{"interactionGoal":{"type":"allOf","elementIds":["name","submit"]},
 		"interactiveData":{"title":"Sign up","formFields":[{"elementType":"textInput","elementId":"name","label":"Name"}],
 		"submitElement":{"elementType":"button","elementId":"submit","buttonText":"Go","action":{"actionType":"apiAction","url":"https://example.com/hook","method":"POST"}}}}}`
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "SendAsBot",
 			Call: func(c *chat.Client) (any, error) {
@@ -926,7 +926,7 @@ func TestMessagesSendAsBotAndFlag(t *testing.T) {
 			},
 		},
 	})
-	wiretest.RunArgs(t, wire, wholeClient, []wiretest.ArgCase[*chat.Client]{
+	wiretest.RunArgs(t, wiretest.ChatWire, wholeClient, []wiretest.ArgCase[*chat.Client]{
 		{Name: "SendAsBot empty bot", Call: func(c *chat.Client) error {
 			_, err := c.Messages.SendAsBot(ctx, "", &chat.SendMessageRequest{})
 			return err
@@ -995,11 +995,11 @@ func TestMessagesSendMUID(t *testing.T) {
 
 	for _, s := range sends {
 		t.Run(s.name+"/the SDK's muid, kept across a retry", func(t *testing.T) {
-			m := newMockAPI(t, fastRetries)
+			client, m := wiretest.Chat(t, fastRetries)
 			m.Serve(rateLimitedOnce(`{"data":{"id":"7"}}`))
 			req := &chat.SendMessageRequest{Receiver: "cometchat-uid-2", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}}
 
-			msg, err := s.send(m.client, req)
+			msg, err := s.send(client, req)
 			require.NoError(t, err)
 
 			reqs := m.Requests()
@@ -1014,7 +1014,7 @@ func TestMessagesSendMUID(t *testing.T) {
 
 			// The next call is another message.
 			m.Reply(http.StatusOK, `{"data":{"id":"8"}}`)
-			msg2, err := s.send(m.client, req)
+			msg2, err := s.send(client, req)
 			require.NoError(t, err)
 			third := sentMUID(t, m.Requests()[2])
 			assert.NotEqual(t, first, third, "a new call, a new muid")
@@ -1022,11 +1022,11 @@ func TestMessagesSendMUID(t *testing.T) {
 		})
 
 		t.Run(s.name+"/the caller's muid", func(t *testing.T) {
-			m := newMockAPI(t, fastRetries)
+			client, m := wiretest.Chat(t, fastRetries)
 			m.Serve(rateLimitedOnce(`{"data":{"id":"7","muid":"order-1234"}}`))
 			req := &chat.SendMessageRequest{Receiver: "cometchat-uid-2", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}, MUID: "order-1234"}
 
-			msg, err := s.send(m.client, req)
+			msg, err := s.send(client, req)
 			require.NoError(t, err)
 			reqs := m.Requests()
 			require.Len(t, reqs, 2, "attempts")
@@ -1038,22 +1038,22 @@ func TestMessagesSendMUID(t *testing.T) {
 	}
 
 	t.Run("the muid the service answers with wins", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, `{"data":{"id":"7","muid":"from-the-service"}}`)
-		msg, err := m.client.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser})
+		msg, err := client.Messages.Send(context.Background(), &chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser})
 		require.NoError(t, err)
 		assert.Equal(t, "from-the-service", msg.MUID)
 		assert.NotEqual(t, "from-the-service", sentMUID(t, m.Only()))
 	})
 
 	t.Run("one request shared by concurrent sends", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		req := &chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "hi"}}
 		const n = 8
 		var wg sync.WaitGroup
 		for range n {
 			wg.Go(func() {
-				_, err := m.client.Messages.Send(context.Background(), req)
+				_, err := client.Messages.Send(context.Background(), req)
 				assert.NoError(t, err)
 			})
 		}
@@ -1072,7 +1072,7 @@ func TestMessagesSendMUID(t *testing.T) {
 // multiple receivers alone needs neither.
 func TestSendChecksTheReceiver(t *testing.T) {
 	ctx := context.Background()
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	for _, tt := range []struct {
 		name string
 		req  *chat.SendMessageRequest
@@ -1083,13 +1083,13 @@ func TestSendChecksTheReceiver(t *testing.T) {
 		{"an unknown receiver type", &chat.SendMessageRequest{Receiver: "bob", ReceiverType: "room"}, "req.ReceiverType"},
 		{"a dot receiver", &chat.SendMessageRequest{Receiver: "..", ReceiverType: chat.ReceiverUser}, "req.Receiver"},
 	} {
-		_, err := m.client.Messages.Send(ctx, tt.req)
+		_, err := client.Messages.Send(ctx, tt.req)
 		wiretest.RequireArgError(t, err, tt.arg)
-		_, err = m.client.Messages.SendThread(ctx, "42", "alice", tt.req)
+		_, err = client.Messages.SendThread(ctx, "42", "alice", tt.req)
 		wiretest.RequireArgError(t, err, tt.arg)
 	}
 	assert.Zero(t, m.Calls(), "nothing sent")
-	_, err := m.client.Messages.Send(ctx, &chat.SendMessageRequest{MultipleReceivers: &chat.MultipleReceivers{UIDs: []string{"a", "b"}},
+	_, err := client.Messages.Send(ctx, &chat.SendMessageRequest{MultipleReceivers: &chat.MultipleReceivers{UIDs: []string{"a", "b"}},
 		Data: chat.MessageData{Text: "hi"}})
 	require.NoError(t, err)
 	assert.Equal(t, 1, m.Calls())
@@ -1099,9 +1099,9 @@ func TestSendChecksTheReceiver(t *testing.T) {
 // the users it mentions, as the service sends it, and a deleted message
 // with who deleted it.
 func TestMessageReadsMentionsAndDeletedBy(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.Reply(http.StatusOK, serviceBody(t, "get-message-mentions"))
-	msg, err := m.client.Messages.Get(context.Background(), "5")
+	msg, err := client.Messages.Get(context.Background(), "5")
 	require.NoError(t, err)
 	assert.Equal(t, "Lunch, <@uid:cometchat-uid-2>?", msg.Data.Text)
 	assert.Equal(t, map[string]*chat.User{"cometchat-uid-2": {
@@ -1110,7 +1110,7 @@ func TestMessageReadsMentionsAndDeletedBy(t *testing.T) {
 	}}, msg.Data.Mentions)
 
 	m.Reply(http.StatusOK, `{"data":{"id":"2","deletedAt":1696935200,"deletedBy":"cometchat-uid-1"}}`)
-	msg, err = m.client.Messages.Get(context.Background(), "2")
+	msg, err = client.Messages.Get(context.Background(), "2")
 	require.NoError(t, err)
 	assert.Equal(t, chat.Timestamp(1696935200), msg.DeletedAt)
 	assert.Equal(t, "cometchat-uid-1", msg.DeletedBy)

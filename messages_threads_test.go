@@ -49,14 +49,14 @@ func TestMessagesSendThread(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
+			client, m := wiretest.Chat(t)
 			m.Reply(http.StatusOK, reply)
 
-			msg, err := m.client.Messages.SendThread(context.Background(), tt.parentID, "cometchat-uid-2", req, tt.opts...)
+			msg, err := client.Messages.SendThread(context.Background(), tt.parentID, "cometchat-uid-2", req, tt.opts...)
 			require.NoError(t, err)
 
 			r := m.Only()
-			wire.Sent(t, r, http.MethodPost, tt.wantPath)
+			wiretest.ChatWire.Sent(t, r, http.MethodPost, tt.wantPath)
 			assert.Empty(t, r.RawQuery)
 			assert.Empty(t, r.Fragment)
 			assert.Equal(t, []string{"cometchat-uid-2"}, r.Header.Values("onBehalfOf"))
@@ -105,8 +105,8 @@ func TestMessagesSendThreadArguments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			msg, err := m.client.Messages.SendThread(context.Background(), tt.parentID, tt.onBehalfOf, tt.req)
+			client, m := wiretest.Chat(t)
+			msg, err := client.Messages.SendThread(context.Background(), tt.parentID, tt.onBehalfOf, tt.req)
 			assert.Nil(t, msg)
 			wiretest.RequireArgError(t, err, tt.wantName)
 			assert.Zero(t, m.Calls(), "requests sent")
@@ -176,14 +176,14 @@ func TestMessagesListThread(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
+			client, m := wiretest.Chat(t)
 			m.Reply(http.StatusOK, tt.body)
 
-			page, err := m.client.Messages.ListThreadMessages(context.Background(), "42", tt.opts, tt.reqOpts...)
+			page, err := client.Messages.ListThreadMessages(context.Background(), "42", tt.opts, tt.reqOpts...)
 			require.NoError(t, err)
 
 			r := m.Only()
-			wire.Sent(t, r, http.MethodGet, "/v3/messages/42/thread")
+			wiretest.ChatWire.Sent(t, r, http.MethodGet, "/v3/messages/42/thread")
 			assert.Equal(t, tt.wantQuery, r.RawQuery)
 			wiretest.NoBody(t, r)
 			if len(tt.reqOpts) > 0 {
@@ -198,8 +198,8 @@ func TestMessagesListThread(t *testing.T) {
 	}
 
 	t.Run("empty parentID", func(t *testing.T) {
-		m := newMockAPI(t)
-		_, err := m.client.Messages.ListThreadMessages(context.Background(), "", nil)
+		client, m := wiretest.Chat(t)
+		_, err := client.Messages.ListThreadMessages(context.Background(), "", nil)
 		wiretest.RequireArgError(t, err, "parentID")
 		assert.Zero(t, m.Calls())
 	})
@@ -274,11 +274,11 @@ func TestMessagesAllThread(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
+			client, m := wiretest.Chat(t)
 			m.ServePages("id", tt.pages)
 			opts := &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{Limit: 2}}
 
-			ids, errs := collect(m.client.Messages.AllThreadMessages(context.Background(), "42", opts), messageID)
+			ids, errs := collect(client.Messages.AllThreadMessages(context.Background(), "42", opts), messageID)
 			assertYielded(t, ids, errs, tt.wantIDs, tt.wantErr)
 
 			var got []string
@@ -296,9 +296,9 @@ func TestMessagesAllThread(t *testing.T) {
 	}
 
 	t.Run("ranging twice starts afresh", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.ServePages("id", map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
-		seq := m.client.Messages.AllThreadMessages(context.Background(), "42", nil)
+		seq := client.Messages.AllThreadMessages(context.Background(), "42", nil)
 		first, _ := collect(seq, messageID)
 		second, _ := collect(seq, messageID)
 		assert.Equal(t, []string{"1", "2", "3"}, first)
@@ -307,22 +307,22 @@ func TestMessagesAllThread(t *testing.T) {
 	})
 
 	t.Run("breaking out stops fetching", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.ServePages("id", map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
-		for range m.client.Messages.AllThreadMessages(context.Background(), "42", nil) {
+		for range client.Messages.AllThreadMessages(context.Background(), "42", nil) {
 			break
 		}
 		assert.Equal(t, 1, m.Calls())
 	})
 
 	t.Run("cancelled context stops it", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.ServePages("id", map[string]string{"": threadPage("2", "1", "2"), "2": threadPage("", "3")})
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		var last error
 		n := 0
-		for msg, err := range m.client.Messages.AllThreadMessages(ctx, "42", nil) {
+		for msg, err := range client.Messages.AllThreadMessages(ctx, "42", nil) {
 			n++
 			require.Less(t, n, 10, "iterator did not stop")
 			if err != nil {
@@ -338,17 +338,17 @@ func TestMessagesAllThread(t *testing.T) {
 	})
 
 	t.Run("an API error is yielded and ends it", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_MSG_NOT_FOUND","message":"no such message"}}`)
-		ids, errs := collect(m.client.Messages.AllThreadMessages(context.Background(), "42", nil), messageID)
+		ids, errs := collect(client.Messages.AllThreadMessages(context.Background(), "42", nil), messageID)
 		assert.Empty(t, ids)
 		require.Len(t, errs, 1)
 		assert.ErrorIs(t, errs[0], chat.ErrNotFound)
 	})
 
 	t.Run("empty parentID", func(t *testing.T) {
-		m := newMockAPI(t)
-		_, errs := collect(m.client.Messages.AllThreadMessages(context.Background(), "", nil), messageID)
+		client, m := wiretest.Chat(t)
+		_, errs := collect(client.Messages.AllThreadMessages(context.Background(), "", nil), messageID)
 		require.Len(t, errs, 1)
 		wiretest.RequireArgError(t, errs[0], "parentID")
 		assert.Zero(t, m.Calls())
@@ -363,7 +363,7 @@ const threadItemJSON = `{"id":"42","sender":"cometchat-uid-1","category":"messag
 func TestMessagesThreads(t *testing.T) {
 	ctx := context.Background()
 	page := `{"data":[` + threadItemJSON + `],"meta":{"current":{"limit":100,"count":1},"next":{"affix":"append","updatedAt":1638423499}}}`
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name:   "ListThreads",
 			Call:   func(c *chat.Client) (any, error) { return c.Messages.ListThreads(ctx, nil) },
@@ -418,7 +418,7 @@ func TestMessagesThreads(t *testing.T) {
 			},
 		},
 	})
-	wiretest.RunArgs(t, wire, wholeClient, []wiretest.ArgCase[*chat.Client]{
+	wiretest.RunArgs(t, wiretest.ChatWire, wholeClient, []wiretest.ArgCase[*chat.Client]{
 		{Name: "SubscribeThread empty id", Call: func(c *chat.Client) error {
 			_, err := c.Messages.SubscribeThread(ctx, "", "u")
 			return err
@@ -483,10 +483,10 @@ func TestMessagesAllThreads(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
+			client, m := wiretest.Chat(t)
 			m.ServePages("updatedAt", tt.pages)
 			opts := &chat.ListThreadsOptions{UpdateCursorOptions: chat.UpdateCursorOptions{Limit: 2}, ParticipatedByMe: true}
-			ids, errs := collect(m.client.Messages.AllThreads(context.Background(), opts, chat.OnBehalfOf("u1")), messageID)
+			ids, errs := collect(client.Messages.AllThreads(context.Background(), opts, chat.OnBehalfOf("u1")), messageID)
 			assertYielded(t, ids, errs, tt.wantIDs, tt.wantErr)
 			var cursors []string
 			for _, r := range m.Requests() {

@@ -14,7 +14,7 @@ import (
 
 func TestMetricsWire(t *testing.T) {
 	ctx := context.Background()
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "Usage",
 			Call: func(c *chat.Client) (any, error) {
@@ -78,7 +78,7 @@ func TestMetricsAccessors(t *testing.T) {
 
 func TestMetricsArguments(t *testing.T) {
 	ctx := context.Background()
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	for _, tt := range []struct {
 		name, arg string
 		opts      *chat.UsageOptions
@@ -89,14 +89,14 @@ func TestMetricsArguments(t *testing.T) {
 		{"ToDate before FromDate", "opts.ToDate", &chat.UsageOptions{FromDate: 3, ToDate: 2}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := m.client.Metrics.Usage(ctx, tt.opts)
+			_, err := client.Metrics.Usage(ctx, tt.opts)
 			wiretest.RequireArgError(t, err, tt.arg)
 		})
 	}
 	assert.Zero(t, m.Calls(), "nothing sent")
 
 	m.Reply(http.StatusForbidden, `{"error":{"code":"AUTH_ERR_NO_ACCESS","message":"no access"}}`)
-	_, err := m.client.Metrics.Messages(ctx)
+	_, err := client.Metrics.Messages(ctx)
 	assert.Equal(t, "AUTH_ERR_NO_ACCESS", wiretest.RequireAPIError(t, err).Code)
 	assert.ErrorIs(t, err, chat.ErrUnauthorized)
 }

@@ -66,13 +66,13 @@ func TestModerationKeywordFormsWire(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
+			client, m := wiretest.Chat(t)
 			m.Reply(http.StatusOK, `{"data":`+keywordJSON+`}`)
-			got, err := tt.call(m.client)
+			got, err := tt.call(client)
 			require.NoError(t, err)
 			assert.Equal(t, exampleKeywords, got)
 			r := m.Only()
-			wire.Sent(t, r, tt.method, tt.path)
+			wiretest.ChatWire.Sent(t, r, tt.method, tt.path)
 			wiretest.NoOnBehalfOf(t, r)
 			assert.Empty(t, r.RawQuery)
 			assert.Equal(t, tt.parts, wiretest.Form(t, r))
@@ -82,7 +82,7 @@ func TestModerationKeywordFormsWire(t *testing.T) {
 
 func TestModerationKeywordsWire(t *testing.T) {
 	ctx := context.Background()
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name:   "ListKeywordLists with storage fields",
 			Call:   func(c *chat.Client) (any, error) { return c.Moderation.ListKeywordLists(ctx, nil) },
@@ -107,12 +107,12 @@ func TestModerationKeywordsWire(t *testing.T) {
 	})
 
 	t.Run("AllKeywordLists", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.ServePages("id", map[string]string{
 			"":  `{"data":[{"id":"a"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"a"}}}`,
 			"a": `{"data":[{"id":"b"}],"meta":{"current":{"limit":1,"count":1}}}`,
 		})
-		ids := collectKeys(t, m.client.Moderation.AllKeywordLists(ctx, &chat.ListKeywordListsOptions{CursorOptions: chat.CursorOptions{Limit: 1}}),
+		ids := collectKeys(t, client.Moderation.AllKeywordLists(ctx, &chat.ListKeywordListsOptions{CursorOptions: chat.CursorOptions{Limit: 1}}),
 			func(k *chat.KeywordList) string { return k.ID })
 		assert.Equal(t, []string{"a", "b"}, ids)
 		assert.Equal(t, "affix=append&id=a&limit=1", m.Requests()[1].RawQuery)
@@ -173,11 +173,11 @@ func TestModerationKeywordsArguments(t *testing.T) {
 		}, Arg: "req.Category"},
 		{Name: "DeleteKeywordList dot", Call: func(s *chat.ModerationService) error { _, err := s.DeleteKeywordList(ctx, "."); return err }, Arg: "keywordID"},
 	}
-	wiretest.RunArgs(t, wire, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
+	wiretest.RunArgs(t, wiretest.ChatWire, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
 
 	t.Run("a failing file is reported and nothing is sent", func(t *testing.T) {
-		m := newMockAPI(t)
-		_, err := m.client.Moderation.CreateKeywordList(ctx, &chat.CreateKeywordListRequest{ID: "k", Category: chat.KeywordWord,
+		client, m := wiretest.Chat(t)
+		_, err := client.Moderation.CreateKeywordList(ctx, &chat.CreateKeywordListRequest{ID: "k", Category: chat.KeywordWord,
 			File: &chat.KeywordFile{Content: failingReader{}}})
 		require.EqualError(t, err, "chat: reading the keyword file: disk on fire")
 		assert.Zero(t, m.Calls())

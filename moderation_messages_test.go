@@ -32,7 +32,7 @@ func TestModerationMessagesWire(t *testing.T) {
 		"category":"message","type":"text","data":{"text":"heya"},"sentAt":1761295196,"updatedAt":1761295196,
 		"flaggedBy":[{"uid":"b","name":"Bee","role":"default","reasonId":"spam","reasonName":"Spam","description":"Ads","remark":"again","extra":1}]}`
 
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "ListBlockedMessages",
 			Call: func(c *chat.Client) (any, error) {
@@ -131,9 +131,9 @@ func TestModerationMessagesWire(t *testing.T) {
 	})
 
 	t.Run("review errors", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_MESSAGE_ID_NOT_FOUND","message":"no such message"}}`)
-		_, err := m.client.Moderation.ReviewFlaggedMessage(ctx, "9", &chat.ReviewFlaggedMessageRequest{Status: chat.ReviewApproved})
+		_, err := client.Moderation.ReviewFlaggedMessage(ctx, "9", &chat.ReviewFlaggedMessageRequest{Status: chat.ReviewApproved})
 		assert.Equal(t, "ERR_MESSAGE_ID_NOT_FOUND", wiretest.RequireAPIError(t, err).Code)
 		assert.ErrorIs(t, err, chat.ErrNotFound)
 	})
@@ -183,9 +183,9 @@ func TestModerationAllMessageLists(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
+			client, m := wiretest.Chat(t)
 			m.ServePages("id", pages)
-			ids, err := tt.ids(m.client)
+			ids, err := tt.ids(client)
 			require.NoError(t, err)
 			assert.Equal(t, []string{"1", "2"}, ids)
 			reqs := m.Requests()
@@ -218,5 +218,5 @@ func TestModerationMessagesArguments(t *testing.T) {
 			return err
 		}, Arg: "req.Status"},
 	}
-	wiretest.RunArgs(t, wire, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
+	wiretest.RunArgs(t, wiretest.ChatWire, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
 }

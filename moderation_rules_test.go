@@ -32,7 +32,7 @@ var exampleRule = &chat.ModerationRule{
 func TestModerationRulesWire(t *testing.T) {
 	ctx := context.Background()
 	on := true
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "CreateRule",
 			Call: func(c *chat.Client) (any, error) {
@@ -139,12 +139,12 @@ func TestRuleConditionForms(t *testing.T) {
 }
 
 func TestModerationAllRules(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.ServePages("id", map[string]string{
 		"":  `{"data":[{"id":"a"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"a"}}}`,
 		"a": `{"data":[{"id":"b"}],"meta":{"current":{"limit":1,"count":1}}}`,
 	})
-	ids := collectKeys(t, m.client.Moderation.AllRules(context.Background(), &chat.ListRulesOptions{CursorOptions: chat.CursorOptions{Limit: 1}}),
+	ids := collectKeys(t, client.Moderation.AllRules(context.Background(), &chat.ListRulesOptions{CursorOptions: chat.CursorOptions{Limit: 1}}),
 		func(r *chat.ModerationRule) string { return r.ID })
 	assert.Equal(t, []string{"a", "b"}, ids)
 	reqs := m.Requests()
@@ -152,9 +152,9 @@ func TestModerationAllRules(t *testing.T) {
 	assert.Equal(t, "/v3/moderation/rules", reqs[1].Path)
 	assert.Equal(t, "affix=append&id=a&limit=1", reqs[1].RawQuery)
 
-	m = newMockAPI(t)
+	client, m = wiretest.Chat(t)
 	m.Reply(http.StatusOK, `{"data":[{"id":"r","revisionId":"x_r_1"},{"id":"r","revisionId":"x_r_2"}],"meta":{"current":{"limit":100,"count":2}}}`)
-	revs := collectKeys(t, m.client.Moderation.AllRuleRevisions(context.Background(), "r", nil),
+	revs := collectKeys(t, client.Moderation.AllRuleRevisions(context.Background(), "r", nil),
 		func(r *chat.ModerationRule) string { return r.RevisionID })
 	assert.Equal(t, []string{"x_r_1", "x_r_2"}, revs)
 	assert.Equal(t, "/v3/moderation/rules/r/revisions", m.Only().Path)
@@ -186,5 +186,5 @@ func TestModerationRulesArguments(t *testing.T) {
 			return nil
 		}, Arg: "ruleID"},
 	}
-	wiretest.RunArgs(t, wire, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
+	wiretest.RunArgs(t, wiretest.ChatWire, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
 }

@@ -16,7 +16,7 @@ func TestModerationWire(t *testing.T) {
 	ctx := context.Background()
 	spam := &chat.ModerationReason{ID: "spam", Name: "Spam", Description: "Unwanted ads", CreatedAt: 1720003247, UpdatedAt: 1720003247}
 	const spamJSON = `{"id":"spam","name":"Spam","description":"Unwanted ads","createdAt":1720003247,"updatedAt":1720003247}`
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "CreateReason",
 			Call: func(c *chat.Client) (any, error) {
@@ -77,9 +77,9 @@ func TestModerationWire(t *testing.T) {
 	})
 
 	t.Run("DeleteReason with an empty body", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, ``)
-		res, err := m.client.Moderation.DeleteReason(ctx, "spam")
+		res, err := client.Moderation.DeleteReason(ctx, "spam")
 		assert.Nil(t, res)
 		assert.ErrorIs(t, err, chat.ErrEmptyResponse)
 		ce := wiretest.RequireAPIError(t, err)
@@ -88,9 +88,9 @@ func TestModerationWire(t *testing.T) {
 	})
 
 	t.Run("DeleteReason error", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_REASON_NOT_FOUND","message":"no such reason"}}`)
-		_, err := m.client.Moderation.DeleteReason(ctx, "spam")
+		_, err := client.Moderation.DeleteReason(ctx, "spam")
 		assert.Equal(t, "ERR_REASON_NOT_FOUND", wiretest.RequireAPIError(t, err).Code)
 		assert.ErrorIs(t, err, chat.ErrNotFound)
 	})
@@ -98,20 +98,20 @@ func TestModerationWire(t *testing.T) {
 
 func TestModerationAllReasons(t *testing.T) {
 	t.Run("one page without a next cursor", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, `{"data":[{"id":"a"},{"id":"b"}],"meta":{"current":{"limit":100,"count":2}}}`)
-		ids := collectKeys(t, m.client.Moderation.AllReasons(context.Background(), nil),
+		ids := collectKeys(t, client.Moderation.AllReasons(context.Background(), nil),
 			func(r *chat.ModerationReason) string { return r.ID })
 		assert.Equal(t, []string{"a", "b"}, ids)
 		assert.Equal(t, 1, m.Calls())
 	})
 	t.Run("follows meta.next", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.ServePages("id", map[string]string{
 			"":  `{"data":[{"id":"a"}],"meta":{"current":{"limit":1,"count":1},"next":{"affix":"append","id":"a"}}}`,
 			"a": `{"data":[{"id":"b"}],"meta":{"current":{"limit":1,"count":1}}}`,
 		})
-		ids := collectKeys(t, m.client.Moderation.AllReasons(context.Background(), &chat.ListReasonsOptions{CursorOptions: chat.CursorOptions{Limit: 1}}),
+		ids := collectKeys(t, client.Moderation.AllReasons(context.Background(), &chat.ListReasonsOptions{CursorOptions: chat.CursorOptions{Limit: 1}}),
 			func(r *chat.ModerationReason) string { return r.ID })
 		assert.Equal(t, []string{"a", "b"}, ids)
 		reqs := m.Requests()
@@ -144,5 +144,5 @@ func TestModerationArguments(t *testing.T) {
 		}, Arg: "req.Name"},
 		{Name: "DeleteReason dot", Call: func(s *chat.ModerationService) error { _, err := s.DeleteReason(ctx, "."); return err }, Arg: "id"},
 	}
-	wiretest.RunArgs(t, wire, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
+	wiretest.RunArgs(t, wiretest.ChatWire, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
 }

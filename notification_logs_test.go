@@ -30,7 +30,7 @@ func TestNotificationLogsWire(t *testing.T) {
 		ReceiverType: chat.ReceiverGroup, Member: "g-muted-yes", TokenType: chat.PushPlatformAPNsIOSDevice, PushToken: "pushtoken123",
 		ProviderID: "apns-provider", Payload: []byte(`{"type":"apns"}`), Reason: chat.ReasonMutePreference,
 	}
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "ListLogs with every filter",
 			Call: func(c *chat.Client) (any, error) {
@@ -78,19 +78,19 @@ func TestNotificationAllLogs(t *testing.T) {
 		}
 		return `{"data":[` + strings.Join(items, ",") + `],"meta":` + meta + `}}`
 	}
-	collect := func(t *testing.T, m *mockAPI, opts *chat.ListLogsOptions) []string {
+	collect := func(t *testing.T, client *chat.Client, opts *chat.ListLogsOptions) []string {
 		t.Helper()
-		return collectKeys(t, m.client.Notifications.AllLogs(context.Background(), opts), func(l *chat.NotificationLog) string { return l.ID })
+		return collectKeys(t, client.Notifications.AllLogs(context.Background(), opts), func(l *chat.NotificationLog) string { return l.ID })
 	}
 
 	t.Run("follows meta.next.logId", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.ServePages("logId", map[string]string{
 			"":  page([]string{"a", "b"}, 2, "b"),
 			"b": page([]string{"c"}, 2, ""),
 		})
 		opts := &chat.ListLogsOptions{Limit: 2, Sender: "alice"}
-		assert.Equal(t, []string{"a", "b", "c"}, collect(t, m, opts))
+		assert.Equal(t, []string{"a", "b", "c"}, collect(t, client, opts))
 		reqs := m.Requests()
 		require.Len(t, reqs, 2)
 		assert.Equal(t, "limit=2&sender=alice", reqs[0].RawQuery)
@@ -98,26 +98,26 @@ func TestNotificationAllLogs(t *testing.T) {
 		assert.Equal(t, &chat.ListLogsOptions{Limit: 2, Sender: "alice"}, opts, "opts unchanged")
 	})
 	t.Run("continues after a full page without a cursor", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.ServePages("logId", map[string]string{
 			"":  page([]string{"a", "b"}, 2, ""),
 			"b": page(nil, 2, ""),
 		})
-		assert.Equal(t, []string{"a", "b"}, collect(t, m, &chat.ListLogsOptions{Direction: chat.DirectionAfter}))
+		assert.Equal(t, []string{"a", "b"}, collect(t, client, &chat.ListLogsOptions{Direction: chat.DirectionAfter}))
 		reqs := m.Requests()
 		require.Len(t, reqs, 2)
 		assert.Equal(t, "affix=append&logId=b", reqs[1].RawQuery)
 	})
 	t.Run("stops after a short page without a cursor", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, page([]string{"a"}, 2, ""))
-		assert.Equal(t, []string{"a"}, collect(t, m, nil))
+		assert.Equal(t, []string{"a"}, collect(t, client, nil))
 		assert.Equal(t, 1, m.Calls())
 	})
 	t.Run("an error ends the walk", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusUnauthorized, `{"error":{"code":"AUTH_ERR_APIKEY_NOT_FOUND","message":"no key"}}`)
-		for l, err := range m.client.Notifications.AllLogs(context.Background(), nil) {
+		for l, err := range client.Notifications.AllLogs(context.Background(), nil) {
 			assert.Nil(t, l)
 			assert.ErrorIs(t, err, chat.ErrUnauthorized)
 		}

@@ -22,7 +22,7 @@ func TestNotificationPreferencesWire(t *testing.T) {
 		},
 		Templates: &chat.NotificationTemplates{UsePrivacyTemplate: new(chat.PrivacyTemplatePrivacy)},
 	}
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name:   "GetPreferences",
 			Call:   func(c *chat.Client) (any, error) { return c.Notifications.GetPreferences(ctx, "alice") },
@@ -179,5 +179,5 @@ func TestNotificationPreferenceArguments(t *testing.T) {
 		}, Arg: "req"},
 		{Name: "DeleteContactDetails empty", Call: func(s *chat.NotificationsService) error { _, err := s.DeleteContactDetails(ctx, ""); return err }, Arg: "onBehalfOf"},
 	}
-	wiretest.RunArgs(t, wire, func(c *chat.Client) *chat.NotificationsService { return c.Notifications }, tests)
+	wiretest.RunArgs(t, wiretest.ChatWire, func(c *chat.Client) *chat.NotificationsService { return c.Notifications }, tests)
 }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/internal/wiretest"
 )
@@ -41,7 +43,7 @@ func TestNotificationProvidersWire(t *testing.T) {
 	customEmail := &chat.CustomEmailProvider{IsEnabled: false, UseStoredEmailID: true, WebhookURL: "https://hooks.example.com/email"}
 	const customEmailJSON = `{"isEnabled":false,"useStoredEmailID":true,"webhookURL":"https://hooks.example.com/email","useBasicAuth":false}`
 
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		// FCM
 		{
 			Name:   "ListFCMProviders",
@@ -307,5 +309,21 @@ func TestNotificationProviderArguments(t *testing.T) {
 		{Name: "UpdateCustomEmailProvider nil", Call: func(s *chat.NotificationsService) error { _, err := s.UpdateCustomEmailProvider(ctx, nil); return err }, Arg: "req"},
 		{Name: "UpdateSettings nil", Call: func(s *chat.NotificationsService) error { _, err := s.UpdateSettings(ctx, nil); return err }, Arg: "req"},
 	}
-	wiretest.RunArgs(t, wire, func(c *chat.Client) *chat.NotificationsService { return c.Notifications }, tests)
+	wiretest.RunArgs(t, wiretest.ChatWire, func(c *chat.Client) *chat.NotificationsService { return c.Notifications }, tests)
+}
+
+// TestNotificationProviderErrorsScrubbed checks that a credential the
+// service echoes in an error does not reach the error's text.
+func TestNotificationProviderErrorsScrubbed(t *testing.T) {
+	ctx := context.Background()
+	const secret = "tw-auth-token-123"
+	client, m := wiretest.Chat(t)
+	m.Reply(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"bad token `+secret+`","devMessage":"`+secret+`",
+		"details":{"twilioAuthToken":["`+secret+` is invalid"]}}}`)
+	_, err := client.Notifications.AddTwilioProvider(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: secret, TwilioSenderPhoneNumber: "+1"})
+	e := wiretest.RequireAPIError(t, err)
+	assert.Equal(t, "ERR_BAD_REQUEST", e.Code)
+	assert.NotContains(t, err.Error(), secret)
+	assert.NotContains(t, e.DevMessage, secret)
+	assert.Equal(t, []string{"REDACTED is invalid"}, e.Details["twilioAuthToken"])
 }

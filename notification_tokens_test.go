@@ -1,11 +1,14 @@
 package chat_test
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"net/http"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/internal/wiretest"
@@ -29,7 +32,7 @@ func TestNotificationTokensWire(t *testing.T) {
 				Platform: platform, ProviderID: providerID, Token: "tok", AuthToken: testAuthToken, Timezone: timezone})
 		}
 	}
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "RegisterPushToken FCM", Call: register(chat.PushPlatformFCMWeb, "fcm-main", "Asia/Kolkata"),
 			Reply: `{"data":{"success":true}}`, Method: http.MethodPost, Path: "/v3/notifications/push/v1/tokens",
@@ -162,5 +165,36 @@ func TestNotificationTokenArguments(t *testing.T) {
 			return err
 		}, Arg: "req.AuthToken"},
 	}
-	wiretest.RunArgs(t, wire, func(c *chat.Client) *chat.NotificationsService { return c.Notifications }, tests)
+	wiretest.RunArgs(t, wiretest.ChatWire, func(c *chat.Client) *chat.NotificationsService { return c.Notifications }, tests)
+}
+
+// TestPushTokensNeverShown checks that push and auth tokens show neither
+// in errors nor in the debug log.
+func TestPushTokensNeverShown(t *testing.T) {
+	ctx := context.Background()
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	client, m := wiretest.Chat(t, chat.WithLogger(logger))
+	m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_TOKEN_NOT_FOUND","message":"push token `+testPushToken+` of `+testAuthToken+` not found"}}`)
+
+	_, err := client.Notifications.DeletePushToken(ctx, testPushToken, &chat.DeletePushTokenRequest{AuthToken: testAuthToken})
+	e := wiretest.RequireAPIError(t, err)
+	assert.ErrorIs(t, err, chat.ErrNotFound)
+	assert.Equal(t, "/v3/notifications/push/v1/tokens/REDACTED", e.Path)
+	_, err2 := client.Notifications.ListPushTokens(ctx, &chat.ListPushTokensOptions{AuthToken: testAuthToken})
+	_, err3 := client.Notifications.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{
+		Platform: chat.PushPlatformFCMAndroid, Token: testPushToken, AuthToken: testAuthToken})
+	_, err4 := client.Notifications.UnregisterPushTokens(ctx, &chat.UnregisterPushTokensRequest{AuthToken: testAuthToken})
+	// Each call scrubs the secrets it sends; List and Unregister send no
+	// push token.
+	for _, err := range []error{err, err2, err3, err4} {
+		require.ErrorIs(t, err, chat.ErrNotFound)
+		assert.NotContains(t, err.Error(), testAuthToken)
+	}
+	for _, err := range []error{err, err3} {
+		assert.NotContains(t, err.Error(), testPushToken)
+	}
+	require.NotEmpty(t, logs.String())
+	assert.NotContains(t, logs.String(), "APA91bH")
+	assert.NotContains(t, logs.String(), testAuthToken)
 }

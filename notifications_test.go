@@ -2,8 +2,13 @@ package chat_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/internal/wiretest"
@@ -52,7 +57,7 @@ func TestNotificationSettingsWire(t *testing.T) {
 		},
 	}
 	success := &chat.Result{Success: true}
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name:   "GetSettings",
 			Call:   func(c *chat.Client) (any, error) { return c.Notifications.GetSettings(ctx) },
@@ -90,4 +95,40 @@ func TestNotificationSettingsWire(t *testing.T) {
 			Want: success,
 		},
 	})
+}
+
+// TestNotificationSecretsNotPrinted checks that the types carrying
+// credentials print them as REDACTED with every verb, and still encode
+// them as JSON.
+func TestNotificationSecretsNotPrinted(t *testing.T) {
+	const secret = "s3cr3t-value-never-printed"
+	values := []any{
+		chat.FCMProvider{ProviderID: "fcm", ServiceAccountCreds: &chat.FCMServiceAccount{ProjectID: "p", PrivateKey: secret}},
+		&chat.FCMServiceAccount{PrivateKey: secret},
+		chat.APNsProvider{ProviderID: "apns", P8Key: secret},
+		chat.CustomPushProvider{WebhookURL: "https://h", BasicAuthPassword: secret},
+		chat.CustomSMSProvider{BasicAuthPassword: secret},
+		chat.CustomEmailProvider{BasicAuthPassword: secret},
+		chat.UpdateCustomProviderRequest{BasicAuthPassword: secret},
+		chat.TwilioProvider{TwilioAuthToken: secret},
+		&chat.SendGridProvider{SendGridAPIKey: secret},
+		chat.PushToken{AuthToken: secret, Token: secret + "2"},
+		[]chat.PushToken{{Token: secret}},
+		chat.RegisterPushTokenRequest{Platform: chat.PushPlatformFCMAndroid, Token: secret, AuthToken: secret + "2"},
+		chat.ListPushTokensOptions{AuthToken: secret},
+		chat.UnregisterPushTokensRequest{AuthToken: secret},
+		chat.DeletePushTokenRequest{AuthToken: secret},
+		chat.NotificationLog{ID: "l", PushToken: secret},
+	}
+	for _, v := range values {
+		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x"} {
+			out := fmt.Sprintf(verb, v)
+			assert.NotContains(t, out, secret, "%T printed with %s", v, verb)
+			assert.NotContains(t, out, fmt.Sprintf("%x", secret), "%T printed with %s", v, verb)
+		}
+		assert.Contains(t, fmt.Sprintf("%+v", v), "REDACTED", "%T", v)
+	}
+	b, err := json.Marshal(chat.APNsProvider{P8Key: secret})
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"p8Key":"`+secret+`"`, "JSON keeps the secret")
 }

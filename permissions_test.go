@@ -39,7 +39,7 @@ func TestPermissionsWire(t *testing.T) {
 	wantUnset := &chat.UnsetPermissionResponse{Permissions: map[string]any{"createGroup": "allow",
 		"createGroup.allowedGroupTypes": []any{"public", "private"}}}
 
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name:  "ListRole",
 			Call:  func(c *chat.Client) (any, error) { return c.Permissions.ListRole(ctx, "manager") },
@@ -96,15 +96,15 @@ func TestPermissionsWire(t *testing.T) {
 	})
 
 	t.Run("a result that is not an object fails", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, `{"data":{"createGroup":"oops","permissions":{}}}`)
-		_, err := m.client.Permissions.SetRole(ctx, "manager", setReq)
+		_, err := client.Permissions.SetRole(ctx, "manager", setReq)
 		assert.ErrorContains(t, err, `decoding "createGroup"`)
 	})
 	t.Run("an API error is returned as such", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_ROLE_NOT_FOUND","message":"no role"}}`)
-		_, err := m.client.Permissions.SetRole(ctx, "manager", setReq)
+		_, err := client.Permissions.SetRole(ctx, "manager", setReq)
 		assert.Equal(t, "ERR_ROLE_NOT_FOUND", wiretest.RequireAPIError(t, err).Code)
 	})
 }
@@ -138,5 +138,5 @@ func TestPermissionsArguments(t *testing.T) {
 			return err
 		}, Arg: "guid"},
 	}
-	wiretest.RunArgs(t, wire, func(c *chat.Client) *chat.PermissionsService { return c.Permissions }, tests)
+	wiretest.RunArgs(t, wiretest.ChatWire, func(c *chat.Client) *chat.PermissionsService { return c.Permissions }, tests)
 }

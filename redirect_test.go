@@ -35,72 +35,6 @@ const (
 // acting user.
 var redirHeaders = []string{"Apikey", "Key", "Secret", "Authorization", "onBehalfOf"}
 
-// arrival is a request as a redirect test's server received it.
-type arrival struct {
-	host, method, path string
-	header             http.Header // only redirHeaders
-}
-
-// redirectHosts are two loopback servers, two hosts for the client (their
-// ports differ): origin is the client's base address, and other is
-// another host. Each answers a path by the rule the test sets, else with
-// {"data":{}}.
-type redirectHosts struct {
-	origin, other *httptest.Server
-
-	mu       sync.Mutex
-	arrivals []arrival
-	rules    map[string]func(*http.Request) string // "origin GET /v3/users/x" -> Location
-}
-
-func newRedirectHosts(t *testing.T) *redirectHosts {
-	h := &redirectHosts{rules: map[string]func(*http.Request) string{}}
-	serve := func(name string) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			h.mu.Lock()
-			a := arrival{host: name, method: r.Method, path: r.URL.Path, header: http.Header{}}
-			for _, k := range redirHeaders {
-				if v, ok := r.Header[http.CanonicalHeaderKey(k)]; ok {
-					a.header[k] = v
-				}
-			}
-			h.arrivals = append(h.arrivals, a)
-			rule := h.rules[name+" "+r.Method+" "+r.URL.Path]
-			h.mu.Unlock()
-			_, _ = io.Copy(io.Discard, r.Body)
-			if rule != nil {
-				w.Header().Set("Location", rule(r))
-				w.WriteHeader(http.StatusTemporaryRedirect)
-				return
-			}
-			w.Header().Set("Content-Type", "application/json")
-			_, _ = io.WriteString(w, `{"data":{"ok":true}}`)
-		})
-	}
-	h.origin = httptest.NewServer(serve("origin"))
-	t.Cleanup(h.origin.Close)
-	h.other = httptest.NewServer(serve("other"))
-	t.Cleanup(h.other.Close)
-	return h
-}
-
-// redirect makes host ("origin" or "other") answer method and path with a
-// 307 to location.
-func (h *redirectHosts) redirect(host, method, path, location string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.rules[host+" "+method+" "+path] = func(*http.Request) string { return location }
-}
-
-// take returns the arrivals since the last take.
-func (h *redirectHosts) take() []arrival {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	out := h.arrivals
-	h.arrivals = nil
-	return out
-}
-
 // The chat client follows a GET's redirect to another host without the API
 // key, the acting user or an Authorization header; on its own host with
 // them all. It never follows a POST's or a PATCH's redirect, whose status
@@ -108,8 +42,8 @@ func (h *redirectHosts) take() []arrival {
 // has left its host, does not send the credentials again even when a later
 // redirect comes back.
 func TestChatClientRedirects(t *testing.T) {
-	h := newRedirectHosts(t)
-	c, err := chat.NewClient("myapp", redirAPIKey, chat.WithBaseURL(h.origin.URL), chat.WithInsecureLoopback())
+	h := wiretest.NewRedirectHosts(t, redirHeaders...)
+	c, err := chat.NewClient("myapp", redirAPIKey, chat.WithBaseURL(h.Origin.URL), chat.WithInsecureLoopback())
 	require.NoError(t, err)
 	t.Cleanup(c.CloseIdleConnections)
 	ctx := t.Context()
@@ -117,45 +51,45 @@ func TestChatClientRedirects(t *testing.T) {
 	withCreds := http.Header{"Apikey": {redirAPIKey}, "onBehalfOf": {"alice"}, "Authorization": {redirBearer}}
 
 	t.Run("GET to another host arrives without credentials", func(t *testing.T) {
-		h.redirect("origin", "GET", "/v3/users/away", h.other.URL+"/v3/users/moved")
+		h.Redirect("origin", "GET", "/v3/users/away", h.Other.URL+"/v3/users/moved")
 		_, err := c.Users.Get(ctx, "away", creds...)
 		require.NoError(t, err)
-		assert.Equal(t, []arrival{
-			{"origin", "GET", "/v3/users/away", withCreds},
-			{"other", "GET", "/v3/users/moved", http.Header{}},
-		}, h.take())
+		assert.Equal(t, []wiretest.Arrival{
+			{Host: "origin", Method: "GET", Path: "/v3/users/away", Header: withCreds},
+			{Host: "other", Method: "GET", Path: "/v3/users/moved", Header: http.Header{}},
+		}, h.Take())
 	})
 
 	t.Run("DELETE to another host arrives without credentials", func(t *testing.T) {
-		h.redirect("origin", "DELETE", "/v3/users/away", h.other.URL+"/v3/users/moved")
+		h.Redirect("origin", "DELETE", "/v3/users/away", h.Other.URL+"/v3/users/moved")
 		_, err := c.Users.Delete(ctx, "away", nil, creds...)
 		require.NoError(t, err)
-		assert.Equal(t, []arrival{
-			{"origin", "DELETE", "/v3/users/away", withCreds},
-			{"other", "DELETE", "/v3/users/moved", http.Header{}},
-		}, h.take())
+		assert.Equal(t, []wiretest.Arrival{
+			{Host: "origin", Method: "DELETE", Path: "/v3/users/away", Header: withCreds},
+			{Host: "other", Method: "DELETE", Path: "/v3/users/moved", Header: http.Header{}},
+		}, h.Take())
 	})
 
 	t.Run("GET on the same host keeps the credentials", func(t *testing.T) {
-		h.redirect("origin", "GET", "/v3/users/nearby", "/v3/users/here")
+		h.Redirect("origin", "GET", "/v3/users/nearby", "/v3/users/here")
 		_, err := c.Users.Get(ctx, "nearby", creds...)
 		require.NoError(t, err)
-		assert.Equal(t, []arrival{
-			{"origin", "GET", "/v3/users/nearby", withCreds},
-			{"origin", "GET", "/v3/users/here", withCreds},
-		}, h.take())
+		assert.Equal(t, []wiretest.Arrival{
+			{Host: "origin", Method: "GET", Path: "/v3/users/nearby", Header: withCreds},
+			{Host: "origin", Method: "GET", Path: "/v3/users/here", Header: withCreds},
+		}, h.Take())
 	})
 
 	t.Run("back on the origin after another host, still without credentials", func(t *testing.T) {
-		h.redirect("origin", "GET", "/v3/users/bounce", h.other.URL+"/v3/users/bounce")
-		h.redirect("other", "GET", "/v3/users/bounce", h.origin.URL+"/v3/users/chosen-by-other")
+		h.Redirect("origin", "GET", "/v3/users/bounce", h.Other.URL+"/v3/users/bounce")
+		h.Redirect("other", "GET", "/v3/users/bounce", h.Origin.URL+"/v3/users/chosen-by-other")
 		_, err := c.Users.Get(ctx, "bounce", creds...)
 		require.NoError(t, err)
-		assert.Equal(t, []arrival{
-			{"origin", "GET", "/v3/users/bounce", withCreds},
-			{"other", "GET", "/v3/users/bounce", http.Header{}},
-			{"origin", "GET", "/v3/users/chosen-by-other", http.Header{}},
-		}, h.take())
+		assert.Equal(t, []wiretest.Arrival{
+			{Host: "origin", Method: "GET", Path: "/v3/users/bounce", Header: withCreds},
+			{Host: "other", Method: "GET", Path: "/v3/users/bounce", Header: http.Header{}},
+			{Host: "origin", Method: "GET", Path: "/v3/users/chosen-by-other", Header: http.Header{}},
+		}, h.Take())
 	})
 
 	notFollowed := []struct {
@@ -175,11 +109,11 @@ func TestChatClientRedirects(t *testing.T) {
 	for _, tt := range notFollowed {
 		for _, to := range []string{"another host", "the same host"} {
 			t.Run(tt.name+" to "+to+" is not followed", func(t *testing.T) {
-				location := h.other.URL + tt.path
+				location := h.Other.URL + tt.path
 				if to == "the same host" {
 					location = tt.path + "-moved"
 				}
-				h.redirect("origin", tt.method, tt.path, location)
+				h.Redirect("origin", tt.method, tt.path, location)
 				err := tt.call()
 				var ce *chat.Error
 				require.ErrorAs(t, err, &ce)
@@ -187,13 +121,13 @@ func TestChatClientRedirects(t *testing.T) {
 				assert.Equal(t, tt.method, ce.Method)
 				assert.Equal(t, tt.path, ce.Path)
 				assert.Equal(t, 1, ce.Attempts, "a redirect is not retried")
-				assert.Equal(t, []arrival{{"origin", tt.method, tt.path, withCreds}}, h.take())
+				assert.Equal(t, []wiretest.Arrival{{Host: "origin", Method: tt.method, Path: tt.path, Header: withCreds}}, h.Take())
 			})
 		}
 	}
 
 	t.Run("a redirect loop stops", func(t *testing.T) {
-		h.redirect("origin", "GET", "/v3/users/loop", "/v3/users/loop")
+		h.Redirect("origin", "GET", "/v3/users/loop", "/v3/users/loop")
 		_, err := c.Users.Get(ctx, "loop")
 		require.ErrorContains(t, err, "redirect refused: stopped after 10 redirects")
 		assert.NotContains(t, err.Error(), redirAPIKey)
@@ -201,7 +135,7 @@ func TestChatClientRedirects(t *testing.T) {
 		assert.False(t, errors.As(err, &ce), "a transport error, not an API error")
 		// The first request and 9 redirects (net/http's limit of 10
 		// requests), once: a loop is not retried under the default policy.
-		assert.Len(t, h.take(), 10)
+		assert.Len(t, h.Take(), 10)
 	})
 }
 
@@ -210,8 +144,8 @@ func TestChatClientRedirects(t *testing.T) {
 // redirect of a POST (adding a tenant with Basic auth included) or a
 // PATCH.
 func TestManagementClientRedirects(t *testing.T) {
-	h := newRedirectHosts(t)
-	mc, err := management.NewClient(redirMgmtKey, redirMgmtSecret, chat.WithBaseURL(h.origin.URL),
+	h := wiretest.NewRedirectHosts(t, redirHeaders...)
+	mc, err := management.NewClient(redirMgmtKey, redirMgmtSecret, chat.WithBaseURL(h.Origin.URL),
 		chat.WithInsecureLoopback())
 	require.NoError(t, err)
 	t.Cleanup(mc.CloseIdleConnections)
@@ -221,23 +155,23 @@ func TestManagementClientRedirects(t *testing.T) {
 	withAuth := http.Header{"Key": {redirMgmtKey}, "Secret": {redirMgmtSecret}, "Authorization": {redirBearer}}
 
 	t.Run("GET to another host arrives without credentials", func(t *testing.T) {
-		h.redirect("origin", "GET", "/apps/app1/webhooks/away", h.other.URL+"/apps/app1/webhooks/moved")
+		h.Redirect("origin", "GET", "/apps/app1/webhooks/away", h.Other.URL+"/apps/app1/webhooks/moved")
 		_, err := mc.Webhooks.Get(ctx, "app1", "away", auth)
 		require.NoError(t, err)
-		assert.Equal(t, []arrival{
-			{"origin", "GET", "/apps/app1/webhooks/away", withAuth},
-			{"other", "GET", "/apps/app1/webhooks/moved", http.Header{}},
-		}, h.take())
+		assert.Equal(t, []wiretest.Arrival{
+			{Host: "origin", Method: "GET", Path: "/apps/app1/webhooks/away", Header: withAuth},
+			{Host: "other", Method: "GET", Path: "/apps/app1/webhooks/moved", Header: http.Header{}},
+		}, h.Take())
 	})
 
 	t.Run("GET on the same host keeps the credentials", func(t *testing.T) {
-		h.redirect("origin", "GET", "/apps/app1/webhooks/nearby", "/apps/app1/webhooks/here")
+		h.Redirect("origin", "GET", "/apps/app1/webhooks/nearby", "/apps/app1/webhooks/here")
 		_, err := mc.Webhooks.Get(ctx, "app1", "nearby")
 		require.NoError(t, err)
-		assert.Equal(t, []arrival{
-			{"origin", "GET", "/apps/app1/webhooks/nearby", withCreds},
-			{"origin", "GET", "/apps/app1/webhooks/here", withCreds},
-		}, h.take())
+		assert.Equal(t, []wiretest.Arrival{
+			{Host: "origin", Method: "GET", Path: "/apps/app1/webhooks/nearby", Header: withCreds},
+			{Host: "origin", Method: "GET", Path: "/apps/app1/webhooks/here", Header: withCreds},
+		}, h.Take())
 	})
 
 	basic := "Basic " + base64Credentials(redirMgmtKey, redirMgmtSecret)
@@ -264,22 +198,22 @@ func TestManagementClientRedirects(t *testing.T) {
 	}
 	for _, tt := range notFollowed {
 		t.Run(tt.name+" is not followed", func(t *testing.T) {
-			h.redirect("origin", tt.method, tt.path, h.other.URL+tt.path)
+			h.Redirect("origin", tt.method, tt.path, h.Other.URL+tt.path)
 			err := tt.call()
 			var ce *chat.Error
 			require.ErrorAs(t, err, &ce)
 			assert.Equal(t, http.StatusTemporaryRedirect, ce.StatusCode)
 			assert.Equal(t, tt.method, ce.Method)
-			assert.Equal(t, []arrival{{"origin", tt.method, tt.path, tt.sent}}, h.take())
+			assert.Equal(t, []wiretest.Arrival{{Host: "origin", Method: tt.method, Path: tt.path, Header: tt.sent}}, h.Take())
 			assert.NotContains(t, err.Error(), redirMgmtSecret)
 		})
 	}
 
 	t.Run("a redirect loop stops", func(t *testing.T) {
-		h.redirect("origin", "GET", "/apps/app1/webhooks/loop", h.origin.URL+"/apps/app1/webhooks/loop")
+		h.Redirect("origin", "GET", "/apps/app1/webhooks/loop", h.Origin.URL+"/apps/app1/webhooks/loop")
 		_, err := mc.Webhooks.Get(ctx, "app1", "loop")
 		require.ErrorContains(t, err, "redirect refused: stopped after 10 redirects")
-		assert.Len(t, h.take(), 10)
+		assert.Len(t, h.Take(), 10)
 	})
 }
 
@@ -419,7 +353,7 @@ func TestRedirects(t *testing.T) {
 	}))
 	t.Cleanup(origin.Close)
 
-	c, err := chat.NewClient("myapp", testAPIKey, chat.WithBaseURL(origin.URL), chat.WithInsecureLoopback(), chat.WithoutRetries())
+	c, err := chat.NewClient("myapp", wiretest.APIKey, chat.WithBaseURL(origin.URL), chat.WithInsecureLoopback(), chat.WithoutRetries())
 	require.NoError(t, err)
 	t.Cleanup(c.CloseIdleConnections)
 	reset := func() {
@@ -436,7 +370,7 @@ func TestRedirects(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		require.Len(t, atOrigin, 1)
-		assert.Equal(t, testAPIKey, atOrigin[0].apikey)
+		assert.Equal(t, wiretest.APIKey, atOrigin[0].apikey)
 		assert.Equal(t, "cometchat-uid-1", atOrigin[0].onBehalfOf)
 		require.Len(t, atOther, 1)
 		assert.Equal(t, "/v3/users/away", atOther[0].path)
@@ -453,7 +387,7 @@ func TestRedirects(t *testing.T) {
 		defer mu.Unlock()
 		require.Len(t, atOrigin, 2)
 		assert.Equal(t, "/v3/users/here", atOrigin[1].path)
-		assert.Equal(t, testAPIKey, atOrigin[1].apikey)
+		assert.Equal(t, wiretest.APIKey, atOrigin[1].apikey)
 		assert.Empty(t, atOther)
 	})
 

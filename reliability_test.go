@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -14,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -24,6 +22,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/faketest"
 )
 
 var updateReliability = flag.Bool("update-reliability", false, "rewrite RELIABILITY.md from the fault matrix")
@@ -48,18 +47,6 @@ type relFixture struct {
 	srv      *chattest.Server
 	targetID string
 	parentID string
-}
-
-func newRelFixture(t *testing.T) *relFixture {
-	t.Helper()
-	srv := chattest.NewServer()
-	t.Cleanup(srv.Close)
-	srv.AddUser(chat.User{UID: "alice", Name: "Alice"})
-	srv.AddUser(chat.User{UID: "bob", Name: "Bob"})
-	dm := func(text string) string {
-		return srv.AddMessage(chat.Message{Sender: "alice", ReceiverType: chat.ReceiverUser, Receiver: "bob", Data: chat.MessageData{Text: text}}).ID
-	}
-	return &relFixture{srv: srv, targetID: dm("edit and delete me"), parentID: dm("thread parent")}
 }
 
 // countMessages counts the stored messages that match.
@@ -289,91 +276,39 @@ func relErrorText(err error) string {
 	return fmt.Sprintf("untyped %T", err)
 }
 
-// relTransport counts the attempts that reach it and signals each one's
-// end, so that a test knows when the client has begun to wait before the
-// next.
-type relTransport struct {
-	base     http.RoundTripper
-	attempts atomic.Int32
-	ended    chan struct{} // one value per attempt ended, if there is room
-}
-
-func newRelTransport(base http.RoundTripper) *relTransport {
-	return &relTransport{base: base, ended: make(chan struct{}, 16)}
-}
-
-func (t *relTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	resp, err := t.base.RoundTrip(r)
-	t.attempts.Add(1)
-	select {
-	case t.ended <- struct{}{}:
-	default:
-	}
-	return resp, err
-}
-
-// relRun is one run of a cell: a fresh fixture, a client through a
-// counting transport, and the cell's fault installed.
+// relRun is one run of a cell: a fresh fake with what the operations act
+// on, a client that counts its attempts, and the cell's fault installed.
 type relRun struct {
-	f         *relFixture
-	client    *chat.Client
-	transport *relTransport
+	f        *relFixture
+	client   *chat.Client
+	attempts *faketest.Attempts
 }
 
-// newRelRun prepares a run of op under fault, with the client options
+// prepareCell prepares a run of op under fault, with the client options
 // given (the retry policy, a timeout).
-func newRelRun(t *testing.T, fault relFault, op relOp, fc chattest.Fault, opts ...chat.Option) *relRun {
+func prepareCell(t *testing.T, fault relFault, op relOp, fc chattest.Fault, opts ...chat.Option) *relRun {
 	t.Helper()
-	f := newRelFixture(t)
-	r := &relRun{f: f}
+	srv, _ := faketest.Start(t, chattest.WithClock(nil)) // the real clock
+	faketest.Seed(srv, "alice", "bob")
+	dm := func(text string) string {
+		return srv.AddMessage(chat.Message{Sender: "alice", ReceiverType: chat.ReceiverUser, Receiver: "bob", Data: chat.MessageData{Text: text}}).ID
+	}
+	r := &relRun{f: &relFixture{srv: srv, targetID: dm("edit and delete me"), parentID: dm("thread parent")}}
 	if fault.refused {
-		addr := refusingAddr(t)
-		base := chat.NewTransport()
-		base.Proxy = nil
-		r.transport = newRelTransport(base)
-		opts = append([]chat.Option{chat.WithBaseURL("http://" + addr), chat.WithInsecureLoopback(),
-			chat.WithHTTPClient(&http.Client{Transport: r.transport})}, opts...)
-		var err error
-		r.client, err = chat.NewClient(f.srv.AppID(), f.srv.APIKey(), opts...)
-		require.NoError(t, err)
+		r.client, r.attempts = faketest.RefusedClient(t, srv, opts...)
 		return r
 	}
-	r.transport = newRelTransport(f.srv.HTTPClient().Transport)
-	r.client = f.srv.Client(append([]chat.Option{chat.WithHTTPClient(&http.Client{Transport: r.transport})}, opts...)...)
+	r.client, r.attempts = faketest.CountedClient(srv, opts...)
 	// Warm the connection up, so that a request starts at once (the
 	// deadline row), then forget it.
 	_, err := r.client.Users.Get(t.Context(), "alice")
 	require.NoError(t, err)
-	f.srv.ResetRequests()
-	r.transport.attempts.Store(0)
-	for len(r.transport.ended) > 0 {
-		<-r.transport.ended
-	}
+	srv.ResetRequests()
+	r.attempts.Reset()
 	fc.Route, fc.Times = op.route, 1
-	require.NoError(t, f.srv.Fail(fc))
+	require.NoError(t, srv.Fail(fc))
 	return r
 }
-
-// refusingAddr returns a loopback address that refuses connections for the
-// rest of the test: a TCP socket bound to a port the system picks, which
-// never listens. Holding the port bound keeps another test's server from
-// taking it, as it could take a port that was only listened on and closed.
-func refusingAddr(t *testing.T) string {
-	t.Helper()
-	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, syscall.IPPROTO_TCP)
-	require.NoError(t, err)
-	t.Cleanup(func() { syscall.Close(fd) })
-	require.NoError(t, syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}))
-	sa, err := syscall.Getsockname(fd)
-	require.NoError(t, err)
-	in4, ok := sa.(*syscall.SockaddrInet4)
-	require.True(t, ok, "bound to %T", sa)
-	return net.JoinHostPort("127.0.0.1", strconv.Itoa(in4.Port))
-}
-
-// attempts is how many attempts the client made, counted by its
-// transport.
-func (r *relRun) attempts() int { return int(r.transport.attempts.Load()) }
 
 // relPanic is a panic of the SDK, caught so that the test reports it.
 type relPanic struct{ v any }
@@ -476,9 +411,9 @@ func runCell(t *testing.T, fault relFault, op relOp) relOutcome {
 	if fault.deadline > 0 {
 		opts = append(opts, chat.WithTimeout(fault.deadline))
 	}
-	r := newRelRun(t, fault, op, fault.fault, opts...)
+	r := prepareCell(t, fault, op, fault.fault, opts...)
 	err := r.call(t.Context(), op)
-	out := relOutcome{err: err, attempts: r.attempts(), applied: r.applied(op)}
+	out := relOutcome{err: err, attempts: r.attempts.Count(), applied: r.applied(op)}
 	want := fault.expect(op)
 
 	if err != nil {
@@ -569,13 +504,13 @@ func runCancels(t *testing.T, fault relFault, op relOp) relCancel {
 	if !fault.refused {
 		fc := fault.fault
 		fc.Delay = relLongWait
-		r := newRelRun(t, fault, op, fc, relPolicy(time.Millisecond))
+		r := prepareCell(t, fault, op, fc, relPolicy(time.Millisecond))
 		before := r.applied(op)
 		cancelDuring(t, r, op, func() {
 			require.NoError(t, r.f.srv.AwaitRequests(t.Context(), op.route, 1))
 		})
 		assert.Equal(t, before, r.applied(op), "a request dropped in the server's wait is not applied")
-		assert.Equal(t, 1, r.attempts())
+		assert.Equal(t, 1, r.attempts.Count())
 		out.serverWait = "ends server wait"
 	}
 	if fault.retried(op) {
@@ -585,14 +520,14 @@ func runCancels(t *testing.T, fault relFault, op relOp) relCancel {
 			fc.RetryAfter = relLongWait / 2 // within the default MaxServerWait
 			wait = "ends Retry-After wait"
 		}
-		r := newRelRun(t, fault, op, fc, relPolicy(relLongWait))
+		r := prepareCell(t, fault, op, fc, relPolicy(relLongWait))
 		cancelDuring(t, r, op, func() {
 			select {
-			case <-r.transport.ended:
+			case <-r.attempts.Ended():
 			case <-t.Context().Done():
 			}
 		})
-		assert.Equal(t, 1, r.attempts(), "no attempt after the cancel")
+		assert.Equal(t, 1, r.attempts.Count(), "no attempt after the cancel")
 		if op.applied != nil {
 			applied := 0
 			if fc.Kind == chattest.FaultDropAfter {

@@ -123,7 +123,7 @@ func TestRetryTable(t *testing.T) {
 	for _, c := range retryCalls {
 		for _, o := range outcomes {
 			t.Run(c.name+"/"+o.name, func(t *testing.T) {
-				m := newMockAPI(t, fastRetries)
+				client, m := wiretest.Chat(t, fastRetries)
 				respond := o.respond
 				if respond == nil {
 					respond = func(*http.Request) (*http.Response, error) {
@@ -132,7 +132,7 @@ func TestRetryTable(t *testing.T) {
 				}
 				m.Serve(func(_ int, req *http.Request) (*http.Response, error) { return respond(req) })
 
-				err := c.call(context.Background(), m.client)
+				err := c.call(context.Background(), client)
 				want := o.postAttempts
 				if c.idempotent {
 					want = o.idempotentAttempts
@@ -160,7 +160,7 @@ func TestRetryTable(t *testing.T) {
 func TestRetryThenSuccess(t *testing.T) {
 	for _, c := range retryCalls {
 		t.Run(c.name, func(t *testing.T) {
-			m := newMockAPI(t, fastRetries)
+			client, m := wiretest.Chat(t, fastRetries)
 			m.Serve(func(attempt int, _ *http.Request) (*http.Response, error) {
 				switch attempt {
 				case 1:
@@ -170,7 +170,7 @@ func TestRetryThenSuccess(t *testing.T) {
 				}
 				return wiretest.JSONResponse(200, `{"data":{"uid":"u1","id":"1","success":true}}`), nil
 			})
-			require.NoError(t, c.call(context.Background(), m.client))
+			require.NoError(t, c.call(context.Background(), client))
 			assert.Equal(t, 3, m.Calls())
 		})
 	}
@@ -189,9 +189,9 @@ func TestWithoutRetries(t *testing.T) {
 	for _, c := range retryCalls {
 		for name, respond := range responders {
 			t.Run(c.name+"/"+name, func(t *testing.T) {
-				m := newMockAPI(t, chat.WithoutRetries())
+				client, m := wiretest.Chat(t, chat.WithoutRetries())
 				m.Serve(func(_ int, req *http.Request) (*http.Response, error) { return respond(req) })
-				require.ErrorIs(t, c.call(context.Background(), m.client), wantErr[name])
+				require.ErrorIs(t, c.call(context.Background(), client), wantErr[name])
 				assert.Equal(t, 1, m.Calls())
 			})
 		}
@@ -269,7 +269,7 @@ func TestRetryServerWait(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t, append([]chat.Option{fastRetries}, tt.opts...)...)
+			client, m := wiretest.Chat(t, append([]chat.Option{fastRetries}, tt.opts...)...)
 			m.Reply(tt.status, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`, tt.header...)
 			ctx, cancel := context.Background(), context.CancelFunc(func() {})
 			if tt.ctx != nil {
@@ -277,7 +277,7 @@ func TestRetryServerWait(t *testing.T) {
 			}
 			defer cancel()
 
-			err := tt.call.call(ctx, m.client)
+			err := tt.call.call(ctx, client)
 			ce := wiretest.RequireAPIError(t, err)
 			assert.Equal(t, tt.status, ce.StatusCode)
 			assert.Equal(t, 1, m.Calls(), "attempts")
@@ -294,14 +294,14 @@ func TestRetryCancelledDuringBackoff(t *testing.T) {
 	t.Run("cancelled by the first attempt", func(t *testing.T) {
 		for _, c := range retryCalls {
 			t.Run(c.name, func(t *testing.T) {
-				m := newMockAPI(t, slow)
+				client, m := wiretest.Chat(t, slow)
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
 				m.Serve(func(int, *http.Request) (*http.Response, error) {
 					cancel()
 					return wiretest.JSONResponse(429, `{"error":{"code":"ERR_TOO_MANY_REQUESTS"}}`), nil
 				})
-				err := c.call(ctx, m.client)
+				err := c.call(ctx, client)
 				assert.ErrorIs(t, err, context.Canceled)
 				assert.Equal(t, 1, m.Calls())
 			})
@@ -311,7 +311,7 @@ func TestRetryCancelledDuringBackoff(t *testing.T) {
 	t.Run("cancelled while waiting", func(t *testing.T) {
 		for _, c := range retryCalls {
 			t.Run(c.name, func(t *testing.T) {
-				m := newMockAPI(t, slow)
+				client, m := wiretest.Chat(t, slow)
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
 				attempted := make(chan struct{}, 4)
@@ -323,7 +323,7 @@ func TestRetryCancelledDuringBackoff(t *testing.T) {
 					<-attempted
 					cancel()
 				}()
-				err := c.call(ctx, m.client)
+				err := c.call(ctx, client)
 				assert.ErrorIs(t, err, context.Canceled)
 				assert.Equal(t, 1, m.Calls())
 			})
@@ -355,7 +355,7 @@ func TestRetryRefusedPort(t *testing.T) {
 			tr := chat.NewTransport()
 			t.Cleanup(tr.CloseIdleConnections)
 			counter := &countingTransport{rt: tr}
-			client, err := chat.NewClient("myapp", testAPIKey, chat.WithBaseURL("http://"+addr), chat.WithInsecureLoopback(),
+			client, err := chat.NewClient("myapp", wiretest.APIKey, chat.WithBaseURL("http://"+addr), chat.WithInsecureLoopback(),
 				chat.WithHTTPClient(&http.Client{Transport: counter}), fastRetries)
 			require.NoError(t, err)
 
@@ -392,7 +392,7 @@ func TestRetryAfterRequestSent(t *testing.T) {
 			mu.Unlock()
 			tr := chat.NewTransport()
 			t.Cleanup(tr.CloseIdleConnections)
-			client, err := chat.NewClient("myapp", testAPIKey, chat.WithBaseURL(srv.URL), chat.WithInsecureLoopback(),
+			client, err := chat.NewClient("myapp", wiretest.APIKey, chat.WithBaseURL(srv.URL), chat.WithInsecureLoopback(),
 				chat.WithHTTPClient(&http.Client{Transport: tr}), fastRetries)
 			require.NoError(t, err)
 
@@ -427,17 +427,17 @@ func TestRetryUnreadableSuccess(t *testing.T) {
 	}
 
 	t.Run("GET recovers", func(t *testing.T) {
-		m := newMockAPI(t, fast)
+		client, m := wiretest.Chat(t, fast)
 		m.Serve(broken)
-		u, err := m.client.Users.Get(t.Context(), "alice")
+		u, err := client.Users.Get(t.Context(), "alice")
 		require.NoError(t, err)
 		assert.Equal(t, "Alice", u.Name)
 		assert.Equal(t, 2, m.Calls())
 	})
 	t.Run("GET gives up after the budget", func(t *testing.T) {
-		m := newMockAPI(t, fast)
+		client, m := wiretest.Chat(t, fast)
 		m.Reply(http.StatusOK, `<html>maintenance</html>`)
-		_, err := m.client.Users.Get(t.Context(), "alice")
+		_, err := client.Users.Get(t.Context(), "alice")
 		var ce *chat.Error
 		require.ErrorAs(t, err, &ce)
 		assert.Equal(t, 3, m.Calls(), "1 attempt + MaxRetries 2")
@@ -458,9 +458,9 @@ func TestRetryUnreadableSuccess(t *testing.T) {
 		}},
 	} {
 		t.Run(write.name+" is not resent", func(t *testing.T) {
-			m := newMockAPI(t, fast)
+			client, m := wiretest.Chat(t, fast)
 			m.Serve(broken)
-			err := write.call(m.client)
+			err := write.call(client)
 			var ce *chat.Error
 			require.ErrorAs(t, err, &ce)
 			assert.Equal(t, http.StatusOK, ce.StatusCode)

@@ -21,7 +21,7 @@ func TestRolesWire(t *testing.T) {
 		Metadata: map[string]any{"email": "boss@example.com"},
 		Settings: &chat.RoleSettings{ListUsers: chat.AudienceAll, SendMessagesTo: chat.AudienceFriendsOnly}, CreatedAt: 1638343994}
 	ok := `{"data":{"success":true,"message":"done"}}`
-	wire.Run(t, []wiretest.Case[*chat.Client]{
+	wiretest.ChatWire.Run(t, []wiretest.Case[*chat.Client]{
 		{
 			Name: "Create",
 			Call: func(c *chat.Client) (any, error) {
@@ -110,12 +110,12 @@ func TestRolesWire(t *testing.T) {
 }
 
 func TestRolesAll(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.ServePages("page", map[string]string{
 		"1": `{"data":[{"role":"default"},{"role":"manager"}],"meta":{"pagination":{"per_page":2,"current_page":1,"total_pages":2}}}`,
 		"2": `{"data":[{"role":"support"}],"meta":{"pagination":{"per_page":2,"current_page":2,"total_pages":2}}}`,
 	})
-	roles := collectKeys(t, m.client.Roles.All(context.Background(), &chat.ListRolesOptions{PageOptions: chat.PageOptions{PerPage: 2}}),
+	roles := collectKeys(t, client.Roles.All(context.Background(), &chat.ListRolesOptions{PageOptions: chat.PageOptions{PerPage: 2}}),
 		func(r *chat.Role) string { return r.Role })
 	assert.Equal(t, []string{"default", "manager", "support"}, roles)
 	assert.Len(t, m.Requests(), 2)
@@ -158,5 +158,5 @@ func TestRolesArguments(t *testing.T) {
 			return err
 		}, Arg: "req"},
 	}
-	wiretest.RunArgs(t, wire, wholeClient, tests)
+	wiretest.RunArgs(t, wiretest.ChatWire, wholeClient, tests)
 }

@@ -11,7 +11,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io"
 	"log/slog"
 	"maps"
 	"net/http"
@@ -20,15 +19,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 	"unsafe"
 
-	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -1093,32 +1089,6 @@ func fillLeak(v reflect.Value, secret bool, path string, paths *[]string, depth 
 	}
 }
 
-// echoServer answers every request with a 400 whose every field echoes
-// what the request carried: its path and query, every header value, its
-// body, each also URL-escaped, in code, message, devMessage, source and in
-// the keys and values of details, as a careless service might.
-func echoServer(t *testing.T) *httptest.Server {
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		var headers []string
-		for _, vs := range r.Header {
-			headers = append(headers, vs...)
-		}
-		sort.Strings(headers)
-		all := r.URL.RequestURI() + " " + strings.Join(headers, " ") + " " + string(body)
-		escaped := url.QueryEscape(all)
-		resp := map[string]any{"error": map[string]any{
-			"code": all, "message": all, "devMessage": escaped, "source": r.Header.Get("apikey") + r.Header.Get("secret"),
-			"details": map[string]any{all: []string{all, escaped}, escaped: all},
-		}}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusBadRequest)
-		_ = json.NewEncoder(w).Encode(resp)
-	}))
-	t.Cleanup(srv.Close)
-	return srv
-}
-
 // TestEchoedSecretsAreScrubbed sends every kind of credential a request can
 // carry, in the chat client and in management, to a server that echoes
 // everything back in every field of its error: no rendering of the error
@@ -1139,7 +1109,7 @@ func TestEchoedSecretsAreScrubbed(t *testing.T) {
 	basic := base64.StdEncoding.EncodeToString([]byte(mgmtKey + ":" + mgmtSecret))
 	secrets := []string{apiKey, mgmtKey, mgmtSecret, groupPass, url.QueryEscape(groupPass), url.PathEscape(groupPass), hookPass,
 		tenantPass, giphyKey, twilio, authToken, basic}
-	srv := echoServer(t)
+	srv := wiretest.NewEchoServer(t)
 	c, err := chat.NewClient("myapp", apiKey, chat.WithBaseURL(srv.URL), chat.WithHTTPClient(srv.Client()), chat.WithoutRetries())
 	require.NoError(t, err)
 	mc, err := management.NewClient(mgmtKey, mgmtSecret, chat.WithBaseURL(srv.URL), chat.WithHTTPClient(srv.Client()),
@@ -1204,102 +1174,6 @@ func TestEchoedSecretsAreScrubbed(t *testing.T) {
 	}
 }
 
-func TestErrorScrubsTheAPIKey(t *testing.T) {
-	ce, err := getUserError(t, http.StatusUnauthorized, `{"error":{"code":"AUTH_ERR_APIKEY_NOT_FOUND",
-		"message":"The apikey `+testAPIKey+` is not valid.","devMessage":"apikey=`+testAPIKey+`",
-		"details":{"apikey":["`+testAPIKey+` unknown"]}}}`)
-	assert.Equal(t, "The apikey REDACTED is not valid.", ce.Message)
-	assert.Equal(t, "apikey=REDACTED", ce.DevMessage)
-	assert.Equal(t, map[string][]string{"apikey": {"REDACTED unknown"}}, ce.Details)
-	for verb, out := range formatted(err) {
-		assert.NotContains(t, out, testAPIKey, verb)
-	}
-	assert.ErrorIs(t, err, chat.ErrUnauthorized)
-}
-
-// TestNotificationSecretsNotPrinted checks that the types carrying
-// credentials print them as REDACTED with every verb, and still encode
-// them as JSON.
-func TestNotificationSecretsNotPrinted(t *testing.T) {
-	const secret = "s3cr3t-value-never-printed"
-	values := []any{
-		chat.FCMProvider{ProviderID: "fcm", ServiceAccountCreds: &chat.FCMServiceAccount{ProjectID: "p", PrivateKey: secret}},
-		&chat.FCMServiceAccount{PrivateKey: secret},
-		chat.APNsProvider{ProviderID: "apns", P8Key: secret},
-		chat.CustomPushProvider{WebhookURL: "https://h", BasicAuthPassword: secret},
-		chat.CustomSMSProvider{BasicAuthPassword: secret},
-		chat.CustomEmailProvider{BasicAuthPassword: secret},
-		chat.UpdateCustomProviderRequest{BasicAuthPassword: secret},
-		chat.TwilioProvider{TwilioAuthToken: secret},
-		&chat.SendGridProvider{SendGridAPIKey: secret},
-		chat.PushToken{AuthToken: secret, Token: secret + "2"},
-		[]chat.PushToken{{Token: secret}},
-		chat.RegisterPushTokenRequest{Platform: chat.PushPlatformFCMAndroid, Token: secret, AuthToken: secret + "2"},
-		chat.ListPushTokensOptions{AuthToken: secret},
-		chat.UnregisterPushTokensRequest{AuthToken: secret},
-		chat.DeletePushTokenRequest{AuthToken: secret},
-		chat.NotificationLog{ID: "l", PushToken: secret},
-	}
-	for _, v := range values {
-		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x"} {
-			out := fmt.Sprintf(verb, v)
-			assert.NotContains(t, out, secret, "%T printed with %s", v, verb)
-			assert.NotContains(t, out, fmt.Sprintf("%x", secret), "%T printed with %s", v, verb)
-		}
-		assert.Contains(t, fmt.Sprintf("%+v", v), "REDACTED", "%T", v)
-	}
-	b, err := json.Marshal(chat.APNsProvider{P8Key: secret})
-	require.NoError(t, err)
-	assert.Contains(t, string(b), `"p8Key":"`+secret+`"`, "JSON keeps the secret")
-}
-
-// TestNotificationProviderErrorsScrubbed checks that a credential the
-// service echoes in an error does not reach the error's text.
-func TestNotificationProviderErrorsScrubbed(t *testing.T) {
-	ctx := context.Background()
-	const secret = "tw-auth-token-123"
-	m := newMockAPI(t)
-	m.Reply(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"bad token `+secret+`","devMessage":"`+secret+`",
-		"details":{"twilioAuthToken":["`+secret+` is invalid"]}}}`)
-	_, err := m.client.Notifications.AddTwilioProvider(ctx, &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: secret, TwilioSenderPhoneNumber: "+1"})
-	e := wiretest.RequireAPIError(t, err)
-	assert.Equal(t, "ERR_BAD_REQUEST", e.Code)
-	assert.NotContains(t, err.Error(), secret)
-	assert.NotContains(t, e.DevMessage, secret)
-	assert.Equal(t, []string{"REDACTED is invalid"}, e.Details["twilioAuthToken"])
-}
-
-// TestPushTokensNeverShown checks that push and auth tokens show neither
-// in errors nor in the debug log.
-func TestPushTokensNeverShown(t *testing.T) {
-	ctx := context.Background()
-	var logs bytes.Buffer
-	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	m := newMockAPI(t, chat.WithLogger(logger))
-	m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_TOKEN_NOT_FOUND","message":"push token `+testPushToken+` of `+testAuthToken+` not found"}}`)
-
-	_, err := m.client.Notifications.DeletePushToken(ctx, testPushToken, &chat.DeletePushTokenRequest{AuthToken: testAuthToken})
-	e := wiretest.RequireAPIError(t, err)
-	assert.ErrorIs(t, err, chat.ErrNotFound)
-	assert.Equal(t, "/v3/notifications/push/v1/tokens/REDACTED", e.Path)
-	_, err2 := m.client.Notifications.ListPushTokens(ctx, &chat.ListPushTokensOptions{AuthToken: testAuthToken})
-	_, err3 := m.client.Notifications.RegisterPushToken(ctx, &chat.RegisterPushTokenRequest{
-		Platform: chat.PushPlatformFCMAndroid, Token: testPushToken, AuthToken: testAuthToken})
-	_, err4 := m.client.Notifications.UnregisterPushTokens(ctx, &chat.UnregisterPushTokensRequest{AuthToken: testAuthToken})
-	// Each call scrubs the secrets it sends; List and Unregister send no
-	// push token.
-	for _, err := range []error{err, err2, err3, err4} {
-		require.ErrorIs(t, err, chat.ErrNotFound)
-		assert.NotContains(t, err.Error(), testAuthToken)
-	}
-	for _, err := range []error{err, err3} {
-		assert.NotContains(t, err.Error(), testPushToken)
-	}
-	require.NotEmpty(t, logs.String())
-	assert.NotContains(t, logs.String(), "APA91bH")
-	assert.NotContains(t, logs.String(), testAuthToken)
-}
-
 // formatted prints v with every verb a user might log it with.
 func formatted(v any) map[string]string {
 	out := map[string]string{}
@@ -1307,37 +1181,6 @@ func formatted(v any) map[string]string {
 		out[verb] = fmt.Sprintf(verb, v)
 	}
 	return out
-}
-
-func TestAuthTokenFormat(t *testing.T) {
-	tok := chat.AuthToken{UID: "cometchat-uid-1", AuthToken: testToken, CreatedAt: 1630306819, Platform: "ios"}
-	hexTail := fmt.Sprintf("%x", testTokenTail)
-	values := map[string]any{
-		"value":     tok,
-		"pointer":   &tok,
-		"slice":     []chat.AuthToken{tok},
-		"page":      chat.Page[chat.AuthToken]{Data: []chat.AuthToken{tok}},
-		"page ptr":  &chat.Page[chat.AuthToken]{Data: []chat.AuthToken{tok}},
-		"map value": map[string]chat.AuthToken{"k": tok},
-	}
-	for name, v := range values {
-		for verb, out := range formatted(v) {
-			t.Run(name+" "+verb, func(t *testing.T) {
-				assert.NotContains(t, out, testTokenTail)
-				assert.NotContains(t, strings.ToLower(out), hexTail)
-				switch verb {
-				case "%v", "%+v", "%#v", "%s":
-					assert.Contains(t, out, "REDACTED")
-					assert.Contains(t, out, "cometchat-uid-1")
-				}
-			})
-		}
-	}
-	assert.Equal(t, chat.Secret(testToken), tok.AuthToken, "printing changed the token")
-
-	b, err := json.Marshal(tok)
-	require.NoError(t, err)
-	assert.JSONEq(t, `{"uid":"cometchat-uid-1","authToken":"`+testToken+`","createdAt":1630306819,"platform":"ios"}`, string(b))
 }
 
 // assertNoToken checks that nothing a user would print of err shows the
@@ -1358,187 +1201,6 @@ func assertNoToken(t *testing.T, err error, secrets ...string) {
 			}
 		}
 	}
-}
-
-func TestAuthTokenErrorsHideTheToken(t *testing.T) {
-	ctx := context.Background()
-	calls := []struct {
-		name string
-		call func(c *chat.Client) error
-	}{
-		{"Get", func(c *chat.Client) error { _, err := c.AuthTokens.Get(ctx, "cometchat-uid-1", testToken); return err }},
-		{"Update", func(c *chat.Client) error {
-			_, err := c.AuthTokens.Update(ctx, "cometchat-uid-1", testToken, &chat.UpdateAuthTokenRequest{Platform: "ios"})
-			return err
-		}},
-		{"Delete", func(c *chat.Client) error {
-			_, err := c.AuthTokens.Delete(ctx, "cometchat-uid-1", testToken)
-			return err
-		}},
-	}
-	outcomes := []struct {
-		name    string
-		respond httpmock.Responder
-		check   func(t *testing.T, err error)
-	}{
-		{
-			name: "API error echoing the token",
-			respond: httpmock.ResponderFromResponse(wiretest.JSONResponse(http.StatusNotFound, `{"error":{"code":"ERR_AUTH_TOKEN_NOT_FOUND",
-				"message":"The auth token `+testToken+` does not exist.","devMessage":"token=`+testToken+`","source":"chat-api",
-				"details":{"authToken":["`+testToken+` is unknown"],"`+testToken+`":"bad"}}}`)),
-			check: func(t *testing.T, err error) {
-				ce := wiretest.RequireAPIError(t, err)
-				assert.Equal(t, "/v3/users/cometchat-uid-1/auth_tokens/REDACTED", ce.Path)
-				assert.Equal(t, "ERR_AUTH_TOKEN_NOT_FOUND", ce.Code)
-				assert.Equal(t, "The auth token REDACTED does not exist.", ce.Message)
-				assert.Equal(t, "token=REDACTED", ce.DevMessage)
-				assert.Equal(t, map[string][]string{"authToken": {"REDACTED is unknown"}, "REDACTED": {"bad"}}, ce.Details)
-				assert.ErrorIs(t, err, chat.ErrNotFound)
-			},
-		},
-		{
-			name:    "connection failure",
-			respond: httpmock.ConnectionFailure,
-			check: func(t *testing.T, err error) {
-				var ue *url.Error
-				require.ErrorAs(t, err, &ue)
-				assert.Equal(t, "https://"+testHost+"/v3/users/cometchat-uid-1/auth_tokens/REDACTED", ue.URL)
-				assert.ErrorIs(t, err, httpmock.NoResponderFound, "the cause is kept")
-			},
-		},
-		{
-			name: "connection refused",
-			respond: func(*http.Request) (*http.Response, error) {
-				return nil, fmt.Errorf("dial tcp 10.0.0.1:443: %w", syscall.ECONNREFUSED)
-			},
-			check: func(t *testing.T, err error) {
-				assert.ErrorIs(t, err, syscall.ECONNREFUSED)
-				assert.Contains(t, err.Error(), "/auth_tokens/REDACTED")
-			},
-		},
-		{
-			name: "transport error quoting the URL",
-			respond: func(req *http.Request) (*http.Response, error) {
-				return nil, fmt.Errorf("proxy refused %s %s: %w", req.Method, req.URL, syscall.ECONNRESET)
-			},
-			check: func(t *testing.T, err error) {
-				assert.ErrorIs(t, err, syscall.ECONNRESET, "the cause is kept")
-			},
-		},
-	}
-	for _, c := range calls {
-		for _, o := range outcomes {
-			t.Run(c.name+"/"+o.name, func(t *testing.T) {
-				m := newMockAPI(t)
-				m.Serve(func(_ int, req *http.Request) (*http.Response, error) { return o.respond(req) })
-				err := c.call(m.client)
-				o.check(t, err)
-				assertNoToken(t, err, testToken, testTokenTail)
-				assert.Equal(t, 1, m.Calls())
-			})
-		}
-	}
-}
-
-func TestAPIKeyFormat(t *testing.T) {
-	k := chat.APIKey{APIKey: otherKey, Name: "ci", Scope: chat.ScopeFullAccess, CreatedAt: 1625206799}
-	values := map[string]any{
-		"value":   k,
-		"pointer": &k,
-		"slice":   []chat.APIKey{k},
-		"page":    &chat.Page[chat.APIKey]{Data: []chat.APIKey{k}},
-	}
-	for name, v := range values {
-		for verb, out := range formatted(v) {
-			t.Run(name+" "+verb, func(t *testing.T) {
-				assert.NotContains(t, out, otherKey)
-				assert.NotContains(t, strings.ToLower(out), fmt.Sprintf("%x", otherKey))
-				switch verb {
-				case "%v", "%+v", "%#v", "%s":
-					assert.Contains(t, out, "REDACTED")
-					assert.Contains(t, out, "fullAccess")
-				}
-			})
-		}
-	}
-	b, err := json.Marshal(k)
-	require.NoError(t, err)
-	assert.JSONEq(t, `{"apiKey":"`+otherKey+`","name":"ci","scope":"fullAccess","createdAt":1625206799}`, string(b))
-}
-
-func TestAPIKeyErrorsHideTheKeys(t *testing.T) {
-	ctx := context.Background()
-	outcomes := []struct {
-		name    string
-		respond httpmock.Responder
-		check   func(t *testing.T, err error)
-	}{
-		{
-			name: "API error echoing both keys",
-			respond: httpmock.ResponderFromResponse(wiretest.JSONResponse(http.StatusForbidden, `{"error":{"code":"ERR_APIKEY_NO_SELF_ACTION",
-				"message":"Key `+testAPIKey+` cannot act on `+otherKey+`.","devMessage":"apikey header `+testAPIKey+`"}}`)),
-			check: func(t *testing.T, err error) {
-				ce := wiretest.RequireAPIError(t, err)
-				assert.Equal(t, "/v3/apikeys/REDACTED", ce.Path)
-				assert.Equal(t, "Key REDACTED cannot act on REDACTED.", ce.Message)
-				assert.Equal(t, "apikey header REDACTED", ce.DevMessage)
-				assert.ErrorIs(t, err, chat.ErrForbidden)
-			},
-		},
-		{
-			name:    "connection failure",
-			respond: httpmock.ConnectionFailure,
-			check: func(t *testing.T, err error) {
-				var ue *url.Error
-				require.ErrorAs(t, err, &ue)
-				assert.Equal(t, "https://"+testHost+"/v3/apikeys/REDACTED", ue.URL)
-			},
-		},
-		{
-			name: "transport error quoting the URL and the header",
-			respond: func(req *http.Request) (*http.Response, error) {
-				return nil, fmt.Errorf("proxy refused %s (apikey %s): %w", req.URL, req.Header.Get("apikey"), syscall.ECONNRESET)
-			},
-			check: func(t *testing.T, err error) {
-				assert.ErrorIs(t, err, syscall.ECONNRESET)
-				assert.Contains(t, err.Error(), "proxy refused")
-			},
-		},
-	}
-	for _, o := range outcomes {
-		t.Run(o.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			m.Serve(func(_ int, req *http.Request) (*http.Response, error) { return o.respond(req) })
-			_, err := m.client.APIKeys.Delete(ctx, otherKey)
-			o.check(t, err)
-			assertNoToken(t, err, otherKey, testAPIKey)
-		})
-	}
-}
-
-// TestUserFormat prints a user that carries an auth token with every verb.
-func TestUserFormat(t *testing.T) {
-	const token = "cometchat-uid-5_1630306819c3027ce530b2367f3c97b4106f0cb8"
-	u := chat.User{UID: "cometchat-uid-5", Name: "John Paul", AuthToken: token}
-	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%d"} {
-		for name, v := range map[string]any{"value": u, "pointer": &u, "in a slice": []chat.User{u}, "in a page": chat.Page[chat.User]{Data: []chat.User{u}}} {
-			t.Run(verb+" "+name, func(t *testing.T) {
-				out := fmt.Sprintf(verb, v)
-				assert.NotContains(t, out, token)
-				assert.NotContains(t, out, "1630306819c3027ce530b2367f3c97b4106f0cb8")
-				assert.NotContains(t, strings.ToLower(out), fmt.Sprintf("%x", token[:16]), "hex of the token")
-				if verb == "%v" || verb == "%+v" || verb == "%#v" || verb == "%s" {
-					assert.Contains(t, out, "REDACTED")
-					assert.Contains(t, out, "cometchat-uid-5", "the rest is shown")
-				}
-			})
-		}
-	}
-	assert.Equal(t, chat.Secret(token), u.AuthToken, "printing changed the user")
-
-	b, err := json.Marshal(u)
-	require.NoError(t, err)
-	assert.Contains(t, string(b), `"authToken":"`+token+`"`, "JSON keeps the token")
 }
 
 // TestHostileEchoedCredentials answers every hostile-server call with its

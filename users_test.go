@@ -2,6 +2,7 @@ package chat_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -25,11 +26,11 @@ const userJSON = `{"uid":"cometchat-uid-5","name":"John Paul","link":"https://ex
 
 func TestUsersCreate(t *testing.T) {
 	const token = "cometchat-uid-5_1630306819c3027ce530b2367f3c97b4106f0cb8"
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.Reply(http.StatusOK, `{"data":{"uid":"cometchat-uid-5","name":"John Paul","role":"default","tags":["vip"],
 		"metadata":{"rawMetadata":"{\"email\":\"user@email.com\"}"},"createdAt":1638354015,"authToken":"`+token+`"}}`)
 
-	user, err := m.client.Users.Create(context.Background(), &chat.CreateUserRequest{
+	user, err := client.Users.Create(context.Background(), &chat.CreateUserRequest{
 		UID:           "cometchat-uid-5",
 		Name:          "John Paul",
 		Avatar:        "https://example.com/jp.png",
@@ -43,7 +44,7 @@ func TestUsersCreate(t *testing.T) {
 	require.NoError(t, err)
 
 	r := m.Only()
-	wire.Sent(t, r, http.MethodPost, "/v3/users")
+	wiretest.ChatWire.Sent(t, r, http.MethodPost, "/v3/users")
 	wiretest.NoOnBehalfOf(t, r)
 	wiretest.JSONBody(t, r, `{"uid":"cometchat-uid-5","name":"John Paul","avatar":"https://example.com/jp.png",
 		"link":"https://example.com/jp","role":"default","statusMessage":"busy",
@@ -57,18 +58,18 @@ func TestUsersCreate(t *testing.T) {
 	assert.Equal(t, chat.Timestamp(1638354015), user.CreatedAt)
 
 	t.Run("withAuthToken false is left out", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, `{"data":{"uid":"u1","name":"U"}}`)
-		user, err := m.client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "u1", Name: "U"})
+		user, err := client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "u1", Name: "U"})
 		require.NoError(t, err)
 		wiretest.JSONBody(t, m.Only(), `{"uid":"u1","name":"U"}`)
 		assert.Empty(t, user.AuthToken)
 	})
 
 	t.Run("a uid in use", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusBadRequest, serviceBody(t, "create-user-uid-exists"))
-		user, err := m.client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "cometchat-uid-5", Name: "John Paul"})
+		user, err := client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "cometchat-uid-5", Name: "John Paul"})
 		assert.Nil(t, user)
 		assert.ErrorIs(t, err, chat.ErrConflict, "the code says so, whatever the status")
 		assert.NotErrorIs(t, err, chat.ErrBadRequest)
@@ -89,8 +90,8 @@ func TestUsersCreate(t *testing.T) {
 		{"empty name", &chat.CreateUserRequest{UID: "u1"}, "req.Name"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			_, err := m.client.Users.Create(context.Background(), tt.req)
+			client, m := wiretest.Chat(t)
+			_, err := client.Users.Create(context.Background(), tt.req)
 			wiretest.RequireArgError(t, err, tt.wantName)
 			assert.Zero(t, m.Calls())
 		})
@@ -121,14 +122,14 @@ func TestUsersGet(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
+			client, m := wiretest.Chat(t)
 			m.Reply(http.StatusOK, `{"data":`+userJSON+`}`)
 
-			user, err := m.client.Users.Get(context.Background(), tt.uid)
+			user, err := client.Users.Get(context.Background(), tt.uid)
 			require.NoError(t, err)
 
 			r := m.Only()
-			wire.Sent(t, r, http.MethodGet, tt.wantPath)
+			wiretest.ChatWire.Sent(t, r, http.MethodGet, tt.wantPath)
 			assert.Empty(t, r.RawQuery, "query")
 			assert.Empty(t, r.Fragment, "fragment")
 			wiretest.NoBody(t, r)
@@ -138,9 +139,9 @@ func TestUsersGet(t *testing.T) {
 	}
 
 	t.Run("decodes the reference example", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, `{"data":`+userJSON+`}`)
-		user, err := m.client.Users.Get(context.Background(), "cometchat-uid-5", chat.OnBehalfOf("cometchat-uid-4"))
+		user, err := client.Users.Get(context.Background(), "cometchat-uid-5", chat.OnBehalfOf("cometchat-uid-4"))
 		require.NoError(t, err)
 		assert.Equal(t, "cometchat-uid-4", m.Only().Header.Get("onBehalfOf"))
 		assert.Equal(t, &chat.User{
@@ -153,17 +154,17 @@ func TestUsersGet(t *testing.T) {
 
 	for _, uid := range []string{"", ".", ".."} {
 		t.Run(fmt.Sprintf("uid %q", uid), func(t *testing.T) {
-			m := newMockAPI(t)
-			_, err := m.client.Users.Get(context.Background(), uid)
+			client, m := wiretest.Chat(t)
+			_, err := client.Users.Get(context.Background(), uid)
 			wiretest.RequireArgError(t, err, "uid")
 			assert.Zero(t, m.Calls())
 		})
 	}
 
 	t.Run("not found", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_UID_NOT_FOUND","message":"The UID nobody does not exist."}}`)
-		user, err := m.client.Users.Get(context.Background(), "nobody")
+		user, err := client.Users.Get(context.Background(), "nobody")
 		assert.Nil(t, user)
 		assert.ErrorIs(t, err, chat.ErrNotFound)
 		ce := wiretest.RequireAPIError(t, err)
@@ -227,15 +228,15 @@ func TestUsersList(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
+			client, m := wiretest.Chat(t)
 			m.Reply(http.StatusOK, `{"data":[`+userJSON+`],"meta":{"pagination":{"total":1,"count":1,"per_page":50,"current_page":2,"total_pages":2}},
 				"cursor":{"updatedAt":1638354799,"affix":"prepend"}}`)
 
-			page, err := m.client.Users.List(context.Background(), tt.opts)
+			page, err := client.Users.List(context.Background(), tt.opts)
 			require.NoError(t, err)
 
 			r := m.Only()
-			wire.Sent(t, r, http.MethodGet, "/v3/users")
+			wiretest.ChatWire.Sent(t, r, http.MethodGet, "/v3/users")
 			wiretest.NoBody(t, r)
 			got := map[string]string{}
 			for k, vs := range r.Query {
@@ -253,9 +254,9 @@ func TestUsersList(t *testing.T) {
 	}
 
 	t.Run("pagination numbers as strings", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, `{"data":[],"meta":{"pagination":{"total":"0","count":"5","per_page":"100","current_page":"1","total_pages":"1"}}}`)
-		page, err := m.client.Users.List(context.Background(), nil)
+		page, err := client.Users.List(context.Background(), nil)
 		require.NoError(t, err)
 		assert.Equal(t, &chat.Pagination{Total: 0, Count: 5, PerPage: 100, CurrentPage: 1, TotalPages: 1}, page.Meta.Pagination)
 	})
@@ -345,14 +346,14 @@ func TestUsersAll(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
+			client, m := wiretest.Chat(t)
 			m.ServePages("page", tt.pages)
 			var before chat.ListUsersOptions
 			if tt.opts != nil {
 				before = *tt.opts
 			}
 
-			uids, errs := collect(m.client.Users.All(context.Background(), tt.opts), func(u *chat.User) string { return u.UID })
+			uids, errs := collect(client.Users.All(context.Background(), tt.opts), func(u *chat.User) string { return u.UID })
 
 			assertYielded(t, uids, errs, tt.wantUIDs, tt.wantErr)
 			var pages []string
@@ -371,10 +372,10 @@ func TestUsersAll(t *testing.T) {
 }
 
 func TestUsersUpdate(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.Reply(http.StatusOK, `{"data":{"uid":"cometchat-uid-5","name":"Johnny","tags":["a"],"updatedAt":1638354799}}`)
 
-	user, err := m.client.Users.Update(context.Background(), "cometchat-uid-5", &chat.UpdateUserRequest{
+	user, err := client.Users.Update(context.Background(), "cometchat-uid-5", &chat.UpdateUserRequest{
 		Name:     "Johnny",
 		Metadata: map[string]any{"email": "j@example.com"},
 		Tags:     []string{"a"},
@@ -383,7 +384,7 @@ func TestUsersUpdate(t *testing.T) {
 	require.NoError(t, err)
 
 	r := m.Only()
-	wire.Sent(t, r, http.MethodPut, "/v3/users/cometchat-uid-5")
+	wiretest.ChatWire.Sent(t, r, http.MethodPut, "/v3/users/cometchat-uid-5")
 	wiretest.JSONBody(t, r, `{"name":"Johnny","metadata":{"email":"j@example.com"},"tags":["a"],"unset":["avatar","link"]}`)
 	assert.Equal(t, "Johnny", user.Name)
 	assert.Equal(t, chat.Timestamp(1638354799), user.UpdatedAt)
@@ -397,8 +398,8 @@ func TestUsersUpdate(t *testing.T) {
 		{"nil request", "u1", nil, "req"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			_, err := m.client.Users.Update(context.Background(), tt.uid, tt.req)
+			client, m := wiretest.Chat(t)
+			_, err := client.Users.Update(context.Background(), tt.uid, tt.req)
 			wiretest.RequireArgError(t, err, tt.wantName)
 			assert.Zero(t, m.Calls())
 		})
@@ -426,14 +427,14 @@ func TestUsersDelete(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
+			client, m := wiretest.Chat(t)
 			m.Reply(http.StatusOK, `{"data":{"success":true,"message":"User with uid u/1 has been deleted successfully."}}`)
 
-			res, err := m.client.Users.Delete(context.Background(), "u/1", tt.req)
+			res, err := client.Users.Delete(context.Background(), "u/1", tt.req)
 			require.NoError(t, err)
 
 			r := m.Only()
-			wire.Sent(t, r, http.MethodDelete, "/v3/users/u%2F1")
+			wiretest.ChatWire.Sent(t, r, http.MethodDelete, "/v3/users/u%2F1")
 			if tt.wantBody == "" {
 				wiretest.NoBody(t, r)
 			} else {
@@ -444,9 +445,9 @@ func TestUsersDelete(t *testing.T) {
 	}
 
 	t.Run("a soft delete answers as a deactivation", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, serviceBody(t, "delete-user-soft"))
-		res, err := m.client.Users.Delete(context.Background(), "cometchat-uid-5", &chat.DeleteUserRequest{Permanent: false})
+		res, err := client.Users.Delete(context.Background(), "cometchat-uid-5", &chat.DeleteUserRequest{Permanent: false})
 		require.NoError(t, err)
 		wiretest.JSONBody(t, m.Only(), `{"permanent":false}`)
 		assert.True(t, res.Success, "the user was deactivated")
@@ -465,39 +466,39 @@ func TestUsersDelete(t *testing.T) {
 		{"an explicit failure", `{"data":{"success":false,"message":"no"}}`, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
+			client, m := wiretest.Chat(t)
 			m.Reply(http.StatusOK, tt.body)
-			res, err := m.client.Users.Delete(context.Background(), "u1", nil)
+			res, err := client.Users.Delete(context.Background(), "u1", nil)
 			require.NoError(t, err)
 			assert.Equal(t, tt.wantSuccess, res.Success)
 		})
 	}
 
 	t.Run("Message with a capital M", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, `{"data":{"success":true,"Message":"done"}}`)
-		res, err := m.client.Users.Delete(context.Background(), "u1", nil)
+		res, err := client.Users.Delete(context.Background(), "u1", nil)
 		require.NoError(t, err)
 		assert.Equal(t, &chat.DeleteUserResponse{Result: chat.Result{Success: true, Message: "done"}}, res)
 	})
 
 	t.Run("empty uid", func(t *testing.T) {
-		m := newMockAPI(t)
-		_, err := m.client.Users.Delete(context.Background(), "", nil)
+		client, m := wiretest.Chat(t)
+		_, err := client.Users.Delete(context.Background(), "", nil)
 		wiretest.RequireArgError(t, err, "uid")
 		assert.Zero(t, m.Calls())
 	})
 }
 
 func TestUsersDeactivate(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.Reply(http.StatusOK, serviceBody(t, "deactivate-users"))
 
-	res, err := m.client.Users.Deactivate(context.Background(), &chat.DeactivateUsersRequest{UIDs: []string{"cometchat-uid-4", "cometchat-uid-5", "Ghost-1"}})
+	res, err := client.Users.Deactivate(context.Background(), &chat.DeactivateUsersRequest{UIDs: []string{"cometchat-uid-4", "cometchat-uid-5", "Ghost-1"}})
 	require.NoError(t, err)
 
 	r := m.Only()
-	wire.Sent(t, r, http.MethodDelete, "/v3/users")
+	wiretest.ChatWire.Sent(t, r, http.MethodDelete, "/v3/users")
 	wiretest.JSONBody(t, r, `{"uidsToDeactivate":["cometchat-uid-4","cometchat-uid-5","Ghost-1"]}`)
 	assert.Equal(t, &chat.DeactivateUsersResponse{
 		DeactivatedUIDs:        []string{"cometchat-uid-4"},
@@ -506,9 +507,9 @@ func TestUsersDeactivate(t *testing.T) {
 	}, res)
 
 	t.Run("the reference's example", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, `{"data":{"deactivatedUids":["superhero2","superhero3"]}}`)
-		res, err := m.client.Users.Deactivate(context.Background(), &chat.DeactivateUsersRequest{UIDs: []string{"superhero2", "superhero3"}})
+		res, err := client.Users.Deactivate(context.Background(), &chat.DeactivateUsersRequest{UIDs: []string{"superhero2", "superhero3"}})
 		require.NoError(t, err)
 		assert.Equal(t, &chat.DeactivateUsersResponse{DeactivatedUIDs: []string{"superhero2", "superhero3"}}, res)
 	})
@@ -518,8 +519,8 @@ func TestUsersDeactivate(t *testing.T) {
 		req  *chat.DeactivateUsersRequest
 	}{{"nil request", nil}, {"no uids", &chat.DeactivateUsersRequest{}}} {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			_, err := m.client.Users.Deactivate(context.Background(), tt.req)
+			client, m := wiretest.Chat(t)
+			_, err := client.Users.Deactivate(context.Background(), tt.req)
 			wiretest.RequireArgError(t, err, "req.UIDs")
 			assert.Zero(t, m.Calls())
 		})
@@ -527,29 +528,29 @@ func TestUsersDeactivate(t *testing.T) {
 }
 
 func TestUsersReactivate(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.Reply(http.StatusOK, serviceBody(t, "reactivate-users"))
 
-	res, err := m.client.Users.Reactivate(context.Background(), &chat.ReactivateUsersRequest{UIDs: []string{"cometchat-uid-4", "cometchat-uid-5"}})
+	res, err := client.Users.Reactivate(context.Background(), &chat.ReactivateUsersRequest{UIDs: []string{"cometchat-uid-4", "cometchat-uid-5"}})
 	require.NoError(t, err)
 
 	r := m.Only()
-	wire.Sent(t, r, http.MethodPut, "/v3/users")
+	wiretest.ChatWire.Sent(t, r, http.MethodPut, "/v3/users")
 	wiretest.JSONBody(t, r, `{"uidsToActivate":["cometchat-uid-4","cometchat-uid-5"]}`)
 	assert.Equal(t, &chat.ReactivateUsersResponse{ReactivatedUIDs: []string{"cometchat-uid-4", "cometchat-uid-5"}}, res)
 
 	t.Run("unknown uids", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, serviceBody(t, "reactivate-users-not-found"))
-		res, err := m.client.Users.Reactivate(context.Background(), &chat.ReactivateUsersRequest{UIDs: []string{"Ghost-1", "ghost-2"}})
+		res, err := client.Users.Reactivate(context.Background(), &chat.ReactivateUsersRequest{UIDs: []string{"Ghost-1", "ghost-2"}})
 		require.NoError(t, err)
 		assert.Equal(t, &chat.ReactivateUsersResponse{NotFound: []string{"Ghost-1", "ghost-2"}}, res)
 	})
 
 	t.Run("the reference's example", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, `{"data":{"nonDeactivatedUids":["superhero2","superhero3"]}}`)
-		res, err := m.client.Users.Reactivate(context.Background(), &chat.ReactivateUsersRequest{UIDs: []string{"superhero2", "superhero3"}})
+		res, err := client.Users.Reactivate(context.Background(), &chat.ReactivateUsersRequest{UIDs: []string{"superhero2", "superhero3"}})
 		require.NoError(t, err)
 		assert.Equal(t, &chat.ReactivateUsersResponse{NonDeactivatedUIDs: []string{"superhero2", "superhero3"}}, res)
 	})
@@ -559,8 +560,8 @@ func TestUsersReactivate(t *testing.T) {
 		req  *chat.ReactivateUsersRequest
 	}{{"nil request", nil}, {"no uids", &chat.ReactivateUsersRequest{}}} {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			_, err := m.client.Users.Reactivate(context.Background(), tt.req)
+			client, m := wiretest.Chat(t)
+			_, err := client.Users.Reactivate(context.Background(), tt.req)
 			wiretest.RequireArgError(t, err, "req.UIDs")
 			assert.Zero(t, m.Calls())
 		})
@@ -575,14 +576,14 @@ func TestUsersUpsert(t *testing.T) {
 		Metadata: map[string]any{"plan": "pro"}, Tags: []string{"vip"}, WithAuthToken: true}
 
 	t.Run("a new user is created", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusOK, `{"data":{"uid":"u1","name":"Ann","authToken":"u1_tok"}}`)
-		u, err := m.client.Users.Upsert(ctx, req)
+		u, err := client.Users.Upsert(ctx, req)
 		require.NoError(t, err)
 		assert.Equal(t, "u1", u.UID)
 		assert.Equal(t, chat.Secret("u1_tok"), u.AuthToken)
 		r := m.Only()
-		wire.Sent(t, r, http.MethodPost, "/v3/users")
+		wiretest.ChatWire.Sent(t, r, http.MethodPost, "/v3/users")
 		wiretest.JSONBody(t, r, `{"uid":"u1","name":"Ann","avatar":"https://a.example/1.png","role":"default",
 			"metadata":{"plan":"pro"},"tags":["vip"],"withAuthToken":true}`)
 	})
@@ -596,31 +597,56 @@ func TestUsersUpsert(t *testing.T) {
 		{"answered 409", http.StatusConflict, `{"error":{"code":"ERR_UID_ALREADY_EXISTS","message":"exists"}}`},
 	} {
 		t.Run("an existing user is updated, "+exists.name, func(t *testing.T) {
-			m := newMockAPI(t)
+			client, m := wiretest.Chat(t)
 			m.Serve(func(n int, _ *http.Request) (*http.Response, error) {
 				if n == 1 {
 					return wiretest.JSONResponse(exists.status, exists.body), nil
 				}
 				return wiretest.JSONResponse(http.StatusOK, `{"data":{"uid":"u1","name":"Ann"}}`), nil
 			})
-			u, err := m.client.Users.Upsert(ctx, req, chat.WithHeader("X-Trace", "t1"))
+			u, err := client.Users.Upsert(ctx, req, chat.WithHeader("X-Trace", "t1"))
 			require.NoError(t, err)
 			assert.Equal(t, "Ann", u.Name)
 			reqs := m.Requests()
 			require.Len(t, reqs, 2)
-			wire.Sent(t, reqs[1], http.MethodPut, "/v3/users/u1")
+			wiretest.ChatWire.Sent(t, reqs[1], http.MethodPut, "/v3/users/u1")
 			wiretest.JSONBody(t, reqs[1], `{"name":"Ann","avatar":"https://a.example/1.png","role":"default","metadata":{"plan":"pro"},"tags":["vip"]}`)
 			assert.Equal(t, "t1", reqs[1].Header.Get("X-Trace"), "the options go with both calls")
 		})
 	}
 
 	t.Run("another failure is returned as it is", func(t *testing.T) {
-		m := newMockAPI(t)
+		client, m := wiretest.Chat(t)
 		m.Reply(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"bad"}}`)
-		_, err := m.client.Users.Upsert(ctx, req)
+		_, err := client.Users.Upsert(ctx, req)
 		assert.ErrorIs(t, err, chat.ErrBadRequest)
 		assert.Equal(t, 1, m.Calls())
-		_, err = m.client.Users.Upsert(ctx, nil)
+		_, err = client.Users.Upsert(ctx, nil)
 		wiretest.RequireArgError(t, err, "req")
 	})
+}
+
+// TestUserFormat prints a user that carries an auth token with every verb.
+func TestUserFormat(t *testing.T) {
+	const token = "cometchat-uid-5_1630306819c3027ce530b2367f3c97b4106f0cb8"
+	u := chat.User{UID: "cometchat-uid-5", Name: "John Paul", AuthToken: token}
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%d"} {
+		for name, v := range map[string]any{"value": u, "pointer": &u, "in a slice": []chat.User{u}, "in a page": chat.Page[chat.User]{Data: []chat.User{u}}} {
+			t.Run(verb+" "+name, func(t *testing.T) {
+				out := fmt.Sprintf(verb, v)
+				assert.NotContains(t, out, token)
+				assert.NotContains(t, out, "1630306819c3027ce530b2367f3c97b4106f0cb8")
+				assert.NotContains(t, strings.ToLower(out), fmt.Sprintf("%x", token[:16]), "hex of the token")
+				if verb == "%v" || verb == "%+v" || verb == "%#v" || verb == "%s" {
+					assert.Contains(t, out, "REDACTED")
+					assert.Contains(t, out, "cometchat-uid-5", "the rest is shown")
+				}
+			})
+		}
+	}
+	assert.Equal(t, chat.Secret(token), u.AuthToken, "printing changed the user")
+
+	b, err := json.Marshal(u)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"authToken":"`+token+`"`, "JSON keeps the token")
 }

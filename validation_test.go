@@ -5,16 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log"
 	"math"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
@@ -22,7 +18,6 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/internal/wiretest"
-	"github.com/chatrest/chat/management"
 )
 
 // textMessage returns a message to a user whose JSON body, with the muid
@@ -156,8 +151,8 @@ func TestLimits(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				m := newMockAPI(t)
-				err := tt.call(m.client)
+				client, m := wiretest.Chat(t)
+				err := tt.call(client)
 				ae := wiretest.RequireArgError(t, err, tt.want)
 				assert.NotEmpty(t, ae.Problem)
 				assert.Less(t, len(err.Error()), 200, "the error does not quote the value")
@@ -196,8 +191,8 @@ func TestLimits(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				m := newMockAPI(t)
-				require.NoError(t, tt.call(m.client))
+				client, m := wiretest.Chat(t)
+				require.NoError(t, tt.call(client))
 				r := m.Only()
 				assert.True(t, json.Valid(r.Body), "a JSON body")
 				if strings.Contains(tt.name, "65,536") {
@@ -208,8 +203,8 @@ func TestLimits(t *testing.T) {
 	})
 
 	t.Run("< > & travel unescaped", func(t *testing.T) {
-		m := newMockAPI(t)
-		_, err := m.client.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser, MUID: "m",
+		client, m := wiretest.Chat(t)
+		_, err := client.Messages.Send(ctx, &chat.SendMessageRequest{Receiver: "u", ReceiverType: chat.ReceiverUser, MUID: "m",
 			Data: chat.MessageData{Text: "a<b && c>d"}})
 		require.NoError(t, err)
 		r := m.Only()
@@ -223,133 +218,12 @@ func TestLimits(t *testing.T) {
 // error: a request within the limits reaches the service, whose refusal
 // comes back as an *chat.Error.
 func TestLimitsAgainstAnError(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Chat(t)
 	m.Reply(http.StatusBadRequest, `{"error":{"code":"ERR_BAD_REQUEST","message":"The name may not be greater than 100 characters.","details":{"name":["too long"]}}}`)
-	_, err := m.client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "u1", Name: strings.Repeat("😀", 100)})
+	_, err := client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: "u1", Name: strings.Repeat("😀", 100)})
 	ce := wiretest.RequireAPIError(t, err)
 	assert.Equal(t, []string{"too long"}, ce.Details["name"])
 	assert.NotErrorIs(t, err, chat.ErrInvalidArgument)
-}
-
-// bodyCountingTransport counts the response body bytes its client read.
-type bodyCountingTransport struct {
-	rt   http.RoundTripper
-	read atomic.Int64
-}
-
-func (c *bodyCountingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := c.rt.RoundTrip(req)
-	if resp != nil {
-		resp.Body = &bodyCounter{ReadCloser: resp.Body, n: &c.read}
-	}
-	return resp, err
-}
-
-type bodyCounter struct {
-	io.ReadCloser
-	n *atomic.Int64
-}
-
-func (b *bodyCounter) Read(p []byte) (int, error) {
-	n, err := b.ReadCloser.Read(p)
-	b.n.Add(int64(n))
-	return n, err
-}
-
-// endlessServer is a hostile loopback server: every answer has status and
-// a body that never ends (a JSON string that never closes). It counts the
-// bytes it managed to write, and reports when a handler gave up because
-// the client went away.
-type endlessServer struct {
-	*httptest.Server
-	served atomic.Int64
-	done   chan struct{}
-}
-
-func newEndlessServer(t *testing.T, status int, header ...string) *endlessServer {
-	s := &endlessServer{done: make(chan struct{}, 16)}
-	chunk := []byte(strings.Repeat("x", 32<<10))
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		defer func() { s.done <- struct{}{} }()
-		w.Header().Set("Content-Type", "application/json")
-		for i := 0; i+1 < len(header); i += 2 {
-			w.Header().Set(header[i], header[i+1])
-		}
-		w.WriteHeader(status)
-		n, _ := io.WriteString(w, `{"data":{"uid":"u1","name":"`)
-		s.served.Add(int64(n))
-		for r.Context().Err() == nil {
-			n, err := w.Write(chunk)
-			s.served.Add(int64(n))
-			if err != nil {
-				return
-			}
-		}
-	}))
-	t.Cleanup(s.Close)
-	return s
-}
-
-// TestMaxResponseBytesAgainstAnEndlessBody points the chat and management
-// clients at a server whose answers never end: each call fails with an
-// *chat.Error after reading at most the cap and one byte, and the server
-// sees the connection closed.
-func TestMaxResponseBytesAgainstAnEndlessBody(t *testing.T) {
-	const limit = 256 << 10
-	type client struct {
-		name string
-		call func(t *testing.T, base string, hc *http.Client) error
-	}
-	clients := []client{
-		{"chat", func(t *testing.T, base string, hc *http.Client) error {
-			c, err := chat.NewClient("myapp", testAPIKey, chat.WithBaseURL(base), chat.WithInsecureLoopback(), chat.WithoutRetries(),
-				chat.WithHTTPClient(hc), chat.WithMaxResponseBytes(limit), chat.WithTimeout(time.Minute))
-			require.NoError(t, err)
-			_, err = c.Users.Get(context.Background(), "u1")
-			return err
-		}},
-		{"management", func(t *testing.T, base string, hc *http.Client) error {
-			mc, err := management.NewClient("key", "secret", chat.WithBaseURL(base), chat.WithInsecureLoopback(), chat.WithoutRetries(),
-				chat.WithHTTPClient(hc), chat.WithMaxResponseBytes(limit), chat.WithTimeout(time.Minute))
-			require.NoError(t, err)
-			_, err = mc.Apps.List(context.Background(), nil)
-			return err
-		}},
-	}
-	answers := []struct {
-		name   string
-		status int
-		header []string
-	}{
-		{"200, chunked", http.StatusOK, nil},
-		{"200 claiming a terabyte", http.StatusOK, []string{"Content-Length", "1099511627776"}},
-		{"500, chunked", http.StatusInternalServerError, nil},
-	}
-	for _, c := range clients {
-		for _, a := range answers {
-			t.Run(c.name+"/"+a.name, func(t *testing.T) {
-				srv := newEndlessServer(t, a.status, a.header...)
-				ct := &bodyCountingTransport{rt: &http.Transport{}}
-				hc := &http.Client{Transport: ct}
-				t.Cleanup(hc.CloseIdleConnections)
-
-				err := c.call(t, srv.URL, hc)
-
-				ce := wiretest.RequireAPIError(t, err)
-				assert.Equal(t, a.status, ce.StatusCode)
-				require.EqualError(t, ce.Err, "response body exceeds 262144 bytes", "the cause is kept")
-				assert.LessOrEqual(t, ct.read.Load(), int64(limit+1), "bytes the client read")
-				// The client closed the connection rather than drain it:
-				// the handler's writes fail and it returns.
-				select {
-				case <-srv.done:
-				case <-time.After(30 * time.Second):
-					t.Fatal("the server is still streaming")
-				}
-				assert.Greater(t, srv.served.Load(), int64(limit), "bytes the server wrote")
-			})
-		}
-	}
 }
 
 // A caller that retries a send on its own, across calls, sets the muid:

@@ -7,11 +7,9 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/jarcoal/httpmock"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -51,7 +49,7 @@ func wantApp() *management.App {
 
 func TestAppsWire(t *testing.T) {
 	ctx := context.Background()
-	wire.Run(t, []wiretest.Case[*management.Client]{
+	wiretest.ManagementWire.Run(t, []wiretest.Case[*management.Client]{
 		{
 			Name: "create",
 			Call: func(c *management.Client) (any, error) {
@@ -119,8 +117,8 @@ func TestAppsWire(t *testing.T) {
 
 func TestAppsValidate(t *testing.T) {
 	ctx := context.Background()
-	m := newMockAPI(t)
-	c := m.client
+	client, m := wiretest.Management(t)
+	c := client
 	_, err := c.Apps.Create(ctx, nil)
 	wiretest.RequireArgError(t, err, "req")
 	_, err = c.Apps.Create(ctx, &management.CreateAppRequest{Region: chat.RegionUS})
@@ -139,13 +137,13 @@ func TestAppsValidate(t *testing.T) {
 // TestAppNewerExample decodes the newer list example, whose types differ:
 // ISO-8601 timestamps and a string owner.
 func TestAppNewerExample(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Management(t)
 	m.Reply(http.StatusOK, `{"data":[{"id":"a1","name":"N","version":"3","owner":"1656","role":"owner","plan":"free-2023-01",
 	"planName":"Build","trialEndsAt":"2023-02-01T00:00:00.000Z","createdAt":"2023-01-01T10:20:30Z","updatedAt":"",
 	"statsToken":"st-secret-99","metadata":{"industry":"retail","technology":"go","otherTechnology":""},
 	"appOwner":{"id":"1656","emailVerified":true,"pooledBilling":false,"isTestAccount":true,"createdAt":"2022-12-31T23:59:59+01:00"},
 	"appRegion":{"id":"eu","isActive":true,"meta":{"apiHost":"api-eu.cometchat.io","useSSL":true}}}],"meta":{}}`)
-	page, err := m.client.Apps.List(context.Background(), nil)
+	page, err := client.Apps.List(context.Background(), nil)
 	require.NoError(t, err)
 	require.Len(t, page.Data, 1)
 	a := page.Data[0]
@@ -226,66 +224,35 @@ func listPages(total, perPage int) func(*http.Request) string {
 	}
 }
 
-// pagedAPI is a management client over a mock transport whose answers
-// depend on the request, recording each request's query.
-type pagedAPI struct {
-	client *management.Client
-	mu     sync.Mutex
-	seen   []string
-}
-
-func newPagedAPI(t *testing.T, answer func(*http.Request) string) *pagedAPI {
-	t.Helper()
-	p := &pagedAPI{}
-	mt := httpmock.NewMockTransport()
-	mt.RegisterNoResponder(func(r *http.Request) (*http.Response, error) {
-		p.mu.Lock()
-		p.seen = append(p.seen, r.URL.RawQuery)
-		p.mu.Unlock()
-		resp := httpmock.NewStringResponse(http.StatusOK, answer(r))
-		resp.Header.Set("Content-Type", "application/json")
-		return resp, nil
-	})
-	c, err := management.NewClient(testKey, testSecret, chat.WithoutRetries(), chat.WithHTTPClient(&http.Client{Transport: mt}))
-	require.NoError(t, err)
-	p.client = c
-	return p
-}
-
-// queries are the raw queries of the requests seen, in order.
-func (p *pagedAPI) queries() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return append([]string(nil), p.seen...)
-}
-
 func TestAppsAll(t *testing.T) {
-	srv := newPagedAPI(t, listPages(5, 2))
+	client, m := wiretest.Management(t)
+	m.Answer(listPages(5, 2))
 	var ids []string
-	for a, err := range srv.client.Apps.All(context.Background(), &management.ListAppsOptions{PerPage: 2, SearchKey: "app"}) {
+	for a, err := range client.Apps.All(context.Background(), &management.ListAppsOptions{PerPage: 2, SearchKey: "app"}) {
 		require.NoError(t, err)
 		ids = append(ids, a.ID)
 	}
 	assert.Equal(t, []string{"app-0", "app-1", "app-2", "app-3", "app-4"}, ids)
-	assert.Equal(t, []string{"page=1&perPage=2&searchKey=app", "page=2&perPage=2&searchKey=app", "page=3&perPage=2&searchKey=app"}, srv.queries())
+	assert.Equal(t, []string{"page=1&perPage=2&searchKey=app", "page=2&perPage=2&searchKey=app", "page=3&perPage=2&searchKey=app"}, m.Queries())
 
 	// From page 2, and stopping early.
-	srv = newPagedAPI(t, listPages(5, 2))
+	client, m = wiretest.Management(t)
+	m.Answer(listPages(5, 2))
 	ids = nil
-	for a, err := range srv.client.Apps.All(context.Background(), &management.ListAppsOptions{PerPage: 2, Page: 2}) {
+	for a, err := range client.Apps.All(context.Background(), &management.ListAppsOptions{PerPage: 2, Page: 2}) {
 		require.NoError(t, err)
 		ids = append(ids, a.ID)
 		break
 	}
 	assert.Equal(t, []string{"app-2"}, ids)
-	assert.Equal(t, []string{"page=2&perPage=2"}, srv.queries())
+	assert.Equal(t, []string{"page=2&perPage=2"}, m.Queries())
 }
 
 func TestAppsAllStopsOnError(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Management(t)
 	m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_APP_NOT_FOUND","message":"no"}}`)
 	n := 0
-	for a, err := range m.client.Apps.All(context.Background(), nil) {
+	for a, err := range client.Apps.All(context.Background(), nil) {
 		n++
 		assert.Nil(t, a)
 		assert.ErrorIs(t, err, chat.ErrNotFound)
@@ -294,7 +261,38 @@ func TestAppsAllStopsOnError(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	for _, err := range m.client.Apps.All(ctx, nil) {
+	for _, err := range client.Apps.All(ctx, nil) {
 		assert.ErrorIs(t, err, context.Canceled)
+	}
+}
+
+// assertHidden checks that no verb prints any of secrets, and that %+v
+// still shows the value (shown is a part of it that must appear).
+func assertHidden(t *testing.T, v any, shown string, secrets ...string) {
+	t.Helper()
+	for _, verb := range verbs {
+		out := fmt.Sprintf(verb, v)
+		for _, s := range secrets {
+			assert.NotContains(t, out, s, verb)
+		}
+	}
+	assert.Contains(t, fmt.Sprintf("%+v", v), shown, "%+v shows the value")
+	assert.Contains(t, fmt.Sprintf("%+v", v), "REDACTED", "%+v marks what it hides")
+}
+
+func TestAppNeverPrintsCredentials(t *testing.T) {
+	a := wantApp()
+	a.StatsToken = "st-secret-99"
+	secrets := []string{restKey, authKey, accessKey, "st-secret-99"}
+	assertHidden(t, *a, "Shop", secrets...)
+	assertHidden(t, a, "Shop", secrets...)
+	assertHidden(t, []management.App{*a}, "Shop", secrets...)
+	assertHidden(t, a.APIKeys, "Rest API Key", secrets...)
+	assertHidden(t, a.APIKeys[restKey], "Rest API Key", secrets...)
+	// JSON keeps them: it is how they are stored and sent.
+	b, err := json.Marshal(a)
+	require.NoError(t, err)
+	for _, s := range secrets {
+		assert.Contains(t, string(b), s)
 	}
 }

@@ -16,7 +16,7 @@ import (
 
 func TestCollaboratorsWire(t *testing.T) {
 	ctx := context.Background()
-	wire.Run(t, []wiretest.Case[*management.Client]{
+	wiretest.ManagementWire.Run(t, []wiretest.Case[*management.Client]{
 		{
 			Name: "update",
 			Call: func(c *management.Client) (any, error) {
@@ -54,15 +54,15 @@ func TestCollaboratorsWire(t *testing.T) {
 }
 
 func TestCollaboratorsValidate(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Management(t)
 	ctx := context.Background()
-	_, err := m.client.Collaborators.Update(ctx, "", &management.UpdateCollaboratorsRequest{Admins: []string{"a@example.com"}})
+	_, err := client.Collaborators.Update(ctx, "", &management.UpdateCollaboratorsRequest{Admins: []string{"a@example.com"}})
 	wiretest.RequireArgError(t, err, "appID")
-	_, err = m.client.Collaborators.Update(ctx, "app", nil)
+	_, err = client.Collaborators.Update(ctx, "app", nil)
 	wiretest.RequireArgError(t, err, "req")
-	_, err = m.client.Collaborators.Update(ctx, "app", &management.UpdateCollaboratorsRequest{})
+	_, err = client.Collaborators.Update(ctx, "app", &management.UpdateCollaboratorsRequest{})
 	wiretest.RequireArgError(t, err, "req")
-	_, err = m.client.Collaborators.List(ctx, "")
+	_, err = client.Collaborators.List(ctx, "")
 	wiretest.RequireArgError(t, err, "appID")
 	assert.Zero(t, m.Calls())
 }

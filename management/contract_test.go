@@ -102,7 +102,7 @@ func TestContractRoundTrip(t *testing.T) {
 // serve answers every request of a client with body, calls the method
 // and checks that it sent the operation's method and path.
 func serve(t *testing.T, ex wiretest.Example, body []byte, call contractCall) (any, error) {
-	return wire.Answer(t, ex, "", body, func(c *management.Client) (any, error) { return call(t.Context(), c) })
+	return wiretest.ManagementWire.Answer(t, ex, "", body, func(c *management.Client) (any, error) { return call(t.Context(), c) })
 }
 
 // typedSettings are the typed settings of one extension: the typed get

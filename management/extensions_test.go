@@ -45,7 +45,7 @@ func settingsReply(settings string) string {
 func TestExtensionsWire(t *testing.T) {
 	ctx := context.Background()
 	giphy := &management.GiphySettings{GiphyAPIKey: "giphy-key"}
-	wire.Run(t, []wiretest.Case[*management.Client]{
+	wiretest.ManagementWire.Run(t, []wiretest.Case[*management.Client]{
 		{
 			Name: "list",
 			Call: func(c *management.Client) (any, error) {
@@ -263,14 +263,14 @@ func TestExtensionsUploadCertificates(t *testing.T) {
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
+			client, m := wiretest.Management(t)
 			m.Reply(http.StatusOK, tt.response)
 			content := []byte("\x00\x01certificate bytes\xff")
-			got, err := tt.upload(m.client, tt.filename, content)
+			got, err := tt.upload(client, tt.filename, content)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, got.Body)
 			r := m.Only()
-			wire.Sent(t, r, http.MethodPost, "/apps/app1/extensions/push-notification/v1/"+tt.op)
+			wiretest.ManagementWire.Sent(t, r, http.MethodPost, "/apps/app1/extensions/push-notification/v1/"+tt.op)
 			mediaType, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 			require.NoError(t, err)
 			assert.Equal(t, "multipart/form-data", mediaType)
@@ -303,43 +303,45 @@ func extPage(r *http.Request) string {
 }
 
 func TestExtensionsAllFollowsLinks(t *testing.T) {
-	srv := newPagedAPI(t, extPage)
+	client, m := wiretest.Management(t)
+	m.Answer(extPage)
 	var ids []string
-	for e, err := range srv.client.Extensions.All(context.Background(), "app1", &management.ListExtensionsOptions{PerPage: 2}) {
+	for e, err := range client.Extensions.All(context.Background(), "app1", &management.ListExtensionsOptions{PerPage: 2}) {
 		require.NoError(t, err)
 		ids = append(ids, string(e.ID))
 	}
 	assert.Equal(t, []string{"a", "b", "c", "d", "e"}, ids)
-	assert.Equal(t, []string{"perPage=2", "page=2&perPage=2", "page=3&perPage=2"}, srv.queries(), "the link's query, sent to the same host")
+	assert.Equal(t, []string{"perPage=2", "page=2&perPage=2", "page=3&perPage=2"}, m.Queries(), "the link's query, sent to the same host")
 }
 
 func TestExtensionsAllPageNumbersWithoutLinks(t *testing.T) {
-	srv := newPagedAPI(t, func(r *http.Request) string {
+	client, m := wiretest.Management(t)
+	m.Answer(func(r *http.Request) string {
 		page := r.URL.Query().Get("page")
 		id := map[string]string{"": "a", "2": "b"}[page]
 		cur := map[string]int{"": 1, "2": 2}[page]
 		return fmt.Sprintf(`{"data":[{"id":%q}],"meta":{"pagination":{"total":2,"count":1,"per_page":1,"current_page":%d,"total_pages":2}}}`, id, cur)
 	})
 	var ids []string
-	for e, err := range srv.client.Extensions.All(context.Background(), "app1", &management.ListExtensionsOptions{PerPage: 1}) {
+	for e, err := range client.Extensions.All(context.Background(), "app1", &management.ListExtensionsOptions{PerPage: 1}) {
 		require.NoError(t, err)
 		ids = append(ids, string(e.ID))
 	}
 	assert.Equal(t, []string{"a", "b"}, ids)
-	assert.Equal(t, []string{"perPage=1", "page=2&perPage=1"}, srv.queries())
+	assert.Equal(t, []string{"perPage=1", "page=2&perPage=1"}, m.Queries())
 }
 
 func TestExtensionsAllArguments(t *testing.T) {
-	m := newMockAPI(t)
-	for _, err := range m.client.Extensions.All(context.Background(), "", nil) {
+	client, _ := wiretest.Management(t)
+	for _, err := range client.Extensions.All(context.Background(), "", nil) {
 		wiretest.RequireArgError(t, err, "appID")
 	}
 }
 
 func TestExtensionsValidate(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Management(t)
 	ctx := context.Background()
-	ext := m.client.Extensions
+	ext := client.Extensions
 	_, err := ext.List(ctx, "", nil)
 	wiretest.RequireArgError(t, err, "appID")
 	_, err = ext.SetEnabled(ctx, "", &management.SetExtensionsRequest{Enabled: []management.ExtensionID{"polls"}})
@@ -454,9 +456,9 @@ func TestSettingsBodyOK(t *testing.T) {
 }
 
 func TestGetExtensionSettingsBadSettings(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Management(t)
 	m.Reply(http.StatusOK, settingsReply(`["not","an","object"]`))
-	_, err := management.GetExtensionSettings[management.GiphySettings](context.Background(), m.client.Extensions, "app")
+	_, err := management.GetExtensionSettings[management.GiphySettings](context.Background(), client.Extensions, "app")
 	assert.ErrorContains(t, err, "gifs-giphy settings")
 }
 
@@ -474,4 +476,48 @@ func TestExtensionLists(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"id":"x","isActive":false,"accessToAppData":false,"isPrivate":false,"isInvisible":false,"isThirdParty":false,"hooks":{"data":[]}}`, string(b))
 	assert.Len(t, management.KnownExtensionIDs(), 39, "the reference names 39 extensions")
+}
+
+func TestExtensionSettingsNeverPrintCredentials(t *testing.T) {
+	for _, tt := range []struct {
+		v       any
+		shown   string
+		secrets []string
+	}{
+		{management.GiphySettings{GiphyAPIKey: "s3cret-giphy"}, "GiphyAPIKey", []string{"s3cret-giphy"}},
+		{management.TenorSettings{TenorAPIKey: "s3cret-tenor"}, "TenorAPIKey", []string{"s3cret-tenor"}},
+		{management.ReportUserSettings{ReportSettings: management.ReportSettings{BasicAuthUsername: "bob", BasicAuthPassword: "s3cret-pw"}}, "bob", []string{"s3cret-pw"}},
+		{management.ReportMessageSettings{ReportSettings: management.ReportSettings{BasicAuthUsername: "bob", BasicAuthPassword: "s3cret-pw"}}, "bob", []string{"s3cret-pw"}},
+		{management.VoiceTranscriptionSettings{RevAIAPIKey: "s3cret-rev"}, "RevAIAPIKey", []string{"s3cret-rev"}},
+		{management.StipopSettings{StipopAPIKey: "s3cret-stipop", StipopAppID: "app-9"}, "app-9", []string{"s3cret-stipop"}},
+		{management.TinyURLSettings{TinyURLAPIToken: "s3cret-tiny", TinyURLDomain: "tiny.one"}, "tiny.one", []string{"s3cret-tiny"}},
+		{management.BitlySettings{BitlyAccessToken: "s3cret-bitly", GroupGUID: "g-1"}, "g-1", []string{"s3cret-bitly"}},
+		{management.IntercomSettings{IntercomAccessToken: "s3cret-intercom", AppID: "ic-1"}, "ic-1", []string{"s3cret-intercom"}},
+		{management.ChatwootSettings{ChatwootAccessToken: "s3cret-chatwoot", ChatwootInboxID: "7"}, "ChatwootInboxID", []string{"s3cret-chatwoot"}},
+		{management.RichMediaSettings{IframelyAPIKey: "s3cret-iframely"}, "IframelyAPIKey", []string{"s3cret-iframely"}},
+		{management.VirusScannerSettings{ScaniiAPIKey: "s3cret-scanii", ScaniiSecretKey: "s3cret-scanii-2"}, "ScaniiAPIKey", []string{"s3cret-scanii", "s3cret-scanii-2"}},
+		{management.BroadcastSettings{APIVideoKey: "s3cret-video", RecordVideo: true}, "RecordVideo:true", []string{"s3cret-video"}},
+		{management.E2EESettings{VirgilAppKey: "s3cret-virgil", VirgilAppID: "v-1"}, "v-1", []string{"s3cret-virgil"}},
+		{management.SMSNotificationSettings{TwilioAuthToken: "s3cret-twilio", TwilioAccountSid: "AC1"}, "AC1", []string{"s3cret-twilio"}},
+		{management.EmailNotificationSettings{SendGridAPIKey: "s3cret-sendgrid", WebhookPassword: "s3cret-hookpw", SenderName: "Shop"}, "Shop", []string{"s3cret-sendgrid", "s3cret-hookpw"}},
+		{management.FCMCredentials{PrivateKey: "s3cret-private-key", ProjectID: "proj"}, "proj", []string{"s3cret-private-key"}},
+		{management.PushNotificationSettings{FCMCredentials: &management.FCMCredentials{PrivateKey: "s3cret-private-key", ProjectID: "proj"}}, "proj", []string{"s3cret-private-key"}},
+	} {
+		t.Run(fmt.Sprintf("%T", tt.v), func(t *testing.T) {
+			assertHidden(t, tt.v, tt.shown, tt.secrets...)
+		})
+	}
+
+	// Raw settings show their size only.
+	raw := management.RawSettings(`{"giphyApiKey":"s3cret-giphy"}`)
+	reply := management.ExtensionReply[management.SettingsBody]{Body: management.SettingsBody{Data: management.SettingsData{Settings: raw}}}
+	for _, verb := range verbs {
+		assert.NotContains(t, fmt.Sprintf(verb, raw), "s3cret-giphy", verb)
+		assert.NotContains(t, fmt.Sprintf(verb, reply), "s3cret-giphy", verb)
+		assert.NotContains(t, fmt.Sprintf(verb, &reply), "s3cret-giphy", verb)
+	}
+	assert.Equal(t, "RawSettings(30 bytes)", fmt.Sprint(raw))
+	b, err := json.Marshal(reply.Body)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"data":{"settings":{"giphyApiKey":"s3cret-giphy"}}}`, string(b), "JSON keeps the settings")
 }

@@ -36,7 +36,7 @@ var modKeywords = &chat.KeywordList{ID: "spam-words", Name: "Spam", Category: ch
 func TestModerationWire(t *testing.T) {
 	ctx := context.Background()
 	deleted := &chat.Result{Success: true, Message: "deleted"}
-	wire.Run(t, []wiretest.Case[*management.Client]{
+	wiretest.ManagementWire.Run(t, []wiretest.Case[*management.Client]{
 		{
 			Name: "CreateRule",
 			Call: func(c *management.Client) (any, error) {
@@ -177,13 +177,13 @@ func TestModerationKeywordFormsWire(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
+			client, m := wiretest.Management(t)
 			m.Reply(http.StatusOK, `{"data":`+modKeywordJSON+`}`)
-			got, err := tt.call(m.client)
+			got, err := tt.call(client)
 			require.NoError(t, err)
 			assert.Equal(t, modKeywords, got)
 			r := m.Only()
-			wire.Sent(t, r, tt.method, tt.path)
+			wiretest.ManagementWire.Sent(t, r, tt.method, tt.path)
 			assert.Empty(t, r.RawQuery)
 			assert.Equal(t, tt.fields, formFields(t, r))
 		})
@@ -257,8 +257,8 @@ func TestModerationArguments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			wiretest.RequireArgError(t, tt.call(m.client.Moderation), tt.wantName)
+			client, m := wiretest.Management(t)
+			wiretest.RequireArgError(t, tt.call(client.Moderation), tt.wantName)
 			assert.Zero(t, m.Calls())
 		})
 	}

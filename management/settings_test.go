@@ -16,7 +16,7 @@ import (
 
 func TestSettingsWire(t *testing.T) {
 	ctx := context.Background()
-	wire.Run(t, []wiretest.Case[*management.Client]{
+	wiretest.ManagementWire.Run(t, []wiretest.Case[*management.Client]{
 		{
 			Name: "map",
 			Call: func(c *management.Client) (any, error) {
@@ -58,21 +58,21 @@ func TestSettingsWire(t *testing.T) {
 }
 
 func TestSettingsValidate(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Management(t)
 	ctx := context.Background()
-	_, err := m.client.Settings.Map(ctx, "", map[management.SettingKey]bool{management.SettingPushEnabled: true})
+	_, err := client.Settings.Map(ctx, "", map[management.SettingKey]bool{management.SettingPushEnabled: true})
 	wiretest.RequireArgError(t, err, "appID")
-	_, err = m.client.Settings.Map(ctx, "app", nil)
+	_, err = client.Settings.Map(ctx, "app", nil)
 	wiretest.RequireArgError(t, err, "settings")
-	_, err = m.client.Settings.Map(ctx, "app", map[management.SettingKey]bool{"": true})
+	_, err = client.Settings.Map(ctx, "app", map[management.SettingKey]bool{"": true})
 	wiretest.RequireArgError(t, err, "settings")
-	_, err = m.client.Settings.List(ctx, "")
+	_, err = client.Settings.List(ctx, "")
 	wiretest.RequireArgError(t, err, "appID")
-	_, err = m.client.Settings.Unmap(ctx, "", []management.SettingKey{management.SettingPushEnabled})
+	_, err = client.Settings.Unmap(ctx, "", []management.SettingKey{management.SettingPushEnabled})
 	wiretest.RequireArgError(t, err, "appID")
-	_, err = m.client.Settings.Unmap(ctx, "app", nil)
+	_, err = client.Settings.Unmap(ctx, "app", nil)
 	wiretest.RequireArgError(t, err, "keys")
-	_, err = m.client.Settings.Unmap(ctx, "app", []management.SettingKey{""})
+	_, err = client.Settings.Unmap(ctx, "app", []management.SettingKey{""})
 	wiretest.RequireArgError(t, err, "keys")
 	assert.Zero(t, m.Calls())
 }

@@ -3,7 +3,10 @@ package management_test
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
+	"errors"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -34,24 +37,24 @@ func tenantRequest() *management.AddTenantRequest {
 // auth (key as user name, secret as password) and without the key and
 // secret headers, and decodes the tenant.
 func TestTenantsAddWire(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Management(t)
 	m.Reply(http.StatusOK, `{"data":`+tenantJSON+`}`)
-	got, err := m.client.Tenants.Add(context.Background(), tenantRequest())
+	got, err := client.Tenants.Add(context.Background(), tenantRequest())
 	require.NoError(t, err)
 	r := m.Only()
 
 	assert.Equal(t, http.MethodPost, r.Method)
 	assert.Equal(t, "/tenants", r.Path)
 	assert.Equal(t, "https", r.Scheme)
-	assert.Equal(t, testHost, r.Host)
+	assert.Equal(t, wiretest.MgmtHost, r.Host)
 	assert.Empty(t, r.RawQuery)
-	want := "Basic " + base64.StdEncoding.EncodeToString([]byte(testKey+":"+testSecret))
+	want := "Basic " + base64.StdEncoding.EncodeToString([]byte(wiretest.MgmtKey+":"+wiretest.MgmtSecret))
 	assert.Equal(t, []string{want}, r.Header.Values("Authorization"), "Basic auth")
 	req := &http.Request{Header: r.Header}
 	user, pass, ok := req.BasicAuth()
 	require.True(t, ok)
-	assert.Equal(t, testKey, user, "the key is the user name")
-	assert.Equal(t, testSecret, pass, "the secret is the password")
+	assert.Equal(t, wiretest.MgmtKey, user, "the key is the user name")
+	assert.Equal(t, wiretest.MgmtSecret, pass, "the secret is the password")
 	assert.Empty(t, r.Header.Values("key"), "no key header")
 	assert.Empty(t, r.Header.Values("secret"), "no secret header")
 	assert.Empty(t, r.Header.Values("apikey"), "no apikey header")
@@ -68,22 +71,22 @@ func TestTenantsAddWire(t *testing.T) {
 // TestTenantsOthersKeepKeySecret checks that the Basic-auth client of the
 // tenants service leaves the other services' credentials alone.
 func TestTenantsOthersKeepKeySecret(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Management(t)
 	m.Reply(http.StatusOK, `{"data":`+tenantJSON+`}`)
-	_, err := m.client.Tenants.Add(context.Background(), tenantRequest())
+	_, err := client.Tenants.Add(context.Background(), tenantRequest())
 	require.NoError(t, err)
 	m.Reply(http.StatusOK, `{"data":[]}`)
-	_, err = m.client.Apps.List(context.Background(), nil)
+	_, err = client.Apps.List(context.Background(), nil)
 	require.NoError(t, err)
 	second := m.Requests()[1]
-	wire.Sent(t, second, http.MethodGet, "/apps")
+	wiretest.ManagementWire.Sent(t, second, http.MethodGet, "/apps")
 	assert.Empty(t, second.Header.Values("Authorization"))
 }
 
 func TestTenantsValidate(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Management(t)
 	ctx := context.Background()
-	_, err := m.client.Tenants.Add(ctx, nil)
+	_, err := client.Tenants.Add(ctx, nil)
 	wiretest.RequireArgError(t, err, "req")
 	for _, tt := range []struct {
 		arg    string
@@ -97,8 +100,33 @@ func TestTenantsValidate(t *testing.T) {
 	} {
 		req := tenantRequest()
 		tt.change(req)
-		_, err := m.client.Tenants.Add(ctx, req)
+		_, err := client.Tenants.Add(ctx, req)
 		wiretest.RequireArgError(t, err, tt.arg)
 	}
 	assert.Zero(t, m.Calls())
+}
+
+func TestTenantsNeverPrintSecrets(t *testing.T) {
+	req := tenantRequest()
+	assertHidden(t, *req, "Example User", tenantPassword)
+	assertHidden(t, req, "Example User", tenantPassword)
+
+	var tenant management.Tenant
+	require.NoError(t, json.Unmarshal([]byte(tenantJSON), &tenant))
+	assertHidden(t, tenant, "2531446b588709f6", tenantAuthKey, tenantAPIKey)
+	assertHidden(t, &tenant, "2531446b588709f6", tenantAuthKey, tenantAPIKey)
+	assertHidden(t, tenant.App, "2531446b588709f6", tenantAuthKey, tenantAPIKey)
+
+	// A failure shows neither the credentials nor the Basic auth header.
+	client, m := wiretest.Management(t)
+	m.Reply(http.StatusUnauthorized, `{"error":{"code":"AUTH_ERR_EMPTY_AUTH_HEADER","message":"missing"}}`)
+	_, err := client.Tenants.Add(context.Background(), tenantRequest())
+	var ce *chat.Error
+	require.True(t, errors.As(err, &ce))
+	assert.Equal(t, "AUTH_ERR_EMPTY_AUTH_HEADER", ce.Code)
+	assert.ErrorIs(t, err, chat.ErrUnauthorized)
+	basic := base64.StdEncoding.EncodeToString([]byte(wiretest.MgmtKey + ":" + wiretest.MgmtSecret))
+	for _, s := range []string{wiretest.MgmtKey, wiretest.MgmtSecret, basic, tenantPassword} {
+		assert.False(t, strings.Contains(err.Error(), s))
+	}
 }

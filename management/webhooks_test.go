@@ -2,6 +2,7 @@ package management_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -28,7 +29,7 @@ func TestWebhooksWire(t *testing.T) {
 		assert.Empty(t, r.Header.Values("X-Webhook-Version"), "X-Webhook-Version header")
 		assert.Equal(t, hook, got)
 	}
-	wire.Run(t, []wiretest.Case[*management.Client]{
+	wiretest.ManagementWire.Run(t, []wiretest.Case[*management.Client]{
 		{
 			Name: "Create with version 2",
 			Call: func(c *management.Client) (any, error) {
@@ -230,8 +231,8 @@ func TestWebhooksValidate(t *testing.T) {
 		}, "triggerIDs"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			m := newMockAPI(t)
-			err := tt.call(m.client)
+			client, m := wiretest.Management(t)
+			err := tt.call(client)
 			wiretest.RequireArgError(t, err, tt.arg)
 			assert.NotContains(t, err.Error(), hookPassword)
 			assert.Zero(t, m.Calls(), "requests sent")
@@ -241,7 +242,7 @@ func TestWebhooksValidate(t *testing.T) {
 
 func TestWebhooksAcceptLimits(t *testing.T) {
 	ctx := context.Background()
-	m := newMockAPI(t)
+	client, m := wiretest.Management(t)
 	m.Reply(http.StatusOK, `{"data":{"id":"h"}}`)
 	for _, r := range []*management.CreateWebhookRequest{
 		{ID: strings.Repeat("a", 50), Name: strings.Repeat("é", 50), URL: "https://example.com/" + strings.Repeat("a", 255-len("https://example.com/")),
@@ -249,18 +250,38 @@ func TestWebhooksAcceptLimits(t *testing.T) {
 		{ID: "test_webhook-201", Name: "With spaces is fine", URL: "http://localhost:9000/h"},
 		{ID: "H1", Name: "Loopback v6", URL: "http://[::1]:9000/h"},
 	} {
-		_, err := m.client.Webhooks.Create(ctx, "app1", r)
+		_, err := client.Webhooks.Create(ctx, "app1", r)
 		require.NoError(t, err, "%v", r)
 	}
 	assert.Equal(t, 3, m.Calls())
 }
 
 func TestWebhooksAPIErrors(t *testing.T) {
-	m := newMockAPI(t)
+	client, m := wiretest.Management(t)
 	m.Reply(http.StatusNotFound, `{"error":{"code":"ERR_WEBHOOK_NOT_FOUND","message":"The webhook h1 does not exist."}}`)
-	_, err := m.client.Webhooks.Get(context.Background(), "app1", "h1")
+	_, err := client.Webhooks.Get(context.Background(), "app1", "h1")
 	var ae *chat.Error
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, "ERR_WEBHOOK_NOT_FOUND", ae.Code)
 	assert.ErrorIs(t, err, chat.ErrNotFound)
+}
+
+func TestWebhookTypesNeverPrintThePassword(t *testing.T) {
+	hook := management.Webhook{ID: "h1", Name: "Hook", URL: "https://cc:" + hookPassword + "@example.com/h", UseBasicAuth: true, Username: "cc", Password: hookPassword, Enabled: true}
+	create := management.CreateWebhookRequest{ID: "h1", Name: "Hook", URL: "https://example.com/h", UseBasicAuth: true, Username: "cc", Password: hookPassword, Enabled: new(true)}
+	update := management.UpdateWebhookRequest{Name: new("Hook"), Password: new(chat.Secret(hookPassword)), URL: new("https://u:" + hookPassword + "@example.com/")}
+	for _, v := range []any{hook, &hook, []management.Webhook{hook}, create, &create, update, &update,
+		struct{ W *management.Webhook }{&hook}} {
+		for _, verb := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%d"} {
+			out := fmt.Sprintf(verb, v)
+			assert.NotContains(t, out, hookPassword, "%s of %T", verb, v)
+			assert.NotContains(t, out, fmt.Sprintf("%x", hookPassword), "%s of %T", verb, v)
+		}
+	}
+	assert.Equal(t, `management.Webhook{ID: "h1", Name: "Hook", URL: "https://cc:xxxxx@example.com/h", UseBasicAuth: true, Username: "cc", Password: REDACTED, Enabled: true, RetryOnFailure: false, CreatedAt: 0, UpdatedAt: 0}`, hook.String())
+	assert.Equal(t, `management.CreateWebhookRequest{ID: "h1", Name: "Hook", URL: "https://example.com/h", UseBasicAuth: true, Username: "cc", Password: REDACTED, Enabled: true, RetryOnFailure: false}`, fmt.Sprint(&create))
+	assert.Equal(t, `management.UpdateWebhookRequest{Name: "Hook", URL: "https://u:xxxxx@example.com/", UseBasicAuth: nil, Username: nil, Password: REDACTED, RetryOnFailure: nil, Enabled: nil}`, fmt.Sprint(update))
+	assert.Contains(t, fmt.Sprint(management.Webhook{ID: "h2"}), `Password: ""`, "an empty password shows as empty")
+	var nilHook *management.Webhook
+	assert.Equal(t, "<nil>", fmt.Sprint(nilHook))
 }

@@ -8,11 +8,13 @@ package faketest
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -202,4 +204,83 @@ func SendRaw(t testing.TB, srv *chattest.Server, method, path, body string, head
 	resp, err := srv.HTTPClient().Do(req)
 	require.NoError(t, err)
 	return resp
+}
+
+// Attempts is a transport that counts the requests that reach it and
+// signals the end of each one, so that a test knows when a client has
+// begun to wait before its next attempt.
+type Attempts struct {
+	base  http.RoundTripper
+	n     atomic.Int32
+	ended chan struct{} // one value per attempt ended, if there is room
+}
+
+// CountAttempts returns an Attempts over base.
+func CountAttempts(base http.RoundTripper) *Attempts {
+	return &Attempts{base: base, ended: make(chan struct{}, 16)}
+}
+
+// RoundTrip sends r through the base transport, then counts it and
+// signals its end.
+func (a *Attempts) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := a.base.RoundTrip(r)
+	a.n.Add(1)
+	select {
+	case a.ended <- struct{}{}:
+	default:
+	}
+	return resp, err
+}
+
+// Count is how many attempts reached the transport.
+func (a *Attempts) Count() int { return int(a.n.Load()) }
+
+// Ended receives once for every attempt that ended.
+func (a *Attempts) Ended() <-chan struct{} { return a.ended }
+
+// Reset forgets the attempts so far.
+func (a *Attempts) Reset() {
+	a.n.Store(0)
+	for len(a.ended) > 0 {
+		<-a.ended
+	}
+}
+
+// CountedClient returns a client of srv's fullAccess key whose requests
+// go through an Attempts over srv's connections, with opts.
+func CountedClient(srv *chattest.Server, opts ...chat.Option) (*chat.Client, *Attempts) {
+	a := CountAttempts(srv.HTTPClient().Transport)
+	return srv.Client(append([]chat.Option{chat.WithHTTPClient(&http.Client{Transport: a})}, opts...)...), a
+}
+
+// RefusedClient returns a client of srv's app and key whose base address
+// is a loopback port that refuses connections (RefusingAddr), counting its
+// attempts, with opts.
+func RefusedClient(t testing.TB, srv *chattest.Server, opts ...chat.Option) (*chat.Client, *Attempts) {
+	t.Helper()
+	base := chat.NewTransport()
+	base.Proxy = nil
+	a := CountAttempts(base)
+	opts = append([]chat.Option{chat.WithBaseURL("http://" + RefusingAddr(t)), chat.WithInsecureLoopback(),
+		chat.WithHTTPClient(&http.Client{Transport: a})}, opts...)
+	c, err := chat.NewClient(srv.AppID(), srv.APIKey(), opts...)
+	require.NoError(t, err)
+	return c, a
+}
+
+// RefusingAddr returns a loopback address that refuses connections for the
+// rest of the test: a TCP socket bound to a port the system picks, which
+// never listens. Holding the port bound keeps another test's server from
+// taking it, as it could take a port that was only listened on and closed.
+func RefusingAddr(t testing.TB) string {
+	t.Helper()
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, syscall.IPPROTO_TCP)
+	require.NoError(t, err)
+	t.Cleanup(func() { syscall.Close(fd) })
+	require.NoError(t, syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}))
+	sa, err := syscall.Getsockname(fd)
+	require.NoError(t, err)
+	in4, ok := sa.(*syscall.SockaddrInet4)
+	require.True(t, ok, "bound to %T", sa)
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(in4.Port))
 }

@@ -3,9 +3,14 @@
 // every request a client sends and answers as a test says, the checks of
 // what went on the wire, and the runners of a package's cases.
 //
-// A package's tests describe their client once, as a [Harness]: how to make
-// one over a fresh [Mock], the host its requests go to and the credentials
-// each carries. Then:
+// [Chat] and [Management] each return a client over a fresh [Mock], the
+// way go-github's setup(t) returns a client and its mux:
+//
+//	client, m := wiretest.Chat(t)
+//	m.Reply(http.StatusOK, `{"data":{"uid":"alice"}}`)
+//
+// [ChatWire] and [ManagementWire] describe those clients as a [Harness].
+// Then:
 //
 //   - [Harness.Run] runs a table of [Case]: one call each, the request it
 //     must send and what it must return;
@@ -14,6 +19,12 @@
 //   - [Harness.Sent] checks one request's line, host and credentials, and
 //     [JSONBody], [NoBody] and [NoOnBehalfOf] the rest, for tests that
 //     drive the mock by hand.
+//
+// Where a test needs real connections, [NewEndlessServer] answers with a
+// body that never ends, [NewEchoServer] echoes every request in its error,
+// [NewRedirectHosts] are two hosts that redirect as a test says and record
+// what arrived, and [NewHostileServers] are the https and plain-http
+// servers of the hostile-server tests, one handler per scenario.
 package wiretest
 
 import (
@@ -108,6 +119,14 @@ func (m *Mock) Serve(h func(attempt int, req *http.Request) (*http.Response, err
 	m.mu.Unlock()
 }
 
+// Answer makes every request answer 200 with the JSON body answer makes
+// of it: a list whose pages depend on the query, for one.
+func (m *Mock) Answer(answer func(req *http.Request) string) {
+	m.Serve(func(_ int, req *http.Request) (*http.Response, error) {
+		return JSONResponse(http.StatusOK, answer(req)), nil
+	})
+}
+
 // ServePages makes every request answer 200 with the page that pages
 // holds for the value of its query parameter param ("" when it has none),
 // and 400 when pages holds none: a paged list that follows its cursor.
@@ -126,6 +145,15 @@ func (m *Mock) Requests() []Request {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return append([]Request(nil), m.reqs...)
+}
+
+// Queries returns the raw queries of the requests seen so far, in order.
+func (m *Mock) Queries() []string {
+	var out []string
+	for _, r := range m.Requests() {
+		out = append(out, r.RawQuery)
+	}
+	return out
 }
 
 // Only returns the one request seen, failing the test if there were more

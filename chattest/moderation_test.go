@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -686,4 +687,67 @@ func TestModerationMessages(t *testing.T) {
 	assert.Equal(t, 404, r.resp.StatusCode, "an unknown user without details")
 	r = do(t, srv, "POST", "/v3/moderation/messages", `{"receiver":"ext-2","receiverType":"user"}`, key(srv))
 	assert.Equal(t, 400, r.resp.StatusCode)
+}
+
+func TestModerationReasons(t *testing.T) {
+	srv, client, clk := startClocked(t)
+	ctx := t.Context()
+	mod := client.Moderation
+	srv.AddModerationReason(chat.ModerationReason{ID: "spam", Name: "Spam", Default: true})
+
+	clk.Set(t0.Add(time.Minute))
+	created, err := mod.CreateReason(ctx, &chat.CreateReasonRequest{ID: "rude", Name: "Rude", Description: "Impolite language"})
+	require.NoError(t, err)
+	assert.Equal(t, &chat.ModerationReason{ID: "rude", Name: "Rude", Description: "Impolite language",
+		CreatedAt: chat.TimestampOf(t0.Add(time.Minute)), UpdatedAt: chat.TimestampOf(t0.Add(time.Minute))}, created)
+	_, err = mod.CreateReason(ctx, &chat.CreateReasonRequest{ID: "rude", Name: "Again"})
+	ce := requireAPIError(t, err, http.StatusBadRequest, "ERR_BAD_REQUEST", chat.ErrBadRequest)
+	assert.Contains(t, ce.Details, "id")
+
+	page, err := mod.ListReasons(ctx, nil)
+	require.NoError(t, err, "string timestamps decode")
+	assert.Equal(t, []chat.ModerationReason{
+		{ID: "spam", Name: "Spam", Default: true, CreatedAt: chat.TimestampOf(t0), UpdatedAt: chat.TimestampOf(t0)},
+		*created,
+	}, page.Data)
+	assert.Equal(t, &chat.PageCount{Limit: 100, Count: 2}, page.Meta.Current)
+	assert.Nil(t, page.Meta.Next)
+	r := do(t, srv, http.MethodGet, "/v3/moderation/reasons", "", key(srv))
+	assert.Equal(t, "1700000000", r.body["data"].([]any)[0].(map[string]any)["createdAt"], "strings on the wire")
+
+	for i := range 3 {
+		_, err := mod.CreateReason(ctx, &chat.CreateReasonRequest{ID: fmt.Sprintf("r%d", i), Name: "R"})
+		require.NoError(t, err)
+	}
+	var ids []string
+	for rsn, err := range mod.AllReasons(ctx, &chat.ListReasonsOptions{CursorOptions: chat.CursorOptions{Limit: 2}}) {
+		require.NoError(t, err)
+		ids = append(ids, rsn.ID)
+	}
+	assert.Equal(t, []string{"spam", "rude", "r0", "r1", "r2"}, ids, "follows meta.next")
+
+	clk.Set(t0.Add(2 * time.Minute))
+	updated, err := mod.UpdateReason(ctx, "rude", &chat.UpdateReasonRequest{Name: "Very rude"})
+	require.NoError(t, err)
+	assert.Equal(t, "Very rude", updated.Name)
+	assert.Equal(t, "Impolite language", updated.Description)
+	assert.Equal(t, chat.TimestampOf(t0.Add(2*time.Minute)), updated.UpdatedAt)
+	got, err := mod.GetReason(ctx, "rude")
+	require.NoError(t, err)
+	assert.Equal(t, updated, got)
+
+	res, err := mod.DeleteReason(ctx, "rude")
+	require.NoError(t, err, "the answer has no data wrapper")
+	assert.True(t, res.Success)
+	assert.NotEmpty(t, res.Message)
+	for _, call := range []func() error{
+		func() error { _, err := mod.GetReason(ctx, "rude"); return err },
+		func() error {
+			_, err := mod.UpdateReason(ctx, "rude", &chat.UpdateReasonRequest{Name: "x"})
+			return err
+		},
+		func() error { _, err := mod.DeleteReason(ctx, "rude"); return err },
+	} {
+		requireAPIError(t, call(), http.StatusNotFound, "ERR_REASON_NOT_FOUND", chat.ErrNotFound)
+	}
 }

@@ -1010,3 +1010,29 @@ func ExampleServer_AddMessage() {
 	// Output:
 	// alice_user_bob 1 Almost.
 }
+
+func TestThreadCursorBySentAt(t *testing.T) {
+	clk := faketest.NewClock(t0)
+	srv, client := start(t, chattest.WithClock(clk.Now))
+	ctx := t.Context()
+	seed(srv, "alice", "bob")
+	parent, err := client.Messages.Send(ctx, toUser("bob", "parent"), chat.OnBehalfOf("alice"))
+	require.NoError(t, err)
+	var ids []string
+	for i := range 6 {
+		clk.Set(t0.Add(time.Duration(i/2) * time.Minute)) // two replies a minute
+		r, err := client.Messages.SendThread(ctx, parent.ID, "bob", toUser("alice", "r"))
+		require.NoError(t, err)
+		ids = append(ids, r.ID)
+	}
+	minute1 := chat.TimestampOf(t0.Add(time.Minute))
+
+	page, err := client.Messages.ListThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{SentAt: minute1}})
+	require.NoError(t, err)
+	assert.Equal(t, ids[2:], pageIDs(page), "a sentAt cursor alone is inclusive")
+
+	page, err = client.Messages.ListThreadMessages(ctx, parent.ID, &chat.ListThreadOptions{CursorOptions: chat.CursorOptions{SentAt: minute1, Direction: chat.DirectionBefore}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{ids[3], ids[2], ids[1], ids[0]}, pageIDs(page))
+	assert.Equal(t, &chat.Cursor{Direction: chat.DirectionBefore, ID: ids[0], SentAt: chat.TimestampOf(t0)}, page.Meta.Next)
+}
