@@ -8,13 +8,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (c *cli) apiKeysCmd() *cobra.Command {
-	cmd := groupCmd("apikeys", "List, create and delete the app's API keys", `List, create and delete the app's API keys. The key the command itself uses shows
-as REDACTED.`)
-	cmd.AddCommand(c.apiKeysListCmd(), c.apiKeysCreateCmd(), c.apiKeysDeleteCmd())
-	return cmd
-}
-
 func (c *cli) apiKeysListCmd() *cobra.Command {
 	var (
 		limit int

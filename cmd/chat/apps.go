@@ -9,12 +9,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (c *cli) appsCmd() *cobra.Command {
-	cmd := groupCmd("apps", "List, create and delete apps", "")
-	cmd.AddCommand(c.appsListCmd(), c.appsCreateCmd(), c.appsDeleteCmd())
-	return cmd
-}
-
 func (c *cli) appsListCmd() *cobra.Command {
 	var (
 		limit  int

@@ -9,12 +9,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (c *cli) groupsCmd() *cobra.Command {
-	cmd := groupCmd("groups", "List, look up, create, update and delete groups", "")
-	cmd.AddCommand(c.groupsListCmd(), c.groupsGetCmd(), c.groupsCreateCmd(), c.groupsUpdateCmd(), c.groupsDeleteCmd())
-	return cmd
-}
-
 func (c *cli) groupsListCmd() *cobra.Command {
 	var (
 		limit int

@@ -11,12 +11,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (c *cli) membersCmd() *cobra.Command {
-	cmd := groupCmd("members", "List, add, re-scope and kick the members of a group", "")
-	cmd.AddCommand(c.membersListCmd(), c.membersAddCmd(), c.membersScopeCmd(), c.membersKickCmd())
-	return cmd
-}
-
 func (c *cli) membersListCmd() *cobra.Command {
 	var (
 		limit  int

@@ -29,6 +29,11 @@ type cli struct {
 	stdout, stderr *redactor
 	getenv         func(string) string
 	errTerminal    bool // stderr is a terminal: progress bars
+	inTerminal     bool // stdin is a terminal: a destructive command asks
+
+	// net counts the attempts that failed to reach the API, for the
+	// error that ends the command.
+	net netAttempts
 
 	profile string
 	jsonOut bool
@@ -90,6 +95,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if f, ok := stderr.(*os.File); ok {
 		c.errTerminal = term.IsTerminal(int(f.Fd()))
 	}
+	if f, ok := stdin.(*os.File); ok {
+		c.inTerminal = term.IsTerminal(int(f.Fd()))
+	}
 	defer c.stdout.Flush()
 	defer c.stderr.Flush()
 
@@ -133,6 +141,9 @@ func (c *cli) report(ctx context.Context, cmd *cobra.Command, err error) int {
 		return exitUsage
 	}
 	fmt.Fprintln(c.stderr, msg)
+	if hint := c.nextStep(err); hint != "" {
+		fmt.Fprintln(c.stderr, hint)
+	}
 	return exitAPI
 }
 
@@ -179,7 +190,9 @@ func (c *cli) rootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		Args:          groupArgs,
 		RunE:          groupRun,
+		Version:       versionText(),
 	}
+	root.SetVersionTemplate("chat {{.Version}}\n")
 	root.CompletionOptions.HiddenDefaultCmd = false
 	pf := root.PersistentFlags()
 	addSettingFlags(pf, &c.flagSet)
@@ -193,14 +206,14 @@ func (c *cli) rootCmd() *cobra.Command {
 		&cobra.Group{ID: "app", Title: "An app's data (with the app's API key):"},
 		&cobra.Group{ID: "mgmt", Title: "The management API (with the management key and secret):"},
 	)
-	for _, cmd := range []*cobra.Command{c.usersCmd(), c.tokensCmd(), c.groupsCmd(), c.membersCmd(), c.messagesCmd(), c.apiKeysCmd(), c.importCmd()} {
-		cmd.GroupID = "app"
-		root.AddCommand(cmd)
-	}
-	for _, cmd := range []*cobra.Command{c.appsCmd(), c.webhooksCmd()} {
-		cmd.GroupID = "mgmt"
-		root.AddCommand(cmd)
-	}
+	tree := c.operationTree(map[string][]*cobra.Command{
+		"messages": {c.messagesListCmd()},
+		"webhooks": {c.webhooksTriggerCmd()},
+	})
+	imp := c.importCmd()
+	imp.GroupID = "app"
+	root.AddCommand(append(tree, imp)...)
+	root.AddCommand(c.apiCmd(), c.commandsCmd())
 	root.AddCommand(c.configCmd())
 	return root
 }

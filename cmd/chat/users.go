@@ -10,13 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (c *cli) usersCmd() *cobra.Command {
-	cmd := groupCmd("users", "List, look up, create, update, delete, deactivate and reactivate users", "")
-	cmd.AddCommand(c.usersListCmd(), c.usersGetCmd(), c.usersCreateCmd(), c.usersUpdateCmd(), c.usersDeleteCmd(),
-		c.usersDeactivateCmd(), c.usersReactivateCmd())
-	return cmd
-}
-
 func (c *cli) usersListCmd() *cobra.Command {
 	var (
 		limit       int
