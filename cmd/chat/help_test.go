@@ -12,9 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// commandPaths returns the path of every command a person runs, e.g.
+// commandPaths returns the path of every hand-written command, e.g.
 // ["users", "list"], the root's included (empty); cobra's completion and
-// help commands aside.
+// help commands aside, and those made from the table of operations, which
+// share one code path (TestOperationCommands runs each).
 func commandPaths(t *testing.T, leavesOnly bool) [][]string {
 	t.Helper()
 	c := &cli{stdout: newRedactor(io.Discard), stderr: newRedactor(io.Discard), getenv: os.Getenv}
@@ -24,7 +25,7 @@ func commandPaths(t *testing.T, leavesOnly bool) [][]string {
 	var paths [][]string
 	var walk func(cmd *cobra.Command, path []string)
 	walk = func(cmd *cobra.Command, path []string) {
-		if cmd.Name() == "help" || cmd.Name() == "completion" || cmd.Hidden {
+		if cmd.Name() == "help" || cmd.Name() == "completion" || cmd.Hidden || cmd.Annotations[annotGenerated] == "true" {
 			return
 		}
 		if !leavesOnly || !cmd.HasSubCommands() {

@@ -41,7 +41,8 @@ type cli struct {
 	timeout time.Duration
 	flagSet settings // the settings' flags; resolveSettings reads those given
 
-	settings *settings // the settings in force, once resolved
+	settings *settings         // the settings in force, once resolved
+	sources  map[string]string // where each setting in force comes from
 
 	// hidden names the members of the answers shown with REDACTED beside
 	// the credentials hiddenMember always hides.

@@ -64,15 +64,17 @@ func (c *cli) confirm(cmd *cobra.Command, args []string) error {
 	if yes, _ := cmd.Flags().GetBool("yes"); yes {
 		return nil
 	}
-	what := strings.TrimSpace(cmd.CommandPath() + " " + strings.Join(args, " "))
+	// The arguments are not shown: one may be a credential (an auth
+	// token, an API key).
+	what := cmd.CommandPath()
 	if !c.inTerminal {
-		return usageErrorf("%s changes data for good: refused without a terminal to confirm it; give --yes to run it", what)
+		return usageErrorf("%s deletes or takes away data: without a terminal to confirm it, it runs only with --yes; nothing was sent", what)
 	}
 	where := ""
 	if s, err := c.resolveSettings(cmd); err == nil && s.AppID != "" {
 		where = " in app " + s.AppID
 	}
-	fmt.Fprintf(c.stderr, "%s%s cannot be undone. Type yes to go on: ", what, where)
+	fmt.Fprintf(c.stderr, "%s %s%s deletes or takes away data. Type yes to go on: ", what, strings.Join(args, " "), where)
 	c.stderr.Flush()
 	line, err := bufio.NewReader(c.stdin).ReadString('\n')
 	if err != nil && !errors.Is(err, io.EOF) {
