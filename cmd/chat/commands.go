@@ -445,38 +445,53 @@ func scalarText(raw []byte) string {
 	return string(raw)
 }
 
-// pageParam returns the query parameter of an operation's page size:
-// perPage for a page-numbered list, limit for a cursor list, "" when the
-// list has no pages.
-func pageParam(op *operation) string {
-	if op.query == nil {
-		return ""
-	}
+// paging is how a list's pages are walked, as the SDK's iterators walk
+// them.
+type paging int
+
+const (
+	noPages       paging = iota // one answer holds the list
+	pageNumbers                 // perPage and page, until meta.pagination's last page
+	cursors                     // limit and the cursor of each page (affix, id, sentAt)
+	updateCursors               // limit and meta.next's updatedAt; a short page does not end it
+)
+
+// pagingOf returns how op's list is walked, and its page size parameter.
+func pagingOf(op *operation) (paging, string) {
 	t := op.query
-	for t.Kind() == reflect.Pointer {
+	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return noPages, ""
 	}
 	for i := range t.NumField() {
 		switch t.Field(i).Type {
 		case reflect.TypeFor[chat.PageOptions]():
-			return "perPage"
-		case reflect.TypeFor[chat.CursorOptions](), reflect.TypeFor[chat.UpdateCursorOptions]():
-			return "limit"
+			return pageNumbers, "perPage"
+		case reflect.TypeFor[chat.CursorOptions]():
+			return cursors, "limit"
+		case reflect.TypeFor[chat.UpdateCursorOptions]():
+			return updateCursors, "limit"
 		}
-		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("url"), ","); name == "perPage" || name == "limit" {
-			return name
+		switch name, _, _ := strings.Cut(t.Field(i).Tag.Get("url"), ","); name {
+		case "perPage":
+			return pageNumbers, name
+		case "limit":
+			return cursors, name
 		}
 	}
-	return ""
+	return noPages, ""
 }
 
 // pageMeta is what the pager reads of a list's answer.
 type pageMeta struct {
-	Data json.RawMessage `json:"data"`
 	Meta struct {
 		Pagination *chat.Pagination `json:"pagination"`
 		Next       map[string]any   `json:"next"`
+		Cursor     map[string]any   `json:"cursor"`
 	} `json:"meta"`
+	Cursor map[string]any `json:"cursor"`
 }
 
 // cursorParams are the members of a cursor that position the next page.
@@ -486,58 +501,30 @@ var cursorParams = []string{"affix", "id", "sentAt", "updatedAt", "createdAt"}
 // with --all every page, at most limit items (0: all).
 func (c *cli) showPages(cmd *cobra.Command, op *operation, req *chat.Request, q url.Values, limit int) error {
 	all, _ := cmd.Flags().GetBool("all")
-	param := pageParam(op)
+	strategy, param := pagingOf(op)
 	size := perPage(limit)
 	if param != "" {
 		q.Set(param, strconv.Itoa(size))
 	}
 	var items []json.RawMessage
-	for page := 1; ; page++ {
-		if param == "perPage" && page > 1 {
-			q.Set("page", strconv.Itoa(page))
-		}
+	seen := map[string]bool{} // the positions asked for: a list going round in circles ends
+	for {
 		req.Query = q
+		seen[q.Encode()] = true
 		var raw json.RawMessage
 		if err := c.send(cmd, op.api, req, &raw); err != nil {
 			return err
 		}
-		var pm pageMeta
-		if err := json.Unmarshal(raw, &pm); err != nil {
-			return fmt.Errorf("the API's answer is not JSON: %w", err)
-		}
 		var got []json.RawMessage
 		if err := json.Unmarshal(answerData(raw), &got); err != nil {
-			// Not a list after all: show what was answered.
-			return c.showAnswer(raw)
+			return c.showAnswer(raw) // not a list after all: what was answered
 		}
 		items = append(items, got...)
 		if limit > 0 && len(items) >= limit {
 			items = items[:limit]
 			break
 		}
-		if !all || len(got) == 0 || param == "" {
-			break
-		}
-		if p := pm.Meta.Pagination; p != nil {
-			if p.CurrentPage >= p.TotalPages || len(got) < size {
-				break
-			}
-			continue
-		}
-		moved := false
-		for _, k := range cursorParams {
-			if v, ok := pm.Meta.Next[k]; ok && v != nil && fmt.Sprint(v) != "" && fmt.Sprint(v) != "0" {
-				s := fmt.Sprint(v)
-				if f, ok := v.(float64); ok {
-					s = strconv.FormatFloat(f, 'f', -1, 64)
-				}
-				if q.Get(k) != s {
-					moved = true
-				}
-				q.Set(k, s)
-			}
-		}
-		if !moved {
+		if !all || len(got) == 0 || !nextPage(strategy, raw, q, len(got), size) || seen[q.Encode()] {
 			break
 		}
 	}
@@ -546,6 +533,59 @@ func (c *cli) showPages(cmd *cobra.Command, op *operation, req *chat.Request, q 
 		return err
 	}
 	return c.showAnswer(arr)
+}
+
+// nextPage moves q to the page after the one answered (raw, holding n
+// items of a page of size), and reports whether there is one.
+func nextPage(strategy paging, raw []byte, q url.Values, n, size int) bool {
+	var pm pageMeta
+	if json.Unmarshal(raw, &pm) != nil {
+		return false
+	}
+	switch strategy {
+	case pageNumbers:
+		p := pm.Meta.Pagination
+		if p == nil || p.CurrentPage >= p.TotalPages || n < size {
+			return false
+		}
+		q.Set("page", strconv.Itoa(p.CurrentPage+1))
+		return true
+	case cursors, updateCursors:
+		if strategy == cursors && n < size {
+			return false
+		}
+		next := pm.Meta.Next
+		if next == nil && strategy == cursors {
+			next = cmpOrMap(pm.Meta.Cursor, pm.Cursor)
+		}
+		moved := false
+		for _, k := range cursorParams {
+			v, ok := next[k]
+			if !ok || v == nil {
+				continue
+			}
+			s := fmt.Sprint(v)
+			if f, ok := v.(float64); ok {
+				s = strconv.FormatFloat(f, 'f', -1, 64)
+			}
+			if s == "" || s == "0" {
+				continue
+			}
+			if k != "affix" {
+				moved = true
+			}
+			q.Set(k, s)
+		}
+		return moved
+	}
+	return false
+}
+
+func cmpOrMap(a, b map[string]any) map[string]any {
+	if a != nil {
+		return a
+	}
+	return b
 }
 
 // commandsCmd lists the commands of the operations.
