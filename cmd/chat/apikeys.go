@@ -63,23 +63,6 @@ func (c *cli) apiKeysCreateCmd() *cobra.Command {
 	return cmd
 }
 
-func (c *cli) apiKeysDeleteCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "delete KEY",
-		Short: "Delete an API key",
-		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			client, err := c.chatClient(cmd)
-			if err != nil {
-				return err
-			}
-			return showOne(c, cmd, func(ctx context.Context) (*chat.Result, error) {
-				return client.APIKeys.Delete(ctx, args[0])
-			}, resultTable)
-		},
-	}
-}
-
 func apiKeyTable(t *table, k *chat.APIKey) {
 	t.row("apiKey", string(k.APIKey))
 	t.row("name", k.Name)

@@ -69,27 +69,6 @@ func (c *cli) appsCreateCmd() *cobra.Command {
 	return cmd
 }
 
-func (c *cli) appsDeleteCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "delete APP_ID",
-		Short: "Delete an app (the service schedules its deletion)",
-		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			mc, _, err := c.mgmtClient(cmd)
-			if err != nil {
-				return err
-			}
-			return showOne(c, cmd, func(ctx context.Context) (*management.DeleteAppResult, error) {
-				return mc.Apps.Delete(ctx, args[0])
-			}, func(t *table, r *management.DeleteAppResult) {
-				t.row("success", yesNo(r.Success))
-				t.row("scheduledToDeleteAt", when(r.ScheduledToDeleteAt))
-				t.row("message", r.Message)
-			})
-		},
-	}
-}
-
 func appTable(t *table, a *management.App) {
 	t.row("id", a.ID)
 	t.row("name", a.Name)

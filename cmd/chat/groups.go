@@ -44,23 +44,6 @@ func (c *cli) groupsListCmd() *cobra.Command {
 	return cmd
 }
 
-func (c *cli) groupsGetCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "get GUID",
-		Short: "Show a group",
-		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			client, err := c.chatClient(cmd)
-			if err != nil {
-				return err
-			}
-			return showOne(c, cmd, func(ctx context.Context) (*chat.Group, error) {
-				return client.Groups.Get(ctx, args[0])
-			}, groupTable)
-		},
-	}
-}
-
 // groupFlags are the flags of groups create and update.
 type groupFlags struct {
 	name, typ, password, icon, description, owner, metadata string
@@ -162,23 +145,6 @@ func (c *cli) groupsUpdateCmd() *cobra.Command {
 	g.add(cmd)
 	cmd.Flags().StringSliceVar(&unset, "unset", nil, "remove these fields: icon, description, metadata (repeat or separate with commas)")
 	return cmd
-}
-
-func (c *cli) groupsDeleteCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "delete GUID",
-		Short: "Delete a group",
-		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			client, err := c.chatClient(cmd)
-			if err != nil {
-				return err
-			}
-			return showOne(c, cmd, func(ctx context.Context) (*chat.Result, error) {
-				return client.Groups.Delete(ctx, args[0])
-			}, resultTable)
-		},
-	}
 }
 
 func groupTable(t *table, g *chat.Group) {

@@ -116,19 +116,3 @@ func (c *cli) membersScopeCmd() *cobra.Command {
 	}
 }
 
-func (c *cli) membersKickCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "kick GUID UID",
-		Short: "Remove a member from a group",
-		Args:  exactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			client, err := c.chatClient(cmd)
-			if err != nil {
-				return err
-			}
-			return showOne(c, cmd, func(ctx context.Context) (*chat.Result, error) {
-				return client.Members.Kick(ctx, args[0], args[1])
-			}, resultTable)
-		},
-	}
-}

@@ -53,23 +53,6 @@ func (c *cli) usersListCmd() *cobra.Command {
 	return cmd
 }
 
-func (c *cli) usersGetCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "get UID",
-		Short: "Show a user",
-		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			client, err := c.chatClient(cmd)
-			if err != nil {
-				return err
-			}
-			return showOne(c, cmd, func(ctx context.Context) (*chat.User, error) {
-				return client.Users.Get(ctx, args[0])
-			}, userTable)
-		},
-	}
-}
-
 // userFlags are the flags of users create and update.
 type userFlags struct {
 	name, avatar, link, role, statusMessage, metadata string

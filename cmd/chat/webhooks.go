@@ -79,23 +79,6 @@ func (c *cli) webhooksListCmd() *cobra.Command {
 	return cmd
 }
 
-func (c *cli) webhooksGetCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "get WEBHOOK_ID",
-		Short: "Show a webhook",
-		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			mc, app, err := c.webhookApp(cmd)
-			if err != nil {
-				return err
-			}
-			return showOne(c, cmd, func(ctx context.Context) (*management.Webhook, error) {
-				return mc.Webhooks.Get(ctx, app, args[0])
-			}, webhookTable)
-		},
-	}
-}
-
 // webhookFlags are the flags of webhooks create and update.
 type webhookFlags struct {
 	name, url, username       string
@@ -207,23 +190,6 @@ func (c *cli) webhooksUpdateCmd() *cobra.Command {
 	}
 	w.add(cmd)
 	return cmd
-}
-
-func (c *cli) webhooksDeleteCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "delete WEBHOOK_ID",
-		Short: "Delete a webhook",
-		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			mc, app, err := c.webhookApp(cmd)
-			if err != nil {
-				return err
-			}
-			return showOne(c, cmd, func(ctx context.Context) (*chat.Result, error) {
-				return mc.Webhooks.Delete(ctx, app, args[0])
-			}, resultTable)
-		},
-	}
 }
 
 func (c *cli) triggersListCmd() *cobra.Command {
