@@ -37,7 +37,8 @@ says it outright.
 
 The method is GET, or POST when fields or --input are given; -X sets it.
 Fields (-f key=value as text, -F key=value as JSON) make the JSON body, or the
-query of a GET; --input FILE sends a file's JSON as the body.`,
+query of a GET; --input FILE sends a file's JSON as the body. A DELETE asks
+first on a terminal; without one it runs only with --yes.`,
 		Example: `  chat api /users/alice
   chat api /users -f uid=alice -f name=Alice
   chat api -X PUT /users/alice -F metadata='{"plan":"pro"}'
@@ -80,6 +81,11 @@ query of a GET; --input FILE sends a file's JSON as the body.`,
 			if !validMethod(m) {
 				return usageErrorf("-X %s: give GET, POST, PUT, PATCH or DELETE", method)
 			}
+			if m == http.MethodDelete {
+				if err := c.confirm(cmd, args); err != nil {
+					return err
+				}
+			}
 			req := &chat.Request{Method: m, Path: segments, OnBehalfOf: as}
 			cmd.Annotations = map[string]string{annotMethod: m}
 			q, err := buildQuery(cmd, &fa, nil, m == http.MethodGet)
@@ -115,6 +121,7 @@ query of a GET; --input FILE sends a file's JSON as the body.`,
 	f.StringVarP(&method, "method", "X", "", "the HTTP method (default GET, or POST with fields)")
 	f.StringVar(&which, "api", "", "the API: chat, calls or management (default: told from PATH)")
 	f.StringVar(&as, "as", "", "the user the call acts as (the onBehalfOf header)")
+	f.BoolP("yes", "y", false, "send a DELETE without asking (needed without a terminal)")
 	fa.add(cmd)
 	return cmd
 }

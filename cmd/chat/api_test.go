@@ -56,6 +56,14 @@ func TestAPICommand(t *testing.T) {
 		assert.Equal(t, exitAPI, r.code)
 		assert.Contains(t, r.stderr, "ERR_UID_NOT_FOUND")
 	})
+	t.Run("a DELETE needs --yes without a terminal", func(t *testing.T) {
+		f.rec.reset()
+		r := f.run(t, []string{"api", "-X", "DELETE", "/users/carol"})
+		assert.Equal(t, exitUsage, r.code)
+		assert.Empty(t, f.rec.matching(http.MethodDelete, "/v3/users/carol"))
+		f.ok(t, "api", "-X", "DELETE", "/users/carol", "--yes")
+		assert.Len(t, f.rec.matching(http.MethodDelete, "/v3/users/carol"), 1)
+	})
 	t.Run("a bad method", func(t *testing.T) {
 		r := f.run(t, []string{"api", "-X", "BREW", "/users"})
 		assert.Equal(t, exitUsage, r.code)

@@ -271,6 +271,10 @@ func (c *cli) operationPath(cmd *cobra.Command, op *operation, args []string) ([
 			v = args[next]
 			next++
 		}
+		if v == "" || v == "." || v == ".." {
+			// The argument names the parameter, as the SDK's methods do.
+			return nil, nil, &chat.ArgumentError{Name: name, Problem: "must not be empty or a dot segment"}
+		}
 		switch name {
 		case "authToken", "apiKey", "pushToken":
 			secrets = append(secrets, chat.Secret(v))

@@ -151,7 +151,7 @@ func TestExitStatusAndErrors(t *testing.T) {
 		r := f.run(t, []string{"users", "list", "--json", "--limit", "-1"})
 		assert.Equal(t, 2, r.code)
 		assert.Empty(t, r.stdout)
-		assert.Contains(t, r.stderr, "--limit must not be negative")
+		assert.Contains(t, r.stderr, "--limit must be at least 1")
 	})
 	t.Run("unknown flag", func(t *testing.T) {
 		r := f.run(t, []string{"users", "list", "--bogus"})

@@ -88,7 +88,15 @@ func TestCompletion(t *testing.T) {
 	r = runChat(t, env, "", "__complete", "webhooks", "triggers", "add", "hook", "message_s")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "message_sent\n")
-	r = runChat(t, env, "", "completion", "bash")
+	r = runChat(t, env, "", "__complete", "webhooks", "trigger", "group_member_")
 	require.Equal(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stdout, "__start_chat")
+	assert.Contains(t, r.stdout, "group_member_joined\n")
+	r = runChat(t, env, "", "__complete", "notifications", "")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "update-settings\t", "the commands made from the table complete too")
+	for shell, marker := range map[string]string{"bash": "__start_chat", "zsh": "#compdef chat", "fish": "complete -c chat", "powershell": "Register-ArgumentCompleter"} {
+		r = runChat(t, env, "", "completion", shell)
+		require.Equal(t, 0, r.code, r.stderr)
+		assert.Contains(t, r.stdout, marker, shell)
+	}
 }

@@ -115,4 +115,3 @@ func (c *cli) membersScopeCmd() *cobra.Command {
 		},
 	}
 }
-

@@ -164,9 +164,18 @@ A new key or token is shown once, by the command that creates it; apikeys list
 and tokens list show the keys and tokens that apikeys delete and tokens delete
 revoke.
 
+Every operation of the chat, calls, management and Data Import APIs is a command
+("chat commands" lists them with their methods and paths); "chat api PATH" sends
+any request with the same credentials, retries and redaction.
+
 Output: tables for people; --json prints what the API answered (the "data" of its
-answer: one object, or one JSON array holding every item of a list) for jq and
-scripts. Errors go to standard error with the API's code.
+answer: one object, or one JSON array holding the items of a list) for jq and
+scripts. A list shows one page (--limit, 30 items by default, at most 100);
+--all walks every page. Errors go to standard error with the API's code, and
+say what to do next.
+
+A command that deletes or takes away data asks first on a terminal; without
+one it runs only with --yes.
 
 Exit status:
   0    success
