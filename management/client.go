@@ -14,6 +14,7 @@
 package management
 
 import (
+	"context"
 	"encoding/base64"
 	"fmt"
 	"io"
@@ -98,6 +99,16 @@ func NewClient(key, secret string, opts ...chat.Option) (*Client, error) {
 
 // BaseURL is the address the client sends to.
 func (c *Client) BaseURL() string { return c.c.BaseURL() }
+
+// Do sends req to the Management API with the client's key and secret and
+// decodes the JSON body of a successful answer into out (a pointer; nil
+// discards it): the whole body, e.g. {"data": ...}. It is for endpoints the
+// SDK has no method for, and goes through the same request path as every
+// method: credentials, retries, errors and scrubbing, as
+// [chat.Client.Do] does for the chat API. opts change this call only.
+func (c *Client) Do(ctx context.Context, req *chat.Request, out any, opts ...chat.RequestOption) error {
+	return c.c.Do(ctx, req, out, opts...)
+}
 
 // CloseIdleConnections closes the idle connections of the client's
 // transport. The client stays usable.

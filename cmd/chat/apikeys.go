@@ -8,13 +8,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (c *cli) apiKeysCmd() *cobra.Command {
-	cmd := groupCmd("apikeys", "List, create and delete the app's API keys", `List, create and delete the app's API keys. The key the command itself uses shows
-as REDACTED.`)
-	cmd.AddCommand(c.apiKeysListCmd(), c.apiKeysCreateCmd(), c.apiKeysDeleteCmd())
-	return cmd
-}
-
 func (c *cli) apiKeysListCmd() *cobra.Command {
 	var (
 		limit int
@@ -68,23 +61,6 @@ func (c *cli) apiKeysCreateCmd() *cobra.Command {
 	cmd.Flags().StringVar(&name, "name", "", "the key's name")
 	cmd.Flags().StringVar(&scope, "scope", string(chat.ScopeAuthOnly), "fullAccess (every operation) or authOnly (users and auth tokens)")
 	return cmd
-}
-
-func (c *cli) apiKeysDeleteCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "delete KEY",
-		Short: "Delete an API key",
-		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			client, err := c.chatClient(cmd)
-			if err != nil {
-				return err
-			}
-			return showOne(c, cmd, func(ctx context.Context) (*chat.Result, error) {
-				return client.APIKeys.Delete(ctx, args[0])
-			}, resultTable)
-		},
-	}
 }
 
 func apiKeyTable(t *table, k *chat.APIKey) {

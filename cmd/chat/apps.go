@@ -9,12 +9,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (c *cli) appsCmd() *cobra.Command {
-	cmd := groupCmd("apps", "List, create and delete apps", "")
-	cmd.AddCommand(c.appsListCmd(), c.appsCreateCmd(), c.appsDeleteCmd())
-	return cmd
-}
-
 func (c *cli) appsListCmd() *cobra.Command {
 	var (
 		limit  int
@@ -73,27 +67,6 @@ func (c *cli) appsCreateCmd() *cobra.Command {
 	cmd.Flags().StringVar(&version, "version", "", "the API version of the app (default: the service's, 3)")
 	cmd.Flags().BoolVar(&skipSample, "skip-sample-data", false, "create the app without sample users and groups")
 	return cmd
-}
-
-func (c *cli) appsDeleteCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "delete APP_ID",
-		Short: "Delete an app (the service schedules its deletion)",
-		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			mc, _, err := c.mgmtClient(cmd)
-			if err != nil {
-				return err
-			}
-			return showOne(c, cmd, func(ctx context.Context) (*management.DeleteAppResult, error) {
-				return mc.Apps.Delete(ctx, args[0])
-			}, func(t *table, r *management.DeleteAppResult) {
-				t.row("success", yesNo(r.Success))
-				t.row("scheduledToDeleteAt", when(r.ScheduledToDeleteAt))
-				t.row("message", r.Message)
-			})
-		},
-	}
 }
 
 func appTable(t *table, a *management.App) {

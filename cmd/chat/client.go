@@ -29,19 +29,19 @@ func (c *cli) clientOptions(s *settings, base string, extra ...chat.Option) ([]c
 	if s.CAFile != "" {
 		pem, err := os.ReadFile(s.CAFile)
 		if err != nil {
-			return nil, usageErrorf("the CA file: %v", err)
+			return nil, usageErrorf("the CA file (--ca-file, $CHAT_CA_FILE or ca-file in the profile): %v", err)
 		}
 		pool, err := x509.SystemCertPool()
 		if err != nil {
 			pool = x509.NewCertPool()
 		}
 		if !pool.AppendCertsFromPEM(pem) {
-			return nil, usageErrorf("the CA file %s holds no PEM certificate", s.CAFile)
+			return nil, usageErrorf("the CA file %s (--ca-file, $CHAT_CA_FILE or ca-file in the profile) holds no PEM certificate", s.CAFile)
 		}
 		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
 	}
 	opts := []chat.Option{
-		chat.WithHTTPClient(&http.Client{Transport: recordingTransport{tr}}),
+		chat.WithHTTPClient(&http.Client{Transport: recordingTransport{base: tr, net: &c.net}}),
 		chat.WithUserAgent("chat-cli/" + version() + " chat-go/" + chat.Version),
 		chat.WithTimeout(c.timeout),
 	}
@@ -141,10 +141,16 @@ const maxAnswerBytes = 64 << 20
 
 // recordingTransport gives the bodies of 2xx answers to the context's
 // answers, if any, and hands the SDK the same bytes.
-type recordingTransport struct{ base http.RoundTripper }
+type recordingTransport struct {
+	base http.RoundTripper
+	net  *netAttempts // counts the attempts that got no answer
+}
 
 func (t recordingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(r)
+	if t.net != nil {
+		t.net.record(r, err)
+	}
 	rec, _ := r.Context().Value(answersKey{}).(answers)
 	if err != nil || rec == nil || resp.StatusCode/100 != 2 {
 		return resp, err

@@ -30,7 +30,7 @@ func TestUsersListJSONIsEveryPageTheAPIAnswered(t *testing.T) {
 	seedUsers(t, f, 250)
 	f.rec.reset()
 
-	r := f.ok(t, "users", "list", "--json")
+	r := f.ok(t, "users", "list", "--json", "--all")
 
 	pages := f.rec.matching(http.MethodGet, "/v3/users")
 	require.Len(t, pages, 3, "100 users a page")
@@ -151,7 +151,7 @@ func TestExitStatusAndErrors(t *testing.T) {
 		r := f.run(t, []string{"users", "list", "--json", "--limit", "-1"})
 		assert.Equal(t, 2, r.code)
 		assert.Empty(t, r.stdout)
-		assert.Contains(t, r.stderr, "--limit must not be negative")
+		assert.Contains(t, r.stderr, "--limit must be at least 1")
 	})
 	t.Run("unknown flag", func(t *testing.T) {
 		r := f.run(t, []string{"users", "list", "--bogus"})
@@ -194,7 +194,7 @@ func TestGroupsAndMembers(t *testing.T) {
 	f.ok(t, "groups", "create", "team", "--name", "Team", "--type", "private", "--owner", "alice")
 	out := f.ok(t, "members", "add", "team", "bob", "carol", "--scope", "moderator").stdout
 	assert.Regexp(t, `(?m)^bob\s+added as moderator$`, out)
-	f.ok(t, "members", "kick", "team", "carol")
+	f.ok(t, "members", "kick", "team", "carol", "--yes")
 
 	f.rec.reset()
 	r := f.ok(t, "members", "list", "team", "--json")
@@ -218,7 +218,7 @@ func TestUsersDeactivateReactivateDelete(t *testing.T) {
 	f.ok(t, "users", "create", "alice", "--name", "Alice")
 	f.ok(t, "users", "create", "bob", "--name", "Bob")
 
-	out := f.ok(t, "users", "deactivate", "alice", "Ghost").stdout
+	out := f.ok(t, "users", "deactivate", "alice", "Ghost", "--yes").stdout
 	assert.Regexp(t, `(?m)^deactivated\s+alice$`, out)
 	assert.Regexp(t, `(?m)^already deactivated\s+-$`, out)
 	assert.Regexp(t, `(?m)^not found\s+Ghost$`, out)
@@ -227,10 +227,10 @@ func TestUsersDeactivateReactivateDelete(t *testing.T) {
 	assert.Regexp(t, `(?m)^reactivated\s+alice$`, out)
 	assert.Regexp(t, `(?m)^not deactivated\s+bob$`, out)
 
-	out = f.ok(t, "users", "delete", "bob").stdout
+	out = f.ok(t, "users", "delete", "bob", "--yes").stdout
 	assert.Regexp(t, `(?m)^success\s+yes$`, out, "a soft delete deactivates the user")
 	assert.Regexp(t, `(?m)^deactivated\s+bob$`, out)
-	out = f.ok(t, "users", "delete", "bob", "--permanent").stdout
+	out = f.ok(t, "users", "delete", "bob", "--permanent", "--yes").stdout
 	assert.Regexp(t, `(?m)^success\s+yes$`, out)
 	assert.Regexp(t, `(?m)^message\s+User bob has been deleted successfully\.$`, out)
 	assert.NotContains(t, out, "deactivated")
@@ -246,7 +246,7 @@ func TestTokensMintALogin(t *testing.T) {
 
 	list := f.ok(t, "tokens", "list", "tester").stdout
 	assert.Contains(t, list, string(tok.AuthToken), "the token is the user's to log in with: shown")
-	f.ok(t, "tokens", "delete", "tester", string(tok.AuthToken))
+	f.ok(t, "tokens", "delete", "tester", string(tok.AuthToken), "--yes")
 	assert.NotContains(t, f.ok(t, "tokens", "list", "tester").stdout, string(tok.AuthToken))
 }
 

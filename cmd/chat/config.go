@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/chatrest/chat/management"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -248,13 +249,19 @@ func (c *cli) resolveSettings(cmd *cobra.Command) (*settings, error) {
 		prof = *p
 	}
 	var out settings
+	c.sources = map[string]string{}
 	for _, st := range allSettings {
 		v := *st.field(&prof)
+		if v != "" {
+			c.sources[st.name] = fmt.Sprintf("profile %s (%s)", cmpOr(name, defaultProfile), path)
+		}
 		if e := c.getenv(st.env); e != "" {
 			v = e
+			c.sources[st.name] = "environment ($" + st.env + ")"
 		}
 		if f := cmd.Flags().Lookup(st.name); f != nil && f.Changed {
 			v = f.Value.String()
+			c.sources[st.name] = "flag (--" + st.name + ")"
 		}
 		*st.field(&out) = v
 	}
@@ -348,6 +355,48 @@ that a credential stays out of the shell's history and the process list:
 			},
 		},
 		&cobra.Command{
+			Use:   "show",
+			Short: "Show each setting in effect and where it comes from (credentials masked)",
+			Long: `Show each setting the commands would use, and where it comes from: a flag,
+the environment, the profile (and the configuration file), or the default.
+Credentials show as set or not, never their value.`,
+			Args: exactArgs(0),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				s, err := c.resolveSettings(cmd)
+				if err != nil {
+					return err
+				}
+				t := newTable(c.stdout, "SETTING", "VALUE", "SOURCE")
+				for _, st := range allSettings {
+					v, src := *st.field(s), c.sources[st.name]
+					switch {
+					case v == "" && settingDefault(st.name, s) != "":
+						v, src = settingDefault(st.name, s), "default"
+					case v == "":
+						v, src = "(not set)", ""
+					case st.secret:
+						v = "(set)"
+					}
+					t.row(st.name, v, src)
+				}
+				profile, src := c.profile, "flag (--profile)"
+				if profile == "" {
+					profile, src = c.getenv("CHAT_PROFILE"), "environment ($CHAT_PROFILE)"
+				}
+				if profile == "" {
+					profile, src = defaultProfile, "default"
+				}
+				t.row("profile", profile, src)
+				path, _ := configPath(c.getenv)
+				src = "default"
+				if c.getenv("CHAT_CONFIG") != "" {
+					src = "environment ($CHAT_CONFIG)"
+				}
+				t.row("config", path, src)
+				return t.flush()
+			},
+		},
+		&cobra.Command{
 			Use:   "path",
 			Short: "Print the configuration file's path",
 			Args:  exactArgs(0),
@@ -362,6 +411,23 @@ that a credential stays out of the shell's history and the process list:
 		},
 	)
 	return cmd
+}
+
+// settingDefault is the value a setting has when nothing sets it, "" when
+// none.
+func settingDefault(name string, s *settings) string {
+	switch name {
+	case "region":
+		return "us"
+	case "base-url":
+		if s.AppID == "" {
+			return ""
+		}
+		return "https://" + s.AppID + ".api-" + cmpOr(s.Region, "us") + ".cometchat.io/v3"
+	case "mgmt-base-url":
+		return management.DefaultBaseURL
+	}
+	return ""
 }
 
 // editProfile applies edit to the selected profile and saves the file.

@@ -9,12 +9,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (c *cli) groupsCmd() *cobra.Command {
-	cmd := groupCmd("groups", "List, look up, create, update and delete groups", "")
-	cmd.AddCommand(c.groupsListCmd(), c.groupsGetCmd(), c.groupsCreateCmd(), c.groupsUpdateCmd(), c.groupsDeleteCmd())
-	return cmd
-}
-
 func (c *cli) groupsListCmd() *cobra.Command {
 	var (
 		limit int
@@ -48,23 +42,6 @@ func (c *cli) groupsListCmd() *cobra.Command {
 	f.StringSliceVar(&types, "type", nil, "keep groups of these types: public, password, private (repeat or separate with commas)")
 	f.StringSliceVar(&opts.Tags, "tag", nil, "keep groups with one of these tags (repeat or separate with commas)")
 	return cmd
-}
-
-func (c *cli) groupsGetCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "get GUID",
-		Short: "Show a group",
-		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			client, err := c.chatClient(cmd)
-			if err != nil {
-				return err
-			}
-			return showOne(c, cmd, func(ctx context.Context) (*chat.Group, error) {
-				return client.Groups.Get(ctx, args[0])
-			}, groupTable)
-		},
-	}
 }
 
 // groupFlags are the flags of groups create and update.
@@ -168,23 +145,6 @@ func (c *cli) groupsUpdateCmd() *cobra.Command {
 	g.add(cmd)
 	cmd.Flags().StringSliceVar(&unset, "unset", nil, "remove these fields: icon, description, metadata (repeat or separate with commas)")
 	return cmd
-}
-
-func (c *cli) groupsDeleteCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "delete GUID",
-		Short: "Delete a group",
-		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			client, err := c.chatClient(cmd)
-			if err != nil {
-				return err
-			}
-			return showOne(c, cmd, func(ctx context.Context) (*chat.Result, error) {
-				return client.Groups.Delete(ctx, args[0])
-			}, resultTable)
-		},
-	}
 }
 
 func groupTable(t *table, g *chat.Group) {

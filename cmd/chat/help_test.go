@@ -12,9 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// commandPaths returns the path of every command a person runs, e.g.
+// commandPaths returns the path of every hand-written command, e.g.
 // ["users", "list"], the root's included (empty); cobra's completion and
-// help commands aside.
+// help commands aside, and those made from the table of operations, which
+// share one code path (TestOperationCommands runs each).
 func commandPaths(t *testing.T, leavesOnly bool) [][]string {
 	t.Helper()
 	c := &cli{stdout: newRedactor(io.Discard), stderr: newRedactor(io.Discard), getenv: os.Getenv}
@@ -24,7 +25,7 @@ func commandPaths(t *testing.T, leavesOnly bool) [][]string {
 	var paths [][]string
 	var walk func(cmd *cobra.Command, path []string)
 	walk = func(cmd *cobra.Command, path []string) {
-		if cmd.Name() == "help" || cmd.Name() == "completion" || cmd.Hidden {
+		if cmd.Name() == "help" || cmd.Name() == "completion" || cmd.Hidden || cmd.Annotations[annotGenerated] == "true" {
 			return
 		}
 		if !leavesOnly || !cmd.HasSubCommands() {
@@ -87,7 +88,15 @@ func TestCompletion(t *testing.T) {
 	r = runChat(t, env, "", "__complete", "webhooks", "triggers", "add", "hook", "message_s")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "message_sent\n")
-	r = runChat(t, env, "", "completion", "bash")
+	r = runChat(t, env, "", "__complete", "webhooks", "trigger", "group_member_")
 	require.Equal(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stdout, "__start_chat")
+	assert.Contains(t, r.stdout, "group_member_joined\n")
+	r = runChat(t, env, "", "__complete", "notifications", "")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "update-settings\t", "the commands made from the table complete too")
+	for shell, marker := range map[string]string{"bash": "__start_chat", "zsh": "#compdef chat", "fish": "complete -c chat", "powershell": "Register-ArgumentCompleter"} {
+		r = runChat(t, env, "", "completion", shell)
+		require.Equal(t, 0, r.code, r.stderr)
+		assert.Contains(t, r.stdout, marker, shell)
+	}
 }

@@ -11,12 +11,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (c *cli) membersCmd() *cobra.Command {
-	cmd := groupCmd("members", "List, add, re-scope and kick the members of a group", "")
-	cmd.AddCommand(c.membersListCmd(), c.membersAddCmd(), c.membersScopeCmd(), c.membersKickCmd())
-	return cmd
-}
-
 func (c *cli) membersListCmd() *cobra.Command {
 	var (
 		limit  int
@@ -118,23 +112,6 @@ func (c *cli) membersScopeCmd() *cobra.Command {
 				t.row("uid", s.UID)
 				t.row("scope", string(s.Scope))
 			})
-		},
-	}
-}
-
-func (c *cli) membersKickCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "kick GUID UID",
-		Short: "Remove a member from a group",
-		Args:  exactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			client, err := c.chatClient(cmd)
-			if err != nil {
-				return err
-			}
-			return showOne(c, cmd, func(ctx context.Context) (*chat.Result, error) {
-				return client.Members.Kick(ctx, args[0], args[1])
-			}, resultTable)
 		},
 	}
 }

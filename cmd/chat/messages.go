@@ -10,12 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (c *cli) messagesCmd() *cobra.Command {
-	cmd := groupCmd("messages", "Send messages and threaded replies on a user's behalf; list conversations and threads", "")
-	cmd.AddCommand(c.messagesSendCmd(), c.messagesListCmd(), c.messagesGetCmd())
-	return cmd
-}
-
 func (c *cli) messagesSendCmd() *cobra.Command {
 	var (
 		as, to, text, thread, metadata string

@@ -134,11 +134,6 @@ func perPage(limit int) int {
 	return 100
 }
 
-// addLimitFlag adds --limit to a list command.
-func addLimitFlag(cmd *cobra.Command, limit *int) {
-	cmd.Flags().IntVar(limit, "limit", 0, "show at most this many items (0: all, page after page)")
-}
-
 // table prints aligned columns.
 type table struct{ tw *tabwriter.Writer }
 

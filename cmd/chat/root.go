@@ -29,6 +29,11 @@ type cli struct {
 	stdout, stderr *redactor
 	getenv         func(string) string
 	errTerminal    bool // stderr is a terminal: progress bars
+	inTerminal     bool // stdin is a terminal: a destructive command asks
+
+	// net counts the attempts that failed to reach the API, for the
+	// error that ends the command.
+	net netAttempts
 
 	profile string
 	jsonOut bool
@@ -36,7 +41,8 @@ type cli struct {
 	timeout time.Duration
 	flagSet settings // the settings' flags; resolveSettings reads those given
 
-	settings *settings // the settings in force, once resolved
+	settings *settings         // the settings in force, once resolved
+	sources  map[string]string // where each setting in force comes from
 
 	// hidden names the members of the answers shown with REDACTED beside
 	// the credentials hiddenMember always hides.
@@ -90,6 +96,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if f, ok := stderr.(*os.File); ok {
 		c.errTerminal = term.IsTerminal(int(f.Fd()))
 	}
+	if f, ok := stdin.(*os.File); ok {
+		c.inTerminal = term.IsTerminal(int(f.Fd()))
+	}
 	defer c.stdout.Flush()
 	defer c.stderr.Flush()
 
@@ -133,6 +142,9 @@ func (c *cli) report(ctx context.Context, cmd *cobra.Command, err error) int {
 		return exitUsage
 	}
 	fmt.Fprintln(c.stderr, msg)
+	if hint := c.nextStep(err); hint != "" {
+		fmt.Fprintln(c.stderr, hint)
+	}
 	return exitAPI
 }
 
@@ -152,9 +164,18 @@ A new key or token is shown once, by the command that creates it; apikeys list
 and tokens list show the keys and tokens that apikeys delete and tokens delete
 revoke.
 
+Every operation of the chat, calls, management and Data Import APIs is a command
+("chat commands" lists them with their methods and paths); "chat api PATH" sends
+any request with the same credentials, retries and redaction.
+
 Output: tables for people; --json prints what the API answered (the "data" of its
-answer: one object, or one JSON array holding every item of a list) for jq and
-scripts. Errors go to standard error with the API's code.
+answer: one object, or one JSON array holding the items of a list) for jq and
+scripts. A list shows one page (--limit, 30 items by default, at most 100);
+--all walks every page. Errors go to standard error with the API's code, and
+say what to do next.
+
+A command that deletes or takes away data asks first on a terminal; without
+one it runs only with --yes.
 
 Exit status:
   0    success
@@ -179,7 +200,9 @@ func (c *cli) rootCmd() *cobra.Command {
 		SilenceUsage:  true,
 		Args:          groupArgs,
 		RunE:          groupRun,
+		Version:       versionText(),
 	}
+	root.SetVersionTemplate("chat {{.Version}}\n")
 	root.CompletionOptions.HiddenDefaultCmd = false
 	pf := root.PersistentFlags()
 	addSettingFlags(pf, &c.flagSet)
@@ -193,14 +216,14 @@ func (c *cli) rootCmd() *cobra.Command {
 		&cobra.Group{ID: "app", Title: "An app's data (with the app's API key):"},
 		&cobra.Group{ID: "mgmt", Title: "The management API (with the management key and secret):"},
 	)
-	for _, cmd := range []*cobra.Command{c.usersCmd(), c.tokensCmd(), c.groupsCmd(), c.membersCmd(), c.messagesCmd(), c.apiKeysCmd(), c.importCmd()} {
-		cmd.GroupID = "app"
-		root.AddCommand(cmd)
-	}
-	for _, cmd := range []*cobra.Command{c.appsCmd(), c.webhooksCmd()} {
-		cmd.GroupID = "mgmt"
-		root.AddCommand(cmd)
-	}
+	tree := c.operationTree(map[string][]*cobra.Command{
+		"messages": {c.messagesListCmd()},
+		"webhooks": {c.webhooksTriggerCmd()},
+	})
+	imp := c.importCmd()
+	imp.GroupID = "app"
+	root.AddCommand(append(tree, imp)...)
+	root.AddCommand(c.apiCmd(), c.commandsCmd())
 	root.AddCommand(c.configCmd())
 	return root
 }

@@ -8,13 +8,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (c *cli) tokensCmd() *cobra.Command {
-	cmd := groupCmd("tokens", "Mint, list and delete the auth tokens users log in with", "")
-	cmd.Aliases = []string{"auth-tokens"}
-	cmd.AddCommand(c.tokensCreateCmd(), c.tokensListCmd(), c.tokensDeleteCmd())
-	return cmd
-}
-
 func (c *cli) tokensCreateCmd() *cobra.Command {
 	var force bool
 	cmd := &cobra.Command{

@@ -10,13 +10,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (c *cli) usersCmd() *cobra.Command {
-	cmd := groupCmd("users", "List, look up, create, update, delete, deactivate and reactivate users", "")
-	cmd.AddCommand(c.usersListCmd(), c.usersGetCmd(), c.usersCreateCmd(), c.usersUpdateCmd(), c.usersDeleteCmd(),
-		c.usersDeactivateCmd(), c.usersReactivateCmd())
-	return cmd
-}
-
 func (c *cli) usersListCmd() *cobra.Command {
 	var (
 		limit       int
@@ -58,23 +51,6 @@ func (c *cli) usersListCmd() *cobra.Command {
 	f.StringSliceVar(&opts.Tags, "tag", nil, "keep users with one of these tags (repeat or separate with commas)")
 	f.StringVar(&deactivated, "deactivated", "exclude", "deactivated users: exclude, include or only")
 	return cmd
-}
-
-func (c *cli) usersGetCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "get UID",
-		Short: "Show a user",
-		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			client, err := c.chatClient(cmd)
-			if err != nil {
-				return err
-			}
-			return showOne(c, cmd, func(ctx context.Context) (*chat.User, error) {
-				return client.Users.Get(ctx, args[0])
-			}, userTable)
-		},
-	}
 }
 
 // userFlags are the flags of users create and update.

@@ -17,14 +17,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (c *cli) webhooksCmd() *cobra.Command {
-	cmd := groupCmd("webhooks", "Manage an app's webhooks and their triggers", `Manage the webhooks of the app --app (default: the app of the settings, $CHAT_APP_ID)
-and the triggers each subscribes to.`)
-	cmd.PersistentFlags().String("app", "", "the app whose webhooks to manage (default: the app-id setting)")
-	cmd.AddCommand(c.webhooksListCmd(), c.webhooksGetCmd(), c.webhooksCreateCmd(), c.webhooksUpdateCmd(), c.webhooksDeleteCmd(), c.triggersCmd())
-	return cmd
-}
-
 // webhookApp returns a management client and the app whose webhooks the
 // command manages.
 func (c *cli) webhookApp(cmd *cobra.Command) (*management.Client, string, error) {
@@ -85,23 +77,6 @@ func (c *cli) webhooksListCmd() *cobra.Command {
 	addLimitFlag(cmd, &limit)
 	cmd.Flags().StringVar(&search, "search", "", "keep webhooks whose name matches this text")
 	return cmd
-}
-
-func (c *cli) webhooksGetCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "get WEBHOOK_ID",
-		Short: "Show a webhook",
-		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			mc, app, err := c.webhookApp(cmd)
-			if err != nil {
-				return err
-			}
-			return showOne(c, cmd, func(ctx context.Context) (*management.Webhook, error) {
-				return mc.Webhooks.Get(ctx, app, args[0])
-			}, webhookTable)
-		},
-	}
 }
 
 // webhookFlags are the flags of webhooks create and update.
@@ -217,84 +192,69 @@ func (c *cli) webhooksUpdateCmd() *cobra.Command {
 	return cmd
 }
 
-func (c *cli) webhooksDeleteCmd() *cobra.Command {
+func (c *cli) triggersListCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "delete WEBHOOK_ID",
-		Short: "Delete a webhook",
+		Use:   "list WEBHOOK_ID",
+		Short: "List the triggers a webhook subscribes to",
 		Args:  exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			mc, app, err := c.webhookApp(cmd)
 			if err != nil {
 				return err
 			}
-			return showOne(c, cmd, func(ctx context.Context) (*chat.Result, error) {
-				return mc.Webhooks.Delete(ctx, app, args[0])
-			}, resultTable)
+			return showList(c, cmd, 0, func(ctx context.Context) iter.Seq2[*management.Trigger, error] {
+				return single(mc.Webhooks.ListTriggers(ctx, app, args[0]))
+			}, []string{"TRIGGER", "CATEGORY", "DESCRIPTION"}, func(t *management.Trigger) []string {
+				return []string{string(t.ID), t.Category, t.Description}
+			})
 		},
 	}
 }
 
-func (c *cli) triggersCmd() *cobra.Command {
-	cmd := groupCmd("triggers", "List, add and remove the triggers a webhook subscribes to", "")
-	cmd.AddCommand(
-		&cobra.Command{
-			Use:   "list WEBHOOK_ID",
-			Short: "List the triggers a webhook subscribes to",
-			Args:  exactArgs(1),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				mc, app, err := c.webhookApp(cmd)
-				if err != nil {
-					return err
-				}
-				return showList(c, cmd, 0, func(ctx context.Context) iter.Seq2[*management.Trigger, error] {
-					return single(mc.Webhooks.ListTriggers(ctx, app, args[0]))
-				}, []string{"TRIGGER", "CATEGORY", "DESCRIPTION"}, func(t *management.Trigger) []string {
-					return []string{string(t.ID), t.Category, t.Description}
-				})
-			},
-		},
-		&cobra.Command{
-			Use:               "add WEBHOOK_ID TRIGGER...",
-			Short:             "Subscribe a webhook to triggers, e.g. message_sent",
-			Args:              minArgs(2),
-			ValidArgsFunction: completeTriggers,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				mc, app, err := c.webhookApp(cmd)
-				if err != nil {
-					return err
-				}
-				return showOne(c, cmd, func(ctx context.Context) (*map[string]chat.Result, error) {
-					out, err := mc.Webhooks.AddTriggers(ctx, app, args[0], triggers(args[1:]))
-					return &out, err
-				}, func(t *table, r *map[string]chat.Result) {
-					for _, id := range slices.Sorted(maps.Keys(*r)) {
-						res := (*r)[id]
-						status := "added"
-						if !res.Success {
-							status = "failed: " + res.Message
-						}
-						t.row(id, status)
+func (c *cli) triggersAddCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:               "add WEBHOOK_ID TRIGGER...",
+		Short:             "Subscribe a webhook to triggers, e.g. message_sent",
+		Args:              minArgs(2),
+		ValidArgsFunction: completeTriggers,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			mc, app, err := c.webhookApp(cmd)
+			if err != nil {
+				return err
+			}
+			return showOne(c, cmd, func(ctx context.Context) (*map[string]chat.Result, error) {
+				out, err := mc.Webhooks.AddTriggers(ctx, app, args[0], triggers(args[1:]))
+				return &out, err
+			}, func(t *table, r *map[string]chat.Result) {
+				for _, id := range slices.Sorted(maps.Keys(*r)) {
+					res := (*r)[id]
+					status := "added"
+					if !res.Success {
+						status = "failed: " + res.Message
 					}
-				})
-			},
-		},
-		&cobra.Command{
-			Use:               "remove WEBHOOK_ID TRIGGER...",
-			Short:             "Unsubscribe a webhook from triggers",
-			Args:              minArgs(2),
-			ValidArgsFunction: completeTriggers,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				mc, app, err := c.webhookApp(cmd)
-				if err != nil {
-					return err
+					t.row(id, status)
 				}
-				return showOne(c, cmd, func(ctx context.Context) (*chat.Result, error) {
-					return mc.Webhooks.RemoveTriggers(ctx, app, args[0], triggers(args[1:]))
-				}, resultTable)
-			},
+			})
 		},
-	)
-	return cmd
+	}
+}
+
+func (c *cli) triggersRemoveCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:               "remove WEBHOOK_ID TRIGGER...",
+		Short:             "Unsubscribe a webhook from triggers",
+		Args:              minArgs(2),
+		ValidArgsFunction: completeTriggers,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			mc, app, err := c.webhookApp(cmd)
+			if err != nil {
+				return err
+			}
+			return showOne(c, cmd, func(ctx context.Context) (*chat.Result, error) {
+				return mc.Webhooks.RemoveTriggers(ctx, app, args[0], triggers(args[1:]))
+			}, resultTable)
+		},
+	}
 }
 
 func triggers(ids []string) []webhook.Trigger {

@@ -1,0 +1,436 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/chatrest/chat"
+	"github.com/spf13/cobra"
+)
+
+// api is the API an operation belongs to, which says where it is sent and
+// with which credentials.
+type api int
+
+const (
+	apiChat   api = iota // the app's chat API, with its API key
+	apiCalls             // the app's calls API, with the same key
+	apiMgmt              // the management API, with the management key and secret
+	apiImport            // the Data Import API: the chat API's address and key
+)
+
+func (a api) String() string {
+	return [...]string{"chat", "calls", "management", "data import"}[a]
+}
+
+// onBehalfOf is an operation's rule for the onBehalfOf header: the user
+// the call acts as (--as).
+type onBehalfOf int
+
+const (
+	oboNone onBehalfOf = iota
+	oboOptional
+	oboRequired
+)
+
+// operation is the definition of one operation of an API, and of the
+// command that calls it.
+type operation struct {
+	words  string // the command, e.g. "users list"
+	api    api
+	method string
+	path   string // as the reference writes it, parameters in braces
+	obo    onBehalfOf
+	// body and query are the SDK's request and options types: each of
+	// their fields of a simple kind (text, number, yes/no, list of text)
+	// is a flag; other fields are given with -f, -F or --input.
+	body, query reflect.Type
+	// queryArgs are query parameters every call needs, each a flag.
+	queryArgs   []string
+	list        bool // the answer is a list: one page unless --all
+	destructive bool // asks on a terminal, and needs --yes without one
+	short       string
+	// custom builds the command by hand, where a workflow adds something
+	// to the call (checks, a table made for people, several calls).
+	custom func(*cli) *cobra.Command
+}
+
+// params returns the names of the path's parameters, in order.
+func (op *operation) params() []string {
+	var names []string
+	for _, seg := range strings.Split(strings.Trim(op.path, "/"), "/") {
+		if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+			names = append(names, seg[1:len(seg)-1])
+		}
+	}
+	return names
+}
+
+// appFromFlag reports whether the operation takes the {appId} of its path
+// from --app (the app-id setting by default) rather than an argument: the
+// management API's operations on an app's parts, but not those of the apps
+// themselves.
+func (op *operation) appFromFlag() bool {
+	return op.api == apiMgmt && !strings.HasPrefix(op.words, "apps ") && slices.Contains(op.params(), "appId")
+}
+
+// argParams are the path parameters given as arguments.
+func (op *operation) argParams() []string {
+	var out []string
+	for _, p := range op.params() {
+		if p == "appId" && op.appFromFlag() {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// argName shows a parameter as an argument: conversationId as
+// CONVERSATION_ID.
+func argName(param string) string {
+	var b strings.Builder
+	for i, r := range param {
+		if unicode.IsUpper(r) && i > 0 {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToUpper(r))
+	}
+	return b.String()
+}
+
+// flagName shows a JSON member or query parameter as a flag:
+// statusMessage as status-message.
+func flagName(key string) string {
+	var b strings.Builder
+	for i, r := range key {
+		switch {
+		case r == '_':
+			b.WriteByte('-')
+		case unicode.IsUpper(r) && i > 0:
+			b.WriteByte('-')
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// reservedFlags are flag names an operation's fields cannot take: the
+// command's own. A field named so is given with -f instead.
+var reservedFlags = []string{
+	"app-id", "region", "api-key", "base-url", "ca-file", "mgmt-key", "mgmt-secret", "mgmt-base-url",
+	"profile", "json", "debug", "timeout", "help", "version",
+	"as", "input", "field", "raw-field", "limit", "all", "yes", "app",
+}
+
+// fieldFlag is a flag made from a field of a request or options type.
+type fieldFlag struct {
+	flag  string
+	key   string // the JSON member, or the query parameter
+	kind  reflect.Kind
+	comma bool // a query list sent as a,b
+}
+
+// pagingTypes are the options the pager sets itself.
+var pagingTypes = []reflect.Type{
+	reflect.TypeFor[chat.PageOptions](), reflect.TypeFor[chat.CursorOptions](), reflect.TypeFor[chat.UpdateCursorOptions](),
+}
+
+// fieldFlags returns the flags of t's fields with tag (json or url) of a
+// simple kind. Credentials ([chat.Secret]) are no flag: a flag shows in
+// the process list.
+func fieldFlags(t reflect.Type, tag string) []fieldFlag {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	var out []fieldFlag
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Anonymous {
+			if !slices.Contains(pagingTypes, f.Type) {
+				out = append(out, fieldFlags(f.Type, tag)...)
+			}
+			continue
+		}
+		if !f.IsExported() {
+			continue
+		}
+		name, opts, _ := strings.Cut(f.Tag.Get(tag), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if ft == reflect.TypeFor[chat.Secret]() {
+			continue
+		}
+		kind := ft.Kind()
+		switch kind {
+		case reflect.String, reflect.Bool:
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			kind = reflect.Int64
+		case reflect.Slice:
+			if ft.Elem().Kind() != reflect.String || ft.Elem() == reflect.TypeFor[chat.Secret]() {
+				continue
+			}
+		default:
+			continue
+		}
+		fl := flagName(name)
+		if slices.Contains(reservedFlags, fl) {
+			continue
+		}
+		out = append(out, fieldFlag{flag: fl, key: name, kind: kind, comma: strings.Contains(opts, "comma")})
+	}
+	return out
+}
+
+// addFieldFlag adds ff's flag to cmd.
+func addFieldFlag(cmd *cobra.Command, ff fieldFlag, usage string) {
+	f := cmd.Flags()
+	if f.Lookup(ff.flag) != nil {
+		return
+	}
+	switch ff.kind {
+	case reflect.String:
+		f.String(ff.flag, "", usage)
+	case reflect.Bool:
+		f.Bool(ff.flag, false, usage)
+	case reflect.Int64:
+		f.Int64(ff.flag, 0, usage)
+	case reflect.Slice:
+		f.StringSlice(ff.flag, nil, usage+" (repeat or separate with commas)")
+	}
+}
+
+// flagValue returns the value given to ff's flag, and whether it was
+// given.
+func flagValue(cmd *cobra.Command, ff fieldFlag) (any, bool) {
+	f := cmd.Flags()
+	if !f.Changed(ff.flag) {
+		return nil, false
+	}
+	switch ff.kind {
+	case reflect.Bool:
+		v, _ := f.GetBool(ff.flag)
+		return v, true
+	case reflect.Int64:
+		v, _ := f.GetInt64(ff.flag)
+		return v, true
+	case reflect.Slice:
+		v, _ := f.GetStringSlice(ff.flag)
+		return v, true
+	}
+	v, _ := f.GetString(ff.flag)
+	return v, true
+}
+
+// queryText is a flag's value as a query parameter.
+func queryText(v any, comma bool) []string {
+	switch x := v.(type) {
+	case []string:
+		if comma {
+			return []string{strings.Join(x, ",")}
+		}
+		return x
+	case bool:
+		return []string{strconv.FormatBool(x)}
+	case int64:
+		return []string{strconv.FormatInt(x, 10)}
+	}
+	return []string{fmt.Sprint(v)}
+}
+
+// fieldArgs are the -f and -F fields of a command.
+type fieldArgs struct {
+	strs, raws []string
+	input      string
+}
+
+func (fa *fieldArgs) add(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringArrayVarP(&fa.strs, "field", "f", nil, "a field key=value, the value as text (repeatable; a.b=v nests, k[]=v appends)")
+	f.StringArrayVarP(&fa.raws, "raw-field", "F", nil, "a field key=value, the value as JSON when it is (numbers, true, null, {...}, [...]), else text")
+	f.StringVar(&fa.input, "input", "", "a file holding the JSON body to send (- for standard input); flags and fields go on top of its members")
+}
+
+// given reports whether a field was given.
+func (fa *fieldArgs) given() bool { return len(fa.strs)+len(fa.raws) > 0 || fa.input != "" }
+
+// maxInputBytes caps a body read with --input.
+const maxInputBytes = 32 << 20
+
+// body returns the JSON body of --input, or nil.
+func (fa *fieldArgs) inputBody(stdin io.Reader) (any, error) {
+	if fa.input == "" {
+		return nil, nil
+	}
+	var r io.Reader = stdin
+	if fa.input != "-" {
+		f, err := os.Open(fa.input)
+		if err != nil {
+			return nil, usageErrorf("--input: %v", err)
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, maxInputBytes+1))
+	if err != nil {
+		return nil, usageErrorf("--input: %v", err)
+	}
+	if len(b) > maxInputBytes {
+		return nil, usageErrorf("--input: more than %d MiB", maxInputBytes>>20)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, usageErrorf("--input %s is not JSON: %v", fa.input, err)
+	}
+	return v, nil
+}
+
+// fields returns the -f and -F fields, in order, as key and value.
+func (fa *fieldArgs) fields() ([][2]any, error) {
+	var out [][2]any
+	for _, s := range fa.strs {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok || k == "" {
+			return nil, usageErrorf("-f %q: give key=value", s)
+		}
+		out = append(out, [2]any{k, v})
+	}
+	for _, s := range fa.raws {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok || k == "" {
+			return nil, usageErrorf("-F %q: give key=value", s)
+		}
+		dec := json.NewDecoder(strings.NewReader(v))
+		dec.UseNumber()
+		var x any
+		if dec.Decode(&x) == nil && !dec.More() {
+			out = append(out, [2]any{k, x})
+		} else {
+			out = append(out, [2]any{k, v})
+		}
+	}
+	return out, nil
+}
+
+// setField sets key (a.b nests; k[] appends) in m to v.
+func setField(m map[string]any, key string, v any) error {
+	parts := strings.Split(key, ".")
+	for _, p := range parts[:len(parts)-1] {
+		next, ok := m[p].(map[string]any)
+		if !ok {
+			if _, taken := m[p]; taken {
+				return usageErrorf("field %q: %q is not an object", key, p)
+			}
+			next = map[string]any{}
+			m[p] = next
+		}
+		m = next
+	}
+	last := parts[len(parts)-1]
+	if name, ok := strings.CutSuffix(last, "[]"); ok {
+		arr, _ := m[name].([]any)
+		m[name] = append(arr, v)
+		return nil
+	}
+	m[last] = v
+	return nil
+}
+
+// buildBody merges --input, the flags and the fields into a body, nil when
+// none was given.
+func buildBody(cmd *cobra.Command, stdin io.Reader, fa *fieldArgs, flags []fieldFlag) (any, error) {
+	in, err := fa.inputBody(stdin)
+	if err != nil {
+		return nil, err
+	}
+	fields, err := fa.fields()
+	if err != nil {
+		return nil, err
+	}
+	var given []fieldFlag
+	for _, ff := range flags {
+		if cmd.Flags().Changed(ff.flag) {
+			given = append(given, ff)
+		}
+	}
+	if in != nil && len(fields) == 0 && len(given) == 0 {
+		return in, nil
+	}
+	m, ok := in.(map[string]any)
+	switch {
+	case in == nil && len(fields) == 0 && len(given) == 0:
+		return nil, nil
+	case in != nil && !ok:
+		return nil, usageErrorf("--input: flags and fields go into a JSON object; %s holds another JSON value", fa.input)
+	case m == nil:
+		m = map[string]any{}
+	}
+	for _, ff := range given {
+		v, _ := flagValue(cmd, ff)
+		m[ff.key] = v
+	}
+	for _, kv := range fields {
+		if err := setField(m, kv[0].(string), kv[1]); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// buildQuery returns the query of the flags of the operation's query
+// fields and the -f and -F fields (of a GET).
+func buildQuery(cmd *cobra.Command, fa *fieldArgs, flags []fieldFlag, withFields bool) (url.Values, error) {
+	q := url.Values{}
+	for _, ff := range flags {
+		if v, ok := flagValue(cmd, ff); ok {
+			q[ff.key] = append(q[ff.key], queryText(v, ff.comma)...)
+		}
+	}
+	if !withFields {
+		return q, nil
+	}
+	if fa.input != "" {
+		return nil, usageErrorf("--input: a %s request sends no body; give its query with -f key=value", cmd.Annotations[annotMethod])
+	}
+	fields, err := fa.fields()
+	if err != nil {
+		return nil, err
+	}
+	for _, kv := range fields {
+		var s string
+		switch v := kv[1].(type) {
+		case string:
+			s = v
+		case json.Number:
+			s = v.String()
+		default:
+			b, _ := json.Marshal(v)
+			s = string(b)
+		}
+		k := strings.TrimSuffix(kv[0].(string), "[]")
+		q[k] = append(q[k], s)
+	}
+	return q, nil
+}
