@@ -66,18 +66,18 @@ type banRec struct {
 // groupRoutes are the routes of groups, group members and banned users.
 func groupRoutes() []route {
 	return []route{
-		{pattern: "POST /v3/groups", obo: oboOptional, handle: (*state).createGroup},
-		{pattern: "GET /v3/groups", obo: oboOptional, handle: (*state).listGroups},
-		{pattern: "GET /v3/groups/{guid}", obo: oboOptional, handle: (*state).getGroup},
-		{pattern: "PUT /v3/groups/{guid}", obo: oboOptional, handle: (*state).updateGroup},
-		{pattern: "DELETE /v3/groups/{guid}", obo: oboOptional, handle: (*state).deleteGroup},
-		{pattern: "POST /v3/groups/{guid}/members", obo: oboOptional, handle: (*state).addMembers},
-		{pattern: "GET /v3/groups/{guid}/members", handle: (*state).listMembers},
-		{pattern: "PUT /v3/groups/{guid}/members/{uid}", obo: oboOptional, handle: (*state).changeScope},
-		{pattern: "DELETE /v3/groups/{guid}/members/{uid}", obo: oboOptional, handle: (*state).kickMember},
-		{pattern: "POST /v3/groups/{guid}/bannedusers/{uid}", obo: oboOptional, handle: (*state).banUser},
-		{pattern: "DELETE /v3/groups/{guid}/bannedusers/{uid}", obo: oboOptional, handle: (*state).unbanUser},
-		{pattern: "GET /v3/groups/{guid}/bannedusers", handle: (*state).listBanned},
+		{pattern: "POST /v3/groups", obo: oboOptional, reach: noData, handle: (*state).createGroup},
+		{pattern: "GET /v3/groups", obo: oboOptional, reach: listed, handle: (*state).listGroups},
+		{pattern: "GET /v3/groups/{guid}", obo: oboOptional, reach: onGroup(needSee), handle: (*state).getGroup},
+		{pattern: "PUT /v3/groups/{guid}", obo: oboOptional, reach: onGroup(needSee), handle: (*state).updateGroup},
+		{pattern: "DELETE /v3/groups/{guid}", obo: oboOptional, reach: onGroup(needSee), handle: (*state).deleteGroup},
+		{pattern: "POST /v3/groups/{guid}/members", obo: oboOptional, reach: onGroup(needSee), handle: (*state).addMembers},
+		{pattern: "GET /v3/groups/{guid}/members", reach: onGroup(needMembers), handle: (*state).listMembers},
+		{pattern: "PUT /v3/groups/{guid}/members/{uid}", obo: oboOptional, reach: onGroup(needSee), handle: (*state).changeScope},
+		{pattern: "DELETE /v3/groups/{guid}/members/{uid}", obo: oboOptional, reach: onGroup(needSee), handle: (*state).kickMember},
+		{pattern: "POST /v3/groups/{guid}/bannedusers/{uid}", obo: oboOptional, reach: onGroup(needSee), handle: (*state).banUser},
+		{pattern: "DELETE /v3/groups/{guid}/bannedusers/{uid}", obo: oboOptional, reach: onGroup(needSee), handle: (*state).unbanUser},
+		{pattern: "GET /v3/groups/{guid}/bannedusers", reach: onGroup(needMembers), handle: (*state).listBanned},
 	}
 }
 
