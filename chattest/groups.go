@@ -569,6 +569,6 @@ func (st *state) deleteGroup(c *call) (any, error) {
 		return nil, err
 	}
 	st.emitGroup("group_deleted", g)
-	st.dropGroup(g)
+	st.removeGroup(g) // lifecycle.go
 	return data(chat.Result{Success: true, Message: fmt.Sprintf("Group %s has been deleted successfully.", g.g.GUID)}), nil
 }

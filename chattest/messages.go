@@ -617,7 +617,7 @@ func (st *state) deleteMessage(c *call) (any, error) {
 	st.messageChanged(m)
 	action := st.emitMessageAction(c, m, chat.ActionDeleted, actingUID(c))
 	if b.Permanent {
-		st.removeRecs(func(r *msgRec) bool { return r == m })
+		st.removeMessage(m) // lifecycle.go
 	}
 	return data(action.view(c.onBehalfOf, true)), nil
 }

@@ -295,8 +295,7 @@ func (st *state) deleteUser(c *call) (any, error) {
 		return nil, errUIDNotFound(uid)
 	}
 	if b.Permanent {
-		st.dropUser(u)
-		st.removeMessagesOf(uid)
+		st.removeUser(u)     // lifecycle.go
 		st.closeRevoked(uid) // access.go
 		return data(chat.Result{Success: true, Message: fmt.Sprintf("User %s has been deleted successfully.", uid)}), nil
 	}
