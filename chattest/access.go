@@ -12,8 +12,9 @@ import (
 
 // Who sees what. A user's credentials (an auth token on the client API, or
 // the onBehalfOf header on the server API) reach only what the predicates
-// below allow; every handler that acts for a user asks them before it
-// shows or touches a message, a group or a group's conversation. What a
+// below allow. The access policy (policy.go) decides with them, for every
+// route and websocket frame, before its handler runs; the lists filter
+// what they show with them. What a
 // user may not see is answered as what does not exist (the operation's own
 // 404), so that its existence does not leak; what a user sees but may not
 // do keeps the operation's own code (ERR_GROUP_NOT_JOINED, ERR_NOT_A_MEMBER,
