@@ -316,12 +316,12 @@ func userConv(h func(*state, *call, convTarget) (any, error)) func(*state, *call
 }
 
 // groupConv resolves the onBehalfOf user's conversation in the path's
-// {guid} before calling h; the user must see the group (access.go) and be
-// a member.
+// {guid} before calling h; the group must exist and the user be a member
+// (the access policy, policy.go, decided that they reach it).
 func groupConv(h func(*state, *call, convTarget) (any, error)) func(*state, *call) (any, error) {
 	return func(st *state, c *call) (any, error) {
 		guid := strings.ToLower(c.r.PathValue("guid"))
-		if _, err := st.groupFor(c.onBehalfOf, guid); err != nil {
+		if _, err := st.groupFor(appSystem, guid); err != nil { // the access policy decided who reaches it: policy.go
 			return nil, err
 		}
 		t := convTarget{owner: c.onBehalfOf, id: "group_" + guid, typ: chat.ConversationGroup}
