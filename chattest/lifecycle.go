@@ -29,7 +29,8 @@ import (
 //     its scopes' permissions and the mutes of it.
 //   - A message (DELETE /v3/messages/{id} with permanent): the message and
 //     its thread, what hangs on them (reactions, receipts, pins, saves,
-//     interactions, subscriptions, flags), and the copies of its content
+//     interactions, subscriptions, flags, their moderation reviews and
+//     notification log entries), and the copies of its content
 //     elsewhere: the quotes of it, and the message that the "edited" and
 //     "deleted" action messages about it show (entities.on keeps its ids,
 //     sender, receiver and times, not its data). A conversation's
@@ -83,6 +84,7 @@ func (st *state) removeUser(u *userRec) {
 	})
 	st.scrubUserEntities(uid)
 	st.reindexConversations()
+	st.forgetRemovedMessages()
 }
 
 // peerOf returns the other user of the one-on-one conversation id, when
@@ -176,6 +178,7 @@ func (st *state) removeGroup(g *groupRec) {
 	st.forgetNotifications("", func(mc chat.MutedConversation) bool {
 		return mc.Type == chat.MutedConversationType(chat.ReceiverGroup) && mc.ID == guid
 	})
+	st.forgetRemovedMessages()
 }
 
 // removeMessage removes m for good, with its thread and everything that
@@ -202,6 +205,26 @@ func (st *state) removeMessage(m *msgRec) {
 		}
 	}
 	st.reindexConversations()
+	st.forgetRemovedMessages()
+}
+
+// forgetRemovedMessages drops what the moderation review and the
+// notification logs keep of the messages no longer stored.
+func (st *state) forgetRemovedMessages() {
+	st.blocked = slices.DeleteFunc(st.blocked, func(b *blockedRec) bool { return !st.live(b.msg) })
+	for id, r := range st.reviewed {
+		if !st.live(r.msg) {
+			delete(st.reviewed, id)
+		}
+	}
+	for id := range st.flagReviewed {
+		if st.msgByID[id] == nil {
+			delete(st.flagReviewed, id)
+		}
+	}
+	st.notif.logs = slices.DeleteFunc(st.notif.logs, func(l *notifLogRec) bool {
+		return l.l.MessageID != 0 && st.msgByID[l.l.MessageID] == nil
+	})
 }
 
 // removedMessage is what is left of a message removed for good where
