@@ -222,6 +222,12 @@ func TestPolicyNoRouteGivesOthersData(t *testing.T) {
 				if refused(rt.reach.kind) && a.status < 400 {
 					t.Errorf("%s: %d %s", what, a.status, a.body)
 				}
+				if method == http.MethodGet { // the unread counts the message lists answer
+					a := w.do(t, rt.auth == authClient, actor, method, path+"?unread=1&count=1", "")
+					if strings.Contains(a.body, `"entityId":"priv"`) {
+						t.Errorf("%s with unread counts: %s", what, a.body)
+					}
+				}
 			}
 		}
 	}
