@@ -75,8 +75,8 @@ var policySecrets = []string{"PRIVATE-NAME-Q", "PRIVATE-TEXT-Q", "PRIVATE-REPLY-
 
 var policyActors = []string{"mallory", "leaver", "kicked", "banned", "recycled", "dave"}
 
-func newPolicyWorld(t *testing.T) *policyWorld {
-	srv := NewServer()
+func newPolicyWorld(t *testing.T, opts ...Option) *policyWorld {
+	srv := NewServer(opts...)
 	t.Cleanup(srv.Close)
 	w := &policyWorld{srv: srv, c: srv.Client(), tokens: map[string]string{}}
 	ctx := t.Context()
@@ -263,5 +263,82 @@ func TestPolicyBlockedUserChangesNothing(t *testing.T) {
 	m, _ := w.srv.Message(w.daveMsg)
 	if m.Data.Text != "dave's hello" || len(m.Data.Reactions) != 0 || m.ReplyCount != 0 {
 		t.Errorf("dave's message changed: %+v", m)
+	}
+}
+
+// No kind of frame a client sends reaches a private group (or, from a
+// blocked user, the blocker) for the outsider, the former members, the
+// recycled uid and the blocked user: alice, a member, hears nothing from
+// them; she hears bob, a member.
+func TestPolicyNoFrameReachesOthers(t *testing.T) {
+	tr := newMemTransport()
+	w := newPolicyWorld(t, WithRealtime(tr))
+	ctx := t.Context()
+	for _, uid := range []string{"alice", "bob"} {
+		tok, err := w.c.AuthTokens.Create(ctx, uid, &chat.CreateAuthTokenRequest{Force: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.tokens[uid] = string(tok.AuthToken)
+	}
+	login := func(uid string) *memSocket {
+		a := w.do(t, true, uid, http.MethodPut, "/v3.0/me", `{"platform":"WEB"}`)
+		var me struct {
+			Data struct {
+				JWT string `json:"jwt"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(a.body), &me); err != nil || me.Data.JWT == "" {
+			t.Fatalf("login of %s: %d %s", uid, a.status, a.body)
+		}
+		s := tr.Open(t, w.srv)
+		s.Write(t, map[string]any{"appId": w.srv.AppID(), "type": frameAuth, "sender": uid, "deviceId": "device-" + uid,
+			"body": map[string]any{"auth": me.Data.JWT, "deviceId": "device-" + uid}})
+		if f := s.Next(t); f["type"] != frameAuth {
+			t.Fatalf("the answer to %s's auth frame: %v", uid, f)
+		}
+		return s
+	}
+	// A frame of each kind a user sends to receiver, beyond the auth frame
+	// login sends.
+	examples := map[string]func(uid, receiver, receiverType string) map[string]any{
+		framePing: func(string, string, string) map[string]any { return map[string]any{"action": framePing} },
+		frameTyping: func(uid, receiver, receiverType string) map[string]any {
+			return map[string]any{"appId": w.srv.AppID(), "type": frameTyping, "receiver": receiver, "receiverType": receiverType,
+				"sender": uid, "deviceId": "device-" + uid, "body": map[string]any{"action": "started"}}
+		},
+		frameReceipts: func(uid, receiver, receiverType string) map[string]any {
+			id := w.privMsg
+			if receiverType == "user" {
+				id = w.daveMsg
+			}
+			return map[string]any{"appId": w.srv.AppID(), "type": frameReceipts, "receiver": receiver, "receiverType": receiverType,
+				"sender": uid, "deviceId": "device-" + uid, "body": map[string]any{"action": "read", "messageId": id}}
+		},
+	}
+	for kind := range frameKinds {
+		if _, ok := examples[kind]; !ok && kind != frameAuth {
+			t.Errorf("frame kind %s: no example frame in this test", kind)
+		}
+	}
+	alice := login("alice")
+	for _, actor := range policyActors {
+		s := login(actor)
+		for _, ex := range examples {
+			s.Write(t, ex(actor, "priv", "group"))
+			if actor == "dave" {
+				s.Write(t, ex(actor, "alice", "user"))
+			}
+		}
+	}
+	login("bob").Write(t, examples[frameTyping]("bob", "priv", "group"))
+	for {
+		f := alice.Next(t)
+		if f["type"] == frameTyping || f["type"] == frameReceipts {
+			if f["sender"] != "bob" {
+				t.Errorf("alice heard %v", f)
+			}
+			break
+		}
 	}
 }
