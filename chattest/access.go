@@ -12,8 +12,9 @@ import (
 
 // Who sees what. A user's credentials (an auth token on the client API, or
 // the onBehalfOf header on the server API) reach only what the predicates
-// below allow; every handler that acts for a user asks them before it
-// shows or touches a message, a group or a group's conversation. What a
+// below allow. The access policy (policy.go) decides with them, for every
+// route and websocket frame, before its handler runs; the lists filter
+// what they show with them. What a
 // user may not see is answered as what does not exist (the operation's own
 // 404), so that its existence does not leak; what a user sees but may not
 // do keeps the operation's own code (ERR_GROUP_NOT_JOINED, ERR_NOT_A_MEMBER,
@@ -103,17 +104,18 @@ func (st *state) messageFor(uid, id string, notFound func(string) *apiError) (*m
 	return m, nil
 }
 
-// visibleMessage returns the message id for the acting user of c, or
-// ERR_MSG_NOT_FOUND: the answer of get, edit, delete, threads, reactions
-// and thread subscriptions.
+// visibleMessage returns the message id of c's path, or ERR_MSG_NOT_FOUND
+// when there is none: the answer of get, edit, delete, threads, reactions
+// and thread subscriptions. Whether the acting user may reach it is the
+// access policy's to decide (policy.go), before the handler runs.
 func (st *state) visibleMessage(c *call, id string) (*msgRec, error) {
-	return st.messageFor(c.onBehalfOf, id, errMsgNotFound)
+	return st.messageFor(appSystem, id, errMsgNotFound)
 }
 
 // visibleMessageID is visibleMessage answering ERR_MESSAGE_ID_NOT_FOUND:
 // the answer of pins, saves, interactions and flags.
 func (st *state) visibleMessageID(c *call, id string) (*msgRec, error) {
-	return st.messageFor(c.onBehalfOf, id, errMessageIDNotFound)
+	return st.messageFor(appSystem, id, errMessageIDNotFound)
 }
 
 // groupFor returns the group guid when uid may see it, or
@@ -165,15 +167,6 @@ func (st *state) wouldOwn(uid, id string) bool {
 		return member
 	}
 	return strings.HasPrefix(id, uid+"_user_") || strings.HasSuffix(id, "_user_"+uid)
-}
-
-// checkListMembers checks that the acting user of c may list g's members
-// or banned users: ERR_GROUP_NOT_JOINED otherwise.
-func (st *state) checkListMembers(c *call, g *groupRec) error {
-	if !st.canListMembers(c.onBehalfOf, g) {
-		return errGroupNotJoined(g.g.GUID, c.onBehalfOf)
-	}
-	return nil
 }
 
 // groupOwner is the owner of a group created in c whose body named asked:

@@ -36,11 +36,11 @@ func (a *agentsState) init() {}
 
 func aiAgentRoutes() []route {
 	return []route{
-		{pattern: "POST /v3/ai-agents/agent-builder/agents", handle: (*state).createAgent},
-		{pattern: "GET /v3/ai-agents/agent-builder/agents", handle: (*state).listAgents},
-		{pattern: "POST /v3/ai-agents/agents", handle: (*state).createBYOAgent},
-		{pattern: "GET /v3/ai-agents/agents", handle: (*state).listBYOAgents},
-		{pattern: "POST /v3/ai-agents/agents/test", handle: (*state).testBYOAgent},
+		{pattern: "POST /v3/ai-agents/agent-builder/agents", reach: appOnly, handle: (*state).createAgent},
+		{pattern: "GET /v3/ai-agents/agent-builder/agents", reach: appOnly, handle: (*state).listAgents},
+		{pattern: "POST /v3/ai-agents/agents", reach: appOnly, handle: (*state).createBYOAgent},
+		{pattern: "GET /v3/ai-agents/agents", reach: appOnly, handle: (*state).listBYOAgents},
+		{pattern: "POST /v3/ai-agents/agents/test", reach: appOnly, handle: (*state).testBYOAgent},
 	}
 }
 

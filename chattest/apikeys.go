@@ -23,11 +23,11 @@ type apiKeyRec struct {
 
 func apiKeyRoutes() []route {
 	return []route{
-		{pattern: "POST /v3/apikeys", handle: (*state).createAPIKey},
-		{pattern: "GET /v3/apikeys", handle: (*state).listAPIKeys},
-		{pattern: "GET /v3/apikeys/{apiKey}", handle: (*state).getAPIKey},
-		{pattern: "PUT /v3/apikeys/{apiKey}", handle: (*state).updateAPIKey},
-		{pattern: "DELETE /v3/apikeys/{apiKey}", handle: (*state).deleteAPIKey},
+		{pattern: "POST /v3/apikeys", reach: appOnly, handle: (*state).createAPIKey},
+		{pattern: "GET /v3/apikeys", reach: appOnly, handle: (*state).listAPIKeys},
+		{pattern: "GET /v3/apikeys/{apiKey}", reach: appOnly, handle: (*state).getAPIKey},
+		{pattern: "PUT /v3/apikeys/{apiKey}", reach: appOnly, handle: (*state).updateAPIKey},
+		{pattern: "DELETE /v3/apikeys/{apiKey}", reach: appOnly, handle: (*state).deleteAPIKey},
 	}
 }
 

@@ -14,12 +14,12 @@ const maxTokensPerUser = 100
 
 func authTokenRoutes() []route {
 	return []route{
-		{pattern: "POST /v3/users/{uid}/auth_tokens", authOnly: true, handle: (*state).createAuthToken},
-		{pattern: "GET /v3/users/{uid}/auth_tokens", handle: (*state).listAuthTokens},
-		{pattern: "DELETE /v3/users/{uid}/auth_tokens", handle: (*state).flushAuthTokens},
-		{pattern: "GET /v3/users/{uid}/auth_tokens/{authToken}", handle: (*state).getAuthToken},
-		{pattern: "PUT /v3/users/{uid}/auth_tokens/{authToken}", handle: (*state).updateAuthToken},
-		{pattern: "DELETE /v3/users/{uid}/auth_tokens/{authToken}", handle: (*state).deleteAuthToken},
+		{pattern: "POST /v3/users/{uid}/auth_tokens", authOnly: true, reach: appOnly, handle: (*state).createAuthToken},
+		{pattern: "GET /v3/users/{uid}/auth_tokens", reach: appOnly, handle: (*state).listAuthTokens},
+		{pattern: "DELETE /v3/users/{uid}/auth_tokens", reach: appOnly, handle: (*state).flushAuthTokens},
+		{pattern: "GET /v3/users/{uid}/auth_tokens/{authToken}", reach: appOnly, handle: (*state).getAuthToken},
+		{pattern: "PUT /v3/users/{uid}/auth_tokens/{authToken}", reach: appOnly, handle: (*state).updateAuthToken},
+		{pattern: "DELETE /v3/users/{uid}/auth_tokens/{authToken}", reach: appOnly, handle: (*state).deleteAuthToken},
 	}
 }
 

@@ -6,9 +6,9 @@ import (
 
 func blockedRoutes() []route {
 	return []route{
-		{pattern: "POST /v3/users/{uid}/blockedusers", handle: (*state).blockUsers},
-		{pattern: "DELETE /v3/users/{uid}/blockedusers", handle: (*state).unblockUsers},
-		{pattern: "GET /v3/users/{uid}/blockedusers", handle: (*state).listBlocked},
+		{pattern: "POST /v3/users/{uid}/blockedusers", reach: appOnly, handle: (*state).blockUsers},
+		{pattern: "DELETE /v3/users/{uid}/blockedusers", reach: appOnly, handle: (*state).unblockUsers},
+		{pattern: "GET /v3/users/{uid}/blockedusers", reach: appOnly, handle: (*state).listBlocked},
 	}
 }
 

@@ -92,9 +92,9 @@ func (r *callRec) tookPart(uid string) bool {
 
 func callRoutes() []route {
 	return []route{
-		{pattern: "GET /v3/calls", obo: oboOptional, handle: (*state).listCalls},
-		{pattern: "GET /v3/calls/{sessionId}", obo: oboOptional, handle: (*state).getCall},
-		{pattern: "GET /v3/calls/{sessionId}/transcriptions", obo: oboOptional, handle: (*state).listTranscriptions},
+		{pattern: "GET /v3/calls", obo: oboOptional, reach: listed, handle: (*state).listCalls},
+		{pattern: "GET /v3/calls/{sessionId}", obo: oboOptional, reach: onCall(), handle: (*state).getCall},
+		{pattern: "GET /v3/calls/{sessionId}/transcriptions", obo: oboOptional, reach: onCall(), handle: (*state).listTranscriptions},
 	}
 }
 

@@ -263,29 +263,29 @@ func (st *state) peerUser(owner string, cv *derivedConv, o convOptions) chat.Use
 
 func conversationRoutes() []route {
 	return []route{
-		{pattern: "GET /v3/conversations", obo: oboOptional, handle: (*state).listConversations},
-		{pattern: "GET /v3/conversations/pinned", handle: (*state).listAppPins},
-		{pattern: "PUT /v3/conversations/pinned", handle: (*state).replaceAppPins},
-		{pattern: "GET /v3/conversations/{conversationId}", obo: oboRequired, handle: (*state).getConversationByID},
-		{pattern: "DELETE /v3/conversations/{conversationId}", obo: oboRequired, handle: (*state).deleteConversationByID},
+		{pattern: "GET /v3/conversations", obo: oboOptional, reach: listed, handle: (*state).listConversations},
+		{pattern: "GET /v3/conversations/pinned", reach: appOnly, handle: (*state).listAppPins},
+		{pattern: "PUT /v3/conversations/pinned", reach: appOnly, handle: (*state).replaceAppPins},
+		{pattern: "GET /v3/conversations/{conversationId}", obo: oboRequired, reach: onConversation(), handle: (*state).getConversationByID},
+		{pattern: "DELETE /v3/conversations/{conversationId}", obo: oboRequired, reach: onConversation(), handle: (*state).deleteConversationByID},
 
-		{pattern: "GET /v3/users/{uid}/conversation", obo: oboRequired, handle: userConv((*state).getConversation)},
-		{pattern: "PUT /v3/users/{uid}/conversation", obo: oboRequired, handle: userConv((*state).updateConversation)},
-		{pattern: "DELETE /v3/users/{uid}/conversation", obo: oboRequired, handle: userConv((*state).resetConversation)},
-		{pattern: "POST /v3/users/{uid}/conversation/pin", obo: oboRequired, handle: userConv((*state).pinConversation)},
-		{pattern: "DELETE /v3/users/{uid}/conversation/pin", obo: oboRequired, handle: userConv((*state).unpinConversation)},
-		{pattern: "POST /v3/users/{uid}/conversation/delivered", obo: oboRequired, handle: userConv((*state).markDelivered)},
-		{pattern: "POST /v3/users/{uid}/conversation/read", obo: oboRequired, handle: userConv((*state).markRead)},
-		{pattern: "DELETE /v3/users/{uid}/conversation/read", obo: oboRequired, handle: userConv((*state).markUnread)},
+		{pattern: "GET /v3/users/{uid}/conversation", obo: oboRequired, reach: onPeer(needRead), handle: userConv((*state).getConversation)},
+		{pattern: "PUT /v3/users/{uid}/conversation", obo: oboRequired, reach: onPeer(needRead), handle: userConv((*state).updateConversation)},
+		{pattern: "DELETE /v3/users/{uid}/conversation", obo: oboRequired, reach: onPeer(needRead), handle: userConv((*state).resetConversation)},
+		{pattern: "POST /v3/users/{uid}/conversation/pin", obo: oboRequired, reach: onPeer(needRead), handle: userConv((*state).pinConversation)},
+		{pattern: "DELETE /v3/users/{uid}/conversation/pin", obo: oboRequired, reach: onPeer(needRead), handle: userConv((*state).unpinConversation)},
+		{pattern: "POST /v3/users/{uid}/conversation/delivered", obo: oboRequired, reach: onPeer(needRead), handle: userConv((*state).markDelivered)},
+		{pattern: "POST /v3/users/{uid}/conversation/read", obo: oboRequired, reach: onPeer(needRead), handle: userConv((*state).markRead)},
+		{pattern: "DELETE /v3/users/{uid}/conversation/read", obo: oboRequired, reach: onPeer(needRead), handle: userConv((*state).markUnread)},
 
-		{pattern: "GET /v3/groups/{guid}/conversation", obo: oboRequired, handle: groupConv((*state).getConversation)},
-		{pattern: "PUT /v3/groups/{guid}/conversation", obo: oboRequired, handle: groupConv((*state).updateConversation)},
-		{pattern: "DELETE /v3/groups/{guid}/conversation", obo: oboRequired, handle: groupConv((*state).resetConversation)},
-		{pattern: "POST /v3/groups/{guid}/conversation/pin", obo: oboRequired, handle: groupConv((*state).pinConversation)},
-		{pattern: "DELETE /v3/groups/{guid}/conversation/pin", obo: oboRequired, handle: groupConv((*state).unpinConversation)},
-		{pattern: "POST /v3/groups/{guid}/conversation/delivered", obo: oboRequired, handle: groupConv((*state).markDelivered)},
-		{pattern: "POST /v3/groups/{guid}/conversation/read", obo: oboRequired, handle: groupConv((*state).markRead)},
-		{pattern: "DELETE /v3/groups/{guid}/conversation/read", obo: oboRequired, handle: groupConv((*state).markUnread)},
+		{pattern: "GET /v3/groups/{guid}/conversation", obo: oboRequired, reach: onGroupConversation(), handle: groupConv((*state).getConversation)},
+		{pattern: "PUT /v3/groups/{guid}/conversation", obo: oboRequired, reach: onGroupConversation(), handle: groupConv((*state).updateConversation)},
+		{pattern: "DELETE /v3/groups/{guid}/conversation", obo: oboRequired, reach: onGroupConversation(), handle: groupConv((*state).resetConversation)},
+		{pattern: "POST /v3/groups/{guid}/conversation/pin", obo: oboRequired, reach: onGroupConversation(), handle: groupConv((*state).pinConversation)},
+		{pattern: "DELETE /v3/groups/{guid}/conversation/pin", obo: oboRequired, reach: onGroupConversation(), handle: groupConv((*state).unpinConversation)},
+		{pattern: "POST /v3/groups/{guid}/conversation/delivered", obo: oboRequired, reach: onGroupConversation(), handle: groupConv((*state).markDelivered)},
+		{pattern: "POST /v3/groups/{guid}/conversation/read", obo: oboRequired, reach: onGroupConversation(), handle: groupConv((*state).markRead)},
+		{pattern: "DELETE /v3/groups/{guid}/conversation/read", obo: oboRequired, reach: onGroupConversation(), handle: groupConv((*state).markUnread)},
 	}
 }
 
@@ -316,12 +316,12 @@ func userConv(h func(*state, *call, convTarget) (any, error)) func(*state, *call
 }
 
 // groupConv resolves the onBehalfOf user's conversation in the path's
-// {guid} before calling h; the user must see the group (access.go) and be
-// a member.
+// {guid} before calling h; the group must exist and the user be a member
+// (the access policy, policy.go, decided that they reach it).
 func groupConv(h func(*state, *call, convTarget) (any, error)) func(*state, *call) (any, error) {
 	return func(st *state, c *call) (any, error) {
 		guid := strings.ToLower(c.r.PathValue("guid"))
-		if _, err := st.groupFor(c.onBehalfOf, guid); err != nil {
+		if _, err := st.groupFor(appSystem, guid); err != nil { // the access policy decided who reaches it: policy.go
 			return nil, err
 		}
 		t := convTarget{owner: c.onBehalfOf, id: "group_" + guid, typ: chat.ConversationGroup}

@@ -82,10 +82,10 @@ func (i *importState) init(limit int) {
 
 func dataImportRoutes() []route {
 	return []route{
-		{pattern: "POST /v3/data_import/users", handle: (*state).importUsers},
-		{pattern: "POST /v3/data_import/groups", handle: (*state).importGroups},
-		{pattern: "POST /v3/data_import/members", handle: (*state).importMembers},
-		{pattern: "POST /v3/data_import/messages", handle: (*state).importMessages},
+		{pattern: "POST /v3/data_import/users", reach: appOnly, handle: (*state).importUsers},
+		{pattern: "POST /v3/data_import/groups", reach: appOnly, handle: (*state).importGroups},
+		{pattern: "POST /v3/data_import/members", reach: appOnly, handle: (*state).importMembers},
+		{pattern: "POST /v3/data_import/messages", reach: appOnly, handle: (*state).importMessages},
 	}
 }
 

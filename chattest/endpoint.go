@@ -112,6 +112,9 @@ func (st *state) serve(rt route, class rateClass, r *http.Request, body []byte, 
 	if err == nil {
 		err = bodyErr
 	}
+	if err == nil && !isApp(c.onBehalfOf) {
+		err = st.permit(c.onBehalfOf, rt.reach, targetOf(c, rt.reach)) // policy.go
+	}
 	var v any
 	if err == nil {
 		res.ran, res.apiKey = true, c.apiKey

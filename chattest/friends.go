@@ -20,9 +20,9 @@ const (
 
 func friendRoutes() []route {
 	return []route{
-		{pattern: "POST /v3/users/{uid}/friends", handle: (*state).addFriends},
-		{pattern: "GET /v3/users/{uid}/friends", handle: (*state).listFriends},
-		{pattern: "DELETE /v3/users/{uid}/friends", handle: (*state).removeFriends},
+		{pattern: "POST /v3/users/{uid}/friends", reach: appOnly, handle: (*state).addFriends},
+		{pattern: "GET /v3/users/{uid}/friends", reach: appOnly, handle: (*state).listFriends},
+		{pattern: "DELETE /v3/users/{uid}/friends", reach: appOnly, handle: (*state).removeFriends},
 	}
 }
 

@@ -66,18 +66,18 @@ type banRec struct {
 // groupRoutes are the routes of groups, group members and banned users.
 func groupRoutes() []route {
 	return []route{
-		{pattern: "POST /v3/groups", obo: oboOptional, handle: (*state).createGroup},
-		{pattern: "GET /v3/groups", obo: oboOptional, handle: (*state).listGroups},
-		{pattern: "GET /v3/groups/{guid}", obo: oboOptional, handle: (*state).getGroup},
-		{pattern: "PUT /v3/groups/{guid}", obo: oboOptional, handle: (*state).updateGroup},
-		{pattern: "DELETE /v3/groups/{guid}", obo: oboOptional, handle: (*state).deleteGroup},
-		{pattern: "POST /v3/groups/{guid}/members", obo: oboOptional, handle: (*state).addMembers},
-		{pattern: "GET /v3/groups/{guid}/members", handle: (*state).listMembers},
-		{pattern: "PUT /v3/groups/{guid}/members/{uid}", obo: oboOptional, handle: (*state).changeScope},
-		{pattern: "DELETE /v3/groups/{guid}/members/{uid}", obo: oboOptional, handle: (*state).kickMember},
-		{pattern: "POST /v3/groups/{guid}/bannedusers/{uid}", obo: oboOptional, handle: (*state).banUser},
-		{pattern: "DELETE /v3/groups/{guid}/bannedusers/{uid}", obo: oboOptional, handle: (*state).unbanUser},
-		{pattern: "GET /v3/groups/{guid}/bannedusers", handle: (*state).listBanned},
+		{pattern: "POST /v3/groups", obo: oboOptional, reach: noData, handle: (*state).createGroup},
+		{pattern: "GET /v3/groups", obo: oboOptional, reach: listed, handle: (*state).listGroups},
+		{pattern: "GET /v3/groups/{guid}", obo: oboOptional, reach: onGroup(needSee), handle: (*state).getGroup},
+		{pattern: "PUT /v3/groups/{guid}", obo: oboOptional, reach: onGroup(needSee), handle: (*state).updateGroup},
+		{pattern: "DELETE /v3/groups/{guid}", obo: oboOptional, reach: onGroup(needSee), handle: (*state).deleteGroup},
+		{pattern: "POST /v3/groups/{guid}/members", obo: oboOptional, reach: onGroup(needSee), handle: (*state).addMembers},
+		{pattern: "GET /v3/groups/{guid}/members", reach: onGroup(needMembers), handle: (*state).listMembers},
+		{pattern: "PUT /v3/groups/{guid}/members/{uid}", obo: oboOptional, reach: onGroup(needSee), handle: (*state).changeScope},
+		{pattern: "DELETE /v3/groups/{guid}/members/{uid}", obo: oboOptional, reach: onGroup(needSee), handle: (*state).kickMember},
+		{pattern: "POST /v3/groups/{guid}/bannedusers/{uid}", obo: oboOptional, reach: onGroup(needSee), handle: (*state).banUser},
+		{pattern: "DELETE /v3/groups/{guid}/bannedusers/{uid}", obo: oboOptional, reach: onGroup(needSee), handle: (*state).unbanUser},
+		{pattern: "GET /v3/groups/{guid}/bannedusers", reach: onGroup(needMembers), handle: (*state).listBanned},
 	}
 }
 
@@ -124,7 +124,7 @@ func (st *state) touch(g *groupRec, now chat.Timestamp) {
 // group returns the group named by the path's guid, or ERR_GUID_NOT_FOUND
 // when there is none or the acting user may not see it (access.go).
 func (st *state) group(c *call) (*groupRec, error) {
-	return st.groupFor(c.onBehalfOf, c.r.PathValue("guid"))
+	return st.groupFor(appSystem, c.r.PathValue("guid")) // the access policy decided who reaches it: policy.go
 }
 
 // member returns the membership of uid in g, unless uid is not a member or
@@ -569,6 +569,6 @@ func (st *state) deleteGroup(c *call) (any, error) {
 		return nil, err
 	}
 	st.emitGroup("group_deleted", g)
-	st.dropGroup(g)
+	st.removeGroup(g) // lifecycle.go
 	return data(chat.Result{Success: true, Message: fmt.Sprintf("Group %s has been deleted successfully.", g.g.GUID)}), nil
 }

@@ -92,7 +92,7 @@ func newHandler(cfg config, created *time.Time) *Handler {
 		mux.Handle(rt.pattern, h.endpoint(rt))
 		h.routes[rt.pattern] = true
 	}
-	h.notFound = h.endpoint(route{authOnly: true, handle: (*state).notFound})
+	h.notFound = h.endpoint(route{authOnly: true, reach: noData, handle: (*state).notFound})
 	mux.Handle("/", h.notFound)
 	h.mux = mux
 	return h

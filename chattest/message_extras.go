@@ -47,19 +47,19 @@ type reactionRec struct {
 // interactions, the thread list and subscriptions, and flags.
 func extraMessageRoutes() []route {
 	return []route{
-		{pattern: "GET /v3/messages/{id}/reactions", obo: oboOptional, handle: (*state).listReactions},
-		{pattern: "GET /v3/messages/{id}/reactions/{reaction}", obo: oboOptional, handle: (*state).listReactions},
-		{pattern: "POST /v3/messages/{id}/reactions/{reaction}", obo: oboRequired, handle: (*state).addReaction},
-		{pattern: "DELETE /v3/messages/{id}/reactions/{reaction}", obo: oboRequired, handle: (*state).removeReaction},
-		{pattern: "POST /v3/messages/{id}/pin", obo: oboOptional, handle: (*state).pinMessage},
-		{pattern: "DELETE /v3/messages/{id}/pin", obo: oboOptional, handle: (*state).unpinMessage},
-		{pattern: "POST /v3/messages/{id}/save", obo: oboRequired, handle: (*state).saveMessage},
-		{pattern: "DELETE /v3/messages/{id}/save", obo: oboRequired, handle: (*state).unsaveMessage},
-		{pattern: "PATCH /v3/messages/{id}/interacted", obo: oboRequired, handle: (*state).markInteracted},
-		{pattern: "GET /v3/threads", obo: oboOptional, handle: (*state).listThreads},
-		{pattern: "POST /v3/messages/{id}/thread/subscription", obo: oboRequired, handle: (*state).subscribeThread},
-		{pattern: "DELETE /v3/messages/{id}/thread/subscription", obo: oboRequired, handle: (*state).unsubscribeThread},
-		{pattern: "POST /v3/messages/{id}/flagged", obo: oboRequired, handle: (*state).flagMessage},
+		{pattern: "GET /v3/messages/{id}/reactions", obo: oboOptional, reach: onMessage(needRead), handle: (*state).listReactions},
+		{pattern: "GET /v3/messages/{id}/reactions/{reaction}", obo: oboOptional, reach: onMessage(needRead), handle: (*state).listReactions},
+		{pattern: "POST /v3/messages/{id}/reactions/{reaction}", obo: oboRequired, reach: onMessage(needWrite), handle: (*state).addReaction},
+		{pattern: "DELETE /v3/messages/{id}/reactions/{reaction}", obo: oboRequired, reach: onMessage(needRead), handle: (*state).removeReaction},
+		{pattern: "POST /v3/messages/{id}/pin", obo: oboOptional, reach: onMessageID(needRead), handle: (*state).pinMessage},
+		{pattern: "DELETE /v3/messages/{id}/pin", obo: oboOptional, reach: onMessageID(needRead), handle: (*state).unpinMessage},
+		{pattern: "POST /v3/messages/{id}/save", obo: oboRequired, reach: onMessageID(needRead), handle: (*state).saveMessage},
+		{pattern: "DELETE /v3/messages/{id}/save", obo: oboRequired, reach: onMessageID(needRead), handle: (*state).unsaveMessage},
+		{pattern: "PATCH /v3/messages/{id}/interacted", obo: oboRequired, reach: onMessageID(needRead), handle: (*state).markInteracted},
+		{pattern: "GET /v3/threads", obo: oboOptional, reach: listed, handle: (*state).listThreads},
+		{pattern: "POST /v3/messages/{id}/thread/subscription", obo: oboRequired, reach: onMessage(needRead), handle: (*state).subscribeThread},
+		{pattern: "DELETE /v3/messages/{id}/thread/subscription", obo: oboRequired, reach: onMessage(needRead), handle: (*state).unsubscribeThread},
+		{pattern: "POST /v3/messages/{id}/flagged", obo: oboRequired, reach: onMessageID(needRead), handle: (*state).flagMessage},
 	}
 }
 

@@ -42,16 +42,16 @@ type msgRec struct {
 
 func messageRoutes() []route {
 	return []route{
-		{pattern: "POST /v3/messages", obo: oboOptional, handle: (*state).sendMessage},
-		{pattern: "GET /v3/messages", obo: oboOptional, handle: (*state).listMessages},
-		{pattern: "GET /v3/messages/{id}", obo: oboOptional, handle: (*state).getMessage},
-		{pattern: "PUT /v3/messages/{id}", obo: oboOptional, handle: (*state).updateMessage},
-		{pattern: "DELETE /v3/messages/{id}", obo: oboOptional, handle: (*state).deleteMessage},
-		{pattern: "GET /v3/users/{uid}/messages", obo: oboOptional, handle: (*state).listUserMessages},
-		{pattern: "GET /v3/groups/{guid}/messages", obo: oboOptional, handle: (*state).listGroupMessages},
-		{pattern: "POST /v3/bots/{uid}/messages", handle: (*state).sendBotMessage},
-		{pattern: "POST /v3/messages/{id}/thread", obo: oboRequired, handle: (*state).sendThreadMessage},
-		{pattern: "GET /v3/messages/{id}/thread", obo: oboOptional, handle: (*state).listThread},
+		{pattern: "POST /v3/messages", obo: oboOptional, reach: toReceiver(needSend), handle: (*state).sendMessage},
+		{pattern: "GET /v3/messages", obo: oboOptional, reach: listed, handle: (*state).listMessages},
+		{pattern: "GET /v3/messages/{id}", obo: oboOptional, reach: onMessage(needRead), handle: (*state).getMessage},
+		{pattern: "PUT /v3/messages/{id}", obo: oboOptional, reach: onMessage(needWrite), handle: (*state).updateMessage},
+		{pattern: "DELETE /v3/messages/{id}", obo: oboOptional, reach: onMessage(needRead), handle: (*state).deleteMessage},
+		{pattern: "GET /v3/users/{uid}/messages", obo: oboOptional, reach: onPeer(needRead), handle: (*state).listUserMessages},
+		{pattern: "GET /v3/groups/{guid}/messages", obo: oboOptional, reach: onGroup(needRead), handle: (*state).listGroupMessages},
+		{pattern: "POST /v3/bots/{uid}/messages", reach: appOnly, handle: (*state).sendBotMessage},
+		{pattern: "POST /v3/messages/{id}/thread", obo: oboRequired, reach: onMessage(needSend), handle: (*state).sendThreadMessage},
+		{pattern: "GET /v3/messages/{id}/thread", obo: oboOptional, reach: onMessage(needRead), handle: (*state).listThread},
 	}
 }
 
@@ -619,7 +619,7 @@ func (st *state) deleteMessage(c *call) (any, error) {
 	st.messageChanged(m)
 	action := st.emitMessageAction(c, m, chat.ActionDeleted, actingUID(c))
 	if b.Permanent {
-		st.removeRecs(func(r *msgRec) bool { return r == m })
+		st.removeMessage(m) // lifecycle.go
 	}
 	return data(action.view(c.onBehalfOf, true)), nil
 }

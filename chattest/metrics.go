@@ -22,8 +22,8 @@ const (
 
 func metricsRoutes() []route {
 	return []route{
-		{pattern: "GET /v3/stats", handle: (*state).usageMetrics},
-		{pattern: "GET /v3/stats/messages", handle: (*state).messageMetrics},
+		{pattern: "GET /v3/stats", reach: appOnly, handle: (*state).usageMetrics},
+		{pattern: "GET /v3/stats/messages", reach: appOnly, handle: (*state).messageMetrics},
 	}
 }
 

@@ -128,14 +128,14 @@ func knownTrigger(id string) bool {
 
 func mgmtWebhookRoutes() []route {
 	return []route{
-		{pattern: "POST /apps/{appId}/webhooks", handle: (*state).createWebhook},
-		{pattern: "GET /apps/{appId}/webhooks", handle: (*state).listWebhooks},
-		{pattern: "GET /apps/{appId}/webhooks/{webhookId}", handle: (*state).getWebhook},
-		{pattern: "PUT /apps/{appId}/webhooks/{webhookId}", handle: (*state).updateWebhook},
-		{pattern: "DELETE /apps/{appId}/webhooks/{webhookId}", handle: (*state).deleteWebhook},
-		{pattern: "POST /apps/{appId}/webhooks/{webhookId}/triggers", handle: (*state).addTriggers},
-		{pattern: "GET /apps/{appId}/webhooks/{webhookId}/triggers", handle: (*state).listTriggers},
-		{pattern: "DELETE /apps/{appId}/webhooks/{webhookId}/triggers", handle: (*state).removeTriggers},
+		{pattern: "POST /apps/{appId}/webhooks", reach: appOnly, handle: (*state).createWebhook},
+		{pattern: "GET /apps/{appId}/webhooks", reach: appOnly, handle: (*state).listWebhooks},
+		{pattern: "GET /apps/{appId}/webhooks/{webhookId}", reach: appOnly, handle: (*state).getWebhook},
+		{pattern: "PUT /apps/{appId}/webhooks/{webhookId}", reach: appOnly, handle: (*state).updateWebhook},
+		{pattern: "DELETE /apps/{appId}/webhooks/{webhookId}", reach: appOnly, handle: (*state).deleteWebhook},
+		{pattern: "POST /apps/{appId}/webhooks/{webhookId}/triggers", reach: appOnly, handle: (*state).addTriggers},
+		{pattern: "GET /apps/{appId}/webhooks/{webhookId}/triggers", reach: appOnly, handle: (*state).listTriggers},
+		{pattern: "DELETE /apps/{appId}/webhooks/{webhookId}/triggers", reach: appOnly, handle: (*state).removeTriggers},
 	}
 }
 

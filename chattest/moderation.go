@@ -31,11 +31,11 @@ func (r *reasonRec) wire() reasonWire {
 
 func reasonRoutes() []route {
 	return []route{
-		{pattern: "POST /v3/moderation/reasons", handle: (*state).createReason},
-		{pattern: "GET /v3/moderation/reasons", handle: (*state).listReasons},
-		{pattern: "GET /v3/moderation/reasons/{id}", handle: (*state).getReason},
-		{pattern: "PUT /v3/moderation/reasons/{id}", handle: (*state).updateReason},
-		{pattern: "DELETE /v3/moderation/reasons/{id}", handle: (*state).deleteReason},
+		{pattern: "POST /v3/moderation/reasons", reach: appOnly, handle: (*state).createReason},
+		{pattern: "GET /v3/moderation/reasons", reach: appOnly, handle: (*state).listReasons},
+		{pattern: "GET /v3/moderation/reasons/{id}", reach: appOnly, handle: (*state).getReason},
+		{pattern: "PUT /v3/moderation/reasons/{id}", reach: appOnly, handle: (*state).updateReason},
+		{pattern: "DELETE /v3/moderation/reasons/{id}", reach: appOnly, handle: (*state).deleteReason},
 	}
 }
 

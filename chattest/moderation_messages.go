@@ -23,11 +23,11 @@ type modMessagesState struct {
 
 func moderationMessageRoutes() []route {
 	routes := []route{
-		{pattern: "POST /v3/moderation/messages", handle: (*state).submitModMessage},
-		{pattern: "GET /v3/moderation/messages", handle: (*state).listModMessages},
-		{pattern: "GET /v3/moderation/messages/{id}", handle: (*state).getModMessage},
-		{pattern: "PUT /v3/moderation/messages/{id}", handle: (*state).updateModMessage},
-		{pattern: "DELETE /v3/moderation/messages/{id}", handle: (*state).deleteModMessage},
+		{pattern: "POST /v3/moderation/messages", reach: appOnly, handle: (*state).submitModMessage},
+		{pattern: "GET /v3/moderation/messages", reach: appOnly, handle: (*state).listModMessages},
+		{pattern: "GET /v3/moderation/messages/{id}", reach: appOnly, handle: (*state).getModMessage},
+		{pattern: "PUT /v3/moderation/messages/{id}", reach: appOnly, handle: (*state).updateModMessage},
+		{pattern: "DELETE /v3/moderation/messages/{id}", reach: appOnly, handle: (*state).deleteModMessage},
 	}
 	for i := range routes {
 		routes[i].handle = withModerationDefaults(routes[i].handle)

@@ -225,22 +225,22 @@ func evaluatedCond(c ruleCondWire) bool {
 
 func moderationRuleRoutes() []route {
 	routes := []route{
-		{pattern: "POST /v3/moderation/rules", handle: (*state).createRule},
-		{pattern: "GET /v3/moderation/rules", handle: (*state).listRules},
-		{pattern: "GET /v3/moderation/rules/{ruleId}", handle: (*state).getRule},
-		{pattern: "PUT /v3/moderation/rules/{ruleId}", handle: (*state).updateRule},
-		{pattern: "DELETE /v3/moderation/rules/{ruleId}", handle: (*state).deleteRule},
-		{pattern: "GET /v3/moderation/rules/{ruleId}/revisions", handle: (*state).listRuleRevisions},
-		{pattern: "POST /v3/moderation/keywords", handle: (*state).createKeywordList},
-		{pattern: "GET /v3/moderation/keywords", handle: (*state).listKeywordLists},
-		{pattern: "GET /v3/moderation/keywords/{keywordId}", handle: (*state).getKeywordList},
-		{pattern: "PUT /v3/moderation/keywords/{keywordId}", handle: (*state).updateKeywordList},
-		{pattern: "DELETE /v3/moderation/keywords/{keywordId}", handle: (*state).deleteKeywordList},
-		{pattern: "GET /v3/moderation/blocked-messages", handle: (*state).listBlockedMessages},
-		{pattern: "PATCH /v3/moderation/blocked-messages/{id}", handle: (*state).reviewBlockedMessage},
-		{pattern: "GET /v3/moderation/flagged-messages", handle: (*state).listFlaggedMessages},
-		{pattern: "PATCH /v3/moderation/flagged-messages/{id}", handle: (*state).reviewFlaggedMessage},
-		{pattern: "GET /v3/moderation/reviewed-messages", handle: (*state).listReviewedMessages},
+		{pattern: "POST /v3/moderation/rules", reach: appOnly, handle: (*state).createRule},
+		{pattern: "GET /v3/moderation/rules", reach: appOnly, handle: (*state).listRules},
+		{pattern: "GET /v3/moderation/rules/{ruleId}", reach: appOnly, handle: (*state).getRule},
+		{pattern: "PUT /v3/moderation/rules/{ruleId}", reach: appOnly, handle: (*state).updateRule},
+		{pattern: "DELETE /v3/moderation/rules/{ruleId}", reach: appOnly, handle: (*state).deleteRule},
+		{pattern: "GET /v3/moderation/rules/{ruleId}/revisions", reach: appOnly, handle: (*state).listRuleRevisions},
+		{pattern: "POST /v3/moderation/keywords", reach: appOnly, handle: (*state).createKeywordList},
+		{pattern: "GET /v3/moderation/keywords", reach: appOnly, handle: (*state).listKeywordLists},
+		{pattern: "GET /v3/moderation/keywords/{keywordId}", reach: appOnly, handle: (*state).getKeywordList},
+		{pattern: "PUT /v3/moderation/keywords/{keywordId}", reach: appOnly, handle: (*state).updateKeywordList},
+		{pattern: "DELETE /v3/moderation/keywords/{keywordId}", reach: appOnly, handle: (*state).deleteKeywordList},
+		{pattern: "GET /v3/moderation/blocked-messages", reach: appOnly, handle: (*state).listBlockedMessages},
+		{pattern: "PATCH /v3/moderation/blocked-messages/{id}", reach: appOnly, handle: (*state).reviewBlockedMessage},
+		{pattern: "GET /v3/moderation/flagged-messages", reach: appOnly, handle: (*state).listFlaggedMessages},
+		{pattern: "PATCH /v3/moderation/flagged-messages/{id}", reach: appOnly, handle: (*state).reviewFlaggedMessage},
+		{pattern: "GET /v3/moderation/reviewed-messages", reach: appOnly, handle: (*state).listReviewedMessages},
 	}
 	for i := range routes {
 		routes[i].handle = withModerationDefaults(routes[i].handle)
@@ -253,19 +253,19 @@ func moderationRuleRoutes() []route {
 // for the fake's own app only (another app id is ERR_APP_NOT_FOUND).
 func mgmtModerationRoutes() []route {
 	routes := []route{
-		{pattern: "POST /apps/{appId}/moderation/rules", handle: (*state).createRule},
-		{pattern: "GET /apps/{appId}/moderation/rules", handle: (*state).listRules},
-		{pattern: "GET /apps/{appId}/moderation/rules/{ruleId}", handle: (*state).getRule},
-		{pattern: "PUT /apps/{appId}/moderation/rules/{ruleId}", handle: (*state).updateRule},
-		{pattern: "DELETE /apps/{appId}/moderation/rules/{ruleId}", handle: (*state).deleteRule},
-		{pattern: "GET /apps/{appId}/moderation/rules/{ruleId}/revisions", handle: (*state).listRuleRevisions},
-		{pattern: "POST /apps/{appId}/moderation/keywords", handle: (*state).createKeywordList},
-		{pattern: "GET /apps/{appId}/moderation/keywords", handle: (*state).listKeywordLists},
-		{pattern: "GET /apps/{appId}/moderation/keywords/{keywordId}", handle: (*state).getKeywordList},
-		{pattern: "PUT /apps/{appId}/moderation/keywords/{keywordId}", handle: (*state).updateKeywordList},
-		{pattern: "DELETE /apps/{appId}/moderation/keywords/{keywordId}", handle: (*state).deleteKeywordList},
-		{pattern: "GET /apps/{appId}/moderation/blocked-messages", handle: (*state).listBlockedMessages},
-		{pattern: "PATCH /apps/{appId}/moderation/blocked-messages/{messageId}", handle: (*state).reviewBlockedMessage},
+		{pattern: "POST /apps/{appId}/moderation/rules", reach: appOnly, handle: (*state).createRule},
+		{pattern: "GET /apps/{appId}/moderation/rules", reach: appOnly, handle: (*state).listRules},
+		{pattern: "GET /apps/{appId}/moderation/rules/{ruleId}", reach: appOnly, handle: (*state).getRule},
+		{pattern: "PUT /apps/{appId}/moderation/rules/{ruleId}", reach: appOnly, handle: (*state).updateRule},
+		{pattern: "DELETE /apps/{appId}/moderation/rules/{ruleId}", reach: appOnly, handle: (*state).deleteRule},
+		{pattern: "GET /apps/{appId}/moderation/rules/{ruleId}/revisions", reach: appOnly, handle: (*state).listRuleRevisions},
+		{pattern: "POST /apps/{appId}/moderation/keywords", reach: appOnly, handle: (*state).createKeywordList},
+		{pattern: "GET /apps/{appId}/moderation/keywords", reach: appOnly, handle: (*state).listKeywordLists},
+		{pattern: "GET /apps/{appId}/moderation/keywords/{keywordId}", reach: appOnly, handle: (*state).getKeywordList},
+		{pattern: "PUT /apps/{appId}/moderation/keywords/{keywordId}", reach: appOnly, handle: (*state).updateKeywordList},
+		{pattern: "DELETE /apps/{appId}/moderation/keywords/{keywordId}", reach: appOnly, handle: (*state).deleteKeywordList},
+		{pattern: "GET /apps/{appId}/moderation/blocked-messages", reach: appOnly, handle: (*state).listBlockedMessages},
+		{pattern: "PATCH /apps/{appId}/moderation/blocked-messages/{messageId}", reach: appOnly, handle: (*state).reviewBlockedMessage},
 	}
 	for i := range routes {
 		h := withModerationDefaults(routes[i].handle)

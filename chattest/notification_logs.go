@@ -19,7 +19,7 @@ type notifLogRec struct {
 
 func notifLogRoutes() []route {
 	return []route{
-		{pattern: "GET /v3/notifications/v1/logs", handle: (*state).listNotifLogs},
+		{pattern: "GET /v3/notifications/v1/logs", reach: appOnly, handle: (*state).listNotifLogs},
 	}
 }
 

@@ -17,17 +17,17 @@ import (
 
 func notifPreferenceRoutes() []route {
 	return []route{
-		{pattern: "GET /v3/notifications/v1/preferences", handle: (*state).getUserPreferences},
-		{pattern: "PATCH /v3/notifications/v1/preferences", handle: (*state).updateUserPreferences},
-		{pattern: "DELETE /v3/notifications/v1/preferences", handle: (*state).resetUserPreferences},
-		{pattern: "GET /v3/notifications/v1/preferences/mute", handle: (*state).listMuted},
-		{pattern: "PUT /v3/notifications/v1/preferences/mute", handle: (*state).muteConversations},
-		{pattern: "DELETE /v3/notifications/v1/preferences/mute", handle: (*state).unmuteConversations},
-		{pattern: "GET /v3/notifications/v1/preferences/timezone", handle: (*state).getTimezone},
-		{pattern: "PATCH /v3/notifications/v1/preferences/timezone", handle: (*state).updateTimezone},
-		{pattern: "GET /v3/notifications/v1/contact-details", obo: oboRequired, handle: (*state).getContactDetails},
-		{pattern: "PATCH /v3/notifications/v1/contact-details", obo: oboRequired, handle: (*state).updateContactDetails},
-		{pattern: "DELETE /v3/notifications/v1/contact-details", obo: oboRequired, handle: (*state).deleteContactDetails},
+		{pattern: "GET /v3/notifications/v1/preferences", reach: appOnly, handle: (*state).getUserPreferences},
+		{pattern: "PATCH /v3/notifications/v1/preferences", reach: appOnly, handle: (*state).updateUserPreferences},
+		{pattern: "DELETE /v3/notifications/v1/preferences", reach: appOnly, handle: (*state).resetUserPreferences},
+		{pattern: "GET /v3/notifications/v1/preferences/mute", reach: appOnly, handle: (*state).listMuted},
+		{pattern: "PUT /v3/notifications/v1/preferences/mute", reach: appOnly, handle: (*state).muteConversations},
+		{pattern: "DELETE /v3/notifications/v1/preferences/mute", reach: appOnly, handle: (*state).unmuteConversations},
+		{pattern: "GET /v3/notifications/v1/preferences/timezone", reach: appOnly, handle: (*state).getTimezone},
+		{pattern: "PATCH /v3/notifications/v1/preferences/timezone", reach: appOnly, handle: (*state).updateTimezone},
+		{pattern: "GET /v3/notifications/v1/contact-details", obo: oboRequired, reach: ownData, handle: (*state).getContactDetails},
+		{pattern: "PATCH /v3/notifications/v1/contact-details", obo: oboRequired, reach: ownData, handle: (*state).updateContactDetails},
+		{pattern: "DELETE /v3/notifications/v1/contact-details", obo: oboRequired, reach: ownData, handle: (*state).deleteContactDetails},
 	}
 }
 

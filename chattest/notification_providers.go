@@ -11,23 +11,23 @@ import (
 
 func notifProviderRoutes() []route {
 	routes := []route{
-		{pattern: "GET /v3/notifications/push/v1/providers/fcm", handle: (*state).listFCMProviders},
-		{pattern: "POST /v3/notifications/push/v1/providers/fcm", handle: (*state).addFCMProvider},
-		{pattern: "PUT /v3/notifications/push/v1/providers/fcm", handle: (*state).updateFCMProvider},
-		{pattern: "DELETE /v3/notifications/push/v1/providers/fcm/{providerId}", handle: (*state).deleteFCMProvider},
-		{pattern: "PUT /v3/notifications/push/v1/providers/fcm/default/{providerId}", handle: (*state).defaultFCMProvider},
-		{pattern: "GET /v3/notifications/push/v1/providers/apns", handle: (*state).listAPNsProviders},
-		{pattern: "POST /v3/notifications/push/v1/providers/apns", handle: (*state).addAPNsProvider},
-		{pattern: "PUT /v3/notifications/push/v1/providers/apns", handle: (*state).updateAPNsProvider},
-		{pattern: "DELETE /v3/notifications/push/v1/providers/apns/{providerId}", handle: (*state).deleteAPNsProvider},
-		{pattern: "PUT /v3/notifications/push/v1/providers/apns/default/{providerId}", handle: (*state).defaultAPNsProvider},
+		{pattern: "GET /v3/notifications/push/v1/providers/fcm", reach: appOnly, handle: (*state).listFCMProviders},
+		{pattern: "POST /v3/notifications/push/v1/providers/fcm", reach: appOnly, handle: (*state).addFCMProvider},
+		{pattern: "PUT /v3/notifications/push/v1/providers/fcm", reach: appOnly, handle: (*state).updateFCMProvider},
+		{pattern: "DELETE /v3/notifications/push/v1/providers/fcm/{providerId}", reach: appOnly, handle: (*state).deleteFCMProvider},
+		{pattern: "PUT /v3/notifications/push/v1/providers/fcm/default/{providerId}", reach: appOnly, handle: (*state).defaultFCMProvider},
+		{pattern: "GET /v3/notifications/push/v1/providers/apns", reach: appOnly, handle: (*state).listAPNsProviders},
+		{pattern: "POST /v3/notifications/push/v1/providers/apns", reach: appOnly, handle: (*state).addAPNsProvider},
+		{pattern: "PUT /v3/notifications/push/v1/providers/apns", reach: appOnly, handle: (*state).updateAPNsProvider},
+		{pattern: "DELETE /v3/notifications/push/v1/providers/apns/{providerId}", reach: appOnly, handle: (*state).deleteAPNsProvider},
+		{pattern: "PUT /v3/notifications/push/v1/providers/apns/default/{providerId}", reach: appOnly, handle: (*state).defaultAPNsProvider},
 	}
 	for _, sp := range singleProviders {
 		routes = append(routes,
-			route{pattern: "GET /v3/notifications/" + sp.path, handle: sp.get},
-			route{pattern: "POST /v3/notifications/" + sp.path, handle: sp.save},
-			route{pattern: "PUT /v3/notifications/" + sp.path, handle: sp.update},
-			route{pattern: "DELETE /v3/notifications/" + sp.path, handle: sp.remove},
+			route{reach: appOnly, pattern: "GET /v3/notifications/" + sp.path, handle: sp.get},
+			route{reach: appOnly, pattern: "POST /v3/notifications/" + sp.path, handle: sp.save},
+			route{reach: appOnly, pattern: "PUT /v3/notifications/" + sp.path, handle: sp.update},
+			route{reach: appOnly, pattern: "DELETE /v3/notifications/" + sp.path, handle: sp.remove},
 		)
 	}
 	return routes

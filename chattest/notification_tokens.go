@@ -30,10 +30,10 @@ var pushPlatforms = []chat.PushPlatform{
 
 func notifTokenRoutes() []route {
 	return []route{
-		{pattern: "POST /v3/notifications/push/v1/tokens", handle: (*state).registerPushToken},
-		{pattern: "GET /v3/notifications/push/v1/tokens", handle: (*state).listPushTokens},
-		{pattern: "DELETE /v3/notifications/push/v1/tokens", handle: (*state).unregisterPushTokens},
-		{pattern: "DELETE /v3/notifications/push/v1/tokens/{pushToken}", handle: (*state).deletePushToken},
+		{pattern: "POST /v3/notifications/push/v1/tokens", reach: appOnly, handle: (*state).registerPushToken},
+		{pattern: "GET /v3/notifications/push/v1/tokens", reach: appOnly, handle: (*state).listPushTokens},
+		{pattern: "DELETE /v3/notifications/push/v1/tokens", reach: appOnly, handle: (*state).unregisterPushTokens},
+		{pattern: "DELETE /v3/notifications/push/v1/tokens/{pushToken}", reach: appOnly, handle: (*state).deletePushToken},
 	}
 }
 

@@ -71,9 +71,9 @@ func (n *notifStore) user(uid string) *notifUser {
 
 func notificationRoutes() []route {
 	routes := []route{
-		{pattern: "GET /v3/notifications/v1/settings", handle: (*state).getNotifSettings},
-		{pattern: "PATCH /v3/notifications/v1/settings", handle: (*state).updateNotifSettings},
-		{pattern: "DELETE /v3/notifications/v1/settings", handle: (*state).resetNotifSettings},
+		{pattern: "GET /v3/notifications/v1/settings", reach: appOnly, handle: (*state).getNotifSettings},
+		{pattern: "PATCH /v3/notifications/v1/settings", reach: appOnly, handle: (*state).updateNotifSettings},
+		{pattern: "DELETE /v3/notifications/v1/settings", reach: appOnly, handle: (*state).resetNotifSettings},
 	}
 	routes = append(routes, notifProviderRoutes()...)
 	routes = append(routes, notifPreferenceRoutes()...)

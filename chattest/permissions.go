@@ -96,12 +96,12 @@ func rolePermissionDefs() []chat.Permission {
 
 func permissionRoutes() []route {
 	return []route{
-		{pattern: "GET /v3/roles/{role}/permissions", handle: (*state).listRolePermissions},
-		{pattern: "PUT /v3/roles/{role}/permissions", handle: (*state).setRolePermissions},
-		{pattern: "DELETE /v3/roles/{role}/permissions/{permission}", handle: (*state).unsetRolePermission},
-		{pattern: "GET /v3/groups/{guid}/scopes/{scope}/permissions", handle: (*state).listScopePermissions},
-		{pattern: "PUT /v3/groups/{guid}/scopes/{scope}/permissions", handle: (*state).setScopePermissions},
-		{pattern: "DELETE /v3/groups/{guid}/scopes/{scope}/permissions/{permission}", handle: (*state).unsetScopePermission},
+		{pattern: "GET /v3/roles/{role}/permissions", reach: appOnly, handle: (*state).listRolePermissions},
+		{pattern: "PUT /v3/roles/{role}/permissions", reach: appOnly, handle: (*state).setRolePermissions},
+		{pattern: "DELETE /v3/roles/{role}/permissions/{permission}", reach: appOnly, handle: (*state).unsetRolePermission},
+		{pattern: "GET /v3/groups/{guid}/scopes/{scope}/permissions", reach: appOnly, handle: (*state).listScopePermissions},
+		{pattern: "PUT /v3/groups/{guid}/scopes/{scope}/permissions", reach: appOnly, handle: (*state).setScopePermissions},
+		{pattern: "DELETE /v3/groups/{guid}/scopes/{scope}/permissions/{permission}", reach: appOnly, handle: (*state).unsetScopePermission},
 	}
 }
 

@@ -402,21 +402,54 @@ func (st *state) receive(c *rtConn, b []byte) (wait func() error) {
 	if json.Unmarshal(b, &f) != nil {
 		return noWait
 	}
+	kind := f.kind()
 	switch {
 	case c.dropped:
 		// Closing (its credentials were revoked, say): nothing more.
-	case f.Action == "ping":
-		st.send(c, st.encodeFrame(frame{Action: "pong"}), nil)
-	case f.Type == "auth":
+	case kind == frameAuth:
 		st.authenticate(c, &f)
+	case kind == framePing:
+		st.send(c, st.encodeFrame(frame{Action: "pong"}), nil)
 	case c.uid == "":
 		// Nothing else before the auth frame.
-	case f.Type == "typing_indicator":
+	case st.permit(c.uid, frameKinds[kind], f.target()) != nil: // policy.go; an unknown kind is undeclared
+		// What the user may not reach: ignored, as the service ignores it.
+	case kind == frameTyping:
 		st.relayTyping(c, &f)
-	case f.Type == "receipts":
+	case kind == frameReceipts:
 		return st.receipt(c, &f)
 	}
 	return noWait
+}
+
+// The kinds of frame a client sends that the server acts on.
+const (
+	frameAuth     = "auth"
+	framePing     = "ping"
+	frameTyping   = "typing_indicator"
+	frameReceipts = "receipts"
+)
+
+// frameKinds declares what each kind of frame a client sends reaches, for
+// the access policy (policy.go), as routes do.
+var frameKinds = map[string]reach{
+	frameAuth:     ownData,
+	framePing:     noData,
+	frameTyping:   toReceiver(needSend),
+	frameReceipts: toReceiver(needRead),
+}
+
+// kind is the kind of f: its type, or "ping" for a ping (an action).
+func (f *inFrame) kind() string {
+	if f.Action == framePing {
+		return framePing
+	}
+	return f.Type
+}
+
+// target is the conversation f names, for the access policy.
+func (f *inFrame) target() target {
+	return target{receiver: strings.ToLower(f.Receiver), receiverType: f.ReceiverType}
 }
 
 // authenticate verifies the jwt of an auth frame and answers it: code

@@ -20,14 +20,14 @@ type roleRec struct {
 
 func roleRoutes() []route {
 	return []route{
-		{pattern: "POST /v3/roles", handle: (*state).createRole},
-		{pattern: "GET /v3/roles", handle: (*state).listRoles},
-		{pattern: "GET /v3/roles/{role}", handle: (*state).getRole},
-		{pattern: "PUT /v3/roles/{role}", handle: (*state).updateRole},
-		{pattern: "DELETE /v3/roles/{role}", handle: (*state).deleteRole},
-		{pattern: "POST /v3/roles/{role}/restrictedfeatures", handle: (*state).restrictFeatures},
-		{pattern: "GET /v3/roles/{role}/restrictedfeatures", handle: (*state).listRestrictedFeatures},
-		{pattern: "DELETE /v3/roles/{role}/restrictedfeatures", handle: (*state).allowFeatures},
+		{pattern: "POST /v3/roles", reach: appOnly, handle: (*state).createRole},
+		{pattern: "GET /v3/roles", reach: appOnly, handle: (*state).listRoles},
+		{pattern: "GET /v3/roles/{role}", reach: appOnly, handle: (*state).getRole},
+		{pattern: "PUT /v3/roles/{role}", reach: appOnly, handle: (*state).updateRole},
+		{pattern: "DELETE /v3/roles/{role}", reach: appOnly, handle: (*state).deleteRole},
+		{pattern: "POST /v3/roles/{role}/restrictedfeatures", reach: appOnly, handle: (*state).restrictFeatures},
+		{pattern: "GET /v3/roles/{role}/restrictedfeatures", reach: appOnly, handle: (*state).listRestrictedFeatures},
+		{pattern: "DELETE /v3/roles/{role}/restrictedfeatures", reach: appOnly, handle: (*state).allowFeatures},
 	}
 }
 

@@ -49,13 +49,16 @@ const (
 	oboRequired                // it must be present and name an active user
 )
 
-// route is one operation: its ServeMux pattern, who may call it and its
-// handler. Each collection's file lists its routes.
+// route is one operation: its ServeMux pattern, who may call it, what it
+// reaches (the access policy decides from it whether the acting user may
+// call it: policy.go) and its handler. Each collection's file lists its
+// routes.
 type route struct {
 	pattern  string
 	authOnly bool // an authOnly key may call it too
 	obo      oboRule
 	auth     authKind // how the caller authenticates; zero: the apikey header
+	reach    reach
 	handle   func(*state, *call) (any, error)
 }
 

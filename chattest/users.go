@@ -61,13 +61,13 @@ func listCursor(rec *userRec) *chat.Cursor {
 
 func userRoutes() []route {
 	return []route{
-		{pattern: "POST /v3/users", authOnly: true, handle: (*state).createUser},
-		{pattern: "GET /v3/users", handle: (*state).listUsers},
-		{pattern: "PUT /v3/users", handle: (*state).reactivateUsers},
-		{pattern: "DELETE /v3/users", handle: (*state).deactivateUsers},
-		{pattern: "GET /v3/users/{uid}", obo: oboOptional, handle: (*state).getUser},
-		{pattern: "PUT /v3/users/{uid}", handle: (*state).updateUser},
-		{pattern: "DELETE /v3/users/{uid}", handle: (*state).deleteUser},
+		{pattern: "POST /v3/users", authOnly: true, reach: appOnly, handle: (*state).createUser},
+		{pattern: "GET /v3/users", reach: directory, handle: (*state).listUsers},
+		{pattern: "PUT /v3/users", reach: appOnly, handle: (*state).reactivateUsers},
+		{pattern: "DELETE /v3/users", reach: appOnly, handle: (*state).deactivateUsers},
+		{pattern: "GET /v3/users/{uid}", obo: oboOptional, reach: directory, handle: (*state).getUser},
+		{pattern: "PUT /v3/users/{uid}", reach: appOnly, handle: (*state).updateUser},
+		{pattern: "DELETE /v3/users/{uid}", reach: appOnly, handle: (*state).deleteUser},
 	}
 }
 
@@ -295,8 +295,7 @@ func (st *state) deleteUser(c *call) (any, error) {
 		return nil, errUIDNotFound(uid)
 	}
 	if b.Permanent {
-		st.dropUser(u)
-		st.removeMessagesOf(uid)
+		st.removeUser(u)     // lifecycle.go
 		st.closeRevoked(uid) // access.go
 		return data(chat.Result{Success: true, Message: fmt.Sprintf("User %s has been deleted successfully.", uid)}), nil
 	}
