@@ -38,6 +38,9 @@ func keptCertificate(dir string, names []string, ips []net.IP) (tls.Certificate,
 	keyPEM, keyErr := os.ReadFile(keyPath)
 	if certErr == nil && keyErr == nil {
 		if cert, err := tls.X509KeyPair(certPEM, keyPEM); err == nil && covers(cert.Leaf, names, ips) {
+			if err := os.Chmod(keyPath, 0o600); err != nil { // the owner's only, even when copied in with other permissions
+				return tls.Certificate{}, nil, fmt.Errorf("-data: %w", err)
+			}
 			return cert, certPEM, nil
 		}
 	}
@@ -85,6 +88,21 @@ func writePrivate(path string, b []byte) error {
 	}
 	if err := f.Chmod(0o600); err != nil {
 		f.Close()
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// writeNew writes b to the file path, which it creates, readable by its
+// owner only: it fails when anything exists at path, a symbolic link
+// included, so that nothing planted there can redirect the write.
+func writeNew(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
 		return err
 	}
 	if _, err := f.Write(b); err != nil {

@@ -130,6 +130,11 @@ func (f stateFlags) credentials() (c credentials, kept bool, err error) {
 		if json.Unmarshal(b, &c) != nil || c.APIKey == "" || c.ManagementKey == "" || c.ManagementSecret == "" {
 			return credentials{}, false, fmt.Errorf("-data: %s holds no credentials (remove it to generate new ones)", path)
 		}
+		if *f.export == "" { // an export writes nothing to the directory
+			if err := os.Chmod(path, 0o600); err != nil { // the owner's only, even when copied in with other permissions
+				return credentials{}, false, fmt.Errorf("-data: %w", err)
+			}
+		}
 		return c, true, nil
 	case !errors.Is(err, fs.ErrNotExist):
 		return credentials{}, false, fmt.Errorf("-data: %w", err)

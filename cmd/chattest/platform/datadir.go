@@ -320,6 +320,12 @@ func openDB(dir string) (*bolt.DB, error) {
 	case err != nil:
 		return nil, damagedDB(path, err.Error())
 	}
+	// The state holds credentials: the owner's only, even when the file
+	// was copied in with other permissions.
+	if err := os.Chmod(path, 0o600); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("chattest: the data directory %s: %w", dir, err)
+	}
 	return db, nil
 }
 
