@@ -441,8 +441,9 @@ type replayer struct {
 	res served  // what serving its request did
 	hit bool    // its request matched a route
 
-	online map[string]bool // the users whose last presence change replayed brought them online
-	last   time.Time       // the time of the last change replayed
+	online       map[string]bool // the users whose last presence change replayed brought them online
+	legacyTokens int64           // the auth tokens minted by changes that record none: legacyCredential
+	last         time.Time       // the time of the last change replayed
 }
 
 func (h *Handler) newReplayer() *replayer {
@@ -471,6 +472,9 @@ func (rp *replayer) replay(changes []change) error {
 		at := ch.At
 		st.clock = func() time.Time { return at }
 		st.issuer.given = ch.Issued
+		if ch.Status != 0 && ch.Issued == nil {
+			st.issuer.legacy = rp.legacyCredential(ch)
+		}
 		var err error
 		switch {
 		case ch.Seed != "":
@@ -480,6 +484,12 @@ func (rp *replayer) replay(changes []change) error {
 			} else {
 				err = op(st, ch.Args)
 			}
+		case ch.Method != "" && ch.Status >= http.StatusBadRequest:
+			// Answered with an error, which changed nothing: a journal
+			// written before errors were left out (format 1 until
+			// 81b49ab) holds such requests, and today's handlers may
+			// answer them with another error (a repeated create: 409
+			// then, 400 now). Nothing to replay.
 		case ch.Method != "":
 			err = rp.request(ch)
 		default:
@@ -490,7 +500,7 @@ func (rp *replayer) replay(changes []change) error {
 			// issued now when it seeds a store.
 			ch.Issued = issued
 		}
-		st.issuer.given = nil
+		st.issuer.given, st.issuer.legacy = nil, nil
 		if err != nil {
 			return fmt.Errorf("change %d: %w", i+1, err)
 		}
@@ -502,6 +512,30 @@ func (rp *replayer) replay(changes []change) error {
 		rp.last = at
 	}
 	return nil
+}
+
+// legacyCredential returns what turns a credential minted while the
+// request change ch replays into the one the server that made ch issued,
+// when ch was made by a server but records no credentials: a journal
+// written before credentials came from crypto/rand (e34b134 and earlier)
+// records none, and its servers derived them from the app id and
+// counters, as hexID does. Those stay valid on the servers that open it.
+// An API key was the hexID of its creation order; an auth token, its
+// user's uid, "_", and the hexID of the tokens minted so far. Anything
+// else (the keys of the management API's apps) is issued anew.
+func (rp *replayer) legacyCredential(ch *change) func(string) string {
+	path, _, _ := strings.Cut(ch.Path, "?")
+	return func(minted string) string {
+		st := rp.h.st
+		switch {
+		case len(minted) > 41 && minted[len(minted)-41] == '_': // an auth token: authTokenFor
+			rp.legacyTokens++
+			return minted[:len(minted)-40] + st.hexID("authtoken", rp.legacyTokens)
+		case path == "/v3/apikeys":
+			return st.hexID("apikey", st.apiKeySeq)
+		}
+		return minted
+	}
 }
 
 // endPresence makes the users whom the replayed changes left online go

@@ -31,9 +31,12 @@ import (
 // "online"}}). A change that issued credentials (auth tokens, API keys)
 // lists them in "issued", and its replay issues the same, so that they stay
 // valid on the servers started from the file: keep a state file as you
-// keep a password. Such a file may be written by hand, e.g. as fixture
-// data: a change without "status" is replayed whatever it answers, and one
-// without "issued" issues new credentials.
+// keep a password. A request answered with an error (a status of 400 or
+// more) changed nothing and is not replayed. Such a file may be written by
+// hand, e.g. as fixture data: a change without "status" is replayed
+// whatever it answers, and one without "issued" issues new credentials
+// (one with a "status" but no "issued", as written by releases before
+// credentials were recorded, issues those they issued).
 func WithSeedFile(path string) Option { return func(c *config) { c.seedFile = path } }
 
 // WithExport makes the server keep the changes of its state in memory, so

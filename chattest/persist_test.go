@@ -155,6 +155,26 @@ func TestStateOptionsReportTheirProblems(t *testing.T) {
 	assert.ErrorContains(t, plain.Export(&bytes.Buffer{}), "Export needs WithStore or WithExport")
 }
 
+// A request that was answered with an error changed nothing, and opening
+// does not serve it again: a state file (or data directory) written by a
+// release that kept such requests opens whatever today's handlers answer
+// them (a repeated create answered 409 then, and another error now).
+func TestSeedFileSkipsRequestsAnsweredWithAnError(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "old.json")
+	require.NoError(t, os.WriteFile(file, []byte(`{"chattest": 1, "appId": "test-app", "created": "2025-01-01T00:00:00Z", "changes": [
+{"at": "2025-01-01T00:00:01Z", "method": "POST", "path": "/v3/users", "key": 1, "body": {"uid": "alice", "name": "Alice"}, "status": 200},
+{"at": "2025-01-01T00:00:02Z", "method": "POST", "path": "/v3/users", "key": 1, "body": {"uid": "alice", "name": "Alice again"}, "status": 418},
+{"at": "2025-01-01T00:00:03Z", "method": "GET", "path": "/v3/users/nobody", "key": 1, "status": 404}]}`), 0o600))
+	srv, err := chattest.OpenServer(chattest.WithSeedFile(file))
+	require.NoError(t, err)
+	defer srv.Close()
+	c := srv.Client(chat.WithoutRetries())
+	defer c.CloseIdleConnections()
+	u, err := c.Users.Get(context.Background(), "alice")
+	require.NoError(t, err)
+	assert.Equal(t, "Alice", u.Name, "the request answered with an error changed nothing")
+}
+
 // The state file is JSON with one change a line, credentials left out.
 func TestExportShowsNoKey(t *testing.T) {
 	srv := chattest.NewServer(chattest.WithExport(), chattest.WithAPIKey("my-secret-key-123"))
