@@ -406,3 +406,37 @@ func TestErrorLinesHaveOnePrefix(t *testing.T) {
 		assert.NotEmpty(t, stderr.String(), args)
 	}
 }
+
+// With -data, the certificate and its key are written to new files renamed
+// into the directory: symbolic links planted there are replaced, and what
+// they point to is left untouched.
+func TestDataCertificateReplacesPlantedLinks(t *testing.T) {
+	noLeaks(t)
+	dir := t.TempDir()
+	victim := filepath.Join(t.TempDir(), "victim")
+	require.NoError(t, os.WriteFile(victim, []byte("untouched"), 0o644))
+	for _, name := range []string{"cert.pem", "cert-key.pem"} {
+		require.NoError(t, os.Symlink(victim, filepath.Join(dir, name)))
+	}
+	in := serve(t, "-addr", "127.0.0.1:0", "-data", dir)
+	require.NoError(t, in.stop())
+	got, err := os.ReadFile(victim)
+	require.NoError(t, err)
+	assert.Equal(t, "untouched", string(got))
+	info, err := os.Stat(victim)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o644), info.Mode().Perm(), "the link's target keeps its permissions")
+	for name, perm := range map[string]os.FileMode{"cert.pem": 0o644, "cert-key.pem": 0o600} {
+		info, err := os.Lstat(filepath.Join(dir, name))
+		require.NoError(t, err)
+		assert.True(t, info.Mode().IsRegular(), name)
+		assert.Equal(t, perm, info.Mode().Perm(), name)
+	}
+	_, err = tls.LoadX509KeyPair(filepath.Join(dir, "cert.pem"), filepath.Join(dir, "cert-key.pem"))
+	assert.NoError(t, err)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	for _, e := range entries {
+		assert.False(t, strings.HasPrefix(e.Name(), "."), "no temporary file left: %s", e.Name())
+	}
+}
