@@ -37,9 +37,17 @@ import (
 // journaled headers are not UTF-8 is refused before it is served
 // (unjournalable).
 
-// stateFormat is the version of the state file and of the journal's
-// records.
-const stateFormat = 1
+// The versions of the state file and of a store's records.
+const (
+	// changesFormat is the version of a store's records (changes, and
+	// snapshots of the state since the release after 81b49ab), and of the
+	// state files of the changes that releases up to 81b49ab wrote, which
+	// are still read.
+	changesFormat = 1
+	// stateFormat is the version of the state file that holds the state
+	// itself, as Export writes it (snapshot.go).
+	stateFormat = 2
+)
 
 // change is one change of the state, as the journal keeps it and the state
 // file shows it: a request the API served, or a call of a seeding method.
@@ -219,6 +227,7 @@ type journal struct {
 	pending [][]byte // changes added and not yet written, in order
 	memory  [][]byte // every change, in memory
 	next    uint64   // the sequence number of the next change added
+	snapped uint64   // the sequence number after the last snapshot added (keepSnapshot); 0: none
 	written uint64   // every change before this one is written
 	err     error    // the first failure to write: nothing is written after it
 
@@ -294,6 +303,14 @@ func (j *journal) writeLoop() {
 		}
 		j.mu.Unlock()
 	}
+}
+
+// changedSinceSnapshot reports whether a change was added after the last
+// snapshot, or none was added.
+func (j *journal) changedSinceSnapshot() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.snapped == 0 || j.next > j.snapped
 }
 
 // fail stops the journal with err, unless it stopped already.
@@ -372,10 +389,13 @@ var errJournalClosed = errors.New("the server was closed")
 func (h *Handler) keep(rt route, r *http.Request, body []byte, res served) (wait func() error) {
 	st := h.st
 	issued := st.issuer.take()
+	read := r.Method == http.MethodGet || r.Method == http.MethodHead
+	if res.ran && rt.pattern != "" && (res.status < http.StatusBadRequest && !read || st.lazy != 0) {
+		st.lastAt = res.now
+	}
 	if st.journal == nil || !res.ran || rt.pattern == "" {
 		return noWait
 	}
-	read := r.Method == http.MethodGet || r.Method == http.MethodHead
 	var ch change
 	switch {
 	case res.status >= http.StatusBadRequest && st.lazy != 0:
@@ -504,6 +524,7 @@ func (rp *replayer) replay(changes []change) error {
 		if err != nil {
 			return fmt.Errorf("change %d: %w", i+1, err)
 		}
+		st.lastAt = at
 		if ch.Seed == presenceOp {
 			var a presenceArgs
 			json.Unmarshal(ch.Args, &a) // replayed: it decodes

@@ -23,7 +23,8 @@ import (
 // killed, starts with the state this one had (see [chattest.WithStore]).
 //
 // The directory holds a database (chattest.db, of go.etcd.io/bbolt) with
-// every change the state went through, in order. A request's change is
+// the state: a snapshot of it, kept when its server was closed, and the
+// changes made since, in order (see [chattest.Store]). A request's change is
 // written to a log beside the database (chattest.wal and chattest-2.wal)
 // before the request is answered; the changes of concurrent requests are
 // written together, in one write, and copied into the database in larger
