@@ -16,7 +16,7 @@ import (
 )
 
 // The state lives in memory. A journal keeps, beside it, every change the
-// state went through, in order (WithStore, WithExport): the requests the
+// state went through since its last snapshot, in order (WithStore): the requests the
 // API served that changed it, and the calls of the seeding methods, each
 // at the server's time. Replaying the changes through the same code at the
 // same times rebuilds the same state, every id included: ids derive from

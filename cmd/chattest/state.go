@@ -58,7 +58,7 @@ func (f stateFlags) open(opts []chattest.Option, stdout io.Writer) (*chattest.Ha
 			return nil, fmt.Errorf("-data: %w", err) // not created only to export nothing
 		}
 	}
-	h, err := chattest.OpenHandler(append(opts, chattest.WithExport())...)
+	h, err := chattest.OpenHandler(opts...)
 	if err != nil {
 		return nil, err
 	}
