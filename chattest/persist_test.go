@@ -269,19 +269,57 @@ func BenchmarkReplay(b *testing.B) {
 	if err := os.WriteFile(path, file.Bytes(), 0o600); err != nil {
 		b.Fatal(err)
 	}
-	for b.Loop() {
-		srv, err := chattest.OpenServer(chattest.WithSeedFile(path))
-		if err != nil {
-			b.Fatal(err)
+	b.Run("replay", func(b *testing.B) {
+		for b.Loop() {
+			srv, err := chattest.OpenServer(chattest.WithSeedFile(path))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, ok := srv.Message(strconv.Itoa(messages)); !ok {
+				b.Fatalf("message %d was not replayed", messages)
+			}
+			srv.Close()
 		}
-		if _, ok := srv.Message(strconv.Itoa(messages)); !ok {
-			b.Fatalf("message %d was not replayed", messages)
-		}
-		srv.Close()
+		perOp := b.Elapsed().Seconds() / float64(b.N)
+		b.ReportMetric(perOp*1e9/(users+messages), "ns/change")
+		b.ReportMetric(perOp, "s/100k-messages")
+	})
+
+	// The same state as a snapshot (format 2): exporting it, the file's
+	// size, and starting a server from it.
+	srv, err := chattest.OpenServer(chattest.WithSeedFile(path))
+	if err != nil {
+		b.Fatal(err)
 	}
-	perOp := b.Elapsed().Seconds() / float64(b.N)
-	b.ReportMetric(perOp*1e9/(users+messages), "ns/change")
-	b.ReportMetric(perOp, "s/100k-messages")
+	defer srv.Close()
+	var snap bytes.Buffer
+	b.Run("export", func(b *testing.B) {
+		for b.Loop() {
+			snap.Reset()
+			if err := srv.Export(&snap); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/100k-messages")
+		b.ReportMetric(float64(snap.Len())/(1<<20), "MiB")
+	})
+	snapPath := filepath.Join(b.TempDir(), "snapshot.json")
+	if err := os.WriteFile(snapPath, snap.Bytes(), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("load", func(b *testing.B) {
+		for b.Loop() {
+			srv, err := chattest.OpenServer(chattest.WithSeedFile(snapPath))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, ok := srv.Message(strconv.Itoa(messages)); !ok {
+				b.Fatalf("message %d was not loaded", messages)
+			}
+			srv.Close()
+		}
+		b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/100k-messages")
+	})
 }
 
 // A data directory opens under another import limit than the one its
