@@ -79,11 +79,12 @@ func (st *state) snapshotState() (json.RawMessage, error) {
 		defer func() { delete(st.apiKeys, ""); own.k.APIKey, st.apiKeys[string(key)] = key, own }()
 	}
 	e := &snapEncoder{ids: map[ptrKey]int{}}
-	v, err := e.value(reflect.ValueOf(st))
-	if err != nil {
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	if err := e.value(reflect.ValueOf(st)); err != nil {
 		return nil, err
 	}
-	return json.Marshal(v)
+	return e.buf.Bytes(), nil
 }
 
 // ownKey is the record of the server's own API key: the first created.
@@ -136,6 +137,8 @@ func (st *state) snapshotLoaded() {
 }
 
 type snapEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder  // of strings, into buf
 	ids map[ptrKey]int // the pointers met: their $id
 }
 
@@ -154,26 +157,35 @@ func exported(v reflect.Value) reflect.Value {
 	return reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem()
 }
 
-func (e *snapEncoder) value(v reflect.Value) (any, error) {
+func (e *snapEncoder) value(v reflect.Value) error {
+	b := &e.buf
 	switch v.Kind() {
 	case reflect.Pointer:
 		if v.IsNil() {
-			return nil, nil
+			b.WriteString("null")
+			return nil
 		}
 		key := ptrKey{v.Pointer(), v.Type()}
 		if id, ok := e.ids[key]; ok {
-			return map[string]any{"$ref": id}, nil
+			b.WriteString(`{"$ref":`)
+			b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(id), 10))
+			b.WriteByte('}')
+			return nil
 		}
 		id := len(e.ids)
 		e.ids[key] = id
-		inner, err := e.value(v.Elem())
-		if err != nil {
-			return nil, err
+		b.WriteString(`{"$id":`)
+		b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(id), 10))
+		b.WriteString(`,"v":`)
+		if err := e.value(v.Elem()); err != nil {
+			return err
 		}
-		return map[string]any{"$id": id, "v": inner}, nil
+		b.WriteByte('}')
+		return nil
 	case reflect.Interface:
 		if v.IsNil() {
-			return nil, nil
+			b.WriteString("null")
+			return nil
 		}
 		name := ""
 		for n, t := range snapshotTypes {
@@ -182,13 +194,14 @@ func (e *snapEncoder) value(v reflect.Value) (any, error) {
 			}
 		}
 		if name == "" {
-			return nil, fmt.Errorf("no snapshot of a value of type %s", v.Elem().Type())
+			return fmt.Errorf("no snapshot of a value of type %s", v.Elem().Type())
 		}
-		inner, err := e.value(v.Elem())
-		if err != nil {
-			return nil, err
+		fmt.Fprintf(b, `{"$t":%q,"v":`, name)
+		if err := e.value(v.Elem()); err != nil {
+			return err
 		}
-		return map[string]any{"$t": name, "v": inner}, nil
+		b.WriteByte('}')
+		return nil
 	case reflect.Struct:
 		if !v.CanAddr() { // a map's value: its fields are read through a copy
 			c := reflect.New(v.Type()).Elem()
@@ -197,80 +210,136 @@ func (e *snapEncoder) value(v reflect.Value) (any, error) {
 		}
 		switch v.Type() {
 		case timeType:
-			return exported(v).Interface().(time.Time).Format(time.RFC3339Nano), nil
+			e.str(exported(v).Interface().(time.Time).Format(time.RFC3339Nano))
+			return nil
 		case regexpType:
-			return exported(v).Addr().Interface().(*regexp.Regexp).String(), nil
+			e.str(exported(v).Addr().Interface().(*regexp.Regexp).String())
+			return nil
 		}
-		out := map[string]any{}
+		b.WriteByte('{')
 		skip := skipOf(v.Type())
+		first := true
 		for i := range v.NumField() {
 			f := v.Type().Field(i)
 			if skipped(f, skip) {
 				continue
 			}
-			fv, err := e.value(exported(v.Field(i)))
-			if err != nil {
-				return nil, fmt.Errorf("%s.%w", f.Name, err)
+			if !first {
+				b.WriteByte(',')
 			}
-			out[f.Name] = fv
+			first = false
+			e.str(f.Name)
+			b.WriteByte(':')
+			if err := e.value(exported(v.Field(i))); err != nil {
+				return fmt.Errorf("%s.%w", f.Name, err)
+			}
 		}
-		return out, nil
+		b.WriteByte('}')
+		return nil
 	case reflect.Map:
 		if v.IsNil() {
-			return nil, nil
+			b.WriteString("null")
+			return nil
 		}
 		type pair struct {
-			key  string // the key encoded: the pairs' order
-			k, v any
-			val  reflect.Value
+			key []byte // the key encoded: the pairs' order
+			val reflect.Value
 		}
 		pairs := make([]pair, 0, v.Len())
 		for it := v.MapRange(); it.Next(); {
-			k, err := e.value(it.Key()) // keys hold no pointers: their $ids follow no order
+			k, err := e.encoded(it.Key()) // keys hold no pointers: their $ids follow no order
 			if err != nil {
-				return nil, err
+				return err
 			}
-			kb, _ := json.Marshal(k)
-			pairs = append(pairs, pair{key: string(kb), k: k, val: it.Value()})
+			pairs = append(pairs, pair{k, it.Value()})
 		}
-		slices.SortFunc(pairs, func(a, b pair) int { return compareStrings(a.key, b.key) })
-		out := make([]any, len(pairs))
+		slices.SortFunc(pairs, func(a, b pair) int { return bytes.Compare(a.key, b.key) })
+		b.WriteByte('[')
 		for i, p := range pairs { // the values in order, so that their $ids are the same each time
-			val, err := e.value(p.val)
-			if err != nil {
-				return nil, fmt.Errorf("[%s]: %w", p.key, err)
+			if i > 0 {
+				b.WriteByte(',')
 			}
-			out[i] = [2]any{p.k, val}
+			b.WriteByte('[')
+			b.Write(p.key)
+			b.WriteByte(',')
+			if err := e.value(p.val); err != nil {
+				return fmt.Errorf("[%s]: %w", p.key, err)
+			}
+			b.WriteByte(']')
 		}
-		return out, nil
+		b.WriteByte(']')
+		return nil
 	case reflect.Slice, reflect.Array:
 		if v.Kind() == reflect.Slice && v.IsNil() {
-			return nil, nil
+			b.WriteString("null")
+			return nil
 		}
 		if v.Type().Elem().Kind() == reflect.Uint8 && v.Kind() == reflect.Slice {
-			return base64.StdEncoding.EncodeToString(v.Bytes()), nil
+			e.str(base64.StdEncoding.EncodeToString(v.Bytes()))
+			return nil
 		}
-		out := make([]any, v.Len())
+		b.WriteByte('[')
 		for i := range v.Len() {
-			x, err := e.value(v.Index(i))
-			if err != nil {
-				return nil, fmt.Errorf("[%d]: %w", i, err)
+			if i > 0 {
+				b.WriteByte(',')
 			}
-			out[i] = x
+			if err := e.value(v.Index(i)); err != nil {
+				return fmt.Errorf("[%d]: %w", i, err)
+			}
 		}
-		return out, nil
+		b.WriteByte(']')
+		return nil
 	case reflect.String:
-		return v.String(), nil
+		e.str(v.String())
+		return nil
 	case reflect.Bool:
-		return v.Bool(), nil
+		b.WriteString(strconv.FormatBool(v.Bool()))
+		return nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return json.Number(strconv.FormatInt(v.Int(), 10)), nil
+		b.Write(strconv.AppendInt(b.AvailableBuffer(), v.Int(), 10))
+		return nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return json.Number(strconv.FormatUint(v.Uint(), 10)), nil
+		b.Write(strconv.AppendUint(b.AvailableBuffer(), v.Uint(), 10))
+		return nil
 	case reflect.Float32, reflect.Float64:
-		return v.Float(), nil
+		out, err := json.Marshal(v.Float())
+		if err != nil {
+			return err
+		}
+		b.Write(out)
+		return nil
 	}
-	return nil, fmt.Errorf("no snapshot of a %s", v.Type())
+	return fmt.Errorf("no snapshot of a %s", v.Type())
+}
+
+// str writes s as a JSON string.
+func (e *snapEncoder) str(s string) {
+	plain := true
+	for i := range len(s) {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		e.buf.WriteByte('"')
+		e.buf.WriteString(s)
+		e.buf.WriteByte('"')
+		return
+	}
+	e.enc.Encode(s)                 // a string always encodes
+	e.buf.Truncate(e.buf.Len() - 1) // the newline Encode adds
+}
+
+// encoded returns v encoded on its own.
+func (e *snapEncoder) encoded(v reflect.Value) ([]byte, error) {
+	start := e.buf.Len()
+	if err := e.value(v); err != nil {
+		return nil, err
+	}
+	out := bytes.Clone(e.buf.Bytes()[start:])
+	e.buf.Truncate(start)
+	return out, nil
 }
 
 // skipOf is the fields of the struct type t that a snapshot leaves out by
@@ -294,16 +363,6 @@ func skipped(f reflect.StructField, skip []string) bool {
 		return true
 	}
 	return slices.Contains(skip, f.Name)
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 type snapDecoder struct {
