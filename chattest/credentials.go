@@ -41,6 +41,10 @@ func (c *config) defaultCredentials(own ownCredentials) {
 type issuer struct {
 	issued []string // what the change in progress issued, for the journal
 	given  []string // while a change is replayed: what it issued when it was made, not yet issued again
+	// legacy, while a change of a journal written before credentials
+	// were random and recorded is replayed, turns what was minted into
+	// the credential that journal's server issued (journal.go).
+	legacy func(minted string) string
 }
 
 // issue returns a new credential made by mint, or, while a change is
@@ -52,6 +56,9 @@ func (st *state) issue(mint func() string) string {
 		v, st.issuer.given = g[0], g[1:]
 	} else {
 		v = mint()
+		if st.replaying && st.issuer.legacy != nil {
+			v = st.issuer.legacy(v)
+		}
 	}
 	if st.journal != nil || st.replaying {
 		st.issuer.issued = append(st.issuer.issued, v)

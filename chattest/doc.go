@@ -29,7 +29,7 @@
 //     ([Server.Deliveries], [Server.Fire]) and the dashboard
 //     ([Server.DashboardURL]).
 //   - The state across restarts and as a file: [WithStore], [OpenServer],
-//     [Server.Export], [WithSeedFile], [WithExport].
+//     [Server.Export], [WithSeedFile].
 //   - The client API of the platform's client SDKs, and its websocket
 //     ([WithRealtime], [Server.AwaitOnline]).
 //   - The local platform, a module of its own beside the SDK's, gives a

@@ -42,7 +42,8 @@ type Handler struct {
 
 	realtime RealtimeTransport // carries the client API's websocket: realtime.go
 
-	broken error // why the options that read or write files failed: every request answers it (persist.go)
+	broken  error     // why the options that read or write files failed: every request answers it (persist.go)
+	created time.Time // when the state began: the time of its first server (persist.go)
 
 	// Guarded by st.mu:
 	faults     []*activeFault // faults.go

@@ -16,7 +16,7 @@ import (
 )
 
 // The state lives in memory. A journal keeps, beside it, every change the
-// state went through, in order (WithStore, WithExport): the requests the
+// state went through since its last snapshot, in order (WithStore): the requests the
 // API served that changed it, and the calls of the seeding methods, each
 // at the server's time. Replaying the changes through the same code at the
 // same times rebuilds the same state, every id included: ids derive from
@@ -37,9 +37,17 @@ import (
 // journaled headers are not UTF-8 is refused before it is served
 // (unjournalable).
 
-// stateFormat is the version of the state file and of the journal's
-// records.
-const stateFormat = 1
+// The versions of the state file and of a store's records.
+const (
+	// changesFormat is the version of a store's records (changes, and
+	// snapshots of the state since the release after 81b49ab), and of the
+	// state files of the changes that releases up to 81b49ab wrote, which
+	// are still read.
+	changesFormat = 1
+	// stateFormat is the version of the state file that holds the state
+	// itself, as Export writes it (snapshot.go).
+	stateFormat = 2
+)
 
 // change is one change of the state, as the journal keeps it and the state
 // file shows it: a request the API served, or a call of a seeding method.
@@ -219,6 +227,7 @@ type journal struct {
 	pending [][]byte // changes added and not yet written, in order
 	memory  [][]byte // every change, in memory
 	next    uint64   // the sequence number of the next change added
+	snapped uint64   // the sequence number after the last snapshot added (keepSnapshot); 0: none
 	written uint64   // every change before this one is written
 	err     error    // the first failure to write: nothing is written after it
 
@@ -294,6 +303,14 @@ func (j *journal) writeLoop() {
 		}
 		j.mu.Unlock()
 	}
+}
+
+// changedSinceSnapshot reports whether a change was added after the last
+// snapshot, or none was added.
+func (j *journal) changedSinceSnapshot() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.snapped == 0 || j.next > j.snapped
 }
 
 // fail stops the journal with err, unless it stopped already.
@@ -372,10 +389,13 @@ var errJournalClosed = errors.New("the server was closed")
 func (h *Handler) keep(rt route, r *http.Request, body []byte, res served) (wait func() error) {
 	st := h.st
 	issued := st.issuer.take()
+	read := r.Method == http.MethodGet || r.Method == http.MethodHead
+	if res.ran && rt.pattern != "" && (res.status < http.StatusBadRequest && !read || st.lazy != 0) {
+		st.lastAt = res.now
+	}
 	if st.journal == nil || !res.ran || rt.pattern == "" {
 		return noWait
 	}
-	read := r.Method == http.MethodGet || r.Method == http.MethodHead
 	var ch change
 	switch {
 	case res.status >= http.StatusBadRequest && st.lazy != 0:
@@ -441,8 +461,9 @@ type replayer struct {
 	res served  // what serving its request did
 	hit bool    // its request matched a route
 
-	online map[string]bool // the users whose last presence change replayed brought them online
-	last   time.Time       // the time of the last change replayed
+	online       map[string]bool // the users whose last presence change replayed brought them online
+	legacyTokens int64           // the auth tokens minted by changes that record none: legacyCredential
+	last         time.Time       // the time of the last change replayed
 }
 
 func (h *Handler) newReplayer() *replayer {
@@ -471,6 +492,9 @@ func (rp *replayer) replay(changes []change) error {
 		at := ch.At
 		st.clock = func() time.Time { return at }
 		st.issuer.given = ch.Issued
+		if ch.Status != 0 && ch.Issued == nil {
+			st.issuer.legacy = rp.legacyCredential(ch)
+		}
 		var err error
 		switch {
 		case ch.Seed != "":
@@ -480,6 +504,12 @@ func (rp *replayer) replay(changes []change) error {
 			} else {
 				err = op(st, ch.Args)
 			}
+		case ch.Method != "" && ch.Status >= http.StatusBadRequest:
+			// Answered with an error, which changed nothing: a journal
+			// written before errors were left out (format 1 until
+			// 81b49ab) holds such requests, and today's handlers may
+			// answer them with another error (a repeated create: 409
+			// then, 400 now). Nothing to replay.
 		case ch.Method != "":
 			err = rp.request(ch)
 		default:
@@ -490,10 +520,11 @@ func (rp *replayer) replay(changes []change) error {
 			// issued now when it seeds a store.
 			ch.Issued = issued
 		}
-		st.issuer.given = nil
+		st.issuer.given, st.issuer.legacy = nil, nil
 		if err != nil {
 			return fmt.Errorf("change %d: %w", i+1, err)
 		}
+		st.lastAt = at
 		if ch.Seed == presenceOp {
 			var a presenceArgs
 			json.Unmarshal(ch.Args, &a) // replayed: it decodes
@@ -502,6 +533,30 @@ func (rp *replayer) replay(changes []change) error {
 		rp.last = at
 	}
 	return nil
+}
+
+// legacyCredential returns what turns a credential minted while the
+// request change ch replays into the one the server that made ch issued,
+// when ch was made by a server but records no credentials: a journal
+// written before credentials came from crypto/rand (e34b134 and earlier)
+// records none, and its servers derived them from the app id and
+// counters, as hexID does. Those stay valid on the servers that open it.
+// An API key was the hexID of its creation order; an auth token, its
+// user's uid, "_", and the hexID of the tokens minted so far. Anything
+// else (the keys of the management API's apps) is issued anew.
+func (rp *replayer) legacyCredential(ch *change) func(string) string {
+	path, _, _ := strings.Cut(ch.Path, "?")
+	return func(minted string) string {
+		st := rp.h.st
+		switch {
+		case len(minted) > 41 && minted[len(minted)-41] == '_': // an auth token: authTokenFor
+			rp.legacyTokens++
+			return minted[:len(minted)-40] + st.hexID("authtoken", rp.legacyTokens)
+		case path == "/v3/apikeys":
+			return st.hexID("apikey", st.apiKeySeq)
+		}
+		return minted
+	}
 }
 
 // endPresence makes the users whom the replayed changes left online go

@@ -26,7 +26,6 @@ type config struct {
 
 	store    Store // store.go
 	seedFile string
-	export   bool
 }
 
 // WithAppID sets the app id (default "test-app"). It must be one DNS label

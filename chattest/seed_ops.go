@@ -46,7 +46,8 @@ func (st *state) keepCall(op string, args any) (wait func() error) {
 		// does not is kept as null, and replays as the zero value.
 		raw = []byte("null")
 	}
-	seq := st.journal.add((&change{At: st.clock(), Seed: op, Args: raw, Issued: st.issuer.take()}).encode())
+	st.lastAt = st.clock()
+	seq := st.journal.add((&change{At: st.lastAt, Seed: op, Args: raw, Issued: st.issuer.take()}).encode())
 	return func() error { return st.journal.wait(seq) }
 }
 

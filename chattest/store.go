@@ -17,11 +17,15 @@ import (
 //
 // A store keeps two things, both opaque to it: a few named values of the
 // server (the app id, the creation time, the key that signs the client
-// API's jwts, the server's own credentials), and every change the state
-// went through, in order, each a JSON document: each request of the chat,
-// management and client APIs that may have changed the state, each call
-// of a seeding method, and what the client API's websockets change. A
-// change is numbered from 0 in the order the server made it.
+// API's jwts, the server's own credentials), and the changes the state
+// went through, in order, each a JSON document: a snapshot of the whole
+// state, which the server appends when it is closed (and when a state
+// file seeds the store), then each request of the chat, management and
+// client APIs that may have changed the state since, each call of a
+// seeding method, and what the client API's websockets change. A change
+// is numbered from 0 in the order the server made it. Opening reads the
+// last snapshot and replays only the changes after it, which a server that
+// was killed left.
 //
 // The server calls Open once, before it serves; then Append, from one
 // goroutine, one call at a time, and Changes from any; Close once, when
@@ -54,12 +58,15 @@ type Store interface {
 }
 
 // WithStore keeps the server's state in s (see [Store]): opening the
-// server reads the state s holds, replays its changes at the times they
-// happened, through the same code, and serves on; every change is kept in
+// server reads the state s holds (its last snapshot), replays the changes
+// made after it at the times they happened, through the same code, and
+// serves on; closing the server appends a snapshot of its state, so that
+// the next opening serves no request again; every change is kept in
 // s before the request that made it is answered (a read waits until the
 // changes it may show are kept), and a receipt of the client API's
 // websocket before its next frame is read. A change that replays
-// otherwise than it happened fails the opening. Users whom the changes
+// otherwise than it happened (a request answered with success then, and
+// not now) fails the opening. Users whom the changes
 // leave online (the server was killed) go offline as of the last change.
 // The request log, faults, the rate limits' counts and webhook deliveries
 // are not kept: changes replay without being logged, limited or
@@ -98,7 +105,7 @@ func openJournal(s Store, appID string, created time.Time) (*journal, []change, 
 	own := ownCredentials{APIKey: randomHex(), MgmtKey: randomHex(), MgmtSecret: randomHex()}
 	ownJSON, _ := json.Marshal(own) // strings always encode
 	values, kept, err := s.Open(map[string][]byte{
-		storeFormat:      fmt.Append(nil, stateFormat),
+		storeFormat:      fmt.Append(nil, changesFormat),
 		storeApp:         []byte(appID),
 		storeCreated:     []byte(created.Format(time.RFC3339Nano)),
 		storeJWTKey:      newJWTKey(),
@@ -122,8 +129,8 @@ func readStore(s Store, appID string, values map[string][]byte, kept [][]byte) (
 	damaged := func(format string, args ...any) error {
 		return fmt.Errorf("chattest: %s is damaged: %s. Restore it from a backup, or move it away to start anew", s, fmt.Sprintf(format, args...))
 	}
-	if f := string(values[storeFormat]); f != fmt.Sprint(stateFormat) {
-		return nil, nil, fmt.Errorf("chattest: %s holds a state of format %q; this chattest reads format %d", s, f, stateFormat)
+	if f := string(values[storeFormat]); f != fmt.Sprint(changesFormat) {
+		return nil, nil, fmt.Errorf("chattest: %s holds a state of format %q; this chattest reads format %d", s, f, changesFormat)
 	}
 	if app := string(values[storeApp]); app != appID {
 		return nil, nil, fmt.Errorf("chattest: %s holds the state of app %q, not of %q", s, app, appID)

@@ -8,6 +8,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
+	"errors"
 	"fmt"
 	"math/big"
 	"net"
@@ -38,6 +39,13 @@ func keptCertificate(dir string, names []string, ips []net.IP) (tls.Certificate,
 	keyPEM, keyErr := os.ReadFile(keyPath)
 	if certErr == nil && keyErr == nil {
 		if cert, err := tls.X509KeyPair(certPEM, keyPEM); err == nil && covers(cert.Leaf, names, ips) {
+			// The owner's only, even when copied in with other permissions
+			// (a link to a key kept elsewhere is left as it is).
+			if fi, err := os.Lstat(keyPath); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm() != 0o600 {
+				if err := os.Chmod(keyPath, 0o600); err != nil {
+					return tls.Certificate{}, nil, fmt.Errorf("-data: %w", err)
+				}
+			}
 			return cert, certPEM, nil
 		}
 	}
@@ -49,10 +57,10 @@ func keptCertificate(dir string, names []string, ips []net.IP) (tls.Certificate,
 		return tls.Certificate{}, nil, fmt.Errorf("-data: %w", err)
 	}
 	// The key first: a certificate kept is never without its key.
-	if err := writePrivate(keyPath, keyPEM); err != nil {
+	if err := replaceFile(keyPath, keyPEM, 0o600); err != nil {
 		return tls.Certificate{}, nil, fmt.Errorf("-data: keeping the certificate's key: %w", err)
 	}
-	if err := os.WriteFile(certPath, certPEM, 0o644); err != nil {
+	if err := replaceFile(certPath, certPEM, 0o644); err != nil {
 		return tls.Certificate{}, nil, fmt.Errorf("-data: keeping the certificate: %w", err)
 	}
 	return cert, certPEM, nil
@@ -76,15 +84,35 @@ func covers(c *x509.Certificate, names []string, ips []net.IP) bool {
 	return true
 }
 
-// writePrivate writes b to the file path, readable and writable by its
-// owner only, even when the file existed with other permissions.
-func writePrivate(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+// replaceFile writes b to the file path with the permissions perm,
+// replacing what was there: it writes a new file beside it, created
+// exclusively, and renames it to path, so that a symbolic link at path is
+// replaced rather than followed, and a crash leaves the old file or the
+// new one, never half of one.
+func replaceFile(path string, b []byte, perm os.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*") // 0600, exclusively
 	if err != nil {
 		return err
 	}
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
+	_, err = f.Write(b)
+	if err == nil && perm != 0o600 {
+		err = f.Chmod(perm)
+	}
+	if err = errors.Join(err, f.Close()); err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// writeNew writes b to the file path, which it creates, readable by its
+// owner only: it fails when anything exists at path, a symbolic link
+// included, so that nothing planted there can redirect the write.
+func writeNew(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
 		return err
 	}
 	if _, err := f.Write(b); err != nil {

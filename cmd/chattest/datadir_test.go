@@ -220,3 +220,57 @@ func TestProcessKeepsItsCertificate(t *testing.T) {
 	_, err = tls.LoadX509KeyPair(filepath.Join(dir, "cert.pem"), filepath.Join(dir, "cert-key.pem"))
 	assert.NoError(t, err, "the new pair is kept")
 }
+
+// Every file of a data directory that holds a secret (the state, its log,
+// the credentials, the certificate's key) is its owner's only, and so is
+// the directory; files copied in with looser permissions (a backup, a
+// fixture) are made so at the next start. Only the certificate, which
+// clients are given, is readable by others.
+func TestProcessKeepsSecretsPrivate(t *testing.T) {
+	bin, dir := build(t)["chattest"], filepath.Join(t.TempDir(), "data")
+	private := func(loosen bool) {
+		t.Helper()
+		p := startProcess(t, bin, nil, "-addr", "127.0.0.1:0", "-data", dir)
+		hc := trusting(t, p.certFile)
+		req, err := http.NewRequest(http.MethodPost, p.base+"/v3/users", strings.NewReader(`{"uid":"alice","name":"Alice"}`))
+		require.NoError(t, err)
+		req.Header.Set("apikey", p.apiKey)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := hc.Do(req)
+		require.NoError(t, err)
+		resp.Body.Close()
+		hc.CloseIdleConnections()
+		code, _ := p.stop(t, syscall.SIGTERM)
+		require.Equal(t, 0, code)
+
+		info, err := os.Stat(dir)
+		require.NoError(t, err)
+		assert.Equal(t, os.FileMode(0o700), info.Mode().Perm(), "the directory")
+		entries, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+			info, err := e.Info()
+			require.NoError(t, err)
+			want := os.FileMode(0o600)
+			if e.Name() == "cert.pem" {
+				want = 0o644
+			}
+			assert.Equal(t, want, info.Mode().Perm(), e.Name())
+			if loosen {
+				require.NoError(t, os.Chmod(filepath.Join(dir, e.Name()), 0o644))
+			}
+		}
+		assert.Subset(t, names, []string{"chattest.db", "credentials.json", "cert-key.pem", "cert.pem"})
+	}
+	private(true)
+	private(false)
+
+	file := filepath.Join(t.TempDir(), "state.json")
+	code, stdout, stderr := exitOf(t, bin, "-data", dir, "-export", file)
+	require.Equal(t, 0, code, "%s%s", stdout, stderr)
+	info, err := os.Stat(file)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm(), "the export")
+}

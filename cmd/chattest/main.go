@@ -43,8 +43,10 @@
 //
 // It stops cleanly on SIGINT (Ctrl+C) or SIGTERM: it ends the dashboard's
 // live streams and the webhook deliveries, waits up to 5 seconds for the
-// requests in flight, removes the certificate file it made in the
-// temporary directory, and exits 0.
+// requests in flight, removes the directory it made for the certificate
+// in the temporary directory (chattest-PORT-*, the owner's only, made
+// anew at each start so that nothing prepared there can redirect the
+// write), and exits 0.
 //
 // The state lives in memory and is gone when it stops, unless -data keeps
 // it in a directory: every change is written there before it is
@@ -74,7 +76,7 @@
 //	-api-key key     its fullAccess API key (default $CHATTEST_API_KEY, else generated)
 //	-rate-limit c,s  enforce c core and s standard requests per minute
 //	-http            serve plain HTTP (clients need chat.WithInsecureLoopback)
-//	-cert file       where to write the certificate (default cert.pem in -data, else chattest-PORT.pem in the temporary directory)
+//	-cert file       where to write the certificate (default cert.pem in -data, else in a new temporary directory)
 //	-data dir        keep the state in dir across stops and crashes
 //	-sync            with -data, sync each change to the disk before answering it (survives a machine crash, slower)
 //	-seed file       start from the state file (with -data: only when dir holds no state yet)
@@ -166,7 +168,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	apiKey := fs.String("api-key", "", "its fullAccess API `key`, never printed (default $CHATTEST_API_KEY, else one generated and printed)")
 	rateLimit := fs.String("rate-limit", "", "enforce `core,standard` requests per minute (default: nothing refused)")
 	plainHTTP := fs.Bool("http", false, "serve plain HTTP instead of HTTPS")
-	certFile := fs.String("cert", "", "`file` to write the certificate's PEM to (default cert.pem in -data, else chattest-PORT.pem in the temporary directory)")
+	certFile := fs.String("cert", "", "`file` to write the certificate's PEM to (default cert.pem in -data, else cert.pem in a new directory chattest-PORT-* of the temporary directory, removed on stop)")
 	state := addStateFlags(fs) // -data, -sync, -seed, -export: state.go
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -291,14 +293,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if *certFile == "" {
+		switch {
+		case *certFile == "" && kept != "":
 			*certFile = kept
-			if kept == "" {
-				*certFile = filepath.Join(os.TempDir(), "chattest-"+port+".pem")
-				defer os.Remove(*certFile) // made for this run only
+		case *certFile == "":
+			// Made for this run only, in a directory of its own that no
+			// one else can have prepared.
+			dir, err := os.MkdirTemp("", "chattest-"+port+"-")
+			if err != nil {
+				return fmt.Errorf("writing the certificate: %w", err)
 			}
-		}
-		if *certFile != kept {
+			defer os.RemoveAll(dir)
+			*certFile = filepath.Join(dir, certFileName)
+			if err := writeNew(*certFile, certPEM); err != nil {
+				return fmt.Errorf("writing the certificate: %w", err)
+			}
+		case *certFile != kept:
 			if err := os.WriteFile(*certFile, certPEM, 0o644); err != nil {
 				return fmt.Errorf("writing the certificate: %w", err)
 			}

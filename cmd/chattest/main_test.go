@@ -230,14 +230,41 @@ func TestServeHTTPWithRateLimit(t *testing.T) {
 	require.NoError(t, in.stop())
 }
 
+// Without -data or -cert, the certificate is written to a directory the
+// command makes anew in the temporary directory, the owner's only, and
+// removed on stop: a symbolic link planted where an earlier chattest wrote
+// its certificate (chattest-PORT.pem) redirects nothing.
 func TestDefaultCertificateFile(t *testing.T) {
 	noLeaks(t)
 	t.Setenv("CHATTEST_API_KEY", "")
-	in := serve(t, "-addr", "127.0.0.1:0")
-	_, port, _ := net.SplitHostPort(strings.TrimPrefix(in.base, "https://"))
-	want := filepath.Join(os.TempDir(), "chattest-"+port+".pem")
-	t.Cleanup(func() { os.Remove(want) })
-	assert.Equal(t, want, in.certFile)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := l.Addr().String()
+	require.NoError(t, l.Close())
+	_, port, _ := net.SplitHostPort(addr)
+	victim := filepath.Join(t.TempDir(), "victim")
+	require.NoError(t, os.WriteFile(victim, []byte("untouched"), 0o600))
+	require.NoError(t, os.Symlink(victim, filepath.Join(tmp, "chattest-"+port+".pem")))
+	require.NoError(t, os.Symlink(victim, filepath.Join(tmp, "cert.pem")))
+
+	in := serve(t, "-addr", addr)
+	want := in.certFile
+	assert.Equal(t, tmp, filepath.Dir(filepath.Dir(want)))
+	assert.True(t, strings.HasPrefix(filepath.Base(filepath.Dir(want)), "chattest-"+port+"-"), want)
+	dirInfo, err := os.Lstat(filepath.Dir(want))
+	require.NoError(t, err)
+	assert.True(t, dirInfo.IsDir())
+	assert.Equal(t, os.FileMode(0o700), dirInfo.Mode().Perm(), "the directory is the owner's only")
+	info, err := os.Lstat(want)
+	require.NoError(t, err)
+	assert.True(t, info.Mode().IsRegular(), "a file of its own, not a link")
+	assert.Equal(t, os.FileMode(0o600), info.Mode().Perm())
+	got, err := os.ReadFile(victim)
+	require.NoError(t, err)
+	assert.Equal(t, "untouched", string(got), "the planted links redirected nothing")
+
 	assert.Contains(t, in.banner, `chat.WithCAFile("`+want+`")`)
 	client, err := chat.NewClient("test-app", in.apiKey, chat.WithBaseURL(in.base), chat.WithCAFile(want))
 	require.NoError(t, err)
@@ -250,7 +277,7 @@ func TestDefaultCertificateFile(t *testing.T) {
 	_, err = fixed.APIKeys.List(t.Context(), nil)
 	require.ErrorIs(t, err, chat.ErrUnauthorized, "another server's default key")
 	require.NoError(t, in.stop())
-	assert.NoFileExists(t, want, "removed on stop")
+	assert.NoDirExists(t, filepath.Dir(want), "removed on stop")
 }
 
 func TestBadFlags(t *testing.T) {
@@ -377,5 +404,39 @@ func TestErrorLinesHaveOnePrefix(t *testing.T) {
 			assert.Equal(t, 1, strings.Count(line, "chattest:"), "%q", line)
 		}
 		assert.NotEmpty(t, stderr.String(), args)
+	}
+}
+
+// With -data, the certificate and its key are written to new files renamed
+// into the directory: symbolic links planted there are replaced, and what
+// they point to is left untouched.
+func TestDataCertificateReplacesPlantedLinks(t *testing.T) {
+	noLeaks(t)
+	dir := t.TempDir()
+	victim := filepath.Join(t.TempDir(), "victim")
+	require.NoError(t, os.WriteFile(victim, []byte("untouched"), 0o644))
+	for _, name := range []string{"cert.pem", "cert-key.pem"} {
+		require.NoError(t, os.Symlink(victim, filepath.Join(dir, name)))
+	}
+	in := serve(t, "-addr", "127.0.0.1:0", "-data", dir)
+	require.NoError(t, in.stop())
+	got, err := os.ReadFile(victim)
+	require.NoError(t, err)
+	assert.Equal(t, "untouched", string(got))
+	info, err := os.Stat(victim)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o644), info.Mode().Perm(), "the link's target keeps its permissions")
+	for name, perm := range map[string]os.FileMode{"cert.pem": 0o644, "cert-key.pem": 0o600} {
+		info, err := os.Lstat(filepath.Join(dir, name))
+		require.NoError(t, err)
+		assert.True(t, info.Mode().IsRegular(), name)
+		assert.Equal(t, perm, info.Mode().Perm(), name)
+	}
+	_, err = tls.LoadX509KeyPair(filepath.Join(dir, "cert.pem"), filepath.Join(dir, "cert-key.pem"))
+	assert.NoError(t, err)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	for _, e := range entries {
+		assert.False(t, strings.HasPrefix(e.Name(), "."), "no temporary file left: %s", e.Name())
 	}
 }

@@ -124,7 +124,8 @@ func (p *process) stop(t *testing.T, sig os.Signal) (int, string) {
 
 // The built command stops cleanly on SIGINT and on SIGTERM: with a
 // dashboard page listening to its live stream, it ends the stream, says
-// so, removes the certificate it wrote to the temporary directory and
+// so, removes the directory it made for the certificate in the temporary
+// directory and
 // exits 0.
 func TestProcessStopsOnSignals(t *testing.T) {
 	bins := build(t)
@@ -132,7 +133,7 @@ func TestProcessStopsOnSignals(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			p := startProcess(t, bins["chattest"], nil, "-addr", "127.0.0.1:0")
 			require.FileExists(t, p.certFile)
-			assert.Equal(t, os.TempDir(), filepath.Dir(p.certFile))
+			assert.Equal(t, os.TempDir(), filepath.Dir(filepath.Dir(p.certFile)))
 			hc := trusting(t, p.certFile)
 
 			ctx, cancel := context.WithCancel(t.Context())
@@ -153,7 +154,7 @@ func TestProcessStopsOnSignals(t *testing.T) {
 			assert.Equal(t, 0, code, "stderr: %s", p.stderr)
 			assert.Equal(t, "chattest: shutting down", after)
 			assert.Empty(t, p.stderr.String())
-			assert.NoFileExists(t, p.certFile, "the certificate made for the run is removed")
+			assert.NoDirExists(t, filepath.Dir(p.certFile), "the certificate made for the run is removed, with its directory")
 			select {
 			case <-streamEnded:
 			case <-time.After(10 * time.Second):

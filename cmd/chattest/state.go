@@ -58,7 +58,7 @@ func (f stateFlags) open(opts []chattest.Option, stdout io.Writer) (*chattest.Ha
 			return nil, fmt.Errorf("-data: %w", err) // not created only to export nothing
 		}
 	}
-	h, err := chattest.OpenHandler(append(opts, chattest.WithExport())...)
+	h, err := chattest.OpenHandler(opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -129,6 +129,11 @@ func (f stateFlags) credentials() (c credentials, kept bool, err error) {
 	case err == nil:
 		if json.Unmarshal(b, &c) != nil || c.APIKey == "" || c.ManagementKey == "" || c.ManagementSecret == "" {
 			return credentials{}, false, fmt.Errorf("-data: %s holds no credentials (remove it to generate new ones)", path)
+		}
+		if *f.export == "" { // an export writes nothing to the directory
+			if err := os.Chmod(path, 0o600); err != nil { // the owner's only, even when copied in with other permissions
+				return credentials{}, false, fmt.Errorf("-data: %w", err)
+			}
 		}
 		return c, true, nil
 	case !errors.Is(err, fs.ErrNotExist):

@@ -23,7 +23,8 @@ import (
 // killed, starts with the state this one had (see [chattest.WithStore]).
 //
 // The directory holds a database (chattest.db, of go.etcd.io/bbolt) with
-// every change the state went through, in order. A request's change is
+// the state: a snapshot of it, kept when its server was closed, and the
+// changes made since, in order (see [chattest.Store]). A request's change is
 // written to a log beside the database (chattest.wal and chattest-2.wal)
 // before the request is answered; the changes of concurrent requests are
 // written together, in one write, and copied into the database in larger
@@ -319,6 +320,12 @@ func openDB(dir string) (*bolt.DB, error) {
 		return nil, fmt.Errorf("chattest: the data directory %s: %w", dir, err)
 	case err != nil:
 		return nil, damagedDB(path, err.Error())
+	}
+	// The state holds credentials: the owner's only, even when the file
+	// was copied in with other permissions.
+	if err := os.Chmod(path, 0o600); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("chattest: the data directory %s: %w", dir, err)
 	}
 	return db, nil
 }

@@ -75,6 +75,10 @@ func openWAL(path string) (*wal, error) {
 		return nil, err
 	}
 	w := &wal{f: f, path: path}
+	if err := f.Chmod(0o600); err != nil { // it holds credentials: the owner's only, whatever it had
+		f.Close()
+		return nil, err
+	}
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
