@@ -301,9 +301,10 @@ var ErrNoImportResult = errors.New("chat: the service's answer has no result for
 // returns one result per user, in the order given. A user the service
 // refuses does not fail the call: its result carries an [*ImportError].
 // ImportUsers refuses, before sending, an empty slice, more than
-// MaxImportEntities users, and a user whose UID is empty or repeats
-// another's (case-insensitively: the service lower-cases uids), with an
-// [*ArgumentError] naming it, e.g. "users[3].uid". The request is not
+// MaxImportEntities users, a user whose UID is empty or repeats
+// another's (case-insensitively: the service lower-cases uids), and a user
+// that [ImportUser.Validate] refuses, with an [*ArgumentError] naming it,
+// e.g. "users[3].uid". The request is not
 // paced; see [DataImportService.BulkImportUsers].
 //
 // API: POST /v3/data_import/users (onBehalfOf not supported)
@@ -357,18 +358,22 @@ type importSpec[In any] struct {
 	fold bool
 	// wire returns what the body holds for the entity under key.
 	wire func(it *In, key string) any
+	// validate is the entity's Validate.
+	validate func(it *In) error
 }
 
 var (
 	userImport = importSpec[ImportUser]{
 		prop: "users", keyField: "uid", fold: true,
-		key:  func(u *ImportUser) (string, string) { return idKey(u.UID, "uid") },
-		wire: func(u *ImportUser, _ string) any { return u },
+		key:      func(u *ImportUser) (string, string) { return idKey(u.UID, "uid") },
+		wire:     func(u *ImportUser, _ string) any { return u },
+		validate: (*ImportUser).Validate,
 	}
 	groupImport = importSpec[ImportGroup]{
 		prop: "groups", keyField: "guid", fold: true,
-		key:  func(g *ImportGroup) (string, string) { return idKey(g.GUID, "guid") },
-		wire: func(g *ImportGroup, _ string) any { return g },
+		key:      func(g *ImportGroup) (string, string) { return idKey(g.GUID, "guid") },
+		wire:     func(g *ImportGroup, _ string) any { return g },
+		validate: (*ImportGroup).Validate,
 	}
 	memberImport = importSpec[ImportMember]{
 		prop: "members", fold: true,
@@ -381,12 +386,14 @@ var (
 			}
 			return m.GUID + "_member_" + m.UID, ""
 		},
-		wire: func(m *ImportMember, key string) any { return wireMember{MemberID: key, ImportMember: m} },
+		wire:     func(m *ImportMember, key string) any { return wireMember{MemberID: key, ImportMember: m} },
+		validate: (*ImportMember).Validate,
 	}
 	messageImport = importSpec[ImportMessage]{
 		prop: "messages", keyField: "muid",
-		key:  func(m *ImportMessage) (string, string) { return idKey(m.MUID, "muid") },
-		wire: func(m *ImportMessage, _ string) any { return m },
+		key:      func(m *ImportMessage) (string, string) { return idKey(m.MUID, "muid") },
+		wire:     func(m *ImportMessage, _ string) any { return m },
+		validate: (*ImportMessage).Validate,
 	}
 )
 
@@ -404,7 +411,8 @@ type wireMember struct {
 }
 
 // keys returns each entity's key, and for each entity the SDK refuses an
-// *ArgumentError naming its missing or repeated id.
+// *ArgumentError naming its missing or repeated id, or the field its
+// Validate finds at fault.
 func (sp *importSpec[In]) keys(items []In) (keys []string, errs []error) {
 	keys, errs = make([]string, len(items)), make([]error, len(items))
 	first := make(map[string]int, len(items))
@@ -416,6 +424,10 @@ func (sp *importSpec[In]) keys(items []In) (keys []string, errs []error) {
 			continue
 		}
 		keys[i] = key
+		if err := sp.validate(&items[i]); err != nil {
+			errs[i] = withPrefix(name+".", err)
+			continue
+		}
 		norm := key
 		if sp.fold {
 			norm = strings.ToLower(key)

@@ -22,7 +22,7 @@ func ExampleDataImportService_BulkImportUsers() {
 	for i := range users {
 		users[i] = chat.ImportUser{UID: fmt.Sprintf("user-%03d", i), Name: fmt.Sprint("User ", i)}
 	}
-	users[7].Name = "" // the service refuses a user without a name
+	users[7].Role = "ghost" // the service refuses a role that does not exist
 
 	opts := &chat.BulkOptions{
 		// Against the service, leave the pace at its default (60 requests
