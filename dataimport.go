@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -460,11 +459,20 @@ func importOnce[In, Out any](ctx context.Context, c *caller, sp *importSpec[In],
 			return nil, err
 		}
 	}
-	idx := make([]int, len(items))
-	for i := range idx {
-		idx[i] = i
+	var body importBody
+	for i := range items {
+		wire := sp.wire(&items[i], keys[i])
+		entry, err := encodeEntry(keys[i], wire)
+		if err != nil {
+			return nil, newArgError(sp.prop+"["+strconv.Itoa(i)+"]", "cannot be encoded as JSON: "+err.Error())
+		}
+		body.add(keys[i], entry, wire)
 	}
-	return importChunk[In, Out](ctx, c, sp, items, keys, idx, opts)
+	if n := body.size(sp.prop); n > MaxImportRequestBytes {
+		return nil, newArgError(sp.prop, "encodes to "+strconv.Itoa(n)+" bytes of JSON; a request takes at most "+
+			strconv.Itoa(MaxImportRequestBytes)+" (the BulkImport methods split larger imports)")
+	}
+	return postImport[Out](ctx, c, sp.prop, &body, opts)
 }
 
 // importEntry is one entity's entry in the answer.
@@ -472,59 +480,6 @@ type importEntry[T any] struct {
 	Success bool            `json:"success"`
 	Data    *T              `json:"data"`
 	Error   json.RawMessage `json:"error"`
-}
-
-// importChunk sends the entities idx of items in one request and returns
-// their results, in the order of idx.
-func importChunk[In, Out any](ctx context.Context, c *caller, sp *importSpec[In], items []In, keys []string, idx []int, opts []RequestOption, tune ...func(*Request)) ([]BulkResult[Out], error) {
-	entities := make(map[string]any, len(idx))
-	for _, i := range idx {
-		entities[keys[i]] = sp.wire(&items[i], keys[i])
-	}
-	body := map[string]map[string]any{sp.prop: entities}
-	call := &Request{Method: http.MethodPost, Path: []string{"data_import", sp.prop}, Body: body}
-	for _, t := range tune {
-		t(call)
-	}
-	answer, err := do[map[string]importEntry[Out]](ctx, c, call, opts)
-	if err != nil {
-		return nil, err
-	}
-	var scrub func(string) string // built on the first refused entity
-	var folded map[string]string  // lower-cased key -> key of the answer, built on demand
-	out := make([]BulkResult[Out], len(idx))
-	for n, i := range idx {
-		r := BulkResult[Out]{Index: i, Key: keys[i]}
-		e, ok := (*answer)[keys[i]]
-		if !ok {
-			// The service lower-cases uids and guids; its answer may key
-			// them so.
-			if folded == nil {
-				folded = make(map[string]string, len(*answer))
-				for k := range *answer {
-					folded[strings.ToLower(k)] = k
-				}
-			}
-			var k string
-			if k, ok = folded[strings.ToLower(keys[i])]; ok {
-				e = (*answer)[k]
-			}
-		}
-		switch {
-		case !ok:
-			r.Err = ErrNoImportResult
-		case e.Success:
-			r.Success, r.Data = true, e.Data
-		default:
-			if scrub == nil {
-				scrub = c.scrubber(call)
-			}
-			r.Data = e.Data
-			r.Err = parseImportError(e.Error).scrubbed(scrub)
-		}
-		out[n] = r
-	}
-	return out, nil
 }
 
 // scrubbed returns e with scrub applied to every text the service filled:
