@@ -280,7 +280,10 @@ func streamImport[In, Out any](ctx context.Context, s *DataImportService, sp *im
 					cur.norm[norm] = true
 				}
 				index++
-				if len(cur.body.keys) == run.batch {
+				// A request holds at most batch entities, and as many
+				// refused among them: entities refused in a row do not
+				// pile up.
+				if len(cur.body.keys) == run.batch || len(cur.keys) == 2*run.batch {
 					dispatch()
 				}
 			}
