@@ -198,4 +198,3 @@ func jsonKind(goKind string) string {
 	}
 	return "a number"
 }
-
