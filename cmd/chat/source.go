@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -149,9 +148,9 @@ func newCSVSource(f *os.File, kind *importKind, offset, line int64) (*csvSource,
 	if head.problem != "" {
 		return nil, usageErrorf("reading the CSV header: %s", head.problem)
 	}
-	header, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(head.data, utf8BOM))).Read()
-	if err != nil {
-		return nil, usageErrorf("reading the CSV header: %v", err)
+	header := head.fields
+	if len(header) > 0 {
+		header[0] = strings.TrimPrefix(header[0], string(utf8BOM))
 	}
 	if err := kind.checkColumns(header); err != nil {
 		return nil, err
@@ -164,38 +163,26 @@ func newCSVSource(f *os.File, kind *importKind, offset, line int64) (*csvSource,
 }
 
 func (s *csvSource) next() (rawRecord, error) {
-	r, err := s.sp.next()
-	if err != nil {
-		return rawRecord{}, err
-	}
-	rec := rawRecord{line: r.line, end: r.end, endLine: r.endLine}
-	if r.problem != "" {
-		rec.err = errors.New(r.problem)
-		rec.json = r.data
+	for {
+		r, err := s.sp.next()
+		if err != nil {
+			return rawRecord{}, err
+		}
+		rec := rawRecord{line: r.line, end: r.end, endLine: r.endLine}
+		switch {
+		case r.problem != "":
+			rec.err = errors.New(r.problem)
+			rec.json = r.data
+		case len(r.fields) == 1 && r.fields[0] == "" && len(s.header) > 1:
+			continue // a blank line
+		case len(r.fields) != len(s.header):
+			rec.err = fmt.Errorf("the row has %d fields, the header %d", len(r.fields), len(s.header))
+			rec.json = r.data
+		default:
+			rec.json, rec.err = s.kind.csvRecord(s.header, r.fields)
+		}
 		return rec, nil
 	}
-	cr := csv.NewReader(bytes.NewReader(r.data))
-	cr.FieldsPerRecord = len(s.header)
-	row, err := cr.Read()
-	switch {
-	case errors.Is(err, io.EOF): // a blank line
-		row, err = make([]string, len(s.header)), nil
-		if len(s.header) > 1 {
-			err = fmt.Errorf("the row is empty")
-		}
-	case err != nil:
-		var pe *csv.ParseError
-		if errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount) {
-			err = fmt.Errorf("the row has %d fields, the header %d", len(row), len(s.header))
-		}
-	}
-	if err != nil {
-		rec.err = err
-		rec.json = r.data
-		return rec, nil
-	}
-	rec.json, rec.err = s.kind.csvRecord(s.header, row)
-	return rec, nil
 }
 
 // splitter cuts a CSV file into the bytes of its records, following the
@@ -229,10 +216,11 @@ func (s *splitter) seek(offset, line int64) {
 
 // csvPiece is one record as the splitter cut it.
 type csvPiece struct {
-	data         []byte // the record, without its line break; at most a preview when refused
-	line         int64  // the line it starts on, from 1
-	end, endLine int64  // the offset after it, and the lines up to there
-	problem      string // why it is refused; empty when it is not
+	fields       []string // the fields, when it is not refused
+	data         []byte   // the record, without its line break; at most a preview when refused
+	line         int64    // the line it starts on, from 1
+	end, endLine int64    // the offset after it, and the lines up to there
+	problem      string   // why it is refused; empty when it is not
 }
 
 // The states of the splitter within a record.
@@ -265,10 +253,17 @@ func (s *splitter) next() (csvPiece, error) {
 		firstNL      int64 = -1 // the offset after the record's first line break
 		firstNLLine  int64
 		endedByBreak bool
+		field        []byte
+		fields       []string
 	)
+	push := func() {
+		fields = append(fields, string(field))
+		field = field[:0]
+	}
 	refuseFirstLine := func(p string) csvPiece {
 		n := min(int(firstNL-start), len(buf))
-		piece := csvPiece{data: preview(buf[:n]), line: startLine + 1, end: firstNL, endLine: firstNLLine, problem: p + " (the line is refused; reading goes on at the next)"}
+		piece := csvPiece{data: preview(buf[:n]), line: startLine + 1, end: firstNL, endLine: firstNLLine,
+			problem: "a quoted field opened on this line does not close properly (a stray quote?): " + p + "; the line is refused, the reading goes on at the next"}
 		s.seek(firstNL, firstNLLine)
 		return piece
 	}
@@ -304,6 +299,7 @@ func (s *splitter) next() (csvPiece, error) {
 			}
 		}
 		bad := ""
+		keep := !over && state != skipLine
 		switch state {
 		case atFieldStart, inUnquoted:
 			switch c {
@@ -314,23 +310,36 @@ func (s *splitter) next() (csvPiece, error) {
 					bad = "a quote inside an unquoted field (a field holding quotes must be quoted, its quotes doubled)"
 				}
 			case ',':
+				push()
 				state = atFieldStart
 			case '\n':
+				field = bytes.TrimSuffix(field, []byte("\r"))
+				push()
 				endedByBreak = true
 			default:
+				if keep {
+					field = append(field, c)
+				}
 				state = inUnquoted
 			}
 		case inQuoted:
 			if c == '"' {
 				state = quoteInQuoted
+			} else if keep {
+				field = append(field, c)
 			}
 		case quoteInQuoted:
 			switch c {
 			case '"':
+				if keep {
+					field = append(field, c)
+				}
 				state = inQuoted
 			case ',':
+				push()
 				state = atFieldStart
 			case '\n':
+				push()
 				endedByBreak = true
 			case '\r':
 			default:
@@ -354,6 +363,10 @@ func (s *splitter) next() (csvPiece, error) {
 	piece := csvPiece{line: startLine + 1, end: s.off, endLine: s.line}
 	if !endedByBreak {
 		piece.endLine++ // the last line, without a line break
+		if state != skipLine && state != inQuoted {
+			field = bytes.TrimSuffix(field, []byte("\r"))
+			push()
+		}
 	}
 	switch {
 	case over:
@@ -364,6 +377,7 @@ func (s *splitter) next() (csvPiece, error) {
 		piece.problem = problem
 	default:
 		piece.data = bytes.TrimSuffix(bytes.TrimSuffix(buf, []byte("\n")), []byte("\r"))
+		piece.fields = fields
 	}
 	return piece, nil
 }
