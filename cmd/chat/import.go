@@ -29,15 +29,19 @@ its path (groupDetails.name, data.text); timestamps in Unix seconds or RFC 3339;
 tags as a JSON array or comma-separated; metadata and other free-form fields as
 JSON. --format overrides the extension.
 
-The records go in batches of 50, the most a request takes, paced at the
-endpoint's budget (--budget, 60 requests a minute by default, the service's).
-A checkpoint beside the file (FILE.checkpoint) records after each answered
-batch how far the import got: run the same command again after a kill, a crash
-or a network failure, and it resumes there. A batch sent whose answer was lost
-is sent again: the service answers that its entities exist, and they count as
-already present, never imported twice. Records the service refuses, and those
-that cannot be read or break its rules, go to FILE.errors.jsonl, one JSON
-object a line with the line number, the API's code and message, and the record.
+The records go in requests of at most 50 and under the API's 1 MiB request
+limit, paced at the endpoint's budget (--budget, 60 requests a minute by
+default, the service's); a 429 is waited out. A checkpoint beside the file
+(FILE.checkpoint) records how far the import got, in the file's order: run the
+same command again after a kill, a crash or a network failure, and it resumes
+there; records appended to the file after a complete import are imported by
+the next run. A batch sent whose answer was lost is sent again: the service
+answers that its entities exist, and they count as already present, never
+imported twice. Records the service refuses, and those that cannot be read or
+break its rules, go to FILE.errors.jsonl (readable by you alone, passwords
+REDACTED), one JSON object a line with the line number, the API's code and
+message, and the record. A record or line over 1 MiB is refused there and the
+run goes on, so memory stays flat whatever the file holds.
 
 Progress shows as a bar on a terminal, and as a line every --progress-interval
 otherwise. The run ends with a summary on standard output (JSON with --json):
