@@ -9,15 +9,18 @@ import (
 )
 
 // BulkImportUsers imports any number of users and returns one result per
-// user, in the order given. It splits them into requests of at most
+// user, in the order given, through the same pipeline as
+// [DataImportService.StreamUsers]. It splits them into requests of at most
 // opts.BatchSize (default [MaxImportEntities]) and sends those one after
 // another, paced at opts.RequestsPerMinute (default
 // [DefaultImportRequestsPerMinute]). One at a time is enough: at 60
 // requests a minute one is due every second, longer than a request
 // usually takes, so sending several at once would not finish sooner.
 //
-// Users the SDK refuses (an empty UID, or one that repeats an earlier
-// user's, case-insensitively) get an [*ArgumentError] and are not sent;
+// Users the SDK refuses (an empty UID, one that repeats an earlier
+// user's, case-insensitively, one [ImportUser.Validate] refuses, or one
+// too large for a request of its own) get an [*ArgumentError] and are not
+// sent; each request also stays under [MaxImportRequestBytes];
 // users the service refuses get an [*ImportError]; neither stops the
 // import. The error is nil when every request was answered, however many
 // users failed.
