@@ -221,7 +221,7 @@ func streamImport[In, Out any](ctx context.Context, s *DataImportService, sp *im
 		run := &streamRun[In, Out]{s: s, sp: sp, batch: cmp.Or(opt.BatchSize, MaxImportEntities),
 			pacer: s.pacer(sp.prop, opt.RequestsPerMinute), retries: max(retries, 0), reqOpts: reqOpts}
 		conc := max(opt.Concurrency, 1)
-		window := 2 * conc // requests built and not yet yielded: memory stays flat
+		window := 2*conc + 2 // requests built and not yet yielded: memory stays flat
 
 		ctx, cancel := context.WithCancel(ctx)
 		// One pull may cut two requests: room for one more than window.

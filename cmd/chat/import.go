@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -227,6 +228,8 @@ type importer struct {
 	// when the first and the last request were answered.
 	requests    int64
 	first, last time.Time
+	// posted is the records of the last checkpoint handed to the saver.
+	posted int64
 	// rate is the budget in requests a second.
 	rate float64
 }
@@ -274,9 +277,9 @@ func (c *cli) runImport(cmd *cobra.Command, kind *importKind, path string, o *im
 
 	// The pace: the endpoint's budget per window, kept by a limiter of
 	// windows (the data import endpoints count as the standard class,
-	// which this client uses for nothing else) and by the SDK's even pace
-	// at the same rate. A 429 is waited out, however long the service
-	// asks: an import is not in a hurry.
+	// which this client uses for nothing else); the SDK's even pace is
+	// lifted, so as not to slow the limiter's windows. A 429 is waited
+	// out, however long the service asks: an import is not in a hurry.
 	limiter := chat.NewRateLimiter(chat.RateLimits{Standard: budget, Per: per})
 	policy := chat.DefaultRetryPolicy()
 	policy.MaxServerWait = 15 * time.Minute
@@ -305,8 +308,7 @@ func (c *cli) runImport(cmd *cobra.Command, kind *importKind, path string, o *im
 	}
 	im.prog = newProgress(c.stderr, c.errTerminal, o.interval, kind.name, total, im.cp.Records)
 	im.began = time.Now()
-	perMinute := int(math.Ceil(float64(budget) * float64(time.Minute) / float64(per)))
-	runErr := im.run(cmd.Context(), client, conc, perMinute)
+	runErr := im.run(cmd.Context(), client, conc, math.MaxInt32)
 	im.prog.finish(im.cp)
 	return im.summary(runErr)
 }
@@ -395,7 +397,8 @@ type pending struct {
 }
 
 // run streams the records of the file from the checkpoint through the
-// SDK's import, up to conc requests in flight at perMinute, and records
+// SDK's import, up to conc requests in flight, at most perMinute (besides
+// the client's limiter), and records
 // each outcome in order. It returns nil once every record is done, else
 // what stopped it: a failed request, a file that cannot be read further,
 // or ctx's end.
@@ -432,6 +435,7 @@ func (im *importer) run(ctx context.Context, client *chat.Client, conc, perMinut
 		}
 	}
 	base := im.cp.Requests
+	var postErr error
 	opts := &chat.BulkOptions{Concurrency: conc, RequestsPerMinute: perMinute, RateLimitRetries: math.MaxInt32,
 		Progress: func(p chat.BulkProgress) {
 			now := time.Now()
@@ -441,6 +445,9 @@ func (im *importer) run(ctx context.Context, client *chat.Client, conc, perMinut
 			im.last = now
 			im.requests = int64(p.Requests)
 			im.cp.Requests = base + im.requests
+			// A request's records are all recorded: the checkpoint may
+			// follow.
+			postErr = cmp.Or(postErr, im.post())
 		}}
 	im.saver = newSaver(im)
 	var stop error
@@ -454,10 +461,13 @@ func (im *importer) run(ctx context.Context, client *chat.Client, conc, perMinut
 		if o.done <= o.index {
 			continue // a failed request's: the run stops, and the next sends it again
 		}
-		if err := im.commit(q, o); err != nil {
+		if err := cmp.Or(postErr, im.commit(q, o)); err != nil {
 			stop = err
 			break
 		}
+	}
+	if err := im.post(); err != nil && stop == nil {
+		stop = err
 	}
 	if err := im.saver.close(); err != nil && stop == nil {
 		stop = fmt.Errorf("writing %s: %w", im.cpPath, err)
@@ -514,10 +524,20 @@ func (im *importer) commit(q pending, o outcome) error {
 	}
 	cp.Records++
 	cp.Offset, cp.Line = q.end, q.endLine
-	if err := im.saver.post(cp); err != nil {
+	im.prog.update(cp)
+	if cp.Records-im.posted >= 2*chat.MaxImportEntities { // records refused in a row, no request among them
+		return im.post()
+	}
+	return nil
+}
+
+// post hands the checkpoint as it stands to the saver: after each
+// request's records, and after as many refused in a row.
+func (im *importer) post() error {
+	im.posted = im.cp.Records
+	if err := im.saver.post(im.cp); err != nil {
 		return fmt.Errorf("writing %s: %w", im.cpPath, err)
 	}
-	im.prog.update(cp)
 	return nil
 }
 
