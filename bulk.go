@@ -7,7 +7,9 @@ import "errors"
 // [UsersService.BulkUpdate] and [MembersService.BulkAdd] send their items
 // concurrently, within the client's [Limiter]; the
 // [DataImportService.BulkImportUsers] family sends batches of entities one
-// after another, at the data import endpoints' pace.
+// after another, at the data import endpoints' pace, and the
+// [DataImportService.StreamUsers] family does the same for entities from
+// an iterator, however many, in flat memory.
 
 // DefaultBulkConcurrency is how many requests [UsersService.BulkCreate],
 // [UsersService.BulkUpdate] and [MembersService.BulkAdd] have in flight at
@@ -35,10 +37,13 @@ const defaultRateLimitRetries = 5
 // permit of the standard budget.
 type BulkOptions struct {
 	// Concurrency is how many requests the concurrent methods have in
-	// flight at once; 0 means [DefaultBulkConcurrency].
+	// flight at once; 0 means [DefaultBulkConcurrency]. For the Stream
+	// methods of the data import, 0 means 1.
 	Concurrency int
-	// BatchSize is how many entities each request of a BulkImport method
-	// carries, 1 to [MaxImportEntities]; 0 means MaxImportEntities.
+	// BatchSize is how many entities each request of a BulkImport or
+	// Stream method carries at most, 1 to [MaxImportEntities]; 0 means
+	// MaxImportEntities. A request also stays under
+	// [MaxImportRequestBytes].
 	BatchSize int
 	// RequestsPerMinute paces the requests of a BulkImport method. 0 means
 	// [DefaultImportRequestsPerMinute] on a pace the client shares between

@@ -623,7 +623,7 @@ func chatContractCases() map[string]contractCase {
 		"import-messages": {view: bulkView[chat.Message], call: func(ctx context.Context, c *chat.Client, doc any) (any, error) {
 			var messages []chat.ImportMessage
 			for _, k := range docKeys(doc) {
-				messages = append(messages, chat.ImportMessage{MUID: k, Sender: "s12", Receiver: "r123", ReceiverType: chat.ReceiverUser, Data: chat.ImportMessageData{Text: "Hi there,"}})
+				messages = append(messages, chat.ImportMessage{MUID: k, Sender: "s12", Receiver: "r123", ReceiverType: chat.ReceiverUser, Data: chat.ImportMessageData{Text: "Hi there,"}, SentAt: 1674104348})
 			}
 			return c.DataImport.ImportMessages(ctx, messages)
 		}},

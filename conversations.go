@@ -304,7 +304,7 @@ func (s *ConversationsService) update(ctx context.Context, kind, id, idName, onB
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := req.check(); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	body := *req

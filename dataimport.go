@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -301,9 +300,10 @@ var ErrNoImportResult = errors.New("chat: the service's answer has no result for
 // returns one result per user, in the order given. A user the service
 // refuses does not fail the call: its result carries an [*ImportError].
 // ImportUsers refuses, before sending, an empty slice, more than
-// MaxImportEntities users, and a user whose UID is empty or repeats
-// another's (case-insensitively: the service lower-cases uids), with an
-// [*ArgumentError] naming it, e.g. "users[3].uid". The request is not
+// MaxImportEntities users, a user whose UID is empty or repeats
+// another's (case-insensitively: the service lower-cases uids), and a user
+// that [ImportUser.Validate] refuses, with an [*ArgumentError] naming it,
+// e.g. "users[3].uid". The request is not
 // paced; see [DataImportService.BulkImportUsers].
 //
 // API: POST /v3/data_import/users (onBehalfOf not supported)
@@ -357,18 +357,22 @@ type importSpec[In any] struct {
 	fold bool
 	// wire returns what the body holds for the entity under key.
 	wire func(it *In, key string) any
+	// validate is the entity's Validate.
+	validate func(it *In) error
 }
 
 var (
 	userImport = importSpec[ImportUser]{
 		prop: "users", keyField: "uid", fold: true,
-		key:  func(u *ImportUser) (string, string) { return idKey(u.UID, "uid") },
-		wire: func(u *ImportUser, _ string) any { return u },
+		key:      func(u *ImportUser) (string, string) { return idKey(u.UID, "uid") },
+		wire:     func(u *ImportUser, _ string) any { return u },
+		validate: (*ImportUser).Validate,
 	}
 	groupImport = importSpec[ImportGroup]{
 		prop: "groups", keyField: "guid", fold: true,
-		key:  func(g *ImportGroup) (string, string) { return idKey(g.GUID, "guid") },
-		wire: func(g *ImportGroup, _ string) any { return g },
+		key:      func(g *ImportGroup) (string, string) { return idKey(g.GUID, "guid") },
+		wire:     func(g *ImportGroup, _ string) any { return g },
+		validate: (*ImportGroup).Validate,
 	}
 	memberImport = importSpec[ImportMember]{
 		prop: "members", fold: true,
@@ -381,12 +385,14 @@ var (
 			}
 			return m.GUID + "_member_" + m.UID, ""
 		},
-		wire: func(m *ImportMember, key string) any { return wireMember{MemberID: key, ImportMember: m} },
+		wire:     func(m *ImportMember, key string) any { return wireMember{MemberID: key, ImportMember: m} },
+		validate: (*ImportMember).Validate,
 	}
 	messageImport = importSpec[ImportMessage]{
 		prop: "messages", keyField: "muid",
-		key:  func(m *ImportMessage) (string, string) { return idKey(m.MUID, "muid") },
-		wire: func(m *ImportMessage, _ string) any { return m },
+		key:      func(m *ImportMessage) (string, string) { return idKey(m.MUID, "muid") },
+		wire:     func(m *ImportMessage, _ string) any { return m },
+		validate: (*ImportMessage).Validate,
 	}
 )
 
@@ -404,7 +410,8 @@ type wireMember struct {
 }
 
 // keys returns each entity's key, and for each entity the SDK refuses an
-// *ArgumentError naming its missing or repeated id.
+// *ArgumentError naming its missing or repeated id, or the field its
+// Validate finds at fault.
 func (sp *importSpec[In]) keys(items []In) (keys []string, errs []error) {
 	keys, errs = make([]string, len(items)), make([]error, len(items))
 	first := make(map[string]int, len(items))
@@ -416,6 +423,10 @@ func (sp *importSpec[In]) keys(items []In) (keys []string, errs []error) {
 			continue
 		}
 		keys[i] = key
+		if err := sp.validate(&items[i]); err != nil {
+			errs[i] = withPrefix(name+".", err)
+			continue
+		}
 		norm := key
 		if sp.fold {
 			norm = strings.ToLower(key)
@@ -448,11 +459,20 @@ func importOnce[In, Out any](ctx context.Context, c *caller, sp *importSpec[In],
 			return nil, err
 		}
 	}
-	idx := make([]int, len(items))
-	for i := range idx {
-		idx[i] = i
+	var body importBody
+	for i := range items {
+		wire := sp.wire(&items[i], keys[i])
+		entry, err := encodeEntry(keys[i], wire)
+		if err != nil {
+			return nil, newArgError(sp.prop+"["+strconv.Itoa(i)+"]", "cannot be encoded as JSON: "+err.Error())
+		}
+		body.add(keys[i], entry, wire)
 	}
-	return importChunk[In, Out](ctx, c, sp, items, keys, idx, opts)
+	if n := body.size(sp.prop); n > MaxImportRequestBytes {
+		return nil, newArgError(sp.prop, "encodes to "+strconv.Itoa(n)+" bytes of JSON; a request takes at most "+
+			strconv.Itoa(MaxImportRequestBytes)+" (the BulkImport methods split larger imports)")
+	}
+	return postImport[Out](ctx, c, sp.prop, &body, opts)
 }
 
 // importEntry is one entity's entry in the answer.
@@ -460,59 +480,6 @@ type importEntry[T any] struct {
 	Success bool            `json:"success"`
 	Data    *T              `json:"data"`
 	Error   json.RawMessage `json:"error"`
-}
-
-// importChunk sends the entities idx of items in one request and returns
-// their results, in the order of idx.
-func importChunk[In, Out any](ctx context.Context, c *caller, sp *importSpec[In], items []In, keys []string, idx []int, opts []RequestOption, tune ...func(*Request)) ([]BulkResult[Out], error) {
-	entities := make(map[string]any, len(idx))
-	for _, i := range idx {
-		entities[keys[i]] = sp.wire(&items[i], keys[i])
-	}
-	body := map[string]map[string]any{sp.prop: entities}
-	call := &Request{Method: http.MethodPost, Path: []string{"data_import", sp.prop}, Body: body}
-	for _, t := range tune {
-		t(call)
-	}
-	answer, err := do[map[string]importEntry[Out]](ctx, c, call, opts)
-	if err != nil {
-		return nil, err
-	}
-	var scrub func(string) string // built on the first refused entity
-	var folded map[string]string  // lower-cased key -> key of the answer, built on demand
-	out := make([]BulkResult[Out], len(idx))
-	for n, i := range idx {
-		r := BulkResult[Out]{Index: i, Key: keys[i]}
-		e, ok := (*answer)[keys[i]]
-		if !ok {
-			// The service lower-cases uids and guids; its answer may key
-			// them so.
-			if folded == nil {
-				folded = make(map[string]string, len(*answer))
-				for k := range *answer {
-					folded[strings.ToLower(k)] = k
-				}
-			}
-			var k string
-			if k, ok = folded[strings.ToLower(keys[i])]; ok {
-				e = (*answer)[k]
-			}
-		}
-		switch {
-		case !ok:
-			r.Err = ErrNoImportResult
-		case e.Success:
-			r.Success, r.Data = true, e.Data
-		default:
-			if scrub == nil {
-				scrub = c.scrubber(call)
-			}
-			r.Data = e.Data
-			r.Err = parseImportError(e.Error).scrubbed(scrub)
-		}
-		out[n] = r
-	}
-	return out, nil
 }
 
 // scrubbed returns e with scrub applied to every text the service filled:

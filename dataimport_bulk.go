@@ -9,15 +9,18 @@ import (
 )
 
 // BulkImportUsers imports any number of users and returns one result per
-// user, in the order given. It splits them into requests of at most
+// user, in the order given, through the same pipeline as
+// [DataImportService.StreamUsers]. It splits them into requests of at most
 // opts.BatchSize (default [MaxImportEntities]) and sends those one after
 // another, paced at opts.RequestsPerMinute (default
 // [DefaultImportRequestsPerMinute]). One at a time is enough: at 60
 // requests a minute one is due every second, longer than a request
 // usually takes, so sending several at once would not finish sooner.
 //
-// Users the SDK refuses (an empty UID, or one that repeats an earlier
-// user's, case-insensitively) get an [*ArgumentError] and are not sent;
+// Users the SDK refuses (an empty UID, one that repeats an earlier
+// user's, case-insensitively, one [ImportUser.Validate] refuses, or one
+// too large for a request of its own) get an [*ArgumentError] and are not
+// sent; each request also stays under [MaxImportRequestBytes];
 // users the service refuses get an [*ImportError]; neither stops the
 // import. The error is nil when every request was answered, however many
 // users failed.
@@ -92,103 +95,42 @@ func newPacer(perMinute int) *rate.Limiter {
 	return rate.NewLimiter(rate.Limit(float64(perMinute)/60), 1)
 }
 
-// bulkRun is one bulk import in progress.
-type bulkRun[In any] struct {
-	s       *DataImportService
-	sp      *importSpec[In]
-	items   []In
-	keys    []string
-	pacer   *rate.Limiter
-	retries int
-	reqOpts []RequestOption
-	prog    BulkProgress
-}
-
+// bulkImport imports items through the one pipeline of the imports,
+// streamImport, and returns one result per item: those it did not yield
+// (the import stopped first) carry ErrNotSent wrapping the cause.
 func bulkImport[In, Out any](ctx context.Context, s *DataImportService, sp *importSpec[In], items []In, o *BulkOptions, reqOpts []RequestOption) ([]BulkResult[Out], error) {
-	var opt BulkOptions
 	if o != nil {
-		opt = *o
+		if err := checkImportOptions(*o); err != nil {
+			return nil, err
+		}
 	}
-	switch {
-	case opt.BatchSize < 0 || opt.BatchSize > MaxImportEntities:
-		return nil, newArgError("opts.BatchSize", fmt.Sprintf("must be between 0 and %d", MaxImportEntities))
-	case opt.RequestsPerMinute < 0:
-		return nil, newArgError("opts.RequestsPerMinute", "must not be negative")
-	}
-	batch := cmp.Or(opt.BatchSize, MaxImportEntities)
-	retries := cmp.Or(opt.RateLimitRetries, defaultRateLimitRetries)
-	run := &bulkRun[In]{s: s, sp: sp, items: items, pacer: s.pacer(sp.prop, opt.RequestsPerMinute),
-		retries: max(retries, 0), reqOpts: reqOpts, prog: BulkProgress{Total: len(items)}}
-
+	// A slice refuses an id repeated anywhere in it, not only within a
+	// request: keys says which.
 	keys, errs := sp.keys(items)
-	run.keys = keys
-	results := make([]BulkResult[Out], len(items))
-	pending := make([]int, 0, len(items))
-	for i := range items {
-		results[i] = BulkResult[Out]{Index: i, Key: keys[i], Err: errs[i]}
-		if errs[i] != nil {
-			run.prog.Done++
-			run.prog.Failed++
-		} else {
-			pending = append(pending, i)
-		}
-	}
-	report := func() {
-		if opt.Progress != nil {
-			opt.Progress(run.prog)
-		}
-	}
-
-	for len(pending) > 0 {
-		chunk := pending[:min(batch, len(pending))]
-		pending = pending[len(chunk):]
-		got, itemErr, err := sendChunk[In, Out](ctx, run, chunk)
-		if err != nil {
-			fail(results, chunk, itemErr)
-			fail(results, pending, fmt.Errorf("%w: %w", ErrNotSent, err))
-			run.prog.Done += len(chunk)
-			run.prog.Failed += len(chunk)
-			report()
-			return results, err
-		}
-		for n, i := range chunk {
-			results[i] = got[n]
-			if got[n].Success {
-				run.prog.Succeeded++
-			} else {
-				run.prog.Failed++
+	seq := func(yield func(In, error) bool) {
+		for i := range items {
+			if !yield(items[i], errs[i]) {
+				return
 			}
 		}
-		run.prog.Done += len(chunk)
-		report()
 	}
-	return results, nil
-}
-
-// fail sets err as the result of the entities idx.
-func fail[T any](results []BulkResult[T], idx []int, err error) {
-	for _, i := range idx {
-		results[i].Err = err
+	results := make([]BulkResult[Out], len(items))
+	got := 0
+	var stop error
+	for r, err := range streamImport[In, Out](ctx, s, sp, seq, o, len(items), reqOpts) {
+		if err != nil {
+			stop = err
+			break
+		}
+		results[r.Index] = r.BulkResult
+		got = r.Index + 1
 	}
-}
-
-// sendChunk sends the entities idx in one request when the pace allows.
-// The request goes through the client's one retry loop with the import's
-// pace before every attempt and run.retries further retries of a 429 (the
-// service did not process the request), each after the wait the server
-// asks for, within the client's cap on server waits. On failure, itemErr
-// is what the entities carry and err what stops the import.
-func sendChunk[In, Out any](ctx context.Context, run *bulkRun[In], idx []int) (got []BulkResult[Out], itemErr, err error) {
-	var attempts int
-	got, err = importChunk[In, Out](ctx, run.s.c, run.sp, run.items, run.keys, idx, run.reqOpts, func(r *Request) {
-		r.pace, r.rateLimitRetries, r.attempts = run.pacer, run.retries, &attempts
-	})
-	run.prog.Requests += attempts
-	switch {
-	case err == nil:
-		return got, nil, nil
-	case attempts == 0: // never sent: its pace or the context ended first
-		return nil, fmt.Errorf("%w: %w", ErrNotSent, err), err
+	for i := range results {
+		results[i].Index = i
+		results[i].Key = cmp.Or(results[i].Key, keys[i])
+		if i >= got && stop != nil {
+			results[i].Err = fmt.Errorf("%w: %w", ErrNotSent, stop)
+		}
 	}
-	return nil, err, err
+	return results, stop
 }

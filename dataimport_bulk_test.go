@@ -128,7 +128,11 @@ func TestBulkImportChunks(t *testing.T) {
 		client, m := wiretest.Chat(t)
 		e := &echoImport{prop: "messages"}
 		serveImport(m, e, nil)
-		msgs := []chat.ImportMessage{{MUID: "a", SentAt: 1}, {SentAt: 2}, {MUID: "b", SentAt: 3}, {MUID: "a", SentAt: 4}}
+		msg := func(muid string, sentAt chat.Timestamp) chat.ImportMessage {
+			return chat.ImportMessage{MUID: muid, Sender: "ann", ReceiverType: chat.ReceiverUser, Receiver: "ben", SentAt: sentAt}
+		}
+		msgs := []chat.ImportMessage{msg("a", 1), msg("", 2), msg("b", 3), msg("a", 4), msg("c", 5)}
+		msgs[4].ReceiverType = "channel"
 		res, err := client.DataImport.BulkImportMessages(ctx, msgs, fast)
 		require.NoError(t, err)
 		assert.Equal(t, [][]string{{"a", "b"}}, e.keys)
@@ -136,6 +140,7 @@ func TestBulkImportChunks(t *testing.T) {
 		wiretest.RequireArgError(t, res[1].Err, "messages[1].muid")
 		assert.True(t, res[2].Success)
 		wiretest.RequireArgError(t, res[3].Err, "messages[3].muid")
+		wiretest.RequireArgError(t, res[4].Err, "messages[4].receiverType")
 		assert.Equal(t, chat.Timestamp(3), res[2].Data.SentAt)
 	})
 
@@ -321,7 +326,7 @@ func TestBulkImportSharedPace(t *testing.T) {
 	assert.Equal(t, 1, m.Calls())
 
 	// Another endpoint has a pace of its own.
-	_, err = client.DataImport.BulkImportGroups(context.Background(), []chat.ImportGroup{{GUID: "g"}}, nil)
+	_, err = client.DataImport.BulkImportGroups(context.Background(), []chat.ImportGroup{{GUID: "g", Name: "G", Type: chat.GroupPublic}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, 2, m.Calls())
 }
@@ -396,7 +401,7 @@ func TestBulkImportThroughTheFake(t *testing.T) {
 		srv, client := faketest.Start(t)
 		faketest.Seed(srv, "u001")
 		users := importUsers(60)
-		users[3].Name = ""          // the service refuses it
+		users[3].Name = ""          // the SDK refuses it
 		users[7].UID = ""           // the SDK refuses it
 		users[9].UID = users[8].UID // a repeat: the SDK refuses it
 		users[55].Role = "ghost"    // the service refuses it
@@ -410,12 +415,12 @@ func TestBulkImportThroughTheFake(t *testing.T) {
 		}
 		assert.Equal(t, 55, imported)
 		faketest.RequireImportError(t, res[1].Err, "ERR_UID_ALREADY_EXISTS")
-		faketest.RequireImportError(t, res[3].Err, "ERR_IMPORT_INVALID_USER_FORMAT")
+		wiretest.RequireArgError(t, res[3].Err, "users[3].name")
 		wiretest.RequireArgError(t, res[7].Err, "users[7].uid")
 		wiretest.RequireArgError(t, res[9].Err, "users[9].uid")
 		faketest.RequireImportError(t, res[55].Err, "ERR_IMPORT_INVALID_USER_FORMAT")
 		assert.True(t, res[8].Success)
-		assert.Equal(t, 2, srv.RequestCount(importUsersRoute), "58 users sent, in 2 requests")
+		assert.Equal(t, 2, srv.RequestCount(importUsersRoute), "57 users sent, in 2 requests")
 	})
 
 	t.Run("cancelling stops at once with the results so far", func(t *testing.T) {

@@ -188,6 +188,9 @@ func TestDataImportAnswers(t *testing.T) {
 func TestDataImportArguments(t *testing.T) {
 	ctx := context.Background()
 	user := func(uid string) chat.ImportUser { return chat.ImportUser{UID: uid, Name: uid} }
+	message := func(muid string) chat.ImportMessage {
+		return chat.ImportMessage{MUID: muid, Sender: "a", ReceiverType: chat.ReceiverUser, Receiver: "b"}
+	}
 	many := make([]chat.ImportUser, chat.MaxImportEntities+1)
 	for i := range many {
 		many[i] = user(fmt.Sprint("u", i))
@@ -213,7 +216,7 @@ func TestDataImportArguments(t *testing.T) {
 			return err
 		}, "groups[0].guid"},
 		{"a repeated guid", func(s *chat.DataImportService) error {
-			_, err := s.ImportGroups(ctx, []chat.ImportGroup{{GUID: "g"}, {GUID: "g"}})
+			_, err := s.ImportGroups(ctx, []chat.ImportGroup{{GUID: "g", Name: "G", Type: chat.GroupPublic}, {GUID: "g", Name: "G", Type: chat.GroupPublic}})
 			return err
 		}, "groups[1].guid"},
 		{"a member without guid", func(s *chat.DataImportService) error {
@@ -233,7 +236,7 @@ func TestDataImportArguments(t *testing.T) {
 			return err
 		}, "messages[0].muid"},
 		{"a repeated muid", func(s *chat.DataImportService) error {
-			_, err := s.ImportMessages(ctx, []chat.ImportMessage{{MUID: "m1"}, {MUID: "M1"}, {MUID: "m1"}})
+			_, err := s.ImportMessages(ctx, []chat.ImportMessage{message("m1"), message("M1"), message("m1")})
 			return err
 		}, "messages[2].muid"},
 		{"a batch size over the limit", func(s *chat.DataImportService) error {

@@ -22,7 +22,7 @@ func ExampleDataImportService_BulkImportUsers() {
 	for i := range users {
 		users[i] = chat.ImportUser{UID: fmt.Sprintf("user-%03d", i), Name: fmt.Sprint("User ", i)}
 	}
-	users[7].Name = "" // the service refuses a user without a name
+	users[7].Role = "ghost" // the service refuses a role that does not exist
 
 	opts := &chat.BulkOptions{
 		// Against the service, leave the pace at its default (60 requests
@@ -114,4 +114,45 @@ func ExampleDataImportService_ImportMembers() {
 	// Output:
 	// hikers_member_alice admin 2023-01-02
 	// hikers_member_bob ERR_IMPORT_INVALID_JOINEDAT
+}
+
+func ExampleDataImportService_StreamUsers() {
+	srv := chattest.NewServer()
+	defer srv.Close()
+	client := srv.Client()
+	ctx := context.Background()
+
+	// Users from any source, read one at a time: a file, a database
+	// cursor. A user that cannot be read is paired with its error.
+	users := func(yield func(chat.ImportUser, error) bool) {
+		for i := range 120 {
+			u := chat.ImportUser{UID: fmt.Sprintf("user-%03d", i), Name: fmt.Sprint("User ", i)}
+			var err error
+			if i == 7 {
+				err = errors.New("row 7 cannot be read")
+			}
+			if !yield(u, err) {
+				return
+			}
+		}
+	}
+	// A run that stopped would be started again from done, skipping the
+	// users already done.
+	var imported, done int
+	for r, err := range client.DataImport.StreamUsers(ctx, users, &chat.BulkOptions{RequestsPerMinute: 1_000_000}) {
+		if err != nil {
+			fmt.Println("stopped:", err)
+			break
+		}
+		if r.Err != nil {
+			fmt.Printf("users[%d]: %v\n", r.Index, r.Err)
+		} else {
+			imported++
+		}
+		done = r.Done
+	}
+	fmt.Println(imported, "imported;", done, "done")
+	// Output:
+	// users[7]: row 7 cannot be read
+	// 119 imported; 120 done
 }

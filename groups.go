@@ -113,16 +113,8 @@ func (s *GroupsService) Create(ctx context.Context, req *CreateGroupRequest, opt
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.GUID", req.GUID, "req.Name", req.Name); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
-	}
-	if err := req.check(); err != nil {
-		return nil, err
-	}
-	if req.Members != nil {
-		if err := req.Members.check("req.Members."); err != nil {
-			return nil, err
-		}
 	}
 	return do[Group](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"groups"}, Body: req}, opts)
 }
@@ -264,7 +256,7 @@ func (s *GroupsService) Update(ctx context.Context, guid string, req *UpdateGrou
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := req.check(); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return do[Group](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"groups", guid}, Body: req}, opts)

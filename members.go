@@ -130,7 +130,7 @@ func (s *MembersService) Add(ctx context.Context, guid string, req *AddMembersRe
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := req.check("req."); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return do[AddMembersResponse](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"groups", guid, "members"}, Body: req}, opts)

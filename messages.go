@@ -59,10 +59,7 @@ func (s *MessagesService) send(ctx context.Context, p []string, req *SendMessage
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := checkReceiver(req.Receiver, req.ReceiverType, req.MultipleReceivers != nil); err != nil {
-		return nil, err
-	}
-	if err := checkTags("req.Tags", req.Tags); err != nil {
+	if err := req.checkFields(); err != nil {
 		return nil, err
 	}
 	r := *req

@@ -72,10 +72,7 @@ func (s *RolesService) Create(ctx context.Context, req *CreateRoleRequest, opts 
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.Role", req.Role, "req.Name", req.Name); err != nil {
-		return nil, err
-	}
-	if err := req.check(); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return do[Role](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"roles"}, Body: req}, opts)
@@ -139,7 +136,7 @@ func (s *RolesService) Update(ctx context.Context, role string, req *UpdateRoleR
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := req.check(); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return do[Role](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"roles", role}, Body: req}, opts)

@@ -560,6 +560,7 @@ var leakTypes = []reflect.Type{
 	reflect.TypeFor[chat.ImportMessageData](),
 	reflect.TypeFor[chat.ImportMessage](),
 	reflect.TypeFor[chat.BulkResult[chat.User]](),
+	reflect.TypeFor[chat.StreamResult[chat.User]](),
 	reflect.TypeFor[chat.ImportUser](),
 	reflect.TypeFor[chat.ImportedMember](),
 	reflect.TypeFor[chat.IntegrationType](),

@@ -112,10 +112,7 @@ func (s *UsersService) Create(ctx context.Context, req *CreateUserRequest, opts 
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.UID", req.UID, "req.Name", req.Name); err != nil {
-		return nil, err
-	}
-	if err := req.check(); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return do[User](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"users"}, Body: req}, opts)
@@ -242,7 +239,7 @@ func (s *UsersService) Update(ctx context.Context, uid string, req *UpdateUserRe
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := req.check(); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return do[User](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"users", uid}, Body: req}, opts)

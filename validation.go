@@ -3,7 +3,11 @@ package chat
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"maps"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/chatrest/chat/internal/rest"
@@ -145,11 +149,18 @@ func messageBody(v any) (*rest.RawBody, error) {
 	return &rest.RawBody{ContentType: "application/json", Data: b}, nil
 }
 
-func (r *CreateUserRequest) check() error {
-	return firstErr(checkID("req.UID", r.UID), checkUser(r.Name, r.Avatar, r.Link, r.Metadata, r.Tags))
+// Validate checks r as [UsersService.Create] does before sending: UID and
+// Name set, the UID's characters, and the service's limits. It returns an
+// [*ArgumentError] naming the field at fault (e.g. "req.Tags[3]"), or nil.
+func (r *CreateUserRequest) Validate() error {
+	return firstErr(required("req.UID", r.UID, "req.Name", r.Name),
+		checkID("req.UID", r.UID), checkUser(r.Name, r.Avatar, r.Link, r.Metadata, r.Tags))
 }
 
-func (r *UpdateUserRequest) check() error {
+// Validate checks r against the service's limits as [UsersService.Update]
+// does before sending. It returns an [*ArgumentError] naming the field at
+// fault, or nil.
+func (r *UpdateUserRequest) Validate() error {
 	return checkUser(r.Name, r.Avatar, r.Link, r.Metadata, r.Tags)
 }
 
@@ -164,11 +175,23 @@ func checkUser(name, avatar, link string, metadata map[string]any, tags []string
 	)
 }
 
-func (r *CreateGroupRequest) check() error {
-	return firstErr(checkID("req.GUID", r.GUID), checkGroup(r.Name, r.Password, r.Icon, r.Description, r.Metadata, r.Tags))
+// Validate checks r as [GroupsService.Create] does before sending: GUID and
+// Name set, the GUID's characters, the service's limits, and the members
+// to add with the group. It returns an [*ArgumentError] naming the field
+// at fault, or nil.
+func (r *CreateGroupRequest) Validate() error {
+	err := firstErr(required("req.GUID", r.GUID, "req.Name", r.Name),
+		checkID("req.GUID", r.GUID), checkGroup(r.Name, r.Password, r.Icon, r.Description, r.Metadata, r.Tags))
+	if err == nil && r.Members != nil {
+		err = r.Members.check("req.Members.")
+	}
+	return err
 }
 
-func (r *UpdateGroupRequest) check() error {
+// Validate checks r against the service's limits as [GroupsService.Update]
+// does before sending. It returns an [*ArgumentError] naming the field at
+// fault, or nil.
+func (r *UpdateGroupRequest) Validate() error {
 	return checkGroup(r.Name, r.Password, r.Icon, r.Description, r.Metadata, r.Tags)
 }
 
@@ -184,22 +207,65 @@ func checkGroup(name string, password Secret, icon, description string, metadata
 	)
 }
 
-func (r *CreateRoleRequest) check() error {
+// Validate checks r as [MembersService.Add] does before sending: at least
+// one user, none empty, at most [MaxMembersPerCall] distinct users. It
+// returns an [*ArgumentError] naming the field at fault, or nil.
+func (r *AddMembersRequest) Validate() error { return r.check("req.") }
+
+// Validate checks r as [RolesService.Create] does before sending: Role and
+// Name set, the id's characters, and the service's limits. It returns an
+// [*ArgumentError] naming the field at fault, or nil.
+func (r *CreateRoleRequest) Validate() error {
 	return firstErr(
+		required("req.Role", r.Role, "req.Name", r.Name),
 		checkID("req.Role", r.Role),
 		checkLen("req.Name", r.Name, MaxNameLength),
 		checkLen("req.Description", r.Description, MaxDescriptionLength),
 	)
 }
 
-func (r *UpdateRoleRequest) check() error {
+// Validate checks r against the service's limits as [RolesService.Update]
+// does before sending. It returns an [*ArgumentError] naming the field at
+// fault, or nil.
+func (r *UpdateRoleRequest) Validate() error {
 	return firstErr(
 		checkLen("req.Name", r.Name, MaxNameLength),
 		checkLen("req.Description", r.Description, MaxDescriptionLength),
 	)
 }
 
-func (r *UpdateConversationRequest) check() error { return checkTags("req.Tags", r.Tags) }
+// Validate checks r's tags as the conversation updates do before sending.
+// It returns an [*ArgumentError] naming the field at fault, or nil.
+func (r *UpdateConversationRequest) Validate() error { return checkTags("req.Tags", r.Tags) }
+
+// Validate checks r as [MessagesService.Send] and its variants do before
+// sending: the receiver and its type (unless the message goes to multiple
+// receivers alone), the tags, and the size of the body ([MaxMessageChars]).
+// It returns an [*ArgumentError] naming the field at fault, or nil.
+func (r *SendMessageRequest) Validate() error {
+	if err := r.checkFields(); err != nil {
+		return err
+	}
+	_, err := messageBody(r)
+	return err
+}
+
+// checkFields is Validate but for the size, which messageBody checks as
+// it encodes the body to send.
+func (r *SendMessageRequest) checkFields() error {
+	return firstErr(checkReceiver(r.Receiver, r.ReceiverType, r.MultipleReceivers != nil), checkTags("req.Tags", r.Tags))
+}
+
+// Validate checks r as [MessagesService.Update] does before sending: the
+// tags and the size of the body ([MaxMessageChars]). It returns an
+// [*ArgumentError] naming the field at fault, or nil.
+func (r *UpdateMessageRequest) Validate() error {
+	if err := checkTags("req.Tags", r.Tags); err != nil {
+		return err
+	}
+	_, err := messageBody(r)
+	return err
+}
 
 // checkReceiver checks a message's receiver: a UID or GUID, and whether it
 // is a user or a group. A message to multiple receivers alone needs
@@ -215,4 +281,179 @@ func checkReceiver(receiver string, t ReceiverType, multiple bool) error {
 		return newArgError("req.ReceiverType", `must be "user" or "group"`)
 	}
 	return nil
+}
+
+// The import entities name their fields as the Data Import API does (e.g.
+// "uid", "groupOwnerDetails.tags[2]"); the Import and BulkImport methods
+// put the entity's place before it (e.g. "users[3].uid").
+
+// Validate checks u as the Import methods do before sending: UID and Name
+// set, the UID's characters, and the service's limits. It returns an
+// [*ArgumentError] naming the field at fault (e.g. "uid"), or nil.
+func (u *ImportUser) Validate() error { return u.validate("") }
+
+func (u *ImportUser) validate(prefix string) error {
+	return firstErr(
+		required(prefix+"uid", u.UID, prefix+"name", u.Name),
+		checkID(prefix+"uid", u.UID),
+		checkLen(prefix+"name", u.Name, MaxNameLength),
+		checkLen(prefix+"avatar", u.Avatar, MaxURLLength),
+		checkLen(prefix+"link", u.Link, MaxURLLength),
+		checkMetadata(prefix+"metadata", u.Metadata),
+		checkTags(prefix+"tags", u.Tags),
+	)
+}
+
+// Validate checks g as the Import methods do before sending: GUID, Name
+// and Type set, the GUID's characters, a password for a password group,
+// the service's limits, and the owner's details, which must name the
+// owner. It returns an [*ArgumentError] naming the field at fault, or nil.
+func (g *ImportGroup) Validate() error {
+	err := checkImportGroup("", g.GUID, g.Name, g.Type, g.Password, g.Icon, g.Metadata, g.Tags)
+	if err == nil && g.OwnerDetails != nil {
+		err = firstErr(g.OwnerDetails.validate("groupOwnerDetails."), sameID("groupOwnerDetails.uid", g.OwnerDetails.UID, g.Owner))
+	}
+	return err
+}
+
+// Validate checks g as [ImportGroup.Validate] does. It returns an
+// [*ArgumentError] naming the field at fault, or nil.
+func (g *GroupDetails) Validate() error { return g.validate("") }
+
+func (g *GroupDetails) validate(prefix string) error {
+	return checkImportGroup(prefix, g.GUID, g.Name, g.Type, g.Password, g.Icon, g.Metadata, g.Tags)
+}
+
+// checkImportGroup checks the fields an imported group and a group's
+// details share.
+func checkImportGroup(prefix, guid, name string, t GroupType, password Secret, icon string, metadata map[string]any, tags []string) error {
+	err := firstErr(required(prefix+"guid", guid, prefix+"name", name, prefix+"type", string(t)), checkID(prefix+"guid", guid))
+	if err != nil {
+		return err
+	}
+	switch t {
+	case GroupPublic, GroupPrivate:
+	case GroupPassword:
+		if password == "" {
+			return newArgError(prefix+"password", "must not be empty for a password group")
+		}
+	default:
+		return newArgError(prefix+"type", `must be "public", "password" or "private"`)
+	}
+	return firstErr(
+		checkLen(prefix+"name", name, MaxNameLength),
+		checkLen(prefix+"password", string(password), MaxGroupPasswordLength),
+		checkLen(prefix+"icon", icon, MaxURLLength),
+		checkMetadata(prefix+"metadata", metadata),
+		checkTags(prefix+"tags", tags),
+	)
+}
+
+// sameID refuses details (field) naming another entity than the record's
+// id want; either may be empty.
+func sameID(field, got, want string) error {
+	if got != "" && want != "" && !strings.EqualFold(got, want) {
+		return newArgError(field, "must name the same id as the entity it describes")
+	}
+	return nil
+}
+
+// Validate checks m as the Import methods do before sending: GUID and UID
+// set, a known scope, and the group's and user's details, which must name
+// the same group and user. It returns an [*ArgumentError] naming the field
+// at fault, or nil.
+func (m *ImportMember) Validate() error {
+	if err := required("guid", m.GUID, "uid", m.UID); err != nil {
+		return err
+	}
+	switch m.Scope {
+	case "", MemberAdmin, MemberModerator, MemberParticipant:
+	default:
+		return newArgError("scope", `must be "admin", "moderator", "participant" or empty`)
+	}
+	if d := m.GroupDetails; d != nil {
+		if err := firstErr(d.validate("groupDetails."), sameID("groupDetails.guid", d.GUID, m.GUID)); err != nil {
+			return err
+		}
+	}
+	if d := m.UserDetails; d != nil {
+		return firstErr(d.validate("userDetails."), sameID("userDetails.uid", d.UID, m.UID))
+	}
+	return nil
+}
+
+// importableTypes are the types of the message category.
+var importableTypes = []MessageType{MessageTypeText, MessageTypeImage, MessageTypeFile, MessageTypeAudio, MessageTypeVideo}
+
+// Validate checks m as the Import methods do before sending: MUID,
+// Sender, Receiver and ReceiverType set, a type the category
+// takes, the tags, each attachment's required fields, and the details of
+// the users and group, which must name the ids the message names. It
+// returns an [*ArgumentError] naming the field at fault, or nil.
+func (m *ImportMessage) Validate() error {
+	if err := required("muid", m.MUID, "sender", m.Sender, "receiverType", string(m.ReceiverType), "receiver", m.Receiver); err != nil {
+		return err
+	}
+	if m.ReceiverType != ReceiverUser && m.ReceiverType != ReceiverGroup {
+		return newArgError("receiverType", `must be "user" or "group"`)
+	}
+	switch m.Category {
+	case "", CategoryMessage:
+		if m.Type != "" && !slices.Contains(importableTypes, m.Type) {
+			return newArgError("type", `must be "text", "image", "file", "audio" or "video" for the message category`)
+		}
+	case CategoryCustom:
+		if m.Type == "" {
+			return newArgError("type", "must not be empty for a custom message")
+		}
+	default:
+		return newArgError("category", `must be "message" or "custom"`)
+	}
+	if err := checkTags("tags", m.Tags); err != nil {
+		return err
+	}
+	for i, a := range m.Data.Attachments {
+		p := "data.attachments[" + strconv.Itoa(i) + "]."
+		if err := required(p+"url", a.URL, p+"name", a.Name, p+"mimeType", a.MimeType, p+"extension", a.Extension); err != nil {
+			return err
+		}
+	}
+	if d := m.SenderUserDetails; d != nil {
+		if err := firstErr(d.validate("senderUserDetails."), sameID("senderUserDetails.uid", d.UID, m.Sender)); err != nil {
+			return err
+		}
+	}
+	if d := m.ReceiverUserDetails; d != nil {
+		if err := firstErr(d.validate("receiverUserDetails."), sameID("receiverUserDetails.uid", d.UID, m.Receiver)); err != nil {
+			return err
+		}
+	}
+	if d := m.ReceiverGroupDetails; d != nil {
+		if err := firstErr(d.validate("receiverGroupDetails."), sameID("receiverGroupDetails.guid", d.GUID, m.Receiver)); err != nil {
+			return err
+		}
+	}
+	if d := m.ReceiverGroupOwnerDetails; d != nil {
+		if err := d.validate("receiverGroupOwnerDetails."); err != nil {
+			return err
+		}
+	}
+	for _, uid := range slices.Sorted(maps.Keys(m.MentionedUserDetails)) {
+		d := m.MentionedUserDetails[uid]
+		p := "mentionedUserDetails." + uid + "."
+		if err := firstErr(d.validate(p), sameID(p+"uid", d.UID, uid)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// withPrefix returns err with prefix before the name of the argument, when
+// it is an [*ArgumentError].
+func withPrefix(prefix string, err error) error {
+	var ae *ArgumentError
+	if errors.As(err, &ae) {
+		return &ArgumentError{Name: prefix + ae.Name, Problem: ae.Problem}
+	}
+	return err
 }

@@ -65,7 +65,32 @@ func loadCheckpoint(path string) (*checkpoint, error) {
 	if err := json.Unmarshal(b, &cp); err != nil || cp.Version != checkpointVersion {
 		return nil, usageErrorf("%s is not a checkpoint this command can read: remove it, or run with --restart", path)
 	}
+	if field := cp.damaged(); field != "" {
+		return nil, usageErrorf("%s is damaged (its %s cannot be right): remove it, or run with --restart to import the file from its start", path, field)
+	}
 	return &cp, nil
+}
+
+// damaged names a field of the checkpoint that no import writes: a
+// negative count or offset, or counts that do not add up; empty when
+// there is none.
+func (cp *checkpoint) damaged() string {
+	for _, f := range []struct {
+		name string
+		v    int64
+	}{{"offset", cp.Offset}, {"line", cp.Line}, {"records", cp.Records}, {"imported", cp.Imported},
+		{"alreadyPresent", cp.AlreadyPresent}, {"refused", cp.Refused}, {"requests", cp.Requests}, {"errorsSize", cp.ErrorsSize}} {
+		if f.v < 0 {
+			return f.name
+		}
+	}
+	if cp.Imported+cp.AlreadyPresent+cp.Refused != cp.Records {
+		return "records"
+	}
+	if cp.Line > cp.Offset || cp.Records > cp.Offset {
+		return "offset"
+	}
+	return ""
 }
 
 // save writes the checkpoint to path atomically, with the fingerprint of
@@ -80,7 +105,7 @@ func (cp *checkpoint) save(path string, f io.ReaderAt) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, append(b, '\n'), 0o644)
+	return writeFileAtomic(path, append(b, '\n'), 0o600)
 }
 
 // matches reports whether f still holds, up to Offset, the bytes the

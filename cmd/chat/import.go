@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,15 +30,19 @@ its path (groupDetails.name, data.text); timestamps in Unix seconds or RFC 3339;
 tags as a JSON array or comma-separated; metadata and other free-form fields as
 JSON. --format overrides the extension.
 
-The records go in batches of 50, the most a request takes, paced at the
-endpoint's budget (--budget, 60 requests a minute by default, the service's).
-A checkpoint beside the file (FILE.checkpoint) records after each answered
-batch how far the import got: run the same command again after a kill, a crash
-or a network failure, and it resumes there. A batch sent whose answer was lost
-is sent again: the service answers that its entities exist, and they count as
-already present, never imported twice. Records the service refuses, and those
-that cannot be read or break its rules, go to FILE.errors.jsonl, one JSON
-object a line with the line number, the API's code and message, and the record.
+The records go in requests of at most 50 and under the API's 1 MiB request
+limit, paced at the endpoint's budget (--budget, 60 requests a minute by
+default, the service's); a 429 is waited out. A checkpoint beside the file
+(FILE.checkpoint) records how far the import got, in the file's order: run the
+same command again after a kill, a crash or a network failure, and it resumes
+there; records appended to the file after a complete import are imported by
+the next run. A batch sent whose answer was lost is sent again: the service
+answers that its entities exist, and they count as already present, never
+imported twice. Records the service refuses, and those that cannot be read or
+break its rules, go to FILE.errors.jsonl (readable by you alone, passwords
+REDACTED), one JSON object a line with the line number, the API's code and
+message, and the record. A record or line over 1 MiB is refused there and the
+run goes on, so memory stays flat whatever the file holds.
 
 Progress shows as a bar on a terminal, and as a line every --progress-interval
 otherwise. The run ends with a summary on standard output (JSON with --json):
@@ -141,16 +146,16 @@ type parsed struct {
 	refusal *errorLine // why it is refused before sending
 }
 
-// parse decodes and checks one record.
+// maxRecordShown is the most bytes of a refused record the errors file
+// holds; a larger one shows its first maxPreview bytes as text.
+const maxRecordShown = 16 << 10
+
+// parse decodes and checks one record, with the SDK's Validate.
 func (k *importKind) parse(raw rawRecord) parsed {
 	p := parsed{raw: raw}
 	refuse := func(msg string, details map[string][]string) parsed {
 		p.refusal = &errorLine{Line: raw.line, Key: p.key, Code: k.formatCode, Message: msg, Details: details, RefusedBy: "chat"}
-		if json.Valid(raw.json) {
-			p.refusal.Record = raw.json
-		} else {
-			p.refusal.Text = string(raw.json)
-		}
+		p.refusal.show(raw.json)
 		return p
 	}
 	if raw.err != nil {
@@ -161,16 +166,33 @@ func (k *importKind) parse(raw rawRecord) parsed {
 		return refuse("the "+k.entity+" cannot be read: "+err.Error(), fieldDetails(err))
 	}
 	p.rec, p.key = rec, k.key(rec)
-	if probs := k.check(rec); len(probs) > 0 {
-		details := map[string][]string{}
-		msgs := make([]string, len(probs))
-		for i, pr := range probs {
-			details[pr.field] = append(details[pr.field], pr.msg)
-			msgs[i] = pr.field + " " + pr.msg
+	if err := k.validate(rec); err != nil {
+		var ae *chat.ArgumentError
+		if errors.As(err, &ae) {
+			return refuse("the "+k.entity+" breaks the service's rules: "+ae.Name+" "+ae.Problem, map[string][]string{ae.Name: {ae.Problem}})
 		}
-		return refuse("the "+k.entity+" breaks the service's rules: "+strings.Join(msgs, "; "), details)
+		return refuse("the "+k.entity+" breaks the service's rules: "+err.Error(), nil)
 	}
 	return p
+}
+
+// show sets the record the line shows: raw as JSON, its credentials
+// (a group's password) redacted, or as text when it is not JSON; the
+// first maxPreview bytes when it is larger than maxRecordShown. Text that
+// may hold a password is not shown.
+func (l *errorLine) show(raw []byte) {
+	if len(raw) <= maxRecordShown && json.Valid(raw) {
+		l.Record = redactJSON(raw)
+		return
+	}
+	text := string(raw[:min(len(raw), maxPreview)])
+	if len(raw) > maxPreview {
+		text += "..."
+	}
+	if strings.Contains(strings.ToLower(text), "password") {
+		text = "(not shown: it may hold a password)"
+	}
+	l.Text = text
 }
 
 func fieldDetails(err error) map[string][]string {
@@ -181,24 +203,11 @@ func fieldDetails(err error) map[string][]string {
 	return nil
 }
 
-// batch is up to chat.MaxImportEntities records sent in one request, with
-// the records refused before sending that the file holds among them.
-type batch struct {
-	seq     int
-	recs    []parsed // to send
-	refused []parsed // refused before sending
-	end     int64    // the offset after the batch's last record
-	endLine int64
-	keys    map[string]bool
+// refusedError carries a record refused before sending through the SDK's
+// stream, which gives it back as the record's outcome.
+type refusedError struct{ line *errorLine }
 
-	// Filled when sent.
-	out      []outcome
-	err      error
-	attempts int
-	answered time.Time
-}
-
-func (b *batch) records() int { return len(b.recs) + len(b.refused) }
+func (e refusedError) Error() string { return e.line.Message }
 
 // importer is one run of an import.
 type importer struct {
@@ -208,7 +217,7 @@ type importer struct {
 	format string
 	file   *os.File
 	cpPath string
-	// errPath is FILE.errors.jsonl, and errs that file open for appending.
+	// errPath is FILE.errors.jsonl, and errs that file open for writing.
 	errPath string
 	errs    *os.File
 	cp      *checkpoint
@@ -216,9 +225,11 @@ type importer struct {
 	prog    *progress
 	began   time.Time
 	// requests is how many requests this run sent, and first and last
-	// when the first and the last batch sent were answered.
+	// when the first and the last request were answered.
 	requests    int64
 	first, last time.Time
+	// posted is the records of the last checkpoint handed to the saver.
+	posted int64
 	// rate is the budget in requests a second.
 	rate float64
 }
@@ -254,7 +265,8 @@ func (c *cli) runImport(cmd *cobra.Command, kind *importKind, path string, o *im
 		return usageErrorf("%v", err)
 	}
 	defer file.Close()
-	if info, err := file.Stat(); err != nil || info.IsDir() {
+	info, err := file.Stat()
+	if err != nil || !info.Mode().IsRegular() {
 		return usageErrorf("%s is not a file", path)
 	}
 	im := &importer{c: c, kind: kind, path: path, format: format, file: file,
@@ -263,11 +275,15 @@ func (c *cli) runImport(cmd *cobra.Command, kind *importKind, path string, o *im
 		return im.dryRun()
 	}
 
-	// The pace: the endpoint's budget per window. The data import
-	// endpoints count as the standard class, which this client uses for
-	// nothing else.
+	// The pace: the endpoint's budget per window, kept by a limiter of
+	// windows (the data import endpoints count as the standard class,
+	// which this client uses for nothing else); the SDK's even pace is
+	// lifted, so as not to slow the limiter's windows. A 429 is waited
+	// out, however long the service asks: an import is not in a hurry.
 	limiter := chat.NewRateLimiter(chat.RateLimits{Standard: budget, Per: per})
-	client, err := c.chatClient(cmd, chat.WithLimiter(limiter))
+	policy := chat.DefaultRetryPolicy()
+	policy.MaxServerWait = 15 * time.Minute
+	client, err := c.chatClient(cmd, chat.WithLimiter(limiter), chat.WithRetryPolicy(policy))
 	if err != nil {
 		return err
 	}
@@ -277,10 +293,13 @@ func (c *cli) runImport(cmd *cobra.Command, kind *importKind, path string, o *im
 	}
 	defer im.errs.Close()
 	if im.cp.Complete {
-		fmt.Fprintf(c.stderr, "chat: %s was imported completely (%s); --restart imports it again\n", path, im.cp.Updated.Format(time.RFC3339))
-		return im.summary(nil)
-	}
-	if im.cp.Records > 0 {
+		if info.Size() <= im.cp.Offset {
+			fmt.Fprintf(c.stderr, "chat: %s was imported completely (%s); --restart imports it again\n", path, im.cp.Updated.Format(time.RFC3339))
+			return im.summary(nil)
+		}
+		fmt.Fprintf(c.stderr, "chat: %s has records after those imported (line %s): importing them\n", path, thousands(im.cp.Line))
+		im.cp.Complete = false
+	} else if im.cp.Records > 0 {
 		fmt.Fprintf(c.stderr, "chat: resuming the import of %s: %s\n", path, im.cp.describe())
 	}
 	total, err := countRecords(path, format, kind)
@@ -289,7 +308,7 @@ func (c *cli) runImport(cmd *cobra.Command, kind *importKind, path string, o *im
 	}
 	im.prog = newProgress(c.stderr, c.errTerminal, o.interval, kind.name, total, im.cp.Records)
 	im.began = time.Now()
-	runErr := im.run(cmd.Context(), client, conc)
+	runErr := im.run(cmd.Context(), client, conc, math.MaxInt32)
 	im.prog.finish(im.cp)
 	return im.summary(runErr)
 }
@@ -321,11 +340,11 @@ func (im *importer) open(restart bool, client *chat.Client) error {
 		}
 	}
 	im.cp = cp
-	errs, err := os.OpenFile(im.errPath, os.O_RDWR|os.O_CREATE, 0o644)
+	errs, err := openErrorsFile(im.errPath)
 	if err != nil {
 		return err
 	}
-	// What follows the checkpoint's size was written for batches it does
+	// What follows the checkpoint's size was written for records it does
 	// not count: they are sent again.
 	if err := errs.Truncate(cp.ErrorsSize); err != nil {
 		errs.Close()
@@ -343,71 +362,112 @@ func (im *importer) open(restart bool, client *chat.Client) error {
 	return nil
 }
 
-// run reads the file from the checkpoint, sends its batches with up to conc
-// in flight, and records each answered batch in order. It returns nil once
-// every record is done, else what stopped it: a failed request, a file
-// that cannot be read further, or ctx's end.
-func (im *importer) run(ctx context.Context, client *chat.Client, conc int) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+// openErrorsFile opens the errors file at path for writing, readable by
+// its owner alone (a refused record may hold personal data), refusing to
+// write through a symbolic link or into anything but a regular file.
+func openErrorsFile(path string) (*os.File, error) {
+	if info, err := os.Lstat(path); err == nil && !info.Mode().IsRegular() {
+		return nil, usageErrorf("%s is not a regular file (a symbolic link?): the import does not write through it; remove it", path)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|oNoFollow, 0o600)
+	if err != nil {
+		return nil, usageErrorf("opening the errors file: %v", err)
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = fmt.Errorf("%s is not a regular file", path)
+	}
+	if err == nil && info.Mode().Perm() != 0o600 {
+		err = f.Chmod(0o600)
+	}
+	if err != nil {
+		f.Close()
+		return nil, usageErrorf("opening the errors file: %v", err)
+	}
+	return f, nil
+}
+
+// pending is a record handed to the SDK's stream whose outcome has not
+// come back yet.
+type pending struct {
+	line, end, endLine int64
+	key                string
+	raw                []byte     // to show when the service refuses it
+	refusal            *errorLine // when refused before sending
+}
+
+// run streams the records of the file from the checkpoint through the
+// SDK's import, up to conc requests in flight, at most perMinute (besides
+// the client's limiter), and records
+// each outcome in order. It returns nil once every record is done, else
+// what stopped it: a failed request, a file that cannot be read further,
+// or ctx's end.
+func (im *importer) run(ctx context.Context, client *chat.Client, conc, perMinute int) error {
 	src, err := openSource(im.file, im.format, im.kind, im.cp.Offset, im.cp.Line)
 	if err != nil {
 		return err
 	}
-
-	// Batches not yet recorded are at most twice the requests in flight:
-	// memory does not grow with the file.
-	slots := make(chan struct{}, 2*conc)
-	work := make(chan *batch)
-	done := make(chan *batch)
+	// The records between the reader and their outcome, in order: the
+	// SDK pulls them from the loop below, and holds a few requests' worth.
+	var queue []pending
 	var readErr error
-	go func() {
-		defer close(work)
-		readErr = im.read(ctx, src, slots, work)
-	}()
-	var wg sync.WaitGroup
-	for range conc {
-		wg.Go(func() {
-			for b := range work {
-				im.send(ctx, client, b)
-				if b.err != nil {
-					// The run stops at this batch: none after it is
-					// sent (those in flight already may land, and a
-					// resumed run counts them as already present).
-					cancel()
+	recs := func(yield func(any, error) bool) {
+		for {
+			raw, err := src.next()
+			if err != nil {
+				if !errors.Is(err, io.EOF) {
+					readErr = err
 				}
-				done <- b
+				return
 			}
-		})
-	}
-	go func() {
-		wg.Wait()
-		close(done)
-	}()
-
-	im.saver = newSaver(im)
-	var stop error
-	waiting := map[int]*batch{}
-	next := 0
-	for b := range done {
-		waiting[b.seq] = b
-		for b := waiting[next]; b != nil; b = waiting[next] {
-			delete(waiting, next)
-			next++
-			<-slots
-			if stop != nil {
-				continue
+			p := im.kind.parse(raw)
+			q := pending{line: raw.line, end: raw.end, endLine: raw.endLine, key: p.key, refusal: p.refusal}
+			var refused error
+			if p.refusal != nil {
+				refused = refusedError{p.refusal}
+			} else {
+				q.raw = raw.json
 			}
-			if b.err != nil {
-				stop = b.err
-				cancel()
-				continue
-			}
-			if err := im.commit(b); err != nil {
-				stop = err
-				cancel()
+			queue = append(queue, q)
+			if !yield(p.rec, refused) {
+				return
 			}
 		}
+	}
+	base := im.cp.Requests
+	var postErr error
+	opts := &chat.BulkOptions{Concurrency: conc, RequestsPerMinute: perMinute, RateLimitRetries: math.MaxInt32,
+		Progress: func(p chat.BulkProgress) {
+			now := time.Now()
+			if im.first.IsZero() {
+				im.first = now
+			}
+			im.last = now
+			im.requests = int64(p.Requests)
+			im.cp.Requests = base + im.requests
+			// A request's records are all recorded: the checkpoint may
+			// follow.
+			postErr = cmp.Or(postErr, im.post())
+		}}
+	im.saver = newSaver(im)
+	var stop error
+	for o, err := range im.kind.stream(ctx, client.DataImport, recs, opts) {
+		if err != nil {
+			stop = err
+			break
+		}
+		q := queue[0]
+		queue = queue[1:]
+		if o.done <= o.index {
+			continue // a failed request's: the run stops, and the next sends it again
+		}
+		if err := cmp.Or(postErr, im.commit(q, o)); err != nil {
+			stop = err
+			break
+		}
+	}
+	if err := im.post(); err != nil && stop == nil {
+		stop = err
 	}
 	if err := im.saver.close(); err != nil && stop == nil {
 		stop = fmt.Errorf("writing %s: %w", im.cpPath, err)
@@ -424,156 +484,87 @@ func (im *importer) run(ctx context.Context, client *chat.Client, conc int) erro
 	return im.cp.save(im.cpPath, im.file)
 }
 
-// read makes batches of the records of src and hands them to work, each
-// after taking a slot. A record whose id repeats one of its batch's ends
-// the batch: the service takes each id once per request.
-func (im *importer) read(ctx context.Context, src source, slots chan struct{}, work chan<- *batch) error {
-	seq := 0
-	b := &batch{keys: map[string]bool{}}
-	emit := func() bool {
-		if b.records() == 0 {
-			return true
+// commit records the outcome of one record: a refusal in the errors file,
+// the counts and the record's end in the checkpoint.
+func (im *importer) commit(q pending, o outcome) error {
+	cp := im.cp
+	line := q.refusal
+	var ie *chat.ImportError
+	var ae *chat.ArgumentError
+	switch {
+	case line != nil:
+	case o.ok:
+		cp.Imported++
+	case errors.As(o.err, &ie) && slices.Contains(im.kind.present, ie.Code):
+		cp.AlreadyPresent++
+	case errors.As(o.err, &ae): // refused by the SDK as it made the request: too large for one
+		line = &errorLine{Line: q.line, Key: q.key, Code: im.kind.formatCode, Message: "the " + im.kind.entity + " " + ae.Problem,
+			RefusedBy: "chat"}
+		line.show(q.raw)
+	default:
+		line = &errorLine{Line: q.line, Key: q.key, Message: o.err.Error(), RefusedBy: "api"}
+		if ie != nil {
+			line.Code, line.Message, line.Details = ie.Code, ie.Message, ie.Details
+			if line.Message == "" {
+				line.Message = ie.Error()
+			}
 		}
-		select {
-		case slots <- struct{}{}:
-		case <-ctx.Done():
-			return false
-		}
-		b.seq = seq
-		seq++
-		select {
-		case work <- b:
-		case <-ctx.Done():
-			return false
-		}
-		b = &batch{keys: map[string]bool{}}
-		return true
+		line.show(q.raw)
 	}
-	for {
-		raw, err := src.next()
-		if errors.Is(err, io.EOF) {
-			emit()
-			return nil
-		}
+	if line != nil {
+		j, err := json.Marshal(line)
 		if err != nil {
-			emit()
 			return err
 		}
-		p := im.kind.parse(raw)
-		if p.refusal != nil {
-			b.refused = append(b.refused, p)
-		} else {
-			if b.keys[p.key] && !emit() {
-				return nil
-			}
-			b.keys[p.key] = true
-			b.recs = append(b.recs, p)
-		}
-		b.end, b.endLine = raw.end, raw.endLine
-		if len(b.recs) == chat.MaxImportEntities && !emit() {
-			return nil
-		}
-	}
-}
-
-// send imports the records of b in one request, when it has any.
-func (im *importer) send(ctx context.Context, client *chat.Client, b *batch) {
-	if len(b.recs) == 0 {
-		return
-	}
-	recs := make([]any, len(b.recs))
-	for i, p := range b.recs {
-		recs[i] = p.rec
-	}
-	var resp chat.Response
-	b.out, b.err = im.kind.send(ctx, client.DataImport, recs, chat.CaptureResponse(&resp))
-	b.attempts, b.answered = resp.Attempts, time.Now()
-}
-
-// commit records an answered batch: its refusals in the errors file, its
-// counts and its end in the checkpoint.
-func (im *importer) commit(b *batch) error {
-	var lines []errorLine
-	for _, p := range b.refused {
-		lines = append(lines, *p.refusal)
-	}
-	cp := im.cp
-	for i, p := range b.recs {
-		o := b.out[i]
-		var ie *chat.ImportError
-		switch {
-		case o.ok:
-			cp.Imported++
-		case errors.As(o.err, &ie) && slices.Contains(im.kind.present, ie.Code):
-			cp.AlreadyPresent++
-		default:
-			el := errorLine{Line: p.raw.line, Key: p.key, Message: o.err.Error(), RefusedBy: "api", Record: p.raw.json}
-			if ie != nil {
-				el.Code, el.Message, el.Details = ie.Code, ie.Message, ie.Details
-				if el.Message == "" {
-					el.Message = ie.Error()
-				}
-			}
-			lines = append(lines, el)
-		}
-	}
-	if len(lines) > 0 {
-		slices.SortStableFunc(lines, func(a, b errorLine) int { return int(a.Line - b.Line) })
-		var buf []byte
-		for _, l := range lines {
-			j, err := json.Marshal(l)
-			if err != nil {
-				return err
-			}
-			buf = append(append(buf, j...), '\n')
-		}
-		if _, err := im.errs.Write(buf); err != nil {
+		if _, err := im.errs.Write(append(j, '\n')); err != nil {
 			return fmt.Errorf("writing %s: %w", im.errPath, err)
 		}
-		cp.ErrorsSize += int64(len(buf))
-		cp.Refused += int64(len(lines))
+		cp.ErrorsSize += int64(len(j) + 1)
+		cp.Refused++
 	}
-	cp.Records += int64(b.records())
-	cp.Offset, cp.Line = b.end, b.endLine
-	cp.Requests += int64(b.attempts)
-	im.requests += int64(b.attempts)
-	if b.attempts > 0 {
-		if im.first.IsZero() {
-			im.first = b.answered
-		}
-		im.last = b.answered
-	}
-	if err := im.saver.post(cp); err != nil {
-		return fmt.Errorf("writing %s: %w", im.cpPath, err)
-	}
+	cp.Records++
+	cp.Offset, cp.Line = q.end, q.endLine
 	im.prog.update(cp)
+	if cp.Records-im.posted >= 2*chat.MaxImportEntities { // records refused in a row, no request among them
+		return im.post()
+	}
 	return nil
 }
 
-// maxUnsaved is how many batches the import may record ahead of the
-// checkpoint written: a kill then sends at most these again, besides
-// those in flight.
+// post hands the checkpoint as it stands to the saver: after each
+// request's records, and after as many refused in a row.
+func (im *importer) post() error {
+	im.posted = im.cp.Records
+	if err := im.saver.post(im.cp); err != nil {
+		return fmt.Errorf("writing %s: %w", im.cpPath, err)
+	}
+	return nil
+}
+
+// maxUnsaved is how many requests' worth of records the import may record
+// ahead of the checkpoint written: a kill then sends at most these again,
+// besides those in flight.
 const maxUnsaved = 8
 
 // saver writes the checkpoint in the background, each time the latest
 // state recorded, so that the import does not wait on the disk for every
-// batch. The errors file is synced first: the checkpoint never counts
+// record. The errors file is synced first: the checkpoint never counts
 // lines it may have lost.
 type saver struct {
 	im   *importer
 	mu   sync.Mutex
 	cond *sync.Cond
-	// pending is the latest state not written yet; posted and saved count
-	// the states recorded and the last one written.
+	// pending is the latest state not written yet; posted and saved are
+	// the records counted by the last state recorded and the last written.
 	pending       *checkpoint
-	posted, saved int
+	posted, saved int64
 	closed        bool
 	err           error
 	done          chan struct{}
 }
 
 func newSaver(im *importer) *saver {
-	s := &saver{im: im, done: make(chan struct{})}
+	s := &saver{im: im, done: make(chan struct{}), posted: im.cp.Records, saved: im.cp.Records}
 	s.cond = sync.NewCond(&s.mu)
 	go s.loop()
 	return s
@@ -590,7 +581,7 @@ func (s *saver) loop() {
 		if s.pending == nil {
 			return
 		}
-		cp, n := s.pending, s.posted
+		cp := s.pending
 		s.pending = nil
 		s.mu.Unlock()
 		err := s.im.errs.Sync()
@@ -601,21 +592,21 @@ func (s *saver) loop() {
 		if err != nil && s.err == nil {
 			s.err = err
 		}
-		s.saved = n
+		s.saved = cp.Records
 		s.cond.Broadcast()
 	}
 }
 
 // post records a copy of cp to be written, and waits while more than
-// maxUnsaved states are not written yet.
+// maxUnsaved requests' worth of records are not written yet.
 func (s *saver) post(cp *checkpoint) error {
 	c := *cp
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.posted++
+	s.posted = c.Records
 	s.pending = &c
 	s.cond.Broadcast()
-	for s.err == nil && s.posted-s.saved > maxUnsaved {
+	for s.err == nil && s.posted-s.saved > maxUnsaved*chat.MaxImportEntities {
 		s.cond.Wait()
 	}
 	return s.err
@@ -673,11 +664,16 @@ func (im *importer) summary(runErr error) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(im.c.stdout, "%s\n", b)
+		if _, err := fmt.Fprintf(im.c.stdout, "%s\n", b); err != nil {
+			return fmt.Errorf("writing the summary: %w", err)
+		}
+		if err := im.c.stdout.Flush(); err != nil {
+			return fmt.Errorf("writing the summary: %w", err)
+		}
 	} else {
 		state := "complete"
 		if !cp.Complete {
-			state = "stopped at line " + thousands(cp.Line) + ": run the same command to resume"
+			state = "stopped at line " + thousands(cp.Line) + ": " + advice(runErr)
 		}
 		t := newTable(im.c.stdout, im.kind.name+" from "+im.path, state)
 		t.row("records", thousands(cp.Records))
@@ -698,6 +694,9 @@ func (im *importer) summary(runErr error) error {
 		if err := t.flush(); err != nil {
 			return err
 		}
+		if err := im.c.stdout.Flush(); err != nil {
+			return fmt.Errorf("writing the summary: %w", err)
+		}
 	}
 	switch {
 	case runErr != nil && errors.Is(runErr, context.Canceled):
@@ -707,11 +706,22 @@ func (im *importer) summary(runErr error) error {
 		if errors.As(runErr, &ue) {
 			return runErr
 		}
-		return fmt.Errorf("the import stopped: %w", runErr)
+		return fmt.Errorf("the import stopped: %w (%s)", runErr, advice(runErr))
 	case cp.Refused > 0:
 		return &exitError{code: exitRefused, err: fmt.Errorf("%s records refused: see %s", thousands(cp.Refused), im.errPath)}
 	}
 	return nil
+}
+
+// advice says how to go on after the import stopped on err.
+func advice(err error) string {
+	switch {
+	case errors.Is(err, chat.ErrUnauthorized):
+		return "the app ID or API key was refused: fix the credentials (chat config, $CHAT_API_KEY), then run the same command, which resumes here"
+	case errors.Is(err, chat.ErrForbidden):
+		return "the API key may not import: use one with full access, then run the same command, which resumes here"
+	}
+	return "run the same command to resume"
 }
 
 // dryRun reads and checks every record, and reports those the import

@@ -228,7 +228,7 @@ func TestImportRefusedRecordsGoToTheErrorsFile(t *testing.T) {
 	dry := f.run(t, []string{"import", "users", path, "--dry-run"})
 	assert.Equal(t, 3, dry.code)
 	assert.Contains(t, dry.stdout, "7 users in "+path+": 4 valid, 3 invalid; nothing was sent")
-	assert.Contains(t, dry.stderr, "line 3: ERR_IMPORT_INVALID_USER_FORMAT: the user breaks the service's rules: uid may only hold letters, digits, - and _")
+	assert.Contains(t, dry.stderr, "line 3: ERR_IMPORT_INVALID_USER_FORMAT: the user breaks the service's rules: uid may hold only letters a-z, digits, - and _")
 	assert.Empty(t, f.rec.matching(http.MethodPost, "/v3/data_import/users"), "a dry run sends nothing")
 	assert.NoFileExists(t, path+".checkpoint")
 

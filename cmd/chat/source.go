@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -127,76 +126,270 @@ func readLine(r *bufio.Reader, max int) (line []byte, n int64, tooLong bool, err
 }
 
 // csvSource reads CSV with a header row naming the record's fields; a
-// nested field is named by its path, e.g. groupDetails.name.
+// nested field is named by its path, e.g. groupDetails.name. It splits the
+// file into records itself, holding at most maxRecordBytes of one: a
+// longer record, or one whose quotes do not pair, is refused and the
+// reading goes on (see splitter.next).
 type csvSource struct {
-	kind     *importKind
-	header   []string
-	r        *csv.Reader
-	base     int64 // the offset the reader started at
-	baseLine int64
+	kind   *importKind
+	header []string
+	sp     *splitter
 }
 
 func newCSVSource(f *os.File, kind *importKind, offset, line int64) (*csvSource, error) {
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
-	hr := csv.NewReader(bufio.NewReader(f))
-	header, err := hr.Read()
+	sp := newSplitter(f, 0, 0)
+	head, err := sp.next()
 	if errors.Is(err, io.EOF) {
 		return nil, usageErrorf("the CSV file has no header row")
 	}
 	if err != nil {
-		return nil, usageErrorf("reading the CSV header: %v", err)
+		return nil, err
 	}
+	if head.problem != "" {
+		return nil, usageErrorf("reading the CSV header: %s", head.problem)
+	}
+	header := head.fields
 	if len(header) > 0 {
 		header[0] = strings.TrimPrefix(header[0], string(utf8BOM))
 	}
 	if err := kind.checkColumns(header); err != nil {
 		return nil, err
 	}
-	s := &csvSource{kind: kind, header: slices.Clone(header)}
-	if offset == 0 {
-		// Start after the header row.
-		offset = hr.InputOffset()
-		last, _ := hr.FieldPos(len(header) - 1)
-		line = int64(last) + int64(strings.Count(header[len(header)-1], "\n"))
+	s := &csvSource{kind: kind, header: header, sp: sp}
+	if offset > 0 {
+		s.sp = newSplitter(f, offset, line)
 	}
-	if _, err := f.Seek(offset, io.SeekStart); err != nil {
-		return nil, err
-	}
-	s.r = csv.NewReader(bufio.NewReaderSize(f, 64<<10))
-	s.r.FieldsPerRecord = len(header)
-	s.r.ReuseRecord = true
-	s.base, s.baseLine = offset, line
 	return s, nil
 }
 
 func (s *csvSource) next() (rawRecord, error) {
-	row, err := s.r.Read()
-	if errors.Is(err, io.EOF) {
-		return rawRecord{}, io.EOF
-	}
-	var pe *csv.ParseError
-	if err != nil && !(errors.As(err, &pe) && errors.Is(pe.Err, csv.ErrFieldCount)) {
-		if errors.As(err, &pe) {
-			return rawRecord{}, usageErrorf("line %d of the CSV file: %v: fix the file and run the command again (it resumes there)", s.baseLine+int64(pe.StartLine), pe.Err)
+	for {
+		r, err := s.sp.next()
+		if err != nil {
+			return rawRecord{}, err
 		}
-		return rawRecord{}, err
-	}
-	start, _ := s.r.FieldPos(0)
-	last, _ := s.r.FieldPos(len(row) - 1)
-	rec := rawRecord{
-		line:    s.baseLine + int64(start),
-		end:     s.base + s.r.InputOffset(),
-		endLine: s.baseLine + int64(last) + int64(strings.Count(row[len(row)-1], "\n")),
-	}
-	if err != nil {
-		rec.err = fmt.Errorf("the row has %d fields, the header %d", len(row), len(s.header))
-		rec.json, _ = json.Marshal(row)
+		rec := rawRecord{line: r.line, end: r.end, endLine: r.endLine}
+		switch {
+		case r.problem != "":
+			rec.err = errors.New(r.problem)
+			rec.json = r.data
+		case len(r.fields) == 1 && r.fields[0] == "" && len(s.header) > 1:
+			continue // a blank line
+		case len(r.fields) != len(s.header):
+			rec.err = fmt.Errorf("the row has %d fields, the header %d", len(r.fields), len(s.header))
+			rec.json = r.data
+		default:
+			rec.json, rec.err = s.kind.csvRecord(s.header, r.fields)
+		}
 		return rec, nil
 	}
-	rec.json, rec.err = s.kind.csvRecord(s.header, row)
-	return rec, nil
+}
+
+// splitter cuts a CSV file into the bytes of its records, following the
+// quotes of RFC 4180 (a quoted field may hold commas, quotes doubled and
+// line breaks), with at most maxRecordBytes of a record in memory.
+type splitter struct {
+	f    io.ReadSeeker
+	r    *bufio.Reader
+	off  int64 // the offset of the next byte
+	line int64 // the line breaks before off
+}
+
+func newSplitter(f io.ReadSeeker, offset, line int64) *splitter {
+	s := &splitter{f: f, off: offset, line: line}
+	s.seek(offset, line)
+	return s
+}
+
+func (s *splitter) seek(offset, line int64) {
+	s.off, s.line = offset, line
+	if _, err := s.f.Seek(offset, io.SeekStart); err != nil {
+		s.r = bufio.NewReader(failedReader{err})
+		return
+	}
+	if s.r == nil {
+		s.r = bufio.NewReaderSize(s.f, 64<<10)
+	} else {
+		s.r.Reset(s.f)
+	}
+}
+
+// csvPiece is one record as the splitter cut it.
+type csvPiece struct {
+	fields       []string // the fields, when it is not refused
+	data         []byte   // the record, without its line break; at most a preview when refused
+	line         int64    // the line it starts on, from 1
+	end, endLine int64    // the offset after it, and the lines up to there
+	problem      string   // why it is refused; empty when it is not
+}
+
+// The states of the splitter within a record.
+const (
+	atFieldStart = iota
+	inUnquoted
+	inQuoted
+	quoteInQuoted // a quote inside a quoted field: its end, or the first of two
+	skipLine      // a refused record's rest, up to the line break
+)
+
+// maxPreview is how much of a refused record the errors file shows.
+const maxPreview = 4 << 10
+
+// next returns the next record, or io.EOF after the last.
+//
+// A record whose quotes do not pair (a quote inside an unquoted field, a
+// character after a closing quote, a quoted field still open at the end of
+// the file) is refused with its first line, and the reading goes on at the
+// line after it: a stray quote costs one line, not the rest of the file. A
+// record longer than maxRecordBytes is read through without being kept,
+// and refused whole.
+func (s *splitter) next() (csvPiece, error) {
+	start, startLine := s.off, s.line
+	var (
+		buf          []byte
+		over         bool
+		state        = atFieldStart
+		problem      string
+		firstNL      int64 = -1 // the offset after the record's first line break
+		firstNLLine  int64
+		endedByBreak bool
+		field        []byte
+		fields       []string
+	)
+	push := func() {
+		fields = append(fields, string(field))
+		field = field[:0]
+	}
+	refuseFirstLine := func(p string) csvPiece {
+		n := min(int(firstNL-start), len(buf))
+		piece := csvPiece{data: preview(buf[:n]), line: startLine + 1, end: firstNL, endLine: firstNLLine,
+			problem: "a quoted field opened on this line does not close properly (a stray quote?): " + p + "; the line is refused, the reading goes on at the next"}
+		s.seek(firstNL, firstNLLine)
+		return piece
+	}
+	for {
+		c, err := s.r.ReadByte()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				return csvPiece{}, err
+			}
+			if s.off == start {
+				return csvPiece{}, io.EOF
+			}
+			if state == inQuoted {
+				if firstNL >= 0 {
+					return refuseFirstLine("a quoted field is not closed"), nil
+				}
+				problem = "a quoted field is not closed"
+			}
+			break
+		}
+		s.off++
+		if c == '\n' {
+			s.line++
+			if firstNL < 0 {
+				firstNL, firstNLLine = s.off, s.line
+			}
+		}
+		if !over {
+			if len(buf) < maxRecordBytes {
+				buf = append(buf, c)
+			} else {
+				over = true
+			}
+		}
+		bad := ""
+		keep := !over && state != skipLine
+		switch state {
+		case atFieldStart, inUnquoted:
+			switch c {
+			case '"':
+				if state == atFieldStart {
+					state = inQuoted
+				} else {
+					bad = "a quote inside an unquoted field (a field holding quotes must be quoted, its quotes doubled)"
+				}
+			case ',':
+				push()
+				state = atFieldStart
+			case '\n':
+				field = bytes.TrimSuffix(field, []byte("\r"))
+				push()
+				endedByBreak = true
+			default:
+				if keep {
+					field = append(field, c)
+				}
+				state = inUnquoted
+			}
+		case inQuoted:
+			if c == '"' {
+				state = quoteInQuoted
+			} else if keep {
+				field = append(field, c)
+			}
+		case quoteInQuoted:
+			switch c {
+			case '"':
+				if keep {
+					field = append(field, c)
+				}
+				state = inQuoted
+			case ',':
+				push()
+				state = atFieldStart
+			case '\n':
+				push()
+				endedByBreak = true
+			case '\r':
+			default:
+				bad = "a character after the closing quote of a field (a quote inside a quoted field must be doubled)"
+			}
+		case skipLine:
+			if c == '\n' {
+				endedByBreak = true
+			}
+		}
+		if bad != "" {
+			if firstNL >= 0 && firstNL < s.off {
+				return refuseFirstLine(bad), nil
+			}
+			problem, state = bad, skipLine
+		}
+		if endedByBreak {
+			break
+		}
+	}
+	piece := csvPiece{line: startLine + 1, end: s.off, endLine: s.line}
+	if !endedByBreak {
+		piece.endLine++ // the last line, without a line break
+		if state != skipLine && state != inQuoted {
+			field = bytes.TrimSuffix(field, []byte("\r"))
+			push()
+		}
+	}
+	switch {
+	case over:
+		piece.data = preview(buf)
+		piece.problem = fmt.Sprintf("the record is longer than %d bytes", maxRecordBytes)
+	case problem != "":
+		piece.data = preview(buf)
+		piece.problem = problem
+	default:
+		piece.data = bytes.TrimSuffix(bytes.TrimSuffix(buf, []byte("\n")), []byte("\r"))
+		piece.fields = fields
+	}
+	return piece, nil
+}
+
+// preview returns the first maxPreview bytes of b, without a line break
+// at the end.
+func preview(b []byte) []byte {
+	b = bytes.TrimRight(b, "\r\n")
+	if len(b) > maxPreview {
+		b = append(b[:maxPreview:maxPreview], "..."...)
+	}
+	return b
 }
 
 // checkColumns refuses a header whose columns are not fields of the
@@ -301,3 +494,8 @@ func setPath(obj map[string]any, path []string, v any) {
 	}
 	obj[path[len(path)-1]] = v
 }
+
+// failedReader fails every read with err.
+type failedReader struct{ err error }
+
+func (r failedReader) Read([]byte) (int, error) { return 0, r.err }
