@@ -27,6 +27,7 @@ import (
 // internal/hooks. It is safe for concurrent use.
 type caller struct {
 	http     *http.Client // the user's client or one over NewTransport, copied, with the SDK's redirect rules
+	attempts *http.Client // http over a sharedTransport: the client go-retryablehttp sends each attempt through
 	base     string       // scheme, host and path prefix, without a trailing slash
 	basePath string       // the path prefix of base, e.g. "/v3"
 
@@ -118,9 +119,13 @@ func (o *options) newCaller(base *url.URL, creds map[string]string, hc *http.Cli
 	}
 	hc.CheckRedirect = rest.CheckRedirect(hc.CheckRedirect, o.loopbackHTTP, credentialHeaders...)
 
+	attempts := *hc
+	attempts.Transport = sharedTransport{cmp.Or(hc.Transport, http.DefaultTransport)}
+
 	retry := o.retry.withDefaults()
 	return &caller{
 		http:      hc,
+		attempts:  &attempts,
 		base:      strings.TrimSuffix(base.String(), "/"),
 		basePath:  strings.TrimSuffix(base.Path, "/"),
 		auth:      func() http.Header { return auth },
@@ -134,6 +139,17 @@ func (o *options) newCaller(base *url.URL, creds map[string]string, hc *http.Cli
 		limiter:   o.limiter,
 	}, nil
 }
+
+// sharedTransport is the transport every call of a client shares, seen
+// through RoundTrip alone. go-retryablehttp closes its HTTP client's idle
+// connections whenever a call gives up (its retries spent, its context
+// ended during a backoff, a permit refused); through this wrapper,
+// http.Client.CloseIdleConnections finds nothing to close, and the
+// connections the other calls are using stay in the pool.
+// [Client.CloseIdleConnections] closes them through the transport itself.
+type sharedTransport struct{ rt http.RoundTripper }
+
+func (t sharedTransport) RoundTrip(r *http.Request) (*http.Response, error) { return t.rt.RoundTrip(r) }
 
 // withBase returns a copy of c that sends to base with the same client,
 // credentials and settings.

@@ -148,7 +148,7 @@ func (c *caller) send(ctx context.Context, req *Request, out any, opts []Request
 	// count covers every attempt: the policy's retries, and a bulk
 	// import's further retries of a 429.
 	cl.retrier = retryablehttp.Client{
-		HTTPClient:   c.http,
+		HTTPClient:   c.attempts,
 		RetryMax:     c.retry.MaxRetries + max(req.rateLimitRetries, 0),
 		RetryWaitMin: c.retry.MinWait,
 		RetryWaitMax: c.retry.MaxWait,
