@@ -14,6 +14,8 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"github.com/chatrest/chat/internal/engine"
+	"github.com/chatrest/chat/internal/redact"
 	"github.com/chatrest/chat/internal/rest"
 )
 
@@ -452,7 +454,7 @@ func importOnce[In, Out any](ctx context.Context, c *caller, sp *importSpec[In],
 	for i := range idx {
 		idx[i] = i
 	}
-	return importChunk[In, Out](ctx, c, sp, items, keys, idx, opts)
+	return importChunk[In, Out](ctx, c, sp, items, keys, idx, opts, engine.CallConfig{})
 }
 
 // importEntry is one entity's entry in the answer.
@@ -462,19 +464,17 @@ type importEntry[T any] struct {
 	Error   json.RawMessage `json:"error"`
 }
 
-// importChunk sends the entities idx of items in one request and returns
-// their results, in the order of idx.
-func importChunk[In, Out any](ctx context.Context, c *caller, sp *importSpec[In], items []In, keys []string, idx []int, opts []RequestOption, tune ...func(*Request)) ([]BulkResult[Out], error) {
+// importChunk sends the entities idx of items in one request, as cfg says
+// (a bulk import's pace and retries), and returns their results, in the
+// order of idx.
+func importChunk[In, Out any](ctx context.Context, c *caller, sp *importSpec[In], items []In, keys []string, idx []int, opts []RequestOption, cfg engine.CallConfig) ([]BulkResult[Out], error) {
 	entities := make(map[string]any, len(idx))
 	for _, i := range idx {
 		entities[keys[i]] = sp.wire(&items[i], keys[i])
 	}
 	body := map[string]map[string]any{sp.prop: entities}
 	call := &Request{Method: http.MethodPost, Path: []string{"data_import", sp.prop}, Body: body}
-	for _, t := range tune {
-		t(call)
-	}
-	answer, err := do[map[string]importEntry[Out]](ctx, c, call, opts)
+	answer, err := doWith[map[string]importEntry[Out]](ctx, c, call, cfg, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -505,7 +505,7 @@ func importChunk[In, Out any](ctx context.Context, c *caller, sp *importSpec[In]
 			r.Success, r.Data = true, e.Data
 		default:
 			if scrub == nil {
-				scrub = c.scrubber(call)
+				scrub = c.Scrubber(call)
 			}
 			r.Data = e.Data
 			r.Err = parseImportError(e.Error).scrubbed(scrub)
@@ -519,7 +519,7 @@ func importChunk[In, Out any](ctx context.Context, c *caller, sp *importSpec[In]
 // it may echo the credentials the request carried.
 func (e *ImportError) scrubbed(scrub func(string) string) *ImportError {
 	e.Code, e.Message, e.DevMessage = scrub(e.Code), scrub(e.Message), scrub(e.DevMessage)
-	e.Details = rest.ScrubDetails(e.Details, scrub)
+	e.Details = redact.ScrubDetails(e.Details, scrub)
 	return e
 }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"golang.org/x/time/rate"
+
+	"github.com/chatrest/chat/internal/engine"
 )
 
 // BulkImportUsers imports any number of users and returns one result per
@@ -180,9 +182,8 @@ func fail[T any](results []BulkResult[T], idx []int, err error) {
 // is what the entities carry and err what stops the import.
 func sendChunk[In, Out any](ctx context.Context, run *bulkRun[In], idx []int) (got []BulkResult[Out], itemErr, err error) {
 	var attempts int
-	got, err = importChunk[In, Out](ctx, run.s.c, run.sp, run.items, run.keys, idx, run.reqOpts, func(r *Request) {
-		r.pace, r.rateLimitRetries, r.attempts = run.pacer, run.retries, &attempts
-	})
+	got, err = importChunk[In, Out](ctx, run.s.c, run.sp, run.items, run.keys, idx, run.reqOpts,
+		engine.CallConfig{Pace: run.pacer, RateLimitRetries: run.retries, Attempts: &attempts})
 	run.prog.Requests += attempts
 	switch {
 	case err == nil:

@@ -14,7 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/chatrest/chat/internal/rest"
+	"github.com/chatrest/chat/internal/redact"
 )
 
 // Redacted replaces every credential in the request log: API keys, auth
@@ -196,7 +196,7 @@ func jsonSecrets(b []byte, add func(string)) {
 // a path, a query or a JSON string, and base64-encoded.
 func forms(secret string) []string {
 	j, _ := json.Marshal(secret) // a string always encodes
-	out := append(rest.WithEncodings([]string{secret}), string(j[1:len(j)-1]))
+	out := append(redact.WithEncodings([]string{secret}), string(j[1:len(j)-1]))
 	slices.Sort(out)
 	return slices.Compact(out)
 }

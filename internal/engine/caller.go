@@ -1,8 +1,7 @@
-package chat
+package engine
 
 import (
 	"cmp"
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/base64"
@@ -16,16 +15,19 @@ import (
 
 	"github.com/hashicorp/go-retryablehttp"
 
-	"github.com/chatrest/chat/internal/hooks"
+	"github.com/chatrest/chat/internal/redact"
 	"github.com/chatrest/chat/internal/rest"
 )
 
-// caller sends requests to one address of the platform's APIs with one set
+// Version is the SDK's version, sent in the default User-Agent.
+const Version = "0.1.0"
+
+// Caller sends requests to one address of the platform's APIs with one set
 // of credentials: it holds what every call to that address shares, and
-// [caller.send] (request.go) is the call. A [Client] holds one for the chat
-// API and one for the calls API; package management gets its own through
-// internal/hooks. It is safe for concurrent use.
-type caller struct {
+// [Caller.Send] (request.go) is the call. A chat.Client holds one for the
+// chat API and one for the calls API; a management.Client one per set of
+// credentials ([NewCallers]). It is safe for concurrent use.
+type Caller struct {
 	http     *http.Client // the user's client or one over NewTransport, copied, with the SDK's redirect rules
 	attempts *http.Client // http over a sharedTransport: the client go-retryablehttp sends each attempt through
 	base     string       // scheme, host and path prefix, without a trailing slash
@@ -48,44 +50,44 @@ type caller struct {
 	appID     string // names the budgets a limiter keeps
 }
 
-// httpClient returns the client the callers built from o send through:
+// NewHTTPClient returns the client the callers built from o send through:
 // a copy of WithHTTPClient's, or one over [NewTransport] that trusts the
 // WithCAFile certificates besides the system's.
-func (o *options) httpClient() (*http.Client, error) {
-	if o.userClient != nil {
-		if o.caFile != "" {
-			return nil, newArgError("WithCAFile", "does not apply with WithHTTPClient: add the certificates to that client's TLS configuration")
+func (o *Options) NewHTTPClient() (*http.Client, error) {
+	if o.HTTPClient != nil {
+		if o.CAFile != "" {
+			return nil, NewArgError("WithCAFile", "does not apply with WithHTTPClient: add the certificates to that client's TLS configuration")
 		}
-		cp := *o.userClient // the user's client is not modified
+		cp := *o.HTTPClient // the user's client is not modified
 		return &cp, nil
 	}
 	t := NewTransport()
-	if o.caFile != "" {
-		pem, err := os.ReadFile(o.caFile)
+	if o.CAFile != "" {
+		pem, err := os.ReadFile(o.CAFile)
 		if err != nil {
-			return nil, newArgError("WithCAFile", err.Error())
+			return nil, NewArgError("WithCAFile", err.Error())
 		}
 		roots, err := x509.SystemCertPool()
 		if err != nil {
 			roots = x509.NewCertPool()
 		}
 		if !roots.AppendCertsFromPEM(pem) {
-			return nil, newArgError("WithCAFile", fmt.Sprintf("%s holds no PEM certificate", o.caFile))
+			return nil, NewArgError("WithCAFile", fmt.Sprintf("%s holds no PEM certificate", o.CAFile))
 		}
 		t.TLSClientConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
 	}
 	return &http.Client{Transport: t}, nil
 }
 
-// newCaller builds a caller for base from o, sending the credential
+// NewCaller builds a caller for base from o, sending the credential
 // headers creds (name → value) through a copy of hc (whose transport it
-// shares). A WithBaseURL address replaces base's scheme and host and keeps
-// its path.
-func (o *options) newCaller(base *url.URL, creds map[string]string, hc *http.Client) (*caller, error) {
-	if o.baseURL != "" {
-		u, problem := rest.ParseBase(o.baseURL, o.loopbackHTTP, base.Path)
+// shares); appID, when not empty, names the budgets its limiter keeps. A
+// WithBaseURL address replaces base's scheme and host and keeps its path.
+func (o *Options) NewCaller(base *url.URL, appID string, creds map[string]string, hc *http.Client) (*Caller, error) {
+	if o.BaseURL != "" {
+		u, problem := rest.ParseBase(o.BaseURL, o.LoopbackHTTP, base.Path)
 		if problem != "" {
-			return nil, newArgError("baseURL", problem)
+			return nil, NewArgError("baseURL", problem)
 		}
 		base = u
 	}
@@ -93,11 +95,11 @@ func (o *options) newCaller(base *url.URL, creds map[string]string, hc *http.Cli
 	for name, v := range creds {
 		switch {
 		case !rest.ValidHeaderName(name):
-			return nil, newArgError("credentials", fmt.Sprintf("the header name %q is not valid", name))
+			return nil, NewArgError("credentials", fmt.Sprintf("the header name %q is not valid", name))
 		case v == "":
-			return nil, newArgError("credentials", "the "+name+" header must not be empty")
+			return nil, NewArgError("credentials", "the "+name+" header must not be empty")
 		case !rest.ValidHeader(v):
-			return nil, newArgError("credentials", "the "+name+" header contains a control character")
+			return nil, NewArgError("credentials", "the "+name+" header contains a control character")
 		}
 		auth[http.CanonicalHeaderKey(name)] = []string{v}[:1:1]
 		secrets = append(secrets, v)
@@ -109,7 +111,7 @@ func (o *options) newCaller(base *url.URL, creds map[string]string, hc *http.Cli
 			}
 		}
 	}
-	secrets = rest.WithEncodings(secrets)
+	secrets = redact.WithEncodings(secrets)
 
 	hcp := *hc
 	hc = &hcp
@@ -117,26 +119,27 @@ func (o *options) newCaller(base *url.URL, creds map[string]string, hc *http.Cli
 	for name := range auth {
 		credentialHeaders = append(credentialHeaders, name)
 	}
-	hc.CheckRedirect = rest.CheckRedirect(hc.CheckRedirect, o.loopbackHTTP, credentialHeaders...)
+	hc.CheckRedirect = rest.CheckRedirect(hc.CheckRedirect, o.LoopbackHTTP, credentialHeaders...)
 
 	attempts := *hc
 	attempts.Transport = sharedTransport{cmp.Or(hc.Transport, http.DefaultTransport)}
 
-	retry := o.retry.withDefaults()
-	return &caller{
+	retry := o.Retry.withDefaults()
+	return &Caller{
 		http:      hc,
 		attempts:  &attempts,
 		base:      strings.TrimSuffix(base.String(), "/"),
 		basePath:  strings.TrimSuffix(base.Path, "/"),
 		auth:      func() http.Header { return auth },
 		secrets:   func() []string { return secrets },
-		userAgent: []string{cmp.Or(o.userAgent, "chat-go/"+Version)}[:1:1],
-		logger:    o.logger,
-		timeout:   o.timeout,
-		maxBytes:  cmp.Or(o.maxRespBytes, 32<<20),
+		userAgent: []string{cmp.Or(o.UserAgent, "chat-go/"+Version)}[:1:1],
+		logger:    o.Logger,
+		timeout:   o.Timeout,
+		maxBytes:  cmp.Or(o.MaxRespBytes, 32<<20),
 		retry:     retry,
 		backoff:   retry.backoff,
-		limiter:   o.limiter,
+		limiter:   o.Limiter,
+		appID:     appID,
 	}, nil
 }
 
@@ -146,63 +149,59 @@ func (o *options) newCaller(base *url.URL, creds map[string]string, hc *http.Cli
 // ended during a backoff, a permit refused); through this wrapper,
 // http.Client.CloseIdleConnections finds nothing to close, and the
 // connections the other calls are using stay in the pool.
-// [Client.CloseIdleConnections] closes them through the transport itself.
+// [github.com/chatrest/chat.Client.CloseIdleConnections] closes them through the transport itself.
 type sharedTransport struct{ rt http.RoundTripper }
 
 func (t sharedTransport) RoundTrip(r *http.Request) (*http.Response, error) { return t.rt.RoundTrip(r) }
 
-// withBase returns a copy of c that sends to base with the same client,
+// WithBase returns a copy of c that sends to base with the same client,
 // credentials and settings.
-func (c *caller) withBase(base *url.URL) *caller {
+func (c *Caller) WithBase(base *url.URL) *Caller {
 	cp := *c
 	cp.base = strings.TrimSuffix(base.String(), "/")
 	cp.basePath = strings.TrimSuffix(base.Path, "/")
 	return &cp
 }
 
-// Do sends req and decodes the JSON body of a successful answer into out,
-// as [Client.Do] does: package management's services call it.
-func (c *caller) Do(ctx context.Context, req *Request, out any, opts ...RequestOption) error {
-	return c.send(ctx, req, out, opts)
-}
-
 // BaseURL is the address c sends to, path prefix included.
-func (c *caller) BaseURL() string { return c.base }
+func (c *Caller) BaseURL() string { return c.base }
 
 // CloseIdleConnections closes the idle connections of c's transport.
-func (c *caller) CloseIdleConnections() { c.http.CloseIdleConnections() }
+func (c *Caller) CloseIdleConnections() { c.http.CloseIdleConnections() }
 
-func init() {
-	// Package management's client is a caller for the Management API's
-	// address per set of credentials (its key and secret, and HTTP Basic
-	// auth for adding a tenant), all over one transport.
-	hooks.NewCaller = func(baseURL string, creds []map[string]string, opts any) ([]any, error) {
-		o, err := newOptions(opts.([]Option))
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case o.regionSet:
-			return nil, newArgError("options", "WithRegion does not apply: the address is given")
-		case o.limiter != nil:
-			return nil, newArgError("options", "WithLimiter applies to an app's chat API only")
-		}
-		base, problem := rest.ParseBase(baseURL, false, "")
-		if problem != "" {
-			return nil, newArgError("baseURL", problem)
-		}
-		hc, err := o.httpClient()
-		if err != nil {
-			return nil, err
-		}
-		callers := make([]any, len(creds))
-		for i, cr := range creds {
-			if callers[i], err = o.newCaller(base, cr, hc); err != nil {
-				return nil, err
-			}
-		}
-		return callers, nil
+// NewCallers returns a caller for the API at baseURL (https, with an
+// optional path prefix) per set of credential headers in creds (name →
+// value), all over one transport: package management's client, whose key
+// and secret go with most requests and whose HTTP Basic credentials go
+// with adding a tenant. chat.WithRegion and chat.WithLimiter, which concern an
+// app's chat API, are refused. Problems are reported as an
+// [*ArgumentError].
+func NewCallers(baseURL string, opts []Option, creds ...map[string]string) ([]*Caller, error) {
+	o, err := NewOptions(opts)
+	if err != nil {
+		return nil, err
 	}
+	switch {
+	case o.RegionSet:
+		return nil, NewArgError("options", "WithRegion does not apply: the address is given")
+	case o.Limiter != nil:
+		return nil, NewArgError("options", "WithLimiter applies to an app's chat API only")
+	}
+	base, problem := rest.ParseBase(baseURL, false, "")
+	if problem != "" {
+		return nil, NewArgError("baseURL", problem)
+	}
+	hc, err := o.NewHTTPClient()
+	if err != nil {
+		return nil, err
+	}
+	callers := make([]*Caller, len(creds))
+	for i, cr := range creds {
+		if callers[i], err = o.NewCaller(base, "", cr, hc); err != nil {
+			return nil, err
+		}
+	}
+	return callers, nil
 }
 
 // NewTransport returns the transport a client uses by default: a clone of
