@@ -35,6 +35,7 @@ import (
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
 	"github.com/chatrest/chat/internal/engine"
+	"github.com/chatrest/chat/internal/redact"
 	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 	"github.com/chatrest/chat/webhook"
@@ -459,6 +460,11 @@ var leakTypes = []reflect.Type{
 	reflect.TypeFor[engine.Caller](),
 	reflect.TypeFor[engine.Clock](),
 	reflect.TypeFor[engine.Options](),
+	// package internal/redact
+	reflect.TypeFor[redact.Finder](),
+	reflect.TypeFor[redact.Found](),
+	reflect.TypeFor[redact.Redactor](),
+	reflect.TypeFor[redact.Writer](),
 	// package calls
 	reflect.TypeFor[chat.Call](),
 	reflect.TypeFor[chat.ListCallsOptions](),

@@ -9,9 +9,9 @@
 //     Messages.SendThread checks its arguments, fills a Request and calls
 //     do (chat's request.go), which hands it to [Caller.Send].
 //  2. request.go, this file: Caller.Send builds the HTTP request, runs
-//     go-retryablehttp's loop with hooks made for this call (checkRetry
-//     after every attempt, permit before every retry), and reads the
-//     answer.
+//     go-retryablehttp's loop with this call's hooks (checkRetry after
+//     every attempt, permitRetry before every retry; the request's
+//     context is the call, which they read), and reads the answer.
 //  3. retry.go: the policy the hooks apply: which answers are sent again
 //     (retryable) and how long to wait first (backoff).
 //  4. errors.go: newError, the *Error an answer other than a success
@@ -132,9 +132,9 @@ func (c *Caller) SendWith(ctx context.Context, req *Request, cfg CallConfig, out
 		RetryMax:     c.retry.MaxRetries + max(cfg.RateLimitRetries, 0),
 		RetryWaitMin: c.retry.MinWait,
 		RetryWaitMax: c.retry.MaxWait,
-		CheckRetry:   cl.checkRetry,
+		CheckRetry:   checkRetry,
 		Backoff:      c.backoff,
-		PrepareRetry: cl.permitRetry,
+		PrepareRetry: permitRetry,
 		ErrorHandler: retryablehttp.PassthroughErrorHandler,
 	}
 	if cfg.Attempts != nil {
@@ -177,10 +177,20 @@ type call struct {
 
 	// Held here, rather than each allocated on its own, to save
 	// allocations on every call.
+	ctx     context.Context // the context the call's HTTP request has through the call (see call.Value)
 	retrier retryablehttp.Client
 	trace   httptrace.ClientTrace // for a write: whether an attempt got a connection
 	body    io.LimitedReader      // the answer's body, read up to maxBytes+1
 }
+
+// A call is the context of its HTTP request, which go-retryablehttp hands
+// to the hooks: checkRetry and permitRetry find their call there, where
+// a closure over it per hook would cost an allocation each on every call.
+// It is the context it holds in every other respect.
+func (cl *call) Deadline() (time.Time, bool) { return cl.ctx.Deadline() }
+func (cl *call) Done() <-chan struct{}       { return cl.ctx.Done() }
+func (cl *call) Err() error                  { return cl.ctx.Err() }
+func (cl *call) Value(key any) any           { return cl.ctx.Value(key) }
 
 // newRequest checks the request and its options and builds the HTTP
 // request: the URL (each path segment escaped, the query encoded), the
@@ -233,7 +243,10 @@ func (cl *call) newRequest(ctx context.Context, opts []RequestOption) (*retryabl
 	if body != nil {
 		rawBody = body
 	}
-	hreq, err := retryablehttp.NewRequestWithContext(ctx, req.Method, u, rawBody)
+	// The request's context is the call itself (see call.Value): the hooks
+	// find their call in it.
+	cl.ctx = ctx
+	hreq, err := retryablehttp.NewRequestWithContext(cl, req.Method, u, rawBody)
 	if err != nil {
 		return nil, NewArgError("path", "does not form a valid URL")
 	}
@@ -286,16 +299,25 @@ func (cl *call) permit(ctx context.Context) error {
 	return nil
 }
 
-// permitRetry is the call's PrepareRetry hook: a retry waits for its
-// permits as the first attempt did.
-func (cl *call) permitRetry(r *http.Request) error { return cl.permit(r.Context()) }
+// permitRetry is go-retryablehttp's PrepareRetry hook: a retry waits for
+// its permits as the first attempt did.
+func permitRetry(r *http.Request) error {
+	cl := r.Context().(*call)
+	return cl.permit(cl)
+}
 
 // ErrPaceDeadline is the cause, with [context.DeadlineExceeded], of a bulk
 // import request that was not sent because its turn in the pace would come
 // after the context's deadline.
 var ErrPaceDeadline = errors.New("chat: the next request is not due before the context's deadline")
 
-// checkRetry is the call's CheckRetry hook, which go-retryablehttp runs
+// checkRetry is go-retryablehttp's CheckRetry hook; ctx is the request's
+// context, its call.
+func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	return ctx.(*call).checkRetry(ctx, resp, err)
+}
+
+// checkRetry is the call's side of the CheckRetry hook, which go-retryablehttp runs
 // after every attempt: it counts the attempt, lets the limiter learn from
 // the answer, reads a success (whose body decides whether a read goes
 // again), and asks the policy whether to send the request again.

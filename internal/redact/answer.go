@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/url"
 	"slices"
@@ -34,6 +35,10 @@ type Writer struct {
 // maxPending is how much text without a line break a Writer holds back
 // before writing what cannot be part of a credential.
 const maxPending = 64 << 10
+
+// Format prints "redact.Writer" for every verb: printing a Writer never
+// shows the credentials it replaces.
+func (r *Writer) Format(f fmt.State, verb rune) { io.WriteString(f, "redact.Writer") }
 
 // NewWriter returns a Writer to w that replaces no credential yet.
 func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
