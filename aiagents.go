@@ -204,7 +204,7 @@ func (s *AIAgentsService) CreateAgent(ctx context.Context, req *CreateAgentReque
 		return nil, err
 	}
 	var out answer[Agent, agentKey]
-	if err := s.c.send(ctx, &Request{Method: http.MethodPost, Path: []string{"ai-agents", "agent-builder", "agents"}, Body: req}, &out, opts); err != nil {
+	if err := s.c.Send(ctx, &Request{Method: http.MethodPost, Path: []string{"ai-agents", "agent-builder", "agents"}, Body: req}, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out.v, nil
@@ -393,7 +393,7 @@ func (s *AIAgentsService) CreateBYOAgent(ctx context.Context, req *CreateBYOAgen
 		return nil, err
 	}
 	var out answer[BYOAgent, agentKey]
-	if err := s.c.send(ctx, &Request{Method: http.MethodPost, Path: []string{"ai-agents", "agents"}, Body: req}, &out, opts); err != nil {
+	if err := s.c.Send(ctx, &Request{Method: http.MethodPost, Path: []string{"ai-agents", "agents"}, Body: req}, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out.v, nil
@@ -406,7 +406,7 @@ func (s *AIAgentsService) CreateBYOAgent(ctx context.Context, req *CreateBYOAgen
 // API: GET /v3/ai-agents/agents (onBehalfOf not supported)
 func (s *AIAgentsService) ListBYOAgents(ctx context.Context, opts ...RequestOption) ([]BYOAgent, error) {
 	var out answer[[]BYOAgent, agentsKey]
-	if err := s.c.send(ctx, &Request{Method: http.MethodGet, Path: []string{"ai-agents", "agents"}}, &out, opts); err != nil {
+	if err := s.c.Send(ctx, &Request{Method: http.MethodGet, Path: []string{"ai-agents", "agents"}}, &out, opts); err != nil {
 		return nil, err
 	}
 	if out.v == nil {
@@ -464,7 +464,7 @@ func (s *AIAgentsService) TestBYOAgent(ctx context.Context, req *TestBYOAgentReq
 		return nil, newArgError("req", "must not be nil")
 	}
 	var out answer[TestBYOAgentResult, noKey]
-	if err := s.c.send(ctx, &Request{Method: http.MethodPost, Path: []string{"ai-agents", "agents", "test"}, Body: req}, &out, opts); err != nil {
+	if err := s.c.Send(ctx, &Request{Method: http.MethodPost, Path: []string{"ai-agents", "agents", "test"}, Body: req}, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out.v, nil

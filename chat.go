@@ -60,5 +60,7 @@
 // tests of code that uses this package.
 package chat
 
+import "github.com/chatrest/chat/internal/engine"
+
 // Version is the SDK's version, sent in the default User-Agent.
-const Version = "0.1.0"
+const Version = engine.Version

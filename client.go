@@ -3,8 +3,10 @@ package chat
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 
+	"github.com/chatrest/chat/internal/engine"
 	"github.com/chatrest/chat/internal/rest"
 )
 
@@ -73,9 +75,13 @@ type Client struct {
 // [*ArgumentError] naming what is wrong. The API address is
 // https://{appID}.api-{region}.cometchat.io/v3 unless [WithBaseURL] is given.
 func NewClient(appID, apiKey string, opts ...Option) (*Client, error) {
-	o, err := newOptions(opts)
+	o, err := engine.NewOptions(opts)
 	if err != nil {
 		return nil, err
+	}
+	region := RegionUS
+	if o.RegionSet {
+		region = Region(o.Region)
 	}
 	if p := validAppID(appID); p != "" {
 		return nil, newArgError("appID", p)
@@ -86,23 +92,22 @@ func NewClient(appID, apiKey string, opts ...Option) (*Client, error) {
 	if !rest.ValidHeader(apiKey) {
 		return nil, newArgError("apiKey", "contains a control character")
 	}
-	if !o.region.valid() {
+	if !region.valid() {
 		return nil, newArgError("region", `must be one of "us", "eu", "in"`)
 	}
-	hc, err := o.httpClient()
+	hc, err := o.NewHTTPClient()
 	if err != nil {
 		return nil, err
 	}
-	api, err := o.newCaller(hostURL(appID, "api", o.region), map[string]string{"apikey": apiKey}, hc)
+	api, err := o.NewCaller(hostURL(appID, "api", region), appID, map[string]string{"apikey": apiKey}, hc)
 	if err != nil {
 		return nil, err
 	}
-	api.appID = appID
-	callBase := hostURL(appID, "call", o.region)
-	if o.baseURL != "" {
-		callBase, _ = url.Parse(api.base) // WithBaseURL serves both APIs
+	callBase := hostURL(appID, "call", region)
+	if o.BaseURL != "" {
+		callBase, _ = url.Parse(api.BaseURL()) // WithBaseURL serves both APIs
 	}
-	c := &Client{appID: appID, region: o.region, api: api, calls: api.withBase(callBase)}
+	c := &Client{appID: appID, region: region, api: api, calls: api.WithBase(callBase)}
 	c.Messages = &MessagesService{c: api}
 	c.Users = &UsersService{c: api}
 	c.AuthTokens = &AuthTokensService{c: api}
@@ -132,15 +137,15 @@ func (c *Client) Region() Region { return c.region }
 
 // BaseURL is the chat API address the client sends to, version prefix
 // included, e.g. "https://myapp.api-us.cometchat.io/v3".
-func (c *Client) BaseURL() string { return c.api.base }
+func (c *Client) BaseURL() string { return c.api.BaseURL() }
 
 // CallsBaseURL is the calls API address, e.g.
 // "https://myapp.call-us.cometchat.io/v3".
-func (c *Client) CallsBaseURL() string { return c.calls.base }
+func (c *Client) CallsBaseURL() string { return c.calls.BaseURL() }
 
 // CloseIdleConnections closes the idle connections of the client's
 // transport, e.g. at the end of a test. The client stays usable.
-func (c *Client) CloseIdleConnections() { c.api.http.CloseIdleConnections() }
+func (c *Client) CloseIdleConnections() { c.api.CloseIdleConnections() }
 
 // String describes the client without its API key.
 func (c *Client) String() string {
@@ -166,5 +171,11 @@ func (c *Client) Format(f fmt.State, verb rune) { fmt.Fprint(f, c.String()) }
 // when it ended; a transport error otherwise, with every credential
 // scrubbed from its text.
 func (c *Client) Do(ctx context.Context, req *Request, out any, opts ...RequestOption) error {
-	return c.api.send(ctx, req, out, opts)
+	return c.api.Send(ctx, req, out, opts)
 }
+
+// NewTransport returns the transport a client uses by default: a clone of
+// [http.DefaultTransport] tuned for many concurrent calls to one host (256
+// idle connections per host instead of 2, HTTP/2 when the server offers it).
+// Use it as the base when you need your own TLS settings.
+func NewTransport() *http.Transport { return engine.NewTransport() }

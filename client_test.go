@@ -564,3 +564,13 @@ func TestMaxResponseBytesAgainstAnEndlessBody(t *testing.T) {
 		}
 	}
 }
+
+// A service made by hand, not taken from a Client, has nothing to send
+// through: its methods return ErrNoClient instead of panicking.
+func TestServiceWithoutClient(t *testing.T) {
+	_, err := (&chat.UsersService{}).Get(context.Background(), "alice")
+	require.ErrorIs(t, err, chat.ErrNoClient)
+	_, err = (&chat.GroupsService{}).List(context.Background(), nil)
+	require.ErrorIs(t, err, chat.ErrNoClient)
+	assert.Equal(t, "chat: no client: use the services of a Client made by NewClient", err.Error())
+}

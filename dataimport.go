@@ -13,6 +13,8 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"github.com/chatrest/chat/internal/engine"
+	"github.com/chatrest/chat/internal/redact"
 	"github.com/chatrest/chat/internal/rest"
 )
 
@@ -472,7 +474,7 @@ func importOnce[In, Out any](ctx context.Context, c *caller, sp *importSpec[In],
 		return nil, newArgError(sp.prop, "encodes to "+strconv.Itoa(n)+" bytes of JSON; a request takes at most "+
 			strconv.Itoa(MaxImportRequestBytes)+" (the BulkImport methods split larger imports)")
 	}
-	return postImport[Out](ctx, c, sp.prop, &body, opts)
+	return postImport[Out](ctx, c, sp.prop, &body, opts, engine.CallConfig{})
 }
 
 // importEntry is one entity's entry in the answer.
@@ -486,7 +488,7 @@ type importEntry[T any] struct {
 // it may echo the credentials the request carried.
 func (e *ImportError) scrubbed(scrub func(string) string) *ImportError {
 	e.Code, e.Message, e.DevMessage = scrub(e.Code), scrub(e.Message), scrub(e.DevMessage)
-	e.Details = rest.ScrubDetails(e.Details, scrub)
+	e.Details = redact.ScrubDetails(e.Details, scrub)
 	return e
 }
 

@@ -14,6 +14,8 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"github.com/chatrest/chat/internal/engine"
+	"github.com/chatrest/chat/internal/redact"
 	"github.com/chatrest/chat/internal/rest"
 )
 
@@ -134,7 +136,7 @@ func encodeEntry(key string, v any) ([]byte, error) {
 
 // add appends an entry made by encodeEntry for the entity v.
 func (b *importBody) add(key string, entry []byte, v any) {
-	for _, s := range rest.SecretsIn(v) {
+	for _, s := range redact.SecretsIn(v) {
 		b.secrets = append(b.secrets, Secret(s))
 	}
 	if len(b.keys) > 0 {
@@ -356,9 +358,8 @@ func (run *streamRun[In, Out]) send(ctx context.Context, b *streamBatch[Out]) {
 		run.failed.Store(true)
 		return
 	}
-	b.got, b.err = postImport[Out](ctx, run.s.c, run.sp.prop, &b.body, run.reqOpts, func(r *Request) {
-		r.pace, r.rateLimitRetries, r.attempts = run.pacer, run.retries, &b.attempts
-	})
+	b.got, b.err = postImport[Out](ctx, run.s.c, run.sp.prop, &b.body, run.reqOpts,
+		engine.CallConfig{Pace: run.pacer, RateLimitRetries: run.retries, Attempts: &b.attempts})
 	if b.err != nil {
 		if b.attempts == 0 { // never sent: its pace or the context ended first
 			b.err = fmt.Errorf("%w: %w", ErrNotSent, b.err)
@@ -408,12 +409,9 @@ func (run *streamRun[In, Out]) yieldBatch(b *streamBatch[Out], prog *BulkProgres
 
 // postImport sends body in one request to the import endpoint prop and
 // returns the results of its entities, in the order of the body's keys.
-func postImport[Out any](ctx context.Context, c *caller, prop string, body *importBody, opts []RequestOption, tune ...func(*Request)) ([]BulkResult[Out], error) {
+func postImport[Out any](ctx context.Context, c *caller, prop string, body *importBody, opts []RequestOption, cfg engine.CallConfig) ([]BulkResult[Out], error) {
 	call := &Request{Method: http.MethodPost, Path: []string{"data_import", prop}, Body: body.raw(prop), Secrets: body.secrets}
-	for _, t := range tune {
-		t(call)
-	}
-	answer, err := do[map[string]importEntry[Out]](ctx, c, call, opts)
+	answer, err := doWith[map[string]importEntry[Out]](ctx, c, call, cfg, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -444,7 +442,7 @@ func postImport[Out any](ctx context.Context, c *caller, prop string, body *impo
 			r.Success, r.Data = true, e.Data
 		default:
 			if scrub == nil {
-				scrub = c.scrubber(call)
+				scrub = c.Scrubber(call)
 			}
 			r.Data = e.Data
 			r.Err = parseImportError(e.Error).scrubbed(scrub)

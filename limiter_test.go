@@ -14,7 +14,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
-	"github.com/chatrest/chat/internal/hooks"
+	"github.com/chatrest/chat/internal/engine"
 	"github.com/chatrest/chat/internal/wiretest"
 )
 
@@ -430,7 +430,7 @@ func (c speedClock) Real(d time.Duration) time.Duration { return d / c.speed }
 func TestRateLimiterPacesByItsClock(t *testing.T) {
 	clock := speedClock{start: time.Now(), speed: 100}
 	key := chat.LimitKey{AppID: "a", Class: chat.ClassCore}
-	lim := hooks.NewRateLimiter(chat.RateLimits{Core: 600}, clock).(*chat.RateLimiter) // as chattest's Server.RateLimiter paces
+	lim := engine.NewPacedRateLimiter(chat.RateLimits{Core: 600}, clock) // as chattest's Server.RateLimiter paces
 	// On the real clock the 60 permits would take 5.6 seconds; a wait past
 	// this deadline fails at once.
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

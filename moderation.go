@@ -124,7 +124,7 @@ func (s *ModerationService) DeleteReason(ctx context.Context, id string, opts ..
 		Result
 	}
 	call := &Request{Method: http.MethodDelete, Path: []string{"moderation", "reasons", id}}
-	if err := s.c.send(ctx, call, &out, opts); err != nil {
+	if err := s.c.Send(ctx, call, &out, opts); err != nil {
 		return nil, err
 	}
 	if out.Data != nil {

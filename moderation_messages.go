@@ -188,7 +188,7 @@ func (s *ModerationService) ReviewFlaggedMessage(ctx context.Context, id string,
 		Result
 	}
 	call := &Request{Method: http.MethodPatch, Path: []string{"moderation", "flagged-messages", id}, Body: req}
-	if err := s.c.send(ctx, call, &out, opts); err != nil {
+	if err := s.c.Send(ctx, call, &out, opts); err != nil {
 		return nil, err
 	}
 	if out.Data != nil {

@@ -208,7 +208,7 @@ func (c *logCursor) cursor() *Cursor {
 func (s *NotificationsService) ListLogs(ctx context.Context, opts *ListLogsOptions, reqOpts ...RequestOption) (*Page[NotificationLog], error) {
 	var out logsPage
 	call := &Request{Method: http.MethodGet, Path: notificationsPath("v1", "logs"), Query: opts}
-	if err := s.c.send(ctx, call, &out, reqOpts); err != nil {
+	if err := s.c.Send(ctx, call, &out, reqOpts); err != nil {
 		return nil, err
 	}
 	page := &Page[NotificationLog]{Data: out.Data}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+
+	"github.com/chatrest/chat/internal/engine"
 )
 
 // UserNotificationPreferences are a user's own notification preferences,
@@ -261,7 +263,7 @@ func (s *NotificationsService) GetContactDetails(ctx context.Context, onBehalfOf
 	if err := required("onBehalfOf", onBehalfOf); err != nil {
 		return nil, err
 	}
-	return do[ContactDetails](ctx, s.c, &Request{Method: http.MethodGet, Path: contactDetailsPath(), OnBehalfOf: onBehalfOf, emptyOK: true}, opts)
+	return doWith[ContactDetails](ctx, s.c, &Request{Method: http.MethodGet, Path: contactDetailsPath(), OnBehalfOf: onBehalfOf}, engine.CallConfig{EmptyOK: true}, opts)
 }
 
 // UpdateContactDetails sets the email address or phone number of the user
@@ -275,7 +277,7 @@ func (s *NotificationsService) UpdateContactDetails(ctx context.Context, onBehal
 	if req == nil || req.Email == "" && req.PhoneNumber == "" {
 		return nil, newArgError("req", "must set Email or PhoneNumber")
 	}
-	return do[ContactDetails](ctx, s.c, &Request{Method: http.MethodPatch, Path: contactDetailsPath(), Body: req, OnBehalfOf: onBehalfOf, emptyOK: true}, opts)
+	return doWith[ContactDetails](ctx, s.c, &Request{Method: http.MethodPatch, Path: contactDetailsPath(), Body: req, OnBehalfOf: onBehalfOf}, engine.CallConfig{EmptyOK: true}, opts)
 }
 
 // DeleteContactDetails removes the contact details of the user onBehalfOf.

@@ -4,36 +4,25 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/chatrest/chat/internal/engine"
 )
 
-// Option configures a [Client] in [NewClient].
-type Option func(*options)
-
-type options struct {
-	region        Region
-	regionSet     bool
-	userClient    *http.Client
-	caFile        string
-	baseURL       string
-	loopbackHTTP  bool
-	userAgent     string
-	logger        *slog.Logger
-	retry         RetryPolicy
-	timeout       time.Duration
-	maxRespBytes  int64
-	limiter       Limiter
-	invalidOption string
-}
+// Option configures a [Client] in [NewClient] (and a management client):
+// the With... functions make one.
+type Option = engine.Option
 
 // WithRegion selects the app's region: [RegionUS] (the default),
 // [RegionEU] or [RegionIN]. NewClient rejects any other value.
-func WithRegion(r Region) Option { return func(o *options) { o.region, o.regionSet = r, true } }
+func WithRegion(r Region) Option {
+	return func(o *engine.Options) { o.Region, o.RegionSet = string(r), true }
+}
 
 // WithHTTPClient sends requests through hc: its Transport, TLS configuration,
 // Timeout (per attempt) and Jar are honoured, and retries wrap it. The SDK
 // does not modify hc; it adds its redirect rules to a copy. Without this
 // option the client uses an [http.Client] over [NewTransport].
-func WithHTTPClient(hc *http.Client) Option { return func(o *options) { o.userClient = hc } }
+func WithHTTPClient(hc *http.Client) Option { return func(o *engine.Options) { o.HTTPClient = hc } }
 
 // WithCAFile makes the client trust the certificates of the PEM file at
 // path, besides the system's: for a server whose certificate no public
@@ -48,29 +37,29 @@ func WithHTTPClient(hc *http.Client) Option { return func(o *options) { o.userCl
 // NewClient fails with an [*ArgumentError] naming WithCAFile when the file
 // cannot be read or holds no certificate, and when [WithHTTPClient] is given
 // too: then add the certificates to that client's TLS configuration.
-func WithCAFile(path string) Option { return func(o *options) { o.caFile = path } }
+func WithCAFile(path string) Option { return func(o *engine.Options) { o.CAFile = path } }
 
 // WithBaseURL replaces the scheme and host (and adds an optional path
 // prefix), for tests and proxies; an empty u keeps the region's address. The API version prefix is still added:
 // WithBaseURL("https://127.0.0.1:8443") sends a threaded reply to
 // https://127.0.0.1:8443/v3/messages/{id}/thread. The calls API uses the same
 // address. Only https is accepted unless [WithInsecureLoopback] is given.
-func WithBaseURL(u string) Option { return func(o *options) { o.baseURL = u } }
+func WithBaseURL(u string) Option { return func(o *engine.Options) { o.BaseURL = u } }
 
 // WithInsecureLoopback allows a plain http:// base URL whose host is a
 // loopback address (localhost, 127.0.0.0/8, ::1). It exists for tests against
 // a local fake; the API key then travels unencrypted over loopback. Other
 // hosts still require https.
-func WithInsecureLoopback() Option { return func(o *options) { o.loopbackHTTP = true } }
+func WithInsecureLoopback() Option { return func(o *engine.Options) { o.LoopbackHTTP = true } }
 
 // WithUserAgent replaces the User-Agent header, which by default names the
 // SDK and its version ("chat-go/0.1.0").
-func WithUserAgent(ua string) Option { return func(o *options) { o.userAgent = ua } }
+func WithUserAgent(ua string) Option { return func(o *engine.Options) { o.UserAgent = ua } }
 
 // WithLogger logs to l: at debug level, one line per request, attempt and
 // response (method, path, status, attempt, duration), never a credential or
 // auth token. Without this option nothing is logged.
-func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+func WithLogger(l *slog.Logger) Option { return func(o *engine.Options) { o.Logger = l } }
 
 // WithRetryPolicy replaces the retry policy ([DefaultRetryPolicy]).
 //
@@ -85,12 +74,12 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 // HTTP date) and X-Rate-Limit-Reset, and end at once when the context is
 // done.
 func WithRetryPolicy(p RetryPolicy) Option {
-	return func(o *options) {
+	return func(o *engine.Options) {
 		if p.MaxRetries < 0 || p.MinWait < 0 || p.MaxWait < 0 || p.MaxServerWait < 0 {
-			o.invalidOption = "retry policy values must not be negative"
+			o.Invalid = "retry policy values must not be negative"
 			return
 		}
-		o.retry = p
+		o.Retry = p
 	}
 }
 
@@ -100,12 +89,12 @@ func WithoutRetries() Option { return WithRetryPolicy(RetryPolicy{}) }
 // WithTimeout bounds each call, retries and waits included. A call's context
 // deadline, if sooner, still applies. The default is no bound beyond the
 // context's.
-func WithTimeout(d time.Duration) Option { return func(o *options) { o.timeout = d } }
+func WithTimeout(d time.Duration) Option { return func(o *engine.Options) { o.Timeout = d } }
 
 // WithMaxResponseBytes caps how much of a response body the client reads
 // (default 32 MiB), so that a broken or hostile server cannot exhaust memory.
 // A larger body fails the call.
-func WithMaxResponseBytes(n int64) Option { return func(o *options) { o.maxRespBytes = n } }
+func WithMaxResponseBytes(n int64) Option { return func(o *engine.Options) { o.MaxRespBytes = n } }
 
 // WithLimiter paces the client's requests with l: before every attempt,
 // retries included, the client waits for l's permit for the request's app
@@ -119,43 +108,17 @@ func WithMaxResponseBytes(n int64) Option { return func(o *options) { o.maxRespB
 // [Limiter] of your own, e.g. one shared by several processes. Without
 // this option (or with a nil l) the client does no client-side limiting
 // and relies on its retries of 429 answers ([WithRetryPolicy]).
-func WithLimiter(l Limiter) Option { return func(o *options) { o.limiter = l } }
-
-// newOptions applies opts over the defaults and checks the result.
-func newOptions(opts []Option) (*options, error) {
-	o := &options{region: RegionUS, retry: DefaultRetryPolicy()}
-	for _, opt := range opts {
-		if opt != nil {
-			opt(o)
-		}
-	}
-	switch {
-	case o.invalidOption != "":
-		return nil, newArgError("options", o.invalidOption)
-	case o.maxRespBytes < 0:
-		return nil, newArgError("options", "max response bytes must not be negative")
-	case o.timeout < 0:
-		return nil, newArgError("options", "timeout must not be negative")
-	}
-	return o, nil
-}
+func WithLimiter(l Limiter) Option { return func(o *engine.Options) { o.Limiter = l } }
 
 // RequestOption changes a single call: [OnBehalfOf], [WithHeader] and
 // [CaptureResponse] make one. Every method of the SDK takes them last.
-type RequestOption func(*callOptions)
-
-// callOptions are what a call's RequestOptions set.
-type callOptions struct {
-	onBehalfOf string
-	header     http.Header
-	capture    *Response
-}
+type RequestOption = engine.RequestOption
 
 // OnBehalfOf makes a call act as the user uid (the onBehalfOf header), for
 // operations where the API allows it as an option. Operations that require
 // it take the UID as a positional argument instead, which wins over this
 // option.
-func OnBehalfOf(uid string) RequestOption { return func(o *callOptions) { o.onBehalfOf = uid } }
+func OnBehalfOf(uid string) RequestOption { return func(o *engine.CallOptions) { o.OnBehalfOf = uid } }
 
 // WithHeader sets a header of a single call, for headers the SDK has no
 // option for; a later WithHeader of the same name replaces it, and an
@@ -163,31 +126,31 @@ func OnBehalfOf(uid string) RequestOption { return func(o *callOptions) { o.onBe
 // a value with a control character, fails the call before anything is
 // sent.
 func WithHeader(key, value string) RequestOption {
-	return func(o *callOptions) {
-		if o.header == nil {
-			o.header = http.Header{}
+	return func(o *engine.CallOptions) {
+		if o.Header == nil {
+			o.Header = http.Header{}
 		}
 		if value == "" {
-			o.header.Del(key)
+			o.Header.Del(key)
 			return
 		}
-		o.header.Set(key, value)
+		o.Header.Set(key, value)
 	}
 }
 
 // actingUser returns the UID opts make a call act as: the OnBehalfOf
 // option's, or an onBehalfOf header's; "" when none.
 func actingUser(opts []RequestOption) string {
-	var o callOptions
+	var o engine.CallOptions
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&o)
 		}
 	}
-	if o.onBehalfOf != "" {
-		return o.onBehalfOf
+	if o.OnBehalfOf != "" {
+		return o.OnBehalfOf
 	}
-	return o.header.Get("onBehalfOf")
+	return o.Header.Get("onBehalfOf")
 }
 
 // CaptureResponse makes a call fill r with what its final attempt was
@@ -199,22 +162,9 @@ func actingUser(opts []RequestOption) string {
 //	var resp chat.Response
 //	user, err := client.Users.Get(ctx, "alice", chat.CaptureResponse(&resp))
 //	log.Println(resp.StatusCode, resp.RateLimit.Remaining)
-func CaptureResponse(r *Response) RequestOption { return func(o *callOptions) { o.capture = r } }
+func CaptureResponse(r *Response) RequestOption { return func(o *engine.CallOptions) { o.Capture = r } }
 
 // Response is what a call's final attempt was answered, for
-// [CaptureResponse].
-type Response struct {
-	// StatusCode is the HTTP status, e.g. 200; zero when no answer came.
-	StatusCode int
-	// Header holds the answer's headers.
-	Header http.Header
-	// RateLimit is what the answer said about the budget of the call's
-	// rate-limit class (X-Rate-Limit, X-Rate-Limit-Remaining, Retry-After,
-	// X-Rate-Limit-Reset).
-	RateLimit RateObservation
-	// RequestID is the answer's X-Request-Id header, when it has one: the
-	// id to quote to the service's support.
-	RequestID string
-	// Attempts is how many times the request was sent, retries included.
-	Attempts int
-}
+// [CaptureResponse]: its status, headers, rate-limit budget, request id
+// and the number of attempts.
+type Response = engine.Response

@@ -1,86 +1,53 @@
 package chat
 
-// The request engine. A call goes from a method to the wire and back
-// through these files, read in this order:
-//
-//  1. messages_threads.go (or any service's file): Messages.SendThread checks its
-//     arguments, fills a Request and calls do.
-//  2. request.go, this file: do, then caller.send, which builds the HTTP
-//     request, runs go-retryablehttp's loop with hooks made for this call
-//     (checkRetry after every attempt, permit before every retry), and
-//     reads the answer.
-//  3. retry.go: the policy the hooks apply: which answers are sent again
-//     (retryable) and how long to wait first (backoff).
-//  4. errors.go: newError, the *Error an answer other than a success
-//     becomes, with every credential scrubbed.
-//
-// What they call and that calls nothing back are leaves: internal/rest
-// escapes path segments, decodes JSON leniently and scrubs credentials;
-// go-querystring encodes queries. caller.go builds a caller (credentials,
-// redirect rules, transport) once per Client.
+// The request engine is internal/engine, shared with packages management
+// and chattest; its request.go gives the reading order of a call. A
+// method's side of a call is here: it fills a [Request] and hands it to do
+// or list, which hand it to the engine's Caller.Send.
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptrace"
-	"net/url"
-	"reflect"
-	"strconv"
-	"strings"
-	"sync"
-	"sync/atomic"
-	"time"
 
-	"github.com/google/go-querystring/query"
-	"github.com/hashicorp/go-retryablehttp"
-	"golang.org/x/time/rate"
-
+	"github.com/chatrest/chat/internal/engine"
 	"github.com/chatrest/chat/internal/rest"
 )
 
 // Request describes one API call: what [Client.Do] sends. Every method of
-// the SDK fills one and hands it to the same function.
-type Request struct {
-	// Method is the HTTP method, e.g. http.MethodPost.
-	Method string
-	// Path is the path below the API's address (after its version
-	// prefix), as segments: each is escaped on its own, so that no value
-	// can add a segment, a query or a fragment. An empty, "." or ".."
-	// segment is refused before anything is sent.
-	Path []string
-	// Query is a struct with url tags, encoded by
-	// github.com/google/go-querystring (a "comma" option sends a slice as
-	// a,b), or a url.Values; nil sends none.
-	Query any
-	// Body is sent as JSON; nil sends none.
-	Body any
-	// OnBehalfOf, when not empty, is sent as the onBehalfOf header: the
-	// user the call acts as. It wins over the [OnBehalfOf] request option.
-	OnBehalfOf string
-	// Secrets are credentials the request carries where no [Secret] field
-	// of its Body or Query shows them, such as an auth token in its Path:
-	// a path segment equal to one shows as REDACTED, and every one is
-	// scrubbed from the call's error and log lines.
-	Secrets []Secret
+// the SDK fills one and hands it to the same function. Its fields are
+// Method, Path (segments, each escaped on its own), Query (a struct with
+// url tags, or a url.Values), Body (sent as JSON), OnBehalfOf (the acting
+// user, which wins over the [OnBehalfOf] option) and Secrets (credentials
+// the request carries where no [Secret] field shows them, such as an auth
+// token in its path: hidden from its errors and log lines).
+type Request = engine.Request
 
-	emptyOK          bool          // an empty object is an answer (a user's contact details)
-	pace             *rate.Limiter // waited on before every attempt (a bulk import's pace)
-	rateLimitRetries int           // further retries of a 429 (a bulk import's)
-	attempts         *int          // set to the number of attempts sent, when not nil
-}
+// caller is the engine's sender for one address and set of credentials;
+// every service holds one.
+type caller = engine.Caller
+
+// ErrNoClient is returned by a method of a service that has no client to
+// send through: a service value made by hand rather than taken from a
+// [Client].
+var ErrNoClient = engine.ErrNoClient
+
+// ErrPaceDeadline is the cause, with [context.DeadlineExceeded], of a bulk
+// import request that was not sent because its turn in the pace would come
+// after the context's deadline.
+var ErrPaceDeadline = engine.ErrPaceDeadline
 
 // do sends req and returns the decoded "data" member of its answer, the
 // envelope every operation of the APIs answers with.
 func do[T any](ctx context.Context, c *caller, req *Request, opts []RequestOption) (*T, error) {
+	return doWith[T](ctx, c, req, engine.CallConfig{}, opts)
+}
+
+// doWith is do with what cfg adds to the call.
+func doWith[T any](ctx context.Context, c *caller, req *Request, cfg engine.CallConfig, opts []RequestOption) (*T, error) {
 	// One allocation holds the envelope and the result, which is returned
 	// in place (the envelope has no other field to keep alive).
 	env := new(envelope[T])
-	if err := c.send(ctx, req, env, opts); err != nil {
+	if err := c.SendWith(ctx, req, cfg, env, opts); err != nil {
 		return nil, err
 	}
 	return &env.Data, nil
@@ -96,7 +63,7 @@ type envelope[T any] struct {
 func list[T any](ctx context.Context, c *caller, req *Request, opts []RequestOption) (*Page[T], error) {
 	req.Method = http.MethodGet
 	page := new(Page[T])
-	if err := c.send(ctx, req, page, opts); err != nil {
+	if err := c.Send(ctx, req, page, opts); err != nil {
 		return nil, err
 	}
 	return page, nil
@@ -111,516 +78,3 @@ func required(nameValues ...string) error {
 	}
 	return nil
 }
-
-// ErrNoCaller is returned by a method of a service that has no client to
-// send through: a service value made by hand rather than taken from a
-// [Client].
-var ErrNoCaller = errors.New("chat: no client: use the services of a Client made by NewClient")
-
-// send is the one function every request goes through: it returns nil
-// with out decoded from the answer, a [*Error] for an answer that is not a
-// success, an [*ArgumentError] before anything is sent, the context's
-// error when it ended, or a transport error with every credential
-// scrubbed from its text.
-func (c *caller) send(ctx context.Context, req *Request, out any, opts []RequestOption) error {
-	if c == nil {
-		return ErrNoCaller
-	}
-	if req == nil {
-		return newArgError("req", "must not be nil")
-	}
-	if c.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.timeout)
-		defer cancel()
-	}
-	cl := &call{c: c, req: req, out: out}
-	hreq, err := cl.newRequest(ctx, opts)
-	if err != nil {
-		return err
-	}
-	if c.debug(ctx) {
-		c.logger.LogAttrs(ctx, slog.LevelDebug, "chat: request", slog.String("method", req.Method),
-			slog.String("path", c.basePath+cl.shownPath), slog.Bool("onBehalfOf", cl.opts.onBehalfOf != ""))
-	}
-
-	// go-retryablehttp runs the attempts, with this call's hooks. Its
-	// count covers every attempt: the policy's retries, and a bulk
-	// import's further retries of a 429.
-	cl.retrier = retryablehttp.Client{
-		HTTPClient:   c.http,
-		RetryMax:     c.retry.MaxRetries + max(req.rateLimitRetries, 0),
-		RetryWaitMin: c.retry.MinWait,
-		RetryWaitMax: c.retry.MaxWait,
-		CheckRetry:   cl.checkRetry,
-		Backoff:      c.backoff,
-		PrepareRetry: cl.permitRetry,
-		ErrorHandler: retryablehttp.PassthroughErrorHandler,
-	}
-	if req.attempts != nil {
-		defer func() { *req.attempts = cl.attempts }()
-	}
-	// The first attempt waits for its permits here, each retry in
-	// PrepareRetry.
-	if err := cl.permit(ctx); err != nil {
-		return cl.failed(ctx, nil, err)
-	}
-	resp, err := cl.retrier.Do(hreq)
-	if err != nil {
-		return cl.failed(ctx, resp, err)
-	}
-	if cl.answer != resp {
-		cl.read(ctx, resp) // an answer not retried on its status, or the last of the retries
-	}
-	return cl.result
-}
-
-// call is one call across its attempts: what the hooks of its
-// go-retryablehttp client share. It lives as long as [caller.send].
-type call struct {
-	c    *caller
-	req  *Request
-	out  any
-	opts callOptions
-
-	shownPath string   // the path below the base as errors and logs show it: a secret segment as REDACTED
-	key       LimitKey // the budget the call draws on, when a limiter or a pace is set
-	observe   bool     // the limiter learns from the answers (not the data import endpoints')
-
-	attempts int
-	sent     time.Time      // when the current attempt got its permits
-	gotConn  atomic.Bool    // the current attempt obtained a connection
-	answer   *http.Response // the answer read last (checkRetry reads a success)
-	result   error          // what answer made: nil (out decoded) or the call's error
-	secrets  []string       // every credential the call carries; built when an error or log line needs it
-
-	// Held here, rather than each allocated on its own, to save
-	// allocations on every call.
-	retrier retryablehttp.Client
-	trace   httptrace.ClientTrace // for a write: whether an attempt got a connection
-	body    io.LimitedReader      // the answer's body, read up to maxBytes+1
-}
-
-// newRequest checks the request and its options and builds the HTTP
-// request: the URL (each path segment escaped, the query encoded), the
-// body, the headers, and for a write a trace of whether an attempt got a
-// connection.
-func (cl *call) newRequest(ctx context.Context, opts []RequestOption) (*retryablehttp.Request, error) {
-	c, req := cl.c, cl.req
-	for _, o := range opts {
-		if o != nil {
-			o(&cl.opts)
-		}
-	}
-	if req.OnBehalfOf != "" {
-		cl.opts.onBehalfOf = req.OnBehalfOf
-	}
-	if !rest.ValidHeader(cl.opts.onBehalfOf) {
-		return nil, newArgError("onBehalfOf", "contains a control character")
-	}
-	u, shown, ok := escapePath(c.base, req)
-	if !ok {
-		return nil, newArgError("path", "a path parameter is empty or a dot segment")
-	}
-	escaped := u[len(c.base):]
-	cl.shownPath = shown
-	if req.Query != nil {
-		q, err := encodeQuery(req.Query)
-		if err != nil {
-			return nil, newArgError("query", err.Error())
-		}
-		if q != "" {
-			u += "?" + q
-		}
-	}
-	body, contentType, err := encodeBody(req.Body)
-	if err != nil {
-		return nil, newArgError("body", err.Error())
-	}
-	if c.limiter != nil || req.pace != nil {
-		class, observe := classify(req.Method, escaped)
-		cl.key, cl.observe = LimitKey{AppID: c.appID, Class: class}, observe && c.limiter != nil
-	}
-
-	if !safe(req.Method) {
-		// A write whose attempt never had a connection was not received:
-		// it may go again.
-		cl.trace.GotConn = cl.gotConnection
-		ctx = httptrace.WithClientTrace(ctx, &cl.trace)
-	}
-	var rawBody any // no body: a nil interface, not a nil []byte
-	if body != nil {
-		rawBody = body
-	}
-	hreq, err := retryablehttp.NewRequestWithContext(ctx, req.Method, u, rawBody)
-	if err != nil {
-		return nil, newArgError("path", "does not form a valid URL")
-	}
-	h := hreq.Header
-	h["Accept"] = jsonHeaderValue
-	if body != nil {
-		h["Content-Type"] = contentType
-	}
-	h["User-Agent"] = c.userAgent
-	for k, v := range c.auth() {
-		h[k] = v
-	}
-	if cl.opts.onBehalfOf != "" {
-		h.Set("onBehalfOf", cl.opts.onBehalfOf)
-	}
-	for k, vs := range cl.opts.header {
-		if !rest.ValidHeaderName(k) {
-			return nil, newArgError("header", "name "+strconv.Quote(k)+" is not a valid header field name")
-		}
-		for _, v := range vs {
-			if !rest.ValidHeader(v) {
-				return nil, newArgError("header "+k, "contains a control character")
-			}
-			h.Add(k, v)
-		}
-	}
-	return hreq, nil
-}
-
-func (cl *call) gotConnection(httptrace.GotConnInfo) { cl.gotConn.Store(true) }
-
-// permit waits for the permits of an attempt: the request's pace, then the
-// client's limiter.
-func (cl *call) permit(ctx context.Context) error {
-	if p := cl.req.pace; p != nil {
-		if err := p.Wait(ctx); err != nil {
-			if ctx.Err() == nil {
-				// The pace will not wait past ctx's deadline.
-				return errors.Join(ErrPaceDeadline, context.DeadlineExceeded)
-			}
-			return err
-		}
-	}
-	if l := cl.c.limiter; l != nil {
-		if err := l.Wait(ctx, cl.key); err != nil {
-			return err
-		}
-	}
-	cl.sent = time.Now()
-	return nil
-}
-
-// permitRetry is the call's PrepareRetry hook: a retry waits for its
-// permits as the first attempt did.
-func (cl *call) permitRetry(r *http.Request) error { return cl.permit(r.Context()) }
-
-// ErrPaceDeadline is the cause, with [context.DeadlineExceeded], of a bulk
-// import request that was not sent because its turn in the pace would come
-// after the context's deadline.
-var ErrPaceDeadline = errors.New("chat: the next request is not due before the context's deadline")
-
-// checkRetry is the call's CheckRetry hook, which go-retryablehttp runs
-// after every attempt: it counts the attempt, lets the limiter learn from
-// the answer, reads a success (whose body decides whether a read goes
-// again), and asks the policy whether to send the request again.
-func (cl *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
-	cl.attempts++
-	connected := cl.gotConn.Swap(false)
-	if resp != nil && cl.observe {
-		cl.c.limiter.Observe(ctx, cl.key, observe(resp, cl.sent, time.Now()))
-	}
-	cl.logAttempt(ctx, resp, err)
-	broken := false
-	if err == nil && ctx.Err() == nil && success(resp.StatusCode) {
-		broken = cl.read(ctx, resp)
-	}
-	if ctxErr := ctx.Err(); ctxErr != nil {
-		return false, ctxErr
-	}
-	return cl.c.retry.retryable(ctx, cl.req.Method, cl.attempts, resp, err, connected, broken), nil
-}
-
-var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-// read reads the answer resp, at most maxBytes of it, and makes it the
-// call's result: nil with out decoded from a success, or the [*Error]. It
-// reports whether a success could not be read as JSON (cut short, or not
-// JSON), which a request that only reads may send again.
-func (cl *call) read(ctx context.Context, resp *http.Response) (broken bool) {
-	defer resp.Body.Close()
-	buf := bufPool.Get().(*bytes.Buffer)
-	buf.Reset()
-	defer func() {
-		if buf.Cap() <= 1<<20 {
-			bufPool.Put(buf)
-		}
-	}()
-	maxBytes := cl.c.maxBytes
-	cl.body = io.LimitedReader{R: resp.Body, N: maxBytes + 1}
-	n, readErr := buf.ReadFrom(&cl.body)
-	tooLarge := readErr == nil && n > maxBytes
-	if tooLarge {
-		readErr = errors.New("response body exceeds " + strconv.FormatInt(maxBytes, 10) + " bytes")
-	}
-	cl.answer = resp
-	cl.capture(resp)
-	if c := cl.c; c.debug(ctx) {
-		c.logger.LogAttrs(ctx, slog.LevelDebug, "chat: response", slog.String("method", cl.req.Method),
-			slog.String("path", c.basePath+cl.shownPath), slog.Int("status", resp.StatusCode), slog.Int("attempts", cl.attempts))
-	}
-	body := buf.Bytes()
-
-	switch {
-	case !success(resp.StatusCode):
-		cl.result = cl.newError(resp, body, readErr, "")
-		return false
-	case readErr != nil:
-		cl.result = cl.newError(resp, nil, readErr, "reading response: "+readErr.Error())
-		return !tooLarge
-	case cl.out == nil:
-		cl.result = nil
-		return false
-	}
-	if len(bytes.TrimSpace(body)) > 0 {
-		if err := rest.Unmarshal(body, cl.out); err != nil {
-			cl.result = cl.newError(resp, nil, err, "decoding response: "+err.Error())
-			var syntaxErr *json.SyntaxError
-			return errors.As(err, &syntaxErr) || errors.Is(err, io.ErrUnexpectedEOF)
-		}
-	}
-	// An operation that returns something must not pass off an answer
-	// without it (an empty body, null, {}, {"data": null}, {"data": {}},
-	// a list's meta without its items) as success with a zero value.
-	if noData(cl.out, body, cl.req.emptyOK) {
-		e := cl.newError(resp, body, ErrEmptyResponse, "")
-		if e.Code == "" {
-			e.Message = "the response held no data"
-		}
-		if !safe(cl.req.Method) {
-			e.Message += "; the request may have been applied"
-		}
-		cl.result = e
-		return false
-	}
-	cl.result = nil
-	return false
-}
-
-// failed is the call's result when go-retryablehttp returned an error (the
-// context ended, a permit was refused, the last attempt got no answer) or
-// the first permit was refused.
-func (cl *call) failed(ctx context.Context, resp *http.Response, err error) error {
-	if resp != nil && resp != cl.answer {
-		resp.Body.Close() // an answer no one read
-	}
-	if r := cl.opts.capture; r != nil {
-		r.Attempts = cl.attempts
-	}
-	if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-		return ctxErr
-	}
-	var e *Error
-	if errors.As(err, &e) {
-		return err // a limiter's refusal, built as an *Error
-	}
-	return redactErr(err, cl.c.base+cl.shownPath, cl.credentials())
-}
-
-// capture fills the CaptureResponse target, if any, from resp.
-func (cl *call) capture(resp *http.Response) {
-	if r := cl.opts.capture; r != nil {
-		*r = Response{StatusCode: resp.StatusCode, Header: resp.Header.Clone(), RequestID: resp.Header.Get("X-Request-Id"),
-			RateLimit: observe(resp, cl.sent, time.Now()), Attempts: cl.attempts}
-	}
-}
-
-// credentials is every credential the call carries, in the forms a server
-// may echo them in: the caller's, the Request's Secrets, and the Secret
-// fields of its body and query. It is built on the error and log paths
-// only, once.
-func (cl *call) credentials() []string {
-	if cl.secrets == nil {
-		all := make([]string, 0, 4)
-		for _, s := range cl.req.Secrets {
-			all = append(all, string(s))
-		}
-		all = append(all, rest.SecretsIn(cl.req.Body)...)
-		all = append(all, rest.SecretsIn(cl.req.Query)...)
-		cl.secrets = append(rest.WithEncodings(all), cl.c.secrets()...)
-	}
-	return cl.secrets
-}
-
-// scrub removes every credential the call carries from text.
-func (cl *call) scrub(text string) string { return rest.Scrub(text, cl.credentials()) }
-
-// scrubber returns a function that removes every credential req carries
-// from a text, as its errors are scrubbed: for texts built from a
-// successful answer (a bulk import's per-entity errors).
-func (c *caller) scrubber(req *Request) func(string) string {
-	cl := &call{c: c, req: req}
-	return cl.scrub
-}
-
-// debug reports whether the caller logs debug lines for ctx: one per
-// request, attempt and answer read.
-func (c *caller) debug(ctx context.Context) bool {
-	return c.logger != nil && c.logger.Enabled(ctx, slog.LevelDebug)
-}
-
-// logAttempt logs how an attempt ended: its status, or its error.
-func (cl *call) logAttempt(ctx context.Context, resp *http.Response, err error) {
-	c := cl.c
-	if !c.debug(ctx) {
-		return
-	}
-	outcome := slog.Attr{}
-	if err != nil {
-		outcome = slog.String("error", redactErr(err, c.base+cl.shownPath, cl.credentials()).Error())
-	} else {
-		outcome = slog.Int("status", resp.StatusCode)
-	}
-	c.logger.LogAttrs(ctx, slog.LevelDebug, "chat: attempt", slog.String("method", cl.req.Method),
-		slog.String("path", c.basePath+cl.shownPath), slog.Int("attempt", cl.attempts), outcome)
-}
-
-// escapePath returns base followed by req's path as sent (each segment
-// escaped), the path as shown (a segment equal to one of req.Secrets as
-// REDACTED), and whether every segment is valid.
-func escapePath(base string, req *Request) (u, shown string, ok bool) {
-	var b strings.Builder
-	n := len(base)
-	for _, s := range req.Path {
-		n += len(s) + 1
-	}
-	b.Grow(n + n/4)
-	b.WriteString(base)
-	secret := false
-	for _, s := range req.Path {
-		if !rest.ValidSegment(s) {
-			return "", "", false
-		}
-		b.WriteByte('/')
-		b.WriteString(rest.EscapeSegment(s))
-		secret = secret || isSecretSegment(s, req.Secrets)
-	}
-	u = b.String()
-	if !secret {
-		return u, u[len(base):], true
-	}
-	var sb strings.Builder
-	for _, s := range req.Path {
-		sb.WriteByte('/')
-		if isSecretSegment(s, req.Secrets) {
-			sb.WriteString(rest.Redacted)
-		} else {
-			sb.WriteString(rest.EscapeSegment(s))
-		}
-	}
-	return u, sb.String(), true
-}
-
-func isSecretSegment(s string, secrets []Secret) bool {
-	for _, sec := range secrets {
-		if s == string(sec) {
-			return true
-		}
-	}
-	return false
-}
-
-// encodeQuery encodes q, a url.Values or a struct with url tags, as a
-// query string. Commas separate array values (tags=a,b): a decoded query
-// is the same with or without escaping them, and sent literally it reads
-// as the API's documentation writes it.
-func encodeQuery(q any) (string, error) {
-	v, ok := q.(url.Values)
-	if !ok {
-		var err error
-		if v, err = query.Values(q); err != nil {
-			return "", err
-		}
-	}
-	return strings.ReplaceAll(v.Encode(), "%2C", ","), nil
-}
-
-// encodeBody returns the bytes a request sends for body and their
-// Content-Type: body's JSON, or a RawBody's bytes as they are; nil for no
-// body. The same bytes go with every attempt.
-func encodeBody(body any) ([]byte, []string, error) {
-	if raw, ok := body.(*rest.RawBody); ok && raw != nil {
-		if raw.ContentType != jsonHeaderValue[0] {
-			return raw.Data, []string{raw.ContentType}, nil
-		}
-		return raw.Data, jsonHeaderValue, nil
-	}
-	if isNil(body) {
-		return nil, nil, nil
-	}
-	b, err := json.Marshal(body)
-	return b, jsonHeaderValue, err
-}
-
-// noData reports whether out, decoded from body, holds no answer: a list
-// (a struct with a Data slice) whose items are missing or null, or a zero
-// value decoded from a body without a "data" member, with a null one, or
-// (unless emptyOK) with an empty object.
-func noData(out any, body []byte, emptyOK bool) bool {
-	rv := reflect.ValueOf(out).Elem()
-	if i := dataSlice(rv.Type()); i >= 0 && rv.Field(i).IsNil() {
-		return true
-	}
-	if !rv.IsZero() {
-		return false
-	}
-	var env struct {
-		Data json.RawMessage `json:"data"`
-	}
-	if json.Unmarshal(body, &env) != nil {
-		return true
-	}
-	switch d := bytes.TrimSpace(env.Data); {
-	case len(d) == 0, string(d) == "null":
-		return true
-	case len(d) >= 2 && d[0] == '{' && len(bytes.TrimSpace(d[1:len(d)-1])) == 0:
-		return !emptyOK
-	}
-	return false
-}
-
-// dataSlices caches, per type, the index of its Data field when that is a
-// slice: a list's items.
-var dataSlices sync.Map // reflect.Type -> int
-
-func dataSlice(t reflect.Type) int {
-	if i, ok := dataSlices.Load(t); ok {
-		return i.(int)
-	}
-	i := -1
-	if t.Kind() == reflect.Struct {
-		if f, ok := t.FieldByName("Data"); ok && len(f.Index) == 1 && f.Type.Kind() == reflect.Slice {
-			i = f.Index[0]
-		}
-	}
-	dataSlices.Store(t, i)
-	return i
-}
-
-// isNil reports whether v is nil or a nil pointer, map or slice: no body.
-func isNil(v any) bool {
-	if v == nil {
-		return true
-	}
-	switch rv := reflect.ValueOf(v); rv.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface:
-		return rv.IsNil()
-	}
-	return false
-}
-
-// jsonHeaderValue is shared by every request's Accept and Content-Type
-// headers; its capacity is its length, so an append copies it.
-var jsonHeaderValue = []string{"application/json"}[:1:1]
-
-// safe reports whether a request with this method only reads.
-func safe(method string) bool {
-	return method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
-}
-
-// success reports whether status is a 2xx.
-func success(status int) bool { return status >= 200 && status <= 299 }

@@ -30,6 +30,8 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/internal/engine"
+	"github.com/chatrest/chat/internal/redact"
 	"github.com/chatrest/chat/internal/wiretest"
 	"github.com/chatrest/chat/management"
 	"github.com/chatrest/chat/webhook"
@@ -438,6 +440,9 @@ var leakPackages = map[string]string{
 	"chattest":   "chattest",
 	"management": "management",
 	"webhook":    "webhook",
+	// The engine's types, which package chat names with aliases.
+	"internal/engine": "internal/engine",
+	"internal/redact": "internal/redact",
 }
 
 // leakTypes holds every exported type of the public packages (generic
@@ -445,6 +450,17 @@ var leakPackages = map[string]string{
 // TestExportedTypesHideSecrets fails, naming it, when a type is missing:
 // add it here.
 var leakTypes = []reflect.Type{
+	// package internal/engine: what only package chat and management set
+	reflect.TypeFor[engine.CallConfig](),
+	reflect.TypeFor[engine.CallOptions](),
+	reflect.TypeFor[engine.Caller](),
+	reflect.TypeFor[engine.Clock](),
+	reflect.TypeFor[engine.Options](),
+	// package internal/redact
+	reflect.TypeFor[redact.Finder](),
+	reflect.TypeFor[redact.Found](),
+	reflect.TypeFor[redact.Redactor](),
+	reflect.TypeFor[redact.Writer](),
 	// the calls API (package chat)
 	reflect.TypeFor[chat.Call](),
 	reflect.TypeFor[chat.ListCallsOptions](),

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/internal/hooks"
+	"github.com/chatrest/chat/internal/engine"
 )
 
 // pacedClock is the server's clock when its pace is known: the real clock
@@ -70,5 +70,5 @@ func (s *Server) RateLimiter(limits chat.RateLimits) *chat.RateLimiter {
 	if s.h.paced == nil {
 		return chat.NewRateLimiter(limits)
 	}
-	return hooks.NewRateLimiter(limits, s.h.paced).(*chat.RateLimiter)
+	return engine.NewPacedRateLimiter(limits, s.h.paced)
 }

@@ -14,14 +14,14 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/chatrest/chat/internal/rest"
+	"github.com/chatrest/chat/internal/redact"
 )
 
 // Redacted replaces every credential in the request log: API keys, auth
 // tokens, the client API's jwts, push tokens, passwords, the passwords of
 // URLs and providers' credentials, and the values of the credential
 // headers (see [Request]). The dashboard shows it too.
-const Redacted = "REDACTED"
+const Redacted = redact.Redacted
 
 // maxLoggedRequests is how many requests the log keeps, the most recent.
 const maxLoggedRequests = 10000
@@ -196,7 +196,7 @@ func jsonSecrets(b []byte, add func(string)) {
 // a path, a query or a JSON string, and base64-encoded.
 func forms(secret string) []string {
 	j, _ := json.Marshal(secret) // a string always encodes
-	out := append(rest.WithEncodings([]string{secret}), string(j[1:len(j)-1]))
+	out := append(redact.WithEncodings([]string{secret}), string(j[1:len(j)-1]))
 	slices.Sort(out)
 	return slices.Compact(out)
 }
@@ -261,9 +261,9 @@ type scrubber struct {
 	known *secretIndex
 }
 
-// spans appends to spans where the secrets of s occur in v. Secrets
+// Spans appends to spans where the secrets of s occur in v. Secrets
 // shorter than minSecretLen are left alone.
-func (s scrubber) spans(v string, spans [][2]int) [][2]int {
+func (s scrubber) Spans(v string, spans [][2]int) [][2]int {
 	var found []string
 	for _, secret := range s.mine {
 		if len(secret) >= minSecretLen && strings.Contains(v, secret) {
@@ -309,20 +309,20 @@ const minLearnedLen, maxLearnedLen = 8, 64 << 10
 // before taking the state's lock, with the credentials the server knows
 // by then. The credentials the request carries, found by name, are
 // hidden wherever else they appear in it: when it has new ones, the entry
-// is made again with them. Those a strong name holds (see fieldKind) are
+// is made again with them. Those a strong name holds (see redact.FieldKind) are
 // learned.
 func (h *Handler) arrive(pattern string, r *http.Request, body []byte) *exchange {
 	x := &exchange{pattern: pattern, r: r, body: body}
-	for _, name := range secretWildcards {
+	for _, name := range redact.SecretPathParams {
 		x.addMine(h, r.PathValue(name))
 	}
 	x.learned = h.log.secrets.learned.Load()
 	entry, found := logEntry(pattern, r, body, scrubber{x.mine, &h.log.secrets})
 	again := false
 	for _, f := range found {
-		if f.strong && len(f.value) >= minLearnedLen && len(f.value) <= maxLearnedLen && h.log.learn(f.value) {
+		if f.Strong && len(f.Value) >= minLearnedLen && len(f.Value) <= maxLearnedLen && h.log.learn(f.Value) {
 			again = true
-		} else if x.addMine(h, f.value) {
+		} else if x.addMine(h, f.Value) {
 			again = true
 		}
 	}
@@ -370,51 +370,51 @@ func (h *Handler) record(x *exchange) {
 // logEntry is the log entry of a request of the route pattern, with every
 // credential redacted (see [Request]): by name, and by value the secrets
 // of sc. It returns too the values it redacted by name.
-func logEntry(pattern string, r *http.Request, body []byte, sc scrubber) (*Request, []foundSecret) {
-	rd := &redactor{sc: sc}
+func logEntry(pattern string, r *http.Request, body []byte, sc scrubber) (*Request, []redact.Found) {
+	rd := redact.NewRedactor(sc)
 	e := &Request{
 		Method: r.Method,
-		Path:   rd.path(redactPath(r.URL.EscapedPath(), pattern)),
+		Path:   rd.Path(redactPath(r.URL.EscapedPath(), pattern)),
 		Route:  pattern,
 		Query:  url.Values{},
 		Header: r.Header.Clone(),
-		Body:   rd.body(string(body), r.Header.Get("Content-Type"), 0),
+		Body:   rd.Body(string(body), r.Header.Get("Content-Type")),
 	}
 	for k, vs := range r.URL.Query() {
-		name := rd.value(k, 0)
+		name := rd.Value(k)
 		for _, v := range vs {
-			if secretField(k) && v != "" {
-				rd.noteField(k, v)
+			if redact.SecretField(k) && v != "" {
+				rd.NoteField(k, v)
 				v = Redacted
 			} else {
-				v = rd.value(v, 0)
+				v = rd.Value(v)
 			}
 			e.Query.Add(name, v)
 		}
 	}
 	for k, vs := range e.Header {
 		for i, v := range vs {
-			if credentialHeader(k) {
-				rd.note(v, true)
+			if redact.CredentialHeader(k) {
+				rd.Note(v, true)
 				if _, cred, ok := strings.Cut(v, " "); ok { // "Bearer <token>"
-					rd.note(strings.TrimSpace(cred), true)
+					rd.Note(strings.TrimSpace(cred), true)
 				}
 				vs[i] = Redacted
 				continue
 			}
-			vs[i] = rd.value(v, 0)
+			vs[i] = rd.Value(v)
 		}
 	}
-	return e, rd.found
+	return e, rd.Found()
 }
 
 // redactPath replaces the segments of path that the route pattern names
-// with one of secretWildcards ({apiKey}, {authToken}, {pushToken}), however
+// with one of redact.SecretPathParams ({apiKey}, {authToken}, {pushToken}), however
 // they are escaped.
 func redactPath(path, pattern string) string {
 	_, pat, _ := strings.Cut(pattern, " ")
 	named := false
-	for _, w := range secretWildcards {
+	for _, w := range redact.SecretPathParams {
 		if strings.Contains(pat, "{"+w+"}") {
 			named = true
 		}
@@ -427,7 +427,7 @@ func redactPath(path, pattern string) string {
 		return path // unreachable: the route matched the path
 	}
 	for i, p := range pats {
-		if w, ok := strings.CutPrefix(p, "{"); ok && slices.Contains(secretWildcards, strings.TrimSuffix(w, "}")) {
+		if w, ok := strings.CutPrefix(p, "{"); ok && slices.Contains(redact.SecretPathParams, strings.TrimSuffix(w, "}")) {
 			segs[i] = Redacted
 		}
 	}

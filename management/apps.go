@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/redact"
 	"github.com/chatrest/chat/internal/rest"
 )
 
@@ -232,7 +233,7 @@ func (k AppAPIKeys) Format(f fmt.State, verb rune) {
 		if i > 0 {
 			io.WriteString(f, " ")
 		}
-		io.WriteString(f, rest.Redacted+":")
+		io.WriteString(f, redact.Redacted+":")
 		fmt.Fprintf(f, format, v)
 	}
 	io.WriteString(f, "]")

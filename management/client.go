@@ -20,7 +20,7 @@ import (
 	"io"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/internal/hooks"
+	"github.com/chatrest/chat/internal/engine"
 	"github.com/chatrest/chat/internal/rest"
 )
 
@@ -77,14 +77,13 @@ func NewClient(key, secret string, opts ...chat.Option) (*Client, error) {
 	// Adding a tenant authenticates with HTTP Basic auth instead; both go
 	// through one transport.
 	basic := base64.StdEncoding.EncodeToString([]byte(key + ":" + secret))
-	callers, err := hooks.NewCaller(DefaultBaseURL, []map[string]string{
-		{"key": key, "secret": secret},
-		{"Authorization": "Basic " + basic},
-	}, opts)
+	callers, err := engine.NewCallers(DefaultBaseURL, opts,
+		map[string]string{"key": key, "secret": secret},
+		map[string]string{"Authorization": "Basic " + basic})
 	if err != nil {
 		return nil, err
 	}
-	c, tenants := callers[0].(caller), callers[1].(caller)
+	c, tenants := callers[0], callers[1]
 	return &Client{
 		Apps:          &AppsService{c: c},
 		Tenants:       &TenantsService{c: tenants},
@@ -107,7 +106,7 @@ func (c *Client) BaseURL() string { return c.c.BaseURL() }
 // method: credentials, retries, errors and scrubbing, as
 // [chat.Client.Do] does for the chat API. opts change this call only.
 func (c *Client) Do(ctx context.Context, req *chat.Request, out any, opts ...chat.RequestOption) error {
-	return c.c.Do(ctx, req, out, opts...)
+	return c.c.Send(ctx, req, out, opts)
 }
 
 // CloseIdleConnections closes the idle connections of the client's

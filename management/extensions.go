@@ -248,7 +248,7 @@ func (s *ExtensionsService) List(ctx context.Context, appID string, opts *ListEx
 func (s *ExtensionsService) list(ctx context.Context, appID string, q url.Values, reqOpts []chat.RequestOption) (*chat.Page[Extension], error) {
 	var page chat.Page[Extension]
 	call := &chat.Request{Method: http.MethodGet, Path: []string{"apps", appID, "extensions"}, Query: q}
-	if err := s.c.Do(ctx, call, &page, reqOpts...); err != nil {
+	if err := s.c.Send(ctx, call, &page, reqOpts); err != nil {
 		return nil, err
 	}
 	return &page, nil

@@ -5,24 +5,21 @@ import (
 	"net/http"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/engine"
 	"github.com/chatrest/chat/internal/rest"
 )
 
-// caller sends the Management API's requests: package chat's request
-// engine (path escaping, credentials, retries, errors, scrubbing), which
-// chat lends to this package through internal/hooks.
-type caller interface {
-	Do(ctx context.Context, req *chat.Request, out any, opts ...chat.RequestOption) error
-	BaseURL() string
-	CloseIdleConnections()
-}
+// caller sends the Management API's requests: the SDK's request engine
+// (path escaping, credentials, retries, errors, scrubbing), the same as
+// package chat's.
+type caller = *engine.Caller
 
 // do sends req and returns the decoded "data" member of its answer.
 func do[T any](ctx context.Context, c caller, req *chat.Request, opts []chat.RequestOption) (*T, error) {
 	env := new(struct {
 		Data T `json:"data"`
 	})
-	if err := c.Do(ctx, req, env, opts...); err != nil {
+	if err := c.Send(ctx, req, env, opts); err != nil {
 		return nil, err
 	}
 	return &env.Data, nil
@@ -32,7 +29,7 @@ func do[T any](ctx context.Context, c caller, req *chat.Request, opts []chat.Req
 func listPage[T any](ctx context.Context, c caller, req *chat.Request, opts []chat.RequestOption) (*chat.Page[T], error) {
 	req.Method = http.MethodGet
 	page := new(chat.Page[T])
-	if err := c.Do(ctx, req, page, opts...); err != nil {
+	if err := c.Send(ctx, req, page, opts); err != nil {
 		return nil, err
 	}
 	return page, nil
@@ -47,4 +44,4 @@ func required(nameValues ...string) error {
 	return nil
 }
 
-func argError(name, problem string) error { return &chat.ArgumentError{Name: name, Problem: problem} }
+func argError(name, problem string) error { return engine.NewArgError(name, problem) }

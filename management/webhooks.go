@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/redact"
 	"github.com/chatrest/chat/internal/rest"
 	"github.com/chatrest/chat/webhook"
 )
@@ -215,7 +216,7 @@ func shownSecret(s chat.Secret) string {
 	if s == "" {
 		return `""`
 	}
-	return rest.Redacted
+	return redact.Redacted
 }
 
 // shownURL is u with any password in its user information redacted.
@@ -394,7 +395,7 @@ func (s *WebhooksService) List(ctx context.Context, appID string, opts *ListWebh
 	if opts != nil {
 		call.Query = opts
 	}
-	if err := s.c.Do(ctx, call, &page, reqOpts...); err != nil {
+	if err := s.c.Send(ctx, call, &page, reqOpts); err != nil {
 		return nil, err
 	}
 	return &page, nil

@@ -45,21 +45,22 @@ type cli struct {
 	sources  map[string]string // where each setting in force comes from
 
 	// hidden names the members of the answers shown with REDACTED beside
-	// the credentials hiddenMember always hides.
+	// the stored credentials (redact.StoredCredential) always hidden.
 	hidden []string
 }
 
 // hide adds credentials the command was given (beside its settings') to
 // those its output and errors show as REDACTED.
 func (c *cli) hide(secrets ...string) {
-	c.stdout.redact(secrets...)
-	c.stderr.redact(secrets...)
+	c.stdout.Redact(secrets...)
+	c.stderr.Redact(secrets...)
 }
 
 // minHiddenPassword is the shortest password given to the command (a
 // webhook's, a group's) that its output hides wherever it appears: a
 // shorter one would replace ordinary words and JSON names. The members
-// that hold a password are hidden whatever its length (see hiddenMember).
+// that hold a password are hidden whatever its length (see
+// redact.StoredCredential).
 const minHiddenPassword = 8
 
 // hidePassword hides a password given to the command, as hide does, when it

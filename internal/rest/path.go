@@ -2,10 +2,6 @@ package rest
 
 import "net/url"
 
-// Redacted replaces secrets (API keys, auth tokens) wherever the SDK shows a
-// request: in errors and in log lines.
-const Redacted = "REDACTED"
-
 // ValidSegment reports whether s can be one path segment: not empty, "."
 // or "..", which would change the path's shape.
 func ValidSegment(s string) bool {

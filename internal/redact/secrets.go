@@ -1,4 +1,4 @@
-package rest
+package redact
 
 import (
 	"encoding/base64"
@@ -9,16 +9,15 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/chatrest/chat/internal/rest"
 )
 
-// secretType is chat.Secret, the type of every credential field of the
-// SDK's request and response types. rest cannot import package chat, so it
-// knows the type by its name.
-const secretPkg, secretName = "github.com/chatrest/chat", "Secret"
+// secretType is the type of every credential field of the SDK's request
+// and response types.
+var secretType = reflect.TypeFor[Secret]()
 
-func isSecretType(t reflect.Type) bool {
-	return t.Kind() == reflect.String && t.Name() == secretName && t.PkgPath() == secretPkg
-}
+func isSecretType(t reflect.Type) bool { return t == secretType }
 
 // holdsSecrets caches, per type, whether a value of the type can hold a
 // Secret; most bodies (a message to send) cannot, and are not walked.
@@ -116,7 +115,7 @@ func WithEncodings(secrets []string) []string {
 			continue
 		}
 		b := []byte(s)
-		for _, e := range []string{url.QueryEscape(s), url.PathEscape(s), EscapeSegment(s),
+		for _, e := range []string{url.QueryEscape(s), url.PathEscape(s), rest.EscapeSegment(s),
 			base64.StdEncoding.EncodeToString(b), base64.RawStdEncoding.EncodeToString(b),
 			base64.URLEncoding.EncodeToString(b), base64.RawURLEncoding.EncodeToString(b)} {
 			if e != s && !slices.Contains(out, e) {

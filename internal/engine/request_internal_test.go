@@ -1,8 +1,9 @@
-package chat
+package engine
 
 import (
 	"testing"
 
+	"github.com/chatrest/chat/internal/redact"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -17,16 +18,16 @@ func TestEscapePath(t *testing.T) {
 		escaped, shown string
 		valid          bool
 	}{
-		{"auth token", Request{Path: []string{"users", "u1", "auth_tokens", "u1_abc123"}, Secrets: []Secret{"u1_abc123"}},
+		{"auth token", Request{Path: []string{"users", "u1", "auth_tokens", "u1_abc123"}, Secrets: []redact.Secret{"u1_abc123"}},
 			"/users/u1/auth_tokens/u1_abc123", "/users/u1/auth_tokens/REDACTED", true},
-		{"api key", Request{Path: []string{"apikeys", "f1915e328e249ffaaafd97fb46a57ba55d233fbf"}, Secrets: []Secret{"f1915e328e249ffaaafd97fb46a57ba55d233fbf"}},
+		{"api key", Request{Path: []string{"apikeys", "f1915e328e249ffaaafd97fb46a57ba55d233fbf"}, Secrets: []redact.Secret{"f1915e328e249ffaaafd97fb46a57ba55d233fbf"}},
 			"/apikeys/f1915e328e249ffaaafd97fb46a57ba55d233fbf", "/apikeys/REDACTED", true},
-		{"escaped secret", Request{Path: []string{"apikeys", "a/b?c"}, Secrets: []Secret{"a/b?c"}}, "/apikeys/a%2Fb%3Fc", "/apikeys/REDACTED", true},
-		{"escaped segment before it", Request{Path: []string{"users", "a b", "auth_tokens", "tok-1"}, Secrets: []Secret{"tok-1"}},
+		{"escaped secret", Request{Path: []string{"apikeys", "a/b?c"}, Secrets: []redact.Secret{"a/b?c"}}, "/apikeys/a%2Fb%3Fc", "/apikeys/REDACTED", true},
+		{"escaped segment before it", Request{Path: []string{"users", "a b", "auth_tokens", "tok-1"}, Secrets: []redact.Secret{"tok-1"}},
 			"/users/a%20b/auth_tokens/tok-1", "/users/a%20b/auth_tokens/REDACTED", true},
-		{"two secrets", Request{Path: []string{"x", "s1", "s2"}, Secrets: []Secret{"s1", "s2"}}, "/x/s1/s2", "/x/REDACTED/REDACTED", true},
+		{"two secrets", Request{Path: []string{"x", "s1", "s2"}, Secrets: []redact.Secret{"s1", "s2"}}, "/x/s1/s2", "/x/REDACTED/REDACTED", true},
 		{"no secrets", Request{Path: []string{"users", "a/b"}}, "/users/a%2Fb", "/users/a%2Fb", true},
-		{"empty secret", Request{Path: []string{"apikeys", ""}, Secrets: []Secret{""}}, "", "", false},
+		{"empty secret", Request{Path: []string{"apikeys", ""}, Secrets: []redact.Secret{""}}, "", "", false},
 		{"dot-dot", Request{Path: []string{"apikeys", ".."}}, "", "", false},
 	}
 	for _, tt := range tests {
