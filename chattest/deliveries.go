@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -98,7 +97,7 @@ type Delivery struct {
 }
 
 // deliveryState holds the deliveries and the goroutine that makes them.
-// Guarded by st.mu, like the rest of the state.
+// Guarded by the lock of the webhooks' consumer (webhookEvents.mu).
 type deliveryState struct {
 	log     []*Delivery    // the most recent deliveries, at most 2*maxDeliveries
 	queue   []*deliveryJob // waiting for the delivery goroutine, in order
@@ -130,93 +129,6 @@ type deliveryJob struct {
 	durable            func() error // returns once the change that fired it is kept: its event's
 }
 
-// emit fires trigger with data, for delivery to the webhooks subscribed to
-// it: it adds the trigger and its payload, encoded, to the event of the
-// change in progress (outbox.go), unless no webhook listens. It runs with
-// st.mu held. data may be a [lazy] payload, built only when some webhook
-// listens.
-func (st *state) emit(trigger string, data any) {
-	if !st.hooked(trigger) {
-		return // or the state is replayed: delivered when the change was made
-	}
-	if f, ok := data.(lazy); ok {
-		data = f()
-	}
-	raw, encErr := json.Marshal(data)
-	if encErr != nil {
-		encErr = fmt.Errorf("chattest: encoding the %s payload: %w", trigger, encErr)
-	}
-	st.inEvent(func(e *event) { e.hooks = append(e.hooks, hookEvent{trigger: trigger, data: raw, err: encErr}) })
-}
-
-// deliverEvent is the webhooks' consumer of the outbox. For each trigger
-// the event fired, it records a pending [Delivery] per enabled webhook of
-// the app subscribed to it, and leaves the sending to the delivery
-// goroutine, which it starts on first use; a delivery leaves once the
-// event's change is kept. A delivery to a URL whose host is not a loopback
-// address fails at once ([ErrNotLoopback]; under [WithLocalNetwork], one
-// the fake may not call fails with [ErrNotLocalNetwork]). It runs with
-// st.mu held, and does no I/O.
-func (st *state) deliverEvent(e *event) {
-	if len(e.hooks) == 0 {
-		return
-	}
-	dv := &st.deliv
-	for _, he := range e.hooks {
-		for _, h := range st.webhooks[st.appID] {
-			if !h.w.Enabled || !h.triggers[he.trigger] {
-				continue
-			}
-			d := &Delivery{Trigger: he.trigger, WebhookID: h.w.ID, AppID: st.appID, URL: shownURL(h.w.WebhookURL),
-				Type: eventType(he.trigger), Data: he.data, State: DeliveryPending}
-			dv.log = append(dv.log, d)
-			refused := dv.refuse(h.w.WebhookURL)
-			switch {
-			case he.err != nil:
-				st.settle(d, he.err)
-			case dv.closing:
-				st.settle(d, ErrDeliveryStopped)
-			case refused != nil:
-				st.settle(d, refused)
-			default:
-				j := &deliveryJob{d: d, url: h.w.WebhookURL, retry: h.w.RetryOnFailure, durable: e.durable, env: &webhook.Envelope{
-					Trigger: he.trigger, Data: he.data, AppID: st.appID, Region: deliveryRegion, Webhook: h.w.ID, Type: d.Type,
-				}}
-				if h.w.UseBasicAuth {
-					j.username, j.password = h.w.Username, h.password
-				}
-				dv.queue = append(dv.queue, j)
-			}
-		}
-	}
-	if len(dv.log) > 2*maxDeliveries {
-		dv.log = slices.Clone(dv.log[len(dv.log)-maxDeliveries:])
-	}
-	if len(dv.queue) == 0 {
-		return
-	}
-	if !dv.running {
-		dv.running = true
-		ctx, cancel := context.WithCancel(context.Background())
-		dv.cancel, dv.done = cancel, make(chan struct{})
-		go st.deliverLoop(ctx, newDeliveryClient(dv.roots, dv.dialControl()), dv.done, dv.wake)
-	}
-	select {
-	case dv.wake <- struct{}{}:
-	default: // a wake-up is already pending
-	}
-}
-
-// lazy is a payload built on demand: emit calls it only when a webhook
-// listens to the trigger, so that events nobody listens to cost nothing.
-type lazy func() any
-
-// hooked reports whether an enabled webhook of the app listens to trigger.
-// It runs with st.mu held.
-func (st *state) hooked(trigger string) bool {
-	return !st.replaying && slices.ContainsFunc(st.webhooks[st.appID], func(h *hookRec) bool { return h.w.Enabled && h.triggers[trigger] })
-}
-
 // eventType is the envelope's type for trigger: "call" for call_* and
 // "meet" for meeting_* triggers, as [webhook.NewEnvelope] sets it;
 // recording_generated and transcription_generated carry none (see
@@ -233,18 +145,18 @@ func eventType(trigger string) string {
 
 // settle puts d in its final state: delivered when the last attempt got a
 // 2xx answer, failed otherwise. err is the last attempt's error, if any.
-// It runs with st.mu held.
-func (st *state) settle(d *Delivery, err error) {
+// It runs with dv's lock held.
+func (dv *deliveryState) settle(d *Delivery, err error) {
 	d.Err = err
 	d.State = DeliveryFailed
 	if err == nil && d.StatusCode >= 200 && d.StatusCode <= 299 {
 		d.State = DeliveryDelivered
 	}
-	st.deliv.settled++
-	st.deliv.notify()
+	dv.settled++
+	dv.notify()
 }
 
-// notify wakes the AwaitDeliveries calls. It runs with st.mu held.
+// notify wakes the AwaitDeliveries calls. It runs with d's lock held.
 func (d *deliveryState) notify() {
 	close(d.changed)
 	d.changed = make(chan struct{})
@@ -252,26 +164,26 @@ func (d *deliveryState) notify() {
 
 // deliverLoop sends the queued deliveries one at a time, in the order the
 // events fired, until ctx is cancelled.
-func (st *state) deliverLoop(ctx context.Context, hc *http.Client, done chan<- struct{}, wake <-chan struct{}) {
+func (w *webhookEvents) deliverLoop(ctx context.Context, hc *http.Client, done chan<- struct{}, wake <-chan struct{}) {
 	defer close(done)
 	defer hc.CloseIdleConnections()
 	for ctx.Err() == nil {
-		st.mu.Lock()
+		w.mu.Lock()
 		var j *deliveryJob
-		if q := st.deliv.queue; len(q) > 0 {
+		if q := w.deliv.queue; len(q) > 0 {
 			j = q[0]
 			q[0] = nil
-			st.deliv.queue = q[1:]
+			w.deliv.queue = q[1:]
 		}
-		st.mu.Unlock()
+		w.mu.Unlock()
 		if j != nil {
 			if err := kept(j); err != nil {
-				st.mu.Lock()
-				st.settle(j.d, err)
-				st.mu.Unlock()
+				w.mu.Lock()
+				w.deliv.settle(j.d, err)
+				w.mu.Unlock()
 				continue
 			}
-			st.deliver(ctx, hc, j)
+			w.deliver(ctx, hc, j)
 			continue
 		}
 		select {
@@ -296,7 +208,7 @@ func kept(j *deliveryJob) error {
 
 // deliver sends j, retrying a failed attempt (no answer, or not 2xx) when
 // its webhook has retryOnFailure, and records each attempt's outcome.
-func (st *state) deliver(ctx context.Context, hc *http.Client, j *deliveryJob) {
+func (w *webhookEvents) deliver(ctx context.Context, hc *http.Client, j *deliveryJob) {
 	wait := deliveryBackoff
 	for attempt := 1; ; attempt++ {
 		status, err := post(ctx, hc, j)
@@ -305,14 +217,14 @@ func (st *state) deliver(ctx context.Context, hc *http.Client, j *deliveryJob) {
 		}
 		ok := err == nil && status >= 200 && status <= 299
 		last := ok || !j.retry || attempt > deliveryRetries || ctx.Err() != nil
-		st.mu.Lock()
+		w.mu.Lock()
 		j.d.Attempts, j.d.StatusCode, j.d.Err = attempt, status, err
 		if last {
-			st.settle(j.d, err)
+			w.deliv.settle(j.d, err)
 		} else {
-			st.deliv.notify() // the dashboard shows each attempt
+			w.deliv.notify() // the dashboard shows each attempt
 		}
-		st.mu.Unlock()
+		w.mu.Unlock()
 		if last {
 			return
 		}
@@ -320,9 +232,9 @@ func (st *state) deliver(ctx context.Context, hc *http.Client, j *deliveryJob) {
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			st.mu.Lock()
-			st.settle(j.d, ErrDeliveryStopped)
-			st.mu.Unlock()
+			w.mu.Lock()
+			w.deliv.settle(j.d, ErrDeliveryStopped)
+			w.mu.Unlock()
 			return
 		case <-t.C:
 		}
@@ -397,32 +309,32 @@ func shownURL(raw string) string {
 
 // trustReceivers makes https deliveries trust cert: the server's own
 // certificate, which is also the one every httptest.NewTLSServer uses.
-func (st *state) trustReceivers(cert *x509.Certificate) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.deliv.roots == nil {
-		st.deliv.roots = x509.NewCertPool()
+func (w *webhookEvents) trustReceivers(cert *x509.Certificate) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.deliv.roots == nil {
+		w.deliv.roots = x509.NewCertPool()
 	}
-	st.deliv.roots.AddCert(cert)
+	w.deliv.roots.AddCert(cert)
 }
 
 // stopDeliveries ends the delivery goroutine, cancelling the attempt in
 // flight, and fails the deliveries still queued with ErrDeliveryStopped.
 // It returns once the goroutine has; calling it again does nothing more.
-func (st *state) stopDeliveries() {
-	st.mu.Lock()
-	dv := &st.deliv
+func (w *webhookEvents) stopDeliveries() {
+	w.mu.Lock()
+	dv := &w.deliv
 	dv.closing = true
 	cancel, done := dv.cancel, dv.done
-	st.mu.Unlock()
+	w.mu.Unlock()
 	if cancel != nil {
 		cancel()
 		<-done
 	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	for _, j := range dv.queue {
-		st.settle(j.d, ErrDeliveryStopped)
+		dv.settle(j.d, ErrDeliveryStopped)
 	}
 	dv.queue = nil
 	dv.stopped = true
@@ -445,11 +357,11 @@ func (st *state) stopDeliveries() {
 // times out after 5 seconds. [Server.Close] stops the goroutine at once,
 // failing what is left with [ErrDeliveryStopped].
 func (s *Server) Deliveries() []Delivery {
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	out := make([]Delivery, len(st.deliv.log))
-	for i, d := range st.deliv.log {
+	w := s.h.webhooks
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]Delivery, len(w.deliv.log))
+	for i, d := range w.deliv.log {
 		out[i] = *d
 		out[i].Data = slices.Clone(d.Data)
 	}
@@ -462,11 +374,11 @@ func (s *Server) Deliveries() []Delivery {
 // returns an error when ctx is done first, or when the server is closed
 // with fewer than n settled.
 func (s *Server) AwaitDeliveries(ctx context.Context, n int) error {
-	st := s.st
+	w := s.h.webhooks
 	for {
-		st.mu.Lock()
-		got, stopped, changed := st.deliv.settled, st.deliv.stopped, st.deliv.changed
-		st.mu.Unlock()
+		w.mu.Lock()
+		got, stopped, changed := w.deliv.settled, w.deliv.stopped, w.deliv.changed
+		w.mu.Unlock()
 		switch {
 		case got >= n:
 			return nil
@@ -499,164 +411,33 @@ func (s *Server) Fire(trigger string, data any) error {
 	st := s.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.emit(trigger, json.RawMessage(raw))
+	st.record(triggerFired{trigger: trigger, data: raw})
 	return nil
 }
 
-// The payloads of the triggers the chat API's handlers fire. Each builds a
-// value emit encodes at once.
-
-// messagePayload is the data of message_sent, message_edited and
-// message_deleted: {"message": m}, m as the app sees it (for the last two,
-// the action message).
-func messagePayload(m *msgRec) lazy {
-	return func() any {
-		return struct {
-			Message chat.Message `json:"message"`
-		}{m.view("", true)}
-	}
+// changed returns a channel closed when a delivery is next attempted or
+// settles, or delivery stops.
+func (w *webhookEvents) changed() <-chan struct{} {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.deliv.changed
 }
 
-// namedUser is uid as the user_blocked and reaction payloads show it: uid
-// and name.
-func (st *state) namedUser(uid string) chat.User {
-	u := chat.User{UID: uid}
-	if r := st.users[uid]; r != nil {
-		u.Name = r.u.Name
-	}
-	return u
+// count is how many deliveries are kept.
+func (w *webhookEvents) count() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.deliv.log)
 }
 
-// reactionPayload is the data of message_reaction_added and
-// message_reaction_removed.
-func (st *state) reactionPayload(m *msgRec, r *reactionRec) lazy {
-	return func() any {
-		by := st.namedUser(r.uid)
-		return struct {
-			Reaction chat.Reaction `json:"reaction"`
-		}{chat.Reaction{ID: strconv.FormatInt(r.id, 10), MessageID: m.m.ID, Reaction: r.reaction, UID: r.uid, ReactedAt: r.at, ReactedBy: &by}}
+// recent returns how many deliveries are kept, and copies of the most
+// recent n of them, oldest first.
+func (w *webhookEvents) recent(n int) (total int, out []Delivery) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	log := w.deliv.log
+	for _, d := range log[max(len(log)-n, 0):] {
+		out = append(out, *d)
 	}
-}
-
-// emitReactionRemoved fires message_reaction_removed for uid's reaction
-// emoji to m, if uid has it. Call it before removing the reaction.
-func (st *state) emitReactionRemoved(m *msgRec, uid, emoji string) {
-	if i := slices.IndexFunc(m.reactions, func(r *reactionRec) bool { return r.uid == uid && r.reaction == emoji }); i >= 0 {
-		st.emit("message_reaction_removed", st.reactionPayload(m, m.reactions[i]))
-	}
-}
-
-// emitBlocks fires trigger (user_blocked or user_unblocked) for the users
-// results reports a success for, acting as by: {"users": {uid: {uid,
-// name}}, "by": {uid, name}}.
-func (st *state) emitBlocks(trigger, by string, results map[string]chat.Result) {
-	if !st.hooked(trigger) {
-		return
-	}
-	users := map[string]chat.User{}
-	for uid, r := range results {
-		if r.Success {
-			users[uid] = st.namedUser(uid)
-		}
-	}
-	if len(users) == 0 {
-		return
-	}
-	st.emit(trigger, struct {
-		Users map[string]chat.User `json:"users"`
-		By    chat.User            `json:"by"`
-	}{users, st.namedUser(by)})
-}
-
-// hookGroup is a group in a group payload: the group as the app sees it,
-// with the fields only webhooks carry.
-type hookGroup struct {
-	chat.Group
-	OnlineMembersCount int    `json:"onlineMembersCount"`
-	OldOwner           string `json:"oldOwner,omitempty"`
-}
-
-// hookMember is a member in a group payload.
-type hookMember struct {
-	chat.GroupMember
-	OldScope chat.MemberScope `json:"oldScope,omitempty"`
-}
-
-// groupPayload is the data of the group triggers.
-type groupPayload struct {
-	Group   hookGroup             `json:"group"`
-	Members map[string]hookMember `json:"members,omitempty"`
-	By      *chat.User            `json:"by,omitempty"`
-}
-
-// hookGroupOf is g as group payloads show it.
-func (st *state) hookGroupOf(g *groupRec) hookGroup {
-	hg := hookGroup{Group: st.view(g, "")}
-	for _, uid := range st.memberUIDs(g) {
-		if u := st.users[uid]; u != nil && u.u.Status == chat.UserAvailable {
-			hg.OnlineMembersCount++
-		}
-	}
-	return hg
-}
-
-// hookMemberOf is the user uid as a member of g in group payloads: the
-// user, with their scope and joinedAt while they are a member.
-func (st *state) hookMemberOf(g *groupRec, uid string) hookMember {
-	u := st.userEntity(uid)
-	m := hookMember{GroupMember: chat.GroupMember{UID: u.UID, Name: u.Name, Avatar: u.Avatar, Status: u.Status,
-		Role: u.Role, LastActiveAt: u.LastActiveAt, CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt}}
-	if rec := g.members[uid]; rec != nil {
-		m.Scope, m.JoinedAt = rec.scope, rec.joinedAt
-	}
-	return m
-}
-
-// emitGroup fires trigger (group_created, group_updated, group_deleted)
-// for g; group_created carries the members g has at that point.
-func (st *state) emitGroup(trigger string, g *groupRec) {
-	if !st.hooked(trigger) {
-		return
-	}
-	p := groupPayload{Group: st.hookGroupOf(g)}
-	if trigger == "group_created" {
-		p.Members = map[string]hookMember{}
-		for _, uid := range st.memberUIDs(g) {
-			p.Members[uid] = st.hookMemberOf(g, uid)
-		}
-	}
-	st.emit(trigger, p)
-}
-
-// emitMember fires trigger (group_member_added, _kicked, _banned,
-// _unbanned) for uid in g, acting as the caller of c.
-func (st *state) emitMember(c *call, trigger string, g *groupRec, uid string) {
-	if !st.hooked(trigger) {
-		return
-	}
-	by := st.userEntity(actor(c))
-	st.emit(trigger, groupPayload{Group: st.hookGroupOf(g), Members: map[string]hookMember{uid: st.hookMemberOf(g, uid)}, By: &by})
-}
-
-// emitScopeChanged fires group_member_scope_changed for uid in g, whose
-// scope goes from old to scope, acting as the caller of c.
-func (st *state) emitScopeChanged(c *call, g *groupRec, uid string, old, scope chat.MemberScope) {
-	if !st.hooked("group_member_scope_changed") {
-		return
-	}
-	m := st.hookMemberOf(g, uid)
-	m.Scope, m.OldScope = scope, old
-	by := st.userEntity(actor(c))
-	st.emit("group_member_scope_changed", groupPayload{Group: st.hookGroupOf(g), Members: map[string]hookMember{uid: m}, By: &by})
-}
-
-// emitOwnerTransferred fires group_owner_transferred for g, whose owner
-// becomes owner. Call it before changing g's owner.
-func (st *state) emitOwnerTransferred(g *groupRec, owner string) {
-	if !st.hooked("group_owner_transferred") {
-		return
-	}
-	hg := st.hookGroupOf(g)
-	hg.OldOwner, hg.Owner = g.g.Owner, owner
-	st.emit("group_owner_transferred", groupPayload{Group: hg})
+	return len(log), out
 }
