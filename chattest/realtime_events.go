@@ -92,6 +92,10 @@ func (p *realtimeEvents) published(c *commit) {
 	for i > 0 && p.pending[i-1].c == c {
 		i--
 	}
+	if i == len(p.pending) {
+		p.mu.Unlock()
+		return
+	}
 	out := slices.Clone(p.pending[i:])
 	clear(p.pending[i:])
 	p.pending = p.pending[:i]

@@ -141,7 +141,10 @@ func (w *webhookEvents) published(c *commit) {
 		return
 	}
 	hooks := w.pending[i:]
-	w.pending = w.pending[:i:i]
+	defer func() {
+		clear(hooks)
+		w.pending = w.pending[:i]
+	}()
 	app := w.core.app()
 	dv := &w.deliv
 	for _, he := range hooks {
