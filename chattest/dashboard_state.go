@@ -24,7 +24,7 @@ func (h *Handler) dashChanges() (events, arrivals, deliveries <-chan struct{}) {
 	st := h.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return h.dashLive.wait(), h.log.arrived.wait(), h.webhooks.changed()
+	return h.dashLive.wait(), h.log.arrived.wait(), h.webhooks.deliv.Changed()
 }
 
 // dashEvents is the dashboard's consumer of the outbox: each change
@@ -55,7 +55,7 @@ func (h *Handler) dashOverviewOf() dashOverview {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	o := dashOverview{AppID: st.appID, Groups: len(st.groups), Webhooks: len(st.webhooks[st.appID]),
-		Deliveries: h.webhooks.count(), Requests: h.log.total}
+		Deliveries: h.webhooks.deliv.Count(), Requests: h.log.total}
 	o.Users = len(st.users)
 	for _, m := range st.messages {
 		if m.m.DeletedAt == 0 {
@@ -204,7 +204,7 @@ func (h *Handler) dashWebhooksOf() dashWebhooks {
 		dw.Triggers = slices.Sorted(maps.Keys(hk.triggers))
 		out.Webhooks = append(out.Webhooks, dw)
 	}
-	total, recent := h.webhooks.recent(dashRows)
+	total, recent := h.webhooks.deliv.Recent(dashRows)
 	out.Deliveries.Total = total
 	for i := len(recent) - 1; i >= 0; i-- {
 		d := recent[i]

@@ -202,6 +202,6 @@ func (h *Handler) stop() { h.stopped.Do(func() { close(h.closing) }) }
 // does nothing more.
 func (h *Handler) halt() {
 	h.stop()
-	h.webhooks.stopDeliveries() // deliveries.go
-	h.st.stopRealtime()         // realtime.go
+	h.webhooks.deliv.Stop() // internal/webhooks
+	h.st.stopRealtime()     // realtime.go
 }

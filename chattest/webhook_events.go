@@ -1,38 +1,33 @@
 package chattest
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"sort"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/webhook"
+	"github.com/chatrest/chat/chattest/internal/webhooks"
 )
 
 // webhookEvents is the webhooks' consumer of the outbox (outbox.go): it
 // renders each event as the triggers it fires and their payloads, as the
-// event is recorded, and once the event's change is published it queues a
-// [Delivery] per enabled webhook subscribed to each trigger
-// (deliveries.go sends them). It reads the state only through core, and
-// keeps what it rendered and its deliveries under its own lock.
+// event is recorded, and once the event's change is published it hands
+// them to its deliverer (internal/webhooks), which makes a [Delivery] per
+// enabled webhook subscribed to each trigger. It reads the state only
+// through core, and keeps what it rendered under its own lock.
 type webhookEvents struct {
-	core coreReader
+	core  coreReader
+	deliv *webhooks.Deliverer
 
 	mu      sync.Mutex
-	pending []hookEvent   // rendered, waiting for their change to be published
-	deliv   deliveryState // the deliveries: deliveries.go
+	pending []hookEvent // rendered, waiting for their change to be published
 }
 
 func newWebhookEvents(core coreReader, localNetwork bool) *webhookEvents {
-	w := &webhookEvents{core: core}
-	w.deliv.init()
-	w.deliv.localNetwork = localNetwork
-	return w
+	return &webhookEvents{core: core, deliv: webhooks.New(localNetwork)}
 }
 
 // hookEvent is a webhook trigger fired, with its payload as the envelope's
@@ -122,71 +117,33 @@ func (w *webhookEvents) fire(c *commit, trigger string, payload func() any) {
 	w.mu.Unlock()
 }
 
-// published records, for each trigger c's events fired, a pending
-// [Delivery] per enabled webhook of the app subscribed to it, and leaves
-// the sending to the delivery goroutine, which it starts on first use; a
-// delivery leaves once c's change is kept. A delivery to a URL whose host
-// is not a loopback address fails at once ([ErrNotLoopback]; under
-// [WithLocalNetwork], one the fake may not call fails with
-// [ErrNotLocalNetwork]). It does no I/O.
+// published hands the triggers c's events fired to the deliverer, each
+// with the enabled webhooks of the app subscribed to it; their deliveries
+// leave once c's change is kept.
 func (w *webhookEvents) published(c *commit) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	// The commits begun after c are published: c's triggers end the list.
 	i := len(w.pending)
 	for i > 0 && w.pending[i-1].c == c {
 		i--
 	}
 	if i == len(w.pending) {
+		w.mu.Unlock()
 		return
 	}
-	hooks := w.pending[i:]
-	defer func() {
-		clear(hooks)
-		w.pending = w.pending[:i]
-	}()
-	app := w.core.app()
-	dv := &w.deliv
-	for _, he := range hooks {
+	fired := make([]webhooks.Fired, 0, len(w.pending)-i)
+	for _, he := range w.pending[i:] {
+		f := webhooks.Fired{Trigger: he.trigger, Data: he.data, Err: he.err}
 		for _, h := range w.core.hookTargets(he.trigger) {
-			d := &Delivery{Trigger: he.trigger, WebhookID: h.id, AppID: app, URL: shownURL(h.url),
-				Type: eventType(he.trigger), Data: he.data, State: DeliveryPending}
-			dv.log = append(dv.log, d)
-			refused := dv.refuse(h.url)
-			switch {
-			case he.err != nil:
-				dv.settle(d, he.err)
-			case dv.closing:
-				dv.settle(d, ErrDeliveryStopped)
-			case refused != nil:
-				dv.settle(d, refused)
-			default:
-				j := &deliveryJob{d: d, url: h.url, retry: h.retry, durable: c.durable, env: &webhook.Envelope{
-					Trigger: he.trigger, Data: he.data, AppID: app, Region: deliveryRegion, Webhook: h.id, Type: d.Type,
-				}}
-				if h.basicAuth {
-					j.username, j.password = h.username, h.password
-				}
-				dv.queue = append(dv.queue, j)
-			}
+			f.Targets = append(f.Targets, webhooks.Target{ID: h.id, URL: h.url, Retry: h.retry,
+				BasicAuth: h.basicAuth, Username: h.username, Password: h.password})
 		}
+		fired = append(fired, f)
 	}
-	if len(dv.log) > 2*maxDeliveries {
-		dv.log = slices.Clone(dv.log[len(dv.log)-maxDeliveries:])
-	}
-	if len(dv.queue) == 0 {
-		return
-	}
-	if !dv.running {
-		dv.running = true
-		ctx, cancel := context.WithCancel(context.Background())
-		dv.cancel, dv.done = cancel, make(chan struct{})
-		go w.deliverLoop(ctx, newDeliveryClient(dv.roots, dv.dialControl()), dv.done, dv.wake)
-	}
-	select {
-	case dv.wake <- struct{}{}:
-	default: // a wake-up is already pending
-	}
+	clear(w.pending[i:])
+	w.pending = w.pending[:i]
+	w.mu.Unlock()
+	w.deliv.Deliver(w.core.app(), fired, c.durable)
 }
 
 // The payloads of the triggers the chat API's events fire.
