@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/chattest/internal/webhooks"
 )
 
 // coreReader is what the consumers of the outbox (outbox.go) read of the
@@ -58,13 +59,9 @@ type coreReader interface {
 	presenceWatchers(u *userRec) []*rtConn
 }
 
-// hookTarget is a webhook as a delivery needs it.
-type hookTarget struct {
-	id, url            string
-	retry              bool
-	basicAuth          bool
-	username, password string
-}
+// hookTarget is a webhook as a delivery needs it: what the deliverer
+// (internal/webhooks) reads.
+type hookTarget = webhooks.Target
 
 func (st *state) app() string                        { return st.appID }
 func (st *state) messageView(m *msgRec) chat.Message { return m.view("", true) }
@@ -107,8 +104,8 @@ func (st *state) hookTargets(trigger string) []hookTarget {
 	var out []hookTarget
 	for _, h := range st.webhooks[st.appID] {
 		if h.w.Enabled && h.triggers[trigger] {
-			out = append(out, hookTarget{id: h.w.ID, url: h.w.WebhookURL, retry: h.w.RetryOnFailure,
-				basicAuth: h.w.UseBasicAuth, username: h.w.Username, password: h.password})
+			out = append(out, hookTarget{ID: h.w.ID, URL: h.w.WebhookURL, Retry: h.w.RetryOnFailure,
+				BasicAuth: h.w.UseBasicAuth, Username: h.w.Username, Password: h.password})
 		}
 	}
 	return out

@@ -133,12 +133,7 @@ func (w *webhookEvents) published(c *commit) {
 	}
 	fired := make([]webhooks.Fired, 0, len(w.pending)-i)
 	for _, he := range w.pending[i:] {
-		f := webhooks.Fired{Trigger: he.trigger, Data: he.data, Err: he.err}
-		for _, h := range w.core.hookTargets(he.trigger) {
-			f.Targets = append(f.Targets, webhooks.Target{ID: h.id, URL: h.url, Retry: h.retry,
-				BasicAuth: h.basicAuth, Username: h.username, Password: h.password})
-		}
-		fired = append(fired, f)
+		fired = append(fired, webhooks.Fired{Trigger: he.trigger, Data: he.data, Err: he.err, Targets: w.core.hookTargets(he.trigger)})
 	}
 	clear(w.pending[i:])
 	w.pending = w.pending[:i]
