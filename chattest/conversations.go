@@ -540,7 +540,7 @@ func (st *state) markRead(c *call, t convTarget) (any, error) {
 		marked = id
 	})
 	if err == nil {
-		st.emitReceipt(c, t, receiptRead, marked, before)
+		st.recordReceipt(c, t, receiptRead, marked, before)
 	}
 	return out, err
 }
@@ -555,7 +555,7 @@ func (st *state) markDelivered(c *call, t convTarget) (any, error) {
 		marked = id
 	})
 	if err == nil {
-		st.emitReceipt(c, t, receiptDelivered, marked, before)
+		st.recordReceipt(c, t, receiptDelivered, marked, before)
 	}
 	return out, err
 }

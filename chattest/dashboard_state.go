@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/chatrest/chat"
@@ -23,12 +24,30 @@ func (h *Handler) dashChanges() (events, arrivals, deliveries <-chan struct{}) {
 	st := h.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return h.dashEvents.wait(), h.log.arrived.wait(), st.deliv.changed
+	return h.dashLive.wait(), h.log.arrived.wait(), h.webhooks.deliv.Changed()
 }
 
-// dashEvent is the dashboard's consumer of the outbox: it wakes the live
-// pages. It runs with st.mu held.
-func (h *Handler) dashEvent(*event) { h.dashEvents.notify() }
+// dashEvents is the dashboard's consumer of the outbox: each change
+// published wakes the live pages.
+type dashEvents struct {
+	mu  sync.Mutex
+	sig signal
+}
+
+func (d *dashEvents) recorded(*commit, event) {}
+
+func (d *dashEvents) published(*commit) {
+	d.mu.Lock()
+	d.sig.notify()
+	d.mu.Unlock()
+}
+
+// wait returns a channel closed at the next change published.
+func (d *dashEvents) wait() <-chan struct{} {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.sig.wait()
+}
 
 // dashOverviewOf counts what the app holds and lists its API keys.
 func (h *Handler) dashOverviewOf() dashOverview {
@@ -36,7 +55,7 @@ func (h *Handler) dashOverviewOf() dashOverview {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	o := dashOverview{AppID: st.appID, Groups: len(st.groups), Webhooks: len(st.webhooks[st.appID]),
-		Deliveries: len(st.deliv.log), Requests: h.log.total}
+		Deliveries: h.webhooks.deliv.Count(), Requests: h.log.total}
 	o.Users = len(st.users)
 	for _, m := range st.messages {
 		if m.m.DeletedAt == 0 {
@@ -185,11 +204,11 @@ func (h *Handler) dashWebhooksOf() dashWebhooks {
 		dw.Triggers = slices.Sorted(maps.Keys(hk.triggers))
 		out.Webhooks = append(out.Webhooks, dw)
 	}
-	log := st.deliv.log
-	out.Deliveries.Total = len(log)
-	for i := len(log) - 1; i >= max(len(log)-dashRows, 0); i-- {
-		d := log[i]
-		dd := dashDelivery{Seq: i + 1, Trigger: d.Trigger, WebhookID: d.WebhookID, State: string(d.State), StatusCode: d.StatusCode, Attempts: d.Attempts}
+	total, recent := h.webhooks.deliv.Recent(dashRows)
+	out.Deliveries.Total = total
+	for i := len(recent) - 1; i >= 0; i-- {
+		d := recent[i]
+		dd := dashDelivery{Seq: total - len(recent) + i + 1, Trigger: d.Trigger, WebhookID: d.WebhookID, State: string(d.State), StatusCode: d.StatusCode, Attempts: d.Attempts}
 		if d.Err != nil {
 			dd.Err = h.log.shown(d.Err.Error())
 		}

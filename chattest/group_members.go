@@ -256,10 +256,10 @@ func (st *state) ban(c *call, g *groupRec, r rank, uid string) *apiError {
 
 // memberAction records action ("added", "kicked", "banned", "unbanned",
 // "joined" or "left") on uid in g by the caller of c: the group action
-// message, which it returns, and the group_member_<action> webhook event.
+// message, which it returns, and the event (events.go).
 func (st *state) memberAction(c *call, g *groupRec, action, uid string) *msgRec {
-	m := st.emitGroupAction(c.now, action, actor(c), uid, g.g.GUID)
-	st.emitMember(c, "group_member_"+action, g, uid)
+	m := st.addGroupAction(c.now, action, actor(c), uid, g.g.GUID)
+	st.record(memberChanged{action: action, g: g, uid: uid, by: actor(c)})
 	return m
 }
 
@@ -382,9 +382,9 @@ func (st *state) changeScope(c *call) (any, error) {
 	if m.scope == b.Scope {
 		return nil, errSameScope(uid, b.Scope)
 	}
-	st.emitScopeChanged(c, g, uid, m.scope, b.Scope)
+	st.record(memberScopeChanged{g: g, uid: uid, by: actor(c), old: m.scope, scope: b.Scope})
 	m.scope = b.Scope
-	st.emitGroupAction(c.now, "scopeChanged", actor(c), uid, g.g.GUID)
+	st.addGroupAction(c.now, "scopeChanged", actor(c), uid, g.g.GUID)
 	return data(chat.ScopeChange{GUID: g.g.GUID, UID: uid, Scope: m.scope, JoinedAt: m.joinedAt}), nil
 }
 

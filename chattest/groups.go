@@ -263,7 +263,7 @@ func (st *state) createGroup(c *call) (any, error) {
 		st.join(g, owner, chat.MemberAdmin, now)
 	}
 	st.putGroup(g)
-	st.emitGroup("group_created", g)
+	st.record(groupChanged{change: groupCreated, g: g})
 	st.applyMembers(c, g, lists, rankApp)
 	viewer := c.onBehalfOf
 	if viewer == "" {
@@ -539,12 +539,12 @@ func (st *state) updateGroup(c *call) (any, error) {
 		g.password = b.Password
 	}
 	if newOwner != nil {
-		st.emitOwnerTransferred(g, owner)
+		st.record(ownerTransferred{g: g, owner: owner})
 		g.g.Owner = owner
 		if newOwner.scope != chat.MemberAdmin {
-			st.emitScopeChanged(c, g, owner, newOwner.scope, chat.MemberAdmin)
+			st.record(memberScopeChanged{g: g, uid: owner, by: actor(c), old: newOwner.scope, scope: chat.MemberAdmin})
 			newOwner.scope = chat.MemberAdmin
-			st.emitGroupAction(c.now, "scopeChanged", actor(c), owner, g.g.GUID)
+			st.addGroupAction(c.now, "scopeChanged", actor(c), owner, g.g.GUID)
 		}
 	}
 	g.g.UpdatedAt, g.g.UpdatedBy, g.updated = now, actor(c), true
@@ -552,7 +552,7 @@ func (st *state) updateGroup(c *call) (any, error) {
 	if isPrivate := g.g.Type == chat.GroupPrivate; isPrivate != wasPrivate {
 		st.membersPrivate(g, isPrivate)
 	}
-	st.emitGroup("group_updated", g)
+	st.record(groupChanged{change: groupUpdated, g: g})
 	return data(st.view(g, c.onBehalfOf)), nil
 }
 
@@ -568,7 +568,7 @@ func (st *state) deleteGroup(c *call) (any, error) {
 	if err := st.requireScope(c, g, chat.MemberAdmin); err != nil {
 		return nil, err
 	}
-	st.emitGroup("group_deleted", g)
+	st.record(groupChanged{change: groupDeleted, g: g})
 	st.removeGroup(g) // lifecycle.go
 	return data(chat.Result{Success: true, Message: fmt.Sprintf("Group %s has been deleted successfully.", g.g.GUID)}), nil
 }

@@ -45,10 +45,14 @@ type Handler struct {
 	broken  error     // why the options that read or write files failed: every request answers it (persist.go)
 	created time.Time // when the state began: the time of its first server (persist.go)
 
+	// The consumers of the outbox (outbox.go), each with its own lock:
+	webhooks *webhookEvents  // the webhook deliveries: webhook_events.go
+	pushes   *realtimeEvents // the websocket's pushes: realtime_events.go
+	dashLive *dashEvents     // the dashboard's live pages: dashboard_state.go
+
 	// Guarded by st.mu:
-	faults     []*activeFault // faults.go
-	log        requestLog     // requestlog.go
-	dashEvents signal         // the outbox published an event: dashboard_state.go
+	faults []*activeFault // faults.go
+	log    requestLog     // requestlog.go
 }
 
 // NewHandler returns the fake API for one app, seeded with a fullAccess API
@@ -87,7 +91,12 @@ func newHandler(cfg config, created *time.Time) *Handler {
 	h.log.learn(cfg.mgmtSecret)
 	h.mgmt = h.newMgmtMux()
 	h.dash = h.newDashboard(cfg.localNetwork)
-	st.out.subscribe(h.dashEvent) // dashboard_state.go
+	h.webhooks = newWebhookEvents(st, cfg.localNetwork)
+	h.pushes = &realtimeEvents{core: st}
+	h.dashLive = &dashEvents{}
+	st.out.subscribe(h.webhooks)
+	st.out.subscribe(h.pushes)
+	st.out.subscribe(h.dashLive)
 	mux := http.NewServeMux()
 	for _, rt := range allRoutes() {
 		mux.Handle(rt.pattern, h.endpoint(rt))
@@ -194,6 +203,6 @@ func (h *Handler) stop() { h.stopped.Do(func() { close(h.closing) }) }
 // does nothing more.
 func (h *Handler) halt() {
 	h.stop()
-	h.st.stopDeliveries() // deliveries.go
-	h.st.stopRealtime()   // realtime.go
+	h.webhooks.deliv.Stop() // internal/webhooks
+	h.st.stopRealtime()     // realtime.go
 }

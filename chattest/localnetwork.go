@@ -1,12 +1,9 @@
 package chattest
 
 import (
-	"errors"
 	"net"
 	"net/http"
-	"net/url"
 	"strings"
-	"syscall"
 
 	"github.com/chatrest/chat/internal/rest"
 )
@@ -24,71 +21,6 @@ import (
 // The fake has no real security: serve it with this option only on a
 // network you trust.
 func WithLocalNetwork() Option { return func(c *config) { c.localNetwork = true } }
-
-// ErrNotLocalNetwork is the error of a delivery, under [WithLocalNetwork],
-// to a webhook URL that is not http or https, or whose host is neither a
-// loopback address nor on the network of one of the machine's interfaces:
-// the fake records it as failed without calling it.
-var ErrNotLocalNetwork = errors.New("chattest: not delivered: the fake only calls loopback addresses and the networks of its machine's interfaces")
-
-// refuse returns why a delivery to the webhook URL raw is not made, or nil
-// when it may be attempted. Under WithLocalNetwork, the address the URL's
-// host resolves to is checked when the delivery connects (localOnly).
-func (d *deliveryState) refuse(raw string) error {
-	if !d.localNetwork {
-		if !loopbackURL(raw) {
-			return ErrNotLoopback
-		}
-		return nil
-	}
-	u, err := url.Parse(raw)
-	if err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Hostname() == "" {
-		return ErrNotLocalNetwork
-	}
-	return nil
-}
-
-// dialControl is the check every delivery's connection passes before it
-// is made: loopbackOnly, or localOnly under WithLocalNetwork.
-func (d *deliveryState) dialControl() func(network, address string, c syscall.RawConn) error {
-	if d.localNetwork {
-		return localOnly
-	}
-	return loopbackOnly
-}
-
-// localOnly refuses to connect to any address but a loopback one or one on
-// the network of an interface of the machine.
-func localOnly(_, address string, _ syscall.RawConn) error {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return err
-	}
-	if ip := net.ParseIP(host); ip != nil && (ip.IsLoopback() || onLocalNetwork(ip)) {
-		return nil
-	}
-	return ErrNotLocalNetwork
-}
-
-// onLocalNetwork reports whether ip is a unicast address on the network of
-// one of the machine's interfaces, as they are now. Link-local addresses
-// (169.254.0.0/16, fe80::/10) are never local networks here: they reach
-// cloud metadata services rather than receivers.
-func onLocalNetwork(ip net.IP) bool {
-	if ip.IsLinkLocalUnicast() || ip.IsMulticast() || ip.IsUnspecified() || ip.Equal(net.IPv4bcast) {
-		return false
-	}
-	addrs, err := net.InterfaceAddrs()
-	if err != nil {
-		return false
-	}
-	for _, a := range addrs {
-		if n, ok := a.(*net.IPNet); ok && !n.IP.IsLinkLocalUnicast() && n.Contains(ip) {
-			return true
-		}
-	}
-	return false
-}
 
 // loopbackRequest reports whether r came from a loopback address, and was
 // addressed to a loopback name: a page of a web site that a browser on the

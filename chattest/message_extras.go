@@ -63,14 +63,15 @@ func extraMessageRoutes() []route {
 	}
 }
 
-// emitGroupAction stores the action message the service emits when a group
+// addGroupAction stores the action message the service emits when a group
 // member changes: category "action", type "groupMember", data.action
 // (e.g. "added", "kicked", "banned", "unbanned", "scopeChanged"), sender
 // "app_system", and entities by (the acting user, or app_system), on (the
-// affected user) and for (the group), and pushes it live to the group's
-// members and the affected user. Groups call it; it is called with st.mu
-// held. It returns the action message.
-func (st *state) emitGroupAction(now time.Time, action, byUID, onUID, guid string) *msgRec {
+// affected user) and for (the group), and records it as sent (the
+// websocket pushes it to the group's members and the affected user).
+// Groups call it; it is called with st.mu held. It returns the action
+// message.
+func (st *state) addGroupAction(now time.Time, action, byUID, onUID, guid string) *msgRec {
 	guid, byUID, onUID = strings.ToLower(guid), strings.ToLower(byUID), strings.ToLower(onUID)
 	if byUID == "" {
 		byUID = appSystem
@@ -95,7 +96,7 @@ func (st *state) emitGroupAction(now time.Time, action, byUID, onUID, guid strin
 		SentAt:    ts,
 		UpdatedAt: ts,
 	}, nil)
-	st.pushMessage(rec, "") // realtime.go: sent by app_system, from no client
+	st.record(groupActionSent{m: rec})
 	return rec
 }
 
@@ -175,7 +176,7 @@ func (st *state) addReaction(c *call) (any, error) {
 		r := &reactionRec{id: st.reactionSeq, uid: c.onBehalfOf, reaction: emoji, at: c.timestamp()}
 		m.reactions = append(m.reactions, r)
 		st.notifLogReaction(m, r)
-		st.emit("message_reaction_added", st.reactionPayload(m, r))
+		st.record(reactionAdded{m: m, r: r})
 		st.messageChanged(m)
 	}
 	return data(m.wire(c.onBehalfOf, true)), nil
@@ -191,8 +192,10 @@ func (st *state) removeReaction(c *call) (any, error) {
 		return nil, err
 	}
 	emoji := c.r.PathValue("reaction")
-	st.emitReactionRemoved(m, c.onBehalfOf, emoji)
-	m.reactions = slices.DeleteFunc(m.reactions, func(r *reactionRec) bool { return r.uid == c.onBehalfOf && r.reaction == emoji })
+	if i := slices.IndexFunc(m.reactions, func(r *reactionRec) bool { return r.uid == c.onBehalfOf && r.reaction == emoji }); i >= 0 {
+		st.record(reactionRemoved{m: m, r: m.reactions[i]})
+		m.reactions = slices.Delete(m.reactions, i, i+1)
+	}
 	st.messageChanged(m)
 	return data(m.wire(c.onBehalfOf, true)), nil
 }

@@ -248,8 +248,7 @@ func (st *state) storeMessage(c *call, sender string, parent *msgRec) (*msgRec, 
 	}, parent)
 	rec.sentData = keptData(raw.Data)
 	st.moderateMessage(rec, now)
-	st.emit("message_sent", messagePayload(rec))
-	st.pushMessage(rec, c.device()) // realtime.go
+	st.record(messageSent{m: rec, device: c.device()})
 	return rec, nil
 }
 
@@ -582,7 +581,7 @@ func (st *state) updateMessage(c *call) (any, error) {
 	editor := actingUID(c)
 	m.m.EditedAt, m.m.EditedBy, m.m.UpdatedAt = now, editor, now
 	st.messageChanged(m)
-	return data(st.emitMessageAction(c, m, chat.ActionEdited, editor).view(c.onBehalfOf, true)), nil
+	return data(st.addMessageAction(c, m, chat.ActionEdited, editor).view(c.onBehalfOf, true)), nil
 }
 
 // DELETE /v3/messages/{id}
@@ -617,7 +616,7 @@ func (st *state) deleteMessage(c *call) (any, error) {
 	st.convRemove(m)
 	m.m.DeletedAt, m.m.DeletedBy, m.m.UpdatedAt = now, actingUID(c), now
 	st.messageChanged(m)
-	action := st.emitMessageAction(c, m, chat.ActionDeleted, actingUID(c))
+	action := st.addMessageAction(c, m, chat.ActionDeleted, actingUID(c))
 	if b.Permanent {
 		st.removeMessage(m) // lifecycle.go
 	}
@@ -631,11 +630,11 @@ func (st *state) messageChanged(m *msgRec) {
 	}
 }
 
-// emitMessageAction stores the action message the service emits when m is
+// addMessageAction stores the action message the service emits when m is
 // edited or deleted: category "action", type "message", sent by who acted,
 // with entities by (who acted), on (m as it now is) and for (m's receiver).
-// It is sent at the time of c, and pushed live as coming from c's client.
-func (st *state) emitMessageAction(c *call, m *msgRec, action, by string) *msgRec {
+// It is sent at the time of c, from c's client, and recorded (events.go).
+func (st *state) addMessageAction(c *call, m *msgRec, action, by string) *msgRec {
 	now := c.timestamp()
 	on := m.m
 	on.Data.Reactions = m.reactionCounts("")
@@ -654,8 +653,7 @@ func (st *state) emitMessageAction(c *call, m *msgRec, action, by string) *msgRe
 		SentAt:    now,
 		UpdatedAt: now,
 	}, nil, m.between)
-	st.emit("message_"+action, messagePayload(rec)) // message_edited, message_deleted
-	st.pushMessage(rec, c.device())
+	st.record(messageActed{action: action, m: rec, device: c.device()})
 	return rec
 }
 

@@ -27,15 +27,14 @@ const (
 	codeTriggerNotFound = "ERR_TRIGGER_NOT_FOUND"
 )
 
-// hooksState holds webhooks, their triggers and the deliveries.
+// hooksState holds webhooks and their triggers; the webhooks' consumer of
+// the outbox holds the deliveries (webhook_events.go).
 type hooksState struct {
 	webhooks map[string][]*hookRec // by app id, in creation order
-	deliv    deliveryState         // deliveries.go
 }
 
 func (h *hooksState) init() {
 	h.webhooks = map[string][]*hookRec{}
-	h.deliv.init()
 }
 
 // hookRec is a stored webhook and the triggers it subscribes to.

@@ -52,7 +52,7 @@ func (st *state) moderateMessage(m *msgRec, now chat.Timestamp) {
 	rule, cond := st.firstMatch(m)
 	if rule == nil {
 		m.m.Data.Moderation = &chat.Moderation{Status: modApproved}
-		st.emit("moderation_engine_approved", lazy(func() any { return st.engineEvent(m, modApproved) }))
+		st.record(messageModerated{m: m, verdict: modApproved})
 		return
 	}
 	w := rule.current()
@@ -64,13 +64,13 @@ func (st *state) moderateMessage(m *msgRec, now chat.Timestamp) {
 			revisionID: st.revisionID(w.ID, len(rule.revisions)), cond: cond, action: slices.Clone(w.Action), createdAt: now, updatedAt: now})
 	}
 	m.m.Data.Moderation = &chat.Moderation{Status: status, Rule: ref}
-	st.emit("moderation_engine_blocked", lazy(func() any { return st.engineEvent(m, modDisapproved) }))
+	st.record(messageModerated{m: m, verdict: modDisapproved})
 }
 
-// engineEvent is the data of moderation_engine_approved and
+// engineVerdict is the data of moderation_engine_approved and
 // moderation_engine_blocked: the message, with data.moderation.status the
-// engine's verdict. emit builds it only when a webhook listens.
-func (st *state) engineEvent(m *msgRec, verdict string) map[string]any {
+// engine's verdict. The webhooks render it (webhook_events.go).
+func (st *state) engineVerdict(m *msgRec, verdict string) map[string]any {
 	v := clone(m.view("", true))
 	mod := chat.Moderation{Status: verdict}
 	if m.m.Data.Moderation != nil {

@@ -162,7 +162,7 @@ func (st *state) reviewBlockedMessage(c *call) (any, error) {
 		st.reviewed[rec.msg.id] = &reviewedRec{msg: rec.msg, blocked: rec, createdAt: rec.createdAt, at: now}
 	}
 	if b.Status == string(chat.ReviewApproved) {
-		st.emit("moderation_manual_approved", lazy(func() any { return st.manualApprovedEvent(rec, reviewed) }))
+		st.record(messageReviewApproved{rec: rec, reviewed: reviewed})
 	}
 	msg := "Message with ID " + id + " has been reviewed successfully."
 	if b.Reviewed == nil && b.Status == string(chat.ReviewApproved) {
@@ -198,10 +198,10 @@ type hookCondWire struct {
 	Weight       int      `json:"weight"`
 }
 
-// manualApprovedEvent is the data of moderation_manual_approved: the
+// reviewApproval is the data of moderation_manual_approved: the
 // message as approved, the rule and condition that had blocked it, and
 // whether it was marked reviewed.
-func (st *state) manualApprovedEvent(rec *blockedRec, reviewed bool) map[string]any {
+func (st *state) reviewApproval(rec *blockedRec, reviewed bool) map[string]any {
 	c := rec.condition()
 	cond := hookCondWire{ID: c.ID, KeywordsRef: c.KeywordsRef, MediaPresent: c.MediaPresent, Entity: c.Entity, Operand: c.Operand,
 		Category: c.Category, Operator: c.Operator, Value: slices.Clone(c.Value), Message: strings.Join(c.Message, " "), Weight: c.Weight}

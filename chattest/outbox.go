@@ -1,103 +1,98 @@
 package chattest
 
-import "encoding/json"
-
-// The outbox: each change of the state appends one event to it, in the
-// order the changes are made, and every consumer reads the events from
-// it: the journal keeps their change records (journal.go), the webhooks
-// deliver their triggers (deliveries.go), the websocket pushes their frames
-// (realtime.go), and the dashboard's live pages are told (dashboard.go). A
-// change says what it did once, in its event; a new consumer is one more
-// subscriber.
+// The outbox: each change of the state appends one commit to it, in the
+// order the changes are made, holding the events the change recorded
+// (events.go), and every consumer reads them: the webhooks render their
+// triggers (webhook_events.go), the websocket its frames
+// (realtime_events.go), and the dashboard's live pages are told
+// (dashboard_state.go). A handler records what happened once; a new
+// consumer is one more subscriber, and no handler changes.
 //
 // A change is a request served (a read too: it shows in the request log),
 // a call of a seeding method, what a websocket frame did, or a user coming
-// online or going offline. The handlers add what they did to the event of
-// the change in progress as they do it (fire, pushTo), with st.mu held,
-// and the event is published once the change is complete, still under the
-// lock: the consumers see the events in order, each whole.
+// online or going offline. The handlers record the events of the change
+// in progress as they make it (st.record), with st.mu held, and the
+// commit is published once the change is complete, still under the lock:
+// the consumers see the commits in order, each whole.
 
-// event is one entry of the outbox: what one change of the state did.
-type event struct {
-	// seq is the event's place in the outbox: 1 for the first.
+// commit is one entry of the outbox: the events of one change of the
+// state.
+type commit struct {
+	// seq is the commit's place in the outbox: 1 for the first.
 	seq uint64
-	// hooks are the webhook events it fired, in order.
-	hooks []hookEvent
-	// frames are what it pushes on the client API's websocket, in order.
-	frames []push
+	// events are what the change did, in order.
+	events []event
 	// durable returns once the change, and every change before it, is
 	// kept by the server's store (WithStore), or with the error that
-	// stopped it; the journal sets it when it publishes the event. A
-	// delivery or a push of the event waits for it before it leaves. nil:
-	// nothing to wait for.
+	// stopped it. A delivery or a push of the commit's events waits for
+	// it before it leaves. nil: nothing to wait for.
 	durable func() error
 
-	outer *event // the event that was in progress when this one began
+	outer *commit // the commit that was in progress when this one began
 }
 
-// hookEvent is a webhook trigger fired, with its payload as the envelope's
-// data.
-type hookEvent struct {
-	trigger string
-	data    json.RawMessage
-	err     error // why the payload could not be encoded: its deliveries fail with it
+// subscriber is a consumer of the outbox. Both methods run with st.mu
+// held, must not block, and read the state only through the reader they
+// were given.
+type subscriber interface {
+	// recorded reads ev, an event of the change c, as it is recorded: the
+	// state is as the change has made it so far, so that a consumer
+	// renders the event as it happened.
+	recorded(c *commit, ev event)
+	// published reads c, complete: what the consumer rendered of its
+	// events may leave.
+	published(c *commit)
 }
 
-// push is a websocket frame and who gets it: every connection of the users
-// to, or the connections conns.
-type push struct {
-	to    []string
-	conns []*rtConn
-	frame []byte
-}
-
-// outbox is the sequence of events, and the consumers that read them.
+// outbox is the sequence of commits, and the consumers that read them.
 // Guarded by st.mu.
 type outbox struct {
 	seq  uint64
-	cur  *event         // the event of the change in progress; nil between changes
-	subs []func(*event) // the consumers, in the order they read each event
+	cur  *commit      // the commit of the change in progress; nil between changes
+	subs []subscriber // the consumers, in the order they read each event
 }
 
-// subscribe adds a consumer, which reads every event published from now
-// on, after the consumers subscribed before it, with st.mu held. It must
-// not block.
-func (o *outbox) subscribe(read func(*event)) { o.subs = append(o.subs, read) }
+// subscribe adds a consumer, which reads every event recorded and every
+// commit published from now on, after the consumers subscribed before it.
+func (o *outbox) subscribe(s subscriber) { o.subs = append(o.subs, s) }
 
-// begin starts the event of a change; publish it when the change is made.
-// A change made while another one is (a user going offline as a request
-// revokes their token) is an event of its own, published first.
-func (o *outbox) begin() *event {
-	e := &event{outer: o.cur}
-	o.cur = e
-	return e
+// begin starts the commit of a change; publish it when the change is
+// made. A change made while another one is (a user going offline as a
+// request revokes their token) is a commit of its own, published first.
+func (o *outbox) begin() *commit {
+	c := &commit{outer: o.cur}
+	o.cur = c
+	return c
 }
 
-// publish appends e, begun with begin, to the outbox: each consumer reads
+// publish appends c, begun with begin, to the outbox: each consumer reads
 // it, in order.
-func (o *outbox) publish(e *event) {
-	o.cur = e.outer
-	e.outer = nil
+func (o *outbox) publish(c *commit) {
+	o.cur = c.outer
+	c.outer = nil
 	o.seq++
-	e.seq = o.seq
-	for _, read := range o.subs {
-		read(e)
+	c.seq = o.seq
+	for _, s := range o.subs {
+		s.published(c)
 	}
 }
 
-// inEvent adds, with add, to the event of the change in progress. A change that
-// began no event (none does but while the state is replayed, when nothing
-// is delivered or pushed) gets one of its own, published at once: add
-// fills it.
-func (st *state) inEvent(add func(e *event)) {
+// record adds ev to the change in progress: each consumer reads it now.
+// A change that began no commit gets one of its own, published at once.
+// While the state is replayed nothing is recorded: what the replayed
+// changes did was told when they were made.
+func (st *state) record(ev event) {
 	if st.replaying {
 		return
 	}
-	if e := st.out.cur; e != nil {
-		add(e)
-		return
+	o := &st.out
+	c := o.cur
+	if c == nil {
+		c = o.begin()
+		defer o.publish(c)
 	}
-	e := st.out.begin()
-	add(e)
-	st.out.publish(e)
+	c.events = append(c.events, ev)
+	for _, s := range o.subs {
+		s.recorded(c, ev)
+	}
 }

@@ -485,96 +485,45 @@ type authBody struct {
 // encodeFrame encodes f, of the fake's app; nil when its body does not
 // encode (a message seeded with a value JSON cannot hold), which is then
 // not sent.
-func (st *state) encodeFrame(f frame) []byte {
-	f.AppID = st.appID
-	b, err := json.Marshal(f)
-	if err != nil {
-		return nil
-	}
-	return b
-}
+func (st *state) encodeFrame(f frame) []byte { return encodeFrame(st.appID, f) }
 
-// pushTo pushes f to every connection of the users uids: it adds the
-// frame to the event of the change in progress (outbox.go). It runs with
-// st.mu held.
-func (st *state) pushTo(uids []string, f []byte) {
-	if f == nil || len(uids) == 0 {
-		return
+// pushTo queues frame for every connection of the users to, once each,
+// and for the connections conns, to be written once durable returns: the
+// websocket's consumer of the outbox pushes with it (realtime_events.go).
+// It runs with st.mu held.
+func (st *state) pushTo(to []string, conns []*rtConn, frame []byte, durable func() error) {
+	for _, c := range conns {
+		st.send(c, frame, durable)
 	}
-	st.inEvent(func(e *event) { e.frames = append(e.frames, push{to: uids, frame: f}) })
-}
-
-// pushEvent is the websocket's consumer of the outbox: it queues each
-// frame the event pushes for the connections it goes to, to be written
-// once the event's change is kept. It runs with st.mu held.
-func (st *state) pushEvent(e *event) {
-	for _, p := range e.frames {
-		for _, c := range p.conns {
-			st.send(c, p.frame, e.durable)
+	for i, uid := range to {
+		if slices.Contains(to[:i], uid) {
+			continue
 		}
-		for i, uid := range p.to {
-			if slices.Contains(p.to[:i], uid) {
-				continue
-			}
-			for c := range st.rtByUID[uid] {
-				st.send(c, p.frame, e.durable)
+		for c := range st.rtByUID[uid] {
+			st.send(c, frame, durable)
+		}
+	}
+}
+
+// presenceWatchers are the connections, of users other than u, whose
+// presence subscription covers u. It runs with st.mu held.
+func (st *state) presenceWatchers(u *userRec) []*rtConn {
+	var to []*rtConn
+	for other, conns := range st.rtByUID {
+		if other == u.u.UID {
+			continue
+		}
+		for c := range conns {
+			if st.subscribed(c, u) {
+				to = append(to, c)
 			}
 		}
 	}
-}
-
-// audience returns who sees m live: its two users, or the members of its
-// group (and the user an action is about, who may have just left).
-func (st *state) audience(m *msgRec) []string {
-	if m.m.ReceiverType != chat.ReceiverGroup {
-		return []string{m.between[0], m.between[1]}
-	}
-	var uids []string
-	if g := st.groups[m.m.Receiver]; g != nil {
-		uids = st.memberUIDs(g)
-	}
-	if m.m.Category == chat.CategoryAction && m.m.Data.Entities != nil && m.m.Data.Entities.On != nil &&
-		m.m.Data.Entities.On.EntityType == chat.EntityUser {
-		var on chat.User
-		if json.Unmarshal(m.m.Data.Entities.On.Entity, &on) == nil {
-			uids = append(uids, on.UID)
-		}
-	}
-	return uids
-}
-
-// pushMessage sends m live to the users who see it, as a "message" frame
-// whose deviceId is device: the resource header of the request that sent
-// it, so that the sending client recognizes its own. A message held for
-// moderation is not pushed. It runs with st.mu held.
-func (st *state) pushMessage(m *msgRec, device string) {
-	if len(st.rtByUID) == 0 || m.m.Data.Moderation != nil && m.m.Data.Moderation.Status == modPending {
-		return
-	}
-	st.pushTo(st.audience(m), st.encodeFrame(frame{Type: "message", Receiver: m.m.Receiver, ReceiverType: m.m.ReceiverType,
-		Sender: m.m.Sender, DeviceID: device, Body: m.view("", true)}))
+	return to
 }
 
 // device is the resource header of c's request: the client SDKs' session id.
 func (c *call) device() string { return c.r.Header.Get("resource") }
-
-// pushReceipt sends a "receipts" frame for the receipt p: to the sender of
-// the message in a one-on-one conversation, to the group's members in a
-// group. It runs with st.mu held.
-func (st *state) pushReceipt(p receiptPayload, device string) {
-	if len(st.rtByUID) == 0 {
-		return
-	}
-	to := []string{p.MessageSender}
-	if p.ReceiverType == chat.ReceiverGroup {
-		if g := st.groups[p.Receiver]; g != nil {
-			to = st.memberUIDs(g)
-		}
-	}
-	to = slices.DeleteFunc(to, func(uid string) bool { return uid == p.Sender })
-	st.pushTo(to, st.encodeFrame(frame{Type: p.Type, Receiver: p.Receiver, ReceiverType: p.ReceiverType, Sender: p.Sender,
-		MessageSender: p.MessageSender, DeviceID: device, Body: p.Body}))
-}
 
 // receipt applies a receipts frame of c's user, as the read and delivered
 // marks of the REST API do (the same checks, answer and events): it marks
@@ -651,18 +600,13 @@ func (st *state) relayTyping(c *rtConn, f *inFrame) {
 	if f.ReceiverType == chat.ReceiverGroup {
 		to = slices.DeleteFunc(st.memberUIDs(st.groups[receiver]), func(uid string) bool { return uid == c.uid })
 	}
-	body := struct {
-		Action   string          `json:"action"`
-		User     chat.User       `json:"user"`
-		Metadata json.RawMessage `json:"metadata,omitempty"`
-	}{f.Body.Action, st.userEntity(c.uid), f.Body.Metadata}
-	st.pushTo(to, st.encodeFrame(frame{Type: "typing_indicator", Receiver: receiver, ReceiverType: f.ReceiverType,
-		Sender: c.uid, DeviceID: c.device, Body: body}))
+	st.record(userTyping{uid: c.uid, device: c.device, receiver: receiver, receiverType: f.ReceiverType,
+		action: f.Body.Action, metadata: f.Body.Metadata, to: to})
 }
 
 // presenceChanged records that uid came online (their first websocket
-// authenticated) or went offline (their last one closed), and pushes a
-// "presence" frame to the users whose subscription covers uid. It runs
+// authenticated) or went offline (their last one closed), a change of its
+// own (the websocket tells the users whose subscription covers uid). It runs
 // with st.mu held. The journal keeps the change, and the next request, or
 // closing the server, writes it.
 func (st *state) presenceChanged(uid string, online bool) {
@@ -671,37 +615,18 @@ func (st *state) presenceChanged(uid string, online bool) {
 		return
 	}
 	defer st.freezeClock()() // the change and its record at one time
-	var e *event
 	if !st.replaying {
-		e = st.out.begin() // a change of its own, made first when another is in progress
-		defer st.out.publish(e)
+		c := st.out.begin() // a change of its own, made first when another is in progress
+		defer st.out.publish(c)
 	}
 	now := chat.TimestampOf(st.clock())
-	action, status := "offline", chat.UserOffline
+	status := chat.UserOffline
 	if online {
-		action, status = "online", chat.UserAvailable
+		status = chat.UserAvailable
 	}
 	u.u.Status, u.u.LastActiveAt = status, now
 	st.keepCall(presenceOp, presenceArgs{UID: uid, Online: online})
-	f := st.encodeFrame(frame{Type: "presence", Sender: uid, Body: struct {
-		Action    string         `json:"action"`
-		Timestamp chat.Timestamp `json:"timestamp"`
-		User      chat.User      `json:"user"`
-	}{action, now, u.view(false)}})
-	var to []*rtConn
-	for other, conns := range st.rtByUID {
-		if other == uid {
-			continue
-		}
-		for c := range conns {
-			if st.subscribed(c, u) {
-				to = append(to, c)
-			}
-		}
-	}
-	if e != nil && len(to) > 0 && f != nil {
-		e.frames = append(e.frames, push{conns: to, frame: f})
-	}
+	st.record(userPresence{u: u, online: online, at: now})
 }
 
 // presenceArgs are a presence change as the journal keeps it.

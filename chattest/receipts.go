@@ -2,21 +2,15 @@ package chattest
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/chatrest/chat"
 )
 
-// The receipt actions, and the trigger each fires.
+// The receipt actions (webhook_events.go names the trigger each fires).
 const (
 	receiptDelivered = "delivered"
 	receiptRead      = "read"
 )
-
-var receiptTriggers = map[string]string{
-	receiptDelivered: "message_delivery_receipt",
-	receiptRead:      "message_read_receipt",
-}
 
 // receiptPayload is the data of message_delivery_receipt and
 // message_read_receipt.
@@ -49,44 +43,28 @@ type receiptUser struct {
 	DeactivatedAt chat.Timestamp  `json:"deactivatedAt,omitempty"`
 }
 
-// emitReceipt fires the trigger of action for the acting user's mark of
-// the conversation t up to the message id: one event for the message the
-// mark names, whose receiver is the message's sender in a one-on-one
+// recordReceipt records the acting user's mark of the conversation t up to
+// the message id (action read or delivered): one receipt, for the message
+// the mark names, whose receiver is the message's sender in a one-on-one
 // conversation and the group in a group conversation. A mark that covers
-// several messages fires one receipt, for the message marked (see
-// CHOICES.md). The receipt is pushed live too (realtime.go). before is the
-// acting user's marks before this one: when this mark makes the message
-// received, or read, by every recipient, message_delivered_to_all or
-// message_read_by_all fires too (see emitToAll). It runs with st.mu held.
-func (st *state) emitReceipt(c *call, t convTarget, action string, id int64, before convUser) {
-	trigger := receiptTriggers[action]
+// several messages records one receipt, for the message marked (see
+// CHOICES.md). before is the acting user's marks before this one: when
+// this mark makes the message received, or read, by every recipient, a
+// receipt deliveredToAll or readByAll follows (see recordToAll). It runs
+// with st.mu held.
+func (st *state) recordReceipt(c *call, t convTarget, action string, id int64, before convUser) {
 	m := st.msgByID[id]
 	if m == nil {
 		return
 	}
-	if st.hooked(trigger) || len(st.rtByUID) > 0 {
-		p := st.receiptOf(c, t, m, action)
-		st.emit(trigger, p)
-		st.pushReceipt(p, c.device())
-	}
-	st.emitToAll(c, t, m, before)
+	st.record(st.receiptOf(c, t, m, action))
+	st.recordToAll(c, t, m, before)
 }
 
-// receiptOf is the payload of a receipt of action by the acting user of t
-// for the message m.
-func (st *state) receiptOf(c *call, t convTarget, m *msgRec, action string) receiptPayload {
-	receiver, rt := m.m.Sender, chat.ReceiverUser
-	if t.typ == chat.ConversationGroup {
-		receiver, rt = m.m.Receiver, chat.ReceiverGroup
-	}
-	reader := receiptUser{UID: t.owner, HasBlockedMe: st.isBlocked(t.owner, m.m.Sender)}
-	if u := st.users[t.owner]; u != nil {
-		reader.Name, reader.Status = u.u.Name, u.u.Status
-	}
-	return receiptPayload{
-		Receiver: receiver, ReceiverType: rt, Type: "receipts", Sender: t.owner, MessageSender: m.m.Sender,
-		Body: receiptBody{Action: action, MessageID: strconv.FormatInt(m.id, 10), User: reader, Timestamp: c.timestamp()},
-	}
+// receiptOf is the receipt of action by the acting user of t for the
+// message m.
+func (st *state) receiptOf(c *call, t convTarget, m *msgRec, action string) receiptMarked {
+	return receiptMarked{action: action, m: m, by: t.owner, group: t.typ == chat.ConversationGroup, at: c.timestamp(), device: c.device()}
 }
 
 // The triggers that fire when every recipient of a message has received
@@ -98,20 +76,19 @@ const (
 	receiptReadByAll      = "readByAll"
 )
 
-// emitToAll fires message_delivered_to_all, then message_read_by_all,
-// when the acting user's mark of t (their marks were before) is the one
-// that makes the message m received, or read, by every recipient: the
-// other user of a one-on-one conversation; in a group, the active members
-// other than the sender who had joined when it was sent. The payload is
-// the receipt of the recipient who completed it, with the action
-// deliveredToAll or readByAll. A mark by the message's sender, or one a
-// recipient had already made, fires nothing.
-func (st *state) emitToAll(c *call, t convTarget, m *msgRec, before convUser) {
+// recordToAll records the receipt deliveredToAll, then readByAll, when
+// the acting user's mark of t (their marks were before) is the one that
+// makes the message m received, or read, by every recipient: the other
+// user of a one-on-one conversation; in a group, the active members other
+// than the sender who had joined when it was sent. The receipt is the
+// recipient's who completed it. A mark by the message's sender, or one a
+// recipient had already made, records nothing.
+func (st *state) recordToAll(c *call, t convTarget, m *msgRec, before convUser) {
 	if t.owner == m.m.Sender {
 		return
 	}
-	deliver := st.hooked(triggerDeliveredToAll) && before.deliveredUpTo < m.id
-	read := st.hooked(triggerReadByAll) && before.readUpTo < m.id
+	deliver := before.deliveredUpTo < m.id
+	read := before.readUpTo < m.id
 	if !deliver && !read {
 		return
 	}
@@ -129,10 +106,10 @@ func (st *state) emitToAll(c *call, t convTarget, m *msgRec, before convUser) {
 		return true
 	}
 	if deliver && all(func(cu *convUser) int64 { return cu.deliveredUpTo }) {
-		st.emit(triggerDeliveredToAll, st.receiptOf(c, t, m, receiptDeliveredToAll))
+		st.record(st.receiptOf(c, t, m, receiptDeliveredToAll))
 	}
 	if read && all(func(cu *convUser) int64 { return cu.readUpTo }) {
-		st.emit(triggerReadByAll, st.receiptOf(c, t, m, receiptReadByAll))
+		st.record(st.receiptOf(c, t, m, receiptReadByAll))
 	}
 }
 

@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/chatrest/chat"
 )
@@ -81,7 +79,7 @@ func (st *state) seedCall(c chat.Call) callResult {
 	}
 	r := &callRec{c: c, seq: st.callSeq}
 	st.calls[c.SessionID] = r
-	st.emitCall(&r.c)
+	st.record(callAdded{c: &r.c})
 	for _, t := range transcripts {
 		st.addTranscript(r, t, now)
 	}
@@ -300,8 +298,8 @@ func checkTranscript(t *chat.CallTranscription, r *callRec) error {
 	return nil
 }
 
-// addTranscript stores t for the call r, filling its defaults, and fires
-// transcription_generated.
+// addTranscript stores t for the call r, filling its defaults, and
+// records it (transcription_generated fires).
 func (st *state) addTranscript(r *callRec, t chat.CallTranscription, now chat.Timestamp) {
 	r.transSeq++
 	if t.TID == "" {
@@ -321,160 +319,12 @@ func (st *state) addTranscript(r *callRec, t chat.CallTranscription, now chat.Ti
 	}
 	r.transcripts = append(r.transcripts, transcriptRec{t: t, seq: r.transSeq})
 	r.c.HasTranscription = true
-	st.emit("transcription_generated", transcriptionPayload{
-		SessionID: r.c.SessionID, TID: t.TID, TranscriptDate: t.TranscriptDate, TranscriptURL: t.TranscriptURL,
-		StartTime: int64(t.StartTime), EndTime: int64(t.EndTime),
-	})
+	st.record(transcriptAdded{c: &r.c, t: t})
 }
 
 // uuidOf formats the first 32 hex digits of a 40-digit id as a UUID.
 func uuidOf(hex string) string {
 	return hex[0:8] + "-" + hex[8:12] + "-" + hex[12:16] + "-" + hex[16:20] + "-" + hex[20:32]
-}
-
-// The data of the call and meeting webhook triggers.
-type (
-	callInitiatedPayload struct {
-		Call chat.Message `json:"call"`
-	}
-	sessionStartedPayload struct {
-		CreatedAt int64  `json:"created_at"`
-		SessionID string `json:"sessionId"`
-	}
-	occupantPayload struct {
-		JoinedAt  int64  `json:"joined_at"`
-		AudioCall string `json:"audio_call"` // "true" or "false"
-		LeftAt    int64  `json:"left_at,omitempty"`
-		Name      string `json:"name"`
-	}
-	participantPayload struct {
-		Occupant      occupantPayload `json:"occupant"`
-		InitialConfig *initialConfig  `json:"initial_config,omitempty"` // joins only
-		SessionID     string          `json:"sessionId"`
-	}
-	// initialConfig is how a participant's client joined, as the
-	// service's call_participant_joined shows it: string flags.
-	initialConfig struct {
-		AudioMuted        string `json:"is_audio_muted"`
-		VideoMuted        string `json:"is_video_muted"`
-		AudioOnly         string `json:"is_audio_only"`
-		Mode              string `json:"mode"`
-		SDK               string `json:"sdk"`
-		Platform          string `json:"platform"`
-		CallVersion       string `json:"call_version"`
-		RecordOnCallStart string `json:"start_recording_on_call_start"`
-	}
-	sessionEndedPayload struct {
-		AllOccupants []occupantPayload `json:"all_occupants"`
-		DestroyedAt  int64             `json:"destroyed_at"`
-		CreatedAt    int64             `json:"created_at"`
-		SessionID    string            `json:"sessionId"`
-	}
-	recordingPayload struct {
-		RecordingDate string `json:"recordingDate"` // YYYY-MM-DD
-		Duration      string `json:"duration"`      // seconds, e.g. "21.433000"
-		StartTime     string `json:"startTime"`     // Unix seconds
-		SessionID     string `json:"sessionId"`
-		RecordingURL  string `json:"recording_url"`
-	}
-	transcriptionPayload struct {
-		SessionID      string `json:"sessionId"`
-		TID            string `json:"tid"`
-		TranscriptDate string `json:"transcriptDate"`
-		TranscriptURL  string `json:"transcript_url"`
-		StartTime      int64  `json:"startTime"`
-		EndTime        int64  `json:"endTime"`
-	}
-)
-
-// emitCall fires the triggers of a call that was made, as AddCall
-// documents. The fake stores no call message: call_initiated's call.id is
-// the session id.
-func (st *state) emitCall(c *chat.Call) {
-	prefix := "meeting_"
-	if c.Mode == chat.CallModeCall {
-		prefix = "call_"
-		conv := "group_" + c.Receiver
-		if c.ReceiverType == chat.ReceiverUser {
-			conv = userConversationID(c.Initiator, c.Receiver)
-		}
-		st.emit("call_initiated", callInitiatedPayload{Call: chat.Message{
-			ID: c.SessionID, ConversationID: conv, Sender: c.Initiator,
-			ReceiverType: chat.ReceiverType(c.ReceiverType), Receiver: c.Receiver,
-			Category: chat.CategoryCall, Type: chat.MessageType(c.Type), Data: chat.MessageData{Action: "initiated"},
-			SentAt: chat.Timestamp(c.InitiatedAt), UpdatedAt: chat.Timestamp(c.InitiatedAt),
-		}})
-	}
-	if c.StartedAt == 0 {
-		return
-	}
-	st.emit(prefix+"started", sessionStartedPayload{CreatedAt: int64(c.StartedAt), SessionID: c.SessionID})
-
-	// Joins and leaves in the order they happened; a leave at the moment
-	// of a join comes after it.
-	type move struct {
-		at   chat.Timestamp
-		left bool
-		p    *chat.CallParticipant
-	}
-	var moves []move
-	var all []occupantPayload
-	for i := range c.Participants {
-		p := &c.Participants[i]
-		if p.JoinedAt == 0 {
-			continue
-		}
-		moves = append(moves, move{p.JoinedAt, false, p})
-		if left := leftAt(c, p); left != 0 {
-			moves = append(moves, move{left, true, p})
-		}
-		all = append(all, st.occupant(c, p, true))
-	}
-	sort.SliceStable(moves, func(i, j int) bool {
-		if moves[i].at != moves[j].at {
-			return moves[i].at < moves[j].at
-		}
-		return !moves[i].left && moves[j].left
-	})
-	for _, m := range moves {
-		trigger := prefix + "participant_joined"
-		if m.left {
-			trigger = prefix + "participant_left"
-		}
-		p := participantPayload{Occupant: st.occupant(c, m.p, m.left), SessionID: c.SessionID}
-		if !m.left {
-			p.InitialConfig = joinConfig(c)
-		}
-		st.emit(trigger, p)
-	}
-	if c.EndedAt != 0 {
-		if all == nil {
-			all = []occupantPayload{}
-		}
-		st.emit(prefix+"ended", sessionEndedPayload{AllOccupants: all, DestroyedAt: int64(c.EndedAt), CreatedAt: int64(c.StartedAt), SessionID: c.SessionID})
-	}
-	for _, rec := range c.Recordings {
-		start := rec.StartTime
-		if start == 0 {
-			start = c.StartedAt
-		}
-		st.emit("recording_generated", recordingPayload{
-			RecordingDate: start.Time().UTC().Format(time.DateOnly),
-			Duration:      strconv.FormatFloat(rec.Duration*60, 'f', 6, 64),
-			StartTime:     strconv.FormatInt(int64(start), 10),
-			SessionID:     c.SessionID, RecordingURL: rec.RecordingURL,
-		})
-	}
-}
-
-// joinConfig is the initial_config of a participant joining c: a web
-// client of the JavaScript SDK, unmuted, with video only on a video call,
-// recording from the start when a recording of c starts with it.
-func joinConfig(c *chat.Call) *initialConfig {
-	audio := strconv.FormatBool(c.Type == chat.CallTypeAudio)
-	record := slices.ContainsFunc(c.Recordings, func(r chat.CallRecording) bool { return r.StartTime == 0 || r.StartTime == c.StartedAt })
-	return &initialConfig{AudioMuted: "false", VideoMuted: audio, AudioOnly: audio, Mode: "DEFAULT", SDK: "javascript",
-		Platform: "web", CallVersion: "v2", RecordOnCallStart: strconv.FormatBool(record)}
 }
 
 // leftAt is when p left the call: its LeftAt, or the call's end for a
@@ -484,18 +334,4 @@ func leftAt(c *chat.Call, p *chat.CallParticipant) chat.Timestamp {
 		return p.LeftAt
 	}
 	return c.EndedAt
-}
-
-// occupant is p as call and meeting triggers show it: its name is the
-// user's, or the uid for a user the fake does not have; left_at only once
-// it left (withLeft).
-func (st *state) occupant(c *chat.Call, p *chat.CallParticipant, withLeft bool) occupantPayload {
-	o := occupantPayload{JoinedAt: int64(p.JoinedAt), AudioCall: strconv.FormatBool(c.Type == chat.CallTypeAudio), Name: p.UID}
-	if u := st.users[p.UID]; u != nil && u.u.Name != "" {
-		o.Name = u.u.Name
-	}
-	if withLeft {
-		o.LeftAt = int64(leftAt(c, p))
-	}
-	return o
 }

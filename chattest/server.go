@@ -46,7 +46,7 @@ func serve(h *Handler) *Server {
 	s.ts.EnableHTTP2 = true
 	s.ts.Config.ErrorLog = log.New(quietHandshakes{os.Stderr}, "", log.LstdFlags)
 	s.ts.StartTLS()
-	s.st.trustReceivers(s.ts.Certificate()) // deliveries.go: https webhook receivers
+	h.webhooks.deliv.Trust(s.ts.Certificate()) // internal/webhooks: https webhook receivers
 	s.startMgmt()
 	return s
 }

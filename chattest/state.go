@@ -52,10 +52,10 @@ type state struct {
 	importState        // data import pacing: dataimport.go
 	agentsState        // AI agents: aiagents.go
 	mgmtState          // management apps, tenants, collaborators, settings, extensions: mgmt_apps.go
-	hooksState         // webhooks, triggers and deliveries: mgmt_webhooks.go, deliveries.go
+	hooksState         // webhooks and their triggers: mgmt_webhooks.go
 	realtimeState      // the client API's websockets: realtime.go
 
-	out outbox // the events of the changes, for every consumer: outbox.go
+	out outbox // the events of the changes, for every consumer (the Handler subscribes them): outbox.go
 }
 
 func newState(cfg config) *state {
@@ -82,10 +82,7 @@ func newState(cfg config) *state {
 	st.agentsState.init()
 	st.mgmtState.init(st)
 	st.hooksState.init()
-	st.deliv.localNetwork = cfg.localNetwork
 	st.realtimeState.init(cfg.rtAuthTimeout)
-	st.out.subscribe(st.deliverEvent) // deliveries.go
-	st.out.subscribe(st.pushEvent)    // realtime.go
 	st.addAPIKey(cfg.apiKey, "Default key", scopeFullAccess, st.clock())
 	return st
 }

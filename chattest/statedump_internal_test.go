@@ -28,7 +28,6 @@ var dumpSkip = map[string][]string{
 	"realtimeState": {"jwtKey", "rtConns", "rtByUID", "rtClosed"},
 	"groupsState":   {"groupsIndex"},
 	"groupRec":      {"count", "countEpoch", "counted"},
-	"hooksState":    {"deliv"},
 }
 
 type dumper struct {
