@@ -724,6 +724,7 @@ const (
 	pageNumbers                 // perPage and page, until meta.pagination's last page
 	cursors                     // limit and the cursor of each page (affix, id, sentAt)
 	updateCursors               // limit and meta.next's updatedAt; a short page does not end it
+	logCursors                  // limit and logId, the _id of the page's last item; a short page ends it
 )
 
 // pagingOf returns how op's list is walked, and its page size parameter.
@@ -745,6 +746,8 @@ func pagingOf(op *operation) (paging, string) {
 			return updateCursors, "limit"
 		}
 		switch name, _, _ := strings.Cut(t.Field(i).Tag.Get("url"), ","); name {
+		case "logId":
+			return logCursors, "limit"
 		case "perPage":
 			return pageNumbers, name
 		case "limit":
@@ -797,7 +800,7 @@ func (c *cli) showPages(cmd *cobra.Command, op *operation, req *chat.Request, q 
 			items = items[:limit]
 			break
 		}
-		if !all || len(got) == 0 || !nextPage(strategy, raw, q, len(got), size) || seen[q.Encode()] {
+		if !all || len(got) == 0 || !nextPage(strategy, raw, q, got, size) || seen[q.Encode()] {
 			break
 		}
 	}
@@ -808,14 +811,26 @@ func (c *cli) showPages(cmd *cobra.Command, op *operation, req *chat.Request, q 
 	return c.showAnswer(op, arr)
 }
 
-// nextPage moves q to the page after the one answered (raw, holding n
-// items of a page of size), and reports whether there is one.
-func nextPage(strategy paging, raw []byte, q url.Values, n, size int) bool {
+// nextPage moves q to the page after the one answered (raw, holding the
+// items got of a page of size), and reports whether there is one.
+func nextPage(strategy paging, raw []byte, q url.Values, got []json.RawMessage, size int) bool {
 	var pm pageMeta
 	if json.Unmarshal(raw, &pm) != nil {
 		return false
 	}
+	n := len(got)
 	switch strategy {
+	case logCursors:
+		// meta.next names the message of the last entry, not the entry:
+		// the next page starts after the last entry, by its id.
+		var last struct {
+			ID string `json:"_id"`
+		}
+		if n < size || json.Unmarshal(got[n-1], &last) != nil || last.ID == "" {
+			return false
+		}
+		q.Set("logId", last.ID)
+		return true
 	case pageNumbers:
 		p := pm.Meta.Pagination
 		if p == nil || p.CurrentPage >= p.TotalPages || n < size {
