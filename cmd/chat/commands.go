@@ -168,7 +168,6 @@ func (c *cli) genericCmd(op *operation) *cobra.Command {
 	}
 	cmd := &cobra.Command{
 		Use:         use,
-		Aliases:     op.aliases,
 		Short:       op.short,
 		Long:        operationLong(op),
 		Args:        argsRule,

@@ -125,30 +125,6 @@ the message --thread: oldest first, or newest first with --newest-first.`,
 	return cmd
 }
 
-func (c *cli) messagesGetCmd() *cobra.Command {
-	var as string
-	cmd := &cobra.Command{
-		Use:   "get ID",
-		Short: "Show a message",
-		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			client, err := c.chatClient(cmd)
-			if err != nil {
-				return err
-			}
-			var opts []chat.RequestOption
-			if as != "" {
-				opts = append(opts, chat.OnBehalfOf(as))
-			}
-			return showOne(c, cmd, func(ctx context.Context) (*chat.Message, error) {
-				return client.Messages.Get(ctx, args[0], opts...)
-			}, messageColumns)
-		},
-	}
-	cmd.Flags().StringVar(&as, "as", "", "the user whose view to show")
-	return cmd
-}
-
 // short cuts s to at most n characters, marking the cut.
 func short(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {

@@ -60,8 +60,7 @@ type operation struct {
 	list        bool // the answer is a list: one page unless --all
 	destructive bool // asks on a terminal, and needs --yes without one
 	short       string
-	long        string   // said in help after what the table says
-	aliases     []string // other names of the command
+	long        string // said in help after what the table says
 
 	// What the command adds for people. args go into the body after the
 	// path's parameters; options are flags of its own (a flag made from
@@ -89,7 +88,7 @@ type operation struct {
 // plain reports whether the command of op is made from its definition
 // alone, with nothing of its own for people.
 func (op *operation) plain() bool {
-	return op.custom == nil && len(op.args)+len(op.options)+len(op.columns)+len(op.aliases) == 0 && op.render == nil && op.long == ""
+	return op.custom == nil && len(op.args)+len(op.options)+len(op.columns) == 0 && op.render == nil && op.long == ""
 }
 
 // params returns the names of the path's parameters, in order.
