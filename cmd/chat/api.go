@@ -99,7 +99,7 @@ first on a terminal; without one it runs only with --yes.`,
 				req.Query = q
 			}
 			if m != http.MethodGet {
-				if req.Body, err = buildBody(cmd, c.stdin, &fa, nil); err != nil {
+				if req.Body, err = buildBody(cmd, c.stdin, &fa, nil, nil); err != nil {
 					return err
 				}
 			}

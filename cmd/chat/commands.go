@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"reflect"
 	"slices"
@@ -17,9 +18,9 @@ import (
 
 // The annotations of a command made from an operation.
 const (
-	annotMethod    = "method"    // the operation's HTTP method
-	annotPath      = "path"      // the operation's path, as the reference writes it
-	annotGenerated = "generated" // "true" when no hand-written command stands for it
+	annotMethod = "method" // the operation's HTTP method
+	annotPath   = "path"   // the operation's path, as the reference writes it
+	annotPlain  = "plain"  // "true" when made from the table alone, with nothing of its own for people
 )
 
 // commandGroup describes a command that holds the commands of a part of an
@@ -131,8 +132,9 @@ func (c *cli) operationCmd(op *operation) *cobra.Command {
 }
 
 // genericCmd makes the command of op from its definition: the path's
-// parameters as arguments, the fields of its request and options types as
-// flags, -f, -F and --input for the rest.
+// parameters and its own arguments as arguments, its options and the
+// fields of its request and options types as flags, -f, -F and --input
+// for the rest.
 func (c *cli) genericCmd(op *operation) *cobra.Command {
 	words := strings.Fields(op.words)
 	params := op.argParams()
@@ -140,21 +142,45 @@ func (c *cli) genericCmd(op *operation) *cobra.Command {
 	for _, p := range params {
 		use += " " + argName(p)
 	}
+	for _, a := range op.args {
+		use += " " + a.name
+		if a.many {
+			use += "..."
+		}
+	}
+	for _, o := range op.options {
+		if o.required {
+			use += " --" + o.flag + " " + strings.ToUpper(o.flag)
+		}
+	}
 	var (
 		fa         fieldArgs
 		as         string
 		limit      int
-		bodyFlags  = fieldFlags(op.body, "json")
-		queryFlags = fieldFlags(op.query, "url")
+		taken      = op.taken()
+		bodyFlags  = untaken(fieldFlags(op.body, "json"), taken)
+		queryFlags = untaken(fieldFlags(op.query, "url"), taken)
+		nargs      = len(params) + len(op.args)
+		argsRule   = exactArgs(nargs)
 	)
+	if len(op.args) > 0 && op.args[len(op.args)-1].many {
+		argsRule = minArgs(nargs)
+	}
 	cmd := &cobra.Command{
 		Use:         use,
 		Short:       op.short,
 		Long:        operationLong(op),
-		Args:        exactArgs(len(params)),
-		Annotations: map[string]string{annotGenerated: "true"},
+		Args:        argsRule,
+		Annotations: map[string]string{},
+	}
+	if op.plain() {
+		cmd.Annotations[annotPlain] = "true"
+	}
+	if len(op.args) > 0 {
+		cmd.ValidArgsFunction = op.completeArgs(len(params))
 	}
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		c.hidden = append(c.hidden, op.hide...)
 		if op.obo == oboRequired && as == "" {
 			return usageErrorf("--as is required: the user the call acts as")
 		}
@@ -163,8 +189,15 @@ func (c *cli) genericCmd(op *operation) *cobra.Command {
 				return usageErrorf("--%s is required", flagName(name))
 			}
 		}
+		if op.change && !fa.given() && !op.anyGiven(cmd, bodyFlags) {
+			return usageErrorf("nothing to change: give at least one of %s, or a field with -f", op.optionList())
+		}
+		own, err := c.optionValues(cmd, op, args[len(params):], fa.given())
+		if err != nil {
+			return err
+		}
 		req := &chat.Request{Method: op.method, OnBehalfOf: as}
-		path, secrets, err := c.operationPath(cmd, op, args)
+		path, secrets, err := c.operationPath(cmd, op, args[:len(params)])
 		if err != nil {
 			return err
 		}
@@ -177,10 +210,12 @@ func (c *cli) genericCmd(op *operation) *cobra.Command {
 			v, _ := cmd.Flags().GetString(flagName(name))
 			q.Set(name, v)
 		}
-		if op.method != "GET" {
-			if req.Body, err = buildBody(cmd, c.stdin, &fa, bodyFlags); err != nil {
-				return err
+		if op.method == "GET" {
+			for k, v := range own {
+				q[k] = queryText(v, true)
 			}
+		} else if req.Body, err = buildBody(cmd, c.stdin, &fa, bodyFlags, own); err != nil {
+			return err
 		}
 		if op.list {
 			return c.showPages(cmd, op, req, q, limit)
@@ -192,7 +227,10 @@ func (c *cli) genericCmd(op *operation) *cobra.Command {
 		if err := c.send(cmd, op.api, req, &raw); err != nil {
 			return err
 		}
-		return c.showAnswer(raw)
+		return c.showAnswer(op, raw)
+	}
+	for _, o := range op.options {
+		addOption(cmd, o)
 	}
 	for _, name := range op.queryArgs {
 		cmd.Flags().String(flagName(name), "", fmt.Sprintf("the %q query parameter (required)", name))
@@ -216,10 +254,197 @@ func (c *cli) genericCmd(op *operation) *cobra.Command {
 	return cmd
 }
 
+// addOption adds the flag of o to cmd.
+func addOption(cmd *cobra.Command, o option) {
+	f := cmd.Flags()
+	switch o.kind {
+	case optBool:
+		f.Bool(o.flag, o.def == "true", o.usage)
+	case optStdin:
+		f.Bool(o.flag, false, o.usage)
+	case optList:
+		f.StringSlice(o.flag, nil, o.usage+" (repeat or separate with commas)")
+	default:
+		f.String(o.flag, o.def, o.usage)
+	}
+}
+
+// taken returns the members and flag names op's options, arguments and
+// fixed members take: no flag is made for them from the request's fields.
+func (op *operation) taken() map[string]bool {
+	taken := map[string]bool{}
+	for _, o := range op.options {
+		taken[o.key], taken["--"+o.flag], taken[o.argsTo] = true, true, true
+		for _, ch := range o.choices {
+			taken[ch.argsTo] = true
+			for k := range ch.set {
+				taken[k] = true
+			}
+		}
+	}
+	for _, a := range op.args {
+		taken[a.key] = true
+	}
+	for k := range op.fixed {
+		taken[k] = true
+	}
+	delete(taken, "")
+	return taken
+}
+
+// untaken returns the flags of ffs whose member and name are not taken.
+func untaken(ffs []fieldFlag, taken map[string]bool) []fieldFlag {
+	return slices.DeleteFunc(ffs, func(ff fieldFlag) bool { return taken[ff.key] || taken["--"+ff.flag] })
+}
+
+// anyGiven reports whether one of op's options or of flags was given.
+func (op *operation) anyGiven(cmd *cobra.Command, flags []fieldFlag) bool {
+	f := cmd.Flags()
+	return slices.ContainsFunc(op.options, func(o option) bool { return f.Changed(o.flag) }) ||
+		slices.ContainsFunc(flags, func(ff fieldFlag) bool { return f.Changed(ff.flag) })
+}
+
+// optionList names op's options for an error: --a, --b or --c.
+func (op *operation) optionList() string {
+	var names []string
+	for _, o := range op.options {
+		names = append(names, "--"+o.flag)
+	}
+	return strings.Join(names, ", ")
+}
+
+// optionValues returns the members op's options and arguments set (rest
+// are the arguments after the path's), after checking them: the required
+// options given, a choice among its values, a JSON object where one is
+// asked, a credential given one way. A required option may be left to the
+// fields (fields: -f, -F or --input was given). A credential given is
+// hidden from the output.
+func (c *cli) optionValues(cmd *cobra.Command, op *operation, rest []string, fields bool) (map[string]any, error) {
+	f := cmd.Flags()
+	own := map[string]any{}
+	maps.Copy(own, op.fixed)
+	argsTo := ""
+	for _, o := range op.options {
+		given := f.Changed(o.flag)
+		if o.required && !given && !fields {
+			return nil, usageErrorf("--%s is required", o.flag)
+		}
+		switch o.kind {
+		case optBool:
+			v, _ := f.GetBool(o.flag)
+			switch {
+			case o.argsTo != "":
+				if v && argsTo == "" {
+					argsTo = o.argsTo
+				}
+			case given || o.always:
+				own[o.key] = v
+			}
+			continue
+		case optList:
+			if given {
+				own[o.key], _ = f.GetStringSlice(o.flag)
+			}
+			continue
+		case optStdin:
+			if v, _ := f.GetBool(o.flag); !v {
+				continue
+			}
+			if _, dup := own[o.key]; dup {
+				return nil, usageErrorf("give the %s with %s, not both", o.key, op.flagsOf(o.key))
+			}
+			pw, err := c.password(true)
+			if err != nil {
+				return nil, err
+			}
+			own[o.key] = pw
+			continue
+		}
+		v, _ := f.GetString(o.flag)
+		if len(o.choices) > 0 {
+			i := slices.IndexFunc(o.choices, func(ch choice) bool { return ch.value == v })
+			if i < 0 {
+				var vals []string
+				for _, ch := range o.choices {
+					vals = append(vals, ch.value)
+				}
+				return nil, usageErrorf("--%s must be %s or %s", o.flag, strings.Join(vals[:len(vals)-1], ", "), vals[len(vals)-1])
+			}
+			maps.Copy(own, o.choices[i].set)
+			if argsTo == "" {
+				argsTo = o.choices[i].argsTo
+			}
+			continue
+		}
+		if !given && !o.always {
+			continue
+		}
+		switch o.kind {
+		case optJSON:
+			m, err := jsonObjectFlag("--"+o.flag, v)
+			if err != nil {
+				return nil, err
+			}
+			own[o.key] = m
+		case optSecret:
+			c.hidePassword(v)
+			own[o.key] = v
+		default:
+			own[o.key] = v
+		}
+	}
+	for i, a := range op.args {
+		key := cmpOr(a.key, argsTo)
+		if a.many {
+			own[key] = rest[i:]
+		} else {
+			own[key] = rest[i]
+		}
+	}
+	return own, nil
+}
+
+// flagsOf names the flags of op's options that set key: --a or --b.
+func (op *operation) flagsOf(key string) string {
+	var names []string
+	for _, o := range op.options {
+		if o.key == key {
+			names = append(names, "--"+o.flag)
+		}
+	}
+	return strings.Join(names, " or ")
+}
+
+// completeArgs completes op's own arguments, after the path's n.
+func (op *operation) completeArgs(n int) cobra.CompletionFunc {
+	return func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+		i := len(args) - n
+		if i < 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		if i >= len(op.args) {
+			if last := op.args[len(op.args)-1]; last.many {
+				i = len(op.args) - 1
+			} else {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+		}
+		a := op.args[i]
+		if a.valid == nil {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return slices.DeleteFunc(a.valid(), func(v string) bool { return slices.Contains(args[n:], v) }), cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
 // operationLong is the help of a command made from an operation.
 func operationLong(op *operation) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s.\n\nAPI: %s %s (%s API", op.short, op.method, op.path, op.api)
+	fmt.Fprintf(&b, "%s.\n", op.short)
+	if op.long != "" {
+		fmt.Fprintf(&b, "%s\n", op.long)
+	}
+	fmt.Fprintf(&b, "\nAPI: %s %s (%s API", op.method, op.path, op.api)
 	switch op.obo {
 	case oboRequired:
 		b.WriteString("; onBehalfOf required: --as")
@@ -340,9 +565,10 @@ func (c *cli) callsClient(cmd *cobra.Command) (*chat.Client, error) {
 	return chat.NewClient(s.AppID, s.APIKey, opts...)
 }
 
-// showAnswer prints an answer: with --json its data, else a table of its
-// data's members (or, for a list, of its items).
-func (c *cli) showAnswer(raw []byte) error {
+// showAnswer prints the answer of op: with --json its data, else a table
+// of its data's members (or, for a list, of its items): those of op's
+// columns when it has some.
+func (c *cli) showAnswer(op *operation, raw []byte) error {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil
 	}
@@ -355,7 +581,17 @@ func (c *cli) showAnswer(raw []byte) error {
 		return err
 	}
 	var items []json.RawMessage
-	if json.Unmarshal(data, &items) == nil {
+	isList := json.Unmarshal(data, &items) == nil
+	switch {
+	case op != nil && op.render != nil:
+		t := newTable(c.stdout, "FIELD", "VALUE")
+		op.render(t, data)
+		return t.flush()
+	case op != nil && len(op.columns) > 0 && isList:
+		return c.columnsTable(op.columns, items)
+	case op != nil && len(op.columns) > 0:
+		return c.fieldsTable(op.columns, data)
+	case isList:
 		return c.itemsTable(items)
 	}
 	keys, values, ok := members(data)
@@ -366,6 +602,35 @@ func (c *cli) showAnswer(raw []byte) error {
 	t := newTable(c.stdout, "FIELD", "VALUE")
 	for i, k := range keys {
 		t.row(k, scalarText(values[i]))
+	}
+	return t.flush()
+}
+
+// columnsTable prints items as a table of cols.
+func (c *cli) columnsTable(cols []column, items []json.RawMessage) error {
+	headers := make([]string, len(cols))
+	for i, col := range cols {
+		headers[i] = col.name
+	}
+	t := newTable(c.stdout, headers...)
+	for _, it := range items {
+		row := make([]string, len(cols))
+		for i, col := range cols {
+			row[i], _ = col.text(c, it)
+		}
+		t.row(row...)
+	}
+	return t.flush()
+}
+
+// fieldsTable prints the object data as a row for each of cols, but an
+// optional one without a value.
+func (c *cli) fieldsTable(cols []column, data []byte) error {
+	t := newTable(c.stdout, "FIELD", "VALUE")
+	for _, col := range cols {
+		if v, _ := col.text(c, data); v != "" || !col.optional {
+			t.row(col.name, v)
+		}
 	}
 	return t.flush()
 }
@@ -458,6 +723,7 @@ const (
 	pageNumbers                 // perPage and page, until meta.pagination's last page
 	cursors                     // limit and the cursor of each page (affix, id, sentAt)
 	updateCursors               // limit and meta.next's updatedAt; a short page does not end it
+	logCursors                  // limit and logId, the _id of the page's last item; a short page ends it
 )
 
 // pagingOf returns how op's list is walked, and its page size parameter.
@@ -479,6 +745,8 @@ func pagingOf(op *operation) (paging, string) {
 			return updateCursors, "limit"
 		}
 		switch name, _, _ := strings.Cut(t.Field(i).Tag.Get("url"), ","); name {
+		case "logId":
+			return logCursors, "limit"
 		case "perPage":
 			return pageNumbers, name
 		case "limit":
@@ -506,6 +774,9 @@ var cursorParams = []string{"affix", "id", "sentAt", "updatedAt", "createdAt"}
 func (c *cli) showPages(cmd *cobra.Command, op *operation, req *chat.Request, q url.Values, limit int) error {
 	all, _ := cmd.Flags().GetBool("all")
 	strategy, param := pagingOf(op)
+	if strategy == noPages && !cmd.Flags().Changed("limit") {
+		limit = 0 // one answer holds the whole list: it is the one page
+	}
 	size := perPage(limit)
 	if param != "" {
 		q.Set(param, strconv.Itoa(size))
@@ -521,14 +792,14 @@ func (c *cli) showPages(cmd *cobra.Command, op *operation, req *chat.Request, q 
 		}
 		var got []json.RawMessage
 		if err := json.Unmarshal(answerData(raw), &got); err != nil {
-			return c.showAnswer(raw) // not a list after all: what was answered
+			return c.showAnswer(op, raw) // not a list after all: what was answered
 		}
 		items = append(items, got...)
 		if limit > 0 && len(items) >= limit {
 			items = items[:limit]
 			break
 		}
-		if !all || len(got) == 0 || !nextPage(strategy, raw, q, len(got), size) || seen[q.Encode()] {
+		if !all || len(got) == 0 || !nextPage(strategy, raw, q, got, size) || seen[q.Encode()] {
 			break
 		}
 	}
@@ -536,17 +807,29 @@ func (c *cli) showPages(cmd *cobra.Command, op *operation, req *chat.Request, q 
 	if err != nil {
 		return err
 	}
-	return c.showAnswer(arr)
+	return c.showAnswer(op, arr)
 }
 
-// nextPage moves q to the page after the one answered (raw, holding n
-// items of a page of size), and reports whether there is one.
-func nextPage(strategy paging, raw []byte, q url.Values, n, size int) bool {
+// nextPage moves q to the page after the one answered (raw, holding the
+// items got of a page of size), and reports whether there is one.
+func nextPage(strategy paging, raw []byte, q url.Values, got []json.RawMessage, size int) bool {
 	var pm pageMeta
 	if json.Unmarshal(raw, &pm) != nil {
 		return false
 	}
+	n := len(got)
 	switch strategy {
+	case logCursors:
+		// meta.next names the message of the last entry, not the entry:
+		// the next page starts after the last entry, by its id.
+		var last struct {
+			ID string `json:"_id"`
+		}
+		if n < size || json.Unmarshal(got[n-1], &last) != nil || last.ID == "" {
+			return false
+		}
+		q.Set("logId", last.ID)
+		return true
 	case pageNumbers:
 		p := pm.Meta.Pagination
 		if p == nil || p.CurrentPage >= p.TotalPages || n < size {

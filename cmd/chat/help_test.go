@@ -25,7 +25,7 @@ func commandPaths(t *testing.T, leavesOnly bool) [][]string {
 	var paths [][]string
 	var walk func(cmd *cobra.Command, path []string)
 	walk = func(cmd *cobra.Command, path []string) {
-		if cmd.Name() == "help" || cmd.Name() == "completion" || cmd.Hidden || cmd.Annotations[annotGenerated] == "true" {
+		if cmd.Name() == "help" || cmd.Name() == "completion" || cmd.Hidden || cmd.Annotations[annotPlain] == "true" {
 			return
 		}
 		if !leavesOnly || !cmd.HasSubCommands() {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"iter"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/chatrest/chat"
@@ -50,7 +49,7 @@ PARENT_ID (the receiver is the parent's conversation).`,
 					return client.Messages.SendThread(ctx, thread, as, req)
 				}
 				return client.Messages.Send(ctx, req, chat.OnBehalfOf(as))
-			}, messageTable)
+			}, messageColumns)
 		},
 	}
 	f := cmd.Flags()
@@ -124,49 +123,6 @@ the message --thread: oldest first, or newest first with --newest-first.`,
 	f.StringVar(&th, "thread", "", "list the replies in the thread of this message id")
 	f.BoolVar(&before, "newest-first", false, "list from the newest message back")
 	return cmd
-}
-
-func (c *cli) messagesGetCmd() *cobra.Command {
-	var as string
-	cmd := &cobra.Command{
-		Use:   "get ID",
-		Short: "Show a message",
-		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			client, err := c.chatClient(cmd)
-			if err != nil {
-				return err
-			}
-			var opts []chat.RequestOption
-			if as != "" {
-				opts = append(opts, chat.OnBehalfOf(as))
-			}
-			return showOne(c, cmd, func(ctx context.Context) (*chat.Message, error) {
-				return client.Messages.Get(ctx, args[0], opts...)
-			}, messageTable)
-		},
-	}
-	cmd.Flags().StringVar(&as, "as", "", "the user whose view to show")
-	return cmd
-}
-
-func messageTable(t *table, m *chat.Message) {
-	t.row("id", m.ID)
-	t.row("muid", m.MUID)
-	t.row("conversationId", m.ConversationID)
-	t.row("sender", m.Sender)
-	t.row("receiverType", string(m.ReceiverType))
-	t.row("receiver", m.Receiver)
-	t.row("category", string(m.Category))
-	t.row("type", string(m.Type))
-	t.row("text", m.Data.Text)
-	t.row("parentId", m.ParentID)
-	t.row("replyCount", itoa(m.ReplyCount))
-	t.row("tags", strings.Join(m.Tags, ", "))
-	t.row("metadata", jsonText(m.Data.Metadata))
-	t.row("sentAt", when(m.SentAt))
-	t.row("editedAt", when(m.EditedAt))
-	t.row("deletedAt", when(m.DeletedAt))
 }
 
 // short cuts s to at most n characters, marking the cut.

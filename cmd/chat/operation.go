@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/url"
 	"os"
 	"reflect"
@@ -59,9 +60,35 @@ type operation struct {
 	list        bool // the answer is a list: one page unless --all
 	destructive bool // asks on a terminal, and needs --yes without one
 	short       string
-	// custom builds the command by hand, where a workflow adds something
-	// to the call (checks, a table made for people, several calls).
+	long        string // said in help after what the table says
+
+	// What the command adds for people. args go into the body after the
+	// path's parameters; options are flags of its own (a flag made from
+	// a field of the request stands for any other member); fixed are
+	// members (query parameters of a GET) every call sends; change says
+	// the call needs something to change.
+	args    []posArg
+	options []option
+	fixed   map[string]any
+	change  bool
+	// columns are what a table shows of the answer (every simple member
+	// when none): the columns of a list, or the rows of one object;
+	// render shows an answer columns cannot. hide names members of the
+	// answers shown as REDACTED.
+	columns []column
+	render  func(*table, json.RawMessage)
+	hide    []string
+
+	// custom builds the command by hand, for a workflow that is more than
+	// a call: one that chooses between operations or mints a credential
+	// (see workflows in operations.go).
 	custom func(*cli) *cobra.Command
+}
+
+// plain reports whether the command of op is made from its definition
+// alone, with nothing of its own for people.
+func (op *operation) plain() bool {
+	return op.custom == nil && len(op.args)+len(op.options)+len(op.columns) == 0 && op.render == nil && op.long == ""
 }
 
 // params returns the names of the path's parameters, in order.
@@ -358,9 +385,10 @@ func setField(m map[string]any, key string, v any) error {
 	return nil
 }
 
-// buildBody merges --input, the flags and the fields into a body, nil when
-// none was given.
-func buildBody(cmd *cobra.Command, stdin io.Reader, fa *fieldArgs, flags []fieldFlag) (any, error) {
+// buildBody merges --input, the members own sets (an operation's options
+// and arguments), the flags and the fields into a body, nil when none was
+// given.
+func buildBody(cmd *cobra.Command, stdin io.Reader, fa *fieldArgs, flags []fieldFlag, own map[string]any) (any, error) {
 	in, err := fa.inputBody(stdin)
 	if err != nil {
 		return nil, err
@@ -375,18 +403,19 @@ func buildBody(cmd *cobra.Command, stdin io.Reader, fa *fieldArgs, flags []field
 			given = append(given, ff)
 		}
 	}
-	if in != nil && len(fields) == 0 && len(given) == 0 {
+	if in != nil && len(fields) == 0 && len(given) == 0 && len(own) == 0 {
 		return in, nil
 	}
 	m, ok := in.(map[string]any)
 	switch {
-	case in == nil && len(fields) == 0 && len(given) == 0:
+	case in == nil && len(fields) == 0 && len(given) == 0 && len(own) == 0:
 		return nil, nil
 	case in != nil && !ok:
 		return nil, usageErrorf("--input: flags and fields go into a JSON object; %s holds another JSON value", fa.input)
 	case m == nil:
 		m = map[string]any{}
 	}
+	maps.Copy(m, own)
 	for _, ff := range given {
 		v, _ := flagValue(cmd, ff)
 		m[ff.key] = v
@@ -433,4 +462,87 @@ func buildQuery(cmd *cobra.Command, fa *fieldArgs, flags []fieldFlag, withFields
 		q[k] = append(q[k], s)
 	}
 	return q, nil
+}
+
+// optKind is the kind of value an option takes.
+type optKind int
+
+const (
+	optText   optKind = iota // text
+	optBool                  // yes or no
+	optList                  // a list of text: repeated, or separated with commas
+	optJSON                  // a JSON object
+	optSecret                // text that is a credential: hidden from the output
+	optStdin                 // a credential read from the first line of standard input
+)
+
+// option is a flag an operation declares itself: a friendlier name for a
+// member of its body (or, for a GET, a parameter of its query), with its
+// help, default and rules. The flags made from the request's fields stand
+// for the members no option takes.
+type option struct {
+	flag, key string
+	kind      optKind
+	usage     string
+	def       string // the default, as text
+	required  bool
+	always    bool // sent, with its default, when not given
+	// choices, when set, are the values the option takes, each setting
+	// its own members (and not key) or telling where the arguments go.
+	choices []choice
+	// argsTo, for a yes-or-no option, is the member the arguments go to
+	// when it is given.
+	argsTo string
+}
+
+// choice is a value of an option with choices.
+type choice struct {
+	value  string
+	set    map[string]any // members the value sets
+	argsTo string         // the member the arguments go to
+}
+
+// posArg is an argument that goes into the body, after those of the path.
+type posArg struct {
+	name string // as help shows it: UID
+	key  string // the member; "" when an option's value says which
+	many bool   // the rest of the arguments, one or more, as a list
+	// valid are the values it completes to.
+	valid func() []string
+}
+
+// column is a value a table shows of an answer: a column of a list's
+// table, or a row of one object's.
+type column struct {
+	name string // the header, or the row's label
+	key  string // the member; a.b for a member of a member
+	// show shows the value; nil shows it as scalarText does.
+	show func(c *cli, v json.RawMessage) string
+	// optional leaves out the row of a member the answer does not have.
+	optional bool
+}
+
+// value returns the member key (a.b nested) of the object raw.
+func (col *column) value(raw []byte) (json.RawMessage, bool) {
+	v := json.RawMessage(raw)
+	for part := range strings.SplitSeq(col.key, ".") {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(v, &m) != nil {
+			return nil, false
+		}
+		var ok bool
+		if v, ok = m[part]; !ok {
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// text shows the column's value of the object raw.
+func (col *column) text(c *cli, raw []byte) (string, bool) {
+	v, ok := col.value(raw)
+	if col.show != nil {
+		return col.show(c, v), ok
+	}
+	return scalarText(v), ok
 }

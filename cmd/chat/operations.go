@@ -14,16 +14,30 @@ import (
 
 // operations are every operation of the chat, calls, management and data
 // import APIs, by command.
+//
+// Every command that calls one operation and shows its answer is made
+// from its entry here, with what it adds for people (options, arguments
+// that go into the body, columns) beside it (views.go). Hand-written
+// (custom) are only the workflows that are more than that:
+//   - messages send: --thread sends the reply to another operation
+//     (POST /messages/{id}/thread), on the same flags;
+//   - tokens create: mints a credential, shown this once;
+//   - tokens delete: one token, or with --all every token of the user
+//     (DELETE /users/{uid}/auth_tokens, tokens flush);
+//
+// and, beside the table, messages list (the conversation of two users, a
+// group's or a thread's: three operations on one set of flags), webhooks
+// trigger (a delivery to a receiver, no API call) and import.
 var operations = []operation{
 	{words: "ai-agents create-agent", api: apiChat, method: "POST", path: "/ai-agents/agent-builder/agents", body: reflect.TypeFor[chat.CreateAgentRequest](), short: "Create an Agent Builder agent"},
 	{words: "ai-agents create-byo-agent", api: apiChat, method: "POST", path: "/ai-agents/agents", body: reflect.TypeFor[chat.CreateBYOAgentRequest](), short: "Register a bring-your-own agent"},
 	{words: "ai-agents list-agents", api: apiChat, method: "GET", path: "/ai-agents/agent-builder/agents", query: reflect.TypeFor[chat.ListAgentsOptions](), list: true, short: "List the app's Agent Builder agents"},
 	{words: "ai-agents list-byo-agents", api: apiChat, method: "GET", path: "/ai-agents/agents", list: true, short: "List every bring-your-own agent of the app"},
 	{words: "ai-agents test-byo-agent", api: apiChat, method: "POST", path: "/ai-agents/agents/test", body: reflect.TypeFor[chat.TestBYOAgentRequest](), short: "Test the connection to a bring-your-own agent before"},
-	{words: "apikeys create", api: apiChat, method: "POST", path: "/apikeys", body: reflect.TypeFor[chat.CreateAPIKeyRequest](), custom: (*cli).apiKeysCreateCmd, short: "Create an API key"},
+	{words: "apikeys create", api: apiChat, method: "POST", path: "/apikeys", body: reflect.TypeFor[chat.CreateAPIKeyRequest](), options: []option{{flag: "name", key: "name", usage: "the key's name", required: true}, {flag: "scope", key: "scope", def: string(chat.ScopeAuthOnly), always: true, usage: "fullAccess (every operation) or authOnly (users and auth tokens)"}}, columns: apiKeyColumns, short: "Create an API key, and show it"},
 	{words: "apikeys delete", api: apiChat, method: "DELETE", path: "/apikeys/{apiKey}", destructive: true, short: "Delete an API key"},
 	{words: "apikeys get", api: apiChat, method: "GET", path: "/apikeys/{apiKey}", short: "Show the API key apiKey"},
-	{words: "apikeys list", api: apiChat, method: "GET", path: "/apikeys", query: reflect.TypeFor[chat.ListAPIKeysOptions](), list: true, custom: (*cli).apiKeysListCmd, short: "Show the app's API keys"},
+	{words: "apikeys list", api: apiChat, method: "GET", path: "/apikeys", query: reflect.TypeFor[chat.ListAPIKeysOptions](), list: true, options: []option{{flag: "scope", key: "scope", usage: "keep keys of this scope: fullAccess or authOnly"}}, columns: apiKeyListColumns, short: "List the app's API keys"},
 	{words: "apikeys update", api: apiChat, method: "PUT", path: "/apikeys/{apiKey}", body: reflect.TypeFor[chat.UpdateAPIKeyRequest](), short: "Rename an API key or change its scope"},
 	{words: "app-moderation create-keyword-list", api: apiMgmt, method: "POST", path: "/apps/{appId}/moderation/keywords", body: reflect.TypeFor[chat.CreateKeywordListRequest](), short: "Create a keyword list of the app appID"},
 	{words: "app-moderation create-rule", api: apiMgmt, method: "POST", path: "/apps/{appId}/moderation/rules", body: reflect.TypeFor[chat.CreateRuleRequest](), short: "Create a moderation rule of the app appID"},
@@ -41,9 +55,9 @@ var operations = []operation{
 	{words: "app-settings list", api: apiMgmt, method: "GET", path: "/apps/{appId}/settings", list: true, short: "Show the settings of the app appID"},
 	{words: "app-settings map", api: apiMgmt, method: "POST", path: "/apps/{appId}/settings", short: "Set the settings of the app appID to the values given"},
 	{words: "app-settings unmap", api: apiMgmt, method: "DELETE", path: "/apps/{appId}/settings", destructive: true, short: "Reset the settings keys of the app appID to their defaults"},
-	{words: "apps create", api: apiMgmt, method: "POST", path: "/apps", body: reflect.TypeFor[management.CreateAppRequest](), custom: (*cli).appsCreateCmd, short: "Create an app"},
+	{words: "apps create", api: apiMgmt, method: "POST", path: "/apps", body: reflect.TypeFor[management.CreateAppRequest](), options: []option{{flag: "name", key: "name", usage: "the app's name", required: true}, {flag: "region", key: "region", usage: "the app's region: us, eu or in", required: true}, {flag: "version", key: "version", usage: "the API version of the app (default: the service's, 3)"}, {flag: "skip-sample-data", key: "skipSampleData", kind: optBool, usage: "create the app without sample users and groups"}}, columns: appColumns, short: "Create an app"},
 	{words: "apps delete", api: apiMgmt, method: "DELETE", path: "/apps/{appId}", destructive: true, short: "Schedule the deletion of the app appID"},
-	{words: "apps list", api: apiMgmt, method: "GET", path: "/apps", query: reflect.TypeFor[management.ListAppsOptions](), list: true, custom: (*cli).appsListCmd, short: "List the account's apps"},
+	{words: "apps list", api: apiMgmt, method: "GET", path: "/apps", query: reflect.TypeFor[management.ListAppsOptions](), list: true, options: []option{{flag: "search", key: "searchKey", usage: "keep apps whose name contains this text"}}, hide: []string{"apiKeys"}, columns: appListColumns, short: "List the account's apps"},
 	{words: "apps request-usage", api: apiMgmt, method: "POST", path: "/apps/{appId}/usage", body: reflect.TypeFor[management.UsageRequest](), short: "Ask for the usage report of the multi-tenant subscription linked to the parent app appID"},
 	{words: "bans ban", api: apiChat, method: "POST", path: "/groups/{guid}/bannedusers/{uid}", obo: oboOptional, short: "Ban the user uid from the group guid"},
 	{words: "bans list", api: apiChat, method: "GET", path: "/groups/{guid}/bannedusers", query: reflect.TypeFor[chat.ListBannedOptions](), list: true, short: "List the users banned from the group guid, as plain users"},
@@ -96,19 +110,19 @@ var operations = []operation{
 	{words: "friends add", api: apiChat, method: "POST", path: "/users/{uid}/friends", body: reflect.TypeFor[chat.AddFriendsRequest](), short: "Make the users given friends of the user uid"},
 	{words: "friends list", api: apiChat, method: "GET", path: "/users/{uid}/friends", query: reflect.TypeFor[chat.ListFriendsOptions](), list: true, short: "List the friends of the user uid"},
 	{words: "friends remove", api: apiChat, method: "DELETE", path: "/users/{uid}/friends", body: reflect.TypeFor[chat.RemoveFriendsRequest](), destructive: true, short: "End the friendship of the user uid with the users given"},
-	{words: "groups create", api: apiChat, method: "POST", path: "/groups", obo: oboOptional, body: reflect.TypeFor[chat.CreateGroupRequest](), custom: (*cli).groupsCreateCmd, short: "Create a group"},
+	{words: "groups create", api: apiChat, method: "POST", path: "/groups", obo: oboOptional, body: reflect.TypeFor[chat.CreateGroupRequest](), args: []posArg{{name: "GUID", key: "guid"}}, options: groupOptions(true), columns: groupColumns, short: "Create a group"},
 	{words: "groups delete", api: apiChat, method: "DELETE", path: "/groups/{guid}", obo: oboOptional, destructive: true, short: "Delete the group guid"},
-	{words: "groups get", api: apiChat, method: "GET", path: "/groups/{guid}", obo: oboOptional, short: "Show the group guid"},
-	{words: "groups list", api: apiChat, method: "GET", path: "/groups", obo: oboOptional, query: reflect.TypeFor[chat.ListGroupsOptions](), list: true, custom: (*cli).groupsListCmd, short: "List groups"},
-	{words: "groups update", api: apiChat, method: "PUT", path: "/groups/{guid}", obo: oboOptional, body: reflect.TypeFor[chat.UpdateGroupRequest](), custom: (*cli).groupsUpdateCmd, short: "Change the group guid"},
-	{words: "members add", api: apiChat, method: "POST", path: "/groups/{guid}/members", obo: oboOptional, body: reflect.TypeFor[chat.AddMembersRequest](), custom: (*cli).membersAddCmd, short: "Add users to the group guid with the scope of the list naming them, or ban them"},
-	{words: "members scope", api: apiChat, method: "PUT", path: "/groups/{guid}/members/{uid}", obo: oboOptional, body: reflect.TypeFor[chat.ChangeScopeRequest](), custom: (*cli).membersScopeCmd, short: "Change the scope of the member uid of the group guid"},
+	{words: "groups get", api: apiChat, method: "GET", path: "/groups/{guid}", obo: oboOptional, columns: groupColumns, short: "Show the group guid"},
+	{words: "groups list", api: apiChat, method: "GET", path: "/groups", obo: oboOptional, query: reflect.TypeFor[chat.ListGroupsOptions](), list: true, options: groupListOptions, fixed: map[string]any{"withTags": true}, columns: groupListColumns, short: "List the app's groups"},
+	{words: "groups update", api: apiChat, method: "PUT", path: "/groups/{guid}", obo: oboOptional, body: reflect.TypeFor[chat.UpdateGroupRequest](), options: groupOptions(false), change: true, columns: groupColumns, short: "Change a group's details"},
+	{words: "members add", api: apiChat, method: "POST", path: "/groups/{guid}/members", obo: oboOptional, body: reflect.TypeFor[chat.AddMembersRequest](), args: []posArg{{name: "UID", many: true}}, options: memberAddOptions, render: resultsTable([2]string{"admins", "added as admin"}, [2]string{"moderators", "added as moderator"}, [2]string{"participants", "added as participant"}, [2]string{"usersToBan", "banned"}), short: "Add users to a group (or ban them with --ban)"},
+	{words: "members scope", api: apiChat, method: "PUT", path: "/groups/{guid}/members/{uid}", obo: oboOptional, body: reflect.TypeFor[chat.ChangeScopeRequest](), args: []posArg{{name: "SCOPE", key: "scope", valid: scopes}}, columns: scopeColumns, short: "Change a member's scope (participant, moderator or admin)"},
 	{words: "members kick", api: apiChat, method: "DELETE", path: "/groups/{guid}/members/{uid}", obo: oboOptional, destructive: true, short: "Remove the member uid from the group guid"},
-	{words: "members list", api: apiChat, method: "GET", path: "/groups/{guid}/members", query: reflect.TypeFor[chat.ListMembersOptions](), list: true, custom: (*cli).membersListCmd, short: "List the members of the group guid"},
+	{words: "members list", api: apiChat, method: "GET", path: "/groups/{guid}/members", query: reflect.TypeFor[chat.ListMembersOptions](), list: true, options: []option{{flag: "scope", key: "scopes", kind: optList, usage: "keep members with these scopes: admin, moderator, participant"}}, columns: memberListColumns, short: "List a group's members"},
 	{words: "messages add-reaction", api: apiChat, method: "POST", path: "/messages/{id}/reactions/{reaction}", obo: oboRequired, short: "Add the emoji reaction to the message id on behalf of onBehalfOf"},
 	{words: "messages delete", api: apiChat, method: "DELETE", path: "/messages/{id}", obo: oboOptional, body: reflect.TypeFor[chat.DeleteMessageRequest](), destructive: true, short: "Delete the message id"},
 	{words: "messages flag", api: apiChat, method: "POST", path: "/messages/{id}/flagged", obo: oboRequired, body: reflect.TypeFor[chat.FlagMessageRequest](), short: "Report the message id on behalf of onBehalfOf for moderation, with one of the app's moderation reasons"},
-	{words: "messages get", api: apiChat, method: "GET", path: "/messages/{id}", obo: oboOptional, custom: (*cli).messagesGetCmd, short: "Show the message id"},
+	{words: "messages get", api: apiChat, method: "GET", path: "/messages/{id}", obo: oboOptional, columns: messageColumns, short: "Show a message"},
 	{words: "messages list-all", api: apiChat, method: "GET", path: "/messages", obo: oboOptional, query: reflect.TypeFor[chat.ListMessagesOptions](), list: true, short: "List the app's messages"},
 	{words: "messages list-group", api: apiChat, method: "GET", path: "/groups/{guid}/messages", obo: oboOptional, query: reflect.TypeFor[chat.ListGroupMessagesOptions](), list: true, short: "List the messages of the group guid"},
 	{words: "messages list-reactions", api: apiChat, method: "GET", path: "/messages/{id}/reactions", obo: oboOptional, query: reflect.TypeFor[chat.ListReactionsOptions](), list: true, short: "List the reactions to the message id, all emojis together"},
@@ -224,21 +238,21 @@ var operations = []operation{
 	{words: "tokens delete", api: apiChat, method: "DELETE", path: "/users/{uid}/auth_tokens/{authToken}", destructive: true, custom: (*cli).tokensDeleteCmd, short: "Delete one auth token of the user uid"},
 	{words: "tokens flush", api: apiChat, method: "DELETE", path: "/users/{uid}/auth_tokens", destructive: true, short: "Delete every auth token of the user uid, logging them out everywhere"},
 	{words: "tokens get", api: apiChat, method: "GET", path: "/users/{uid}/auth_tokens/{authToken}", short: "Show the auth token authToken of the user uid"},
-	{words: "tokens list", api: apiChat, method: "GET", path: "/users/{uid}/auth_tokens", query: reflect.TypeFor[chat.ListAuthTokensOptions](), list: true, custom: (*cli).tokensListCmd, short: "List the auth tokens of the user uid"},
+	{words: "tokens list", api: apiChat, method: "GET", path: "/users/{uid}/auth_tokens", query: reflect.TypeFor[chat.ListAuthTokensOptions](), list: true, columns: tokenListColumns, short: "List a user's auth tokens"},
 	{words: "tokens update", api: apiChat, method: "PUT", path: "/users/{uid}/auth_tokens/{authToken}", body: reflect.TypeFor[chat.UpdateAuthTokenRequest](), short: "Record the platform, user agent and app information of an auth token"},
-	{words: "users create", api: apiChat, method: "POST", path: "/users", body: reflect.TypeFor[chat.CreateUserRequest](), custom: (*cli).usersCreateCmd, short: "Create a user"},
-	{words: "users deactivate", api: apiChat, method: "DELETE", path: "/users", body: reflect.TypeFor[chat.DeactivateUsersRequest](), destructive: true, custom: (*cli).usersDeactivateCmd, short: "Deactivate users"},
-	{words: "users delete", api: apiChat, method: "DELETE", path: "/users/{uid}", body: reflect.TypeFor[chat.DeleteUserRequest](), destructive: true, custom: (*cli).usersDeleteCmd, short: "Delete the user uid"},
-	{words: "users get", api: apiChat, method: "GET", path: "/users/{uid}", obo: oboOptional, short: "Show the user uid"},
-	{words: "users list", api: apiChat, method: "GET", path: "/users", query: reflect.TypeFor[chat.ListUsersOptions](), list: true, custom: (*cli).usersListCmd, short: "List users"},
-	{words: "users reactivate", api: apiChat, method: "PUT", path: "/users", body: reflect.TypeFor[chat.ReactivateUsersRequest](), custom: (*cli).usersReactivateCmd, short: "Reactivate deactivated users"},
-	{words: "users update", api: apiChat, method: "PUT", path: "/users/{uid}", body: reflect.TypeFor[chat.UpdateUserRequest](), custom: (*cli).usersUpdateCmd, short: "Change the user uid"},
-	{words: "webhooks triggers add", api: apiMgmt, method: "POST", path: "/apps/{appId}/webhooks/{webhookId}/triggers", custom: (*cli).triggersAddCmd, short: "Subscribe the webhook webhookID of the app appID to the triggers triggerIDs"},
-	{words: "webhooks create", api: apiMgmt, method: "POST", path: "/apps/{appId}/webhooks", body: reflect.TypeFor[management.CreateWebhookRequest](), custom: (*cli).webhooksCreateCmd, short: "Create a webhook in the app appID"},
+	{words: "users create", api: apiChat, method: "POST", path: "/users", body: reflect.TypeFor[chat.CreateUserRequest](), args: []posArg{{name: "UID", key: "uid"}}, options: userOptions(true), columns: userColumns, short: "Create a user"},
+	{words: "users deactivate", api: apiChat, method: "DELETE", path: "/users", body: reflect.TypeFor[chat.DeactivateUsersRequest](), destructive: true, args: []posArg{{name: "UID", key: "uidsToDeactivate", many: true}}, columns: deactivateColumns, short: "Deactivate users: they can no longer log in"},
+	{words: "users delete", api: apiChat, method: "DELETE", path: "/users/{uid}", body: reflect.TypeFor[chat.DeleteUserRequest](), destructive: true, options: []option{{flag: "permanent", key: "permanent", kind: optBool, always: true, usage: "delete the user and their data for good"}}, render: deleteUserTable, long: "Without --permanent the user is deactivated: their uid stays taken, their messages stay, and reactivate undoes it.", short: "Delete a user"},
+	{words: "users get", api: apiChat, method: "GET", path: "/users/{uid}", obo: oboOptional, columns: userColumns, short: "Show the user uid"},
+	{words: "users list", api: apiChat, method: "GET", path: "/users", query: reflect.TypeFor[chat.ListUsersOptions](), list: true, options: userListOptions, fixed: map[string]any{"withTags": true}, columns: userListColumns, short: "List the app's users"},
+	{words: "users reactivate", api: apiChat, method: "PUT", path: "/users", body: reflect.TypeFor[chat.ReactivateUsersRequest](), args: []posArg{{name: "UID", key: "uidsToActivate", many: true}}, columns: reactivateColumns, short: "Reactivate deactivated users"},
+	{words: "users update", api: apiChat, method: "PUT", path: "/users/{uid}", body: reflect.TypeFor[chat.UpdateUserRequest](), options: userOptions(false), change: true, columns: userColumns, short: "Change a user's details"},
+	{words: "webhooks triggers add", api: apiMgmt, method: "POST", path: "/apps/{appId}/webhooks/{webhookId}/triggers", args: []posArg{{name: "TRIGGER", key: "triggerIds", many: true, valid: triggerIDs}}, render: resultsTable([2]string{"", "added"}), short: "Subscribe a webhook to triggers, e.g. message_sent"},
+	{words: "webhooks create", api: apiMgmt, method: "POST", path: "/apps/{appId}/webhooks", body: reflect.TypeFor[management.CreateWebhookRequest](), args: []posArg{{name: "WEBHOOK_ID", key: "id"}}, options: webhookOptions(true), columns: webhookColumns, short: "Create a webhook (then subscribe it with webhooks triggers add)"},
 	{words: "webhooks delete", api: apiMgmt, method: "DELETE", path: "/apps/{appId}/webhooks/{webhookId}", destructive: true, short: "Delete the webhook webhookID of the app appID"},
-	{words: "webhooks get", api: apiMgmt, method: "GET", path: "/apps/{appId}/webhooks/{webhookId}", short: "Show the webhook webhookID of the app appID"},
-	{words: "webhooks list", api: apiMgmt, method: "GET", path: "/apps/{appId}/webhooks", query: reflect.TypeFor[management.ListWebhooksOptions](), list: true, custom: (*cli).webhooksListCmd, short: "Show the webhooks of the app appID, with meta.pagination"},
-	{words: "webhooks triggers list", api: apiMgmt, method: "GET", path: "/apps/{appId}/webhooks/{webhookId}/triggers", list: true, custom: (*cli).triggersListCmd, short: "Show the triggers the webhook webhookID of the app appID subscribes to"},
-	{words: "webhooks triggers remove", api: apiMgmt, method: "DELETE", path: "/apps/{appId}/webhooks/{webhookId}/triggers", destructive: true, custom: (*cli).triggersRemoveCmd, short: "Unsubscribe the webhook webhookID of the app appID from the triggers triggerIDs"},
-	{words: "webhooks update", api: apiMgmt, method: "PUT", path: "/apps/{appId}/webhooks/{webhookId}", body: reflect.TypeFor[management.UpdateWebhookRequest](), custom: (*cli).webhooksUpdateCmd, short: "Change the fields req sets on the webhook webhookID of the app appID"},
+	{words: "webhooks get", api: apiMgmt, method: "GET", path: "/apps/{appId}/webhooks/{webhookId}", columns: webhookColumns, short: "Show the webhook webhookID of the app appID"},
+	{words: "webhooks list", api: apiMgmt, method: "GET", path: "/apps/{appId}/webhooks", query: reflect.TypeFor[management.ListWebhooksOptions](), list: true, options: []option{{flag: "search", key: "searchKey", usage: "keep webhooks whose name matches this text"}}, columns: webhookListColumns, short: "List the app's webhooks"},
+	{words: "webhooks triggers list", api: apiMgmt, method: "GET", path: "/apps/{appId}/webhooks/{webhookId}/triggers", list: true, columns: triggerListColumns, short: "List the triggers a webhook subscribes to"},
+	{words: "webhooks triggers remove", api: apiMgmt, method: "DELETE", path: "/apps/{appId}/webhooks/{webhookId}/triggers", destructive: true, args: []posArg{{name: "TRIGGER", key: "triggerIds", many: true, valid: triggerIDs}}, columns: resultColumns, short: "Unsubscribe a webhook from triggers"},
+	{words: "webhooks update", api: apiMgmt, method: "PUT", path: "/apps/{appId}/webhooks/{webhookId}", body: reflect.TypeFor[management.UpdateWebhookRequest](), options: webhookOptions(false), change: true, columns: webhookColumns, short: "Change a webhook"},
 }

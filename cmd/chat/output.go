@@ -41,27 +41,25 @@ func printJSON(w io.Writer, raw []byte, prefix string) error {
 }
 
 // showOne makes a call that returns one value and prints it: with --json
-// the data of the API's answer, else render's table of the value.
-func showOne[T any](c *cli, cmd *cobra.Command, call func(ctx context.Context) (*T, error), render func(t *table, v *T)) error {
+// the data of the API's answer, else a table of cols of it.
+func showOne[T any](c *cli, cmd *cobra.Command, call func(ctx context.Context) (*T, error), cols []column) error {
 	var last lastAnswer
-	v, err := call(withAnswers(cmd.Context(), last.record))
+	if _, err := call(withAnswers(cmd.Context(), last.record)); err != nil {
+		return err
+	}
+	data, err := last.data()
 	if err != nil {
 		return err
 	}
-	if c.jsonOut {
-		data, err := last.data()
-		if err != nil {
-			return err
-		}
-		if err := printJSON(c.stdout, redactJSON(data, c.hidden...), ""); err != nil {
-			return err
-		}
-		_, err = io.WriteString(c.stdout, "\n")
+	data = redactJSON(data, c.hidden...)
+	if !c.jsonOut {
+		return c.fieldsTable(cols, data)
+	}
+	if err := printJSON(c.stdout, data, ""); err != nil {
 		return err
 	}
-	t := newTable(c.stdout, "FIELD", "VALUE")
-	render(t, v)
-	return t.flush()
+	_, err = io.WriteString(c.stdout, "\n")
+	return err
 }
 
 // showList walks a list and prints at most limit items (0: all): with
@@ -184,27 +182,6 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
-}
-
-// jsonText shows free-form JSON (metadata) compactly in a table.
-func jsonText(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case map[string]any:
-		if len(x) == 0 {
-			return ""
-		}
-	case json.RawMessage:
-		if len(x) == 0 {
-			return ""
-		}
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return ""
-	}
-	return string(b)
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -268,4 +270,32 @@ func minArgs(n int) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// password reads a password from the first line of standard input when
+// asked to (a --password-stdin flag), and hides it from the command's
+// output.
+func (c *cli) password(fromStdin bool) (string, error) {
+	if !fromStdin {
+		return "", nil
+	}
+	line, err := bufio.NewReader(c.stdin).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", err
+	}
+	pw := strings.TrimRight(line, "\r\n")
+	c.hidePassword(pw)
+	return pw, nil
+}
+
+// jsonObjectFlag decodes a flag's JSON object; "" is none.
+func jsonObjectFlag(name, value string) (map[string]any, error) {
+	if value == "" {
+		return nil, nil
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(value), &m); err != nil || m == nil {
+		return nil, usageErrorf("%s must be a JSON object, e.g. '{\"plan\":\"pro\"}'", name)
+	}
+	return m, nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"iter"
 
 	"github.com/chatrest/chat"
 	"github.com/spf13/cobra"
@@ -21,33 +20,10 @@ func (c *cli) tokensCreateCmd() *cobra.Command {
 			}
 			return showOne(c, cmd, func(ctx context.Context) (*chat.AuthToken, error) {
 				return client.AuthTokens.Create(ctx, args[0], &chat.CreateAuthTokenRequest{Force: force})
-			}, tokenTable)
+			}, tokenColumns)
 		},
 	}
 	cmd.Flags().BoolVar(&force, "force", false, "mint a new token even when the user has one")
-	return cmd
-}
-
-func (c *cli) tokensListCmd() *cobra.Command {
-	var limit int
-	cmd := &cobra.Command{
-		Use:   "list UID",
-		Short: "List a user's auth tokens",
-		Args:  exactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			client, err := c.chatClient(cmd)
-			if err != nil {
-				return err
-			}
-			opts := &chat.ListAuthTokensOptions{PageOptions: chat.PageOptions{PerPage: perPage(limit)}}
-			return showList(c, cmd, limit, func(ctx context.Context) iter.Seq2[*chat.AuthToken, error] {
-				return client.AuthTokens.All(ctx, args[0], opts)
-			}, []string{"TOKEN", "PLATFORM", "CREATED"}, func(t *chat.AuthToken) []string {
-				return []string{string(t.AuthToken), t.Platform, when(t.CreatedAt)}
-			})
-		},
-	}
-	addLimitFlag(cmd, &limit)
 	return cmd
 }
 
@@ -72,17 +48,9 @@ func (c *cli) tokensDeleteCmd() *cobra.Command {
 					return client.AuthTokens.Flush(ctx, args[0])
 				}
 				return client.AuthTokens.Delete(ctx, args[0], args[1])
-			}, resultTable)
+			}, resultColumns)
 		},
 	}
 	cmd.Flags().BoolVar(&all, "all", false, "delete every auth token of the user")
 	return cmd
-}
-
-func tokenTable(t *table, a *chat.AuthToken) {
-	t.row("uid", a.UID)
-	t.row("authToken", string(a.AuthToken))
-	t.row("platform", a.Platform)
-	t.row("userAgent", a.UserAgent)
-	t.row("createdAt", when(a.CreatedAt))
 }
