@@ -33,6 +33,43 @@ func requireImportError(t *testing.T, err error, code string) *chat.ImportError 
 	return faketest.RequireImportError(t, err, code)
 }
 
+// importRaw sends entities, keyed by their ids, to the import endpoint
+// for prop in a request the SDK does not check, so that the fake's own
+// refusals of what the SDK would not send can be seen. It returns each
+// entity's refusal by key, an *chat.ImportError; an imported entity has
+// none.
+func importRaw(t *testing.T, client *chat.Client, prop string, entities map[string]any) map[string]error {
+	t.Helper()
+	var answer struct {
+		Data map[string]struct {
+			Success bool `json:"success"`
+			Error   struct {
+				Code    string              `json:"code"`
+				Message string              `json:"message"`
+				Details map[string][]string `json:"details"`
+			} `json:"error"`
+		} `json:"data"`
+	}
+	err := client.Do(t.Context(), &chat.Request{Method: http.MethodPost, Path: []string{"data_import", prop},
+		Body: map[string]any{prop: entities}}, &answer)
+	require.NoError(t, err)
+	require.Len(t, answer.Data, len(entities))
+	refused := map[string]error{}
+	for key, e := range answer.Data {
+		if !e.Success {
+			refused[key] = &chat.ImportError{Code: e.Error.Code, Message: e.Error.Message, Details: e.Error.Details}
+		}
+	}
+	return refused
+}
+
+// rawMember is an ImportMember as the import request carries it, with
+// the member's id.
+type rawMember struct {
+	MemberID string `json:"memberId"`
+	chat.ImportMember
+}
+
 func TestDataImportUsers(t *testing.T) {
 	srv, client := start(t)
 	ctx := t.Context()
@@ -40,17 +77,22 @@ func TestDataImportUsers(t *testing.T) {
 	srv.AddRole(chat.Role{Role: "moderator", Name: "Moderator"})
 	then := chat.TimestampOf(t0) - 86400
 
-	res, err := client.DataImport.ImportUsers(ctx, []chat.ImportUser{
+	noname, badID := chat.ImportUser{UID: "noname"}, chat.ImportUser{UID: "Bad Id", Name: "Bad"}
+	res, err := client.DataImport.ImportUsers(ctx, []chat.ImportUser{{UID: "ok", Name: "OK"}, {UID: "ok2", Name: "OK"}, noname})
+	require.ErrorIs(t, err, chat.ErrInvalidArgument, "a user without a name is refused before sending")
+	requireArgErrorNamed(t, err, "users[2].name")
+	assert.Nil(t, res)
+	assert.Zero(t, srv.RequestCount(importUsersRoute))
+
+	res, err = client.DataImport.ImportUsers(ctx, []chat.ImportUser{
 		{UID: "alice", Name: "Alice", Avatar: "https://a.example/a.png", Role: "moderator", CreatedAt: then, LastActiveAt: then + 60,
 			Metadata: map[string]any{"team": "red"}, Tags: []string{"vip"}},
 		{UID: "gone", Name: "Gone", DeactivatedAt: then},
-		{UID: "noname"},
 		{UID: "norole", Name: "No role", Role: "ghost"},
 		{UID: "taken", Name: "Taken"},
-		{UID: "Bad Id", Name: "Bad"},
 	})
 	require.NoError(t, err)
-	require.Len(t, res, 6)
+	require.Len(t, res, 4)
 
 	require.True(t, res[0].Success, "%v", res[0].Err)
 	assert.Equal(t, &chat.User{UID: "alice", Name: "Alice", Avatar: "https://a.example/a.png", Metadata: map[string]any{"team": "red"},
@@ -69,13 +111,16 @@ func TestDataImportUsers(t *testing.T) {
 	assert.True(t, ok, "imported deactivated")
 
 	ie := requireImportError(t, res[2].Err, "ERR_IMPORT_INVALID_USER_FORMAT")
-	assert.Contains(t, ie.Details, "name")
-	assert.ErrorIs(t, res[2].Err, chat.ErrBadRequest)
-	ie = requireImportError(t, res[3].Err, "ERR_IMPORT_INVALID_USER_FORMAT")
 	assert.Contains(t, ie.Details, "role")
-	requireImportError(t, res[4].Err, "ERR_UID_ALREADY_EXISTS")
-	assert.ErrorIs(t, res[4].Err, chat.ErrConflict)
-	ie = requireImportError(t, res[5].Err, "ERR_IMPORT_INVALID_USER_FORMAT")
+	requireImportError(t, res[3].Err, "ERR_UID_ALREADY_EXISTS")
+	assert.ErrorIs(t, res[3].Err, chat.ErrConflict)
+
+	// What the SDK refuses, the fake refuses too.
+	refused := importRaw(t, client, "users", map[string]any{"noname": noname, "Bad Id": badID})
+	ie = requireImportError(t, refused["noname"], "ERR_IMPORT_INVALID_USER_FORMAT")
+	assert.Contains(t, ie.Details, "name")
+	assert.ErrorIs(t, refused["noname"], chat.ErrBadRequest)
+	ie = requireImportError(t, refused["Bad Id"], "ERR_IMPORT_INVALID_USER_FORMAT")
 	assert.Contains(t, ie.Details, "uid")
 	for _, uid := range []string{"noname", "norole", "bad id"} {
 		_, ok := srv.User(uid)
@@ -90,16 +135,23 @@ func TestDataImportGroups(t *testing.T) {
 	srv.AddGroup(chat.Group{GUID: "taken", Name: "Taken"})
 	then := chat.TimestampOf(t0) - 86400
 
-	res, err := client.DataImport.ImportGroups(ctx, []chat.ImportGroup{
+	nopass := chat.ImportGroup{GUID: "nopass", Name: "No password", Type: chat.GroupPassword}
+	notype := chat.ImportGroup{GUID: "notype", Name: "No type"}
+	res, err := client.DataImport.ImportGroups(ctx, []chat.ImportGroup{{GUID: "ok", Name: "OK", Type: chat.GroupPublic}, nopass})
+	require.ErrorIs(t, err, chat.ErrInvalidArgument, "a password group without a password is refused before sending")
+	requireArgErrorNamed(t, err, "groups[1].password")
+	assert.Nil(t, res)
+	assert.Zero(t, srv.RequestCount(importGroupsRoute))
+
+	res, err = client.DataImport.ImportGroups(ctx, []chat.ImportGroup{
 		{GUID: "hikers", Name: "Hikers", Type: chat.GroupPassword, Password: "pw", Owner: "bob", CreatedAt: then,
 			Tags: []string{"outdoor"}, OwnerDetails: &chat.UserDetails{UID: "bob", Name: "Bob"}},
 		{GUID: "readers", Name: "Readers", Type: chat.GroupPublic, Owner: "alice"},
-		{GUID: "nopass", Name: "No password", Type: chat.GroupPassword},
 		{GUID: "taken", Name: "Taken", Type: chat.GroupPublic},
 		{GUID: "orphan", Name: "Orphan", Type: chat.GroupPrivate, Owner: "nobody"},
-		{GUID: "notype", Name: "No type"},
 	})
 	require.NoError(t, err)
+	require.Len(t, res, 4)
 
 	require.True(t, res[0].Success, "%v", res[0].Err)
 	assert.Equal(t, &chat.Group{GUID: "hikers", Name: "Hikers", Type: chat.GroupPassword, ConversationID: "group_hikers",
@@ -116,11 +168,14 @@ func TestDataImportGroups(t *testing.T) {
 
 	require.True(t, res[1].Success)
 	assert.Equal(t, chat.TimestampOf(t0), res[1].Data.CreatedAt, "createdAt defaults to now")
-	ie := requireImportError(t, res[2].Err, "ERR_IMPORT_INVALID_GROUP_FORMAT")
+	requireImportError(t, res[2].Err, "ERR_GUID_ALREADY_EXISTS")
+	requireImportError(t, res[3].Err, "ERR_UID_NOT_FOUND")
+
+	// What the SDK refuses, the fake refuses too.
+	refused := importRaw(t, client, "groups", map[string]any{"nopass": nopass, "notype": notype})
+	ie := requireImportError(t, refused["nopass"], "ERR_IMPORT_INVALID_GROUP_FORMAT")
 	assert.Contains(t, ie.Details, "password")
-	requireImportError(t, res[3].Err, "ERR_GUID_ALREADY_EXISTS")
-	requireImportError(t, res[4].Err, "ERR_UID_NOT_FOUND")
-	ie = requireImportError(t, res[5].Err, "ERR_IMPORT_INVALID_GROUP_FORMAT")
+	ie = requireImportError(t, refused["notype"], "ERR_IMPORT_INVALID_GROUP_FORMAT")
 	assert.Contains(t, ie.Details, "type")
 	for _, guid := range []string{"nopass", "orphan", "notype"} {
 		_, ok := srv.Group(guid)
@@ -148,13 +203,16 @@ func TestDataImportMembers(t *testing.T) {
 			UserDetails: &chat.UserDetails{UID: "gina", Name: "Gina"}, JoinedAt: created + 5},
 		{GUID: "nowhere", UID: "bob"},
 		{GUID: "hikers", UID: "nobody"},
-		{GUID: "hikers", UID: "henry", Scope: "owner"},
 	}
-	repeated := slices.Clone(members)
-	repeated[9].UID = "bob" // as members[0]
+	henry := chat.ImportMember{GUID: "hikers", UID: "henry", Scope: "owner"}
+	repeated := append(slices.Clone(members), members[0])
 	res, err := client.DataImport.ImportMembers(ctx, repeated)
 	require.ErrorIs(t, err, chat.ErrInvalidArgument, "a repeated membership is refused before sending")
 	requireArgErrorNamed(t, err, "members[9]")
+	assert.Nil(t, res)
+	res, err = client.DataImport.ImportMembers(ctx, append(slices.Clone(members), henry))
+	require.ErrorIs(t, err, chat.ErrInvalidArgument, "a scope the service has not is refused before sending")
+	requireArgErrorNamed(t, err, "members[9].scope")
 	assert.Nil(t, res)
 	assert.Zero(t, srv.RequestCount(importMembersRoute))
 
@@ -172,7 +230,11 @@ func TestDataImportMembers(t *testing.T) {
 	require.True(t, res[6].Success, "%v", res[6].Err)
 	requireImportError(t, res[7].Err, "ERR_GUID_NOT_FOUND")
 	requireImportError(t, res[8].Err, "ERR_UID_NOT_FOUND")
-	ie := requireImportError(t, res[9].Err, "ERR_IMPORT_INVALID_MEMBER_FORMAT")
+	require.Len(t, res, 9)
+
+	// What the SDK refuses, the fake refuses too.
+	refused := importRaw(t, client, "members", map[string]any{"hikers_member_henry": rawMember{MemberID: "hikers_member_henry", ImportMember: henry}})
+	ie := requireImportError(t, refused["hikers_member_henry"], "ERR_IMPORT_INVALID_MEMBER_FORMAT")
 	assert.Contains(t, ie.Details, "scope")
 
 	page, err := client.Members.List(ctx, "hikers", nil)
@@ -220,7 +282,18 @@ func TestDataImportMessages(t *testing.T) {
 	seed(srv, "alice", "bob")
 	sent := chat.TimestampOf(t0) - 3600
 
+	badType := chat.ImportMessage{MUID: "bad-type", Sender: "alice", ReceiverType: chat.ReceiverUser, Receiver: "bob", Type: "poll", SentAt: sent}
+	noAttachmentURL := chat.ImportMessage{MUID: "no-attachment-url", Sender: "alice", ReceiverType: chat.ReceiverUser, Receiver: "bob",
+		Type: chat.MessageTypeFile, SentAt: sent,
+		Data: chat.ImportMessageData{Attachments: []chat.ImportAttachment{{Name: "a.txt", MimeType: "text/plain", Extension: "txt"}}}}
 	res, err := client.DataImport.ImportMessages(ctx, []chat.ImportMessage{
+		{MUID: "ok", Sender: "alice", ReceiverType: chat.ReceiverUser, Receiver: "bob", SentAt: sent}, noAttachmentURL})
+	require.ErrorIs(t, err, chat.ErrInvalidArgument, "an attachment without a url is refused before sending")
+	requireArgErrorNamed(t, err, "messages[1].data.attachments[0].url")
+	assert.Nil(t, res)
+	assert.Zero(t, srv.RequestCount(importMessagesRoute))
+
+	res, err = client.DataImport.ImportMessages(ctx, []chat.ImportMessage{
 		{MUID: "m2", Sender: "bob", ReceiverType: chat.ReceiverUser, Receiver: "alice", Data: chat.ImportMessageData{Text: "Hi Alice"},
 			SentAt: sent + 60, DeliveredAt: sent + 61, ReadAt: sent + 62, Tags: []string{"old"}},
 		{MUID: "m1", Sender: "alice", ReceiverType: chat.ReceiverUser, Receiver: "bob", Data: chat.ImportMessageData{Text: "Hi Bob"}, SentAt: sent},
@@ -233,10 +306,7 @@ func TestDataImportMessages(t *testing.T) {
 		{MUID: "m4", Sender: "alice", ReceiverType: chat.ReceiverUser, Receiver: "bob", Category: chat.CategoryCustom, Type: "location",
 			Data: chat.ImportMessageData{CustomData: map[string]any{"lat": 1.5}}, SentAt: sent + 180,
 			MentionedUserDetails: map[string]chat.UserDetails{"erin": {UID: "erin", Name: "Erin"}}},
-		{MUID: "bad-type", Sender: "alice", ReceiverType: chat.ReceiverUser, Receiver: "bob", Type: "poll", SentAt: sent},
 		{MUID: "no-sent-at", Sender: "alice", ReceiverType: chat.ReceiverUser, Receiver: "bob"},
-		{MUID: "no-attachment-url", Sender: "alice", ReceiverType: chat.ReceiverUser, Receiver: "bob", Type: chat.MessageTypeFile, SentAt: sent,
-			Data: chat.ImportMessageData{Attachments: []chat.ImportAttachment{{Name: "a.txt", MimeType: "text/plain", Extension: "txt"}}}},
 		{MUID: "to-nobody", Sender: "alice", ReceiverType: chat.ReceiverUser, Receiver: "nobody", SentAt: sent},
 		{MUID: "no-group", Sender: "alice", ReceiverType: chat.ReceiverGroup, Receiver: "nogroup", SentAt: sent},
 	})
@@ -275,13 +345,17 @@ func TestDataImportMessages(t *testing.T) {
 	}
 	assert.Equal(t, map[string]any{"lat": 1.5}, res[3].Data.Data.CustomData)
 
-	requireImportError(t, res[4].Err, "ERR_IMPORT_INVALID_MESSAGE_FORMAT")
-	ie := requireImportError(t, res[5].Err, "ERR_IMPORT_INVALID_MESSAGE_FORMAT")
+	ie := requireImportError(t, res[4].Err, "ERR_IMPORT_INVALID_MESSAGE_FORMAT")
 	assert.Contains(t, ie.Details, "sentAt")
-	ie = requireImportError(t, res[6].Err, "ERR_IMPORT_INVALID_MESSAGE_FORMAT")
+	requireImportError(t, res[5].Err, "ERR_UID_NOT_FOUND")
+	requireImportError(t, res[6].Err, "ERR_GUID_NOT_FOUND")
+	require.Len(t, res, 7)
+
+	// What the SDK refuses, the fake refuses too.
+	refused := importRaw(t, client, "messages", map[string]any{"bad-type": badType, "no-attachment-url": noAttachmentURL})
+	requireImportError(t, refused["bad-type"], "ERR_IMPORT_INVALID_MESSAGE_FORMAT")
+	ie = requireImportError(t, refused["no-attachment-url"], "ERR_IMPORT_INVALID_MESSAGE_FORMAT")
 	assert.Contains(t, ie.Details, "data.attachments.0.url")
-	requireImportError(t, res[7].Err, "ERR_UID_NOT_FOUND")
-	requireImportError(t, res[8].Err, "ERR_GUID_NOT_FOUND")
 	assert.Len(t, srv.Messages(), 4)
 
 	// A muid is imported once.
