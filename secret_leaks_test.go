@@ -1036,7 +1036,11 @@ func holdsLock(rt reflect.Type) bool {
 // the type arguments of a generic one.
 func leakTypeName(rt reflect.Type) string {
 	path := strings.TrimPrefix(rt.PkgPath(), "github.com/chatrest/chat")
-	path, _, _ = strings.Cut(path, "/internal/") // a type of chattest/internal/webhooks is chattest's, which exports it
+	if pkg := strings.TrimPrefix(path, "/"); leakPackages[pkg] == "" {
+		// A type of chattest/internal/webhooks is chattest's, which
+		// exports it; the engine's packages are checked themselves.
+		path, _, _ = strings.Cut(path, "/internal/")
+	}
 	pkg := strings.TrimPrefix(path, "/")
 	if pkg == "" {
 		pkg = "chat"
@@ -1046,7 +1050,8 @@ func leakTypeName(rt reflect.Type) string {
 }
 
 // aliasesInternal reports whether ts, in f, is an alias of a type of an
-// internal package of the SDK's: a type the package of f exports.
+// internal package of the SDK's that is not checked itself (leakPackages):
+// a type the package of f exports.
 func aliasesInternal(f *ast.File, ts *ast.TypeSpec) bool {
 	sel, ok := ts.Type.(*ast.SelectorExpr)
 	if !ok || !ts.Assign.IsValid() {
@@ -1059,7 +1064,8 @@ func aliasesInternal(f *ast.File, ts *ast.TypeSpec) bool {
 	for _, imp := range f.Imports {
 		path := strings.Trim(imp.Path.Value, `"`)
 		if name := path[strings.LastIndex(path, "/")+1:]; imp.Name != nil && imp.Name.Name == x.Name || imp.Name == nil && name == x.Name {
-			return strings.HasPrefix(path, "github.com/chatrest/chat/") && strings.Contains(path, "/internal/")
+			internal := strings.HasPrefix(path, "github.com/chatrest/chat/") && strings.Contains(path, "/internal/")
+			return internal && leakPackages[strings.TrimPrefix(path, "github.com/chatrest/chat/")] == ""
 		}
 	}
 	return false
