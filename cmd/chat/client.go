@@ -26,19 +26,8 @@ import (
 // recorded for --json, and --timeout, --debug and extra.
 func (c *cli) clientOptions(s *settings, base string, extra ...chat.Option) ([]chat.Option, error) {
 	tr := chat.NewTransport()
-	if s.CAFile != "" {
-		pem, err := os.ReadFile(s.CAFile)
-		if err != nil {
-			return nil, usageErrorf("the CA file (--ca-file, $CHAT_CA_FILE or ca-file in the profile): %v", err)
-		}
-		pool, err := x509.SystemCertPool()
-		if err != nil {
-			pool = x509.NewCertPool()
-		}
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, usageErrorf("the CA file %s (--ca-file, $CHAT_CA_FILE or ca-file in the profile) holds no PEM certificate", s.CAFile)
-		}
-		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	if err := trustCAFile(tr, s.CAFile); err != nil {
+		return nil, err
 	}
 	opts := []chat.Option{
 		chat.WithHTTPClient(&http.Client{Transport: recordingTransport{base: tr, net: &c.net}}),
@@ -187,4 +176,25 @@ func (l *lastAnswer) data() ([]byte, error) {
 		return nil, fmt.Errorf("no answer was recorded")
 	}
 	return answerData(l.body), nil
+}
+
+// trustCAFile makes tr trust the certificates of the CA file at path (the
+// --ca-file setting) beside the system's; an empty path changes nothing.
+func trustCAFile(tr *http.Transport, path string) error {
+	if path == "" {
+		return nil
+	}
+	pem, err := os.ReadFile(path)
+	if err != nil {
+		return usageErrorf("the CA file (--ca-file, $CHAT_CA_FILE or ca-file in the profile): %v", err)
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return usageErrorf("the CA file %s (--ca-file, $CHAT_CA_FILE or ca-file in the profile) holds no PEM certificate", path)
+	}
+	tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	return nil
 }

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"crypto/tls"
-	"crypto/x509"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -127,19 +124,8 @@ func cmpOr(a, b string) string {
 // service's deliveries).
 func (c *cli) receiverClient(s *settings) (*http.Client, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
-	if s.CAFile != "" {
-		pem, err := os.ReadFile(s.CAFile)
-		if err != nil {
-			return nil, usageErrorf("the CA file (--ca-file, $CHAT_CA_FILE or ca-file in the profile): %v", err)
-		}
-		pool, err := x509.SystemCertPool()
-		if err != nil {
-			pool = x509.NewCertPool()
-		}
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, usageErrorf("the CA file %s (--ca-file, $CHAT_CA_FILE or ca-file in the profile) holds no PEM certificate", s.CAFile)
-		}
-		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	if err := trustCAFile(tr, s.CAFile); err != nil {
+		return nil, err
 	}
 	return &http.Client{
 		Transport: tr,
