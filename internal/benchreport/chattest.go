@@ -49,7 +49,7 @@ const (
 func chattestBenchmarks() []string {
 	names := []string{"ServerThroughput/users-get/serial", "ServerThroughput/users-get/parallel32",
 		"ServerThroughput/messages-send/serial", "ServerThroughput/messages-send/parallel32",
-		"UsersGetFloor", "MessagesSendFloor", "StoredMessageMemory", "Replay", "SendDataDir"}
+		"UsersGetFloor", "MessagesSendFloor", "StoredMessageMemory", "Replay/replay", "Replay/load", "SendDataDir"}
 	for _, k := range listKinds {
 		names = append(names, "ListPage/"+k.name)
 	}
@@ -158,8 +158,9 @@ func writeChattest(w func(string, ...any), res results, cfg config, check func(b
 	w("\nSide by side, in one process (`BenchmarkSendDataDir`, %d runs of %s batches of 256 sends from 32 goroutines to each server, alternating): ", cfg.rounds, sideBenchtime)
 	w("a data directory sends %.0f a second where memory sends %.0f, **%.2f×** (the median of the runs' ratios; target ≥ %.2f×: %s).\n",
 		res.median("SendDataDir", "datadir-req/s"), res.median("SendDataDir", "memory-req/s"), side, keptShare, check(side >= keptShare))
-	w("\nA server whose data directory or seed file holds 1,000 users and 100,000 messages starts in **%.1f s** ", res.median("Replay", "s/100k-messages"))
-	w("(%.0f µs a change replayed, `BenchmarkReplay`).\n", res.median("Replay", "ns/change")/1e3)
+	w("\nA server whose seed file of format 1 (the changes) holds 1,000 users and 100,000 messages starts in **%.1f s** ", res.median("Replay/replay", "s/100k-messages"))
+	w("(%.0f µs a change replayed, `BenchmarkReplay/replay`); from the same state as a snapshot (format 2) in **%.1f s** (`BenchmarkReplay/load`).\n",
+		res.median("Replay/replay", "ns/change")/1e3, res.median("Replay/load", "s/100k-messages"))
 }
 
 // micros formats nanoseconds as microseconds or milliseconds.

@@ -101,8 +101,8 @@ var operations = []struct{ bench, title string }{
 
 // Targets.
 const (
-	serialTime    = 1.05 // SDK time / hand-written time, at most
-	serialAllocs  = 1.15 // SDK allocations / hand-written allocations, at most
+	serialTime    = 1.03 // SDK time / hand-written time, at most
+	serialAllocs  = 1.00 // SDK allocations / hand-written allocations, at most
 	tunedParallel = 0.97 // SDK throughput / tuned hand-written throughput, at least
 	defaultClient = 1.8  // SDK throughput / http.DefaultClient throughput, at least
 	heapGrowth    = 1.10 // peak heap at 100k / peak heap at 10k, at most
