@@ -145,7 +145,13 @@ type fakeError struct {
 func scanFakeSource(t testing.TB) (codes map[string][]string, built []fakeError) {
 	t.Helper()
 	fset := token.NewFileSet()
-	files, err := filepath.Glob("*.go")
+	var files []string // the fake's sources: the package's and its internal packages'
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") {
+			files = append(files, path)
+		}
+		return err
+	})
 	require.NoError(t, err)
 	codes = map[string][]string{}
 	consts := map[string]string{}

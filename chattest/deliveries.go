@@ -2,8 +2,6 @@ package chattest
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	"github.com/chatrest/chat/chattest/internal/webhooks"
 )
@@ -68,7 +66,7 @@ type Delivery = webhooks.Delivery
 // times out after 5 seconds. [Server.Close] stops the goroutine at once,
 // failing what is left with [ErrDeliveryStopped].
 func (s *Server) Deliveries() []Delivery {
-	return s.h.webhooks.deliv.Deliveries()
+	return s.h.core.Deliveries()
 }
 
 // AwaitDeliveries waits until n deliveries have settled (delivered or
@@ -77,7 +75,7 @@ func (s *Server) Deliveries() []Delivery {
 // returns an error when ctx is done first, or when the server is closed
 // with fewer than n settled.
 func (s *Server) AwaitDeliveries(ctx context.Context, n int) error {
-	return s.h.webhooks.deliv.Await(ctx, n)
+	return s.h.core.AwaitDeliveries(ctx, n)
 }
 
 // Fire fires trigger with data as the event's payload (the envelope's
@@ -86,18 +84,7 @@ func (s *Server) AwaitDeliveries(ctx context.Context, n int) error {
 // cannot produce itself (receipts, connection status, campaigns and
 // notifications) or to send a payload of your own. trigger must be one of
 // the 48 trigger ids ([webhook.Triggers]), and data must encode as JSON (a
-// [json.RawMessage] is sent as it is).
+// [encoding/json.RawMessage] is sent as it is).
 func (s *Server) Fire(trigger string, data any) error {
-	if !knownTrigger(trigger) {
-		return fmt.Errorf("chattest: Fire: %q is not a trigger id", trigger)
-	}
-	raw, err := json.Marshal(data)
-	if err != nil {
-		return fmt.Errorf("chattest: Fire: encoding data: %w", err)
-	}
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.record(triggerFired{trigger: trigger, data: raw})
-	return nil
+	return s.h.core.Fire(trigger, data)
 }

@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
-	"sync"
-	"time"
+
+	"github.com/chatrest/chat/chattest/internal/fake"
 )
 
 // Handler is the fake API as an [http.Handler], without a server around it:
@@ -20,39 +19,7 @@ import (
 // Printing a Handler (with any fmt verb) shows its app id, never its API
 // key.
 type Handler struct {
-	st       *state
-	mux      http.Handler
-	notFound http.Handler
-	appID    string
-	apiKey   string
-	routes   map[string]bool // the registered patterns, for Fault.Route
-
-	mgmt       http.Handler // the management API: management.go
-	dash       http.Handler // the dashboard under /_chattest/: dashboard.go
-	mgmtKey    string
-	mgmtSecret string
-	closing    chan struct{} // closed by stop: delays end
-	stopped    sync.Once
-	closed     sync.Once    // Close
-	serving    sync.RWMutex // held shared by each request: Close takes it to close the store after them
-
-	paced        *pacedClock // the clock a client's limiter paces by; nil for WithClock's: clock.go
-	rateCore     int         // WithRateLimit's budgets
-	rateStandard int
-
-	realtime RealtimeTransport // carries the client API's websocket: realtime.go
-
-	broken  error     // why the options that read or write files failed: every request answers it (persist.go)
-	created time.Time // when the state began: the time of its first server (persist.go)
-
-	// The consumers of the outbox (outbox.go), each with its own lock:
-	webhooks *webhookEvents  // the webhook deliveries: webhook_events.go
-	pushes   *realtimeEvents // the websocket's pushes: realtime_events.go
-	dashLive *dashEvents     // the dashboard's live pages: dashboard_state.go
-
-	// Guarded by st.mu:
-	faults []*activeFault // faults.go
-	log    requestLog     // requestlog.go
+	core *fake.Core // the service, its routes and what serves them
 }
 
 // NewHandler returns the fake API for one app, seeded with a fullAccess API
@@ -66,125 +33,70 @@ type Handler struct {
 func NewHandler(opts ...Option) *Handler {
 	h, err := OpenHandler(opts...)
 	if err != nil {
-		h = newHandler(configure(opts), nil)
-		h.broken = err
+		return &Handler{core: fake.NewBroken(configure(opts), err)}
 	}
 	return h
 }
 
-// newHandler returns the handler of cfg, its state begun at the time of
-// created when it is not nil.
-func newHandler(cfg config, created *time.Time) *Handler {
-	cfg.defaultCredentials(ownCredentials{APIKey: randomHex(), MgmtKey: randomHex(), MgmtSecret: randomHex()})
-	clock := cfg.clock
-	if created != nil {
-		cfg.clock = func() time.Time { return *created }
+// OpenHandler is [NewHandler] that reports what stops [WithStore] or
+// [WithSeedFile]: a directory or file that cannot be read or written, a
+// file that is not a state file, a state of another app, or a change that
+// does not replay as it happened.
+func OpenHandler(opts ...Option) (*Handler, error) {
+	core, err := fake.Open(configure(opts))
+	if err != nil {
+		return nil, err
 	}
-	st := newState(cfg)
-	st.clock = clock
-	h := &Handler{st: st, paced: cfg.paced, rateCore: cfg.rateCore, rateStandard: cfg.rateStandard,
-		appID: cfg.appID, apiKey: cfg.apiKey, mgmtKey: cfg.mgmtKey, mgmtSecret: cfg.mgmtSecret,
-		routes: map[string]bool{}, closing: make(chan struct{}), realtime: cfg.realtime}
-	h.log.init()
-	h.log.learn(cfg.apiKey)
-	h.log.learn(cfg.mgmtKey)
-	h.log.learn(cfg.mgmtSecret)
-	h.mgmt = h.newMgmtMux()
-	h.dash = h.newDashboard(cfg.localNetwork)
-	h.webhooks = newWebhookEvents(st, cfg.localNetwork)
-	h.pushes = &realtimeEvents{core: st}
-	h.dashLive = &dashEvents{}
-	st.out.subscribe(h.webhooks)
-	st.out.subscribe(h.pushes)
-	st.out.subscribe(h.dashLive)
-	mux := http.NewServeMux()
-	for _, rt := range allRoutes() {
-		mux.Handle(rt.pattern, h.endpoint(rt))
-		h.routes[rt.pattern] = true
-	}
-	h.notFound = h.endpoint(route{authOnly: true, reach: noData, handle: (*state).notFound})
-	mux.Handle("/", h.notFound)
-	h.mux = mux
-	return h
+	return &Handler{core: core}, nil
 }
 
 // ServeHTTP serves one request of the API.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	growStack(r)
-	// ServeMux would redirect a path that is not clean with an HTML body;
-	// the API has no such paths.
-	if p := r.URL.Path; !strings.HasPrefix(p, "/") || cleanPath(p) != p {
-		h.notFound.ServeHTTP(w, r)
-		return
-	}
-	if isDashboardPath(r.URL.Path) {
-		h.dash.ServeHTTP(w, r)
-		return
-	}
-	if r.URL.Path == "/" && isWebSocket(r) {
-		h.serveRealtime(w, r) // realtime.go: the client API's websocket
-		return
-	}
-	if h.clientCORS(w, r) { // client_api.go: browsers' preflight requests
-		return
-	}
-	h.mux.ServeHTTP(w, r)
-}
-
-// growStack grows the stack of the goroutine serving r, at once, to what
-// serving r needs. net/http serves each request on a new goroutine, whose
-// stack starts at a few KiB and doubles, by copying itself, when a call
-// needs more. Serving a request needs more (redacting its log entry,
-// decoding its body, encoding the answer): growing the stack here, where
-// it holds few frames, costs less than where the deep calls meet its end.
-// A request with a body needs about twice as much as one without. It
-// inlines into ServeHTTP, a frame fewer to copy.
-func growStack(r *http.Request) {
-	reserve := reserve4K
-	if r.ContentLength != 0 {
-		reserve = reserve12K
-	}
-	reserve()
-}
-
-// reserve4K and reserve12K have frames of 4 and 12 KiB, which they leave
-// untouched: useReserve is never true.
-
-//go:noinline
-func reserve4K() {
-	if useReserve {
-		var b [4 << 10]byte
-		reserved(b[:])
-	}
-}
-
-//go:noinline
-func reserve12K() {
-	if useReserve {
-		var b [12 << 10]byte
-		reserved(b[:])
-	}
-}
-
-// useReserve is false, which the compiler cannot tell: it keeps the
-// frames of reserve4K and reserve12K.
-var useReserve = false
-
-//go:noinline
-func reserved([]byte) {}
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.core.ServeHTTP(w, r) }
 
 // AppID is the app the handler fakes.
-func (h *Handler) AppID() string { return h.appID }
+func (h *Handler) AppID() string { return h.core.AppID() }
 
 // APIKey is the fullAccess API key the handler was seeded with.
-func (h *Handler) APIKey() string { return h.apiKey }
+func (h *Handler) APIKey() string { return h.core.APIKey() }
+
+// Management is the fake's Management API as an [http.Handler] (paths
+// /apps/... and /tenants, no version prefix), authenticated with the
+// management key and secret. It shares the handler's state: the fake's own
+// app is one of its apps, and webhooks created through it receive the
+// deliveries of that app's events.
+func (h *Handler) Management() http.Handler { return h.core.Management() }
+
+// ManagementKey is the management key the handler accepts.
+func (h *Handler) ManagementKey() string { return h.core.ManagementKey() }
+
+// ManagementSecret is the management secret the handler accepts.
+func (h *Handler) ManagementSecret() string { return h.core.ManagementSecret() }
+
+// Close ends what the handler runs beside the requests it answers: the
+// dashboard's live streams, the client API's websockets and the requests
+// held by a [Fault.Delay] end at once, and webhook deliveries stop,
+// failing those not yet made with [ErrDeliveryStopped]. With
+// [WithStore], it then closes the store once the
+// requests in flight have kept their changes. Call it when you stop
+// serving the handler, before [http.Server.Shutdown], which would
+// otherwise wait for the streams. The handler still answers requests after
+// Close, but with a store it refuses those that would change the
+// state (500 ERR_EXCEPTION). [Server.Close] closes its handler. Calling it
+// again does nothing more.
+func (h *Handler) Close() error { return h.core.Close() }
+
+// Export writes the state to w as a state file (see [WithSeedFile]), for
+// [WithSeedFile] to start another server from: every record the state
+// holds, not the requests that made them, so that what was deleted for
+// good is not in it.
+func (h *Handler) Export(w io.Writer) error { return h.core.Export(w) }
 
 // String describes the handler without its API key.
 func (h *Handler) String() string {
 	if h == nil {
 		return "chattest.Handler(nil)"
 	}
-	return fmt.Sprintf("chattest.Handler{AppID: %q}", h.appID)
+	return fmt.Sprintf("chattest.Handler{AppID: %q}", h.AppID())
 }
 
 // GoString is String, so that %#v does not show the API key either.
@@ -192,17 +104,3 @@ func (h *Handler) GoString() string { return h.String() }
 
 // Format prints [Handler.String] for every verb.
 func (h *Handler) Format(f fmt.State, verb rune) { io.WriteString(f, h.String()) }
-
-// stop ends the waits of delayed requests (see [Fault.Delay]) and the
-// dashboard's live streams, so that closing a server does not wait for
-// them. Calling it again does nothing.
-func (h *Handler) stop() { h.stopped.Do(func() { close(h.closing) }) }
-
-// halt ends what the handler runs beside the requests it answers (see
-// [Handler.Close]), leaving its store open. Calling it again
-// does nothing more.
-func (h *Handler) halt() {
-	h.stop()
-	h.webhooks.deliv.Stop() // internal/webhooks
-	h.st.stopRealtime()     // realtime.go
-}

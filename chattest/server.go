@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/chattest/internal/fake"
 )
 
 // Server is an in-memory fake of the chat REST API v3 for one app, served
@@ -25,7 +26,6 @@ import (
 type Server struct {
 	ts  *httptest.Server
 	mts *httptest.Server // the management API: management.go
-	st  *state
 	h   *Handler
 
 	mu         sync.Mutex // guards transports
@@ -41,12 +41,12 @@ func NewServer(opts ...Option) *Server { return serve(NewHandler(opts...)) }
 
 // serve starts a Server around h.
 func serve(h *Handler) *Server {
-	s := &Server{st: h.st, h: h}
+	s := &Server{h: h}
 	s.ts = httptest.NewUnstartedServer(h)
 	s.ts.EnableHTTP2 = true
 	s.ts.Config.ErrorLog = log.New(quietHandshakes{os.Stderr}, "", log.LstdFlags)
 	s.ts.StartTLS()
-	h.webhooks.deliv.Trust(s.ts.Certificate()) // internal/webhooks: https webhook receivers
+	h.core.Trust(s.ts.Certificate()) // https webhook receivers
 	s.startMgmt()
 	return s
 }
@@ -68,10 +68,10 @@ func (q quietHandshakes) Write(p []byte) (int, error) {
 func (s *Server) URL() string { return s.ts.URL }
 
 // AppID is the app the server fakes.
-func (s *Server) AppID() string { return s.h.appID }
+func (s *Server) AppID() string { return s.h.AppID() }
 
 // APIKey is the fullAccess API key the server was seeded with.
-func (s *Server) APIKey() string { return s.h.apiKey }
+func (s *Server) APIKey() string { return s.h.APIKey() }
 
 // Certificate is the server's self-signed TLS certificate; trust it to
 // connect with your own HTTP client, or use [Server.HTTPClient].
@@ -87,7 +87,7 @@ func (s *Server) Handler() http.Handler { return s.h }
 // held by a [Fault.Delay] is dropped at once), and closes the idle
 // connections of the clients it made. Calling it again does nothing.
 func (s *Server) Close() {
-	s.h.halt() // no delivery goroutine, dashboard stream or websocket outlives Close
+	s.h.core.Halt() // no delivery goroutine, dashboard stream or websocket outlives Close
 	s.closeIdle()
 	s.mts.Close()
 	s.ts.Close()
@@ -133,7 +133,7 @@ func (s *Server) HTTPClient() *http.Client { return &http.Client{Transport: s.tr
 // rejects them, every call of the returned client fails with an error that
 // wraps NewClient's [*chat.ArgumentError].
 func (s *Server) Client(opts ...chat.Option) *chat.Client {
-	return s.ClientWithAPIKey(s.h.apiKey, opts...)
+	return s.ClientWithAPIKey(s.h.APIKey(), opts...)
 }
 
 // ClientWithAPIKey is [Server.Client] authenticated with another API key,
@@ -141,13 +141,13 @@ func (s *Server) Client(opts ...chat.Option) *chat.Client {
 // empty or otherwise invalid key makes every call fail, like invalid opts.
 func (s *Server) ClientWithAPIKey(apiKey string, opts ...chat.Option) *chat.Client {
 	base := []chat.Option{chat.WithBaseURL(s.URL()), chat.WithHTTPClient(&http.Client{Transport: s.transport()})}
-	c, err := chat.NewClient(s.h.appID, apiKey, append(base, opts...)...)
+	c, err := chat.NewClient(s.h.AppID(), apiKey, append(base, opts...)...)
 	if err == nil {
 		return c
 	}
 	// The options or the key are the caller's; report the problem on use.
 	broken := &http.Client{Transport: failingTransport{wrapClientErr("chat.NewClient", err)}}
-	c, err = chat.NewClient(s.h.appID, s.h.apiKey, chat.WithBaseURL(s.URL()), chat.WithHTTPClient(broken), chat.WithoutRetries())
+	c, err = chat.NewClient(s.h.AppID(), s.h.APIKey(), chat.WithBaseURL(s.URL()), chat.WithHTTPClient(broken), chat.WithoutRetries())
 	if err != nil {
 		// Unreachable: NewServer validated the app id and the key, the URL
 		// is httptest's https address, and no other option is set.
@@ -177,7 +177,7 @@ func (s *Server) String() string {
 	if s == nil {
 		return "chattest.Server(nil)"
 	}
-	return fmt.Sprintf("chattest.Server{AppID: %q, URL: %q}", s.h.appID, s.URL())
+	return fmt.Sprintf("chattest.Server{AppID: %q, URL: %q}", s.h.AppID(), s.URL())
 }
 
 // GoString is String, so that %#v does not show the API key either.
@@ -185,3 +185,37 @@ func (s *Server) GoString() string { return s.String() }
 
 // Format prints [Server.String] for every verb.
 func (s *Server) Format(f fmt.State, verb rune) { io.WriteString(f, s.String()) }
+
+// OpenServer is [NewServer] that reports what stops [WithStore] or
+// [WithSeedFile], as [OpenHandler] does.
+func OpenServer(opts ...Option) (*Server, error) {
+	h, err := OpenHandler(opts...)
+	if err != nil {
+		return nil, err
+	}
+	return serve(h), nil
+}
+
+// Export writes the server's state to w, as [Handler.Export] does.
+func (s *Server) Export(w io.Writer) error { return s.h.Export(w) }
+
+// DashboardURL is the address of the server's dashboard, [Server.URL] +
+// "/_chattest/": open it in a browser on the same machine to see the app
+// as it stands: its users, groups, conversations, messages, webhooks with
+// their deliveries, and the request log, none showing a credential.
+func (s *Server) DashboardURL() string { return s.URL() + fake.DashboardPrefix }
+
+// RateLimiter returns a [chat.RateLimiter] that paces by the server's
+// clock, for a client of the server to stay within its budgets
+// ([WithRateLimit]) in the server's time: with [WithFastClock](60), a
+// minute of budget lasts a real second. A server made with [WithClock],
+// whose pace it cannot know, gives a limiter that paces by the real clock.
+//
+//	client := srv.Client(chat.WithLimiter(srv.RateLimiter(chat.RateLimits{})))
+//
+// Zero budgets in limits take the server's ([WithRateLimit]), else the
+// service's; limits.Per, when set, is in the server's time (zero: its
+// minute, as the server counts).
+func (s *Server) RateLimiter(limits chat.RateLimits) *chat.RateLimiter {
+	return s.h.core.RateLimiter(limits)
+}

@@ -1,0 +1,93 @@
+package fake
+
+import (
+	"iter"
+
+	"github.com/google/btree"
+
+	"github.com/chatrest/chat"
+)
+
+// usersIndex keeps the users in the order the user list answers, by createdAt and then uid: the active and the deactivated
+// apart, so that a list of either kind walks only its own. Every change to
+// st.users goes through putUser, dropUser and setUserState, which keep it.
+type usersIndex struct {
+	activeUsers      *btree.BTreeG[*userRec]
+	deactivatedUsers *btree.BTreeG[*userRec]
+	// userEpoch changes whenever a user is stored, removed, deactivated
+	// or reactivated: what is counted from who is active
+	// (groupsIndex's member counts) is counted again when it changed.
+	userEpoch int64
+}
+
+func (x *usersIndex) init() {
+	x.activeUsers = newTree(userBefore)
+	x.deactivatedUsers = newTree(userBefore)
+}
+
+// userBefore is the order of the user list: by createdAt, then uid.
+func userBefore(a, b *userRec) bool {
+	if a.u.CreatedAt != b.u.CreatedAt {
+		return a.u.CreatedAt < b.u.CreatedAt
+	}
+	return a.u.UID < b.u.UID
+}
+
+// userTree is the index u belongs in.
+func (x *usersIndex) userTree(u *userRec) *btree.BTreeG[*userRec] {
+	if u.deactivated {
+		return x.deactivatedUsers
+	}
+	return x.activeUsers
+}
+
+func (st *state) indexUser(u *userRec) {
+	st.userTree(u).ReplaceOrInsert(u)
+	st.userEpoch++
+}
+
+func (st *state) unindexUser(u *userRec) {
+	st.userTree(u).Delete(u)
+	st.userEpoch++
+}
+
+// putUser stores u under its uid, replacing the user stored there, if any.
+func (st *state) putUser(u *userRec) {
+	if old := st.users[u.u.UID]; old != nil {
+		st.unindexUser(old)
+	}
+	st.users[u.u.UID] = u
+	st.indexUser(u)
+}
+
+// dropUser removes u, freeing its uid.
+func (st *state) dropUser(u *userRec) {
+	st.unindexUser(u)
+	delete(st.users, u.u.UID)
+}
+
+// setUserState sets whether u is deactivated.
+func (st *state) setUserState(u *userRec, deactivated bool) {
+	st.unindexUser(u)
+	u.deactivated = deactivated
+	st.indexUser(u)
+}
+
+// usersCreated yields the users of t created in [from, to] (each bound
+// applies when has is set), in the list's order.
+func usersCreated(t *btree.BTreeG[*userRec], from, to int64, hasFrom, hasTo bool) iter.Seq[*userRec] {
+	seq := ascend(t)
+	if hasFrom {
+		seq = ascendFrom(t, &userRec{u: chat.User{CreatedAt: chat.Timestamp(from)}})
+	}
+	if !hasTo {
+		return seq
+	}
+	return func(yield func(*userRec) bool) {
+		for u := range seq {
+			if int64(u.u.CreatedAt) > to || !yield(u) {
+				return
+			}
+		}
+	}
+}

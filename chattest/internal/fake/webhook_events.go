@@ -1,0 +1,459 @@
+package fake
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/chattest/internal/webhooks"
+)
+
+// webhookEvents is the webhooks' consumer of the outbox (outbox.go): it
+// renders each event as the triggers it fires and their payloads, as the
+// event is recorded, and once the event's change is published it hands
+// them to its deliverer (internal/webhooks), which makes a [Delivery] per
+// enabled webhook subscribed to each trigger. It reads the state only
+// through core, and keeps what it rendered under its own lock.
+type webhookEvents struct {
+	core  coreReader
+	deliv *webhooks.Deliverer
+
+	mu      sync.Mutex
+	pending []hookEvent // rendered, waiting for their change to be published
+}
+
+func newWebhookEvents(core coreReader, localNetwork bool) *webhookEvents {
+	return &webhookEvents{core: core, deliv: webhooks.New(localNetwork)}
+}
+
+// hookEvent is a webhook trigger fired, with its payload as the envelope's
+// data, by an event of the change c.
+type hookEvent struct {
+	c       *commit
+	trigger string
+	data    json.RawMessage
+	err     error // why the payload could not be encoded: its deliveries fail with it
+}
+
+// recorded renders ev as the triggers it fires, when a webhook listens.
+func (w *webhookEvents) recorded(c *commit, ev event) {
+	r := w.core
+	switch ev := ev.(type) {
+	case messageSent:
+		w.fire(c, "message_sent", func() any { return messagePayload(r, ev.m) })
+	case messageActed:
+		w.fire(c, "message_"+ev.action, func() any { return messagePayload(r, ev.m) }) // message_edited, message_deleted
+	case reactionAdded:
+		w.fire(c, "message_reaction_added", func() any { return reactionPayload(r, ev.m, ev.r) })
+	case reactionRemoved:
+		w.fire(c, "message_reaction_removed", func() any { return reactionPayload(r, ev.m, ev.r) })
+	case usersBlocked:
+		trigger := "user_blocked"
+		if ev.unblocked {
+			trigger = "user_unblocked"
+		}
+		if len(ev.uids) > 0 {
+			w.fire(c, trigger, func() any { return blocksPayload(r, ev) })
+		}
+	case groupChanged:
+		w.fire(c, "group_"+ev.change, func() any { return groupChangedPayload(r, ev) }) // group_created, _updated, _deleted
+	case memberChanged:
+		w.fire(c, "group_member_"+ev.action, func() any { return memberPayload(r, ev) })
+	case memberScopeChanged:
+		w.fire(c, "group_member_scope_changed", func() any {
+			m := hookMemberOf(r, ev.g, ev.uid)
+			m.Scope, m.OldScope = ev.scope, ev.old
+			by := r.userEntity(ev.by)
+			return groupPayload{Group: hookGroupOf(r, ev.g), Members: map[string]hookMember{ev.uid: m}, By: &by}
+		})
+	case ownerTransferred:
+		w.fire(c, "group_owner_transferred", func() any {
+			hg := hookGroupOf(r, ev.g)
+			hg.OldOwner, hg.Owner = hg.Owner, ev.owner
+			return groupPayload{Group: hg}
+		})
+	case receiptMarked:
+		w.fire(c, receiptTriggers[ev.action], func() any { return receiptOf(r, ev) })
+	case messageModerated:
+		trigger := "moderation_engine_approved"
+		if ev.verdict != modApproved {
+			trigger = "moderation_engine_blocked"
+		}
+		w.fire(c, trigger, func() any { return r.engineVerdict(ev.m, ev.verdict) })
+	case messageReviewApproved:
+		w.fire(c, "moderation_manual_approved", func() any { return r.reviewApproval(ev.rec, ev.reviewed) })
+	case callAdded:
+		w.renderCall(c, ev.c)
+	case transcriptAdded:
+		w.fire(c, "transcription_generated", func() any {
+			return transcriptionPayload{SessionID: ev.c.SessionID, TID: ev.t.TID, TranscriptDate: ev.t.TranscriptDate,
+				TranscriptURL: ev.t.TranscriptURL, StartTime: int64(ev.t.StartTime), EndTime: int64(ev.t.EndTime)}
+		})
+	case triggerFired:
+		w.fire(c, ev.trigger, func() any { return ev.data })
+	}
+}
+
+// fire renders the payload of trigger, an event of c, with payload, when
+// an enabled webhook listens to it: nothing is built for a trigger nobody
+// listens to.
+func (w *webhookEvents) fire(c *commit, trigger string, payload func() any) {
+	if !w.core.hooked(trigger) {
+		return
+	}
+	raw, err := json.Marshal(payload())
+	if err != nil {
+		err = fmt.Errorf("chattest: encoding the %s payload: %w", trigger, err)
+	}
+	w.mu.Lock()
+	w.pending = append(w.pending, hookEvent{c: c, trigger: trigger, data: raw, err: err})
+	w.mu.Unlock()
+}
+
+// published hands the triggers c's events fired to the deliverer, each
+// with the enabled webhooks of the app subscribed to it; their deliveries
+// leave once c's change is kept.
+func (w *webhookEvents) published(c *commit) {
+	w.mu.Lock()
+	// The commits begun after c are published: c's triggers end the list.
+	i := len(w.pending)
+	for i > 0 && w.pending[i-1].c == c {
+		i--
+	}
+	if i == len(w.pending) {
+		w.mu.Unlock()
+		return
+	}
+	fired := make([]webhooks.Fired, 0, len(w.pending)-i)
+	for _, he := range w.pending[i:] {
+		fired = append(fired, webhooks.Fired{Trigger: he.trigger, Data: he.data, Err: he.err, Targets: w.core.hookTargets(he.trigger)})
+	}
+	clear(w.pending[i:])
+	w.pending = w.pending[:i]
+	w.mu.Unlock()
+	w.deliv.Deliver(w.core.app(), fired, c.durable)
+}
+
+// The payloads of the triggers the chat API's events fire.
+
+// messagePayload is the data of message_sent, message_edited and
+// message_deleted: {"message": m}, m as the app sees it (for the last two,
+// the action message). An edit or delete's action message shows its by and
+// on entities only, as the reference lists them and the service delivers
+// them (no for), and a deleted message as the service shows it: its id,
+// conversationId, deletedAt and deletedBy.
+func messagePayload(r coreReader, m *msgRec) any {
+	v := r.messageView(m)
+	if e := v.Data.Entities; v.Category == chat.CategoryAction && v.Type == chat.MessageTypeMessage && e != nil {
+		hooked := chat.Entities{By: e.By, On: e.On}
+		if v.Data.Action == chat.ActionDeleted && e.On != nil {
+			var gone deletedMessage
+			if json.Unmarshal(e.On.Entity, &gone) == nil {
+				hooked.On = entity(chat.EntityMessage, gone)
+			}
+		}
+		v.Data.Entities = &hooked
+	}
+	return struct {
+		Message chat.Message `json:"message"`
+	}{v}
+}
+
+// deletedMessage is a deleted message as message_deleted shows it.
+type deletedMessage struct {
+	ID             string         `json:"id"`
+	ConversationID string         `json:"conversationId"`
+	DeletedAt      chat.Timestamp `json:"deletedAt"`
+	DeletedBy      string         `json:"deletedBy"`
+}
+
+// reactionPayload is the data of message_reaction_added and
+// message_reaction_removed.
+func reactionPayload(r coreReader, m *msgRec, rr *reactionRec) any {
+	by := r.namedUser(rr.uid)
+	return struct {
+		Reaction chat.Reaction `json:"reaction"`
+	}{chat.Reaction{ID: strconv.FormatInt(rr.id, 10), MessageID: m.m.ID, Reaction: rr.reaction, UID: rr.uid, ReactedAt: rr.at, ReactedBy: &by}}
+}
+
+// blocksPayload is the data of user_blocked and user_unblocked: {"users":
+// {uid: {uid, name}}, "by": {uid, name}}.
+func blocksPayload(r coreReader, ev usersBlocked) any {
+	users := map[string]chat.User{}
+	for _, uid := range ev.uids {
+		users[uid] = r.namedUser(uid)
+	}
+	return struct {
+		Users map[string]chat.User `json:"users"`
+		By    chat.User            `json:"by"`
+	}{users, r.namedUser(ev.by)}
+}
+
+// hookGroup is a group in a group payload: the group as the app sees it,
+// with the fields only webhooks carry.
+type hookGroup struct {
+	chat.Group
+	OnlineMembersCount *int   `json:"onlineMembersCount,omitempty"`
+	OldOwner           string `json:"oldOwner,omitempty"`
+}
+
+// hookMember is a member in a group payload.
+type hookMember struct {
+	chat.GroupMember
+	OldScope chat.MemberScope `json:"oldScope,omitempty"`
+}
+
+// groupPayload is the data of the group triggers.
+type groupPayload struct {
+	Group   hookGroup             `json:"group"`
+	Members map[string]hookMember `json:"members,omitempty"`
+	By      *chat.User            `json:"by,omitempty"`
+}
+
+// hookGroupOf is g as group payloads show it: with onlineMembersCount,
+// the members online.
+func hookGroupOf(r coreReader, g *groupRec) hookGroup {
+	online := 0
+	for _, uid := range r.memberUIDs(g) {
+		if r.online(uid) {
+			online++
+		}
+	}
+	return hookGroup{Group: r.groupView(g), OnlineMembersCount: &online}
+}
+
+// hookMemberOf is the user uid as a member of g in group payloads: the
+// user, with their scope and joinedAt while they are a member.
+func hookMemberOf(r coreReader, g *groupRec, uid string) hookMember {
+	u := r.userEntity(uid)
+	m := hookMember{GroupMember: chat.GroupMember{UID: u.UID, Name: u.Name, Avatar: u.Avatar, Status: u.Status,
+		Role: u.Role, LastActiveAt: u.LastActiveAt, CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt}}
+	if scope, joined, ok := r.membership(g, uid); ok {
+		m.Scope, m.JoinedAt = scope, joined
+	}
+	return m
+}
+
+// groupChangedPayload is the data of group_created, group_updated and
+// group_deleted; group_created carries the members g has at that point.
+func groupChangedPayload(r coreReader, ev groupChanged) any {
+	p := groupPayload{Group: hookGroupOf(r, ev.g)}
+	if ev.change == groupCreated {
+		// The group as its owner sees it (scope, joinedAt, hasJoined),
+		// without onlineMembersCount, as the reference lists it.
+		p.Group = hookGroup{Group: r.groupViewAs(ev.g, r.groupView(ev.g).Owner)}
+		p.Members = map[string]hookMember{}
+		for _, uid := range r.memberUIDs(ev.g) {
+			p.Members[uid] = hookMemberOf(r, ev.g, uid)
+		}
+	}
+	return p
+}
+
+// memberPayload is the data of group_member_added, _kicked, _banned,
+// _unbanned, _joined and _left for ev.uid in ev.g, acting as ev.by; a
+// member who joins or leaves acts themself, and the payload has no by.
+func memberPayload(r coreReader, ev memberChanged) any {
+	p := groupPayload{Group: hookGroupOf(r, ev.g), Members: map[string]hookMember{ev.uid: hookMemberOf(r, ev.g, ev.uid)}}
+	if ev.action != "joined" && ev.action != "left" {
+		by := r.userEntity(ev.by)
+		p.By = &by
+	}
+	return p
+}
+
+// receiptTriggers are the triggers of the receipts' actions.
+var receiptTriggers = map[string]string{
+	receiptDelivered:      "message_delivery_receipt",
+	receiptRead:           "message_read_receipt",
+	receiptDeliveredToAll: triggerDeliveredToAll,
+	receiptReadByAll:      triggerReadByAll,
+}
+
+// receiptOf is the receipt ev, as its trigger's payload and its
+// websocket frame carry it.
+func receiptOf(r coreReader, ev receiptMarked) receiptPayload {
+	m := ev.m
+	receiver, rt := m.m.Sender, chat.ReceiverUser
+	if ev.group {
+		receiver, rt = m.m.Receiver, chat.ReceiverGroup
+	}
+	reader := receiptUser{UID: ev.by}
+	reader.Name, reader.Status, reader.HasBlockedMe = r.userFacts(ev.by, m.m.Sender)
+	return receiptPayload{
+		Receiver: receiver, ReceiverType: rt, Type: "receipts", Sender: ev.by, MessageSender: m.m.Sender,
+		Body: receiptBody{Action: ev.action, MessageID: strconv.FormatInt(m.id, 10), User: reader, Timestamp: ev.at},
+	}
+}
+
+// The data of the call and meeting webhook triggers.
+type (
+	callInitiatedPayload struct {
+		Call chat.Message `json:"call"`
+	}
+	sessionStartedPayload struct {
+		CreatedAt int64  `json:"created_at"`
+		SessionID string `json:"sessionId"`
+	}
+	occupantPayload struct {
+		JoinedAt  int64  `json:"joined_at"`
+		AudioCall string `json:"audio_call"` // "true" or "false"
+		LeftAt    int64  `json:"left_at,omitempty"`
+		Name      string `json:"name"`
+	}
+	participantPayload struct {
+		Occupant      occupantPayload `json:"occupant"`
+		InitialConfig *initialConfig  `json:"initial_config,omitempty"` // joins only
+		SessionID     string          `json:"sessionId"`
+	}
+	// initialConfig is how a participant's client joined, as the
+	// service's call_participant_joined shows it: string flags.
+	initialConfig struct {
+		AudioMuted        string `json:"is_audio_muted"`
+		VideoMuted        string `json:"is_video_muted"`
+		AudioOnly         string `json:"is_audio_only"`
+		Mode              string `json:"mode"`
+		SDK               string `json:"sdk"`
+		Platform          string `json:"platform"`
+		CallVersion       string `json:"call_version"`
+		RecordOnCallStart string `json:"start_recording_on_call_start"`
+	}
+	sessionEndedPayload struct {
+		AllOccupants []occupantPayload `json:"all_occupants"`
+		DestroyedAt  int64             `json:"destroyed_at"`
+		CreatedAt    int64             `json:"created_at"`
+		SessionID    string            `json:"sessionId"`
+	}
+	recordingPayload struct {
+		RecordingDate string `json:"recordingDate"` // YYYY-MM-DD
+		Duration      string `json:"duration"`      // seconds, e.g. "21.433000"
+		StartTime     string `json:"startTime"`     // Unix seconds
+		SessionID     string `json:"sessionId"`
+		RecordingURL  string `json:"recording_url"`
+	}
+	transcriptionPayload struct {
+		SessionID      string `json:"sessionId"`
+		TID            string `json:"tid"`
+		TranscriptDate string `json:"transcriptDate"`
+		TranscriptURL  string `json:"transcript_url"`
+		StartTime      int64  `json:"startTime"`
+		EndTime        int64  `json:"endTime"`
+	}
+)
+
+// renderCall renders the triggers of a call that was made, as AddCall
+// documents, events of c. The fake stores no call message: call_initiated's call.id is
+// the session id.
+func (w *webhookEvents) renderCall(cm *commit, c *chat.Call) {
+	prefix := "meeting_"
+	if c.Mode == chat.CallModeCall {
+		prefix = "call_"
+		conv := "group_" + c.Receiver
+		if c.ReceiverType == chat.ReceiverUser {
+			conv = userConversationID(c.Initiator, c.Receiver)
+		}
+		w.fire(cm, "call_initiated", func() any {
+			return callInitiatedPayload{Call: chat.Message{
+				ID: c.SessionID, ConversationID: conv, Sender: c.Initiator,
+				ReceiverType: chat.ReceiverType(c.ReceiverType), Receiver: c.Receiver,
+				Category: chat.CategoryCall, Type: chat.MessageType(c.Type), Data: chat.MessageData{Action: "initiated"},
+				SentAt: chat.Timestamp(c.InitiatedAt), UpdatedAt: chat.Timestamp(c.InitiatedAt),
+			}}
+		})
+	}
+	if c.StartedAt == 0 {
+		return
+	}
+	w.fire(cm, prefix+"started", func() any { return sessionStartedPayload{CreatedAt: int64(c.StartedAt), SessionID: c.SessionID} })
+
+	// Joins and leaves in the order they happened; a leave at the moment
+	// of a join comes after it.
+	type move struct {
+		at   chat.Timestamp
+		left bool
+		p    *chat.CallParticipant
+	}
+	var moves []move
+	var all []occupantPayload
+	for i := range c.Participants {
+		p := &c.Participants[i]
+		if p.JoinedAt == 0 {
+			continue
+		}
+		moves = append(moves, move{p.JoinedAt, false, p})
+		if left := leftAt(c, p); left != 0 {
+			moves = append(moves, move{left, true, p})
+		}
+		all = append(all, occupant(w.core, c, p, true))
+	}
+	sort.SliceStable(moves, func(i, j int) bool {
+		if moves[i].at != moves[j].at {
+			return moves[i].at < moves[j].at
+		}
+		return !moves[i].left && moves[j].left
+	})
+	for _, m := range moves {
+		trigger := prefix + "participant_joined"
+		if m.left {
+			trigger = prefix + "participant_left"
+		}
+		w.fire(cm, trigger, func() any {
+			p := participantPayload{Occupant: occupant(w.core, c, m.p, m.left), SessionID: c.SessionID}
+			if !m.left {
+				p.InitialConfig = joinConfig(c)
+			}
+			return p
+		})
+	}
+	if c.EndedAt != 0 {
+		if all == nil {
+			all = []occupantPayload{}
+		}
+		w.fire(cm, prefix+"ended", func() any {
+			return sessionEndedPayload{AllOccupants: all, DestroyedAt: int64(c.EndedAt), CreatedAt: int64(c.StartedAt), SessionID: c.SessionID}
+		})
+	}
+	for _, rec := range c.Recordings {
+		start := rec.StartTime
+		if start == 0 {
+			start = c.StartedAt
+		}
+		w.fire(cm, "recording_generated", func() any {
+			return recordingPayload{
+				RecordingDate: start.Time().UTC().Format(time.DateOnly),
+				Duration:      strconv.FormatFloat(rec.Duration*60, 'f', 6, 64),
+				StartTime:     strconv.FormatInt(int64(start), 10),
+				SessionID:     c.SessionID, RecordingURL: rec.RecordingURL,
+			}
+		})
+	}
+}
+
+// joinConfig is the initial_config of a participant joining c: a web
+// client of the JavaScript SDK, unmuted, with video only on a video call,
+// recording from the start when a recording of c starts with it.
+func joinConfig(c *chat.Call) *initialConfig {
+	audio := strconv.FormatBool(c.Type == chat.CallTypeAudio)
+	record := slices.ContainsFunc(c.Recordings, func(r chat.CallRecording) bool { return r.StartTime == 0 || r.StartTime == c.StartedAt })
+	return &initialConfig{AudioMuted: "false", VideoMuted: audio, AudioOnly: audio, Mode: "DEFAULT", SDK: "javascript",
+		Platform: "web", CallVersion: "v2", RecordOnCallStart: strconv.FormatBool(record)}
+}
+
+// occupant is p as call and meeting triggers show it: its name is the
+// user's, or the uid for a user the fake does not have; left_at only once
+// it left (withLeft).
+func occupant(r coreReader, c *chat.Call, p *chat.CallParticipant, withLeft bool) occupantPayload {
+	o := occupantPayload{JoinedAt: int64(p.JoinedAt), AudioCall: strconv.FormatBool(c.Type == chat.CallTypeAudio), Name: p.UID}
+	if name := r.namedUser(p.UID).Name; name != "" {
+		o.Name = name
+	}
+	if withLeft {
+		o.LeftAt = int64(leftAt(c, p))
+	}
+	return o
+}
