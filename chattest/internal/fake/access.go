@@ -56,7 +56,7 @@ func isApp(uid string) bool { return uid == "" || uid == appSystem }
 
 // canSee reports whether uid may see m: the app, the two users of a
 // one-on-one message, the current members of its group.
-func (st *state) canSee(uid string, m *msgRec) bool {
+func (st *state) canSee(uid string, m *MsgRec) bool {
 	if isApp(uid) {
 		return true
 	}
@@ -70,13 +70,13 @@ func (st *state) canSee(uid string, m *msgRec) bool {
 // canSeeGroup reports whether uid may know that g exists: the app and
 // every user for a public or password group; its members for a private
 // one.
-func (st *state) canSeeGroup(uid string, g *groupRec) bool {
+func (st *state) canSeeGroup(uid string, g *GroupRec) bool {
 	return isApp(uid) || g.g.Type != chat.GroupPrivate || st.member(g, uid) != nil
 }
 
 // canListMembers reports whether uid may list g's members and banned
 // users: the app, every user for a public group, its members otherwise.
-func (st *state) canListMembers(uid string, g *groupRec) bool {
+func (st *state) canListMembers(uid string, g *GroupRec) bool {
 	return isApp(uid) || g.g.Type == chat.GroupPublic || st.member(g, uid) != nil
 }
 
@@ -96,7 +96,7 @@ func (st *state) callFor(uid, id string) (*callRec, error) {
 
 // messageFor returns the message id when uid may see it; otherwise, and
 // when there is none, the operation's not-found answer for id.
-func (st *state) messageFor(uid, id string, notFound func(string) *apiError) (*msgRec, error) {
+func (st *state) messageFor(uid, id string, notFound func(string) *apiError) (*MsgRec, error) {
 	m := st.lookupMessage(id)
 	if m == nil || !st.canSee(uid, m) {
 		return nil, notFound(id)
@@ -108,19 +108,19 @@ func (st *state) messageFor(uid, id string, notFound func(string) *apiError) (*m
 // when there is none: the answer of get, edit, delete, threads, reactions
 // and thread subscriptions. Whether the acting user may reach it is the
 // access policy's to decide (policy.go), before the handler runs.
-func (st *state) visibleMessage(c *call, id string) (*msgRec, error) {
+func (st *state) visibleMessage(c *call, id string) (*MsgRec, error) {
 	return st.messageFor(appSystem, id, errMsgNotFound)
 }
 
 // visibleMessageID is visibleMessage answering ERR_MESSAGE_ID_NOT_FOUND:
 // the answer of pins, saves, interactions and flags.
-func (st *state) visibleMessageID(c *call, id string) (*msgRec, error) {
+func (st *state) visibleMessageID(c *call, id string) (*MsgRec, error) {
 	return st.messageFor(appSystem, id, errMessageIDNotFound)
 }
 
 // groupFor returns the group guid when uid may see it, or
 // ERR_GUID_NOT_FOUND.
-func (st *state) groupFor(uid, guid string) (*groupRec, error) {
+func (st *state) groupFor(uid, guid string) (*GroupRec, error) {
 	guid = strings.ToLower(guid)
 	g := st.groups[guid]
 	if g == nil || !st.canSeeGroup(uid, g) {
@@ -470,7 +470,7 @@ const (
 
 // awaitAuth closes c (1008) unless it authenticates within the server's
 // auth timeout. Stop the returned timer when c ends.
-func (st *state) awaitAuth(c *rtConn) *time.Timer {
+func (st *state) awaitAuth(c *RTConn) *time.Timer {
 	d := st.rtAuthTimeout
 	if d <= 0 {
 		d = defaultRTAuthTimeout
@@ -502,7 +502,7 @@ func (st *state) closeRevoked(uids ...string) {
 }
 
 // revoked says why c's credentials no longer hold, or "" when they do.
-func (st *state) revoked(c *rtConn) string {
+func (st *state) revoked(c *RTConn) string {
 	u := st.users[c.uid]
 	switch {
 	case u == nil:

@@ -25,7 +25,7 @@ func authTokenRoutes() []route {
 
 // mintToken creates an auth token for u: "{uid}_" and 40 characters, the
 // time in Unix seconds then random hex (credentials.go).
-func (st *state) mintToken(u *userRec, c *call) chat.AuthToken {
+func (st *state) mintToken(u *UserRec, c *call) chat.AuthToken {
 	tok := st.issue(func() string { return authTokenFor(u.u.UID, c.now) })
 	t := chat.AuthToken{UID: u.u.UID, AuthToken: chat.Secret(tok), CreatedAt: c.timestamp()}
 	u.tokens = append(u.tokens, t)
@@ -36,7 +36,7 @@ func (st *state) mintToken(u *userRec, c *call) chat.AuthToken {
 }
 
 // tokenUser returns the active user of the path's {uid}.
-func (st *state) tokenUser(c *call) (*userRec, error) {
+func (st *state) tokenUser(c *call) (*UserRec, error) {
 	uid := c.uid("uid")
 	u := st.activeUser(uid)
 	if u == nil {
@@ -47,7 +47,7 @@ func (st *state) tokenUser(c *call) (*userRec, error) {
 
 // token returns the path's user and the index of the path's {authToken}
 // among that user's tokens.
-func (st *state) token(c *call) (*userRec, int, error) {
+func (st *state) token(c *call) (*UserRec, int, error) {
 	u, err := st.tokenUser(c)
 	if err != nil {
 		return nil, 0, err

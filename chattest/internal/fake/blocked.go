@@ -48,7 +48,7 @@ func (st *state) blockUsers(c *call) (any, error) {
 		st.addBlock(uid, b, c.timestamp())
 		out[b] = chat.Result{Success: true, Message: "The user " + b + " has been blocked by " + uid + "."}
 	}
-	st.record(usersBlocked{by: uid, uids: succeeded(out)})
+	st.record(UsersBlocked{By: uid, UIDs: succeeded(out)})
 	return data(out), nil
 }
 
@@ -66,7 +66,7 @@ func (st *state) unblockUsers(c *call) (any, error) {
 		delete(st.blocks[uid], b)
 		out[b] = chat.Result{Success: true, Message: "The user " + b + " has been unblocked by " + uid + "."}
 	}
-	st.record(usersBlocked{by: uid, uids: succeeded(out), unblocked: true})
+	st.record(UsersBlocked{By: uid, UIDs: succeeded(out), Unblocked: true})
 	return data(out), nil
 }
 

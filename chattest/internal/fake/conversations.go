@@ -79,7 +79,7 @@ type derivedConv struct {
 	typ      chat.ConversationType
 	a, b     string // the users of a one-on-one conversation
 	guid     string // the group of a group conversation
-	msgs     []*msgRec
+	msgs     []*MsgRec
 	openedAt chat.Timestamp // started without a message, at (see opened)
 
 	filed bool           // in the lists of its users or group
@@ -132,7 +132,7 @@ func (st *state) convMarksOf(owner, id string) *convUser {
 }
 
 // visibleMsgs are the messages of cv that owner sees: those after a reset.
-func (st *state) visibleMsgs(owner string, cv *derivedConv) []*msgRec {
+func (st *state) visibleMsgs(owner string, cv *derivedConv) []*MsgRec {
 	cu := st.convMarks[convKey{owner, cv.id}]
 	if cu == nil || !cu.hidden {
 		return cv.msgs

@@ -132,7 +132,7 @@ func (st *state) convOf(id string) *derivedConv {
 
 // convAdd adds m, the newest message, to its conversation unless it is a
 // thread reply or deleted.
-func (st *state) convAdd(m *msgRec) {
+func (st *state) convAdd(m *MsgRec) {
 	if m.parent != nil || m.m.DeletedAt != 0 {
 		return
 	}
@@ -143,12 +143,12 @@ func (st *state) convAdd(m *msgRec) {
 }
 
 // convRemove removes m from its conversation: it was deleted.
-func (st *state) convRemove(m *msgRec) {
+func (st *state) convRemove(m *MsgRec) {
 	cv := st.convs[m.m.ConversationID]
 	if cv == nil {
 		return
 	}
-	if i, ok := slices.BinarySearchFunc(cv.msgs, m.id, func(x *msgRec, id int64) int { return cmp.Compare(x.id, id) }); ok && cv.msgs[i] == m {
+	if i, ok := slices.BinarySearchFunc(cv.msgs, m.id, func(x *MsgRec, id int64) int { return cmp.Compare(x.id, id) }); ok && cv.msgs[i] == m {
 		cv.msgs = slices.Delete(cv.msgs, i, i+1)
 		cv.tally = convTally{}
 		for j := range cv.msgs {
@@ -353,7 +353,7 @@ type convTally struct {
 }
 
 // add tallies the last of msgs, which it has tallied up to that one.
-func (t *convTally) add(msgs []*msgRec) {
+func (t *convTally) add(msgs []*MsgRec) {
 	i := len(msgs) - 1
 	m := msgs[i]
 	if len(t.counted) == 0 {
@@ -376,7 +376,7 @@ func (t *convTally) add(msgs []*msgRec) {
 // unread counts the messages of visible, the end of cv.msgs that owner
 // sees, that owner has not read: after readUpTo, sent by someone else, not
 // action messages, and sent at or after joinedAt.
-func (cv *derivedConv) unread(visible []*msgRec, owner string, readUpTo int64, joinedAt chat.Timestamp) int {
+func (cv *derivedConv) unread(visible []*MsgRec, owner string, readUpTo int64, joinedAt chat.Timestamp) int {
 	if len(visible) == 0 {
 		return 0
 	}

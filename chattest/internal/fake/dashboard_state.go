@@ -34,9 +34,9 @@ type dashEvents struct {
 	sig signal
 }
 
-func (d *dashEvents) recorded(*commit, event) {}
+func (d *dashEvents) Recorded(*Commit, Event) {}
 
-func (d *dashEvents) published(*commit) {
+func (d *dashEvents) Published(*Commit) {
 	d.mu.Lock()
 	d.sig.notify()
 	d.mu.Unlock()
@@ -104,7 +104,7 @@ func (h *Core) dashGroupsOf() dashList[dashGroup] {
 	for _, guid := range guids[:min(len(guids), dashRows)] {
 		g := st.groups[guid]
 		dg := dashGroup{GUID: g.g.GUID, Name: g.g.Name, Type: string(g.g.Type), Owner: g.g.Owner, CreatedAt: g.g.CreatedAt}
-		uids := st.memberUIDs(g)
+		uids := st.MemberUIDs(g)
 		dg.MembersCount = len(uids)
 		for _, uid := range uids[:min(len(uids), dashRows)] {
 			dg.Members = append(dg.Members, dashMember{UID: uid, Scope: string(g.members[uid].scope)})
@@ -130,7 +130,7 @@ func (h *Core) dashConversationsOf() dashList[dashConversation] {
 			dc.With = cv.guid
 			if g := st.groups[cv.guid]; g != nil {
 				dc.Name = g.g.Name
-				owners = st.memberUIDs(g)
+				owners = st.MemberUIDs(g)
 			}
 		} else {
 			dc.With = cv.a + " & " + cv.b
@@ -158,7 +158,7 @@ func (h *Core) dashMessagesOf(id string) dashList[dashMessage] {
 	st := h.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	var top []*msgRec
+	var top []*MsgRec
 	for _, m := range st.messages {
 		if m.parent == nil && (id == "" || m.m.ConversationID == id) {
 			top = append(top, m)
@@ -177,7 +177,7 @@ func (h *Core) dashMessagesOf(id string) dashList[dashMessage] {
 
 // dashMessageOf is m as the dashboard shows it, without its replies, its
 // text redacted as the request log is.
-func (h *Core) dashMessageOf(m *msgRec) dashMessage {
+func (h *Core) dashMessageOf(m *MsgRec) dashMessage {
 	dm := dashMessage{ID: m.m.ID, ConversationID: m.m.ConversationID, Sender: m.m.Sender, Receiver: m.m.Receiver,
 		Kind: string(m.m.Category) + "/" + string(m.m.Type), Text: h.log.shown(messageText(m.m)), SentAt: m.m.SentAt,
 		Edited: m.m.EditedAt != 0, Deleted: m.m.DeletedAt != 0}

@@ -238,7 +238,7 @@ func (x *importTx) user(uid string, d *chat.UserDetails) *apiError {
 // group makes sure the group guid exists, or is created from d (its owner
 // must exist or be created from ownerDetails); it returns the stored group
 // or nil when it is to be created.
-func (x *importTx) group(guid string, d *chat.GroupDetails, ownerDetails *chat.UserDetails) (*groupRec, *apiError) {
+func (x *importTx) group(guid string, d *chat.GroupDetails, ownerDetails *chat.UserDetails) (*GroupRec, *apiError) {
 	guid = strings.ToLower(guid)
 	if g := x.st.groups[guid]; g != nil {
 		return g, nil
@@ -267,7 +267,7 @@ func (x *importTx) commit() {
 
 // storeImportedUser stores u: created at its createdAt (default now),
 // deactivated when it has a deactivatedAt.
-func (st *state) storeImportedUser(u chat.ImportUser, now chat.Timestamp) *userRec {
+func (st *state) storeImportedUser(u chat.ImportUser, now chat.Timestamp) *UserRec {
 	uid, role := strings.ToLower(u.UID), strings.ToLower(u.Role)
 	if role == "" {
 		role = chat.DefaultRole
@@ -276,7 +276,7 @@ func (st *state) storeImportedUser(u chat.ImportUser, now chat.Timestamp) *userR
 	if created == 0 {
 		created = now
 	}
-	rec := &userRec{u: chat.User{
+	rec := &UserRec{u: chat.User{
 		UID: uid, Name: u.Name, Avatar: u.Avatar, Link: u.Link, Metadata: u.Metadata, Status: chat.UserOffline,
 		Role: role, Tags: u.Tags, CreatedAt: created, UpdatedAt: created, LastActiveAt: u.LastActiveAt,
 	}, deactivated: u.DeactivatedAt != 0}
@@ -287,13 +287,13 @@ func (st *state) storeImportedUser(u chat.ImportUser, now chat.Timestamp) *userR
 // storeImportedGroup stores g, created at its createdAt (default now). A
 // user owner joins as an admin at that time, as with create-group; a
 // group without owner belongs to app_system.
-func (st *state) storeImportedGroup(g chat.GroupDetails, now chat.Timestamp) *groupRec {
+func (st *state) storeImportedGroup(g chat.GroupDetails, now chat.Timestamp) *GroupRec {
 	guid, owner := strings.ToLower(g.GUID), strings.ToLower(g.Owner)
 	created := g.CreatedAt
 	if created == 0 {
 		created = now
 	}
-	rec := &groupRec{g: chat.Group{
+	rec := &GroupRec{g: chat.Group{
 		GUID: guid, Name: g.Name, Icon: g.Icon, Type: g.Type, ConversationID: "group_" + guid,
 		Owner: owner, Tags: g.Tags, Metadata: g.Metadata, CreatedAt: created, UpdatedAt: created,
 	}, members: map[string]*memberRec{}, banned: map[string]*banRec{}}
@@ -704,7 +704,7 @@ func (st *state) importMessage(c *call, key string, m *chat.ImportMessage, raw j
 		Type:           m.Type,
 		Data: chat.MessageData{
 			Text: m.Data.Text, CustomData: m.Data.CustomData, Metadata: m.Data.Metadata, Attachments: attachments,
-			Entities: &chat.Entities{Sender: entity(chat.EntityUser, st.userEntity(sender)), Receiver: st.receiverEntity(sender, m.ReceiverType, receiver)},
+			Entities: &chat.Entities{Sender: entity(chat.EntityUser, st.UserEntity(sender)), Receiver: st.receiverEntity(sender, m.ReceiverType, receiver)},
 		},
 		SentAt:      m.SentAt,
 		UpdatedAt:   m.SentAt,

@@ -35,6 +35,6 @@ func (h *Core) Fire(trigger string, data any) error {
 	st := h.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.record(triggerFired{trigger: trigger, data: raw})
+	st.record(TriggerFired{Trigger: trigger, Data: raw})
 	return nil
 }

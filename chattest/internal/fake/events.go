@@ -15,57 +15,57 @@ import (
 // event carries the entities it is about and who acted, never what a
 // consumer prints.
 
-// event is one thing that happened in the app.
-type event interface {
-	// eventName names the event, e.g. "message sent".
-	eventName() string
+// Event is one thing that happened in the app.
+type Event interface {
+	// EventName names the event, e.g. "message sent".
+	EventName() string
 }
 
-// messageSent: m was sent, from the client of the device (the resource
+// MessageSent: m was sent, from the client of the device (the resource
 // header of the request; empty for a message seeded or sent by the app).
-type messageSent struct {
-	m      *msgRec
-	device string
+type MessageSent struct {
+	M      *MsgRec
+	Device string
 }
 
-// messageActed: action (chat.ActionEdited or chat.ActionDeleted) was done
+// MessageActed: action (chat.ActionEdited or chat.ActionDeleted) was done
 // to a message, and m is the action message the service stores for it.
-type messageActed struct {
-	action string
-	m      *msgRec
-	device string
+type MessageActed struct {
+	Action string
+	M      *MsgRec
+	Device string
 }
 
-// groupActionSent: the service sent m, the action message of a change of
+// GroupActionSent: the service sent m, the action message of a change of
 // a group's members (category "action", type "groupMember", by
 // app_system).
-type groupActionSent struct{ m *msgRec }
+type GroupActionSent struct{ M *MsgRec }
 
-// reactionAdded: r was added to the message m.
-type reactionAdded struct {
-	m *msgRec
-	r *reactionRec
+// ReactionAdded: r was added to the message m.
+type ReactionAdded struct {
+	M *MsgRec
+	R *ReactionRec
 }
 
-// reactionRemoved: r is being removed from the message m (recorded before
+// ReactionRemoved: r is being removed from the message m (recorded before
 // it is).
-type reactionRemoved struct {
-	m *msgRec
-	r *reactionRec
+type ReactionRemoved struct {
+	M *MsgRec
+	R *ReactionRec
 }
 
-// usersBlocked: by blocked (or, with unblocked, unblocked) the users uids.
-type usersBlocked struct {
-	by        string
-	uids      []string
-	unblocked bool
+// UsersBlocked: by blocked (or, with unblocked, unblocked) the users uids.
+type UsersBlocked struct {
+	By        string
+	UIDs      []string
+	Unblocked bool
 }
 
-// groupChanged: the group g was created, updated or is being deleted
+// GroupChanged: the group g was created, updated or is being deleted
 // (recorded before it is).
-type groupChanged struct {
-	change string // groupCreated, groupUpdated or groupDeleted
-	g      *groupRec
+type GroupChanged struct {
+	Change string // groupCreated, groupUpdated or groupDeleted
+	G      *GroupRec
 }
 
 // The changes of a groupChanged.
@@ -75,115 +75,115 @@ const (
 	groupDeleted = "deleted"
 )
 
-// memberChanged: by did action (added, kicked, banned, unbanned, joined,
+// MemberChanged: by did action (added, kicked, banned, unbanned, joined,
 // left) to uid in g.
-type memberChanged struct {
-	action string
-	g      *groupRec
-	uid    string
-	by     string
+type MemberChanged struct {
+	Action string
+	G      *GroupRec
+	UID    string
+	By     string
 }
 
-// memberScopeChanged: by changed uid's scope in g from old to scope
+// MemberScopeChanged: by changed uid's scope in g from old to scope
 // (recorded before uid's membership changes).
-type memberScopeChanged struct {
-	g          *groupRec
-	uid, by    string
-	old, scope chat.MemberScope
+type MemberScopeChanged struct {
+	G          *GroupRec
+	UID, By    string
+	Old, Scope chat.MemberScope
 }
 
-// ownerTransferred: the owner of g becomes owner (recorded before g
+// OwnerTransferred: the owner of g becomes owner (recorded before g
 // changes).
-type ownerTransferred struct {
-	g     *groupRec
-	owner string
+type OwnerTransferred struct {
+	G     *GroupRec
+	Owner string
 }
 
-// receiptMarked: by marked the conversation (a group one when group is
+// ReceiptMarked: by marked the conversation (a group one when group is
 // set) read or delivered up to m, at at, from the client of device; or
 // (action receiptDeliveredToAll, receiptReadByAll) by's mark made m
 // received, or read, by every recipient.
-type receiptMarked struct {
-	action string
-	m      *msgRec
-	by     string
-	group  bool
-	at     chat.Timestamp
-	device string
+type ReceiptMarked struct {
+	Action string
+	M      *MsgRec
+	By     string
+	Group  bool
+	At     chat.Timestamp
+	Device string
 }
 
-// messageModerated: the moderation engine approved (or disapproved) m.
-type messageModerated struct {
-	m       *msgRec
-	verdict string // modApproved or modDisapproved
+// MessageModerated: the moderation engine approved (or disapproved) m.
+type MessageModerated struct {
+	M       *MsgRec
+	Verdict string // modApproved or modDisapproved
 }
 
-// messageReviewApproved: a moderator approved the blocked message of rec;
+// MessageReviewApproved: a moderator approved the blocked message of rec;
 // reviewed says whether the review is complete.
-type messageReviewApproved struct {
-	rec      *blockedRec
-	reviewed bool
+type MessageReviewApproved struct {
+	Rec      *BlockedRec
+	Reviewed bool
 }
 
-// callAdded: the call c was made (seeded, with what happened in it).
-type callAdded struct{ c *chat.Call }
+// CallAdded: the call c was made (seeded, with what happened in it).
+type CallAdded struct{ C *chat.Call }
 
-// transcriptAdded: the transcript t of the call c was generated.
-type transcriptAdded struct {
-	c *chat.Call
-	t chat.CallTranscription
+// TranscriptAdded: the transcript t of the call c was generated.
+type TranscriptAdded struct {
+	C *chat.Call
+	T chat.CallTranscription
 }
 
-// triggerFired: the test fired trigger with data ([Server.Fire]).
-type triggerFired struct {
-	trigger string
-	data    json.RawMessage
+// TriggerFired: the test fired trigger with data ([Server.Fire]).
+type TriggerFired struct {
+	Trigger string
+	Data    json.RawMessage
 }
 
-// userTyping: uid, from the client of device, started or ended (action)
+// UserTyping: uid, from the client of device, started or ended (action)
 // typing to the users to in the conversation with receiver.
-type userTyping struct {
-	uid, device  string
-	receiver     string
-	receiverType chat.ReceiverType
-	action       string
-	metadata     json.RawMessage
-	to           []string
+type UserTyping struct {
+	UID, Device  string
+	Receiver     string
+	ReceiverType chat.ReceiverType
+	Action       string
+	Metadata     json.RawMessage
+	To           []string
 }
 
-// userPresence: u came online or went offline at at.
-type userPresence struct {
-	u      *userRec
-	online bool
-	at     chat.Timestamp
+// UserPresence: u came online or went offline at at.
+type UserPresence struct {
+	U      *UserRec
+	Online bool
+	At     chat.Timestamp
 }
 
-func (messageSent) eventName() string           { return "message sent" }
-func (e messageActed) eventName() string        { return "message " + e.action }
-func (groupActionSent) eventName() string       { return "group action sent" }
-func (reactionAdded) eventName() string         { return "reaction added" }
-func (reactionRemoved) eventName() string       { return "reaction removed" }
-func (memberScopeChanged) eventName() string    { return "member scope changed" }
-func (ownerTransferred) eventName() string      { return "owner transferred" }
-func (messageModerated) eventName() string      { return "message moderated" }
-func (messageReviewApproved) eventName() string { return "message review approved" }
-func (callAdded) eventName() string             { return "call added" }
-func (transcriptAdded) eventName() string       { return "transcript added" }
-func (triggerFired) eventName() string          { return "trigger fired" }
-func (userTyping) eventName() string            { return "user typing" }
-func (e groupChanged) eventName() string        { return "group " + e.change }
-func (e memberChanged) eventName() string       { return "member " + e.action }
-func (e receiptMarked) eventName() string       { return "receipt " + e.action }
+func (MessageSent) EventName() string           { return "message sent" }
+func (e MessageActed) EventName() string        { return "message " + e.Action }
+func (GroupActionSent) EventName() string       { return "group action sent" }
+func (ReactionAdded) EventName() string         { return "reaction added" }
+func (ReactionRemoved) EventName() string       { return "reaction removed" }
+func (MemberScopeChanged) EventName() string    { return "member scope changed" }
+func (OwnerTransferred) EventName() string      { return "owner transferred" }
+func (MessageModerated) EventName() string      { return "message moderated" }
+func (MessageReviewApproved) EventName() string { return "message review approved" }
+func (CallAdded) EventName() string             { return "call added" }
+func (TranscriptAdded) EventName() string       { return "transcript added" }
+func (TriggerFired) EventName() string          { return "trigger fired" }
+func (UserTyping) EventName() string            { return "user typing" }
+func (e GroupChanged) EventName() string        { return "group " + e.Change }
+func (e MemberChanged) EventName() string       { return "member " + e.Action }
+func (e ReceiptMarked) EventName() string       { return "receipt " + e.Action }
 
-func (e usersBlocked) eventName() string {
-	if e.unblocked {
+func (e UsersBlocked) EventName() string {
+	if e.Unblocked {
 		return "users unblocked"
 	}
 	return "users blocked"
 }
 
-func (e userPresence) eventName() string {
-	if e.online {
+func (e UserPresence) EventName() string {
+	if e.Online {
 		return "user online"
 	}
 	return "user offline"

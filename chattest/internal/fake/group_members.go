@@ -53,7 +53,7 @@ type memberLists struct {
 // actorRank is the acting user's rank in g: rankApp without onBehalfOf,
 // else their scope's. An acting user who is not a member gets
 // ERR_GROUP_NOT_JOINED.
-func (st *state) actorRank(c *call, g *groupRec) (rank, error) {
+func (st *state) actorRank(c *call, g *GroupRec) (rank, error) {
 	if c.onBehalfOf == "" {
 		return rankApp, nil
 	}
@@ -66,13 +66,13 @@ func (st *state) actorRank(c *call, g *groupRec) (rank, error) {
 
 // requireScope checks that the acting user has at least the scope need in
 // g: ERR_GROUP_NO_ADMIN_SCOPE or ERR_GROUP_NO_MODERATOR_SCOPE otherwise.
-func (st *state) requireScope(c *call, g *groupRec, need chat.MemberScope) error {
+func (st *state) requireScope(c *call, g *GroupRec, need chat.MemberScope) error {
 	_, err := st.requireRank(c, g, need)
 	return err
 }
 
 // requireRank is requireScope returning the acting user's rank.
-func (st *state) requireRank(c *call, g *groupRec, need chat.MemberScope) (rank, error) {
+func (st *state) requireRank(c *call, g *GroupRec, need chat.MemberScope) (rank, error) {
 	r, err := st.actorRank(c, g)
 	if err != nil {
 		return r, err
@@ -88,7 +88,7 @@ func (st *state) requireRank(c *call, g *groupRec, need chat.MemberScope) (rank,
 
 // canActOn checks that an actor of rank r may kick, ban or re-scope uid in
 // g: not themselves, not the owner, and no member of a higher scope.
-func (st *state) canActOn(c *call, g *groupRec, r rank, uid string) *apiError {
+func (st *state) canActOn(c *call, g *GroupRec, r rank, uid string) *apiError {
 	if uid == c.onBehalfOf {
 		return errNoSelfAction(uid)
 	}
@@ -169,7 +169,7 @@ func memberFailure(e *apiError) chat.MemberResult {
 // applyMembers adds and bans the users of l in g, acting with rank r, and
 // reports each user's outcome. A uid in several lists is added once, with
 // the highest scope; bans come after the additions.
-func (st *state) applyMembers(c *call, g *groupRec, l memberLists, r rank) chat.AddMembersResponse {
+func (st *state) applyMembers(c *call, g *GroupRec, l memberLists, r rank) chat.AddMembersResponse {
 	var resp chat.AddMembersResponse
 	fields := [4]*map[string]chat.MemberResult{&resp.Admins, &resp.Moderators, &resp.Participants, &resp.UsersToBan}
 	done := map[string]bool{}
@@ -205,7 +205,7 @@ func (st *state) applyMembers(c *call, g *groupRec, l memberLists, r rank) chat.
 
 // addMember adds uid to g with scope, and returns the action message the
 // service emitted as the entry's data.
-func (st *state) addMember(c *call, g *groupRec, uid string, scope chat.MemberScope, r rank) chat.MemberResult {
+func (st *state) addMember(c *call, g *GroupRec, uid string, scope chat.MemberScope, r rank) chat.MemberResult {
 	switch {
 	case st.activeUser(uid) == nil:
 		return memberFailure(errUIDNotFound(uid))
@@ -236,7 +236,7 @@ func errGroupFull(guid string) *apiError {
 }
 
 // ban bans uid from g, acting with rank r: a member is removed.
-func (st *state) ban(c *call, g *groupRec, r rank, uid string) *apiError {
+func (st *state) ban(c *call, g *GroupRec, r rank, uid string) *apiError {
 	if st.activeUser(uid) == nil {
 		return errUIDNotFound(uid)
 	}
@@ -257,9 +257,9 @@ func (st *state) ban(c *call, g *groupRec, r rank, uid string) *apiError {
 // memberAction records action ("added", "kicked", "banned", "unbanned",
 // "joined" or "left") on uid in g by the caller of c: the group action
 // message, which it returns, and the event (events.go).
-func (st *state) memberAction(c *call, g *groupRec, action, uid string) *msgRec {
+func (st *state) memberAction(c *call, g *GroupRec, action, uid string) *MsgRec {
 	m := st.addGroupAction(c.now, action, actor(c), uid, g.g.GUID)
-	st.record(memberChanged{action: action, g: g, uid: uid, by: actor(c)})
+	st.record(MemberChanged{Action: action, G: g, UID: uid, By: actor(c)})
 	return m
 }
 
@@ -328,7 +328,7 @@ func (st *state) listMembers(c *call) (any, error) {
 	}
 	members, meta := walkPage(st.activeMembers(g), keep, total, pq)
 	page := make([]chat.GroupMember, len(members))
-	var last *userRec
+	var last *UserRec
 	for i, m := range members {
 		last = st.users[m.uid]
 		u := last.view(false)
@@ -382,7 +382,7 @@ func (st *state) changeScope(c *call) (any, error) {
 	if m.scope == b.Scope {
 		return nil, errSameScope(uid, b.Scope)
 	}
-	st.record(memberScopeChanged{g: g, uid: uid, by: actor(c), old: m.scope, scope: b.Scope})
+	st.record(MemberScopeChanged{G: g, UID: uid, By: actor(c), Old: m.scope, Scope: b.Scope})
 	m.scope = b.Scope
 	st.addGroupAction(c.now, "scopeChanged", actor(c), uid, g.g.GUID)
 	return data(chat.ScopeChange{GUID: g.g.GUID, UID: uid, Scope: m.scope, JoinedAt: m.joinedAt}), nil

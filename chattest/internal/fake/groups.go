@@ -22,19 +22,19 @@ const (
 
 // groupsState holds groups, their members and bans.
 type groupsState struct {
-	groups      map[string]*groupRec // by (lower-case) guid; deleted groups are removed
+	groups      map[string]*GroupRec // by (lower-case) guid; deleted groups are removed
 	groupSeq    int64                // orders members and bans by when they were added
 	groupsIndex                      // the groups in list orders, the groups of each user: groups_index.go
 }
 
 func (g *groupsState) init() {
-	g.groups = map[string]*groupRec{}
+	g.groups = map[string]*GroupRec{}
 	g.groupsIndex.init()
 }
 
-// groupRec is a stored group. g holds the group's own fields; the counts
+// GroupRec is a stored group. g holds the group's own fields; the counts
 // and the fields relative to the acting user are computed by view.
-type groupRec struct {
+type GroupRec struct {
 	g        chat.Group
 	updated  bool // changed since it was created: only then do answers show updatedAt
 	password string
@@ -115,7 +115,7 @@ func (st *state) groupInfo(guid, viewer string) (chat.Group, bool) {
 // touch records a change of g's members at now, as the service does: its
 // updatedAt moves (and answers show it from then on), which reorders the
 // lists by update.
-func (st *state) touch(g *groupRec, now chat.Timestamp) {
+func (st *state) touch(g *GroupRec, now chat.Timestamp) {
 	st.unindexGroup(g)
 	g.g.UpdatedAt, g.updated = now, true
 	st.indexGroup(g)
@@ -123,14 +123,14 @@ func (st *state) touch(g *groupRec, now chat.Timestamp) {
 
 // group returns the group named by the path's guid, or ERR_GUID_NOT_FOUND
 // when there is none or the acting user may not see it (access.go).
-func (st *state) group(c *call) (*groupRec, error) {
+func (st *state) group(c *call) (*GroupRec, error) {
 	return st.groupFor(appSystem, c.r.PathValue("guid")) // the access policy decided who reaches it: policy.go
 }
 
 // member returns the membership of uid in g, unless uid is not a member or
 // is no longer an active user (members who were deleted or deactivated are
 // neither listed nor counted).
-func (st *state) member(g *groupRec, uid string) *memberRec {
+func (st *state) member(g *GroupRec, uid string) *memberRec {
 	m := g.members[uid]
 	if m == nil || st.activeUser(uid) == nil {
 		return nil
@@ -138,8 +138,8 @@ func (st *state) member(g *groupRec, uid string) *memberRec {
 	return m
 }
 
-// memberUIDs returns the active members of g in the order they joined.
-func (st *state) memberUIDs(g *groupRec) []string {
+// MemberUIDs returns the active members of g in the order they joined.
+func (st *state) MemberUIDs(g *GroupRec) []string {
 	var uids []string
 	for m := range st.activeMembers(g) {
 		uids = append(uids, m.uid)
@@ -150,7 +150,7 @@ func (st *state) memberUIDs(g *groupRec) []string {
 // view is the group as answers show it to the user viewer ("" for the
 // app): its members count, and viewer's scope, hasJoined and joinedAt when
 // viewer is a member.
-func (st *state) view(g *groupRec, viewer string) chat.Group {
+func (st *state) view(g *GroupRec, viewer string) chat.Group {
 	v := g.g
 	v.MembersCount = st.membersCount(g)
 	if !g.updated {
@@ -245,7 +245,7 @@ func (st *state) createGroup(c *call) (any, error) {
 		return nil, errUIDNotFound(owner)
 	}
 	now := c.timestamp()
-	g := &groupRec{
+	g := &GroupRec{
 		g: chat.Group{
 			GUID: guid, Name: b.Name, Description: b.Description, Icon: b.Icon, Type: b.Type,
 			ConversationID: "group_" + guid, Owner: owner, Tags: b.Tags, Metadata: b.Metadata,
@@ -263,7 +263,7 @@ func (st *state) createGroup(c *call) (any, error) {
 		st.join(g, owner, chat.MemberAdmin, now)
 	}
 	st.putGroup(g)
-	st.record(groupChanged{change: groupCreated, g: g})
+	st.record(GroupChanged{Change: groupCreated, G: g})
 	st.applyMembers(c, g, lists, rankApp)
 	viewer := c.onBehalfOf
 	if viewer == "" {
@@ -357,7 +357,7 @@ func (st *state) listGroups(c *call) (any, error) {
 	viewer := c.onBehalfOf
 	order := groupOrder{sortBy: sortBy, desc: desc, affix: affix}
 	seq := st.groupsIn(order, cursor, hasCursor && sortBy == "")
-	var candidates []*groupRec // when the filters name few groups
+	var candidates []*GroupRec // when the filters name few groups
 	switch {
 	case hasJoined:
 		for _, g := range st.memberOf[viewer] {
@@ -371,7 +371,7 @@ func (st *state) listGroups(c *call) (any, error) {
 		}
 	}
 	if hasJoined || len(guids) > 0 {
-		slices.SortFunc(candidates, func(a, b *groupRec) int {
+		slices.SortFunc(candidates, func(a, b *GroupRec) int {
 			if order.less(a, b) {
 				return -1
 			}
@@ -387,7 +387,7 @@ func (st *state) listGroups(c *call) (any, error) {
 			total -= st.privateGroups - st.joinedPrivate(viewer)
 		}
 	}
-	keep := func(g *groupRec) bool {
+	keep := func(g *GroupRec) bool {
 		joined := viewer != "" && st.member(g, viewer) != nil
 		gg := g.g
 		switch {
@@ -539,10 +539,10 @@ func (st *state) updateGroup(c *call) (any, error) {
 		g.password = b.Password
 	}
 	if newOwner != nil {
-		st.record(ownerTransferred{g: g, owner: owner})
+		st.record(OwnerTransferred{G: g, Owner: owner})
 		g.g.Owner = owner
 		if newOwner.scope != chat.MemberAdmin {
-			st.record(memberScopeChanged{g: g, uid: owner, by: actor(c), old: newOwner.scope, scope: chat.MemberAdmin})
+			st.record(MemberScopeChanged{G: g, UID: owner, By: actor(c), Old: newOwner.scope, Scope: chat.MemberAdmin})
 			newOwner.scope = chat.MemberAdmin
 			st.addGroupAction(c.now, "scopeChanged", actor(c), owner, g.g.GUID)
 		}
@@ -552,7 +552,7 @@ func (st *state) updateGroup(c *call) (any, error) {
 	if isPrivate := g.g.Type == chat.GroupPrivate; isPrivate != wasPrivate {
 		st.membersPrivate(g, isPrivate)
 	}
-	st.record(groupChanged{change: groupUpdated, g: g})
+	st.record(GroupChanged{Change: groupUpdated, G: g})
 	return data(st.view(g, c.onBehalfOf)), nil
 }
 
@@ -568,7 +568,7 @@ func (st *state) deleteGroup(c *call) (any, error) {
 	if err := st.requireScope(c, g, chat.MemberAdmin); err != nil {
 		return nil, err
 	}
-	st.record(groupChanged{change: groupDeleted, g: g})
+	st.record(GroupChanged{Change: groupDeleted, G: g})
 	st.removeGroup(g) // lifecycle.go
 	return data(chat.Result{Success: true, Message: fmt.Sprintf("Group %s has been deleted successfully.", g.g.GUID)}), nil
 }

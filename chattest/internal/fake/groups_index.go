@@ -16,37 +16,37 @@ import (
 // of a stored group between unindexGroup and indexGroup, and every change
 // to a group's members through join and leave, which keep it.
 type groupsIndex struct {
-	groupsByUpdated *btree.BTreeG[*groupRec] // by updatedAt, then guid
-	groupsByName    *btree.BTreeG[*groupRec] // by name, then guid
-	groupsByCreated *btree.BTreeG[*groupRec] // by createdAt, then guid
-	groupsByGUID    *btree.BTreeG[*groupRec]
+	groupsByUpdated *btree.BTreeG[*GroupRec] // by updatedAt, then guid
+	groupsByName    *btree.BTreeG[*GroupRec] // by name, then guid
+	groupsByCreated *btree.BTreeG[*GroupRec] // by createdAt, then guid
+	groupsByGUID    *btree.BTreeG[*GroupRec]
 	privateGroups   int                             // how many stored groups are private
-	memberOf        map[string]map[string]*groupRec // by uid, then guid: the stored groups uid is a member of, active or not
+	memberOf        map[string]map[string]*GroupRec // by uid, then guid: the stored groups uid is a member of, active or not
 	privateOf       map[string]int                  // by uid: how many of those are private
 }
 
 func (x *groupsIndex) init() {
-	x.groupsByUpdated = newTree(func(a, b *groupRec) bool { return byKeyThenGUID(a, b, a.g.UpdatedAt, b.g.UpdatedAt) })
-	x.groupsByName = newTree(func(a, b *groupRec) bool { return byKeyThenGUID(a, b, a.g.Name, b.g.Name) })
-	x.groupsByCreated = newTree(func(a, b *groupRec) bool { return byKeyThenGUID(a, b, a.g.CreatedAt, b.g.CreatedAt) })
-	x.groupsByGUID = newTree(func(a, b *groupRec) bool { return a.g.GUID < b.g.GUID })
-	x.memberOf = map[string]map[string]*groupRec{}
+	x.groupsByUpdated = newTree(func(a, b *GroupRec) bool { return byKeyThenGUID(a, b, a.g.UpdatedAt, b.g.UpdatedAt) })
+	x.groupsByName = newTree(func(a, b *GroupRec) bool { return byKeyThenGUID(a, b, a.g.Name, b.g.Name) })
+	x.groupsByCreated = newTree(func(a, b *GroupRec) bool { return byKeyThenGUID(a, b, a.g.CreatedAt, b.g.CreatedAt) })
+	x.groupsByGUID = newTree(func(a, b *GroupRec) bool { return a.g.GUID < b.g.GUID })
+	x.memberOf = map[string]map[string]*GroupRec{}
 	x.privateOf = map[string]int{}
 }
 
 // byKeyThenGUID orders two groups by their keys ka and kb, then by guid.
-func byKeyThenGUID[K chat.Timestamp | string](a, b *groupRec, ka, kb K) bool {
+func byKeyThenGUID[K chat.Timestamp | string](a, b *GroupRec, ka, kb K) bool {
 	if ka != kb {
 		return ka < kb
 	}
 	return a.g.GUID < b.g.GUID
 }
 
-func (st *state) groupTrees() [4]*btree.BTreeG[*groupRec] {
-	return [4]*btree.BTreeG[*groupRec]{st.groupsByUpdated, st.groupsByName, st.groupsByCreated, st.groupsByGUID}
+func (st *state) groupTrees() [4]*btree.BTreeG[*GroupRec] {
+	return [4]*btree.BTreeG[*GroupRec]{st.groupsByUpdated, st.groupsByName, st.groupsByCreated, st.groupsByGUID}
 }
 
-func (st *state) indexGroup(g *groupRec) {
+func (st *state) indexGroup(g *GroupRec) {
 	for _, t := range st.groupTrees() {
 		t.ReplaceOrInsert(g)
 	}
@@ -55,7 +55,7 @@ func (st *state) indexGroup(g *groupRec) {
 	}
 }
 
-func (st *state) unindexGroup(g *groupRec) {
+func (st *state) unindexGroup(g *GroupRec) {
 	for _, t := range st.groupTrees() {
 		t.Delete(g)
 	}
@@ -66,7 +66,7 @@ func (st *state) unindexGroup(g *groupRec) {
 
 // putGroup stores g under its guid, replacing the group stored there, if
 // any, with its members and bans.
-func (st *state) putGroup(g *groupRec) {
+func (st *state) putGroup(g *GroupRec) {
 	if old := st.groups[g.g.GUID]; old != nil {
 		st.dropGroup(old)
 	}
@@ -79,7 +79,7 @@ func (st *state) putGroup(g *groupRec) {
 }
 
 // dropGroup removes g, with its members and bans.
-func (st *state) dropGroup(g *groupRec) {
+func (st *state) dropGroup(g *GroupRec) {
 	st.countPrivate(g, -1)
 	st.unindexGroup(g)
 	delete(st.groups, g.g.GUID)
@@ -90,7 +90,7 @@ func (st *state) dropGroup(g *groupRec) {
 
 // countPrivate adds delta to the private groups of each member of g, if
 // g is private.
-func (st *state) countPrivate(g *groupRec, delta int) {
+func (st *state) countPrivate(g *GroupRec, delta int) {
 	if g.g.Type == chat.GroupPrivate {
 		st.membersPrivate(g, delta > 0)
 	}
@@ -98,7 +98,7 @@ func (st *state) countPrivate(g *groupRec, delta int) {
 
 // membersPrivate counts the stored group g as private (or no longer) for
 // each of its members.
-func (st *state) membersPrivate(g *groupRec, private bool) {
+func (st *state) membersPrivate(g *GroupRec, private bool) {
 	delta := -1
 	if private {
 		delta = 1
@@ -116,18 +116,18 @@ func (st *state) addPrivateOf(uid string, delta int) {
 	}
 }
 
-func (st *state) stored(g *groupRec) bool { return st.groups[g.g.GUID] == g }
+func (st *state) stored(g *GroupRec) bool { return st.groups[g.g.GUID] == g }
 
-func (st *state) addMemberOf(uid string, g *groupRec) {
+func (st *state) addMemberOf(uid string, g *GroupRec) {
 	gs := st.memberOf[uid]
 	if gs == nil {
-		gs = map[string]*groupRec{}
+		gs = map[string]*GroupRec{}
 		st.memberOf[uid] = gs
 	}
 	gs[g.g.GUID] = g
 }
 
-func (st *state) removeMemberOf(uid string, g *groupRec) {
+func (st *state) removeMemberOf(uid string, g *GroupRec) {
 	if gs := st.memberOf[uid]; gs[g.g.GUID] == g {
 		delete(gs, g.g.GUID)
 		if len(gs) == 0 {
@@ -137,7 +137,7 @@ func (st *state) removeMemberOf(uid string, g *groupRec) {
 }
 
 // join makes uid a member of g with scope, as the latest to join.
-func (st *state) join(g *groupRec, uid string, scope chat.MemberScope, now chat.Timestamp) *memberRec {
+func (st *state) join(g *GroupRec, uid string, scope chat.MemberScope, now chat.Timestamp) *memberRec {
 	st.groupSeq++
 	m := &memberRec{uid: uid, scope: scope, joinedAt: now, seq: st.groupSeq}
 	if old := g.members[uid]; old != nil {
@@ -159,7 +159,7 @@ func (st *state) join(g *groupRec, uid string, scope chat.MemberScope, now chat.
 }
 
 // leave removes uid from the members of g.
-func (st *state) leave(g *groupRec, uid string) {
+func (st *state) leave(g *GroupRec, uid string) {
 	m := g.members[uid]
 	if m == nil {
 		return
@@ -178,7 +178,7 @@ func (st *state) leave(g *groupRec, uid string) {
 }
 
 // removeFromOrder removes m from the join order of g.
-func (g *groupRec) removeFromOrder(m *memberRec) {
+func (g *GroupRec) removeFromOrder(m *memberRec) {
 	if i, ok := slices.BinarySearchFunc(g.order, m.seq, func(x *memberRec, seq int64) int { return cmp.Compare(x.seq, seq) }); ok {
 		g.order = slices.Delete(g.order, i, i+1)
 	}
@@ -186,12 +186,12 @@ func (g *groupRec) removeFromOrder(m *memberRec) {
 
 // countValid reports whether the count of active members of g is up to
 // date: no user changed since it was counted.
-func (st *state) countValid(g *groupRec) bool {
+func (st *state) countValid(g *GroupRec) bool {
 	return g.counted && g.countEpoch == st.userEpoch
 }
 
 // membersCount is how many members of g are active users.
-func (st *state) membersCount(g *groupRec) int {
+func (st *state) membersCount(g *GroupRec) int {
 	if !st.countValid(g) {
 		n := 0
 		for _, m := range g.order {
@@ -206,7 +206,7 @@ func (st *state) membersCount(g *groupRec) int {
 
 // activeMembers yields the members of g who are active users, in the order
 // they joined.
-func (st *state) activeMembers(g *groupRec) iter.Seq[*memberRec] {
+func (st *state) activeMembers(g *GroupRec) iter.Seq[*memberRec] {
 	return func(yield func(*memberRec) bool) {
 		for _, m := range g.order {
 			if st.activeUser(m.uid) != nil && !yield(m) {
@@ -230,7 +230,7 @@ type groupOrder struct {
 }
 
 // less compares two groups in the order o.
-func (o groupOrder) less(a, b *groupRec) bool {
+func (o groupOrder) less(a, b *GroupRec) bool {
 	x, y := a.g, b.g
 	if o.sortBy == "" {
 		if x.UpdatedAt != y.UpdatedAt {
@@ -254,33 +254,33 @@ func (o groupOrder) less(a, b *groupRec) bool {
 // groups yields every stored group in the order o. Without sortBy and
 // with a cursor (hasCursor), it starts after the cursor: with groups
 // updated after it (affix append) or before it (otherwise).
-func (st *state) groupsIn(o groupOrder, cursor int64, hasCursor bool) iter.Seq[*groupRec] {
-	byUpdated := func(at int64) *groupRec { return &groupRec{g: chat.Group{UpdatedAt: chat.Timestamp(at)}} }
+func (st *state) groupsIn(o groupOrder, cursor int64, hasCursor bool) iter.Seq[*GroupRec] {
+	byUpdated := func(at int64) *GroupRec { return &GroupRec{g: chat.Group{UpdatedAt: chat.Timestamp(at)}} }
 	switch {
 	case o.sortBy == "" && o.affix == chat.DirectionAfter && hasCursor:
 		return ascendFrom(st.groupsByUpdated, byUpdated(cursor+1))
 	case o.sortBy == "" && o.affix == chat.DirectionAfter:
 		return ascend(st.groupsByUpdated)
 	case o.sortBy == "":
-		floor := func(at chat.Timestamp) *groupRec { return byUpdated(int64(at)) }
+		floor := func(at chat.Timestamp) *GroupRec { return byUpdated(int64(at)) }
 		var below *chat.Timestamp
 		if hasCursor {
 			at := chat.Timestamp(cursor)
 			below = &at
 		}
-		return descendRuns(st.groupsByUpdated, func(g *groupRec) chat.Timestamp { return g.g.UpdatedAt }, floor, below)
+		return descendRuns(st.groupsByUpdated, func(g *GroupRec) chat.Timestamp { return g.g.UpdatedAt }, floor, below)
 	case o.sortBy == "guid" && o.desc:
 		return descend(st.groupsByGUID)
 	case o.sortBy == "guid":
 		return ascend(st.groupsByGUID)
 	case o.sortBy == "name" && o.desc:
-		return descendRuns(st.groupsByName, func(g *groupRec) string { return g.g.Name },
-			func(name string) *groupRec { return &groupRec{g: chat.Group{Name: name}} }, nil)
+		return descendRuns(st.groupsByName, func(g *GroupRec) string { return g.g.Name },
+			func(name string) *GroupRec { return &GroupRec{g: chat.Group{Name: name}} }, nil)
 	case o.sortBy == "name":
 		return ascend(st.groupsByName)
 	case o.desc:
-		return descendRuns(st.groupsByCreated, func(g *groupRec) chat.Timestamp { return g.g.CreatedAt },
-			func(at chat.Timestamp) *groupRec { return &groupRec{g: chat.Group{CreatedAt: at}} }, nil)
+		return descendRuns(st.groupsByCreated, func(g *GroupRec) chat.Timestamp { return g.g.CreatedAt },
+			func(at chat.Timestamp) *GroupRec { return &GroupRec{g: chat.Group{CreatedAt: at}} }, nil)
 	}
 	return ascend(st.groupsByCreated)
 }
@@ -291,12 +291,12 @@ func (st *state) groupsIn(o groupOrder, cursor int64, hasCursor bool) iter.Seq[*
 // is a group with key k and an empty guid, which comes before every other
 // group of that key. With below set, it starts with the greatest key less
 // than *below.
-func descendRuns[K comparable](t *btree.BTreeG[*groupRec], key func(*groupRec) K, floor func(K) *groupRec, below *K) iter.Seq[*groupRec] {
-	return func(yield func(*groupRec) bool) {
-		var cur *groupRec
+func descendRuns[K comparable](t *btree.BTreeG[*GroupRec], key func(*GroupRec) K, floor func(K) *GroupRec, below *K) iter.Seq[*GroupRec] {
+	return func(yield func(*GroupRec) bool) {
+		var cur *GroupRec
 		before := func(k K) {
 			cur = nil
-			t.DescendLessOrEqual(floor(k), func(g *groupRec) bool {
+			t.DescendLessOrEqual(floor(k), func(g *GroupRec) bool {
 				if key(g) == k {
 					return true
 				}
@@ -312,7 +312,7 @@ func descendRuns[K comparable](t *btree.BTreeG[*groupRec], key func(*groupRec) K
 		for cur != nil {
 			k := key(cur)
 			stopped := false
-			t.AscendGreaterOrEqual(floor(k), func(g *groupRec) bool {
+			t.AscendGreaterOrEqual(floor(k), func(g *GroupRec) bool {
 				if key(g) != k {
 					return false
 				}

@@ -229,7 +229,7 @@ func sameItems[T comparable](what string, got, want []T) error {
 }
 
 func (st *state) checkUsersIndex() error {
-	var active, deactivated []*userRec
+	var active, deactivated []*UserRec
 	for _, u := range st.users {
 		switch {
 		case u.deactivated:
@@ -245,7 +245,7 @@ func (st *state) checkUsersIndex() error {
 }
 
 func (st *state) checkGroupsIndex() error {
-	var groups []*groupRec
+	var groups []*GroupRec
 	memberOf := map[string][]string{}
 	private := 0
 	privateOf := map[string]int{}
@@ -322,7 +322,7 @@ func (st *state) checkGroupsIndex() error {
 					continue
 				}
 				for cursor := int64(1_699_999_999); cursor < 1_700_000_010; cursor++ {
-					var want []*groupRec
+					var want []*GroupRec
 					for _, g := range sortedBy(groups, o.less) {
 						if at := int64(g.g.UpdatedAt); affix == chat.DirectionAfter && at > cursor || affix == chat.DirectionBefore && at < cursor {
 							want = append(want, g)
@@ -371,7 +371,7 @@ func (st *state) checkConversationsIndex() error {
 		typ  chat.ConversationType
 		a, b string
 		guid string
-		msgs []*msgRec
+		msgs []*MsgRec
 	}
 	slow := map[string]*slowConv{}
 	for _, m := range st.messages {

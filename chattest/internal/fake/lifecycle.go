@@ -41,7 +41,7 @@ import (
 // soft-deleted message stays, with deletedAt set.
 
 // removeUser removes u for good and everything that hangs on them.
-func (st *state) removeUser(u *userRec) {
+func (st *state) removeUser(u *UserRec) {
 	uid := u.u.UID
 	for _, g := range st.memberOf[uid] {
 		st.leave(g, uid)
@@ -153,10 +153,10 @@ func (st *state) scrubUserEntities(uid string) {
 }
 
 // removeGroup removes g for good and everything that hangs on it.
-func (st *state) removeGroup(g *groupRec) {
+func (st *state) removeGroup(g *GroupRec) {
 	guid := g.g.GUID
 	st.dropGroup(g)
-	st.removeRecs(func(m *msgRec) bool { return m.m.ReceiverType == chat.ReceiverGroup && m.m.Receiver == guid })
+	st.removeRecs(func(m *MsgRec) bool { return m.m.ReceiverType == chat.ReceiverGroup && m.m.Receiver == guid })
 	id := "group_" + guid
 	for k := range st.convMarks {
 		if k.id == id {
@@ -184,12 +184,12 @@ func (st *state) removeGroup(g *groupRec) {
 // removeMessage removes m for good, with its thread and everything that
 // hangs on them, and the copies of its content: the quotes of it and the
 // message the action messages about it show.
-func (st *state) removeMessage(m *msgRec) {
+func (st *state) removeMessage(m *MsgRec) {
 	gone := map[int64]bool{m.id: true}
 	for _, r := range m.replies {
 		gone[r.id] = true
 	}
-	st.removeRecs(func(r *msgRec) bool { return r == m })
+	st.removeRecs(func(r *MsgRec) bool { return r == m })
 	for _, r := range st.messages {
 		if q := r.m.QuotedMessage; q != nil && gone[idOf(q.ID)] {
 			r.m.QuotedMessage = nil
@@ -211,7 +211,7 @@ func (st *state) removeMessage(m *msgRec) {
 // forgetRemovedMessages drops what the moderation review and the
 // notification logs keep of the messages no longer stored.
 func (st *state) forgetRemovedMessages() {
-	st.blocked = slices.DeleteFunc(st.blocked, func(b *blockedRec) bool { return !st.live(b.msg) })
+	st.blocked = slices.DeleteFunc(st.blocked, func(b *BlockedRec) bool { return !st.live(b.msg) })
 	for id, r := range st.reviewed {
 		if !st.live(r.msg) {
 			delete(st.reviewed, id)

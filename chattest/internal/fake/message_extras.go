@@ -34,8 +34,8 @@ func (x *extrasState) init() {
 	x.saved = map[string]int{}
 }
 
-// reactionRec is one user's reaction to a message.
-type reactionRec struct {
+// ReactionRec is one user's reaction to a message.
+type ReactionRec struct {
 	id       int64
 	uid      string
 	reaction string
@@ -71,13 +71,13 @@ func extraMessageRoutes() []route {
 // websocket pushes it to the group's members and the affected user).
 // Groups call it; it is called with st.mu held. It returns the action
 // message.
-func (st *state) addGroupAction(now time.Time, action, byUID, onUID, guid string) *msgRec {
+func (st *state) addGroupAction(now time.Time, action, byUID, onUID, guid string) *MsgRec {
 	guid, byUID, onUID = strings.ToLower(guid), strings.ToLower(byUID), strings.ToLower(onUID)
 	if byUID == "" {
 		byUID = appSystem
 	}
 	ts := chat.TimestampOf(now)
-	on := st.userEntity(onUID)
+	on := st.UserEntity(onUID)
 	if byUID != appSystem && byUID != onUID {
 		on.ConversationID = userConversationID(byUID, onUID) // the on user's conversation with the by user
 	}
@@ -89,14 +89,14 @@ func (st *state) addGroupAction(now time.Time, action, byUID, onUID, guid string
 		Category:       chat.CategoryAction,
 		Type:           chat.MessageTypeGroupMember,
 		Data: chat.MessageData{Action: action, Entities: &chat.Entities{
-			By:  entity(chat.EntityUser, st.userEntity(byUID)),
+			By:  entity(chat.EntityUser, st.UserEntity(byUID)),
 			On:  entity(chat.EntityUser, on),
 			For: entity(chat.EntityGroup, st.groupEntity(guid)),
 		}},
 		SentAt:    ts,
 		UpdatedAt: ts,
 	}, nil)
-	st.record(groupActionSent{m: rec})
+	st.record(GroupActionSent{M: rec})
 	return rec
 }
 
@@ -116,8 +116,8 @@ func (st *state) recountExtras() {
 }
 
 // forgetUser removes what uid left on m.
-func (m *msgRec) forgetUser(uid string) {
-	m.reactions = slices.DeleteFunc(m.reactions, func(r *reactionRec) bool { return r.uid == uid })
+func (m *MsgRec) forgetUser(uid string) {
+	m.reactions = slices.DeleteFunc(m.reactions, func(r *ReactionRec) bool { return r.uid == uid })
 	delete(m.saves, uid)
 	delete(m.interactions, uid)
 	delete(m.subscribers, uid)
@@ -127,7 +127,7 @@ func (m *msgRec) forgetUser(uid string) {
 // reactionCounts tallies m's reactions by emoji, in the order each emoji
 // was first used; reactedByMe is set when viewer is a user. It is nil when
 // m has no reactions.
-func (m *msgRec) reactionCounts(viewer string) []chat.ReactionCount {
+func (m *MsgRec) reactionCounts(viewer string) []chat.ReactionCount {
 	var out []chat.ReactionCount
 	for _, r := range m.reactions {
 		i := slices.IndexFunc(out, func(c chat.ReactionCount) bool { return c.Reaction == r.reaction })
@@ -148,7 +148,7 @@ func (m *msgRec) reactionCounts(viewer string) []chat.ReactionCount {
 
 // reactableMessage returns the message of the path for a change by the
 // onBehalfOf user: it must exist, be visible to them and not be deleted.
-func (st *state) reactableMessage(c *call) (*msgRec, error) {
+func (st *state) reactableMessage(c *call) (*MsgRec, error) {
 	id := c.r.PathValue("id")
 	m, err := st.visibleMessage(c, id)
 	if err != nil {
@@ -170,13 +170,13 @@ func (st *state) addReaction(c *call) (any, error) {
 		return nil, err
 	}
 	emoji := c.r.PathValue("reaction")
-	if !slices.ContainsFunc(m.reactions, func(r *reactionRec) bool { return r.uid == c.onBehalfOf && r.reaction == emoji }) {
+	if !slices.ContainsFunc(m.reactions, func(r *ReactionRec) bool { return r.uid == c.onBehalfOf && r.reaction == emoji }) {
 		st.notifSync() // the notifications of the messages sent before come first
 		st.reactionSeq++
-		r := &reactionRec{id: st.reactionSeq, uid: c.onBehalfOf, reaction: emoji, at: c.timestamp()}
+		r := &ReactionRec{id: st.reactionSeq, uid: c.onBehalfOf, reaction: emoji, at: c.timestamp()}
 		m.reactions = append(m.reactions, r)
 		st.notifLogReaction(m, r)
-		st.record(reactionAdded{m: m, r: r})
+		st.record(ReactionAdded{M: m, R: r})
 		st.messageChanged(m)
 	}
 	return data(m.wire(c.onBehalfOf, true)), nil
@@ -192,8 +192,8 @@ func (st *state) removeReaction(c *call) (any, error) {
 		return nil, err
 	}
 	emoji := c.r.PathValue("reaction")
-	if i := slices.IndexFunc(m.reactions, func(r *reactionRec) bool { return r.uid == c.onBehalfOf && r.reaction == emoji }); i >= 0 {
-		st.record(reactionRemoved{m: m, r: m.reactions[i]})
+	if i := slices.IndexFunc(m.reactions, func(r *ReactionRec) bool { return r.uid == c.onBehalfOf && r.reaction == emoji }); i >= 0 {
+		st.record(ReactionRemoved{M: m, R: m.reactions[i]})
 		m.reactions = slices.Delete(m.reactions, i, i+1)
 	}
 	st.messageChanged(m)
@@ -218,15 +218,15 @@ func (st *state) listReactions(c *call) (any, error) {
 	emoji := c.r.PathValue("reaction")
 	items := m.reactions
 	if emoji != "" {
-		items = slices.DeleteFunc(slices.Clone(items), func(r *reactionRec) bool { return r.reaction != emoji })
+		items = slices.DeleteFunc(slices.Clone(items), func(r *ReactionRec) bool { return r.reaction != emoji })
 	}
-	page, next := cursorPage(items, func(r *reactionRec) (int64, int64) { return r.id, int64(r.at) }, nil, q)
+	page, next := cursorPage(items, func(r *ReactionRec) (int64, int64) { return r.id, int64(r.at) }, nil, q)
 	if next != nil {
 		next.SentAt = 0
 	}
 	out := make([]chat.Reaction, len(page))
 	for i, r := range page {
-		by := st.userEntity(r.uid)
+		by := st.UserEntity(r.uid)
 		out[i] = chat.Reaction{ID: strconv.FormatInt(r.id, 10), MessageID: m.m.ID, Reaction: r.reaction, UID: r.uid, ReactedAt: r.at, ReactedBy: &by}
 	}
 	return chat.Page[chat.Reaction]{Data: out, Meta: chat.PageMeta{Current: &chat.PageCount{Limit: q.limit, Count: len(out)}, Next: next}}, nil
@@ -234,7 +234,7 @@ func (st *state) listReactions(c *call) (any, error) {
 
 // pinTarget returns the message of the path for a pin or unpin, or
 // ERR_MESSAGE_ID_NOT_FOUND when the acting user, if any, does not see it.
-func (st *state) pinTarget(c *call) (*msgRec, error) {
+func (st *state) pinTarget(c *call) (*MsgRec, error) {
 	return st.visibleMessageID(c, c.r.PathValue("id"))
 }
 
@@ -284,7 +284,7 @@ func (st *state) unpinMessage(c *call) (any, error) {
 // savableMessage returns the message of the path for a save, an unsave, a
 // mark as interacted or a flag, or ERR_MESSAGE_ID_NOT_FOUND when the user
 // does not see it.
-func (st *state) savableMessage(c *call) (*msgRec, error) {
+func (st *state) savableMessage(c *call) (*MsgRec, error) {
 	return st.visibleMessageID(c, c.r.PathValue("id"))
 }
 

@@ -159,13 +159,13 @@ func (st *state) mentionedUsers(text string) map[string]*chat.User {
 		if out == nil {
 			out = map[string]*chat.User{}
 		}
-		u := st.userEntity(uid)
+		u := st.UserEntity(uid)
 		out[uid] = &u
 	}
 }
 
 // match reports whether m passes every filter f sets.
-func (st *state) match(f *msgFilter, m *msgRec) bool {
+func (st *state) match(f *msgFilter, m *MsgRec) bool {
 	v := &m.m
 	text := v.Data.Text
 	switch {
@@ -216,7 +216,7 @@ func (st *state) match(f *msgFilter, m *msgRec) bool {
 }
 
 // render returns the page's messages as f's viewer sees them.
-func (f *msgFilter) render(page []*msgRec) []chat.Message {
+func (f *msgFilter) render(page []*MsgRec) []chat.Message {
 	out := make([]chat.Message, len(page))
 	for i, m := range page {
 		out[i] = m.view(f.viewer, f.withTags)
@@ -229,7 +229,7 @@ func (f *msgFilter) render(page []*msgRec) []chat.Message {
 
 // cursorList answers a cursor-based message list over the messages of
 // items that keep and every filter of f accept.
-func (st *state) cursorList(f *msgFilter, items []*msgRec, keep func(*msgRec) bool, q cursorQuery) chat.Page[chat.Message] {
+func (st *state) cursorList(f *msgFilter, items []*MsgRec, keep func(*MsgRec) bool, q cursorQuery) chat.Page[chat.Message] {
 	page, next := cursorPage(items, msgKey, st.listed(f, keep), q)
 	return chat.Page[chat.Message]{Data: f.render(page), Meta: chat.PageMeta{
 		Current: &chat.PageCount{Limit: q.limit, Count: len(page)},
@@ -239,14 +239,14 @@ func (st *state) cursorList(f *msgFilter, items []*msgRec, keep func(*msgRec) bo
 
 // listed returns what accepts a message of a list: keep (nil accepts
 // all) and every filter of f; nil when both accept every message.
-func (st *state) listed(f *msgFilter, keep func(*msgRec) bool) func(*msgRec) bool {
+func (st *state) listed(f *msgFilter, keep func(*MsgRec) bool) func(*MsgRec) bool {
 	switch {
 	case f.none():
 		return keep
 	case keep == nil:
-		return func(m *msgRec) bool { return st.match(f, m) }
+		return func(m *MsgRec) bool { return st.match(f, m) }
 	}
-	return func(m *msgRec) bool { return keep(m) && st.match(f, m) }
+	return func(m *MsgRec) bool { return keep(m) && st.match(f, m) }
 }
 
 // GET /v3/messages
@@ -268,16 +268,16 @@ func (st *state) listMessages(c *call) (any, error) {
 
 // visibleTo returns what keeps the messages of GET /v3/messages that
 // viewer sees: nil, every message, without a viewer.
-func (st *state) visibleTo(viewer string) func(*msgRec) bool {
+func (st *state) visibleTo(viewer string) func(*MsgRec) bool {
 	if viewer == "" {
 		return nil
 	}
-	return func(m *msgRec) bool { return st.canSee(viewer, m) }
+	return func(m *MsgRec) bool { return st.canSee(viewer, m) }
 }
 
 // countListed counts the messages of items that keep and every filter of
 // f accept: the total of a list, wherever its cursor is.
-func (st *state) countListed(f *msgFilter, items []*msgRec, keep func(*msgRec) bool) int {
+func (st *state) countListed(f *msgFilter, items []*MsgRec, keep func(*MsgRec) bool) int {
 	keep = st.listed(f, keep)
 	if keep == nil {
 		return len(items)

@@ -53,13 +53,13 @@ func (st *state) listThreads(c *call) (any, error) {
 		return nil, err
 	}
 	viewer := c.onBehalfOf
-	var threads []*msgRec
+	var threads []*MsgRec
 	for _, m := range st.messages {
 		switch {
 		case len(m.replies) == 0:
 		case viewer != "" && !st.canSee(viewer, m):
 		case participated && viewer != "" && m.m.Sender != viewer &&
-			!slices.ContainsFunc(m.replies, func(r *msgRec) bool { return r.m.Sender == viewer }):
+			!slices.ContainsFunc(m.replies, func(r *MsgRec) bool { return r.m.Sender == viewer }):
 		default:
 			threads = append(threads, m)
 		}
@@ -68,7 +68,7 @@ func (st *state) listThreads(c *call) (any, error) {
 	if q.prepend {
 		slices.Reverse(threads)
 	}
-	after := func(m *msgRec) bool {
+	after := func(m *MsgRec) bool {
 		ts := int64(m.m.UpdatedAt)
 		return !q.hasCursor || q.prepend && ts < q.updatedAt || !q.prepend && ts > q.updatedAt
 	}
@@ -114,7 +114,7 @@ func (st *state) listThreads(c *call) (any, error) {
 
 // subscriptionTarget returns the message of the path for a subscription
 // change: it must exist, be visible to the user and not be a reply.
-func (st *state) subscriptionTarget(c *call) (*msgRec, error) {
+func (st *state) subscriptionTarget(c *call) (*MsgRec, error) {
 	id := c.r.PathValue("id")
 	m, err := st.visibleMessage(c, id)
 	if err != nil {

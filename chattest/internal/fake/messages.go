@@ -17,20 +17,20 @@ const maxMessageChars = 65536
 // appSystem is the sender of messages sent without onBehalfOf.
 const appSystem = "app_system"
 
-// msgRec is a stored message. A thread parent keeps its replies, oldest
+// MsgRec is a stored message. A thread parent keeps its replies, oldest
 // first, and m.ReplyCount and m.LastReply follow them. What hangs off the
 // message (message_extras.go) is kept beside m, and shown by view relative
 // to the user who asks.
-type msgRec struct {
+type MsgRec struct {
 	id      int64
 	m       chat.Message
-	parent  *msgRec
-	replies []*msgRec
+	parent  *MsgRec
+	replies []*MsgRec
 	// between are the two users of a one-on-one conversation: the sender
 	// and receiver of the message, or of the message an action is about.
 	between [2]string
 
-	reactions    []*reactionRec                // in the order they were added
+	reactions    []*ReactionRec                // in the order they were added
 	saves        map[string]chat.Timestamp     // savedAt by uid
 	interactions map[string][]chat.Interaction // by uid, in the order marked
 	subscribers  map[string]bool               // thread subscriptions, by uid
@@ -56,7 +56,7 @@ func messageRoutes() []route {
 }
 
 // lookupMessage returns the stored message id, or nil.
-func (st *state) lookupMessage(id string) *msgRec {
+func (st *state) lookupMessage(id string) *MsgRec {
 	n, err := strconv.ParseInt(id, 10, 64)
 	if err != nil {
 		return nil
@@ -85,9 +85,9 @@ var messageTypes = map[chat.Category][]chat.MessageType{
 	chat.CategoryInteractive: {chat.MessageTypeCard, chat.MessageTypeForm, chat.MessageTypeCustomInteractive, chat.MessageTypeScheduler},
 }
 
-// userEntity returns the user uid as entities show it: without tags, and
+// UserEntity returns the user uid as entities show it: without tags, and
 // with only its uid when it is not stored (app_system, a deleted user).
-func (st *state) userEntity(uid string) chat.User {
+func (st *state) UserEntity(uid string) chat.User {
 	if uid == appSystem {
 		return chat.User{UID: appSystem, Name: "System", Role: "default", Status: chat.UserOffline, CreatedAt: st.since}
 	}
@@ -125,7 +125,7 @@ func (st *state) targetEntity(rt chat.ReceiverType, receiver string) *chat.Entit
 	if rt == chat.ReceiverGroup {
 		return entity(chat.EntityGroup, st.groupEntity(receiver))
 	}
-	return entity(chat.EntityUser, st.userEntity(receiver))
+	return entity(chat.EntityUser, st.UserEntity(receiver))
 }
 
 // receiverEntity returns the receiver of a message from sender as entities
@@ -134,7 +134,7 @@ func (st *state) receiverEntity(sender string, rt chat.ReceiverType, receiver st
 	if rt == chat.ReceiverGroup {
 		return entity(chat.EntityGroup, st.groupEntity(receiver))
 	}
-	u := st.userEntity(receiver)
+	u := st.UserEntity(receiver)
 	u.ConversationID = conversationID(sender, rt, receiver)
 	return entity(chat.EntityUser, u)
 }
@@ -168,7 +168,7 @@ func (st *state) checkReceiver(sender string, rt chat.ReceiverType, receiver str
 // A body whose muid sender already used is the same message sent again (a
 // retry whose answer was lost): the stored message is returned, and nothing
 // is stored, moderated or emitted. See messageByMUID.
-func (st *state) storeMessage(c *call, sender string, parent *msgRec) (*msgRec, error) {
+func (st *state) storeMessage(c *call, sender string, parent *MsgRec) (*MsgRec, error) {
 	if utf8.RuneCount(c.body) > maxMessageChars {
 		return nil, validationError(map[string][]string{"message": {"The message may not be greater than 65536 characters."}})
 	}
@@ -225,7 +225,7 @@ func (st *state) storeMessage(c *call, sender string, parent *msgRec) (*msgRec, 
 	}
 
 	now := c.timestamp()
-	b.Data.Entities = &chat.Entities{Sender: entity(chat.EntityUser, st.userEntity(sender)), Receiver: st.receiverEntity(sender, b.ReceiverType, receiver)}
+	b.Data.Entities = &chat.Entities{Sender: entity(chat.EntityUser, st.UserEntity(sender)), Receiver: st.receiverEntity(sender, b.ReceiverType, receiver)}
 	b.Data.Mentions = st.mentionedUsers(b.Data.Text)
 	b.Data.Reactions, b.Data.Interactions = nil, nil
 	var raw struct {
@@ -248,7 +248,7 @@ func (st *state) storeMessage(c *call, sender string, parent *msgRec) (*msgRec, 
 	}, parent)
 	rec.sentData = keptData(raw.Data)
 	st.moderateMessage(rec, now)
-	st.record(messageSent{m: rec, device: c.device()})
+	st.record(MessageSent{M: rec, Device: c.device()})
 	return rec, nil
 }
 
@@ -262,7 +262,7 @@ func (st *state) storeMessage(c *call, sender string, parent *msgRec) (*msgRec, 
 // This is the fake's choice (see CHOICES.md).
 //
 // An index kept by addRec and removeRecs finds it in constant time.
-func (st *state) messageByMUID(sender, muid string) *msgRec {
+func (st *state) messageByMUID(sender, muid string) *MsgRec {
 	if muid == "" {
 		return nil
 	}
@@ -274,16 +274,16 @@ type muidKey struct{ sender, muid string }
 
 // addRec stores m with the next id, as a reply to parent when it is not
 // nil, and returns it.
-func (st *state) addRec(m chat.Message, parent *msgRec) *msgRec {
+func (st *state) addRec(m chat.Message, parent *MsgRec) *MsgRec {
 	return st.addRecBetween(m, parent, [2]string{m.Sender, m.Receiver})
 }
 
 // addRecBetween is addRec for a message whose one-on-one conversation is
 // that of between (see msgRec), e.g. an action about another message.
-func (st *state) addRecBetween(m chat.Message, parent *msgRec, between [2]string) *msgRec {
+func (st *state) addRecBetween(m chat.Message, parent *MsgRec, between [2]string) *MsgRec {
 	st.lastMsgID++
 	m.ID = strconv.FormatInt(st.lastMsgID, 10)
-	rec := &msgRec{id: st.lastMsgID, m: m, parent: parent, between: between}
+	rec := &MsgRec{id: st.lastMsgID, m: m, parent: parent, between: between}
 	if parent != nil {
 		rec.m.ParentID = parent.m.ID
 		parent.replies = append(parent.replies, rec)
@@ -308,7 +308,7 @@ func entity(t chat.EntityType, v any) *chat.Entity {
 }
 
 // refreshThread sets ReplyCount and LastReply from the replies.
-func (m *msgRec) refreshThread() {
+func (m *MsgRec) refreshThread() {
 	m.m.ReplyCount = len(m.replies)
 	m.m.LastReply = nil
 	if n := len(m.replies); n > 0 {
@@ -380,11 +380,11 @@ func (w wireMessage) MarshalJSON() ([]byte, error) {
 
 // wire is the message as answers show it to viewer (view), with its data
 // as sent.
-func (m *msgRec) wire(viewer string, withTags bool) wireMessage {
+func (m *MsgRec) wire(viewer string, withTags bool) wireMessage {
 	return wireMessage{m.view(viewer, withTags), m.sentData}
 }
 
-func (m *msgRec) view(viewer string, withTags bool) chat.Message {
+func (m *MsgRec) view(viewer string, withTags bool) chat.Message {
 	v := m.m
 	if !withTags {
 		v.Tags = nil
@@ -402,7 +402,7 @@ func (m *msgRec) view(viewer string, withTags bool) chat.Message {
 // removeRecs removes the messages gone reports, and the replies in the
 // threads of removed messages, then settles the counters that hang off
 // messages.
-func (st *state) removeRecs(gone func(*msgRec) bool) {
+func (st *state) removeRecs(gone func(*MsgRec) bool) {
 	kept := st.messages[:0]
 	for _, m := range st.messages { // parents come before their replies
 		if gone(m) || m.parent != nil && st.msgByID[m.parent.id] == nil {
@@ -420,7 +420,7 @@ func (st *state) removeRecs(gone func(*msgRec) bool) {
 	st.reindexConversations()
 	for _, m := range st.messages {
 		if n := len(m.replies); n > 0 {
-			m.replies = slices.DeleteFunc(m.replies, func(r *msgRec) bool { return st.msgByID[r.id] == nil })
+			m.replies = slices.DeleteFunc(m.replies, func(r *MsgRec) bool { return st.msgByID[r.id] == nil })
 			if len(m.replies) != n {
 				m.refreshThread()
 			}
@@ -437,7 +437,7 @@ func (st *state) removeMessagesOf(uid string) {
 	for _, m := range st.messages {
 		m.forgetUser(uid)
 	}
-	st.removeRecs(func(m *msgRec) bool {
+	st.removeRecs(func(m *MsgRec) bool {
 		return m.m.Sender == uid || m.m.ReceiverType == chat.ReceiverUser && (m.between[0] == uid || m.between[1] == uid)
 	})
 }
@@ -527,7 +527,7 @@ func (st *state) listThread(c *call) (any, error) {
 }
 
 // msgKey is the cursor key of a message: its id and sentAt.
-func msgKey(m *msgRec) (int64, int64) { return m.id, int64(m.m.SentAt) }
+func msgKey(m *MsgRec) (int64, int64) { return m.id, int64(m.m.SentAt) }
 
 // PUT /v3/messages/{id}
 //
@@ -624,7 +624,7 @@ func (st *state) deleteMessage(c *call) (any, error) {
 }
 
 // messageChanged refreshes the copies of m that its thread's parent keeps.
-func (st *state) messageChanged(m *msgRec) {
+func (st *state) messageChanged(m *MsgRec) {
 	if p := m.parent; p != nil && len(p.replies) > 0 && p.replies[len(p.replies)-1] == m {
 		p.refreshThread()
 	}
@@ -634,7 +634,7 @@ func (st *state) messageChanged(m *msgRec) {
 // edited or deleted: category "action", type "message", sent by who acted,
 // with entities by (who acted), on (m as it now is) and for (m's receiver).
 // It is sent at the time of c, from c's client, and recorded (events.go).
-func (st *state) addMessageAction(c *call, m *msgRec, action, by string) *msgRec {
+func (st *state) addMessageAction(c *call, m *MsgRec, action, by string) *MsgRec {
 	now := c.timestamp()
 	on := m.m
 	on.Data.Reactions = m.reactionCounts("")
@@ -646,14 +646,14 @@ func (st *state) addMessageAction(c *call, m *msgRec, action, by string) *msgRec
 		Category:       chat.CategoryAction,
 		Type:           chat.MessageTypeMessage,
 		Data: chat.MessageData{Action: action, Entities: &chat.Entities{
-			By:  entity(chat.EntityUser, st.userEntity(by)),
+			By:  entity(chat.EntityUser, st.UserEntity(by)),
 			On:  entity(chat.EntityMessage, wireMessage{on, m.sentData}),
 			For: st.targetEntity(m.m.ReceiverType, m.m.Receiver),
 		}},
 		SentAt:    now,
 		UpdatedAt: now,
 	}, nil, m.between)
-	st.record(messageActed{action: action, m: rec, device: c.device()})
+	st.record(MessageActed{Action: action, M: rec, Device: c.device()})
 	return rec
 }
 

@@ -6,15 +6,15 @@ import "github.com/chatrest/chat"
 // each in id order, beside st.messages (all of them): a list walks only
 // its own messages. addRec adds to it, and removeRecs rebuilds it.
 type messagesIndex struct {
-	groupMsgs map[string][]*msgRec    // every message to a group, by guid
-	pairMsgs  map[[2]string][]*msgRec // one-on-one messages, by their two users in order
-	userMsgs  map[string][]*msgRec    // one-on-one messages, by each of their users
+	groupMsgs map[string][]*MsgRec    // every message to a group, by guid
+	pairMsgs  map[[2]string][]*MsgRec // one-on-one messages, by their two users in order
+	userMsgs  map[string][]*MsgRec    // one-on-one messages, by each of their users
 }
 
 func (x *messagesIndex) init() {
-	x.groupMsgs = map[string][]*msgRec{}
-	x.pairMsgs = map[[2]string][]*msgRec{}
-	x.userMsgs = map[string][]*msgRec{}
+	x.groupMsgs = map[string][]*MsgRec{}
+	x.pairMsgs = map[[2]string][]*MsgRec{}
+	x.userMsgs = map[string][]*MsgRec{}
 }
 
 // pairKey names the one-on-one messages between a and b.
@@ -26,7 +26,7 @@ func pairKey(a, b string) [2]string {
 }
 
 // indexMessage adds m, the newest message, to the lists it shows in.
-func (x *messagesIndex) indexMessage(m *msgRec) {
+func (x *messagesIndex) indexMessage(m *MsgRec) {
 	if m.m.ReceiverType == chat.ReceiverGroup {
 		x.groupMsgs[m.m.Receiver] = append(x.groupMsgs[m.m.Receiver], m)
 		return

@@ -45,14 +45,14 @@ const (
 // (the engine's verdict). The fake still stores and
 // answers blocked messages as any other; it does not hide them from the
 // receiver.
-func (st *state) moderateMessage(m *msgRec, now chat.Timestamp) {
+func (st *state) moderateMessage(m *MsgRec, now chat.Timestamp) {
 	if !st.textRules || m.m.Category != chat.CategoryMessage || m.m.Type != chat.MessageTypeText {
 		return
 	}
 	rule, cond := st.firstMatch(m)
 	if rule == nil {
 		m.m.Data.Moderation = &chat.Moderation{Status: modApproved}
-		st.record(messageModerated{m: m, verdict: modApproved})
+		st.record(MessageModerated{M: m, Verdict: modApproved})
 		return
 	}
 	w := rule.current()
@@ -60,17 +60,17 @@ func (st *state) moderateMessage(m *msgRec, now chat.Timestamp) {
 	status := modDisapproved
 	if slices.Contains(w.Action, string(chat.ActionBlockMessage)) {
 		status = modPending
-		st.blocked = append(st.blocked, &blockedRec{msg: m, ruleID: w.ID, ruleName: w.Name,
+		st.blocked = append(st.blocked, &BlockedRec{msg: m, ruleID: w.ID, ruleName: w.Name,
 			revisionID: st.revisionID(w.ID, len(rule.revisions)), cond: cond, action: slices.Clone(w.Action), createdAt: now, updatedAt: now})
 	}
 	m.m.Data.Moderation = &chat.Moderation{Status: status, Rule: ref}
-	st.record(messageModerated{m: m, verdict: modDisapproved})
+	st.record(MessageModerated{M: m, Verdict: modDisapproved})
 }
 
-// engineVerdict is the data of moderation_engine_approved and
+// EngineVerdict is the data of moderation_engine_approved and
 // moderation_engine_blocked: the message, with data.moderation.status the
 // engine's verdict. The webhooks render it (webhook_events.go).
-func (st *state) engineVerdict(m *msgRec, verdict string) map[string]any {
+func (st *state) EngineVerdict(m *MsgRec, verdict string) map[string]any {
 	v := clone(m.view("", true))
 	mod := chat.Moderation{Status: verdict}
 	if m.m.Data.Moderation != nil {
@@ -82,7 +82,7 @@ func (st *state) engineVerdict(m *msgRec, verdict string) map[string]any {
 
 // firstMatch returns the first rule, in creation order, that applies to m
 // and has a condition matching it, with that condition.
-func (st *state) firstMatch(m *msgRec) (*ruleRec, ruleCondWire) {
+func (st *state) firstMatch(m *MsgRec) (*ruleRec, ruleCondWire) {
 	var best *ruleRec
 	var bestCond ruleCondWire
 	text := m.m.Data.Text
@@ -188,7 +188,7 @@ func wordRune(r rune) bool {
 // tags or createdAt; for tags, the filter holds when it holds for any tag.
 // Comparisons ignore case; "in" and "notIn" take comma-separated values;
 // "lessThan" and "greaterThan" compare numbers (createdAt).
-func (st *state) filtersHold(filters []ruleFilterWire, m *msgRec) bool {
+func (st *state) filtersHold(filters []ruleFilterWire, m *MsgRec) bool {
 	for _, f := range filters {
 		if !st.filterHolds(f, m) {
 			return false
@@ -197,7 +197,7 @@ func (st *state) filtersHold(filters []ruleFilterWire, m *msgRec) bool {
 	return true
 }
 
-func (st *state) filterHolds(f ruleFilterWire, m *msgRec) bool {
+func (st *state) filterHolds(f ruleFilterWire, m *MsgRec) bool {
 	var vals []string
 	switch {
 	case f.Entity == "user" && (f.Type == "sender" || m.m.ReceiverType == chat.ReceiverUser):
@@ -205,7 +205,7 @@ func (st *state) filterHolds(f ruleFilterWire, m *msgRec) bool {
 		if f.Type == "receiver" {
 			uid = m.m.Receiver
 		}
-		u := st.userEntity(uid)
+		u := st.UserEntity(uid)
 		switch f.Operand {
 		case "uid":
 			vals = []string{u.UID}

@@ -17,7 +17,7 @@ import (
 
 // modMessagesState holds the messages submitted for moderation.
 type modMessagesState struct {
-	modMsgs   []*msgRec // in id order
+	modMsgs   []*MsgRec // in id order
 	modMsgSeq int64
 }
 
@@ -37,11 +37,11 @@ func moderationMessageRoutes() []route {
 
 // modMessage returns the submitted message the path's id names, or 404
 // ERR_MSG_NOT_FOUND.
-func (st *state) modMessage(c *call) (*msgRec, int, error) {
+func (st *state) modMessage(c *call) (*MsgRec, int, error) {
 	id := c.r.PathValue("id")
 	n, err := strconv.ParseInt(id, 10, 64)
 	if err == nil {
-		if i, ok := slices.BinarySearchFunc(st.modMsgs, n, func(m *msgRec, id int64) int { return int(m.id - id) }); ok {
+		if i, ok := slices.BinarySearchFunc(st.modMsgs, n, func(m *MsgRec, id int64) int { return int(m.id - id) }); ok {
 			return st.modMsgs[i], i, nil
 		}
 	}
@@ -52,7 +52,7 @@ func (st *state) modMessage(c *call) (*msgRec, int, error) {
 // on its text: "approved" when none matches, else "pending" for a rule
 // that blocks messages (the review is the app's to make) or "disapproved"
 // (with data.moderation.rule, the rule that matched).
-func (st *state) moderate(m *msgRec) {
+func (st *state) moderate(m *MsgRec) {
 	rule, _ := st.firstMatch(m)
 	if rule == nil {
 		m.m.Data.Moderation = &chat.Moderation{Status: modApproved}
@@ -69,7 +69,7 @@ func (st *state) moderate(m *msgRec) {
 // modEntities are the entities of a submitted message, as the examples
 // show them: the sender with its conversation id, and the receiver.
 func (st *state) modEntities(sender string, rt chat.ReceiverType, receiver string) *chat.Entities {
-	s := st.userEntity(sender)
+	s := st.UserEntity(sender)
 	s.ConversationID = conversationID(sender, rt, receiver)
 	r := st.targetEntity(rt, receiver)
 	return &chat.Entities{Sender: entity(chat.EntityUser, s), Receiver: r}
@@ -148,7 +148,7 @@ func (st *state) submitModMessage(c *call) (any, error) {
 	data.Entities = st.modEntities(sender, b.ReceiverType, receiver)
 	data.Reactions, data.Interactions, data.Moderation = nil, nil, nil
 	st.modMsgSeq++
-	m := &msgRec{id: st.modMsgSeq, m: chat.Message{
+	m := &MsgRec{id: st.modMsgSeq, m: chat.Message{
 		ID: strconv.FormatInt(st.modMsgSeq, 10), MUID: b.MUID, ConversationID: conversationID(sender, b.ReceiverType, receiver),
 		Sender: sender, ReceiverType: b.ReceiverType, Receiver: receiver, Category: b.Category, Type: b.Type,
 		Data: data, SentAt: sentAt, UpdatedAt: now, Tags: b.Tags,
@@ -159,7 +159,7 @@ func (st *state) submitModMessage(c *call) (any, error) {
 }
 
 // modAnswer is the answer of one submitted message.
-func modAnswer(m *msgRec) any { return data(m.wire("", true)) }
+func modAnswer(m *MsgRec) any { return data(m.wire("", true)) }
 
 // GET /v3/moderation/messages
 //
@@ -180,7 +180,7 @@ func (st *state) listModMessages(c *call) (any, error) {
 	if err := p.err(); err != nil {
 		return nil, err
 	}
-	keep := func(m *msgRec) bool {
+	keep := func(m *MsgRec) bool {
 		mm := &m.m
 		return (sender == "" || mm.Sender == sender) &&
 			(uid == "" || mm.ReceiverType == chat.ReceiverUser && mm.Receiver == uid) &&

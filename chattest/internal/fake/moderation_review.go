@@ -8,9 +8,9 @@ import (
 	"github.com/chatrest/chat"
 )
 
-// blockedRec is a message a rule blocked, awaiting review.
-type blockedRec struct {
-	msg                          *msgRec
+// BlockedRec is a message a rule blocked, awaiting review.
+type BlockedRec struct {
+	msg                          *MsgRec
 	ruleID, ruleName, revisionID string
 	cond                         ruleCondWire
 	action                       []string
@@ -32,7 +32,7 @@ type blockedWire struct {
 // condition is the condition that blocked the message, as blocked and
 // reviewed messages show it: with its weight, 1 unless the rule gave
 // another (the rules' answers show it only then).
-func (b *blockedRec) condition() ruleCondWire {
+func (b *BlockedRec) condition() ruleCondWire {
 	c := b.cond
 	if c.Weight == 0 {
 		c.Weight = 1
@@ -40,7 +40,7 @@ func (b *blockedRec) condition() ruleCondWire {
 	return c
 }
 
-func (b *blockedRec) wire() blockedWire {
+func (b *BlockedRec) wire() blockedWire {
 	return blockedWire{RuleID: b.ruleID, RuleName: b.ruleName, RevisionID: b.revisionID, Condition: b.condition(),
 		Message: b.msg.view("", true), Action: b.action, CreatedAt: b.createdAt, UpdatedAt: b.updatedAt}
 }
@@ -68,8 +68,8 @@ type flaggedWire struct {
 // reviewedRec is the latest review of a message: of a blocked message
 // (blocked set) or of a flagged one (flaggedBy set).
 type reviewedRec struct {
-	msg       *msgRec
-	blocked   *blockedRec
+	msg       *MsgRec
+	blocked   *BlockedRec
 	flaggedBy []flaggerWire
 	createdAt chat.Timestamp // when blocked, or first flagged
 	at        chat.Timestamp // when reviewed
@@ -100,10 +100,10 @@ func (r *reviewedRec) wire() reviewedWire {
 
 // live reports whether m is still stored (a permanent deletion removes
 // it).
-func (st *state) live(m *msgRec) bool { return st.msgByID[m.id] == m }
+func (st *state) live(m *MsgRec) bool { return st.msgByID[m.id] == m }
 
 // setModeration gives m a new moderation status, keeping its rule.
-func (st *state) setModeration(m *msgRec, status string) {
+func (st *state) setModeration(m *MsgRec, status string) {
 	mod := chat.Moderation{Status: status}
 	if m.m.Data.Moderation != nil {
 		mod.Rule = m.m.Data.Moderation.Rule
@@ -117,8 +117,8 @@ func (st *state) setModeration(m *msgRec, status string) {
 // Blocked messages awaiting review, in message id order, cursor-paginated
 // as the rules are with the message id as the id cursor.
 func (st *state) listBlockedMessages(c *call) (any, error) {
-	st.blocked = slices.DeleteFunc(st.blocked, func(b *blockedRec) bool { return !st.live(b.msg) })
-	return modPage(c, st.blocked, func(b *blockedRec) string { return b.msg.m.ID }, (*blockedRec).wire)
+	st.blocked = slices.DeleteFunc(st.blocked, func(b *BlockedRec) bool { return !st.live(b.msg) })
+	return modPage(c, st.blocked, func(b *BlockedRec) string { return b.msg.m.ID }, (*BlockedRec).wire)
 }
 
 // PATCH /v3/moderation/blocked-messages/{id} (and the management variant,
@@ -135,7 +135,7 @@ func (st *state) reviewBlockedMessage(c *call) (any, error) {
 	if id == "" {
 		id = c.r.PathValue("messageId")
 	}
-	i := slices.IndexFunc(st.blocked, func(b *blockedRec) bool { return b.msg.m.ID == id && st.live(b.msg) })
+	i := slices.IndexFunc(st.blocked, func(b *BlockedRec) bool { return b.msg.m.ID == id && st.live(b.msg) })
 	if i < 0 {
 		return nil, errMessageIDNotFound(id)
 	}
@@ -162,7 +162,7 @@ func (st *state) reviewBlockedMessage(c *call) (any, error) {
 		st.reviewed[rec.msg.id] = &reviewedRec{msg: rec.msg, blocked: rec, createdAt: rec.createdAt, at: now}
 	}
 	if b.Status == string(chat.ReviewApproved) {
-		st.record(messageReviewApproved{rec: rec, reviewed: reviewed})
+		st.record(MessageReviewApproved{Rec: rec, Reviewed: reviewed})
 	}
 	msg := "Message with ID " + id + " has been reviewed successfully."
 	if b.Reviewed == nil && b.Status == string(chat.ReviewApproved) {
@@ -198,10 +198,10 @@ type hookCondWire struct {
 	Weight       int      `json:"weight"`
 }
 
-// reviewApproval is the data of moderation_manual_approved: the
+// ReviewApproval is the data of moderation_manual_approved: the
 // message as approved, the rule and condition that had blocked it, and
 // whether it was marked reviewed.
-func (st *state) reviewApproval(rec *blockedRec, reviewed bool) map[string]any {
+func (st *state) ReviewApproval(rec *BlockedRec, reviewed bool) map[string]any {
 	c := rec.condition()
 	cond := hookCondWire{ID: c.ID, KeywordsRef: c.KeywordsRef, MediaPresent: c.MediaPresent, Entity: c.Entity, Operand: c.Operand,
 		Category: c.Category, Operator: c.Operator, Value: slices.Clone(c.Value), Message: strings.Join(c.Message, " "), Weight: c.Weight}
@@ -217,8 +217,8 @@ func (st *state) reviewApproval(rec *blockedRec, reviewed bool) map[string]any {
 }
 
 // flagged returns the messages with flags not yet reviewed, in id order.
-func (st *state) flagged() []*msgRec {
-	var out []*msgRec
+func (st *state) flagged() []*MsgRec {
+	var out []*MsgRec
 	for _, m := range st.messages {
 		if len(m.flags) > 0 && !st.flagReviewed[m.id] {
 			out = append(out, m)
@@ -229,10 +229,10 @@ func (st *state) flagged() []*msgRec {
 
 // flaggers returns m's flags as listed, with the flagging users and the
 // reasons given.
-func (st *state) flaggers(m *msgRec) []flaggerWire {
+func (st *state) flaggers(m *MsgRec) []flaggerWire {
 	out := make([]flaggerWire, len(m.flags))
 	for i, f := range m.flags {
-		u := st.userEntity(f.UID)
+		u := st.UserEntity(f.UID)
 		out[i] = flaggerWire{UID: u.UID, Name: u.Name, Avatar: u.Avatar, Role: u.Role, ReasonID: f.ReasonID, Remark: f.Remark}
 		if r := st.reasons[f.ReasonID]; r != nil {
 			out[i].ReasonName, out[i].Description = r.r.Name, r.r.Description
@@ -248,7 +248,7 @@ func (st *state) flaggers(m *msgRec) []flaggerWire {
 // fields with appId and flaggedBy (uid, name, avatar, role, reasonId,
 // reasonName, description, remark).
 func (st *state) listFlaggedMessages(c *call) (any, error) {
-	return modPage(c, st.flagged(), func(m *msgRec) string { return m.m.ID }, func(m *msgRec) flaggedWire {
+	return modPage(c, st.flagged(), func(m *MsgRec) string { return m.m.ID }, func(m *MsgRec) flaggedWire {
 		return flaggedWire{AppID: st.appID, Message: m.view("", true), FlaggedBy: st.flaggers(m)}
 	})
 }

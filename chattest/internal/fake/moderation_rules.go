@@ -38,7 +38,7 @@ type rulesState struct {
 	defaultsStamped bool // the built-in rules and list are dated: stampModeration
 	textRules       bool // some enabled rule has a text condition the fake evaluates: moderateMessage's gate
 
-	blocked      []*blockedRec          // awaiting review, in message id order
+	blocked      []*BlockedRec          // awaiting review, in message id order
 	reviewed     map[int64]*reviewedRec // by message id; the latest review of each message
 	flagReviewed map[int64]bool         // messages whose flags were reviewed, by message id
 }

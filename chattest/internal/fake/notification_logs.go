@@ -43,7 +43,7 @@ func (st *state) notifSync() {
 	}
 }
 
-func (st *state) notifLogMessage(m *msgRec) {
+func (st *state) notifLogMessage(m *MsgRec) {
 	msg := &m.m
 	switch msg.Category {
 	case chat.CategoryMessage, chat.CategoryCustom, chat.CategoryInteractive:
@@ -80,14 +80,14 @@ func (st *state) notifLogMessage(m *msgRec) {
 
 // notifLogPush writes the entry of the push notification of m to the
 // token t of the recipient uid (notifLog).
-func (st *state) notifLogPush(m *msgRec, uid string, t chat.PushToken) {
+func (st *state) notifLogPush(m *MsgRec, uid string, t chat.PushToken) {
 	st.notifLog(m, nil, uid, t)
 }
 
 // notifLogReaction writes the entries of the push notifications of the
 // reaction r to m: to the tokens of m's sender, unless the sender reacted
 // (or is the app).
-func (st *state) notifLogReaction(m *msgRec, r *reactionRec) {
+func (st *state) notifLogReaction(m *MsgRec, r *ReactionRec) {
 	uid := m.m.Sender
 	if uid == r.uid || st.activeUser(uid) == nil {
 		return
@@ -108,7 +108,7 @@ func (st *state) notifLogReaction(m *msgRec, r *reactionRec) {
 // A mention bypasses the first three when the app's
 // bypassPreferencesForMentions is set. Schedules and quotas are not
 // applied.
-func (st *state) notifLog(m *msgRec, r *reactionRec, uid string, t chat.PushToken) {
+func (st *state) notifLog(m *MsgRec, r *ReactionRec, uid string, t chat.PushToken) {
 	msg := &m.m
 	n := st.notif
 	eff := st.notifEffective(n.users[uid])
@@ -203,7 +203,7 @@ const notifProcessingMS = 1
 // notification adds what APNs takes (alert, topic, sound, collapseId,
 // expiry in an hour, and contentAvailable and mutableContent as the
 // provider cfg says).
-func (st *state) notifPayload(m *msgRec, r *reactionRec, eff map[string]any, provider chat.NotificationProviderType,
+func (st *state) notifPayload(m *MsgRec, r *ReactionRec, eff map[string]any, provider chat.NotificationProviderType,
 	cfg map[string]any, at int64) json.RawMessage {
 	msg := &m.m
 	variant := "Default"
@@ -220,8 +220,8 @@ func (st *state) notifPayload(m *msgRec, r *reactionRec, eff map[string]any, pro
 	default:
 		tpl, bodyKey = objAt(eff, "templates", "customMessageTemplate"+variant), "body_fallback"
 	}
-	senderName := st.userEntity(msg.Sender).Name
-	receiverName, groupName := st.userEntity(msg.Receiver).Name, ""
+	senderName := st.UserEntity(msg.Sender).Name
+	receiverName, groupName := st.UserEntity(msg.Receiver).Name, ""
 	titleKey := "titleOneOnOne"
 	if msg.ReceiverType == chat.ReceiverGroup {
 		titleKey = "titleGroup"
@@ -243,8 +243,8 @@ func (st *state) notifPayload(m *msgRec, r *reactionRec, eff map[string]any, pro
 	tag, sender, sentAt := strconv.FormatInt(m.id, 10), msg.Sender, any(msg.SentAt)
 	if r != nil {
 		sender = r.uid
-		title, body = st.userEntity(r.uid).Name, "Reacted to your message: "+r.reaction
-		tag, senderName, sentAt = strconv.FormatInt(r.id, 10), st.userEntity(r.uid).Name, nil
+		title, body = st.UserEntity(r.uid).Name, "Reacted to your message: "+r.reaction
+		tag, senderName, sentAt = strconv.FormatInt(r.id, 10), st.UserEntity(r.uid).Name, nil
 	}
 	payload := map[string]any{
 		"payload": map[string]any{

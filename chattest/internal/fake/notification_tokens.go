@@ -41,11 +41,11 @@ func notifTokenRoutes() []route {
 func isoTime(c *call) string { return c.now.UTC().Format("2006-01-02T15:04:05.000Z") }
 
 // authTokenUser returns the active user whose auth token tok is, or nil.
-func (st *state) authTokenUser(tok string) *userRec {
+func (st *state) authTokenUser(tok string) *UserRec {
 	if tok == "" {
 		return nil
 	}
-	has := func(u *userRec) bool {
+	has := func(u *UserRec) bool {
 		return slices.ContainsFunc(u.tokens, func(t chat.AuthToken) bool { return t.AuthToken == chat.Secret(tok) })
 	}
 	// Tokens the fake mints are "{uid}_{hex}": look at that user first.
@@ -80,7 +80,7 @@ func errPushTokenExists() *apiError {
 }
 
 // bodyAuthUser reads the authToken of a body and returns its user.
-func (st *state) bodyAuthUser(c *call) (*userRec, string, error) {
+func (st *state) bodyAuthUser(c *call) (*UserRec, string, error) {
 	var b struct {
 		AuthToken string `json:"authToken"`
 	}

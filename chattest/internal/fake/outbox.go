@@ -15,65 +15,65 @@ package fake
 // commit is published once the change is complete, still under the lock:
 // the consumers see the commits in order, each whole.
 
-// commit is one entry of the outbox: the events of one change of the
+// Commit is one entry of the outbox: the events of one change of the
 // state.
-type commit struct {
+type Commit struct {
 	// seq is the commit's place in the outbox: 1 for the first.
 	seq uint64
 	// events are what the change did, in order.
-	events []event
-	// durable returns once the change, and every change before it, is
+	events []Event
+	// Durable returns once the change, and every change before it, is
 	// kept by the server's store (WithStore), or with the error that
 	// stopped it. A delivery or a push of the commit's events waits for
 	// it before it leaves. nil: nothing to wait for.
-	durable func() error
+	Durable func() error
 
-	outer *commit // the commit that was in progress when this one began
+	outer *Commit // the commit that was in progress when this one began
 }
 
-// subscriber is a consumer of the outbox. Both methods run with st.mu
+// Subscriber is a consumer of the outbox. Both methods run with st.mu
 // held, must not block, and read the state only through the reader they
 // were given.
-type subscriber interface {
-	// recorded reads ev, an event of the change c, as it is recorded: the
+type Subscriber interface {
+	// Recorded reads ev, an event of the change c, as it is Recorded: the
 	// state is as the change has made it so far, so that a consumer
 	// renders the event as it happened.
-	recorded(c *commit, ev event)
-	// published reads c, complete: what the consumer rendered of its
+	Recorded(c *Commit, ev Event)
+	// Published reads c, complete: what the consumer rendered of its
 	// events may leave.
-	published(c *commit)
+	Published(c *Commit)
 }
 
 // outbox is the sequence of commits, and the consumers that read them.
 // Guarded by st.mu.
 type outbox struct {
 	seq  uint64
-	cur  *commit      // the commit of the change in progress; nil between changes
-	subs []subscriber // the consumers, in the order they read each event
+	cur  *Commit      // the commit of the change in progress; nil between changes
+	subs []Subscriber // the consumers, in the order they read each event
 }
 
 // subscribe adds a consumer, which reads every event recorded and every
 // commit published from now on, after the consumers subscribed before it.
-func (o *outbox) subscribe(s subscriber) { o.subs = append(o.subs, s) }
+func (o *outbox) subscribe(s Subscriber) { o.subs = append(o.subs, s) }
 
 // begin starts the commit of a change; publish it when the change is
 // made. A change made while another one is (a user going offline as a
 // request revokes their token) is a commit of its own, published first.
-func (o *outbox) begin() *commit {
-	c := &commit{outer: o.cur}
+func (o *outbox) begin() *Commit {
+	c := &Commit{outer: o.cur}
 	o.cur = c
 	return c
 }
 
 // publish appends c, begun with begin, to the outbox: each consumer reads
 // it, in order.
-func (o *outbox) publish(c *commit) {
+func (o *outbox) publish(c *Commit) {
 	o.cur = c.outer
 	c.outer = nil
 	o.seq++
 	c.seq = o.seq
 	for _, s := range o.subs {
-		s.published(c)
+		s.Published(c)
 	}
 }
 
@@ -81,7 +81,7 @@ func (o *outbox) publish(c *commit) {
 // A change that began no commit gets one of its own, published at once.
 // While the state is replayed nothing is recorded: what the replayed
 // changes did was told when they were made.
-func (st *state) record(ev event) {
+func (st *state) record(ev Event) {
 	if st.replaying {
 		return
 	}
@@ -93,6 +93,6 @@ func (st *state) record(ev event) {
 	}
 	c.events = append(c.events, ev)
 	for _, s := range o.subs {
-		s.recorded(c, ev)
+		s.Recorded(c, ev)
 	}
 }

@@ -28,18 +28,18 @@ type commits struct {
 	pending  []string // the events recorded since the last commit published
 }
 
-func (s *commits) recorded(c *commit, ev event) {
+func (s *commits) Recorded(c *Commit, ev Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.pending = append(s.pending, ev.eventName())
+	s.pending = append(s.pending, ev.EventName())
 }
 
-func (s *commits) published(c *commit) {
+func (s *commits) Published(c *Commit) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e := seen{seq: c.seq}
 	for _, ev := range c.events {
-		e.events = append(e.events, ev.eventName())
+		e.events = append(e.events, ev.EventName())
 	}
 	if !slices.Equal(e.events, s.pending) {
 		s.mismatch = true // each event is read as it is recorded, then in its commit
@@ -101,27 +101,27 @@ func TestOutboxOneEventPerChange(t *testing.T) {
 // activity is a consumer of the outbox that no handler knows of: what
 // each user did, rendered from the events alone.
 type activity struct {
-	core coreReader
+	core Reader
 	mu   sync.Mutex
 	did  map[string][]string // by the acting user
 }
 
-func (a *activity) recorded(_ *commit, ev event) {
+func (a *activity) Recorded(_ *Commit, ev Event) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	switch ev := ev.(type) {
-	case messageSent:
-		a.did[ev.m.m.Sender] = append(a.did[ev.m.m.Sender], "sent "+a.core.messageView(ev.m).Data.Text)
-	case reactionAdded:
-		a.did[ev.r.uid] = append(a.did[ev.r.uid], "reacted "+ev.r.reaction)
-	case groupChanged:
-		a.did[a.core.groupView(ev.g).Owner] = append(a.did[a.core.groupView(ev.g).Owner], "group "+ev.change+" "+ev.g.g.GUID)
-	case memberChanged:
-		a.did[ev.by] = append(a.did[ev.by], ev.action+" "+ev.uid)
+	case MessageSent:
+		a.did[ev.M.m.Sender] = append(a.did[ev.M.m.Sender], "sent "+a.core.MessageView(ev.M).Data.Text)
+	case ReactionAdded:
+		a.did[ev.R.uid] = append(a.did[ev.R.uid], "reacted "+ev.R.reaction)
+	case GroupChanged:
+		a.did[a.core.GroupView(ev.G).Owner] = append(a.did[a.core.GroupView(ev.G).Owner], "group "+ev.Change+" "+ev.G.g.GUID)
+	case MemberChanged:
+		a.did[ev.By] = append(a.did[ev.By], ev.Action+" "+ev.UID)
 	}
 }
 
-func (a *activity) published(*commit) {}
+func (a *activity) Published(*Commit) {}
 
 // A new consumer is one subscriber: it reads what every handler records,
 // and no handler names it.

@@ -77,8 +77,8 @@ type Socket interface {
 // bounded queue, never with st.mu held.
 type realtimeState struct {
 	jwtKey    []byte                      // signs the login's jwts: random, per server or per store (store.go)
-	rtConns   map[*rtConn]bool            // every open connection
-	rtByUID   map[string]map[*rtConn]bool // the authenticated connections, by uid
+	rtConns   map[*RTConn]bool            // every open connection
+	rtByUID   map[string]map[*RTConn]bool // the authenticated connections, by uid
 	rtChanged chan struct{}               // closed, and replaced, when a user's connections change
 	rtClosed  bool                        // the server is closing: no new connection
 	rtWG      sync.WaitGroup              // a count per connection, until its transport closes it
@@ -89,8 +89,8 @@ type realtimeState struct {
 func (rs *realtimeState) init(authTimeout time.Duration) {
 	rs.rtAuthTimeout = authTimeout
 	rs.jwtKey = newJWTKey()
-	rs.rtConns = map[*rtConn]bool{}
-	rs.rtByUID = map[string]map[*rtConn]bool{}
+	rs.rtConns = map[*RTConn]bool{}
+	rs.rtByUID = map[string]map[*RTConn]bool{}
 	rs.rtChanged = make(chan struct{})
 }
 
@@ -101,8 +101,8 @@ func newJWTKey() []byte {
 	return key
 }
 
-// rtConn is one websocket of the client API.
-type rtConn struct {
+// RTConn is one websocket of the client API.
+type RTConn struct {
 	ws        Socket
 	out       chan queued   // frames waiting to be written, at most rtQueue
 	kill      chan struct{} // closed when the connection is dropped
@@ -138,7 +138,7 @@ type queued struct {
 // and closes it when reading ends.
 type Conn struct {
 	st *state
-	c  *rtConn
+	c  *RTConn
 }
 
 // Receive acts on frame, a frame the client sent. It returns once what the
@@ -224,7 +224,7 @@ func (h *Core) serveRealtime(w http.ResponseWriter, r *http.Request) {
 // is dropped, and drops it unless it authenticates in time. It fails,
 // cutting s, when the server is closing.
 func (st *state) connect(s Socket) (*Conn, error) {
-	c := &rtConn{ws: s, out: make(chan queued, rtQueue), kill: make(chan struct{}), written: make(chan struct{})}
+	c := &RTConn{ws: s, out: make(chan queued, rtQueue), kill: make(chan struct{}), written: make(chan struct{})}
 	c.wctx, c.stopWrite = context.WithCancel(context.Background())
 	st.mu.Lock()
 	if st.rtClosed {
@@ -246,7 +246,7 @@ func (st *state) connect(s Socket) (*Conn, error) {
 // when the drop asks for them to be flushed. A frame a change pushed
 // leaves once the change is kept. A frame the client does not take cuts
 // the connection.
-func (c *rtConn) writeLoop() {
+func (c *RTConn) writeLoop() {
 	defer close(c.written)
 	write := func(q queued) bool {
 		if q.durable != nil && q.durable() != nil {
@@ -295,7 +295,7 @@ var cutNow = func() context.Context {
 // the frame being written and, when flush is set, those already queued.
 // A client that takes none of them within rtDropGrace is cut off without
 // a close frame. It runs with st.mu held; dropping c again does nothing.
-func (st *state) drop(c *rtConn, code int, reason string, flush bool) {
+func (st *state) drop(c *RTConn, code int, reason string, flush bool) {
 	if c.dropped {
 		return
 	}
@@ -318,7 +318,7 @@ func (st *state) drop(c *rtConn, code int, reason string, flush bool) {
 // dropped: pushed nothing more, and closed with 1008 (policy violation)
 // after the frame being written; the server never waits for a slow
 // client. It runs with st.mu held.
-func (st *state) send(c *rtConn, f []byte, durable func() error) {
+func (st *state) send(c *RTConn, f []byte, durable func() error) {
 	if c.dropped || f == nil {
 		return
 	}
@@ -379,7 +379,7 @@ func (s *Core) AwaitOnline(ctx context.Context, uid string) error {
 // receive acts on a frame from c. It runs with st.mu held, and returns
 // what waits, after unlocking, until the change the frame made is kept
 // (WithStore).
-func (st *state) receive(c *rtConn, b []byte) (wait func() error) {
+func (st *state) receive(c *RTConn, b []byte) (wait func() error) {
 	var f inFrame
 	if json.Unmarshal(b, &f) != nil {
 		return noWait
@@ -438,7 +438,7 @@ func (f *inFrame) target() target {
 // "200" when it is a jwt of this server for an active user who still holds
 // the auth token it was issued for; "401" otherwise, and the connection
 // is dropped.
-func (st *state) authenticate(c *rtConn, f *inFrame) {
+func (st *state) authenticate(c *RTConn, f *inFrame) {
 	uid, tok, ok := st.verifyJWT(f.Body.Auth)
 	if !ok || c.uid != "" && c.uid != uid {
 		st.send(c, st.encodeFrame(frame{Type: "auth", DeviceID: f.DeviceID, Body: authBody{Code: "401", Status: "UNAUTHORIZED"}}), nil)
@@ -448,7 +448,7 @@ func (st *state) authenticate(c *rtConn, f *inFrame) {
 	if c.uid == "" {
 		c.uid = uid
 		if st.rtByUID[uid] == nil {
-			st.rtByUID[uid] = map[*rtConn]bool{}
+			st.rtByUID[uid] = map[*RTConn]bool{}
 			st.presenceChanged(uid, true)
 		}
 		st.rtByUID[uid][c] = true
@@ -469,11 +469,11 @@ type authBody struct {
 // not sent.
 func (st *state) encodeFrame(f frame) []byte { return encodeFrame(st.appID, f) }
 
-// pushTo queues frame for every connection of the users to, once each,
+// PushTo queues frame for every connection of the users to, once each,
 // and for the connections conns, to be written once durable returns: the
 // websocket's consumer of the outbox pushes with it (realtime_events.go).
 // It runs with st.mu held.
-func (st *state) pushTo(to []string, conns []*rtConn, frame []byte, durable func() error) {
+func (st *state) PushTo(to []string, conns []*RTConn, frame []byte, durable func() error) {
 	for _, c := range conns {
 		st.send(c, frame, durable)
 	}
@@ -487,10 +487,10 @@ func (st *state) pushTo(to []string, conns []*rtConn, frame []byte, durable func
 	}
 }
 
-// presenceWatchers are the connections, of users other than u, whose
+// PresenceWatchers are the connections, of users other than u, whose
 // presence subscription covers u. It runs with st.mu held.
-func (st *state) presenceWatchers(u *userRec) []*rtConn {
-	var to []*rtConn
+func (st *state) PresenceWatchers(u *UserRec) []*RTConn {
+	var to []*RTConn
 	for other, conns := range st.rtByUID {
 		if other == u.u.UID {
 			continue
@@ -513,7 +513,7 @@ func (c *call) device() string { return c.r.Header.Get("resource") }
 // the marks refuse is ignored, and so is every frame once the store can
 // take no change (WithStore). It returns what waits until
 // the change is kept.
-func (st *state) receipt(c *rtConn, f *inFrame) (wait func() error) {
+func (st *state) receipt(c *RTConn, f *inFrame) (wait func() error) {
 	var id json.Number
 	if json.Unmarshal(f.Body.MessageID, &id) != nil {
 		var s string
@@ -570,7 +570,7 @@ func (st *state) markReceipt(a receiptArgs, device string) struct{} {
 
 // relayTyping relays a typing_indicator frame of c's user to the receiver,
 // or to the group's other members, if c's user may message them.
-func (st *state) relayTyping(c *rtConn, f *inFrame) {
+func (st *state) relayTyping(c *RTConn, f *inFrame) {
 	if f.Body.Action != "started" && f.Body.Action != "ended" {
 		return
 	}
@@ -580,10 +580,10 @@ func (st *state) relayTyping(c *rtConn, f *inFrame) {
 	}
 	to := []string{receiver}
 	if f.ReceiverType == chat.ReceiverGroup {
-		to = slices.DeleteFunc(st.memberUIDs(st.groups[receiver]), func(uid string) bool { return uid == c.uid })
+		to = slices.DeleteFunc(st.MemberUIDs(st.groups[receiver]), func(uid string) bool { return uid == c.uid })
 	}
-	st.record(userTyping{uid: c.uid, device: c.device, receiver: receiver, receiverType: f.ReceiverType,
-		action: f.Body.Action, metadata: f.Body.Metadata, to: to})
+	st.record(UserTyping{UID: c.uid, Device: c.device, Receiver: receiver, ReceiverType: f.ReceiverType,
+		Action: f.Body.Action, Metadata: f.Body.Metadata, To: to})
 }
 
 // presenceChanged records that uid came online (their first websocket
@@ -608,7 +608,7 @@ func (st *state) presenceChanged(uid string, online bool) {
 	}
 	u.u.Status, u.u.LastActiveAt = status, now
 	st.keepCall(presenceOp, presenceArgs{UID: uid, Online: online})
-	st.record(userPresence{u: u, online: online, at: now})
+	st.record(UserPresence{U: u, Online: online, At: now})
 }
 
 // presenceArgs are a presence change as the journal keeps it.
@@ -627,7 +627,7 @@ func (st *state) replayPresence(a presenceArgs) struct{} {
 }
 
 // subscribed reports whether c's presence subscription covers u.
-func (st *state) subscribed(c *rtConn, u *userRec) bool {
+func (st *state) subscribed(c *RTConn, u *UserRec) bool {
 	switch c.presence {
 	case "ALL_USERS":
 		return true

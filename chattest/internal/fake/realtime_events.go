@@ -15,7 +15,7 @@ import (
 // once the change is kept). It reads the state only through core, and
 // keeps what it rendered under its own lock.
 type realtimeEvents struct {
-	core coreReader
+	core Reader
 
 	mu      sync.Mutex
 	pending []push // rendered, waiting for their change to be published
@@ -24,51 +24,51 @@ type realtimeEvents struct {
 // push is a websocket frame of an event of the change c and who gets it:
 // every connection of the users to, or the connections conns.
 type push struct {
-	c     *commit
+	c     *Commit
 	to    []string
-	conns []*rtConn
+	conns []*RTConn
 	frame []byte
 }
 
-// recorded renders ev as the frames it pushes, when anyone is connected.
-func (p *realtimeEvents) recorded(c *commit, ev event) {
+// Recorded renders ev as the frames it pushes, when anyone is connected.
+func (p *realtimeEvents) Recorded(c *Commit, ev Event) {
 	r := p.core
-	if !r.connected() {
+	if !r.Connected() {
 		return
 	}
 	switch ev := ev.(type) {
-	case messageSent:
-		p.pushMessage(c, ev.m, ev.device)
-	case messageActed:
-		p.pushMessage(c, ev.m, ev.device)
-	case groupActionSent:
-		p.pushMessage(c, ev.m, "") // sent by app_system, from no client
-	case receiptMarked:
-		if ev.action == receiptRead || ev.action == receiptDelivered {
-			p.pushReceipt(c, receiptOf(r, ev), ev.device)
+	case MessageSent:
+		p.pushMessage(c, ev.M, ev.Device)
+	case MessageActed:
+		p.pushMessage(c, ev.M, ev.Device)
+	case GroupActionSent:
+		p.pushMessage(c, ev.M, "") // sent by app_system, from no client
+	case ReceiptMarked:
+		if ev.Action == receiptRead || ev.Action == receiptDelivered {
+			p.pushReceipt(c, receiptOf(r, ev), ev.Device)
 		}
-	case userTyping:
+	case UserTyping:
 		body := struct {
 			Action   string          `json:"action"`
 			User     chat.User       `json:"user"`
 			Metadata json.RawMessage `json:"metadata,omitempty"`
-		}{ev.action, r.userEntity(ev.uid), ev.metadata}
-		p.add(push{c: c, to: ev.to, frame: encodeFrame(r.app(), frame{Type: "typing_indicator", Receiver: ev.receiver,
-			ReceiverType: ev.receiverType, Sender: ev.uid, DeviceID: ev.device, Body: body})})
-	case userPresence:
+		}{ev.Action, r.UserEntity(ev.UID), ev.Metadata}
+		p.add(push{c: c, to: ev.To, frame: encodeFrame(r.App(), frame{Type: "typing_indicator", Receiver: ev.Receiver,
+			ReceiverType: ev.ReceiverType, Sender: ev.UID, DeviceID: ev.Device, Body: body})})
+	case UserPresence:
 		action := "offline"
-		if ev.online {
+		if ev.Online {
 			action = "online"
 		}
-		to := r.presenceWatchers(ev.u)
+		to := r.PresenceWatchers(ev.U)
 		if len(to) == 0 {
 			return
 		}
-		p.add(push{c: c, conns: to, frame: encodeFrame(r.app(), frame{Type: "presence", Sender: ev.u.u.UID, Body: struct {
+		p.add(push{c: c, conns: to, frame: encodeFrame(r.App(), frame{Type: "presence", Sender: ev.U.u.UID, Body: struct {
 			Action    string         `json:"action"`
 			Timestamp chat.Timestamp `json:"timestamp"`
 			User      chat.User      `json:"user"`
-		}{action, ev.at, ev.u.view(false)}})})
+		}{action, ev.At, ev.U.view(false)}})})
 	}
 }
 
@@ -83,9 +83,9 @@ func (p *realtimeEvents) add(x push) {
 	p.mu.Unlock()
 }
 
-// published queues each frame c's events push for the connections it goes
+// Published queues each frame c's events push for the connections it goes
 // to, to be written once c's change is kept.
-func (p *realtimeEvents) published(c *commit) {
+func (p *realtimeEvents) Published(c *Commit) {
 	p.mu.Lock()
 	// The commits begun after c are published: c's frames end the list.
 	i := len(p.pending)
@@ -103,7 +103,7 @@ func (p *realtimeEvents) published(c *commit) {
 	// Unlocked: a connection too slow to take a frame is dropped, which
 	// may record its user going offline.
 	for _, x := range out {
-		p.core.pushTo(x.to, x.conns, x.frame, c.durable)
+		p.core.PushTo(x.to, x.conns, x.frame, c.Durable)
 	}
 }
 
@@ -111,24 +111,24 @@ func (p *realtimeEvents) published(c *commit) {
 // whose deviceId is device: the resource header of the request that sent
 // it, so that the sending client recognizes its own. A message held for
 // moderation is not pushed.
-func (p *realtimeEvents) pushMessage(c *commit, m *msgRec, device string) {
+func (p *realtimeEvents) pushMessage(c *Commit, m *MsgRec, device string) {
 	if m.m.Data.Moderation != nil && m.m.Data.Moderation.Status == modPending {
 		return
 	}
 	r := p.core
-	p.add(push{c: c, to: audience(r, m), frame: encodeFrame(r.app(), frame{Type: "message", Receiver: m.m.Receiver,
-		ReceiverType: m.m.ReceiverType, Sender: m.m.Sender, DeviceID: device, Body: r.messageView(m)})})
+	p.add(push{c: c, to: audience(r, m), frame: encodeFrame(r.App(), frame{Type: "message", Receiver: m.m.Receiver,
+		ReceiverType: m.m.ReceiverType, Sender: m.m.Sender, DeviceID: device, Body: r.MessageView(m)})})
 }
 
 // audience returns who sees m live: its two users, or the members of its
 // group (and the user an action is about, who may have just left).
-func audience(r coreReader, m *msgRec) []string {
+func audience(r Reader, m *MsgRec) []string {
 	if m.m.ReceiverType != chat.ReceiverGroup {
 		return []string{m.between[0], m.between[1]}
 	}
 	var uids []string
-	if g := r.groupByID(m.m.Receiver); g != nil {
-		uids = r.memberUIDs(g)
+	if g := r.GroupByID(m.m.Receiver); g != nil {
+		uids = r.MemberUIDs(g)
 	}
 	if m.m.Category == chat.CategoryAction && m.m.Data.Entities != nil && m.m.Data.Entities.On != nil &&
 		m.m.Data.Entities.On.EntityType == chat.EntityUser {
@@ -143,16 +143,16 @@ func audience(r coreReader, m *msgRec) []string {
 // pushReceipt pushes a "receipts" frame for the receipt rp: to the sender
 // of the message in a one-on-one conversation, to the group's members in
 // a group, but the user who marked it.
-func (p *realtimeEvents) pushReceipt(c *commit, rp receiptPayload, device string) {
+func (p *realtimeEvents) pushReceipt(c *Commit, rp receiptPayload, device string) {
 	r := p.core
 	to := []string{rp.MessageSender}
 	if rp.ReceiverType == chat.ReceiverGroup {
-		if g := r.groupByID(rp.Receiver); g != nil {
-			to = r.memberUIDs(g)
+		if g := r.GroupByID(rp.Receiver); g != nil {
+			to = r.MemberUIDs(g)
 		}
 	}
 	to = slices.DeleteFunc(to, func(uid string) bool { return uid == rp.Sender })
-	p.add(push{c: c, to: to, frame: encodeFrame(r.app(), frame{Type: rp.Type, Receiver: rp.Receiver, ReceiverType: rp.ReceiverType,
+	p.add(push{c: c, to: to, frame: encodeFrame(r.App(), frame{Type: rp.Type, Receiver: rp.Receiver, ReceiverType: rp.ReceiverType,
 		Sender: rp.Sender, MessageSender: rp.MessageSender, DeviceID: device, Body: rp.Body})})
 }
 

@@ -63,8 +63,8 @@ func (st *state) recordReceipt(c *call, t convTarget, action string, id int64, b
 
 // receiptOf is the receipt of action by the acting user of t for the
 // message m.
-func (st *state) receiptOf(c *call, t convTarget, m *msgRec, action string) receiptMarked {
-	return receiptMarked{action: action, m: m, by: t.owner, group: t.typ == chat.ConversationGroup, at: c.timestamp(), device: c.device()}
+func (st *state) receiptOf(c *call, t convTarget, m *MsgRec, action string) ReceiptMarked {
+	return ReceiptMarked{Action: action, M: m, By: t.owner, Group: t.typ == chat.ConversationGroup, At: c.timestamp(), Device: c.device()}
 }
 
 // The triggers that fire when every recipient of a message has received
@@ -83,7 +83,7 @@ const (
 // than the sender who had joined when it was sent. The receipt is the
 // recipient's who completed it. A mark by the message's sender, or one a
 // recipient had already made, records nothing.
-func (st *state) recordToAll(c *call, t convTarget, m *msgRec, before convUser) {
+func (st *state) recordToAll(c *call, t convTarget, m *MsgRec, before convUser) {
 	if t.owner == m.m.Sender {
 		return
 	}
@@ -117,7 +117,7 @@ func (st *state) recordToAll(c *call, t convTarget, m *msgRec, before convUser) 
 // the users of a one-on-one conversation other than its sender, or the
 // active members of the group, other than its sender, who had joined when
 // it was sent.
-func (st *state) recipients(t convTarget, m *msgRec) []string {
+func (st *state) recipients(t convTarget, m *MsgRec) []string {
 	var out []string
 	if t.typ != chat.ConversationGroup {
 		for _, uid := range m.between {

@@ -79,7 +79,7 @@ func (st *state) seedCall(c chat.Call) callResult {
 	}
 	r := &callRec{c: c, seq: st.callSeq}
 	st.calls[c.SessionID] = r
-	st.record(callAdded{c: &r.c})
+	st.record(CallAdded{C: &r.c})
 	for _, t := range transcripts {
 		st.addTranscript(r, t, now)
 	}
@@ -319,7 +319,7 @@ func (st *state) addTranscript(r *callRec, t chat.CallTranscription, now chat.Ti
 	}
 	r.transcripts = append(r.transcripts, transcriptRec{t: t, seq: r.transSeq})
 	r.c.HasTranscription = true
-	st.record(transcriptAdded{c: &r.c, t: t})
+	st.record(TranscriptAdded{C: &r.c, T: t})
 }
 
 // uuidOf formats the first 32 hex digits of a 40-digit id as a UUID.

@@ -54,7 +54,7 @@ func (st *state) seedGroup(a groupArgs) chat.Group {
 	if g.UpdatedAt == 0 {
 		g.UpdatedAt = g.CreatedAt
 	}
-	rec := &groupRec{g: g, updated: updated, members: map[string]*memberRec{}, banned: map[string]*banRec{}}
+	rec := &GroupRec{g: g, updated: updated, members: map[string]*memberRec{}, banned: map[string]*banRec{}}
 	if g.Owner != appSystem {
 		st.join(rec, g.Owner, chat.MemberAdmin, g.CreatedAt)
 	}
@@ -73,7 +73,7 @@ func (st *state) seedGroup(a groupArgs) chat.Group {
 
 // asStored is v, a view of g, with g's updatedAt, which the seeding and
 // inspection methods report whether or not answers show it.
-func (g *groupRec) asStored(v chat.Group) chat.Group {
+func (g *GroupRec) asStored(v chat.Group) chat.Group {
 	v.UpdatedAt = g.g.UpdatedAt
 	return v
 }

@@ -65,7 +65,7 @@ func (st *state) seedMessage(m chat.Message) chat.Message {
 	if m.UpdatedAt == 0 {
 		m.UpdatedAt = m.SentAt
 	}
-	var parent *msgRec
+	var parent *MsgRec
 	if p := st.lookupMessage(m.ParentID); p != nil && p.parent == nil {
 		parent = p
 	}
@@ -80,7 +80,7 @@ func (st *state) seedMessage(m chat.Message) chat.Message {
 // ThreadSubscribers returns the uids subscribed to the thread of the
 // message id, sorted.
 func (s *Core) ThreadSubscribers(id string) []string {
-	out, _ := readMessage(s, id, func(m *msgRec) []string {
+	out, _ := readMessage(s, id, func(m *MsgRec) []string {
 		out := make([]string, 0, len(m.subscribers))
 		for uid := range m.subscribers {
 			out = append(out, uid)
@@ -94,7 +94,7 @@ func (s *Core) ThreadSubscribers(id string) []string {
 // MessageFlags returns the flags users put on the message id, in the order
 // first flagged.
 func (s *Core) MessageFlags(id string) []MessageFlag {
-	flags, _ := readMessage(s, id, func(m *msgRec) []MessageFlag { return slices.Clone(m.flags) })
+	flags, _ := readMessage(s, id, func(m *MsgRec) []MessageFlag { return slices.Clone(m.flags) })
 	return flags
 }
 
@@ -102,12 +102,12 @@ func (s *Core) MessageFlags(id string) []MessageFlag {
 // reactedByMe, and uid's savedAt and interactions.
 func (s *Core) MessageAs(id, uid string) (chat.Message, bool) {
 	uid = strings.ToLower(uid)
-	return readMessage(s, id, func(m *msgRec) chat.Message { return cloneFor(uid, m.view(uid, true)) })
+	return readMessage(s, id, func(m *MsgRec) chat.Message { return cloneFor(uid, m.view(uid, true)) })
 }
 
 // readMessage returns what read makes of the stored message id, with the
 // state locked; ok is false, and v the zero value, when there is none.
-func readMessage[T any](s *Core, id string, read func(m *msgRec) T) (v T, ok bool) {
+func readMessage[T any](s *Core, id string, read func(m *MsgRec) T) (v T, ok bool) {
 	st := s.st
 	st.mu.Lock()
 	defer st.mu.Unlock()

@@ -43,7 +43,7 @@ var snapshotSkip = map[string][]string{
 	"state":              {"mu", "clock", "appID", "mgmtKey", "mgmtSecret", "usersIndex", "messagesIndex", "issuer", "rate", "journal", "replaying", "lazy", "lastAt", "out", "realtimeState"},
 	"conversationsIndex": {"convs", "userConvs", "pairConvs", "groupConvs"}, // hiddenOf is the owners' state
 	"groupsState":        {"groupsIndex"},
-	"groupRec":           {"count", "countEpoch", "counted"},
+	"GroupRec":           {"count", "countEpoch", "counted"},
 	"hooksState":         {"deliv"},
 	"importState":        {"importLimit", "importEnforce"},
 }

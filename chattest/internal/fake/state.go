@@ -19,15 +19,15 @@ type state struct {
 
 	mgmtKey, mgmtSecret string // the management API's credentials
 
-	users      map[string]*userRec // by (lower-case) uid; deactivated (and soft-deleted) users stay, flagged
+	users      map[string]*UserRec // by (lower-case) uid; deactivated (and soft-deleted) users stay, flagged
 	usersIndex                     // the users in list order: users_index.go
 
 	apiKeys   map[string]*apiKeyRec // by key
 	apiKeySeq int64                 // creation order of keys
 
-	messages      []*msgRec // every stored message, in id order
-	msgByID       map[int64]*msgRec
-	msgByMUID     map[muidKey]*msgRec // the newest message of each sender and muid: messages.go
+	messages      []*MsgRec // every stored message, in id order
+	msgByID       map[int64]*MsgRec
+	msgByMUID     map[muidKey]*MsgRec // the newest message of each sender and muid: messages.go
 	lastMsgID     int64
 	messagesIndex // the messages of each group, user pair and user: messages_index.go
 
@@ -63,10 +63,10 @@ func newState(cfg Config) *state {
 		clock:   cfg.Clock,
 		appID:   cfg.AppID,
 		mgmtKey: cfg.MgmtKey, mgmtSecret: cfg.MgmtSecret,
-		users:     map[string]*userRec{},
+		users:     map[string]*UserRec{},
 		apiKeys:   map[string]*apiKeyRec{},
-		msgByID:   map[int64]*msgRec{},
-		msgByMUID: map[muidKey]*msgRec{},
+		msgByID:   map[int64]*MsgRec{},
+		msgByMUID: map[muidKey]*MsgRec{},
 		rate:      newRateLimiter(cfg.RateCore, cfg.RateStandard),
 	}
 	st.usersIndex.init()

@@ -27,7 +27,7 @@ var dumpSkip = map[string][]string{
 	"state":         {"mu", "clock", "rate", "journal", "replaying", "lazy", "lastAt", "usersIndex", "messagesIndex", "conversationsIndex", "out"},
 	"realtimeState": {"jwtKey", "rtConns", "rtByUID", "rtClosed"},
 	"groupsState":   {"groupsIndex"},
-	"groupRec":      {"count", "countEpoch", "counted"},
+	"GroupRec":      {"count", "countEpoch", "counted"},
 }
 
 type dumper struct {

@@ -12,9 +12,9 @@ import (
 	"github.com/chatrest/chat"
 )
 
-// userRec is a stored user. u holds every field, tags included; the answers
+// UserRec is a stored user. u holds every field, tags included; the answers
 // show tags only where the service does.
-type userRec struct {
+type UserRec struct {
 	u           chat.User // AuthToken is always empty
 	deactivated bool      // deactivated or soft-deleted: hidden, but the uid stays taken
 	updated     bool      // changed since it was created: only then do answers show updatedAt
@@ -23,7 +23,7 @@ type userRec struct {
 
 // view is the user as answers show it, with or without tags: updatedAt
 // only once the user was updated, as the service shows it.
-func (u *userRec) view(withTags bool) chat.User {
+func (u *UserRec) view(withTags bool) chat.User {
 	v := u.u
 	if !withTags {
 		v.Tags = nil
@@ -37,7 +37,7 @@ func (u *userRec) view(withTags bool) chat.User {
 // viewFor is the user as viewer's friends and blocked users show it (when
 // viewer is not empty and not the user): with the id of their one-on-one
 // conversation, and whether viewer blocked the user.
-func (st *state) viewFor(u *userRec, viewer string, withTags bool) chat.User {
+func (st *state) viewFor(u *UserRec, viewer string, withTags bool) chat.User {
 	v := u.view(withTags)
 	if viewer == "" || viewer == v.UID {
 		return v
@@ -52,7 +52,7 @@ func (st *state) viewFor(u *userRec, viewer string, withTags bool) chat.User {
 // listCursor is the cursor the page-based lists of users add (beside meta
 // for users and members, inside it for friends and blocked users): the
 // updatedAt of the page's last user, before which the list goes on.
-func listCursor(rec *userRec) *chat.Cursor {
+func listCursor(rec *UserRec) *chat.Cursor {
 	if rec == nil {
 		return nil
 	}
@@ -72,7 +72,7 @@ func userRoutes() []route {
 }
 
 // activeUser returns the user uid unless it is unknown or deactivated.
-func (st *state) activeUser(uid string) *userRec {
+func (st *state) activeUser(uid string) *UserRec {
 	u := st.users[strings.ToLower(uid)]
 	if u == nil || u.deactivated {
 		return nil
@@ -114,7 +114,7 @@ func (st *state) createUser(c *call) (any, error) {
 		return nil, errUIDExists(uid)
 	}
 	now := c.timestamp()
-	u := &userRec{u: chat.User{
+	u := &UserRec{u: chat.User{
 		UID: uid, Name: b.Name, Avatar: b.Avatar, Link: b.Link, Metadata: b.Metadata,
 		Status: chat.UserOffline, StatusMessage: b.StatusMessage, Role: role, Tags: b.Tags,
 		CreatedAt: now, UpdatedAt: now,
@@ -161,10 +161,10 @@ func (st *state) listUsers(c *call) (any, error) {
 		return nil, err
 	}
 
-	created := func(t *btree.BTreeG[*userRec]) iter.Seq[*userRec] {
+	created := func(t *btree.BTreeG[*UserRec]) iter.Seq[*UserRec] {
 		return usersCreated(t, createdFrom, createdTo, hasCreatedFrom, hasCreatedTo)
 	}
-	var seq iter.Seq[*userRec]
+	var seq iter.Seq[*UserRec]
 	var total int
 	switch {
 	case onlyDeactivated:
@@ -175,11 +175,11 @@ func (st *state) listUsers(c *call) (any, error) {
 	default:
 		seq, total = created(st.activeUsers), st.activeUsers.Len()
 	}
-	var keep func(*userRec) bool
+	var keep func(*UserRec) bool
 	if search != "" || len(statuses) > 0 || len(roles) > 0 || len(tags) > 0 ||
 		hasCreatedFrom || hasCreatedTo || hasUpdatedFrom || hasUpdatedTo {
 		total = -1 // counted by the walk
-		keep = func(u *userRec) bool {
+		keep = func(u *UserRec) bool {
 			switch {
 			case search != "" && !(inUID && strings.HasPrefix(u.u.UID, search) ||
 				inName && strings.HasPrefix(strings.ToLower(u.u.Name), search)),
@@ -195,7 +195,7 @@ func (st *state) listUsers(c *call) (any, error) {
 	}
 	page, meta := walkPage(seq, keep, total, pq)
 	out := make([]chat.User, len(page))
-	var last *userRec
+	var last *UserRec
 	for i, u := range page {
 		out[i], last = u.view(withTags), u
 	}
@@ -325,7 +325,7 @@ type userStates struct {
 // and returns the users named, without repeats (uids match
 // case-insensitively), in the order given, and the uids that name no user,
 // as they were sent.
-func (st *state) namedUsers(c *call, field string) (found []*userRec, notFound []string, err error) {
+func (st *state) namedUsers(c *call, field string) (found []*UserRec, notFound []string, err error) {
 	var b map[string]json.RawMessage
 	if err := c.decode(&b); err != nil {
 		return nil, nil, err
@@ -425,7 +425,7 @@ func (st *state) seedUser(u chat.User) chat.User {
 	if u.UpdatedAt == 0 {
 		u.UpdatedAt = u.CreatedAt
 	}
-	st.putUser(&userRec{u: u, updated: updated})
+	st.putUser(&UserRec{u: u, updated: updated})
 	st.closeRevoked(u.UID) // access.go: a replaced user's tokens are gone
 	return clone(u)
 }

@@ -20,90 +20,90 @@ import (
 // enabled webhook subscribed to each trigger. It reads the state only
 // through core, and keeps what it rendered under its own lock.
 type webhookEvents struct {
-	core  coreReader
+	core  Reader
 	deliv *webhooks.Deliverer
 
 	mu      sync.Mutex
 	pending []hookEvent // rendered, waiting for their change to be published
 }
 
-func newWebhookEvents(core coreReader, localNetwork bool) *webhookEvents {
+func newWebhookEvents(core Reader, localNetwork bool) *webhookEvents {
 	return &webhookEvents{core: core, deliv: webhooks.New(localNetwork)}
 }
 
 // hookEvent is a webhook trigger fired, with its payload as the envelope's
 // data, by an event of the change c.
 type hookEvent struct {
-	c       *commit
+	c       *Commit
 	trigger string
 	data    json.RawMessage
 	err     error // why the payload could not be encoded: its deliveries fail with it
 }
 
-// recorded renders ev as the triggers it fires, when a webhook listens.
-func (w *webhookEvents) recorded(c *commit, ev event) {
+// Recorded renders ev as the triggers it fires, when a webhook listens.
+func (w *webhookEvents) Recorded(c *Commit, ev Event) {
 	r := w.core
 	switch ev := ev.(type) {
-	case messageSent:
-		w.fire(c, "message_sent", func() any { return messagePayload(r, ev.m) })
-	case messageActed:
-		w.fire(c, "message_"+ev.action, func() any { return messagePayload(r, ev.m) }) // message_edited, message_deleted
-	case reactionAdded:
-		w.fire(c, "message_reaction_added", func() any { return reactionPayload(r, ev.m, ev.r) })
-	case reactionRemoved:
-		w.fire(c, "message_reaction_removed", func() any { return reactionPayload(r, ev.m, ev.r) })
-	case usersBlocked:
+	case MessageSent:
+		w.fire(c, "message_sent", func() any { return messagePayload(r, ev.M) })
+	case MessageActed:
+		w.fire(c, "message_"+ev.Action, func() any { return messagePayload(r, ev.M) }) // message_edited, message_deleted
+	case ReactionAdded:
+		w.fire(c, "message_reaction_added", func() any { return reactionPayload(r, ev.M, ev.R) })
+	case ReactionRemoved:
+		w.fire(c, "message_reaction_removed", func() any { return reactionPayload(r, ev.M, ev.R) })
+	case UsersBlocked:
 		trigger := "user_blocked"
-		if ev.unblocked {
+		if ev.Unblocked {
 			trigger = "user_unblocked"
 		}
-		if len(ev.uids) > 0 {
+		if len(ev.UIDs) > 0 {
 			w.fire(c, trigger, func() any { return blocksPayload(r, ev) })
 		}
-	case groupChanged:
-		w.fire(c, "group_"+ev.change, func() any { return groupChangedPayload(r, ev) }) // group_created, _updated, _deleted
-	case memberChanged:
-		w.fire(c, "group_member_"+ev.action, func() any { return memberPayload(r, ev) })
-	case memberScopeChanged:
+	case GroupChanged:
+		w.fire(c, "group_"+ev.Change, func() any { return groupChangedPayload(r, ev) }) // group_created, _updated, _deleted
+	case MemberChanged:
+		w.fire(c, "group_member_"+ev.Action, func() any { return memberPayload(r, ev) })
+	case MemberScopeChanged:
 		w.fire(c, "group_member_scope_changed", func() any {
-			m := hookMemberOf(r, ev.g, ev.uid)
-			m.Scope, m.OldScope = ev.scope, ev.old
-			by := r.userEntity(ev.by)
-			return groupPayload{Group: hookGroupOf(r, ev.g), Members: map[string]hookMember{ev.uid: m}, By: &by}
+			m := hookMemberOf(r, ev.G, ev.UID)
+			m.Scope, m.OldScope = ev.Scope, ev.Old
+			by := r.UserEntity(ev.By)
+			return groupPayload{Group: hookGroupOf(r, ev.G), Members: map[string]hookMember{ev.UID: m}, By: &by}
 		})
-	case ownerTransferred:
+	case OwnerTransferred:
 		w.fire(c, "group_owner_transferred", func() any {
-			hg := hookGroupOf(r, ev.g)
-			hg.OldOwner, hg.Owner = hg.Owner, ev.owner
+			hg := hookGroupOf(r, ev.G)
+			hg.OldOwner, hg.Owner = hg.Owner, ev.Owner
 			return groupPayload{Group: hg}
 		})
-	case receiptMarked:
-		w.fire(c, receiptTriggers[ev.action], func() any { return receiptOf(r, ev) })
-	case messageModerated:
+	case ReceiptMarked:
+		w.fire(c, receiptTriggers[ev.Action], func() any { return receiptOf(r, ev) })
+	case MessageModerated:
 		trigger := "moderation_engine_approved"
-		if ev.verdict != modApproved {
+		if ev.Verdict != modApproved {
 			trigger = "moderation_engine_blocked"
 		}
-		w.fire(c, trigger, func() any { return r.engineVerdict(ev.m, ev.verdict) })
-	case messageReviewApproved:
-		w.fire(c, "moderation_manual_approved", func() any { return r.reviewApproval(ev.rec, ev.reviewed) })
-	case callAdded:
-		w.renderCall(c, ev.c)
-	case transcriptAdded:
+		w.fire(c, trigger, func() any { return r.EngineVerdict(ev.M, ev.Verdict) })
+	case MessageReviewApproved:
+		w.fire(c, "moderation_manual_approved", func() any { return r.ReviewApproval(ev.Rec, ev.Reviewed) })
+	case CallAdded:
+		w.renderCall(c, ev.C)
+	case TranscriptAdded:
 		w.fire(c, "transcription_generated", func() any {
-			return transcriptionPayload{SessionID: ev.c.SessionID, TID: ev.t.TID, TranscriptDate: ev.t.TranscriptDate,
-				TranscriptURL: ev.t.TranscriptURL, StartTime: int64(ev.t.StartTime), EndTime: int64(ev.t.EndTime)}
+			return transcriptionPayload{SessionID: ev.C.SessionID, TID: ev.T.TID, TranscriptDate: ev.T.TranscriptDate,
+				TranscriptURL: ev.T.TranscriptURL, StartTime: int64(ev.T.StartTime), EndTime: int64(ev.T.EndTime)}
 		})
-	case triggerFired:
-		w.fire(c, ev.trigger, func() any { return ev.data })
+	case TriggerFired:
+		w.fire(c, ev.Trigger, func() any { return ev.Data })
 	}
 }
 
 // fire renders the payload of trigger, an event of c, with payload, when
 // an enabled webhook listens to it: nothing is built for a trigger nobody
 // listens to.
-func (w *webhookEvents) fire(c *commit, trigger string, payload func() any) {
-	if !w.core.hooked(trigger) {
+func (w *webhookEvents) fire(c *Commit, trigger string, payload func() any) {
+	if !w.core.Hooked(trigger) {
 		return
 	}
 	raw, err := json.Marshal(payload())
@@ -115,10 +115,10 @@ func (w *webhookEvents) fire(c *commit, trigger string, payload func() any) {
 	w.mu.Unlock()
 }
 
-// published hands the triggers c's events fired to the deliverer, each
+// Published hands the triggers c's events fired to the deliverer, each
 // with the enabled webhooks of the app subscribed to it; their deliveries
 // leave once c's change is kept.
-func (w *webhookEvents) published(c *commit) {
+func (w *webhookEvents) Published(c *Commit) {
 	w.mu.Lock()
 	// The commits begun after c are published: c's triggers end the list.
 	i := len(w.pending)
@@ -131,12 +131,12 @@ func (w *webhookEvents) published(c *commit) {
 	}
 	fired := make([]webhooks.Fired, 0, len(w.pending)-i)
 	for _, he := range w.pending[i:] {
-		fired = append(fired, webhooks.Fired{Trigger: he.trigger, Data: he.data, Err: he.err, Targets: w.core.hookTargets(he.trigger)})
+		fired = append(fired, webhooks.Fired{Trigger: he.trigger, Data: he.data, Err: he.err, Targets: w.core.HookTargets(he.trigger)})
 	}
 	clear(w.pending[i:])
 	w.pending = w.pending[:i]
 	w.mu.Unlock()
-	w.deliv.Deliver(w.core.app(), fired, c.durable)
+	w.deliv.Deliver(w.core.App(), fired, c.Durable)
 }
 
 // The payloads of the triggers the chat API's events fire.
@@ -147,8 +147,8 @@ func (w *webhookEvents) published(c *commit) {
 // on entities only, as the reference lists them and the service delivers
 // them (no for), and a deleted message as the service shows it: its id,
 // conversationId, deletedAt and deletedBy.
-func messagePayload(r coreReader, m *msgRec) any {
-	v := r.messageView(m)
+func messagePayload(r Reader, m *MsgRec) any {
+	v := r.MessageView(m)
 	if e := v.Data.Entities; v.Category == chat.CategoryAction && v.Type == chat.MessageTypeMessage && e != nil {
 		hooked := chat.Entities{By: e.By, On: e.On}
 		if v.Data.Action == chat.ActionDeleted && e.On != nil {
@@ -174,8 +174,8 @@ type deletedMessage struct {
 
 // reactionPayload is the data of message_reaction_added and
 // message_reaction_removed.
-func reactionPayload(r coreReader, m *msgRec, rr *reactionRec) any {
-	by := r.namedUser(rr.uid)
+func reactionPayload(r Reader, m *MsgRec, rr *ReactionRec) any {
+	by := r.NamedUser(rr.uid)
 	return struct {
 		Reaction chat.Reaction `json:"reaction"`
 	}{chat.Reaction{ID: strconv.FormatInt(rr.id, 10), MessageID: m.m.ID, Reaction: rr.reaction, UID: rr.uid, ReactedAt: rr.at, ReactedBy: &by}}
@@ -183,15 +183,15 @@ func reactionPayload(r coreReader, m *msgRec, rr *reactionRec) any {
 
 // blocksPayload is the data of user_blocked and user_unblocked: {"users":
 // {uid: {uid, name}}, "by": {uid, name}}.
-func blocksPayload(r coreReader, ev usersBlocked) any {
+func blocksPayload(r Reader, ev UsersBlocked) any {
 	users := map[string]chat.User{}
-	for _, uid := range ev.uids {
-		users[uid] = r.namedUser(uid)
+	for _, uid := range ev.UIDs {
+		users[uid] = r.NamedUser(uid)
 	}
 	return struct {
 		Users map[string]chat.User `json:"users"`
 		By    chat.User            `json:"by"`
-	}{users, r.namedUser(ev.by)}
+	}{users, r.NamedUser(ev.By)}
 }
 
 // hookGroup is a group in a group payload: the group as the app sees it,
@@ -217,23 +217,23 @@ type groupPayload struct {
 
 // hookGroupOf is g as group payloads show it: with onlineMembersCount,
 // the members online.
-func hookGroupOf(r coreReader, g *groupRec) hookGroup {
+func hookGroupOf(r Reader, g *GroupRec) hookGroup {
 	online := 0
-	for _, uid := range r.memberUIDs(g) {
-		if r.online(uid) {
+	for _, uid := range r.MemberUIDs(g) {
+		if r.Online(uid) {
 			online++
 		}
 	}
-	return hookGroup{Group: r.groupView(g), OnlineMembersCount: &online}
+	return hookGroup{Group: r.GroupView(g), OnlineMembersCount: &online}
 }
 
 // hookMemberOf is the user uid as a member of g in group payloads: the
 // user, with their scope and joinedAt while they are a member.
-func hookMemberOf(r coreReader, g *groupRec, uid string) hookMember {
-	u := r.userEntity(uid)
+func hookMemberOf(r Reader, g *GroupRec, uid string) hookMember {
+	u := r.UserEntity(uid)
 	m := hookMember{GroupMember: chat.GroupMember{UID: u.UID, Name: u.Name, Avatar: u.Avatar, Status: u.Status,
 		Role: u.Role, LastActiveAt: u.LastActiveAt, CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt}}
-	if scope, joined, ok := r.membership(g, uid); ok {
+	if scope, joined, ok := r.Membership(g, uid); ok {
 		m.Scope, m.JoinedAt = scope, joined
 	}
 	return m
@@ -241,15 +241,15 @@ func hookMemberOf(r coreReader, g *groupRec, uid string) hookMember {
 
 // groupChangedPayload is the data of group_created, group_updated and
 // group_deleted; group_created carries the members g has at that point.
-func groupChangedPayload(r coreReader, ev groupChanged) any {
-	p := groupPayload{Group: hookGroupOf(r, ev.g)}
-	if ev.change == groupCreated {
+func groupChangedPayload(r Reader, ev GroupChanged) any {
+	p := groupPayload{Group: hookGroupOf(r, ev.G)}
+	if ev.Change == groupCreated {
 		// The group as its owner sees it (scope, joinedAt, hasJoined),
 		// without onlineMembersCount, as the reference lists it.
-		p.Group = hookGroup{Group: r.groupViewAs(ev.g, r.groupView(ev.g).Owner)}
+		p.Group = hookGroup{Group: r.GroupViewAs(ev.G, r.GroupView(ev.G).Owner)}
 		p.Members = map[string]hookMember{}
-		for _, uid := range r.memberUIDs(ev.g) {
-			p.Members[uid] = hookMemberOf(r, ev.g, uid)
+		for _, uid := range r.MemberUIDs(ev.G) {
+			p.Members[uid] = hookMemberOf(r, ev.G, uid)
 		}
 	}
 	return p
@@ -258,10 +258,10 @@ func groupChangedPayload(r coreReader, ev groupChanged) any {
 // memberPayload is the data of group_member_added, _kicked, _banned,
 // _unbanned, _joined and _left for ev.uid in ev.g, acting as ev.by; a
 // member who joins or leaves acts themself, and the payload has no by.
-func memberPayload(r coreReader, ev memberChanged) any {
-	p := groupPayload{Group: hookGroupOf(r, ev.g), Members: map[string]hookMember{ev.uid: hookMemberOf(r, ev.g, ev.uid)}}
-	if ev.action != "joined" && ev.action != "left" {
-		by := r.userEntity(ev.by)
+func memberPayload(r Reader, ev MemberChanged) any {
+	p := groupPayload{Group: hookGroupOf(r, ev.G), Members: map[string]hookMember{ev.UID: hookMemberOf(r, ev.G, ev.UID)}}
+	if ev.Action != "joined" && ev.Action != "left" {
+		by := r.UserEntity(ev.By)
 		p.By = &by
 	}
 	return p
@@ -277,17 +277,17 @@ var receiptTriggers = map[string]string{
 
 // receiptOf is the receipt ev, as its trigger's payload and its
 // websocket frame carry it.
-func receiptOf(r coreReader, ev receiptMarked) receiptPayload {
-	m := ev.m
+func receiptOf(r Reader, ev ReceiptMarked) receiptPayload {
+	m := ev.M
 	receiver, rt := m.m.Sender, chat.ReceiverUser
-	if ev.group {
+	if ev.Group {
 		receiver, rt = m.m.Receiver, chat.ReceiverGroup
 	}
-	reader := receiptUser{UID: ev.by}
-	reader.Name, reader.Status, reader.HasBlockedMe = r.userFacts(ev.by, m.m.Sender)
+	reader := receiptUser{UID: ev.By}
+	reader.Name, reader.Status, reader.HasBlockedMe = r.UserFacts(ev.By, m.m.Sender)
 	return receiptPayload{
-		Receiver: receiver, ReceiverType: rt, Type: "receipts", Sender: ev.by, MessageSender: m.m.Sender,
-		Body: receiptBody{Action: ev.action, MessageID: strconv.FormatInt(m.id, 10), User: reader, Timestamp: ev.at},
+		Receiver: receiver, ReceiverType: rt, Type: "receipts", Sender: ev.By, MessageSender: m.m.Sender,
+		Body: receiptBody{Action: ev.Action, MessageID: strconv.FormatInt(m.id, 10), User: reader, Timestamp: ev.At},
 	}
 }
 
@@ -349,7 +349,7 @@ type (
 // renderCall renders the triggers of a call that was made, as AddCall
 // documents, events of c. The fake stores no call message: call_initiated's call.id is
 // the session id.
-func (w *webhookEvents) renderCall(cm *commit, c *chat.Call) {
+func (w *webhookEvents) renderCall(cm *Commit, c *chat.Call) {
 	prefix := "meeting_"
 	if c.Mode == chat.CallModeCall {
 		prefix = "call_"
@@ -447,9 +447,9 @@ func joinConfig(c *chat.Call) *initialConfig {
 // occupant is p as call and meeting triggers show it: its name is the
 // user's, or the uid for a user the fake does not have; left_at only once
 // it left (withLeft).
-func occupant(r coreReader, c *chat.Call, p *chat.CallParticipant, withLeft bool) occupantPayload {
+func occupant(r Reader, c *chat.Call, p *chat.CallParticipant, withLeft bool) occupantPayload {
 	o := occupantPayload{JoinedAt: int64(p.JoinedAt), AudioCall: strconv.FormatBool(c.Type == chat.CallTypeAudio), Name: p.UID}
-	if name := r.namedUser(p.UID).Name; name != "" {
+	if name := r.NamedUser(p.UID).Name; name != "" {
 		o.Name = name
 	}
 	if withLeft {
