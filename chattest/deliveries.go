@@ -66,7 +66,7 @@ type Delivery = webhooks.Delivery
 // times out after 5 seconds. [Server.Close] stops the goroutine at once,
 // failing what is left with [ErrDeliveryStopped].
 func (s *Server) Deliveries() []Delivery {
-	return s.h.core.Deliveries()
+	return s.h.hooks.Deliveries()
 }
 
 // AwaitDeliveries waits until n deliveries have settled (delivered or
@@ -75,7 +75,7 @@ func (s *Server) Deliveries() []Delivery {
 // returns an error when ctx is done first, or when the server is closed
 // with fewer than n settled.
 func (s *Server) AwaitDeliveries(ctx context.Context, n int) error {
-	return s.h.core.AwaitDeliveries(ctx, n)
+	return s.h.hooks.Await(ctx, n)
 }
 
 // Fire fires trigger with data as the event's payload (the envelope's

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/chatrest/chat/chattest/internal/fake"
+	"github.com/chatrest/chat/chattest/internal/webhooks"
 )
 
 // Handler is the fake API as an [http.Handler], without a server around it:
@@ -19,7 +20,8 @@ import (
 // Printing a Handler (with any fmt verb) shows its app id, never its API
 // key.
 type Handler struct {
-	core *fake.Core // the service, its routes and what serves them
+	core  *fake.Core       // the service, its routes and what serves them
+	hooks *webhooks.Events // the webhook deliveries of the core's events
 }
 
 // NewHandler returns the fake API for one app, seeded with a fullAccess API
@@ -33,7 +35,8 @@ type Handler struct {
 func NewHandler(opts ...Option) *Handler {
 	h, err := OpenHandler(opts...)
 	if err != nil {
-		return &Handler{core: fake.NewBroken(configure(opts), err)}
+		h = &Handler{}
+		h.core = fake.NewBroken(h.adapt(configure(opts)), err)
 	}
 	return h
 }
@@ -43,11 +46,30 @@ func NewHandler(opts ...Option) *Handler {
 // file that is not a state file, a state of another app, or a change that
 // does not replay as it happened.
 func OpenHandler(opts ...Option) (*Handler, error) {
-	core, err := fake.Open(configure(opts))
+	h := &Handler{}
+	core, err := fake.Open(h.adapt(configure(opts)))
 	if err != nil {
 		return nil, err
 	}
-	return &Handler{core: core}, nil
+	h.core = core
+	return h, nil
+}
+
+// adapt returns cfg with the adapters of h around the core: the consumers
+// of its outbox.
+func (h *Handler) adapt(cfg config) config {
+	h.hooks = webhooks.NewEvents(cfg.LocalNetwork)
+	cfg.Consumers = append(cfg.Consumers, h.hooks.Subscriber)
+	cfg.Deliveries = h.hooks.Log()
+	return cfg
+}
+
+// halt ends what the handler runs beside the requests it answers (see
+// [Handler.Close]), leaving its store open. Calling it again does nothing
+// more.
+func (h *Handler) halt() {
+	h.core.Halt()
+	h.hooks.Stop()
 }
 
 // ServeHTTP serves one request of the API.
@@ -83,7 +105,10 @@ func (h *Handler) ManagementSecret() string { return h.core.ManagementSecret() }
 // Close, but with a store it refuses those that would change the
 // state (500 ERR_EXCEPTION). [Server.Close] closes its handler. Calling it
 // again does nothing more.
-func (h *Handler) Close() error { return h.core.Close() }
+func (h *Handler) Close() error {
+	h.halt()
+	return h.core.Close()
+}
 
 // Export writes the state to w as a state file (see [WithSeedFile]), for
 // [WithSeedFile] to start another server from: every record the state

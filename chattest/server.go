@@ -46,7 +46,7 @@ func serve(h *Handler) *Server {
 	s.ts.EnableHTTP2 = true
 	s.ts.Config.ErrorLog = log.New(quietHandshakes{os.Stderr}, "", log.LstdFlags)
 	s.ts.StartTLS()
-	h.core.Trust(s.ts.Certificate()) // https webhook receivers
+	h.hooks.Trust(s.ts.Certificate()) // https webhook receivers
 	s.startMgmt()
 	return s
 }
@@ -87,7 +87,7 @@ func (s *Server) Handler() http.Handler { return s.h }
 // held by a [Fault.Delay] is dropped at once), and closes the idle
 // connections of the clients it made. Calling it again does nothing.
 func (s *Server) Close() {
-	s.h.core.Halt() // no delivery goroutine, dashboard stream or websocket outlives Close
+	s.h.halt() // no delivery goroutine, dashboard stream or websocket outlives Close
 	s.closeIdle()
 	s.mts.Close()
 	s.ts.Close()

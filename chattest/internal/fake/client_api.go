@@ -344,7 +344,7 @@ func unreadCounts(h handler) handler {
 			if st.activeUser(uid) == nil {
 				return nil, errUIDNotFound(uid)
 			}
-			id = userConversationID(c.onBehalfOf, uid)
+			id = UserConversationID(c.onBehalfOf, uid)
 		case c.r.PathValue("guid") != "":
 			guid := strings.ToLower(c.r.PathValue("guid"))
 			if _, err := st.groupFor(appSystem, guid); err != nil { // the access policy decided who reaches it: policy.go

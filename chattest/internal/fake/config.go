@@ -19,6 +19,12 @@ type Config struct {
 	RTAuthTimeout time.Duration // how long a websocket may stay unauthenticated; 0: the default (access.go)
 	Realtime      Transport     // carries the client API's websocket; nil: none (realtime.go)
 
+	// Consumers make the consumers of the outbox the core does not make
+	// itself (the webhooks'), each reading the state through the Reader
+	// it is given; they are subscribed first, in order.
+	Consumers  []func(Reader) Subscriber
+	Deliveries DeliveryLog // the webhook deliveries, as the dashboard shows them; nil: none
+
 	Store    Store  // keeps the state; nil: none (store.go)
 	SeedFile string // the state file the state starts from; empty: none (persist.go)
 }
@@ -75,3 +81,28 @@ func validAPIKey(key string) bool {
 	}
 	return true
 }
+
+// DeliveryLog is what the dashboard shows of the webhook deliveries.
+type DeliveryLog interface {
+	// Changed returns a channel closed at the next change of a delivery.
+	Changed() <-chan struct{}
+	// Count is how many deliveries were made since the server started.
+	Count() int
+	// Recent returns how many deliveries are kept, and the most recent n
+	// of them, oldest first.
+	Recent(n int) (total int, recent []DeliveryRow)
+}
+
+// DeliveryRow is one webhook delivery as the dashboard shows it.
+type DeliveryRow struct {
+	Trigger, WebhookID, State string
+	StatusCode, Attempts      int
+	Err                       error // why the last attempt got no answer
+}
+
+// noDeliveries is the DeliveryLog of a core that delivers nothing.
+type noDeliveries struct{}
+
+func (noDeliveries) Changed() <-chan struct{}        { return nil }
+func (noDeliveries) Count() int                      { return 0 }
+func (noDeliveries) Recent(int) (int, []DeliveryRow) { return 0, nil }

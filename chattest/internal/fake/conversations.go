@@ -96,8 +96,8 @@ func (cv *derivedConv) peer(owner string) string {
 	return cv.a
 }
 
-// userConversationID is the id of the one-on-one conversation of a and b.
-func userConversationID(a, b string) string {
+// UserConversationID is the id of the one-on-one conversation of a and b.
+func UserConversationID(a, b string) string {
 	if a > b {
 		a, b = b, a
 	}
@@ -306,7 +306,7 @@ func userConv(h func(*state, *call, convTarget) (any, error)) func(*state, *call
 		if st.activeUser(uid) == nil {
 			return nil, errUIDNotFound(uid)
 		}
-		t := convTarget{owner: c.onBehalfOf, id: userConversationID(c.onBehalfOf, uid), typ: chat.ConversationUser}
+		t := convTarget{owner: c.onBehalfOf, id: UserConversationID(c.onBehalfOf, uid), typ: chat.ConversationUser}
 		if uid == c.onBehalfOf {
 			return nil, errConversationNotAccessible(t.id, t.owner)
 		}
@@ -540,7 +540,7 @@ func (st *state) markRead(c *call, t convTarget) (any, error) {
 		marked = id
 	})
 	if err == nil {
-		st.recordReceipt(c, t, receiptRead, marked, before)
+		st.recordReceipt(c, t, ReceiptRead, marked, before)
 	}
 	return out, err
 }
@@ -555,7 +555,7 @@ func (st *state) markDelivered(c *call, t convTarget) (any, error) {
 		marked = id
 	})
 	if err == nil {
-		st.recordReceipt(c, t, receiptDelivered, marked, before)
+		st.recordReceipt(c, t, ReceiptDelivered, marked, before)
 	}
 	return out, err
 }

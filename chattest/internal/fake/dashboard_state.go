@@ -24,7 +24,7 @@ func (h *Core) dashChanges() (events, arrivals, deliveries <-chan struct{}) {
 	st := h.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return h.dashLive.wait(), h.log.arrived.wait(), h.webhooks.deliv.Changed()
+	return h.dashLive.wait(), h.log.arrived.wait(), h.deliveries.Changed()
 }
 
 // dashEvents is the dashboard's consumer of the outbox: each change
@@ -55,7 +55,7 @@ func (h *Core) dashOverviewOf() dashOverview {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	o := dashOverview{AppID: st.appID, Groups: len(st.groups), Webhooks: len(st.webhooks[st.appID]),
-		Deliveries: h.webhooks.deliv.Count(), Requests: h.log.total}
+		Deliveries: h.deliveries.Count(), Requests: h.log.total}
 	o.Users = len(st.users)
 	for _, m := range st.messages {
 		if m.m.DeletedAt == 0 {
@@ -204,11 +204,11 @@ func (h *Core) dashWebhooksOf() dashWebhooks {
 		dw.Triggers = slices.Sorted(maps.Keys(hk.triggers))
 		out.Webhooks = append(out.Webhooks, dw)
 	}
-	total, recent := h.webhooks.deliv.Recent(dashRows)
+	total, recent := h.deliveries.Recent(dashRows)
 	out.Deliveries.Total = total
 	for i := len(recent) - 1; i >= 0; i-- {
 		d := recent[i]
-		dd := dashDelivery{Seq: total - len(recent) + i + 1, Trigger: d.Trigger, WebhookID: d.WebhookID, State: string(d.State), StatusCode: d.StatusCode, Attempts: d.Attempts}
+		dd := dashDelivery{Seq: total - len(recent) + i + 1, Trigger: d.Trigger, WebhookID: d.WebhookID, State: d.State, StatusCode: d.StatusCode, Attempts: d.Attempts}
 		if d.Err != nil {
 			dd.Err = h.log.shown(d.Err.Error())
 		}

@@ -704,7 +704,7 @@ func (st *state) importMessage(c *call, key string, m *chat.ImportMessage, raw j
 		Type:           m.Type,
 		Data: chat.MessageData{
 			Text: m.Data.Text, CustomData: m.Data.CustomData, Metadata: m.Data.Metadata, Attachments: attachments,
-			Entities: &chat.Entities{Sender: entity(chat.EntityUser, st.UserEntity(sender)), Receiver: st.receiverEntity(sender, m.ReceiverType, receiver)},
+			Entities: &chat.Entities{Sender: Entity(chat.EntityUser, st.UserEntity(sender)), Receiver: st.receiverEntity(sender, m.ReceiverType, receiver)},
 		},
 		SentAt:      m.SentAt,
 		UpdatedAt:   m.SentAt,

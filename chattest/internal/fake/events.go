@@ -64,15 +64,15 @@ type UsersBlocked struct {
 // GroupChanged: the group g was created, updated or is being deleted
 // (recorded before it is).
 type GroupChanged struct {
-	Change string // groupCreated, groupUpdated or groupDeleted
+	Change string // GroupCreated, GroupUpdated or GroupDeleted
 	G      *GroupRec
 }
 
-// The changes of a groupChanged.
+// The changes of a GroupChanged.
 const (
-	groupCreated = "created"
-	groupUpdated = "updated"
-	groupDeleted = "deleted"
+	GroupCreated = "created"
+	GroupUpdated = "updated"
+	GroupDeleted = "deleted"
 )
 
 // MemberChanged: by did action (added, kicked, banned, unbanned, joined,
@@ -101,7 +101,7 @@ type OwnerTransferred struct {
 
 // ReceiptMarked: by marked the conversation (a group one when group is
 // set) read or delivered up to m, at at, from the client of device; or
-// (action receiptDeliveredToAll, receiptReadByAll) by's mark made m
+// (action ReceiptDeliveredToAll, ReceiptReadByAll) by's mark made m
 // received, or read, by every recipient.
 type ReceiptMarked struct {
 	Action string
@@ -115,7 +115,7 @@ type ReceiptMarked struct {
 // MessageModerated: the moderation engine approved (or disapproved) m.
 type MessageModerated struct {
 	M       *MsgRec
-	Verdict string // modApproved or modDisapproved
+	Verdict string // ModApproved or ModDisapproved
 }
 
 // MessageReviewApproved: a moderator approved the blocked message of rec;

@@ -135,7 +135,7 @@ func (st *state) addFriends(c *call) (any, error) {
 
 // openConversation starts the conversation of a and b if it has none.
 func (st *state) openConversation(a, b string, now chat.Timestamp) {
-	st.openConv(userConversationID(a, b), a, b, now)
+	st.openConv(UserConversationID(a, b), a, b, now)
 }
 
 // relatedUsers returns the active users in rel, in the order the relations

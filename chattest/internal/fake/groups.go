@@ -263,7 +263,7 @@ func (st *state) createGroup(c *call) (any, error) {
 		st.join(g, owner, chat.MemberAdmin, now)
 	}
 	st.putGroup(g)
-	st.record(GroupChanged{Change: groupCreated, G: g})
+	st.record(GroupChanged{Change: GroupCreated, G: g})
 	st.applyMembers(c, g, lists, rankApp)
 	viewer := c.onBehalfOf
 	if viewer == "" {
@@ -552,7 +552,7 @@ func (st *state) updateGroup(c *call) (any, error) {
 	if isPrivate := g.g.Type == chat.GroupPrivate; isPrivate != wasPrivate {
 		st.membersPrivate(g, isPrivate)
 	}
-	st.record(GroupChanged{Change: groupUpdated, G: g})
+	st.record(GroupChanged{Change: GroupUpdated, G: g})
 	return data(st.view(g, c.onBehalfOf)), nil
 }
 
@@ -568,7 +568,7 @@ func (st *state) deleteGroup(c *call) (any, error) {
 	if err := st.requireScope(c, g, chat.MemberAdmin); err != nil {
 		return nil, err
 	}
-	st.record(GroupChanged{Change: groupDeleted, G: g})
+	st.record(GroupChanged{Change: GroupDeleted, G: g})
 	st.removeGroup(g) // lifecycle.go
 	return data(chat.Result{Success: true, Message: fmt.Sprintf("Group %s has been deleted successfully.", g.g.GUID)}), nil
 }

@@ -40,8 +40,10 @@ type Core struct {
 	broken  error     // why the options that read or write files failed: every request answers it (persist.go)
 	created time.Time // when the state began: the time of its first server (persist.go)
 
-	// The consumers of the outbox (outbox.go), each with its own lock:
-	webhooks *webhookEvents  // the webhook deliveries: webhook_events.go
+	deliveries DeliveryLog // the webhook deliveries, as the dashboard shows them
+
+	// The consumers of the outbox (outbox.go) the core makes, each with
+	// its own lock (those of cfg.Consumers come first):
 	pushes   *realtimeEvents // the websocket's pushes: realtime_events.go
 	dashLive *dashEvents     // the dashboard's live pages: dashboard_state.go
 
@@ -69,10 +71,15 @@ func newHandler(cfg Config, created *time.Time) *Core {
 	h.log.learn(cfg.MgmtSecret)
 	h.mgmt = h.newMgmtMux()
 	h.dash = h.newDashboard(cfg.LocalNetwork)
-	h.webhooks = newWebhookEvents(st, cfg.LocalNetwork)
+	h.deliveries = cfg.Deliveries
+	if h.deliveries == nil {
+		h.deliveries = noDeliveries{}
+	}
 	h.pushes = &realtimeEvents{core: st}
 	h.dashLive = &dashEvents{}
-	st.out.subscribe(h.webhooks)
+	for _, consumer := range cfg.Consumers {
+		st.out.subscribe(consumer(st))
+	}
 	st.out.subscribe(h.pushes)
 	st.out.subscribe(h.dashLive)
 	mux := http.NewServeMux()
@@ -167,8 +174,7 @@ func (h *Core) stop() { h.stopped.Do(func() { close(h.closing) }) }
 // does nothing more.
 func (h *Core) Halt() {
 	h.stop()
-	h.webhooks.deliv.Stop() // internal/webhooks
-	h.st.stopRealtime()     // realtime.go
+	h.st.stopRealtime() // realtime.go
 }
 
 // NewBroken returns the core of cfg that answers every request with err,

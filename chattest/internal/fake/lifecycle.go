@@ -67,7 +67,7 @@ func (st *state) removeUser(u *UserRec) {
 		}
 	}
 	delete(st.friends, uid)
-	peerConv := func(id string) bool { return id == userConversationID(uid, peerOf(id, uid)) }
+	peerConv := func(id string) bool { return id == UserConversationID(uid, peerOf(id, uid)) }
 	for k := range st.convMarks {
 		if k.owner == uid || peerConv(k.id) {
 			delete(st.convMarks, k)
@@ -197,7 +197,7 @@ func (st *state) removeMessage(m *MsgRec) {
 		if es := r.m.Data.Entities; r.m.Category == chat.CategoryAction && es != nil && es.On != nil && es.On.EntityType == chat.EntityMessage {
 			var on chat.Message
 			if json.Unmarshal(es.On.Entity, &on) == nil && gone[idOf(on.ID)] {
-				es.On = entity(chat.EntityMessage, removedMessage(on))
+				es.On = Entity(chat.EntityMessage, removedMessage(on))
 			}
 		}
 		if lr := r.m.LastReply; lr != nil && gone[idOf(lr.ID)] {

@@ -79,7 +79,7 @@ func (st *state) addGroupAction(now time.Time, action, byUID, onUID, guid string
 	ts := chat.TimestampOf(now)
 	on := st.UserEntity(onUID)
 	if byUID != appSystem && byUID != onUID {
-		on.ConversationID = userConversationID(byUID, onUID) // the on user's conversation with the by user
+		on.ConversationID = UserConversationID(byUID, onUID) // the on user's conversation with the by user
 	}
 	rec := st.addRec(chat.Message{
 		ConversationID: "group_" + guid,
@@ -89,9 +89,9 @@ func (st *state) addGroupAction(now time.Time, action, byUID, onUID, guid string
 		Category:       chat.CategoryAction,
 		Type:           chat.MessageTypeGroupMember,
 		Data: chat.MessageData{Action: action, Entities: &chat.Entities{
-			By:  entity(chat.EntityUser, st.UserEntity(byUID)),
-			On:  entity(chat.EntityUser, on),
-			For: entity(chat.EntityGroup, st.groupEntity(guid)),
+			By:  Entity(chat.EntityUser, st.UserEntity(byUID)),
+			On:  Entity(chat.EntityUser, on),
+			For: Entity(chat.EntityGroup, st.groupEntity(guid)),
 		}},
 		SentAt:    ts,
 		UpdatedAt: ts,

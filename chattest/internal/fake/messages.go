@@ -123,20 +123,20 @@ func conversationID(sender string, rt chat.ReceiverType, receiver string) string
 // conversation id.
 func (st *state) targetEntity(rt chat.ReceiverType, receiver string) *chat.Entity {
 	if rt == chat.ReceiverGroup {
-		return entity(chat.EntityGroup, st.groupEntity(receiver))
+		return Entity(chat.EntityGroup, st.groupEntity(receiver))
 	}
-	return entity(chat.EntityUser, st.UserEntity(receiver))
+	return Entity(chat.EntityUser, st.UserEntity(receiver))
 }
 
 // receiverEntity returns the receiver of a message from sender as entities
 // show it.
 func (st *state) receiverEntity(sender string, rt chat.ReceiverType, receiver string) *chat.Entity {
 	if rt == chat.ReceiverGroup {
-		return entity(chat.EntityGroup, st.groupEntity(receiver))
+		return Entity(chat.EntityGroup, st.groupEntity(receiver))
 	}
 	u := st.UserEntity(receiver)
 	u.ConversationID = conversationID(sender, rt, receiver)
-	return entity(chat.EntityUser, u)
+	return Entity(chat.EntityUser, u)
 }
 
 // checkReceiver checks that sender may message receiver: a user receiver
@@ -225,7 +225,7 @@ func (st *state) storeMessage(c *call, sender string, parent *MsgRec) (*MsgRec, 
 	}
 
 	now := c.timestamp()
-	b.Data.Entities = &chat.Entities{Sender: entity(chat.EntityUser, st.UserEntity(sender)), Receiver: st.receiverEntity(sender, b.ReceiverType, receiver)}
+	b.Data.Entities = &chat.Entities{Sender: Entity(chat.EntityUser, st.UserEntity(sender)), Receiver: st.receiverEntity(sender, b.ReceiverType, receiver)}
 	b.Data.Mentions = st.mentionedUsers(b.Data.Text)
 	b.Data.Reactions, b.Data.Interactions = nil, nil
 	var raw struct {
@@ -300,9 +300,9 @@ func (st *state) addRecBetween(m chat.Message, parent *MsgRec, between [2]string
 	return rec
 }
 
-// entity is {"entity": v, "entityType": t}. v is a user, group or message
+// Entity is {"entity": v, "entityType": t}. v is a user, group or message
 // built by the fake, which always encodes.
-func entity(t chat.EntityType, v any) *chat.Entity {
+func Entity(t chat.EntityType, v any) *chat.Entity {
 	b, _ := json.Marshal(v)
 	return &chat.Entity{Entity: b, EntityType: t}
 }
@@ -646,8 +646,8 @@ func (st *state) addMessageAction(c *call, m *MsgRec, action, by string) *MsgRec
 		Category:       chat.CategoryAction,
 		Type:           chat.MessageTypeMessage,
 		Data: chat.MessageData{Action: action, Entities: &chat.Entities{
-			By:  entity(chat.EntityUser, st.UserEntity(by)),
-			On:  entity(chat.EntityMessage, wireMessage{on, m.sentData}),
+			By:  Entity(chat.EntityUser, st.UserEntity(by)),
+			On:  Entity(chat.EntityMessage, wireMessage{on, m.sentData}),
 			For: st.targetEntity(m.m.ReceiverType, m.m.Receiver),
 		}},
 		SentAt:    now,

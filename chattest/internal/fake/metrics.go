@@ -128,7 +128,7 @@ func (st *state) peakParticipants(from, to int64, now chat.Timestamp) int {
 			if pt.JoinedAt == 0 {
 				continue
 			}
-			left := int64(leftAt(&r.c, pt))
+			left := int64(LeftAt(&r.c, pt))
 			if left == 0 {
 				left = int64(now)
 			}

@@ -13,8 +13,8 @@ import (
 // Message moderation statuses.
 const (
 	modPending     = "pending"
-	modApproved    = "approved"
-	modDisapproved = "disapproved"
+	ModApproved    = "approved"
+	ModDisapproved = "disapproved"
 )
 
 // moderateMessage applies the app's moderation rules to a message just
@@ -51,20 +51,20 @@ func (st *state) moderateMessage(m *MsgRec, now chat.Timestamp) {
 	}
 	rule, cond := st.firstMatch(m)
 	if rule == nil {
-		m.m.Data.Moderation = &chat.Moderation{Status: modApproved}
-		st.record(MessageModerated{M: m, Verdict: modApproved})
+		m.m.Data.Moderation = &chat.Moderation{Status: ModApproved}
+		st.record(MessageModerated{M: m, Verdict: ModApproved})
 		return
 	}
 	w := rule.current()
 	ref := &chat.ModerationRuleRef{ID: w.ID, Name: w.Name}
-	status := modDisapproved
+	status := ModDisapproved
 	if slices.Contains(w.Action, string(chat.ActionBlockMessage)) {
 		status = modPending
 		st.blocked = append(st.blocked, &BlockedRec{msg: m, ruleID: w.ID, ruleName: w.Name,
 			revisionID: st.revisionID(w.ID, len(rule.revisions)), cond: cond, action: slices.Clone(w.Action), createdAt: now, updatedAt: now})
 	}
 	m.m.Data.Moderation = &chat.Moderation{Status: status, Rule: ref}
-	st.record(MessageModerated{M: m, Verdict: modDisapproved})
+	st.record(MessageModerated{M: m, Verdict: ModDisapproved})
 }
 
 // EngineVerdict is the data of moderation_engine_approved and

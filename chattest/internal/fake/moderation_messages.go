@@ -55,11 +55,11 @@ func (st *state) modMessage(c *call) (*MsgRec, int, error) {
 func (st *state) moderate(m *MsgRec) {
 	rule, _ := st.firstMatch(m)
 	if rule == nil {
-		m.m.Data.Moderation = &chat.Moderation{Status: modApproved}
+		m.m.Data.Moderation = &chat.Moderation{Status: ModApproved}
 		return
 	}
 	w := rule.current()
-	status := modDisapproved
+	status := ModDisapproved
 	if slices.Contains(w.Action, string(chat.ActionBlockMessage)) {
 		status = modPending
 	}
@@ -72,7 +72,7 @@ func (st *state) modEntities(sender string, rt chat.ReceiverType, receiver strin
 	s := st.UserEntity(sender)
 	s.ConversationID = conversationID(sender, rt, receiver)
 	r := st.targetEntity(rt, receiver)
-	return &chat.Entities{Sender: entity(chat.EntityUser, s), Receiver: r}
+	return &chat.Entities{Sender: Entity(chat.EntityUser, s), Receiver: r}
 }
 
 // POST /v3/moderation/messages
@@ -174,7 +174,7 @@ func (st *state) listModMessages(c *call) (any, error) {
 	}
 	sender, category, typ := strings.ToLower(p.str("sender")), p.str("category"), p.str("type")
 	uid, guid, status := strings.ToLower(p.str("receiverUID")), strings.ToLower(p.str("receiverGUID")), p.str("moderationStatus")
-	if status != "" && status != modApproved && status != modPending && status != modDisapproved {
+	if status != "" && status != ModApproved && status != modPending && status != ModDisapproved {
 		p.v.add("moderationStatus", `The moderationStatus must be "approved", "pending" or "disapproved".`)
 	}
 	if err := p.err(); err != nil {

@@ -153,9 +153,9 @@ func (st *state) reviewBlockedMessage(c *call) (any, error) {
 	rec.updatedAt = now
 	reviewed := b.Reviewed == nil || *b.Reviewed
 	if b.Status == string(chat.ReviewApproved) {
-		st.setModeration(rec.msg, modApproved)
+		st.setModeration(rec.msg, ModApproved)
 	} else {
-		st.setModeration(rec.msg, modDisapproved)
+		st.setModeration(rec.msg, ModDisapproved)
 	}
 	if reviewed {
 		st.blocked = slices.Delete(st.blocked, i, i+1)

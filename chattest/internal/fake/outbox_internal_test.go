@@ -92,10 +92,8 @@ func TestOutboxOneEventPerChange(t *testing.T) {
 	assert.Equal(t, []string{"message sent"}, all[before].events, "the send recorded one event, once")
 	assert.Empty(t, all[before+1].events)
 	assert.Empty(t, all[before+2].events)
-	require.NoError(t, srv.AwaitDeliveries(t.Context(), 1))
-	d := srv.Deliveries()
-	require.Len(t, d, 1, "the webhooks rendered it as one trigger")
-	assert.Equal(t, "message_sent", d[0].Trigger)
+	// The webhooks render the send as one trigger: internal/webhooks'
+	// TestOneDeliveryPerEvent.
 }
 
 // activity is a consumer of the outbox that no handler knows of: what

@@ -2,9 +2,9 @@ package fake
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/chattest/internal/webhooks"
 )
 
 // Reader is what the consumers of the outbox (outbox.go) read of the
@@ -19,6 +19,9 @@ type Reader interface {
 	// NamedUser is uid with their name: the user as the user_blocked and
 	// reaction payloads show it.
 	NamedUser(uid string) chat.User
+	// Reaction is rr, a reaction to m, as the reaction payloads show it:
+	// by the user with their name.
+	Reaction(m *MsgRec, rr *ReactionRec) chat.Reaction
 	// UserEntity is uid as a message's entities show them.
 	UserEntity(uid string) chat.User
 	// UserFacts are what a receipt shows of uid: their name and status,
@@ -50,7 +53,7 @@ type Reader interface {
 	Hooked(trigger string) bool
 	// HookTargets are the enabled webhooks of the app that listen to
 	// trigger, in creation order.
-	HookTargets(trigger string) []hookTarget
+	HookTargets(trigger string) []HookTarget
 
 	// Connected reports whether any user has a websocket open.
 	Connected() bool
@@ -62,9 +65,13 @@ type Reader interface {
 	PresenceWatchers(u *UserRec) []*RTConn
 }
 
-// hookTarget is a webhook as a delivery needs it: what the deliverer
-// (internal/webhooks) reads.
-type hookTarget = webhooks.Target
+// HookTarget is a webhook as a delivery needs it.
+type HookTarget struct {
+	ID, URL            string
+	Retry              bool   // retryOnFailure
+	BasicAuth          bool   // useBasicAuth: Username and Password go as HTTP Basic auth
+	Username, Password string // the webhook's credentials
+}
 
 func (st *state) App() string                        { return st.appID }
 func (st *state) MessageView(m *MsgRec) chat.Message { return m.view("", true) }
@@ -106,13 +113,18 @@ func (st *state) Hooked(trigger string) bool {
 	return !st.replaying && slices.ContainsFunc(st.webhooks[st.appID], func(h *hookRec) bool { return h.w.Enabled && h.triggers[trigger] })
 }
 
-func (st *state) HookTargets(trigger string) []hookTarget {
-	var out []hookTarget
+func (st *state) HookTargets(trigger string) []HookTarget {
+	var out []HookTarget
 	for _, h := range st.webhooks[st.appID] {
 		if h.w.Enabled && h.triggers[trigger] {
-			out = append(out, hookTarget{ID: h.w.ID, URL: h.w.WebhookURL, Retry: h.w.RetryOnFailure,
+			out = append(out, HookTarget{ID: h.w.ID, URL: h.w.WebhookURL, Retry: h.w.RetryOnFailure,
 				BasicAuth: h.w.UseBasicAuth, Username: h.w.Username, Password: h.password})
 		}
 	}
 	return out
+}
+
+func (st *state) Reaction(m *MsgRec, rr *ReactionRec) chat.Reaction {
+	by := st.NamedUser(rr.uid)
+	return chat.Reaction{ID: strconv.FormatInt(rr.id, 10), MessageID: m.m.ID, Reaction: rr.reaction, UID: rr.uid, ReactedAt: rr.at, ReactedBy: &by}
 }

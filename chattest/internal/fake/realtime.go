@@ -524,7 +524,7 @@ func (st *state) receipt(c *RTConn, f *inFrame) (wait func() error) {
 	}
 	n, err := id.Int64()
 	a := receiptArgs{UID: c.uid, Receiver: f.Receiver, ReceiverType: f.ReceiverType, Action: f.Body.Action, MessageID: n}
-	if err != nil || a.Action != receiptRead && a.Action != receiptDelivered ||
+	if err != nil || a.Action != ReceiptRead && a.Action != ReceiptDelivered ||
 		a.ReceiverType != chat.ReceiverUser && a.ReceiverType != chat.ReceiverGroup || st.journal.failed() != nil {
 		return noWait
 	}
@@ -554,7 +554,7 @@ func (st *state) markReceipt(a receiptArgs, device string) struct{} {
 	r.Header.Set("resource", device)
 	cl := &call{r: r, body: body, now: st.clock(), onBehalfOf: a.UID}
 	mark := (*state).markRead
-	if a.Action == receiptDelivered {
+	if a.Action == ReceiptDelivered {
 		mark = (*state).markDelivered
 	}
 	switch a.ReceiverType {

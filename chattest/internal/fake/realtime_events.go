@@ -44,8 +44,8 @@ func (p *realtimeEvents) Recorded(c *Commit, ev Event) {
 	case GroupActionSent:
 		p.pushMessage(c, ev.M, "") // sent by app_system, from no client
 	case ReceiptMarked:
-		if ev.Action == receiptRead || ev.Action == receiptDelivered {
-			p.pushReceipt(c, receiptOf(r, ev), ev.Device)
+		if ev.Action == ReceiptRead || ev.Action == ReceiptDelivered {
+			p.pushReceipt(c, ReceiptOf(r, ev), ev.Device)
 		}
 	case UserTyping:
 		body := struct {
@@ -143,7 +143,7 @@ func audience(r Reader, m *MsgRec) []string {
 // pushReceipt pushes a "receipts" frame for the receipt rp: to the sender
 // of the message in a one-on-one conversation, to the group's members in
 // a group, but the user who marked it.
-func (p *realtimeEvents) pushReceipt(c *Commit, rp receiptPayload, device string) {
+func (p *realtimeEvents) pushReceipt(c *Commit, rp ReceiptPayload, device string) {
 	r := p.core
 	to := []string{rp.MessageSender}
 	if rp.ReceiverType == chat.ReceiverGroup {

@@ -2,19 +2,20 @@ package fake
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/chatrest/chat"
 )
 
 // The receipt actions (webhook_events.go names the trigger each fires).
 const (
-	receiptDelivered = "delivered"
-	receiptRead      = "read"
+	ReceiptDelivered = "delivered"
+	ReceiptRead      = "read"
 )
 
-// receiptPayload is the data of message_delivery_receipt and
+// ReceiptPayload is the data of message_delivery_receipt and
 // message_read_receipt.
-type receiptPayload struct {
+type ReceiptPayload struct {
 	Receiver      string            `json:"receiver"`
 	ReceiverType  chat.ReceiverType `json:"receiverType"`
 	Type          string            `json:"type"`
@@ -57,23 +58,23 @@ func (st *state) recordReceipt(c *call, t convTarget, action string, id int64, b
 	if m == nil {
 		return
 	}
-	st.record(st.receiptOf(c, t, m, action))
+	st.record(st.ReceiptOf(c, t, m, action))
 	st.recordToAll(c, t, m, before)
 }
 
 // receiptOf is the receipt of action by the acting user of t for the
 // message m.
-func (st *state) receiptOf(c *call, t convTarget, m *MsgRec, action string) ReceiptMarked {
+func (st *state) ReceiptOf(c *call, t convTarget, m *MsgRec, action string) ReceiptMarked {
 	return ReceiptMarked{Action: action, M: m, By: t.owner, Group: t.typ == chat.ConversationGroup, At: c.timestamp(), Device: c.device()}
 }
 
 // The triggers that fire when every recipient of a message has received
 // or read it, and their receipts' actions.
 const (
-	triggerDeliveredToAll = "message_delivered_to_all"
-	triggerReadByAll      = "message_read_by_all"
-	receiptDeliveredToAll = "deliveredToAll"
-	receiptReadByAll      = "readByAll"
+	TriggerDeliveredToAll = "message_delivered_to_all"
+	TriggerReadByAll      = "message_read_by_all"
+	ReceiptDeliveredToAll = "deliveredToAll"
+	ReceiptReadByAll      = "readByAll"
 )
 
 // recordToAll records the receipt deliveredToAll, then readByAll, when
@@ -106,10 +107,10 @@ func (st *state) recordToAll(c *call, t convTarget, m *MsgRec, before convUser) 
 		return true
 	}
 	if deliver && all(func(cu *convUser) int64 { return cu.deliveredUpTo }) {
-		st.record(st.receiptOf(c, t, m, receiptDeliveredToAll))
+		st.record(st.ReceiptOf(c, t, m, ReceiptDeliveredToAll))
 	}
 	if read && all(func(cu *convUser) int64 { return cu.readUpTo }) {
-		st.record(st.receiptOf(c, t, m, receiptReadByAll))
+		st.record(st.ReceiptOf(c, t, m, ReceiptReadByAll))
 	}
 }
 
@@ -137,4 +138,20 @@ func (st *state) recipients(t convTarget, m *MsgRec) []string {
 		}
 	}
 	return out
+}
+
+// ReceiptOf is the receipt ev, as its trigger's payload and its
+// websocket frame carry it.
+func ReceiptOf(r Reader, ev ReceiptMarked) ReceiptPayload {
+	m := ev.M
+	receiver, rt := m.m.Sender, chat.ReceiverUser
+	if ev.Group {
+		receiver, rt = m.m.Receiver, chat.ReceiverGroup
+	}
+	reader := receiptUser{UID: ev.By}
+	reader.Name, reader.Status, reader.HasBlockedMe = r.UserFacts(ev.By, m.m.Sender)
+	return ReceiptPayload{
+		Receiver: receiver, ReceiverType: rt, Type: "receipts", Sender: ev.By, MessageSender: m.m.Sender,
+		Body: receiptBody{Action: ev.Action, MessageID: strconv.FormatInt(m.id, 10), User: reader, Timestamp: ev.At},
+	}
 }

@@ -327,9 +327,9 @@ func uuidOf(hex string) string {
 	return hex[0:8] + "-" + hex[8:12] + "-" + hex[12:16] + "-" + hex[16:20] + "-" + hex[20:32]
 }
 
-// leftAt is when p left the call: its LeftAt, or the call's end for a
+// LeftAt is when p left the call: its LeftAt, or the call's end for a
 // participant still in it when it ended; zero while p is in the call.
-func leftAt(c *chat.Call, p *chat.CallParticipant) chat.Timestamp {
+func LeftAt(c *chat.Call, p *chat.CallParticipant) chat.Timestamp {
 	if p.LeftAt != 0 {
 		return p.LeftAt
 	}

@@ -76,7 +76,6 @@ func OpenServer(opts ...Option) (*Server, error) {
 	s := &Server{Core: core, ts: httptest.NewUnstartedServer(core)}
 	s.ts.EnableHTTP2 = true
 	s.ts.StartTLS()
-	core.Trust(s.ts.Certificate())
 	s.mts = httptest.NewUnstartedServer(core.Management())
 	s.mts.EnableHTTP2 = true
 	s.mts.TLS = s.ts.TLS

@@ -42,7 +42,7 @@ func (st *state) viewFor(u *UserRec, viewer string, withTags bool) chat.User {
 	if viewer == "" || viewer == v.UID {
 		return v
 	}
-	v.ConversationID = userConversationID(viewer, v.UID)
+	v.ConversationID = UserConversationID(viewer, v.UID)
 	if b := st.blocks[viewer][v.UID]; b != nil {
 		v.BlockedByMe, v.BlockedByMeAt, v.BlockedAt = true, b.since, b.since
 	}

@@ -1,4 +1,4 @@
-package fake
+package webhooks
 
 import (
 	"encoding/json"
@@ -10,49 +10,77 @@ import (
 	"time"
 
 	"github.com/chatrest/chat"
-	"github.com/chatrest/chat/chattest/internal/webhooks"
+	"github.com/chatrest/chat/chattest/internal/fake"
 )
 
-// webhookEvents is the webhooks' consumer of the outbox (outbox.go): it
-// renders each event as the triggers it fires and their payloads, as the
-// event is recorded, and once the event's change is published it hands
-// them to its deliverer (internal/webhooks), which makes a [Delivery] per
-// enabled webhook subscribed to each trigger. It reads the state only
-// through core, and keeps what it rendered under its own lock.
-type webhookEvents struct {
-	core  Reader
-	deliv *webhooks.Deliverer
+// Events is the webhooks' consumer of the fake's outbox: it renders each
+// event as the triggers it fires and their payloads, as the event is
+// recorded, and once the event's change is published it hands them to its
+// [Deliverer], which makes a [Delivery] per enabled webhook subscribed to
+// each trigger. It reads the state only through the reader it subscribes
+// with, and keeps what it rendered under its own lock.
+type Events struct {
+	*Deliverer // the deliveries
+
+	core fake.Reader
 
 	mu      sync.Mutex
 	pending []hookEvent // rendered, waiting for their change to be published
 }
 
-func newWebhookEvents(core Reader, localNetwork bool) *webhookEvents {
-	return &webhookEvents{core: core, deliv: webhooks.New(localNetwork)}
+// NewEvents returns the consumer of the outbox of a fake that delivers to
+// webhooks on loopback addresses, or, with localNetwork, on the
+// machine's networks too.
+func NewEvents(localNetwork bool) *Events {
+	return &Events{Deliverer: New(localNetwork)}
+}
+
+// Subscriber is w as the consumer of the outbox of the state core reads.
+func (w *Events) Subscriber(core fake.Reader) fake.Subscriber {
+	w.core = core
+	return w
+}
+
+// Log is the deliveries as the fake's dashboard shows them.
+func (w *Events) Log() fake.DeliveryLog { return deliveryLog{w.Deliverer} }
+
+// deliveryLog is a Deliverer as the dashboard reads it.
+type deliveryLog struct{ *Deliverer }
+
+// Recent returns how many deliveries are kept, and the most recent n of
+// them as rows, oldest first.
+func (l deliveryLog) Recent(n int) (int, []fake.DeliveryRow) {
+	total, recent := l.Deliverer.Recent(n)
+	rows := make([]fake.DeliveryRow, len(recent))
+	for i, d := range recent {
+		rows[i] = fake.DeliveryRow{Trigger: d.Trigger, WebhookID: d.WebhookID, State: string(d.State),
+			StatusCode: d.StatusCode, Attempts: d.Attempts, Err: d.Err}
+	}
+	return total, rows
 }
 
 // hookEvent is a webhook trigger fired, with its payload as the envelope's
 // data, by an event of the change c.
 type hookEvent struct {
-	c       *Commit
+	c       *fake.Commit
 	trigger string
 	data    json.RawMessage
 	err     error // why the payload could not be encoded: its deliveries fail with it
 }
 
 // Recorded renders ev as the triggers it fires, when a webhook listens.
-func (w *webhookEvents) Recorded(c *Commit, ev Event) {
+func (w *Events) Recorded(c *fake.Commit, ev fake.Event) {
 	r := w.core
 	switch ev := ev.(type) {
-	case MessageSent:
+	case fake.MessageSent:
 		w.fire(c, "message_sent", func() any { return messagePayload(r, ev.M) })
-	case MessageActed:
+	case fake.MessageActed:
 		w.fire(c, "message_"+ev.Action, func() any { return messagePayload(r, ev.M) }) // message_edited, message_deleted
-	case ReactionAdded:
+	case fake.ReactionAdded:
 		w.fire(c, "message_reaction_added", func() any { return reactionPayload(r, ev.M, ev.R) })
-	case ReactionRemoved:
+	case fake.ReactionRemoved:
 		w.fire(c, "message_reaction_removed", func() any { return reactionPayload(r, ev.M, ev.R) })
-	case UsersBlocked:
+	case fake.UsersBlocked:
 		trigger := "user_blocked"
 		if ev.Unblocked {
 			trigger = "user_unblocked"
@@ -60,41 +88,41 @@ func (w *webhookEvents) Recorded(c *Commit, ev Event) {
 		if len(ev.UIDs) > 0 {
 			w.fire(c, trigger, func() any { return blocksPayload(r, ev) })
 		}
-	case GroupChanged:
+	case fake.GroupChanged:
 		w.fire(c, "group_"+ev.Change, func() any { return groupChangedPayload(r, ev) }) // group_created, _updated, _deleted
-	case MemberChanged:
+	case fake.MemberChanged:
 		w.fire(c, "group_member_"+ev.Action, func() any { return memberPayload(r, ev) })
-	case MemberScopeChanged:
+	case fake.MemberScopeChanged:
 		w.fire(c, "group_member_scope_changed", func() any {
 			m := hookMemberOf(r, ev.G, ev.UID)
 			m.Scope, m.OldScope = ev.Scope, ev.Old
 			by := r.UserEntity(ev.By)
 			return groupPayload{Group: hookGroupOf(r, ev.G), Members: map[string]hookMember{ev.UID: m}, By: &by}
 		})
-	case OwnerTransferred:
+	case fake.OwnerTransferred:
 		w.fire(c, "group_owner_transferred", func() any {
 			hg := hookGroupOf(r, ev.G)
 			hg.OldOwner, hg.Owner = hg.Owner, ev.Owner
 			return groupPayload{Group: hg}
 		})
-	case ReceiptMarked:
-		w.fire(c, receiptTriggers[ev.Action], func() any { return receiptOf(r, ev) })
-	case MessageModerated:
+	case fake.ReceiptMarked:
+		w.fire(c, receiptTriggers[ev.Action], func() any { return fake.ReceiptOf(r, ev) })
+	case fake.MessageModerated:
 		trigger := "moderation_engine_approved"
-		if ev.Verdict != modApproved {
+		if ev.Verdict != fake.ModApproved {
 			trigger = "moderation_engine_blocked"
 		}
 		w.fire(c, trigger, func() any { return r.EngineVerdict(ev.M, ev.Verdict) })
-	case MessageReviewApproved:
+	case fake.MessageReviewApproved:
 		w.fire(c, "moderation_manual_approved", func() any { return r.ReviewApproval(ev.Rec, ev.Reviewed) })
-	case CallAdded:
+	case fake.CallAdded:
 		w.renderCall(c, ev.C)
-	case TranscriptAdded:
+	case fake.TranscriptAdded:
 		w.fire(c, "transcription_generated", func() any {
 			return transcriptionPayload{SessionID: ev.C.SessionID, TID: ev.T.TID, TranscriptDate: ev.T.TranscriptDate,
 				TranscriptURL: ev.T.TranscriptURL, StartTime: int64(ev.T.StartTime), EndTime: int64(ev.T.EndTime)}
 		})
-	case TriggerFired:
+	case fake.TriggerFired:
 		w.fire(c, ev.Trigger, func() any { return ev.Data })
 	}
 }
@@ -102,7 +130,7 @@ func (w *webhookEvents) Recorded(c *Commit, ev Event) {
 // fire renders the payload of trigger, an event of c, with payload, when
 // an enabled webhook listens to it: nothing is built for a trigger nobody
 // listens to.
-func (w *webhookEvents) fire(c *Commit, trigger string, payload func() any) {
+func (w *Events) fire(c *fake.Commit, trigger string, payload func() any) {
 	if !w.core.Hooked(trigger) {
 		return
 	}
@@ -118,7 +146,7 @@ func (w *webhookEvents) fire(c *Commit, trigger string, payload func() any) {
 // Published hands the triggers c's events fired to the deliverer, each
 // with the enabled webhooks of the app subscribed to it; their deliveries
 // leave once c's change is kept.
-func (w *webhookEvents) Published(c *Commit) {
+func (w *Events) Published(c *fake.Commit) {
 	w.mu.Lock()
 	// The commits begun after c are published: c's triggers end the list.
 	i := len(w.pending)
@@ -129,14 +157,14 @@ func (w *webhookEvents) Published(c *Commit) {
 		w.mu.Unlock()
 		return
 	}
-	fired := make([]webhooks.Fired, 0, len(w.pending)-i)
+	fired := make([]Fired, 0, len(w.pending)-i)
 	for _, he := range w.pending[i:] {
-		fired = append(fired, webhooks.Fired{Trigger: he.trigger, Data: he.data, Err: he.err, Targets: w.core.HookTargets(he.trigger)})
+		fired = append(fired, Fired{Trigger: he.trigger, Data: he.data, Err: he.err, Targets: targets(w.core.HookTargets(he.trigger))})
 	}
 	clear(w.pending[i:])
 	w.pending = w.pending[:i]
 	w.mu.Unlock()
-	w.deliv.Deliver(w.core.App(), fired, c.Durable)
+	w.Deliver(w.core.App(), fired, c.Durable)
 }
 
 // The payloads of the triggers the chat API's events fire.
@@ -147,14 +175,14 @@ func (w *webhookEvents) Published(c *Commit) {
 // on entities only, as the reference lists them and the service delivers
 // them (no for), and a deleted message as the service shows it: its id,
 // conversationId, deletedAt and deletedBy.
-func messagePayload(r Reader, m *MsgRec) any {
+func messagePayload(r fake.Reader, m *fake.MsgRec) any {
 	v := r.MessageView(m)
 	if e := v.Data.Entities; v.Category == chat.CategoryAction && v.Type == chat.MessageTypeMessage && e != nil {
 		hooked := chat.Entities{By: e.By, On: e.On}
 		if v.Data.Action == chat.ActionDeleted && e.On != nil {
 			var gone deletedMessage
 			if json.Unmarshal(e.On.Entity, &gone) == nil {
-				hooked.On = entity(chat.EntityMessage, gone)
+				hooked.On = fake.Entity(chat.EntityMessage, gone)
 			}
 		}
 		v.Data.Entities = &hooked
@@ -174,16 +202,15 @@ type deletedMessage struct {
 
 // reactionPayload is the data of message_reaction_added and
 // message_reaction_removed.
-func reactionPayload(r Reader, m *MsgRec, rr *ReactionRec) any {
-	by := r.NamedUser(rr.uid)
+func reactionPayload(r fake.Reader, m *fake.MsgRec, rr *fake.ReactionRec) any {
 	return struct {
 		Reaction chat.Reaction `json:"reaction"`
-	}{chat.Reaction{ID: strconv.FormatInt(rr.id, 10), MessageID: m.m.ID, Reaction: rr.reaction, UID: rr.uid, ReactedAt: rr.at, ReactedBy: &by}}
+	}{r.Reaction(m, rr)}
 }
 
 // blocksPayload is the data of user_blocked and user_unblocked: {"users":
 // {uid: {uid, name}}, "by": {uid, name}}.
-func blocksPayload(r Reader, ev UsersBlocked) any {
+func blocksPayload(r fake.Reader, ev fake.UsersBlocked) any {
 	users := map[string]chat.User{}
 	for _, uid := range ev.UIDs {
 		users[uid] = r.NamedUser(uid)
@@ -217,7 +244,7 @@ type groupPayload struct {
 
 // hookGroupOf is g as group payloads show it: with onlineMembersCount,
 // the members online.
-func hookGroupOf(r Reader, g *GroupRec) hookGroup {
+func hookGroupOf(r fake.Reader, g *fake.GroupRec) hookGroup {
 	online := 0
 	for _, uid := range r.MemberUIDs(g) {
 		if r.Online(uid) {
@@ -229,7 +256,7 @@ func hookGroupOf(r Reader, g *GroupRec) hookGroup {
 
 // hookMemberOf is the user uid as a member of g in group payloads: the
 // user, with their scope and joinedAt while they are a member.
-func hookMemberOf(r Reader, g *GroupRec, uid string) hookMember {
+func hookMemberOf(r fake.Reader, g *fake.GroupRec, uid string) hookMember {
 	u := r.UserEntity(uid)
 	m := hookMember{GroupMember: chat.GroupMember{UID: u.UID, Name: u.Name, Avatar: u.Avatar, Status: u.Status,
 		Role: u.Role, LastActiveAt: u.LastActiveAt, CreatedAt: u.CreatedAt, UpdatedAt: u.UpdatedAt}}
@@ -241,9 +268,9 @@ func hookMemberOf(r Reader, g *GroupRec, uid string) hookMember {
 
 // groupChangedPayload is the data of group_created, group_updated and
 // group_deleted; group_created carries the members g has at that point.
-func groupChangedPayload(r Reader, ev GroupChanged) any {
+func groupChangedPayload(r fake.Reader, ev fake.GroupChanged) any {
 	p := groupPayload{Group: hookGroupOf(r, ev.G)}
-	if ev.Change == groupCreated {
+	if ev.Change == fake.GroupCreated {
 		// The group as its owner sees it (scope, joinedAt, hasJoined),
 		// without onlineMembersCount, as the reference lists it.
 		p.Group = hookGroup{Group: r.GroupViewAs(ev.G, r.GroupView(ev.G).Owner)}
@@ -258,7 +285,7 @@ func groupChangedPayload(r Reader, ev GroupChanged) any {
 // memberPayload is the data of group_member_added, _kicked, _banned,
 // _unbanned, _joined and _left for ev.uid in ev.g, acting as ev.by; a
 // member who joins or leaves acts themself, and the payload has no by.
-func memberPayload(r Reader, ev MemberChanged) any {
+func memberPayload(r fake.Reader, ev fake.MemberChanged) any {
 	p := groupPayload{Group: hookGroupOf(r, ev.G), Members: map[string]hookMember{ev.UID: hookMemberOf(r, ev.G, ev.UID)}}
 	if ev.Action != "joined" && ev.Action != "left" {
 		by := r.UserEntity(ev.By)
@@ -269,26 +296,10 @@ func memberPayload(r Reader, ev MemberChanged) any {
 
 // receiptTriggers are the triggers of the receipts' actions.
 var receiptTriggers = map[string]string{
-	receiptDelivered:      "message_delivery_receipt",
-	receiptRead:           "message_read_receipt",
-	receiptDeliveredToAll: triggerDeliveredToAll,
-	receiptReadByAll:      triggerReadByAll,
-}
-
-// receiptOf is the receipt ev, as its trigger's payload and its
-// websocket frame carry it.
-func receiptOf(r Reader, ev ReceiptMarked) receiptPayload {
-	m := ev.M
-	receiver, rt := m.m.Sender, chat.ReceiverUser
-	if ev.Group {
-		receiver, rt = m.m.Receiver, chat.ReceiverGroup
-	}
-	reader := receiptUser{UID: ev.By}
-	reader.Name, reader.Status, reader.HasBlockedMe = r.UserFacts(ev.By, m.m.Sender)
-	return receiptPayload{
-		Receiver: receiver, ReceiverType: rt, Type: "receipts", Sender: ev.By, MessageSender: m.m.Sender,
-		Body: receiptBody{Action: ev.Action, MessageID: strconv.FormatInt(m.id, 10), User: reader, Timestamp: ev.At},
-	}
+	fake.ReceiptDelivered:      "message_delivery_receipt",
+	fake.ReceiptRead:           "message_read_receipt",
+	fake.ReceiptDeliveredToAll: fake.TriggerDeliveredToAll,
+	fake.ReceiptReadByAll:      fake.TriggerReadByAll,
 }
 
 // The data of the call and meeting webhook triggers.
@@ -349,13 +360,13 @@ type (
 // renderCall renders the triggers of a call that was made, as AddCall
 // documents, events of c. The fake stores no call message: call_initiated's call.id is
 // the session id.
-func (w *webhookEvents) renderCall(cm *Commit, c *chat.Call) {
+func (w *Events) renderCall(cm *fake.Commit, c *chat.Call) {
 	prefix := "meeting_"
 	if c.Mode == chat.CallModeCall {
 		prefix = "call_"
 		conv := "group_" + c.Receiver
 		if c.ReceiverType == chat.ReceiverUser {
-			conv = userConversationID(c.Initiator, c.Receiver)
+			conv = fake.UserConversationID(c.Initiator, c.Receiver)
 		}
 		w.fire(cm, "call_initiated", func() any {
 			return callInitiatedPayload{Call: chat.Message{
@@ -386,7 +397,7 @@ func (w *webhookEvents) renderCall(cm *Commit, c *chat.Call) {
 			continue
 		}
 		moves = append(moves, move{p.JoinedAt, false, p})
-		if left := leftAt(c, p); left != 0 {
+		if left := fake.LeftAt(c, p); left != 0 {
 			moves = append(moves, move{left, true, p})
 		}
 		all = append(all, occupant(w.core, c, p, true))
@@ -447,13 +458,22 @@ func joinConfig(c *chat.Call) *initialConfig {
 // occupant is p as call and meeting triggers show it: its name is the
 // user's, or the uid for a user the fake does not have; left_at only once
 // it left (withLeft).
-func occupant(r Reader, c *chat.Call, p *chat.CallParticipant, withLeft bool) occupantPayload {
+func occupant(r fake.Reader, c *chat.Call, p *chat.CallParticipant, withLeft bool) occupantPayload {
 	o := occupantPayload{JoinedAt: int64(p.JoinedAt), AudioCall: strconv.FormatBool(c.Type == chat.CallTypeAudio), Name: p.UID}
 	if name := r.NamedUser(p.UID).Name; name != "" {
 		o.Name = name
 	}
 	if withLeft {
-		o.LeftAt = int64(leftAt(c, p))
+		o.LeftAt = int64(fake.LeftAt(c, p))
 	}
 	return o
+}
+
+// targets are the webhooks hs, as the deliverer reads them.
+func targets(hs []fake.HookTarget) []Target {
+	out := make([]Target, len(hs))
+	for i, h := range hs {
+		out[i] = Target(h)
+	}
+	return out
 }
