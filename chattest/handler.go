@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/chatrest/chat/chattest/internal/fake"
+	"github.com/chatrest/chat/chattest/internal/realtime"
 	"github.com/chatrest/chat/chattest/internal/webhooks"
 )
 
@@ -59,7 +60,7 @@ func OpenHandler(opts ...Option) (*Handler, error) {
 // of its outbox.
 func (h *Handler) adapt(cfg config) config {
 	h.hooks = webhooks.NewEvents(cfg.LocalNetwork)
-	cfg.Consumers = append(cfg.Consumers, h.hooks.Subscriber)
+	cfg.Consumers = append(cfg.Consumers, h.hooks.Subscriber, realtime.Subscriber)
 	cfg.Deliveries = h.hooks.Log()
 	return cfg
 }

@@ -44,8 +44,7 @@ type Core struct {
 
 	// The consumers of the outbox (outbox.go) the core makes, each with
 	// its own lock (those of cfg.Consumers come first):
-	pushes   *realtimeEvents // the websocket's pushes: realtime_events.go
-	dashLive *dashEvents     // the dashboard's live pages: dashboard_state.go
+	dashLive *dashEvents // the dashboard's live pages: dashboard_state.go
 
 	// Guarded by st.mu:
 	faults []*activeFault // faults.go
@@ -75,12 +74,10 @@ func newHandler(cfg Config, created *time.Time) *Core {
 	if h.deliveries == nil {
 		h.deliveries = noDeliveries{}
 	}
-	h.pushes = &realtimeEvents{core: st}
 	h.dashLive = &dashEvents{}
 	for _, consumer := range cfg.Consumers {
 		st.out.subscribe(consumer(st))
 	}
-	st.out.subscribe(h.pushes)
 	st.out.subscribe(h.dashLive)
 	mux := http.NewServeMux()
 	for _, rt := range allRoutes() {

@@ -12,7 +12,7 @@ import (
 
 // Message moderation statuses.
 const (
-	modPending     = "pending"
+	ModPending     = "pending"
 	ModApproved    = "approved"
 	ModDisapproved = "disapproved"
 )
@@ -59,7 +59,7 @@ func (st *state) moderateMessage(m *MsgRec, now chat.Timestamp) {
 	ref := &chat.ModerationRuleRef{ID: w.ID, Name: w.Name}
 	status := ModDisapproved
 	if slices.Contains(w.Action, string(chat.ActionBlockMessage)) {
-		status = modPending
+		status = ModPending
 		st.blocked = append(st.blocked, &BlockedRec{msg: m, ruleID: w.ID, ruleName: w.Name,
 			revisionID: st.revisionID(w.ID, len(rule.revisions)), cond: cond, action: slices.Clone(w.Action), createdAt: now, updatedAt: now})
 	}

@@ -61,7 +61,7 @@ func (st *state) moderate(m *MsgRec) {
 	w := rule.current()
 	status := ModDisapproved
 	if slices.Contains(w.Action, string(chat.ActionBlockMessage)) {
-		status = modPending
+		status = ModPending
 	}
 	m.m.Data.Moderation = &chat.Moderation{Status: status, Rule: &chat.ModerationRuleRef{ID: w.ID, Name: w.Name}}
 }
@@ -174,7 +174,7 @@ func (st *state) listModMessages(c *call) (any, error) {
 	}
 	sender, category, typ := strings.ToLower(p.str("sender")), p.str("category"), p.str("type")
 	uid, guid, status := strings.ToLower(p.str("receiverUID")), strings.ToLower(p.str("receiverGUID")), p.str("moderationStatus")
-	if status != "" && status != ModApproved && status != modPending && status != ModDisapproved {
+	if status != "" && status != ModApproved && status != ModPending && status != ModDisapproved {
 		p.v.add("moderationStatus", `The moderationStatus must be "approved", "pending" or "disapproved".`)
 	}
 	if err := p.err(); err != nil {

@@ -22,6 +22,12 @@ type Reader interface {
 	// Reaction is rr, a reaction to m, as the reaction payloads show it:
 	// by the user with their name.
 	Reaction(m *MsgRec, rr *ReactionRec) chat.Reaction
+	// Audience are the users who receive m live: the two of a
+	// conversation, or the members of a group (and the user an action
+	// message of the group is about).
+	Audience(m *MsgRec) []string
+	// UserView is u as the app sees them, without tags.
+	UserView(u *UserRec) chat.User
 	// UserEntity is uid as a message's entities show them.
 	UserEntity(uid string) chat.User
 	// UserFacts are what a receipt shows of uid: their name and status,
@@ -128,3 +134,5 @@ func (st *state) Reaction(m *MsgRec, rr *ReactionRec) chat.Reaction {
 	by := st.NamedUser(rr.uid)
 	return chat.Reaction{ID: strconv.FormatInt(rr.id, 10), MessageID: m.m.ID, Reaction: rr.reaction, UID: rr.uid, ReactedAt: rr.at, ReactedBy: &by}
 }
+
+func (st *state) UserView(u *UserRec) chat.User { return u.view(false) }

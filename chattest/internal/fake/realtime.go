@@ -173,8 +173,8 @@ func (rc *Conn) Close() {
 	st.rtWG.Done()
 }
 
-// frame is a websocket frame as the client SDKs read it.
-type frame struct {
+// Frame is a websocket Frame as the client SDKs read it.
+type Frame struct {
 	AppID         string            `json:"appId"`
 	Type          string            `json:"type,omitempty"`
 	Action        string            `json:"action,omitempty"`
@@ -391,7 +391,7 @@ func (st *state) receive(c *RTConn, b []byte) (wait func() error) {
 	case kind == frameAuth:
 		st.authenticate(c, &f)
 	case kind == framePing:
-		st.send(c, st.encodeFrame(frame{Action: "pong"}), nil)
+		st.send(c, st.encodeFrame(Frame{Action: "pong"}), nil)
 	case c.uid == "":
 		// Nothing else before the auth frame.
 	case st.permit(c.uid, frameKinds[kind], f.target()) != nil: // policy.go; an unknown kind is undeclared
@@ -441,7 +441,7 @@ func (f *inFrame) target() target {
 func (st *state) authenticate(c *RTConn, f *inFrame) {
 	uid, tok, ok := st.verifyJWT(f.Body.Auth)
 	if !ok || c.uid != "" && c.uid != uid {
-		st.send(c, st.encodeFrame(frame{Type: "auth", DeviceID: f.DeviceID, Body: authBody{Code: "401", Status: "UNAUTHORIZED"}}), nil)
+		st.send(c, st.encodeFrame(Frame{Type: "auth", DeviceID: f.DeviceID, Body: authBody{Code: "401", Status: "UNAUTHORIZED"}}), nil)
 		st.drop(c, statusPolicyViolation, "chattest: not a valid jwt", true)
 		return
 	}
@@ -455,7 +455,7 @@ func (st *state) authenticate(c *RTConn, f *inFrame) {
 		st.rtNotify()
 	}
 	c.device, c.presence, c.roles, c.tokenHash = f.DeviceID, f.Body.PresenceSubscription, f.Body.Roles, tok
-	st.send(c, st.encodeFrame(frame{Type: "auth", Sender: uid, DeviceID: f.DeviceID, Body: authBody{Code: "200", Status: "OK"}}), nil)
+	st.send(c, st.encodeFrame(Frame{Type: "auth", Sender: uid, DeviceID: f.DeviceID, Body: authBody{Code: "200", Status: "OK"}}), nil)
 }
 
 // authBody is the body of the answer to an auth frame.
@@ -467,7 +467,7 @@ type authBody struct {
 // encodeFrame encodes f, of the fake's app; nil when its body does not
 // encode (a message seeded with a value JSON cannot hold), which is then
 // not sent.
-func (st *state) encodeFrame(f frame) []byte { return encodeFrame(st.appID, f) }
+func (st *state) encodeFrame(f Frame) []byte { return EncodeFrame(st.appID, f) }
 
 // PushTo queues frame for every connection of the users to, once each,
 // and for the connections conns, to be written once durable returns: the
@@ -692,4 +692,36 @@ func (st *state) verifyJWT(jwt string) (uid, tokHash string, ok bool) {
 		return "", "", false
 	}
 	return u.u.UID, cl.TokenHash, true
+}
+
+// EncodeFrame encodes f, of the app app; nil when its body does not
+// encode (a message seeded with a value JSON cannot hold), which is then
+// not sent.
+func EncodeFrame(app string, f Frame) []byte {
+	f.AppID = app
+	b, err := json.Marshal(f)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// Audience returns who sees m live: its two users, or the members of its
+// group (and the user an action is about, who may have just left).
+func (st *state) Audience(m *MsgRec) []string {
+	if m.m.ReceiverType != chat.ReceiverGroup {
+		return []string{m.between[0], m.between[1]}
+	}
+	var uids []string
+	if g := st.GroupByID(m.m.Receiver); g != nil {
+		uids = st.MemberUIDs(g)
+	}
+	if m.m.Category == chat.CategoryAction && m.m.Data.Entities != nil && m.m.Data.Entities.On != nil &&
+		m.m.Data.Entities.On.EntityType == chat.EntityUser {
+		var on chat.User
+		if json.Unmarshal(m.m.Data.Entities.On.Entity, &on) == nil {
+			uids = append(uids, on.UID)
+		}
+	}
+	return uids
 }

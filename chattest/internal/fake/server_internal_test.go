@@ -62,9 +62,15 @@ func NewServer(opts ...Option) *Server {
 	return srv
 }
 
+// TestConsumers make the consumers of the outbox that a test's Server
+// adds, as package chattest adds its adapters: the tests of package
+// fake_test, which may import them, set it (adapters_test.go).
+var TestConsumers []func(Reader) Subscriber
+
 // OpenServer serves a Core configured by opts.
 func OpenServer(opts ...Option) (*Server, error) {
 	cfg := DefaultConfig()
+	cfg.Consumers = append(cfg.Consumers, TestConsumers...)
 	for _, o := range opts {
 		o(&cfg)
 	}
