@@ -7,6 +7,7 @@ import (
 
 	"github.com/chatrest/chat/chattest/internal/fake"
 	"github.com/chatrest/chat/chattest/internal/realtime"
+	"github.com/chatrest/chat/chattest/internal/requestlog"
 	"github.com/chatrest/chat/chattest/internal/webhooks"
 )
 
@@ -23,6 +24,7 @@ import (
 type Handler struct {
 	core  *fake.Core       // the service, its routes and what serves them
 	hooks *webhooks.Events // the webhook deliveries of the core's events
+	log   *requestlog.Log  // the requests the core serves
 }
 
 // NewHandler returns the fake API for one app, seeded with a fullAccess API
@@ -62,6 +64,8 @@ func (h *Handler) adapt(cfg config) config {
 	h.hooks = webhooks.NewEvents(cfg.LocalNetwork)
 	cfg.Consumers = append(cfg.Consumers, h.hooks.Subscriber, realtime.Subscriber)
 	cfg.Deliveries = h.hooks.Log()
+	h.log = requestlog.New()
+	cfg.RequestLog = h.log
 	return cfg
 }
 

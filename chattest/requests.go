@@ -2,6 +2,7 @@ package chattest
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"time"
@@ -112,7 +113,7 @@ type Request struct {
 // The copies share nothing with the server. Credentials are redacted (see
 // [Request]).
 func (s *Server) Requests() []Request {
-	entries := s.h.core.Requests()
+	entries := s.h.log.Requests()
 	out := make([]Request, len(entries))
 	for i, e := range entries {
 		out[i] = Request{Time: e.Time, Method: e.Method, Path: e.Path, Route: e.Route, Query: e.Query,
@@ -123,7 +124,7 @@ func (s *Server) Requests() []Request {
 
 // ResetRequests empties the request log and sets the counts of
 // [Server.RequestCount] to zero.
-func (s *Server) ResetRequests() { s.h.core.ResetRequests() }
+func (s *Server) ResetRequests() { s.h.log.Reset() }
 
 // RequestCount returns how many requests of route arrived since the server
 // started or since [Server.ResetRequests], each attempt of a retried call
@@ -131,7 +132,13 @@ func (s *Server) ResetRequests() { s.h.core.ResetRequests() }
 // ("POST /v3/messages"), or "*" for every request; any other route has
 // no requests and counts 0. Unlike [Server.Requests], the count has no
 // limit.
-func (s *Server) RequestCount(route string) int { return s.h.core.RequestCount(route) }
+func (s *Server) RequestCount(route string) int {
+	route, err := s.h.core.Pattern(route)
+	if err != nil {
+		return 0
+	}
+	return s.h.log.Count(route)
+}
 
 // AwaitRequests waits until [Server.RequestCount] of route reaches n, e.g.
 // for the request that a goroutine under test sends, and returns nil; or
@@ -139,5 +146,9 @@ func (s *Server) RequestCount(route string) int { return s.h.core.RequestCount(r
 // counts as soon as it arrives, before it is served. A route the server
 // does not register is an error.
 func (s *Server) AwaitRequests(ctx context.Context, route string, n int) error {
-	return s.h.core.AwaitRequests(ctx, route, n)
+	route, err := s.h.core.Pattern(route)
+	if err != nil {
+		return fmt.Errorf("chattest: AwaitRequests: %w", err)
+	}
+	return s.h.log.Await(ctx, route, n, s.h.core.Closing())
 }

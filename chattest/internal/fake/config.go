@@ -24,6 +24,7 @@ type Config struct {
 	// it is given; they are subscribed first, in order.
 	Consumers  []func(Reader) Subscriber
 	Deliveries DeliveryLog // the webhook deliveries, as the dashboard shows them; nil: none
+	RequestLog RequestLog  // records the requests served; nil: none
 
 	Store    Store  // keeps the state; nil: none (store.go)
 	SeedFile string // the state file the state starts from; empty: none (persist.go)

@@ -24,21 +24,21 @@ func (h *Core) dashChanges() (events, arrivals, deliveries <-chan struct{}) {
 	st := h.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return h.dashLive.wait(), h.log.arrived.wait(), h.deliveries.Changed()
+	return h.dashLive.wait(), h.log.Arrived(), h.deliveries.Changed()
 }
 
 // dashEvents is the dashboard's consumer of the outbox: each change
 // published wakes the live pages.
 type dashEvents struct {
 	mu  sync.Mutex
-	sig signal
+	sig Signal
 }
 
 func (d *dashEvents) Recorded(*Commit, Event) {}
 
 func (d *dashEvents) Published(*Commit) {
 	d.mu.Lock()
-	d.sig.notify()
+	d.sig.Notify()
 	d.mu.Unlock()
 }
 
@@ -46,7 +46,7 @@ func (d *dashEvents) Published(*Commit) {
 func (d *dashEvents) wait() <-chan struct{} {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.sig.wait()
+	return d.sig.Wait()
 }
 
 // dashOverviewOf counts what the app holds and lists its API keys.
@@ -55,7 +55,7 @@ func (h *Core) dashOverviewOf() dashOverview {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	o := dashOverview{AppID: st.appID, Groups: len(st.groups), Webhooks: len(st.webhooks[st.appID]),
-		Deliveries: h.deliveries.Count(), Requests: h.log.total}
+		Deliveries: h.deliveries.Count(), Requests: h.requestTotal()}
 	o.Users = len(st.users)
 	for _, m := range st.messages {
 		if m.m.DeletedAt == 0 {
@@ -138,7 +138,7 @@ func (h *Core) dashConversationsOf() dashList[dashConversation] {
 		}
 		if n := len(cv.msgs); n > 0 {
 			m := cv.msgs[n-1]
-			dc.Last, dc.LastAt = m.m.Sender+": "+h.log.shown(messageText(m.m)), m.m.SentAt
+			dc.Last, dc.LastAt = m.m.Sender+": "+h.log.Shown(messageText(m.m)), m.m.SentAt
 		}
 		dc.OwnersCount = len(owners)
 		for _, uid := range owners[:min(len(owners), dashRows)] {
@@ -179,7 +179,7 @@ func (h *Core) dashMessagesOf(id string) dashList[dashMessage] {
 // text redacted as the request log is.
 func (h *Core) dashMessageOf(m *MsgRec) dashMessage {
 	dm := dashMessage{ID: m.m.ID, ConversationID: m.m.ConversationID, Sender: m.m.Sender, Receiver: m.m.Receiver,
-		Kind: string(m.m.Category) + "/" + string(m.m.Type), Text: h.log.shown(messageText(m.m)), SentAt: m.m.SentAt,
+		Kind: string(m.m.Category) + "/" + string(m.m.Type), Text: h.log.Shown(messageText(m.m)), SentAt: m.m.SentAt,
 		Edited: m.m.EditedAt != 0, Deleted: m.m.DeletedAt != 0}
 	for _, r := range m.reactions {
 		i := slices.IndexFunc(dm.Reactions, func(d dashReaction) bool { return d.Emoji == r.reaction })
@@ -200,7 +200,7 @@ func (h *Core) dashWebhooksOf() dashWebhooks {
 	defer st.mu.Unlock()
 	var out dashWebhooks
 	for _, hk := range st.webhooks[st.appID] {
-		dw := dashWebhook{ID: hk.w.ID, Name: h.log.shown(hk.w.Name), URL: h.log.shown(hk.w.WebhookURL), Enabled: hk.w.Enabled, Retry: hk.w.RetryOnFailure}
+		dw := dashWebhook{ID: hk.w.ID, Name: h.log.Shown(hk.w.Name), URL: h.log.Shown(hk.w.WebhookURL), Enabled: hk.w.Enabled, Retry: hk.w.RetryOnFailure}
 		dw.Triggers = slices.Sorted(maps.Keys(hk.triggers))
 		out.Webhooks = append(out.Webhooks, dw)
 	}
@@ -210,7 +210,7 @@ func (h *Core) dashWebhooksOf() dashWebhooks {
 		d := recent[i]
 		dd := dashDelivery{Seq: total - len(recent) + i + 1, Trigger: d.Trigger, WebhookID: d.WebhookID, State: d.State, StatusCode: d.StatusCode, Attempts: d.Attempts}
 		if d.Err != nil {
-			dd.Err = h.log.shown(d.Err.Error())
+			dd.Err = h.log.Shown(d.Err.Error())
 		}
 		out.Deliveries.Rows = append(out.Deliveries.Rows, dd)
 	}
@@ -223,8 +223,8 @@ func (h *Core) dashRequestsOf() dashList[dashRequest] {
 	st := h.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	entries := h.log.entries
-	out := dashList[dashRequest]{Total: h.log.total}
+	total, entries := h.log.Recent(dashRows)
+	out := dashList[dashRequest]{Total: total}
 	for i := len(entries) - 1; i >= max(len(entries)-dashRows, 0); i-- {
 		e := entries[i]
 		out.Rows = append(out.Rows, dashRequest{Time: e.Time, Method: e.Method, Path: e.Path, Route: e.Route,
@@ -266,4 +266,10 @@ func shorten(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// requestTotal is how many requests arrived since the log was last reset.
+func (h *Core) requestTotal() int {
+	total, _ := h.log.Recent(0)
+	return total
 }

@@ -46,19 +46,19 @@ func (h *Core) endpoint(rt route) http.Handler {
 		}
 		e := st.out.begin() // outbox.go: what the request does
 		res := st.serve(rt, class, r, body, bodyErr)
-		h.log.learnFrom(res.out)
+		h.log.LearnFrom(res.out)
 		saved := h.keep(rt, r, body, res) // journal.go
 		st.out.publish(e)
 		status, out, rate := res.status, res.out, res.rate
 		if x.fault.Kind != FaultDropAfter {
-			x.entry.Status = status
+			h.log.Answered(x.a, status)
 		}
 		st.mu.Unlock()
 		if err := saved(); err != nil {
 			status, out = answerError(errNotSaved(err))
 			st.mu.Lock()
 			if x.fault.Kind != FaultDropAfter {
-				x.entry.Status = status
+				h.log.Answered(x.a, status)
 			}
 			st.mu.Unlock()
 		}

@@ -218,7 +218,7 @@ func (h *Core) answerFault(w http.ResponseWriter, x *exchange, class rateClass) 
 
 	st := h.st
 	st.mu.Lock()
-	x.entry.Status = status
+	h.log.Answered(x.a, status)
 	st.out.publish(st.out.begin()) // answered, and nothing changed: the dashboard shows it
 	rate := st.rate.peek(class, st.clock())
 	st.mu.Unlock()

@@ -47,8 +47,9 @@ type Core struct {
 	dashLive *dashEvents // the dashboard's live pages: dashboard_state.go
 
 	// Guarded by st.mu:
-	faults []*activeFault // faults.go
-	log    requestLog     // requestlog.go
+	faults      []*activeFault // faults.go
+	keysLearned int64          // the state's apiKeySeq when the log last learned its keys
+	log         RequestLog     // the request log: requests.go
 }
 
 // newHandler returns the handler of cfg, its state begun at the time of
@@ -64,10 +65,13 @@ func newHandler(cfg Config, created *time.Time) *Core {
 	h := &Core{st: st, paced: cfg.Paced, rateCore: cfg.RateCore, rateStandard: cfg.RateStandard,
 		appID: cfg.AppID, apiKey: cfg.APIKey, mgmtKey: cfg.MgmtKey, mgmtSecret: cfg.MgmtSecret,
 		routes: map[string]bool{}, closing: make(chan struct{}), realtime: cfg.Realtime}
-	h.log.init()
-	h.log.learn(cfg.APIKey)
-	h.log.learn(cfg.MgmtKey)
-	h.log.learn(cfg.MgmtSecret)
+	h.log = cfg.RequestLog
+	if h.log == nil {
+		h.log = noRequestLog{}
+	}
+	h.log.Learn(cfg.APIKey)
+	h.log.Learn(cfg.MgmtKey)
+	h.log.Learn(cfg.MgmtSecret)
 	h.mgmt = h.newMgmtMux()
 	h.dash = h.newDashboard(cfg.LocalNetwork)
 	h.deliveries = cfg.Deliveries

@@ -632,7 +632,7 @@ func (rp *replayer) serve(rt route, r *http.Request) {
 		}
 	}
 	rp.res = st.serve(rt, classify(rt.pattern), r, rp.ch.body(), nil)
-	rp.h.log.learnFrom(rp.res.out) // the request log hides what was issued before the restart
+	rp.h.log.LearnFrom(rp.res.out) // the request log hides what was issued before the restart
 	rp.hit = true
 }
 

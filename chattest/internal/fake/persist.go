@@ -78,7 +78,7 @@ func Open(cfg Config) (*Core, error) {
 			return fail(fmt.Errorf("chattest: reading the state of %s: %w", from, err))
 		}
 		for _, s := range secrets {
-			h.log.learn(s) // the request log hides what was issued before the restart
+			h.log.Learn(s) // the request log hides what was issued before the restart
 		}
 		for uid, u := range h.st.users {
 			if u.u.Status != chat.UserOffline {

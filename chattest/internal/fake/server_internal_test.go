@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"time"
 
 	"github.com/chatrest/chat"
@@ -62,16 +63,15 @@ func NewServer(opts ...Option) *Server {
 	return srv
 }
 
-// TestConsumers make the consumers of the outbox that a test's Server
-// adds, as package chattest adds its adapters: the tests of package
-// fake_test, which may import them, set it (adapters_test.go).
-var TestConsumers []func(Reader) Subscriber
+// TestAdapters add the adapters around the core of a test's Server, as
+// package chattest adds them: the tests of package fake_test, which may
+// import them, set it (adapters_test.go).
+var TestAdapters []Option
 
 // OpenServer serves a Core configured by opts.
 func OpenServer(opts ...Option) (*Server, error) {
 	cfg := DefaultConfig()
-	cfg.Consumers = append(cfg.Consumers, TestConsumers...)
-	for _, o := range opts {
+	for _, o := range slices.Concat(TestAdapters, opts) {
 		o(&cfg)
 	}
 	cfg.Check()

@@ -87,22 +87,22 @@ func newState(cfg Config) *state {
 	return st
 }
 
-// signal wakes the goroutines that wait for the next of some event. It
+// Signal wakes the goroutines that wait for the next of some event. It
 // makes a channel only when one waits, for events that come at every
 // request. The zero value is ready to use; it is guarded by the lock of
 // what holds it.
-type signal struct{ ch chan struct{} }
+type Signal struct{ ch chan struct{} }
 
-// wait returns a channel that is closed at the next notify.
-func (s *signal) wait() <-chan struct{} {
+// Wait returns a channel that is closed at the next notify.
+func (s *Signal) Wait() <-chan struct{} {
 	if s.ch == nil {
 		s.ch = make(chan struct{})
 	}
 	return s.ch
 }
 
-// notify wakes the waiters.
-func (s *signal) notify() {
+// Notify wakes the waiters.
+func (s *Signal) Notify() {
 	if s.ch != nil {
 		close(s.ch)
 		s.ch = nil

@@ -1,4 +1,4 @@
-package fake
+package requestlog
 
 import (
 	"encoding/json"
@@ -85,7 +85,7 @@ func FuzzRequestLogRedaction(f *testing.F) {
 		if where == "header" {
 			r.Header.Set("X-Debug", planted)
 		}
-		e := (&Core{}).arrive("", r, []byte(body)).entry
+		e := New().Arrive("", r, []byte(body)).(*exchange).entry
 		js, err := json.Marshal(e)
 		if err != nil {
 			t.Fatal(err)

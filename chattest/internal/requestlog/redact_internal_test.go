@@ -1,10 +1,11 @@
-package fake
+package requestlog
 
 import (
 	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/chatrest/chat/chattest/internal/fake"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -17,11 +18,11 @@ func isAlnum(c byte) bool {
 // A value hidden by name is hidden wherever else its request shows it;
 // one under a strong name, of 8 characters or more, in later requests too.
 func TestRequestLogHidesFoundValuesElsewhere(t *testing.T) {
-	h := &Core{}
-	entry := func(target, body string) *Request {
+	l := New()
+	entry := func(target, body string) *fake.Request {
 		r := httptest.NewRequest("POST", target, strings.NewReader(body))
 		r.Header.Set("X-Debug", "saw hunter22 and k1k1")
-		return h.arrive("", r, []byte(body)).entry
+		return l.Arrive("", r, []byte(body)).(*exchange).entry
 	}
 	e := entry("/v3/groups?note=hunter22", `{"guid":"g","password":"hunter22","metadata":{"key":"k1k1"},"note":"k1k1 hunter22"}`)
 	assert.Equal(t, `{"guid":"g","metadata":{"key":"REDACTED"},"note":"REDACTED REDACTED","password":"REDACTED"}`, e.Body)

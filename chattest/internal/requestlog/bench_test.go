@@ -1,4 +1,4 @@
-package fake
+package requestlog
 
 import (
 	"encoding/json"
@@ -43,11 +43,11 @@ func BenchmarkRequestLogEntry(b *testing.B) {
 			r := httptest.NewRequest("POST", "/v3/anything", strings.NewReader(c.body))
 			r.Header.Set("Content-Type", c.ct)
 			r.Header.Set("apikey", "0123456789abcdef0123456789abcdef")
-			h := &Core{}
-			h.log.learn("0123456789abcdef0123456789abcdef") // the server's key
+			l := New()
+			l.Learn("0123456789abcdef0123456789abcdef") // the server's key
 			b.ReportAllocs()
 			for b.Loop() {
-				h.arrive("", r, []byte(c.body))
+				l.Arrive("", r, []byte(c.body))
 			}
 		})
 	}

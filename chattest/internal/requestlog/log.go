@@ -1,11 +1,10 @@
-package fake
+package requestlog
 
 import (
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -14,74 +13,38 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/chatrest/chat/chattest/internal/fake"
 	"github.com/chatrest/chat/internal/redact"
 )
 
-// Redacted replaces every credential in the request log.
-const Redacted = redact.Redacted
-
 // maxLoggedRequests is how many requests the log keeps, the most recent.
 const maxLoggedRequests = 10000
-
-// Request is one request as the server received it, as the log keeps it:
-// a chattest.Request, which documents its fields and how credentials are
-// redacted.
-type Request struct {
-	// Time is the server's clock ([WithClock]) when the request arrived.
-	Time time.Time
-	// Method is the request method, e.g. "POST".
-	Method string
-	// Path is the path as received, escaped, e.g. "/v3/users/a%2Fb".
-	Path string
-	// Route is the pattern of the route that served the request, e.g.
-	// "POST /v3/messages/{id}/thread"; empty when no route matched (the
-	// answer was 404 ERR_API_NOT_FOUND).
-	Route string
-	// Query is the decoded query string.
-	Query url.Values
-	// Header holds the request's headers.
-	Header http.Header
-	// Body is the request body, redacted (see above).
-	Body string
-	// Status is the status answered; 0 when nothing was answered: the
-	// connection was dropped ([FaultDropBefore], [FaultDropAfter]), or the
-	// client left or the server closed during a [Fault.Delay] (or, for a
-	// moment, while the request is in progress).
-	Status int
-	// Fault is the fault applied to the request; the zero Fault when none
-	// was.
-	Fault Fault
-}
 
 // minSecretLen is the length below which a value is not redacted wherever
 // it appears, only where its name says it is a credential: scrubbing a
 // one-letter password from every string would wipe that letter.
 const minSecretLen = 4
 
-// requestLog records the requests. It is guarded by the state's lock.
-type requestLog struct {
-	entries []*Request     // the most recent, at most 2*maxLoggedRequests
-	counts  map[string]int // requests by route pattern; "" for none
+// Log records the requests a fake serves, with their credentials
+// redacted: the fake's [fake.RequestLog]. It is safe for concurrent use.
+type Log struct {
+	mu      sync.Mutex
+	entries []*fake.Request // the most recent, at most 2*maxLoggedRequests
+	counts  map[string]int  // requests by route pattern; "" for none
 	total   int
-	arrived signal // a request arrives: AwaitRequests, the dashboard's live pages
+	arrived fake.Signal // a request arrives: AwaitRequests, the dashboard's live pages
 
 	known   sync.Map    // every credential the server has held or issued (string: true), read without the lock
 	secrets secretIndex // known, with their escaped forms
-
-	// keysLearned is the state's apiKeySeq when its keys were last
-	// learned: keys seeded with Server.AddAPIKey are learned when the
-	// next request arrives.
-	keysLearned int64
 }
 
-func (l *requestLog) init() {
-	l.counts = map[string]int{}
-}
+// New returns an empty log.
+func New() *Log { return &Log{counts: map[string]int{}} }
 
-// learn adds a credential to those never logged, for good: a key or token
+// Learn adds a credential to those never logged, for good: a key or token
 // stays secret after it is deleted. It reports whether the credential is
 // new.
-func (l *requestLog) learn(secret string) bool {
+func (l *Log) Learn(secret string) bool {
 	if _, ok := l.known.Load(secret); ok || secret == "" {
 		return false
 	}
@@ -90,10 +53,10 @@ func (l *requestLog) learn(secret string) bool {
 	return true
 }
 
-// learnFrom learns the credentials an answer body issues or shows.
-func (l *requestLog) learnFrom(out []byte) {
+// LearnFrom learns the credentials an answer body issues or shows.
+func (l *Log) LearnFrom(out []byte) {
 	if bytes.Contains(out, []byte(`"authToken"`)) || bytes.Contains(out, []byte(`"apiKey"`)) || bytes.Contains(out, []byte(`"jwt"`)) {
-		jsonSecrets(out, func(s string) { l.learn(s) })
+		jsonSecrets(out, func(s string) { l.Learn(s) })
 	}
 }
 
@@ -229,8 +192,7 @@ type exchange struct {
 	body    []byte
 	mine    []string // the credentials the request carries that the server did not know
 	learned int64    // how many credentials the server had learned when entry was scrubbed
-	entry   *Request
-	fault   Fault
+	entry   *fake.Request
 }
 
 // learnedLen are the lengths of the credentials a request carries that
@@ -246,24 +208,24 @@ const minLearnedLen, maxLearnedLen = 8, 64 << 10
 // hidden wherever else they appear in it: when it has new ones, the entry
 // is made again with them. Those a strong name holds (see redact.FieldKind) are
 // learned.
-func (h *Core) arrive(pattern string, r *http.Request, body []byte) *exchange {
+func (l *Log) Arrive(pattern string, r *http.Request, body []byte) fake.Arrival {
 	x := &exchange{pattern: pattern, r: r, body: body}
 	for _, name := range redact.SecretPathParams {
-		x.addMine(h, r.PathValue(name))
+		x.addMine(l, r.PathValue(name))
 	}
-	x.learned = h.log.secrets.learned.Load()
-	entry, found := logEntry(pattern, r, body, scrubber{x.mine, &h.log.secrets})
+	x.learned = l.secrets.learned.Load()
+	entry, found := logEntry(pattern, r, body, scrubber{x.mine, &l.secrets})
 	again := false
 	for _, f := range found {
-		if f.Strong && len(f.Value) >= minLearnedLen && len(f.Value) <= maxLearnedLen && h.log.learn(f.Value) {
+		if f.Strong && len(f.Value) >= minLearnedLen && len(f.Value) <= maxLearnedLen && l.Learn(f.Value) {
 			again = true
-		} else if x.addMine(h, f.Value) {
+		} else if x.addMine(l, f.Value) {
 			again = true
 		}
 	}
 	if again {
-		x.learned = h.log.secrets.learned.Load()
-		entry, _ = logEntry(pattern, r, body, scrubber{x.mine, &h.log.secrets})
+		x.learned = l.secrets.learned.Load()
+		entry, _ = logEntry(pattern, r, body, scrubber{x.mine, &l.secrets})
 	}
 	x.entry = entry
 	return x
@@ -272,42 +234,44 @@ func (h *Core) arrive(pattern string, r *http.Request, body []byte) *exchange {
 // addMine adds s to the credentials of x's request that the server does
 // not know, and reports whether it was new. A value longer than
 // maxLearnedLen is hidden by name only.
-func (x *exchange) addMine(h *Core, s string) bool {
+func (x *exchange) addMine(l *Log, s string) bool {
 	if len(s) < minSecretLen || len(s) > maxLearnedLen || slices.Contains(x.mine, s) {
 		return false
 	}
-	if _, known := h.log.known.Load(s); known {
+	if _, known := l.known.Load(s); known {
 		return false
 	}
 	x.mine = append(x.mine, forms(s)...)
 	return true
 }
 
-// record records x's request in the log, scrubbing it again in the rare
-// case that the server learned a credential since arrive, and takes the
-// fault that applies to it. It runs with st.mu held.
-func (h *Core) record(x *exchange) {
-	st := h.st
-	if st.apiKeySeq != h.log.keysLearned {
-		for key := range st.apiKeys {
-			h.log.learn(key)
-		}
-		h.log.keysLearned = st.apiKeySeq
+// Record records the request of a as arrived at the time at, with the
+// fault f applied to it, scrubbing it again in the rare case that the log
+// learned a credential since Arrive.
+func (l *Log) Record(a fake.Arrival, at time.Time, f fake.Fault) {
+	x := a.(*exchange)
+	if l.secrets.learned.Load() != x.learned {
+		x.entry, _ = logEntry(x.pattern, x.r, x.body, scrubber{x.mine, &l.secrets})
 	}
-	if h.log.secrets.learned.Load() != x.learned {
-		x.entry, _ = logEntry(x.pattern, x.r, x.body, scrubber{x.mine, &h.log.secrets})
-	}
-	x.entry.Time, x.entry.Fault = st.clock(), h.takeFault(x.pattern)
-	x.fault = x.entry.Fault
-	h.log.add(x.entry)
+	x.entry.Time, x.entry.Fault = at, f
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.add(x.entry)
+}
+
+// Answered sets the status answered to the request of a.
+func (l *Log) Answered(a fake.Arrival, status int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	a.(*exchange).entry.Status = status
 }
 
 // logEntry is the log entry of a request of the route pattern, with every
 // credential redacted (see [Request]): by name, and by value the secrets
 // of sc. It returns too the values it redacted by name.
-func logEntry(pattern string, r *http.Request, body []byte, sc scrubber) (*Request, []redact.Found) {
+func logEntry(pattern string, r *http.Request, body []byte, sc scrubber) (*fake.Request, []redact.Found) {
 	rd := redact.NewRedactor(sc)
-	e := &Request{
+	e := &fake.Request{
 		Method: r.Method,
 		Path:   rd.Path(redactPath(r.URL.EscapedPath(), pattern)),
 		Route:  pattern,
@@ -320,7 +284,7 @@ func logEntry(pattern string, r *http.Request, body []byte, sc scrubber) (*Reque
 		for _, v := range vs {
 			if redact.SecretField(k) && v != "" {
 				rd.NoteField(k, v)
-				v = Redacted
+				v = redact.Redacted
 			} else {
 				v = rd.Value(v)
 			}
@@ -334,7 +298,7 @@ func logEntry(pattern string, r *http.Request, body []byte, sc scrubber) (*Reque
 				if _, cred, ok := strings.Cut(v, " "); ok { // "Bearer <token>"
 					rd.Note(strings.TrimSpace(cred), true)
 				}
-				vs[i] = Redacted
+				vs[i] = redact.Redacted
 				continue
 			}
 			vs[i] = rd.Value(v)
@@ -363,93 +327,85 @@ func redactPath(path, pattern string) string {
 	}
 	for i, p := range pats {
 		if w, ok := strings.CutPrefix(p, "{"); ok && slices.Contains(redact.SecretPathParams, strings.TrimSuffix(w, "}")) {
-			segs[i] = Redacted
+			segs[i] = redact.Redacted
 		}
 	}
 	return strings.Join(segs, "/")
 }
 
 // add appends e, keeping the most recent maxLoggedRequests, counts it and
-// wakes AwaitRequests.
-func (l *requestLog) add(e *Request) {
+// wakes AwaitRequests. l.mu is held.
+func (l *Log) add(e *fake.Request) {
 	if len(l.entries) >= 2*maxLoggedRequests {
 		l.entries = slices.Clone(l.entries[len(l.entries)-maxLoggedRequests+1:])
 	}
 	l.entries = append(l.entries, e)
 	l.counts[e.Route]++
 	l.total++
-	l.arrived.notify()
+	l.arrived.Notify()
 }
 
-// count returns how many requests of route ("*": all) arrived.
-func (l *requestLog) count(route string) int {
+// count returns how many requests of route ("*": all) arrived. l.mu is
+// held.
+func (l *Log) count(route string) int {
 	if route == "*" {
 		return l.total
 	}
 	return l.counts[route]
 }
 
-// Requests returns the requests the server received since it started or
-// since [Server.ResetRequests], oldest first: the most recent 10000 of them.
-// The copies share nothing with the server. Credentials are redacted (see
-// [Request]).
-func (s *Core) Requests() []Request {
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	entries := s.log.entries
-	entries = entries[max(len(entries)-maxLoggedRequests, 0):]
-	out := make([]Request, len(entries))
+// Recent returns how many requests arrived since the log began or was
+// reset, and copies of the most recent n entries (at most the 10000 the
+// log keeps), oldest first, which share nothing with the log.
+func (l *Log) Recent(n int) (total int, recent []fake.Request) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	entries := l.entries
+	entries = entries[max(len(entries)-min(n, maxLoggedRequests), 0):]
+	out := make([]fake.Request, len(entries))
 	for i, e := range entries {
 		out[i] = *e
 		out[i].Header = e.Header.Clone()
 		out[i].Query = url.Values(http.Header(e.Query).Clone())
 	}
+	return l.total, out
+}
+
+// Requests returns copies of the entries the log keeps, oldest first.
+func (l *Log) Requests() []fake.Request {
+	_, out := l.Recent(maxLoggedRequests)
 	return out
 }
 
-// ResetRequests empties the request log and sets the counts of
-// [Server.RequestCount] to zero.
-func (s *Core) ResetRequests() {
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	l := &s.log
+// Reset empties the log and sets its counts to zero.
+func (l *Log) Reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	l.entries, l.counts, l.total = nil, map[string]int{}, 0
 }
 
-// RequestCount returns how many requests of route arrived since the server
-// started or since [Server.ResetRequests], each attempt of a retried call
-// counted. route is a pattern the server registers, method included
-// ("POST /v3/messages"), or "*" for every request; any other route has
-// no requests and counts 0. Unlike [Server.Requests], the count has no
-// limit.
-func (s *Core) RequestCount(route string) int {
-	route, err := s.route(route)
-	if err != nil {
-		return 0
-	}
-	st := s.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	return s.log.count(route)
+// Count returns how many requests of route, a registered pattern or "*"
+// for all, arrived since the log began or was reset.
+func (l *Log) Count(route string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.count(route)
 }
 
-// AwaitRequests waits until [Server.RequestCount] of route reaches n, e.g.
-// for the request that a goroutine under test sends, and returns nil; or
-// until ctx ends or the server closes, and returns an error. A request
-// counts as soon as it arrives, before it is served. A route the server
-// does not register is an error.
-func (s *Core) AwaitRequests(ctx context.Context, route string, n int) error {
-	route, err := s.route(route)
-	if err != nil {
-		return fmt.Errorf("chattest: AwaitRequests: %w", err)
-	}
-	st := s.st
+// Arrived returns a channel closed when the next request arrives.
+func (l *Log) Arrived() <-chan struct{} {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.arrived.Wait()
+}
+
+// Await waits until the count of route reaches n, and returns nil; or
+// until ctx ends or closing is closed, and returns an error.
+func (l *Log) Await(ctx context.Context, route string, n int, closing <-chan struct{}) error {
 	for {
-		st.mu.Lock()
-		count, arrived := s.log.count(route), s.log.arrived.wait()
-		st.mu.Unlock()
+		l.mu.Lock()
+		count, arrived := l.count(route), l.arrived.Wait()
+		l.mu.Unlock()
 		if count >= n {
 			return nil
 		}
@@ -457,7 +413,7 @@ func (s *Core) AwaitRequests(ctx context.Context, route string, n int) error {
 		case <-arrived:
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-s.closing:
+		case <-closing:
 			return errors.New("chattest: AwaitRequests: the server closed")
 		}
 	}
