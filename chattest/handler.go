@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/chatrest/chat/chattest/internal/dashboard"
 	"github.com/chatrest/chat/chattest/internal/fake"
 	"github.com/chatrest/chat/chattest/internal/realtime"
 	"github.com/chatrest/chat/chattest/internal/requestlog"
@@ -63,9 +64,11 @@ func OpenHandler(opts ...Option) (*Handler, error) {
 func (h *Handler) adapt(cfg config) config {
 	h.hooks = webhooks.NewEvents(cfg.LocalNetwork)
 	cfg.Consumers = append(cfg.Consumers, h.hooks.Subscriber, realtime.Subscriber)
-	cfg.Deliveries = h.hooks.Log()
 	h.log = requestlog.New()
 	cfg.RequestLog = h.log
+	cfg.Dashboard = func(core *fake.Core) fake.Dashboard {
+		return dashboard.New(core, h.hooks, h.log, cfg.LocalNetwork)
+	}
 	return cfg
 }
 

@@ -1,6 +1,9 @@
 package fake
 
-import "time"
+import (
+	"net/http"
+	"time"
+)
 
 // Config is what a [Core] is made with: the options of package chattest,
 // applied and checked.
@@ -23,8 +26,10 @@ type Config struct {
 	// itself (the webhooks'), each reading the state through the Reader
 	// it is given; they are subscribed first, in order.
 	Consumers  []func(Reader) Subscriber
-	Deliveries DeliveryLog // the webhook deliveries, as the dashboard shows them; nil: none
-	RequestLog RequestLog  // records the requests served; nil: none
+	RequestLog RequestLog // records the requests served; nil: none
+	// Dashboard makes the dashboard served under DashboardPrefix from the
+	// core it shows; it is subscribed to the outbox last. nil: none (404).
+	Dashboard func(*Core) Dashboard
 
 	Store    Store  // keeps the state; nil: none (store.go)
 	SeedFile string // the state file the state starts from; empty: none (persist.go)
@@ -83,27 +88,9 @@ func validAPIKey(key string) bool {
 	return true
 }
 
-// DeliveryLog is what the dashboard shows of the webhook deliveries.
-type DeliveryLog interface {
-	// Changed returns a channel closed at the next change of a delivery.
-	Changed() <-chan struct{}
-	// Count is how many deliveries were made since the server started.
-	Count() int
-	// Recent returns how many deliveries are kept, and the most recent n
-	// of them, oldest first.
-	Recent(n int) (total int, recent []DeliveryRow)
+// Dashboard is the dashboard of a core: its pages, and a consumer of its
+// outbox, which wakes its live pages.
+type Dashboard interface {
+	http.Handler
+	Subscriber
 }
-
-// DeliveryRow is one webhook delivery as the dashboard shows it.
-type DeliveryRow struct {
-	Trigger, WebhookID, State string
-	StatusCode, Attempts      int
-	Err                       error // why the last attempt got no answer
-}
-
-// noDeliveries is the DeliveryLog of a core that delivers nothing.
-type noDeliveries struct{}
-
-func (noDeliveries) Changed() <-chan struct{}        { return nil }
-func (noDeliveries) Count() int                      { return 0 }
-func (noDeliveries) Recent(int) (int, []DeliveryRow) { return 0, nil }

@@ -5,57 +5,99 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"sync"
-	"unicode/utf8"
+	"strings"
 
 	"github.com/chatrest/chat"
 )
 
+// DashboardPrefix is where the dashboard is served, beside the API.
+const DashboardPrefix = "/_chattest/"
+
+// DashRows is how many rows a dashboard list shows at most.
+const DashRows = 200
+
+// The values the dashboard shows of the state, read by the functions of
+// this file under the state's lock: they share nothing with it.
+type (
+	// DashList is the first rows of a list, and how long the list is.
+	DashList[T any] struct {
+		Rows  []T
+		Total int
+	}
+	DashOverview struct {
+		AppID                                                        string
+		Users, Groups, Conversations, Messages, Webhooks, Deliveries int
+		Requests                                                     int
+		APIKeys                                                      []DashAPIKey
+	}
+	DashAPIKey struct {
+		Name, Scope, Key string // Key masked
+		CreatedAt        chat.Timestamp
+	}
+	DashUser struct {
+		UID, Name, Role, Status, State string
+		CreatedAt                      chat.Timestamp
+		Tokens                         []string // masked
+	}
+	DashGroup struct {
+		GUID, Name, Type, Owner string
+		CreatedAt               chat.Timestamp
+		MembersCount            int
+		Members                 []DashMember
+	}
+	DashMember       struct{ UID, Scope string }
+	DashConversation struct {
+		ID, Type    string
+		With, Name  string // the two users, or the group's guid and name
+		Messages    int
+		Last        string // the last message, "sender: text"
+		LastAt      chat.Timestamp
+		OwnersCount int
+		Unread      []DashUnread
+	}
+	DashUnread struct {
+		UID   string
+		Count int
+	}
+	DashMessage struct {
+		ID, ConversationID, Sender, Receiver, Kind, Text string
+		SentAt                                           chat.Timestamp
+		Edited, Deleted                                  bool
+		Reactions                                        []DashReaction
+		Replies                                          []DashMessage
+	}
+	DashReaction struct {
+		Emoji string
+		By    []string
+	}
+	DashWebhook struct {
+		ID, Name, URL  string
+		Enabled, Retry bool
+		Triggers       []string
+	}
+)
+
+// mask shows the last 4 characters of a secret: enough to tell two apart,
+// too few to use one.
+func mask(secret string) string {
+	if len(secret) < 12 {
+		return "••••"
+	}
+	return "••••" + secret[len(secret)-4:]
+}
+
 // The dashboard reads the state through the functions of this file only,
 // each under the state's lock, into values that share nothing with it.
-// Each list keeps the most recent (or first, for names) dashRows rows and
+// Each list keeps the most recent (or first, for names) DashRows rows and
 // counts the rest.
 
-// dashChanges returns three channels, one of which is closed at the next
-// change the dashboard shows: an event of the outbox (a request answered,
-// a change of the state), a request arriving, or a webhook delivery
-// attempted or settled.
-func (h *Core) dashChanges() (events, arrivals, deliveries <-chan struct{}) {
+// DashOverviewOf counts what the app holds and lists its API keys (the
+// dashboard counts the deliveries and the requests).
+func (h *Core) DashOverviewOf() DashOverview {
 	st := h.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return h.dashLive.wait(), h.log.Arrived(), h.deliveries.Changed()
-}
-
-// dashEvents is the dashboard's consumer of the outbox: each change
-// published wakes the live pages.
-type dashEvents struct {
-	mu  sync.Mutex
-	sig Signal
-}
-
-func (d *dashEvents) Recorded(*Commit, Event) {}
-
-func (d *dashEvents) Published(*Commit) {
-	d.mu.Lock()
-	d.sig.Notify()
-	d.mu.Unlock()
-}
-
-// wait returns a channel closed at the next change published.
-func (d *dashEvents) wait() <-chan struct{} {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.sig.Wait()
-}
-
-// dashOverviewOf counts what the app holds and lists its API keys.
-func (h *Core) dashOverviewOf() dashOverview {
-	st := h.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	o := dashOverview{AppID: st.appID, Groups: len(st.groups), Webhooks: len(st.webhooks[st.appID]),
-		Deliveries: h.deliveries.Count(), Requests: h.requestTotal()}
+	o := DashOverview{AppID: st.appID, Groups: len(st.groups), Webhooks: len(st.webhooks[st.appID])}
 	o.Users = len(st.users)
 	for _, m := range st.messages {
 		if m.m.DeletedAt == 0 {
@@ -66,22 +108,22 @@ func (h *Core) dashOverviewOf() dashOverview {
 	keys := slices.Collect(maps.Values(st.apiKeys))
 	slices.SortFunc(keys, func(a, b *apiKeyRec) int { return cmp.Compare(a.seq, b.seq) })
 	for _, k := range keys {
-		o.APIKeys = append(o.APIKeys, dashAPIKey{Name: k.k.Name, Scope: string(k.k.Scope), Key: mask(string(k.k.APIKey)), CreatedAt: k.k.CreatedAt})
+		o.APIKeys = append(o.APIKeys, DashAPIKey{Name: k.k.Name, Scope: string(k.k.Scope), Key: mask(string(k.k.APIKey)), CreatedAt: k.k.CreatedAt})
 	}
 	return o
 }
 
-// dashUsersOf lists the users by uid, deactivated ones included, with
+// DashUsersOf lists the users by uid, deactivated ones included, with
 // their auth tokens masked.
-func (h *Core) dashUsersOf() dashList[dashUser] {
+func (h *Core) DashUsersOf() DashList[DashUser] {
 	st := h.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	uids := slices.Sorted(maps.Keys(st.users))
-	out := dashList[dashUser]{Total: len(uids)}
-	for _, uid := range uids[:min(len(uids), dashRows)] {
+	out := DashList[DashUser]{Total: len(uids)}
+	for _, uid := range uids[:min(len(uids), DashRows)] {
 		u := st.users[uid]
-		du := dashUser{UID: u.u.UID, Name: u.u.Name, Role: u.u.Role, Status: string(u.u.Status), CreatedAt: u.u.CreatedAt, State: "active"}
+		du := DashUser{UID: u.u.UID, Name: u.u.Name, Role: u.u.Role, Status: string(u.u.Status), CreatedAt: u.u.CreatedAt, State: "active"}
 		if u.deactivated {
 			du.State = "deactivated"
 		}
@@ -93,38 +135,38 @@ func (h *Core) dashUsersOf() dashList[dashUser] {
 	return out
 }
 
-// dashGroupsOf lists the groups by guid with their members in the order
+// DashGroupsOf lists the groups by guid with their members in the order
 // they joined.
-func (h *Core) dashGroupsOf() dashList[dashGroup] {
+func (h *Core) DashGroupsOf() DashList[DashGroup] {
 	st := h.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	guids := slices.Sorted(maps.Keys(st.groups))
-	out := dashList[dashGroup]{Total: len(guids)}
-	for _, guid := range guids[:min(len(guids), dashRows)] {
+	out := DashList[DashGroup]{Total: len(guids)}
+	for _, guid := range guids[:min(len(guids), DashRows)] {
 		g := st.groups[guid]
-		dg := dashGroup{GUID: g.g.GUID, Name: g.g.Name, Type: string(g.g.Type), Owner: g.g.Owner, CreatedAt: g.g.CreatedAt}
+		dg := DashGroup{GUID: g.g.GUID, Name: g.g.Name, Type: string(g.g.Type), Owner: g.g.Owner, CreatedAt: g.g.CreatedAt}
 		uids := st.MemberUIDs(g)
 		dg.MembersCount = len(uids)
-		for _, uid := range uids[:min(len(uids), dashRows)] {
-			dg.Members = append(dg.Members, dashMember{UID: uid, Scope: string(g.members[uid].scope)})
+		for _, uid := range uids[:min(len(uids), DashRows)] {
+			dg.Members = append(dg.Members, DashMember{UID: uid, Scope: string(g.members[uid].scope)})
 		}
 		out.Rows = append(out.Rows, dg)
 	}
 	return out
 }
 
-// dashConversationsOf lists the conversations, the most recently active
+// DashConversationsOf lists the conversations, the most recently active
 // first, with each owner's unread count.
-func (h *Core) dashConversationsOf() dashList[dashConversation] {
+func (h *Core) DashConversationsOf() DashList[DashConversation] {
 	st := h.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	convs := st.allConvs()
 	slices.SortFunc(convs, func(a, b *derivedConv) int { return convCompare(a.item(""), b.item("")) })
-	out := dashList[dashConversation]{Total: len(convs)}
-	for _, cv := range convs[:min(len(convs), dashRows)] {
-		dc := dashConversation{ID: cv.id, Type: string(cv.typ), Messages: len(cv.msgs), LastAt: cv.opened()}
+	out := DashList[DashConversation]{Total: len(convs)}
+	for _, cv := range convs[:min(len(convs), DashRows)] {
+		dc := DashConversation{ID: cv.id, Type: string(cv.typ), Messages: len(cv.msgs), LastAt: cv.opened()}
 		var owners []string
 		if cv.typ == chat.ConversationGroup {
 			dc.With = cv.guid
@@ -141,9 +183,9 @@ func (h *Core) dashConversationsOf() dashList[dashConversation] {
 			dc.Last, dc.LastAt = m.m.Sender+": "+h.log.Shown(messageText(m.m)), m.m.SentAt
 		}
 		dc.OwnersCount = len(owners)
-		for _, uid := range owners[:min(len(owners), dashRows)] {
+		for _, uid := range owners[:min(len(owners), DashRows)] {
 			if st.hasOwner(cv, uid) && st.accessible(uid, cv) {
-				dc.Unread = append(dc.Unread, dashUnread{UID: uid, Count: st.convView(uid, cv, convOptions{}).unread})
+				dc.Unread = append(dc.Unread, DashUnread{UID: uid, Count: st.convView(uid, cv, convOptions{}).unread})
 			}
 		}
 		out.Rows = append(out.Rows, dc)
@@ -151,10 +193,10 @@ func (h *Core) dashConversationsOf() dashList[dashConversation] {
 	return out
 }
 
-// dashMessagesOf lists the messages of the conversation id ("" for every
+// DashMessagesOf lists the messages of the conversation id ("" for every
 // conversation) that are not thread replies, the most recent last, each
 // with its reactions and its thread's replies.
-func (h *Core) dashMessagesOf(id string) dashList[dashMessage] {
+func (h *Core) DashMessagesOf(id string) DashList[DashMessage] {
 	st := h.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -164,8 +206,8 @@ func (h *Core) dashMessagesOf(id string) dashList[dashMessage] {
 			top = append(top, m)
 		}
 	}
-	out := dashList[dashMessage]{Total: len(top)}
-	for _, m := range top[max(len(top)-dashRows, 0):] {
+	out := DashList[DashMessage]{Total: len(top)}
+	for _, m := range top[max(len(top)-DashRows, 0):] {
 		dm := h.dashMessageOf(m)
 		for _, r := range m.replies {
 			dm.Replies = append(dm.Replies, h.dashMessageOf(r))
@@ -177,14 +219,14 @@ func (h *Core) dashMessagesOf(id string) dashList[dashMessage] {
 
 // dashMessageOf is m as the dashboard shows it, without its replies, its
 // text redacted as the request log is.
-func (h *Core) dashMessageOf(m *MsgRec) dashMessage {
-	dm := dashMessage{ID: m.m.ID, ConversationID: m.m.ConversationID, Sender: m.m.Sender, Receiver: m.m.Receiver,
+func (h *Core) dashMessageOf(m *MsgRec) DashMessage {
+	dm := DashMessage{ID: m.m.ID, ConversationID: m.m.ConversationID, Sender: m.m.Sender, Receiver: m.m.Receiver,
 		Kind: string(m.m.Category) + "/" + string(m.m.Type), Text: h.log.Shown(messageText(m.m)), SentAt: m.m.SentAt,
 		Edited: m.m.EditedAt != 0, Deleted: m.m.DeletedAt != 0}
 	for _, r := range m.reactions {
-		i := slices.IndexFunc(dm.Reactions, func(d dashReaction) bool { return d.Emoji == r.reaction })
+		i := slices.IndexFunc(dm.Reactions, func(d DashReaction) bool { return d.Emoji == r.reaction })
 		if i < 0 {
-			dm.Reactions = append(dm.Reactions, dashReaction{Emoji: r.reaction})
+			dm.Reactions = append(dm.Reactions, DashReaction{Emoji: r.reaction})
 			i = len(dm.Reactions) - 1
 		}
 		dm.Reactions[i].By = append(dm.Reactions[i].By, r.uid)
@@ -192,43 +234,16 @@ func (h *Core) dashMessageOf(m *MsgRec) dashMessage {
 	return dm
 }
 
-// dashWebhooksOf lists the app's webhooks and its deliveries, the most
-// recent first.
-func (h *Core) dashWebhooksOf() dashWebhooks {
+// DashWebhooksOf lists the app's webhooks.
+func (h *Core) DashWebhooksOf() []DashWebhook {
 	st := h.st
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	var out dashWebhooks
+	var out []DashWebhook
 	for _, hk := range st.webhooks[st.appID] {
-		dw := dashWebhook{ID: hk.w.ID, Name: h.log.Shown(hk.w.Name), URL: h.log.Shown(hk.w.WebhookURL), Enabled: hk.w.Enabled, Retry: hk.w.RetryOnFailure}
+		dw := DashWebhook{ID: hk.w.ID, Name: h.log.Shown(hk.w.Name), URL: h.log.Shown(hk.w.WebhookURL), Enabled: hk.w.Enabled, Retry: hk.w.RetryOnFailure}
 		dw.Triggers = slices.Sorted(maps.Keys(hk.triggers))
-		out.Webhooks = append(out.Webhooks, dw)
-	}
-	total, recent := h.deliveries.Recent(dashRows)
-	out.Deliveries.Total = total
-	for i := len(recent) - 1; i >= 0; i-- {
-		d := recent[i]
-		dd := dashDelivery{Seq: total - len(recent) + i + 1, Trigger: d.Trigger, WebhookID: d.WebhookID, State: d.State, StatusCode: d.StatusCode, Attempts: d.Attempts}
-		if d.Err != nil {
-			dd.Err = h.log.Shown(d.Err.Error())
-		}
-		out.Deliveries.Rows = append(out.Deliveries.Rows, dd)
-	}
-	return out
-}
-
-// dashRequestsOf lists the request log, the most recent first: its entries
-// are redacted when they are recorded (requestlog.go).
-func (h *Core) dashRequestsOf() dashList[dashRequest] {
-	st := h.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	total, entries := h.log.Recent(dashRows)
-	out := dashList[dashRequest]{Total: total}
-	for i := len(entries) - 1; i >= max(len(entries)-dashRows, 0); i-- {
-		e := entries[i]
-		out.Rows = append(out.Rows, dashRequest{Time: e.Time, Method: e.Method, Path: e.Path, Route: e.Route,
-			Status: e.Status, Fault: faultName(e.Fault.Kind), OnBehalfOf: e.Header.Get("onBehalfOf"), Body: shorten(e.Body, dashBodyChars)})
+		out = append(out, dw)
 	}
 	return out
 }
@@ -248,28 +263,7 @@ func messageText(m chat.Message) string {
 	return "(" + string(m.Category) + " " + string(m.Type) + ")"
 }
 
-// faultName names a fault applied to a request; "" for none.
-func faultName(k FaultKind) string {
-	if k == FaultNone {
-		return ""
-	}
-	return k.String()
-}
-
-// shorten cuts s to at most n bytes, on a character boundary, marking the
-// cut with "…".
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-// requestTotal is how many requests arrived since the log was last reset.
-func (h *Core) requestTotal() int {
-	total, _ := h.log.Recent(0)
-	return total
+// isDashboardPath reports whether p is the dashboard's.
+func isDashboardPath(p string) bool {
+	return p == strings.TrimSuffix(DashboardPrefix, "/") || strings.HasPrefix(p, DashboardPrefix)
 }

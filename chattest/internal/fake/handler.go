@@ -23,7 +23,7 @@ type Core struct {
 	routes   map[string]bool // the registered patterns, for Fault.Route
 
 	mgmt       http.Handler // the management API: management.go
-	dash       http.Handler // the dashboard under /_chattest/: dashboard.go
+	dash       http.Handler // the dashboard under DashboardPrefix (cfg.Dashboard)
 	mgmtKey    string
 	mgmtSecret string
 	closing    chan struct{} // closed by stop: delays end
@@ -39,12 +39,6 @@ type Core struct {
 
 	broken  error     // why the options that read or write files failed: every request answers it (persist.go)
 	created time.Time // when the state began: the time of its first server (persist.go)
-
-	deliveries DeliveryLog // the webhook deliveries, as the dashboard shows them
-
-	// The consumers of the outbox (outbox.go) the core makes, each with
-	// its own lock (those of cfg.Consumers come first):
-	dashLive *dashEvents // the dashboard's live pages: dashboard_state.go
 
 	// Guarded by st.mu:
 	faults      []*activeFault // faults.go
@@ -73,16 +67,15 @@ func newHandler(cfg Config, created *time.Time) *Core {
 	h.log.Learn(cfg.MgmtKey)
 	h.log.Learn(cfg.MgmtSecret)
 	h.mgmt = h.newMgmtMux()
-	h.dash = h.newDashboard(cfg.LocalNetwork)
-	h.deliveries = cfg.Deliveries
-	if h.deliveries == nil {
-		h.deliveries = noDeliveries{}
-	}
-	h.dashLive = &dashEvents{}
 	for _, consumer := range cfg.Consumers {
 		st.out.subscribe(consumer(st))
 	}
-	st.out.subscribe(h.dashLive)
+	h.dash = http.NotFoundHandler()
+	if cfg.Dashboard != nil {
+		dash := cfg.Dashboard(h)
+		h.dash = dash
+		st.out.subscribe(dash) // last: its live pages show what the others made of a change
+	}
 	mux := http.NewServeMux()
 	for _, rt := range allRoutes() {
 		mux.Handle(rt.pattern, h.endpoint(rt))

@@ -59,11 +59,6 @@ type RequestLog interface {
 	// delivery's error) as the dashboard shows it, its credentials
 	// redacted as in the log.
 	Shown(text string) string
-	// Arrived returns a channel closed when the next request arrives.
-	Arrived() <-chan struct{}
-	// Recent returns how many requests arrived, and copies of the most
-	// recent n entries, oldest first.
-	Recent(n int) (total int, recent []Request)
 }
 
 // Arrival is a request in progress, as the RequestLog that prepared its
@@ -79,8 +74,6 @@ func (noRequestLog) Answered(Arrival, int)                        {}
 func (noRequestLog) Learn(string) bool                            { return false }
 func (noRequestLog) LearnFrom([]byte)                             {}
 func (noRequestLog) Shown(text string) string                     { return text }
-func (noRequestLog) Arrived() <-chan struct{}                     { return nil }
-func (noRequestLog) Recent(int) (int, []Request)                  { return 0, nil }
 
 // exchange is a request in progress: its arrival in the request log, and
 // the fault that applies to it.

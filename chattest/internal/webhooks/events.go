@@ -41,24 +41,6 @@ func (w *Events) Subscriber(core fake.Reader) fake.Subscriber {
 	return w
 }
 
-// Log is the deliveries as the fake's dashboard shows them.
-func (w *Events) Log() fake.DeliveryLog { return deliveryLog{w.Deliverer} }
-
-// deliveryLog is a Deliverer as the dashboard reads it.
-type deliveryLog struct{ *Deliverer }
-
-// Recent returns how many deliveries are kept, and the most recent n of
-// them as rows, oldest first.
-func (l deliveryLog) Recent(n int) (int, []fake.DeliveryRow) {
-	total, recent := l.Deliverer.Recent(n)
-	rows := make([]fake.DeliveryRow, len(recent))
-	for i, d := range recent {
-		rows[i] = fake.DeliveryRow{Trigger: d.Trigger, WebhookID: d.WebhookID, State: string(d.State),
-			StatusCode: d.StatusCode, Attempts: d.Attempts, Err: d.Err}
-	}
-	return total, rows
-}
-
 // hookEvent is a webhook trigger fired, with its payload as the envelope's
 // data, by an event of the change c.
 type hookEvent struct {

@@ -20,7 +20,6 @@ func TestOneDeliveryPerEvent(t *testing.T) {
 	hooks := webhooks.NewEvents(false)
 	cfg := fake.DefaultConfig()
 	cfg.Consumers = append(cfg.Consumers, hooks.Subscriber)
-	cfg.Deliveries = hooks.Log()
 	cfg.Check()
 	core, err := fake.Open(cfg)
 	require.NoError(t, err)
