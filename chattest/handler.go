@@ -7,6 +7,7 @@ import (
 
 	"github.com/chatrest/chat/chattest/internal/dashboard"
 	"github.com/chatrest/chat/chattest/internal/fake"
+	"github.com/chatrest/chat/chattest/internal/journal"
 	"github.com/chatrest/chat/chattest/internal/realtime"
 	"github.com/chatrest/chat/chattest/internal/requestlog"
 	"github.com/chatrest/chat/chattest/internal/webhooks"
@@ -66,6 +67,7 @@ func (h *Handler) adapt(cfg config) config {
 	cfg.Consumers = append(cfg.Consumers, h.hooks.Subscriber, realtime.Subscriber)
 	h.log = requestlog.New()
 	cfg.RequestLog = h.log
+	cfg.OpenJournal = journal.Open
 	cfg.Dashboard = func(core *fake.Core) fake.Dashboard {
 		return dashboard.New(core, h.hooks, h.log, cfg.LocalNetwork)
 	}

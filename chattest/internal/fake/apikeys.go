@@ -36,7 +36,7 @@ func apiKeyRoutes() []route {
 func (st *state) addAPIKey(key, name string, scope chat.Scope, now time.Time) *apiKeyRec {
 	st.apiKeySeq++
 	for key == "" || st.apiKeys[key] != nil {
-		key = st.issue(randomHex)
+		key = st.issue(RandomHex)
 	}
 	k := &apiKeyRec{k: chat.APIKey{APIKey: chat.Secret(key), Name: name, Scope: scope, CreatedAt: chat.TimestampOf(now)}, seq: st.apiKeySeq}
 	st.apiKeys[key] = k

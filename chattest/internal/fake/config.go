@@ -31,7 +31,13 @@ type Config struct {
 	// core it shows; it is subscribed to the outbox last. nil: none (404).
 	Dashboard func(*Core) Dashboard
 
-	Store    Store  // keeps the state; nil: none (store.go)
+	Store Store // keeps the state; nil: none (store.go)
+	// OpenJournal opens the journal of Store for the app appID, creating
+	// its state with the creation time created when it is new, and
+	// returns it with the changes the store holds, encoded. Required
+	// with a Store.
+	OpenJournal func(s Store, appID string, created time.Time) (Journal, [][]byte, error)
+
 	SeedFile string // the state file the state starts from; empty: none (persist.go)
 }
 

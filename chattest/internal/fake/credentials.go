@@ -16,18 +16,24 @@ import (
 // directory or a state file issued stays valid on the servers that start
 // from it.
 
-// ownCredentials are the server's own API key and management credentials.
+// OwnCredentials are the server's own API key and management credentials.
 // A store keeps those generated at its creation (store.go),
 // which its servers use unless they are given others.
-type ownCredentials struct {
+type OwnCredentials struct {
 	APIKey     string `json:"apiKey"`
 	MgmtKey    string `json:"mgmtKey"`
 	MgmtSecret string `json:"mgmtSecret"`
 }
 
+// Valid reports whether the credentials can be used: each is printable
+// ASCII without spaces.
+func (o OwnCredentials) Valid() bool {
+	return validAPIKey(o.APIKey) && validAPIKey(o.MgmtKey) && validAPIKey(o.MgmtSecret)
+}
+
 // defaultCredentials gives the configuration the credentials of own that
 // the options left unset.
-func (c *Config) defaultCredentials(own ownCredentials) {
+func (c *Config) defaultCredentials(own OwnCredentials) {
 	if c.APIKey == "" {
 		c.APIKey = own.APIKey
 	}
@@ -74,9 +80,9 @@ func (is *issuer) take() []string {
 	return v
 }
 
-// randomHex returns 40 random hex characters, the form of the service's
+// RandomHex returns 40 random hex characters, the form of the service's
 // API keys.
-func randomHex() string { return randomHexOf(20) }
+func RandomHex() string { return randomHexOf(20) }
 
 // randomHexOf returns n random bytes in hex.
 func randomHexOf(n int) string {

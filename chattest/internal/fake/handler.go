@@ -49,7 +49,7 @@ type Core struct {
 // newHandler returns the handler of cfg, its state begun at the time of
 // created when it is not nil.
 func newHandler(cfg Config, created *time.Time) *Core {
-	cfg.defaultCredentials(ownCredentials{APIKey: randomHex(), MgmtKey: randomHex(), MgmtSecret: randomHex()})
+	cfg.defaultCredentials(OwnCredentials{APIKey: RandomHex(), MgmtKey: RandomHex(), MgmtSecret: RandomHex()})
 	clock := cfg.Clock
 	if created != nil {
 		cfg.Clock = func() time.Time { return *created }

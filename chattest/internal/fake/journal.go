@@ -39,11 +39,11 @@ import (
 
 // The versions of the state file and of a store's records.
 const (
-	// changesFormat is the version of a store's records (changes, and
+	// ChangesFormat is the version of a store's records (changes, and
 	// snapshots of the state since the release after 81b49ab), and of the
 	// state files of the changes that releases up to 81b49ab wrote, which
 	// are still read.
-	changesFormat = 1
+	ChangesFormat = 1
 	// stateFormat is the version of the state file that holds the state
 	// itself, as Export writes it (snapshot.go).
 	stateFormat = 2
@@ -212,170 +212,6 @@ const (
 	lazyRoles                               // the date of the default role (stampDefaults)
 )
 
-// journal keeps the changes, in a [Store] or in memory, and writes them
-// in order: a request waits, after leaving the state's lock, until its
-// change is written, before it is answered. Changes added meanwhile by
-// other requests are written with it, in one call of the store's Append
-// (group commit).
-type journal struct {
-	store   Store         // nil: in memory
-	work    chan struct{} // with store: tells writeLoop that changes are pending; closed by close
-	stopped chan struct{} // closed when writeLoop returns
-
-	mu      sync.Mutex
-	cond    sync.Cond
-	pending [][]byte // changes added and not yet written, in order
-	memory  [][]byte // every change, in memory
-	next    uint64   // the sequence number of the next change added
-	snapped uint64   // the sequence number after the last snapshot added (keepSnapshot); 0: none
-	written uint64   // every change before this one is written
-	err     error    // the first failure to write: nothing is written after it
-
-	appID   string
-	created time.Time      // when the state began: the time of its first server
-	jwtKey  []byte         // the key that signs the client API's jwts, kept in the store; nil in memory
-	own     ownCredentials // the server's own credentials, kept in the store: those its options do not set
-}
-
-func newJournal(s Store, appID string, created time.Time, written uint64) *journal {
-	j := &journal{store: s, appID: appID, created: created, next: written, written: written}
-	j.cond.L = &j.mu
-	return j
-}
-
-// add adds a change, encoded, and returns its sequence number. It is
-// called with st.mu held, so that changes are added in the order they
-// were made.
-func (j *journal) add(b []byte) uint64 {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	seq := j.next
-	j.next++
-	if j.store == nil {
-		j.memory = append(j.memory, b)
-		j.written = j.next
-		return seq
-	}
-	if j.err != nil {
-		return seq // nothing is written since: its wait returns j.err
-	}
-	j.pending = append(j.pending, b)
-	select {
-	case j.work <- struct{}{}:
-	default: // the writer was told already
-	}
-	return seq
-}
-
-// wait returns once the change seq is written, or with the error that
-// stopped the journal before.
-func (j *journal) wait(seq uint64) error {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	for j.written <= seq && j.err == nil {
-		j.cond.Wait()
-	}
-	if j.written > seq {
-		return nil
-	}
-	return j.err
-}
-
-// writeLoop writes the changes added, until the journal is closed: every
-// change pending in one Append of the store, then at once those added
-// meanwhile, and so on (group commit).
-func (j *journal) writeLoop() {
-	defer close(j.stopped)
-	for range j.work {
-		j.mu.Lock()
-		for len(j.pending) > 0 && j.err == nil {
-			batch, first := j.pending, j.written
-			j.pending = nil
-			j.mu.Unlock()
-			err := j.store.Append(first, batch)
-			j.mu.Lock()
-			if err != nil {
-				j.err = err
-			} else {
-				j.written = first + uint64(len(batch))
-			}
-			j.cond.Broadcast() // the batch is written (or failed): its requests are answered
-		}
-		j.mu.Unlock()
-	}
-}
-
-// changedSinceSnapshot reports whether a change was added after the last
-// snapshot, or none was added.
-func (j *journal) changedSinceSnapshot() bool {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.snapped == 0 || j.next > j.snapped
-}
-
-// fail stops the journal with err, unless it stopped already.
-func (j *journal) fail(err error) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if j.err == nil {
-		j.err = err
-	}
-	j.cond.Broadcast()
-}
-
-// failed is the error that stopped the journal, if any; nil for no
-// journal.
-func (j *journal) failed() error {
-	if j == nil {
-		return nil
-	}
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	return j.err
-}
-
-// changes returns every change, encoded, once those added are written.
-func (j *journal) changes() ([][]byte, error) {
-	if j.store == nil {
-		j.mu.Lock()
-		defer j.mu.Unlock()
-		return j.memory[:j.next:j.next], nil
-	}
-	if err := j.sync(); err != nil {
-		return nil, err
-	}
-	return j.store.Changes()
-}
-
-// sync returns once every change added is written, or with the error
-// that stopped the journal.
-func (j *journal) sync() error {
-	j.mu.Lock()
-	last := j.next
-	j.mu.Unlock()
-	if last == 0 {
-		return nil
-	}
-	return j.wait(last - 1)
-}
-
-// close writes the changes added, then closes the store: every later
-// change fails with errJournalClosed.
-func (j *journal) close() error {
-	if j.store == nil {
-		return nil
-	}
-	err := j.sync()
-	j.fail(errJournalClosed)
-	close(j.work)
-	<-j.stopped
-	return errors.Join(err, j.store.Close())
-}
-
-// errJournalClosed is the failure of a change made after the handler was
-// closed.
-var errJournalClosed = errors.New("the server was closed")
-
 // keep journals the request r that serve served, if it changed the
 // state, and returns what waits until it is written; it is called with
 // st.mu held. A request answered with an error changed nothing (a handler
@@ -403,15 +239,15 @@ func (h *Core) keep(rt route, r *http.Request, body []byte, res served) (wait fu
 		ch = change{At: res.now, Seed: "sync", Args: args}
 	case res.status >= http.StatusBadRequest, read && st.lazy == 0:
 		return func() error {
-			_ = st.journal.sync() // a journal that failed takes no change since: the answer is served
+			_ = st.journal.Sync() // a journal that failed takes no change since: the answer is served
 			return nil
 		}
 	default:
 		ch = requestChange(st, r, body, res, res.now)
 		ch.Issued = issued
 	}
-	seq := st.journal.add(ch.encode())
-	return func() error { return st.journal.wait(seq) }
+	seq := st.journal.Add(ch.encode())
+	return func() error { return st.journal.Wait(seq) }
 }
 
 // unjournalable returns the error that refuses the request r before it

@@ -279,13 +279,13 @@ func (st *state) addApp(name string, region chat.Region, now chat.Timestamp, own
 		return nil, errAppLimit()
 	}
 	a := st.newApp(st.appIDFor(name), name, region, now, owner)
-	restKey := st.issue(randomHex)
-	authKey := st.issue(randomHex)
+	restKey := st.issue(RandomHex)
+	authKey := st.issue(RandomHex)
 	a.app.APIKeys = management.AppAPIKeys{
 		restKey: {APIKey: chat.Secret(restKey), Name: "Rest API Key", Scope: chat.ScopeFullAccess, CreatedBy: "app_system"},
 		authKey: {APIKey: chat.Secret(authKey), Name: "Auth Key", Scope: chat.ScopeAuthOnly, CreatedBy: "app_system"},
 	}
-	a.app.AccessKey = chat.Secret(st.issue(randomHex))
+	a.app.AccessKey = chat.Secret(st.issue(RandomHex))
 	return a, nil
 }
 

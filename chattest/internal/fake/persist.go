@@ -29,15 +29,19 @@ func Open(cfg Config) (*Core, error) {
 	if seed != nil {
 		created = seed.Created
 	}
-	var j *journal
+	var j Journal
 	var changes []change
 	if cfg.Store != nil {
+		var kept [][]byte
 		var err error
-		if j, changes, err = openJournal(cfg.Store, cfg.AppID, created); err != nil {
+		if j, kept, err = cfg.OpenJournal(cfg.Store, cfg.AppID, created); err != nil {
 			return nil, err
 		}
-		created = j.created
-		cfg.defaultCredentials(j.own)
+		if changes, err = decodeChanges(cfg.Store, kept); err != nil {
+			return nil, errors.Join(err, j.Close())
+		}
+		created = j.Created()
+		cfg.defaultCredentials(j.Own())
 	}
 	// The state is the last snapshot's, then the changes after it.
 	var snap *change
@@ -48,7 +52,7 @@ func Open(cfg Config) (*Core, error) {
 		for i := len(changes) - 1; i >= 0; i-- {
 			if changes[i].Seed == snapshotOp {
 				snap, changes = &changes[i], changes[i+1:]
-				j.snapped = j.next - uint64(len(changes))
+				j.Snapshotted(j.Next() - uint64(len(changes)))
 				break
 			}
 		}
@@ -60,12 +64,12 @@ func Open(cfg Config) (*Core, error) {
 	}
 	h := newHandler(cfg, &created)
 	h.created = created
-	if j != nil && j.jwtKey != nil {
-		h.st.jwtKey = j.jwtKey
+	if j != nil && j.JWTKey() != nil {
+		h.st.jwtKey = j.JWTKey()
 	}
 	fail := func(err error) (*Core, error) {
 		if j != nil {
-			j.close()
+			j.Close()
 		}
 		return nil, err
 	}
@@ -105,7 +109,7 @@ func Open(cfg Config) (*Core, error) {
 		}
 	}
 	if j != nil {
-		if err := j.sync(); err != nil {
+		if err := j.Sync(); err != nil {
 			return fail(fmt.Errorf("chattest: writing %s: %w", cfg.Store, err))
 		}
 	}
@@ -140,14 +144,14 @@ func (h *Core) keepSnapshot() error {
 	snap, err := st.snapshotState()
 	var seq uint64
 	if err == nil {
-		seq = st.journal.add((&change{At: h.now(), Seed: snapshotOp, Args: snap}).encode())
-		st.journal.snapped = seq + 1
+		seq = st.journal.Add((&change{At: h.now(), Seed: snapshotOp, Args: snap}).encode())
+		st.journal.Snapshotted(seq + 1)
 	}
 	st.mu.Unlock()
 	if err != nil {
 		return err
 	}
-	return st.journal.wait(seq)
+	return st.journal.Wait(seq)
 }
 
 // unusable returns the error a request answers when the handler cannot
@@ -158,7 +162,7 @@ func (h *Core) unusable(r *http.Request) *apiError {
 		return newAPIError(http.StatusInternalServerError, codeException, "The fake could not start as configured.", h.broken.Error())
 	}
 	if h.st.journal != nil && r.Method != http.MethodGet {
-		if err := h.st.journal.failed(); err != nil {
+		if err := h.st.journal.Failed(); err != nil {
 			return errNotSaved(err)
 		}
 	}
@@ -182,10 +186,10 @@ func (h *Core) Close() error {
 	h.closed.Do(func() {
 		if j := h.st.journal; j != nil {
 			h.serving.Lock()
-			if j.failed() == nil && j.changedSinceSnapshot() {
+			if j.Failed() == nil && j.ChangedSinceSnapshot() {
 				err = h.keepSnapshot() // the next opening reads the state, and serves no request again
 			}
-			err = errors.Join(err, j.close())
+			err = errors.Join(err, j.Close())
 			h.serving.Unlock()
 		}
 	})
@@ -237,8 +241,8 @@ func readStateFile(path, appID string) (stateFile, error) {
 		return f, fmt.Errorf("chattest: the seed file %s is not a state file: %w", path, err)
 	}
 	switch {
-	case f.Format != stateFormat && f.Format != changesFormat:
-		return f, fmt.Errorf("chattest: the seed file %s is not a state file of format %d or %d (its \"chattest\" field is %d)", path, changesFormat, stateFormat, f.Format)
+	case f.Format != stateFormat && f.Format != ChangesFormat:
+		return f, fmt.Errorf("chattest: the seed file %s is not a state file of format %d or %d (its \"chattest\" field is %d)", path, ChangesFormat, stateFormat, f.Format)
 	case f.Format == stateFormat && f.State == nil:
 		return f, fmt.Errorf("chattest: the seed file %s holds no state (\"state\")", path)
 	case f.AppID != appID:

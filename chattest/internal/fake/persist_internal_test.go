@@ -134,7 +134,7 @@ func TestReadsChangeNothingUnjournaled(t *testing.T) {
 	}
 	st.mu.Unlock()
 	journaled := func() int {
-		changes, err := srv.st.journal.changes()
+		changes, err := srv.st.journal.Changes()
 		if err != nil {
 			t.Fatal(err)
 		}

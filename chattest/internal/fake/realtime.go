@@ -88,14 +88,14 @@ type realtimeState struct {
 
 func (rs *realtimeState) init(authTimeout time.Duration) {
 	rs.rtAuthTimeout = authTimeout
-	rs.jwtKey = newJWTKey()
+	rs.jwtKey = NewJWTKey()
 	rs.rtConns = map[*RTConn]bool{}
 	rs.rtByUID = map[string]map[*RTConn]bool{}
 	rs.rtChanged = make(chan struct{})
 }
 
-// newJWTKey returns a random key to sign jwts with.
-func newJWTKey() []byte {
+// NewJWTKey returns a random key to sign jwts with.
+func NewJWTKey() []byte {
 	key := make([]byte, 32)
 	rand.Read(key) // never fails (crypto/rand)
 	return key
@@ -525,7 +525,7 @@ func (st *state) receipt(c *RTConn, f *inFrame) (wait func() error) {
 	n, err := id.Int64()
 	a := receiptArgs{UID: c.uid, Receiver: f.Receiver, ReceiverType: f.ReceiverType, Action: f.Body.Action, MessageID: n}
 	if err != nil || a.Action != ReceiptRead && a.Action != ReceiptDelivered ||
-		a.ReceiverType != chat.ReceiverUser && a.ReceiverType != chat.ReceiverGroup || st.journal.failed() != nil {
+		a.ReceiverType != chat.ReceiverUser && a.ReceiverType != chat.ReceiverGroup || st.journal != nil && st.journal.Failed() != nil {
 		return noWait
 	}
 	defer st.freezeClock()() // the mark and its change at one time

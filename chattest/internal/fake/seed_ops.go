@@ -47,8 +47,8 @@ func (st *state) keepCall(op string, args any) (wait func() error) {
 		raw = []byte("null")
 	}
 	st.lastAt = st.clock()
-	seq := st.journal.add((&change{At: st.lastAt, Seed: op, Args: raw, Issued: st.issuer.take()}).encode())
-	return func() error { return st.journal.wait(seq) }
+	seq := st.journal.Add((&change{At: st.lastAt, Seed: op, Args: raw, Issued: st.issuer.take()}).encode())
+	return func() error { return st.journal.Wait(seq) }
 }
 
 // synced runs read, an inspection method that may bring lazily kept state

@@ -35,7 +35,7 @@ type state struct {
 
 	rate rateLimiter // requests per minute and class: ratelimit.go
 
-	journal   *journal  // the changes kept (WithStore), once replayed; nil: none: journal.go
+	journal   Journal   // the changes kept (WithStore), once replayed; nil: none: journal.go
 	replaying bool      // a journal is being replayed: journal.go
 	lazy      lazyParts // what the request or call in progress brought up to date lazily: journal.go
 	lastAt    time.Time // the time of the last change: a snapshot's (snapshot.go)

@@ -2,7 +2,6 @@ package fake
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -57,71 +56,57 @@ type Store interface {
 	Close() error
 }
 
-// The names of the values a store keeps.
-const (
-	storeFormat      = "format"
-	storeApp         = "app"
-	storeCreated     = "created"
-	storeJWTKey      = "jwtKey"
-	storeCredentials = "credentials"
-)
-
-// openJournal opens the journal of the store s for appID, creating its
-// state with the creation time created when it is new, and returns it
-// with the changes the store holds.
-func openJournal(s Store, appID string, created time.Time) (*journal, []change, error) {
-	own := ownCredentials{APIKey: randomHex(), MgmtKey: randomHex(), MgmtSecret: randomHex()}
-	ownJSON, _ := json.Marshal(own) // strings always encode
-	values, kept, err := s.Open(map[string][]byte{
-		storeFormat:      fmt.Append(nil, changesFormat),
-		storeApp:         []byte(appID),
-		storeCreated:     []byte(created.Format(time.RFC3339Nano)),
-		storeJWTKey:      newJWTKey(),
-		storeCredentials: ownJSON,
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	j, changes, err := readStore(s, appID, values, kept)
-	if err != nil {
-		return nil, nil, errors.Join(err, s.Close())
-	}
-	j.work, j.stopped = make(chan struct{}, 1), make(chan struct{})
-	go j.writeLoop()
-	return j, changes, nil
+// Journal keeps the changes of the state in its [Store], in the order
+// they are made; package chattest opens one around the store
+// (Config.OpenJournal). It is safe for concurrent use.
+type Journal interface {
+	// Add adds a change, encoded, and returns its sequence number. It is
+	// called with st.mu held, so that changes are added in the order
+	// they were made.
+	Add(change []byte) (seq uint64)
+	// Wait returns once the change seq is written, or with the error
+	// that stopped the journal before.
+	Wait(seq uint64) error
+	// Sync returns once every change added is written, or with the error
+	// that stopped the journal.
+	Sync() error
+	// Failed is the error that stopped the journal, if any.
+	Failed() error
+	// Changes returns every change, encoded, once those added are
+	// written.
+	Changes() ([][]byte, error)
+	// Next is the sequence number of the next change added.
+	Next() uint64
+	// Snapshotted records that the changes before next are a snapshot's.
+	Snapshotted(next uint64)
+	// ChangedSinceSnapshot reports whether a change was added after the
+	// last snapshot, or none was added.
+	ChangedSinceSnapshot() bool
+	// Created is when the state began: the time of its first server.
+	Created() time.Time
+	// JWTKey is the key that signs the client API's jwts, kept in the
+	// store.
+	JWTKey() []byte
+	// Own are the server's own credentials kept in the store: those its
+	// options do not set.
+	Own() OwnCredentials
+	// Close writes the changes added, then closes the store: every later
+	// change fails.
+	Close() error
 }
 
-// readStore checks the values and changes the store s holds, and returns
-// the journal they make, its writer not started, and the changes.
-func readStore(s Store, appID string, values map[string][]byte, kept [][]byte) (*journal, []change, error) {
-	damaged := func(format string, args ...any) error {
-		return fmt.Errorf("chattest: %s is damaged: %s. Restore it from a backup, or move it away to start anew", s, fmt.Sprintf(format, args...))
-	}
-	if f := string(values[storeFormat]); f != fmt.Sprint(changesFormat) {
-		return nil, nil, fmt.Errorf("chattest: %s holds a state of format %q; this chattest reads format %d", s, f, changesFormat)
-	}
-	if app := string(values[storeApp]); app != appID {
-		return nil, nil, fmt.Errorf("chattest: %s holds the state of app %q, not of %q", s, app, appID)
-	}
-	created, err := time.Parse(time.RFC3339Nano, string(values[storeCreated]))
-	if err != nil {
-		return nil, nil, damaged("its creation time is not readable: %v", err)
-	}
-	var own ownCredentials
-	if err := json.Unmarshal(values[storeCredentials], &own); err != nil || !validAPIKey(own.APIKey) || !validAPIKey(own.MgmtKey) || !validAPIKey(own.MgmtSecret) {
-		return nil, nil, damaged("its credentials are not readable")
-	}
-	jwtKey := values[storeJWTKey]
-	if len(jwtKey) == 0 {
-		return nil, nil, damaged("it has no key to sign the client API's jwts")
-	}
+// Damaged is the error of a store whose content cannot be read.
+func Damaged(s Store, format string, args ...any) error {
+	return fmt.Errorf("chattest: %s is damaged: %s. Restore it from a backup, or move it away to start anew", s, fmt.Sprintf(format, args...))
+}
+
+// decodeChanges decodes the changes kept in the store s.
+func decodeChanges(s Store, kept [][]byte) ([]change, error) {
 	changes := make([]change, len(kept))
 	for i, b := range kept {
 		if err := json.Unmarshal(b, &changes[i]); err != nil {
-			return nil, nil, damaged("change %d is not readable: %v", i+1, err)
+			return nil, Damaged(s, "change %d is not readable: %v", i+1, err)
 		}
 	}
-	j := newJournal(s, appID, created, uint64(len(changes)))
-	j.jwtKey, j.own = jwtKey, own
-	return j, changes, nil
+	return changes, nil
 }
