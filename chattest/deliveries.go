@@ -7,8 +7,8 @@ import (
 )
 
 // The webhook deliveries are made by package internal/webhooks, from what
-// the webhooks' consumer of the outbox renders (webhook_events.go); this
-// file names them for the users of the fake.
+// it renders of the core's events; this file names them for the users of
+// the fake.
 
 // Errors a [Delivery] can end with besides the receiver's own failures.
 var (

@@ -132,7 +132,7 @@ func WithManagementCredentials(key, secret string) Option {
 //
 // A state file is JSON: {"chattest": 2, "appId": ..., "created": ...,
 // "at": ..., "state": {...}}, the state itself: every record the server
-// held, field by field (see snapshot.go), with the credentials it issued
+// held, field by field (see internal/fake/snapshot.go), with the credentials it issued
 // (auth tokens, API keys) but not the server's own API key: keep a state
 // file as you keep a password. Loading it serves no request again, so a
 // file reads the same whatever the handlers of the release that reads it

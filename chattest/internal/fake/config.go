@@ -17,7 +17,7 @@ type Config struct {
 	RateStandard int
 	ImportLimit  int         // data import requests per minute and endpoint; 0: default, -1: not enforced (dataimport.go)
 	Paced        *PacedClock // the clock a client's limiter paces by: the real clock, or a fast one; nil for a clock of the caller's
-	LocalNetwork bool        // serve the machine's networks, not only loopback (localnetwork.go)
+	LocalNetwork bool        // serve the machine's networks, not only loopback (the dashboard, the webhooks)
 
 	RTAuthTimeout time.Duration // how long a websocket may stay unauthenticated; 0: the default (access.go)
 	Realtime      Transport     // carries the client API's websocket; nil: none (realtime.go)

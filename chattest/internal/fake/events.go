@@ -9,9 +9,9 @@ import (
 // The events of the fake's app: what happened, in the service's words. A
 // handler records each change once, as it makes it (st.record), and the
 // consumers of the outbox (outbox.go) render it, each its own way: the
-// webhooks as the triggers and payloads they deliver (webhook_events.go),
-// the client API's websocket as the frames it pushes (realtime_events.go),
-// the dashboard as a wake-up of its live pages (dashboard_state.go). An
+// webhooks as the triggers and payloads they deliver (internal/webhooks),
+// the client API's websocket as the frames it pushes (internal/realtime),
+// the dashboard as a wake-up of its live pages (internal/dashboard). An
 // event carries the entities it is about and who acted, never what a
 // consumer prints.
 

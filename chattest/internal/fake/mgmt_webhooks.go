@@ -28,7 +28,7 @@ const (
 )
 
 // hooksState holds webhooks and their triggers; the webhooks' consumer of
-// the outbox holds the deliveries (webhook_events.go).
+// the outbox holds the deliveries (internal/webhooks).
 type hooksState struct {
 	webhooks map[string][]*hookRec // by app id, in creation order
 }

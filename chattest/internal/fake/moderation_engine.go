@@ -69,7 +69,7 @@ func (st *state) moderateMessage(m *MsgRec, now chat.Timestamp) {
 
 // EngineVerdict is the data of moderation_engine_approved and
 // moderation_engine_blocked: the message, with data.moderation.status the
-// engine's verdict. The webhooks render it (webhook_events.go).
+// engine's verdict. The webhooks render it (internal/webhooks).
 func (st *state) EngineVerdict(m *MsgRec, verdict string) map[string]any {
 	v := clone(m.view("", true))
 	mod := chat.Moderation{Status: verdict}

@@ -3,10 +3,12 @@ package fake
 // The outbox: each change of the state appends one commit to it, in the
 // order the changes are made, holding the events the change recorded
 // (events.go), and every consumer reads them: the webhooks render their
-// triggers (webhook_events.go), the websocket its frames
-// (realtime_events.go), and the dashboard's live pages are told
-// (dashboard_state.go). A handler records what happened once; a new
-// consumer is one more subscriber, and no handler changes.
+// triggers (internal/webhooks), the websocket its frames
+// (internal/realtime), and the dashboard's live pages are told
+// (internal/dashboard). A handler records what happened once; a new
+// consumer is one more subscriber, and no handler changes. The consumers
+// are adapters in packages of their own, which package chattest gives the
+// core (Config.Consumers, Config.Dashboard): the core imports none.
 //
 // A change is a request served (a read too: it shows in the request log),
 // a call of a seeding method, what a websocket frame did, or a user coming

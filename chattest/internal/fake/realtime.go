@@ -471,7 +471,7 @@ func (st *state) encodeFrame(f Frame) []byte { return EncodeFrame(st.appID, f) }
 
 // PushTo queues frame for every connection of the users to, once each,
 // and for the connections conns, to be written once durable returns: the
-// websocket's consumer of the outbox pushes with it (realtime_events.go).
+// websocket's consumer of the outbox pushes with it (internal/realtime).
 // It runs with st.mu held.
 func (st *state) PushTo(to []string, conns []*RTConn, frame []byte, durable func() error) {
 	for _, c := range conns {

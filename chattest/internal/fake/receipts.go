@@ -7,7 +7,7 @@ import (
 	"github.com/chatrest/chat"
 )
 
-// The receipt actions (webhook_events.go names the trigger each fires).
+// The receipt actions (internal/webhooks names the trigger each fires).
 const (
 	ReceiptDelivered = "delivered"
 	ReceiptRead      = "read"

@@ -1,3 +1,6 @@
+// Package requestlog records the requests a fake serves, with every
+// credential redacted (chattest.Request says how), for chattest's
+// Server.Requests and the dashboard: an adapter around the core.
 package requestlog
 
 import (
