@@ -165,9 +165,7 @@ func (st *state) deleteAPIKey(c *call) (any, error) {
 	return data(chat.Result{Success: true, Message: "The API key " + k.k.Name + " has been deleted successfully."}), nil
 }
 
-// AddAPIKey creates an API key without going through the API and returns
-// it; scope defaults to authOnly when empty. Unlike the API it neither
-// validates name and scope nor enforces the limit of 25 keys per app.
+// AddAPIKey does the work of chattest.Server.AddAPIKey, which documents it.
 func (s *Core) AddAPIKey(name string, scope chat.Scope) chat.APIKey {
 	return seeded(s, "AddAPIKey", apiKeyArgs{name, scope}, (*state).seedAPIKey)
 }

@@ -59,17 +59,7 @@ func (c *PacedClock) notBefore(last time.Time) *PacedClock {
 	return &moved
 }
 
-// RateLimiter returns a [chat.RateLimiter] that paces by the server's
-// clock, for a client of the server to stay within its budgets
-// ([WithRateLimit]) in the server's time: with [WithFastClock](60), a
-// minute of budget lasts a real second. A server made with [WithClock],
-// whose pace it cannot know, gives a limiter that paces by the real clock.
-//
-//	client := srv.Client(chat.WithLimiter(srv.RateLimiter(chat.RateLimits{})))
-//
-// Zero budgets in limits take the server's ([WithRateLimit]), else the
-// service's; limits.Per, when set, is in the server's time (zero: its
-// minute, as the server counts).
+// RateLimiter does the work of chattest.Server.RateLimiter, which documents it.
 func (s *Core) RateLimiter(limits chat.RateLimits) *chat.RateLimiter {
 	if limits.Core <= 0 && s.rateCore >= 1 {
 		limits.Core = s.rateCore

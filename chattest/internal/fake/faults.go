@@ -59,17 +59,7 @@ func (k FaultKind) String() string {
 // well as JSON.
 func (k FaultKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
-// Fail adds f to the server's faults. A request gets the first fault added
-// that matches its route and has uses left; the faults do not combine.
-//
-// Fail returns an error, and adds nothing, when f is not valid: a Route the
-// server does not register, a negative Times, Delay or RetryAfter, a Status
-// out of its Kind's range, a Code or RetryAfter the Kind does not send, or a
-// fault that does nothing.
-//
-// A dropped connection is an aborted handler ([http.ErrAbortHandler]): over
-// HTTP/2 the client sees its stream reset, over HTTP/1.1 the connection
-// closed. Neither is logged by the server as a crash.
+// Fail does the work of chattest.Server.Fail, which documents it.
 func (s *Core) Fail(f Fault) error {
 	f, err := s.checkFault(f)
 	if err != nil {
@@ -82,7 +72,7 @@ func (s *Core) Fail(f Fault) error {
 	return nil
 }
 
-// ClearFaults removes every fault, used up or not.
+// ClearFaults does the work of chattest.Server.ClearFaults, which documents it.
 func (s *Core) ClearFaults() {
 	st := s.st
 	st.mu.Lock()

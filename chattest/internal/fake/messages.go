@@ -657,9 +657,7 @@ func (st *state) addMessageAction(c *call, m *MsgRec, action, by string) *MsgRec
 	return rec
 }
 
-// Messages returns every stored message, thread replies and action
-// messages included, in id order, as the app sees them (reaction counts
-// included, no per-user fields). The copies share nothing with the server.
+// Messages does the work of chattest.Server.Messages, which documents it.
 func (s *Core) Messages() []chat.Message {
 	st := s.st
 	st.mu.Lock()
@@ -671,8 +669,7 @@ func (s *Core) Messages() []chat.Message {
 	return clone(out)
 }
 
-// Message returns the stored message id (a decimal string such as "1"), as
-// the app sees it.
+// Message does the work of chattest.Server.Message, which documents it.
 func (s *Core) Message(id string) (chat.Message, bool) { return s.MessageAs(id, "") }
 
 // actingUID is who acts in c: the onBehalfOf user, or app_system.

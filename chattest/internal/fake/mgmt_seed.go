@@ -7,12 +7,7 @@ import (
 	"github.com/chatrest/chat/management"
 )
 
-// AddManagementApp creates an app of the management account without going
-// through the API, as POST /apps does (its id derives from name, with two
-// new API keys), and returns it as the API lists it. Like the API it
-// refuses beyond [maxManagementApps] active apps, with an error; unlike it,
-// it validates neither name nor region. The app is a record: the chat API
-// serves only the fake's own app.
+// AddManagementApp does the work of chattest.Server.AddManagementApp, which documents it.
 func (s *Core) AddManagementApp(name string, region chat.Region) (management.App, error) {
 	r := seeded(s, "AddManagementApp", appArgs{name, region}, (*state).seedApp)
 	return r.app, r.err
@@ -39,8 +34,7 @@ func (st *state) seedApp(a appArgs) appResult {
 	return appResult{app: st.render(app, true)}
 }
 
-// ManagementApp returns the app id as the management API lists it (the
-// fake's own app has id [Server.AppID]); ok is false when there is none.
+// ManagementApp does the work of chattest.Server.ManagementApp, which documents it.
 func (s *Core) ManagementApp(id string) (app management.App, ok bool) {
 	st := s.st
 	st.mu.Lock()
@@ -52,10 +46,7 @@ func (s *Core) ManagementApp(id string) (app management.App, ok bool) {
 	return st.render(a, true), true
 }
 
-// EnableExtensions enables extensions of the app appID without going
-// through the API, e.g. before a test stores their settings. It reports
-// false, enabling nothing, when the app does not exist or an id is not one
-// of [management.KnownExtensionIDs].
+// EnableExtensions does the work of chattest.Server.EnableExtensions, which documents it.
 func (s *Core) EnableExtensions(appID string, ids ...management.ExtensionID) bool {
 	return seeded(s, "EnableExtensions", extensionsArgs{appID, ids}, (*state).seedExtensions)
 }

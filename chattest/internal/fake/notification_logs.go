@@ -454,10 +454,7 @@ func (st *state) listNotifLogs(c *call) (any, error) {
 	return map[string]any{"data": out, "meta": meta}, nil
 }
 
-// NotificationLogs returns every notification log entry, oldest first,
-// after turning the messages sent since the last notifications call into
-// entries (see [chat.NotificationsService.ListLogs] for what the fake
-// logs). It is for tests to check which notifications a scenario sent.
+// NotificationLogs does the work of chattest.Server.NotificationLogs, which documents it.
 func (s *Core) NotificationLogs() []chat.NotificationLog {
 	return synced(s, func(st *state) []chat.NotificationLog {
 		st.notifSync()

@@ -276,9 +276,7 @@ func (st *state) deletePushToken(c *call) (any, error) {
 	return data(map[string]any{"pushTokens": removed}), nil
 }
 
-// PushTokens returns the push tokens registered for the user uid, in the
-// order registered, as [chat.NotificationsService.ListPushTokens] shows
-// them with All. It is for tests to check what an app registered.
+// PushTokens does the work of chattest.Server.PushTokens, which documents it.
 func (s *Core) PushTokens(uid string) []chat.PushToken {
 	return synced(s, func(st *state) []chat.PushToken {
 		st.notifSync()

@@ -169,17 +169,7 @@ func (h *Core) unusable(r *http.Request) *apiError {
 	return h.st.unjournalable(r)
 }
 
-// Close ends what the handler runs beside the requests it answers: the
-// dashboard's live streams, the client API's websockets and the requests
-// held by a [Fault.Delay] end at once, and webhook deliveries stop,
-// failing those not yet made with [ErrDeliveryStopped]. With
-// [WithStore], it then closes the store once the
-// requests in flight have kept their changes. Call it when you stop
-// serving the handler, before [http.Server.Shutdown], which would
-// otherwise wait for the streams. The handler still answers requests after
-// Close, but with a store it refuses those that would change the
-// state (500 ERR_EXCEPTION). [Server.Close] closes its handler. Calling it
-// again does nothing more.
+// Close does the work of chattest.Handler.Close, which documents it.
 func (h *Core) Close() error {
 	h.Halt()
 	var err error
@@ -196,10 +186,7 @@ func (h *Core) Close() error {
 	return err
 }
 
-// Export writes the state to w as a state file (see [WithSeedFile]), for
-// [WithSeedFile] to start another server from: every record the state
-// holds, not the requests that made them, so that what was deleted for
-// good is not in it.
+// Export does the work of chattest.Handler.Export, which documents it.
 func (h *Core) Export(w io.Writer) error {
 	st := h.st
 	st.mu.Lock()

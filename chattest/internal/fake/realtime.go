@@ -351,10 +351,7 @@ func (rs *realtimeState) rtNotify() {
 	rs.rtChanged = make(chan struct{})
 }
 
-// AwaitOnline waits until the user uid has a websocket of the client API
-// that authenticated with its login's jwt, so that a test can send what
-// that user's client should receive live without sleeping. It returns an
-// error when ctx ends first, or when the server closes.
+// AwaitOnline does the work of chattest.Server.AwaitOnline, which documents it.
 func (s *Core) AwaitOnline(ctx context.Context, uid string) error {
 	st := s.st
 	uid = strings.ToLower(uid)

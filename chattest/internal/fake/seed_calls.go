@@ -14,31 +14,7 @@ import (
 // maxCallParticipants is how many users a call may have.
 const maxCallParticipants = 50
 
-// AddCall stores c as a call of the app, as if it had been made, and
-// returns it as stored; the calls API (client.Calls) then lists and gets
-// it. It fires the webhook triggers a real call would, in order:
-// call_initiated (mode "call" only), call_started or meeting_started (when
-// the call started), call_participant_joined / _left or their meeting_
-// counterparts (per participant, as they joined and left), call_ended or
-// meeting_ended (when it ended), and recording_generated per recording.
-// Meetings are the modes "meet" and "presenter".
-//
-// Missing values are filled in: SessionID (a new "v1.us.{appId}...." id),
-// Type "audio", Mode "call", ReceiverType "user", Status from the times
-// (ended when EndedAt is set, ongoing when StartedAt is, else initiated),
-// InitiatedAt (StartedAt, or the server's time), MID, and for each
-// participant IsJoined, State, MID and minutes (from JoinedAt to LeftAt, or
-// to the call's end), and the call's totals from its participants, its
-// TotalDuration timer from StartedAt to EndedAt, HasRecording from
-// Recordings, and each recording's RID and Duration. UIDs are lower-cased.
-// Transcriptions in c are stored as [Server.AddTranscription] stores them.
-//
-// AddCall returns an error, and stores nothing, when c is not a call the
-// API could have: an Initiator missing, a Receiver missing for mode "call",
-// a type, mode, status, receiver type or participant state that package
-// chat does not name, more than 50 participants, a participant without UID,
-// times out of order, MetaData that is not JSON, or a SessionID already
-// stored.
+// AddCall does the work of chattest.Server.AddCall, which documents it.
 func (s *Core) AddCall(c chat.Call) (chat.Call, error) {
 	r := seeded(s, "AddCall", c, (*state).seedCall)
 	return r.call, r.err
@@ -86,13 +62,7 @@ func (st *state) seedCall(c chat.Call) callResult {
 	return callResult{call: clone(r.wire())}
 }
 
-// AddTranscription stores t as a transcription of the call sessionID, as
-// if it had just been generated, and fires transcription_generated. The
-// call's HasTranscription becomes true. Missing values are filled in: TID
-// (a new id), RoomName (the session id), TranscriptDate (the server's
-// time, ISO-8601), StartTime and EndTime (the call's start and end). It
-// returns an error, and stores nothing, for an unknown call, a TID the
-// call already has, or an EndTime before StartTime.
+// AddTranscription does the work of chattest.Server.AddTranscription, which documents it.
 func (s *Core) AddTranscription(sessionID string, t chat.CallTranscription) error {
 	return seeded(s, "AddTranscription", transcriptionArgs{sessionID, t}, (*state).seedTranscription)
 }
@@ -117,7 +87,7 @@ func (st *state) seedTranscription(a transcriptionArgs) error {
 	return nil
 }
 
-// Call returns the stored call sessionID as the API shows it.
+// Call does the work of chattest.Server.Call, which documents it.
 func (s *Core) Call(sessionID string) (chat.Call, bool) {
 	st := s.st
 	st.mu.Lock()

@@ -6,24 +6,7 @@ import (
 	"github.com/chatrest/chat"
 )
 
-// AddGroup stores g without going through the API, with members, and
-// returns it as stored: GUID and Owner lower-cased, Type "public" when
-// empty, ConversationID "group_{guid}", CreatedAt the server's time when
-// zero, UpdatedAt CreatedAt when zero (a group whose UpdatedAt differs
-// from CreatedAt shows it, as one updated through the API does),
-// MembersCount counted, and Scope,
-// HasJoined and JoinedAt cleared (answers compute them for the acting
-// user). An empty Owner is app_system, as when the API creates a group
-// without owner and onBehalfOf. A group with the same guid is replaced,
-// members and bans included; no action messages are emitted.
-//
-// A user Owner is a member with scope admin. Each of members is a UID,
-// optionally followed by ":admin", ":moderator" or ":participant" (the
-// default), e.g. "bob:moderator". Members join at CreatedAt, in the order
-// given. AddGroup does not validate g, and members need not be users yet,
-// but only members that are active users are listed and counted. A
-// GroupPassword group seeded here has no password: give it one with
-// [chat.GroupsService.Update]. Metadata must be JSON-encodable.
+// AddGroup does the work of chattest.Server.AddGroup, which documents it.
 func (s *Core) AddGroup(g chat.Group, members ...string) chat.Group {
 	return seeded(s, "AddGroup", groupArgs{g, members}, (*state).seedGroup)
 }
@@ -78,9 +61,7 @@ func (g *GroupRec) asStored(v chat.Group) chat.Group {
 	return v
 }
 
-// Group returns the stored group guid (matched case-insensitively) with
-// its own fields, tags included, and MembersCount; Scope, HasJoined and
-// JoinedAt are left empty. ok is false for an unknown or deleted group.
+// Group does the work of chattest.Server.Group, which documents it.
 func (s *Core) Group(guid string) (g chat.Group, ok bool) {
 	st := s.st
 	st.mu.Lock()

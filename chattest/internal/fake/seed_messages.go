@@ -21,21 +21,7 @@ type MessageFlag struct {
 	FlaggedAt chat.Timestamp
 }
 
-// AddMessage stores m without going through the API, with the next
-// message id, and returns it as stored: Sender and Receiver lower-cased,
-// Sender "app_system" when empty, Category "message" and Type "text" when
-// empty, ConversationID computed from the sender and receiver when empty,
-// SentAt the server's time when zero, UpdatedAt SentAt when zero. A
-// ParentID naming a stored message that is not a reply makes m a reply in
-// its thread (the parent's ReplyCount and LastReply follow); any other
-// ParentID is dropped. Data.Reactions, Data.Interactions, ReplyCount and
-// LastReply are computed by the server and ignored; PinnedBy and PinnedAt
-// are kept (and count towards the conversation's pin limit); SavedAt is
-// dropped.
-//
-// AddMessage does not validate m: its sender and receiver need not exist,
-// and no receiver rule (membership, blocks) applies. Data.Entities is kept
-// as given. m must be JSON-encodable.
+// AddMessage does the work of chattest.Server.AddMessage, which documents it.
 func (s *Core) AddMessage(m chat.Message) chat.Message {
 	return seeded(s, "AddMessage", m, (*state).seedMessage)
 }
@@ -77,8 +63,7 @@ func (st *state) seedMessage(m chat.Message) chat.Message {
 	return clone(rec.view("", true))
 }
 
-// ThreadSubscribers returns the uids subscribed to the thread of the
-// message id, sorted.
+// ThreadSubscribers does the work of chattest.Server.ThreadSubscribers, which documents it.
 func (s *Core) ThreadSubscribers(id string) []string {
 	out, _ := readMessage(s, id, func(m *MsgRec) []string {
 		out := make([]string, 0, len(m.subscribers))
@@ -91,15 +76,13 @@ func (s *Core) ThreadSubscribers(id string) []string {
 	return out
 }
 
-// MessageFlags returns the flags users put on the message id, in the order
-// first flagged.
+// MessageFlags does the work of chattest.Server.MessageFlags, which documents it.
 func (s *Core) MessageFlags(id string) []MessageFlag {
 	flags, _ := readMessage(s, id, func(m *MsgRec) []MessageFlag { return slices.Clone(m.flags) })
 	return flags
 }
 
-// MessageAs returns the stored message id as the user uid sees it: with
-// reactedByMe, and uid's savedAt and interactions.
+// MessageAs does the work of chattest.Server.MessageAs, which documents it.
 func (s *Core) MessageAs(id, uid string) (chat.Message, bool) {
 	uid = strings.ToLower(uid)
 	return readMessage(s, id, func(m *MsgRec) chat.Message { return cloneFor(uid, m.view(uid, true)) })

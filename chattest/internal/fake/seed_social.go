@@ -8,10 +8,7 @@ import (
 	"github.com/chatrest/chat"
 )
 
-// AddFriends makes uid and each of friends friends (both ways), without
-// going through the API; existing friendships are kept. UIDs are
-// lower-cased and need not be users yet, but only active users are listed.
-// The limit of 1000 friends is not enforced.
+// AddFriends does the work of chattest.Server.AddFriends, which documents it.
 func (s *Core) AddFriends(uid string, friends ...string) {
 	seeded(s, "AddFriends", friendsArgs{uid, friends}, (*state).seedFriends)
 }
@@ -40,8 +37,7 @@ func (st *state) seedFriends(a friendsArgs) struct{} {
 	return struct{}{}
 }
 
-// Friends returns the uids of uid's friends, in the order they became
-// friends, deleted and deactivated users included.
+// Friends does the work of chattest.Server.Friends, which documents it.
 func (s *Core) Friends(uid string) []string {
 	st := s.st
 	st.mu.Lock()
@@ -49,9 +45,7 @@ func (s *Core) Friends(uid string) []string {
 	return related(st.friends[strings.ToLower(uid)])
 }
 
-// Block makes blocker block blocked, without going through the API, as of
-// the server's time; blocking again keeps the first time. Messages call
-// isBlocked, so a blocked user's messages to blocker are refused.
+// Block does the work of chattest.Server.Block, which documents it.
 func (s *Core) Block(blocker, blocked string) {
 	seeded(s, "Block", blockArgs{blocker, blocked}, (*state).seedBlock)
 }
@@ -68,7 +62,7 @@ func (st *state) seedBlock(a blockArgs) struct{} {
 	return struct{}{}
 }
 
-// Blocked returns the uids blocker has blocked, in the order blocked.
+// Blocked does the work of chattest.Server.Blocked, which documents it.
 func (s *Core) Blocked(blocker string) []string {
 	st := s.st
 	st.mu.Lock()
@@ -85,12 +79,7 @@ func related(rel map[string]*socialRel) []string {
 	return out
 }
 
-// AddRole stores r without going through the API and returns it as stored:
-// Role lower-cased, Name the role id when empty, CreatedAt the server's
-// time when zero, UpdatedAt CreatedAt when zero. A role with the same id
-// ("default" included) is replaced, keeping its place in the list. AddRole
-// does not validate r nor enforce the limit of 25 roles; its Metadata must
-// be JSON-encodable.
+// AddRole does the work of chattest.Server.AddRole, which documents it.
 func (s *Core) AddRole(r chat.Role) chat.Role { return seeded(s, "AddRole", r, (*state).seedRole) }
 
 // seedRole is [Server.AddRole] with st.mu held.
@@ -111,8 +100,7 @@ func (st *state) seedRole(r chat.Role) chat.Role {
 	return clone(st.putRole(r).r)
 }
 
-// Role returns the stored role (matched case-insensitively); the "default"
-// role always exists.
+// Role does the work of chattest.Server.Role, which documents it.
 func (s *Core) Role(role string) (chat.Role, bool) {
 	r := synced(s, func(st *state) *chat.Role {
 		st.stampDefaults(chat.TimestampOf(st.clock()))
@@ -128,10 +116,7 @@ func (s *Core) Role(role string) (chat.Role, bool) {
 	return *r, true
 }
 
-// SetRolePermissions sets permissions of role without going through the
-// API (or checking that the role exists), keyed by permission id with a
-// string or []string value each; values are not checked against the
-// definitions. A nil value returns the permission to its default.
+// SetRolePermissions does the work of chattest.Server.SetRolePermissions, which documents it.
 func (s *Core) SetRolePermissions(role string, perms map[string]any) {
 	seeded(s, "SetRolePermissions", permsArgs{Role: role, Perms: perms}, (*state).seedRolePermissions)
 }
@@ -152,8 +137,7 @@ func (st *state) seedRolePermissions(a permsArgs) struct{} {
 	return struct{}{}
 }
 
-// RolePermissions returns the role permissions in force for role: every
-// role permission, at its default or as set.
+// RolePermissions does the work of chattest.Server.RolePermissions, which documents it.
 func (s *Core) RolePermissions(role string) map[string]any {
 	st := s.st
 	st.mu.Lock()
@@ -161,8 +145,7 @@ func (s *Core) RolePermissions(role string) map[string]any {
 	return effectivePermissions(rolePermDefs, st.rolePerms[strings.ToLower(role)])
 }
 
-// SetScopePermissions sets permissions of the members of the group guid
-// with scope, as [Server.SetRolePermissions] does for roles.
+// SetScopePermissions does the work of chattest.Server.SetScopePermissions, which documents it.
 func (s *Core) SetScopePermissions(guid string, scope chat.MemberScope, perms map[string]any) {
 	seeded(s, "SetScopePermissions", permsArgs{GUID: guid, Scope: scope, Perms: perms}, (*state).seedScopePermissions)
 }
@@ -174,8 +157,7 @@ func (st *state) seedScopePermissions(a permsArgs) struct{} {
 	return struct{}{}
 }
 
-// ScopePermissions returns the scope permissions in force for the members
-// of the group guid with scope.
+// ScopePermissions does the work of chattest.Server.ScopePermissions, which documents it.
 func (s *Core) ScopePermissions(guid string, scope chat.MemberScope) map[string]any {
 	st := s.st
 	st.mu.Lock()
@@ -197,10 +179,7 @@ func mergePermissions(set, perms map[string]any) map[string]any {
 	return set
 }
 
-// AddModerationReason stores r without going through the API and returns
-// it as stored: CreatedAt the server's time when zero, UpdatedAt CreatedAt
-// when zero. Set Default for a built-in reason. A reason with the same id
-// is replaced, keeping its place in the list.
+// AddModerationReason does the work of chattest.Server.AddModerationReason, which documents it.
 func (s *Core) AddModerationReason(r chat.ModerationReason) chat.ModerationReason {
 	return seeded(s, "AddModerationReason", r, (*state).seedReason)
 }
@@ -216,10 +195,7 @@ func (st *state) seedReason(r chat.ModerationReason) chat.ModerationReason {
 	return st.putReason(r).r
 }
 
-// Conversation returns the conversation conversationID (e.g.
-// "alice_user_bob" or "group_team") as the API shows it to the user uid,
-// tags included. ok is false when uid does not own it or cannot see it
-// (no message yet, or reset since the last one).
+// Conversation does the work of chattest.Server.Conversation, which documents it.
 func (s *Core) Conversation(uid, conversationID string) (c chat.Conversation, ok bool) {
 	st := s.st
 	st.mu.Lock()

@@ -398,13 +398,7 @@ func (st *state) reactivateUsers(c *call) (any, error) {
 	return data(out), nil
 }
 
-// AddUser stores u as an active user without going through the API, and
-// returns it as stored: UID lower-cased, Role "default" and Status "offline"
-// when empty, CreatedAt the server's time when zero, UpdatedAt CreatedAt
-// when zero (a user whose UpdatedAt differs from CreatedAt shows it, as
-// one updated through the API does), AuthToken dropped. A user with the
-// same uid, deactivated or not, is replaced, auth tokens included. AddUser does not
-// validate u; its Metadata must be JSON-encodable.
+// AddUser does the work of chattest.Server.AddUser, which documents it.
 func (s *Core) AddUser(u chat.User) chat.User { return seeded(s, "AddUser", u, (*state).seedUser) }
 
 // seedUser is [Server.AddUser] with st.mu held.
@@ -430,10 +424,7 @@ func (st *state) seedUser(u chat.User) chat.User {
 	return clone(u)
 }
 
-// User returns the stored user uid (matched case-insensitively) with all its
-// fields, tags included, whether deactivated (or soft-deleted, which
-// deactivates) or not. ok is false for an unknown or permanently deleted
-// user.
+// User does the work of chattest.Server.User, which documents it.
 func (s *Core) User(uid string) (u chat.User, ok bool) {
 	st := s.st
 	st.mu.Lock()
