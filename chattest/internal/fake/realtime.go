@@ -41,33 +41,17 @@ const (
 	statusQueueFull = statusPolicyViolation
 )
 
-// Transport carries the client API's websocket (at "/", see
-// CLIENTAPI.md) between the client SDKs and the fake, which speaks the
-// protocol: it reads the frames the clients send, acts on them, and writes
-// the frames it pushes. A transport only carries bytes. Attach one with
-// [WithRealtime].
+// Transport carries the client API's websocket: a
+// chattest.RealtimeTransport, which documents it, as package chattest
+// gives it to the core.
 type Transport interface {
-	// ServeRealtime serves r, a websocket upgrade request at "/", until
-	// its websocket closes. It accepts the websocket, or answers w with
-	// why not; then it calls connect with a [Socket] over it, and feeds the
-	// [Conn] connect returns every frame it reads, in order, with
-	// [Conn.Receive]. When reading ends (the client left, or the
-	// fake closed the socket), it calls [Conn.Close]. When connect
-	// returns an error (the server is closing), the socket is closed
-	// already.
 	ServeRealtime(w http.ResponseWriter, r *http.Request, connect func(Socket) (*Conn, error))
 }
 
-// Socket is one accepted websocket, as the fake writes to it. The fake
-// calls its methods from one goroutine per connection, one at a time.
+// Socket is one accepted websocket, as the fake writes to it: a
+// chattest.Socket, which documents it.
 type Socket interface {
-	// Send writes frame, a JSON document, to the client as one text
-	// frame. When ctx ends before the client takes it, Send cuts the
-	// connection and returns an error.
 	Send(ctx context.Context, frame []byte) error
-	// Close sends a close frame with code and reason and closes the
-	// connection, which ends the transport's reading. When ctx ends
-	// first, it cuts the connection without waiting for the client.
 	Close(ctx context.Context, code int, reason string) error
 }
 

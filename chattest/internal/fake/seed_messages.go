@@ -8,8 +8,8 @@ import (
 	"github.com/chatrest/chat"
 )
 
-// MessageFlag is a user's report of a message, as [Server.MessageFlags]
-// returns it.
+// MessageFlag is a user's report of a message: a chattest.MessageFlag,
+// which documents its fields.
 type MessageFlag struct {
 	// UID is the user who flagged the message.
 	UID string
