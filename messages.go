@@ -100,8 +100,11 @@ type MultipleReceivers struct {
 //
 // API: POST /v3/messages (onBehalfOf optional)
 func (s *MessagesService) Send(ctx context.Context, req *SendMessageRequest, opts ...RequestOption) (*Message, error) {
-	return s.send(ctx, []string{"messages"}, req, "", opts)
+	return s.send(ctx, messagesPath, req, "", opts)
 }
+
+// messagesPath is the path of a send; requests only read their paths.
+var messagesPath = []string{"messages"}
 
 // Get returns the message id. With the [OnBehalfOf] option, fields such as
 // SavedAt and reactedByMe are relative to that user.

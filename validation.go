@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/chatrest/chat/internal/rest"
@@ -107,15 +108,43 @@ func checkTags(name string, tags []string) error {
 
 // encodeJSON encodes v as compact JSON without escaping <, > and &, the
 // shortest form the service reads the same.
-func encodeJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
+func encodeJSON(v any) (b []byte, err error) {
+	err = withJSON(v, func(enc []byte) error {
+		b = bytes.Clone(enc)
+		return nil
+	})
+	return b, err
 }
+
+// withJSON calls f with v encoded as [encodeJSON] encodes it, in a buffer
+// that is reused once f returns: f must not keep it.
+func withJSON(v any, f func([]byte) error) error {
+	e := jsonEncoders.Get().(*jsonEncoder)
+	defer func() {
+		if e.buf.Cap() <= 1<<20 {
+			jsonEncoders.Put(e)
+		}
+	}()
+	e.buf.Reset()
+	if err := e.enc.Encode(v); err != nil {
+		return err
+	}
+	return f(bytes.TrimSuffix(e.buf.Bytes(), []byte{'\n'}))
+}
+
+// jsonEncoder is a buffer with an encoder into it that escapes no HTML,
+// kept in jsonEncoders between encodings.
+type jsonEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var jsonEncoders = sync.Pool{New: func() any {
+	e := new(jsonEncoder)
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}}
 
 // checkMetadata checks a user's or group's metadata: at most
 // MaxMetadataBytes of JSON.
@@ -123,12 +152,12 @@ func checkMetadata(name string, m map[string]any) error {
 	if len(m) == 0 {
 		return nil
 	}
-	b, err := encodeJSON(m)
-	if err != nil {
+	n := 0
+	if err := withJSON(m, func(b []byte) error { n = len(b); return nil }); err != nil {
 		return newArgError(name, "cannot be encoded as JSON: "+err.Error())
 	}
-	if len(b) > MaxMetadataBytes {
-		return newArgError(name, "must encode to at most "+strconv.Itoa(MaxMetadataBytes)+" bytes of JSON, not "+strconv.Itoa(len(b)))
+	if n > MaxMetadataBytes {
+		return newArgError(name, "must encode to at most "+strconv.Itoa(MaxMetadataBytes)+" bytes of JSON, not "+strconv.Itoa(n))
 	}
 	return nil
 }
