@@ -151,11 +151,14 @@ type userTyping struct {
 	to           []string
 }
 
-// userPresence: u came online or went offline at at.
+// userPresence: u came online or went offline at at (ms, in Unix
+// milliseconds), as a websocket of the client API that connected at
+// connectedAt (milliseconds) authenticated or closed.
 type userPresence struct {
-	u      *userRec
-	online bool
-	at     chat.Timestamp
+	u               *userRec
+	online          bool
+	at              chat.Timestamp
+	ms, connectedAt int64
 }
 
 func (messageSent) eventName() string           { return "message sent" }

@@ -131,6 +131,7 @@ type rtConn struct {
 	flush  bool // write the frames queued before closing
 
 	tokenHash string // the hash of the auth token its jwt was issued for (access.go); guarded by st.mu
+	since     int64  // when it authenticated, in Unix milliseconds; guarded by st.mu
 }
 
 // queued is a frame waiting to be written, and what it waits for before:
@@ -324,7 +325,7 @@ func (st *state) drop(c *rtConn, code int, reason string, flush bool) {
 		delete(st.rtByUID[c.uid], c)
 		if len(st.rtByUID[c.uid]) == 0 {
 			delete(st.rtByUID, c.uid)
-			st.presenceChanged(c.uid, false)
+			st.presenceChanged(c.uid, false, c)
 		}
 		st.rtNotify()
 	}
@@ -464,10 +465,10 @@ func (st *state) authenticate(c *rtConn, f *inFrame) {
 		return
 	}
 	if c.uid == "" {
-		c.uid = uid
+		c.uid, c.since = uid, st.clock().UnixMilli()
 		if st.rtByUID[uid] == nil {
 			st.rtByUID[uid] = map[*rtConn]bool{}
-			st.presenceChanged(uid, true)
+			st.presenceChanged(uid, true, c)
 		}
 		st.rtByUID[uid][c] = true
 		st.rtNotify()
@@ -606,10 +607,13 @@ func (st *state) relayTyping(c *rtConn, f *inFrame) {
 
 // presenceChanged records that uid came online (their first websocket
 // authenticated) or went offline (their last one closed), a change of its
-// own (the websocket tells the users whose subscription covers uid). It runs
+// own (the websocket tells the users whose subscription covers uid, the
+// webhooks fire user_connection_status_changed). ws is that websocket; nil
+// when none of this server's made the change (a journal replayed, and
+// the users it left online going offline). It runs
 // with st.mu held. The journal keeps the change, and the next request, or
 // closing the server, writes it.
-func (st *state) presenceChanged(uid string, online bool) {
+func (st *state) presenceChanged(uid string, online bool, ws *rtConn) {
 	u := st.activeUser(uid)
 	if u == nil {
 		return
@@ -619,14 +623,18 @@ func (st *state) presenceChanged(uid string, online bool) {
 		c := st.out.begin() // a change of its own, made first when another is in progress
 		defer st.out.publish(c)
 	}
-	now := chat.TimestampOf(st.clock())
+	at := st.clock()
+	now, connectedAt := chat.TimestampOf(at), at.UnixMilli()
+	if ws != nil {
+		connectedAt = ws.since
+	}
 	status := chat.UserOffline
 	if online {
 		status = chat.UserAvailable
 	}
 	u.u.Status, u.u.LastActiveAt = status, now
 	st.keepCall(presenceOp, presenceArgs{UID: uid, Online: online})
-	st.record(userPresence{u: u, online: online, at: now})
+	st.record(userPresence{u: u, online: online, at: now, ms: at.UnixMilli(), connectedAt: connectedAt})
 }
 
 // presenceArgs are a presence change as the journal keeps it.
@@ -640,7 +648,7 @@ const presenceOp = "presence"
 
 // replayPresence replays a presence change: nobody is connected to be told.
 func (st *state) replayPresence(a presenceArgs) struct{} {
-	st.presenceChanged(a.UID, a.Online)
+	st.presenceChanged(a.UID, a.Online, nil)
 	return struct{}{}
 }
 

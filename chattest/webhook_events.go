@@ -11,6 +11,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest/internal/webhooks"
+	"github.com/chatrest/chat/webhook"
 )
 
 // webhookEvents is the webhooks' consumer of the outbox (outbox.go): it
@@ -96,6 +97,8 @@ func (w *webhookEvents) recorded(c *commit, ev event) {
 		})
 	case triggerFired:
 		w.fire(c, ev.trigger, func() any { return ev.data })
+	case userPresence:
+		w.fire(c, "user_connection_status_changed", func() any { return connectionPayload(ev) })
 	}
 }
 
@@ -192,6 +195,27 @@ func blocksPayload(r coreReader, ev usersBlocked) any {
 		Users map[string]chat.User `json:"users"`
 		By    chat.User            `json:"by"`
 	}{users, r.namedUser(ev.by)}
+}
+
+// connectionPayload is the data of user_connection_status_changed: the
+// user (uid, name, status, role) with the status the change gave them, and
+// the websocket whose authenticating or closing made it, a web client of
+// the JavaScript SDK's (as joinConfig has it). The fake knows no client's
+// appInfo or user agent.
+func connectionPayload(ev userPresence) any {
+	action := "disconnected"
+	if ev.online {
+		action = "connected"
+	}
+	u := ev.u.u
+	return struct {
+		Timestamp           webhook.Millis     `json:"timestamp"`
+		User                chat.User          `json:"user"`
+		Status              chat.UserStatus    `json:"status"`
+		CurrentConnection   webhook.Connection `json:"currentConnection"`
+		UserPresenceChanged bool               `json:"userPresenceChanged"`
+	}{webhook.Millis(ev.ms), chat.User{UID: u.UID, Name: u.Name, Status: u.Status, Role: u.Role}, u.Status,
+		webhook.Connection{Action: action, Platform: "javascript", ConnectedAt: webhook.Millis(ev.connectedAt)}, true}
 }
 
 // hookGroup is a group in a group payload: the group as the app sees it,
