@@ -289,12 +289,16 @@ func (r *SendMessageRequest) checkFields() error {
 // tags and the size of the body ([MaxMessageChars]). It returns an
 // [*ArgumentError] naming the field at fault, or nil.
 func (r *UpdateMessageRequest) Validate() error {
-	if err := checkTags("req.Tags", r.Tags); err != nil {
+	if err := r.checkFields(); err != nil {
 		return err
 	}
 	_, err := messageBody(r)
 	return err
 }
+
+// checkFields is Validate but for the size, which messageBody checks as
+// it encodes the body to send.
+func (r *UpdateMessageRequest) checkFields() error { return checkTags("req.Tags", r.Tags) }
 
 // checkReceiver checks a message's receiver: a UID or GUID, and whether it
 // is a user or a group. A message to multiple receivers alone needs
