@@ -289,12 +289,16 @@ func (r *SendMessageRequest) checkFields() error {
 // tags and the size of the body ([MaxMessageChars]). It returns an
 // [*ArgumentError] naming the field at fault, or nil.
 func (r *UpdateMessageRequest) Validate() error {
-	if err := checkTags("req.Tags", r.Tags); err != nil {
+	if err := r.checkFields(); err != nil {
 		return err
 	}
 	_, err := messageBody(r)
 	return err
 }
+
+// checkFields is Validate but for the size, which messageBody checks as
+// it encodes the body to send.
+func (r *UpdateMessageRequest) checkFields() error { return checkTags("req.Tags", r.Tags) }
 
 // checkReceiver checks a message's receiver: a UID or GUID, and whether it
 // is a user or a group. A message to multiple receivers alone needs
@@ -395,10 +399,8 @@ func (m *ImportMember) Validate() error {
 	if err := required("guid", m.GUID, "uid", m.UID); err != nil {
 		return err
 	}
-	switch m.Scope {
-	case "", MemberAdmin, MemberModerator, MemberParticipant:
-	default:
-		return newArgError("scope", `must be "admin", "moderator", "participant" or empty`)
+	if err := checkScope("scope", m.Scope); err != nil {
+		return err
 	}
 	if d := m.GroupDetails; d != nil {
 		if err := firstErr(d.validate("groupDetails."), sameID("groupDetails.guid", d.GUID, m.GUID)); err != nil {
@@ -409,6 +411,16 @@ func (m *ImportMember) Validate() error {
 		return firstErr(d.validate("userDetails."), sameID("userDetails.uid", d.UID, m.UID))
 	}
 	return nil
+}
+
+// checkScope checks a member's scope: a known one, or empty for the
+// service's default (participant).
+func checkScope(name string, s MemberScope) error {
+	switch s {
+	case "", MemberAdmin, MemberModerator, MemberParticipant:
+		return nil
+	}
+	return newArgError(name, `must be "admin", "moderator", "participant" or empty`)
 }
 
 // importableTypes are the types of the message category.

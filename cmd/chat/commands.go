@@ -216,6 +216,8 @@ func (c *cli) genericCmd(op *operation) *cobra.Command {
 			}
 		} else if req.Body, err = buildBody(cmd, c.stdin, &fa, bodyFlags, own); err != nil {
 			return err
+		} else if err := op.checkBody(req.Body); err != nil {
+			return err
 		}
 		if op.list {
 			return c.showPages(cmd, op, req, q, limit)
