@@ -8,10 +8,12 @@ import (
 
 // ModerationService manages rule-based moderation: rules that test new
 // messages and block or drop those that match, the keyword lists rules
-// refer to, the review of blocked and flagged messages, and the reasons
-// users give when flagging a message ([MessagesService.Flag]). Get it from
-// [Client.Moderation]. The deprecated management variants of rules,
-// keyword lists and blocked messages are in package management.
+// refer to, the review of blocked and flagged messages, the reasons users
+// give when flagging a message ([MessagesService.Flag]), and the
+// moderation of messages of a chat the app runs elsewhere
+// ([ModerationService.SubmitMessage]). Get it from [Client.Moderation].
+// The deprecated management variants of rules, keyword lists and blocked
+// messages are in package management.
 type ModerationService struct{ c *caller }
 
 // ModerationReason is a reason for flagging a message.

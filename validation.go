@@ -459,20 +459,9 @@ func (m *ImportMessage) Validate() error {
 			return err
 		}
 	}
-	if d := m.SenderUserDetails; d != nil {
-		if err := firstErr(d.validate("senderUserDetails."), sameID("senderUserDetails.uid", d.UID, m.Sender)); err != nil {
-			return err
-		}
-	}
-	if d := m.ReceiverUserDetails; d != nil {
-		if err := firstErr(d.validate("receiverUserDetails."), sameID("receiverUserDetails.uid", d.UID, m.Receiver)); err != nil {
-			return err
-		}
-	}
-	if d := m.ReceiverGroupDetails; d != nil {
-		if err := firstErr(d.validate("receiverGroupDetails."), sameID("receiverGroupDetails.guid", d.GUID, m.Receiver)); err != nil {
-			return err
-		}
+	details := partyFields{"senderUserDetails.", "receiverUserDetails.", "receiverGroupDetails."}
+	if err := checkPartyDetails(details, m.Sender, m.Receiver, m.SenderUserDetails, m.ReceiverUserDetails, m.ReceiverGroupDetails); err != nil {
+		return err
 	}
 	if d := m.ReceiverGroupOwnerDetails; d != nil {
 		if err := d.validate("receiverGroupOwnerDetails."); err != nil {
@@ -485,6 +474,30 @@ func (m *ImportMessage) Validate() error {
 		if err := firstErr(d.validate(p), sameID(p+"uid", d.UID, uid)); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// partyFields name the details of a message's sender, user receiver and
+// group receiver in errors, each ending in a dot.
+type partyFields struct{ sender, receiverUser, receiverGroup string }
+
+// checkPartyDetails checks the details that describe a message's sender
+// and receiver, to create them when they do not exist: each as an import
+// checks it, and naming the sender or receiver the message names.
+func checkPartyDetails(f partyFields, sender, receiver string, senderUser, receiverUser *UserDetails, receiverGroup *GroupDetails) error {
+	if d := senderUser; d != nil {
+		if err := firstErr(d.validate(f.sender), sameID(f.sender+"uid", d.UID, sender)); err != nil {
+			return err
+		}
+	}
+	if d := receiverUser; d != nil {
+		if err := firstErr(d.validate(f.receiverUser), sameID(f.receiverUser+"uid", d.UID, receiver)); err != nil {
+			return err
+		}
+	}
+	if d := receiverGroup; d != nil {
+		return firstErr(d.validate(f.receiverGroup), sameID(f.receiverGroup+"guid", d.GUID, receiver))
 	}
 	return nil
 }

@@ -308,6 +308,12 @@ func TestValidate(t *testing.T) {
 		{Name: "an attachment without a url", Value: with(message, func(m *chat.ImportMessage) {
 			m.Data.Attachments = []chat.ImportAttachment{{Name: "a.png", MimeType: "image/png", Extension: "png"}}
 		}), Field: "data.attachments[0].url"},
+		{Name: "a sender's details naming another", Value: with(message, func(m *chat.ImportMessage) {
+			m.SenderUserDetails = &chat.UserDetails{UID: "ben", Name: "Ben"}
+		}), Field: "senderUserDetails.uid"},
+		{Name: "a receiving group's details without a name", Value: with(message, func(m *chat.ImportMessage) {
+			m.ReceiverGroupDetails = &chat.GroupDetails{GUID: "club", Type: chat.GroupPublic}
+		}), Field: "receiverGroupDetails.name"},
 		{Name: "a mentioned user's details naming another", Value: with(message, func(m *chat.ImportMessage) {
 			m.MentionedUserDetails = map[string]chat.UserDetails{"ann": {UID: "ben", Name: "Ben"}}
 		}), Field: "mentionedUserDetails.ann.uid"},
