@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/chatrest/chat"
+	"github.com/chatrest/chat/internal/faketest"
 	"github.com/chatrest/chat/internal/wiretest"
 )
 
@@ -280,4 +281,123 @@ func TestSubmittedMessagesRequestsFollowTheReference(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSubmittedMessagesEndToEnd drives the five operations against
+// chattest over HTTP: the verdicts of the app's rules, the users and group
+// created from their details, the filters, the pager, an edit moderated
+// again and a deletion.
+func TestSubmittedMessagesEndToEnd(t *testing.T) {
+	srv, client := faketest.Start(t)
+	ctx := t.Context()
+	faketest.Seed(srv, "ann")
+	_, err := client.Moderation.CreateKeywordList(ctx, &chat.CreateKeywordListRequest{ID: "spam-words", Category: chat.KeywordWord, SearchTerms: []string{"casino"}})
+	require.NoError(t, err)
+	_, err = client.Moderation.CreateRule(ctx, spamRule) // blocks: "pending"
+	require.NoError(t, err)
+	_, err = client.Moderation.CreateRule(ctx, &chat.CreateRuleRequest{ID: "no-insults", Name: "No insults", Actions: []chat.RuleAction{chat.ActionDropMessage},
+		Conditions: []chat.RuleCondition{{Operand: chat.ConditionText, Operator: chat.ConditionContains, Category: chat.KeywordWord, Values: []string{"idiot"}}}})
+	require.NoError(t, err)
+
+	// A message to a user created from the receiver's details.
+	hello, err := client.Moderation.SubmitMessage(ctx, &chat.SubmitMessageRequest{
+		MUID: "ext-1", Sender: "ann", Receiver: "bob", ReceiverType: chat.ReceiverUser,
+		Data:                chat.MessageData{Text: "Hello Bob"},
+		ReceiverUserDetails: &chat.UserDetails{UID: "bob", Name: "Bob"},
+		Tags:                []string{"imported"},
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "1", hello.ID)
+	assert.Equal(t, "ext-1", hello.MUID)
+	assert.Equal(t, "ann_user_bob", hello.ConversationID)
+	assert.Equal(t, "ann", hello.Sender)
+	assert.Equal(t, "bob", hello.Receiver)
+	assert.Equal(t, chat.ReceiverUser, hello.ReceiverType)
+	assert.Equal(t, chat.CategoryMessage, hello.Category, "the service's default")
+	assert.Equal(t, chat.MessageTypeText, hello.Type, "the service's default")
+	assert.Equal(t, "Hello Bob", hello.Data.Text)
+	assert.Equal(t, &chat.Moderation{Status: "approved"}, hello.Data.Moderation)
+	assert.Equal(t, chat.Timestamp(faketest.T0.Unix()), hello.SentAt, "sent when submitted")
+	sender, err := hello.Data.Entities.Sender.User()
+	require.NoError(t, err)
+	assert.Equal(t, "Ann", sender.Name)
+	receiver, err := hello.Data.Entities.Receiver.User()
+	require.NoError(t, err)
+	assert.Equal(t, "Bob", receiver.Name)
+	bob, err := client.Users.Get(ctx, "bob")
+	require.NoError(t, err)
+	assert.Equal(t, "Bob", bob.Name, "the receiver was created from its details")
+
+	// A message a blocking rule matches awaits the app's review.
+	spam, err := client.Moderation.SubmitMessage(ctx, &chat.SubmitMessageRequest{
+		Sender: "ann", Receiver: "bob", ReceiverType: chat.ReceiverUser, Data: chat.MessageData{Text: "Win at the casino"}, SentAt: 1_600_000_000,
+	})
+	require.NoError(t, err)
+	assert.Equal(t, &chat.Moderation{Status: "pending", Rule: &chat.ModerationRuleRef{ID: "no-spam", Name: "No spam"}}, spam.Data.Moderation)
+	assert.Equal(t, chat.Timestamp(1_600_000_000), spam.SentAt)
+
+	// A message to a group created from its details, which a dropping rule
+	// matches.
+	insult, err := client.Moderation.SubmitMessage(ctx, &chat.SubmitMessageRequest{
+		Sender: "ann", Receiver: "club", ReceiverType: chat.ReceiverGroup, Data: chat.MessageData{Text: "You idiot"},
+		ReceiverGroupDetails: &chat.GroupDetails{GUID: "club", Name: "Club", Type: chat.GroupPublic, Owner: "ann"},
+	})
+	require.NoError(t, err)
+	assert.Equal(t, "group_club", insult.ConversationID)
+	assert.Equal(t, &chat.Moderation{Status: "disapproved", Rule: &chat.ModerationRuleRef{ID: "no-insults", Name: "No insults"}}, insult.Data.Moderation)
+	club, ok := srv.Group("club")
+	require.True(t, ok, "the group was created from its details")
+	assert.Equal(t, "Club", club.Name)
+
+	// A sender that does not exist, without details.
+	_, err = client.Moderation.SubmitMessage(ctx, &chat.SubmitMessageRequest{Sender: "zed", Receiver: "bob", ReceiverType: chat.ReceiverUser})
+	assert.ErrorIs(t, err, chat.ErrNotFound)
+
+	// The messages are sent to no one.
+	assert.Empty(t, srv.Messages(), "no message in the app's conversations")
+
+	list := func(opts *chat.ListSubmittedMessagesOptions) []string {
+		t.Helper()
+		page, err := client.Moderation.ListSubmittedMessages(ctx, opts)
+		require.NoError(t, err)
+		return faketest.MessageIDs(page.Data)
+	}
+	assert.Equal(t, []string{"1", "2", "3"}, list(nil))
+	assert.Equal(t, []string{"2"}, list(&chat.ListSubmittedMessagesOptions{ModerationStatus: "pending"}))
+	assert.Equal(t, []string{"3"}, list(&chat.ListSubmittedMessagesOptions{ModerationStatus: "disapproved"}))
+	assert.Equal(t, []string{"1", "2"}, list(&chat.ListSubmittedMessagesOptions{ReceiverUID: "bob"}))
+	assert.Equal(t, []string{"3"}, list(&chat.ListSubmittedMessagesOptions{ReceiverGUID: "club"}))
+	assert.Empty(t, list(&chat.ListSubmittedMessagesOptions{Sender: "bob"}))
+	assert.Empty(t, list(&chat.ListSubmittedMessagesOptions{Category: chat.CategoryCustom}))
+
+	before := srv.RequestCount("GET /v3/moderation/messages")
+	var all []string
+	for m, err := range client.Moderation.AllSubmittedMessages(ctx, &chat.ListSubmittedMessagesOptions{CursorOptions: chat.CursorOptions{Limit: 1}, Sender: "ann"}) {
+		require.NoError(t, err)
+		all = append(all, m.ID+":"+m.Data.Moderation.Status)
+	}
+	assert.Equal(t, []string{"1:approved", "2:pending", "3:disapproved"}, all)
+	assert.Equal(t, 4, srv.RequestCount("GET /v3/moderation/messages")-before, "one page a message, and the empty one after the last")
+
+	got, err := client.Moderation.GetSubmittedMessage(ctx, "2")
+	require.NoError(t, err)
+	assert.Equal(t, "Win at the casino", got.Data.Text)
+	assert.Equal(t, "pending", got.Data.Moderation.Status)
+
+	// An edit is moderated again.
+	edited, err := client.Moderation.UpdateSubmittedMessage(ctx, "2", &chat.UpdateSubmittedMessageRequest{Data: chat.MessageData{Text: "See you at lunch"}})
+	require.NoError(t, err)
+	assert.Equal(t, "See you at lunch", edited.Data.Text)
+	assert.Equal(t, &chat.Moderation{Status: "approved"}, edited.Data.Moderation)
+	assert.Equal(t, chat.Timestamp(faketest.T0.Unix()), edited.EditedAt)
+	assert.Equal(t, "app_system", edited.EditedBy)
+	assert.Empty(t, list(&chat.ListSubmittedMessagesOptions{ModerationStatus: "pending"}), "the edit leaves nothing pending")
+	assert.Equal(t, []string{"2"}, list(&chat.ListSubmittedMessagesOptions{ReceiverUID: "bob", CursorOptions: chat.CursorOptions{ID: "1"}}), "after the cursor")
+
+	res, err := client.Moderation.DeleteSubmittedMessage(ctx, "1")
+	require.NoError(t, err)
+	assert.Equal(t, &chat.Result{Success: true, Message: "Message with id 1 has been deleted successfully."}, res)
+	_, err = client.Moderation.GetSubmittedMessage(ctx, "1")
+	faketest.RequireServiceError(t, err, http.StatusNotFound, "ERR_MSG_NOT_FOUND", chat.ErrNotFound)
+	assert.Equal(t, []string{"2", "3"}, list(nil))
 }
