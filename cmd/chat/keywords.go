@@ -85,19 +85,16 @@ func keywordListCmd(mgmt, update bool) func(*cli) *cobra.Command {
 					id     string
 				)
 				if update {
-					id, err = args[0], u.Validate()
+					id = args[0]
 				} else {
 					create = &chat.CreateKeywordListRequest{ID: kf.id, Category: u.Category, Name: u.Name, Description: u.Description,
 						SearchTerms: u.SearchTerms, DisallowedSentences: u.DisallowedSentences, File: u.File}
-					err = create.Validate()
-				}
-				if err != nil {
-					return keywordFlagError(err)
 				}
 				call, err := c.keywordListCall(cmd, mgmt, id, create, u)
 				if err != nil {
 					return err
 				}
+				// The SDK's method checks the request before sending it.
 				var last lastAnswer
 				if _, err := call(withAnswers(cmd.Context(), last.record)); err != nil {
 					return keywordFlagError(err)
@@ -182,7 +179,7 @@ var keywordFields = map[string]string{
 }
 
 // keywordFlagError names the flag at fault in an error of the SDK's check
-// of a keyword list's request: "--search-terms (term 2) must not contain a
+// of a keyword list's request, made before anything is sent: "--search-terms (term 2) must not contain a
 // comma". Other errors are returned as they are.
 func keywordFlagError(err error) error {
 	var ae *chat.ArgumentError
