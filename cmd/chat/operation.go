@@ -85,8 +85,8 @@ type operation struct {
 	hide    []string
 
 	// custom builds the command by hand, for a workflow that is more than
-	// a call: one that chooses between operations or mints a credential
-	// (see workflows in operations.go).
+	// a call (one that chooses between operations or mints a credential),
+	// or a call whose body is no JSON (a form with a file); see operations.
 	custom func(*cli) *cobra.Command
 }
 
