@@ -193,6 +193,11 @@ func withExtra(v any, extra map[string]any) ([]byte, error) {
 	return json.Marshal(m)
 }
 
+// Validate checks r as [AIAgentsService.CreateAgent] does before sending:
+// Name set. It returns an [*ArgumentError] naming the field at fault, or
+// nil.
+func (r *CreateAgentRequest) Validate() error { return required("req.Name", r.Name) }
+
 // CreateAgent creates an Agent Builder agent and returns it.
 //
 // API: POST /v3/ai-agents/agent-builder/agents (onBehalfOf not supported)
@@ -200,7 +205,7 @@ func (s *AIAgentsService) CreateAgent(ctx context.Context, req *CreateAgentReque
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.Name", req.Name); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	var out answer[Agent, agentKey]
@@ -382,6 +387,13 @@ func (r CreateBYOAgentRequest) MarshalJSON() ([]byte, error) {
 	return withExtra(plain(r), r.Extra)
 }
 
+// Validate checks r as [AIAgentsService.CreateBYOAgent] does before
+// sending: Name, IntegrateWith and IntegrationType set. It returns an
+// [*ArgumentError] naming the field at fault, or nil.
+func (r *CreateBYOAgentRequest) Validate() error {
+	return required("req.Name", r.Name, "req.IntegrateWith", r.IntegrateWith, "req.IntegrationType", string(r.IntegrationType))
+}
+
 // CreateBYOAgent registers a bring-your-own agent and returns it.
 //
 // API: POST /v3/ai-agents/agents (onBehalfOf not supported)
@@ -389,7 +401,7 @@ func (s *AIAgentsService) CreateBYOAgent(ctx context.Context, req *CreateBYOAgen
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.Name", req.Name, "req.IntegrateWith", req.IntegrateWith, "req.IntegrationType", string(req.IntegrationType)); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	var out answer[BYOAgent, agentKey]

@@ -264,3 +264,15 @@ func TestAIAgentsArguments(t *testing.T) {
 		assert.Contains(t, wiretest.RequireAPIError(t, err).Message, "decoding response")
 	})
 }
+
+// TestAIAgentsValidate holds the Validate of the agent requests to the checks
+// their methods run before sending.
+func TestAIAgentsValidate(t *testing.T) {
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "an agent", Value: &chat.CreateAgentRequest{Name: "Helper"}},
+		{Name: "an agent without a name", Value: &chat.CreateAgentRequest{Description: "helps"}, Field: "req.Name"},
+		{Name: "a BYO agent", Value: &chat.CreateBYOAgentRequest{Name: "Bot", IntegrateWith: "mastra", IntegrationType: chat.IntegrationAgent}},
+		{Name: "a BYO agent without a platform", Value: &chat.CreateBYOAgentRequest{Name: "Bot", IntegrationType: chat.IntegrationLLM}, Field: "req.IntegrateWith"},
+		{Name: "a BYO agent without a type", Value: &chat.CreateBYOAgentRequest{Name: "Bot", IntegrateWith: "mastra"}, Field: "req.IntegrationType"},
+	})
+}

@@ -43,6 +43,10 @@ type CreateAPIKeyRequest struct {
 	Scope Scope `json:"scope,omitempty"`
 }
 
+// Validate checks r as [APIKeysService.Create] does before sending: Name
+// set. It returns an [*ArgumentError] naming the field at fault, or nil.
+func (r *CreateAPIKeyRequest) Validate() error { return required("req.Name", r.Name) }
+
 // Create creates an API key (at most 25 per app) and returns it.
 //
 // API: POST /v3/apikeys (onBehalfOf not supported)
@@ -50,7 +54,7 @@ func (s *APIKeysService) Create(ctx context.Context, req *CreateAPIKeyRequest, o
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.Name", req.Name); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return do[APIKey](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"apikeys"}, Body: req}, opts)

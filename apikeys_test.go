@@ -202,3 +202,12 @@ func TestAPIKeyErrorsHideTheKeys(t *testing.T) {
 		})
 	}
 }
+
+// TestAPIKeysValidate holds the Validate of the API key requests to the checks
+// their methods run before sending.
+func TestAPIKeysValidate(t *testing.T) {
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "a key", Value: &chat.CreateAPIKeyRequest{Name: "ci", Scope: chat.ScopeAuthOnly}},
+		{Name: "a key without a name", Value: &chat.CreateAPIKeyRequest{Scope: chat.ScopeFullAccess}, Field: "req.Name"},
+	})
+}

@@ -4,10 +4,10 @@ package chat_test
 // of the same shape, on the same loopback HTTPS server, in the same run.
 // BENCHMARKS.md is produced from them by `go run ./internal/benchreport`.
 //
-// Each operation has five sub-benchmarks: serial/sdk and
-// serial/handwritten (one goroutine), and parallel32/sdk,
-// parallel32/handwritten-tuned and parallel32/handwritten-default (32
-// goroutines; see the clients below).
+// Each operation has seven sub-benchmarks: serial/sdk,
+// serial/handwritten and serial/alternating (one goroutine), and
+// parallel32/alternating, parallel32/sdk, parallel32/handwritten-tuned and
+// parallel32/handwritten-default (32 goroutines; see the clients below).
 
 import (
 	"bytes"
@@ -24,6 +24,7 @@ import (
 	"net/url"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -383,6 +384,42 @@ func compare(b *testing.B, sdk func(context.Context, *chat.Client) error, hw fun
 			}
 		})
 	}
+	// parallel32/alternating runs 32 goroutines that switch together
+	// between the SDK and the tuned hand-written client every 50 ms: both
+	// sides see the same load, within tenths of a second, and each side's
+	// throughput is the calls started in its turns over their time.
+	b.Run("parallel32/alternating", func(b *testing.B) {
+		c, hc := srv.sdkClient(b), srv.tunedHTTPClient(b)
+		const turn = 50 * time.Millisecond
+		var calls [2]atomic.Int64
+		b.SetParallelism(max(1, 32/runtime.GOMAXPROCS(0)))
+		start := time.Now()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				side := int(time.Since(start)/turn) & 1
+				var err error
+				if side == 0 {
+					err = sdk(ctx, c)
+				} else {
+					err = hw(ctx, hc, srv.URL)
+				}
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				calls[side].Add(1)
+			}
+		})
+		elapsed := time.Since(start)
+		turns := int64(elapsed / turn)
+		var spent [2]time.Duration
+		spent[0], spent[1] = time.Duration((turns+1)/2)*turn, time.Duration(turns/2)*turn
+		spent[turns&1] += elapsed - time.Duration(turns)*turn
+		if spent[0] > 0 && spent[1] > 0 {
+			b.ReportMetric(float64(calls[0].Load())/spent[0].Seconds(), "sdk-ops/s")
+			b.ReportMetric(float64(calls[1].Load())/spent[1].Seconds(), "handwritten-ops/s")
+		}
+	})
 	b.Run("parallel32/sdk", func(b *testing.B) {
 		c := srv.sdkClient(b)
 		parallel(b, func() error { return sdk(ctx, c) })

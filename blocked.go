@@ -23,6 +23,26 @@ type UnblockUsersRequest struct {
 	BlockedUIDs []string `json:"blockedUids"`
 }
 
+// Validate checks r as [BlockedService.Block] does before sending: at
+// least one user; a nil r names none. It returns an [*ArgumentError]
+// naming the field at fault, or nil.
+func (r *BlockUsersRequest) Validate() error {
+	if r == nil || len(r.BlockedUIDs) == 0 {
+		return newArgError("req.BlockedUIDs", "must not be empty")
+	}
+	return nil
+}
+
+// Validate checks r as [BlockedService.Unblock] does before sending: at
+// least one user; a nil r names none. It returns an [*ArgumentError]
+// naming the field at fault, or nil.
+func (r *UnblockUsersRequest) Validate() error {
+	if r == nil || len(r.BlockedUIDs) == 0 {
+		return newArgError("req.BlockedUIDs", "must not be empty")
+	}
+	return nil
+}
+
 // Block makes the user uid block the users in req.BlockedUIDs, and reports
 // the outcome in a map keyed by UID, as the service keys it.
 //
@@ -31,8 +51,8 @@ func (s *BlockedService) Block(ctx context.Context, uid string, req *BlockUsersR
 	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
-	if req == nil || len(req.BlockedUIDs) == 0 {
-		return nil, newArgError("req.BlockedUIDs", "must not be empty")
+	if err := req.Validate(); err != nil {
+		return nil, err
 	}
 	return resultMap(do[map[string]Result](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"users", uid, "blockedusers"}, Body: req}, opts))
 }
@@ -45,8 +65,8 @@ func (s *BlockedService) Unblock(ctx context.Context, uid string, req *UnblockUs
 	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
-	if req == nil || len(req.BlockedUIDs) == 0 {
-		return nil, newArgError("req.BlockedUIDs", "must not be empty")
+	if err := req.Validate(); err != nil {
+		return nil, err
 	}
 	return resultMap(do[map[string]Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"users", uid, "blockedusers"}, Body: req}, opts))
 }

@@ -111,3 +111,16 @@ func TestBlockedArguments(t *testing.T) {
 	}
 	wiretest.RunArgs(t, wiretest.ChatWire, wholeClient, tests)
 }
+
+// TestBlockedValidate holds the Validate of the block and unblock requests to the checks
+// their methods run before sending.
+func TestBlockedValidate(t *testing.T) {
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "a block", Value: &chat.BlockUsersRequest{BlockedUIDs: []string{"b"}}},
+		{Name: "a block of nobody", Value: &chat.BlockUsersRequest{}, Field: "req.BlockedUIDs"},
+		{Name: "a nil block", Value: (*chat.BlockUsersRequest)(nil), Field: "req.BlockedUIDs"},
+		{Name: "an unblock", Value: &chat.UnblockUsersRequest{BlockedUIDs: []string{"b"}}},
+		{Name: "an unblock of nobody", Value: &chat.UnblockUsersRequest{BlockedUIDs: []string{}}, Field: "req.BlockedUIDs"},
+		{Name: "a nil unblock", Value: (*chat.UnblockUsersRequest)(nil), Field: "req.BlockedUIDs"},
+	})
+}

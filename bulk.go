@@ -1,6 +1,9 @@
 package chat
 
-import "errors"
+import (
+	"errors"
+	"strconv"
+)
 
 // The bulk methods send many items in as few calls as the API allows and
 // return one [BulkResult] per item: [UsersService.BulkCreate],
@@ -61,6 +64,31 @@ type BulkOptions struct {
 	// time, in the order the answers arrive. It should return quickly, as
 	// no result is taken in meanwhile.
 	Progress func(BulkProgress)
+}
+
+// Validate checks o as the BulkImport and Stream methods of
+// [DataImportService] do before sending: BatchSize from 0 to
+// [MaxImportEntities], RequestsPerMinute and Concurrency not negative.
+// [UsersService.BulkCreate], [UsersService.BulkUpdate] and
+// [MembersService.BulkAdd] check Concurrency alone, the one of these
+// fields they use. It returns an [*ArgumentError] naming the field at
+// fault (e.g. "opts.BatchSize"), or nil.
+func (o *BulkOptions) Validate() error {
+	switch {
+	case o.BatchSize < 0 || o.BatchSize > MaxImportEntities:
+		return newArgError("opts.BatchSize", "must be between 0 and "+strconv.Itoa(MaxImportEntities))
+	case o.RequestsPerMinute < 0:
+		return newArgError("opts.RequestsPerMinute", "must not be negative")
+	}
+	return checkConcurrency(o.Concurrency)
+}
+
+// checkConcurrency refuses a negative BulkOptions.Concurrency.
+func checkConcurrency(n int) error {
+	if n < 0 {
+		return newArgError("opts.Concurrency", "must not be negative")
+	}
+	return nil
 }
 
 // BulkProgress reports how far a bulk method is.

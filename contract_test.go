@@ -64,13 +64,7 @@ var contractPending = map[string]string{}
 
 // contractNoMethod are the operations of the examples the SDK has no
 // method for, with the reason.
-var contractNoMethod = map[string]string{
-	"chat-api-list-message-moderation":   "not in the reference's operation index (chat-core §0, platform §0); the SDK has no method",
-	"chat-api-send-message-moderation":   "not in the reference's operation index (chat-core §0, platform §0); the SDK has no method",
-	"chat-api-get-message-moderation":    "not in the reference's operation index (chat-core §0, platform §0); the SDK has no method",
-	"chat-api-update-message-moderation": "not in the reference's operation index (chat-core §0, platform §0); the SDK has no method",
-	"chat-api-delete-message-moderation": "not in the reference's operation index (chat-core §0, platform §0); the SDK has no method",
-}
+var contractNoMethod = map[string]string{}
 
 // TestContractRoundTrip serves each operation's documented answer to the
 // SDK method that calls it, encodes what the method returns again with
@@ -412,6 +406,21 @@ func chatContractCases() map[string]contractCase {
 		}},
 		"chat-api-list-rule-revisions": {part: page, call: func(ctx context.Context, c *chat.Client, _ any) (any, error) {
 			return c.Moderation.ListRuleRevisions(ctx, "rule", nil)
+		}},
+		"chat-api-send-message-moderation": {call: func(ctx context.Context, c *chat.Client, _ any) (any, error) {
+			return c.Moderation.SubmitMessage(ctx, &chat.SubmitMessageRequest{Sender: "cometchat-uid-2", Receiver: "cometchat-uid-1", ReceiverType: chat.ReceiverUser})
+		}},
+		"chat-api-list-message-moderation": {part: page, call: func(ctx context.Context, c *chat.Client, _ any) (any, error) {
+			return c.Moderation.ListSubmittedMessages(ctx, nil)
+		}},
+		"chat-api-get-message-moderation": {call: func(ctx context.Context, c *chat.Client, _ any) (any, error) {
+			return c.Moderation.GetSubmittedMessage(ctx, "1")
+		}},
+		"chat-api-update-message-moderation": {call: func(ctx context.Context, c *chat.Client, _ any) (any, error) {
+			return c.Moderation.UpdateSubmittedMessage(ctx, "1", &chat.UpdateSubmittedMessageRequest{Data: chat.MessageData{Text: "heyaya, I'm updated"}})
+		}},
+		"chat-api-delete-message-moderation": {call: func(ctx context.Context, c *chat.Client, _ any) (any, error) {
+			return c.Moderation.DeleteSubmittedMessage(ctx, "1")
 		}},
 
 		// Notifications: providers

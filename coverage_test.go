@@ -17,6 +17,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/chatrest/chat/internal/wiretest"
 )
 
 var updateOperations = flag.Bool("update-operations", false, "rewrite the operation table of OPERATIONS.md from the SDK")
@@ -208,10 +210,10 @@ func sdkMethods(t *testing.T) (methods []sdkMethod, undocumented []string) {
 }
 
 // TestCoverage fails when an operation of the reference's indexes (chat
-// core and platform) has no SDK method, when a method names an endpoint
-// the indexes do not have or declares another onBehalfOf rule, and when
-// the operation table of OPERATIONS.md is out of date (go test -run
-// TestCoverage -update-operations rewrites it).
+// core and platform), or of its example fixtures alone, has no SDK method,
+// when a method names an endpoint neither has or declares another
+// onBehalfOf rule, and when the operation table of OPERATIONS.md is out of
+// date (go test -run TestCoverage -update-operations rewrites it).
 func TestCoverage(t *testing.T) {
 	chatOps := readOperations(t, "testdata/chat-operations.txt")
 	require.Len(t, chatOps, 99, "the chat reference indexes 99 operations")
@@ -251,6 +253,21 @@ func TestCoverage(t *testing.T) {
 		}
 	}
 
+	// The operations only the example fixtures show: each has a fixture,
+	// and none is in the indexes.
+	exampleOps := readOperations(t, "testdata/example-operations.txt")
+	require.Len(t, exampleOps, 5, "the example fixtures show 5 chat operations the indexes do not list")
+	fixtures := map[string]bool{}
+	for _, ex := range wiretest.LoadExamples(t, examplesDir, "chat") {
+		fixtures[operation{baseChat, ex.Method, ex.Path, ""}.key()] = true
+	}
+	for _, o := range exampleOps {
+		assert.True(t, fixtures[o.key()], "%s has no example fixture", o.key())
+		assert.False(t, seen[o.key()], "%s is in the indexes: it belongs in their copies", o.key())
+		seen[o.key()] = true
+		ops = append(ops, o)
+	}
+
 	methods, undocumented := sdkMethods(t)
 	assert.Empty(t, undocumented, "service methods whose doc comment has no \"API: METHOD /v3/path (onBehalfOf ...)\" or \"API: METHOD /path (management)\" line")
 
@@ -271,7 +288,7 @@ func TestCoverage(t *testing.T) {
 	}
 	for _, m := range methods {
 		_, ok := known[m.endpoint]
-		assert.True(t, ok, "%s names %s, which is not in the reference's indexes", m.name, m.endpoint)
+		assert.True(t, ok, "%s names %s, which is neither in the reference's indexes nor in its example fixtures", m.name, m.endpoint)
 	}
 
 	table := operationTable(ops, byEndpoint)

@@ -100,7 +100,7 @@ func newPacer(perMinute int) *rate.Limiter {
 // (the import stopped first) carry ErrNotSent wrapping the cause.
 func bulkImport[In, Out any](ctx context.Context, s *DataImportService, sp *importSpec[In], items []In, o *BulkOptions, reqOpts []RequestOption) ([]BulkResult[Out], error) {
 	if o != nil {
-		if err := checkImportOptions(*o); err != nil {
+		if err := o.Validate(); err != nil {
 			return nil, err
 		}
 	}

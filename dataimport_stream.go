@@ -192,19 +192,6 @@ type streamRun[In, Out any] struct {
 	failed  atomic.Bool // a request failed: no other is sent
 }
 
-// checkImportOptions refuses options no import can use.
-func checkImportOptions(o BulkOptions) error {
-	switch {
-	case o.BatchSize < 0 || o.BatchSize > MaxImportEntities:
-		return newArgError("opts.BatchSize", fmt.Sprintf("must be between 0 and %d", MaxImportEntities))
-	case o.RequestsPerMinute < 0:
-		return newArgError("opts.RequestsPerMinute", "must not be negative")
-	case o.Concurrency < 0:
-		return newArgError("opts.Concurrency", "must not be negative")
-	}
-	return nil
-}
-
 // streamImport is the one pipeline of the bulk imports: it pulls entities
 // from items, cuts them into requests, sends those with up to
 // opts.Concurrency in flight, and yields the results in order. total is
@@ -215,7 +202,7 @@ func streamImport[In, Out any](ctx context.Context, s *DataImportService, sp *im
 		if o != nil {
 			opt = *o
 		}
-		if err := checkImportOptions(opt); err != nil {
+		if err := opt.Validate(); err != nil {
 			yield(StreamResult[Out]{}, err)
 			return
 		}

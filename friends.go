@@ -27,6 +27,19 @@ type AddFriendsResponse struct {
 	Accepted map[string]Result `json:"accepted"`
 }
 
+// Validate checks r as [FriendsService.Add] does before sending: 1 to 25
+// users; a nil r names none. It returns an [*ArgumentError] naming the
+// field at fault, or nil.
+func (r *AddFriendsRequest) Validate() error {
+	if r == nil || len(r.Accepted) == 0 {
+		return newArgError("req.Accepted", "must not be empty")
+	}
+	if len(r.Accepted) > maxFriendsPerCall {
+		return newArgError("req.Accepted", "must name at most "+strconv.Itoa(maxFriendsPerCall)+" users")
+	}
+	return nil
+}
+
 // Add makes the users in req.Accepted friends of the user uid (friendship
 // goes both ways) and reports the outcome per user. At most 25 users per
 // call, which Add checks before sending; a user may have 1000 friends.
@@ -36,11 +49,8 @@ func (s *FriendsService) Add(ctx context.Context, uid string, req *AddFriendsReq
 	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
-	if req == nil || len(req.Accepted) == 0 {
-		return nil, newArgError("req.Accepted", "must not be empty")
-	}
-	if len(req.Accepted) > maxFriendsPerCall {
-		return nil, newArgError("req.Accepted", "must name at most "+strconv.Itoa(maxFriendsPerCall)+" users")
+	if err := req.Validate(); err != nil {
+		return nil, err
 	}
 	return do[AddFriendsResponse](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"users", uid, "friends"}, Body: req}, opts)
 }
@@ -82,6 +92,16 @@ type RemoveFriendsRequest struct {
 	Friends []string `json:"friends"`
 }
 
+// Validate checks r as [FriendsService.Remove] does before sending: at
+// least one user; a nil r names none. It returns an [*ArgumentError]
+// naming the field at fault, or nil.
+func (r *RemoveFriendsRequest) Validate() error {
+	if r == nil || len(r.Friends) == 0 {
+		return newArgError("req.Friends", "must not be empty")
+	}
+	return nil
+}
+
 // Remove ends the friendship of the user uid with the users in
 // req.Friends.
 //
@@ -90,8 +110,8 @@ func (s *FriendsService) Remove(ctx context.Context, uid string, req *RemoveFrie
 	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
-	if req == nil || len(req.Friends) == 0 {
-		return nil, newArgError("req.Friends", "must not be empty")
+	if err := req.Validate(); err != nil {
+		return nil, err
 	}
 	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"users", uid, "friends"}, Body: req}, opts)
 }

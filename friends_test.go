@@ -127,3 +127,24 @@ func TestFriendsArguments(t *testing.T) {
 		assert.Len(t, decodeBody(t, m.Only())["accepted"], 25)
 	})
 }
+
+// TestFriendsValidate holds the Validate of the friend requests to the
+// checks their methods run before sending.
+func TestFriendsValidate(t *testing.T) {
+	uids := func(n int) []string {
+		s := make([]string, n)
+		for i := range s {
+			s[i] = fmt.Sprintf("u%d", i)
+		}
+		return s
+	}
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "25 friends", Value: &chat.AddFriendsRequest{Accepted: uids(25)}},
+		{Name: "26 friends", Value: &chat.AddFriendsRequest{Accepted: uids(26)}, Field: "req.Accepted"},
+		{Name: "no friend", Value: &chat.AddFriendsRequest{AddToConversations: true}, Field: "req.Accepted"},
+		{Name: "a nil add", Value: (*chat.AddFriendsRequest)(nil), Field: "req.Accepted"},
+		{Name: "a removal", Value: &chat.RemoveFriendsRequest{Friends: uids(1)}},
+		{Name: "a removal of nobody", Value: &chat.RemoveFriendsRequest{}, Field: "req.Friends"},
+		{Name: "a nil removal", Value: (*chat.RemoveFriendsRequest)(nil), Field: "req.Friends"},
+	})
+}

@@ -186,6 +186,11 @@ type ScopeChange struct {
 	JoinedAt Timestamp   `json:"joinedAt,omitempty"`
 }
 
+// Validate checks r as [MembersService.ChangeScope] does before sending:
+// Scope set. It returns an [*ArgumentError] naming the field at fault, or
+// nil.
+func (r *ChangeScopeRequest) Validate() error { return required("req.Scope", string(r.Scope)) }
+
 // ChangeScope changes the scope of the member uid of the group guid. With
 // the [OnBehalfOf] option it acts as that user, who needs a scope at least
 // as high as both the member's and the new one.
@@ -198,7 +203,7 @@ func (s *MembersService) ChangeScope(ctx context.Context, guid, uid string, req 
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.Scope", string(req.Scope)); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return do[ScopeChange](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"groups", guid, "members", uid}, Body: req}, opts)

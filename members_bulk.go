@@ -82,11 +82,7 @@ func (s *MembersService) BulkAdd(ctx context.Context, guid string, members []Mem
 		results[i] = BulkResult[MemberResult]{Index: i, Key: m.UID}
 		err := uniqueID(seen, i, m.UID, "members")
 		if err == nil {
-			switch m.Scope {
-			case "", MemberParticipant, MemberModerator, MemberAdmin:
-			default:
-				err = newArgError("members["+strconv.Itoa(i)+"].Scope", `must be "admin", "moderator", "participant" or empty`)
-			}
+			err = checkScope("members["+strconv.Itoa(i)+"].Scope", m.Scope)
 		}
 		if err != nil {
 			results[i].Err = err

@@ -240,3 +240,12 @@ func TestGroupMemberJSONRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, resp, string(out))
 }
+
+// TestChangeScopeValidate holds the Validate of the scope change to the checks
+// their methods run before sending.
+func TestChangeScopeValidate(t *testing.T) {
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "a scope", Value: &chat.ChangeScopeRequest{Scope: chat.MemberModerator}},
+		{Name: "no scope", Value: &chat.ChangeScopeRequest{}, Field: "req.Scope"},
+	})
+}

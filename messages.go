@@ -100,8 +100,11 @@ type MultipleReceivers struct {
 //
 // API: POST /v3/messages (onBehalfOf optional)
 func (s *MessagesService) Send(ctx context.Context, req *SendMessageRequest, opts ...RequestOption) (*Message, error) {
-	return s.send(ctx, []string{"messages"}, req, "", opts)
+	return s.send(ctx, messagesPath, req, "", opts)
 }
+
+// messagesPath is the path of a send; requests only read their paths.
+var messagesPath = []string{"messages"}
 
 // Get returns the message id. With the [OnBehalfOf] option, fields such as
 // SavedAt and reactedByMe are relative to that user.
@@ -140,7 +143,7 @@ func (s *MessagesService) Update(ctx context.Context, id string, req *UpdateMess
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := checkTags("req.Tags", req.Tags); err != nil {
+	if err := req.checkFields(); err != nil {
 		return nil, err
 	}
 	body, err := messageBody(req)
@@ -462,6 +465,11 @@ type FlagResult struct {
 	Raw json.RawMessage `json:"-"`
 }
 
+// Validate checks r as [MessagesService.Flag] does before sending:
+// ReasonID set. It returns an [*ArgumentError] naming the field at fault,
+// or nil.
+func (r *FlagMessageRequest) Validate() error { return required("req.ReasonID", r.ReasonID) }
+
 // Flag reports the message id on behalf of onBehalfOf for moderation, with
 // one of the app's moderation reasons. The message then shows in the
 // flagged-messages review list.
@@ -474,7 +482,7 @@ func (s *MessagesService) Flag(ctx context.Context, id, onBehalfOf string, req *
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.ReasonID", req.ReasonID); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	raw, err := do[json.RawMessage](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"messages", id, "flagged"}, Body: req, OnBehalfOf: onBehalfOf}, opts)

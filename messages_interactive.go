@@ -260,6 +260,16 @@ type MarkInteractedRequest struct {
 	Interactions []string `json:"interactions"`
 }
 
+// Validate checks r as [MessagesService.MarkInteracted] does before
+// sending: at least one element; a nil r names none. It returns an
+// [*ArgumentError] naming the field at fault, or nil.
+func (r *MarkInteractedRequest) Validate() error {
+	if r == nil || len(r.Interactions) == 0 {
+		return newArgError("req.Interactions", "must not be empty")
+	}
+	return nil
+}
+
 // MarkInteracted records that onBehalfOf interacted with elements of the
 // interactive message id. It is idempotent: an element marked before keeps
 // its first interaction time. Only interactive messages accept it.
@@ -269,8 +279,8 @@ func (s *MessagesService) MarkInteracted(ctx context.Context, id, onBehalfOf str
 	if err := required("id", id, "onBehalfOf", onBehalfOf); err != nil {
 		return nil, err
 	}
-	if req == nil || len(req.Interactions) == 0 {
-		return nil, newArgError("req.Interactions", "must not be empty")
+	if err := req.Validate(); err != nil {
+		return nil, err
 	}
 	return do[Result](ctx, s.c, &Request{Method: http.MethodPatch, Path: []string{"messages", id, "interacted"}, Body: req, OnBehalfOf: onBehalfOf}, opts)
 }

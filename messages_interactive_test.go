@@ -218,3 +218,13 @@ func TestInteractiveDataEncoding(t *testing.T) {
 			"data":{"interactiveData":{"widget":"rating","max":5}},"muid":"m1"}`)
 	})
 }
+
+// TestMarkInteractedValidate holds the Validate of the interaction mark to the checks
+// their methods run before sending.
+func TestMarkInteractedValidate(t *testing.T) {
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "an interaction", Value: &chat.MarkInteractedRequest{Interactions: []string{"button1"}}},
+		{Name: "no interaction", Value: &chat.MarkInteractedRequest{}, Field: "req.Interactions"},
+		{Name: "a nil mark", Value: (*chat.MarkInteractedRequest)(nil), Field: "req.Interactions"},
+	})
+}

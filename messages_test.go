@@ -1158,3 +1158,12 @@ func TestMessagesAllWhileSending(t *testing.T) {
 	slices.Reverse(want)
 	assert.Equal(t, want, back, "prepend walks back from the newest")
 }
+
+// TestFlagMessageValidate holds the Validate of the flag request to the checks
+// their methods run before sending.
+func TestFlagMessageValidate(t *testing.T) {
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "a flag", Value: &chat.FlagMessageRequest{ReasonID: "spam"}},
+		{Name: "a flag without a reason", Value: &chat.FlagMessageRequest{Remark: "rude"}, Field: "req.ReasonID"},
+	})
+}

@@ -78,6 +78,21 @@ func unixSecondsOrMillis(n int64) time.Time {
 	return time.Unix(n, 0)
 }
 
+// Validate checks o as [MetricsService.Usage] does before sending:
+// FromDate and ToDate set, ToDate not before FromDate. It returns an
+// [*ArgumentError] naming the field at fault, or nil.
+func (o *UsageOptions) Validate() error {
+	switch {
+	case o.FromDate <= 0:
+		return newArgError("opts.FromDate", "must be set")
+	case o.ToDate <= 0:
+		return newArgError("opts.ToDate", "must be set")
+	case o.ToDate < o.FromDate:
+		return newArgError("opts.ToDate", "must not be before opts.FromDate")
+	}
+	return nil
+}
+
 // Usage returns the app's usage between opts.FromDate and opts.ToDate:
 // call minutes, active and concurrent users.
 //
@@ -86,13 +101,8 @@ func (s *MetricsService) Usage(ctx context.Context, opts *UsageOptions, reqOpts 
 	if opts == nil {
 		return nil, newArgError("opts", "must not be nil")
 	}
-	switch {
-	case opts.FromDate <= 0:
-		return nil, newArgError("opts.FromDate", "must be set")
-	case opts.ToDate <= 0:
-		return nil, newArgError("opts.ToDate", "must be set")
-	case opts.ToDate < opts.FromDate:
-		return nil, newArgError("opts.ToDate", "must not be before opts.FromDate")
+	if err := opts.Validate(); err != nil {
+		return nil, err
 	}
 	return do[UsageMetrics](ctx, s.c, &Request{Method: http.MethodGet, Path: []string{"stats"}, Query: opts}, reqOpts)
 }

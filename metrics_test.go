@@ -100,3 +100,15 @@ func TestMetricsArguments(t *testing.T) {
 	assert.Equal(t, "AUTH_ERR_NO_ACCESS", wiretest.RequireAPIError(t, err).Code)
 	assert.ErrorIs(t, err, chat.ErrUnauthorized)
 }
+
+// TestUsageValidate holds the Validate of the usage options to the checks
+// their methods run before sending.
+func TestUsageValidate(t *testing.T) {
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "a range", Value: &chat.UsageOptions{FromDate: 1700000000, ToDate: 1700086400}},
+		{Name: "a range of one instant", Value: &chat.UsageOptions{FromDate: 1700000000, ToDate: 1700000000}},
+		{Name: "no start", Value: &chat.UsageOptions{ToDate: 1700086400}, Field: "opts.FromDate"},
+		{Name: "no end", Value: &chat.UsageOptions{FromDate: 1700000000}, Field: "opts.ToDate"},
+		{Name: "an end before the start", Value: &chat.UsageOptions{FromDate: 1700086400, ToDate: 1700000000}, Field: "opts.ToDate"},
+	})
+}

@@ -8,10 +8,12 @@ import (
 
 // ModerationService manages rule-based moderation: rules that test new
 // messages and block or drop those that match, the keyword lists rules
-// refer to, the review of blocked and flagged messages, and the reasons
-// users give when flagging a message ([MessagesService.Flag]). Get it from
-// [Client.Moderation]. The deprecated management variants of rules,
-// keyword lists and blocked messages are in package management.
+// refer to, the review of blocked and flagged messages, the reasons users
+// give when flagging a message ([MessagesService.Flag]), and the
+// moderation of messages of a chat the app runs elsewhere
+// ([ModerationService.SubmitMessage]). Get it from [Client.Moderation].
+// The deprecated management variants of rules, keyword lists and blocked
+// messages are in package management.
 type ModerationService struct{ c *caller }
 
 // ModerationReason is a reason for flagging a message.
@@ -37,6 +39,11 @@ type CreateReasonRequest struct {
 	Description string `json:"description,omitempty"`
 }
 
+// Validate checks r as [ModerationService.CreateReason] does before
+// sending: ID and Name set. It returns an [*ArgumentError] naming the
+// field at fault, or nil.
+func (r *CreateReasonRequest) Validate() error { return required("req.ID", r.ID, "req.Name", r.Name) }
+
 // CreateReason creates a moderation reason and returns it.
 //
 // API: POST /v3/moderation/reasons (onBehalfOf not supported)
@@ -44,7 +51,7 @@ func (s *ModerationService) CreateReason(ctx context.Context, req *CreateReasonR
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.ID", req.ID, "req.Name", req.Name); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return do[ModerationReason](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"moderation", "reasons"}, Body: req}, opts)
@@ -94,6 +101,11 @@ type UpdateReasonRequest struct {
 	Name string `json:"name"`
 }
 
+// Validate checks r as [ModerationService.UpdateReason] does before
+// sending: Name set. It returns an [*ArgumentError] naming the field at
+// fault, or nil.
+func (r *UpdateReasonRequest) Validate() error { return required("req.Name", r.Name) }
+
 // UpdateReason renames the moderation reason id and returns it.
 //
 // API: PUT /v3/moderation/reasons/{id} (onBehalfOf not supported)
@@ -104,7 +116,7 @@ func (s *ModerationService) UpdateReason(ctx context.Context, id string, req *Up
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.Name", req.Name); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return do[ModerationReason](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"moderation", "reasons", id}, Body: req}, opts)

@@ -75,6 +75,19 @@ type CreateKeywordListRequest struct {
 	File *KeywordFile
 }
 
+// Validate checks r as [ModerationService.CreateKeywordList] does before
+// reading the file: ID and Category set, each search term not blank and
+// without a comma, and the file's Content set. The file's size
+// ([MaxKeywordFileBytes]) is checked as [CreateKeywordListRequest.Form]
+// reads it. It returns an [*ArgumentError] naming the field at fault, or
+// nil.
+func (r *CreateKeywordListRequest) Validate() error {
+	if r.ID == "" {
+		return newArgError("req.ID", "must not be empty")
+	}
+	return checkKeywordList(r.Category, r.SearchTerms, r.File)
+}
+
 // Form encodes r as the multipart/form-data body
 // [ModerationService.CreateKeywordList] sends, returning its Content-Type
 // and bytes; the deprecated management variant sends the same. The fields
@@ -82,10 +95,11 @@ type CreateKeywordListRequest struct {
 // terms joined with commas), one disallowedSentences field per sentence
 // (repeated fields, OpenAPI's default encoding of an array in a form),
 // and the part "file" (Content-Type text/csv).
-// It checks r as CreateKeywordList does.
+// It checks r as CreateKeywordList does: [CreateKeywordListRequest.Validate],
+// and the size of the file as it reads it.
 func (r *CreateKeywordListRequest) Form() (contentType string, body []byte, err error) {
-	if r.ID == "" {
-		return "", nil, newArgError("req.ID", "must not be empty")
+	if err := r.Validate(); err != nil {
+		return "", nil, err
 	}
 	b, err := keywordForm(r.ID, r.Category, r.Name, r.Description, r.SearchTerms, r.DisallowedSentences, r.File)
 	if err != nil {
@@ -160,10 +174,21 @@ type UpdateKeywordListRequest struct {
 	File                *KeywordFile
 }
 
+// Validate checks r as [ModerationService.UpdateKeywordList] does before
+// reading the file, as [CreateKeywordListRequest.Validate] does but for
+// the id. It returns an [*ArgumentError] naming the field at fault, or
+// nil.
+func (r *UpdateKeywordListRequest) Validate() error {
+	return checkKeywordList(r.Category, r.SearchTerms, r.File)
+}
+
 // Form encodes r as the multipart/form-data body
 // [ModerationService.UpdateKeywordList] sends, as
 // [CreateKeywordListRequest.Form] does, without an id field.
 func (r *UpdateKeywordListRequest) Form() (contentType string, body []byte, err error) {
+	if err := r.Validate(); err != nil {
+		return "", nil, err
+	}
 	b, err := keywordForm("", r.Category, r.Name, r.Description, r.SearchTerms, r.DisallowedSentences, r.File)
 	if err != nil {
 		return "", nil, err
@@ -200,20 +225,29 @@ func (s *ModerationService) DeleteKeywordList(ctx context.Context, keywordID str
 	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"moderation", "keywords", keywordID}}, opts)
 }
 
-// keywordForm checks and encodes the form of a keyword list; id is sent
-// when not empty.
-func keywordForm(id string, category KeywordCategory, name, description string, terms, sentences []string, file *KeywordFile) (*rest.RawBody, error) {
+// checkKeywordList checks the fields a keyword list's creation and update
+// share.
+func checkKeywordList(category KeywordCategory, terms []string, file *KeywordFile) error {
 	if category == "" {
-		return nil, newArgError("req.Category", "must not be empty")
+		return newArgError("req.Category", "must not be empty")
 	}
 	for i, t := range terms {
 		switch {
 		case strings.TrimSpace(t) == "":
-			return nil, newArgError(fmt.Sprintf("req.SearchTerms[%d]", i), "must not be empty")
+			return newArgError(fmt.Sprintf("req.SearchTerms[%d]", i), "must not be empty")
 		case strings.Contains(t, ","):
-			return nil, newArgError(fmt.Sprintf("req.SearchTerms[%d]", i), "must not contain a comma (the terms are sent comma-separated)")
+			return newArgError(fmt.Sprintf("req.SearchTerms[%d]", i), "must not contain a comma (the terms are sent comma-separated)")
 		}
 	}
+	if file != nil && file.Content == nil {
+		return newArgError("req.File.Content", "must not be nil")
+	}
+	return nil
+}
+
+// keywordForm encodes the form of a checked keyword list, refusing a file
+// larger than MaxKeywordFileBytes; id is sent when not empty.
+func keywordForm(id string, category KeywordCategory, name, description string, terms, sentences []string, file *KeywordFile) (*rest.RawBody, error) {
 	fields := make([]rest.FormField, 0, 5+len(sentences))
 	add := func(name, value string) {
 		if value != "" {
@@ -230,9 +264,6 @@ func keywordForm(id string, category KeywordCategory, name, description string, 
 	}
 	var files []rest.FormFile
 	if file != nil {
-		if file.Content == nil {
-			return nil, newArgError("req.File.Content", "must not be nil")
-		}
 		content, err := io.ReadAll(io.LimitReader(file.Content, MaxKeywordFileBytes+1))
 		if err != nil {
 			return nil, fmt.Errorf("chat: reading the keyword file: %w", err)

@@ -191,3 +191,20 @@ func (zeros) Read(p []byte) (int, error) {
 	clear(p)
 	return len(p), nil
 }
+
+// TestKeywordListsValidate holds the Validate of the keyword list requests to the checks
+// their methods run before sending.
+func TestKeywordListsValidate(t *testing.T) {
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "a list", Value: &chat.CreateKeywordListRequest{ID: "bad", Category: chat.KeywordWord, SearchTerms: []string{"x", "y"}}},
+		{Name: "a list with a file", Value: &chat.CreateKeywordListRequest{ID: "bad", Category: chat.KeywordWord,
+			File: &chat.KeywordFile{Content: strings.NewReader("x\n")}}},
+		{Name: "a list without an id", Value: &chat.CreateKeywordListRequest{Category: chat.KeywordWord}, Field: "req.ID"},
+		{Name: "a list without a category", Value: &chat.CreateKeywordListRequest{ID: "bad"}, Field: "req.Category"},
+		{Name: "a term with a comma", Value: &chat.CreateKeywordListRequest{ID: "bad", Category: chat.KeywordWord, SearchTerms: []string{"x", "y,z"}}, Field: "req.SearchTerms[1]"},
+		{Name: "a file without content", Value: &chat.CreateKeywordListRequest{ID: "bad", Category: chat.KeywordWord, File: &chat.KeywordFile{Name: "k.csv"}}, Field: "req.File.Content"},
+		{Name: "an update", Value: &chat.UpdateKeywordListRequest{Category: chat.KeywordPattern, SearchTerms: []string{"a.*"}}},
+		{Name: "an update without a category", Value: &chat.UpdateKeywordListRequest{SearchTerms: []string{"x"}}, Field: "req.Category"},
+		{Name: "an update with a blank term", Value: &chat.UpdateKeywordListRequest{Category: chat.KeywordWord, SearchTerms: []string{" "}}, Field: "req.SearchTerms[0]"},
+	})
+}

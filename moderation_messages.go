@@ -76,6 +76,13 @@ type ReviewBlockedMessageRequest struct {
 	Reviewed *bool `json:"reviewed,omitempty"`
 }
 
+// Validate checks r as [ModerationService.ReviewBlockedMessage] does
+// before sending: Status set. It returns an [*ArgumentError] naming the
+// field at fault, or nil.
+func (r *ReviewBlockedMessageRequest) Validate() error {
+	return required("req.Status", string(r.Status))
+}
+
 // ReviewBlockedMessage approves or rejects the blocked message id (the
 // message's id): its Data.Moderation.Status becomes "approved" or
 // "disapproved". Once reviewed, it leaves the blocked list for the
@@ -89,7 +96,7 @@ func (s *ModerationService) ReviewBlockedMessage(ctx context.Context, id string,
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.Status", string(req.Status)); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return do[Result](ctx, s.c, &Request{Method: http.MethodPatch, Path: []string{"moderation", "blocked-messages", id}, Body: req}, opts)
@@ -167,6 +174,13 @@ type ReviewFlaggedMessageRequest struct {
 	Status ReviewStatus `json:"status"`
 }
 
+// Validate checks r as [ModerationService.ReviewFlaggedMessage] does
+// before sending: Status set. It returns an [*ArgumentError] naming the
+// field at fault, or nil.
+func (r *ReviewFlaggedMessageRequest) Validate() error {
+	return required("req.Status", string(r.Status))
+}
+
 // ReviewFlaggedMessage approves or disapproves the flagged message id,
 // which then moves to the reviewed list. The answer may be {"data": {}}
 // or {"success", "message"} at the top level; both decode (an empty
@@ -180,7 +194,7 @@ func (s *ModerationService) ReviewFlaggedMessage(ctx context.Context, id string,
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.Status", string(req.Status)); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	var out struct {

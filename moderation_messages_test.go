@@ -220,3 +220,14 @@ func TestModerationMessagesArguments(t *testing.T) {
 	}
 	wiretest.RunArgs(t, wiretest.ChatWire, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
 }
+
+// TestReviewsValidate holds the Validate of the review requests to the checks
+// their methods run before sending.
+func TestReviewsValidate(t *testing.T) {
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "a blocked message approved", Value: &chat.ReviewBlockedMessageRequest{Status: chat.ReviewApproved}},
+		{Name: "a blocked message without a verdict", Value: &chat.ReviewBlockedMessageRequest{}, Field: "req.Status"},
+		{Name: "a flagged message disapproved", Value: &chat.ReviewFlaggedMessageRequest{Status: chat.ReviewDisapproved}},
+		{Name: "a flagged message without a verdict", Value: &chat.ReviewFlaggedMessageRequest{}, Field: "req.Status"},
+	})
+}

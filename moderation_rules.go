@@ -237,6 +237,11 @@ type CreateRuleRequest struct {
 	Conditions []RuleCondition `json:"conditions,omitempty"`
 }
 
+// Validate checks r as [ModerationService.CreateRule] does before
+// sending: ID set. It returns an [*ArgumentError] naming the field at
+// fault, or nil.
+func (r *CreateRuleRequest) Validate() error { return required("req.ID", r.ID) }
+
 // CreateRule creates a moderation rule and returns it, as its first
 // revision.
 //
@@ -245,7 +250,7 @@ func (s *ModerationService) CreateRule(ctx context.Context, req *CreateRuleReque
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.ID", req.ID); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return do[ModerationRule](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"moderation", "rules"}, Body: req}, opts)

@@ -188,3 +188,12 @@ func TestModerationRulesArguments(t *testing.T) {
 	}
 	wiretest.RunArgs(t, wiretest.ChatWire, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
 }
+
+// TestCreateRuleValidate holds the Validate of the rule creation to the checks
+// their methods run before sending.
+func TestCreateRuleValidate(t *testing.T) {
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "a rule", Value: &chat.CreateRuleRequest{ID: "no-links", Name: "No links"}},
+		{Name: "a rule without an id", Value: &chat.CreateRuleRequest{Name: "No links"}, Field: "req.ID"},
+	})
+}

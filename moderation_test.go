@@ -146,3 +146,15 @@ func TestModerationArguments(t *testing.T) {
 	}
 	wiretest.RunArgs(t, wiretest.ChatWire, func(c *chat.Client) *chat.ModerationService { return c.Moderation }, tests)
 }
+
+// TestReasonsValidate holds the Validate of the reason requests to the checks
+// their methods run before sending.
+func TestReasonsValidate(t *testing.T) {
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "a reason", Value: &chat.CreateReasonRequest{ID: "spam", Name: "Spam"}},
+		{Name: "a reason without an id", Value: &chat.CreateReasonRequest{Name: "Spam"}, Field: "req.ID"},
+		{Name: "a reason without a name", Value: &chat.CreateReasonRequest{ID: "spam"}, Field: "req.Name"},
+		{Name: "a rename", Value: &chat.UpdateReasonRequest{Name: "Junk"}},
+		{Name: "a rename to nothing", Value: &chat.UpdateReasonRequest{}, Field: "req.Name"},
+	})
+}

@@ -160,6 +160,26 @@ func (s *NotificationsService) ListMuted(ctx context.Context, uid string, opts .
 	return out.MutedConversations, nil
 }
 
+// Validate checks r as [NotificationsService.Mute] does before sending: at
+// least one conversation; a nil r names none. It returns an
+// [*ArgumentError] naming the field at fault, or nil.
+func (r *MuteRequest) Validate() error {
+	if r == nil || len(r.Conversations) == 0 {
+		return newArgError("req.Conversations", "must not be empty")
+	}
+	return nil
+}
+
+// Validate checks r as [NotificationsService.Unmute] does before sending:
+// at least one conversation; a nil r names none. It returns an
+// [*ArgumentError] naming the field at fault, or nil.
+func (r *UnmuteRequest) Validate() error {
+	if r == nil || len(r.Conversations) == 0 {
+		return newArgError("req.Conversations", "must not be empty")
+	}
+	return nil
+}
+
 // Mute mutes conversations for the user uid.
 //
 // API: PUT /v3/notifications/v1/preferences/mute (onBehalfOf not supported)
@@ -167,8 +187,8 @@ func (s *NotificationsService) Mute(ctx context.Context, uid string, req *MuteRe
 	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
-	if req == nil || len(req.Conversations) == 0 {
-		return nil, newArgError("req.Conversations", "must not be empty")
+	if err := req.Validate(); err != nil {
+		return nil, err
 	}
 	return do[Result](ctx, s.c, &Request{Method: http.MethodPut, Path: preferencesPath("mute"), Query: userQuery(uid), Body: req}, opts)
 }
@@ -181,8 +201,8 @@ func (s *NotificationsService) Unmute(ctx context.Context, uid string, req *Unmu
 	if err := required("uid", uid); err != nil {
 		return nil, err
 	}
-	if req == nil || len(req.Conversations) == 0 {
-		return nil, newArgError("req.Conversations", "must not be empty")
+	if err := req.Validate(); err != nil {
+		return nil, err
 	}
 	body := UnmuteRequest{Conversations: make([]MutedConversation, len(req.Conversations))}
 	for i, c := range req.Conversations {
@@ -217,6 +237,11 @@ func (s *NotificationsService) GetTimezone(ctx context.Context, uid string, opts
 	return out.Timezone, nil
 }
 
+// Validate checks r as [NotificationsService.UpdateTimezone] does before
+// sending: Timezone set. It returns an [*ArgumentError] naming the field
+// at fault, or nil.
+func (r *UpdateTimezoneRequest) Validate() error { return required("req.Timezone", r.Timezone) }
+
 // UpdateTimezone sets the time zone of the user uid and returns it.
 //
 // API: PATCH /v3/notifications/v1/preferences/timezone (onBehalfOf not supported)
@@ -227,7 +252,7 @@ func (s *NotificationsService) UpdateTimezone(ctx context.Context, uid string, r
 	if req == nil {
 		return "", newArgError("req", "must not be nil")
 	}
-	if err := required("req.Timezone", req.Timezone); err != nil {
+	if err := req.Validate(); err != nil {
 		return "", err
 	}
 	out, err := do[userTimezone](ctx, s.c, &Request{Method: http.MethodPatch, Path: preferencesPath("timezone"), Query: userQuery(uid), Body: req}, opts)
@@ -266,6 +291,16 @@ func (s *NotificationsService) GetContactDetails(ctx context.Context, onBehalfOf
 	return doWith[ContactDetails](ctx, s.c, &Request{Method: http.MethodGet, Path: contactDetailsPath(), OnBehalfOf: onBehalfOf}, engine.CallConfig{EmptyOK: true}, opts)
 }
 
+// Validate checks r as [NotificationsService.UpdateContactDetails] does
+// before sending: Email or PhoneNumber set; a nil r sets neither. It
+// returns an [*ArgumentError] naming the argument at fault, or nil.
+func (r *UpdateContactDetailsRequest) Validate() error {
+	if r == nil || r.Email == "" && r.PhoneNumber == "" {
+		return newArgError("req", "must set Email or PhoneNumber")
+	}
+	return nil
+}
+
 // UpdateContactDetails sets the email address or phone number of the user
 // onBehalfOf and returns their contact details.
 //
@@ -274,8 +309,8 @@ func (s *NotificationsService) UpdateContactDetails(ctx context.Context, onBehal
 	if err := required("onBehalfOf", onBehalfOf); err != nil {
 		return nil, err
 	}
-	if req == nil || req.Email == "" && req.PhoneNumber == "" {
-		return nil, newArgError("req", "must set Email or PhoneNumber")
+	if err := req.Validate(); err != nil {
+		return nil, err
 	}
 	return doWith[ContactDetails](ctx, s.c, &Request{Method: http.MethodPatch, Path: contactDetailsPath(), Body: req, OnBehalfOf: onBehalfOf}, engine.CallConfig{EmptyOK: true}, opts)
 }

@@ -181,3 +181,22 @@ func TestNotificationPreferenceArguments(t *testing.T) {
 	}
 	wiretest.RunArgs(t, wiretest.ChatWire, func(c *chat.Client) *chat.NotificationsService { return c.Notifications }, tests)
 }
+
+// TestNotificationPreferencesValidate holds the Validate of the preference requests to the checks
+// their methods run before sending.
+func TestNotificationPreferencesValidate(t *testing.T) {
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "a mute", Value: &chat.MuteRequest{Conversations: []chat.MutedConversation{{ID: "g", Type: chat.MutedGroup}}}},
+		{Name: "a mute of nothing", Value: &chat.MuteRequest{}, Field: "req.Conversations"},
+		{Name: "a nil mute", Value: (*chat.MuteRequest)(nil), Field: "req.Conversations"},
+		{Name: "an unmute", Value: &chat.UnmuteRequest{Conversations: []chat.MutedConversation{{ID: "u", Type: chat.MutedOneOnOne}}}},
+		{Name: "an unmute of nothing", Value: &chat.UnmuteRequest{}, Field: "req.Conversations"},
+		{Name: "a nil unmute", Value: (*chat.UnmuteRequest)(nil), Field: "req.Conversations"},
+		{Name: "a time zone", Value: &chat.UpdateTimezoneRequest{Timezone: "Asia/Kolkata"}},
+		{Name: "no time zone", Value: &chat.UpdateTimezoneRequest{}, Field: "req.Timezone"},
+		{Name: "a phone number", Value: &chat.UpdateContactDetailsRequest{PhoneNumber: "+14155550100"}},
+		{Name: "an email address", Value: &chat.UpdateContactDetailsRequest{Email: "a@example.com"}},
+		{Name: "no contact detail", Value: &chat.UpdateContactDetailsRequest{}, Field: "req"},
+		{Name: "nil contact details", Value: (*chat.UpdateContactDetailsRequest)(nil), Field: "req"},
+	})
+}

@@ -107,6 +107,11 @@ func (s *NotificationsService) ListFCMProviders(ctx context.Context, opts ...Req
 	return out.PushProviders, nil
 }
 
+// Validate checks p as [NotificationsService.AddFCMProvider] and
+// UpdateFCMProvider do before sending: ProviderID set. It returns an
+// [*ArgumentError] naming the field at fault, or nil.
+func (p *FCMProvider) Validate() error { return required("req.ProviderID", p.ProviderID) }
+
 // AddFCMProvider adds an FCM provider; req.ProviderID must be new.
 //
 // API: POST /v3/notifications/push/v1/providers/fcm (onBehalfOf not supported)
@@ -126,7 +131,7 @@ func (s *NotificationsService) sendFCM(ctx context.Context, method string, req *
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.ProviderID", req.ProviderID); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return do[Result](ctx, s.c, &Request{Method: method, Path: fcmPath(), Body: req}, opts)
@@ -164,6 +169,11 @@ func (s *NotificationsService) ListAPNsProviders(ctx context.Context, opts ...Re
 	return out.PushProviders, nil
 }
 
+// Validate checks p as [NotificationsService.AddAPNsProvider] and
+// UpdateAPNsProvider do before sending: ProviderID set. It returns an
+// [*ArgumentError] naming the field at fault, or nil.
+func (p *APNsProvider) Validate() error { return required("req.ProviderID", p.ProviderID) }
+
 // AddAPNsProvider adds an APNs provider; req.ProviderID must be new. The
 // service may answer {"pushProviders": []} where the other provider calls
 // answer {"success": true}: Result.Success is then false, and the nil
@@ -186,7 +196,7 @@ func (s *NotificationsService) sendAPNs(ctx context.Context, method string, req 
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.ProviderID", req.ProviderID); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return do[Result](ctx, s.c, &Request{Method: method, Path: apnsPath(), Body: req}, opts)
@@ -269,6 +279,11 @@ func (s *NotificationsService) GetCustomPushProvider(ctx context.Context, opts .
 	return firstProvider(do[pushProviders[CustomPushProvider]](ctx, s.c, &Request{Method: http.MethodGet, Path: customPushPath()}, opts))
 }
 
+// Validate checks p as [NotificationsService.AddCustomPushProvider] does
+// before sending: WebhookURL set. It returns an [*ArgumentError] naming
+// the field at fault, or nil.
+func (p *CustomPushProvider) Validate() error { return required("req.WebhookURL", p.WebhookURL) }
+
 // AddCustomPushProvider configures the app's custom push provider and
 // returns it as saved.
 //
@@ -277,7 +292,7 @@ func (s *NotificationsService) AddCustomPushProvider(ctx context.Context, req *C
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.WebhookURL", req.WebhookURL); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	call := &Request{Method: http.MethodPost, Path: customPushPath(), Body: req}
@@ -326,6 +341,16 @@ func (s *NotificationsService) GetTwilioProvider(ctx context.Context, opts ...Re
 	return do[TwilioProvider](ctx, s.c, &Request{Method: http.MethodGet, Path: twilioPath()}, opts)
 }
 
+// Validate checks p as [NotificationsService.AddTwilioProvider] does
+// before sending: TwilioAccountSID, TwilioAuthToken and
+// TwilioSenderPhoneNumber set. UpdateTwilioProvider sends the fields set
+// and checks none. It returns an [*ArgumentError] naming the field at
+// fault, or nil.
+func (p *TwilioProvider) Validate() error {
+	return required("req.TwilioAccountSID", p.TwilioAccountSID, "req.TwilioAuthToken", string(p.TwilioAuthToken),
+		"req.TwilioSenderPhoneNumber", p.TwilioSenderPhoneNumber)
+}
+
 // AddTwilioProvider stores the app's Twilio credentials and returns them.
 //
 // API: POST /v3/notifications/sms/v1/providers/twilio (onBehalfOf not supported)
@@ -333,8 +358,7 @@ func (s *NotificationsService) AddTwilioProvider(ctx context.Context, req *Twili
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.TwilioAccountSID", req.TwilioAccountSID, "req.TwilioAuthToken", string(req.TwilioAuthToken),
-		"req.TwilioSenderPhoneNumber", req.TwilioSenderPhoneNumber); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return s.sendTwilio(ctx, http.MethodPost, req, opts)
@@ -388,6 +412,11 @@ func (s *NotificationsService) GetCustomSMSProvider(ctx context.Context, opts ..
 	return do[CustomSMSProvider](ctx, s.c, &Request{Method: http.MethodGet, Path: customSMSPath()}, opts)
 }
 
+// Validate checks p as [NotificationsService.AddCustomSMSProvider] does
+// before sending: WebhookURL set. It returns an [*ArgumentError] naming
+// the field at fault, or nil.
+func (p *CustomSMSProvider) Validate() error { return required("req.WebhookURL", p.WebhookURL) }
+
 // AddCustomSMSProvider configures the app's custom SMS provider and
 // returns it.
 //
@@ -396,7 +425,7 @@ func (s *NotificationsService) AddCustomSMSProvider(ctx context.Context, req *Cu
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.WebhookURL", req.WebhookURL); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	call := &Request{Method: http.MethodPost, Path: customSMSPath(), Body: req}
@@ -453,6 +482,17 @@ func (s *NotificationsService) GetSendGridProvider(ctx context.Context, opts ...
 	return do[SendGridProvider](ctx, s.c, &Request{Method: http.MethodGet, Path: sendGridPath()}, opts)
 }
 
+// Validate checks p as [NotificationsService.AddSendGridProvider] does
+// before sending: SendGridAPIKey, SendGridTemplateID,
+// SendGridUnsubscribeGroupID, SenderName and SenderEmail set.
+// UpdateSendGridProvider sends the fields set and checks none. It returns
+// an [*ArgumentError] naming the field at fault, or nil.
+func (p *SendGridProvider) Validate() error {
+	return required("req.SendGridAPIKey", string(p.SendGridAPIKey), "req.SendGridTemplateID", p.SendGridTemplateID,
+		"req.SendGridUnsubscribeGroupID", p.SendGridUnsubscribeGroupID, "req.SenderName", p.SenderName,
+		"req.SenderEmail", p.SenderEmail)
+}
+
 // AddSendGridProvider stores the app's SendGrid settings and returns them.
 // AllowEmailReplies is sent as false when nil, as the service requires it.
 //
@@ -461,9 +501,7 @@ func (s *NotificationsService) AddSendGridProvider(ctx context.Context, req *Sen
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.SendGridAPIKey", string(req.SendGridAPIKey), "req.SendGridTemplateID", req.SendGridTemplateID,
-		"req.SendGridUnsubscribeGroupID", req.SendGridUnsubscribeGroupID, "req.SenderName", req.SenderName,
-		"req.SenderEmail", req.SenderEmail); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	body := *req
@@ -521,6 +559,11 @@ func (s *NotificationsService) GetCustomEmailProvider(ctx context.Context, opts 
 	return do[CustomEmailProvider](ctx, s.c, &Request{Method: http.MethodGet, Path: customEmailPath()}, opts)
 }
 
+// Validate checks p as [NotificationsService.AddCustomEmailProvider] does
+// before sending: WebhookURL set. It returns an [*ArgumentError] naming
+// the field at fault, or nil.
+func (p *CustomEmailProvider) Validate() error { return required("req.WebhookURL", p.WebhookURL) }
+
 // AddCustomEmailProvider configures the app's custom email provider and
 // returns it.
 //
@@ -529,7 +572,7 @@ func (s *NotificationsService) AddCustomEmailProvider(ctx context.Context, req *
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.WebhookURL", req.WebhookURL); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	call := &Request{Method: http.MethodPost, Path: customEmailPath(), Body: req}

@@ -306,6 +306,10 @@ func TestNotificationProviderArguments(t *testing.T) {
 		}, Arg: "req.SenderEmail"},
 		{Name: "UpdateSendGridProvider nil", Call: func(s *chat.NotificationsService) error { _, err := s.UpdateSendGridProvider(ctx, nil); return err }, Arg: "req"},
 		{Name: "AddCustomEmailProvider nil", Call: func(s *chat.NotificationsService) error { _, err := s.AddCustomEmailProvider(ctx, nil); return err }, Arg: "req"},
+		{Name: "AddCustomEmailProvider without URL", Call: func(s *chat.NotificationsService) error {
+			_, err := s.AddCustomEmailProvider(ctx, &chat.CustomEmailProvider{IsEnabled: true})
+			return err
+		}, Arg: "req.WebhookURL"},
 		{Name: "UpdateCustomEmailProvider nil", Call: func(s *chat.NotificationsService) error { _, err := s.UpdateCustomEmailProvider(ctx, nil); return err }, Arg: "req"},
 		{Name: "UpdateSettings nil", Call: func(s *chat.NotificationsService) error { _, err := s.UpdateSettings(ctx, nil); return err }, Arg: "req"},
 	}
@@ -326,4 +330,27 @@ func TestNotificationProviderErrorsScrubbed(t *testing.T) {
 	assert.NotContains(t, err.Error(), secret)
 	assert.NotContains(t, e.DevMessage, secret)
 	assert.Equal(t, []string{"REDACTED is invalid"}, e.Details["twilioAuthToken"])
+}
+
+// TestNotificationProvidersValidate holds the Validate of the providers to the checks
+// their methods run before sending.
+func TestNotificationProvidersValidate(t *testing.T) {
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "an FCM provider", Value: &chat.FCMProvider{ProviderID: "fcm1"}},
+		{Name: "an FCM provider without an id", Value: &chat.FCMProvider{}, Field: "req.ProviderID"},
+		{Name: "an APNs provider", Value: &chat.APNsProvider{ProviderID: "apns1"}},
+		{Name: "an APNs provider without an id", Value: &chat.APNsProvider{}, Field: "req.ProviderID"},
+		{Name: "a custom push provider", Value: &chat.CustomPushProvider{WebhookURL: "https://example.com/push"}},
+		{Name: "a custom push provider without a URL", Value: &chat.CustomPushProvider{IsEnabled: true}, Field: "req.WebhookURL"},
+		{Name: "a custom SMS provider", Value: &chat.CustomSMSProvider{WebhookURL: "https://example.com/sms"}},
+		{Name: "a custom SMS provider without a URL", Value: &chat.CustomSMSProvider{}, Field: "req.WebhookURL"},
+		{Name: "a custom email provider", Value: &chat.CustomEmailProvider{WebhookURL: "https://example.com/mail"}},
+		{Name: "a custom email provider without a URL", Value: &chat.CustomEmailProvider{UseStoredEmailID: true}, Field: "req.WebhookURL"},
+		{Name: "Twilio credentials", Value: &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: "t", TwilioSenderPhoneNumber: "+1"}},
+		{Name: "Twilio credentials without a sender", Value: &chat.TwilioProvider{TwilioAccountSID: "AC1", TwilioAuthToken: "t"}, Field: "req.TwilioSenderPhoneNumber"},
+		{Name: "SendGrid settings", Value: &chat.SendGridProvider{SendGridAPIKey: "k", SendGridTemplateID: "t", SendGridUnsubscribeGroupID: "1",
+			SenderName: "n", SenderEmail: "n@example.com"}},
+		{Name: "SendGrid settings without a key", Value: &chat.SendGridProvider{SendGridTemplateID: "t", SendGridUnsubscribeGroupID: "1",
+			SenderName: "n", SenderEmail: "n@example.com"}, Field: "req.SendGridAPIKey"},
+	})
 }

@@ -152,6 +152,41 @@ type pushTokens struct {
 
 func tokensPath() []string { return notificationsPath("push", "v1", "tokens") }
 
+// Validate checks r as [NotificationsService.RegisterPushToken] does
+// before sending: Platform, Token and AuthToken set, and Platform an
+// fcm_* or apns_* platform. It returns an [*ArgumentError] naming the
+// field at fault, or nil.
+func (r *RegisterPushTokenRequest) Validate() error {
+	if err := required("req.Platform", string(r.Platform), "req.Token", string(r.Token), "req.AuthToken", string(r.AuthToken)); err != nil {
+		return err
+	}
+	if r.Platform.TokenField() == "" {
+		return newArgError("req.Platform", "must be an fcm_* or apns_* platform")
+	}
+	return nil
+}
+
+// Validate checks o as [NotificationsService.ListPushTokens] does before
+// sending: AuthToken set. It returns an [*ArgumentError] naming the field
+// at fault, or nil.
+func (o *ListPushTokensOptions) Validate() error {
+	return required("opts.AuthToken", string(o.AuthToken))
+}
+
+// Validate checks r as [NotificationsService.UnregisterPushTokens] does
+// before sending: AuthToken set. It returns an [*ArgumentError] naming
+// the field at fault, or nil.
+func (r *UnregisterPushTokensRequest) Validate() error {
+	return required("req.AuthToken", string(r.AuthToken))
+}
+
+// Validate checks r as [NotificationsService.DeletePushToken] does before
+// sending: AuthToken set. It returns an [*ArgumentError] naming the field
+// at fault, or nil.
+func (r *DeletePushTokenRequest) Validate() error {
+	return required("req.AuthToken", string(r.AuthToken))
+}
+
 // RegisterPushToken registers a device's push token for the user of
 // req.AuthToken, so that their notifications reach the device.
 //
@@ -160,11 +195,8 @@ func (s *NotificationsService) RegisterPushToken(ctx context.Context, req *Regis
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.Platform", string(req.Platform), "req.Token", string(req.Token), "req.AuthToken", string(req.AuthToken)); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
-	}
-	if req.Platform.TokenField() == "" {
-		return nil, newArgError("req.Platform", "must be an fcm_* or apns_* platform")
 	}
 	call := &Request{Method: http.MethodPost, Path: tokensPath(), Body: req}
 	return do[Result](ctx, s.c, call, opts)
@@ -178,7 +210,7 @@ func (s *NotificationsService) ListPushTokens(ctx context.Context, opts *ListPus
 	if opts == nil {
 		return nil, newArgError("opts", "must not be nil")
 	}
-	if err := required("opts.AuthToken", string(opts.AuthToken)); err != nil {
+	if err := opts.Validate(); err != nil {
 		return nil, err
 	}
 	call := &Request{Method: http.MethodGet, Path: tokensPath(), Query: opts}
@@ -198,7 +230,7 @@ func (s *NotificationsService) UnregisterPushTokens(ctx context.Context, req *Un
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.AuthToken", string(req.AuthToken)); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	var query any
@@ -228,7 +260,7 @@ func (s *NotificationsService) DeletePushToken(ctx context.Context, pushToken st
 	if req == nil {
 		return nil, newArgError("req", "must not be nil")
 	}
-	if err := required("req.AuthToken", string(req.AuthToken)); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	call := &Request{Method: http.MethodDelete, Path: append(tokensPath(), pushToken), Secrets: []Secret{Secret(pushToken)}, Body: req}

@@ -198,3 +198,19 @@ func TestPushTokensNeverShown(t *testing.T) {
 	assert.NotContains(t, logs.String(), "APA91bH")
 	assert.NotContains(t, logs.String(), testAuthToken)
 }
+
+// TestPushTokensValidate holds the Validate of the push token requests to the checks
+// their methods run before sending.
+func TestPushTokensValidate(t *testing.T) {
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "a token", Value: &chat.RegisterPushTokenRequest{Platform: chat.PushPlatformFCMWeb, Token: "t", AuthToken: "a"}},
+		{Name: "a token without a login", Value: &chat.RegisterPushTokenRequest{Platform: chat.PushPlatformFCMWeb, Token: "t"}, Field: "req.AuthToken"},
+		{Name: "a token of an unknown platform", Value: &chat.RegisterPushTokenRequest{Platform: "web", Token: "t", AuthToken: "a"}, Field: "req.Platform"},
+		{Name: "a list", Value: &chat.ListPushTokensOptions{AuthToken: "a", All: true}},
+		{Name: "a list without a login", Value: &chat.ListPushTokensOptions{All: true}, Field: "opts.AuthToken"},
+		{Name: "an unregistration", Value: &chat.UnregisterPushTokensRequest{AuthToken: "a"}},
+		{Name: "an unregistration without a login", Value: &chat.UnregisterPushTokensRequest{All: true}, Field: "req.AuthToken"},
+		{Name: "a deletion", Value: &chat.DeletePushTokenRequest{AuthToken: "a"}},
+		{Name: "a deletion without a login", Value: &chat.DeletePushTokenRequest{}, Field: "req.AuthToken"},
+	})
+}

@@ -57,8 +57,9 @@ func WithInsecureLoopback() Option { return func(o *engine.Options) { o.Loopback
 func WithUserAgent(ua string) Option { return func(o *engine.Options) { o.UserAgent = ua } }
 
 // WithLogger logs to l: at debug level, one line per request, attempt and
-// response (method, path, status, attempt, duration), never a credential or
-// auth token. Without this option nothing is logged.
+// response (method, path, whether it acts on behalf of a user, attempt
+// number, status or error, attempts made), never a credential or auth
+// token. Without this option nothing is logged.
 func WithLogger(l *slog.Logger) Option { return func(o *engine.Options) { o.Logger = l } }
 
 // WithRetryPolicy replaces the retry policy ([DefaultRetryPolicy]).

@@ -97,6 +97,16 @@ func (s *PermissionsService) ListRole(ctx context.Context, role string, opts ...
 	return list[Permission](ctx, s.c, &Request{Path: []string{"roles", role, "permissions"}}, opts)
 }
 
+// Validate checks r as [PermissionsService.SetRole] and SetScope do
+// before sending: at least one permission; a nil r names none. It returns
+// an [*ArgumentError] naming the field at fault, or nil.
+func (r *SetPermissionsRequest) Validate() error {
+	if r == nil || len(r.Permissions) == 0 {
+		return newArgError("req.Permissions", "must not be empty")
+	}
+	return nil
+}
+
 // SetRole sets permissions of the role role and returns the outcome per key
 // and the values now in effect.
 //
@@ -156,8 +166,8 @@ func (s *PermissionsService) UnsetScope(ctx context.Context, guid string, scope 
 // set sends a set-permissions request and splits its answer, where the
 // outcomes per key sit beside "permissions" in one object.
 func (s *PermissionsService) set(ctx context.Context, p []string, req *SetPermissionsRequest, opts []RequestOption) (*SetPermissionsResponse, error) {
-	if req == nil || len(req.Permissions) == 0 {
-		return nil, newArgError("req.Permissions", "must not be empty")
+	if err := req.Validate(); err != nil {
+		return nil, err
 	}
 	raw, err := do[map[string]json.RawMessage](ctx, s.c, &Request{Method: http.MethodPut, Path: p, Body: req}, opts)
 	if err != nil {

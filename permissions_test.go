@@ -140,3 +140,13 @@ func TestPermissionsArguments(t *testing.T) {
 	}
 	wiretest.RunArgs(t, wiretest.ChatWire, func(c *chat.Client) *chat.PermissionsService { return c.Permissions }, tests)
 }
+
+// TestSetPermissionsValidate holds the Validate of the permissions request to the checks
+// their methods run before sending.
+func TestSetPermissionsValidate(t *testing.T) {
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "a permission", Value: &chat.SetPermissionsRequest{Permissions: map[string]any{"listUsers.mode": "all"}}},
+		{Name: "no permission", Value: &chat.SetPermissionsRequest{}, Field: "req.Permissions"},
+		{Name: "a nil request", Value: (*chat.SetPermissionsRequest)(nil), Field: "req.Permissions"},
+	})
+}

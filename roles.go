@@ -171,6 +171,16 @@ type RestrictFeaturesRequest struct {
 	FeaturesToRestrict []string `json:"featuresToRestrict"`
 }
 
+// Validate checks r as [RolesService.RestrictFeatures] does before
+// sending: at least one feature; a nil r names none. It returns an
+// [*ArgumentError] naming the field at fault, or nil.
+func (r *RestrictFeaturesRequest) Validate() error {
+	if r == nil || len(r.FeaturesToRestrict) == 0 {
+		return newArgError("req.FeaturesToRestrict", "must not be empty")
+	}
+	return nil
+}
+
 // RestrictFeatures forbids the users of the role role to use the features
 // in req, and reports the outcome per feature key.
 //
@@ -181,8 +191,8 @@ func (s *RolesService) RestrictFeatures(ctx context.Context, role string, req *R
 	if err := required("role", role); err != nil {
 		return nil, err
 	}
-	if req == nil || len(req.FeaturesToRestrict) == 0 {
-		return nil, newArgError("req.FeaturesToRestrict", "must not be empty")
+	if err := req.Validate(); err != nil {
+		return nil, err
 	}
 	return resultMap(do[map[string]Result](ctx, s.c, &Request{Method: http.MethodPost, Path: []string{"roles", role, "restrictedfeatures"}, Body: req}, opts))
 }
@@ -208,6 +218,16 @@ type AllowFeaturesRequest struct {
 	AllowAll bool `json:"allowAll,omitempty"`
 }
 
+// Validate checks r as [RolesService.AllowFeatures] does before sending:
+// features named or AllowAll set; a nil r does neither. It returns an
+// [*ArgumentError] naming the argument at fault, or nil.
+func (r *AllowFeaturesRequest) Validate() error {
+	if r == nil || len(r.FeaturesToAllow) == 0 && !r.AllowAll {
+		return newArgError("req", "must name features or set AllowAll")
+	}
+	return nil
+}
+
 // AllowFeatures lifts restrictions from the role role: those in
 // req.FeaturesToAllow, or all of them with req.AllowAll.
 //
@@ -218,8 +238,8 @@ func (s *RolesService) AllowFeatures(ctx context.Context, role string, req *Allo
 	if err := required("role", role); err != nil {
 		return nil, err
 	}
-	if req == nil || len(req.FeaturesToAllow) == 0 && !req.AllowAll {
-		return nil, newArgError("req", "must name features or set AllowAll")
+	if err := req.Validate(); err != nil {
+		return nil, err
 	}
 	return do[Result](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"roles", role, "restrictedfeatures"}, Body: req}, opts)
 }

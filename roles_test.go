@@ -160,3 +160,17 @@ func TestRolesArguments(t *testing.T) {
 	}
 	wiretest.RunArgs(t, wiretest.ChatWire, wholeClient, tests)
 }
+
+// TestRoleFeaturesValidate holds the Validate of the feature requests to the checks
+// their methods run before sending.
+func TestRoleFeaturesValidate(t *testing.T) {
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "a restriction", Value: &chat.RestrictFeaturesRequest{FeaturesToRestrict: []string{"u.listUsers"}}},
+		{Name: "a restriction of nothing", Value: &chat.RestrictFeaturesRequest{}, Field: "req.FeaturesToRestrict"},
+		{Name: "a nil restriction", Value: (*chat.RestrictFeaturesRequest)(nil), Field: "req.FeaturesToRestrict"},
+		{Name: "features allowed", Value: &chat.AllowFeaturesRequest{FeaturesToAllow: []string{"u.listUsers"}}},
+		{Name: "every feature allowed", Value: &chat.AllowFeaturesRequest{AllowAll: true}},
+		{Name: "nothing allowed", Value: &chat.AllowFeaturesRequest{}, Field: "req"},
+		{Name: "a nil allowance", Value: (*chat.AllowFeaturesRequest)(nil), Field: "req"},
+	})
+}

@@ -312,6 +312,16 @@ type DeactivateUsersResponse struct {
 	NotFound []string `json:"notFound,omitempty"`
 }
 
+// Validate checks r as [UsersService.Deactivate] does before sending: at
+// least one user; a nil r names none. It returns an [*ArgumentError]
+// naming the field at fault, or nil.
+func (r *DeactivateUsersRequest) Validate() error {
+	if r == nil || len(r.UIDs) == 0 {
+		return newArgError("req.UIDs", "must not be empty")
+	}
+	return nil
+}
+
 // Deactivate deactivates users: they can no longer log in or be listed
 // (unless with WithDeactivated), and can be reactivated. The answer says,
 // uid by uid, whether the user was deactivated, was deactivated already, or
@@ -319,8 +329,8 @@ type DeactivateUsersResponse struct {
 //
 // API: DELETE /v3/users (onBehalfOf not supported)
 func (s *UsersService) Deactivate(ctx context.Context, req *DeactivateUsersRequest, opts ...RequestOption) (*DeactivateUsersResponse, error) {
-	if req == nil || len(req.UIDs) == 0 {
-		return nil, newArgError("req.UIDs", "must not be empty")
+	if err := req.Validate(); err != nil {
+		return nil, err
 	}
 	return do[DeactivateUsersResponse](ctx, s.c, &Request{Method: http.MethodDelete, Path: []string{"users"}, Body: req}, opts)
 }
@@ -343,13 +353,23 @@ type ReactivateUsersResponse struct {
 	NonDeactivatedUIDs []string `json:"nonDeactivatedUids,omitempty"`
 }
 
+// Validate checks r as [UsersService.Reactivate] does before sending: at
+// least one user; a nil r names none. It returns an [*ArgumentError]
+// naming the field at fault, or nil.
+func (r *ReactivateUsersRequest) Validate() error {
+	if r == nil || len(r.UIDs) == 0 {
+		return newArgError("req.UIDs", "must not be empty")
+	}
+	return nil
+}
+
 // Reactivate reactivates deactivated users. The answer says, uid by uid,
 // whether the user was reactivated, was not deactivated, or does not exist.
 //
 // API: PUT /v3/users (onBehalfOf not supported)
 func (s *UsersService) Reactivate(ctx context.Context, req *ReactivateUsersRequest, opts ...RequestOption) (*ReactivateUsersResponse, error) {
-	if req == nil || len(req.UIDs) == 0 {
-		return nil, newArgError("req.UIDs", "must not be empty")
+	if err := req.Validate(); err != nil {
+		return nil, err
 	}
 	return do[ReactivateUsersResponse](ctx, s.c, &Request{Method: http.MethodPut, Path: []string{"users"}, Body: req}, opts)
 }

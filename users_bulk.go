@@ -93,12 +93,14 @@ func (s *UsersService) BulkUpdate(ctx context.Context, updates []UserUpdate, opt
 	})
 }
 
-// checkBulkOptions refuses options no run can use.
+// checkBulkOptions refuses options no concurrent run can use: those
+// methods use Concurrency alone of the fields [BulkOptions.Validate]
+// checks.
 func checkBulkOptions(o *BulkOptions) error {
-	if o != nil && o.Concurrency < 0 {
-		return newArgError("opts.Concurrency", "must not be negative")
+	if o == nil {
+		return nil
 	}
-	return nil
+	return checkConcurrency(o.Concurrency)
 }
 
 // singles returns one job per item whose id is given and not seen before

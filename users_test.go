@@ -650,3 +650,16 @@ func TestUserFormat(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"authToken":"`+token+`"`, "JSON keeps the token")
 }
+
+// TestUserActivationValidate holds the Validate of the deactivation and reactivation to the checks
+// their methods run before sending.
+func TestUserActivationValidate(t *testing.T) {
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "a deactivation", Value: &chat.DeactivateUsersRequest{UIDs: []string{"a"}}},
+		{Name: "a deactivation of nobody", Value: &chat.DeactivateUsersRequest{}, Field: "req.UIDs"},
+		{Name: "a nil deactivation", Value: (*chat.DeactivateUsersRequest)(nil), Field: "req.UIDs"},
+		{Name: "a reactivation", Value: &chat.ReactivateUsersRequest{UIDs: []string{"a"}}},
+		{Name: "a reactivation of nobody", Value: &chat.ReactivateUsersRequest{}, Field: "req.UIDs"},
+		{Name: "a nil reactivation", Value: (*chat.ReactivateUsersRequest)(nil), Field: "req.UIDs"},
+	})
+}

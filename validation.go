@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/chatrest/chat/internal/rest"
@@ -107,15 +108,43 @@ func checkTags(name string, tags []string) error {
 
 // encodeJSON encodes v as compact JSON without escaping <, > and &, the
 // shortest form the service reads the same.
-func encodeJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
+func encodeJSON(v any) (b []byte, err error) {
+	err = withJSON(v, func(enc []byte) error {
+		b = bytes.Clone(enc)
+		return nil
+	})
+	return b, err
 }
+
+// withJSON calls f with v encoded as [encodeJSON] encodes it, in a buffer
+// that is reused once f returns: f must not keep it.
+func withJSON(v any, f func([]byte) error) error {
+	e := jsonEncoders.Get().(*jsonEncoder)
+	defer func() {
+		if e.buf.Cap() <= 1<<20 {
+			jsonEncoders.Put(e)
+		}
+	}()
+	e.buf.Reset()
+	if err := e.enc.Encode(v); err != nil {
+		return err
+	}
+	return f(bytes.TrimSuffix(e.buf.Bytes(), []byte{'\n'}))
+}
+
+// jsonEncoder is a buffer with an encoder into it that escapes no HTML,
+// kept in jsonEncoders between encodings.
+type jsonEncoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var jsonEncoders = sync.Pool{New: func() any {
+	e := new(jsonEncoder)
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetEscapeHTML(false)
+	return e
+}}
 
 // checkMetadata checks a user's or group's metadata: at most
 // MaxMetadataBytes of JSON.
@@ -123,12 +152,12 @@ func checkMetadata(name string, m map[string]any) error {
 	if len(m) == 0 {
 		return nil
 	}
-	b, err := encodeJSON(m)
-	if err != nil {
+	n := 0
+	if err := withJSON(m, func(b []byte) error { n = len(b); return nil }); err != nil {
 		return newArgError(name, "cannot be encoded as JSON: "+err.Error())
 	}
-	if len(b) > MaxMetadataBytes {
-		return newArgError(name, "must encode to at most "+strconv.Itoa(MaxMetadataBytes)+" bytes of JSON, not "+strconv.Itoa(len(b)))
+	if n > MaxMetadataBytes {
+		return newArgError(name, "must encode to at most "+strconv.Itoa(MaxMetadataBytes)+" bytes of JSON, not "+strconv.Itoa(n))
 	}
 	return nil
 }
@@ -260,12 +289,16 @@ func (r *SendMessageRequest) checkFields() error {
 // tags and the size of the body ([MaxMessageChars]). It returns an
 // [*ArgumentError] naming the field at fault, or nil.
 func (r *UpdateMessageRequest) Validate() error {
-	if err := checkTags("req.Tags", r.Tags); err != nil {
+	if err := r.checkFields(); err != nil {
 		return err
 	}
 	_, err := messageBody(r)
 	return err
 }
+
+// checkFields is Validate but for the size, which messageBody checks as
+// it encodes the body to send.
+func (r *UpdateMessageRequest) checkFields() error { return checkTags("req.Tags", r.Tags) }
 
 // checkReceiver checks a message's receiver: a UID or GUID, and whether it
 // is a user or a group. A message to multiple receivers alone needs
@@ -366,10 +399,8 @@ func (m *ImportMember) Validate() error {
 	if err := required("guid", m.GUID, "uid", m.UID); err != nil {
 		return err
 	}
-	switch m.Scope {
-	case "", MemberAdmin, MemberModerator, MemberParticipant:
-	default:
-		return newArgError("scope", `must be "admin", "moderator", "participant" or empty`)
+	if err := checkScope("scope", m.Scope); err != nil {
+		return err
 	}
 	if d := m.GroupDetails; d != nil {
 		if err := firstErr(d.validate("groupDetails."), sameID("groupDetails.guid", d.GUID, m.GUID)); err != nil {
@@ -380,6 +411,16 @@ func (m *ImportMember) Validate() error {
 		return firstErr(d.validate("userDetails."), sameID("userDetails.uid", d.UID, m.UID))
 	}
 	return nil
+}
+
+// checkScope checks a member's scope: a known one, or empty for the
+// service's default (participant).
+func checkScope(name string, s MemberScope) error {
+	switch s {
+	case "", MemberAdmin, MemberModerator, MemberParticipant:
+		return nil
+	}
+	return newArgError(name, `must be "admin", "moderator", "participant" or empty`)
 }
 
 // importableTypes are the types of the message category.
@@ -418,20 +459,9 @@ func (m *ImportMessage) Validate() error {
 			return err
 		}
 	}
-	if d := m.SenderUserDetails; d != nil {
-		if err := firstErr(d.validate("senderUserDetails."), sameID("senderUserDetails.uid", d.UID, m.Sender)); err != nil {
-			return err
-		}
-	}
-	if d := m.ReceiverUserDetails; d != nil {
-		if err := firstErr(d.validate("receiverUserDetails."), sameID("receiverUserDetails.uid", d.UID, m.Receiver)); err != nil {
-			return err
-		}
-	}
-	if d := m.ReceiverGroupDetails; d != nil {
-		if err := firstErr(d.validate("receiverGroupDetails."), sameID("receiverGroupDetails.guid", d.GUID, m.Receiver)); err != nil {
-			return err
-		}
+	details := partyFields{"senderUserDetails.", "receiverUserDetails.", "receiverGroupDetails."}
+	if err := checkPartyDetails(details, m.Sender, m.Receiver, m.SenderUserDetails, m.ReceiverUserDetails, m.ReceiverGroupDetails); err != nil {
+		return err
 	}
 	if d := m.ReceiverGroupOwnerDetails; d != nil {
 		if err := d.validate("receiverGroupOwnerDetails."); err != nil {
@@ -444,6 +474,30 @@ func (m *ImportMessage) Validate() error {
 		if err := firstErr(d.validate(p), sameID(p+"uid", d.UID, uid)); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// partyFields name the details of a message's sender, user receiver and
+// group receiver in errors, each ending in a dot.
+type partyFields struct{ sender, receiverUser, receiverGroup string }
+
+// checkPartyDetails checks the details that describe a message's sender
+// and receiver, to create them when they do not exist: each as an import
+// checks it, and naming the sender or receiver the message names.
+func checkPartyDetails(f partyFields, sender, receiver string, senderUser, receiverUser *UserDetails, receiverGroup *GroupDetails) error {
+	if d := senderUser; d != nil {
+		if err := firstErr(d.validate(f.sender), sameID(f.sender+"uid", d.UID, sender)); err != nil {
+			return err
+		}
+	}
+	if d := receiverUser; d != nil {
+		if err := firstErr(d.validate(f.receiverUser), sameID(f.receiverUser+"uid", d.UID, receiver)); err != nil {
+			return err
+		}
+	}
+	if d := receiverGroup; d != nil {
+		return firstErr(d.validate(f.receiverGroup), sameID(f.receiverGroup+"guid", d.GUID, receiver))
 	}
 	return nil
 }

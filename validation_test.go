@@ -278,52 +278,44 @@ func TestValidate(t *testing.T) {
 	group := chat.ImportGroup{GUID: "club", Name: "Club", Type: chat.GroupPublic}
 	message := chat.ImportMessage{MUID: "m1", Sender: "ann", ReceiverType: chat.ReceiverGroup, Receiver: "club"}
 	with := func(m chat.ImportMessage, f func(*chat.ImportMessage)) *chat.ImportMessage { f(&m); return &m }
-	tests := []struct {
-		name  string
-		value interface{ Validate() error }
-		field string // empty: valid
-	}{
-		{"a user to create", &chat.CreateUserRequest{UID: "ann", Name: "Ann"}, ""},
-		{"a user to create without a name", &chat.CreateUserRequest{UID: "ann"}, "req.Name"},
-		{"a user to create with a space in its uid", &chat.CreateUserRequest{UID: "a b", Name: "A"}, "req.UID"},
-		{"a user update with 26 tags", &chat.UpdateUserRequest{Tags: make([]string, 26)}, "req.Tags"},
-		{"a group to create with a long password", &chat.CreateGroupRequest{GUID: "g", Name: "G", Password: chat.Secret(strings.Repeat("p", 101))}, "req.Password"},
-		{"a group update", &chat.UpdateGroupRequest{Name: "G"}, ""},
-		{"a role to create without an id", &chat.CreateRoleRequest{Name: "R"}, "req.Role"},
-		{"a role update with a long description", &chat.UpdateRoleRequest{Description: strings.Repeat("d", 256)}, "req.Description"},
-		{"a conversation update with a long tag", &chat.UpdateConversationRequest{Tags: []string{strings.Repeat("t", 101)}}, "req.Tags[0]"},
-		{"a message without a receiver type", &chat.SendMessageRequest{Receiver: "ben"}, "req.ReceiverType"},
-		{"a message too large", textMessage(t, chat.MaxMessageChars+1, "x"), "req"},
-		{"a message edit with 26 tags", &chat.UpdateMessageRequest{Tags: make([]string, 26)}, "req.Tags"},
-		{"members to add: none", &chat.AddMembersRequest{}, "req"},
-		{"a user to import", &user, ""},
-		{"a user to import without a name", &chat.ImportUser{UID: "ann"}, "name"},
-		{"a user to import with metadata too large", &chat.ImportUser{UID: "ann", Name: "Ann", Metadata: map[string]any{"k": strings.Repeat("v", chat.MaxMetadataBytes)}}, "metadata"},
-		{"a group to import", &group, ""},
-		{"a password group without a password", &chat.ImportGroup{GUID: "g", Name: "G", Type: chat.GroupPassword}, "password"},
-		{"a group of an unknown type", &chat.GroupDetails{GUID: "g", Name: "G", Type: "secret"}, "type"},
-		{"a group whose owner's details name another user", &chat.ImportGroup{GUID: "g", Name: "G", Type: chat.GroupPublic, Owner: "ann",
-			OwnerDetails: &chat.UserDetails{UID: "ben", Name: "Ben"}}, "groupOwnerDetails.uid"},
-		{"a member with an unknown scope", &chat.ImportMember{GUID: "g", UID: "u", Scope: "owner"}, "scope"},
-		{"a member whose group's details lack a name", &chat.ImportMember{GUID: "g", UID: "u", GroupDetails: &chat.GroupDetails{GUID: "g", Type: chat.GroupPublic}}, "groupDetails.name"},
-		{"a message to import", &message, ""},
-		{"a message to a channel", with(message, func(m *chat.ImportMessage) { m.ReceiverType = "channel" }), "receiverType"},
-		{"a custom message without a type", with(message, func(m *chat.ImportMessage) { m.Category = chat.CategoryCustom }), "type"},
-		{"an attachment without a url", with(message, func(m *chat.ImportMessage) {
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "a user to create", Value: &chat.CreateUserRequest{UID: "ann", Name: "Ann"}},
+		{Name: "a user to create without a name", Value: &chat.CreateUserRequest{UID: "ann"}, Field: "req.Name"},
+		{Name: "a user to create with a space in its uid", Value: &chat.CreateUserRequest{UID: "a b", Name: "A"}, Field: "req.UID"},
+		{Name: "a user update with 26 tags", Value: &chat.UpdateUserRequest{Tags: make([]string, 26)}, Field: "req.Tags"},
+		{Name: "a group to create with a long password", Value: &chat.CreateGroupRequest{GUID: "g", Name: "G", Password: chat.Secret(strings.Repeat("p", 101))}, Field: "req.Password"},
+		{Name: "a group update", Value: &chat.UpdateGroupRequest{Name: "G"}},
+		{Name: "a role to create without an id", Value: &chat.CreateRoleRequest{Name: "R"}, Field: "req.Role"},
+		{Name: "a role update with a long description", Value: &chat.UpdateRoleRequest{Description: strings.Repeat("d", 256)}, Field: "req.Description"},
+		{Name: "a conversation update with a long tag", Value: &chat.UpdateConversationRequest{Tags: []string{strings.Repeat("t", 101)}}, Field: "req.Tags[0]"},
+		{Name: "a message without a receiver type", Value: &chat.SendMessageRequest{Receiver: "ben"}, Field: "req.ReceiverType"},
+		{Name: "a message too large", Value: textMessage(t, chat.MaxMessageChars+1, "x"), Field: "req"},
+		{Name: "a message edit with 26 tags", Value: &chat.UpdateMessageRequest{Tags: make([]string, 26)}, Field: "req.Tags"},
+		{Name: "members to add: none", Value: &chat.AddMembersRequest{}, Field: "req"},
+		{Name: "a user to import", Value: &user},
+		{Name: "a user to import without a name", Value: &chat.ImportUser{UID: "ann"}, Field: "name"},
+		{Name: "a user to import with metadata too large", Value: &chat.ImportUser{UID: "ann", Name: "Ann", Metadata: map[string]any{"k": strings.Repeat("v", chat.MaxMetadataBytes)}}, Field: "metadata"},
+		{Name: "a group to import", Value: &group},
+		{Name: "a password group without a password", Value: &chat.ImportGroup{GUID: "g", Name: "G", Type: chat.GroupPassword}, Field: "password"},
+		{Name: "a group of an unknown type", Value: &chat.GroupDetails{GUID: "g", Name: "G", Type: "secret"}, Field: "type"},
+		{Name: "a group whose owner's details name another user", Value: &chat.ImportGroup{GUID: "g", Name: "G", Type: chat.GroupPublic, Owner: "ann",
+			OwnerDetails: &chat.UserDetails{UID: "ben", Name: "Ben"}}, Field: "groupOwnerDetails.uid"},
+		{Name: "a member with an unknown scope", Value: &chat.ImportMember{GUID: "g", UID: "u", Scope: "owner"}, Field: "scope"},
+		{Name: "a member whose group's details lack a name", Value: &chat.ImportMember{GUID: "g", UID: "u", GroupDetails: &chat.GroupDetails{GUID: "g", Type: chat.GroupPublic}}, Field: "groupDetails.name"},
+		{Name: "a message to import", Value: &message},
+		{Name: "a message to a channel", Value: with(message, func(m *chat.ImportMessage) { m.ReceiverType = "channel" }), Field: "receiverType"},
+		{Name: "a custom message without a type", Value: with(message, func(m *chat.ImportMessage) { m.Category = chat.CategoryCustom }), Field: "type"},
+		{Name: "an attachment without a url", Value: with(message, func(m *chat.ImportMessage) {
 			m.Data.Attachments = []chat.ImportAttachment{{Name: "a.png", MimeType: "image/png", Extension: "png"}}
-		}), "data.attachments[0].url"},
-		{"a mentioned user's details naming another", with(message, func(m *chat.ImportMessage) {
+		}), Field: "data.attachments[0].url"},
+		{Name: "a sender's details naming another", Value: with(message, func(m *chat.ImportMessage) {
+			m.SenderUserDetails = &chat.UserDetails{UID: "ben", Name: "Ben"}
+		}), Field: "senderUserDetails.uid"},
+		{Name: "a receiving group's details without a name", Value: with(message, func(m *chat.ImportMessage) {
+			m.ReceiverGroupDetails = &chat.GroupDetails{GUID: "club", Type: chat.GroupPublic}
+		}), Field: "receiverGroupDetails.name"},
+		{Name: "a mentioned user's details naming another", Value: with(message, func(m *chat.ImportMessage) {
 			m.MentionedUserDetails = map[string]chat.UserDetails{"ann": {UID: "ben", Name: "Ben"}}
-		}), "mentionedUserDetails.ann.uid"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := tt.value.Validate()
-			if tt.field == "" {
-				require.NoError(t, err)
-				return
-			}
-			wiretest.RequireArgError(t, err, tt.field)
-		})
-	}
+		}), Field: "mentionedUserDetails.ann.uid"},
+	})
 }

@@ -81,8 +81,8 @@ func (s *Server) AwaitDeliveries(ctx context.Context, n int) error {
 // Fire fires trigger with data as the event's payload (the envelope's
 // "data"), as if it had happened in the server's app: every enabled webhook
 // subscribed to trigger gets a delivery. Use it for the triggers the fake
-// cannot produce itself (receipts, connection status, campaigns and
-// notifications) or to send a payload of your own. trigger must be one of
+// cannot produce itself (campaigns and notifications, a moderation
+// engine's failure) or to send a payload of your own. trigger must be one of
 // the 48 trigger ids ([webhook.Triggers]), and data must encode as JSON (a
 // [encoding/json.RawMessage] is sent as it is).
 func (s *Server) Fire(trigger string, data any) error {

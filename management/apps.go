@@ -254,6 +254,13 @@ type CreateAppRequest struct {
 	SkipSampleData *bool `json:"skipSampleData,omitempty"`
 }
 
+// Validate checks r as [AppsService.Create] does before sending: Name and
+// Region set. It returns a [*chat.ArgumentError] naming the field at
+// fault, or nil.
+func (r *CreateAppRequest) Validate() error {
+	return required("req.Name", r.Name, "req.Region", string(r.Region))
+}
+
 // Create creates an app and returns it with its API keys: use
 // App.APIKeys.Key(chat.ScopeFullAccess) and App.Region with
 // [chat.NewClient] to talk to it. Beyond the plan's limit of free apps it
@@ -264,7 +271,7 @@ func (s *AppsService) Create(ctx context.Context, req *CreateAppRequest, opts ..
 	if req == nil {
 		return nil, argError("req", "must not be nil")
 	}
-	if err := required("req.Name", req.Name, "req.Region", string(req.Region)); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return do[App](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: []string{"apps"}, Body: req}, opts)

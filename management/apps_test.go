@@ -296,3 +296,13 @@ func TestAppNeverPrintsCredentials(t *testing.T) {
 		assert.Contains(t, string(b), s)
 	}
 }
+
+// TestCreateAppRequestValidate holds CreateAppRequest.Validate to the
+// checks Create runs before sending.
+func TestCreateAppRequestValidate(t *testing.T) {
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "an app", Value: &management.CreateAppRequest{Name: "Shop", Region: chat.RegionEU}},
+		{Name: "an app without a name", Value: &management.CreateAppRequest{Region: chat.RegionEU}, Field: "req.Name"},
+		{Name: "an app without a region", Value: &management.CreateAppRequest{Name: "Shop"}, Field: "req.Region"},
+	})
+}

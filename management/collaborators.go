@@ -102,6 +102,17 @@ type CollaboratorsUpdate struct {
 	CollaboratorsToRemove Results `json:"collaboratorsToRemove,omitzero"`
 }
 
+// Validate checks r as [CollaboratorsService.Update] does before sending:
+// at least one email address, in Admins, Moderators or
+// CollaboratorsToRemove. It returns a [*chat.ArgumentError] naming the
+// argument at fault, or nil.
+func (r *UpdateCollaboratorsRequest) Validate() error {
+	if len(r.Admins)+len(r.Moderators)+len(r.CollaboratorsToRemove) == 0 {
+		return argError("req", "must name at least one email address")
+	}
+	return nil
+}
+
 // Update adds, changes and removes members of the team of the app appID in
 // one call, and returns the outcome for each email address. The account
 // cannot add itself (ERR_SELF_ACTION_DENIED) or the app's owner
@@ -116,8 +127,8 @@ func (s *CollaboratorsService) Update(ctx context.Context, appID string, req *Up
 	if req == nil {
 		return nil, argError("req", "must not be nil")
 	}
-	if len(req.Admins)+len(req.Moderators)+len(req.CollaboratorsToRemove) == 0 {
-		return nil, argError("req", "must name at least one email address")
+	if err := req.Validate(); err != nil {
+		return nil, err
 	}
 	return do[CollaboratorsUpdate](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: []string{"apps", appID, "collaborators"}, Body: req}, opts)
 }

@@ -78,3 +78,14 @@ func TestResults(t *testing.T) {
 	assert.EqualError(t, json.Unmarshal([]byte(`"x"`), &r), "json: cannot unmarshal string into Go value of type map[string]chat.Result")
 	assert.Equal(t, chat.Result{Success: true}, management.Results{"k": {Success: true}}["k"])
 }
+
+// TestUpdateCollaboratorsRequestValidate holds
+// UpdateCollaboratorsRequest.Validate to the check Update runs before
+// sending.
+func TestUpdateCollaboratorsRequestValidate(t *testing.T) {
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "an admin", Value: &management.UpdateCollaboratorsRequest{Admins: []string{"a@example.com"}}},
+		{Name: "a removal", Value: &management.UpdateCollaboratorsRequest{CollaboratorsToRemove: []string{"b@example.com"}}},
+		{Name: "nobody", Value: &management.UpdateCollaboratorsRequest{}, Field: "req"},
+	})
+}

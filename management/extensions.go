@@ -309,6 +309,16 @@ type ExtensionsUpdate struct {
 	Disabled Results `json:"disabled,omitzero"`
 }
 
+// Validate checks r as [ExtensionsService.SetEnabled] does before
+// sending: at least one extension, in Enabled or Disabled. It returns a
+// [*chat.ArgumentError] naming the argument at fault, or nil.
+func (r *SetExtensionsRequest) Validate() error {
+	if len(r.Enabled)+len(r.Disabled) == 0 {
+		return argError("req", "must name at least one extension")
+	}
+	return nil
+}
+
 // SetEnabled enables and disables extensions of the app appID in one call,
 // and returns the outcome for each. An unknown id fails the call with
 // ERR_EXTENSION_NOT_FOUND.
@@ -321,8 +331,8 @@ func (s *ExtensionsService) SetEnabled(ctx context.Context, appID string, req *S
 	if req == nil {
 		return nil, argError("req", "must not be nil")
 	}
-	if len(req.Enabled)+len(req.Disabled) == 0 {
-		return nil, argError("req", "must name at least one extension")
+	if err := req.Validate(); err != nil {
+		return nil, err
 	}
 	return do[ExtensionsUpdate](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: []string{"apps", appID, "extensions"}, Body: req}, opts)
 }

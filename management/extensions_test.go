@@ -521,3 +521,13 @@ func TestExtensionSettingsNeverPrintCredentials(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"data":{"settings":{"giphyApiKey":"s3cret-giphy"}}}`, string(b), "JSON keeps the settings")
 }
+
+// TestSetExtensionsRequestValidate holds SetExtensionsRequest.Validate to
+// the check SetEnabled runs before sending.
+func TestSetExtensionsRequestValidate(t *testing.T) {
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "an extension enabled", Value: &management.SetExtensionsRequest{Enabled: []management.ExtensionID{management.ExtensionWidget}}},
+		{Name: "an extension disabled", Value: &management.SetExtensionsRequest{Disabled: []management.ExtensionID{"polls"}}},
+		{Name: "no extension", Value: &management.SetExtensionsRequest{}, Field: "req"},
+	})
+}

@@ -34,7 +34,7 @@ func (s *ModerationService) CreateRule(ctx context.Context, appID string, req *c
 	if req == nil {
 		return nil, argError("req", "must not be nil")
 	}
-	if err := required("req.ID", req.ID); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return do[chat.ModerationRule](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: modPath(appID, "rules"), Body: req}, opts)
@@ -210,7 +210,7 @@ func (s *ModerationService) ReviewBlockedMessage(ctx context.Context, appID, mes
 	if req == nil {
 		return nil, argError("req", "must not be nil")
 	}
-	if err := required("req.Status", string(req.Status)); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return do[chat.Result](ctx, s.c, &chat.Request{Method: http.MethodPatch, Path: modPath(appID, "blocked-messages", messageID), Body: req}, opts)

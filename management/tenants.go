@@ -79,6 +79,14 @@ type TenantApp struct {
 	Plan string `json:"plan,omitempty"`
 }
 
+// Validate checks r as [TenantsService.Add] does before sending: Name,
+// Email, Password, AppName and AppRegion set. It returns a
+// [*chat.ArgumentError] naming the field at fault, or nil.
+func (r *AddTenantRequest) Validate() error {
+	return required("req.Name", r.Name, "req.Email", r.Email, "req.Password", string(r.Password),
+		"req.AppName", r.AppName, "req.AppRegion", string(r.AppRegion))
+}
+
 // Add creates a tenant: a customer account with its first app, and returns
 // both, the app's API keys included. It authenticates with HTTP Basic auth
 // (see [TenantsService]).
@@ -88,8 +96,7 @@ func (s *TenantsService) Add(ctx context.Context, req *AddTenantRequest, opts ..
 	if req == nil {
 		return nil, argError("req", "must not be nil")
 	}
-	if err := required("req.Name", req.Name, "req.Email", req.Email, "req.Password", string(req.Password),
-		"req.AppName", req.AppName, "req.AppRegion", string(req.AppRegion)); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return do[Tenant](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: []string{"tenants"}, Body: req}, opts)

@@ -130,3 +130,19 @@ func TestTenantsNeverPrintSecrets(t *testing.T) {
 		assert.False(t, strings.Contains(err.Error(), s))
 	}
 }
+
+// TestAddTenantRequestValidate holds AddTenantRequest.Validate to the
+// checks Add runs before sending.
+func TestAddTenantRequestValidate(t *testing.T) {
+	without := func(change func(*management.AddTenantRequest)) *management.AddTenantRequest {
+		r := tenantRequest()
+		change(r)
+		return r
+	}
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "a tenant", Value: tenantRequest()},
+		{Name: "a tenant without an email", Value: without(func(r *management.AddTenantRequest) { r.Email = "" }), Field: "req.Email"},
+		{Name: "a tenant without a password", Value: without(func(r *management.AddTenantRequest) { r.Password = "" }), Field: "req.Password"},
+		{Name: "a tenant without an app region", Value: without(func(r *management.AddTenantRequest) { r.AppRegion = "" }), Field: "req.AppRegion"},
+	})
+}

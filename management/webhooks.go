@@ -258,13 +258,21 @@ func (s *WebhooksService) Create(ctx context.Context, appID string, req *CreateW
 	if req == nil {
 		return nil, argError("req", "must not be nil")
 	}
-	if err := req.validate(); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return do[Webhook](ctx, s.c, &chat.Request{Method: http.MethodPost, Path: []string{"apps", appID, "webhooks"}, Body: req}, opts)
 }
 
-func (r *CreateWebhookRequest) validate() error {
+// Validate checks r as [WebhooksService.Create] does before sending: the
+// ID's length ([MaxWebhookIDLen]) and characters, the Name's length
+// ([MaxWebhookNameLen]), an https URL ([MaxWebhookURLLen]; plain http to
+// a loopback host), a Username and Password with UseBasicAuth, their
+// lengths ([MaxWebhookUsernameLen], [MaxWebhookPasswordLen]) and no space
+// in them, and no control character anywhere. It returns a
+// [*chat.ArgumentError] naming the field at fault (e.g. "req.URL"), or
+// nil.
+func (r *CreateWebhookRequest) Validate() error {
 	if err := checkWebhookID("req.ID", r.ID); err != nil {
 		return err
 	}
@@ -289,7 +297,11 @@ func (r *CreateWebhookRequest) validate() error {
 	return checkWebhookText("req.Password", string(r.Password), MaxWebhookPasswordLen, true)
 }
 
-func (r *UpdateWebhookRequest) validate() error {
+// Validate checks the fields r sets as [WebhooksService.Update] does
+// before sending, against the limits [CreateWebhookRequest.Validate]
+// checks; a Name set must not be empty. It returns a
+// [*chat.ArgumentError] naming the field at fault, or nil.
+func (r *UpdateWebhookRequest) Validate() error {
 	if r.Name != nil {
 		if *r.Name == "" {
 			return argError("req.Name", "must not be empty")
@@ -422,7 +434,7 @@ func (s *WebhooksService) Update(ctx context.Context, appID, webhookID string, r
 	if req == nil {
 		return nil, argError("req", "must not be nil")
 	}
-	if err := req.validate(); err != nil {
+	if err := req.Validate(); err != nil {
 		return nil, err
 	}
 	return do[Webhook](ctx, s.c, &chat.Request{Method: http.MethodPut, Path: []string{"apps", appID, "webhooks", webhookID}, Body: req}, opts)

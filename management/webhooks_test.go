@@ -285,3 +285,27 @@ func TestWebhookTypesNeverPrintThePassword(t *testing.T) {
 	var nilHook *management.Webhook
 	assert.Equal(t, "<nil>", fmt.Sprint(nilHook))
 }
+
+// TestWebhookRequestsValidate holds the Validate of the webhook requests
+// to the checks Create and Update run before sending.
+func TestWebhookRequestsValidate(t *testing.T) {
+	valid := management.CreateWebhookRequest{ID: "h1", Name: "Hook", URL: "https://example.com/h"}
+	with := func(change func(r *management.CreateWebhookRequest)) *management.CreateWebhookRequest {
+		r := valid
+		change(&r)
+		return &r
+	}
+	wiretest.RunValidate(t, []wiretest.ValidateCase{
+		{Name: "a webhook", Value: &valid},
+		{Name: "a webhook to a loopback receiver", Value: with(func(r *management.CreateWebhookRequest) { r.URL = "http://127.0.0.1:8080/h" })},
+		{Name: "a webhook with basic auth", Value: with(func(r *management.CreateWebhookRequest) { r.UseBasicAuth, r.Username, r.Password = true, "u", "pw" })},
+		{Name: "a webhook id with a space", Value: with(func(r *management.CreateWebhookRequest) { r.ID = "my hook" }), Field: "req.ID"},
+		{Name: "a webhook without a name", Value: with(func(r *management.CreateWebhookRequest) { r.Name = "" }), Field: "req.Name"},
+		{Name: "a webhook over plain http", Value: with(func(r *management.CreateWebhookRequest) { r.URL = "http://example.com/h" }), Field: "req.URL"},
+		{Name: "basic auth without a password", Value: with(func(r *management.CreateWebhookRequest) { r.UseBasicAuth, r.Username = true, "u" }), Field: "req.Password"},
+		{Name: "an update of nothing", Value: &management.UpdateWebhookRequest{}},
+		{Name: "an update of the URL", Value: &management.UpdateWebhookRequest{URL: new("https://example.com/h2")}},
+		{Name: "an update to an empty name", Value: &management.UpdateWebhookRequest{Name: new("")}, Field: "req.Name"},
+		{Name: "an update to a username with a space", Value: &management.UpdateWebhookRequest{Username: new("a b")}, Field: "req.Username"},
+	})
+}

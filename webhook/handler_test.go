@@ -32,7 +32,7 @@ func verifier() *webhook.Verifier {
 // delivery returns a message_sent delivery to the test verifier's webhook.
 func delivery(t *testing.T) *http.Request {
 	t.Helper()
-	r := httptest.NewRequest(http.MethodPost, "/hook", strings.NewReader(envelope(webhook.TriggerMessageSent, messageSent)))
+	r := httptest.NewRequest(http.MethodPost, "/hook", strings.NewReader(envelope(webhook.TriggerMessageSent, payload(t, webhook.TriggerMessageSent))))
 	r.Header.Set("Content-Type", "application/json")
 	r.SetBasicAuth(hookUser, hookPassword)
 	return r
@@ -132,7 +132,7 @@ func TestVerifyBodyLimit(t *testing.T) {
 	v.MaxBodyBytes = limit
 	// A valid delivery padded with spaces to exactly size bytes.
 	body := func(size int) []byte {
-		b := []byte(envelope(webhook.TriggerCallStarted, sessionStarted))
+		b := []byte(envelope(webhook.TriggerCallStarted, payload(t, webhook.TriggerCallStarted)))
 		require.LessOrEqual(t, len(b), size)
 		return append(b, bytes.Repeat([]byte(" "), size-len(b))...)
 	}

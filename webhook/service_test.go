@@ -144,7 +144,7 @@ func knownTriggers(t *testing.T) map[webhook.Trigger]string {
 	t.Helper()
 	out := map[webhook.Trigger]string{}
 	for _, tc := range decodeCases() {
-		out[tc.trigger] = tc.data
+		out[tc.trigger] = payload(t, tc.trigger)
 	}
 	for _, tr := range append(webhook.Triggers(), webhook.TriggerUserMentioned, webhook.TriggerAfterMessage) {
 		require.Contains(t, out, tr, "no payload for %s", tr)

@@ -111,12 +111,14 @@ var subgroupShort = map[string]string{
 	"webhooks triggers": "List, add and remove the triggers a webhook subscribes to",
 }
 
-// operationCmd returns the command of op: its hand-written one, or one
-// made from its definition; a destructive one asks first.
+// operationCmd returns the command of op: its hand-written one (described
+// by op's short when it has no description of its own), or one made from
+// its definition; a destructive one asks first.
 func (c *cli) operationCmd(op *operation) *cobra.Command {
 	var cmd *cobra.Command
 	if op.custom != nil {
 		cmd = op.custom(c)
+		cmd.Short = cmpOr(cmd.Short, op.short)
 	} else {
 		cmd = c.genericCmd(op)
 	}
@@ -215,6 +217,8 @@ func (c *cli) genericCmd(op *operation) *cobra.Command {
 				q[k] = queryText(v, true)
 			}
 		} else if req.Body, err = buildBody(cmd, c.stdin, &fa, bodyFlags, own); err != nil {
+			return err
+		} else if err := op.checkBody(req.Body); err != nil {
 			return err
 		}
 		if op.list {

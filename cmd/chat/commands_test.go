@@ -305,3 +305,47 @@ func TestGroupPasswordFromStdin(t *testing.T) {
 	assert.Equal(t, 2, r.code)
 	assert.Contains(t, r.stderr, "--password or --password-stdin, not both")
 }
+
+// TestBodiesAreCheckedAsTheSDKChecksThem runs the SDK's Validate of an
+// operation's request type on the body a command built: a body it refuses
+// is not sent, and the error names the member at fault as the command's
+// flags and -f name it.
+func TestBodiesAreCheckedAsTheSDKChecksThem(t *testing.T) {
+	f := newFake(t)
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"an id the service cannot take", []string{"users", "create", "a b", "--name", "A"}, `chat: the body's "uid" may hold only letters`},
+		{"a tag too long", []string{"users", "create", "ann", "--name", "Ann", "--tag", "ok", "--tag", strings.Repeat("t", 101)},
+			`chat: the body's "tags[1]" must be at most 100 characters`},
+		{"a nested member", []string{"groups", "create", "club", "--name", "Club", "-F", `members={"participants":["ann",""]}`},
+			`chat: the body's "members.participants[1]" must not be empty`},
+		{"no body at all", []string{"blocked", "block", "ann"}, `chat: the body's "blockedUids" must not be empty`},
+		{"a rule on the whole body", []string{"notifications", "update-contact-details", "--as", "ann"}, "chat: the body must set Email or PhoneNumber"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f.rec.reset()
+			r := f.run(t, tt.args)
+			assert.Equal(t, 2, r.code)
+			assert.Contains(t, r.stderr, tt.want)
+			f.rec.mu.Lock()
+			defer f.rec.mu.Unlock()
+			assert.Empty(t, f.rec.exchanges, "requests sent")
+		})
+	}
+	t.Run("a body the request type cannot hold goes to the service", func(t *testing.T) {
+		f.rec.reset()
+		r := f.run(t, []string{"users", "create", "ann", "--name", "Ann", "-F", `tags="vip"`})
+		assert.Equal(t, 1, r.code, r.stderr)
+		assert.Len(t, f.rec.matching(http.MethodPost, "/v3/users"), 1)
+	})
+	t.Run("an update the SDK sends as given", func(t *testing.T) {
+		// TwilioProvider's Validate is that of AddTwilioProvider; its
+		// update sends the fields set.
+		f.rec.reset()
+		f.run(t, []string{"notifications", "update-twilio-provider", "--twilio-sender-phone-number", "+14155550100"})
+		assert.Len(t, f.rec.matching(http.MethodPut, "/v3/notifications/sms/v1/providers/twilio"), 1)
+	})
+}

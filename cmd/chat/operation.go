@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -55,6 +56,10 @@ type operation struct {
 	// their fields of a simple kind (text, number, yes/no, list of text)
 	// is a flag; other fields are given with -f, -F or --input.
 	body, query reflect.Type
+	// unchecked says the SDK's method sends the body as given, though
+	// its type has a Validate (that of another method, which checks it):
+	// the command then does not check it either (see checkBody).
+	unchecked bool
 	// queryArgs are query parameters every call needs, each a flag.
 	queryArgs   []string
 	list        bool // the answer is a list: one page unless --all
@@ -80,8 +85,8 @@ type operation struct {
 	hide    []string
 
 	// custom builds the command by hand, for a workflow that is more than
-	// a call: one that chooses between operations or mints a credential
-	// (see workflows in operations.go).
+	// a call (one that chooses between operations or mints a credential),
+	// or a call whose body is no JSON (a form with a file); see operations.
 	custom func(*cli) *cobra.Command
 }
 
@@ -426,6 +431,78 @@ func buildBody(cmd *cobra.Command, stdin io.Reader, fa *fieldArgs, flags []field
 		}
 	}
 	return m, nil
+}
+
+// checkBody checks body as the SDK's method of op checks its request
+// before sending, with the Validate of op's request type; a body of no
+// type, of a type without Validate, or of an unchecked operation is sent
+// as given. No body is checked as the type's zero value. A body the type
+// cannot hold is left to the service to judge. A field at fault is named
+// as the body's member, as its flag and -f name it.
+func (op *operation) checkBody(body any) error {
+	t := op.body
+	if t == nil || op.unchecked {
+		return nil
+	}
+	v := reflect.New(t)
+	req, ok := v.Interface().(interface{ Validate() error })
+	if !ok {
+		return nil
+	}
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil || json.Unmarshal(b, v.Interface()) != nil {
+			return nil
+		}
+	}
+	err := req.Validate()
+	var ae *chat.ArgumentError
+	switch {
+	case err == nil:
+		return nil
+	case !errors.As(err, &ae):
+		return err
+	case ae.Name == "req":
+		return usageErrorf("the body %s", ae.Problem)
+	}
+	return usageErrorf("the body's %q %s", bodyMember(t, ae.Name), ae.Problem)
+}
+
+// bodyMember returns the member of a body of type t that the SDK's name
+// of a request field stands for, as JSON names it: "tags[3]" for
+// "req.Tags[3]". A name it cannot follow is returned as it is.
+func bodyMember(t reflect.Type, name string) string {
+	path, ok := strings.CutPrefix(name, "req.")
+	if !ok {
+		return name
+	}
+	var members []string
+	for seg := range strings.SplitSeq(path, ".") {
+		field, index, indexed := strings.Cut(seg, "[")
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct {
+			return name
+		}
+		f, ok := t.FieldByName(field)
+		if !ok {
+			return name
+		}
+		key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch key {
+		case "-":
+			return name
+		case "":
+			key = f.Name
+		}
+		if indexed {
+			key += "[" + index
+		}
+		members = append(members, key)
+		t = f.Type
+	}
+	return strings.Join(members, ".")
 }
 
 // buildQuery returns the query of the flags of the operation's query

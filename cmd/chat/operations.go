@@ -24,6 +24,9 @@ import (
 //   - tokens create: mints a credential, shown this once;
 //   - tokens delete: one token, or with --all every token of the user
 //     (DELETE /users/{uid}/auth_tokens, tokens flush);
+//   - moderation and app-moderation create-keyword-list and
+//     update-keyword-list: the list is a multipart form with a CSV file,
+//     sent by the SDK's methods (keywords.go);
 //
 // and, beside the table, messages list (the conversation of two users, a
 // group's or a thread's: three operations on one set of flags), webhooks
@@ -39,7 +42,7 @@ var operations = []operation{
 	{words: "apikeys get", api: apiChat, method: "GET", path: "/apikeys/{apiKey}", short: "Show the API key apiKey"},
 	{words: "apikeys list", api: apiChat, method: "GET", path: "/apikeys", query: reflect.TypeFor[chat.ListAPIKeysOptions](), list: true, options: []option{{flag: "scope", key: "scope", usage: "keep keys of this scope: fullAccess or authOnly"}}, columns: apiKeyListColumns, short: "List the app's API keys"},
 	{words: "apikeys update", api: apiChat, method: "PUT", path: "/apikeys/{apiKey}", body: reflect.TypeFor[chat.UpdateAPIKeyRequest](), short: "Rename an API key or change its scope"},
-	{words: "app-moderation create-keyword-list", api: apiMgmt, method: "POST", path: "/apps/{appId}/moderation/keywords", body: reflect.TypeFor[chat.CreateKeywordListRequest](), short: "Create a keyword list of the app appID"},
+	{words: "app-moderation create-keyword-list", api: apiMgmt, method: "POST", path: "/apps/{appId}/moderation/keywords", body: reflect.TypeFor[chat.CreateKeywordListRequest](), custom: keywordListCmd(true, false), short: "Create a keyword list of the app appID"},
 	{words: "app-moderation create-rule", api: apiMgmt, method: "POST", path: "/apps/{appId}/moderation/rules", body: reflect.TypeFor[chat.CreateRuleRequest](), short: "Create a moderation rule of the app appID"},
 	{words: "app-moderation delete-keyword-list", api: apiMgmt, method: "DELETE", path: "/apps/{appId}/moderation/keywords/{keywordId}", destructive: true, short: "Delete the keyword list keywordID of the app appID"},
 	{words: "app-moderation delete-rule", api: apiMgmt, method: "DELETE", path: "/apps/{appId}/moderation/rules/{ruleId}", destructive: true, short: "Delete the moderation rule ruleID of the app appID"},
@@ -50,7 +53,7 @@ var operations = []operation{
 	{words: "app-moderation list-rule-revisions", api: apiMgmt, method: "GET", path: "/apps/{appId}/moderation/rules/{ruleId}/revisions", query: reflect.TypeFor[chat.ListRuleRevisionsOptions](), list: true, short: "List the revisions of the moderation rule ruleID of the app appID"},
 	{words: "app-moderation list-rules", api: apiMgmt, method: "GET", path: "/apps/{appId}/moderation/rules", query: reflect.TypeFor[chat.ListRulesOptions](), list: true, short: "List the moderation rules of the app appID"},
 	{words: "app-moderation review-blocked-message", api: apiMgmt, method: "PATCH", path: "/apps/{appId}/moderation/blocked-messages/{messageId}", body: reflect.TypeFor[chat.ReviewBlockedMessageRequest](), short: "Approve or reject a blocked message"},
-	{words: "app-moderation update-keyword-list", api: apiMgmt, method: "PUT", path: "/apps/{appId}/moderation/keywords/{keywordId}", body: reflect.TypeFor[chat.UpdateKeywordListRequest](), short: "Replace the keyword list keywordID of the app appID"},
+	{words: "app-moderation update-keyword-list", api: apiMgmt, method: "PUT", path: "/apps/{appId}/moderation/keywords/{keywordId}", body: reflect.TypeFor[chat.UpdateKeywordListRequest](), custom: keywordListCmd(true, true), short: "Replace the keyword list keywordID of the app appID"},
 	{words: "app-moderation update-rule", api: apiMgmt, method: "PUT", path: "/apps/{appId}/moderation/rules/{ruleId}", body: reflect.TypeFor[chat.UpdateRuleRequest](), short: "Change the moderation rule ruleID of the app appID, as a new revision"},
 	{words: "app-settings list", api: apiMgmt, method: "GET", path: "/apps/{appId}/settings", list: true, short: "Show the settings of the app appID"},
 	{words: "app-settings map", api: apiMgmt, method: "POST", path: "/apps/{appId}/settings", short: "Set the settings of the app appID to the values given"},
@@ -129,7 +132,7 @@ var operations = []operation{
 	{words: "messages list-reactions-for", api: apiChat, method: "GET", path: "/messages/{id}/reactions/{reaction}", obo: oboOptional, query: reflect.TypeFor[chat.ListReactionsOptions](), list: true, short: "List the reactions to the message id with one emoji, reaction"},
 	{words: "messages list-thread", api: apiChat, method: "GET", path: "/messages/{id}/thread", obo: oboOptional, query: reflect.TypeFor[chat.ListThreadOptions](), list: true, short: "List the replies in the thread of the message parentID"},
 	{words: "messages list-threads", api: apiChat, method: "GET", path: "/threads", obo: oboOptional, query: reflect.TypeFor[chat.ListThreadsOptions](), list: true, short: "List threads"},
-	{words: "messages list-user", api: apiChat, method: "GET", path: "/users/{uid}/messages", obo: oboOptional, query: reflect.TypeFor[chat.ListUserMessagesOptions](), list: true, short: "List the messages between the acting user"},
+	{words: "messages list-user", api: apiChat, method: "GET", path: "/users/{uid}/messages", obo: oboOptional, query: reflect.TypeFor[chat.ListUserMessagesOptions](), list: true, short: "List the messages between the acting user (--as) and the user uid"},
 	{words: "messages mark-interacted", api: apiChat, method: "PATCH", path: "/messages/{id}/interacted", obo: oboRequired, body: reflect.TypeFor[chat.MarkInteractedRequest](), short: "Record that onBehalfOf interacted with elements of the interactive message id"},
 	{words: "messages pin", api: apiChat, method: "POST", path: "/messages/{id}/pin", obo: oboOptional, short: "Pin the message id in its conversation"},
 	{words: "messages remove-reaction", api: apiChat, method: "DELETE", path: "/messages/{id}/reactions/{reaction}", obo: oboRequired, destructive: true, short: "Remove onBehalfOf's emoji reaction from the message id"},
@@ -144,7 +147,7 @@ var operations = []operation{
 	{words: "messages update", api: apiChat, method: "PUT", path: "/messages/{id}", obo: oboOptional, body: reflect.TypeFor[chat.UpdateMessageRequest](), short: "Edit the message id"},
 	{words: "metrics messages", api: apiChat, method: "GET", path: "/stats/messages", short: "Show the app's message metrics"},
 	{words: "metrics usage", api: apiChat, method: "GET", path: "/stats", query: reflect.TypeFor[chat.UsageOptions](), short: "Show the app's usage between opts.FromDate and opts.ToDate"},
-	{words: "moderation create-keyword-list", api: apiChat, method: "POST", path: "/moderation/keywords", body: reflect.TypeFor[chat.CreateKeywordListRequest](), short: "Create a keyword list"},
+	{words: "moderation create-keyword-list", api: apiChat, method: "POST", path: "/moderation/keywords", body: reflect.TypeFor[chat.CreateKeywordListRequest](), custom: keywordListCmd(false, false), short: "Create a keyword list"},
 	{words: "moderation create-message", api: apiChat, method: "POST", path: "/moderation/messages", short: "Send message moderation"},
 	{words: "moderation create-reason", api: apiChat, method: "POST", path: "/moderation/reasons", body: reflect.TypeFor[chat.CreateReasonRequest](), short: "Create a moderation reason"},
 	{words: "moderation create-rule", api: apiChat, method: "POST", path: "/moderation/rules", body: reflect.TypeFor[chat.CreateRuleRequest](), short: "Create a moderation rule"},
@@ -166,7 +169,7 @@ var operations = []operation{
 	{words: "moderation list-rules", api: apiChat, method: "GET", path: "/moderation/rules", query: reflect.TypeFor[chat.ListRulesOptions](), list: true, short: "List the app's moderation rules, built-in ones included"},
 	{words: "moderation review-blocked-message", api: apiChat, method: "PATCH", path: "/moderation/blocked-messages/{id}", body: reflect.TypeFor[chat.ReviewBlockedMessageRequest](), short: "Approve or reject the blocked message id"},
 	{words: "moderation review-flagged-message", api: apiChat, method: "PATCH", path: "/moderation/flagged-messages/{id}", body: reflect.TypeFor[chat.ReviewFlaggedMessageRequest](), short: "Approve or disapprove the flagged message id, which then moves to the reviewed list"},
-	{words: "moderation update-keyword-list", api: apiChat, method: "PUT", path: "/moderation/keywords/{keywordId}", body: reflect.TypeFor[chat.UpdateKeywordListRequest](), short: "Replace the keyword list keywordID with req"},
+	{words: "moderation update-keyword-list", api: apiChat, method: "PUT", path: "/moderation/keywords/{keywordId}", body: reflect.TypeFor[chat.UpdateKeywordListRequest](), custom: keywordListCmd(false, true), short: "Replace the keyword list keywordID"},
 	{words: "moderation update-message", api: apiChat, method: "PUT", path: "/moderation/messages/{id}", short: "Update message moderation"},
 	{words: "moderation update-reason", api: apiChat, method: "PUT", path: "/moderation/reasons/{id}", body: reflect.TypeFor[chat.UpdateReasonRequest](), short: "Rename the moderation reason id"},
 	{words: "moderation update-rule", api: apiChat, method: "PUT", path: "/moderation/rules/{ruleId}", body: reflect.TypeFor[chat.UpdateRuleRequest](), short: "Change the moderation rule ruleID"},
@@ -215,10 +218,10 @@ var operations = []operation{
 	{words: "notifications update-custom-sms-provider", api: apiChat, method: "PUT", path: "/notifications/sms/v1/providers/custom", body: reflect.TypeFor[chat.UpdateCustomProviderRequest](), short: "Change the fields set in req of the app's custom SMS provider"},
 	{words: "notifications update-fcm-provider", api: apiChat, method: "PUT", path: "/notifications/push/v1/providers/fcm", body: reflect.TypeFor[chat.FCMProvider](), short: "Replace the configuration of the FCM provider req.ProviderID with req"},
 	{words: "notifications update-preferences", api: apiChat, method: "PATCH", path: "/notifications/v1/preferences", body: reflect.TypeFor[chat.UpdatePreferencesRequest](), queryArgs: []string{"uid"}, short: "Change the user uid's notification preferences"},
-	{words: "notifications update-sendgrid-provider", api: apiChat, method: "PUT", path: "/notifications/email/v1/providers/sendgrid", body: reflect.TypeFor[chat.SendGridProvider](), short: "Change the fields set in req of the app's SendGrid settings"},
+	{words: "notifications update-sendgrid-provider", api: apiChat, method: "PUT", path: "/notifications/email/v1/providers/sendgrid", body: reflect.TypeFor[chat.SendGridProvider](), unchecked: true, short: "Change the fields set in req of the app's SendGrid settings"},
 	{words: "notifications update-settings", api: apiChat, method: "PATCH", path: "/notifications/v1/settings", body: reflect.TypeFor[chat.NotificationSettings](), short: "Change the app's notification settings"},
 	{words: "notifications update-timezone", api: apiChat, method: "PATCH", path: "/notifications/v1/preferences/timezone", body: reflect.TypeFor[chat.UpdateTimezoneRequest](), queryArgs: []string{"uid"}, short: "Set the time zone of the user uid"},
-	{words: "notifications update-twilio-provider", api: apiChat, method: "PUT", path: "/notifications/sms/v1/providers/twilio", body: reflect.TypeFor[chat.TwilioProvider](), short: "Change the fields set in req of the app's Twilio credentials"},
+	{words: "notifications update-twilio-provider", api: apiChat, method: "PUT", path: "/notifications/sms/v1/providers/twilio", body: reflect.TypeFor[chat.TwilioProvider](), unchecked: true, short: "Change the fields set in req of the app's Twilio credentials"},
 	{words: "permissions list-role", api: apiChat, method: "GET", path: "/roles/{role}/permissions", list: true, short: "Show the definitions of the permissions that apply to roles"},
 	{words: "permissions list-scope", api: apiChat, method: "GET", path: "/groups/{guid}/scopes/{scope}/permissions", list: true, short: "Show the definitions of the permissions that apply to the members of the group guid with the scope scope"},
 	{words: "permissions set-role", api: apiChat, method: "PUT", path: "/roles/{role}/permissions", body: reflect.TypeFor[chat.SetPermissionsRequest](), short: "Set permissions of the role role"},

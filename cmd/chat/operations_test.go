@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -414,4 +415,22 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 		assert.Equal(t, exitAPI, r.code)
 		assert.Regexp(t, `Could not reach https://`+regexpQuote(addr)+` after [2-9] attempts: check the address \(--base-url or \$CHAT_BASE_URL`, r.stderr)
 	})
+}
+
+// TestBodyMember names the SDK's request fields as the JSON members the
+// command's flags and -f name.
+func TestBodyMember(t *testing.T) {
+	for _, tt := range []struct {
+		t          reflect.Type
+		name, want string
+	}{
+		{reflect.TypeFor[chat.CreateUserRequest](), "req.UID", "uid"},
+		{reflect.TypeFor[chat.CreateUserRequest](), "req.Tags[3]", "tags[3]"},
+		{reflect.TypeFor[chat.CreateGroupRequest](), "req.Members.Participants[1]", "members.participants[1]"},
+		{reflect.TypeFor[chat.CreateKeywordListRequest](), "req.File.Content", "File.Content"},
+		{reflect.TypeFor[chat.CreateUserRequest](), "req.Nothing", "req.Nothing"},
+		{reflect.TypeFor[chat.CreateUserRequest](), "uid", "uid"},
+	} {
+		assert.Equal(t, tt.want, bodyMember(tt.t, tt.name), tt.name)
+	}
 }

@@ -61,6 +61,8 @@ func TestCredentialsNeverShow(t *testing.T) {
 	dir := t.TempDir()
 	users := filepath.Join(dir, "users.jsonl")
 	require.NoError(t, os.WriteFile(users, []byte(`{"uid":"ann","name":"Ann"}`+"\n"), 0o644))
+	words := filepath.Join(dir, "words.csv")
+	require.NoError(t, os.WriteFile(words, []byte("darn,heck\n"), 0o644))
 	commands := [][]string{
 		{"users", "list"}, {"users", "get", "u"}, {"users", "create", "u", "--name", "n"}, {"users", "update", "u", "--name", "n"},
 		{"users", "delete", "u", "--yes"}, {"users", "deactivate", "u", "--yes"}, {"users", "reactivate", "u"},
@@ -71,6 +73,10 @@ func TestCredentialsNeverShow(t *testing.T) {
 		{"messages", "send", "--as", "a", "--to", "b", "--text", "t"}, {"messages", "list", "--thread", "1"}, {"messages", "get", "1"},
 		{"apikeys", "list"}, {"apikeys", "create", "--name", "n"}, {"apikeys", "delete", "k", "--yes"},
 		{"import", "users", users, "--restart"},
+		{"moderation", "create-keyword-list", "--id", "k", "--category", "word", "--file", words},
+		{"moderation", "update-keyword-list", "k", "--category", "word", "--search-terms", "t"},
+		{"app-moderation", "create-keyword-list", "--id", "k", "--category", "word", "--search-terms", "t"},
+		{"app-moderation", "update-keyword-list", "k", "--category", "word", "--file", words},
 		{"apps", "list"}, {"apps", "create", "--name", "n", "--region", "us"}, {"apps", "delete", "a", "--yes"},
 		{"webhooks", "list"}, {"webhooks", "get", "w"}, {"webhooks", "create", "w", "--name", "n", "--url", "https://x.example"},
 		{"webhooks", "update", "w", "--name", "n"}, {"webhooks", "delete", "w", "--yes"},

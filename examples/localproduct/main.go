@@ -10,12 +10,12 @@
 // From the repository's root, in one terminal, the platform (a module of
 // its own):
 //
-//	(cd cmd/chattest && CHATTEST_API_KEY=local-dev-key go run .)
+//	(cd cmd/chattest && CHATTEST_API_KEY=local-dev-key go run . -cert ~/chattest.pem)
 //
 // In another, the product (after npm ci in examples/localproduct/web, which
-// installs the client SDK):
+// installs the client SDK), trusting the certificate chattest wrote:
 //
-//	CHATTEST_API_KEY=local-dev-key go run ./examples/localproduct
+//	CHATTEST_API_KEY=local-dev-key go run ./examples/localproduct -cert ~/chattest.pem
 //
 // Then open http://127.0.0.1:8080/?user=alice and
 // http://127.0.0.1:8080/?user=bob, in a browser that trusts chattest's

@@ -152,7 +152,7 @@ func writeChattest(w func(string, ...any), res results, cfg config, check func(b
 	w("| State | Sends a second | Against the default |\n|---|---|---|\n")
 	for _, k := range keptKinds {
 		name := "SendKept/" + k.name
-		w("| %s | %.0f req/s | %.2f× |\n", k.title, res.median(name, "req/s"), res.ratio("SendKept/memory", name, "ns/op"))
+		w("| %s | %.0f req/s | %.2f× |\n", k.title, res.median(name, "req/s"), res.ratio(name, "SendKept/memory", "req/s"))
 	}
 	side := res.median("SendDataDir", "datadir/memory")
 	w("\nSide by side, in one process (`BenchmarkSendDataDir`, %d runs of %s batches of 256 sends from 32 goroutines to each server, alternating): ", cfg.rounds, sideBenchtime)

@@ -414,7 +414,7 @@ func NewArgError(name, problem string) error { return &ArgumentError{Name: name,
 func (cl *call) newError(resp *http.Response, body []byte, cause error, message string) *Error {
 	e := &Error{
 		StatusCode: resp.StatusCode,
-		Method:     cl.req.Method,
+		Method:     cl.method,
 		Path:       cl.c.basePath + cl.shownPath,
 		Attempts:   cl.attempts,
 		Err:        cause,

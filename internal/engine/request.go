@@ -114,8 +114,8 @@ func (c *Caller) SendWith(ctx context.Context, req *Request, cfg CallConfig, out
 		ctx, cancel = context.WithTimeout(ctx, c.timeout)
 		defer cancel()
 	}
-	cl := &call{c: c, req: req, cfg: cfg, out: out}
-	hreq, err := cl.newRequest(ctx, opts)
+	cl := &call{c: c, method: req.Method, query: req.Query, reqBody: req.Body, secretArgs: req.Secrets, cfg: cfg, out: out}
+	hreq, err := cl.newRequest(ctx, req, opts)
 	if err != nil {
 		return err
 	}
@@ -158,11 +158,16 @@ func (c *Caller) SendWith(ctx context.Context, req *Request, cfg CallConfig, out
 // call is one call across its attempts: what the hooks of its
 // go-retryablehttp client share. It lives as long as [Caller.SendWith].
 type call struct {
-	c    *Caller
-	req  *Request
-	cfg  CallConfig
-	out  any
-	opts CallOptions
+	c *Caller
+	// What the call keeps of its Request (rather than the Request, which
+	// then stays on its caller's stack): its method, and what its
+	// credentials are found in.
+	method         string
+	query, reqBody any
+	secretArgs     []redact.Secret
+	cfg            CallConfig
+	out            any
+	opts           CallOptions
 
 	shownPath string   // the path below the base as errors and logs show it: a secret segment as REDACTED
 	key       LimitKey // the budget the call draws on, when a limiter or a pace is set
@@ -181,6 +186,7 @@ type call struct {
 	retrier retryablehttp.Client
 	trace   httptrace.ClientTrace // for a write: whether an attempt got a connection
 	body    io.LimitedReader      // the answer's body, read up to maxBytes+1
+	sendBuf bytes.Buffer          // the request's body, which every attempt sends
 }
 
 // A call is the context of its HTTP request, which go-retryablehttp hands
@@ -196,8 +202,8 @@ func (cl *call) Value(key any) any           { return cl.ctx.Value(key) }
 // request: the URL (each path segment escaped, the query encoded), the
 // body, the headers, and for a write a trace of whether an attempt got a
 // connection.
-func (cl *call) newRequest(ctx context.Context, opts []RequestOption) (*retryablehttp.Request, error) {
-	c, req := cl.c, cl.req
+func (cl *call) newRequest(ctx context.Context, req *Request, opts []RequestOption) (*retryablehttp.Request, error) {
+	c := cl.c
 	for _, o := range opts {
 		if o != nil {
 			o(&cl.opts)
@@ -239,9 +245,13 @@ func (cl *call) newRequest(ctx context.Context, opts []RequestOption) (*retryabl
 		cl.trace.GotConn = cl.gotConnection
 		ctx = httptrace.WithClientTrace(ctx, &cl.trace)
 	}
-	var rawBody any // no body: a nil interface, not a nil []byte
+	var rawBody any // no body: a nil interface, not a nil *bytes.Buffer
 	if body != nil {
-		rawBody = body
+		// A *bytes.Buffer held in the call, which go-retryablehttp reads
+		// for each attempt as it would a []byte, saves the allocation
+		// that boxing the []byte in an interface would cost.
+		cl.sendBuf = *bytes.NewBuffer(body)
+		rawBody = &cl.sendBuf
 	}
 	// The request's context is the call itself (see call.Value): the hooks
 	// find their call in it.
@@ -335,7 +345,7 @@ func (cl *call) checkRetry(ctx context.Context, resp *http.Response, err error) 
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return false, ctxErr
 	}
-	return cl.c.retry.retryable(ctx, cl.req.Method, cl.attempts, resp, err, connected, broken), nil
+	return cl.c.retry.retryable(ctx, cl.method, cl.attempts, resp, err, connected, broken), nil
 }
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
@@ -363,7 +373,7 @@ func (cl *call) read(ctx context.Context, resp *http.Response) (broken bool) {
 	cl.answer = resp
 	cl.capture(resp)
 	if c := cl.c; c.debug(ctx) {
-		c.logger.LogAttrs(ctx, slog.LevelDebug, "chat: response", slog.String("method", cl.req.Method),
+		c.logger.LogAttrs(ctx, slog.LevelDebug, "chat: response", slog.String("method", cl.method),
 			slog.String("path", c.basePath+cl.shownPath), slog.Int("status", resp.StatusCode), slog.Int("attempts", cl.attempts))
 	}
 	body := buf.Bytes()
@@ -394,7 +404,7 @@ func (cl *call) read(ctx context.Context, resp *http.Response) (broken bool) {
 		if e.Code == "" {
 			e.Message = "the response held no data"
 		}
-		if !safe(cl.req.Method) {
+		if !safe(cl.method) {
 			e.Message += "; the request may have been applied"
 		}
 		cl.result = e
@@ -439,11 +449,11 @@ func (cl *call) capture(resp *http.Response) {
 func (cl *call) credentials() []string {
 	if cl.secrets == nil {
 		all := make([]string, 0, 4)
-		for _, s := range cl.req.Secrets {
+		for _, s := range cl.secretArgs {
 			all = append(all, string(s))
 		}
-		all = append(all, redact.SecretsIn(cl.req.Body)...)
-		all = append(all, redact.SecretsIn(cl.req.Query)...)
+		all = append(all, redact.SecretsIn(cl.reqBody)...)
+		all = append(all, redact.SecretsIn(cl.query)...)
 		cl.secrets = append(redact.WithEncodings(all), cl.c.secrets()...)
 	}
 	return cl.secrets
@@ -456,7 +466,7 @@ func (cl *call) scrub(text string) string { return redact.Scrub(text, cl.credent
 // from a text, as its errors are scrubbed: for texts built from a
 // successful answer (a bulk import's per-entity errors).
 func (c *Caller) Scrubber(req *Request) func(string) string {
-	cl := &call{c: c, req: req}
+	cl := &call{c: c, method: req.Method, query: req.Query, reqBody: req.Body, secretArgs: req.Secrets}
 	return cl.scrub
 }
 
@@ -478,7 +488,7 @@ func (cl *call) logAttempt(ctx context.Context, resp *http.Response, err error) 
 	} else {
 		outcome = slog.Int("status", resp.StatusCode)
 	}
-	c.logger.LogAttrs(ctx, slog.LevelDebug, "chat: attempt", slog.String("method", cl.req.Method),
+	c.logger.LogAttrs(ctx, slog.LevelDebug, "chat: attempt", slog.String("method", cl.method),
 		slog.String("path", c.basePath+cl.shownPath), slog.Int("attempt", cl.attempts), outcome)
 }
 

@@ -373,6 +373,30 @@ func RunArgs[C, S any](t *testing.T, h Harness[C], service func(C) S, cases []Ar
 	}
 }
 
+// ValidateCase is a request value and the field its Validate names, or ""
+// when the value is valid.
+type ValidateCase struct {
+	Name  string
+	Value interface{ Validate() error }
+	Field string
+}
+
+// RunValidate runs each case as a subtest: Validate refuses the value with
+// an [*chat.ArgumentError] naming Field, or passes it when Field is empty.
+func RunValidate(t *testing.T, cases []ValidateCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.Name, func(t *testing.T) {
+			err := tc.Value.Validate()
+			if tc.Field == "" {
+				require.NoError(t, err)
+				return
+			}
+			RequireArgError(t, err, tc.Field)
+		})
+	}
+}
+
 // FormPart is one part of a multipart/form-data body as a server reads it.
 type FormPart struct {
 	Name, Filename, ContentType, Value string

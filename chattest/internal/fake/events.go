@@ -151,11 +151,14 @@ type UserTyping struct {
 	To           []string
 }
 
-// UserPresence: u came online or went offline at at.
+// UserPresence: U came online or went offline at At (Ms, in Unix
+// milliseconds), as a websocket of the client API that connected at
+// ConnectedAt (milliseconds) authenticated or closed.
 type UserPresence struct {
-	U      *UserRec
-	Online bool
-	At     chat.Timestamp
+	U               *UserRec
+	Online          bool
+	At              chat.Timestamp
+	Ms, ConnectedAt int64
 }
 
 func (MessageSent) EventName() string           { return "message sent" }

@@ -407,7 +407,7 @@ func (rp *replayer) endPresence() {
 	st.clock = func() time.Time { return last }
 	for _, uid := range slices.Sorted(maps.Keys(rp.online)) {
 		if rp.online[uid] {
-			st.presenceChanged(uid, false)
+			st.presenceChanged(uid, false, nil)
 		}
 	}
 	st.clock = clock

@@ -18,7 +18,8 @@ import (
 //     the messages they sent or received one-on-one (with the threads under
 //     them), what they left on others' messages (reactions, saves,
 //     interactions, thread subscriptions, flags), their memberships and
-//     bans, their blocks and friendships both ways, their conversations'
+//     bans, their ownership of groups (which passes to the group's heir),
+//     their blocks and friendships both ways, their conversations'
 //     marks, pins and tags, the conversations opened with them, the app's
 //     pins of their conversation, their notification preferences and push
 //     tokens; the user objects that action messages keep of them (by, on,
@@ -48,6 +49,9 @@ func (st *state) removeUser(u *UserRec) {
 	}
 	for _, g := range st.groups {
 		delete(g.banned, uid)
+		if g.g.Owner == uid {
+			g.g.Owner = heir(g)
+		}
 	}
 	st.dropUser(u) // and their auth tokens with them
 	st.removeMessagesOf(uid)
@@ -85,6 +89,18 @@ func (st *state) removeUser(u *UserRec) {
 	st.scrubUserEntities(uid)
 	st.reindexConversations()
 	st.forgetRemovedMessages()
+}
+
+// heir is who owns g once its owner is deleted for good: the admin of g
+// who has been a member the longest, else the app (app_system), as a group
+// created without an owner.
+func heir(g *GroupRec) string {
+	for _, m := range g.order {
+		if m.scope == chat.MemberAdmin {
+			return m.uid
+		}
+	}
+	return appSystem
 }
 
 // peerOf returns the other user of the one-on-one conversation id, when

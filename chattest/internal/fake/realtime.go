@@ -107,6 +107,7 @@ type RTConn struct {
 	flush  bool // write the frames queued before closing
 
 	tokenHash string // the hash of the auth token its jwt was issued for (access.go); guarded by st.mu
+	since     int64  // when it authenticated, in Unix milliseconds; guarded by st.mu
 }
 
 // queued is a frame waiting to be written, and what it waits for before:
@@ -290,7 +291,7 @@ func (st *state) drop(c *RTConn, code int, reason string, flush bool) {
 		delete(st.rtByUID[c.uid], c)
 		if len(st.rtByUID[c.uid]) == 0 {
 			delete(st.rtByUID, c.uid)
-			st.presenceChanged(c.uid, false)
+			st.presenceChanged(c.uid, false, c)
 		}
 		st.rtNotify()
 	}
@@ -427,10 +428,10 @@ func (st *state) authenticate(c *RTConn, f *inFrame) {
 		return
 	}
 	if c.uid == "" {
-		c.uid = uid
+		c.uid, c.since = uid, st.clock().UnixMilli()
 		if st.rtByUID[uid] == nil {
 			st.rtByUID[uid] = map[*RTConn]bool{}
-			st.presenceChanged(uid, true)
+			st.presenceChanged(uid, true, c)
 		}
 		st.rtByUID[uid][c] = true
 		st.rtNotify()
@@ -569,10 +570,13 @@ func (st *state) relayTyping(c *RTConn, f *inFrame) {
 
 // presenceChanged records that uid came online (their first websocket
 // authenticated) or went offline (their last one closed), a change of its
-// own (the websocket tells the users whose subscription covers uid). It runs
+// own (the websocket tells the users whose subscription covers uid, the
+// webhooks fire user_connection_status_changed). ws is that websocket; nil
+// when none of this server's made the change (a journal replayed, and
+// the users it left online going offline). It runs
 // with st.mu held. The journal keeps the change, and the next request, or
 // closing the server, writes it.
-func (st *state) presenceChanged(uid string, online bool) {
+func (st *state) presenceChanged(uid string, online bool, ws *RTConn) {
 	u := st.activeUser(uid)
 	if u == nil {
 		return
@@ -582,14 +586,18 @@ func (st *state) presenceChanged(uid string, online bool) {
 		c := st.out.begin() // a change of its own, made first when another is in progress
 		defer st.out.publish(c)
 	}
-	now := chat.TimestampOf(st.clock())
+	at := st.clock()
+	now, connectedAt := chat.TimestampOf(at), at.UnixMilli()
+	if ws != nil {
+		connectedAt = ws.since
+	}
 	status := chat.UserOffline
 	if online {
 		status = chat.UserAvailable
 	}
 	u.u.Status, u.u.LastActiveAt = status, now
 	st.keepCall(presenceOp, presenceArgs{UID: uid, Online: online})
-	st.record(UserPresence{U: u, Online: online, At: now})
+	st.record(UserPresence{U: u, Online: online, At: now, Ms: at.UnixMilli(), ConnectedAt: connectedAt})
 }
 
 // presenceArgs are a presence change as the journal keeps it.
@@ -603,7 +611,7 @@ const presenceOp = "presence"
 
 // replayPresence replays a presence change: nobody is connected to be told.
 func (st *state) replayPresence(a presenceArgs) struct{} {
-	st.presenceChanged(a.UID, a.Online)
+	st.presenceChanged(a.UID, a.Online, nil)
 	return struct{}{}
 }
 

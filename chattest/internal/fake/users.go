@@ -21,6 +21,10 @@ type UserRec struct {
 	tokens      []chat.AuthToken
 }
 
+// User is the user as answers show it, without its tags: what an
+// adapter renders of the user an event names.
+func (u *UserRec) User() chat.User { return u.view(false) }
+
 // view is the user as answers show it, with or without tags: updatedAt
 // only once the user was updated, as the service shows it.
 func (u *UserRec) view(withTags bool) chat.User {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest/internal/fake"
+	"github.com/chatrest/chat/webhook"
 )
 
 // Events is the webhooks' consumer of the fake's outbox: it renders each
@@ -106,6 +107,8 @@ func (w *Events) Recorded(c *fake.Commit, ev fake.Event) {
 		})
 	case fake.TriggerFired:
 		w.fire(c, ev.Trigger, func() any { return ev.Data })
+	case fake.UserPresence:
+		w.fire(c, "user_connection_status_changed", func() any { return connectionPayload(ev) })
 	}
 }
 
@@ -201,6 +204,27 @@ func blocksPayload(r fake.Reader, ev fake.UsersBlocked) any {
 		Users map[string]chat.User `json:"users"`
 		By    chat.User            `json:"by"`
 	}{users, r.NamedUser(ev.By)}
+}
+
+// connectionPayload is the data of user_connection_status_changed: the
+// user (uid, name, status, role) with the status the change gave them, and
+// the websocket whose authenticating or closing made it, a web client of
+// the JavaScript SDK's (as joinConfig has it). The fake knows no client's
+// appInfo or user agent.
+func connectionPayload(ev fake.UserPresence) any {
+	action := "disconnected"
+	if ev.Online {
+		action = "connected"
+	}
+	u := ev.U.User()
+	return struct {
+		Timestamp           webhook.Millis     `json:"timestamp"`
+		User                chat.User          `json:"user"`
+		Status              chat.UserStatus    `json:"status"`
+		CurrentConnection   webhook.Connection `json:"currentConnection"`
+		UserPresenceChanged bool               `json:"userPresenceChanged"`
+	}{webhook.Millis(ev.Ms), chat.User{UID: u.UID, Name: u.Name, Status: u.Status, Role: u.Role}, u.Status,
+		webhook.Connection{Action: action, Platform: "javascript", ConnectedAt: webhook.Millis(ev.ConnectedAt)}, true}
 }
 
 // hookGroup is a group in a group payload: the group as the app sees it,
