@@ -126,16 +126,18 @@ func (h *Handler) Close() error {
 // good is not in it.
 func (h *Handler) Export(w io.Writer) error { return h.core.Export(w) }
 
-// String describes the handler without its API key.
-func (h *Handler) String() string {
-	if h == nil {
-		return "chattest.Handler(nil)"
+// String describes the handler without its API key. It has a value
+// receiver, so that a Handler printed as a value shows no more than
+// through a pointer.
+func (h Handler) String() string {
+	if h.core == nil {
+		return "chattest.Handler{}"
 	}
-	return fmt.Sprintf("chattest.Handler{AppID: %q}", h.AppID())
+	return fmt.Sprintf("chattest.Handler{AppID: %q}", h.core.AppID())
 }
 
 // GoString is String, so that %#v does not show the API key either.
-func (h *Handler) GoString() string { return h.String() }
+func (h Handler) GoString() string { return h.String() }
 
 // Format prints [Handler.String] for every verb.
-func (h *Handler) Format(f fmt.State, verb rune) { io.WriteString(f, h.String()) }
+func (h Handler) Format(f fmt.State, verb rune) { io.WriteString(f, h.String()) }
