@@ -8,10 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -194,4 +197,70 @@ func TestFailClosedStopsCallsWhileRedisIsDown(t *testing.T) {
 	assert.True(t, ok)
 	assert.Equal(t, 1, m.logs.count(slog.LevelWarn), "%q", m.logs.messages())
 	assert.Equal(t, 1, m.logs.count(slog.LevelInfo), "%q", m.logs.messages())
+}
+
+// gate is a go-redis hook standing for Redis failing between two commands:
+// it holds the answer to the first command naming hold until release is
+// closed (signalling held), and fails every command naming fail once
+// failing is set.
+type gate struct {
+	hold, fail string
+	failing    atomic.Bool
+	once       sync.Once
+	held       chan struct{}
+	release    chan struct{}
+}
+
+func (g *gate) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (g *gate) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+
+func (g *gate) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		args := fmt.Sprint(cmd.Args()...)
+		if g.failing.Load() && strings.Contains(args, g.fail) {
+			return errors.New("connection reset by peer")
+		}
+		err := next(ctx, cmd)
+		if strings.Contains(args, g.hold) {
+			g.once.Do(func() {
+				close(g.held)
+				<-g.release
+			})
+		}
+		return err
+	}
+}
+
+// TestAnAnswerSentBeforeAnOutageDoesNotEndIt: Redis answers a command of
+// one class, fails one of the other class sent after it, and the answer
+// to the first arrives last. The answer tells nothing of Redis since the
+// failure: the Limiter stays on its fallback, with one warning and no
+// notice that Redis is back.
+func TestAnAnswerSentBeforeAnOutageDoesNotEndIt(t *testing.T) {
+	rdb := newRedis(t, redisAddr(t))
+	g := &gate{hold: ":standard", fail: ":core", held: make(chan struct{}), release: make(chan struct{})}
+	rdb.AddHook(g)
+	logs := &logRecords{}
+	l, err := redislimit.New(rdb, redislimit.WithPrefix(uniquePrefix()), redislimit.WithLogger(slog.New(logs)),
+		redislimit.WithTimeout(time.Minute), redislimit.WithProbeInterval(time.Hour))
+	require.NoError(t, err)
+	ctx := t.Context()
+
+	first := make(chan error, 1)
+	go func() { first <- l.Wait(ctx, chat.LimitKey{AppID: "app", Class: chat.ClassStandard}) }()
+	<-g.held // Redis has answered the standard class's first command
+	g.failing.Store(true)
+	require.NoError(t, l.Wait(ctx, chat.LimitKey{AppID: "app", Class: chat.ClassCore}), "the fallback's permit")
+	require.True(t, l.Degraded())
+	close(g.release)
+	require.NoError(t, <-first)
+
+	assert.True(t, l.Degraded(), "still on the fallback")
+	msgs := logs.messages()
+	require.Len(t, msgs, 1, "%q", msgs)
+	assert.Contains(t, msgs[0], "WARN redislimit: Redis is unreachable")
+	assert.Contains(t, msgs[0], "connection reset by peer")
 }
