@@ -108,6 +108,15 @@ type MemberResult struct {
 	Error *MemberError `json:"error,omitempty"`
 }
 
+// Reason returns the service's text for r: the message of its error, else
+// its message.
+func (r MemberResult) Reason() string {
+	if r.Error != nil && r.Error.Message != "" {
+		return r.Error.Message
+	}
+	return r.Message
+}
+
 // MemberError is why one user of [MembersService.Add] failed, e.g.
 // ERR_ALREADY_JOINED or ERR_BANNED_GROUPMEMBER.
 type MemberError struct {

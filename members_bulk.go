@@ -138,12 +138,9 @@ func memberOutcome(resp *AddMembersResponse, m MemberToAdd) (*MemberResult, erro
 	if r.Success {
 		return &r, nil
 	}
-	e := &AddMemberError{UID: m.UID, Message: r.Message}
+	e := &AddMemberError{UID: m.UID, Message: r.Reason()}
 	if r.Error != nil {
 		e.Code = r.Error.Code
-		if r.Error.Message != "" {
-			e.Message = r.Error.Message
-		}
 	}
 	return &r, e
 }

@@ -49,7 +49,7 @@ type fleetConfig struct {
 	Prefix        string
 	Budget        int // core requests per second, shared by the fleet
 	Goroutines    int
-	Start, End    time.Time // when to start and stop creating users
+	Start, End    time.Time // when to start and stop creating users; a zero End: until stopped
 	FallbackShare float64   // the fallback share
 }
 
@@ -74,6 +74,7 @@ type fleetMember struct {
 	client  *chat.Client
 	rdb     *redis.Client
 	logs    *logRecords
+	stop    chan struct{} // closed to end a run without End
 }
 
 // newFleetMember makes the Redis client, Limiter and chat client of cfg.
@@ -86,7 +87,7 @@ func newFleetMember(cfg fleetConfig, opts ...redislimit.Option) (*fleetMember, e
 	if !roots.AppendCertsFromPEM(pemBytes) {
 		return nil, errors.New("no certificate in " + cfg.CertFile)
 	}
-	m := &fleetMember{cfg: cfg, logs: &logRecords{}}
+	m := &fleetMember{cfg: cfg, logs: &logRecords{}, stop: make(chan struct{})}
 	m.rdb = redis.NewClient(&redis.Options{Addr: cfg.RedisAddr, MaxRetries: -1, DialTimeout: 200 * time.Millisecond, PoolSize: 4})
 	base := []redislimit.Option{
 		redislimit.WithPrefix(cfg.Prefix),
@@ -118,7 +119,21 @@ func (m *fleetMember) close() {
 	m.rdb.Close()
 }
 
-// run creates users from cfg.Start until cfg.End with cfg.Goroutines
+// running reports whether a run goes on: until cfg.End, or without one
+// until m.stop is closed.
+func (m *fleetMember) running() bool {
+	if !m.cfg.End.IsZero() {
+		return time.Now().Before(m.cfg.End)
+	}
+	select {
+	case <-m.stop:
+		return false
+	default:
+		return true
+	}
+}
+
+// run creates users from cfg.Start while running with cfg.Goroutines
 // goroutines, and reports.
 func (m *fleetMember) run() fleetResult {
 	time.Sleep(time.Until(m.cfg.Start)) // every member starts at once
@@ -127,7 +142,7 @@ func (m *fleetMember) run() fleetResult {
 	var wg sync.WaitGroup
 	for g := range m.cfg.Goroutines {
 		wg.Go(func() {
-			for i := 0; time.Now().Before(m.cfg.End); i++ {
+			for i := 0; m.running(); i++ {
 				uid := fmt.Sprintf("%s-g%d-%d", m.cfg.Name, g, i)
 				begin := time.Now()
 				_, err := m.client.Users.Create(context.Background(), &chat.CreateUserRequest{UID: uid, Name: uid})

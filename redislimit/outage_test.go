@@ -8,10 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -36,25 +39,34 @@ func eventually(t testing.TB, limit time.Duration, cond func() bool, what string
 	}
 }
 
+// outageTimeout is how long the members of runOutage wait for Redis to
+// answer, and the test for them to take their fallback and leave it. The
+// kill is the run's only outage: a command to a killed Redis fails at once
+// (its connection closed, a new one refused), whereas the default timeout,
+// 250ms, is one a loaded machine's Redis can miss while it is up, which is
+// an outage too, as the package doc says, with a warning of its own.
+const outageTimeout = 10 * time.Second
+
 // runOutage runs a fleet of three members (one process each, here three
 // Limiters on their own Redis clients) at the budget; kills Redis after
 // 1.5s, and starts it again 1.5s later. It asserts that every member takes
 // its fallback while Redis is down and shares the budget again once it is
-// back, and returns the fleet with when it started, what each member saw,
-// and the share of the budget the fleet achieved while Redis was down.
+// back (the members' calls go on until then: a Limiter tries Redis again
+// only when asked for a permit), and returns the fleet with when it
+// started, what each member saw, and the share of the budget the fleet
+// achieved while Redis was down.
 func runOutage(t testing.TB) (f *fleet, start time.Time, ms []*fleetMember, results []fleetResult, outage float64) {
 	t.Helper()
 	rp := startRedis(t)
 	const budget, members, goroutines = 300, 3, 4
 	f = newFleet(t, budget, rp.Addr())
 	start = time.Now().Add(200 * time.Millisecond)
-	end := start.Add(4500 * time.Millisecond)
 
 	ms = make([]*fleetMember, members)
 	for i := range ms {
 		cfg := f.base
-		cfg.Name, cfg.Goroutines, cfg.Start, cfg.End, cfg.FallbackShare = fmt.Sprintf("m%d", i), goroutines, start, end, 1.0/members
-		m, err := newFleetMember(cfg, redislimit.WithProbeInterval(100*time.Millisecond))
+		cfg.Name, cfg.Goroutines, cfg.Start, cfg.FallbackShare = fmt.Sprintf("m%d", i), goroutines, start, 1.0/members
+		m, err := newFleetMember(cfg, redislimit.WithProbeInterval(100*time.Millisecond), redislimit.WithTimeout(outageTimeout))
 		require.NoError(t, err)
 		t.Cleanup(m.close)
 		ms[i] = m
@@ -64,6 +76,12 @@ func runOutage(t testing.TB) (f *fleet, start time.Time, ms []*fleetMember, resu
 	for i, m := range ms {
 		wg.Go(func() { results[i] = m.run() })
 	}
+	stop := sync.OnceFunc(func() {
+		for _, m := range ms {
+			close(m.stop)
+		}
+	})
+	t.Cleanup(stop) // when the test fails first
 
 	allDegraded := func(want bool) func() bool {
 		return func() bool {
@@ -79,12 +97,14 @@ func runOutage(t testing.TB) (f *fleet, start time.Time, ms []*fleetMember, resu
 	created, _ := f.serverCounts()
 	rp.Stop()
 	down := time.Now()
-	eventually(t, 2*time.Second, allDegraded(true), "every member takes its fallback")
+	eventually(t, outageTimeout, allDegraded(true), "every member takes its fallback")
 	time.Sleep(time.Until(down.Add(1500 * time.Millisecond)))
 	during, _ := f.serverCounts()
 	up := time.Now()
 	rp.Start()
-	eventually(t, 2*time.Second, allDegraded(false), "every member shares the budget again")
+	// go-redis dials again once a second after failed dials.
+	eventually(t, outageTimeout, allDegraded(false), "every member shares the budget again")
+	stop()
 	wg.Wait()
 	outage = float64(during-created) / up.Sub(down).Seconds() / budget
 	t.Logf("while Redis was down: %.1f%% of the budget (three members at a third each)", 100*outage)
@@ -116,8 +136,8 @@ func TestRedisStoppedMidRun(t *testing.T) {
 
 // BenchmarkFleetRedisStoppedMidRun runs the outage (runOutage) and reports
 // the share of the budget the fleet achieves over the run (%budget: 80-100%,
-// as each member loses up to the timeout, 250ms, on the command under way
-// when Redis dies, about 5% of the run), while Redis is down
+// as each member loses the command under way when Redis dies and waits
+// for go-redis to dial again when it is back, about 5% of the run), while Redis is down
 // (%budget-outage: three members at a third each), and the longest call of
 // any member (slowest-ms: under a second). It fails as
 // TestRedisStoppedMidRun does when a 429 reaches a caller, a call fails or
@@ -177,4 +197,70 @@ func TestFailClosedStopsCallsWhileRedisIsDown(t *testing.T) {
 	assert.True(t, ok)
 	assert.Equal(t, 1, m.logs.count(slog.LevelWarn), "%q", m.logs.messages())
 	assert.Equal(t, 1, m.logs.count(slog.LevelInfo), "%q", m.logs.messages())
+}
+
+// gate is a go-redis hook standing for Redis failing between two commands:
+// it holds the answer to the first command naming hold until release is
+// closed (signalling held), and fails every command naming fail once
+// failing is set.
+type gate struct {
+	hold, fail string
+	failing    atomic.Bool
+	once       sync.Once
+	held       chan struct{}
+	release    chan struct{}
+}
+
+func (g *gate) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (g *gate) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+
+func (g *gate) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		args := fmt.Sprint(cmd.Args()...)
+		if g.failing.Load() && strings.Contains(args, g.fail) {
+			return errors.New("connection reset by peer")
+		}
+		err := next(ctx, cmd)
+		if strings.Contains(args, g.hold) {
+			g.once.Do(func() {
+				close(g.held)
+				<-g.release
+			})
+		}
+		return err
+	}
+}
+
+// TestAnAnswerSentBeforeAnOutageDoesNotEndIt: Redis answers a command of
+// one class, fails one of the other class sent after it, and the answer
+// to the first arrives last. The answer tells nothing of Redis since the
+// failure: the Limiter stays on its fallback, with one warning and no
+// notice that Redis is back.
+func TestAnAnswerSentBeforeAnOutageDoesNotEndIt(t *testing.T) {
+	rdb := newRedis(t, redisAddr(t))
+	g := &gate{hold: ":standard", fail: ":core", held: make(chan struct{}), release: make(chan struct{})}
+	rdb.AddHook(g)
+	logs := &logRecords{}
+	l, err := redislimit.New(rdb, redislimit.WithPrefix(uniquePrefix()), redislimit.WithLogger(slog.New(logs)),
+		redislimit.WithTimeout(time.Minute), redislimit.WithProbeInterval(time.Hour))
+	require.NoError(t, err)
+	ctx := t.Context()
+
+	first := make(chan error, 1)
+	go func() { first <- l.Wait(ctx, chat.LimitKey{AppID: "app", Class: chat.ClassStandard}) }()
+	<-g.held // Redis has answered the standard class's first command
+	g.failing.Store(true)
+	require.NoError(t, l.Wait(ctx, chat.LimitKey{AppID: "app", Class: chat.ClassCore}), "the fallback's permit")
+	require.True(t, l.Degraded())
+	close(g.release)
+	require.NoError(t, <-first)
+
+	assert.True(t, l.Degraded(), "still on the fallback")
+	msgs := logs.messages()
+	require.Len(t, msgs, 1, "%q", msgs)
+	assert.Contains(t, msgs[0], "WARN redislimit: Redis is unreachable")
+	assert.Contains(t, msgs[0], "connection reset by peer")
 }

@@ -129,6 +129,7 @@ type Limiter struct {
 
 	hmu       sync.Mutex
 	down      bool      // Redis is unreachable
+	epoch     uint64    // counts the changes of down: a command's answer counts only in the epoch it was sent in
 	lastErr   error     // why, while down
 	nextProbe time.Time // while down, when to try Redis again
 	probing   bool      // a probe is under way
@@ -251,7 +252,8 @@ func (l *Limiter) Wait(ctx context.Context, key chat.LimitKey) error {
 	}
 	defer func() { <-ks.turn }()
 	for {
-		if !l.tryRedis() {
+		ok, epoch := l.tryRedis()
+		if !ok {
 			return l.fallback(ctx, key)
 		}
 		wait, err := l.ask(ctx, ks)
@@ -259,10 +261,10 @@ func (l *Limiter) Wait(ctx context.Context, key chat.LimitKey) error {
 			if ctxErr := ctx.Err(); ctxErr != nil {
 				return ctxErr
 			}
-			l.markDown(err)
+			l.markDown(err, epoch)
 			continue // take the fallback
 		}
-		l.markUp()
+		l.markUp(epoch)
 		if wait <= 0 {
 			return nil
 		}
@@ -382,23 +384,25 @@ func sleep(ctx context.Context, d time.Duration, key chat.LimitKey) error {
 }
 
 // tryRedis reports whether a request should ask Redis: while Redis is
-// reachable. While it is not, it starts a probe once per probe interval,
-// which the requests do not wait for.
-func (l *Limiter) tryRedis() bool {
+// reachable; and the epoch, which the request's answer is to be reported
+// with. While Redis is not reachable, it starts a probe once per probe
+// interval, which the requests do not wait for.
+func (l *Limiter) tryRedis() (bool, uint64) {
 	l.hmu.Lock()
 	defer l.hmu.Unlock()
 	if !l.down {
-		return true
+		return true, l.epoch
 	}
 	if !l.probing && !l.now().Before(l.nextProbe) {
 		l.probing = true
-		go l.probe()
+		go l.probe(l.epoch)
 	}
-	return false
+	return false, l.epoch
 }
 
-// probe pings Redis, and marks it reachable when it answers.
-func (l *Limiter) probe() {
+// probe pings Redis, and marks it reachable when it answers: the outage
+// of epoch is over.
+func (l *Limiter) probe(epoch uint64) {
 	_, err := bounded(context.Background(), l.cfg.timeout, func(ctx context.Context) (string, error) {
 		return l.rdb.Ping(ctx).Result()
 	})
@@ -409,19 +413,25 @@ func (l *Limiter) probe() {
 	}
 	l.hmu.Unlock()
 	if err == nil {
-		l.markUp()
+		l.markUp(epoch)
 	}
 }
 
-// markDown records that Redis failed, and logs it when it was reachable.
-func (l *Limiter) markDown(err error) {
+// markDown records that Redis failed a command sent in epoch, and logs it
+// when it was reachable. A command sent before Redis was last found
+// unreachable, or reachable again, tells nothing of Redis since: its
+// failure is ignored.
+func (l *Limiter) markDown(err error, epoch uint64) {
 	l.hmu.Lock()
 	defer l.hmu.Unlock()
+	if epoch != l.epoch {
+		return
+	}
 	l.lastErr = err
 	if l.down {
 		return
 	}
-	l.down, l.nextProbe = true, l.now().Add(l.cfg.probeInterval)
+	l.down, l.nextProbe, l.epoch = true, l.now().Add(l.cfg.probeInterval), l.epoch+1
 	if l.cfg.failClosed {
 		l.cfg.logger.Warn("redislimit: Redis is unreachable; refusing requests until it answers (fail closed)",
 			"err", err.Error(), "prefix", l.cfg.prefix, "probe_interval", l.cfg.probeInterval)
@@ -431,14 +441,16 @@ func (l *Limiter) markDown(err error) {
 		"err", err.Error(), "prefix", l.cfg.prefix, "share", l.cfg.share, "probe_interval", l.cfg.probeInterval)
 }
 
-// markUp records that Redis answered, and logs it when it was unreachable.
-func (l *Limiter) markUp() {
+// markUp records that Redis answered a command sent in epoch, and logs it
+// when it was unreachable. An answer to a command sent before Redis was
+// last found unreachable tells nothing of Redis since: it is ignored.
+func (l *Limiter) markUp(epoch uint64) {
 	l.hmu.Lock()
 	defer l.hmu.Unlock()
-	if !l.down {
+	if !l.down || epoch != l.epoch {
 		return
 	}
-	l.down, l.lastErr = false, nil
+	l.down, l.lastErr, l.epoch = false, nil, l.epoch+1
 	l.cfg.logger.Info("redislimit: Redis answers again; sharing the budgets", "prefix", l.cfg.prefix)
 }
 
@@ -475,7 +487,10 @@ func (l *Limiter) Observe(ctx context.Context, key chat.LimitKey, obs chat.RateO
 	}
 	ks.held = until
 	ks.mu.Unlock()
-	if l.Degraded() {
+	l.hmu.Lock()
+	down, epoch := l.down, l.epoch
+	l.hmu.Unlock()
+	if down {
 		return // the fallback holds itself back
 	}
 	// Share the hold: a longer one replaces it, a shorter one does not.
@@ -483,7 +498,7 @@ func (l *Limiter) Observe(ctx context.Context, key chat.LimitKey, obs chat.RateO
 		return holdScript.Run(ctx, l.rdb, []string{ks.holdKey}, wait.Milliseconds()).Result()
 	})
 	if err != nil && !errors.Is(err, redis.Nil) {
-		l.markDown(err)
+		l.markDown(err, epoch)
 	}
 }
 

@@ -211,6 +211,34 @@ func TestGroupsAndMembers(t *testing.T) {
 	assert.Regexp(t, `(?m)^team\s+Team\s+private\s+2\s+alice\s+`, table)
 }
 
+// TestPerItemFailures shows, for each command answering per user, why the
+// service refused a user: in the table and in the JSON.
+func TestPerItemFailures(t *testing.T) {
+	f := newFake(t)
+	for _, u := range []string{"alice", "bob"} {
+		f.ok(t, "users", "create", u, "--name", strings.ToUpper(u[:1])+u[1:])
+	}
+	f.ok(t, "groups", "create", "team", "--name", "Team", "--owner", "alice")
+	f.ok(t, "members", "add", "team", "bob")
+
+	out := f.ok(t, "members", "add", "team", "bob").stdout
+	assert.Regexp(t, `(?m)^bob\s+failed: ERR_ALREADY_JOINED: The user bob is already a member of the group team\.$`, out)
+	var added chat.AddMembersResponse
+	require.NoError(t, json.Unmarshal([]byte(f.ok(t, "members", "add", "team", "bob", "--json").stdout), &added))
+	assert.Equal(t, "The user bob is already a member of the group team.", added.Participants["bob"].Reason())
+
+	f.ok(t, "friends", "add", "alice", "-F", `accepted=["bob"]`)
+	out = f.ok(t, "friends", "add", "alice", "-F", `accepted=["bob","nobody"]`).stdout
+	assert.Regexp(t, `(?m)^bob\s+failed: The user bob is already a friend of alice\.$`, out)
+	assert.Regexp(t, `(?m)^nobody\s+failed: The user with uid nobody does not exist or has been deactivated\.$`, out)
+
+	out = f.ok(t, "blocked", "block", "alice", "-F", `blockedUids=["bob","nobody"]`).stdout
+	assert.Regexp(t, `(?m)^bob\s+blocked$`, out)
+	assert.Regexp(t, `(?m)^nobody\s+failed: The user with uid nobody does not exist or has been deactivated\.$`, out)
+	out = f.ok(t, "blocked", "unblock", "alice", "-F", `blockedUids=["bob"]`).stdout
+	assert.Regexp(t, `(?m)^bob\s+unblocked$`, out)
+}
+
 // TestUsersDeactivateReactivateDelete shows what became of each uid a
 // deactivation, a reactivation and a soft delete named.
 func TestUsersDeactivateReactivateDelete(t *testing.T) {

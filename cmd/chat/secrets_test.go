@@ -69,6 +69,7 @@ func TestCredentialsNeverShow(t *testing.T) {
 		{"tokens", "create", "u"}, {"tokens", "list", "u"}, {"tokens", "delete", "u", "tok", "--yes"},
 		{"groups", "list"}, {"groups", "get", "g"}, {"groups", "create", "g", "--name", "n", "--type", "public"},
 		{"groups", "update", "g", "--name", "n"}, {"groups", "delete", "g", "--yes"},
+		{"friends", "add", "u", "--accepted", "v"}, {"blocked", "block", "u", "--blocked-uids", "v"}, {"blocked", "unblock", "u", "--blocked-uids", "v"},
 		{"members", "list", "g"}, {"members", "add", "g", "u"}, {"members", "scope", "g", "u", "admin"}, {"members", "kick", "g", "u", "--yes"},
 		{"messages", "send", "--as", "a", "--to", "b", "--text", "t"}, {"messages", "list", "--thread", "1"}, {"messages", "get", "1"},
 		{"apikeys", "list"}, {"apikeys", "create", "--name", "n"}, {"apikeys", "delete", "k", "--yes"},

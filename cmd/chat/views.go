@@ -211,7 +211,9 @@ func deleteUserTable(t *table, data json.RawMessage) {
 
 // resultsTable shows answers that map ids to a result each: a row per id
 // with what became of it, for each member of parts (member, what success
-// is called; member "" is the answer itself).
+// is called; member "" is the answer itself). A failure shows the
+// service's code and reason, which it sends either as the result's
+// message or as its error object (see [chat.MemberResult]).
 func resultsTable(parts ...[2]string) func(*table, json.RawMessage) {
 	return func(t *table, data json.RawMessage) {
 		var whole map[string]json.RawMessage
@@ -221,17 +223,30 @@ func resultsTable(parts ...[2]string) func(*table, json.RawMessage) {
 			if part[0] != "" {
 				raw = whole[part[0]]
 			}
-			var results map[string]chat.Result
+			var results map[string]chat.MemberResult
 			_ = json.Unmarshal(raw, &results)
 			for _, id := range slices.Sorted(maps.Keys(results)) {
 				status := part[1]
 				if r := results[id]; !r.Success {
-					status = "failed: " + strings.TrimSpace(r.Message)
+					status = failure(r)
 				}
 				t.row(id, status)
 			}
 		}
 	}
+}
+
+// failure says why the result r failed: "failed", the service's code
+// when it sent one, and its reason.
+func failure(r chat.MemberResult) string {
+	s := "failed"
+	if r.Error != nil && r.Error.Code != "" {
+		s += ": " + r.Error.Code
+	}
+	if reason := strings.TrimSpace(r.Reason()); reason != "" {
+		s += ": " + reason
+	}
+	return s
 }
 
 // The options of the commands for people.

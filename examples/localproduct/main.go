@@ -25,7 +25,7 @@
 //
 //	-addr host:port   where to serve the web app (default 127.0.0.1:8080)
 //	-chattest url     chattest's address (default https://127.0.0.1:8443)
-//	-cert file        chattest's certificate (default chattest-8443.pem in the temporary directory)
+//	-cert file        chattest's certificate, as its -cert wrote it (default ~/chattest.pem)
 //	-app-id id        the app chattest fakes (default test-app)
 //	-sdk file         the client SDK's bundle (default examples/localproduct/web/node_modules/@cometchat/chat-sdk-javascript/CometChat.js)
 package main
@@ -77,7 +77,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("localproduct", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "`host:port` to serve the web app on")
 	base := fs.String("chattest", "https://127.0.0.1:8443", "chattest's `url`")
-	certFile := fs.String("cert", filepath.Join(os.TempDir(), "chattest-8443.pem"), "chattest's certificate `file`")
+	certFile := fs.String("cert", defaultCert(), "chattest's certificate `file`, as its -cert wrote it")
 	appID := fs.String("app-id", "test-app", "the app `id` chattest fakes")
 	sdk := fs.String("sdk", filepath.FromSlash("examples/localproduct/web/node_modules/@cometchat/chat-sdk-javascript/CometChat.js"), "the client SDK's bundle `file`")
 	if err := fs.Parse(args); err != nil {
@@ -90,6 +90,12 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	u, err := url.Parse(*base)
 	if err != nil || u.Scheme != "https" || u.Host == "" {
 		return fmt.Errorf("-chattest %q: want chattest's https URL, e.g. https://127.0.0.1:8443", *base)
+	}
+	if *certFile == "" {
+		return errors.New("-cert: name chattest's certificate, the file its -cert wrote")
+	}
+	if _, err := os.Stat(*certFile); errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("-cert %s: no such file: start chattest with -cert %s, or give -cert the file its -cert wrote", *certFile, *certFile)
 	}
 	client, err := chat.NewClient(*appID, apiKey, chat.WithBaseURL(*base), chat.WithCAFile(*certFile))
 	if err != nil {
@@ -113,6 +119,16 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	return srv.Shutdown(sctx)
+}
+
+// defaultCert is where the manual has chattest write its certificate,
+// chattest.pem in the home directory; "" when there is no home directory.
+func defaultCert() string {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, "chattest.pem")
 }
 
 // product is the backend: the web app's pages, and its API.
