@@ -48,8 +48,8 @@ func NewHandler(opts ...Option) *Handler {
 
 // OpenHandler is [NewHandler] that reports what stops [WithStore] or
 // [WithSeedFile]: a directory or file that cannot be read or written, a
-// file that is not a state file, a state of another app, or a change that
-// does not replay as it happened.
+// file that is not a state file, a state of another app, or a record that
+// cannot be read.
 func OpenHandler(opts ...Option) (*Handler, error) {
 	h := &Handler{}
 	core, err := fake.Open(h.adapt(configure(opts)))

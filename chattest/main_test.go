@@ -2,9 +2,12 @@ package chattest_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -15,12 +18,23 @@ import (
 
 	"github.com/chatrest/chat"
 	"github.com/chatrest/chat/chattest"
+	"github.com/chatrest/chat/chattest/internal/fake"
 )
 
 // TestMain fails the package's tests when a goroutine is still running
-// after they end: no test, client call or fake server may leave one behind.
+// after they end: no test, client call or fake server may leave one
+// behind. It also checks the records of every change the tests make
+// (fake.CheckRecords): a change whose records miss what it changed, which
+// a data directory would lose, fails the package.
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	fake.CheckRecords = true
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
+		if f := fake.RecordsCheckFailures(); len(f) > 0 {
+			fmt.Fprintf(os.Stderr, "FAIL: %d changes' records miss what they changed:\n%s\n", len(f), strings.Join(f, "\n\n"))
+			code = 1
+		}
+		os.Exit(code)
+	}))
 }
 
 // Close returns promptly with deliveries in flight (one held by its

@@ -130,18 +130,21 @@ func WithManagementCredentials(key, secret string) Option {
 // otherwise, so that the same options start a server every time. The
 // file's app id must be the server's ([WithAppID]).
 //
-// A state file is JSON: {"chattest": 2, "appId": ..., "created": ...,
-// "at": ..., "state": {...}}, the state itself: every record the server
-// held, field by field (see internal/fake/snapshot.go), with the credentials it issued
-// (auth tokens, API keys) but not the server's own API key: keep a state
-// file as you keep a password. Loading it serves no request again, so a
-// file reads the same whatever the handlers of the release that reads it
-// answer.
+// A state file is JSON: {"chattest": 3, "appId": ..., "created": ...,
+// "at": ..., "records": [...]}, the state itself as records: each user,
+// API key, group (with its members and bans), message (with its reactions
+// and receipts), conversation mark, friendship, block, call and setting
+// the server held is an array [collection, key, value], with the
+// credentials it issued (auth tokens, API keys) but not the server's own
+// API key: keep a state file as you keep a password. Loading it sets the
+// records and serves no request, so a file reads the same whatever the
+// handlers of the release that reads it answer.
 //
-// The state files of format 1, which releases before wrote, are read
-// too, and may be written by hand, e.g. as fixture data: {"chattest": 1,
-// "appId": ..., "created": ..., "changes": [...]}, the changes that made
-// the state, replayed at their times: a request ({"at", "method", "path",
+// The state files that releases before wrote are read too: format 2
+// ({"state": {...}}, the state as a whole) and format 1 ({"changes":
+// [...]}, the changes that made the state, replayed once through the
+// handlers at their times). Format 1 may be written by hand, e.g. as
+// fixture data: a change is a request ({"at", "method", "path",
 // "onBehalfOf", "key", "header", "body", "status", "issued"}: key is the
 // API key it was sent with, by creation order, 1 being the server's own;
 // for the client API (paths under /v3.0), onBehalfOf is the user whose
@@ -205,27 +208,31 @@ func WithRealtime(t RealtimeTransport) Option {
 }
 
 // WithStore keeps the server's state in s (see [Store]): opening the
-// server reads the state s holds (its last snapshot), replays the changes
-// made after it at the times they happened, through the same code, and
-// serves on; closing the server appends a snapshot of its state, so that
-// the next opening serves no request again; every change is kept in
-// s before the request that made it is answered (a read waits until the
-// changes it may show are kept), and a receipt of the client API's
-// websocket before its next frame is read. A change that replays
-// otherwise than it happened (a request answered with success then, and
-// not now) fails the opening. Users whom the changes
-// leave online (the server was killed) go offline as of the last change.
-// The request log, faults, the rate limits' counts and webhook deliveries
-// are not kept: changes replay without being logged, limited or
-// delivered. The store also keeps the key that signs the client API's
-// jwts, so that the client SDKs' logins stay valid across restarts, and
-// the server's own API key and management credentials generated when it
-// was created, used unless [WithAPIKey] or [WithManagementCredentials]
-// give others.
+// server sets the records of the last snapshot s holds, then those of the
+// changes made after it, and serves on; no request is served again, so
+// what s holds reads the same whatever the handlers of the release that
+// opens it answer. Closing the server appends a snapshot of its state.
+// Each change (the records a request, a seeding call or the client API's
+// websocket set or removed) is kept in s before the request that made it
+// is answered (a read waits until the changes it may show are kept), and
+// a receipt of the client API's websocket before its next frame is read.
+// Users whom the state leaves online (the server was killed) go offline
+// as of the last change. The request log, faults, the rate limits' counts
+// and webhook deliveries are not kept. The store also keeps the key that
+// signs the client API's jwts, so that the client SDKs' logins stay valid
+// across restarts, and the server's own API key and management
+// credentials generated when it was created, used unless [WithAPIKey] or
+// [WithManagementCredentials] give others.
+//
+// A store written by a release that kept requests instead of records is
+// read once by replaying its requests through the handlers, at their
+// times, and its state is kept as a snapshot at once: a request there
+// answered otherwise today than it was then (success then, an error now)
+// fails the opening.
 //
 // A store holds the state of one app: opening it for another app id fails.
-// Changes made with the server's own API key and management credentials
-// replay with those the server opening the store has. When the clock the
+// The server's own API key is kept without its secret: the server opening
+// the store has its own. When the clock the
 // server starts with ([WithFastClock], or the real clock) reads earlier
 // than the last change, it is moved forward by whole minutes, so that time
 // does not go back; a [WithClock] clock is left as given.

@@ -92,13 +92,13 @@ func TestSeedFileServesWhatItHolds(t *testing.T) {
 	require.NoError(t, srv.Export(&again))
 	type stateFile struct {
 		Created time.Time       `json:"created"`
-		State   json.RawMessage `json:"state"`
+		Records json.RawMessage `json:"records"`
 	}
 	var before, after stateFile
 	require.NoError(t, json.Unmarshal(want, &before))
 	require.NoError(t, json.Unmarshal(again.Bytes(), &after))
 	assert.Equal(t, before.Created, after.Created)
-	assert.JSONEq(t, string(before.State), string(after.State), "the same state")
+	assert.JSONEq(t, string(before.Records), string(after.Records), "the same state")
 }
 
 // A state file written by hand: requests without status and seeding calls.
@@ -195,14 +195,14 @@ func TestExportShowsNoKey(t *testing.T) {
 	require.NoError(t, srv.Export(&out))
 	assert.NotContains(t, out.String(), "my-secret-key-123")
 	var f struct {
-		Format int             `json:"chattest"`
-		AppID  string          `json:"appId"`
-		State  json.RawMessage `json:"state"`
+		Format  int             `json:"chattest"`
+		AppID   string          `json:"appId"`
+		Records json.RawMessage `json:"records"`
 	}
 	require.NoError(t, json.Unmarshal(out.Bytes(), &f))
-	assert.Equal(t, 2, f.Format)
+	assert.Equal(t, 3, f.Format)
 	assert.Equal(t, "test-app", f.AppID)
-	assert.Contains(t, string(f.State), `"Alice"`)
+	assert.Contains(t, string(f.Records), `"Alice"`)
 }
 
 // What was deleted for good is not in an export, nor in the state a data

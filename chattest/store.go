@@ -10,15 +10,15 @@ package chattest
 //
 // A store keeps two things, both opaque to it: a few named values of the
 // server (the app id, the creation time, the key that signs the client
-// API's jwts, the server's own credentials), and the changes the state
-// went through, in order, each a JSON document: a snapshot of the whole
-// state, which the server appends when it is closed (and when a state
-// file seeds the store), then each request of the chat, management and
-// client APIs that may have changed the state since, each call of a
-// seeding method, and what the client API's websockets change. A change
-// is numbered from 0 in the order the server made it. Opening reads the
-// last snapshot and replays only the changes after it, which a server that
-// was killed left.
+// API's jwts, the server's own credentials, the version of what it
+// holds), and the changes the state went through, in order, each a JSON
+// document: a snapshot of the whole state as records, which the server
+// appends when it is closed (and when a state file seeds the store), then
+// the records each request of the chat, management and client APIs, each
+// call of a seeding method and each frame of the client API's websockets
+// set or removed since. A change is numbered from 0 in the order the
+// server made it. Opening sets the records of the last snapshot, then of
+// the changes after it, which a server that was killed left.
 //
 // The server calls Open once, before it serves; then Append, from one
 // goroutine, one call at a time, and Changes from any; Close once, when

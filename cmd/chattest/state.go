@@ -116,8 +116,8 @@ const credentialsFile = "credentials.json"
 // credentials returns the credentials to serve (or export) with. With
 // -data they are those kept in the directory, generated and written there
 // (readable by its owner only) at its first start, so that the environment
-// printed then stays good across restarts, and the changes made with them
-// replay; kept reports it. Otherwise they are new.
+// printed then stays good across restarts; kept reports it. Otherwise
+// they are new.
 func (f stateFlags) credentials() (c credentials, kept bool, err error) {
 	fresh := credentials{APIKey: randomKey(), ManagementKey: randomKey(), ManagementSecret: randomKey()}
 	if *f.data == "" {

@@ -137,6 +137,7 @@ func (st *state) createAgent(c *call) (any, error) {
 		a.ModelMetaData = &chat.ModelSettings{}
 	}
 	st.agents = append(st.agents, a)
+	touchField(st, &st.agents)
 	return agentAnswer{clone(a)}, nil
 }
 
@@ -272,6 +273,7 @@ func (st *state) createBYOAgent(c *call) (any, error) {
 		a.MetaData = map[string]any{}
 	}
 	st.byoAgents = append(st.byoAgents, a)
+	touchField(st, &st.byoAgents)
 	return agentAnswer{byoWire{BYOAgent: clone(*a)}}, nil
 }
 

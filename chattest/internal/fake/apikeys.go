@@ -40,6 +40,7 @@ func (st *state) addAPIKey(key, name string, scope chat.Scope, now time.Time) *a
 	}
 	k := &apiKeyRec{k: chat.APIKey{APIKey: chat.Secret(key), Name: name, Scope: scope, CreatedAt: chat.TimestampOf(now)}, seq: st.apiKeySeq}
 	st.apiKeys[key] = k
+	touch(st, &st.apiKeys, key)
 	return k
 }
 
@@ -149,6 +150,7 @@ func (st *state) updateAPIKey(c *call) (any, error) {
 	if b.Scope != "" {
 		k.k.Scope = b.Scope
 	}
+	touch(st, &st.apiKeys, string(k.k.APIKey))
 	return data(k.k), nil
 }
 
@@ -162,6 +164,7 @@ func (st *state) deleteAPIKey(c *call) (any, error) {
 		return nil, errAPIKeyNoSelfAction()
 	}
 	delete(st.apiKeys, string(k.k.APIKey))
+	touch(st, &st.apiKeys, string(k.k.APIKey))
 	return data(chat.Result{Success: true, Message: "The API key " + k.k.Name + " has been deleted successfully."}), nil
 }
 

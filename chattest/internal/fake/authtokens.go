@@ -29,6 +29,7 @@ func (st *state) mintToken(u *UserRec, c *call) chat.AuthToken {
 	tok := st.issue(func() string { return authTokenFor(u.u.UID, c.now) })
 	t := chat.AuthToken{UID: u.u.UID, AuthToken: chat.Secret(tok), CreatedAt: c.timestamp()}
 	u.tokens = append(u.tokens, t)
+	st.touchUser(u)
 	if len(u.tokens) > maxTokensPerUser {
 		u.tokens = slices.Delete(u.tokens, 0, len(u.tokens)-maxTokensPerUser)
 	}
@@ -122,6 +123,7 @@ func (st *state) updateAuthToken(c *call) (any, error) {
 		return nil, err
 	}
 	t := &u.tokens[i]
+	st.touchUser(u)
 	if b.Platform != nil {
 		t.Platform = *b.Platform
 	}
@@ -141,6 +143,7 @@ func (st *state) deleteAuthToken(c *call) (any, error) {
 		return nil, err
 	}
 	u.tokens = slices.Delete(u.tokens, i, i+1)
+	st.touchUser(u)
 	st.closeRevoked(u.u.UID) // access.go
 	return data(chat.Result{Success: true, Message: "The auth token of user " + u.u.UID + " has been deleted successfully."}), nil
 }
@@ -152,6 +155,7 @@ func (st *state) flushAuthTokens(c *call) (any, error) {
 		return nil, err
 	}
 	u.tokens = nil
+	st.touchUser(u)
 	st.closeRevoked(u.u.UID) // access.go
 	return data(chat.Result{Success: true, Message: "All auth tokens of user " + u.u.UID + " have been deleted successfully."}), nil
 }

@@ -21,6 +21,7 @@ func (st *state) addBlock(blocker, blocked string, now chat.Timestamp) {
 	if st.blocks[blocker][blocked] == nil {
 		st.socialSeq++
 		st.blocks[blocker][blocked] = &socialRel{since: now, seq: st.socialSeq}
+		touch(st, &st.blocks, blocker)
 	}
 }
 
@@ -64,6 +65,7 @@ func (st *state) unblockUsers(c *call) (any, error) {
 	out := map[string]chat.Result{}
 	for _, b := range uids {
 		delete(st.blocks[uid], b)
+		touch(st, &st.blocks, uid)
 		out[b] = chat.Result{Success: true, Message: "The user " + b + " has been unblocked by " + uid + "."}
 	}
 	st.record(UsersBlocked{By: uid, UIDs: succeeded(out), Unblocked: true})

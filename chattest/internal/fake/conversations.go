@@ -120,7 +120,8 @@ func (st *state) hasOwner(cv *derivedConv, uid string) bool {
 	return cv.a == uid || cv.b == uid
 }
 
-// convMarksOf returns owner's state of the conversation id, creating it.
+// convMarksOf returns owner's state of the conversation id, creating it,
+// for the change in progress to set.
 func (st *state) convMarksOf(owner, id string) *convUser {
 	k := convKey{owner, id}
 	cu := st.convMarks[k]
@@ -128,6 +129,7 @@ func (st *state) convMarksOf(owner, id string) *convUser {
 		cu = &convUser{}
 		st.convMarks[k] = cu
 	}
+	touch(st, &st.convMarks, k)
 	return cu
 }
 
@@ -462,6 +464,7 @@ func (st *state) unpinConversation(c *call, t convTarget) (any, error) {
 	}
 	if cu := st.convMarks[convKey{t.owner, t.id}]; cu != nil {
 		cu.pinnedAt = 0
+		touch(st, &st.convMarks, convKey{t.owner, t.id})
 	}
 	return data(pinWire{ConversationID: t.id, ConversationType: t.typ}), nil
 }
@@ -802,5 +805,6 @@ func (st *state) replaceAppPins(c *call) (any, error) {
 		}
 	}
 	st.appPins = pins
+	touchField(st, &st.appPins)
 	return data(st.appPinList()), nil
 }

@@ -165,6 +165,7 @@ func (st *state) openConv(id, a, b string, at chat.Timestamp) {
 		return
 	}
 	st.opened[id] = &openedConv{a: a, b: b, at: at}
+	touch(st, &st.opened, id)
 	st.settleConv(st.convOf(id))
 }
 
@@ -281,6 +282,7 @@ func (st *state) hiddenConv(owner, id string) {
 		st.hiddenOf[owner] = ids
 	}
 	ids[id] = true
+	touch(st, &st.hiddenOf, owner)
 }
 
 // convListing is how a conversation list walks one owner's conversations.

@@ -534,6 +534,7 @@ func (st *state) importMember(c *call, key string, m *memberWire) (importEntry, 
 	if m.IsBanned {
 		st.groupSeq++
 		g.banned[uid] = &banRec{bannedAt: joinedAt, seq: st.groupSeq}
+		st.touchGroup(g)
 	} else if rec := g.members[uid]; rec != nil {
 		rec.scope, rec.joinedAt = scope, joinedAt // the owner
 	} else {
@@ -717,6 +718,8 @@ func (st *state) importMessage(c *call, key string, m *chat.ImportMessage, raw j
 	}
 	_ = json.Unmarshal(raw, &sent) // decoded before
 	rec.sentData = keptData(sent.Data)
+	st.touchMsg(rec)
 	st.importedMUIDs[m.MUID] = rec.id
+	touch(st, &st.importedMUIDs, m.MUID)
 	return importEntry{Success: true, Data: rec.wire("", true)}, nil
 }

@@ -47,7 +47,7 @@ func (h *Core) endpoint(rt route) http.Handler {
 		e := st.out.begin() // outbox.go: what the request does
 		res := st.serve(rt, class, r, body, bodyErr)
 		h.log.LearnFrom(res.out)
-		saved := h.keep(rt, r, body, res) // journal.go
+		saved := h.keep(rt, r, res) // journal.go
 		st.out.publish(e)
 		status, out, rate := res.status, res.out, res.rate
 		if x.fault.Kind != FaultDropAfter {

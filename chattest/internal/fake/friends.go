@@ -89,6 +89,7 @@ func (st *state) befriend(a, b string, now chat.Timestamp) bool {
 			st.friends[p[0]] = map[string]*socialRel{}
 		}
 		st.friends[p[0]][p[1]] = &socialRel{since: now, seq: st.socialSeq}
+		touch(st, &st.friends, p[0])
 	}
 	return true
 }
@@ -196,7 +197,9 @@ func (st *state) removeFriends(c *call) (any, error) {
 	}
 	for _, f := range uids {
 		delete(st.friends[uid], f)
+		touch(st, &st.friends, uid)
 		delete(st.friends[f], uid)
+		touch(st, &st.friends, f)
 	}
 	return data(chat.Result{Success: true, Message: "The friends of " + uid + " have been removed."}), nil
 }

@@ -249,6 +249,7 @@ func (st *state) ban(c *call, g *GroupRec, r rank, uid string) *apiError {
 	st.leave(g, uid)
 	st.groupSeq++
 	g.banned[uid] = &banRec{bannedAt: c.timestamp(), seq: st.groupSeq}
+	st.touchGroup(g)
 	st.memberAction(c, g, "banned", uid)
 	st.touch(g, c.timestamp())
 	return nil
@@ -384,6 +385,7 @@ func (st *state) changeScope(c *call) (any, error) {
 	}
 	st.record(MemberScopeChanged{G: g, UID: uid, By: actor(c), Old: m.scope, Scope: b.Scope})
 	m.scope = b.Scope
+	st.touchGroup(g)
 	st.addGroupAction(c.now, "scopeChanged", actor(c), uid, g.g.GUID)
 	return data(chat.ScopeChange{GUID: g.g.GUID, UID: uid, Scope: m.scope, JoinedAt: m.joinedAt}), nil
 }
@@ -451,6 +453,7 @@ func (st *state) unbanUser(c *call) (any, error) {
 		return nil, errNotABannedUser(g.g.GUID, uid)
 	}
 	delete(g.banned, uid)
+	st.touchGroup(g)
 	st.memberAction(c, g, "unbanned", uid)
 	return data(chat.Result{Success: true, Message: fmt.Sprintf("User %s has been unbanned from the group %s successfully.", uid, g.g.GUID)}), nil
 }

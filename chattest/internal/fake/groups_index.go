@@ -47,6 +47,7 @@ func (st *state) groupTrees() [4]*btree.BTreeG[*GroupRec] {
 }
 
 func (st *state) indexGroup(g *GroupRec) {
+	st.touchGroup(g)
 	for _, t := range st.groupTrees() {
 		t.ReplaceOrInsert(g)
 	}
@@ -83,6 +84,7 @@ func (st *state) dropGroup(g *GroupRec) {
 	st.countPrivate(g, -1)
 	st.unindexGroup(g)
 	delete(st.groups, g.g.GUID)
+	st.touchGroup(g)
 	for _, m := range g.order {
 		st.removeMemberOf(m.uid, g)
 	}
@@ -119,6 +121,7 @@ func (st *state) addPrivateOf(uid string, delta int) {
 func (st *state) stored(g *GroupRec) bool { return st.groups[g.g.GUID] == g }
 
 func (st *state) addMemberOf(uid string, g *GroupRec) {
+	st.touchGroup(g)
 	gs := st.memberOf[uid]
 	if gs == nil {
 		gs = map[string]*GroupRec{}
@@ -128,6 +131,7 @@ func (st *state) addMemberOf(uid string, g *GroupRec) {
 }
 
 func (st *state) removeMemberOf(uid string, g *GroupRec) {
+	st.touchGroup(g)
 	if gs := st.memberOf[uid]; gs[g.g.GUID] == g {
 		delete(gs, g.g.GUID)
 		if len(gs) == 0 {

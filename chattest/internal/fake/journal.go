@@ -5,55 +5,59 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
-	"sync"
 	"time"
-	"unicode/utf8"
 )
 
-// The state lives in memory. A journal keeps, beside it, every change the
-// state went through since its last snapshot, in order (WithStore): the requests the
-// API served that changed it, and the calls of the seeding methods, each
-// at the server's time. Replaying the changes through the same code at the
-// same times rebuilds the same state, every id included: ids derive from
-// the app id and counters, never from chance. Credentials are drawn by
-// chance (credentials.go): a change records those it issued, and its
-// replay issues them again. That covers everything the fake serves
-// without a format per kind of record, and a change made by any route is
-// kept as soon as the route exists.
+// The state lives in memory. A journal keeps, beside it, the changes the
+// state went through since its last snapshot, in order (WithStore): each
+// change is the records (records.go) that a request the API served, a
+// call of a seeding method or an event of the client API's websocket set
+// or removed, at the server's time. Opening a store sets the records of
+// its last snapshot, then of the changes after it: no handler runs.
 //
-// A change is journaled when the route's handler ran (the request passed
-// the rate limit and authentication) and answered success: every method
-// but GET, and a GET that brought lazily kept state up to date (st.lazy),
-// such as the notification log. A request answered with an error changed
-// nothing but, at most, that lazily kept state, which is journaled as a
-// call of "sync". Whatever a request carried, its change replays: a body
-// is kept as JSON when encoding/json reads it back within its depth limit
-// (maxKeptDepth), else as text or base64, and a request whose query or
-// journaled headers are not UTF-8 is refused before it is served
-// (unjournalable).
+// The stores and state files written before records (up to the release
+// after 81b49ab) kept requests instead: the requests the API served that
+// changed the state, and the calls of the seeding methods, with the
+// credentials each issued. Those are still read: opening one replays its
+// requests through the handlers once (replayer), and keeps the state it
+// makes as a snapshot of records at once, so that it is never replayed
+// again.
 
-// The versions of the state file and of a store's records.
+// The versions of a store's changes and of the state file.
 const (
-	// ChangesFormat is the version of a store's records (changes, and
-	// snapshots of the state since the release after 81b49ab), and of the
-	// state files of the changes that releases up to 81b49ab wrote, which
-	// are still read.
+	// RecordsFormat is the version of a store whose changes are records.
+	RecordsFormat = 2
+	// ChangesFormat is the version of a store whose changes are requests
+	// (and snapshots of the state as a whole, from the release after
+	// 81b49ab), and of the state files of requests that releases up to
+	// 81b49ab wrote: both are still read.
 	ChangesFormat = 1
 	// stateFormat is the version of the state file that holds the state
-	// itself, as Export writes it (snapshot.go).
+	// as a whole (snapshot.go), as releases from the one after 81b49ab
+	// wrote it: still read.
 	stateFormat = 2
+	// recordsFileFormat is the version of the state file of records, as
+	// Export writes it.
+	recordsFileFormat = 3
 )
 
-// change is one change of the state, as the journal keeps it and the state
-// file shows it: a request the API served, or a call of a seeding method.
+// change is one change of the state, as the journal keeps it: the records
+// it set or removed, or, for a snapshot, every record of the state. A
+// store written before records holds requests and seeding calls instead,
+// which are replayed (replayer).
 type change struct {
 	// At is the server's time when the change happened.
 	At time.Time `json:"at"`
+
+	// Records are those the change set or removed, in order: records.go.
+	Records []json.RawMessage `json:"records,omitempty"`
+	// State is, in a snapshot, every record of the state.
+	State []json.RawMessage `json:"state,omitempty"`
+
+	// What follows is read only, from the stores written before records.
 
 	// A request: its method, escaped path and query, the onBehalfOf
 	// header (for the client API, /v3.0, the user whose auth token sent
@@ -84,83 +88,6 @@ type change struct {
 	Issued []string `json:"issued,omitempty"`
 }
 
-// journaledHeaders are the request headers that handlers read, besides
-// onBehalfOf and the credentials, which a change keeps apart.
-var journaledHeaders = []string{"Content-Type", "X-Webhook-Version"}
-
-// requestChange is the change a request served at at makes.
-func requestChange(st *state, r *http.Request, body []byte, res served, at time.Time) change {
-	ch := change{At: at, Method: r.Method, Path: r.URL.EscapedPath(), OnBehalfOf: r.Header.Get("onBehalfOf"), Status: res.status}
-	if res.client != "" {
-		ch.OnBehalfOf = res.client
-	}
-	if r.URL.RawQuery != "" {
-		ch.Path += "?" + r.URL.RawQuery
-	}
-	if k := st.apiKeys[res.apiKey]; k != nil {
-		ch.Key = k.seq
-	}
-	for _, name := range journaledHeaders {
-		if v := r.Header.Get(name); v != "" {
-			if ch.Header == nil {
-				ch.Header = map[string]string{}
-			}
-			ch.Header[name] = v
-		}
-	}
-	switch {
-	case len(body) == 0:
-	case keptAsJSON(body):
-		ch.Body = body
-	case utf8.Valid(body):
-		ch.Text = string(body)
-	default:
-		ch.Base64 = body
-	}
-	return ch
-}
-
-// maxKeptDepth bounds the nesting of a body kept as JSON in a change
-// (deeper, it is kept as text): a change nests its body one level deeper,
-// and a state file three, and encoding/json reads 10,000 levels at most.
-const maxKeptDepth = 1000
-
-// keptAsJSON reports whether a change keeps the body b as JSON: b is a
-// JSON document, compact (it has no insignificant space, so that it is
-// kept byte for byte as a JSON value of the journal), whose arrays and
-// objects nest maxKeptDepth deep at most.
-func keptAsJSON(b []byte) bool {
-	if !json.Valid(b) {
-		return false
-	}
-	depth := 0
-	inString, escaped := false, false
-	for _, c := range b {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '[' || c == '{':
-			if depth++; depth > maxKeptDepth {
-				return false
-			}
-		case c == ']' || c == '}':
-			depth--
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			return false // outside a string, in a valid document: insignificant
-		}
-	}
-	return true
-}
-
 // body is the request body the change keeps.
 func (ch *change) body() []byte {
 	switch {
@@ -171,35 +98,6 @@ func (ch *change) body() []byte {
 	}
 	return ch.Base64
 }
-
-// encode is the change as the journal keeps it: one line of JSON.
-func (ch *change) encode() []byte {
-	e := changeEncoders.Get().(*changeEncoder)
-	e.buf.Reset()
-	if err := e.enc.Encode(ch); err != nil {
-		// Unreachable: the fields are strings, numbers, a map of strings
-		// and valid JSON.
-		panic("chattest: unreachable: encoding a change: " + err.Error())
-	}
-	b := bytes.Clone(bytes.TrimSuffix(e.buf.Bytes(), []byte("\n")))
-	if e.buf.Cap() <= 64<<10 { // a buffer grown by a large body is let go
-		changeEncoders.Put(e)
-	}
-	return b
-}
-
-// changeEncoder encodes changes into its buffer, which encodings reuse.
-type changeEncoder struct {
-	buf bytes.Buffer
-	enc *json.Encoder
-}
-
-var changeEncoders = sync.Pool{New: func() any {
-	e := new(changeEncoder)
-	e.enc = json.NewEncoder(&e.buf)
-	e.enc.SetEscapeHTML(false)
-	return e
-}}
 
 // lazyParts are parts of the state kept up to date lazily, by the request
 // or call that next needs them: a read that brings one up to date changes
@@ -212,66 +110,74 @@ const (
 	lazyRoles                               // the date of the default role (stampDefaults)
 )
 
-// keep journals the request r that serve served, if it changed the
-// state, and returns what waits until it is written; it is called with
-// st.mu held. A request answered with an error changed nothing (a handler
-// refuses before it changes the state) but the lazily kept parts it may
-// have brought up to date: those are journaled as a call of "sync", which
-// replays them, and the request is not. A read, which changes nothing,
-// waits until the changes it may show are written, so that a crash loses
-// nothing a client was shown, and so does a request answered with an
-// error. Without a journal, or for a request refused before its handler
-// ran, it returns a wait that returns nil at once.
-func (h *Core) keep(rt route, r *http.Request, body []byte, res served) (wait func() error) {
+// keep journals the records the request r that serve served set or
+// removed, if any, and returns what waits until they are written; it is
+// called with st.mu held. A request that changed nothing (a read, or one
+// answered with an error) waits until the changes it may show are written,
+// so that a crash loses nothing a client was shown. Without a journal, or
+// for a request refused before its handler ran, it returns a wait that
+// returns nil at once.
+func (h *Core) keep(rt route, r *http.Request, res served) (wait func() error) {
 	st := h.st
-	issued := st.issuer.take()
+	st.issuer.take()
 	read := r.Method == http.MethodGet || r.Method == http.MethodHead
 	if res.ran && rt.pattern != "" && (res.status < http.StatusBadRequest && !read || st.lazy != 0) {
 		st.lastAt = res.now
 	}
-	if st.journal == nil || !res.ran || rt.pattern == "" {
+	if !res.ran || rt.pattern == "" {
 		return noWait
 	}
-	var ch change
+	st.rec.what = rt.pattern
+	if st.rec.on && !read {
+		st.touchWritten(rt.pattern)
+	}
+	return st.keepRecords(res.now)
+}
+
+// keepRecords journals the records the change in progress set or removed,
+// made at at, and returns what waits until they are written. A change
+// that set none waits until the changes before it are written.
+func (st *state) keepRecords(at time.Time) (wait func() error) {
+	if !st.rec.on {
+		return noWait
+	}
+	recs, err := st.takeRecords()
 	switch {
-	case res.status >= http.StatusBadRequest && st.lazy != 0:
-		args, _ := json.Marshal(syncArgs{Parts: st.lazy}) // a number always encodes
-		ch = change{At: res.now, Seed: "sync", Args: args}
-	case res.status >= http.StatusBadRequest, read && st.lazy == 0:
+	case err != nil:
+		return func() error { return err }
+	case st.journal == nil:
+		return noWait
+	case len(recs) == 0:
 		return func() error {
 			_ = st.journal.Sync() // a journal that failed takes no change since: the answer is served
 			return nil
 		}
-	default:
-		ch = requestChange(st, r, body, res, res.now)
-		ch.Issued = issued
 	}
-	seq := st.journal.Add(ch.encode())
+	seq := st.journal.Add(recordsChange(at, "records", recs))
 	return func() error { return st.journal.Wait(seq) }
 }
 
-// unjournalable returns the error that refuses the request r before it
-// is served when the journal could not keep it as it came: a query or a
-// header that a handler reads (journaledHeaders, onBehalfOf) and that is
-// not UTF-8, which a change, JSON, cannot hold byte for byte. Without a
-// journal it returns nil.
-func (st *state) unjournalable(r *http.Request) *apiError {
-	if st.journal == nil {
-		return nil
+// recordsChange is the change made at at of the records recs, as the
+// journal keeps it: {"at": at, field: recs}. The records are valid JSON
+// already, which encoding/json would check again.
+func recordsChange(at time.Time, field string, recs []json.RawMessage) []byte {
+	n := 64
+	for _, r := range recs {
+		n += len(r) + 1
 	}
-	bad := map[string][]string{}
-	if !utf8.ValidString(r.URL.RawQuery) {
-		bad["query"] = []string{"The query string must be UTF-8."}
-	}
-	for _, name := range append([]string{"onBehalfOf"}, journaledHeaders...) {
-		if v := r.Header.Get(name); !utf8.ValidString(v) {
-			bad[name] = []string{"The " + name + " header must be UTF-8."}
+	b := make([]byte, 0, n)
+	b = append(b, `{"at":"`...)
+	b = at.UTC().AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","`...)
+	b = append(b, field...)
+	b = append(b, `":[`...)
+	for i, r := range recs {
+		if i > 0 {
+			b = append(b, ',')
 		}
+		b = append(b, r...)
 	}
-	if len(bad) == 0 {
-		return nil
-	}
-	return validationError(bad)
+	return append(b, "]}"...)
 }
 
 func noWait() error { return nil }
@@ -297,13 +203,12 @@ type replayer struct {
 	res served  // what serving its request did
 	hit bool    // its request matched a route
 
-	online       map[string]bool // the users whose last presence change replayed brought them online
-	legacyTokens int64           // the auth tokens minted by changes that record none: legacyCredential
-	last         time.Time       // the time of the last change replayed
+	legacyTokens int64     // the auth tokens minted by changes that record none: legacyCredential
+	last         time.Time // the time of the last change replayed
 }
 
 func (h *Core) newReplayer() *replayer {
-	rp := &replayer{h: h, mux: http.NewServeMux(), online: map[string]bool{}}
+	rp := &replayer{h: h, mux: http.NewServeMux()}
 	for _, rt := range append(allRoutes(), allMgmtRoutes()...) {
 		rp.mux.HandleFunc(rt.pattern, func(w http.ResponseWriter, r *http.Request) { rp.serve(rt, r) })
 	}
@@ -361,11 +266,6 @@ func (rp *replayer) replay(changes []change) error {
 			return fmt.Errorf("change %d: %w", i+1, err)
 		}
 		st.lastAt = at
-		if ch.Seed == presenceOp {
-			var a presenceArgs
-			json.Unmarshal(ch.Args, &a) // replayed: it decodes
-			rp.online[a.UID] = a.Online
-		}
 		rp.last = at
 	}
 	return nil
@@ -393,24 +293,6 @@ func (rp *replayer) legacyCredential(ch *change) func(string) string {
 		}
 		return minted
 	}
-}
-
-// endPresence makes the users whom the replayed changes left online go
-// offline, at the time of the last change, which the journal keeps: their
-// websockets did not outlive the server that kept the changes (a crash
-// journals no offline).
-func (rp *replayer) endPresence() {
-	st := rp.h.st
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	clock, last := st.clock, rp.last
-	st.clock = func() time.Time { return last }
-	for _, uid := range slices.Sorted(maps.Keys(rp.online)) {
-		if rp.online[uid] {
-			st.presenceChanged(uid, false, nil)
-		}
-	}
-	st.clock = clock
 }
 
 // request replays the request of ch.

@@ -48,6 +48,9 @@ func (st *state) removeUser(u *UserRec) {
 		st.leave(g, uid)
 	}
 	for _, g := range st.groups {
+		if _, ok := g.banned[uid]; ok || g.g.Owner == uid {
+			st.touchGroup(g)
+		}
 		delete(g.banned, uid)
 		if g.g.Owner == uid {
 			g.g.Owner = heir(g)
@@ -56,33 +59,44 @@ func (st *state) removeUser(u *UserRec) {
 	st.dropUser(u) // and their auth tokens with them
 	st.removeMessagesOf(uid)
 	delete(st.blocks, uid)
+	touch(st, &st.blocks, uid)
 	for blocker, blocked := range st.blocks {
+		if _, ok := blocked[uid]; ok {
+			touch(st, &st.blocks, blocker)
+		}
 		delete(blocked, uid)
 		if len(blocked) == 0 {
 			delete(st.blocks, blocker)
+			touch(st, &st.blocks, blocker)
 		}
 	}
 	for friend := range st.friends[uid] {
 		if fs := st.friends[friend]; fs != nil {
 			delete(fs, uid)
+			touch(st, &st.friends, friend)
 			if len(fs) == 0 {
 				delete(st.friends, friend)
+				touch(st, &st.friends, friend)
 			}
 		}
 	}
 	delete(st.friends, uid)
+	touch(st, &st.friends, uid)
 	peerConv := func(id string) bool { return id == UserConversationID(uid, peerOf(id, uid)) }
 	for k := range st.convMarks {
 		if k.owner == uid || peerConv(k.id) {
 			delete(st.convMarks, k)
+			touch(st, &st.convMarks, k)
 		}
 	}
 	for id, o := range st.opened {
 		if o.a == uid || o.b == uid {
 			delete(st.opened, id)
+			touch(st, &st.opened, id)
 		}
 	}
 	st.appPins = slices.DeleteFunc(st.appPins, func(p appPin) bool { return p.ref.UID == uid })
+	touchField(st, &st.appPins)
 	st.forgetNotifications(uid, func(mc chat.MutedConversation) bool {
 		return mc.Type == chat.MutedConversationType(chat.ReceiverUser) && mc.ID == uid
 	})
@@ -134,7 +148,9 @@ func (st *state) forgetNotifications(uid string, muted func(chat.MutedConversati
 	n := st.notif
 	if uid != "" {
 		delete(n.users, uid)
+		touch(st, &n.users, uid)
 		n.tokens = slices.DeleteFunc(n.tokens, func(t chat.PushToken) bool { return t.UID == uid })
+		touchField(st, &n.tokens)
 	}
 	for _, u := range n.users {
 		u.mutes = slices.DeleteFunc(u.mutes, muted)
@@ -166,6 +182,11 @@ func (st *state) scrubUserEntities(uid string) {
 			scrub(es.For)
 		}
 	}
+	for _, m := range st.messages {
+		if len(m.replies) > 0 {
+			m.refreshThread() // the copy of the last reply
+		}
+	}
 }
 
 // removeGroup removes g for good and everything that hangs on it.
@@ -177,18 +198,25 @@ func (st *state) removeGroup(g *GroupRec) {
 	for k := range st.convMarks {
 		if k.id == id {
 			delete(st.convMarks, k)
+			touch(st, &st.convMarks, k)
 		}
 	}
 	for owner, ids := range st.hiddenOf {
+		if ids[id] {
+			touch(st, &st.hiddenOf, owner)
+		}
 		delete(ids, id)
 		if len(ids) == 0 {
 			delete(st.hiddenOf, owner)
+			touch(st, &st.hiddenOf, owner)
 		}
 	}
 	st.appPins = slices.DeleteFunc(st.appPins, func(p appPin) bool { return p.ref.GUID == guid })
+	touchField(st, &st.appPins)
 	for k := range st.scopePerms {
 		if k.guid == guid {
 			delete(st.scopePerms, k)
+			touchField(st, &st.scopePerms)
 		}
 	}
 	st.forgetNotifications("", func(mc chat.MutedConversation) bool {
@@ -209,11 +237,13 @@ func (st *state) removeMessage(m *MsgRec) {
 	for _, r := range st.messages {
 		if q := r.m.QuotedMessage; q != nil && gone[idOf(q.ID)] {
 			r.m.QuotedMessage = nil
+			st.touchMsg(r)
 		}
 		if es := r.m.Data.Entities; r.m.Category == chat.CategoryAction && es != nil && es.On != nil && es.On.EntityType == chat.EntityMessage {
 			var on chat.Message
 			if json.Unmarshal(es.On.Entity, &on) == nil && gone[idOf(on.ID)] {
 				es.On = Entity(chat.EntityMessage, removedMessage(on))
+				st.touchMsg(r)
 			}
 		}
 		if lr := r.m.LastReply; lr != nil && gone[idOf(lr.ID)] {
@@ -228,16 +258,20 @@ func (st *state) removeMessage(m *MsgRec) {
 // notification logs keep of the messages no longer stored.
 func (st *state) forgetRemovedMessages() {
 	st.blocked = slices.DeleteFunc(st.blocked, func(b *BlockedRec) bool { return !st.live(b.msg) })
+	touchField(st, &st.blocked)
 	for id, r := range st.reviewed {
 		if !st.live(r.msg) {
 			delete(st.reviewed, id)
+			touch(st, &st.reviewed, id)
 		}
 	}
 	for id := range st.flagReviewed {
 		if st.msgByID[id] == nil {
 			delete(st.flagReviewed, id)
+			touch(st, &st.flagReviewed, id)
 		}
 	}
+	touchField(st, &st.notif.logs)
 	st.notif.logs = slices.DeleteFunc(st.notif.logs, func(l *notifLogRec) bool {
 		return l.l.MessageID != 0 && st.msgByID[l.l.MessageID] == nil
 	})

@@ -105,6 +105,8 @@ func (st *state) addGroupAction(now time.Time, action, byUID, onUID, guid string
 func (st *state) recountExtras() {
 	clear(st.pinned)
 	clear(st.saved)
+	touchField(st, &st.pinned)
+	touchField(st, &st.saved)
 	for _, m := range st.messages {
 		if m.m.PinnedAt != 0 {
 			st.pinned[m.m.ConversationID]++
@@ -175,6 +177,7 @@ func (st *state) addReaction(c *call) (any, error) {
 		st.reactionSeq++
 		r := &ReactionRec{id: st.reactionSeq, uid: c.onBehalfOf, reaction: emoji, at: c.timestamp()}
 		m.reactions = append(m.reactions, r)
+		st.touchMsg(m)
 		st.notifLogReaction(m, r)
 		st.record(ReactionAdded{M: m, R: r})
 		st.messageChanged(m)
@@ -195,6 +198,7 @@ func (st *state) removeReaction(c *call) (any, error) {
 	if i := slices.IndexFunc(m.reactions, func(r *ReactionRec) bool { return r.uid == c.onBehalfOf && r.reaction == emoji }); i >= 0 {
 		st.record(ReactionRemoved{M: m, R: m.reactions[i]})
 		m.reactions = slices.Delete(m.reactions, i, i+1)
+		st.touchMsg(m)
 	}
 	st.messageChanged(m)
 	return data(m.wire(c.onBehalfOf, true)), nil
@@ -259,7 +263,9 @@ func (st *state) pinMessage(c *call) (any, error) {
 			return nil, errPinnedMessagesLimit(m.m.ConversationID)
 		}
 		st.pinned[m.m.ConversationID]++
+		touch(st, &st.pinned, m.m.ConversationID)
 		m.m.PinnedBy, m.m.PinnedAt = actingUID(c), c.timestamp()
+		st.touchMsg(m)
 		st.messageChanged(m)
 	}
 	return data(m.wire(c.onBehalfOf, true)), nil
@@ -275,7 +281,9 @@ func (st *state) unpinMessage(c *call) (any, error) {
 	}
 	if m.m.PinnedAt != 0 {
 		st.pinned[m.m.ConversationID]--
+		touch(st, &st.pinned, m.m.ConversationID)
 		m.m.PinnedBy, m.m.PinnedAt = "", 0
+		st.touchMsg(m)
 		st.messageChanged(m)
 	}
 	return data(m.wire(c.onBehalfOf, true)), nil
@@ -305,7 +313,9 @@ func (st *state) saveMessage(c *call) (any, error) {
 			m.saves = map[string]chat.Timestamp{}
 		}
 		m.saves[uid] = c.timestamp()
+		st.touchMsg(m)
 		st.saved[uid]++
+		touch(st, &st.saved, uid)
 	}
 	return data(m.wire(uid, true)), nil
 }
@@ -319,7 +329,9 @@ func (st *state) unsaveMessage(c *call) (any, error) {
 	uid := c.onBehalfOf
 	if _, ok := m.saves[uid]; ok {
 		delete(m.saves, uid)
+		st.touchMsg(m)
 		st.saved[uid]--
+		touch(st, &st.saved, uid)
 	}
 	return data(m.wire(uid, true)), nil
 }
@@ -399,6 +411,7 @@ func (st *state) markInteracted(c *call) (any, error) {
 	for _, e := range b.Interactions {
 		if !slices.ContainsFunc(m.interactions[uid], func(x chat.Interaction) bool { return x.ElementID == e }) {
 			m.interactions[uid] = append(m.interactions[uid], chat.Interaction{ElementID: e, InteractedAt: c.timestamp()})
+			st.touchMsg(m)
 		}
 	}
 	return data(chat.Result{Success: true, Message: "The message " + id + " has been marked as interacted."}), nil
@@ -430,8 +443,10 @@ func (st *state) flagMessage(c *call) (any, error) {
 	f := MessageFlag{UID: c.onBehalfOf, ReasonID: b.ReasonID, Remark: b.Remark, FlaggedAt: c.timestamp()}
 	if i := slices.IndexFunc(m.flags, func(x MessageFlag) bool { return x.UID == f.UID }); i >= 0 {
 		m.flags[i] = f
+		st.touchMsg(m)
 	} else {
 		m.flags = append(m.flags, f)
+		st.touchMsg(m)
 	}
 	return data(struct{}{}), nil
 }

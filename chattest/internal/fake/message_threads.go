@@ -138,6 +138,7 @@ func (st *state) subscribeThread(c *call) (any, error) {
 		m.subscribers = map[string]bool{}
 	}
 	m.subscribers[c.onBehalfOf] = true
+	st.touchMsg(m)
 	return data(chat.Result{Success: true}), nil
 }
 
@@ -150,5 +151,6 @@ func (st *state) unsubscribeThread(c *call) (any, error) {
 		return nil, err
 	}
 	delete(m.subscribers, c.onBehalfOf)
+	st.touchMsg(m)
 	return data(chat.Result{Success: true}), nil
 }

@@ -247,6 +247,7 @@ func (st *state) storeMessage(c *call, sender string, parent *MsgRec) (*MsgRec, 
 		QuotedMessage:  quoted,
 	}, parent)
 	rec.sentData = keptData(raw.Data)
+	st.touchMsg(rec)
 	st.moderateMessage(rec, now)
 	st.record(MessageSent{M: rec, Device: c.device()})
 	return rec, nil
@@ -289,13 +290,16 @@ func (st *state) addRecBetween(m chat.Message, parent *MsgRec, between [2]string
 		parent.replies = append(parent.replies, rec)
 		parent.refreshThread()
 		parent.m.UpdatedAt = max(parent.m.UpdatedAt, m.SentAt)
+		st.touchMsg(parent)
 	}
 	st.messages = append(st.messages, rec)
 	st.indexMessage(rec)
 	st.convAdd(rec)
 	st.msgByID[rec.id] = rec
+	st.touchMsg(rec)
 	if m.MUID != "" {
 		st.msgByMUID[muidKey{m.Sender, m.MUID}] = rec
+		touch(st, &st.msgByMUID, muidKey{m.Sender, m.MUID})
 	}
 	return rec
 }
@@ -313,8 +317,21 @@ func (m *MsgRec) refreshThread() {
 	m.m.LastReply = nil
 	if n := len(m.replies); n > 0 {
 		last := m.replies[n-1].m
+		if es := last.Data.Entities; es != nil { // a copy of its own, as the service's
+			c := chat.Entities{Sender: copyEntity(es.Sender), Receiver: copyEntity(es.Receiver), By: copyEntity(es.By), On: copyEntity(es.On), For: copyEntity(es.For)}
+			last.Data.Entities = &c
+		}
 		m.m.LastReply = &last
 	}
+}
+
+// copyEntity returns a copy of e.
+func copyEntity(e *chat.Entity) *chat.Entity {
+	if e == nil {
+		return nil
+	}
+	c := *e
+	return &c
 }
 
 // view is the message as viewer ("" for the app) sees it: the reaction
@@ -407,8 +424,10 @@ func (st *state) removeRecs(gone func(*MsgRec) bool) {
 	for _, m := range st.messages { // parents come before their replies
 		if gone(m) || m.parent != nil && st.msgByID[m.parent.id] == nil {
 			delete(st.msgByID, m.id)
+			st.touchMsg(m)
 			if k := (muidKey{m.m.Sender, m.m.MUID}); st.msgByMUID[k] == m {
 				delete(st.msgByMUID, k)
+				touch(st, &st.msgByMUID, k)
 			}
 			continue
 		}
@@ -423,6 +442,7 @@ func (st *state) removeRecs(gone func(*MsgRec) bool) {
 			m.replies = slices.DeleteFunc(m.replies, func(r *MsgRec) bool { return st.msgByID[r.id] == nil })
 			if len(m.replies) != n {
 				m.refreshThread()
+				st.touchMsg(m)
 			}
 		}
 	}
@@ -436,6 +456,7 @@ func (st *state) removeRecs(gone func(*MsgRec) bool) {
 func (st *state) removeMessagesOf(uid string) {
 	for _, m := range st.messages {
 		m.forgetUser(uid)
+		st.touchMsg(m)
 	}
 	st.removeRecs(func(m *MsgRec) bool {
 		return m.m.Sender == uid || m.m.ReceiverType == chat.ReceiverUser && (m.between[0] == uid || m.between[1] == uid)
@@ -580,6 +601,7 @@ func (st *state) updateMessage(c *call) (any, error) {
 	}
 	editor := actingUID(c)
 	m.m.EditedAt, m.m.EditedBy, m.m.UpdatedAt = now, editor, now
+	st.touchMsg(m)
 	st.messageChanged(m)
 	return data(st.addMessageAction(c, m, chat.ActionEdited, editor).view(c.onBehalfOf, true)), nil
 }
@@ -615,6 +637,7 @@ func (st *state) deleteMessage(c *call) (any, error) {
 	now := c.timestamp()
 	st.convRemove(m)
 	m.m.DeletedAt, m.m.DeletedBy, m.m.UpdatedAt = now, actingUID(c), now
+	st.touchMsg(m)
 	st.messageChanged(m)
 	action := st.addMessageAction(c, m, chat.ActionDeleted, actingUID(c))
 	if b.Permanent {
@@ -627,6 +650,7 @@ func (st *state) deleteMessage(c *call) (any, error) {
 func (st *state) messageChanged(m *MsgRec) {
 	if p := m.parent; p != nil && len(p.replies) > 0 && p.replies[len(p.replies)-1] == m {
 		p.refreshThread()
+		st.touchMsg(p)
 	}
 }
 

@@ -432,11 +432,13 @@ func (st *state) addTenant(c *call) (any, error) {
 	}
 	now := c.timestamp()
 	st.tenants[email] = true
+	touchField(st, &st.tenants)
 	owner := management.AppOwner{ID: "tenant-" + strconv.Itoa(len(st.tenants)), Name: b.Name, Email: email,
 		CreatedAt: management.Timestamp(now)}
 	a, err := st.addApp(b.AppName, b.AppRegion, now, owner)
 	if err != nil {
 		delete(st.tenants, email)
+		touchField(st, &st.tenants)
 		return nil, err
 	}
 	if b.Industry != "" || b.Technology != "" {

@@ -27,6 +27,7 @@ type appResult struct {
 
 // seedApp is [Server.AddManagementApp] with st.mu held.
 func (st *state) seedApp(a appArgs) appResult {
+	touchField(st, &st.apps)
 	app, err := st.addApp(a.Name, a.Region, chat.TimestampOf(st.clock()), st.owner())
 	if err != nil {
 		return appResult{err: fmt.Errorf("chattest: the account has %d active apps, its limit", maxManagementApps)}
@@ -59,6 +60,7 @@ type extensionsArgs struct {
 
 // seedExtensions is [Server.EnableExtensions] with st.mu held.
 func (st *state) seedExtensions(args extensionsArgs) bool {
+	touchField(st, &st.apps)
 	appID, ids := args.AppID, args.IDs
 	a := st.apps[appID]
 	if a == nil {

@@ -353,6 +353,7 @@ func (st *state) createWebhook(c *call) (any, error) {
 		return nil, err
 	}
 	st.webhooks[app] = append(st.webhooks[app], h)
+	touchField(st, &st.webhooks)
 	return data(h.w), nil
 }
 
@@ -424,6 +425,7 @@ func (st *state) deleteWebhook(c *call) (any, error) {
 		return nil, err
 	}
 	st.webhooks[app] = slices.DeleteFunc(st.webhooks[app], func(r *hookRec) bool { return r == h })
+	touchField(st, &st.webhooks)
 	return data(chat.Result{Success: true, Message: "Deleted Webhook successfully."}), nil
 }
 

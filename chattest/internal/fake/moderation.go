@@ -46,6 +46,7 @@ func (st *state) putReason(r chat.ModerationReason) *reasonRec {
 		st.reasonSeq++
 		rec = &reasonRec{seq: st.reasonSeq}
 		st.reasons[r.ID] = rec
+		touchField(st, &st.reasons)
 	}
 	rec.r = r
 	return rec
@@ -157,5 +158,6 @@ func (st *state) deleteReason(c *call) (any, error) {
 		return nil, err
 	}
 	delete(st.reasons, r.r.ID)
+	touchField(st, &st.reasons)
 	return chat.Result{Success: true, Message: "The reason " + r.r.ID + " has been deleted successfully."}, nil
 }

@@ -52,6 +52,7 @@ func (st *state) moderateMessage(m *MsgRec, now chat.Timestamp) {
 	rule, cond := st.firstMatch(m)
 	if rule == nil {
 		m.m.Data.Moderation = &chat.Moderation{Status: ModApproved}
+		st.touchMsg(m)
 		st.record(MessageModerated{M: m, Verdict: ModApproved})
 		return
 	}
@@ -62,8 +63,10 @@ func (st *state) moderateMessage(m *MsgRec, now chat.Timestamp) {
 		status = ModPending
 		st.blocked = append(st.blocked, &BlockedRec{msg: m, ruleID: w.ID, ruleName: w.Name,
 			revisionID: st.revisionID(w.ID, len(rule.revisions)), cond: cond, action: slices.Clone(w.Action), createdAt: now, updatedAt: now})
+		touchField(st, &st.blocked)
 	}
 	m.m.Data.Moderation = &chat.Moderation{Status: status, Rule: ref}
+	st.touchMsg(m)
 	st.record(MessageModerated{M: m, Verdict: ModDisapproved})
 }
 

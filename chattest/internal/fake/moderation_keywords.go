@@ -304,5 +304,6 @@ func (st *state) deleteKeywordList(c *call) (any, error) {
 		return nil, err
 	}
 	delete(st.keywords, k.k.ID)
+	touchField(st, &st.keywords)
 	return data(chat.Result{Success: true, Message: "Keyword list with id " + k.k.ID + " has been deleted successfully."}), nil
 }

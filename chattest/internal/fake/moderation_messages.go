@@ -155,6 +155,7 @@ func (st *state) submitModMessage(c *call) (any, error) {
 	}, sentData: keptData(b.Data)}
 	st.moderate(m)
 	st.modMsgs = append(st.modMsgs, m)
+	touchField(st, &st.modMsgs)
 	return modAnswer(m), nil
 }
 
@@ -245,5 +246,6 @@ func (st *state) deleteModMessage(c *call) (any, error) {
 		return nil, err
 	}
 	st.modMsgs = slices.Delete(st.modMsgs, i, i+1)
+	touchField(st, &st.modMsgs)
 	return data(chat.Result{Success: true, Message: "Message with id " + m.m.ID + " has been deleted successfully."}), nil
 }

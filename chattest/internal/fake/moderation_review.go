@@ -109,6 +109,7 @@ func (st *state) setModeration(m *MsgRec, status string) {
 		mod.Rule = m.m.Data.Moderation.Rule
 	}
 	m.m.Data.Moderation = &mod
+	st.touchMsg(m)
 	st.messageChanged(m)
 }
 
@@ -118,6 +119,7 @@ func (st *state) setModeration(m *MsgRec, status string) {
 // as the rules are with the message id as the id cursor.
 func (st *state) listBlockedMessages(c *call) (any, error) {
 	st.blocked = slices.DeleteFunc(st.blocked, func(b *BlockedRec) bool { return !st.live(b.msg) })
+	touchField(st, &st.blocked)
 	return modPage(c, st.blocked, func(b *BlockedRec) string { return b.msg.m.ID }, (*BlockedRec).wire)
 }
 
@@ -159,7 +161,9 @@ func (st *state) reviewBlockedMessage(c *call) (any, error) {
 	}
 	if reviewed {
 		st.blocked = slices.Delete(st.blocked, i, i+1)
+		touchField(st, &st.blocked)
 		st.reviewed[rec.msg.id] = &reviewedRec{msg: rec.msg, blocked: rec, createdAt: rec.createdAt, at: now}
+		touch(st, &st.reviewed, rec.msg.id)
 	}
 	if b.Status == string(chat.ReviewApproved) {
 		st.record(MessageReviewApproved{Rec: rec, Reviewed: reviewed})
@@ -277,11 +281,13 @@ func (st *state) reviewFlaggedMessage(c *call) (any, error) {
 	}
 	st.setModeration(m, b.Status)
 	st.flagReviewed[m.id] = true
+	touch(st, &st.flagReviewed, m.id)
 	first := m.flags[0].FlaggedAt
 	for _, f := range m.flags {
 		first = min(first, f.FlaggedAt)
 	}
 	st.reviewed[m.id] = &reviewedRec{msg: m, flaggedBy: st.flaggers(m), createdAt: first, at: c.timestamp()}
+	touch(st, &st.reviewed, m.id)
 	return data(struct{}{}), nil
 }
 
@@ -297,6 +303,7 @@ func (st *state) listReviewedMessages(c *call) (any, error) {
 	for id, r := range st.reviewed {
 		if !st.live(r.msg) {
 			delete(st.reviewed, id)
+			touch(st, &st.reviewed, id)
 			continue
 		}
 		recs = append(recs, r)

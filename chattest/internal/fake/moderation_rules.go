@@ -169,6 +169,8 @@ func (st *state) stampModeration(now chat.Timestamp) {
 	}
 	st.defaultsStamped = true
 	st.lazy |= lazyModeration
+	touchField(st, &st.rules)
+	touchField(st, &st.keywords)
 	for _, r := range st.rules {
 		if r.current().Default {
 			for i := range r.revisions {
@@ -638,6 +640,7 @@ func (st *state) deleteRule(c *call) (any, error) {
 	}
 	id := r.current().ID
 	delete(st.rules, id)
+	touchField(st, &st.rules)
 	st.refreshTextRules()
 	return data(chat.Result{Success: true, Message: "Rule with id " + id + " has been deleted successfully."}), nil
 }

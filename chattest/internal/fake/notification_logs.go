@@ -189,6 +189,7 @@ func (st *state) notifLog(m *MsgRec, r *ReactionRec, uid string, t chat.PushToke
 		entry.Member = uid
 	}
 	n.logs = append(n.logs, &notifLogRec{l: entry, category: msg.Category, msgType: msg.Type})
+	touchField(st, &n.logs)
 }
 
 // notifProcessingMS is how long the fake's notifications take to process,

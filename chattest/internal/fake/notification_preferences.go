@@ -383,7 +383,7 @@ func validPhone(s string) bool {
 // GET /v3/notifications/v1/contact-details (onBehalfOf)
 func (st *state) getContactDetails(c *call) (any, error) {
 	st.notifSync()
-	return data(contactWire(st.notif.user(c.onBehalfOf).contact)), nil
+	return data(contactWire(st.notifUser(c.onBehalfOf).contact)), nil
 }
 
 // PATCH /v3/notifications/v1/contact-details (onBehalfOf)
@@ -415,7 +415,7 @@ func (st *state) updateContactDetails(c *call) (any, error) {
 	if err := v.err(); err != nil {
 		return nil, err
 	}
-	u := st.notif.user(c.onBehalfOf)
+	u := st.notifUser(c.onBehalfOf)
 	if b.Email != nil {
 		u.contact.Email = *b.Email
 	}
@@ -428,6 +428,6 @@ func (st *state) updateContactDetails(c *call) (any, error) {
 // DELETE /v3/notifications/v1/contact-details (onBehalfOf)
 func (st *state) deleteContactDetails(c *call) (any, error) {
 	st.notifSync()
-	st.notif.user(c.onBehalfOf).contact = chat.ContactDetails{}
+	st.notifUser(c.onBehalfOf).contact = chat.ContactDetails{}
 	return data(chat.Result{Success: true}), nil
 }

@@ -428,6 +428,7 @@ func (sp *singleSpec) save(st *state, c *call) (any, error) {
 		return nil, errProviderExists(sp.name, "")
 	}
 	st.notif.single[sp.name] = cfg
+	touchField(st, &st.notif.single)
 	return sp.reply(st, cfg), nil
 }
 
@@ -448,6 +449,7 @@ func (sp *singleSpec) update(st *state, c *call) (any, error) {
 		return nil, err
 	}
 	st.notif.single[sp.name] = cfg
+	touchField(st, &st.notif.single)
 	return sp.reply(st, cfg), nil
 }
 
@@ -458,5 +460,6 @@ func (sp *singleSpec) remove(st *state, c *call) (any, error) {
 		return nil, err
 	}
 	delete(st.notif.single, sp.name)
+	touchField(st, &st.notif.single)
 	return data(chat.Result{Success: true}), nil
 }

@@ -183,8 +183,9 @@ func (st *state) registerPushToken(c *call) (any, error) {
 			ProviderID: b.ProviderID, CreatedAt: now, UpdatedAt: now,
 		})
 	}
+	touchField(st, &n.tokens)
 	if b.Timezone != "" {
-		n.user(uid).timezone = b.Timezone
+		st.notifUser(uid).timezone = b.Timezone
 	}
 	return data(chat.Result{Success: true}), nil
 }

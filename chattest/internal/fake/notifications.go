@@ -59,13 +59,16 @@ type notifUser struct {
 	contact  chat.ContactDetails
 }
 
-// notifUser returns the record of uid, creating it.
-func (n *notifStore) user(uid string) *notifUser {
+// notifUser returns the notification record of uid, creating it, for the
+// change in progress to set.
+func (st *state) notifUser(uid string) *notifUser {
+	n := st.notif
 	u := n.users[uid]
 	if u == nil {
 		u = &notifUser{prefs: map[string]any{}}
 		n.users[uid] = u
 	}
+	touch(st, &n.users, uid)
 	return u
 }
 
@@ -346,6 +349,7 @@ func (st *state) updateNotifSettings(c *call) (any, error) {
 func (st *state) resetNotifSettings(c *call) (any, error) {
 	st.notifSync()
 	st.notif.settings = defaultNotifSettings()
+	touchField(st, &st.notif.settings)
 	return data(chat.Result{Success: true}), nil
 }
 
@@ -361,7 +365,7 @@ func (st *state) notifUserOf(c *call) (*notifUser, error) {
 	if st.activeUser(uid) == nil {
 		return nil, errUIDNotFound(uid)
 	}
-	return st.notif.user(uid), nil
+	return st.notifUser(uid), nil
 }
 
 // Error codes of the notifications area.

@@ -223,6 +223,7 @@ func (st *state) setRolePermissions(c *call) (any, error) {
 	out, err := setPermissions(c, rolePermDefs, &set)
 	if set != nil {
 		st.rolePerms[r.r.Role] = set
+		touchField(st, &st.rolePerms)
 	}
 	return out, err
 }
@@ -266,6 +267,7 @@ func (st *state) setScopePermissions(c *call) (any, error) {
 	out, err := setPermissions(c, scopePermDefs, &set)
 	if set != nil {
 		st.scopePerms[k] = set
+		touchField(st, &st.scopePerms)
 	}
 	return out, err
 }
@@ -276,5 +278,6 @@ func (st *state) unsetScopePermission(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	touchField(st, &st.scopePerms)
 	return unsetPermission(c, scopePermDefs, st.scopePerms[k])
 }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/chatrest/chat"
@@ -15,7 +17,7 @@ import (
 // Open returns the core of cfg, its state read from cfg.Store or
 // cfg.SeedFile. It reports a directory or file that cannot be read or
 // written, a file that is not a state file, a state of another app, or a
-// change that does not replay as it happened.
+// record that cannot be set.
 func Open(cfg Config) (*Core, error) {
 	var seed *stateFile
 	if cfg.SeedFile != "" {
@@ -50,7 +52,7 @@ func Open(cfg Config) (*Core, error) {
 	if !seeding && cfg.Store != nil {
 		from = cfg.Store.String()
 		for i := len(changes) - 1; i >= 0; i-- {
-			if changes[i].Seed == snapshotOp {
+			if changes[i].State != nil || changes[i].Seed == snapshotOp {
 				snap, changes = &changes[i], changes[i+1:]
 				j.Snapshotted(j.Next() - uint64(len(changes)))
 				break
@@ -58,8 +60,11 @@ func Open(cfg Config) (*Core, error) {
 		}
 	} else if seeding {
 		changes = seed.Changes
-		if seed.State != nil {
-			snap = &change{At: seed.At, Args: seed.State}
+		switch {
+		case seed.Records != nil:
+			snap = &change{At: seed.At, State: seed.Records}
+		case seed.State != nil:
+			snap = &change{At: seed.At, Seed: snapshotOp, Args: seed.State}
 		}
 	}
 	h := newHandler(cfg, &created)
@@ -73,37 +78,39 @@ func Open(cfg Config) (*Core, error) {
 		}
 		return nil, err
 	}
-	rp := h.newReplayer()
-	if snap != nil {
-		h.st.mu.Lock()
-		secrets, err := h.st.loadSnapshot(snap.Args)
-		h.st.mu.Unlock()
-		if err != nil {
-			return fail(fmt.Errorf("chattest: reading the state of %s: %w", from, err))
-		}
-		for _, s := range secrets {
-			h.log.Learn(s) // the request log hides what was issued before the restart
-		}
-		for uid, u := range h.st.users {
-			if u.u.Status != chat.UserOffline {
-				rp.online[uid] = true // no websocket outlived the server that kept the state
-			}
-		}
-		h.st.lastAt = snap.At
-		if rp.last = snap.At; rp.last.IsZero() { // a WithClock server's: as of now
-			h.st.mu.Lock()
-			rp.last = h.st.clock()
-			h.st.mu.Unlock()
-		}
+	legacy := snap != nil && snap.State == nil
+	for _, ch := range changes {
+		legacy = legacy || ch.Records == nil
 	}
-	if err := rp.replay(changes); err != nil {
-		return fail(fmt.Errorf("chattest: replaying the state of %s: %w", from, err))
+	var last time.Time
+	var err error
+	if legacy {
+		last, err = h.replayLegacy(snap, changes)
+	} else {
+		last, err = h.setRecords(snap, changes)
+	}
+	if err != nil {
+		return fail(fmt.Errorf("chattest: reading the state of %s: %w", from, err))
+	}
+	h.st.lastAt = last
+	if last.IsZero() && snap != nil { // a WithClock server's: as of now
+		h.st.mu.Lock()
+		last = h.st.clock()
+		h.st.mu.Unlock()
 	}
 	h.st.journal = j
-	rp.endPresence()
-	if j != nil && seeding {
-		// What was seeded is kept as a snapshot. (What was replayed is
-		// kept as one when the server is closed.)
+	if j != nil || CheckRecords {
+		h.st.startRecording(h.apiKey)
+	}
+	if CheckRecords {
+		if err := h.st.startCheck(cfg); err != nil {
+			return fail(fmt.Errorf("chattest: checking the records of %s: %w", from, err))
+		}
+	}
+	h.endPresence(last)
+	if j != nil && (seeding || legacy) {
+		// What was seeded, or replayed from requests, is kept as a
+		// snapshot: the next opening reads it.
 		if err := h.keepSnapshot(); err != nil {
 			return fail(fmt.Errorf("chattest: writing %s: %w", cfg.Store, err))
 		}
@@ -113,11 +120,88 @@ func Open(cfg Config) (*Core, error) {
 			return fail(fmt.Errorf("chattest: writing %s: %w", cfg.Store, err))
 		}
 	}
-	if h.paced != nil && !rp.last.IsZero() {
-		h.paced = h.paced.notBefore(rp.last)
+	if h.paced != nil && !last.IsZero() {
+		h.paced = h.paced.notBefore(last)
 		h.st.clock = h.paced.Now
 	}
 	return h, nil
+}
+
+// setRecords sets the records of the snapshot snap (if any), then of the
+// changes, and returns the time of the last.
+func (h *Core) setRecords(snap *change, changes []change) (time.Time, error) {
+	st := h.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	var last time.Time
+	own := h.apiKey
+	learn := func(secrets []string) {
+		for _, s := range secrets {
+			h.log.Learn(s) // the request log hides what was issued before the restart
+		}
+	}
+	if snap != nil {
+		st.rec.ownKey = own
+		secrets, err := st.applySnapshot(snap.State)
+		if err != nil {
+			return last, fmt.Errorf("the snapshot: %w", err)
+		}
+		learn(secrets)
+		last = snap.At
+	}
+	for i, ch := range changes {
+		secrets, err := st.applyRecords(ch.Records, own)
+		if err != nil {
+			return last, fmt.Errorf("change %d: %w", i+1, err)
+		}
+		learn(secrets)
+		last = ch.At
+	}
+	st.finishRecords()
+	return last, nil
+}
+
+// replayLegacy loads the snapshot snap (if any) and replays the changes
+// after it, of a store or state file written before records, and
+// returns the time of the last.
+func (h *Core) replayLegacy(snap *change, changes []change) (time.Time, error) {
+	rp := h.newReplayer()
+	if snap != nil {
+		if snap.State != nil {
+			return time.Time{}, errors.New("changes of requests follow a snapshot of records")
+		}
+		h.st.mu.Lock()
+		secrets, err := h.st.loadSnapshot(snap.Args)
+		h.st.mu.Unlock()
+		if err != nil {
+			return time.Time{}, err
+		}
+		for _, s := range secrets {
+			h.log.Learn(s)
+		}
+		rp.last = snap.At
+	}
+	if err := rp.replay(changes); err != nil {
+		return time.Time{}, fmt.Errorf("replaying: %w", err)
+	}
+	return rp.last, nil
+}
+
+// endPresence makes the users the state has online go offline, at last:
+// no websocket outlived the server that kept the state.
+func (h *Core) endPresence(last time.Time) {
+	st := h.st
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	clock := st.clock
+	st.clock = func() time.Time { return last }
+	defer func() { st.clock = clock }()
+	for _, uid := range slices.Sorted(maps.Keys(st.users)) {
+		if u := st.users[uid]; u.u.Status != chat.UserOffline {
+			st.presenceChanged(uid, false, nil)
+		}
+	}
+	st.keepRecords(last) // Open syncs the journal after
 }
 
 // now is the time of a snapshot, which the servers that load it do not go
@@ -141,10 +225,10 @@ const snapshotOp = "snapshot"
 func (h *Core) keepSnapshot() error {
 	st := h.st
 	st.mu.Lock()
-	snap, err := st.snapshotState()
+	recs, err := st.allRecords()
 	var seq uint64
 	if err == nil {
-		seq = st.journal.Add((&change{At: h.now(), Seed: snapshotOp, Args: snap}).encode())
+		seq = st.journal.Add(recordsChange(h.now(), "state", recs))
 		st.journal.Snapshotted(seq + 1)
 	}
 	st.mu.Unlock()
@@ -166,7 +250,7 @@ func (h *Core) unusable(r *http.Request) *apiError {
 			return errNotSaved(err)
 		}
 	}
-	return h.st.unjournalable(r)
+	return nil
 }
 
 // Close does the work of chattest.Handler.Close, which documents it.
@@ -190,13 +274,13 @@ func (h *Core) Close() error {
 func (h *Core) Export(w io.Writer) error {
 	st := h.st
 	st.mu.Lock()
-	snap, err := st.snapshotState()
+	recs, err := st.allRecords()
 	at := h.now()
 	st.mu.Unlock()
 	if err != nil {
 		return fmt.Errorf("chattest: exporting the state: %w", err)
 	}
-	out, err := json.Marshal(stateFile{Format: stateFormat, AppID: h.appID, Created: h.created.UTC(), At: at.UTC(), State: snap})
+	out, err := json.Marshal(stateFile{Format: recordsFileFormat, AppID: h.appID, Created: h.created.UTC(), At: at.UTC(), Records: recs})
 	if err != nil {
 		return fmt.Errorf("chattest: exporting the state: %w", err)
 	}
@@ -204,16 +288,17 @@ func (h *Core) Export(w io.Writer) error {
 	return err
 }
 
-// stateFile is the JSON form of a state (see [WithSeedFile]): the state
-// (format 2), or the changes that make it (format 1, as written by the
-// releases before; read only).
+// stateFile is the JSON form of a state (see [WithSeedFile]): its records
+// (format 3), or, as written by the releases before and read only, the
+// state as a whole (format 2) or the changes that make it (format 1).
 type stateFile struct {
-	Format  int             `json:"chattest"`
-	AppID   string          `json:"appId"`
-	Created time.Time       `json:"created"`
-	At      time.Time       `json:"at,omitzero"`    // the time of the last change
-	State   json.RawMessage `json:"state,omitzero"` // a snapshot: snapshot.go
-	Changes []change        `json:"changes,omitzero"`
+	Format  int               `json:"chattest"`
+	AppID   string            `json:"appId"`
+	Created time.Time         `json:"created"`
+	At      time.Time         `json:"at,omitzero"`      // the time of the last change
+	Records []json.RawMessage `json:"records,omitzero"` // every record: records.go
+	State   json.RawMessage   `json:"state,omitzero"`   // a snapshot: snapshot.go
+	Changes []change          `json:"changes,omitzero"`
 }
 
 // readStateFile reads the state file path, which must hold a state of
@@ -228,8 +313,10 @@ func readStateFile(path, appID string) (stateFile, error) {
 		return f, fmt.Errorf("chattest: the seed file %s is not a state file: %w", path, err)
 	}
 	switch {
-	case f.Format != stateFormat && f.Format != ChangesFormat:
-		return f, fmt.Errorf("chattest: the seed file %s is not a state file of format %d or %d (its \"chattest\" field is %d)", path, ChangesFormat, stateFormat, f.Format)
+	case f.Format != recordsFileFormat && f.Format != stateFormat && f.Format != ChangesFormat:
+		return f, fmt.Errorf("chattest: the seed file %s is not a state file of format %d, %d or %d (its \"chattest\" field is %d)", path, ChangesFormat, stateFormat, recordsFileFormat, f.Format)
+	case f.Format == recordsFileFormat && f.Records == nil:
+		return f, fmt.Errorf("chattest: the seed file %s holds no records (\"records\")", path)
 	case f.Format == stateFormat && f.State == nil:
 		return f, fmt.Errorf("chattest: the seed file %s holds no state (\"state\")", path)
 	case f.AppID != appID:

@@ -512,7 +512,7 @@ func (st *state) receipt(c *RTConn, f *inFrame) (wait func() error) {
 	}
 	defer st.freezeClock()() // the mark and its change at one time
 	st.markReceipt(a, c.device)
-	return st.keepCall(receiptOp, a)
+	return st.keepCall()
 }
 
 // receiptArgs are a receipts frame as the journal keeps it: its user, the
@@ -596,7 +596,8 @@ func (st *state) presenceChanged(uid string, online bool, ws *RTConn) {
 		status = chat.UserAvailable
 	}
 	u.u.Status, u.u.LastActiveAt = status, now
-	st.keepCall(presenceOp, presenceArgs{UID: uid, Online: online})
+	st.touchUser(u)
+	st.keepCall()
 	st.record(UserPresence{U: u, Online: online, At: now, Ms: at.UnixMilli(), ConnectedAt: connectedAt})
 }
 

@@ -109,6 +109,7 @@ func (st *state) putRole(r chat.Role) *roleRec {
 		st.roleSeq++
 		rec = &roleRec{seq: st.roleSeq}
 		st.roles[r.Role] = rec
+		touchField(st, &st.roles)
 	}
 	rec.r = clone(r)
 	return rec
@@ -204,8 +205,11 @@ func (st *state) deleteRole(c *call) (any, error) {
 		return nil, errRoleDeleteDenied(r.r.Role)
 	}
 	delete(st.roles, r.r.Role)
+	touchField(st, &st.roles)
 	delete(st.restricted, r.r.Role)
+	touchField(st, &st.restricted)
 	delete(st.rolePerms, r.r.Role)
+	touchField(st, &st.rolePerms)
 	return data(chat.Result{Success: true, Message: "The role " + r.r.Role + " has been deleted successfully."}), nil
 }
 
@@ -288,6 +292,7 @@ func (st *state) restrictFeatures(c *call) (any, error) {
 		}
 		if _, done := st.restricted[r.r.Role][f.Key]; !done {
 			st.restricted[r.r.Role][f.Key] = f
+			touchField(st, &st.restricted)
 		}
 		out[k] = chat.Result{Success: true, Message: "The feature " + k + " has been restricted for the role " + r.r.Role + "."}
 	}
@@ -339,9 +344,11 @@ func (st *state) allowFeatures(c *call) (any, error) {
 	}
 	if b.AllowAll {
 		delete(st.restricted, r.r.Role)
+		touchField(st, &st.restricted)
 	}
 	for _, k := range keys {
 		delete(st.restricted[r.r.Role], "u."+strings.TrimPrefix(k, "u."))
+		touchField(st, &st.restricted)
 	}
 	return data(chat.Result{Success: true, Message: "The features have been allowed for the role " + r.r.Role + "."}), nil
 }

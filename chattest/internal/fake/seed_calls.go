@@ -55,6 +55,7 @@ func (st *state) seedCall(c chat.Call) callResult {
 	}
 	r := &callRec{c: c, seq: st.callSeq}
 	st.calls[c.SessionID] = r
+	touch(st, &st.calls, c.SessionID)
 	st.record(CallAdded{C: &r.c})
 	for _, t := range transcripts {
 		st.addTranscript(r, t, now)
@@ -289,6 +290,7 @@ func (st *state) addTranscript(r *callRec, t chat.CallTranscription, now chat.Ti
 	}
 	r.transcripts = append(r.transcripts, transcriptRec{t: t, seq: r.transSeq})
 	r.c.HasTranscription = true
+	touch(st, &st.calls, r.c.SessionID)
 	st.record(TranscriptAdded{C: &r.c, T: t})
 }
 

@@ -59,6 +59,7 @@ func (st *state) seedMessage(m chat.Message) chat.Message {
 	rec := st.addRec(m, parent)
 	if rec.m.PinnedAt != 0 {
 		st.pinned[rec.m.ConversationID]++
+		touch(st, &st.pinned, rec.m.ConversationID)
 	}
 	return clone(rec.view("", true))
 }

@@ -23,7 +23,7 @@ func seeded[A, R any](s *Core, op string, args A, apply func(*state, A) R) R {
 	restore := st.freezeClock()
 	e := st.out.begin() // outbox.go: what the call does
 	r := apply(st, args)
-	wait := st.keepCall(op, args)
+	wait := st.keepCall()
 	st.out.publish(e)
 	restore()
 	st.mu.Unlock()
@@ -32,23 +32,16 @@ func seeded[A, R any](s *Core, op string, args A, apply func(*state, A) R) R {
 }
 
 // keepCall journals a change made outside a request, with st.mu held: a
-// call of the seeding method op with args, or an event of the client API's
-// websocket (realtime.go), replayed by the op of that name (seedOps). It
-// returns what waits until the change is written. Without a journal, or
-// while one is replayed, it keeps nothing.
-func (st *state) keepCall(op string, args any) (wait func() error) {
+// call of a seeding method, or an event of the client API's websocket
+// (realtime.go). It returns what waits until the change is written.
+func (st *state) keepCall() (wait func() error) {
+	st.issuer.take()
+	st.rec.what = "a seeding call or websocket event"
 	if st.journal == nil {
-		return noWait
-	}
-	raw, err := json.Marshal(args)
-	if err != nil {
-		// The methods document that their values must encode; one that
-		// does not is kept as null, and replays as the zero value.
-		raw = []byte("null")
+		return st.keepRecords(time.Time{}) // checked (records.go), not kept
 	}
 	st.lastAt = st.clock()
-	seq := st.journal.Add((&change{At: st.lastAt, Seed: op, Args: raw, Issued: st.issuer.take()}).encode())
-	return func() error { return st.journal.Wait(seq) }
+	return st.keepRecords(st.lastAt)
 }
 
 // synced runs read, an inspection method that may bring lazily kept state
@@ -63,7 +56,7 @@ func synced[R any](s *Core, read func(st *state) R) R {
 	wait := noWait
 	if st.lazy != 0 {
 		e := st.out.begin() // outbox.go: what bringing the state up to date did
-		wait = st.keepCall("sync", syncArgs{Parts: st.lazy})
+		wait = st.keepCall()
 		st.out.publish(e)
 	}
 	restore()

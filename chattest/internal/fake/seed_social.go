@@ -31,6 +31,7 @@ func (st *state) seedFriends(a friendsArgs) struct{} {
 					st.friends[p[0]] = map[string]*socialRel{}
 				}
 				st.friends[p[0]][p[1]] = &socialRel{since: now, seq: st.socialSeq}
+				touch(st, &st.friends, p[0])
 			}
 		}
 	}
@@ -134,6 +135,7 @@ type permsArgs struct {
 func (st *state) seedRolePermissions(a permsArgs) struct{} {
 	role := strings.ToLower(a.Role)
 	st.rolePerms[role] = mergePermissions(st.rolePerms[role], a.Perms)
+	touchField(st, &st.rolePerms)
 	return struct{}{}
 }
 
@@ -154,6 +156,7 @@ func (s *Core) SetScopePermissions(guid string, scope chat.MemberScope, perms ma
 func (st *state) seedScopePermissions(a permsArgs) struct{} {
 	k := scopeKey{strings.ToLower(a.GUID), a.Scope}
 	st.scopePerms[k] = mergePermissions(st.scopePerms[k], a.Perms)
+	touchField(st, &st.scopePerms)
 	return struct{}{}
 }
 

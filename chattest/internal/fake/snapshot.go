@@ -15,15 +15,14 @@ import (
 	"github.com/chatrest/chat"
 )
 
-// A snapshot is the state itself, as JSON: every record the state holds
-// (users, their auth tokens, API keys, groups and members, messages and
-// what hangs on them, conversations' marks, webhooks, settings, and the
-// rest), field by field, under the names of the fields that hold them.
-// Loading one sets the fields again, and rebuilds the indexes derived
-// from them (snapshotLoaded): no handler runs, so a snapshot reads the
-// same whatever the handlers of the release that reads it answer. A field
-// the snapshot lacks keeps the value a new state has; a field the state no
-// longer has is ignored.
+// A snapshot of format 2 is the state as a whole, as JSON, as the
+// releases from the one after 81b49ab to records wrote it (in stores and
+// state files): every field of the state, under the names of the fields
+// that held it. It is still read (loadSnapshot): loading one sets the
+// fields again and rebuilds the indexes derived from them
+// (snapshotLoaded); a field the snapshot lacks keeps the value a new state
+// has, and a field the state no longer has is ignored. Records
+// (records.go) encode their keys and values the same way.
 //
 // The encoding follows the values: a struct is an object of its fields; a
 // map, an array of [key, value] pairs in the order of their encoded keys;
@@ -34,13 +33,13 @@ import (
 // compiled regular expression, its source. Numbers are kept as they are
 // written, so that int64s lose nothing.
 
-// snapshotSkip are the fields a snapshot leaves out, by struct type and
-// field name: the lock, the clock, the configuration (own credentials,
-// limits), what a request in progress holds, what the server runs beside
-// the state (rate counts, the outbox, deliveries, websockets), and the
-// indexes derived from the rest (snapshotLoaded rebuilds them).
+// snapshotSkip are the fields a snapshot and records leave out, by struct
+// type and field name: the lock, the clock, the configuration (own
+// credentials, limits), what a request in progress holds, what the server
+// runs beside the state (rate counts, the outbox, deliveries, websockets),
+// and the indexes derived from the rest (snapshotLoaded rebuilds them).
 var snapshotSkip = map[string][]string{
-	"state":              {"mu", "clock", "appID", "mgmtKey", "mgmtSecret", "usersIndex", "messagesIndex", "issuer", "rate", "journal", "replaying", "lazy", "lastAt", "out", "realtimeState"},
+	"state":              {"mu", "clock", "appID", "mgmtKey", "mgmtSecret", "usersIndex", "messagesIndex", "issuer", "rate", "journal", "replaying", "lazy", "lastAt", "rec", "out", "realtimeState"},
 	"conversationsIndex": {"convs", "userConvs", "pairConvs", "groupConvs"}, // hiddenOf is the owners' state
 	"groupsState":        {"groupsIndex"},
 	"GroupRec":           {"count", "countEpoch", "counted"},
@@ -67,25 +66,6 @@ var (
 	timeType   = reflect.TypeFor[time.Time]()
 	regexpType = reflect.TypeFor[regexp.Regexp]()
 )
-
-// snapshotState returns the snapshot of st, which mu guards: the caller
-// holds it. The server's own API key is left out (the server that loads
-// the snapshot has its own), as in a state file of changes.
-func (st *state) snapshotState() (json.RawMessage, error) {
-	if own := st.ownKey(); own != nil {
-		key := own.k.APIKey
-		delete(st.apiKeys, string(key))
-		own.k.APIKey, st.apiKeys[""] = "", own
-		defer func() { delete(st.apiKeys, ""); own.k.APIKey, st.apiKeys[string(key)] = key, own }()
-	}
-	e := &snapEncoder{ids: map[ptrKey]int{}}
-	e.enc = json.NewEncoder(&e.buf)
-	e.enc.SetEscapeHTML(false)
-	if err := e.value(reflect.ValueOf(st)); err != nil {
-		return nil, err
-	}
-	return e.buf.Bytes(), nil
-}
 
 // ownKey is the record of the server's own API key: the first created.
 func (st *state) ownKey() *apiKeyRec {
@@ -140,6 +120,13 @@ type snapEncoder struct {
 	buf bytes.Buffer
 	enc *json.Encoder  // of strings, into buf
 	ids map[ptrKey]int // the pointers met: their $id
+
+	// Encoding a record (records.go): a stored message of refs, but the
+	// one at root, is {"$msg": id}; omitZero leaves out the fields of a
+	// struct that hold their zero value.
+	refs     *state
+	root     uintptr
+	omitZero bool
 }
 
 // ptrKey is a pointer met: a struct and its first field share an address.
@@ -164,6 +151,14 @@ func (e *snapEncoder) value(v reflect.Value) error {
 		if v.IsNil() {
 			b.WriteString("null")
 			return nil
+		}
+		if e.refs != nil && v.Type() == msgRecPtr && v.Pointer() != e.root {
+			if m := (*MsgRec)(v.UnsafePointer()); e.refs.msgByID[m.id] == m {
+				b.WriteString(`{"$msg":`)
+				b.Write(strconv.AppendInt(b.AvailableBuffer(), m.id, 10))
+				b.WriteByte('}')
+				return nil
+			}
 		}
 		key := ptrKey{v.Pointer(), v.Type()}
 		if id, ok := e.ids[key]; ok {
@@ -221,7 +216,7 @@ func (e *snapEncoder) value(v reflect.Value) error {
 		first := true
 		for i := range v.NumField() {
 			f := v.Type().Field(i)
-			if skipped(f, skip) {
+			if skipped(f, skip) || e.omitZero && v.Field(i).IsZero() {
 				continue
 			}
 			if !first {
@@ -368,6 +363,7 @@ func skipped(f reflect.StructField, skip []string) bool {
 type snapDecoder struct {
 	ptrs    map[int]reflect.Value // the pointers decoded, by $id
 	secrets []string              // the credentials (chat.Secret) decoded
+	msgs    *[]msgRef             // the stored messages referred to, by id: records.go
 }
 
 // value sets v, which is settable, to what x, a snapshot's value decoded
@@ -383,6 +379,14 @@ func (d *snapDecoder) value(x any, v reflect.Value, path string) error {
 		m, ok := x.(map[string]any)
 		if !ok {
 			return bad()
+		}
+		if ref, ok := m["$msg"]; ok && d.msgs != nil && v.Type() == msgRecPtr {
+			id, err := number[int64](ref)
+			if err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+			*d.msgs = append(*d.msgs, msgRef{v, id})
+			return nil
 		}
 		if ref, ok := m["$ref"]; ok {
 			id, err := number[int64](ref)

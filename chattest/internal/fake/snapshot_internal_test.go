@@ -8,14 +8,15 @@ import (
 	"github.com/chatrest/chat"
 )
 
-// checkSnapshot loads the snapshot of srv's state into a new server with
+// checkSnapshot sets the records of srv's state in a new server with
 // srv's own credentials: it must hold exactly the state srv holds, and
 // indexes that follow it.
 func checkSnapshot(t *testing.T, srv *Server, clock Option) {
 	t.Helper()
 	srv.st.mu.Lock()
 	want := dumpState(srv.st)
-	snap, err := srv.st.snapshotState()
+	srv.st.rec.ownKey = srv.APIKey()
+	snap, err := srv.st.allRecords()
 	again := dumpState(srv.st)
 	srv.st.mu.Unlock()
 	if err != nil {
@@ -30,7 +31,9 @@ func checkSnapshot(t *testing.T, srv *Server, clock Option) {
 	}
 	defer other.Close()
 	other.st.mu.Lock()
-	_, err = other.st.loadSnapshot(snap)
+	other.st.rec.ownKey = other.APIKey()
+	_, err = other.st.applySnapshot(snap)
+	other.st.finishRecords()
 	other.st.mu.Unlock()
 	if err != nil {
 		t.Fatal(err)
@@ -73,9 +76,11 @@ func (s *fixedStore) Changes() ([][]byte, error) { return s.changes, nil }
 func (s *fixedStore) Close() error               { return nil }
 
 // Closing a server keeps a snapshot of its state in its store, and the
-// next opening loads it and serves none of the requests before it again:
-// a request there that today's handlers would answer otherwise changes
-// nothing. A request after the snapshot (a killed server's) is replayed.
+// next opening sets its records and serves none of the requests before it
+// again: a request there that today's handlers would answer otherwise
+// changes nothing. The records of a change after the snapshot (a killed
+// server's) are set; a request after a snapshot of records is a damaged
+// store.
 func TestOpeningReadsTheLastSnapshot(t *testing.T) {
 	store := &fixedStore{}
 	srv, err := OpenServer(WithStore(store))
@@ -90,14 +95,15 @@ func TestOpeningReadsTheLastSnapshot(t *testing.T) {
 	want := lockedDump(srv)
 	srv.Close()
 	var last change
-	if err := json.Unmarshal(store.changes[len(store.changes)-1], &last); err != nil || last.Seed != snapshotOp {
-		t.Fatalf("the last change kept is not a snapshot: %s", store.changes[len(store.changes)-1])
+	if err := json.Unmarshal(store.changes[len(store.changes)-1], &last); err != nil || last.State == nil {
+		t.Fatalf("the last change kept is not a snapshot: %.200s", store.changes[len(store.changes)-1])
 	}
+	creds := []Option{WithAPIKey(srv.APIKey()), WithManagementCredentials(srv.ManagementKey(), srv.ManagementSecret())}
 
 	// Answered 200 when it was made, 404 today.
 	diverging := []byte(`{"at":"2025-01-01T00:00:00Z","method":"GET","path":"/v3/users/nobody","key":1,"status":200}`)
 	store.changes = append([][]byte{diverging}, store.changes...)
-	again, err := OpenServer(WithStore(store), WithAPIKey(srv.APIKey()), WithManagementCredentials(srv.ManagementKey(), srv.ManagementSecret()))
+	again, err := OpenServer(append(creds, WithStore(store))...)
 	if err != nil {
 		t.Fatalf("a change before the snapshot was replayed: %v", err)
 	}
@@ -110,8 +116,20 @@ func TestOpeningReadsTheLastSnapshot(t *testing.T) {
 		t.Errorf("a server that changed nothing kept another snapshot")
 	}
 
+	renamed := []byte(`{"at":"2025-01-02T00:00:00Z","records":[["users","alice",{"$id":0,"v":{"u":{"UID":"alice","Name":"Alice Two","Status":"offline","Role":"default"}}}]]}`)
+	store.changes = append(store.changes, renamed)
+	third, err := OpenServer(append(creds, WithStore(store))...)
+	if err != nil {
+		t.Fatalf("a change of records after the snapshot: %v", err)
+	}
+	u, err := third.Client().Users.Get(t.Context(), "alice")
+	if err != nil || u.Name != "Alice Two" {
+		t.Errorf("the user after the change of records: %+v, %v", u, err)
+	}
+	third.Close()
+
 	store.changes = append(store.changes, diverging)
-	if _, err := OpenServer(WithStore(store)); err == nil || !strings.Contains(err.Error(), "answered 404, not 200") {
-		t.Errorf("a change after the snapshot: %v", err)
+	if _, err := OpenServer(WithStore(store)); err == nil || !strings.Contains(err.Error(), "changes of requests follow a snapshot of records") {
+		t.Errorf("a request after a snapshot of records: %v", err)
 	}
 }

@@ -50,6 +50,7 @@ func (st *state) stampDefaults(now chat.Timestamp) {
 	if r := st.roles[chat.DefaultRole]; r != nil && r.r.CreatedAt == 0 {
 		r.r.CreatedAt, r.r.UpdatedAt = now, now
 		st.lazy |= lazyRoles
+		touchField(st, &st.roles)
 	}
 }
 

@@ -39,6 +39,7 @@ type state struct {
 	replaying bool      // a journal is being replayed: journal.go
 	lazy      lazyParts // what the request or call in progress brought up to date lazily: journal.go
 	lastAt    time.Time // the time of the last change: a snapshot's (snapshot.go)
+	rec       recorder  // what the change in progress touched: records.go
 
 	groupsState        // groups, members, bans: groups.go
 	extrasState        // reactions, pins, saves, thread subscriptions, flags: message_extras.go

@@ -24,7 +24,7 @@ func dumpState(st *state) string {
 
 // dumpSkip are the fields left out, by struct type and field name.
 var dumpSkip = map[string][]string{
-	"state":         {"mu", "clock", "rate", "journal", "replaying", "lazy", "lastAt", "usersIndex", "messagesIndex", "conversationsIndex", "out"},
+	"state":         {"mu", "clock", "rate", "journal", "replaying", "lazy", "lastAt", "rec", "usersIndex", "messagesIndex", "conversationsIndex", "out"},
 	"realtimeState": {"jwtKey", "rtConns", "rtByUID", "rtClosed"},
 	"groupsState":   {"groupsIndex"},
 	"GroupRec":      {"count", "countEpoch", "counted"},

@@ -276,6 +276,7 @@ func (st *state) updateUser(c *call) (any, error) {
 		}
 	}
 	u.u.UpdatedAt, u.updated = c.timestamp(), true
+	st.touchUser(u)
 	return data(u.view(true)), nil
 }
 

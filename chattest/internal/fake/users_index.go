@@ -57,6 +57,7 @@ func (st *state) putUser(u *UserRec) {
 		st.unindexUser(old)
 	}
 	st.users[u.u.UID] = u
+	st.touchUser(u)
 	st.indexUser(u)
 }
 
@@ -64,12 +65,14 @@ func (st *state) putUser(u *UserRec) {
 func (st *state) dropUser(u *UserRec) {
 	st.unindexUser(u)
 	delete(st.users, u.u.UID)
+	st.touchUser(u)
 }
 
 // setUserState sets whether u is deactivated.
 func (st *state) setUserState(u *UserRec, deactivated bool) {
 	st.unindexUser(u)
 	u.deactivated = deactivated
+	st.touchUser(u)
 	st.indexUser(u)
 }
 

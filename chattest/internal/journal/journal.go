@@ -30,7 +30,7 @@ func Open(s fake.Store, appID string, created time.Time) (fake.Journal, [][]byte
 	own := fake.OwnCredentials{APIKey: fake.RandomHex(), MgmtKey: fake.RandomHex(), MgmtSecret: fake.RandomHex()}
 	ownJSON, _ := json.Marshal(own) // strings always encode
 	values, kept, err := s.Open(map[string][]byte{
-		storeFormat:      fmt.Append(nil, fake.ChangesFormat),
+		storeFormat:      fmt.Append(nil, fake.RecordsFormat),
 		storeApp:         []byte(appID),
 		storeCreated:     []byte(created.Format(time.RFC3339Nano)),
 		storeJWTKey:      fake.NewJWTKey(),
@@ -52,8 +52,10 @@ func Open(s fake.Store, appID string, created time.Time) (fake.Journal, [][]byte
 // the journal they make, its writer not started, and the changes.
 func readStore(s fake.Store, appID string, values map[string][]byte, kept [][]byte) (*Journal, [][]byte, error) {
 	damaged := func(format string, args ...any) error { return fake.Damaged(s, format, args...) }
-	if f := string(values[storeFormat]); f != fmt.Sprint(fake.ChangesFormat) {
-		return nil, nil, fmt.Errorf("chattest: %s holds a state of format %q; this chattest reads format %d", s, f, fake.ChangesFormat)
+	// A store of requests (format 1) holds records after its first
+	// opening by a release of records, which replays its requests once.
+	if f := string(values[storeFormat]); f != fmt.Sprint(fake.ChangesFormat) && f != fmt.Sprint(fake.RecordsFormat) {
+		return nil, nil, fmt.Errorf("chattest: %s holds a state of format %q; this chattest reads formats %d and %d", s, f, fake.ChangesFormat, fake.RecordsFormat)
 	}
 	if app := string(values[storeApp]); app != appID {
 		return nil, nil, fmt.Errorf("chattest: %s holds the state of app %q, not of %q", s, app, appID)

@@ -1,0 +1,21 @@
+package fake
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestMain checks the records of every change the tests make
+// (CheckRecords): a change whose records miss what it changed fails the
+// package.
+func TestMain(m *testing.M) {
+	CheckRecords = true
+	code := m.Run()
+	if f := RecordsCheckFailures(); len(f) > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: %d changes' records miss what they changed:\n%s\n", len(f), strings.Join(f, "\n\n"))
+		code = 1
+	}
+	os.Exit(code)
+}
