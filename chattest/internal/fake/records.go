@@ -98,6 +98,23 @@ func (st *state) touchWritten(pattern string) {
 // written with.
 var recordNames = map[string]string{}
 
+// fieldNames are the names records and snapshots give the fields renamed
+// since they were first written, by "Type.Field" today: the name first
+// written stays. TestRecordsSchema lists every field kept, so that a
+// rename is seen.
+var fieldNames = map[string]string{}
+
+// keptName is the name records and snapshots give the field f of the
+// struct type t.
+func keptName(t reflect.Type, f reflect.StructField) string {
+	if len(fieldNames) > 0 {
+		if old, ok := fieldNames[t.Name()+"."+f.Name]; ok {
+			return old
+		}
+	}
+	return f.Name
+}
+
 // collections are the state's, found once from its type.
 var collections = sync.OnceValue(func() []collection {
 	var out []collection

@@ -223,7 +223,7 @@ func (e *snapEncoder) value(v reflect.Value) error {
 				b.WriteByte(',')
 			}
 			first = false
-			e.str(f.Name)
+			e.str(keptName(v.Type(), f))
 			b.WriteByte(':')
 			if err := e.value(exported(v.Field(i))); err != nil {
 				return fmt.Errorf("%s.%w", f.Name, err)
@@ -454,7 +454,7 @@ func (d *snapDecoder) value(x any, v reflect.Value, path string) error {
 		skip := skipOf(v.Type())
 		for i := range v.NumField() {
 			f := v.Type().Field(i)
-			fx, present := m[f.Name]
+			fx, present := m[keptName(v.Type(), f)]
 			if skipped(f, skip) || !present {
 				continue
 			}
