@@ -101,3 +101,11 @@ func (s *Store) Len() int {
 	defer s.mu.Unlock()
 	return len(s.changes)
 }
+
+// Killed returns a closed store that holds what s holds now, as a server
+// killed now would leave it.
+func (s *Store) Killed() *Store {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return &Store{values: maps.Clone(s.values), changes: slices.Clone(s.changes)}
+}

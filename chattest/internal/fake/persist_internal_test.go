@@ -3,6 +3,7 @@ package fake
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"math/rand/v2"
 	"net/http"
@@ -58,13 +59,17 @@ func TestReplayRebuildsEveryArea(t *testing.T) {
 	checkRebuilt(t, srv, store, clock)
 }
 
-// checkRebuilt closes srv, whose store is store, then opens the store
-// again and starts a server from srv's export, both with clock:
-// each must hold exactly the state srv held, and indexes that follow it.
-func checkRebuilt(t *testing.T, srv *Server, store Store, clock Option) {
+// checkRebuilt opens what srv's store holds as a kill of srv would leave
+// it (changes of records only, after no snapshot), then closes srv, whose
+// store is store, opens the store again and starts a server from srv's
+// export, all with clock: each must hold exactly the state srv held, and
+// indexes that follow it.
+func checkRebuilt(t *testing.T, srv *Server, store *memstore.Store, clock Option) {
 	t.Helper()
 	checkSnapshot(t, srv, clock)
 	want := lockedDump(srv)
+	killed := store.Killed()
+	checkOnlyRecords(t, killed)
 	var export bytes.Buffer
 	if err := srv.Export(&export); err != nil {
 		t.Fatal(err)
@@ -75,7 +80,7 @@ func checkRebuilt(t *testing.T, srv *Server, store Store, clock Option) {
 		t.Fatal(err)
 	}
 	own := []Option{WithAPIKey(srv.APIKey()), WithManagementCredentials(srv.ManagementKey(), srv.ManagementSecret())}
-	for _, opt := range []Option{WithStore(store), WithSeedFile(file)} {
+	for _, opt := range []Option{WithStore(killed), WithStore(store), WithSeedFile(file)} {
 		again, err := OpenServer(append(own, opt, clock)...)
 		if err != nil {
 			t.Fatal(err)
@@ -87,6 +92,25 @@ func checkRebuilt(t *testing.T, srv *Server, store Store, clock Option) {
 			t.Error(err)
 		}
 		again.Close()
+	}
+}
+
+// checkOnlyRecords checks that every change store holds is records: no
+// request or seeding call, which opening would replay through handlers.
+func checkOnlyRecords(t *testing.T, store Store) {
+	t.Helper()
+	kept, err := store.Changes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range kept {
+		var ch change
+		if err := json.Unmarshal(b, &ch); err != nil {
+			t.Fatal(err)
+		}
+		if ch.Records == nil && ch.State == nil || ch.Method != "" || ch.Seed != "" {
+			t.Errorf("change %d is not records: %.200s", i+1, b)
+		}
 	}
 }
 
