@@ -196,7 +196,7 @@ type recorder struct {
 	addrs   map[uintptr]int   // the collections, by the address of their field
 	touched map[recordKey]any // the entries touched, by collection and key: the key
 	all     map[int]bool      // the collections touched whole
-	values  map[int]any       // the scalar fields, as last written
+	scalars []scalarField     // the scalar fields, with what was last written
 	shadow  *state            // a copy the records are set in, to check them: records_check.go
 	what    string            // the change in progress, for the check's failures
 	ownKey  string            // the server's own API key, which records keep as ""
@@ -256,12 +256,51 @@ func (r *recorder) collectionAt(st *state, p unsafe.Pointer) (int, bool) {
 func (st *state) startRecording(own string) {
 	r := &st.rec
 	r.ownKey = own
-	r.on, r.touched, r.all, r.values = true, map[recordKey]any{}, map[int]bool{}, map[int]any{}
+	r.on, r.touched, r.all = true, map[recordKey]any{}, map[int]bool{}
+	r.scalars = r.scalars[:0]
 	for i, c := range collections() {
 		if c.scalar {
-			r.values[i] = c.field(st, true).Interface()
+			v := c.field(st, true) // its address stays: the state's structs are never replaced
+			r.scalars = append(r.scalars, scalarField{c: i, v: v, last: scalarOf(v)})
 		}
 	}
+}
+
+// scalarField is a scalar field of the state, and its value as last
+// written.
+type scalarField struct {
+	c    int
+	v    reflect.Value
+	last any
+}
+
+// scalarOf returns the value of the scalar field v, comparable with ==.
+func scalarOf(v reflect.Value) any {
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return v.Uint()
+	case reflect.Bool:
+		return v.Bool()
+	}
+	return v.Interface()
+}
+
+// scalarSame reports whether v still holds last.
+func scalarSame(v reflect.Value, last any) bool {
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n, ok := last.(int64)
+		return ok && n == v.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		n, ok := last.(uint64)
+		return ok && n == v.Uint()
+	case reflect.Bool:
+		b, ok := last.(bool)
+		return ok && b == v.Bool()
+	}
+	return v.Interface() == last
 }
 
 // takeRecords returns the records the change in progress set or removed,
@@ -314,18 +353,17 @@ func (st *state) takeRecords() ([]json.RawMessage, error) {
 		}
 		out = append(out, b)
 	}
-	for i, c := range cs {
-		if !c.scalar {
+	for i := range r.scalars {
+		s := &r.scalars[i]
+		if scalarSame(s.v, s.last) {
 			continue
 		}
-		if v := c.field(st, true).Interface(); v != r.values[i] {
-			b, err := e.record(reflect.ValueOf(v), 0)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", c.name, err)
-			}
-			r.values[i] = v
-			out = append(out, e.wrap(c.name, nil, b))
+		b, err := e.record(s.v, 0)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", cs[s.c].name, err)
 		}
+		s.last = scalarOf(s.v)
+		out = append(out, e.wrap(cs[s.c].name, nil, b))
 	}
 	clear(r.touched)
 	clear(r.all)
@@ -379,6 +417,7 @@ func (st *state) recordEncoder() *recordEncoder {
 
 // record encodes v, a record's value; root is the address of the message
 // it is, if it is one, which is encoded whole (else as a reference).
+// The bytes returned are e's until its next call.
 func (e *recordEncoder) record(v reflect.Value, root uintptr) ([]byte, error) {
 	e.buf.Reset()
 	clear(e.ids)
@@ -386,28 +425,27 @@ func (e *recordEncoder) record(v reflect.Value, root uintptr) ([]byte, error) {
 	if err := e.value(v); err != nil {
 		return nil, err
 	}
-	return bytes.Clone(e.buf.Bytes()), nil
+	return e.buf.Bytes(), nil
 }
 
 // wrap returns the record of collection name that sets key (nil: none, a
 // field) to the value encoded val, or, when val is nil, removes it.
+// A collection's name is a path of Go identifiers: a JSON string as it is.
 func (e *recordEncoder) wrap(name string, key, val []byte) json.RawMessage {
-	var b bytes.Buffer
-	b.WriteByte('[')
-	nb, _ := json.Marshal(name) // a string always encodes
-	b.Write(nb)
-	b.WriteByte(',')
+	b := make([]byte, 0, len(name)+len(key)+len(val)+12)
+	b = append(b, `["`...)
+	b = append(b, name...)
+	b = append(b, `",`...)
 	if key == nil {
-		b.WriteString("null")
+		b = append(b, "null"...)
 	} else {
-		b.Write(key)
+		b = append(b, key...)
 	}
 	if val != nil {
-		b.WriteByte(',')
-		b.Write(val)
+		b = append(b, ',')
+		b = append(b, val...)
 	}
-	b.WriteByte(']')
-	return b.Bytes()
+	return append(b, ']')
 }
 
 // entry returns the record of the entry k of the map m, of the collection
@@ -428,6 +466,7 @@ func (e *recordEncoder) entry(name string, m, k reflect.Value) (json.RawMessage,
 	if err != nil {
 		return nil, fmt.Errorf("%s: a key: %w", name, err)
 	}
+	kb = bytes.Clone(kb) // the value's encoding reuses the buffer
 	if !val.IsValid() {
 		return e.wrap(name, kb, nil), nil
 	}
