@@ -2,6 +2,7 @@ package chattest_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -25,9 +26,11 @@ import (
 // after they end: no test, client call or fake server may leave one
 // behind. It also checks the records of every change the tests make
 // (fake.CheckRecords): a change whose records miss what it changed, which
-// a data directory would lose, fails the package.
+// a data directory would lose, fails the package. Benchmarks, which the
+// check would measure, run without it.
 func TestMain(m *testing.M) {
-	fake.CheckRecords = true
+	flag.Parse()
+	fake.CheckRecords = checkRecordsInTests && flag.Lookup("test.bench").Value.String() == ""
 	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
 		if f := fake.RecordsCheckFailures(); len(f) > 0 {
 			fmt.Fprintf(os.Stderr, "FAIL: %d changes' records miss what they changed:\n%s\n", len(f), strings.Join(f, "\n\n"))

@@ -27,8 +27,8 @@ import (
 //
 // A record is a JSON array: [collection, key, value] sets it, [collection,
 // key] removes it, [collection] empties the collection. A collection is
-// named by the path of the fields that hold it from the state (recordName
-// keeps the names of fields renamed since), a key and a value are encoded
+// named by the path of the fields that hold it from the state (recordNames
+// and fieldNames keep the names of fields renamed since), a key and a value are encoded
 // as a snapshot encodes them (snapshot.go), and a message a record points
 // to (a reply's parent, a thread's replies) is {"$msg": id}, so that each
 // stored message is one record, met again by its id.
@@ -43,7 +43,7 @@ import (
 
 // collection is a place of the state that holds records.
 type collection struct {
-	name   string // recordName's
+	name   string // the path of its fields, or its name in recordNames
 	index  []int  // the fields to it from the state, pointers followed
 	keyed  bool   // a map, each entry a record; else the field is one
 	scalar bool   // a number, string or time: compared after each change
@@ -120,7 +120,7 @@ var collections = sync.OnceValue(func() []collection {
 	var out []collection
 	var walk func(t reflect.Type, prefix string, index []int)
 	walk = func(t reflect.Type, prefix string, index []int) {
-		skip := append(skipOf(t), recordSkip[t.Name()]...)
+		skip := slices.Concat(skipOf(t), recordSkip[t.Name()])
 		for i := range t.NumField() {
 			f := t.Field(i)
 			if skipped(f, skip) {
@@ -215,10 +215,13 @@ func touch[K comparable, V any](st *state, m *map[K]V, k K) {
 		return
 	}
 	c, ok := st.rec.collectionAt(st, unsafe.Pointer(m))
-	if !ok {
-		return
+	switch {
+	case !ok:
+	case !collections()[c].keyed: // a map kept whole
+		st.rec.all[c] = true
+	default:
+		st.rec.touched[recordKey{c, k}] = k
 	}
-	st.rec.touched[recordKey{c, k}] = k
 }
 
 // touchField says that the change in progress may have changed the field
@@ -310,8 +313,11 @@ func (st *state) takeRecords() ([]json.RawMessage, error) {
 	if !r.on {
 		return nil, nil
 	}
-	if r.err != nil {
-		return nil, r.err
+	if err := r.err; err != nil {
+		r.err = nil
+		clear(r.touched)
+		clear(r.all)
+		return nil, err
 	}
 	var out []json.RawMessage
 	e := st.recordEncoder()
