@@ -69,6 +69,7 @@ func Open(cfg Config) (*Core, error) {
 	}
 	h := newHandler(cfg, &created)
 	h.created = created
+	h.st.rec.ownKey = h.apiKey // which records keep as "", with or without a store
 	if j != nil && j.JWTKey() != nil {
 		h.st.jwtKey = j.JWTKey()
 	}
