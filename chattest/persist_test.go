@@ -285,7 +285,7 @@ func BenchmarkReplay(b *testing.B) {
 		b.ReportMetric(perOp, "s/100k-messages")
 	})
 
-	// The same state as a snapshot (format 2): exporting it, the file's
+	// The same state as records (format 3): exporting it, the file's
 	// size, and starting a server from it.
 	srv, err := chattest.OpenServer(chattest.WithSeedFile(path))
 	if err != nil {

@@ -159,7 +159,7 @@ func writeChattest(w func(string, ...any), res results, cfg config, check func(b
 	w("a data directory sends %.0f a second where memory sends %.0f, **%.2f×** (the median of the runs' ratios; target ≥ %.2f×: %s).\n",
 		res.median("SendDataDir", "datadir-req/s"), res.median("SendDataDir", "memory-req/s"), side, keptShare, check(side >= keptShare))
 	w("\nA server whose seed file of format 1 (the changes) holds 1,000 users and 100,000 messages starts in **%.1f s** ", res.median("Replay/replay", "s/100k-messages"))
-	w("(%.0f µs a change replayed, `BenchmarkReplay/replay`); from the same state as a snapshot (format 2) in **%.1f s** (`BenchmarkReplay/load`).\n",
+	w("(%.0f µs a change replayed, `BenchmarkReplay/replay`); from the same state as records (format 3, what `Export` writes) in **%.1f s** (`BenchmarkReplay/load`).\n",
 		res.median("Replay/replay", "ns/change")/1e3, res.median("Replay/load", "s/100k-messages"))
 }
 
