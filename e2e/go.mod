@@ -10,7 +10,7 @@ replace (
 )
 
 require (
-	github.com/chatrest/chat v0.0.0-20261202081714-dbbbe131240b
+	github.com/chatrest/chat v0.0.0-20261202115055-2f0cdbf1e485
 	github.com/chatrest/chat/cmd/chattest v0.0.0-00010101000000-000000000000
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0

@@ -4,7 +4,7 @@ go 1.26.0
 
 require (
 	github.com/BurntSushi/toml v1.6.0
-	github.com/chatrest/chat v0.0.0-20261202081714-dbbbe131240b
+	github.com/chatrest/chat v0.0.0-20261202115055-2f0cdbf1e485
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9

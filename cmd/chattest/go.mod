@@ -3,7 +3,7 @@ module github.com/chatrest/chat/cmd/chattest
 go 1.26.0
 
 require (
-	github.com/chatrest/chat v0.0.0-20261202081714-dbbbe131240b
+	github.com/chatrest/chat v0.0.0-20261202115055-2f0cdbf1e485
 	github.com/coder/websocket v1.8.15
 	github.com/stretchr/testify v1.12.1
 	go.etcd.io/bbolt v1.4.3
