@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -212,21 +213,19 @@ func (e *snapEncoder) value(v reflect.Value) error {
 			return nil
 		}
 		b.WriteByte('{')
-		skip := skipOf(v.Type())
 		first := true
-		for i := range v.NumField() {
-			f := v.Type().Field(i)
-			if skipped(f, skip) || e.omitZero && v.Field(i).IsZero() {
+		for _, f := range fieldsOf(v.Type()) {
+			fv := v.Field(f.index)
+			if e.omitZero && fv.IsZero() {
 				continue
 			}
 			if !first {
 				b.WriteByte(',')
 			}
 			first = false
-			e.str(keptName(v.Type(), f))
-			b.WriteByte(':')
-			if err := e.value(exported(v.Field(i))); err != nil {
-				return fmt.Errorf("%s.%w", f.Name, err)
+			b.WriteString(f.key)
+			if err := e.value(exported(fv)); err != nil {
+				return fmt.Errorf("%s.%w", f.name, err)
 			}
 		}
 		b.WriteByte('}')
@@ -335,6 +334,35 @@ func (e *snapEncoder) encoded(v reflect.Value) ([]byte, error) {
 	out := bytes.Clone(e.buf.Bytes()[start:])
 	e.buf.Truncate(start)
 	return out, nil
+}
+
+// keptField is a field of a struct that snapshots and records keep.
+type keptField struct {
+	index int
+	name  string // the Go name, for errors
+	key   string // the name kept, as a JSON string and a colon
+}
+
+// keptFields are the fields kept of each struct type met, found once.
+var keptFields sync.Map // reflect.Type -> []keptField
+
+// fieldsOf returns the fields kept of the struct type t.
+func fieldsOf(t reflect.Type) []keptField {
+	if fs, ok := keptFields.Load(t); ok {
+		return fs.([]keptField)
+	}
+	skip := skipOf(t)
+	var fs []keptField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if skipped(f, skip) {
+			continue
+		}
+		key, _ := json.Marshal(keptName(t, f)) // a string always encodes
+		fs = append(fs, keptField{index: i, name: f.Name, key: string(key) + ":"})
+	}
+	keptFields.Store(t, fs)
+	return fs
 }
 
 // skipOf is the fields of the struct type t that a snapshot leaves out by
