@@ -43,7 +43,7 @@ type Store interface {
 	Append(first uint64, changes [][]byte) error
 
 	// Changes returns every change the store holds, in order, as
-	// appended: [Server.Export] writes them.
+	// appended.
 	Changes() ([][]byte, error)
 
 	// Close keeps what was appended and releases the store.

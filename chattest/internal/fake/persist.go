@@ -101,7 +101,7 @@ func Open(cfg Config) (*Core, error) {
 	}
 	h.st.journal = j
 	if j != nil || CheckRecords {
-		h.st.startRecording(h.apiKey)
+		h.st.startRecording()
 	}
 	if CheckRecords {
 		if err := h.st.startCheck(cfg); err != nil {

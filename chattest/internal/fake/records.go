@@ -2,9 +2,11 @@ package fake
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"sort"
@@ -28,10 +30,12 @@ import (
 // A record is a JSON array: [collection, key, value] sets it, [collection,
 // key] removes it, [collection] empties the collection. A collection is
 // named by the path of the fields that hold it from the state (recordNames
-// and fieldNames keep the names of fields renamed since), a key and a value are encoded
-// as a snapshot encodes them (snapshot.go), and a message a record points
-// to (a reply's parent, a thread's replies) is {"$msg": id}, so that each
-// stored message is one record, met again by its id.
+// and fieldNames keep the names of fields renamed since), a key and a
+// value are encoded as a snapshot encodes them (snapshot.go), and a
+// message a record points to (a reply's parent, a thread's replies) is
+// {"$msg": id}, so that each stored message is one record, met again by
+// its id. A record of a collection the state no longer has is ignored, as
+// a snapshot's field the state no longer has is.
 //
 // A handler that changes an entry of a map says so (touch), and so does
 // one that changes a field that is not a number, a string or a time
@@ -255,10 +259,9 @@ func (r *recorder) collectionAt(st *state, p unsafe.Pointer) (int, bool) {
 }
 
 // startRecording makes st record its changes from now on: the scalar
-// fields are as st holds them. own is the server's own API key.
-func (st *state) startRecording(own string) {
+// fields are as st holds them.
+func (st *state) startRecording() {
 	r := &st.rec
-	r.ownKey = own
 	r.on, r.touched, r.all = true, map[recordKey]any{}, map[int]bool{}
 	r.scalars = r.scalars[:0]
 	for i, c := range collections() {
@@ -322,15 +325,7 @@ func (st *state) takeRecords() ([]json.RawMessage, error) {
 	var out []json.RawMessage
 	e := st.recordEncoder()
 	cs := collections()
-	for c := range r.all {
-		if !cs[c].keyed {
-			b, err := e.record(cs[c].field(st, true), 0)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", cs[c].name, err)
-			}
-			out = append(out, e.wrap(cs[c].name, nil, b))
-			continue
-		}
+	for _, c := range slices.Sorted(maps.Keys(r.all)) { // in a fixed order, as the keys below
 		recs, err := e.collection(st, c, true)
 		if err != nil {
 			return nil, err
@@ -364,12 +359,12 @@ func (st *state) takeRecords() ([]json.RawMessage, error) {
 		if scalarSame(s.v, s.last) {
 			continue
 		}
-		b, err := e.record(s.v, 0)
+		recs, err := e.collection(st, s.c, false)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", cs[s.c].name, err)
+			return nil, err
 		}
 		s.last = scalarOf(s.v)
-		out = append(out, e.wrap(cs[s.c].name, nil, b))
+		out = append(out, recs...)
 	}
 	clear(r.touched)
 	clear(r.all)
@@ -383,20 +378,12 @@ func (st *state) takeRecords() ([]json.RawMessage, error) {
 func (st *state) allRecords() ([]json.RawMessage, error) {
 	e := st.recordEncoder()
 	var out []json.RawMessage
-	for i, c := range collections() {
-		if c.keyed {
-			recs, err := e.collection(st, i, false)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, recs...)
-			continue
-		}
-		b, err := e.record(c.field(st, true), 0)
+	for i := range collections() {
+		recs, err := e.collection(st, i, false)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", c.name, err)
+			return nil, err
 		}
-		out = append(out, e.wrap(c.name, nil, b))
+		out = append(out, recs...)
 	}
 	return out, nil
 }
@@ -460,7 +447,7 @@ func (e *recordEncoder) entry(name string, m, k reflect.Value) (json.RawMessage,
 	key, val := k, m.MapIndex(k)
 	if name == "apiKeys" && k.String() == e.st.rec.ownKey {
 		// The server's own key is kept without its secret, as "": the
-		// server that reads the record has its own (see snapshotState).
+		// server that reads the record has its own (see applyRecords).
 		key = reflect.ValueOf("")
 		if val.IsValid() {
 			own := *val.Interface().(*apiKeyRec)
@@ -487,15 +474,22 @@ func (e *recordEncoder) entry(name string, m, k reflect.Value) (json.RawMessage,
 	return e.wrap(name, kb, vb), nil
 }
 
-// collection returns the records of every entry of the collection c,
-// after one that empties it when whole is set.
+// collection returns the records of the collection c: the record of the
+// field, or, for a map, those of every entry, after one that empties the
+// map when whole is set.
 func (e *recordEncoder) collection(st *state, c int, whole bool) ([]json.RawMessage, error) {
 	col := collections()[c]
 	m := col.field(st, true)
+	if !col.keyed {
+		b, err := e.record(m, 0)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", col.name, err)
+		}
+		return []json.RawMessage{e.wrap(col.name, nil, b)}, nil
+	}
 	var out []json.RawMessage
 	if whole {
-		nb, _ := json.Marshal(col.name) // a string always encodes
-		out = append(out, json.RawMessage("["+string(nb)+"]"))
+		out = append(out, json.RawMessage(`["`+col.name+`"]`)) // a name is Go identifiers: a JSON string as it is
 	}
 	n := len(out)
 	for it := m.MapRange(); it.Next(); {
@@ -561,7 +555,7 @@ func (st *state) applyRecords(recs []json.RawMessage, ownKey string) (secrets []
 		}
 		c, ok := collectionNamed()[name]
 		if !ok {
-			return nil, fmt.Errorf("record %d: no collection %q", i+1, name)
+			continue // of a collection the state no longer has, as a snapshot's fields (snapshot.go)
 		}
 		col := collections()[c]
 		f := col.field(st, true)
@@ -647,7 +641,7 @@ func (st *state) finishRecords() {
 	for _, m := range st.msgByID {
 		st.messages = append(st.messages, m)
 	}
-	slices.SortFunc(st.messages, func(a, b *MsgRec) int { return int(a.id - b.id) })
+	slices.SortFunc(st.messages, func(a, b *MsgRec) int { return cmp.Compare(a.id, b.id) })
 	st.snapshotLoaded()
 }
 
